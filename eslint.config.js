@@ -1,0 +1,76 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import importX from 'eslint-plugin-import-x';
+import globals from 'globals';
+
+// Layer boundaries of DESIGN.md: domain imports nothing outside itself, engine only domain,
+// web only domain (never server or engine). Enforced on both relative paths and #aliases.
+const layer = (target, from, message) => ({ target, from, message });
+
+export default tseslint.config(
+  { ignores: ['build/', 'data/', '.react-router/', 'node_modules/', 'test-results/', 'playwright-report/', 'bench/results/', 'public/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    plugins: { 'import-x': importX },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            layer('./src/domain', './src/engine', 'domain must not import engine'),
+            layer('./src/domain', './src/server', 'domain must not import server'),
+            layer('./src/domain', './src/web', 'domain must not import web'),
+            layer('./src/engine', './src/server', 'engine must not import server'),
+            layer('./src/engine', './src/web', 'engine must not import web'),
+            layer('./src/web', './src/server', 'web must not import server'),
+            layer('./src/web', './src/engine', 'web must not import engine'),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/domain/**/*.{ts,tsx}'],
+    ignores: ['src/domain/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['react', 'react-*', 'react/*', 'fastify', 'fastify*', '@fastify/*', 'drizzle-orm*', 'pg', 'ioredis', '@electric-sql/*', 'node:*', '#engine/*', '#server/*', '#web/*'],
+              message: 'src/domain is pure TypeScript: no framework, database, DOM or Node imports (DESIGN.md).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/engine/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['#server/*', '#web/*', 'react', 'react-*', 'fastify', '@fastify/*'], message: 'engine may import only domain (DESIGN.md).' }] },
+      ],
+    },
+  },
+  {
+    files: ['src/web/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      ...jsxA11y.flatConfigs.recommended.rules,
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['#server/*', '#engine/*', 'fastify', '@fastify/*', 'drizzle-orm*', 'pg', 'ioredis', 'node:*'], message: 'web may import only domain (DESIGN.md).' }] },
+      ],
+    },
+  },
+);

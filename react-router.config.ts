@@ -1,0 +1,9 @@
+import type { Config } from '@react-router/dev/config';
+
+// Static site: every page is prerendered to HTML at build time and hydrated in the browser (no SSR at runtime).
+export default {
+  appDirectory: 'src/web',
+  buildDirectory: 'build',
+  ssr: false,
+  prerender: ['/', '/betting-tools/arbitrage', '/sports-betting-api', '/404'],
+} satisfies Config;

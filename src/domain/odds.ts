@@ -1,0 +1,63 @@
+// Odds conversions (DESIGN.md "Domain decisions"): compute in decimal, display American.
+declare const brand: unique symbol;
+export type Brand<T, B extends string> = T & { readonly [brand]: B };
+
+/** Decimal (European) odds: finite and strictly greater than 1. */
+export type DecimalOdds = Brand<number, 'DecimalOdds'>;
+/** American odds: an integer-like value <= -100 or >= +100. */
+export type AmericanOdds = Brand<number, 'AmericanOdds'>;
+/** A probability in [0, 1]. */
+export type Probability = Brand<number, 'Probability'>;
+/** Money as an integer count of cents. */
+export type Cents = Brand<number, 'Cents'>;
+
+export function isValidDecimal(value: number): value is DecimalOdds {
+  return Number.isFinite(value) && value > 1;
+}
+
+export function isValidAmerican(value: number): value is AmericanOdds {
+  return Number.isFinite(value) && (value >= 100 || value <= -100);
+}
+
+export function toDecimalOdds(value: number): DecimalOdds {
+  if (!isValidDecimal(value)) throw new RangeError(`Decimal odds must be finite and > 1, got ${value}`);
+  return value;
+}
+
+export function toAmericanOdds(value: number): AmericanOdds {
+  if (!isValidAmerican(value)) throw new RangeError(`American odds must be <= -100 or >= +100, got ${value}`);
+  return value;
+}
+
+/** +A → 1 + A/100; −A → 1 + 100/|A|. */
+export function americanToDecimal(american: AmericanOdds): DecimalOdds {
+  return (american > 0 ? 1 + american / 100 : 1 + 100 / Math.abs(american)) as DecimalOdds;
+}
+
+/** Inverse of americanToDecimal: d >= 2 → +(d−1)·100; d < 2 → −100/(d−1). */
+export function decimalToAmerican(decimal: DecimalOdds): AmericanOdds {
+  return (decimal >= 2 ? (decimal - 1) * 100 : -100 / (decimal - 1)) as AmericanOdds;
+}
+
+/** American odds as shown to a bettor: rounded to an integer, with an explicit sign ("+150", "-110"). */
+export function formatAmerican(american: AmericanOdds): string {
+  const rounded = Math.round(american);
+  return rounded > 0 ? `+${rounded}` : `${rounded}`;
+}
+
+/** Parses "+150", "150", "-110" (as feeds send them); null when not valid American odds. */
+export function parseAmerican(text: string): AmericanOdds | null {
+  const trimmed = text.trim();
+  if (!/^[+-]?\d+(\.\d+)?$/.test(trimmed)) return null;
+  const value = Number(trimmed);
+  return isValidAmerican(value) ? value : null;
+}
+
+export function impliedProbability(decimal: DecimalOdds): Probability {
+  return (1 / decimal) as Probability;
+}
+
+export function roundTo(value: number, places: number): number {
+  const factor = 10 ** places;
+  return Math.round((value + Number.EPSILON) * factor) / factor;
+}

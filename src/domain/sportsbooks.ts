@@ -1,0 +1,176 @@
+// The sportsbook catalogue (SPEC §3 "Sportsbook config", DESIGN.md "Sportsbook links and states").
+// Operating states are data: update the lists below when a book enters or leaves a state.
+
+export const SPORTSBOOK_KEYS = [
+  'ballybet',
+  'betmgm',
+  'betonline',
+  'betparx',
+  'betrivers',
+  'bodog',
+  'circa',
+  'espn',
+  'fanatics',
+  'fliff',
+  'fanduel',
+  'draftkings',
+  'caesars',
+  'hardrock',
+  'hardrock_in',
+] as const;
+
+export type SportsbookKey = (typeof SPORTSBOOK_KEYS)[number];
+
+/** How a book's links change with the visitor's state (DESIGN.md table). */
+export type StateRewrite =
+  /** The first host label is the state: `https://{st}.betrivers.com/...`. `overrides` maps a state to a whole host. */
+  | { kind: 'host-label'; overrides?: Readonly<Record<string, string>> }
+  /** BetMGM: `https://sports.{st}.betmgm.com/...`; `overrides` maps a state to a whole host. */
+  | { kind: 'second-host-label'; overrides?: Readonly<Record<string, string>> }
+  /** Caesars: the path segment `/us/{st}/`; Ontario becomes `/ca/on/`. */
+  | { kind: 'path-segment' };
+
+export interface SportsbookConfig {
+  key: SportsbookKey;
+  displayName: string;
+  /** Letter shown in the book's badge. */
+  letter: string;
+  background: string;
+  text: string;
+  /** Label of the bet button. */
+  betText: string;
+  /** Hosts a desktop (https) link may point at. A leading `*.` admits any subdomain. */
+  hosts: readonly string[];
+  /** The book's own app URL schemes (without the colon), allowed for mobile links only. */
+  appSchemes: readonly string[];
+  /** Operating states (two-letter codes, lower case); absent when links do not depend on the state. */
+  states?: readonly string[];
+  defaultState?: string;
+  stateRewrite?: StateRewrite;
+  /** Links on these hosts are moved onto `to` with the same path (Bovada's bodog → bovada). */
+  hostRewrite?: { from: readonly string[]; to: string };
+}
+
+const states = (list: string): readonly string[] => list.toLowerCase().split(/\s+/).filter(Boolean).sort();
+
+function withDefault(config: Omit<SportsbookConfig, 'defaultState'>): SportsbookConfig {
+  return config.states ? { ...config, defaultState: config.states[0] } : config;
+}
+
+export const SPORTSBOOKS: Readonly<Record<SportsbookKey, SportsbookConfig>> = {
+  ballybet: withDefault({
+    key: 'ballybet', displayName: 'Bally Bet', letter: 'B', background: '#c8102e', text: '#ffffff', betText: 'Bet at Bally',
+    hosts: ['*.ballybet.com', 'ballybet.com'], appSchemes: [],
+  }),
+  betmgm: withDefault({
+    key: 'betmgm', displayName: 'BetMGM', letter: 'M', background: '#1c1c1c', text: '#dbc285', betText: 'Bet at BetMGM',
+    hosts: ['*.betmgm.com', 'sports.on.betmgm.ca'], appSchemes: ['playmgmsportswrp'],
+    states: states('AZ CO DC IA IL IN KS KY LA MA MD MI NC NJ NV NY OH PA TN VA WV WY ON'),
+    stateRewrite: { kind: 'second-host-label', overrides: { on: 'sports.on.betmgm.ca' } },
+  }),
+  betonline: withDefault({
+    key: 'betonline', displayName: 'BetOnline', letter: 'O', background: '#0e2a47', text: '#ffffff', betText: 'Bet at BetOnline',
+    hosts: ['*.betonline.ag', 'betonline.ag'], appSchemes: [],
+  }),
+  betparx: withDefault({
+    key: 'betparx', displayName: 'betPARX', letter: 'P', background: '#0a3d91', text: '#ffffff', betText: 'Bet at betPARX',
+    hosts: ['*.betparx.com', 'www.playgunlake.com'], appSchemes: [],
+    states: states('MD MI NJ OH PA'),
+    stateRewrite: { kind: 'host-label', overrides: { mi: 'www.playgunlake.com' } },
+  }),
+  betrivers: withDefault({
+    key: 'betrivers', displayName: 'BetRivers', letter: 'R', background: '#13294b', text: '#f9c22e', betText: 'Bet at BetRivers',
+    hosts: ['*.betrivers.com', 'on.betrivers.ca'], appSchemes: [],
+    states: states('AZ CO DE IA IL IN LA MD MI NJ NY OH PA VA WV ON'),
+    stateRewrite: { kind: 'host-label', overrides: { on: 'on.betrivers.ca' } },
+  }),
+  bodog: withDefault({
+    key: 'bodog', displayName: 'Bovada', letter: 'B', background: '#b3001b', text: '#ffffff', betText: 'Bet at Bovada',
+    hosts: ['www.bovada.lv', 'www.bodog.eu'], appSchemes: [],
+    hostRewrite: { from: ['www.bodog.eu', 'bodog.eu'], to: 'www.bovada.lv' },
+  }),
+  circa: withDefault({
+    key: 'circa', displayName: 'Circa', letter: 'C', background: '#000000', text: '#ffffff', betText: 'Bet at Circa',
+    hosts: ['*.circasports.com', 'circasports.com'], appSchemes: [],
+  }),
+  espn: withDefault({
+    key: 'espn', displayName: 'ESPN BET', letter: 'E', background: '#c8102e', text: '#ffffff', betText: 'Bet at ESPN BET',
+    hosts: ['espnbet.com', '*.espnbet.com'], appSchemes: [],
+  }),
+  fanatics: withDefault({
+    key: 'fanatics', displayName: 'Fanatics', letter: 'F', background: '#003da5', text: '#ffffff', betText: 'Bet at Fanatics',
+    hosts: ['sportsbook.fanatics.com', '*.fanatics.com'], appSchemes: [],
+  }),
+  fliff: withDefault({
+    key: 'fliff', displayName: 'Fliff', letter: 'F', background: '#5b21b6', text: '#ffffff', betText: 'Bet at Fliff',
+    hosts: ['*.getfliff.com', 'getfliff.com'], appSchemes: [],
+  }),
+  fanduel: withDefault({
+    key: 'fanduel', displayName: 'FanDuel', letter: 'F', background: '#1167c9', text: '#ffffff', betText: 'Bet at FanDuel',
+    hosts: ['*.sportsbook.fanduel.com', 'sportsbook.fanduel.com', 'on.sportsbook.fanduel.ca'], appSchemes: ['fanduelsportsbook'],
+    states: states('AZ CO CT IA IL IN KS KY LA MA MD MI NC NJ NY OH PA TN VA VT WV WY ON'),
+    stateRewrite: { kind: 'host-label', overrides: { on: 'on.sportsbook.fanduel.ca' } },
+  }),
+  draftkings: withDefault({
+    key: 'draftkings', displayName: 'DraftKings', letter: 'D', background: '#0b5d1e', text: '#ffffff', betText: 'Bet at DraftKings',
+    hosts: ['sportsbook.draftkings.com'], appSchemes: ['dksb'],
+  }),
+  caesars: withDefault({
+    key: 'caesars', displayName: 'Caesars', letter: 'C', background: '#0f3d33', text: '#e7c77e', betText: 'Bet at Caesars',
+    hosts: ['sportsbook.caesars.com'], appSchemes: [],
+    states: states('AZ CO DC IA IL IN KS KY LA MA MD ME MI NC NJ NV NY OH PA TN VA WV WY ON'),
+    stateRewrite: { kind: 'path-segment' },
+  }),
+  hardrock: withDefault({
+    key: 'hardrock', displayName: 'Hard Rock', letter: 'H', background: '#4b2a7b', text: '#ffffff', betText: 'Bet at Hard Rock',
+    hosts: ['app.hardrock.bet', '*.hardrock.bet'], appSchemes: [],
+  }),
+  hardrock_in: withDefault({
+    key: 'hardrock_in', displayName: 'Hard Rock Indiana', letter: 'H', background: '#3b1f63', text: '#ffffff', betText: 'Bet at Hard Rock IN',
+    hosts: ['in.hardrock.bet', '*.hardrock.bet'], appSchemes: [],
+  }),
+};
+
+export function isSportsbookKey(value: string): value is SportsbookKey {
+  return Object.prototype.hasOwnProperty.call(SPORTSBOOKS, value);
+}
+
+export function getSportsbook(key: string): SportsbookConfig | undefined {
+  return isSportsbookKey(key) ? SPORTSBOOKS[key] : undefined;
+}
+
+function hostMatches(host: string, pattern: string): boolean {
+  if (pattern.startsWith('*.')) {
+    const suffix = pattern.slice(1);
+    return host.endsWith(suffix) && host.length > suffix.length && !host.slice(0, -suffix.length).includes('.');
+  }
+  return host === pattern;
+}
+
+/** True when `host` is one of the book's hosts. */
+export function isBookHost(book: SportsbookConfig, host: string): boolean {
+  const lower = host.toLowerCase();
+  return book.hosts.some((pattern) => hostMatches(lower, pattern));
+}
+
+export type LinkKind = 'desktop' | 'mobile';
+
+/**
+ * DESIGN.md link rule: desktop links must be `https:` to one of the book's hosts; mobile links may also use the
+ * book's own app scheme. Anything else (javascript:, data:, http:, another host or scheme, unfilled `{placeholders}`)
+ * is refused.
+ */
+export function isAllowedLink(book: SportsbookConfig, link: string | null | undefined, kind: LinkKind): boolean {
+  if (typeof link !== 'string' || link.length === 0 || link.length > 2048) return false;
+  if (/[{}]|%7b|%7d/i.test(link)) return false;
+  if (/[\s\u0000-\u001f]/.test(link)) return false;
+  let url: URL;
+  try {
+    url = new URL(link);
+  } catch {
+    return false;
+  }
+  const scheme = url.protocol.slice(0, -1).toLowerCase();
+  if (scheme === 'https') return url.username === '' && url.password === '' && isBookHost(book, url.hostname);
+  return kind === 'mobile' && book.appSchemes.includes(scheme);
+}

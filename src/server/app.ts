@@ -1,0 +1,78 @@
+import helmet from '@fastify/helmet';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import Fastify from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import { redactUrl } from './lib/redact.ts';
+import { errorsPlugin } from './plugins/errors.ts';
+import { readinessPlugin } from './plugins/readiness.ts';
+import { sitePlugin } from './plugins/site.ts';
+import { healthRoutes } from './routes/health.ts';
+import { seoRoutes } from './routes/seo.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+  }
+}
+
+export interface AppOptions {
+  config: Config;
+  /** Logger settings; tests pass false. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+  return {
+    level: config.LOG_LEVEL,
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers["x-api-key"]',
+        'req.headers.cookie',
+        'res.headers["set-cookie"]',
+      ],
+      censor: '[REDACTED]',
+    },
+    serializers: {
+      req(request: { method: string; url: string; ip?: string; headers?: Record<string, unknown> }) {
+        return { method: request.method, url: redactUrl(request.url) };
+      },
+    },
+  };
+}
+
+/** Builds the whole application. `server.ts` listens; tests call `app.inject()`. */
+export async function buildApp({ config, logger }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger === undefined ? loggerOptions(config) : logger,
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: 64 * 1024,
+    return503OnClosing: true,
+    routerOptions: { ignoreDuplicateSlashes: false, maxParamLength: 200 },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('config', config);
+
+  await app.register(errorsPlugin);
+  await app.register(readinessPlugin);
+  await app.register(helmet, {
+    // Pages set their own CSP (hashes of their inline scripts); every other answer gets this strict one.
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { defaultSrc: ["'none'"], baseUri: ["'none'"], frameAncestors: ["'none'"], objectSrc: ["'none'"] },
+    },
+    strictTransportSecurity: { maxAge: 63072000, includeSubDomains: true },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    crossOriginEmbedderPolicy: false,
+    xFrameOptions: { action: 'deny' },
+    crossOriginResourcePolicy: { policy: 'same-site' },
+  });
+
+  await app.register(healthRoutes);
+  await app.register(sitePlugin, { buildDir: config.buildDir, origin: config.SITE_URL });
+  await app.register(seoRoutes, { origin: config.SITE_URL, builtAt: app.siteBuiltAt });
+
+  return app;
+}

@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+
+// The built site held in memory: each file read once at start, compressed once, served from bytes. A request path
+// is only ever looked up in this map, never joined onto the file system, so no path can reach outside the build.
+
+export interface StaticEntry {
+  body: Buffer;
+  gzip?: Buffer;
+  br?: Buffer;
+  etag: string;
+  contentType: string;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.woff2': 'font/woff2',
+};
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.webmanifest', '.svg', '.txt', '.xml', '.ico']);
+
+export function contentTypeFor(file: string): string {
+  return CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+}
+
+export function strongEtag(body: Buffer): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+}
+
+export function makeEntry(body: Buffer, contentType: string, compressible: boolean): StaticEntry {
+  const entry: StaticEntry = { body, etag: strongEtag(body), contentType };
+  if (compressible && body.length > 256) {
+    entry.gzip = gzipSync(body, { level: 9 });
+    entry.br = brotliCompressSync(body, {
+      params: {
+        [zlibConstants.BROTLI_PARAM_QUALITY]: 11,
+        [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
+    });
+  }
+  return entry;
+}
+
+export async function listFiles(root: string): Promise<string[]> {
+  const out: string[] = [];
+  async function walk(dir: string) {
+    for (const dirent of await readdir(dir, { withFileTypes: true })) {
+      const full = path.join(dir, dirent.name);
+      if (dirent.isDirectory()) await walk(full);
+      else if (dirent.isFile()) out.push(full);
+    }
+  }
+  await walk(root);
+  return out;
+}
+
+export async function loadEntry(file: string): Promise<StaticEntry> {
+  const ext = path.extname(file).toLowerCase();
+  return makeEntry(await readFile(file), contentTypeFor(file), COMPRESSIBLE.has(ext));
+}
+
+/** Picks the smallest encoding the client accepts (br, then gzip, then identity). */
+export function negotiateEncoding(acceptEncoding: string | undefined, entry: StaticEntry): 'br' | 'gzip' | null {
+  if (!acceptEncoding) return null;
+  const accepted = new Map<string, number>();
+  for (const part of acceptEncoding.toLowerCase().split(',')) {
+    const [name, ...params] = part.trim().split(';');
+    if (!name) continue;
+    const q = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
+    const quality = q ? Number(q.slice(2)) : 1;
+    accepted.set(name, Number.isFinite(quality) ? quality : 0);
+  }
+  const ok = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
+  if (entry.br && ok('br')) return 'br';
+  if (entry.gzip && ok('gzip')) return 'gzip';
+  return null;
+}
+
+/** `If-None-Match` matches when it lists the entry's ETag (weak comparison, as RFC 9110 asks for GET) or `*`. */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}

@@ -1,0 +1,136 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ROUTES, SITE } from '#domain/site.ts';
+import { PROBLEM_CONTENT_TYPE, problemType } from '../lib/problem.ts';
+import { sendEntry } from '../lib/send-entry.ts';
+import { listFiles, loadEntry, makeEntry, type StaticEntry } from '../lib/static-files.ts';
+
+// Serves the prerendered site from memory: the three pages with their own CSP (hashes of their inline scripts),
+// hashed assets as immutable, and the site's 404 page with status 404 for every unknown path.
+
+export const PAGE_PATHS = [ROUTES.home, ROUTES.arbitrage, ROUTES.pricing] as const;
+const NOT_FOUND_PAGE = '/404';
+
+export interface SiteOptions {
+  buildDir: string;
+  origin: string;
+  /** Extra origins the pages may connect to (trial endpoint or feed host on another origin). */
+  connectOrigins?: readonly string[];
+}
+
+interface Page {
+  entry: StaticEntry;
+  csp: string;
+}
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const REVALIDATE = 'no-cache';
+const SHORT = 'public, max-age=86400';
+
+export function inlineScriptHashes(html: string): string[] {
+  const hashes: string[] = [];
+  const pattern = /<script(\s[^>]*)?>([\s\S]*?)<\/script>/gi;
+  for (const match of html.matchAll(pattern)) {
+    const attributes = match[1] ?? '';
+    if (/\ssrc\s*=/.test(attributes)) continue;
+    const type = /\stype\s*=\s*"([^"]*)"/i.exec(attributes)?.[1]?.toLowerCase();
+    if (type && type !== 'module' && type !== 'text/javascript') continue;
+    hashes.push(`'sha256-${createHash('sha256').update(match[2] ?? '').digest('base64')}'`);
+  }
+  return [...new Set(hashes)];
+}
+
+export function pageCsp(html: string, connectOrigins: readonly string[] = []): string {
+  return [
+    `default-src 'self'`,
+    `script-src 'self' ${inlineScriptHashes(html).join(' ')}`.trim(),
+    `style-src 'self' 'unsafe-inline'`,
+    `img-src 'self' data:`,
+    `font-src 'self'`,
+    `connect-src 'self' ${connectOrigins.join(' ')}`.trim(),
+    `object-src 'none'`,
+    `base-uri 'self'`,
+    `form-action 'self'`,
+    `frame-ancestors 'none'`,
+    `upgrade-insecure-requests`,
+  ].join('; ');
+}
+
+function htmlFileFor(buildDir: string, pagePath: string): string {
+  return pagePath === '/' ? path.join(buildDir, 'index.html') : path.join(buildDir, pagePath, 'index.html');
+}
+
+function wantsHtml(request: FastifyRequest): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  const url = request.url;
+  if (/^\/(api|v1|tools)(\/|$)/.test(url)) return false;
+  const accept = request.headers.accept ?? '';
+  return !accept || accept.includes('text/html') || accept.includes('*/*');
+}
+
+export const sitePlugin = fp(
+  async (app: FastifyInstance, options: SiteOptions) => {
+    const { buildDir } = options;
+    if (!existsSync(path.join(buildDir, 'index.html'))) {
+      throw new Error(`The site is not built: ${buildDir}/index.html is missing. Run "npm run build".`);
+    }
+    // Pages are prerendered with SITE.defaultOrigin; the configured SITE_URL replaces it at load.
+    const localize = (html: string) => html.split(SITE.defaultOrigin).join(options.origin);
+
+    const pages = new Map<string, Page>();
+    for (const pagePath of [...PAGE_PATHS, NOT_FOUND_PAGE]) {
+      const file = htmlFileFor(buildDir, pagePath);
+      const raw = await loadEntry(file);
+      const html = localize(raw.body.toString('utf8'));
+      pages.set(pagePath, {
+        entry: makeEntry(Buffer.from(html), 'text/html; charset=utf-8', true),
+        csp: pageCsp(html, options.connectOrigins),
+      });
+    }
+
+    const sendPage = (request: FastifyRequest, reply: FastifyReply, page: Page, status = 200) =>
+      sendEntry(request, reply, page.entry, { 'cache-control': REVALIDATE, 'content-security-policy': page.csp }, status);
+
+    for (const pagePath of PAGE_PATHS) {
+      const page = pages.get(pagePath)!;
+      app.get(pagePath, (request, reply) => sendPage(request, reply, page));
+      if (pagePath !== '/') {
+        app.get(`${pagePath}/`, (_request, reply) => reply.redirect(pagePath, 301));
+      }
+    }
+
+    const htmlFiles = new Set(
+      [...PAGE_PATHS, NOT_FOUND_PAGE].map((pagePath) => path.resolve(htmlFileFor(buildDir, pagePath))),
+    );
+    for (const file of await listFiles(buildDir)) {
+      const resolved = path.resolve(file);
+      if (htmlFiles.has(resolved) || resolved.endsWith('.html')) continue;
+      const urlPath = `/${path.relative(buildDir, resolved).split(path.sep).map(encodeURIComponent).join('/')}`;
+      const entry = await loadEntry(resolved);
+      const cacheControl = urlPath.startsWith('/assets/') ? IMMUTABLE : SHORT;
+      app.get(urlPath, (request, reply) => sendEntry(request, reply, entry, { 'cache-control': cacheControl }));
+    }
+
+    const notFound = pages.get(NOT_FOUND_PAGE)!;
+    app.setNotFoundHandler((request, reply) => {
+      if (wantsHtml(request)) return sendPage(request, reply, notFound, 404);
+      return reply
+        .code(404)
+        .type(PROBLEM_CONTENT_TYPE)
+        .send({ type: problemType('not-found'), title: 'Not found', status: 404, detail: `No route for ${request.method} ${request.url.split('?')[0]}` });
+    });
+
+    app.decorate('siteBuiltAt', (await stat(path.join(buildDir, 'index.html'))).mtime);
+  },
+  { name: 'site' },
+);
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    siteBuiltAt: Date;
+  }
+}

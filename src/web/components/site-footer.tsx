@@ -1,0 +1,44 @@
+import { Link } from 'react-router';
+import { ROUTES, SITE } from '#domain/site.ts';
+import { Logo } from './logo.tsx';
+
+/** SPEC §2 footer: social links, and links to the API page, the docs, subscription management and the arbitrage tool. */
+export function SiteFooter() {
+  const linkClass = 'text-slate-300 underline-offset-4 hover:text-white hover:underline';
+  return (
+    <footer className="border-t border-slate-800 bg-slate-950">
+      <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:grid-cols-3">
+        <div>
+          <div className="flex items-center gap-2 font-bold text-white">
+            <Logo className="h-6 w-6" /> {SITE.brand}
+          </div>
+          <p className="mt-3 text-sm text-slate-400">{SITE.tagline} for bettors, traders and operators.</p>
+        </div>
+        <nav aria-label="Footer">
+          <h2 className="text-sm font-semibold text-white">Product</h2>
+          <ul className="mt-3 space-y-2 text-sm">
+            <li><Link className={linkClass} to={ROUTES.pricing}>Sports Betting API</Link></li>
+            <li><a className={linkClass} href={SITE.docsUrl}>API Documentation</a></li>
+            <li><a className={linkClass} href={SITE.subscriptionPortalUrl} rel="noopener">Manage Subscription</a></li>
+            <li><Link className={linkClass} to={ROUTES.arbitrage}>Arbitrage Finder</Link></li>
+          </ul>
+        </nav>
+        <nav aria-label="Social">
+          <h2 className="text-sm font-semibold text-white">Follow us</h2>
+          <ul className="mt-3 space-y-2 text-sm">
+            {SITE.social.map((link) => (
+              <li key={link.href}>
+                <a className={linkClass} href={link.href} rel="noopener noreferrer me" target="_blank">
+                  {link.name}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </div>
+      <p className="border-t border-slate-900 py-4 text-center text-xs text-slate-400">
+        © {new Date().getFullYear()} {SITE.brand}. Odds data for information; bet responsibly. 21+.
+      </p>
+    </footer>
+  );
+}

@@ -1,0 +1,7 @@
+// The browser's public configuration: fixed at build time from VITE_* variables, nothing secret.
+export const publicConfig = {
+  /** Where the trial form posts (SPEC §7 call 1). Same origin by default. */
+  trialEndpoint: import.meta.env.VITE_TRIAL_ENDPOINT || '/api/trial-requests',
+  /** Origin of the odds API host serving /tools/arbs.json (SPEC §7 call 2). Same origin by default. */
+  oddsApiHost: import.meta.env.VITE_ODDS_API_HOST || '',
+} as const;

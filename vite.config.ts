@@ -1,0 +1,9 @@
+import { reactRouter } from '@react-router/dev/vite';
+import tailwindcss from '@tailwindcss/vite';
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  plugins: [tailwindcss(), reactRouter()],
+  build: { target: 'es2022', assetsInlineLimit: 0 },
+  server: { host: '127.0.0.1', proxy: { '/api': 'http://127.0.0.1:3000', '/tools': 'http://127.0.0.1:3000', '/v1': 'http://127.0.0.1:3000' } },
+});
