@@ -1,0 +1,62 @@
+import { PROB_PLACES, publishedEdge } from './arbitrage.ts';
+import {
+  marketLabel,
+  outcomeLabel,
+  selectionName,
+  sideId,
+  type BookPrice,
+  type MarketSpec,
+  type OddsEvent,
+} from './markets.ts';
+import { formatAmerican, roundTo } from './odds.ts';
+import type { Arb, ArbFeed, FeedSource, Side } from './schemas/feed.ts';
+
+// Turns canonical prices into the feed shapes of SPEC §3 (Arb, Side). Numbers carry sensible precision: decimal odds
+// 4 places (as stored), implied probability 6, edge 3 (floored, so the published edge never overstates).
+
+export function toSide(event: OddsEvent, spec: MarketSpec, price: BookPrice): Side {
+  return {
+    id: sideId(event.id, spec, price.outcome, price.book),
+    sportsbook: price.book,
+    name: outcomeLabel(event, spec, price.outcome),
+    price: formatAmerican(price.american),
+    selection: { name: selectionName(event, price.outcome) },
+    decimal_odds: price.decimal,
+    implied_prob: roundTo(1 / price.decimal, PROB_PLACES),
+    links: { desktop: price.links.desktop, mobile: price.links.mobile },
+  };
+}
+
+export function toArb(event: OddsEvent, spec: MarketSpec, prices: readonly BookPrice[]): Arb {
+  return {
+    event: {
+      id: event.id,
+      teams: { away: { ...event.away }, home: { ...event.home } },
+      live: event.live,
+      date: new Date(event.startsAt).toISOString(),
+    },
+    market: marketLabel(spec),
+    sides: prices.map((price) => toSide(event, spec, price)),
+    edge_pct: publishedEdge(prices.map((price) => price.decimal)),
+  };
+}
+
+/** The page's new-arb key (SPEC §4): event id plus the sorted side ids. */
+export function arbKey(arb: Pick<Arb, 'event' | 'sides'>): string {
+  return `${arb.event.id}:${arb.sides
+    .map((side) => side.id)
+    .sort()
+    .join(',')}`;
+}
+
+/** Feed order: edge_pct descending, then a stable tie-break (event, market, side ids) so equal edges never shuffle. */
+export function compareArbs(a: Arb, b: Arb): number {
+  if (a.edge_pct !== b.edge_pct) return b.edge_pct - a.edge_pct;
+  const ka = `${a.event.id}|${a.market}|${arbKey(a)}`;
+  const kb = `${b.event.id}|${b.market}|${arbKey(b)}`;
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
+export function buildFeed(generatedAtMs: number, arbs: Arb[], source: FeedSource): ArbFeed {
+  return { generated_at: Math.floor(generatedAtMs / 1000), source, arbs: [...arbs].sort(compareArbs) };
+}

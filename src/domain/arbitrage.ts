@@ -1,0 +1,155 @@
+import type { Cents, DecimalOdds, Probability } from './odds.ts';
+
+// Arbitrage maths of DESIGN.md "Domain decisions". For outcomes that together cover every result, with decimal odds
+// dᵢ: S = Σ 1/dᵢ, edge_pct = (1/S − 1) × 100, stakes for equal payouts sᵢ = T·(1/dᵢ)/S.
+
+/** Default near-arb floor (DESIGN.md): combinations down to −1.0 % are published so the UI can colour them. */
+export const DEFAULT_FLOOR_PCT = -1;
+
+/** Decimal odds are kept to 4 places, always rounded down so no derived figure overstates a payout. */
+export const DECIMAL_PLACES = 4;
+/** edge_pct is published to 3 places, rounded down (toward −∞): a published edge never exceeds the true one. */
+export const EDGE_PLACES = 3;
+/** implied_prob is published to 6 places. */
+export const PROB_PLACES = 6;
+
+export function floorTo(value: number, places: number): number {
+  const factor = 10 ** places;
+  // The 1e-9 guard keeps exact values (2.5 × 10⁴) from flooring one step down through binary representation error.
+  return Math.floor(value * factor + 1e-9) / factor;
+}
+
+/** Decimal odds as the engine stores them: floored to DECIMAL_PLACES. */
+export function canonicalDecimal(decimal: number): DecimalOdds {
+  return floorTo(decimal, DECIMAL_PLACES) as DecimalOdds;
+}
+
+export function impliedProb(decimal: DecimalOdds | number): Probability {
+  return (1 / decimal) as Probability;
+}
+
+/** S = Σ 1/dᵢ, the book sum of a covering set of outcomes. */
+export function bookSum(decimals: readonly number[]): number {
+  let sum = 0;
+  for (const decimal of decimals) sum += 1 / decimal;
+  return sum;
+}
+
+/** edge_pct = (1/S − 1) × 100: the guaranteed return on the total stake (negative for near-arbs). */
+export function edgePct(decimals: readonly number[]): number {
+  return (1 / bookSum(decimals) - 1) * 100;
+}
+
+/** The edge as the feed publishes it (floored to EDGE_PLACES; −0 normalised to 0). */
+export function publishedEdge(decimals: readonly number[]): number {
+  return floorTo(edgePct(decimals), EDGE_PLACES) + 0;
+}
+
+/**
+ * Whether a covering combination is published: the floor is applied to the book sum, S < 1 − floor/100 (for the
+ * default −1 %: S < 1.01, i.e. edge > −0.990 %). So a market whose S ≥ 1 − floor/100 never yields an entry.
+ */
+export function passesFloor(sum: number, floorPct: number): boolean {
+  return sum < 1 - floorPct / 100;
+}
+
+/** Exact stakes (dollars or any unit) for equal payouts: sᵢ = T·(1/dᵢ)/S. */
+export function stakes(total: number, decimals: readonly number[]): number[] {
+  const sum = bookSum(decimals);
+  return decimals.map((decimal) => (total * (1 / decimal)) / sum);
+}
+
+export interface StakePlan {
+  stakes: Cents[];
+  payouts: Cents[];
+  total: Cents;
+  /** Smallest payout minus the total staked (CONVENTIONS.md). */
+  guaranteedProfit: Cents;
+}
+
+/** Stakes in whole cents for a total in cents; the rounding remainder goes to the last side. */
+export function stakePlan(totalCents: Cents, decimals: readonly number[]): StakePlan {
+  const exact = stakes(totalCents, decimals);
+  const rounded = exact.map((stake) => Math.round(stake));
+  const drift = totalCents - rounded.reduce((sum, stake) => sum + stake, 0);
+  if (rounded.length > 0) rounded[rounded.length - 1]! += drift;
+  const payouts = rounded.map((stake, index) => Math.floor(stake * decimals[index]!));
+  return {
+    stakes: rounded as Cents[],
+    payouts: payouts as Cents[],
+    total: totalCents,
+    guaranteedProfit: (Math.min(...payouts) - totalCents) as Cents,
+  };
+}
+
+/** A candidate price for one outcome: which book, at what decimal odds. */
+export interface Candidate {
+  book: string;
+  decimal: number;
+}
+
+export interface Combination<C extends Candidate> {
+  /** One candidate per outcome, in the outcomes' order. */
+  picks: C[];
+  sum: number;
+  edgePct: number;
+}
+
+export interface CombinationOptions {
+  floorPct: number;
+  /** How many entries one market may publish (one per distinct set of books, best first). */
+  maxPerMarket: number;
+  /** How many best prices per outcome are combined (bounds the work to topPerOutcome^ways). */
+  topPerOutcome: number;
+}
+
+export const DEFAULT_COMBINATION_OPTIONS: CombinationOptions = {
+  floorPct: DEFAULT_FLOOR_PCT,
+  maxPerMarket: 4,
+  topPerOutcome: 6,
+};
+
+function topByDecimal<C extends Candidate>(list: readonly C[], count: number): C[] {
+  return [...list]
+    .sort((a, b) => b.decimal - a.decimal || (a.book < b.book ? -1 : a.book > b.book ? 1 : 0))
+    .slice(0, count);
+}
+
+/**
+ * The best combination for each distinct set of books across the outcomes of one market (each outcome from a
+ * different book), keeping those that pass the floor, best first, at most `maxPerMarket`. `byOutcome` must hold only
+ * usable prices (fresh, not suspended); an outcome with no price means no combination at all.
+ */
+export function bestCombinations<C extends Candidate>(
+  byOutcome: readonly (readonly C[])[],
+  options: CombinationOptions = DEFAULT_COMBINATION_OPTIONS,
+): Combination<C>[] {
+  if (byOutcome.length < 2 || byOutcome.some((list) => list.length === 0)) return [];
+  const tops = byOutcome.map((list) => topByDecimal(list, options.topPerOutcome));
+  const best = new Map<string, Combination<C>>();
+  const picks: C[] = [];
+  const visit = (depth: number, sum: number) => {
+    if (!passesFloor(sum, options.floorPct)) return; // adding outcomes only raises S
+    if (depth === tops.length) {
+      const books = picks.map((pick) => pick.book).sort();
+      const key = books.join('+');
+      const found = best.get(key);
+      if (!found || sum < found.sum) best.set(key, { picks: [...picks], sum, edgePct: (1 / sum - 1) * 100 });
+      return;
+    }
+    for (const candidate of tops[depth]!) {
+      if (picks.some((pick) => pick.book === candidate.book)) continue;
+      picks.push(candidate);
+      visit(depth + 1, sum + 1 / candidate.decimal);
+      picks.pop();
+    }
+  };
+  visit(0, 0);
+  return [...best.values()]
+    .sort((a, b) => a.sum - b.sum || comboKey(a).localeCompare(comboKey(b)))
+    .slice(0, options.maxPerMarket);
+}
+
+function comboKey(combination: Combination<Candidate>): string {
+  return combination.picks.map((pick) => pick.book).join('+');
+}
