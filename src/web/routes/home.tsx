@@ -1,20 +1,89 @@
+import { Link } from 'react-router';
 import { ROUTES, SITE } from '#domain/site.ts';
 import { PageShell } from '#web/components/page-shell.tsx';
+import { FeatureBlurbs } from '#web/features/marketing/components/feature-blurbs.tsx';
+import { OddsStrip } from '#web/features/marketing/components/odds-strip.tsx';
+import { TwinklingDots } from '#web/features/marketing/components/twinkling-dots.tsx';
+import { TrialForm } from '#web/features/trial-form/components/trial-form.tsx';
 import { organizationLd, pageUrl, seoMeta } from '#web/lib/seo.ts';
 
 export const meta = () =>
   seoMeta({
     path: ROUTES.home,
     title: `${SITE.brand}: Real-Time Sports Betting Odds API and Betting Tools`,
-    description: 'Real-time odds from 15 sportsbooks with sub-second latency.',
-    keywords: ['sports betting API', 'odds API', 'real-time odds'],
-    jsonLd: [{ '@context': 'https://schema.org', ...organizationLd }, { '@context': 'https://schema.org', '@type': 'WebSite', name: SITE.brand, url: pageUrl('/') }],
+    description:
+      'Real-time odds from 15 US sportsbooks with sub-second latency: main lines, alternates and player props by REST or server-sent events. Start a free one-week API trial.',
+    keywords: [
+      'sports betting API',
+      'odds API',
+      'real-time odds data',
+      'sportsbook odds feed',
+      'player props API',
+      'arbitrage betting',
+    ],
+    jsonLd: [
+      { '@context': 'https://schema.org', ...organizationLd },
+      {
+        '@context': 'https://schema.org',
+        '@type': 'WebSite',
+        '@id': pageUrl('/#website'),
+        name: SITE.brand,
+        url: pageUrl('/'),
+        publisher: { '@id': organizationLd['@id'] },
+      },
+    ],
   });
 
 export default function HomeRoute() {
   return (
     <PageShell header="tools">
-      <h1>{SITE.brand}</h1>
+      <section className="relative isolate overflow-hidden border-b border-slate-800 bg-[radial-gradient(ellipse_at_top,_#064e3b_0%,_#020617_60%)]">
+        <TwinklingDots />
+        <div className="relative mx-auto grid max-w-6xl items-center gap-10 px-4 py-14 md:grid-cols-[1.2fr_1fr] md:py-20">
+          <div>
+            <p className="text-sm font-semibold uppercase tracking-widest text-emerald-300">Odds data for bettors, traders and operators</p>
+            <h1 className="mt-3 text-4xl font-extrabold tracking-tight text-white sm:text-5xl">
+              Real-time sports betting odds, one API.
+            </h1>
+            <p className="mt-5 max-w-xl text-lg leading-relaxed text-slate-300">
+              Prices from 15 US sportsbooks, standardized into one schema and delivered with sub-second latency. Try it free
+              for one week.
+            </p>
+            <div className="mt-6 flex flex-wrap gap-3">
+              <Link
+                to={ROUTES.pricing}
+                className="inline-flex h-11 items-center rounded-md border border-slate-500 px-5 font-semibold text-white hover:bg-slate-800"
+              >
+                See API plans and pricing
+              </Link>
+              <Link
+                to={ROUTES.arbitrage}
+                className="inline-flex h-11 items-center rounded-md px-5 font-semibold text-emerald-200 underline-offset-4 hover:underline"
+              >
+                Open the arbitrage finder
+              </Link>
+            </div>
+          </div>
+          <TrialForm />
+        </div>
+        <div className="relative mx-auto max-w-6xl px-4 pb-12">
+          <OddsStrip />
+        </div>
+      </section>
+      <section aria-labelledby="features-title" className="mx-auto max-w-6xl px-4 py-16">
+        <h2 id="features-title" className="text-2xl font-bold tracking-tight text-white sm:text-3xl">
+          Built for people who bet for a living
+        </h2>
+        <p className="mt-2 max-w-2xl text-slate-300">Everything a trading desk needs from an odds feed, nothing it has to clean up.</p>
+        <div className="mt-8">
+          <FeatureBlurbs />
+        </div>
+        <p className="mt-10">
+          <Link to={ROUTES.pricing} className="font-semibold text-emerald-300 underline-offset-4 hover:underline">
+            Compare the Sports Betting API plans →
+          </Link>
+        </p>
+      </section>
     </PageShell>
   );
 }

@@ -1,0 +1,39 @@
+// The four feature blurbs of SPEC §2.
+const FEATURES = [
+  {
+    title: 'Standardized data, sub-second latency',
+    body: 'One schema for every sportsbook: teams, markets and prices normalized and delivered in under a second.',
+    icon: 'M13 2 4 14h7l-1 8 9-12h-7l1-8Z',
+  },
+  {
+    title: 'Same-game-parlay builder',
+    body: 'Assemble same-game parlays from the same normalized markets and compare their prices across books.',
+    icon: 'M4 6h16M4 12h16M4 18h10',
+  },
+  {
+    title: 'Push via SSE or pull via REST',
+    body: 'Stream price changes with server-sent events, or poll simple REST endpoints. Your integration, your choice.',
+    icon: 'M5 12h14M13 6l6 6-6 6',
+  },
+  {
+    title: 'Full coverage',
+    body: 'Main lines, alternate lines and player props across NBA, NFL, MLB, NHL, college and soccer.',
+    icon: 'M3 12a9 9 0 1 0 18 0 9 9 0 0 0-18 0Zm0 0h18M12 3a14 14 0 0 1 0 18M12 3a14 14 0 0 0 0 18',
+  },
+] as const;
+
+export function FeatureBlurbs() {
+  return (
+    <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      {FEATURES.map((feature) => (
+        <li key={feature.title} className="rounded-xl border border-slate-800 bg-slate-900/60 p-5">
+          <svg aria-hidden="true" viewBox="0 0 24 24" className="h-6 w-6 text-emerald-300" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+            <path d={feature.icon} />
+          </svg>
+          <h3 className="mt-3 font-semibold text-white">{feature.title}</h3>
+          <p className="mt-2 text-sm leading-relaxed text-slate-300">{feature.body}</p>
+        </li>
+      ))}
+    </ul>
+  );
+}

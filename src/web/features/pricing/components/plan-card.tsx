@@ -1,0 +1,78 @@
+import { formatPrice, type FeatureIcon, type Plan } from '#domain/plans.ts';
+import { cn } from '#web/lib/cn.ts';
+
+const ICON_PATHS: Record<FeatureIcon, string> = {
+  bolt: 'M13 2 4 14h7l-1 8 9-12h-7l1-8Z',
+  clock: 'M12 7v5l3 2M21 12a9 9 0 1 1-18 0 9 9 0 0 1 18 0Z',
+  gauge: 'M12 14l4-4M3.5 17a9 9 0 1 1 17 0',
+  layers: 'm12 3 9 5-9 5-9-5 9-5Zm-9 9 9 5 9-5',
+  history: 'M3 12a9 9 0 1 0 3-6.7L3 8M3 3v5h5M12 7v5l3 2',
+  chart: 'M3 3v18h18M7 15l4-4 3 3 5-6',
+};
+
+function FeatureIconSvg({ icon, included }: { icon?: FeatureIcon; included: boolean }) {
+  const path = !included ? 'M6 6l12 12M18 6 6 18' : icon ? ICON_PATHS[icon] : 'm5 12 5 5 9-11';
+  return (
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 24 24"
+      className={cn('mt-0.5 h-5 w-5 shrink-0', included ? 'text-emerald-300' : 'text-slate-500')}
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
+      <path d={path} />
+    </svg>
+  );
+}
+
+export function PlanCard({ plan }: { plan: Plan }) {
+  const headingId = `plan-${plan.id}`;
+  return (
+    <article
+      aria-labelledby={headingId}
+      className={cn(
+        'flex flex-col rounded-2xl border bg-slate-900 p-6',
+        plan.highlighted ? 'border-emerald-400 shadow-lg shadow-emerald-950' : 'border-slate-700',
+      )}
+    >
+      <div className="flex items-center justify-between gap-2">
+        <h2 id={headingId} className="text-xl font-bold text-white">
+          {plan.name}
+        </h2>
+        {plan.realTime ? (
+          <span className="rounded-full bg-emerald-400 px-2.5 py-0.5 text-xs font-bold text-slate-950">Real-time</span>
+        ) : plan.highlighted ? (
+          <span className="rounded-full border border-emerald-400 px-2.5 py-0.5 text-xs font-semibold text-emerald-200">Popular</span>
+        ) : null}
+      </div>
+      <p className="mt-4 flex items-baseline gap-1 text-white">
+        <span className="text-4xl font-extrabold tracking-tight">{formatPrice(plan)}</span>
+        <span className="text-slate-300">/{plan.period}</span>
+      </p>
+      <ul className="mt-6 flex-1 space-y-3 text-sm">
+        {plan.features.map((feature) => (
+          <li key={feature.text} className={cn('flex gap-2', feature.included ? 'text-slate-100' : 'text-slate-400')}>
+            <FeatureIconSvg icon={feature.icon} included={feature.included} />
+            <span>
+              {feature.included ? null : <span className="sr-only">Not included: </span>}
+              {feature.text}
+            </span>
+          </li>
+        ))}
+      </ul>
+      <a
+        href={plan.checkoutUrl}
+        rel="noopener"
+        className={cn(
+          'mt-8 inline-flex h-11 items-center justify-center rounded-md font-semibold focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-300',
+          plan.highlighted ? 'bg-emerald-400 text-slate-950 hover:bg-emerald-300' : 'border border-slate-500 text-white hover:bg-slate-800',
+        )}
+      >
+        Choose {plan.name}
+      </a>
+    </article>
+  );
+}

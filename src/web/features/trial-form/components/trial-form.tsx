@@ -1,0 +1,181 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Button } from '#web/ui/button.tsx';
+import { buildTrialPayload, submitTrialRequest } from '../api/submit-trial-request.ts';
+
+// The shared zod schema is loaded on first focus or submit, not with the page: it is 23 KB gzip and the home page's
+// JavaScript budget is 120 KB (docs/decisions/004-home-page-javascript-budget.md).
+const loadSchema = () => import('#domain/schemas/trial-request.ts').then((module) => module.TrialFormSchema);
+
+// SPEC §4 "Trial form": idle → submitting (button disabled, 'Submitting Request...') → success or error banner
+// (dismissible); the form is cleared on success. SPEC §8 texts are exact.
+
+export const TRIAL_SUCCESS_TEXT = 'Trial key has been sent to your email address.';
+export const TRIAL_FAILURE_TEXT = 'Failed to send trial request. Please try again.';
+
+type Status = 'idle' | 'submitting' | 'success' | 'error';
+type Fields = { name: string; email: string; company: string };
+type FieldErrors = Partial<Record<keyof Fields, string>>;
+const EMPTY: Fields = { name: '', email: '', company: '' };
+
+const inputClass =
+  'mt-1 block w-full rounded-md border border-slate-600 bg-slate-950 px-3 py-2.5 text-base text-white placeholder:text-slate-400 focus:border-emerald-300 focus:outline-2 focus:outline-emerald-300 aria-[invalid=true]:border-rose-400';
+
+export function TrialForm({ submit = submitTrialRequest }: { submit?: typeof submitTrialRequest }) {
+  const [fields, setFields] = useState<Fields>(EMPTY);
+  const [honeypot, setHoneypot] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [status, setStatus] = useState<Status>('idle');
+  const id = useId();
+
+  const update = (key: keyof Fields) => (event: { target: { value: string } }) => {
+    setFields((current) => ({ ...current, [key]: event.target.value }));
+    setErrors((current) => ({ ...current, [key]: undefined }));
+  };
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (status === 'submitting') return;
+    let schema;
+    try {
+      schema = await loadSchema();
+    } catch {
+      setStatus('error');
+      return;
+    }
+    const parsed = schema.safeParse(fields);
+    if (!parsed.success) {
+      const next: FieldErrors = {};
+      for (const issue of parsed.error.issues) {
+        const key = issue.path[0] as keyof Fields;
+        next[key] ??= issue.message;
+      }
+      setErrors(next);
+      return;
+    }
+    setStatus('submitting');
+    try {
+      await submit(
+        buildTrialPayload(
+          parsed.data,
+          { userAgent: navigator.userAgent, referrer: document.referrer, cookie: document.cookie, now: new Date() },
+          honeypot,
+        ),
+      );
+      setFields(EMPTY);
+      setStatus('success');
+    } catch {
+      setStatus('error');
+    }
+  }
+
+  const submitting = status === 'submitting';
+  return (
+    <form
+      onSubmit={onSubmit}
+      onFocus={() => void loadSchema().catch(() => undefined)}
+      aria-labelledby={`${id}-title`}
+      className="rounded-2xl border border-slate-700 bg-slate-900/80 p-5 shadow-2xl shadow-emerald-950/40 sm:p-6"
+    >
+      <h2 id={`${id}-title`} className="text-lg font-semibold text-white">
+        Get your free trial API key
+      </h2>
+      <p className="mt-1 text-sm text-slate-300">One week of real-time odds. No card required.</p>
+
+      {status === 'success' || status === 'error' ? (
+        <div
+          role={status === 'error' ? 'alert' : 'status'}
+          className={
+            status === 'success'
+              ? 'mt-4 flex items-start justify-between gap-3 rounded-md border border-emerald-400/60 bg-emerald-950 px-3 py-2 text-sm text-emerald-100'
+              : 'mt-4 flex items-start justify-between gap-3 rounded-md border border-rose-400/60 bg-rose-950 px-3 py-2 text-sm text-rose-100'
+          }
+        >
+          <span>{status === 'success' ? TRIAL_SUCCESS_TEXT : TRIAL_FAILURE_TEXT}</span>
+          <button
+            type="button"
+            onClick={() => setStatus('idle')}
+            aria-label="Dismiss message"
+            className="-m-1 rounded p-1 leading-none hover:bg-white/10 focus-visible:outline-2 focus-visible:outline-white"
+          >
+            <svg aria-hidden="true" viewBox="0 0 16 16" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2">
+              <path d="m4 4 8 8M12 4l-8 8" />
+            </svg>
+          </button>
+        </div>
+      ) : null}
+
+      <div className="mt-4 space-y-3">
+        <div>
+          <label htmlFor={`${id}-name`} className="text-sm font-medium text-slate-200">
+            Full Name <span aria-hidden="true" className="text-rose-300">*</span>
+          </label>
+          <input
+            id={`${id}-name`}
+            name="name"
+            required
+            autoComplete="name"
+            maxLength={120}
+            value={fields.name}
+            onChange={update('name')}
+            aria-invalid={errors.name ? true : undefined}
+            aria-describedby={errors.name ? `${id}-name-error` : undefined}
+            className={inputClass}
+          />
+          {errors.name ? <p id={`${id}-name-error`} className="mt-1 text-sm text-rose-300">{errors.name}</p> : null}
+        </div>
+        <div>
+          <label htmlFor={`${id}-email`} className="text-sm font-medium text-slate-200">
+            Email <span aria-hidden="true" className="text-rose-300">*</span>
+          </label>
+          <input
+            id={`${id}-email`}
+            name="email"
+            type="email"
+            required
+            autoComplete="email"
+            maxLength={254}
+            value={fields.email}
+            onChange={update('email')}
+            aria-invalid={errors.email ? true : undefined}
+            aria-describedby={errors.email ? `${id}-email-error` : undefined}
+            className={inputClass}
+          />
+          {errors.email ? <p id={`${id}-email-error`} className="mt-1 text-sm text-rose-300">{errors.email}</p> : null}
+        </div>
+        <div>
+          <label htmlFor={`${id}-company`} className="text-sm font-medium text-slate-200">
+            Company <span className="font-normal text-slate-400">(optional)</span>
+          </label>
+          <input
+            id={`${id}-company`}
+            name="company"
+            autoComplete="organization"
+            maxLength={160}
+            value={fields.company}
+            onChange={update('company')}
+            aria-invalid={errors.company ? true : undefined}
+            aria-describedby={errors.company ? `${id}-company-error` : undefined}
+            className={inputClass}
+          />
+          {errors.company ? <p id={`${id}-company-error`} className="mt-1 text-sm text-rose-300">{errors.company}</p> : null}
+        </div>
+        {/* Honeypot: invisible to people and assistive technology; bots that fill it are discarded server-side. */}
+        <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
+          <label htmlFor={`${id}-website`}>Website</label>
+          <input
+            id={`${id}-website`}
+            name="website"
+            tabIndex={-1}
+            autoComplete="off"
+            value={honeypot}
+            onChange={(event) => setHoneypot(event.target.value)}
+          />
+        </div>
+      </div>
+      <Button type="submit" size="lg" className="mt-5 w-full" disabled={submitting}>
+        {submitting ? 'Submitting Request...' : 'Get Free Trial Key'}
+      </Button>
+      <p className="mt-3 text-xs text-slate-400">We email the key to you. One trial per email address.</p>
+    </form>
+  );
+}
