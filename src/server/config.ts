@@ -6,12 +6,19 @@ import { SITE } from '#domain/site.ts';
 // message naming the variable.
 
 const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
+const protocolOf = (value: string): string | null => {
+  try {
+    return new URL(value).protocol;
+  } catch {
+    return null;
+  }
+};
 const optionalUrl = (protocols: readonly string[]) =>
   z.preprocess(
     emptyToUndefined,
     z
       .url()
-      .refine((value) => protocols.includes(new URL(value).protocol), {
+      .refine((value) => protocols.includes(protocolOf(value) ?? ''), {
         message: `must use ${protocols.join(' or ')}`,
       })
       .optional(),
@@ -37,7 +44,7 @@ export const ConfigSchema = z.object({
     emptyToUndefined,
     z
       .url()
-      .refine((value) => ['http:', 'https:'].includes(new URL(value).protocol), { message: 'must use http: or https:' })
+      .refine((value) => ['http:', 'https:'].includes(protocolOf(value) ?? ''), { message: 'must use http: or https:' })
       .transform((value) => new URL(value).origin)
       .default(SITE.defaultOrigin),
   ),
@@ -68,6 +75,30 @@ export const ConfigSchema = z.object({
           .filter(Boolean),
       ),
   ),
+  /** Embedded database location (issue 3): unset = DATA_DIR/pglite; `memory://` keeps it in memory (tests). */
+  PGLITE_DIR: z.preprocess(emptyToUndefined, z.string().min(1).optional()),
+  /** PostgreSQL schema for every table (issue 3); tests isolate themselves with a unique one. */
+  DATABASE_SCHEMA: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
+      .default('public'),
+  ),
+  /** Prefix of every Redis key (issue 3). */
+  REDIS_PREFIX: z.preprocess(emptyToUndefined, z.string().max(64).default('sharpline:')),
+  /** Trial requests allowed per client address per hour, and per email address per day (issue 3). */
+  TRIAL_LIMIT_PER_IP: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(5)),
+  TRIAL_LIMIT_PER_EMAIL: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(3)),
+  /** Outbox worker (issue 3): poll period, claim lease, first retry delay (doubles per attempt), attempts before giving up. */
+  OUTBOX_POLL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).default(1000)),
+  OUTBOX_LEASE_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).default(120_000)),
+  OUTBOX_BACKOFF_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(2000)),
+  OUTBOX_MAX_ATTEMPTS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(25)),
+  /** Bearer token of the loopback admin routes (`npm run trials`); unset = DATA_DIR/admin-token, created at start. */
+  ADMIN_TOKEN: z.preprocess(emptyToUndefined, z.string().min(24).optional()),
+  /** Secret for hashing client addresses and sealing queued keys; unset = DATA_DIR/server-secret. Share it across instances. */
+  SERVER_SECRET: z.preprocess(emptyToUndefined, z.string().min(32).optional()),
   /** Where the built site lives (tests point this at a fixture). */
   BUILD_DIR: z.preprocess(emptyToUndefined, z.string().min(1).default('./build/client')),
 });

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config.PORT).toBe(3000);
+    expect(config.HOST).toBe('127.0.0.1');
+    expect(config.ODDS_SOURCE).toBe('simulator');
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.REDIS_URL).toBeUndefined();
+    expect(config.SITE_URL).toBe('https://sharpline.io');
+    expect(config.dataDir.endsWith('/data')).toBe(true);
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://localhost/db'],
+    ['REDIS_URL', 'not a url'],
+    ['SMTP_URL', 'http://mail'],
+    ['SITE_URL', 'ftp://sharpline.io'],
+    ['ODDS_SOURCE', 'magic'],
+    ['LOG_LEVEL', 'loud'],
+    ['TRUST_PROXY', 'maybe'],
+  ])('stops with a message naming %s when it is %j', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    try {
+      loadConfig({ [name]: value });
+    } catch (error) {
+      expect((error as Error).message).toContain(name);
+    }
+  });
+
+  it('requires ODDS_API_KEY when the source is the-odds-api', () => {
+    expect(() => loadConfig({ ODDS_SOURCE: 'the-odds-api' })).toThrow(/ODDS_API_KEY/);
+    expect(loadConfig({ ODDS_SOURCE: 'the-odds-api', ODDS_API_KEY: 'k' }).ODDS_SOURCE).toBe('the-odds-api');
+  });
+
+  it('keeps only the origin of SITE_URL and accepts replay sources', () => {
+    expect(loadConfig({ SITE_URL: 'https://odds.example.com/some/path/' }).SITE_URL).toBe('https://odds.example.com');
+    expect(loadConfig({ ODDS_SOURCE: 'replay:fixtures/a.jsonl' }).ODDS_SOURCE).toBe('replay:fixtures/a.jsonl');
+  });
+});

@@ -1,0 +1,186 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from './app.ts';
+import { testConfig } from './test/helpers.ts';
+
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  app = await buildApp({ config: testConfig(), logger: false });
+  await app.ready();
+});
+
+afterAll(async () => {
+  await app.close();
+});
+
+const PAGES = [
+  { path: '/', jsonLd: ['Organization', 'WebSite'] },
+  { path: '/betting-tools/arbitrage', jsonLd: ['WebApplication'] },
+  { path: '/sports-betting-api', jsonLd: ['Product'] },
+] as const;
+
+function jsonLdTypes(html: string): string[] {
+  return [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map(
+    (match) => (JSON.parse(match[1]!) as { '@type': string })['@type'],
+  );
+}
+
+describe('GET the three pages', () => {
+  it.each(PAGES)('serves $path as prerendered HTML with its own head tags', async ({ path, jsonLd }) => {
+    const response = await app.inject({ method: 'GET', url: path });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    const html = response.body;
+    expect(html).toMatch(/<title>[^<]{10,}<\/title>/);
+    expect(html).toMatch(/<meta name="description" content="[^"]{50,}"/);
+    expect(html).toMatch(/<meta name="keywords" content="[^"]+"/);
+    expect(html).toContain(`<link rel="canonical" href="https://example.test${path}"`);
+    expect(html).toContain(`<meta property="og:url" content="https://example.test${path}"`);
+    expect(html).toContain('<meta property="og:image" content="https://example.test/og-image.png"');
+    expect(html).toContain('<meta name="twitter:card" content="summary_large_image"');
+    expect(jsonLdTypes(html)).toEqual(jsonLd);
+    expect(html).not.toContain('https://sharpline.io/');
+  });
+
+  it('gives each page a different title and description', async () => {
+    const heads = await Promise.all(PAGES.map(({ path }) => app.inject({ url: path })));
+    const titles = heads.map((response) => /<title>([^<]*)<\/title>/.exec(response.body)?.[1]);
+    expect(new Set(titles).size).toBe(3);
+  });
+
+  it('asks browsers to revalidate HTML and answers 304 to a matching ETag', async () => {
+    const first = await app.inject({ url: '/sports-betting-api' });
+    expect(first.headers['cache-control']).toBe('no-cache');
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[^"]+"$/);
+    const second = await app.inject({ url: '/sports-betting-api', headers: { 'if-none-match': etag } });
+    expect(second.statusCode).toBe(304);
+    expect(second.body).toBe('');
+  });
+
+  it('compresses with brotli or gzip as the client asks', async () => {
+    const plain = await app.inject({ url: '/' });
+    const br = await app.inject({ url: '/', headers: { 'accept-encoding': 'gzip, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    const gzip = await app.inject({ url: '/', headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
+    expect(gzip.headers.vary).toContain('Accept-Encoding');
+  });
+
+  it('sends the security headers, with a CSP that allows exactly the page inline scripts', async () => {
+    const response = await app.inject({ url: '/' });
+    const csp = response.headers['content-security-policy'] as string;
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("base-uri 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain("'unsafe-inline' 'sha256"); // scripts are allowed by hash, never unsafe-inline
+    expect(csp).toMatch(/script-src 'self'( 'sha256-[A-Za-z0-9+/=]+')+/);
+    expect(response.headers['strict-transport-security']).toContain('max-age=');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+  });
+
+  it('redirects a trailing slash to the canonical path', async () => {
+    const response = await app.inject({ url: '/sports-betting-api/' });
+    expect(response.statusCode).toBe(301);
+    expect(response.headers.location).toBe('/sports-betting-api');
+  });
+});
+
+describe('GET hashed assets', () => {
+  it('serves every script the home page references, immutable and compressed', async () => {
+    const html = (await app.inject({ url: '/' })).body;
+    const scripts = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((match) => match[1]!);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const script of new Set(scripts)) {
+      const response = await app.inject({ url: script, headers: { 'accept-encoding': 'br' } });
+      expect(response.statusCode, script).toBe(200);
+      expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(response.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    }
+  });
+});
+
+describe('unknown paths', () => {
+  it.each(['/nope', '/betting-tools', '/sports-betting-api/extra', '/404', '/index.html', '/__spa-fallback.html'])(
+    'answers %s with the site 404 page and status 404',
+    async (url) => {
+      const response = await app.inject({ url, headers: { accept: 'text/html' } });
+      expect(response.statusCode).toBe(404);
+      expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(response.body).toContain('Page not found');
+      expect(response.body).toContain('<meta name="robots" content="noindex"');
+    },
+  );
+
+  it.each([
+    '/..%2f..%2fetc/passwd',
+    '/../../etc/passwd',
+    '/assets/..%2f..%2f..%2fpackage.json',
+    '/%2e%2e/%2e%2e/etc/passwd',
+    '/assets/%00',
+    '/.env',
+  ])('never reads outside the build for %s', async (url) => {
+    const response = await app.inject({ url });
+    expect(response.statusCode).toBe(404);
+    expect(response.body).not.toContain('root:');
+    expect(response.body).not.toContain('"name": "sharpline"');
+  });
+
+  it('answers unknown API paths with problem+json', async () => {
+    const response = await app.inject({ url: '/api/nothing-here' });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-type']).toContain('application/problem+json');
+    expect(response.json()).toMatchObject({ status: 404, title: 'Not found' });
+  });
+});
+
+describe('bad requests', () => {
+  it('answers a malformed JSON body with a 400 problem, never a crash', async () => {
+    const response = await app.inject({ method: 'POST', url: '/healthz', headers: { 'content-type': 'application/json' }, payload: '{"a":' });
+    expect(response.statusCode).toBeGreaterThanOrEqual(400);
+    expect(response.statusCode).toBeLessThan(500);
+  });
+
+  it('answers an oversized body with 413', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/nope',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ blob: 'x'.repeat(200 * 1024) }),
+    });
+    expect([404, 413]).toContain(response.statusCode);
+  });
+
+  it('answers a method the route does not have with 404 and keeps serving', async () => {
+    const response = await app.inject({ method: 'DELETE', url: '/' });
+    expect(response.statusCode).toBe(404);
+    expect((await app.inject({ url: '/' })).statusCode).toBe(200);
+  });
+});
+
+describe('GET /robots.txt and /sitemap.xml', () => {
+  it('lists the three pages on SITE_URL', async () => {
+    const sitemap = await app.inject({ url: '/sitemap.xml' });
+    expect(sitemap.headers['content-type']).toBe('application/xml; charset=utf-8');
+    for (const path of ['/', '/betting-tools/arbitrage', '/sports-betting-api']) {
+      expect(sitemap.body).toContain(`<loc>https://example.test${path}</loc>`);
+    }
+    const robots = await app.inject({ url: '/robots.txt' });
+    expect(robots.body).toContain('Sitemap: https://example.test/sitemap.xml');
+    expect(robots.body).toMatch(/^User-agent: \*$/m);
+  });
+});
+
+describe('GET /healthz and /readyz', () => {
+  it('reports liveness and readiness', async () => {
+    expect((await app.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' });
+    const ready = await app.inject({ url: '/readyz' });
+    expect([200, 503]).toContain(ready.statusCode);
+    expect(ready.json()).toHaveProperty('checks');
+  });
+});

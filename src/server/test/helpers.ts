@@ -1,0 +1,15 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig, type Config } from '../config.ts';
+
+/** A config for tests: a fresh temp DATA_DIR, the real build, quiet logs. Overrides are environment variables. */
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sharpline-test-')),
+    BUILD_DIR: path.resolve('build/client'),
+    SITE_URL: 'https://example.test',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+}
