@@ -39,7 +39,7 @@ export interface SportsbookConfig {
   text: string;
   /** Label of the bet button. */
   betText: string;
-  /** Hosts a desktop (https) link may point at. A leading `*.` admits any subdomain. */
+  /** Hosts a desktop (https) link may point at. A `*` label admits any one label (`*.betrivers.com`, `sports.*.betmgm.com`). */
   hosts: readonly string[];
   /** The book's own app URL schemes (without the colon), allowed for mobile links only. */
   appSchemes: readonly string[];
@@ -64,7 +64,7 @@ export const SPORTSBOOKS: Readonly<Record<SportsbookKey, SportsbookConfig>> = {
   }),
   betmgm: withDefault({
     key: 'betmgm', displayName: 'BetMGM', letter: 'M', background: '#1c1c1c', text: '#dbc285', betText: 'Bet at BetMGM',
-    hosts: ['*.betmgm.com', 'sports.on.betmgm.ca'], appSchemes: ['playmgmsportswrp'],
+    hosts: ['sports.*.betmgm.com', '*.betmgm.com', 'sports.on.betmgm.ca'], appSchemes: ['playmgmsportswrp'],
     states: states('AZ CO DC IA IL IN KS KY LA MA MD MI NC NJ NV NY OH PA TN VA WV WY ON'),
     stateRewrite: { kind: 'second-host-label', overrides: { on: 'sports.on.betmgm.ca' } },
   }),
@@ -139,12 +139,15 @@ export function getSportsbook(key: string): SportsbookConfig | undefined {
   return isSportsbookKey(key) ? SPORTSBOOKS[key] : undefined;
 }
 
+/** Label-wise match: each `*` label of the pattern stands for exactly one non-empty host label. */
 function hostMatches(host: string, pattern: string): boolean {
-  if (pattern.startsWith('*.')) {
-    const suffix = pattern.slice(1);
-    return host.endsWith(suffix) && host.length > suffix.length && !host.slice(0, -suffix.length).includes('.');
-  }
-  return host === pattern;
+  if (!pattern.includes('*')) return host === pattern;
+  const hostLabels = host.split('.');
+  const patternLabels = pattern.split('.');
+  return (
+    hostLabels.length === patternLabels.length &&
+    patternLabels.every((label, i) => (label === '*' ? hostLabels[i] !== '' : label === hostLabels[i]))
+  );
 }
 
 /** True when `host` is one of the book's hosts. */

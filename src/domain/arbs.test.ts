@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import {
+  arbKey,
+  countByMode,
+  findNewArbKeys,
+  isArbVisible,
+  refreshInterval,
+  sortByEdge,
+  starCount,
+} from './arbs.ts';
+import type { Arb, Side } from './schemas/feed.ts';
+
+const side = (id: string, sportsbook: string): Side => ({
+  id,
+  sportsbook,
+  name: id,
+  price: '+100',
+  selection: { name: id },
+  decimal_odds: 2,
+  implied_prob: 0.5,
+  links: {},
+});
+
+const arb = (
+  eventId: string,
+  books: [string, string],
+  opts: { live?: boolean; edge?: number; ids?: [string, string] } = {},
+): Arb => ({
+  event: {
+    id: eventId,
+    live: opts.live ?? false,
+    teams: {
+      away: { id: 'a', name: 'Away', abbreviation: 'AWY' },
+      home: { id: 'h', name: 'Home', abbreviation: 'HOM' },
+    },
+  },
+  market: 'Moneyline',
+  sides: [side(opts.ids?.[0] ?? `${eventId}-1`, books[0]), side(opts.ids?.[1] ?? `${eventId}-2`, books[1])],
+  edge_pct: opts.edge ?? 1,
+});
+
+describe('arbKey', () => {
+  it('is the event id plus the sorted side ids, whatever the side order', () => {
+    const a = arb('ev1', ['fanduel', 'draftkings'], { ids: ['s2', 's1'] });
+    const b = arb('ev1', ['draftkings', 'fanduel'], { ids: ['s1', 's2'] });
+    expect(arbKey(a)).toBe('ev1|s1|s2');
+    expect(arbKey(a)).toBe(arbKey(b));
+    expect(arbKey(arb('ev2', ['fanduel', 'draftkings'], { ids: ['s1', 's2'] }))).not.toBe(arbKey(a));
+  });
+});
+
+describe('isArbVisible', () => {
+  const all = new Set(['fanduel', 'draftkings', 'betmgm']);
+
+  it('shows an arb whose every book is known and selected, on its own tab', () => {
+    expect(isArbVisible(arb('e', ['fanduel', 'draftkings']), all, 'prematch')).toBe(true);
+    expect(isArbVisible(arb('e', ['fanduel', 'draftkings'], { live: true }), all, 'live')).toBe(true);
+  });
+
+  it('hides it on the other tab', () => {
+    expect(isArbVisible(arb('e', ['fanduel', 'draftkings']), all, 'live')).toBe(false);
+    expect(isArbVisible(arb('e', ['fanduel', 'draftkings'], { live: true }), all, 'prematch')).toBe(false);
+  });
+
+  it('hides it when one book is deselected or unknown', () => {
+    expect(isArbVisible(arb('e', ['fanduel', 'draftkings']), new Set(['fanduel']), 'prematch')).toBe(false);
+    expect(
+      isArbVisible(arb('e', ['fanduel', 'pinnacle']), new Set(['fanduel', 'pinnacle']), 'prematch'),
+    ).toBe(false);
+  });
+});
+
+describe('sortByEdge and countByMode', () => {
+  it('sorts by edge_pct descending without touching the input', () => {
+    const input = [
+      arb('a', ['fanduel', 'betmgm'], { edge: -0.3 }),
+      arb('b', ['fanduel', 'betmgm'], { edge: 2.1 }),
+      arb('c', ['fanduel', 'betmgm'], { edge: 0.4 }),
+    ];
+    expect(sortByEdge(input).map((x) => x.event.id)).toEqual(['b', 'c', 'a']);
+    expect(input.map((x) => x.event.id)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('counts what each tab would show with the selected books', () => {
+    const list = [
+      arb('a', ['fanduel', 'betmgm']),
+      arb('b', ['fanduel', 'betmgm'], { live: true }),
+      arb('c', ['fanduel', 'draftkings'], { live: true }),
+      arb('d', ['fanduel', 'nope']),
+    ];
+    expect(countByMode(list, new Set(['fanduel', 'betmgm', 'draftkings']))).toEqual({ prematch: 1, live: 2 });
+    expect(countByMode(list, new Set(['fanduel', 'betmgm']))).toEqual({ prematch: 1, live: 1 });
+  });
+});
+
+describe('findNewArbKeys', () => {
+  const first = [arb('a', ['fanduel', 'betmgm']), arb('b', ['fanduel', 'betmgm'])];
+
+  it('finds nothing new on the first fetch', () => {
+    expect(findNewArbKeys(null, first)).toEqual([]);
+  });
+
+  it('finds arbs whose key was absent from the previous fetch', () => {
+    const previous = new Set(first.map(arbKey));
+    const next = [...first, arb('c', ['fanduel', 'betmgm'])];
+    expect(findNewArbKeys(previous, next)).toEqual(['c|c-1|c-2']);
+  });
+
+  it('does not count a price change on the same event and sides as new', () => {
+    const previous = new Set(first.map(arbKey));
+    const repriced = first.map((a) => ({ ...a, edge_pct: a.edge_pct + 0.5 }));
+    expect(findNewArbKeys(previous, repriced)).toEqual([]);
+  });
+});
+
+describe('timing constants', () => {
+  it('gives 2 stars per new arb and at most 10', () => {
+    expect(starCount(0)).toBe(0);
+    expect(starCount(1)).toBe(2);
+    expect(starCount(5)).toBe(10);
+    expect(starCount(9)).toBe(10);
+  });
+
+  it('refreshes every 1000 ms, or 1800 ms while a highlight is shown', () => {
+    expect(refreshInterval(false)).toBe(1000);
+    expect(refreshInterval(true)).toBe(1800);
+  });
+});

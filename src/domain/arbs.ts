@@ -1,0 +1,71 @@
+// Arb list rules of the arbitrage page (SPEC §4, §5 "Arb visibility", §9 "Edge badge and ordering").
+import type { Arb } from './schemas/feed.ts';
+import { isSportsbookKey } from './sportsbooks.ts';
+
+export type ArbMode = 'prematch' | 'live';
+
+/** Identity of an arb across fetches: the event id plus the sorted side ids. */
+export function arbKey(arb: Pick<Arb, 'event' | 'sides'>): string {
+  const sideIds = arb.sides.map((side) => side.id).sort();
+  return `${arb.event.id}|${sideIds.join('|')}`;
+}
+
+export function matchesMode(arb: Pick<Arb, 'event'>, mode: ArbMode): boolean {
+  return arb.event.live === (mode === 'live');
+}
+
+/** Every side's book is known and selected. */
+export function usesSelectedBooks(arb: Pick<Arb, 'sides'>, selected: ReadonlySet<string>): boolean {
+  return arb.sides.every((side) => isSportsbookKey(side.sportsbook) && selected.has(side.sportsbook));
+}
+
+/** SPEC §5: shown only if every side's sportsbook is known and selected, and the arb matches the tab. */
+export function isArbVisible(
+  arb: Pick<Arb, 'event' | 'sides'>,
+  selected: ReadonlySet<string>,
+  mode: ArbMode,
+) {
+  return matchesMode(arb, mode) && usesSelectedBooks(arb, selected);
+}
+
+/** Sorted by edge_pct descending (ties keep feed order). */
+export function sortByEdge<T extends Pick<Arb, 'edge_pct'>>(arbs: readonly T[]): T[] {
+  return [...arbs].sort((a, b) => b.edge_pct - a.edge_pct);
+}
+
+/** How many arbs each tab would show with the current book selection. */
+export function countByMode(arbs: readonly Arb[], selected: ReadonlySet<string>): Record<ArbMode, number> {
+  const counts = { prematch: 0, live: 0 };
+  for (const arb of arbs) {
+    if (usesSelectedBooks(arb, selected)) counts[arb.event.live ? 'live' : 'prematch'] += 1;
+  }
+  return counts;
+}
+
+/** Keys present now and absent from the previous fetch; nothing is new on the first fetch (`previous` null). */
+export function findNewArbKeys(previous: ReadonlySet<string> | null, arbs: readonly Arb[]): string[] {
+  if (!previous) return [];
+  const fresh: string[] = [];
+  for (const arb of arbs) {
+    const key = arbKey(arb);
+    if (!previous.has(key)) fresh.push(key);
+  }
+  return fresh;
+}
+
+export const MAX_STARS = 10;
+export const STARS_PER_NEW_ARB = 2;
+
+/** SPEC §9: at most 10 stars, 2 per new arb. */
+export function starCount(newArbs: number): number {
+  return Math.min(MAX_STARS, Math.max(0, newArbs) * STARS_PER_NEW_ARB);
+}
+
+/** SPEC §9 "Timing". */
+export const HIGHLIGHT_MS = 2500;
+export const REFRESH_MS = 1000;
+export const REFRESH_WHILE_HIGHLIGHT_MS = 1800;
+
+export function refreshInterval(highlightActive: boolean): number {
+  return highlightActive ? REFRESH_WHILE_HIGHLIGHT_MS : REFRESH_MS;
+}

@@ -1,0 +1,98 @@
+// Wager maths of SPEC §5 "Wager inputs" and §9 "Wagers". Money is integer cents; the inputs hold the text a visitor
+// typed. Decimal odds are rounded to 2 places for the stake formula, as the specification says; payouts use the
+// side's exact decimal odds, because that is what the sportsbook pays.
+import { roundTo, type Cents } from './odds.ts';
+
+/** $200, split between the sides so that payouts are equal. */
+export const DEFAULT_TOTAL_CENTS = 20_000 as Cents;
+
+export type WagerInputs = readonly [string, string];
+
+export function stakeOdds(decimal: number): number {
+  return roundTo(decimal, 2);
+}
+
+/** Equal-payout stakes summing exactly to `total`: sᵢ = T·(1/dᵢ)/Σ(1/d), with dᵢ rounded to 2 places. */
+export function defaultSplit(decimals: readonly number[], total: Cents = DEFAULT_TOTAL_CENTS): Cents[] {
+  const weights = decimals.map((d) => 1 / stakeOdds(d));
+  const sum = weights.reduce((a, b) => a + b, 0);
+  const stakes = weights.map((w) => Math.round((total * w) / sum));
+  const assigned = stakes.slice(0, -1).reduce((a, b) => a + b, 0);
+  if (stakes.length > 0) stakes[stakes.length - 1] = total - assigned;
+  return stakes as Cents[];
+}
+
+/** other = this wager × this side's decimal odds ÷ the other side's decimal odds (both rounded to 2 places). */
+export function otherStake(thisStake: Cents, thisDecimal: number, otherDecimal: number): Cents {
+  return Math.round((thisStake * stakeOdds(thisDecimal)) / stakeOdds(otherDecimal)) as Cents;
+}
+
+export function payout(stake: Cents, decimal: number): Cents {
+  return Math.round(stake * decimal) as Cents;
+}
+
+/** Smallest payout minus the total staked: what the visitor wins whichever side comes in. */
+export function guaranteedProfit(stakes: readonly Cents[], decimals: readonly number[]): Cents {
+  const payouts = stakes.map((stake, i) => payout(stake, decimals[i] ?? 1));
+  const staked = stakes.reduce((a, b) => a + b, 0);
+  return ((payouts.length ? Math.min(...payouts) : 0) - staked) as Cents;
+}
+
+/** Text of a wager input → cents; null when empty, not a number or negative. */
+export function parseStake(text: string): Cents | null {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  const value = Number(trimmed);
+  if (!Number.isFinite(value) || value < 0) return null;
+  return Math.round(value * 100) as Cents;
+}
+
+/** Cents → input text with two decimals ("87.50"). */
+export function centsToInput(cents: Cents): string {
+  return (cents / 100).toFixed(2);
+}
+
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+/** Cents → "$1,234.56" / "-$1.20". */
+export function formatUsd(cents: Cents): string {
+  return usd.format(cents / 100);
+}
+
+export function defaultInputs(decimals: readonly [number, number]): WagerInputs {
+  const [a, b] = defaultSplit(decimals);
+  return [centsToInput(a ?? (0 as Cents)), centsToInput(b ?? (0 as Cents))];
+}
+
+/**
+ * A visitor typed `text` into side `index`: the other side follows so payouts stay equal; a zero sets the other to
+ * 0.00; while the value is empty or not a number the other side keeps its value (blur resets it).
+ */
+export function changeWager(
+  inputs: WagerInputs,
+  index: 0 | 1,
+  text: string,
+  decimals: readonly [number, number],
+): WagerInputs {
+  const other = index === 0 ? 1 : 0;
+  const stake = parseStake(text);
+  let otherText = inputs[other];
+  if (stake === 0) otherText = '0.00';
+  else if (stake !== null) otherText = centsToInput(otherStake(stake, decimals[index], decimals[other]));
+  return index === 0 ? [text, otherText] : [otherText, text];
+}
+
+/** Leaving a wager input: an empty or zero (or unreadable) value resets both sides to the default split. */
+export function blurWager(
+  inputs: WagerInputs,
+  index: 0 | 1,
+  decimals: readonly [number, number],
+): WagerInputs {
+  const stake = parseStake(inputs[index]);
+  return stake === null || stake === 0 ? defaultInputs(decimals) : inputs;
+}
+
+/** Stakes the inputs stand for (unreadable → 0), for payouts and profit. */
+export function inputsToStakes(inputs: readonly string[]): Cents[] {
+  return inputs.map((text) => parseStake(text) ?? (0 as Cents));
+}
