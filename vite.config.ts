@@ -9,7 +9,19 @@ export default defineConfig({
     assetsInlineLimit: 0,
     // terser makes the home page's JavaScript ~4 % smaller than esbuild's minifier (docs/decisions/004).
     minify: 'terser',
-    terserOptions: { module: true, ecma: 2020, compress: { passes: 3, pure_getters: true }, format: { comments: false } },
+    terserOptions: {
+      module: true,
+      ecma: 2020,
+      compress: { passes: 3, pure_getters: true },
+      format: { comments: false },
+    },
   },
-  server: { host: '127.0.0.1', proxy: { '/api': 'http://127.0.0.1:3000', '/tools': 'http://127.0.0.1:3000', '/v1': 'http://127.0.0.1:3000' } },
+  server: {
+    host: '127.0.0.1',
+    proxy: {
+      '/api': 'http://127.0.0.1:3000',
+      '/tools': 'http://127.0.0.1:3000',
+      '/v1': 'http://127.0.0.1:3000',
+    },
+  },
 });

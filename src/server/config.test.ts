@@ -38,7 +38,11 @@ describe('loadConfig', () => {
   });
 
   it('keeps only the origin of SITE_URL and accepts replay sources', () => {
-    expect(loadConfig({ SITE_URL: 'https://odds.example.com/some/path/' }).SITE_URL).toBe('https://odds.example.com');
-    expect(loadConfig({ ODDS_SOURCE: 'replay:fixtures/a.jsonl' }).ODDS_SOURCE).toBe('replay:fixtures/a.jsonl');
+    expect(loadConfig({ SITE_URL: 'https://odds.example.com/some/path/' }).SITE_URL).toBe(
+      'https://odds.example.com',
+    );
+    expect(loadConfig({ ODDS_SOURCE: 'replay:fixtures/a.jsonl' }).ODDS_SOURCE).toBe(
+      'replay:fixtures/a.jsonl',
+    );
   });
 });

@@ -106,16 +106,20 @@ describe('GET hashed assets', () => {
 });
 
 describe('unknown paths', () => {
-  it.each(['/nope', '/betting-tools', '/sports-betting-api/extra', '/404', '/index.html', '/__spa-fallback.html'])(
-    'answers %s with the site 404 page and status 404',
-    async (url) => {
-      const response = await app.inject({ url, headers: { accept: 'text/html' } });
-      expect(response.statusCode).toBe(404);
-      expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
-      expect(response.body).toContain('Page not found');
-      expect(response.body).toContain('<meta name="robots" content="noindex"');
-    },
-  );
+  it.each([
+    '/nope',
+    '/betting-tools',
+    '/sports-betting-api/extra',
+    '/404',
+    '/index.html',
+    '/__spa-fallback.html',
+  ])('answers %s with the site 404 page and status 404', async (url) => {
+    const response = await app.inject({ url, headers: { accept: 'text/html' } });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.body).toContain('Page not found');
+    expect(response.body).toContain('<meta name="robots" content="noindex"');
+  });
 
   it.each([
     '/..%2f..%2fetc/passwd',
@@ -141,7 +145,12 @@ describe('unknown paths', () => {
 
 describe('bad requests', () => {
   it('answers a malformed JSON body with a 400 problem, never a crash', async () => {
-    const response = await app.inject({ method: 'POST', url: '/healthz', headers: { 'content-type': 'application/json' }, payload: '{"a":' });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/healthz',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"a":',
+    });
     expect(response.statusCode).toBeGreaterThanOrEqual(400);
     expect(response.statusCode).toBeLessThan(500);
   });

@@ -41,7 +41,10 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     <main className="mx-auto max-w-xl px-4 py-24 text-center">
       <h1 className="text-2xl font-semibold">{title}</h1>
       <p className="mt-4 text-slate-300">
-        Please reload the page. <a className="underline" href="/">Go to the home page</a>
+        Please reload the page.{' '}
+        <a className="underline" href="/">
+          Go to the home page
+        </a>
       </p>
     </main>
   );

@@ -12,7 +12,9 @@ async function fillTrialForm(page: Page, email = 'ada@example.com') {
 }
 
 test.describe('header dropdowns', () => {
-  test('a visitor opens Betting Tools with the keyboard and reaches the arbitrage finder', async ({ page }) => {
+  test('a visitor opens Betting Tools with the keyboard and reaches the arbitrage finder', async ({
+    page,
+  }) => {
     await page.goto('/');
     const trigger = page.getByRole('button', { name: 'Betting Tools' });
     await expect(trigger).toHaveAttribute('aria-expanded', 'false');
@@ -30,7 +32,9 @@ test.describe('header dropdowns', () => {
     await expect(page).toHaveURL(/\/betting-tools\/arbitrage$/);
   });
 
-  test('the pricing page offers API documentation and subscription management, by arrow keys', async ({ page }) => {
+  test('the pricing page offers API documentation and subscription management, by arrow keys', async ({
+    page,
+  }) => {
     await page.goto('/sports-betting-api');
     await expect(page.getByRole('button', { name: 'Betting Tools' })).toHaveCount(0);
     const trigger = page.getByRole('button', { name: 'Sports Betting API' });
@@ -59,8 +63,13 @@ test.describe('header dropdowns', () => {
 });
 
 test.describe('trial form', () => {
-  test('a visitor requests a trial key and sees the success banner; the form clears', async ({ page, context }) => {
-    await context.addCookies([{ name: 'promotekit_referral', value: 'ref-123', url: 'http://127.0.0.1:3100' }]);
+  test('a visitor requests a trial key and sees the success banner; the form clears', async ({
+    page,
+    context,
+  }) => {
+    await context.addCookies([
+      { name: 'promotekit_referral', value: 'ref-123', url: 'http://127.0.0.1:3100' },
+    ]);
     let payload: Record<string, unknown> | undefined;
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -97,10 +106,20 @@ test.describe('trial form', () => {
   });
 
   const failures: [string, (route: Route) => Promise<void>][] = [
-    ['a server error', (route) => route.fulfill({ status: 500, contentType: 'application/problem+json', body: '{"status":500}' })],
+    [
+      'a server error',
+      (route) =>
+        route.fulfill({ status: 500, contentType: 'application/problem+json', body: '{"status":500}' }),
+    ],
     ['a network error', (route) => route.abort('connectionrefused')],
-    ['success false', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{"success":false}' })],
-    ['a body that is not JSON', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<html>ok</html>' })],
+    [
+      'success false',
+      (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{"success":false}' }),
+    ],
+    [
+      'a body that is not JSON',
+      (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<html>ok</html>' }),
+    ],
   ];
   for (const [name, respond] of failures) {
     test(`a visitor sees the failure banner after ${name}, and keeps what they typed`, async ({ page }) => {
@@ -116,7 +135,9 @@ test.describe('trial form', () => {
     });
   }
 
-  test('the browser refuses an empty name and a malformed email before anything is sent', async ({ page }) => {
+  test('the browser refuses an empty name and a malformed email before anything is sent', async ({
+    page,
+  }) => {
     let posts = 0;
     await page.route('**/api/trial-requests', async (route) => {
       posts += 1;
@@ -129,7 +150,9 @@ test.describe('trial form', () => {
     await page.getByLabel('Full Name').fill('Ada');
     await page.getByLabel('Email').fill('not-an-email');
     await page.getByRole('button', { name: 'Get Free Trial Key' }).click();
-    expect(await page.getByLabel('Email').evaluate((input: HTMLInputElement) => input.validity.valid)).toBe(false);
+    expect(await page.getByLabel('Email').evaluate((input: HTMLInputElement) => input.validity.valid)).toBe(
+      false,
+    );
     await page.getByLabel('Email').fill('ada@localhost');
     await page.getByRole('button', { name: 'Get Free Trial Key' }).click();
     await expect(page.getByText('Enter a valid email address')).toBeVisible();
@@ -138,11 +161,18 @@ test.describe('trial form', () => {
 });
 
 test.describe('home page', () => {
-  test('shows the hero, 50 twinkling dots, the odds strip, four features and a link to the API page', async ({ page }) => {
+  test('shows the hero, 50 twinkling dots, the odds strip, four features and a link to the API page', async ({
+    page,
+  }) => {
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await expect(page.getByTestId('twinkling-dots').locator('span')).toHaveCount(50);
-    for (const title of ['Standardized data', 'Same-game-parlay builder', 'Push via SSE or pull via REST', 'Full coverage']) {
+    for (const title of [
+      'Standardized data',
+      'Same-game-parlay builder',
+      'Push via SSE or pull via REST',
+      'Full coverage',
+    ]) {
       await expect(page.getByRole('heading', { level: 3, name: new RegExp(title) })).toBeVisible();
     }
     await page.getByRole('link', { name: /Compare the Sports Betting API plans/ }).click();
@@ -178,8 +208,12 @@ test.describe('pricing page', () => {
       await expect(card).toContainText('/month');
       await expect(card.getByRole('link', { name: `Choose ${name}` })).toHaveAttribute('href', /^https:\/\//);
     }
-    await expect(page.getByRole('article', { name: 'Starter' })).toContainText('Not included: Historical odds');
-    await expect(page.getByRole('article', { name: 'Enterprise' })).toContainText('100K same-game-parlay credits');
+    await expect(page.getByRole('article', { name: 'Starter' })).toContainText(
+      'Not included: Historical odds',
+    );
+    await expect(page.getByRole('article', { name: 'Enterprise' })).toContainText(
+      '100K same-game-parlay credits',
+    );
   });
 });
 
@@ -188,7 +222,9 @@ test.describe('every page', () => {
     test(`${path} has no axe violations and no horizontal scroll at 320 px`, async ({ page }) => {
       await page.setViewportSize({ width: 320, height: 800 });
       await page.goto(path);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       expect(overflow).toBe(0);
       await page.setViewportSize({ width: 1280, height: 900 });
       const results = await new AxeBuilder({ page }).analyze();

@@ -26,7 +26,13 @@ export class HttpProblem extends Error {
   }
 
   toProblem(): Problem {
-    return { type: problemType(this.code), title: this.title, status: this.status, ...(this.detail ? { detail: this.detail } : {}), ...this.extras };
+    return {
+      type: problemType(this.code),
+      title: this.title,
+      status: this.status,
+      ...(this.detail ? { detail: this.detail } : {}),
+      ...this.extras,
+    };
   }
 }
 

@@ -30,7 +30,18 @@ const CONTENT_TYPES: Record<string, string> = {
   '.xml': 'application/xml; charset=utf-8',
   '.woff2': 'font/woff2',
 };
-const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.webmanifest', '.svg', '.txt', '.xml', '.ico']);
+const COMPRESSIBLE = new Set([
+  '.html',
+  '.js',
+  '.mjs',
+  '.css',
+  '.json',
+  '.webmanifest',
+  '.svg',
+  '.txt',
+  '.xml',
+  '.ico',
+]);
 
 export function contentTypeFor(file: string): string {
   return CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
@@ -73,7 +84,10 @@ export async function loadEntry(file: string): Promise<StaticEntry> {
 }
 
 /** Picks the smallest encoding the client accepts (br, then gzip, then identity). */
-export function negotiateEncoding(acceptEncoding: string | undefined, entry: StaticEntry): 'br' | 'gzip' | null {
+export function negotiateEncoding(
+  acceptEncoding: string | undefined,
+  entry: StaticEntry,
+): 'br' | 'gzip' | null {
   if (!acceptEncoding) return null;
   const accepted = new Map<string, number>();
   for (const part of acceptEncoding.toLowerCase().split(',')) {

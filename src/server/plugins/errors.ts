@@ -45,7 +45,8 @@ export const errorsPlugin = fp(
           errors,
         };
       } else {
-        const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+        const status =
+          error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
         if (status >= 500) {
           request.log.error({ err: error }, 'request failed');
           problem = { type: problemType('internal'), title: 'Internal server error', status };

@@ -39,7 +39,11 @@ export function inlineScriptHashes(html: string): string[] {
     if (/\ssrc\s*=/.test(attributes)) continue;
     const type = /\stype\s*=\s*"([^"]*)"/i.exec(attributes)?.[1]?.toLowerCase();
     if (type && type !== 'module' && type !== 'text/javascript') continue;
-    hashes.push(`'sha256-${createHash('sha256').update(match[2] ?? '').digest('base64')}'`);
+    hashes.push(
+      `'sha256-${createHash('sha256')
+        .update(match[2] ?? '')
+        .digest('base64')}'`,
+    );
   }
   return [...new Set(hashes)];
 }
@@ -93,7 +97,13 @@ export const sitePlugin = fp(
     }
 
     const sendPage = (request: FastifyRequest, reply: FastifyReply, page: Page, status = 200) =>
-      sendEntry(request, reply, page.entry, { 'cache-control': REVALIDATE, 'content-security-policy': page.csp }, status);
+      sendEntry(
+        request,
+        reply,
+        page.entry,
+        { 'cache-control': REVALIDATE, 'content-security-policy': page.csp },
+        status,
+      );
 
     for (const pagePath of PAGE_PATHS) {
       const page = pages.get(pagePath)!;
@@ -112,7 +122,9 @@ export const sitePlugin = fp(
       const urlPath = `/${path.relative(buildDir, resolved).split(path.sep).map(encodeURIComponent).join('/')}`;
       const entry = await loadEntry(resolved);
       const cacheControl = urlPath.startsWith('/assets/') ? IMMUTABLE : SHORT;
-      app.get(urlPath, (request, reply) => sendEntry(request, reply, entry, { 'cache-control': cacheControl }));
+      app.get(urlPath, (request, reply) =>
+        sendEntry(request, reply, entry, { 'cache-control': cacheControl }),
+      );
     }
 
     const notFound = pages.get(NOT_FOUND_PAGE)!;
@@ -121,7 +133,12 @@ export const sitePlugin = fp(
       return reply
         .code(404)
         .type(PROBLEM_CONTENT_TYPE)
-        .send({ type: problemType('not-found'), title: 'Not found', status: 404, detail: `No route for ${request.method} ${request.url.split('?')[0]}` });
+        .send({
+          type: problemType('not-found'),
+          title: 'Not found',
+          status: 404,
+          detail: `No route for ${request.method} ${request.url.split('?')[0]}`,
+        });
     });
 
     app.decorate('siteBuiltAt', (await stat(path.join(buildDir, 'index.html'))).mtime);

@@ -30,6 +30,9 @@ export async function seoRoutes(app: FastifyInstance, options: { origin: string;
     reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=3600').send(robots),
   );
   app.get('/sitemap.xml', async (_request, reply) =>
-    reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=3600').send(sitemap),
+    reply
+      .type('application/xml; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .send(sitemap),
   );
 }

@@ -5,7 +5,10 @@ import { SiteHeader, type HeaderVariant } from './site-header.tsx';
 export function PageShell({ header, children }: { header: HeaderVariant; children: ReactNode }) {
   return (
     <div className="flex min-h-screen flex-col">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-slate-900">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-slate-900"
+      >
         Skip to content
       </a>
       <SiteHeader variant={header} />

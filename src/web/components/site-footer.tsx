@@ -17,10 +17,26 @@ export function SiteFooter() {
         <nav aria-label="Footer">
           <h2 className="text-sm font-semibold text-white">Product</h2>
           <ul className="mt-3 space-y-2 text-sm">
-            <li><Link className={linkClass} to={ROUTES.pricing}>Sports Betting API</Link></li>
-            <li><a className={linkClass} href={SITE.docsUrl}>API Documentation</a></li>
-            <li><a className={linkClass} href={SITE.subscriptionPortalUrl} rel="noopener">Manage Subscription</a></li>
-            <li><Link className={linkClass} to={ROUTES.arbitrage}>Arbitrage Finder</Link></li>
+            <li>
+              <Link className={linkClass} to={ROUTES.pricing}>
+                Sports Betting API
+              </Link>
+            </li>
+            <li>
+              <a className={linkClass} href={SITE.docsUrl}>
+                API Documentation
+              </a>
+            </li>
+            <li>
+              <a className={linkClass} href={SITE.subscriptionPortalUrl} rel="noopener">
+                Manage Subscription
+              </a>
+            </li>
+            <li>
+              <Link className={linkClass} to={ROUTES.arbitrage}>
+                Arbitrage Finder
+              </Link>
+            </li>
           </ul>
         </nav>
         <nav aria-label="Social">

@@ -13,7 +13,11 @@ export function SiteHeader({ variant }: { variant: HeaderVariant }) {
   return (
     <header className="sticky top-0 z-40 border-b border-slate-800 bg-slate-950/90 backdrop-blur">
       <nav aria-label="Main" className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-2 px-4">
-        <Link to={ROUTES.home} className="flex items-center gap-2 rounded-md font-bold text-white" aria-label={`${SITE.brand} home`}>
+        <Link
+          to={ROUTES.home}
+          className="flex items-center gap-2 rounded-md font-bold text-white"
+          aria-label={`${SITE.brand} home`}
+        >
           <Logo />
           <span className="text-lg tracking-tight">{SITE.brand}</span>
         </Link>
@@ -45,7 +49,10 @@ export function SiteHeader({ variant }: { variant: HeaderVariant }) {
             />
           )}
           {variant === 'tools' ? (
-            <Link to={ROUTES.pricing} className="hidden h-10 items-center rounded-md px-3 text-sm font-medium text-slate-100 hover:bg-slate-800 sm:inline-flex">
+            <Link
+              to={ROUTES.pricing}
+              className="hidden h-10 items-center rounded-md px-3 text-sm font-medium text-slate-100 hover:bg-slate-800 sm:inline-flex"
+            >
               API Pricing
             </Link>
           ) : null}

@@ -14,7 +14,12 @@ export interface PageSeo {
   noindex?: boolean;
 }
 
-export const OG_IMAGE = { path: '/og-image.png', width: 1200, height: 630, alt: `${SITE.brand}: real-time sports betting odds data` };
+export const OG_IMAGE = {
+  path: '/og-image.png',
+  width: 1200,
+  height: 630,
+  alt: `${SITE.brand}: real-time sports betting odds data`,
+};
 
 export function pageUrl(path: string): string {
   return absoluteUrl(SITE.defaultOrigin, path);
@@ -27,7 +32,9 @@ export function seoMeta(seo: PageSeo): MetaDescriptor[] {
     { title: seo.title },
     { name: 'description', content: seo.description },
     { name: 'keywords', content: seo.keywords.join(', ') },
-    ...(seo.noindex ? [{ name: 'robots', content: 'noindex' }] : [{ tagName: 'link', rel: 'canonical', href: url }]),
+    ...(seo.noindex
+      ? [{ name: 'robots', content: 'noindex' }]
+      : [{ tagName: 'link', rel: 'canonical', href: url }]),
     { property: 'og:type', content: 'website' },
     { property: 'og:site_name', content: SITE.brand },
     { property: 'og:title', content: seo.title },

@@ -41,13 +41,15 @@ export default function HomeRoute() {
         <TwinklingDots />
         <div className="relative mx-auto grid max-w-6xl items-center gap-10 px-4 py-14 md:grid-cols-[1.2fr_1fr] md:py-20">
           <div>
-            <p className="text-sm font-semibold uppercase tracking-widest text-emerald-300">Odds data for bettors, traders and operators</p>
+            <p className="text-sm font-semibold uppercase tracking-widest text-emerald-300">
+              Odds data for bettors, traders and operators
+            </p>
             <h1 className="mt-3 text-4xl font-extrabold tracking-tight text-white sm:text-5xl">
               Real-time sports betting odds, one API.
             </h1>
             <p className="mt-5 max-w-xl text-lg leading-relaxed text-slate-300">
-              Prices from 15 US sportsbooks, standardized into one schema and delivered with sub-second latency. Try it free
-              for one week.
+              Prices from 15 US sportsbooks, standardized into one schema and delivered with sub-second
+              latency. Try it free for one week.
             </p>
             <div className="mt-6 flex flex-wrap gap-3">
               <Link
@@ -74,12 +76,17 @@ export default function HomeRoute() {
         <h2 id="features-title" className="text-2xl font-bold tracking-tight text-white sm:text-3xl">
           Built for people who bet for a living
         </h2>
-        <p className="mt-2 max-w-2xl text-slate-300">Everything a trading desk needs from an odds feed, nothing it has to clean up.</p>
+        <p className="mt-2 max-w-2xl text-slate-300">
+          Everything a trading desk needs from an odds feed, nothing it has to clean up.
+        </p>
         <div className="mt-8">
           <FeatureBlurbs />
         </div>
         <p className="mt-10">
-          <Link to={ROUTES.pricing} className="font-semibold text-emerald-300 underline-offset-4 hover:underline">
+          <Link
+            to={ROUTES.pricing}
+            className="font-semibold text-emerald-300 underline-offset-4 hover:underline"
+          >
             Compare the Sports Betting API plans →
           </Link>
         </p>

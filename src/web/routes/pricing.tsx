@@ -11,13 +11,20 @@ export const meta = () =>
     title: `Sports Betting API Pricing: Plans from $29/month | ${SITE.brand}`,
     description:
       'Sports betting odds API plans: Starter $29, Pro $99, Elite $249 and Enterprise $999 per month. Real-time odds, same-game-parlay credits and historical closing line value.',
-    keywords: ['sports betting API pricing', 'odds API plans', 'real-time odds API', 'historical odds', 'SGP API'],
+    keywords: [
+      'sports betting API pricing',
+      'odds API plans',
+      'real-time odds API',
+      'historical odds',
+      'SGP API',
+    ],
     jsonLd: [
       {
         '@context': 'https://schema.org',
         '@type': 'Product',
         name: `${SITE.brand} Sports Betting API`,
-        description: 'Real-time and delayed sports betting odds from 15 US sportsbooks, by REST and server-sent events.',
+        description:
+          'Real-time and delayed sports betting odds from 15 US sportsbooks, by REST and server-sent events.',
         url: pageUrl(ROUTES.pricing),
         brand: { '@type': 'Brand', name: SITE.brand },
         manufacturer: organizationLd,
@@ -45,11 +52,13 @@ export default function PricingRoute() {
     <PageShell header="api">
       <section className="mx-auto max-w-6xl px-4 py-14">
         <div className="max-w-2xl">
-          <p className="text-sm font-semibold uppercase tracking-widest text-emerald-300">Sports Betting API</p>
+          <p className="text-sm font-semibold uppercase tracking-widest text-emerald-300">
+            Sports Betting API
+          </p>
           <h1 className="mt-2 text-4xl font-extrabold tracking-tight text-white">Plans and pricing</h1>
           <p className="mt-4 text-lg text-slate-300">
-            Odds from 15 US sportsbooks by REST or server-sent events. Billed monthly; cancel any time from the
-            subscription portal.
+            Odds from 15 US sportsbooks by REST or server-sent events. Billed monthly; cancel any time from
+            the subscription portal.
           </p>
         </div>
         <div className="mt-10 grid gap-5 sm:grid-cols-2 lg:grid-cols-4">
@@ -60,13 +69,21 @@ export default function PricingRoute() {
         <div className="mt-12 rounded-2xl border border-slate-800 bg-slate-900/60 p-6 sm:flex sm:items-center sm:justify-between">
           <div>
             <h2 className="text-lg font-semibold text-white">Not sure which plan fits?</h2>
-            <p className="mt-1 text-slate-300">Request a free one-week trial key with Pro limits and test it against your stack.</p>
+            <p className="mt-1 text-slate-300">
+              Request a free one-week trial key with Pro limits and test it against your stack.
+            </p>
           </div>
           <div className="mt-4 flex flex-wrap gap-3 sm:mt-0">
-            <Link to={ROUTES.home} className="inline-flex h-11 items-center rounded-md bg-emerald-400 px-5 font-semibold text-slate-950 hover:bg-emerald-300">
+            <Link
+              to={ROUTES.home}
+              className="inline-flex h-11 items-center rounded-md bg-emerald-400 px-5 font-semibold text-slate-950 hover:bg-emerald-300"
+            >
               Start a free trial
             </Link>
-            <a href={SITE.docsUrl} className="inline-flex h-11 items-center rounded-md border border-slate-500 px-5 font-semibold text-white hover:bg-slate-800">
+            <a
+              href={SITE.docsUrl}
+              className="inline-flex h-11 items-center rounded-md border border-slate-500 px-5 font-semibold text-white hover:bg-slate-800"
+            >
               Read the API docs
             </a>
           </div>

@@ -10,11 +10,25 @@ export interface MenuItem {
   label: string;
   href: string;
   /** Rendered by the caller (e.g. a router Link) when given. */
-  render?: (props: { className: string; role: 'menuitem'; tabIndex: -1; onClick: () => void; children: ReactNode }) => ReactNode;
+  render?: (props: {
+    className: string;
+    role: 'menuitem';
+    tabIndex: -1;
+    onClick: () => void;
+    children: ReactNode;
+  }) => ReactNode;
   rel?: string;
 }
 
-export function MenuButton({ label, items, className }: { label: string; items: readonly MenuItem[]; className?: string }) {
+export function MenuButton({
+  label,
+  items,
+  className,
+}: {
+  label: string;
+  items: readonly MenuItem[];
+  className?: string;
+}) {
   const [open, setOpen] = useState(false);
   const [focusIndex, setFocusIndex] = useState(0);
   const id = useId();
@@ -92,7 +106,14 @@ export function MenuButton({ label, items, className }: { label: string; items: 
         className={className}
       >
         {label}
-        <svg aria-hidden="true" viewBox="0 0 16 16" className={cn('h-4 w-4 transition-transform', open && 'rotate-180')} fill="none" stroke="currentColor" strokeWidth="2">
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 16 16"
+          className={cn('h-4 w-4 transition-transform', open && 'rotate-180')}
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+        >
           <path d="m4 6 4 4 4-4" />
         </svg>
       </button>
@@ -108,9 +129,22 @@ export function MenuButton({ label, items, className }: { label: string; items: 
           {items.map((item) => (
             <li key={item.href} role="none">
               {item.render ? (
-                item.render({ className: itemClass, role: 'menuitem', tabIndex: -1, onClick: () => setOpen(false), children: item.label })
+                item.render({
+                  className: itemClass,
+                  role: 'menuitem',
+                  tabIndex: -1,
+                  onClick: () => setOpen(false),
+                  children: item.label,
+                })
               ) : (
-                <a href={item.href} rel={item.rel} role="menuitem" tabIndex={-1} className={itemClass} onClick={() => setOpen(false)}>
+                <a
+                  href={item.href}
+                  rel={item.rel}
+                  role="menuitem"
+                  tabIndex={-1}
+                  className={itemClass}
+                  onClick={() => setOpen(false)}
+                >
                   {item.label}
                 </a>
               )}

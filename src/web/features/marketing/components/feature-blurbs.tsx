@@ -27,7 +27,16 @@ export function FeatureBlurbs() {
     <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
       {FEATURES.map((feature) => (
         <li key={feature.title} className="rounded-xl border border-slate-800 bg-slate-900/60 p-5">
-          <svg aria-hidden="true" viewBox="0 0 24 24" className="h-6 w-6 text-emerald-300" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+          <svg
+            aria-hidden="true"
+            viewBox="0 0 24 24"
+            className="h-6 w-6 text-emerald-300"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          >
             <path d={feature.icon} />
           </svg>
           <h3 className="mt-3 font-semibold text-white">{feature.title}</h3>

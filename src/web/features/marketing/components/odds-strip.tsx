@@ -26,7 +26,10 @@ export function OddsStrip() {
         {CARDS.map((card) => {
           const book = SPORTSBOOKS[card.book];
           return (
-            <li key={card.book} className="w-44 shrink-0 rounded-xl border border-slate-700 bg-slate-900 p-3 text-xs">
+            <li
+              key={card.book}
+              className="w-44 shrink-0 rounded-xl border border-slate-700 bg-slate-900 p-3 text-xs"
+            >
               <div className="flex items-center gap-2">
                 <span
                   className="inline-flex h-6 w-6 items-center justify-center rounded-md text-xs font-bold"
@@ -39,7 +42,9 @@ export function OddsStrip() {
               <div className="mt-2 text-slate-300">{card.matchup}</div>
               <div className="text-slate-400">{card.market}</div>
               <div className="mt-2 grid grid-cols-2 gap-1 font-mono text-sm">
-                <span className="rounded bg-slate-800 px-2 py-1 text-center text-emerald-200">{card.away}</span>
+                <span className="rounded bg-slate-800 px-2 py-1 text-center text-emerald-200">
+                  {card.away}
+                </span>
                 <span className="rounded bg-slate-800 px-2 py-1 text-center text-slate-100">{card.home}</span>
               </div>
             </li>

@@ -39,7 +39,11 @@ const DOTS = makeDots();
 
 export const TwinklingDots = memo(function TwinklingDots() {
   return (
-    <div aria-hidden="true" data-testid="twinkling-dots" className="pointer-events-none absolute inset-0 overflow-hidden">
+    <div
+      aria-hidden="true"
+      data-testid="twinkling-dots"
+      className="pointer-events-none absolute inset-0 overflow-hidden"
+    >
       {DOTS.map((dot, index) => (
         <span
           key={index}

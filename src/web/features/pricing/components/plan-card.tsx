@@ -43,9 +43,13 @@ export function PlanCard({ plan }: { plan: Plan }) {
           {plan.name}
         </h2>
         {plan.realTime ? (
-          <span className="rounded-full bg-emerald-400 px-2.5 py-0.5 text-xs font-bold text-slate-950">Real-time</span>
+          <span className="rounded-full bg-emerald-400 px-2.5 py-0.5 text-xs font-bold text-slate-950">
+            Real-time
+          </span>
         ) : plan.highlighted ? (
-          <span className="rounded-full border border-emerald-400 px-2.5 py-0.5 text-xs font-semibold text-emerald-200">Popular</span>
+          <span className="rounded-full border border-emerald-400 px-2.5 py-0.5 text-xs font-semibold text-emerald-200">
+            Popular
+          </span>
         ) : null}
       </div>
       <p className="mt-4 flex items-baseline gap-1 text-white">
@@ -54,7 +58,10 @@ export function PlanCard({ plan }: { plan: Plan }) {
       </p>
       <ul className="mt-6 flex-1 space-y-3 text-sm">
         {plan.features.map((feature) => (
-          <li key={feature.text} className={cn('flex gap-2', feature.included ? 'text-slate-100' : 'text-slate-400')}>
+          <li
+            key={feature.text}
+            className={cn('flex gap-2', feature.included ? 'text-slate-100' : 'text-slate-400')}
+          >
             <FeatureIconSvg icon={feature.icon} included={feature.included} />
             <span>
               {feature.included ? null : <span className="sr-only">Not included: </span>}
@@ -68,7 +75,9 @@ export function PlanCard({ plan }: { plan: Plan }) {
         rel="noopener"
         className={cn(
           'mt-8 inline-flex h-11 items-center justify-center rounded-md font-semibold focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-300',
-          plan.highlighted ? 'bg-emerald-400 text-slate-950 hover:bg-emerald-300' : 'border border-slate-500 text-white hover:bg-slate-800',
+          plan.highlighted
+            ? 'bg-emerald-400 text-slate-950 hover:bg-emerald-300'
+            : 'border border-slate-500 text-white hover:bg-slate-800',
         )}
       >
         Choose {plan.name}

@@ -25,7 +25,11 @@ export function readCookie(cookieHeader: string, name: string): string | undefin
   return undefined;
 }
 
-export function buildTrialPayload(form: TrialForm, context: BrowserContext, honeypot = ''): TrialRequestInput {
+export function buildTrialPayload(
+  form: TrialForm,
+  context: BrowserContext,
+  honeypot = '',
+): TrialRequestInput {
   const referral = readCookie(context.cookie, 'promotekit_referral');
   return {
     name: form.name,

@@ -57,7 +57,12 @@ export function TrialForm({ submit = submitTrialRequest }: { submit?: typeof sub
       await submit(
         buildTrialPayload(
           parsed.data,
-          { userAgent: navigator.userAgent, referrer: document.referrer, cookie: document.cookie, now: new Date() },
+          {
+            userAgent: navigator.userAgent,
+            referrer: document.referrer,
+            cookie: document.cookie,
+            now: new Date(),
+          },
           honeypot,
         ),
       );
@@ -97,7 +102,14 @@ export function TrialForm({ submit = submitTrialRequest }: { submit?: typeof sub
             aria-label="Dismiss message"
             className="-m-1 rounded p-1 leading-none hover:bg-white/10 focus-visible:outline-2 focus-visible:outline-white"
           >
-            <svg aria-hidden="true" viewBox="0 0 16 16" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2">
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 16 16"
+              className="h-4 w-4"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+            >
               <path d="m4 4 8 8M12 4l-8 8" />
             </svg>
           </button>
@@ -107,7 +119,10 @@ export function TrialForm({ submit = submitTrialRequest }: { submit?: typeof sub
       <div className="mt-4 space-y-3">
         <div>
           <label htmlFor={`${id}-name`} className="text-sm font-medium text-slate-200">
-            Full Name <span aria-hidden="true" className="text-rose-300">*</span>
+            Full Name{' '}
+            <span aria-hidden="true" className="text-rose-300">
+              *
+            </span>
           </label>
           <input
             id={`${id}-name`}
@@ -121,11 +136,18 @@ export function TrialForm({ submit = submitTrialRequest }: { submit?: typeof sub
             aria-describedby={errors.name ? `${id}-name-error` : undefined}
             className={inputClass}
           />
-          {errors.name ? <p id={`${id}-name-error`} className="mt-1 text-sm text-rose-300">{errors.name}</p> : null}
+          {errors.name ? (
+            <p id={`${id}-name-error`} className="mt-1 text-sm text-rose-300">
+              {errors.name}
+            </p>
+          ) : null}
         </div>
         <div>
           <label htmlFor={`${id}-email`} className="text-sm font-medium text-slate-200">
-            Email <span aria-hidden="true" className="text-rose-300">*</span>
+            Email{' '}
+            <span aria-hidden="true" className="text-rose-300">
+              *
+            </span>
           </label>
           <input
             id={`${id}-email`}
@@ -140,7 +162,11 @@ export function TrialForm({ submit = submitTrialRequest }: { submit?: typeof sub
             aria-describedby={errors.email ? `${id}-email-error` : undefined}
             className={inputClass}
           />
-          {errors.email ? <p id={`${id}-email-error`} className="mt-1 text-sm text-rose-300">{errors.email}</p> : null}
+          {errors.email ? (
+            <p id={`${id}-email-error`} className="mt-1 text-sm text-rose-300">
+              {errors.email}
+            </p>
+          ) : null}
         </div>
         <div>
           <label htmlFor={`${id}-company`} className="text-sm font-medium text-slate-200">
@@ -157,7 +183,11 @@ export function TrialForm({ submit = submitTrialRequest }: { submit?: typeof sub
             aria-describedby={errors.company ? `${id}-company-error` : undefined}
             className={inputClass}
           />
-          {errors.company ? <p id={`${id}-company-error`} className="mt-1 text-sm text-rose-300">{errors.company}</p> : null}
+          {errors.company ? (
+            <p id={`${id}-company-error`} className="mt-1 text-sm text-rose-300">
+              {errors.company}
+            </p>
+          ) : null}
         </div>
         {/* Honeypot: invisible to people and assistive technology; bots that fill it are discarded server-side. */}
         <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
