@@ -7,7 +7,14 @@ import { redactUrl } from './lib/redact.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { readinessPlugin } from './plugins/readiness.ts';
 import { sitePlugin } from './plugins/site.ts';
+import { dbPlugin } from './db/plugin.ts';
+import { outboxPlugin } from './email/plugin.ts';
+import { rateLimitPlugin } from './plugins/rate-limit.ts';
+import { secretsPlugin } from './plugins/secrets.ts';
+import { adminTrialRoutes } from './routes/admin-trials.ts';
 import { healthRoutes } from './routes/health.ts';
+import { trialRequestRoutes } from './routes/trial-requests.ts';
+import { trialsPlugin } from './trials/plugin.ts';
 import { seoRoutes } from './routes/seo.ts';
 
 declare module 'fastify' {
@@ -71,6 +78,14 @@ export async function buildApp({ config, logger }: AppOptions): Promise<FastifyI
   });
 
   await app.register(healthRoutes);
+  // Issue 3: storage, rate limits, trial requests, email outbox, operators' routes.
+  await app.register(secretsPlugin);
+  await app.register(dbPlugin);
+  await app.register(rateLimitPlugin);
+  await app.register(trialsPlugin);
+  await app.register(outboxPlugin);
+  await app.register(trialRequestRoutes);
+  await app.register(adminTrialRoutes);
   await app.register(sitePlugin, { buildDir: config.buildDir, origin: config.SITE_URL });
   await app.register(seoRoutes, { origin: config.SITE_URL, builtAt: app.siteBuiltAt });
 

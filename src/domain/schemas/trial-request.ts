@@ -11,6 +11,16 @@ const singleLine = (max: number) =>
     .max(max, `Must be at most ${max} characters`)
     .refine(noControlChars, 'Must not contain control characters');
 
+/** Free text: line breaks and tabs allowed, other control characters (NUL included) refused. */
+const multiLine = (max: number) =>
+  z
+    .string()
+    .max(max, `Must be at most ${max} characters`)
+    .refine(
+      (value) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value),
+      'Must not contain control characters',
+    );
+
 export const TRIAL_LIMITS = { name: 120, email: 254, company: 160, useCase: 500, expectedVolume: 120, message: 2000 } as const;
 
 export const TrialFormSchema = z.object({
@@ -27,11 +37,11 @@ export const TrialFormSchema = z.object({
 export const TrialRequestSchema = TrialFormSchema.extend({
   useCase: singleLine(TRIAL_LIMITS.useCase).default(''),
   expectedVolume: singleLine(TRIAL_LIMITS.expectedVolume).default(''),
-  message: z.string().max(TRIAL_LIMITS.message).default(''),
-  timestamp: z.string().max(64),
-  userAgent: z.string().max(512).default(''),
-  referrer: z.string().max(2048).default('Direct'),
-  promotekit_referral: z.string().max(200).optional(),
+  message: multiLine(TRIAL_LIMITS.message).default(''),
+  timestamp: singleLine(64),
+  userAgent: singleLine(512).default(''),
+  referrer: singleLine(2048).default('Direct'),
+  promotekit_referral: singleLine(200).optional(),
   /** Honeypot: a field hidden from people; bots fill it. */
   website: z.string().max(500).optional(),
 });

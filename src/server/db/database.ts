@@ -1,0 +1,208 @@
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import { schema, type Schema } from './schema.ts';
+
+// One typed Drizzle interface over both drivers: PGlite (embedded, the default) and PostgreSQL via `pg`
+// (DATABASE_URL). Both run the same migrations and the same queries.
+
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+export type DatabaseKind = 'pglite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: DatabaseKind;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** Unset: embedded PGlite at `pgliteDir`. */
+  databaseUrl?: string | undefined;
+  /** A directory, or `memory://`. */
+  pgliteDir: string;
+  /** Schema (search_path) holding every table. */
+  schemaName: string;
+  poolSize?: number;
+}
+
+const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+export interface Migration {
+  version: string;
+  statements: string[];
+}
+
+export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
+  return readdirSync(dir)
+    .filter((file) => /^\d{4}_[a-z0-9_]+\.sql$/.test(file))
+    .sort()
+    .map((file) => ({
+      version: file.replace(/\.sql$/, ''),
+      // One statement per `;` at a line end: PGlite's extended protocol takes one statement per query.
+      statements: readFileSync(path.join(dir, file), 'utf8')
+        .split(/;\s*$/m)
+        .map((statement) => statement.replace(/^\s*--.*$/gm, '').trim())
+        .filter(Boolean),
+    }));
+}
+
+/** Applies pending migrations in one transaction, serialised across instances by an advisory lock. */
+export async function migrate(db: Database, schemaName: string): Promise<string[]> {
+  if (schemaName !== 'public') await db.execute(sql.raw(`CREATE SCHEMA IF NOT EXISTS "${schemaName}"`));
+  const migrations = loadMigrations();
+  return db.transaction(async (tx) => {
+    await tx.execute(
+      sql`SELECT pg_advisory_xact_lock(hashtextextended(${`sharpline-migrations:${schemaName}`}, 0))`,
+    );
+    await tx.execute(
+      sql`CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    const done = new Set(
+      rowsOf<{ version: string }>(await tx.execute(sql`SELECT version FROM schema_migrations`)).map(
+        (row) => row.version,
+      ),
+    );
+    const applied: string[] = [];
+    for (const migration of migrations) {
+      if (done.has(migration.version)) continue;
+      for (const statement of migration.statements) await tx.execute(sql.raw(statement));
+      await tx.execute(sql`INSERT INTO schema_migrations (version) VALUES (${migration.version})`);
+      applied.push(migration.version);
+    }
+    return applied;
+  });
+}
+
+/** Rows of a raw `db.execute()` result (both drivers answer `{ rows }`). */
+export function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}
+
+// A migrated empty database, dumped once per process: later in-memory or fresh PGlite instances load it instead of
+// running initdb and the migrations again (about 1 s instead of 3 s; tests build many apps).
+const templates = new Map<string, Promise<Blob>>();
+
+function templateKey(schemaName: string): string {
+  return `${schemaName}:${loadMigrations()
+    .map((migration) => migration.version)
+    .join(',')}`;
+}
+
+function isFreshDir(dir: string): boolean {
+  return !existsSync(dir) || readdirSync(dir).length === 0;
+}
+
+/** PGlite admits one process per data directory: a pid file refuses a second server on the same DATA_DIR. */
+function lockDir(dir: string): () => void {
+  mkdirSync(dir, { recursive: true });
+  const lockFile = `${dir}.lock`;
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    try {
+      const fd = openSync(lockFile, 'wx', 0o600);
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(lockFile, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const pid = Number(readFileSync(lockFile, 'utf8').trim());
+      if (pid && pid !== process.pid && processAlive(pid)) {
+        throw new Error(
+          `The embedded database ${dir} is in use by process ${pid}; stop it or use another DATA_DIR`,
+        );
+      }
+      rmSync(lockFile, { force: true });
+    }
+  }
+  throw new Error(`Could not lock ${dir}`);
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
+  const inMemory = options.pgliteDir.startsWith('memory://');
+  const unlock = inMemory ? () => {} : lockDir(options.pgliteDir);
+  try {
+    const key = templateKey(options.schemaName);
+    const template = templates.get(key);
+    const canUseTemplate = inMemory || isFreshDir(options.pgliteDir);
+    const dataDir = inMemory ? 'memory://' : options.pgliteDir;
+    let client: PGlite;
+    if (template && canUseTemplate) {
+      client = await PGlite.create(dataDir, { loadDataDir: await template });
+    } else {
+      client = await PGlite.create(dataDir);
+    }
+    if (options.schemaName !== 'public') {
+      await client.exec(
+        `CREATE SCHEMA IF NOT EXISTS "${options.schemaName}"; SET search_path TO "${options.schemaName}"`,
+      );
+    }
+    const db = drizzlePglite({ client, schema }) as unknown as Database;
+    await migrate(db, options.schemaName);
+    if (!template && canUseTemplate) {
+      const dump = client.dumpDataDir('none');
+      templates.set(key, dump);
+      await dump;
+    }
+    return {
+      db,
+      kind: 'pglite',
+      async close() {
+        try {
+          await client.close();
+        } finally {
+          unlock();
+        }
+      },
+    };
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+}
+
+async function openPostgres(options: DatabaseOptions & { databaseUrl: string }): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    max: options.poolSize ?? 10,
+    options: `-c search_path=${options.schemaName}`,
+    connectionTimeoutMillis: 10_000,
+  });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  const db = drizzlePg({ client: pool, schema }) as unknown as Database;
+  try {
+    await migrate(db, options.schemaName);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return { db, kind: 'postgres', close: () => pool.end() };
+}
+
+export function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  const { databaseUrl } = options;
+  return databaseUrl ? openPostgres({ ...options, databaseUrl }) : openPglite(options);
+}

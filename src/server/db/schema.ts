@@ -1,0 +1,106 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  bigint,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+// Drizzle view of the tables created by ./migrations/*.sql (the SQL is the source of truth; this file types it).
+// Tables are unqualified so that DATABASE_SCHEMA (search_path) decides where they live.
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** Public, non-secret start of the key (e.g. `sl_trial_AbC123`), shown to support. */
+    prefix: text('prefix').notNull(),
+    /** Hex SHA-256 of the whole key; the key itself is never stored. */
+    hash: text('hash').notNull(),
+    kind: text('kind', { enum: ['trial', 'paid'] }).notNull(),
+    plan: text('plan').notNull(),
+    ownerEmail: text('owner_email').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at'),
+    revokedAt: ts('revoked_at'),
+  },
+  (table) => [
+    uniqueIndex('api_keys_hash_key').on(table.hash),
+    index('api_keys_owner_idx').on(table.ownerEmail, table.kind, table.createdAt),
+  ],
+);
+
+export const trialRequests = pgTable(
+  'trial_requests',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    company: text('company').notNull(),
+    useCase: text('use_case').notNull(),
+    expectedVolume: text('expected_volume').notNull(),
+    message: text('message').notNull(),
+    clientTimestamp: text('client_timestamp').notNull(),
+    userAgent: text('user_agent').notNull(),
+    referrer: text('referrer').notNull(),
+    promotekitReferral: text('promotekit_referral'),
+    receivedAt: ts('received_at').notNull().defaultNow(),
+    /** HMAC-SHA-256 of the client address (keyed by the server secret). */
+    clientIpHash: text('client_ip_hash').notNull(),
+    /** SHA-256 of the submitted fields, for double-submit detection. */
+    payloadHash: text('payload_hash').notNull(),
+    status: text('status', { enum: ['issued', 'rotated', 'refused'] }).notNull(),
+    apiKeyId: bigint('api_key_id', { mode: 'number' }).references(() => apiKeys.id),
+  },
+  (table) => [index('trial_requests_email_idx').on(table.email, table.receivedAt)],
+);
+
+export type EmailKind = 'trial-issued' | 'trial-rotated' | 'trial-resent' | 'trial-refused';
+
+export interface EmailPayload {
+  keyPrefix?: string;
+  previousPrefix?: string;
+  /** ISO time the trial ends (or ended, for a refusal). */
+  expiresAt?: string;
+  plan?: string;
+}
+
+export const emailOutbox = pgTable(
+  'email_outbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kind: text('kind').$type<EmailKind>().notNull(),
+    toAddress: text('to_address').notNull(),
+    payload: jsonb('payload').$type<EmailPayload>().notNull(),
+    /** The plain key sealed with AES-256-GCM under the server secret; wiped once the email is sent. */
+    sealedSecret: text('sealed_secret'),
+    messageId: text('message_id').notNull(),
+    status: text('status', { enum: ['pending', 'sending', 'sent', 'failed'] })
+      .notNull()
+      .default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    leaseUntil: ts('lease_until'),
+    claimedBy: text('claimed_by'),
+    lastError: text('last_error'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    sentAt: ts('sent_at'),
+    trialRequestId: bigint('trial_request_id', { mode: 'number' }).references(() => trialRequests.id),
+  },
+  (table) => [
+    uniqueIndex('email_outbox_message_id_key').on(table.messageId),
+    index('email_outbox_due_idx')
+      .on(table.nextAttemptAt)
+      .where(sql`status in ('pending', 'sending')`),
+  ],
+);
+
+export const schema = { apiKeys, trialRequests, emailOutbox };
+export type Schema = typeof schema;

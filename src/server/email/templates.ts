@@ -1,0 +1,127 @@
+import { getPlan, TRIAL } from '#domain/plans.ts';
+import { SITE } from '#domain/site.ts';
+import type { EmailKind, EmailPayload } from '../db/schema.ts';
+
+// Trial emails, plain text and HTML. Nothing the visitor typed (name, company, message) is echoed: the recipient
+// address is the only submitted value that reaches the email, and only as the envelope/To address.
+
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface RenderContext {
+  siteUrl: string;
+  /** The plain key, for the kinds that carry one. */
+  key?: string | undefined;
+}
+
+const escapeHtml = (value: string) =>
+  value.replace(
+    /[&<>"']/g,
+    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!,
+  );
+
+function formatDate(iso: string | undefined): string {
+  if (!iso) return 'seven days after issue';
+  return new Date(iso).toUTCString().replace(/:\d\d GMT$/, ' UTC');
+}
+
+interface Block {
+  kind: 'p' | 'key' | 'link';
+  text: string;
+  href?: string;
+}
+
+function compose(subject: string, blocks: Block[]): RenderedEmail {
+  const text = blocks
+    .map((block) =>
+      block.kind === 'link'
+        ? `${block.text}: ${block.href}`
+        : block.kind === 'key'
+          ? `    ${block.text}`
+          : block.text,
+    )
+    .join('\n\n');
+  const htmlBlocks = blocks
+    .map((block) => {
+      if (block.kind === 'key') {
+        return `<p style="font-family:ui-monospace,Menlo,Consolas,monospace;font-size:16px;background:#0f172a;color:#34d399;padding:12px 16px;border-radius:6px">${escapeHtml(block.text)}</p>`;
+      }
+      if (block.kind === 'link') {
+        return `<p><a href="${escapeHtml(block.href ?? '')}" style="color:#059669">${escapeHtml(block.text)}</a></p>`;
+      }
+      return `<p>${escapeHtml(block.text)}</p>`;
+    })
+    .join('\n');
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#0f172a;line-height:1.5;max-width:560px;margin:0 auto;padding:24px">
+<h1 style="font-size:20px">${escapeHtml(SITE.brand)}</h1>
+${htmlBlocks}
+</body></html>
+`;
+  return { subject, text: `${text}\n\n— ${SITE.brand}, ${SITE.tagline}\n`, html };
+}
+
+export function renderEmail(kind: EmailKind, payload: EmailPayload, context: RenderContext): RenderedEmail {
+  const plan = getPlan(TRIAL.planId);
+  const limits = `${plan.name} plan limits: ${plan.requestsPerMinute} requests per minute, odds delayed up to ${plan.latencySeconds} seconds.`;
+  const docs: Block = {
+    kind: 'link',
+    text: 'API documentation',
+    href: new URL(SITE.docsUrl, context.siteUrl).href,
+  };
+  const pricing: Block = {
+    kind: 'link',
+    text: 'API plans',
+    href: new URL('/sports-betting-api', context.siteUrl).href,
+  };
+  const secrecy: Block = {
+    kind: 'p',
+    text: 'Keep this key secret. We store only a fingerprint of it, so we cannot show it to you again.',
+  };
+  const ends = formatDate(payload.expiresAt);
+  switch (kind) {
+    case 'trial-issued':
+      return compose(`Your ${SITE.brand} trial API key`, [
+        {
+          kind: 'p',
+          text: `Thank you for trying ${SITE.brand}. Here is your API key for a one-week free trial:`,
+        },
+        { kind: 'key', text: context.key ?? '' },
+        { kind: 'p', text: `It works until ${ends}. ${limits}` },
+        secrecy,
+        docs,
+      ]);
+    case 'trial-rotated':
+    case 'trial-resent':
+      return compose(`Your new ${SITE.brand} trial API key`, [
+        {
+          kind: 'p',
+          text:
+            kind === 'trial-rotated'
+              ? 'You asked for a trial key again while your trial is active, so we issued a new key and revoked the previous one'
+              : 'As requested through our support team, we issued a new key and revoked the previous one',
+        },
+        ...(payload.previousPrefix
+          ? [{ kind: 'p' as const, text: `(the one starting with ${payload.previousPrefix}).` }]
+          : []),
+        { kind: 'key', text: context.key ?? '' },
+        { kind: 'p', text: `Your trial still ends at ${ends}; a new key does not extend it. ${limits}` },
+        secrecy,
+        docs,
+      ]);
+    case 'trial-refused':
+      return compose(`About your ${SITE.brand} trial request`, [
+        { kind: 'p', text: `Thank you for your interest in ${SITE.brand}.` },
+        {
+          kind: 'p',
+          text: `This address has already had its free trial, which ended at ${ends}. Each address gets one trial, so we did not issue a new key.`,
+        },
+        { kind: 'p', text: 'To keep using the API, pick the plan that fits you:' },
+        pricing,
+      ]);
+  }
+}

@@ -1,0 +1,70 @@
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+
+// Where emails go: SMTP (SMTP_URL) or, by default, `.eml` files in DATA_DIR/outbox.
+
+export interface OutgoingEmail {
+  /** Outbox row id; names the .eml file, so a retry overwrites instead of duplicating. */
+  id: number;
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  messageId: string;
+}
+
+export interface Mailer {
+  readonly kind: 'smtp' | 'file';
+  /** Resolves once the message is accepted (SMTP 250) or written; returns where it went. */
+  send(email: OutgoingEmail): Promise<string>;
+  close(): void;
+}
+
+const message = (email: OutgoingEmail) => ({
+  from: email.from,
+  to: email.to,
+  subject: email.subject,
+  text: email.text,
+  html: email.html,
+  messageId: email.messageId,
+  headers: { 'Auto-Submitted': 'auto-generated' },
+  disableFileAccess: true,
+  disableUrlAccess: true,
+});
+
+export function smtpMailer(url: string): Mailer {
+  // Timeouts well under the outbox lease, so a hung server cannot outlive the claim.
+  const transport = nodemailer.createTransport({
+    url,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 20_000,
+  } as Parameters<typeof nodemailer.createTransport>[0]);
+  return {
+    kind: 'smtp',
+    async send(email) {
+      const info = await transport.sendMail(message(email));
+      return String(info.response ?? 'accepted').slice(0, 200);
+    },
+    close: () => transport.close(),
+  };
+}
+
+export function fileMailer(dir: string): Mailer {
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    kind: 'file',
+    async send(email) {
+      const info = await transport.sendMail(message(email));
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const file = path.join(dir, `${String(email.id).padStart(8, '0')}.eml`);
+      const temp = `${file}.tmp`;
+      writeFileSync(temp, info.message as Buffer, { mode: 0o600 });
+      renameSync(temp, file);
+      return file;
+    },
+    close: () => transport.close(),
+  };
+}

@@ -1,0 +1,109 @@
+import { timingSafeEqual } from 'node:crypto';
+import { desc, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { apiKeys, emailOutbox, trialRequests } from '../db/schema.ts';
+import { isLoopback } from '../lib/client-address.ts';
+import { HttpProblem } from '../lib/problem.ts';
+import { normaliseEmail } from '../trials/service.ts';
+
+// Operators' routes behind `npm run trials`: loopback peers only (the socket address, not X-Forwarded-For) with the
+// admin bearer token. Email addresses travel in POST bodies, never in URLs, so access logs never hold them.
+
+const EmailBody = z.object({ email: z.string().trim().min(3).max(254) });
+
+function tokenMatches(header: string | undefined, token: string): boolean {
+  const presented = Buffer.from(header?.startsWith('Bearer ') ? header.slice(7) : '', 'utf8');
+  const expected = Buffer.from(token, 'utf8');
+  return presented.length === expected.length && timingSafeEqual(presented, expected);
+}
+
+export async function adminTrialRoutes(app: FastifyInstance) {
+  app.addHook('onRequest', async (request) => {
+    if (!isLoopback(request.socket.remoteAddress)) {
+      throw new HttpProblem(404, 'not-found', 'Not found');
+    }
+    if (!tokenMatches(request.headers.authorization, app.secrets.adminToken)) {
+      throw new HttpProblem(401, 'unauthorized', 'Unauthorized', 'Send the admin token as a Bearer token.');
+    }
+  });
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  routes.get(
+    '/admin/trials',
+    { schema: { querystring: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(50) }) } },
+    async (request) => {
+      const rows = await app.db
+        .select({
+          id: trialRequests.id,
+          receivedAt: trialRequests.receivedAt,
+          email: trialRequests.email,
+          name: trialRequests.name,
+          company: trialRequests.company,
+          status: trialRequests.status,
+          keyPrefix: apiKeys.prefix,
+          keyExpiresAt: apiKeys.expiresAt,
+          emailStatus: emailOutbox.status,
+        })
+        .from(trialRequests)
+        .leftJoin(apiKeys, eq(apiKeys.id, trialRequests.apiKeyId))
+        .leftJoin(emailOutbox, eq(emailOutbox.trialRequestId, trialRequests.id))
+        .orderBy(desc(trialRequests.id))
+        .limit(request.query.limit);
+      return { requests: rows };
+    },
+  );
+
+  routes.post('/admin/trials/show', { schema: { body: EmailBody } }, async (request) => {
+    const email = normaliseEmail(request.body.email);
+    const [requests, keys, emails] = await Promise.all([
+      app.db
+        .select({
+          id: trialRequests.id,
+          receivedAt: trialRequests.receivedAt,
+          name: trialRequests.name,
+          company: trialRequests.company,
+          status: trialRequests.status,
+          referrer: trialRequests.referrer,
+          clientIpHash: trialRequests.clientIpHash,
+        })
+        .from(trialRequests)
+        .where(eq(trialRequests.email, email))
+        .orderBy(desc(trialRequests.id)),
+      app.db
+        .select({
+          id: apiKeys.id,
+          prefix: apiKeys.prefix,
+          plan: apiKeys.plan,
+          createdAt: apiKeys.createdAt,
+          expiresAt: apiKeys.expiresAt,
+          revokedAt: apiKeys.revokedAt,
+        })
+        .from(apiKeys)
+        .where(eq(apiKeys.ownerEmail, email))
+        .orderBy(desc(apiKeys.id)),
+      app.db
+        .select({
+          id: emailOutbox.id,
+          kind: emailOutbox.kind,
+          status: emailOutbox.status,
+          attempts: emailOutbox.attempts,
+          createdAt: emailOutbox.createdAt,
+          sentAt: emailOutbox.sentAt,
+          nextAttemptAt: emailOutbox.nextAttemptAt,
+          lastError: emailOutbox.lastError,
+        })
+        .from(emailOutbox)
+        .where(eq(emailOutbox.toAddress, email))
+        .orderBy(desc(emailOutbox.id)),
+    ]);
+    return { email, requests, keys, emails };
+  });
+
+  routes.post('/admin/trials/resend', { schema: { body: EmailBody } }, async (request) => {
+    const result = await app.trials.resend(request.body.email);
+    if (result.action !== 'none') app.outbox.kick();
+    return result;
+  });
+}

@@ -1,0 +1,382 @@
+import { Writable } from 'node:stream';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, loggerOptions } from '../app.ts';
+import { rowsOf } from '../db/database.ts';
+import { apiKeys, emailOutbox, trialRequests } from '../db/schema.ts';
+import { KEY_IN_TEXT, verifyKey } from '../keys/keys.ts';
+import { keyInEmail, SmtpPeer, trialBody, trialTestConfig, waitFor } from '../trials/testing.ts';
+
+const peer = new SmtpPeer(4201);
+const logLines: string[] = [];
+let app: FastifyInstance;
+
+const post = (body: unknown, headers: Record<string, string> = {}) =>
+  app.inject({
+    method: 'POST',
+    url: '/api/trial-requests',
+    headers: { 'content-type': 'application/json', ...headers },
+    payload: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+
+let ipCounter = 0;
+/** A distinct client address per test, so the per-address limit does not couple tests. */
+const fromNewAddress = () => ({ 'x-forwarded-for': `198.51.100.${(ipCounter += 1)}` });
+
+async function countRows() {
+  const [requests] = await app.db.select({ n: sql<number>`count(*)::int` }).from(trialRequests);
+  const [keys] = await app.db.select({ n: sql<number>`count(*)::int` }).from(apiKeys);
+  const [emails] = await app.db.select({ n: sql<number>`count(*)::int` }).from(emailOutbox);
+  return { requests: requests!.n, keys: keys!.n, emails: emails!.n };
+}
+
+beforeAll(async () => {
+  await peer.start();
+  const config = trialTestConfig({ SMTP_URL: peer.url, TRUST_PROXY: 'true', LOG_LEVEL: 'info' });
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logLines.push(chunk.toString());
+      done();
+    },
+  });
+  app = await buildApp({ config, logger: { ...(loggerOptions(config) as object), stream } });
+  await app.ready();
+});
+
+afterAll(async () => {
+  await app.close();
+  await peer.stop();
+});
+
+describe('POST /api/trial-requests', () => {
+  it('stores a valid request, answers {"success":true} and delivers one email whose key verifies against the stored hash', async () => {
+    const body = trialBody();
+    const response = await post(body, fromNewAddress());
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ success: true });
+
+    const rows = await app.db
+      .select()
+      .from(trialRequests)
+      .where(eq(trialRequests.email, body.email as string));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      name: 'Ada Lovelace',
+      company: 'Analytical Engines',
+      status: 'issued',
+      referrer: 'Direct',
+    });
+    expect(rows[0]!.clientIpHash).toMatch(/^[0-9a-f]{64}$/);
+
+    const [email] = await waitFor(
+      () => peer.to(body.email as string).length > 0 && peer.to(body.email as string),
+      'the email',
+    );
+    expect(peer.to(body.email as string)).toHaveLength(1);
+    const key = keyInEmail(email!.raw);
+    expect(key).toBeDefined();
+    const [stored] = await app.db.select().from(apiKeys).where(eq(apiKeys.id, rows[0]!.apiKeyId!));
+    expect(verifyKey(key!, stored!.hash)).toBe(true);
+    expect(stored).toMatchObject({ kind: 'trial', plan: 'pro', revokedAt: null, prefix: key!.slice(0, 15) });
+    const days = (stored!.expiresAt!.getTime() - stored!.createdAt.getTime()) / 86_400_000;
+    expect(days).toBeCloseTo(7, 5);
+    expect(email!.raw).toMatch(/Content-Type: text\/plain/i);
+    expect(email!.raw).toMatch(/Content-Type: text\/html/i);
+    await waitFor(
+      async () =>
+        (
+          await app.db
+            .select()
+            .from(emailOutbox)
+            .where(eq(emailOutbox.toAddress, body.email as string))
+        )[0]?.status === 'sent',
+      'sent status',
+    );
+  });
+
+  it('keeps the plain key out of the database and the logs, and the address out of the logs', async () => {
+    const body = trialBody();
+    expect((await post(body, fromNewAddress())).statusCode).toBe(200);
+    const [email] = await waitFor(
+      () => peer.to(body.email as string).length > 0 && peer.to(body.email as string),
+      'the email',
+    );
+    const key = keyInEmail(email!.raw)!;
+    await waitFor(
+      async () =>
+        (
+          await app.db
+            .select()
+            .from(emailOutbox)
+            .where(eq(emailOutbox.toAddress, body.email as string))
+        )[0]?.status === 'sent',
+      'sent status',
+    );
+
+    const dump = JSON.stringify(
+      rowsOf(
+        await app.db.execute(sql`SELECT row_to_json(t)::text AS j FROM (SELECT * FROM trial_requests) t
+          UNION ALL SELECT row_to_json(k)::text FROM (SELECT * FROM api_keys) k
+          UNION ALL SELECT row_to_json(o)::text FROM (SELECT * FROM email_outbox) o`),
+      ),
+    );
+    expect(dump).not.toContain(key);
+    expect(dump.match(KEY_IN_TEXT)).toBeNull();
+    const logs = logLines.join('');
+    expect(logs).toContain('trial request stored');
+    expect(logs).toContain('email sent');
+    expect(logs).not.toContain(key);
+    expect(logs.match(KEY_IN_TEXT)).toBeNull();
+    expect(logs).not.toContain(body.email as string);
+    expect(logs).not.toMatch(/@example\.com/);
+  });
+
+  it('rotates the key on a second request while the trial is active: old key revoked, same expiry, the email says so', async () => {
+    const first = trialBody();
+    expect((await post(first, fromNewAddress())).statusCode).toBe(200);
+    const second = { ...first, company: 'Another Co', email: (first.email as string).toUpperCase() };
+    expect((await post(second, fromNewAddress())).statusCode).toBe(200);
+    const address = first.email as string;
+    const emails = await waitFor(() => peer.to(address).length >= 2 && peer.to(address), 'two emails');
+    const keys = await app.db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.ownerEmail, address))
+      .orderBy(apiKeys.id);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]!.revokedAt).not.toBeNull();
+    expect(keys[1]!.revokedAt).toBeNull();
+    expect(keys[1]!.expiresAt!.getTime()).toBe(keys[0]!.expiresAt!.getTime());
+    const rotated = emails.find((email) => /new .*trial API key/i.test(email.raw))!;
+    expect(rotated.raw).toContain(keys[0]!.prefix);
+    expect(rotated.raw).toMatch(/does not extend/);
+    expect(verifyKey(keyInEmail(rotated.raw)!, keys[1]!.hash)).toBe(true);
+    const statuses = (await app.db.select().from(trialRequests).where(eq(trialRequests.email, address))).map(
+      (row) => row.status,
+    );
+    expect(statuses.sort()).toEqual(['issued', 'rotated']);
+  });
+
+  it('refuses a second trial for an address whose trial has ended, politely and by email, without a key', async () => {
+    const body = trialBody();
+    const address = body.email as string;
+    expect((await post(body, fromNewAddress())).statusCode).toBe(200);
+    await waitFor(() => peer.to(address).length === 1, 'the first email');
+    await app.db
+      .update(apiKeys)
+      .set({ expiresAt: sql`now() - interval '1 hour'` })
+      .where(eq(apiKeys.ownerEmail, address));
+
+    expect((await post({ ...body, message: 'again' }, fromNewAddress())).statusCode).toBe(200);
+    const emails = await waitFor(() => peer.to(address).length === 2 && peer.to(address), 'the refusal');
+    const refusal = emails[1]!;
+    expect(refusal.raw).toMatch(/already had its free trial/);
+    expect(keyInEmail(refusal.raw)).toBeUndefined();
+    expect(await app.db.select().from(apiKeys).where(eq(apiKeys.ownerEmail, address))).toHaveLength(1);
+    const statuses = (await app.db.select().from(trialRequests).where(eq(trialRequests.email, address))).map(
+      (row) => row.status,
+    );
+    expect(statuses.sort()).toEqual(['issued', 'refused']);
+  });
+
+  it('answers 400 with per-field errors and stores nothing for an invalid email and a missing name', async () => {
+    const before = await countRows();
+    const response = await post(trialBody({ email: 'not-an-email', name: '' }), fromNewAddress());
+    expect(response.statusCode).toBe(400);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    const problem = response.json();
+    expect(problem).toMatchObject({ status: 400, title: 'Invalid request' });
+    expect(Object.keys(problem.errors)).toEqual(expect.arrayContaining(['email', 'name']));
+    expect(await countRows()).toEqual(before);
+  });
+
+  it('ignores unknown fields', async () => {
+    const body = trialBody({ isAdmin: true, plan: 'enterprise' });
+    expect((await post(body, fromNewAddress())).statusCode).toBe(200);
+    const [key] = await app.db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.ownerEmail, body.email as string));
+    expect(key!.plan).toBe('pro');
+  });
+
+  it('answers 415 for a text/plain body and stores nothing', async () => {
+    const before = await countRows();
+    const response = await post(JSON.stringify(trialBody()), {
+      ...fromNewAddress(),
+      'content-type': 'text/plain',
+    });
+    expect(response.statusCode).toBe(415);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(await countRows()).toEqual(before);
+  });
+
+  it('answers 413 for a 17 KiB body and stores nothing', async () => {
+    const before = await countRows();
+    const response = await post(trialBody({ message: 'x'.repeat(17 * 1024) }), fromNewAddress());
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toMatchObject({ status: 413 });
+    expect(await countRows()).toEqual(before);
+  });
+
+  it('answers 400 for malformed JSON, a JSON array and an empty body', async () => {
+    for (const payload of ['{"name":', '[]', '', 'null', '{"__proto__":{"x":1}}']) {
+      const response = await post(payload, fromNewAddress());
+      expect(response.statusCode, payload).toBe(400);
+      expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    }
+  });
+
+  const FIELDS = [
+    'name',
+    'email',
+    'company',
+    'useCase',
+    'expectedVolume',
+    'timestamp',
+    'userAgent',
+    'referrer',
+    'promotekit_referral',
+  ];
+  it.each(FIELDS)('refuses CR, LF and NUL in %s with a 400 and stores nothing', async (field) => {
+    for (const bad of ['\r\nBcc: victim@evil.test', '\nX-Injected: 1', 'a\u0000b']) {
+      const before = await countRows();
+      const base = trialBody();
+      const value = field === 'email' ? `${base.email as string}${bad}` : `ok${bad}`;
+      const response = await post({ ...base, [field]: value }, fromNewAddress());
+      expect(response.statusCode, JSON.stringify(bad)).toBe(400);
+      expect(Object.keys(response.json().errors)).toContain(field);
+      expect(await countRows()).toEqual(before);
+    }
+  });
+
+  it('keeps line breaks of the free-text message in storage only: no header is injected into the email', async () => {
+    const body = trialBody({
+      message: 'hello\r\nBcc: victim@evil.test\r\nSubject: pwned\r\n\r\nbody',
+      website: '',
+    });
+    const nul = await post({ ...body, message: 'nul\u0000byte' }, fromNewAddress());
+    expect(nul.statusCode).toBe(400);
+    expect((await post(body, fromNewAddress())).statusCode).toBe(200);
+    const [email] = await waitFor(
+      () => peer.to(body.email as string).length > 0 && peer.to(body.email as string),
+      'the email',
+    );
+    expect(email!.to).toEqual([body.email]);
+    const headers = email!.raw.split(/\r?\n\r?\n/)[0]!;
+    expect(headers).not.toMatch(/^Bcc:/im);
+    expect(headers).not.toMatch(/pwned/);
+    expect(peer.received.some((received) => received.to.includes('victim@evil.test'))).toBe(false);
+    const [stored] = await app.db
+      .select()
+      .from(trialRequests)
+      .where(eq(trialRequests.email, body.email as string));
+    expect(stored!.message).toBe(body.message);
+  });
+
+  it('stores 20 identical concurrent posts once and sends one email', async () => {
+    const body = trialBody();
+    const headers = fromNewAddress();
+    const responses = await Promise.all(Array.from({ length: 20 }, () => post(body, headers)));
+    for (const response of responses) expect([200, 429]).toContain(response.statusCode);
+    expect(responses.filter((response) => response.statusCode === 200).length).toBeGreaterThanOrEqual(1);
+    expect(
+      await app.db
+        .select()
+        .from(trialRequests)
+        .where(eq(trialRequests.email, body.email as string)),
+    ).toHaveLength(1);
+    expect(
+      await app.db
+        .select()
+        .from(emailOutbox)
+        .where(eq(emailOutbox.toAddress, body.email as string)),
+    ).toHaveLength(1);
+    await waitFor(
+      async () =>
+        (
+          await app.db
+            .select()
+            .from(emailOutbox)
+            .where(eq(emailOutbox.toAddress, body.email as string))
+        )[0]?.status === 'sent',
+      'sent status',
+    );
+    expect(peer.to(body.email as string)).toHaveLength(1);
+  });
+
+  it('answers success to a filled honeypot and stores and sends nothing', async () => {
+    const before = await countRows();
+    const body = trialBody({ website: 'https://spam.example' });
+    const response = await post(body, fromNewAddress());
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ success: true });
+    expect(await countRows()).toEqual(before);
+    expect(peer.to(body.email as string)).toHaveLength(0);
+  });
+});
+
+describe('POST /api/trial-requests abuse limits', () => {
+  it('answers 429 with Retry-After after the fifth request from one address in an hour', async () => {
+    const headers = fromNewAddress();
+    for (let i = 0; i < 5; i += 1) expect((await post(trialBody(), headers)).statusCode).toBe(200);
+    const before = await countRows();
+    const refused = await post(trialBody(), headers);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    expect(await countRows()).toEqual(before);
+    // Another address is not affected.
+    expect((await post(trialBody(), fromNewAddress())).statusCode).toBe(200);
+  });
+
+  it('answers 429 after the third request for one email in a day, from any address', async () => {
+    const body = trialBody();
+    for (let i = 0; i < 3; i += 1) {
+      expect((await post({ ...body, message: `attempt ${i}` }, fromNewAddress())).statusCode).toBe(200);
+    }
+    const refused = await post({ ...body, message: 'attempt 4' }, fromNewAddress());
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3600);
+  });
+});
+
+describe('OPTIONS and CORS on /api/trial-requests', () => {
+  it('answers a preflight from SITE_URL and allows POST with Content-Type', async () => {
+    const response = await app.inject({
+      method: 'OPTIONS',
+      url: '/api/trial-requests',
+      headers: {
+        origin: 'https://example.test',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
+    });
+    expect(response.statusCode).toBe(204);
+    expect(response.headers['access-control-allow-origin']).toBe('https://example.test');
+    expect(response.headers['access-control-allow-methods']).toBe('POST');
+    expect(String(response.headers['access-control-allow-headers']).toLowerCase()).toContain('content-type');
+  });
+
+  it('gives no CORS grant to another origin', async () => {
+    const response = await app.inject({
+      method: 'OPTIONS',
+      url: '/api/trial-requests',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
+    expect(response.headers['access-control-allow-origin']).toBeUndefined();
+    const post2 = await post(trialBody(), { ...fromNewAddress(), origin: 'https://evil.example' });
+    expect(post2.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('grants the allowed origin on successes and on errors', async () => {
+    const ok = await post(trialBody(), { ...fromNewAddress(), origin: 'https://example.test' });
+    expect(ok.headers['access-control-allow-origin']).toBe('https://example.test');
+    const bad = await post({}, { ...fromNewAddress(), origin: 'https://example.test' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.headers['access-control-allow-origin']).toBe('https://example.test');
+  });
+});

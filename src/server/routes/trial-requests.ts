@@ -1,0 +1,101 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { TrialRequestSchema } from '#domain/schemas/trial-request.ts';
+import { clientAddressKey } from '../lib/client-address.ts';
+import { emailHash } from '../lib/log-safe.ts';
+import { HttpProblem } from '../lib/problem.ts';
+import { normaliseEmail } from '../trials/service.ts';
+
+// POST /api/trial-requests: SPEC §7 call 1. JSON only, 16 KiB at most, validated with the form's schema, rate limited
+// per client address and per email, answered only after the commit. CORS for SITE_URL and CORS_ORIGINS.
+
+export const TRIAL_PATH = '/api/trial-requests';
+export const TRIAL_BODY_LIMIT = 16 * 1024;
+const HOUR = 60 * 60_000;
+const DAY = 24 * HOUR;
+
+const SuccessSchema = z.object({ success: z.literal(true) });
+
+function tooMany(retryAfterMs: number, detail: string): HttpProblem {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new HttpProblem(
+    429,
+    'rate-limited',
+    'Too many requests',
+    detail,
+    { retryAfter: seconds },
+    { 'retry-after': String(seconds) },
+  );
+}
+
+export async function trialRequestRoutes(app: FastifyInstance) {
+  const { config } = app;
+  const allowedOrigins = new Set([
+    config.SITE_URL,
+    ...config.CORS_ORIGINS.map((origin) => origin.replace(/\/+$/, '')),
+  ]);
+
+  // Every answer of these routes (errors included) says which origins may read it.
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const origin = request.headers.origin;
+    void reply.header('vary', 'Origin');
+    if (origin && allowedOrigins.has(origin)) void reply.header('access-control-allow-origin', origin);
+  });
+
+  app.options(TRIAL_PATH, async (request, reply) => {
+    const origin = request.headers.origin;
+    if (origin && allowedOrigins.has(origin) && request.headers['access-control-request-method'] === 'POST') {
+      void reply.headers({
+        'access-control-allow-methods': 'POST',
+        'access-control-allow-headers': 'Content-Type',
+        'access-control-max-age': '600',
+      });
+    }
+    return reply.code(204).send();
+  });
+
+  app.withTypeProvider<ZodTypeProvider>().post(
+    TRIAL_PATH,
+    {
+      bodyLimit: TRIAL_BODY_LIMIT,
+      schema: { body: TrialRequestSchema, response: { 200: SuccessSchema } },
+      onRequest: async (request) => {
+        // Refuse other media types before reading the body (Fastify would parse text/plain as a string).
+        const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+        if (type !== 'application/json') {
+          throw new HttpProblem(
+            415,
+            'unsupported-media-type',
+            'Unsupported media type',
+            'Send the trial request as application/json.',
+          );
+        }
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      if (body.website && body.website.trim() !== '') {
+        request.log.info('trial request discarded by the honeypot');
+        return { success: true as const };
+      }
+      const address = clientAddressKey(request.ip);
+      const addressKey = app.secrets.hashAddress(address).slice(0, 32);
+      const perIp = await app.rateLimiter.hit(`trial:ip:${addressKey}`, config.TRIAL_LIMIT_PER_IP, HOUR);
+      if (!perIp.allowed)
+        throw tooMany(perIp.retryAfterMs, 'Too many trial requests from this network. Try again later.');
+      const mailKey = emailHash(normaliseEmail(body.email));
+      const perEmail = await app.rateLimiter.hit(`trial:email:${mailKey}`, config.TRIAL_LIMIT_PER_EMAIL, DAY);
+      if (!perEmail.allowed)
+        throw tooMany(perEmail.retryAfterMs, 'Too many trial requests for this address. Try again later.');
+
+      const result = await app.trials.submit(body, address);
+      request.log.info(
+        { to: mailKey, outcome: result.outcome, trialRequestId: result.requestId },
+        'trial request stored',
+      );
+      if (result.outcome !== 'duplicate') app.outbox.kick();
+      return { success: true as const };
+    },
+  );
+}

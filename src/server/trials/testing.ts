@@ -1,0 +1,133 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { SMTPServer } from 'smtp-server';
+import { loadConfig, type Config } from '../config.ts';
+
+// Test helpers for issue 3: configs on a temp DATA_DIR, a real SMTP peer on loopback, payloads, polling.
+
+/** A minimal stand-in for the built site, so these tests do not depend on (or race with) `npm run build`. */
+export function fixtureBuild(dir: string): string {
+  for (const page of ['', 'betting-tools/arbitrage', 'sports-betting-api', '404']) {
+    mkdirSync(path.join(dir, page), { recursive: true });
+    writeFileSync(path.join(dir, page, 'index.html'), `<!doctype html><title>${page || 'home'}</title>`);
+  }
+  return dir;
+}
+
+export function trialTestConfig(env: Record<string, string> = {}): Config {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'sharpline-trial-'));
+  return loadConfig({
+    DATA_DIR: dataDir,
+    PGLITE_DIR: 'memory://',
+    BUILD_DIR: fixtureBuild(path.join(dataDir, 'site')),
+    SITE_URL: 'https://example.test',
+    LOG_LEVEL: 'silent',
+    OUTBOX_POLL_MS: '50',
+    OUTBOX_BACKOFF_MS: '50',
+    ...env,
+  });
+}
+
+export interface ReceivedEmail {
+  from: string;
+  to: string[];
+  raw: string;
+  messageId: string;
+}
+
+/** An SMTP server on loopback that records what it accepted; it can be stopped and restarted on the same port. */
+export class SmtpPeer {
+  readonly received: ReceivedEmail[] = [];
+  private server: SMTPServer | undefined;
+  /** While set, DATA is read but never answered (the client cannot know whether the message was accepted). */
+  hold = false;
+  holding = 0;
+
+  constructor(readonly port: number) {}
+
+  get url(): string {
+    return `smtp://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onData: (stream, session, callback) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          if (this.hold) {
+            // Never answered: a message is delivered only once the server says 250.
+            this.holding += 1;
+            return;
+          }
+          const raw = Buffer.concat(chunks).toString('utf8');
+          this.received.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+            raw,
+            messageId: /^Message-ID:\s*(.+)$/im.exec(raw)?.[1]?.trim() ?? '',
+          });
+          callback();
+        });
+      },
+    });
+    server.on('error', () => {});
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.port, '127.0.0.1', () => resolve());
+    });
+    this.server = server;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (!server) return;
+    // Drop open connections too, like a crashed mail server.
+    const connections = (server as unknown as { connections: Set<{ close(): void }> }).connections;
+    for (const connection of connections ?? []) connection.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  to(address: string): ReceivedEmail[] {
+    return this.received.filter((email) => email.to.includes(address));
+  }
+}
+
+let counter = 0;
+/** A valid SPEC §7 payload; every call gets a distinct email unless one is given. */
+export function trialBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  counter += 1;
+  return {
+    name: 'Ada Lovelace',
+    email: `ada.${process.pid}.${counter}.${Math.random().toString(36).slice(2, 8)}@example.com`,
+    company: 'Analytical Engines',
+    useCase: 'Trial',
+    expectedVolume: 'Unknown',
+    message: 'Requested from the home page',
+    timestamp: new Date().toISOString(),
+    userAgent: 'vitest',
+    referrer: 'Direct',
+    website: '',
+    ...overrides,
+  };
+}
+
+export async function waitFor<T>(probe: () => T | Promise<T>, what: string, timeoutMs = 20_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The key in an email body (text part). */
+export function keyInEmail(raw: string): string | undefined {
+  return /sl_trial_[0-9A-Za-z]{32}/.exec(raw)?.[0];
+}
