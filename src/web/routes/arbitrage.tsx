@@ -1,5 +1,6 @@
 import { SITE, ROUTES } from '#domain/site.ts';
 import { PageShell } from '#web/components/page-shell.tsx';
+import { ArbitrageTool } from '#web/features/arbitrage/components/arbitrage-tool.tsx';
 import { organizationLd, pageUrl, seoMeta } from '#web/lib/seo.ts';
 
 export const meta = () =>
@@ -8,7 +9,14 @@ export const meta = () =>
     title: `Live Arbitrage Finder: Sure Bets Across 15 Sportsbooks | ${SITE.brand}`,
     description:
       'Find live and pre-match arbitrage bets across 15 US sportsbooks. Edges, equal-payout stakes and one-click bet links, refreshed every second.',
-    keywords: ['arbitrage betting', 'arb finder', 'sure bets', 'sports arbitrage calculator', 'live arbs', 'odds screen'],
+    keywords: [
+      'arbitrage betting',
+      'arb finder',
+      'sure bets',
+      'sports arbitrage calculator',
+      'live arbs',
+      'odds screen',
+    ],
     jsonLd: [
       {
         '@context': 'https://schema.org',
@@ -18,7 +26,7 @@ export const meta = () =>
         applicationCategory: 'FinanceApplication',
         operatingSystem: 'Any (web browser)',
         offers: { '@type': 'Offer', price: '0', priceCurrency: 'USD' },
-        publisher: organizationLd,
+        publisher: organizationLd(),
       },
     ],
   });
@@ -26,10 +34,7 @@ export const meta = () =>
 export default function ArbitrageRoute() {
   return (
     <PageShell header="tools">
-      <section className="mx-auto max-w-6xl px-4 py-12">
-        <h1 className="text-3xl font-bold tracking-tight">Arbitrage finder</h1>
-        <p className="mt-3 text-slate-300">The live arbitrage table is being built.</p>
-      </section>
+      <ArbitrageTool />
     </PageShell>
   );
 }

@@ -1,0 +1,70 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { ArbFeedSchema, type ArbFeed } from '#domain/schemas/feed.ts';
+import { publicConfig } from '#web/config.ts';
+import { sampleFeed } from './sample-feed.ts';
+
+// SPEC §7 call 2 and §8 "Arbitrage feed": GET /tools/arbs.json?t=<ms> on the odds API host. A non-OK status or a
+// network failure is caught and the built-in sample data is used silently; anything that throws after the response
+// arrived (unreadable JSON, a feed that fails the shared schema) reaches the page's 'Error Loading Data' view.
+
+export interface ArbsResult {
+  feed: ArbFeed;
+  /** True when the built-in sample data stands in for the feed. */
+  sample: boolean;
+  /** Why the sample data is shown (SPEC §8 messages); never displayed, kept for diagnostics and tests. */
+  fallbackReason?: string;
+}
+
+export const NETWORK_ERROR_MESSAGE =
+  'Network error - unable to connect to API. This may be due to CORS restrictions or network connectivity issues.';
+
+export class FeedRequestError extends Error {
+  override name = 'FeedRequestError';
+}
+
+export function arbsUrl(nowMs: number, host: string = publicConfig.oddsApiHost): string {
+  return `${host.replace(/\/+$/, '')}/tools/arbs.json?t=${nowMs}`;
+}
+
+/** Mark names of one refresh, measured by bench/arbitrage-page.bench.ts (fetch start → React commit). */
+export const REFRESH_MARK = 'arbs:fetch-start';
+
+async function requestFeed(signal?: AbortSignal): Promise<Response> {
+  let response: Response;
+  try {
+    response = await fetch(arbsUrl(Date.now()), { headers: { Accept: 'application/json' }, signal });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new FeedRequestError(NETWORK_ERROR_MESSAGE, { cause: error });
+  }
+  if (!response.ok) throw new FeedRequestError(`Server error: ${response.status} - ${response.statusText}`);
+  return response;
+}
+
+export async function fetchArbs({ signal }: { signal?: AbortSignal } = {}): Promise<ArbsResult> {
+  performance.mark(REFRESH_MARK);
+  let response: Response;
+  try {
+    response = await requestFeed(signal);
+  } catch (error) {
+    if (!(error instanceof FeedRequestError)) throw error;
+    return { feed: sampleFeed(Date.now()), sample: true, fallbackReason: error.message };
+  }
+  return { feed: ArbFeedSchema.parse(await response.json()), sample: false };
+}
+
+export function arbsQueryOptions({ refetchInterval }: { refetchInterval: number | false }) {
+  return queryOptions({
+    queryKey: ['arbs', publicConfig.oddsApiHost],
+    queryFn: ({ signal }) => fetchArbs({ signal }),
+    refetchInterval,
+    refetchIntervalInBackground: false,
+    refetchOnWindowFocus: false,
+    retry: false,
+    staleTime: 0,
+  });
+}
+
+export function useArbs(options: { refetchInterval: number | false }) {
+  return useQuery(arbsQueryOptions(options));
+}

@@ -1,0 +1,233 @@
+import { memo, useState } from 'react';
+import type { DeviceKind } from '#domain/device.ts';
+import type { Cents } from '#domain/odds.ts';
+import type { Arb, Side } from '#domain/schemas/feed.ts';
+import { resolveBetLink, showsStateSelector } from '#domain/sportsbook-links.ts';
+import { stateForBook, type SportsbookStates } from '#domain/sportsbook-preferences.ts';
+import { getSportsbook, type SportsbookConfig, type SportsbookKey } from '#domain/sportsbooks.ts';
+import {
+  blurWager,
+  changeWager,
+  defaultInputs,
+  formatUsd,
+  guaranteedProfit,
+  inputsToStakes,
+  payout,
+  type WagerInputs,
+} from '#domain/wagers.ts';
+import { cn } from '#web/lib/cn.ts';
+import { BetButton } from './bet-button.tsx';
+import { BookBadge } from './book-badge.tsx';
+import { EdgeBadge } from './edge-badge.tsx';
+import { RelativeStart } from './relative-start.tsx';
+import { Stars } from './stars.tsx';
+
+export interface ArbRowProps {
+  arb: Arb;
+  highlighted: boolean;
+  /** Stars to burst on this row (0 when none); `starsKey` restarts the animation for a new batch. */
+  stars: number;
+  starsKey: number;
+  device: DeviceKind;
+  states: SportsbookStates;
+  onStateChange: (book: SportsbookKey, state: string) => void;
+}
+
+interface WagerProps {
+  stake: string;
+  payoutCents: Cents;
+  onChange: (text: string) => void;
+  onBlur: () => void;
+}
+
+function SideItem({
+  side,
+  book,
+  wager,
+  device,
+  state,
+  onStateChange,
+}: {
+  side: Side;
+  book: SportsbookConfig;
+  wager: WagerProps | null;
+  device: DeviceKind;
+  state: string | undefined;
+  onStateChange: (book: SportsbookKey, state: string) => void;
+}) {
+  const link = resolveBetLink(book, side.links, device, state);
+  const selection = side.selection.name || side.name;
+  return (
+    <li className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-3 gap-y-2 py-2 first:pt-0 last:pb-0 lg:grid-cols-[8.5rem_minmax(8rem,1fr)_3.5rem_6.75rem_6rem_4.25rem_9rem] lg:py-1.5">
+      <BookBadge book={book} className="max-lg:order-1" />
+      <span
+        className="min-w-0 text-sm text-slate-200 max-lg:order-3 max-lg:col-span-2 lg:truncate"
+        title={selection}
+      >
+        {selection}
+      </span>
+      <span className="text-right font-mono text-sm font-semibold tabular-nums text-white max-lg:order-2">
+        {side.price}
+      </span>
+      {wager ? (
+        <>
+          <label className="flex items-center gap-1 text-sm text-slate-400 max-lg:order-4">
+            <span aria-hidden="true">$</span>
+            <span className="sr-only">{`Stake on ${selection} at ${book.displayName}`}</span>
+            <input
+              type="number"
+              inputMode="decimal"
+              step={0.01}
+              min={0}
+              value={wager.stake}
+              onChange={(event) => wager.onChange(event.target.value)}
+              onBlur={wager.onBlur}
+              className="h-8 w-full min-w-0 rounded-md border border-slate-700 bg-slate-900 px-2 text-right font-mono text-sm text-white tabular-nums focus-visible:border-emerald-400 focus-visible:outline-2 focus-visible:outline-emerald-300"
+            />
+          </label>
+          <span className="text-right text-xs text-slate-400 max-lg:order-5">
+            Pays{' '}
+            <span className="font-mono text-sm text-slate-100 tabular-nums">
+              {formatUsd(wager.payoutCents)}
+            </span>
+          </span>
+        </>
+      ) : (
+        <span className="hidden lg:col-span-2 lg:block" />
+      )}
+      {showsStateSelector(book, side.links, device, state) && book.states ? (
+        <select
+          aria-label={`${book.displayName} state`}
+          value={state}
+          onChange={(event) => onStateChange(book.key, event.target.value)}
+          className="h-8 rounded-md border border-slate-700 bg-slate-900 px-1.5 text-xs uppercase text-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-300 max-lg:order-6 max-lg:justify-self-start"
+        >
+          {book.states.map((code) => (
+            <option key={code} value={code}>
+              {code.toUpperCase()}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <span className="max-lg:order-6" />
+      )}
+      <span className="max-lg:order-7 max-lg:min-w-[9rem]">
+        <BetButton
+          href={link?.href ?? null}
+          label={book.betText}
+          description={`${selection} ${side.price}`}
+        />
+      </span>
+    </li>
+  );
+}
+
+function ArbRowView({ arb, highlighted, stars, starsKey, device, states, onStateChange }: ArbRowProps) {
+  const books = arb.sides.map((side) => getSportsbook(side.sportsbook));
+  const twoWay = arb.sides.length === 2;
+  const decimals = twoWay ? ([arb.sides[0]!.decimal_odds, arb.sides[1]!.decimal_odds] as const) : null;
+  const [typed, setTyped] = useState<WagerInputs | null>(null);
+  const inputs = decimals ? (typed ?? defaultInputs(decimals)) : null;
+  const stakes = inputs ? inputsToStakes(inputs) : null;
+  const { away, home } = arb.event.teams;
+
+  const wagerFor = (index: 0 | 1): WagerProps | null => {
+    if (!decimals || !inputs || !stakes) return null;
+    return {
+      stake: inputs[index],
+      payoutCents: payout(stakes[index]!, decimals[index]),
+      onChange: (text) => setTyped(changeWager(inputs, index, text, decimals)),
+      onBlur: () => {
+        const next = blurWager(inputs, index, decimals);
+        setTyped(next === inputs ? inputs : null);
+      },
+    };
+  };
+
+  const profit = decimals && stakes ? guaranteedProfit(stakes, decimals) : null;
+  const staked = stakes ? (stakes.reduce((a, b) => a + b, 0) as Cents) : null;
+
+  return (
+    <tr
+      data-highlighted={highlighted ? 'true' : undefined}
+      className={cn(
+        'border-b border-slate-800 align-top motion-safe:transition-colors motion-safe:duration-500',
+        'max-lg:mb-3 max-lg:flex max-lg:flex-wrap max-lg:items-center max-lg:gap-x-3 max-lg:gap-y-2 max-lg:rounded-lg max-lg:border max-lg:bg-slate-900/60 max-lg:p-3',
+        highlighted &&
+          'bg-emerald-500/15 shadow-[inset_3px_0_0_0_var(--color-emerald-400)] max-lg:bg-emerald-500/15',
+      )}
+    >
+      <td className="relative px-3 py-3 max-lg:p-0 lg:w-28">
+        <div className="flex flex-col items-start gap-1">
+          <EdgeBadge edge={arb.edge_pct} />
+          {highlighted ? (
+            <span className="rounded bg-emerald-400 px-1.5 text-[11px] font-bold uppercase tracking-wide text-slate-950">
+              New
+            </span>
+          ) : null}
+        </div>
+        {stars > 0 ? <Stars key={starsKey} count={stars} /> : null}
+      </td>
+      <td className="px-3 py-3 max-lg:order-2 max-lg:basis-full max-lg:p-0 lg:w-56 lg:min-w-[12rem]">
+        <div className="flex flex-wrap items-center gap-2">
+          <span className="whitespace-nowrap font-semibold text-white">
+            <abbr title={away.name} className="no-underline">
+              {away.abbreviation}
+            </abbr>{' '}
+            @{' '}
+            <abbr title={home.name} className="no-underline">
+              {home.abbreviation}
+            </abbr>
+          </span>
+          {arb.event.live ? (
+            <span className="inline-flex items-center gap-1 rounded bg-red-500/15 px-1.5 text-[11px] font-bold uppercase text-red-300">
+              <span aria-hidden="true" className="h-1.5 w-1.5 rounded-full bg-red-400" />
+              Live
+            </span>
+          ) : null}
+          <RelativeStart date={arb.event.date} />
+        </div>
+        <div className="mt-0.5 text-xs text-slate-400">
+          {away.name} @ {home.name}
+        </div>
+      </td>
+      <td className="px-3 py-3 text-sm text-slate-300 max-lg:order-1 max-lg:p-0 lg:w-32">{arb.market}</td>
+      <td className="px-3 py-3 max-lg:order-3 max-lg:basis-full max-lg:p-0">
+        <ul className="divide-y divide-slate-800/70">
+          {arb.sides.map((side, index) => {
+            const book = books[index];
+            if (!book) return null;
+            return (
+              <SideItem
+                key={side.id}
+                side={side}
+                book={book}
+                wager={index < 2 ? wagerFor(index as 0 | 1) : null}
+                device={device}
+                state={stateForBook(book, states)}
+                onStateChange={onStateChange}
+              />
+            );
+          })}
+        </ul>
+      </td>
+      <td className="px-3 py-3 text-right text-sm max-lg:order-4 max-lg:flex max-lg:basis-full max-lg:justify-between max-lg:p-0 max-lg:text-left lg:w-32">
+        {profit !== null && staked !== null ? (
+          <>
+            <div className="text-xs text-slate-400">
+              Staked <span className="font-mono text-slate-200 tabular-nums">{formatUsd(staked)}</span>
+            </div>
+            <div className={cn('font-semibold', profit >= 0 ? 'text-emerald-300' : 'text-red-300')}>
+              Profit <span className="font-mono tabular-nums">{formatUsd(profit)}</span>
+            </div>
+          </>
+        ) : (
+          <span className="text-xs text-slate-400">Stake calculator: two-way arbs only</span>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+/** One arb; memoised so a refresh re-renders only the rows whose arb (or highlight) changed. */
+export const ArbRow = memo(ArbRowView);

@@ -1,0 +1,226 @@
+import * as Switch from '@radix-ui/react-switch';
+import * as Tabs from '@radix-ui/react-tabs';
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
+import {
+  arbKey,
+  countByMode,
+  isArbVisible,
+  MAX_STARS,
+  refreshInterval,
+  sortByEdge,
+  STARS_PER_NEW_ARB,
+  type ArbMode,
+} from '#domain/arbs.ts';
+import { cn } from '#web/lib/cn.ts';
+import { Button } from '#web/ui/button.tsx';
+import { useArbs } from '../api/get-arbs.ts';
+import { useDevice } from '../hooks/use-device.ts';
+import { useNewArbHighlights } from '../hooks/use-new-arb-highlights.ts';
+import { useReducedMotion } from '../hooks/use-reduced-motion.ts';
+import { useSelectedSportsbooks, useSportsbookStates } from '../hooks/use-sportsbook-preferences.ts';
+import { ArbTable, type TableRow } from './arb-table.tsx';
+import { RefreshMeasure } from './refresh-measure.tsx';
+import { SportsbookPicker } from './sportsbook-picker.tsx';
+
+const MODES: { value: ArbMode; label: string; caption: string }[] = [
+  { value: 'prematch', label: 'Pre-match', caption: 'Pre-match arbitrage opportunities, highest edge first' },
+  { value: 'live', label: 'Live', caption: 'Live arbitrage opportunities, highest edge first' },
+];
+
+function RefreshIcon({ spinning }: { spinning: boolean }) {
+  return (
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 24 24"
+      className={cn('h-4 w-4', spinning && 'motion-safe:animate-spin')}
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+    >
+      <path d="M21 12a9 9 0 1 1-2.64-6.36M21 3v6h-6" />
+    </svg>
+  );
+}
+
+export function ArbitrageScreen() {
+  const [mode, setMode] = useState<ArbMode>('prematch');
+  const [auto, setAuto] = useState(false);
+  const [manualRefreshing, setManualRefreshing] = useState(false);
+  const { selected, setSelected } = useSelectedSportsbooks();
+  const { states, setState } = useSportsbookStates();
+  const device = useDevice();
+  const reducedMotion = useReducedMotion();
+
+  const highlights = useNewArbHighlights();
+  const query = useArbs({ refetchInterval: auto ? refreshInterval(highlights.active) : false });
+  const result = query.data;
+  highlights.observe(result?.feed, result?.sample ? 'sample' : 'feed');
+
+  const arbs = result?.feed.arbs;
+  const sorted = useMemo(() => (arbs ? sortByEdge(arbs) : []), [arbs]);
+  const counts = useMemo(() => countByMode(arbs ?? [], selected), [arbs, selected]);
+  const rows = useMemo(() => {
+    const latest = highlights.batches.at(-1);
+    let starsLeft = reducedMotion ? 0 : MAX_STARS;
+    const list: TableRow[] = [];
+    for (const arb of sorted) {
+      if (!isArbVisible(arb, selected, mode)) continue;
+      const key = arbKey(arb);
+      const highlighted = highlights.batches.some((batch) => batch.keys.has(key));
+      let stars = 0;
+      if (latest?.keys.has(key) && starsLeft > 0) {
+        stars = Math.min(STARS_PER_NEW_ARB, starsLeft);
+        starsLeft -= stars;
+      }
+      list.push({ key, arb, highlighted, stars, starsKey: latest?.id ?? 0 });
+    }
+    return list;
+  }, [sorted, selected, mode, highlights.batches, reducedMotion]);
+
+  const { refetch } = query;
+  const refresh = useCallback(async () => {
+    setManualRefreshing(true);
+    try {
+      await refetch();
+    } finally {
+      setManualRefreshing(false);
+    }
+  }, [refetch]);
+
+  const demo = result ? result.sample || result.feed.source === 'simulator' : false;
+  const updatedAt = result ? new Date(result.feed.generated_at * 1000) : null;
+
+  let body: ReactNode;
+  if (query.isPending) {
+    body = (
+      <p role="status" className="px-4 py-16 text-center text-slate-300">
+        Loading arbitrage opportunities...
+      </p>
+    );
+  } else if (query.isError && !result) {
+    body = (
+      <div role="alert" className="rounded-lg border border-red-500/40 bg-red-500/10 px-4 py-10 text-center">
+        <h2 className="text-lg font-semibold text-white">Error Loading Data</h2>
+        <p className="mt-2 text-sm text-slate-300">The arbitrage feed could not be read. Please try again.</p>
+        <Button className="mt-4" onClick={() => void refresh()}>
+          Try Again
+        </Button>
+      </div>
+    );
+  } else {
+    body = (
+      <div className="relative" aria-busy={manualRefreshing}>
+        <div
+          className={cn(
+            'motion-safe:transition-opacity',
+            manualRefreshing && 'pointer-events-none opacity-40',
+          )}
+        >
+          <ArbTable
+            caption={MODES.find((m) => m.value === mode)!.caption}
+            rows={rows}
+            device={device}
+            states={states}
+            onStateChange={setState}
+          />
+        </div>
+        {manualRefreshing ? (
+          <div className="absolute inset-0 flex items-start justify-center pt-16">
+            <p
+              role="status"
+              className="rounded-lg border border-slate-700 bg-slate-900 px-4 py-3 text-sm font-medium text-slate-100 shadow-xl"
+            >
+              Refreshing arbitrage opportunities...
+            </p>
+          </div>
+        ) : null}
+        <RefreshMeasure result={result} />
+      </div>
+    );
+  }
+
+  return (
+    <section className="mx-auto w-full max-w-7xl px-4 py-6 sm:py-8" aria-labelledby="arbitrage-title">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h1 id="arbitrage-title" className="text-2xl font-bold tracking-tight text-white sm:text-3xl">
+            Arbitrage finder
+          </h1>
+          <p className="mt-1 max-w-2xl text-sm text-slate-400">
+            Opposite sides priced at different sportsbooks so that every outcome pays. Stakes split $200 for
+            equal payouts; type a stake to recalculate the other side.
+          </p>
+        </div>
+        <div className="flex flex-col items-end gap-1">
+          {demo ? (
+            <p className="inline-flex items-center gap-2 rounded-md border border-amber-400/50 bg-amber-400/10 px-2.5 py-1 text-sm font-semibold text-amber-200">
+              Demo data
+              <span className="font-normal text-amber-100/90">
+                {result?.sample ? 'sample arbs, not live prices' : 'simulated prices, not real odds'}
+              </span>
+            </p>
+          ) : null}
+          {updatedAt ? (
+            <p className="text-xs text-slate-400">
+              Updated <time dateTime={updatedAt.toISOString()}>{updatedAt.toLocaleTimeString()}</time>
+            </p>
+          ) : null}
+        </div>
+      </div>
+
+      <Tabs.Root value={mode} onValueChange={(value) => setMode(value as ArbMode)} className="mt-5">
+        <div className="flex flex-wrap items-center justify-between gap-3 border-b border-slate-800 pb-3">
+          <Tabs.List
+            aria-label="Arb type"
+            className="inline-flex rounded-lg border border-slate-700 bg-slate-900 p-1"
+          >
+            {MODES.map(({ value, label }) => (
+              <Tabs.Trigger
+                key={value}
+                value={value}
+                className="inline-flex h-8 items-center gap-2 rounded-md px-3 text-sm font-medium text-slate-300 hover:text-white focus-visible:outline-2 focus-visible:outline-emerald-300 data-[state=active]:bg-emerald-400 data-[state=active]:text-slate-950"
+              >
+                {label}
+                <span className="rounded-full bg-slate-950/20 px-1.5 font-mono text-xs tabular-nums">
+                  {result ? counts[value] : '–'}
+                  <span className="sr-only"> arbs</span>
+                </span>
+              </Tabs.Trigger>
+            ))}
+          </Tabs.List>
+          <div className="flex flex-wrap items-center gap-2">
+            <SportsbookPicker selected={selected} onChange={setSelected} />
+            <div className="flex h-8 items-center gap-2 rounded-md border border-slate-700 bg-slate-900 px-2.5">
+              <Switch.Root
+                id="arbs-auto-refresh"
+                checked={auto}
+                onCheckedChange={setAuto}
+                className="relative h-5 w-9 shrink-0 rounded-full bg-slate-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-300 data-[state=checked]:bg-emerald-500"
+              >
+                <Switch.Thumb className="block h-4 w-4 translate-x-0.5 rounded-full bg-white shadow motion-safe:transition-transform data-[state=checked]:translate-x-[18px]" />
+              </Switch.Root>
+              <label htmlFor="arbs-auto-refresh" className="text-sm font-medium text-slate-100">
+                Auto
+              </label>
+            </div>
+            <Button
+              variant="secondary"
+              size="sm"
+              onClick={() => void refresh()}
+              disabled={auto || manualRefreshing || query.isPending}
+            >
+              <RefreshIcon spinning={manualRefreshing || (auto && query.isFetching)} />
+              Refresh
+            </Button>
+          </div>
+        </div>
+        {MODES.map(({ value }) => (
+          <Tabs.Content key={value} value={value} className="mt-4 focus-visible:outline-none">
+            {value === mode ? body : null}
+          </Tabs.Content>
+        ))}
+      </Tabs.Root>
+    </section>
+  );
+}

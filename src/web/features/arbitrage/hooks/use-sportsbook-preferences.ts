@@ -1,0 +1,83 @@
+import { useCallback, useMemo, useSyncExternalStore } from 'react';
+import {
+  parseSelectedSportsbooks,
+  parseSportsbookStates,
+  SELECTED_SPORTSBOOKS_KEY,
+  SPORTSBOOK_STATES_KEY,
+  type SportsbookStates,
+} from '#domain/sportsbook-preferences.ts';
+import type { SportsbookKey } from '#domain/sportsbooks.ts';
+
+// selectedSportsbooks and sportsbookStates in localStorage (SPEC §9), read through the domain parsers so corrupt or
+// foreign values fall back to the defaults. Storage that throws (private modes, quotas) degrades to memory.
+
+function createStoredValue<T>(key: string, parse: (raw: string | null) => T) {
+  const listeners = new Set<() => void>();
+  let memory: string | null = null;
+  let cached: { raw: string | null; value: T } | undefined;
+
+  const read = (): string | null => {
+    try {
+      return window.localStorage.getItem(key);
+    } catch {
+      return memory;
+    }
+  };
+  const getSnapshot = (): T => {
+    const raw = read();
+    if (!cached || cached.raw !== raw) cached = { raw, value: parse(raw) };
+    return cached.value;
+  };
+  const serverValue = parse(null);
+  return {
+    getSnapshot,
+    getServerSnapshot: () => serverValue,
+    subscribe(onChange: () => void) {
+      listeners.add(onChange);
+      const onStorage = (event: StorageEvent) => {
+        if (event.key === key || event.key === null) onChange();
+      };
+      window.addEventListener('storage', onStorage);
+      return () => {
+        listeners.delete(onChange);
+        window.removeEventListener('storage', onStorage);
+      };
+    },
+    write(value: T) {
+      const raw = JSON.stringify(value);
+      memory = raw;
+      try {
+        window.localStorage.setItem(key, raw);
+      } catch {
+        // Storage unavailable: the choice lives in memory for this visit.
+      }
+      for (const listener of listeners) listener();
+    },
+  };
+}
+
+const selectedStore = createStoredValue(SELECTED_SPORTSBOOKS_KEY, parseSelectedSportsbooks);
+const statesStore = createStoredValue(SPORTSBOOK_STATES_KEY, parseSportsbookStates);
+
+export function useSelectedSportsbooks() {
+  const list = useSyncExternalStore(
+    selectedStore.subscribe,
+    selectedStore.getSnapshot,
+    selectedStore.getServerSnapshot,
+  );
+  const selected = useMemo(() => new Set<string>(list), [list]);
+  const setSelected = useCallback((keys: readonly SportsbookKey[]) => selectedStore.write([...keys]), []);
+  return { selected, selectedList: list, setSelected };
+}
+
+export function useSportsbookStates() {
+  const states = useSyncExternalStore(
+    statesStore.subscribe,
+    statesStore.getSnapshot,
+    statesStore.getServerSnapshot,
+  );
+  const setState = useCallback((book: SportsbookKey, state: string) => {
+    statesStore.write({ ...statesStore.getSnapshot(), [book]: state } satisfies SportsbookStates);
+  }, []);
+  return { states, setState };
+}
