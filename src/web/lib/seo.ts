@@ -21,8 +21,26 @@ export const OG_IMAGE = {
   alt: `${SITE.brand}: real-time sports betting odds data`,
 };
 
+/**
+ * The canonical origin. Prerendering writes SITE.defaultOrigin and the server replaces it with SITE_URL when it loads
+ * the HTML; in the browser the origin is read back from the served og:url, so the head React renders on hydration is
+ * identical to the served one (a mismatch would leave two canonical links). See docs/decisions/005-canonical-origin.md.
+ */
+let cachedOrigin: string | undefined;
+export function siteOrigin(): string {
+  if (cachedOrigin) return cachedOrigin;
+  if (typeof document === 'undefined') return SITE.defaultOrigin;
+  const served = document.querySelector<HTMLMetaElement>('meta[property="og:url"]')?.content;
+  try {
+    cachedOrigin = served ? new URL(served).origin : SITE.defaultOrigin;
+  } catch {
+    cachedOrigin = SITE.defaultOrigin;
+  }
+  return cachedOrigin;
+}
+
 export function pageUrl(path: string): string {
-  return absoluteUrl(SITE.defaultOrigin, path);
+  return absoluteUrl(siteOrigin(), path);
 }
 
 export function seoMeta(seo: PageSeo): MetaDescriptor[] {
@@ -52,11 +70,11 @@ export function seoMeta(seo: PageSeo): MetaDescriptor[] {
   ];
 }
 
-export const organizationLd = {
+export const organizationLd = () => ({
   '@type': 'Organization',
   '@id': pageUrl('/#organization'),
   name: SITE.brand,
   url: pageUrl('/'),
   logo: pageUrl('/favicon.svg'),
   sameAs: SITE.social.map((link) => link.href),
-};
+});

@@ -22,14 +22,14 @@ export const meta = () =>
       'arbitrage betting',
     ],
     jsonLd: [
-      { '@context': 'https://schema.org', ...organizationLd },
+      { '@context': 'https://schema.org', ...organizationLd() },
       {
         '@context': 'https://schema.org',
         '@type': 'WebSite',
         '@id': pageUrl('/#website'),
         name: SITE.brand,
         url: pageUrl('/'),
-        publisher: { '@id': organizationLd['@id'] },
+        publisher: { '@id': organizationLd()['@id'] },
       },
     ],
   });

@@ -27,7 +27,7 @@ export const meta = () =>
           'Real-time and delayed sports betting odds from 15 US sportsbooks, by REST and server-sent events.',
         url: pageUrl(ROUTES.pricing),
         brand: { '@type': 'Brand', name: SITE.brand },
-        manufacturer: organizationLd,
+        manufacturer: organizationLd(),
         offers: PLANS.map((plan) => ({
           '@type': 'Offer',
           name: plan.name,
