@@ -32,7 +32,7 @@ export function useNewArbHighlights() {
     const fresh = findNewArbKeys(previous, feed.arbs);
     setTracked({ feed, origin, keys: new Set(feed.arbs.map(arbKey)) });
     if (fresh.length > 0) {
-      const at = performance.now();
+      const at = Date.now();
       setBatches((current) => [
         ...current,
         { id: (current.at(-1)?.id ?? 0) + 1, keys: new Set(fresh), until: at + HIGHLIGHT_MS },
@@ -44,8 +44,8 @@ export function useNewArbHighlights() {
     if (batches.length === 0) return;
     const soonest = Math.min(...batches.map((batch) => batch.until));
     const timer = setTimeout(
-      () => setBatches((current) => current.filter((batch) => batch.until > performance.now())),
-      Math.max(0, soonest - performance.now()),
+      () => setBatches((current) => current.filter((batch) => batch.until > Date.now())),
+      Math.max(0, soonest - Date.now()),
     );
     return () => clearTimeout(timer);
   }, [batches]);

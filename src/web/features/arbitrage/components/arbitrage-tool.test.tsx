@@ -1,0 +1,202 @@
+// @vitest-environment jsdom
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ArbFeed } from '#domain/schemas/feed.ts';
+import { feed, moneyline } from '../test/fixtures.ts';
+import { ArbitrageTool } from './arbitrage-tool.tsx';
+
+type Answer = ArbFeed | { status: number } | 'network' | { raw: unknown };
+let answers: Answer[] = [];
+const fetchMock = vi.fn(async (url: string): Promise<Response> => {
+  void url;
+  const answer = answers.length > 1 ? answers.shift()! : answers[0]!;
+  if (answer === 'network') throw new TypeError('Failed to fetch');
+  if ('status' in answer)
+    return new Response('{}', { status: answer.status, statusText: 'Internal Server Error' });
+  const body = 'raw' in answer ? answer.raw : answer;
+  return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+});
+
+beforeEach(() => {
+  window.localStorage.clear();
+  vi.stubGlobal('fetch', fetchMock);
+  fetchMock.mockClear();
+});
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+const dataRows = () => screen.getAllByRole('row').slice(1);
+
+describe('ArbitrageTool', () => {
+  it('asks for /tools/arbs.json with the current time and shows the arbs sorted by edge, highest first', async () => {
+    answers = [feed([moneyline('low', 0.5), moneyline('high', 3.25), moneyline('mid', 1.75)])];
+    render(<ArbitrageTool />);
+    expect(screen.getByText('Loading arbitrage opportunities...')).toBeInTheDocument();
+    await screen.findByRole('table');
+    expect(fetchMock.mock.calls[0]![0]).toMatch(/^\/tools\/arbs\.json\?t=\d{13}$/);
+    expect(dataRows().map((row) => within(row).getByText(/%$/).textContent)).toEqual([
+      'Edge 3.25%',
+      'Edge 1.75%',
+      'Edge 0.50%',
+    ]);
+    expect(screen.queryByText('Demo data')).not.toBeInTheDocument();
+  });
+
+  it('shows each tab with its count and switches between pre-match and live', async () => {
+    answers = [feed([moneyline('pre1'), moneyline('pre2'), moneyline('live1', 1, true)])];
+    render(<ArbitrageTool />);
+    await screen.findByRole('table');
+    const pre = screen.getByRole('tab', { name: /pre-match/i });
+    const live = screen.getByRole('tab', { name: /live/i });
+    expect(pre).toHaveAttribute('aria-selected', 'true');
+    expect(pre).toHaveTextContent('2');
+    expect(live).toHaveTextContent('1');
+    expect(dataRows()).toHaveLength(2);
+    await userEvent.click(live);
+    expect(live).toHaveAttribute('aria-selected', 'true');
+    expect(dataRows()).toHaveLength(1);
+    expect(screen.getByText('LIVA')).toBeInTheDocument();
+  });
+
+  it('falls back silently to the labelled sample data when the feed answers 500', async () => {
+    answers = [{ status: 500 }];
+    render(<ArbitrageTool />);
+    await screen.findByRole('table');
+    expect(screen.getByText('Demo data')).toBeInTheDocument();
+    expect(screen.queryByText('Error Loading Data')).not.toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: /pre-match/i })).toHaveTextContent('1');
+    expect(screen.getByRole('tab', { name: /live/i })).toHaveTextContent('1');
+    expect(screen.getByText('Moneyline')).toBeInTheDocument();
+  });
+
+  it('falls back to the sample data on a network failure', async () => {
+    answers = ['network'];
+    render(<ArbitrageTool />);
+    await screen.findByRole('table');
+    expect(screen.getByText('Demo data')).toBeInTheDocument();
+    expect(screen.getByText('BOS')).toBeInTheDocument();
+  });
+
+  it('labels simulator prices as demo data', async () => {
+    answers = [feed([moneyline()], 'simulator')];
+    render(<ArbitrageTool />);
+    await screen.findByRole('table');
+    expect(screen.getByText('Demo data')).toBeInTheDocument();
+  });
+
+  it('shows Error Loading Data when the answer cannot be handled, and Try Again recovers', async () => {
+    answers = [{ raw: { arbs: 'nope' } }, feed([moneyline()])];
+    render(<ArbitrageTool />);
+    expect(await screen.findByText('Error Loading Data')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Try Again' }));
+    await screen.findByRole('table');
+    expect(screen.queryByText('Error Loading Data')).not.toBeInTheDocument();
+  });
+
+  it('says "No arbs found" when the feed is empty', async () => {
+    answers = [feed([])];
+    render(<ArbitrageTool />);
+    expect(await screen.findByText('No arbs found')).toBeInTheDocument();
+  });
+
+  it('dims the table behind a refreshing overlay during a manual refresh', async () => {
+    answers = [feed([moneyline()])];
+    render(<ArbitrageTool />);
+    await screen.findByRole('table');
+    let release!: () => void;
+    fetchMock.mockImplementationOnce(
+      () =>
+        new Promise<Response>((resolve) => {
+          release = () => resolve(new Response(JSON.stringify(feed([moneyline()])), { status: 200 }));
+        }),
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    expect(await screen.findByText('Refreshing arbitrage opportunities...')).toBeInTheDocument();
+    expect(screen.getByRole('table').parentElement).toHaveClass('opacity-40');
+    await act(async () => release());
+    await waitFor(() =>
+      expect(screen.queryByText('Refreshing arbitrage opportunities...')).not.toBeInTheDocument(),
+    );
+  });
+
+  it('disables Refresh while Auto is on and polls every second', async () => {
+    answers = [feed([moneyline()])];
+    render(<ArbitrageTool />);
+    await screen.findByRole('table');
+    const refresh = screen.getByRole('button', { name: 'Refresh' });
+    expect(refresh).toBeEnabled();
+    const auto = screen.getByRole('switch', { name: 'Auto' });
+    expect(auto).toHaveAttribute('aria-checked', 'false');
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    await userEvent.click(auto);
+    expect(refresh).toBeDisabled();
+    const before = fetchMock.mock.calls.length;
+    await act(async () => vi.advanceTimersByTimeAsync(3000));
+    const polls = fetchMock.mock.calls.length - before;
+    expect(polls).toBeGreaterThanOrEqual(2);
+    expect(polls).toBeLessThanOrEqual(3);
+    await userEvent.click(auto);
+    expect(refresh).toBeEnabled();
+  });
+
+  it('highlights a new arb found by the next fetch for 2.5 s', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    answers = [feed([moneyline('old')])];
+    render(<ArbitrageTool />);
+    await screen.findByRole('table');
+    expect(screen.queryByText('New')).not.toBeInTheDocument();
+    answers = [feed([moneyline('old'), moneyline('fresh', 4)])];
+    await userEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    const freshRow = (await screen.findByText('FREA')).closest('tr')!;
+    expect(within(freshRow).getByText('New')).toBeInTheDocument();
+    expect(freshRow).toHaveAttribute('data-highlighted', 'true');
+    await act(async () => vi.advanceTimersByTimeAsync(2600));
+    expect(within(freshRow).queryByText('New')).not.toBeInTheDocument();
+  });
+
+  it('keeps the picked sportsbooks in localStorage and hides arbs at books left out', async () => {
+    answers = [feed([moneyline()])];
+    render(<ArbitrageTool />);
+    await screen.findByRole('table');
+    const trigger = screen.getByRole('button', { name: /sportsbooks/i });
+    expect(trigger).toHaveTextContent('15/15');
+    await userEvent.click(trigger);
+    const dialog = await screen.findByRole('dialog', { name: 'Choose sportsbooks' });
+    await userEvent.click(within(dialog).getByRole('checkbox', { name: 'FanDuel' }));
+    expect(JSON.parse(window.localStorage.getItem('selectedSportsbooks')!)).not.toContain('fanduel');
+    expect(JSON.parse(window.localStorage.getItem('selectedSportsbooks')!)).toHaveLength(14);
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(trigger).toHaveFocus();
+    expect(trigger).toHaveTextContent('14/15');
+    expect(screen.getByText('No arbs found')).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: /pre-match/i })).toHaveTextContent('0');
+  });
+
+  it('reads stored choices and falls back to the defaults when they are corrupt', async () => {
+    window.localStorage.setItem('selectedSportsbooks', '{corrupt');
+    window.localStorage.setItem('sportsbookStates', '["nj"]');
+    answers = [feed([moneyline()])];
+    render(<ArbitrageTool />);
+    await screen.findByRole('table');
+    expect(screen.getByRole('button', { name: /sportsbooks/i })).toHaveTextContent('15/15');
+    expect(screen.getByRole('combobox', { name: 'FanDuel state' })).toHaveValue('az');
+  });
+
+  it('remembers a state choice in sportsbookStates and rewrites the link', async () => {
+    window.localStorage.setItem('sportsbookStates', JSON.stringify({ fanduel: 'ny' }));
+    answers = [feed([moneyline()])];
+    render(<ArbitrageTool />);
+    await screen.findByRole('table');
+    const link = screen.getByRole('link', { name: /bet at fanduel/i });
+    expect(link.getAttribute('href')).toMatch(/^https:\/\/ny\.sportsbook\.fanduel\.com\//);
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'FanDuel state' }), 'ON');
+    expect(link.getAttribute('href')).toMatch(/^https:\/\/on\.sportsbook\.fanduel\.ca\//);
+    expect(JSON.parse(window.localStorage.getItem('sportsbookStates')!)).toEqual({ fanduel: 'on' });
+  });
+});
