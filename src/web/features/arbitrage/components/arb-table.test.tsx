@@ -6,10 +6,11 @@ import { arbKey } from '#domain/arbs.ts';
 import type { Arb } from '#domain/schemas/feed.ts';
 import { arb, moneyline, side } from '../test/fixtures.ts';
 import { ArbTable, type TableRow } from './arb-table.tsx';
+import type * as EdgeBadgeModule from './edge-badge.tsx';
 
 const badgeRenders = vi.hoisted(() => new Map<number, number>());
 vi.mock('./edge-badge.tsx', async (importOriginal) => {
-  const original = await importOriginal<typeof import('./edge-badge.tsx')>();
+  const original = await importOriginal<typeof EdgeBadgeModule>();
   return {
     ...original,
     EdgeBadge: (props: { edge: number }) => {
