@@ -380,3 +380,25 @@ describe('OPTIONS and CORS on /api/trial-requests', () => {
     expect(bad.headers['access-control-allow-origin']).toBe('https://example.test');
   });
 });
+
+describe('POST /api/trial-requests behind TRUST_PROXY', () => {
+  it('ignores X-Forwarded-For unless TRUST_PROXY is set, so a client cannot dodge the per-address limit', async () => {
+    const direct = await buildApp({ config: trialTestConfig({ TRUST_PROXY: 'false' }), logger: false });
+    try {
+      await direct.ready();
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i += 1) {
+        const response = await direct.inject({
+          method: 'POST',
+          url: '/api/trial-requests',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': `192.0.2.${i + 1}` },
+          payload: JSON.stringify(trialBody()),
+        });
+        statuses.push(response.statusCode);
+      }
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    } finally {
+      await direct.close();
+    }
+  });
+});

@@ -1,0 +1,176 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp, loggerOptions } from '../app.ts';
+import { emailOutbox } from '../db/schema.ts';
+import { KEY_IN_TEXT } from '../keys/keys.ts';
+import { keyInEmail, SmtpPeer, trialBody, trialTestConfig, waitFor } from '../trials/testing.ts';
+import { backoffDelay, scrubError } from './outbox.ts';
+
+const apps: FastifyInstance[] = [];
+const peers: SmtpPeer[] = [];
+
+afterEach(async () => {
+  await Promise.all(apps.splice(0).map((app) => app.close()));
+  await Promise.all(peers.splice(0).map((peer) => peer.stop()));
+});
+
+const post = (app: FastifyInstance, body: unknown) =>
+  app.inject({
+    method: 'POST',
+    url: '/api/trial-requests',
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  });
+
+describe('email outbox', () => {
+  it('keeps acknowledging requests while SMTP is down and delivers every email once after it comes back', async () => {
+    const peer = new SmtpPeer(4202);
+    peers.push(peer);
+    const app = await buildApp({
+      config: trialTestConfig({ SMTP_URL: peer.url, TRIAL_LIMIT_PER_IP: '100', OUTBOX_BACKOFF_MS: '40' }),
+      logger: false,
+    });
+    apps.push(app);
+    await app.ready();
+
+    const bodies = Array.from({ length: 6 }, () => trialBody());
+    for (const body of bodies) expect((await post(app, body)).statusCode).toBe(200);
+    // The worker keeps trying and backs off while nobody listens.
+    const failing = await waitFor(async () => {
+      const rows = await app.db.select().from(emailOutbox);
+      return rows.length === 6 && rows.every((row) => row.attempts >= 2 && row.status === 'pending') && rows;
+    }, 'retries while SMTP is down');
+    for (const row of failing) {
+      expect(row.lastError).toMatch(/ECONNREFUSED/);
+      expect(row.sentAt).toBeNull();
+      expect(row.sealedSecret).not.toBeNull();
+    }
+    expect(peer.received).toHaveLength(0);
+
+    await peer.start();
+    await waitFor(async () => {
+      const rows = await app.db.select().from(emailOutbox);
+      return rows.every((row) => row.status === 'sent');
+    }, 'delivery after SMTP came back');
+    await app.close();
+    for (const body of bodies) {
+      const received = peer.to(body.email as string);
+      expect(received).toHaveLength(1);
+      expect(keyInEmail(received[0]!.raw)).toBeDefined();
+    }
+    expect(peer.received).toHaveLength(6);
+    expect(new Set(peer.received.map((email) => email.messageId)).size).toBe(6);
+  });
+
+  it('wipes the sealed key of an email once it is sent', async () => {
+    const peer = new SmtpPeer(4203);
+    peers.push(peer);
+    await peer.start();
+    const app = await buildApp({ config: trialTestConfig({ SMTP_URL: peer.url }), logger: false });
+    apps.push(app);
+    await app.ready();
+    const body = trialBody();
+    expect((await post(app, body)).statusCode).toBe(200);
+    const [row] = await waitFor(async () => {
+      const rows = await app.db
+        .select()
+        .from(emailOutbox)
+        .where(eq(emailOutbox.toAddress, body.email as string));
+      return rows[0]?.status === 'sent' && rows;
+    }, 'sent');
+    expect(row!.sealedSecret).toBeNull();
+    expect(row!.attempts).toBe(1);
+  });
+
+  it('writes .eml files to DATA_DIR/outbox and logs a line without the address when SMTP_URL is unset', async () => {
+    const lines: string[] = [];
+    const config = trialTestConfig({ LOG_LEVEL: 'info' });
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const app = await buildApp({ config, logger: { ...(loggerOptions(config) as object), stream } });
+    apps.push(app);
+    await app.ready();
+    const body = trialBody();
+    expect((await post(app, body)).statusCode).toBe(200);
+    const dir = path.join(config.dataDir, 'outbox');
+    const files = await waitFor(() => {
+      try {
+        return readdirSync(dir).filter((file) => file.endsWith('.eml')).length === 1 && readdirSync(dir);
+      } catch {
+        return false;
+      }
+    }, 'the .eml file');
+    const eml = readFileSync(path.join(dir, files[0]!), 'utf8');
+    expect(eml).toContain(`To: ${body.email as string}`);
+    expect(keyInEmail(eml)).toBeDefined();
+    await waitFor(() => lines.some((line) => line.includes('email sent')), 'the log line');
+    const sent = JSON.parse(lines.find((line) => line.includes('email sent'))!);
+    expect(sent).toMatchObject({ via: 'file', kind: 'trial-issued' });
+    expect(sent.to).toMatch(/^[0-9a-f]{16}$/);
+    const logs = lines.join('');
+    expect(logs).not.toContain(body.email as string);
+    expect(logs.match(KEY_IN_TEXT)).toBeNull();
+  });
+
+  it('releases claims of a previous PGlite process at start (one process per data directory)', async () => {
+    const peer = new SmtpPeer(4204);
+    peers.push(peer);
+    await peer.start();
+    const app = await buildApp({
+      config: trialTestConfig({ SMTP_URL: peer.url, OUTBOX_POLL_MS: '60000' }),
+      logger: false,
+    });
+    apps.push(app);
+    await app.ready();
+    await app.outbox.stop();
+    const body = trialBody();
+    expect((await post(app, body)).statusCode).toBe(200);
+    // As if a crashed process held the row with a lease far in the future.
+    await app.db
+      .update(emailOutbox)
+      .set({
+        status: 'sending',
+        claimedBy: 'w-dead',
+        leaseUntil: sql`now() + interval '1 hour'`,
+        attempts: 1,
+      });
+    await app.outbox.start();
+    await waitFor(() => peer.to(body.email as string).length === 1, 'the email');
+    const [row] = await waitFor(async () => {
+      const rows = await app.db.select().from(emailOutbox);
+      return rows[0]?.status === 'sent' && rows;
+    }, 'sent');
+    expect(row!.attempts).toBe(2);
+  });
+});
+
+describe('outbox helpers', () => {
+  it('backs off exponentially with jitter and a 15 minute cap', () => {
+    expect(backoffDelay(1, 1000, () => 0.5)).toBe(1000);
+    expect(backoffDelay(2, 1000, () => 0.5)).toBe(2000);
+    expect(backoffDelay(5, 1000, () => 0.5)).toBe(16_000);
+    expect(backoffDelay(40, 1000, () => 0.5)).toBe(15 * 60_000);
+    expect(backoffDelay(3, 1000, () => 0)).toBe(3200);
+    expect(backoffDelay(3, 1000, () => 1)).toBe(4800);
+  });
+
+  it('removes addresses from stored and logged errors', () => {
+    const error = Object.assign(
+      new Error("Can't send mail - all recipients were rejected: 550 <ada@example.com> no"),
+      {
+        code: 'EENVELOPE',
+      },
+    );
+    expect(scrubError(error)).toBe(
+      "EENVELOPE: Can't send mail - all recipients were rejected: 550 <[address]> no",
+    );
+  });
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { clientAddressKey, isLoopback } from '../lib/client-address.ts';
+import { gcra, MemoryRateLimiter } from './rate-limit.ts';
+
+const HOUR = 3_600_000;
+
+describe('MemoryRateLimiter.hit', () => {
+  it('admits five hits per hour, then refuses with the time until the next one', async () => {
+    let now = 1_000_000;
+    const limiter = new MemoryRateLimiter(() => now);
+    const results = [];
+    for (let i = 0; i < 6; i += 1) results.push(await limiter.hit('k', 5, HOUR));
+    expect(results.map((result) => result.allowed)).toEqual([true, true, true, true, true, false]);
+    expect(results.map((result) => result.remaining)).toEqual([4, 3, 2, 1, 0, 0]);
+    expect(results[5]!.retryAfterMs).toBe(HOUR / 5);
+    now += HOUR / 5 - 1;
+    expect((await limiter.hit('k', 5, HOUR)).allowed).toBe(false);
+    now += 1;
+    expect((await limiter.hit('k', 5, HOUR)).allowed).toBe(true);
+    expect((await limiter.hit('other', 5, HOUR)).allowed).toBe(true);
+    await limiter.close();
+  });
+
+  it('never admits more than the limit within any window, whatever the spacing of hits', () => {
+    // Deterministic pseudo-random spacing; checks the sliding-window invariant of GCRA.
+    let seed = 7;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    let tat: number | undefined;
+    let now = 0;
+    const admitted: number[] = [];
+    for (let i = 0; i < 5000; i += 1) {
+      now += Math.floor(random() * 2000);
+      const step = gcra(tat, now, 10, 60_000);
+      if (step.result.allowed) {
+        admitted.push(now);
+        tat = step.newTat;
+      }
+    }
+    for (let i = 10; i < admitted.length; i += 1)
+      expect(admitted[i]! - admitted[i - 10]!).toBeGreaterThanOrEqual(6000);
+    expect(admitted.length).toBeGreaterThan(100);
+  });
+
+  it('is atomic under concurrent hits', async () => {
+    const limiter = new MemoryRateLimiter();
+    const results = await Promise.all(Array.from({ length: 100 }, () => limiter.hit('burst', 10, HOUR)));
+    expect(results.filter((result) => result.allowed)).toHaveLength(10);
+    await limiter.close();
+  });
+});
+
+describe('client addresses', () => {
+  it('keys IPv4 as is, unwraps IPv4-mapped IPv6 and groups IPv6 by /64', () => {
+    expect(clientAddressKey('203.0.113.9')).toBe('203.0.113.9');
+    expect(clientAddressKey('::ffff:203.0.113.9')).toBe('203.0.113.9');
+    expect(clientAddressKey('2001:db8:1:2:3:4:5:6')).toBe('2001:db8:1:2::/64');
+    expect(clientAddressKey('2001:db8:1:2::9')).toBe('2001:db8:1:2::/64');
+    expect(clientAddressKey('2001:DB8::1')).toBe('2001:db8:0:0::/64');
+  });
+
+  it('recognises loopback peers only', () => {
+    for (const address of ['127.0.0.1', '127.1.2.3', '::1', '::ffff:127.0.0.1'])
+      expect(isLoopback(address)).toBe(true);
+    for (const address of ['10.0.0.1', '::2', '203.0.113.1', '::ffff:10.0.0.1', undefined])
+      expect(isLoopback(address)).toBe(false);
+  });
+});
