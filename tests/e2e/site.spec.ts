@@ -66,10 +66,9 @@ test.describe('trial form', () => {
   test('a visitor requests a trial key and sees the success banner; the form clears', async ({
     page,
     context,
+    baseURL,
   }) => {
-    await context.addCookies([
-      { name: 'promotekit_referral', value: 'ref-123', url: 'http://127.0.0.1:3100' },
-    ]);
+    await context.addCookies([{ name: 'promotekit_referral', value: 'ref-123', url: baseURL! }]);
     let payload: Record<string, unknown> | undefined;
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -231,14 +230,14 @@ test.describe('every page', () => {
       expect(results.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
     });
 
-    test(`${path} carries its head tags in the raw HTML`, async ({ request }) => {
+    test(`${path} carries its head tags in the raw HTML`, async ({ request, baseURL }) => {
       const response = await request.get(path);
       expect(response.status()).toBe(200);
       const html = await response.text();
       expect(html).toMatch(/<title>[^<]+<\/title>/);
       expect(html).toContain('<meta name="description"');
       expect(html).toContain('<meta name="keywords"');
-      expect(html).toContain(`<link rel="canonical" href="http://127.0.0.1:3100${path}"`);
+      expect(html).toContain(`<link rel="canonical" href="${baseURL}${path}"`);
       expect(html).toContain('<meta property="og:image"');
       expect(html).toContain('<meta name="twitter:card"');
       expect(html).toContain('<script type="application/ld+json">');
