@@ -105,7 +105,7 @@ export interface CombinationOptions {
 
 export const DEFAULT_COMBINATION_OPTIONS: CombinationOptions = {
   floorPct: DEFAULT_FLOOR_PCT,
-  maxPerMarket: 4,
+  maxPerMarket: 3,
   topPerOutcome: 6,
 };
 

@@ -4,6 +4,7 @@ import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { redactUrl } from './lib/redact.ts';
+import { enginePlugin } from './plugins/engine.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { readinessPlugin } from './plugins/readiness.ts';
 import { sitePlugin } from './plugins/site.ts';
@@ -12,6 +13,7 @@ import { outboxPlugin } from './email/plugin.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { secretsPlugin } from './plugins/secrets.ts';
 import { adminTrialRoutes } from './routes/admin-trials.ts';
+import { arbsFeedRoutes } from './routes/arbs-feed.ts';
 import { healthRoutes } from './routes/health.ts';
 import { trialRequestRoutes } from './routes/trial-requests.ts';
 import { trialsPlugin } from './trials/plugin.ts';
@@ -78,6 +80,8 @@ export async function buildApp({ config, logger }: AppOptions): Promise<FastifyI
   });
 
   await app.register(healthRoutes);
+  await app.register(enginePlugin);
+  await app.register(arbsFeedRoutes, { origins: [config.SITE_URL, ...config.CORS_ORIGINS] });
   // Issue 3: storage, rate limits, trial requests, email outbox, operators' routes.
   await app.register(secretsPlugin);
   await app.register(dbPlugin);

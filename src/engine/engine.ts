@@ -1,0 +1,326 @@
+import { compareArbs } from '#domain/arb-feed.ts';
+import { marketKey, type OddsEvent, type Team } from '#domain/markets.ts';
+import type { Arb, FeedSource } from '#domain/schemas/feed.ts';
+import { EventRegistry, slug } from './events.ts';
+import { checkEvent, checkPrice, marketAllowed, type CheckedTeam } from './ingest.ts';
+import { emptyDropCounters, type DropCounters, type DropReason } from './messages.ts';
+import { arbsJson, feedBody, SnapshotHistory, type Snapshot } from './publisher.ts';
+import { DEFAULT_SCAN_OPTIONS, scanMarket, type ScanOptions } from './scanner.ts';
+import { OddsStore, type MarketState, type StoredPrice } from './store.ts';
+
+// The odds engine: validates what sources send, keeps the store, re-scans only the markets that changed, and
+// publishes feed snapshots at most every `publishIntervalMs` when the arbs changed.
+
+export interface EngineOptions<E> {
+  source: FeedSource;
+  /** Clock (unix ms); tests and benchmarks pass a virtual one. */
+  now?: () => number;
+  scan?: Partial<ScanOptions>;
+  /** At most this many arbs in the feed (best first). */
+  maxArbs?: number;
+  publishIntervalMs?: number;
+  /** Allowed clock skew for prices stamped in the future. */
+  skewMs?: number;
+  historyMs?: number;
+  historyStepMs?: number;
+  /** Re-scan every market on every tick (the benchmark's baseline); off in production. */
+  fullRescan?: boolean;
+  /** Turns the body into what readers need (the server: compressed forms and an ETag). */
+  encode?: (body: Buffer) => E;
+  onDrop?: (reason: DropReason, count: number) => void;
+}
+
+export interface EngineStats {
+  source: FeedSource;
+  accepted: number;
+  dropped: number;
+  drops: DropCounters;
+  events: number;
+  markets: number;
+  arbs: number;
+  published: number;
+  lastPublishedAt: number | null;
+}
+
+interface MarketEntry {
+  arbs: Arb[];
+  validUntil: number;
+}
+
+export class OddsEngine<E = undefined> {
+  readonly store: OddsStore;
+  readonly source: FeedSource;
+  private readonly registry = new EventRegistry();
+  private readonly history: SnapshotHistory<E>;
+  private readonly scan: ScanOptions;
+  private readonly now: () => number;
+  private readonly maxArbs: number;
+  private readonly publishIntervalMs: number;
+  private readonly skewMs: number;
+  private readonly fullRescan: boolean;
+  private readonly encode: (body: Buffer) => E;
+  private readonly onDrop: ((reason: DropReason, count: number) => void) | undefined;
+  private readonly drops = emptyDropCounters();
+  private readonly dirty = new Set<MarketState>();
+  private readonly results = new Map<string, MarketEntry>();
+  private readonly listeners = new Set<(snapshot: Snapshot<E>) => void>();
+  private accepted = 0;
+  private dropped = 0;
+  private published = 0;
+  private changed = true;
+  private ready = false;
+  private lastArbsJson: string | null = null;
+  private timer: ReturnType<typeof setInterval> | null = null;
+
+  constructor(options: EngineOptions<E>) {
+    this.source = options.source;
+    this.now = options.now ?? Date.now;
+    this.scan = { ...DEFAULT_SCAN_OPTIONS, ...options.scan };
+    this.maxArbs = options.maxArbs ?? 300;
+    this.publishIntervalMs = options.publishIntervalMs ?? 250;
+    this.skewMs = options.skewMs ?? 5_000;
+    this.fullRescan = options.fullRescan ?? false;
+    this.encode = options.encode ?? ((() => undefined) as unknown as (body: Buffer) => E);
+    this.onDrop = options.onDrop;
+    const historyMs = options.historyMs ?? 180_000;
+    this.store = new OddsStore(historyMs);
+    this.history = new SnapshotHistory<E>(historyMs, options.historyStepMs ?? 1_000);
+  }
+
+  /**
+   * The source has delivered its initial state (or given up on it): from now on ticks publish. Before this, the feed
+   * route answers 503 rather than an empty feed that would look like "no arbs".
+   */
+  markReady(): void {
+    this.ready = true;
+  }
+
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  /** Counts a message dropped before it became a message (payload too large, not JSON). */
+  drop(reason: DropReason, count = 1): void {
+    this.drops[reason] += count;
+    this.dropped += count;
+    this.onDrop?.(reason, count);
+  }
+
+  /** Validates and applies one untrusted message. Returns whether it was accepted. */
+  ingest(message: unknown): boolean {
+    if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+      this.drop('malformed');
+      return false;
+    }
+    const record = message as Record<string, unknown>;
+    switch (record.kind) {
+      case 'price':
+        return this.ingestPrice(record);
+      case 'event':
+        return this.ingestEvent(record);
+      case 'end':
+        return this.ingestEnd(record);
+      default:
+        this.drop('malformed');
+        return false;
+    }
+  }
+
+  private ingestEvent(record: Record<string, unknown>): boolean {
+    const checked = checkEvent(record);
+    if (!checked.ok) {
+      this.drop(checked.reason);
+      return false;
+    }
+    const value = checked.value;
+    const id = this.registry.resolve(
+      value.sourceEventId,
+      value.league,
+      value.home,
+      value.away,
+      value.startsAt,
+    );
+    const previous = this.store.event(id);
+    const event: OddsEvent = {
+      id,
+      league: value.league,
+      home: previous?.home ?? team(value.home),
+      away: previous?.away ?? team(value.away),
+      startsAt: value.startsAt,
+      live: value.live,
+    };
+    const state = this.store.upsertEvent(event);
+    if (!previous || previous.live !== event.live || previous.startsAt !== event.startsAt) {
+      for (const market of state.markets.values()) this.dirty.add(market);
+    }
+    this.accepted += 1;
+    return true;
+  }
+
+  private ingestEnd(record: Record<string, unknown>): boolean {
+    const sourceEventId = typeof record.sourceEventId === 'string' ? record.sourceEventId : '';
+    const id = this.registry.lookup(sourceEventId);
+    if (!id) {
+      this.drop('unknown_event');
+      return false;
+    }
+    for (const market of this.store.removeEvent(id)) {
+      this.dirty.delete(market);
+      if (this.results.delete(market.key)) this.changed = true;
+    }
+    this.registry.forget(id);
+    this.accepted += 1;
+    return true;
+  }
+
+  private readonly countLinkDrop = (reason: DropReason) => this.drop(reason);
+
+  private ingestPrice(record: Record<string, unknown>): boolean {
+    const now = this.now();
+    const checked = checkPrice(record, now, this.skewMs, this.countLinkDrop);
+    if (!checked.ok) {
+      this.drop(checked.reason);
+      return false;
+    }
+    const value = checked.value;
+    const eventId = this.registry.lookup(value.sourceEventId);
+    const eventState = eventId ? this.store.eventState(eventId) : undefined;
+    if (!eventState) {
+      this.drop('unknown_event');
+      return false;
+    }
+    if (!marketAllowed(eventState.event.league, value.spec)) {
+      this.drop('unknown_market');
+      return false;
+    }
+    const existing = this.store.market(marketKey(eventState.event.id, value.spec));
+    const previous = existing?.prices[value.outcomeIndex]!.get(value.book);
+    const price: StoredPrice = {
+      book: value.book,
+      outcome: value.outcome,
+      american: value.american,
+      decimal: value.decimal,
+      links: value.links ?? previous?.links ?? { desktop: null, mobile: null },
+      updatedAt: value.updatedAt,
+      receivedAt: now,
+      suspended: value.suspended,
+      previous: null,
+    };
+    const market = this.store.put(eventState, existing?.spec ?? value.spec, value.outcomeIndex, price, now);
+    this.dirty.add(market);
+    this.accepted += 1;
+    return true;
+  }
+
+  /**
+   * Re-scans the markets that changed or whose arbs reached a price's age limit, and publishes a snapshot when the
+   * arbs changed. Returns the new snapshot, or undefined when nothing changed.
+   */
+  tick(): Snapshot<E> | undefined {
+    if (!this.ready) return undefined;
+    const now = this.now();
+    if (this.fullRescan) for (const market of this.store.allMarkets()) this.dirty.add(market);
+    for (const [key, entry] of this.results) {
+      if (entry.validUntil <= now) {
+        const market = this.store.market(key);
+        if (market) this.dirty.add(market);
+        else this.results.delete(key);
+      }
+    }
+    for (const market of this.dirty) this.rescan(market, now);
+    this.dirty.clear();
+    if (!this.changed && this.history.latest) return undefined;
+    this.changed = false;
+    const arbs = this.collect();
+    const json = arbsJson(arbs);
+    if (json === this.lastArbsJson && this.history.latest) return undefined;
+    this.lastArbsJson = json;
+    const body = feedBody(now, this.source, json);
+    const snapshot: Snapshot<E> = {
+      at: now,
+      generatedAt: Math.floor(now / 1000),
+      arbCount: arbs.length,
+      body,
+      encoded: this.encode(body),
+    };
+    this.history.add(snapshot);
+    this.published += 1;
+    for (const listener of this.listeners) listener(snapshot);
+    return snapshot;
+  }
+
+  private rescan(market: MarketState, now: number): void {
+    const event = this.store.event(market.eventId);
+    const previous = this.results.get(market.key);
+    const result = event ? scanMarket(market, event, now, this.scan) : { arbs: [], validUntil: Infinity };
+    if (result.arbs.length === 0) {
+      if (previous) {
+        this.results.delete(market.key);
+        this.changed = true;
+      }
+      return;
+    }
+    this.results.set(market.key, result);
+    this.changed = true;
+  }
+
+  private collect(): Arb[] {
+    const all: Arb[] = [];
+    for (const entry of this.results.values()) for (const arb of entry.arbs) all.push(arb);
+    all.sort(compareArbs);
+    return all.length > this.maxArbs ? all.slice(0, this.maxArbs) : all;
+  }
+
+  /** The latest snapshot, or undefined before the first publish. */
+  get latest(): Snapshot<E> | undefined {
+    return this.history.latest;
+  }
+
+  /** The newest snapshot published at or before `time` (unix ms): what a reader delayed to `time` may see. */
+  snapshotAt(time: number): Snapshot<E> | undefined {
+    return this.history.at(time);
+  }
+
+  onSnapshot(listener: (snapshot: Snapshot<E>) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Current arbs (all of them, before the feed's cap), best first. */
+  currentArbs(): Arb[] {
+    const all: Arb[] = [];
+    for (const entry of this.results.values()) for (const arb of entry.arbs) all.push(arb);
+    return all.sort(compareArbs);
+  }
+
+  stats(): EngineStats {
+    return {
+      source: this.source,
+      accepted: this.accepted,
+      dropped: this.dropped,
+      drops: { ...this.drops },
+      events: this.store.eventCount,
+      markets: this.store.marketCount,
+      arbs: this.history.latest?.arbCount ?? 0,
+      published: this.published,
+      lastPublishedAt: this.history.latest?.at ?? null,
+    };
+  }
+
+  /** Ticks every `publishIntervalMs` until stop(). The timer never keeps the process alive. */
+  start(): void {
+    if (this.timer) return;
+    this.tick();
+    this.timer = setInterval(() => this.tick(), this.publishIntervalMs);
+    this.timer.unref?.();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+}
+
+function team(input: CheckedTeam): Team {
+  return { id: input.id ?? slug(input.name), name: input.name, abbreviation: input.abbreviation };
+}

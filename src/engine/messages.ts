@@ -1,0 +1,74 @@
+// What sources hand to the engine. Every field is untrusted: the engine validates each message (ingest.ts) and
+// drops, with a counted reason, whatever does not hold.
+
+export interface TeamInput {
+  name: string;
+  abbreviation?: string;
+  id?: string;
+}
+
+/** A fixture as a source knows it (created or changed). */
+export interface EventMessage {
+  kind: 'event';
+  /** The source's own id for the fixture (the engine merges one fixture arriving under several ids). */
+  sourceEventId: string;
+  league: string;
+  home: TeamInput;
+  away: TeamInput;
+  /** Unix ms or an ISO 8601 string. */
+  startsAt: number | string;
+  live?: boolean;
+}
+
+/** The fixture is over (or withdrawn): its markets leave the store and the feed. */
+export interface EndMessage {
+  kind: 'end';
+  sourceEventId: string;
+}
+
+/** One book's price for one outcome. */
+export interface PriceMessage {
+  kind: 'price';
+  sourceEventId: string;
+  book: string;
+  /** moneyline | spread | total | 1x2 */
+  market: string;
+  /** Defaults to "full". */
+  period?: string;
+  /** The outcome's own line as the book quotes it: spreads home −3.5 / away +3.5, totals 221.5 for both sides. */
+  point?: number | null;
+  /** home | away | draw | over | under */
+  outcome: string;
+  /** American odds (number or text such as "+150"); or `decimal`. */
+  american?: number | string;
+  decimal?: number;
+  /** Absent: the links already held for this price are kept (an update that only moves the odds). */
+  links?: { desktop?: string | null; mobile?: string | null };
+  /** When the book changed the price, unix ms; defaults to the time of receipt. */
+  updatedAt?: number;
+  suspended?: boolean;
+}
+
+export type SourceMessage = EventMessage | EndMessage | PriceMessage;
+
+export const DROP_REASONS = [
+  'malformed',
+  'payload_too_large',
+  'not_json',
+  'invalid_odds',
+  'american_out_of_range',
+  'missing_teams',
+  'unknown_league',
+  'unknown_market',
+  'unknown_book',
+  'unknown_event',
+  'future_timestamp',
+  'bad_link',
+  'unfilled_placeholder',
+] as const;
+export type DropReason = (typeof DROP_REASONS)[number];
+export type DropCounters = Record<DropReason, number>;
+
+export function emptyDropCounters(): DropCounters {
+  return Object.fromEntries(DROP_REASONS.map((reason) => [reason, 0])) as DropCounters;
+}

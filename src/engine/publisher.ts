@@ -1,0 +1,75 @@
+import type { Arb, FeedSource } from '#domain/schemas/feed.ts';
+
+// Snapshot bytes and their short history. The body is built only when the arbs changed, so an unchanged market keeps
+// its bytes and ETag (clients then get 304s). The history keeps at most one snapshot per `historyStepMs` over the
+// last `historyMs`, so delayed readers get the newest snapshot published at or before their horizon.
+
+export interface Snapshot<E = unknown> {
+  /** When it was built, unix ms. */
+  at: number;
+  /** The feed's `generated_at`, unix seconds. */
+  generatedAt: number;
+  arbCount: number;
+  /** The feed body, UTF-8 JSON. */
+  body: Buffer;
+  /** What the publisher's `encode` hook made of the body (the server keeps compressed forms and an ETag here). */
+  encoded: E;
+}
+
+export function feedBody(generatedAtMs: number, source: FeedSource, arbsJson: string): Buffer {
+  return Buffer.from(
+    `{"generated_at":${Math.floor(generatedAtMs / 1000)},"source":${JSON.stringify(source)},"arbs":${arbsJson}}`,
+  );
+}
+
+export function arbsJson(arbs: readonly Arb[]): string {
+  return JSON.stringify(arbs);
+}
+
+export class SnapshotHistory<E> {
+  private readonly items: Snapshot<E>[] = [];
+  private latestSnapshot: Snapshot<E> | undefined;
+
+  constructor(
+    private readonly historyMs: number,
+    private readonly historyStepMs: number,
+  ) {}
+
+  get latest(): Snapshot<E> | undefined {
+    return this.latestSnapshot;
+  }
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  add(snapshot: Snapshot<E>): void {
+    this.latestSnapshot = snapshot;
+    const last = this.items[this.items.length - 1];
+    if (last && snapshot.at - last.at < this.historyStepMs) this.items[this.items.length - 1] = snapshot;
+    else this.items.push(snapshot);
+    // Keep one snapshot at or before the window start so `at(now − window)` still has an answer.
+    const horizon = snapshot.at - this.historyMs;
+    let drop = 0;
+    while (drop + 1 < this.items.length && this.items[drop + 1]!.at <= horizon) drop += 1;
+    if (drop > 0) this.items.splice(0, drop);
+  }
+
+  /** The newest snapshot built at or before `time` (unix ms); undefined when none that old is kept. */
+  at(time: number): Snapshot<E> | undefined {
+    const latest = this.latestSnapshot;
+    if (latest && latest.at <= time) return latest;
+    let lo = 0;
+    let hi = this.items.length - 1;
+    let found: Snapshot<E> | undefined;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const item = this.items[mid]!;
+      if (item.at <= time) {
+        found = item;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found;
+  }
+}

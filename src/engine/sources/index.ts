@@ -1,0 +1,18 @@
+import { simulatorSource } from './simulator.ts';
+import type { OddsSource } from './types.ts';
+
+// ODDS_SOURCE → one source: `simulator` (default), `the-odds-api`, or `replay:<path>`.
+
+export interface SourceSettings {
+  ODDS_SOURCE: string;
+  SIM_SEED: number;
+  ODDS_API_KEY?: string | undefined;
+}
+
+export function createSource(settings: SourceSettings): OddsSource {
+  const spec = settings.ODDS_SOURCE;
+  if (spec === 'simulator') return simulatorSource(settings.SIM_SEED);
+  throw new Error(`Unsupported ODDS_SOURCE: ${spec}`);
+}
+
+export type { OddsSource, SourceContext } from './types.ts';

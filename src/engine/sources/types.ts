@@ -1,0 +1,26 @@
+import type { FeedSource } from '#domain/schemas/feed.ts';
+import type { DropReason } from '../messages.ts';
+
+// One interface for every odds source (simulator, The Odds API, replay); ODDS_SOURCE picks one (sources/index.ts).
+
+export interface SourceLogger {
+  info(details: Record<string, unknown>, message: string): void;
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
+export interface SourceContext {
+  /** Hands one untrusted message to the engine; false when it was dropped (and counted). */
+  ingest(message: unknown): boolean;
+  /** Counts a payload refused before it became messages (too large, not JSON). */
+  drop(reason: DropReason): void;
+  /** The initial state is in (or the source gave up on it): the engine may publish. */
+  ready(): void;
+  now(): number;
+  log: SourceLogger;
+}
+
+export interface OddsSource {
+  readonly name: FeedSource;
+  start(context: SourceContext): void | Promise<void>;
+  stop(): void | Promise<void>;
+}

@@ -1,0 +1,166 @@
+import {
+  marketKey,
+  outcomesOf,
+  type BookPrice,
+  type MarketSpec,
+  type OddsEvent,
+  type OutcomeKey,
+} from '#domain/markets.ts';
+import type { SportsbookKey } from '#domain/sportsbooks.ts';
+
+// The odds store: current prices per event, market, outcome and book, with their update times, plus a short
+// history per price (a chain of earlier versions by time of receipt) so delayed readers (the paid API's Starter and
+// Pro plans) can see the market exactly as it was known at an earlier instant.
+
+export interface StoredPrice extends BookPrice {
+  /** The version this one replaced, while it is still inside the history window. */
+  previous: StoredPrice | null;
+}
+
+export interface MarketState {
+  key: string;
+  eventId: string;
+  spec: MarketSpec;
+  outcomes: readonly OutcomeKey[];
+  /** One map per outcome (same order as `outcomes`), book → newest price. */
+  prices: Map<SportsbookKey, StoredPrice>[];
+}
+
+export interface EventState {
+  event: OddsEvent;
+  markets: Map<string, MarketState>;
+}
+
+export interface PriceChange {
+  eventId: string;
+  marketKey: string;
+  spec: MarketSpec;
+  price: BookPrice;
+}
+
+export type PriceListener = (change: PriceChange) => void;
+
+export class OddsStore {
+  private readonly eventsById = new Map<string, EventState>();
+  private readonly marketsByKey = new Map<string, MarketState>();
+  private readonly listeners = new Set<PriceListener>();
+
+  constructor(private readonly historyMs: number) {}
+
+  get eventCount(): number {
+    return this.eventsById.size;
+  }
+
+  get marketCount(): number {
+    return this.marketsByKey.size;
+  }
+
+  events(): OddsEvent[] {
+    return [...this.eventsById.values()].map((state) => state.event);
+  }
+
+  event(id: string): OddsEvent | undefined {
+    return this.eventsById.get(id)?.event;
+  }
+
+  eventState(id: string): EventState | undefined {
+    return this.eventsById.get(id);
+  }
+
+  markets(eventId: string): MarketState[] {
+    return [...(this.eventsById.get(eventId)?.markets.values() ?? [])];
+  }
+
+  market(key: string): MarketState | undefined {
+    return this.marketsByKey.get(key);
+  }
+
+  allMarkets(): IterableIterator<MarketState> {
+    return this.marketsByKey.values();
+  }
+
+  /**
+   * Prices of one market as known at `at` (unix ms; default: now): for each outcome and book, the newest version
+   * received at or before `at`. Versions older than the history window are gone, so `at` should lie inside it.
+   */
+  prices(key: string, at?: number): BookPrice[] {
+    const market = this.marketsByKey.get(key);
+    if (!market) return [];
+    const out: BookPrice[] = [];
+    for (const byBook of market.prices) {
+      for (const newest of byBook.values()) {
+        let version: StoredPrice | null = newest;
+        if (at !== undefined) while (version && version.receivedAt > at) version = version.previous;
+        if (version) out.push(stripHistory(version));
+      }
+    }
+    return out;
+  }
+
+  /** Called for every accepted price (the paid API's stream subscribes here). Returns the unsubscribe function. */
+  subscribe(listener: PriceListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  upsertEvent(event: OddsEvent): EventState {
+    const existing = this.eventsById.get(event.id);
+    if (existing) {
+      existing.event = event;
+      return existing;
+    }
+    const state: EventState = { event, markets: new Map() };
+    this.eventsById.set(event.id, state);
+    return state;
+  }
+
+  removeEvent(id: string): MarketState[] {
+    const state = this.eventsById.get(id);
+    if (!state) return [];
+    this.eventsById.delete(id);
+    for (const key of state.markets.keys()) this.marketsByKey.delete(key);
+    return [...state.markets.values()];
+  }
+
+  /** Stores a price (validated upstream) and returns its market. */
+  put(
+    eventState: EventState,
+    spec: MarketSpec,
+    outcomeIndex: number,
+    price: StoredPrice,
+    now: number,
+  ): MarketState {
+    const key = marketKey(eventState.event.id, spec);
+    let market = this.marketsByKey.get(key);
+    if (!market) {
+      const outcomes = outcomesOf(spec.type);
+      market = { key, eventId: eventState.event.id, spec, outcomes, prices: outcomes.map(() => new Map()) };
+      this.marketsByKey.set(key, market);
+      eventState.markets.set(key, market);
+    }
+    const byBook = market.prices[outcomeIndex]!;
+    const previous = byBook.get(price.book) ?? null;
+    price.previous = previous;
+    // Keep the newest version received at or before the window start; drop anything older.
+    const horizon = now - this.historyMs;
+    let version: StoredPrice | null = previous;
+    while (version && version.receivedAt > horizon) version = version.previous;
+    if (version) version.previous = null;
+    byBook.set(price.book, price);
+    if (this.listeners.size > 0) {
+      const change: PriceChange = {
+        eventId: market.eventId,
+        marketKey: key,
+        spec,
+        price: stripHistory(price),
+      };
+      for (const listener of this.listeners) listener(change);
+    }
+    return market;
+  }
+}
+
+function stripHistory(price: StoredPrice): BookPrice {
+  const { previous: _previous, ...rest } = price;
+  return rest;
+}

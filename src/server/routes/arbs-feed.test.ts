@@ -1,0 +1,163 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ArbFeedSchema } from '#domain/schemas/feed.ts';
+import type { OddsSource } from '#engine/sources/index.ts';
+import { buildApp } from '../app.ts';
+import { enginePlugin } from '../plugins/engine.ts';
+import { errorsPlugin } from '../plugins/errors.ts';
+import { readinessPlugin } from '../plugins/readiness.ts';
+import { testConfig } from '../test/helpers.ts';
+import { arbsFeedRoutes } from './arbs-feed.ts';
+
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  app = await buildApp({
+    config: testConfig({ SIM_SEED: '7', CORS_ORIGINS: 'https://partner.example' }),
+    logger: false,
+  });
+  await app.ready();
+});
+
+afterAll(async () => {
+  await app.close();
+});
+
+describe('GET /tools/arbs.json', () => {
+  it('answers a schema-valid simulator feed sorted by edge_pct descending', async () => {
+    const response = await app.inject({ method: 'GET', url: '/tools/arbs.json?t=1763770000000' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.headers.etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    const feed = ArbFeedSchema.parse(response.json());
+    expect(feed.source).toBe('simulator');
+    expect(feed.arbs.length).toBeGreaterThan(0);
+    const edges = feed.arbs.map((arb) => arb.edge_pct);
+    expect(edges).toEqual([...edges].sort((a, b) => b - a));
+    expect(Math.abs(feed.generated_at - Date.now() / 1000)).toBeLessThan(120);
+  });
+
+  it('ignores t: any value gives the same bytes and ETag', async () => {
+    const a = await app.inject({ method: 'GET', url: '/tools/arbs.json?t=1' });
+    const b = await app.inject({ method: 'GET', url: `/tools/arbs.json?t=${'9'.repeat(40)}&x=y` });
+    const c = await app.inject({ method: 'GET', url: '/tools/arbs.json' });
+    // Between two requests a new snapshot may land; the three must agree whenever their ETags do.
+    for (const other of [b, c]) if (other.headers.etag === a.headers.etag) expect(other.body).toBe(a.body);
+    expect([a, b, c].every((response) => response.statusCode === 200)).toBe(true);
+  });
+
+  it('answers 304 with no body when If-None-Match carries the current ETag', async () => {
+    const first = await app.inject({ method: 'GET', url: '/tools/arbs.json' });
+    const etag = String(first.headers.etag);
+    const again = await app.inject({
+      method: 'GET',
+      url: '/tools/arbs.json',
+      headers: { 'if-none-match': etag },
+    });
+    if (again.headers.etag === etag) {
+      expect(again.statusCode).toBe(304);
+      expect(again.body).toBe('');
+    } else {
+      expect(again.statusCode).toBe(200);
+    }
+    const stale = await app.inject({
+      method: 'GET',
+      url: '/tools/arbs.json',
+      headers: { 'if-none-match': '"nope"' },
+    });
+    expect(stale.statusCode).toBe(200);
+  });
+
+  it('negotiates brotli, gzip and identity from the same snapshot bytes', async () => {
+    const engine = app.engine;
+    const snapshot = engine.latest!;
+    const entry = snapshot.encoded;
+    const br = await app.inject({
+      method: 'GET',
+      url: '/tools/arbs.json',
+      headers: { 'accept-encoding': 'gzip, br' },
+    });
+    const gzip = await app.inject({
+      method: 'GET',
+      url: '/tools/arbs.json',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    const plain = await app.inject({
+      method: 'GET',
+      url: '/tools/arbs.json',
+      headers: { 'accept-encoding': 'identity' },
+    });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(String(br.headers.vary)).toContain('Accept-Encoding');
+    for (const response of [br, gzip, plain]) {
+      const body =
+        response.headers['content-encoding'] === 'br'
+          ? brotliDecompressSync(response.rawPayload)
+          : response.headers['content-encoding'] === 'gzip'
+            ? gunzipSync(response.rawPayload)
+            : response.rawPayload;
+      ArbFeedSchema.parse(JSON.parse(body.toString('utf8')));
+      if (response.headers.etag === entry.etag) expect(body.equals(entry.body)).toBe(true);
+    }
+  });
+
+  it('allows the site origin and CORS_ORIGINS cross-origin, and no other', async () => {
+    const site = await app.inject({
+      method: 'GET',
+      url: '/tools/arbs.json',
+      headers: { origin: 'https://example.test' },
+    });
+    expect(site.headers['access-control-allow-origin']).toBe('https://example.test');
+    const partner = await app.inject({
+      method: 'GET',
+      url: '/tools/arbs.json',
+      headers: { origin: 'https://partner.example' },
+    });
+    expect(partner.headers['access-control-allow-origin']).toBe('https://partner.example');
+    const other = await app.inject({
+      method: 'GET',
+      url: '/tools/arbs.json',
+      headers: { origin: 'https://evil.example' },
+    });
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+    expect(String(other.headers.vary)).toContain('Origin');
+  });
+
+  it('reports the engine in /readyz with its drop counters', async () => {
+    const response = await app.inject({ method: 'GET', url: '/readyz' });
+    const body = response.json() as {
+      checks: Record<string, { ok: boolean; details: Record<string, unknown> }>;
+    };
+    expect(body.checks.engine!.ok).toBe(true);
+    expect(body.checks.engine!.details).toMatchObject({ source: 'simulator', dropped: 0 });
+    expect(body.checks.engine!.details.drops).toMatchObject({ bad_link: 0, invalid_odds: 0 });
+  });
+});
+
+describe('GET /tools/arbs.json before the first snapshot', () => {
+  it('answers 503 problem+json with Retry-After', async () => {
+    const silent: OddsSource = { name: 'replay', start() {}, stop() {} };
+    const bare = Fastify({ logger: false });
+    bare.decorate('config', testConfig());
+    await bare.register(errorsPlugin);
+    await bare.register(readinessPlugin);
+    await bare.register(enginePlugin, { source: silent });
+    await bare.register(arbsFeedRoutes, { origins: ['https://example.test'] });
+    await bare.ready();
+    try {
+      const response = await bare.inject({ method: 'GET', url: '/tools/arbs.json' });
+      expect(response.statusCode).toBe(503);
+      expect(response.headers['retry-after']).toBe('1');
+      expect(response.headers['content-type']).toContain('application/problem+json');
+      expect(response.json()).toMatchObject({ status: 503, type: expect.stringContaining('feed-not-ready') });
+      const ready = await bare.readiness.run();
+      expect(ready.checks.engine!.ok).toBe(false);
+    } finally {
+      await bare.close();
+    }
+  });
+});
