@@ -12,7 +12,10 @@ export function sendEntry(
   headers: Record<string, string>,
   status = 200,
 ): FastifyReply {
-  void reply.headers(headers).header('etag', entry.etag).header('vary', headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding');
+  void reply
+    .headers(headers)
+    .header('etag', entry.etag)
+    .header('vary', headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding');
   if (status === 200 && etagMatches(request.headers['if-none-match'], entry.etag)) {
     return reply.code(304).send();
   }
