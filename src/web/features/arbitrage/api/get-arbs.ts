@@ -1,7 +1,7 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ArbFeedSchema, type ArbFeed } from '#domain/schemas/feed.ts';
 import { publicConfig } from '#web/config.ts';
 import { sampleFeed } from './sample-feed.ts';
+import { usePolledQuery, type PolledQueryOptions } from './use-polled-query.ts';
 
 // SPEC §7 call 2 and §8 "Arbitrage feed": GET /tools/arbs.json?t=<ms> on the odds API host. A non-OK status or a
 // network failure is caught and the built-in sample data is used silently; anything that throws after the response
@@ -53,18 +53,18 @@ export async function fetchArbs({ signal }: { signal?: AbortSignal } = {}): Prom
   return { feed: ArbFeedSchema.parse(await response.json()), sample: false };
 }
 
-export function arbsQueryOptions({ refetchInterval }: { refetchInterval: number | false }) {
-  return queryOptions({
+export function arbsQueryOptions({
+  refetchInterval,
+}: {
+  refetchInterval: number | false;
+}): PolledQueryOptions<ArbsResult> {
+  return {
     queryKey: ['arbs', publicConfig.oddsApiHost],
     queryFn: ({ signal }) => fetchArbs({ signal }),
     refetchInterval,
-    refetchIntervalInBackground: false,
-    refetchOnWindowFocus: false,
-    retry: false,
-    staleTime: 0,
-  });
+  };
 }
 
 export function useArbs(options: { refetchInterval: number | false }) {
-  return useQuery(arbsQueryOptions(options));
+  return usePolledQuery(arbsQueryOptions(options));
 }

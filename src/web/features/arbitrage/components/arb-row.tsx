@@ -56,7 +56,7 @@ function SideItem({
   onStateChange: (book: SportsbookKey, state: string) => void;
 }) {
   const link = resolveBetLink(book, side.links, device, state);
-  const selection = side.selection.name || side.name;
+  const selection = side.name || side.selection.name;
   return (
     <li className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-3 gap-y-2 py-2 first:pt-0 last:pb-0 lg:grid-cols-[8.5rem_minmax(8rem,1fr)_3.5rem_6.75rem_6rem_4.25rem_9rem] lg:py-1.5">
       <BookBadge book={book} className="max-lg:order-1" />

@@ -1,5 +1,3 @@
-import * as Switch from '@radix-ui/react-switch';
-import * as Tabs from '@radix-ui/react-tabs';
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import {
   arbKey,
@@ -19,10 +17,11 @@ import { useNewArbHighlights } from '../hooks/use-new-arb-highlights.ts';
 import { useReducedMotion } from '../hooks/use-reduced-motion.ts';
 import { useSelectedSportsbooks, useSportsbookStates } from '../hooks/use-sportsbook-preferences.ts';
 import { ArbTable, type TableRow } from './arb-table.tsx';
+import { ModeTabs, panelId, tabId } from './mode-tabs.tsx';
 import { RefreshMeasure } from './refresh-measure.tsx';
 import { SportsbookPicker } from './sportsbook-picker.tsx';
 
-const MODES: { value: ArbMode; label: string; caption: string }[] = [
+const MODES: readonly { value: ArbMode; label: string; caption: string }[] = [
   { value: 'prematch', label: 'Pre-match', caption: 'Pre-match arbitrage opportunities, highest edge first' },
   { value: 'live', label: 'Live', caption: 'Live arbitrage opportunities, highest edge first' },
 ];
@@ -169,58 +168,53 @@ export function ArbitrageScreen() {
         </div>
       </div>
 
-      <Tabs.Root value={mode} onValueChange={(value) => setMode(value as ArbMode)} className="mt-5">
-        <div className="flex flex-wrap items-center justify-between gap-3 border-b border-slate-800 pb-3">
-          <Tabs.List
-            aria-label="Arb type"
-            className="inline-flex rounded-lg border border-slate-700 bg-slate-900 p-1"
-          >
-            {MODES.map(({ value, label }) => (
-              <Tabs.Trigger
-                key={value}
-                value={value}
-                className="inline-flex h-8 items-center gap-2 rounded-md px-3 text-sm font-medium text-slate-300 hover:text-white focus-visible:outline-2 focus-visible:outline-emerald-300 data-[state=active]:bg-emerald-400 data-[state=active]:text-slate-950"
-              >
-                {label}
-                <span className="rounded-full bg-slate-950/20 px-1.5 font-mono text-xs tabular-nums">
-                  {result ? counts[value] : '–'}
-                  <span className="sr-only"> arbs</span>
-                </span>
-              </Tabs.Trigger>
-            ))}
-          </Tabs.List>
-          <div className="flex flex-wrap items-center gap-2">
-            <SportsbookPicker selected={selected} onChange={setSelected} />
-            <div className="flex h-8 items-center gap-2 rounded-md border border-slate-700 bg-slate-900 px-2.5">
-              <Switch.Root
-                id="arbs-auto-refresh"
-                checked={auto}
-                onCheckedChange={setAuto}
-                className="relative h-5 w-9 shrink-0 rounded-full bg-slate-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-300 data-[state=checked]:bg-emerald-500"
-              >
-                <Switch.Thumb className="block h-4 w-4 translate-x-0.5 rounded-full bg-white shadow motion-safe:transition-transform data-[state=checked]:translate-x-[18px]" />
-              </Switch.Root>
-              <label htmlFor="arbs-auto-refresh" className="text-sm font-medium text-slate-100">
-                Auto
-              </label>
-            </div>
-            <Button
-              variant="secondary"
-              size="sm"
-              onClick={() => void refresh()}
-              disabled={auto || manualRefreshing || query.isPending}
+      <div className="mt-5 flex flex-wrap items-center justify-between gap-3 border-b border-slate-800 pb-3">
+        <ModeTabs
+          tabs={MODES}
+          value={mode}
+          onChange={setMode}
+          renderCount={(value) => (result ? counts[value] : '–')}
+        />
+        <div className="flex flex-wrap items-center gap-2">
+          <SportsbookPicker selected={selected} onChange={setSelected} />
+          <div className="flex h-8 items-center gap-2 rounded-md border border-slate-700 bg-slate-900 px-2.5">
+            <button
+              type="button"
+              role="switch"
+              id="arbs-auto-refresh"
+              aria-checked={auto}
+              onClick={() => setAuto((on) => !on)}
+              className={cn(
+                'relative h-5 w-9 shrink-0 rounded-full focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-300',
+                auto ? 'bg-emerald-500' : 'bg-slate-600',
+              )}
             >
-              <RefreshIcon spinning={manualRefreshing || (auto && query.isFetching)} />
-              Refresh
-            </Button>
+              <span
+                aria-hidden="true"
+                className={cn(
+                  'block h-4 w-4 rounded-full bg-white shadow motion-safe:transition-transform',
+                  auto ? 'translate-x-[18px]' : 'translate-x-0.5',
+                )}
+              />
+            </button>
+            <label htmlFor="arbs-auto-refresh" className="text-sm font-medium text-slate-100">
+              Auto
+            </label>
           </div>
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => void refresh()}
+            disabled={auto || manualRefreshing || query.isPending}
+          >
+            <RefreshIcon spinning={manualRefreshing || (auto && query.isFetching)} />
+            Refresh
+          </Button>
         </div>
-        {MODES.map(({ value }) => (
-          <Tabs.Content key={value} value={value} className="mt-4 focus-visible:outline-none">
-            {value === mode ? body : null}
-          </Tabs.Content>
-        ))}
-      </Tabs.Root>
+      </div>
+      <div role="tabpanel" id={panelId(mode)} aria-labelledby={tabId(mode)} className="mt-4">
+        {body}
+      </div>
     </section>
   );
 }

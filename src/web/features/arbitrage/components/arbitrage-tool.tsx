@@ -1,13 +1,6 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
 import { ArbitrageScreen } from './arbitrage-screen.tsx';
 
-/** The arbitrage page's feature root: its own query client, so other pages do not ship TanStack Query. */
+/** The arbitrage page's feature root, composed by routes/arbitrage.tsx. */
 export function ArbitrageTool() {
-  const [client] = useState(() => new QueryClient());
-  return (
-    <QueryClientProvider client={client}>
-      <ArbitrageScreen />
-    </QueryClientProvider>
-  );
+  return <ArbitrageScreen />;
 }

@@ -62,7 +62,11 @@ export function moneyline(id = 'celtics', edge = 2.51, live = false): Arb {
   return arb(
     id,
     [
-      side(`${id}-fd`, 'fanduel', '+155', 2.55, { selection: { name: 'Boston Celtics' }, links: fdLinks }),
+      side(`${id}-fd`, 'fanduel', '+155', 2.55, {
+        name: 'Boston Celtics',
+        selection: { name: 'Boston Celtics' },
+        links: fdLinks,
+      }),
       side(`${id}-dk`, 'draftkings', '-140', 1.7142857, {
         selection: { name: 'New York Knicks' },
         links: dkLinks,
