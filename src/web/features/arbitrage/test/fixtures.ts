@@ -68,6 +68,7 @@ export function moneyline(id = 'celtics', edge = 2.51, live = false): Arb {
         links: fdLinks,
       }),
       side(`${id}-dk`, 'draftkings', '-140', 1.7142857, {
+        name: 'New York Knicks',
         selection: { name: 'New York Knicks' },
         links: dkLinks,
       }),
