@@ -13,6 +13,7 @@ import { outboxPlugin } from './email/plugin.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { secretsPlugin } from './plugins/secrets.ts';
 import { adminTrialRoutes } from './routes/admin-trials.ts';
+import { apiPlugin } from './api/plugin.ts';
 import { arbsFeedRoutes } from './routes/arbs-feed.ts';
 import { healthRoutes } from './routes/health.ts';
 import { trialRequestRoutes } from './routes/trial-requests.ts';
@@ -90,6 +91,8 @@ export async function buildApp({ config, logger }: AppOptions): Promise<FastifyI
   await app.register(outboxPlugin);
   await app.register(trialRequestRoutes);
   await app.register(adminTrialRoutes);
+  // Issue 6: the paid odds API (/v1 REST + SSE), its reference (/openapi.json, /docs) and operators' key routes.
+  await app.register(apiPlugin);
   await app.register(sitePlugin, { buildDir: config.buildDir, origin: config.SITE_URL });
   await app.register(seoRoutes, { origin: config.SITE_URL, builtAt: app.siteBuiltAt });
 

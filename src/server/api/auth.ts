@@ -1,0 +1,142 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { HttpProblem } from '../lib/problem.ts';
+import type { ApiKeyRecord, KeyCheck } from './keys.ts';
+import { cheapestPlanWith, includes, type Feature } from './policy.ts';
+
+// Authentication and per-key rate limits of the /v1 routes. The key comes in `X-Api-Key`; only the stream (for
+// browsers' EventSource, which cannot send headers) also takes `?api_key=`, which the request-log serializer redacts.
+// A key in the query string of any other route is refused: URLs end up in logs, proxies and browser history.
+
+export const WINDOW_MS = 60_000;
+export const STREAM_QUERY_PARAM = 'api_key';
+/** Query parameters that look like a credential (the same names the log serializer redacts). */
+const CREDENTIAL_PARAMS = ['api_key', 'apikey', 'key', 'token', 'access_token'];
+
+export interface Quota {
+  limit: number;
+  remaining: number;
+  /** Seconds until the whole quota is available again (an upper bound). */
+  resetSeconds: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    apiKey: ApiKeyRecord | null;
+    quota: Quota | null;
+  }
+  interface FastifyContextConfig {
+    /** The route accepts the key in `?api_key=` (the stream only). */
+    apiKeyInQuery?: boolean;
+  }
+}
+
+const REASONS: Record<Exclude<KeyCheck, { ok: true }>['reason'], [code: string, detail: string]> = {
+  missing: ['api-key-missing', 'Send your API key in the X-Api-Key header.'],
+  malformed: ['api-key-malformed', 'This is not a Sharpline API key (expected sl_live_… or sl_trial_…).'],
+  unknown: [
+    'api-key-unknown',
+    'No such API key. Check for a copy-paste error, or ask support with the key prefix.',
+  ],
+  expired: ['api-key-expired', 'This API key has expired. Pick a plan to keep access.'],
+  revoked: ['api-key-revoked', 'This API key has been revoked.'],
+};
+
+export function keyProblem(reason: keyof typeof REASONS): HttpProblem {
+  const [code, detail] = REASONS[reason];
+  return new HttpProblem(
+    401,
+    code,
+    'Invalid API key',
+    detail,
+    {},
+    { 'www-authenticate': 'ApiKey header="X-Api-Key"' },
+  );
+}
+
+export function quotaHeaders(quota: Quota): Record<string, string> {
+  return {
+    'ratelimit-policy': `"minute";q=${quota.limit};w=${WINDOW_MS / 1000}`,
+    ratelimit: `"minute";r=${quota.remaining};t=${quota.resetSeconds}`,
+    'x-ratelimit-limit': String(quota.limit),
+    'x-ratelimit-remaining': String(quota.remaining),
+    'x-ratelimit-reset': String(quota.resetSeconds),
+  };
+}
+
+/** Throws a 403 problem naming the cheapest plan with the feature when the key's plan lacks it. */
+export function requireFeature(request: FastifyRequest, feature: Feature): void {
+  const plan = request.apiKey!.plan;
+  if (includes(plan, feature)) return;
+  const needed = cheapestPlanWith(feature);
+  throw new HttpProblem(
+    403,
+    'plan-feature',
+    'Not included in your plan',
+    `${feature.name} is included in the ${needed.name} plan; this key is on the ${plan.name} plan.`,
+    { feature: feature.id, plan: plan.id, required_plan: needed.id, upgrade_url: needed.checkoutUrl },
+  );
+}
+
+function queryHasCredential(url: string): boolean {
+  const queryStart = url.indexOf('?');
+  if (queryStart < 0) return false;
+  const params = new URLSearchParams(url.slice(queryStart + 1));
+  return CREDENTIAL_PARAMS.some((name) => params.has(name));
+}
+
+async function authenticate(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+  const inQuery = request.routeOptions.config.apiKeyInQuery === true;
+  if (!inQuery && queryHasCredential(request.url)) {
+    throw new HttpProblem(
+      400,
+      'api-key-in-query',
+      'API key in the URL',
+      'Send the key in the X-Api-Key header; query parameters end up in logs and browser history. Only /v1/stream accepts ?api_key= (for EventSource).',
+    );
+  }
+  const header = request.headers['x-api-key'];
+  let presented = Array.isArray(header) ? header[0] : header;
+  if (presented === undefined && inQuery) {
+    const value = (request.query as Record<string, unknown> | undefined)?.[STREAM_QUERY_PARAM];
+    if (typeof value === 'string') presented = value;
+  }
+  const check = await app.apiKeys.authenticate(presented?.trim());
+  if (!check.ok) throw keyProblem(check.reason);
+  const { key } = check;
+  const limit = key.plan.requestsPerMinute;
+  const result = await app.rateLimiter.hit(`api:key:${key.id}`, limit, WINDOW_MS);
+  const interval = WINDOW_MS / limit;
+  const quota: Quota = {
+    limit,
+    remaining: result.remaining,
+    resetSeconds: result.allowed
+      ? Math.ceil(((limit - result.remaining) * interval) / 1000)
+      : Math.ceil(result.retryAfterMs / 1000),
+  };
+  request.apiKey = key;
+  request.quota = quota;
+  const headers = quotaHeaders(quota);
+  if (!result.allowed) {
+    const retryAfter = Math.max(1, Math.ceil(result.retryAfterMs / 1000));
+    throw new HttpProblem(
+      429,
+      'rate-limited',
+      'Too many requests',
+      `The ${key.plan.name} plan allows ${limit} requests per minute. Retry in ${retryAfter} s.`,
+      { limit, retry_after_seconds: retryAfter },
+      { ...headers, 'retry-after': String(retryAfter) },
+    );
+  }
+  void reply.headers(headers);
+}
+
+/** Adds the hook to every route of the encapsulating context (register it inside the /v1 plugin). */
+export const apiAuthPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.decorateRequest('apiKey', null);
+    app.decorateRequest('quota', null);
+    app.addHook('onRequest', (request, reply) => authenticate(app, request, reply));
+  },
+  { name: 'api-auth', dependencies: ['api-keys', 'rate-limit'] },
+);

@@ -1,0 +1,165 @@
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { getPlan, type Plan, type PlanId } from '#domain/plans.ts';
+import type { Database } from '../db/database.ts';
+import { apiKeys } from '../db/schema.ts';
+import { generateKey, hashKey, looksLikeKey } from '../keys/keys.ts';
+
+// Paid and trial API keys as the odds API sees them: lookup by SHA-256 (the table of issue 3), a short in-process
+// cache so that a hot key costs no query per request, creation and revocation for operators, and a listener hook so
+// that open streams of a revoked key close at once on this instance (other instances re-check every few seconds).
+
+export interface ApiKeyRecord {
+  id: number;
+  prefix: string;
+  kind: 'trial' | 'paid';
+  plan: Plan;
+  ownerEmail: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+}
+
+export type KeyCheck =
+  | { ok: true; key: ApiKeyRecord }
+  | { ok: false; reason: 'missing' | 'malformed' | 'unknown' | 'expired' | 'revoked'; key?: ApiKeyRecord };
+
+export const PLAN_IDS: readonly PlanId[] = ['starter', 'pro', 'elite', 'enterprise'];
+
+export function isPlanId(value: string): value is PlanId {
+  return (PLAN_IDS as readonly string[]).includes(value);
+}
+
+type Row = typeof apiKeys.$inferSelect;
+
+function toRecord(row: Row): ApiKeyRecord {
+  return {
+    id: row.id,
+    prefix: row.prefix,
+    kind: row.kind,
+    plan: getPlan(isPlanId(row.plan) ? row.plan : 'starter'),
+    ownerEmail: row.ownerEmail,
+    createdAt: row.createdAt,
+    expiresAt: row.expiresAt,
+    revokedAt: row.revokedAt,
+  };
+}
+
+/** Whether a stored key may be used at `now`. */
+export function checkRecord(key: ApiKeyRecord, now: number): KeyCheck {
+  if (key.revokedAt) return { ok: false, reason: 'revoked', key };
+  if (key.expiresAt && key.expiresAt.getTime() <= now) return { ok: false, reason: 'expired', key };
+  return { ok: true, key };
+}
+
+export interface ApiKeyServiceOptions {
+  /** How long a lookup is trusted before the database is asked again (revocation by another instance). */
+  cacheMs?: number;
+  now?: () => number;
+}
+
+export class ApiKeyService {
+  private readonly cache = new Map<string, { record: ApiKeyRecord | null; until: number }>();
+  private readonly revokeListeners = new Set<(ids: number[]) => void>();
+  private readonly cacheMs: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly db: Database,
+    options: ApiKeyServiceOptions = {},
+  ) {
+    this.cacheMs = options.cacheMs ?? 2_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Checks a presented key. Never throws for bad input; database errors propagate (→ 500). */
+  async authenticate(presented: string | undefined): Promise<KeyCheck> {
+    if (presented === undefined || presented === '') return { ok: false, reason: 'missing' };
+    if (!looksLikeKey(presented)) return { ok: false, reason: 'malformed' };
+    const hash = hashKey(presented);
+    const now = this.now();
+    const cached = this.cache.get(hash);
+    let record: ApiKeyRecord | null;
+    if (cached && cached.until > now) record = cached.record;
+    else {
+      const [row] = await this.db.select().from(apiKeys).where(eq(apiKeys.hash, hash)).limit(1);
+      record = row ? toRecord(row) : null;
+      // Bounded: unknown keys are cached too (a flood of random keys must not become a flood of queries).
+      if (this.cache.size >= 50_000) this.cache.clear();
+      this.cache.set(hash, { record, until: now + this.cacheMs });
+    }
+    if (!record) return { ok: false, reason: 'unknown' };
+    return checkRecord(record, now);
+  }
+
+  async create(args: { planId: PlanId; email: string; expiresAt?: Date | null }) {
+    const key = generateKey('live');
+    const [row] = await this.db
+      .insert(apiKeys)
+      .values({
+        prefix: key.prefix,
+        hash: key.hash,
+        kind: 'paid',
+        plan: args.planId,
+        ownerEmail: args.email,
+        expiresAt: args.expiresAt ?? null,
+      })
+      .returning();
+    return { plain: key.plain, record: toRecord(row!) };
+  }
+
+  async list(limit = 200): Promise<ApiKeyRecord[]> {
+    const rows = await this.db.select().from(apiKeys).orderBy(desc(apiKeys.id)).limit(limit);
+    return rows.map(toRecord);
+  }
+
+  /** Revokes every active key whose public prefix is `prefix`; returns them. */
+  async revoke(prefix: string): Promise<ApiKeyRecord[]> {
+    const rows = await this.db
+      .update(apiKeys)
+      .set({ revokedAt: sql`now()` })
+      .where(and(eq(apiKeys.prefix, prefix), isNull(apiKeys.revokedAt)))
+      .returning();
+    const records = rows.map(toRecord);
+    if (records.length > 0) {
+      this.cache.clear();
+      const ids = records.map((record) => record.id);
+      for (const listener of this.revokeListeners) listener(ids);
+    }
+    return records;
+  }
+
+  /** Of the given key ids, those no longer usable (revoked or expired), read from the database. */
+  async unusable(ids: readonly number[]): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .select({ id: apiKeys.id })
+      .from(apiKeys)
+      .where(
+        and(
+          inArray(apiKeys.id, [...ids]),
+          sql`(${apiKeys.revokedAt} IS NOT NULL OR (${apiKeys.expiresAt} IS NOT NULL AND ${apiKeys.expiresAt} <= now()))`,
+        ),
+      );
+    return rows.map((row) => row.id);
+  }
+
+  onRevoke(listener: (ids: number[]) => void): () => void {
+    this.revokeListeners.add(listener);
+    return () => this.revokeListeners.delete(listener);
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    apiKeys: ApiKeyService;
+  }
+}
+
+export const apiKeysPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.decorate('apiKeys', new ApiKeyService(app.db));
+  },
+  { name: 'api-keys', dependencies: ['db'] },
+);

@@ -1,0 +1,77 @@
+import swagger from '@fastify/swagger';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { SITE } from '#domain/site.ts';
+import { PROBLEM_CONTENT_TYPE, problemType } from '../lib/problem.ts';
+import { adminKeyRoutes } from '../routes/admin-keys.ts';
+import { apiAuthPlugin } from './auth.ts';
+import { docsRoutes } from './docs.ts';
+import { apiKeysPlugin } from './keys.ts';
+import { apiRoutes } from './routes.ts';
+import { createStreamHub, streamRoutes, type StreamOptions } from './stream.ts';
+
+// The paid odds API (issue 6) as one plugin: keys, the OpenAPI document generated from the /v1 route schemas, the
+// reference page, the operators' key routes, and /v1 (REST + server-sent events) behind key auth and rate limits.
+
+export interface ApiPluginOptions {
+  stream?: Partial<StreamOptions>;
+}
+
+export const OPENAPI_INFO = {
+  title: `${SITE.brand} Odds API`,
+  version: '1.0.0',
+  description: `Real-time and delayed sports betting odds from 15 sportsbooks, arbitrage opportunities, and a server-sent events stream. Authenticate with the \`X-Api-Key\` header. Every answer carries \`RateLimit-Policy\`, \`RateLimit\` and \`X-RateLimit-Limit/Remaining/Reset\`; errors are RFC 9457 \`application/problem+json\` with a stable \`type\`.`,
+};
+
+async function api(app: FastifyInstance, options: ApiPluginOptions) {
+  await app.register(apiKeysPlugin);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: OPENAPI_INFO,
+      servers: [{ url: app.config.SITE_URL }],
+      tags: [{ name: 'Odds API', description: 'REST and streaming endpoints under /v1.' }],
+      components: {
+        securitySchemes: {
+          ApiKey: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Api-Key',
+            description:
+              'Your key (`sl_live_…` or `sl_trial_…`). Only `/v1/stream` also accepts `?api_key=`, for EventSource.',
+          },
+        },
+      },
+    },
+    // Only /v1 appears in the document: the site, the public feed and the operators' routes are not part of the API.
+    transform: (input) =>
+      input.url.startsWith('/v1') ? jsonSchemaTransform(input) : { schema: { hide: true }, url: input.url },
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(adminKeyRoutes);
+  const hub = createStreamHub(app, options.stream ?? {});
+  await app.register(
+    async (v1) => {
+      await v1.register(apiAuthPlugin);
+      await v1.register(apiRoutes);
+      await v1.register(streamRoutes, { hub });
+      v1.setNotFoundHandler((request, reply) =>
+        reply
+          .code(404)
+          .type(PROBLEM_CONTENT_TYPE)
+          .send({
+            type: problemType('not-found'),
+            title: 'Not found',
+            status: 404,
+            detail: `No API route for ${request.method} ${request.url.split('?')[0]}; see /docs.`,
+          }),
+      );
+    },
+    { prefix: '/v1' },
+  );
+  await app.register(docsRoutes);
+}
+
+/** Not encapsulated, so that `app.apiKeys`, `app.streamHub` and `app.swagger()` are visible to tests and the CLI's routes. */
+export const apiPlugin = fp(api, { name: 'api', dependencies: ['db', 'rate-limit', 'engine', 'secrets'] });

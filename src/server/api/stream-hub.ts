@@ -1,0 +1,433 @@
+import { arbKey } from '#domain/arb-feed.ts';
+import { marketLabel, outcomeLabel } from '#domain/markets.ts';
+import type { Arb } from '#domain/schemas/feed.ts';
+import type { FeedEngine } from '../plugins/engine.ts';
+import type { ApiKeyRecord } from './keys.ts';
+import { delayMs } from './policy.ts';
+import { eventOdds, filterArbs, listEvents, snapshotFeed, toPriceDto } from './views.ts';
+
+// The fan-out behind GET /v1/stream. Every price change and arb change becomes one entry with a global sequence
+// number, its JSON serialised once, in a bounded buffer. Clients are grouped by delay tier (0 s, 15 s, 120 s): a
+// tier releases entries once they are older than its delay (delayed plans are served from the buffer, never by
+// sleeping per client), and writes each client one chunk per release with the entries its filters match.
+// Event ids are `<boot>-<seq>`: a Last-Event-ID from this process inside the buffer replays exactly what was missed;
+// anything else (too old, another process) gets one `snapshot` event instead.
+
+export interface StreamOptions {
+  /** A `:` comment line at least this often (the issue asks for at least every 15 s). */
+  heartbeatMs: number;
+  /** Entries kept for replay (and for the delayed tiers to catch up on). */
+  bufferSize: number;
+  /** A client whose socket has more than this many bytes queued is dropped (a slow reader). */
+  maxQueuedBytes: number;
+  /** How often open streams' keys are re-checked against the database (revocation by another instance). */
+  recheckMs: number;
+  /** How often delayed tiers release entries. */
+  releaseMs: number;
+}
+
+export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
+  heartbeatMs: 10_000,
+  bufferSize: 50_000,
+  maxQueuedBytes: 1 << 20,
+  recheckMs: 2_000,
+  releaseMs: 250,
+};
+
+export type EntryKind = 'price' | 'arb' | 'arb_removed';
+
+export interface Entry {
+  seq: number;
+  /** When the change became known here (unix ms); a tier releases it once `at <= now − delay`. */
+  at: number;
+  kind: EntryKind;
+  eventId: string;
+  league: string | undefined;
+  marketType: string | undefined;
+  books: readonly string[];
+  /** The complete SSE frame minus its `id` line's prefix: `event: …\ndata: …\n\n`. */
+  frame: string;
+}
+
+export interface StreamFilters {
+  league?: string | undefined;
+  event?: string | undefined;
+  markets?: ReadonlySet<string> | undefined;
+  books?: ReadonlySet<string> | undefined;
+  kinds?: ReadonlySet<'price' | 'arb'> | undefined;
+}
+
+export interface StreamSink {
+  /** Bytes queued and not yet flushed to the peer. */
+  readonly queuedBytes: number;
+  write(text: string): void;
+  end(text?: string): void;
+}
+
+export interface StreamClient {
+  key: ApiKeyRecord;
+  filters: StreamFilters;
+  sink: StreamSink;
+  tier: Tier;
+  closed: boolean;
+}
+
+interface Tier {
+  delayMs: number;
+  /** Highest seq delivered to this tier's clients. */
+  released: number;
+  clients: Set<StreamClient>;
+}
+
+export function matches(entry: Entry, filters: StreamFilters): boolean {
+  const kind = entry.kind === 'price' ? 'price' : 'arb';
+  if (filters.kinds && !filters.kinds.has(kind)) return false;
+  if (filters.event !== undefined && entry.eventId !== filters.event) return false;
+  if (filters.league !== undefined && entry.league !== filters.league) return false;
+  if (filters.markets && entry.marketType !== undefined && !filters.markets.has(entry.marketType))
+    return false;
+  if (filters.books) {
+    if (entry.kind === 'price' && !filters.books.has(entry.books[0]!)) return false;
+    if (entry.kind === 'arb' && !entry.books.every((book) => filters.books!.has(book))) return false;
+  }
+  return true;
+}
+
+export type CloseReason = 'revoked' | 'expired' | 'slow' | 'shutdown';
+
+export class StreamHub {
+  readonly boot = Date.now().toString(36);
+  private readonly entries: Entry[] = [];
+  private firstSeq = 1;
+  private seq = 0;
+  private readonly tiers = new Map<number, Tier>();
+  private readonly byKey = new Map<number, Set<StreamClient>>();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private flushScheduled = false;
+  private previousArbs = new Map<string, { json: string; arb: Arb }>();
+  private readonly unsubscribe: (() => void)[] = [];
+  dropped = 0;
+
+  constructor(
+    private readonly engine: FeedEngine,
+    readonly options: StreamOptions,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  start(recheck: (ids: number[]) => Promise<number[]>): void {
+    this.unsubscribe.push(this.engine.store.subscribe((change) => this.onPrice(change)));
+    this.unsubscribe.push(this.engine.onSnapshot((snapshot) => this.onArbs(snapshotFeed(snapshot).arbs)));
+    const latest = this.engine.latest;
+    if (latest)
+      for (const arb of snapshotFeed(latest).arbs)
+        this.previousArbs.set(arbKey(arb), { json: JSON.stringify(arb), arb });
+    const every = (ms: number, fn: () => void) => {
+      const timer = setInterval(fn, ms);
+      timer.unref();
+      this.timers.push(timer);
+    };
+    every(this.options.heartbeatMs, () => this.heartbeat());
+    every(this.options.releaseMs, () => this.releaseDelayed());
+    every(this.options.recheckMs, () => {
+      const now = this.now();
+      for (const [id, clients] of this.byKey) {
+        const key = [...clients][0]?.key;
+        if (key?.expiresAt && key.expiresAt.getTime() <= now) this.closeKey(id, 'expired');
+      }
+      const ids = [...this.byKey.keys()];
+      if (ids.length === 0) return;
+      recheck(ids).then(
+        (gone) => {
+          for (const id of gone) this.closeKey(id, 'revoked');
+        },
+        () => {},
+      );
+    });
+  }
+
+  stop(): void {
+    for (const timer of this.timers) clearInterval(timer);
+    for (const off of this.unsubscribe) off();
+    for (const tier of this.tiers.values()) for (const client of tier.clients) this.close(client, 'shutdown');
+  }
+
+  get clientCount(): number {
+    let count = 0;
+    for (const tier of this.tiers.values()) count += tier.clients.size;
+    return count;
+  }
+
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  get oldestSeq(): number {
+    return this.firstSeq;
+  }
+
+  connectionsOf(keyId: number): number {
+    return this.byKey.get(keyId)?.size ?? 0;
+  }
+
+  private push(
+    kind: EntryKind,
+    eventId: string,
+    marketType: string | undefined,
+    books: readonly string[],
+    data: unknown,
+  ) {
+    this.seq += 1;
+    const league = this.engine.store.event(eventId)?.league;
+    this.entries.push({
+      seq: this.seq,
+      at: this.now(),
+      kind,
+      eventId,
+      league,
+      marketType,
+      books,
+      frame: `event: ${kind}\ndata: ${JSON.stringify(data)}\n\n`,
+    });
+    this.trim();
+    const realTime = this.tiers.get(0);
+    if (realTime && realTime.clients.size > 0 && !this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => {
+        this.flushScheduled = false;
+        this.release(realTime, this.now());
+      });
+    }
+  }
+
+  /**
+   * Keeps the buffer bounded (trimming in chunks, so the splice cost is amortised), but never drops an entry a tier
+   * with clients has not released yet, unless the buffer has grown to twice its size.
+   */
+  private trim() {
+    const { bufferSize } = this.options;
+    if (this.entries.length <= bufferSize + Math.min(1024, bufferSize)) return;
+    let limit = this.entries.length - bufferSize;
+    if (this.entries.length < bufferSize * 2) {
+      for (const tier of this.tiers.values()) {
+        if (tier.clients.size > 0) limit = Math.min(limit, tier.released + 1 - this.firstSeq);
+      }
+    }
+    if (limit <= 0) return;
+    this.entries.splice(0, limit);
+    this.firstSeq += limit;
+  }
+
+  private onPrice(change: Parameters<Parameters<FeedEngine['store']['subscribe']>[0]>[0]) {
+    const event = this.engine.store.event(change.eventId);
+    if (!event) return;
+    const { spec, price } = change;
+    this.push('price', change.eventId, spec.type, [price.book], {
+      event_id: change.eventId,
+      league: event.league,
+      market: {
+        key: change.marketKey,
+        type: spec.type,
+        period: spec.period,
+        point: spec.point,
+        label: marketLabel(spec),
+      },
+      outcome: price.outcome,
+      name: outcomeLabel(event, spec, price.outcome),
+      price: toPriceDto(price),
+    });
+  }
+
+  private onArbs(arbs: readonly Arb[]) {
+    const next = new Map<string, { json: string; arb: Arb }>();
+    for (const arb of arbs) next.set(arbKey(arb), { json: JSON.stringify(arb), arb });
+    for (const [key, { json, arb }] of next) {
+      if (this.previousArbs.get(key)?.json === json) continue;
+      this.push(
+        'arb',
+        arb.event.id,
+        undefined,
+        arb.sides.map((side) => side.sportsbook),
+        { key, arb },
+      );
+    }
+    for (const [key, { arb }] of this.previousArbs) {
+      if (!next.has(key)) {
+        this.push(
+          'arb_removed',
+          arb.event.id,
+          undefined,
+          arb.sides.map((side) => side.sportsbook),
+          { key, event_id: arb.event.id },
+        );
+      }
+    }
+    this.previousArbs = next;
+  }
+
+  private indexOf(seq: number): number {
+    return seq - this.firstSeq;
+  }
+
+  private releaseDelayed() {
+    const now = this.now();
+    for (const tier of this.tiers.values()) if (tier.delayMs > 0) this.release(tier, now);
+  }
+
+  /** Delivers to the tier's clients every entry up to `now − delay` not yet released. */
+  private release(tier: Tier, now: number) {
+    const horizon = now - tier.delayMs;
+    let index = Math.max(0, this.indexOf(tier.released + 1));
+    const from = index;
+    while (index < this.entries.length && this.entries[index]!.at <= horizon) index += 1;
+    if (index === from) return;
+    const batch = this.entries.slice(from, index);
+    tier.released = batch[batch.length - 1]!.seq;
+    for (const client of tier.clients) this.deliver(client, batch);
+  }
+
+  private deliver(client: StreamClient, batch: readonly Entry[]) {
+    let text = '';
+    for (const entry of batch)
+      if (matches(entry, client.filters)) text += `id: ${this.boot}-${entry.seq}\n${entry.frame}`;
+    if (text) this.write(client, text);
+  }
+
+  private write(client: StreamClient, text: string) {
+    if (client.closed) return;
+    if (client.sink.queuedBytes > this.options.maxQueuedBytes) {
+      this.dropped += 1;
+      this.close(client, 'slow');
+      return;
+    }
+    client.sink.write(text);
+  }
+
+  private heartbeat() {
+    for (const tier of this.tiers.values())
+      for (const client of tier.clients) this.write(client, ': heartbeat\n\n');
+  }
+
+  private tierFor(delay: number): Tier {
+    let tier = this.tiers.get(delay);
+    if (!tier) {
+      // A new tier starts at the newest entry already old enough for it.
+      const horizon = this.now() - delay;
+      let released = this.firstSeq - 1;
+      for (const entry of this.entries) {
+        if (entry.at > horizon) break;
+        released = entry.seq;
+      }
+      tier = { delayMs: delay, released, clients: new Set() };
+      this.tiers.set(delay, tier);
+    }
+    return tier;
+  }
+
+  /**
+   * Adds a client. With a Last-Event-ID of this process still inside the buffer, replays what it missed; otherwise
+   * (no id, or too old, or from another process) sends one `snapshot` event, unless `initial` is false and no id
+   * was given.
+   */
+  connect(
+    key: ApiKeyRecord,
+    filters: StreamFilters,
+    sink: StreamSink,
+    lastEventId: string | undefined,
+    initial: boolean,
+  ): StreamClient {
+    const delay = delayMs(key.plan);
+    const tier = this.tierFor(delay);
+    // Bring the tier up to date first, so the snapshot and the replay end exactly where live delivery starts.
+    this.release(tier, this.now());
+    const client: StreamClient = { key, filters, sink, tier, closed: false };
+    const replayFrom = this.replayStart(lastEventId, tier);
+    sink.write(`retry: 2000\n\n`);
+    if (replayFrom !== undefined) {
+      const batch = this.entries.slice(
+        Math.max(0, this.indexOf(replayFrom)),
+        Math.max(0, this.indexOf(tier.released + 1)),
+      );
+      this.deliver(client, batch);
+    } else if (lastEventId !== undefined || initial) {
+      sink.write(this.snapshotFrame(tier, filters));
+    }
+    tier.clients.add(client);
+    let keyed = this.byKey.get(key.id);
+    if (!keyed) this.byKey.set(key.id, (keyed = new Set()));
+    keyed.add(client);
+    return client;
+  }
+
+  /** The first seq to replay, or undefined when a snapshot is needed instead. */
+  private replayStart(lastEventId: string | undefined, tier: Tier): number | undefined {
+    if (lastEventId === undefined) return undefined;
+    const match = /^([0-9a-z]+)-(\d+)$/.exec(lastEventId.trim());
+    if (!match || match[1] !== this.boot) return undefined;
+    const seq = Number(match[2]);
+    if (seq > tier.released) return undefined;
+    if (seq + 1 < this.firstSeq) return undefined;
+    return seq + 1;
+  }
+
+  private snapshotFrame(tier: Tier, filters: StreamFilters): string {
+    const now = this.now();
+    const at = tier.delayMs === 0 ? undefined : now - tier.delayMs;
+    const store = this.engine.store;
+    const kinds = filters.kinds;
+    const events = [];
+    if (!kinds || kinds.has('price')) {
+      const candidates = filters.event
+        ? [store.event(filters.event)].filter((event) => event !== undefined)
+        : listEvents(store, { league: filters.league });
+      for (const event of candidates) {
+        if (filters.league !== undefined && event.league !== filters.league) continue;
+        const odds = eventOdds(store, event, at, {
+          markets: filters.markets as ReadonlySet<never> | undefined,
+          books: filters.books as ReadonlySet<never> | undefined,
+        });
+        if (odds) events.push(odds);
+      }
+    }
+    let arbs: Arb[] = [];
+    if (!kinds || kinds.has('arb')) {
+      const snapshot = at === undefined ? this.engine.latest : this.engine.snapshotAt(at);
+      if (snapshot) {
+        arbs = filterArbs(snapshotFeed(snapshot).arbs, store, {
+          league: filters.league,
+          books: filters.books,
+        }).filter((arb) => filters.event === undefined || arb.event.id === filters.event);
+      }
+    }
+    const data = {
+      as_of: new Date(at ?? now).toISOString(),
+      delay_seconds: tier.delayMs / 1000,
+      events,
+      arbs: arbs.map((arb) => ({ key: arbKey(arb), arb })),
+    };
+    return `id: ${this.boot}-${tier.released}\nevent: snapshot\ndata: ${JSON.stringify(data)}\n\n`;
+  }
+
+  disconnect(client: StreamClient): void {
+    client.closed = true;
+    client.tier.clients.delete(client);
+    const keyed = this.byKey.get(client.key.id);
+    if (keyed) {
+      keyed.delete(client);
+      if (keyed.size === 0) this.byKey.delete(client.key.id);
+    }
+  }
+
+  close(client: StreamClient, reason: CloseReason): void {
+    if (client.closed) return;
+    this.disconnect(client);
+    const frame =
+      reason === 'slow' || reason === 'shutdown'
+        ? `event: close\ndata: ${JSON.stringify({ reason })}\n\n`
+        : `event: close\ndata: ${JSON.stringify({ reason, detail: reason === 'revoked' ? 'This API key has been revoked.' : 'This API key has expired.' })}\n\n`;
+    client.sink.end(reason === 'slow' ? undefined : frame);
+  }
+
+  closeKey(keyId: number, reason: CloseReason): void {
+    for (const client of [...(this.byKey.get(keyId) ?? [])]) this.close(client, reason);
+  }
+}

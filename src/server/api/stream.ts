@@ -1,0 +1,137 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { BookKeySchema, LeagueKeySchema, MarketTypeSchema, ProblemSchema } from '#domain/schemas/api.ts';
+import { HttpProblem } from '../lib/problem.ts';
+import { STREAM_QUERY_PARAM } from './auth.ts';
+import { STREAM_CONNECTIONS } from './policy.ts';
+import { API_TAG, COMMON_ERRORS, csv } from './routes.ts';
+import { DEFAULT_STREAM_OPTIONS, StreamHub, type StreamOptions } from './stream-hub.ts';
+
+export type { StreamOptions } from './stream-hub.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    streamHub: StreamHub;
+  }
+}
+
+const StreamQuery = z.object({
+  [STREAM_QUERY_PARAM]: z
+    .string()
+    .max(100)
+    .optional()
+    .describe(
+      'Your key, for EventSource (which cannot send headers). Prefer the X-Api-Key header elsewhere.',
+    ),
+  league: LeagueKeySchema.optional(),
+  event: z.string().min(1).max(200).optional(),
+  markets: csv(MarketTypeSchema).optional(),
+  books: csv(BookKeySchema)
+    .optional()
+    .describe('Prices from these books; arbs whose every side is at one of them.'),
+  types: csv(z.enum(['price', 'arb']))
+    .optional()
+    .describe('Which changes to send (default both).'),
+  initial: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional()
+    .describe('Send a `snapshot` event first on a fresh connection (default true).'),
+});
+
+const STREAM_DESCRIPTION = `Server-sent events. Event types: \`snapshot\` (the current state for your filters, sent first and whenever a \`Last-Event-ID\` is too old to replay), \`price\` (one book's price changed), \`arb\` (an arb appeared or changed), \`arb_removed\`, and \`close\` (the server is ending the stream: key revoked or expired, or shutdown). Every event has an \`id\`; reconnect with \`Last-Event-ID\` (EventSource does it for you) to get exactly what you missed. A \`:\` comment arrives at least every 15 s. Delayed plans receive each change once it is as old as their delay.`;
+
+/** Creates the hub, starts it with the app and stops it (ending every stream) before the server closes. */
+export function createStreamHub(app: FastifyInstance, options: Partial<StreamOptions>): StreamHub {
+  const hub = new StreamHub(app.engine, { ...DEFAULT_STREAM_OPTIONS, ...options });
+  app.decorate('streamHub', hub);
+  app.addHook('onReady', async () => hub.start((ids) => app.apiKeys.unusable(ids)));
+  const offRevoke = app.apiKeys.onRevoke((ids) => {
+    for (const id of ids) hub.closeKey(id, 'revoked');
+  });
+  app.addHook('preClose', async () => {
+    offRevoke();
+    hub.stop();
+  });
+  return hub;
+}
+
+export async function streamRoutes(app: FastifyInstance, { hub }: { hub: StreamHub }) {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/stream',
+    {
+      config: { apiKeyInQuery: true },
+      schema: {
+        tags: [API_TAG],
+        security: [{ ApiKey: [] }],
+        summary: 'Price and arb changes as server-sent events',
+        description: STREAM_DESCRIPTION,
+        querystring: StreamQuery,
+        headers: z.object({ 'last-event-id': z.string().max(64).optional() }).loose(),
+        response: {
+          200: z.string().describe('text/event-stream'),
+          ...COMMON_ERRORS,
+          429: ProblemSchema.describe(
+            "Over the plan's requests per minute (`rate-limited`) or its concurrent streams (`stream-limit`).",
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const key = request.apiKey!;
+      const cap = STREAM_CONNECTIONS[key.plan.id];
+      if (hub.connectionsOf(key.id) >= cap) {
+        throw new HttpProblem(
+          429,
+          'stream-limit',
+          'Too many open streams',
+          `The ${key.plan.name} plan allows ${cap} concurrent streams per key; close one first.`,
+          { limit: cap },
+          { 'retry-after': '5' },
+        );
+      }
+      const query = request.query;
+      const raw = reply.raw;
+      reply.hijack();
+      const headers: Record<string, string | number | string[]> = {};
+      for (const [name, value] of Object.entries(reply.getHeaders()))
+        if (value !== undefined) headers[name] = value;
+      raw.writeHead(200, {
+        ...headers,
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      raw.socket?.setNoDelay(true);
+      const lastEventId = request.headers['last-event-id'];
+      const client = hub.connect(
+        key,
+        {
+          league: query.league,
+          event: query.event,
+          markets: query.markets ? new Set(query.markets) : undefined,
+          books: query.books ? new Set(query.books) : undefined,
+          kinds: query.types ? new Set(query.types) : undefined,
+        },
+        {
+          get queuedBytes() {
+            return raw.writableLength;
+          },
+          write: (text) => {
+            raw.write(text);
+          },
+          end: (text) => {
+            if (text) raw.end(text);
+            else raw.destroy();
+          },
+        },
+        typeof lastEventId === 'string' ? lastEventId : undefined,
+        query.initial ?? true,
+      );
+      request.raw.on('close', () => hub.disconnect(client));
+      raw.on('error', () => hub.disconnect(client));
+    },
+  );
+}

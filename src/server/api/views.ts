@@ -1,0 +1,211 @@
+import {
+  LEAGUES,
+  marketLabel,
+  outcomeLabel,
+  type BookPrice,
+  type MarketType,
+  type OddsEvent,
+  type Period,
+} from '#domain/markets.ts';
+import { formatAmerican, roundTo } from '#domain/odds.ts';
+import type { EventDto, EventOddsDto, MarketDto, PriceDto } from '#domain/schemas/api.ts';
+import type { Arb, ArbFeed } from '#domain/schemas/feed.ts';
+import type { SportsbookKey } from '#domain/sportsbooks.ts';
+import type { Snapshot } from '#engine/publisher.ts';
+import type { MarketState, OddsStore, StoredPrice } from '#engine/store.ts';
+
+// Read models of the paid API over the engine's store. Every read takes `at`: undefined for real-time plans, or the
+// plan's horizon (now − delay) for delayed ones, in which case each price is the newest version the engine had
+// received by then and that the book had stamped by then; versions after the horizon are never shown.
+
+export function toEventDto(event: OddsEvent): EventDto {
+  return {
+    id: event.id,
+    league: event.league,
+    sport: LEAGUES[event.league].sport,
+    home: { ...event.home },
+    away: { ...event.away },
+    starts_at: new Date(event.startsAt).toISOString(),
+    live: event.live,
+  };
+}
+
+export interface EventFilters {
+  league?: string | undefined;
+  live?: boolean | undefined;
+  startsAfter?: number | undefined;
+  startsBefore?: number | undefined;
+}
+
+export function matchesEvent(event: OddsEvent, filters: EventFilters): boolean {
+  if (filters.league !== undefined && event.league !== filters.league) return false;
+  if (filters.live !== undefined && event.live !== filters.live) return false;
+  if (filters.startsAfter !== undefined && event.startsAt < filters.startsAfter) return false;
+  if (filters.startsBefore !== undefined && event.startsAt > filters.startsBefore) return false;
+  return true;
+}
+
+/** Events by start time, then id (a stable order for clients that page through them). */
+export function listEvents(store: OddsStore, filters: EventFilters): OddsEvent[] {
+  return store
+    .events()
+    .filter((event) => matchesEvent(event, filters))
+    .sort((a, b) => a.startsAt - b.startsAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** The version of a price visible at `at` (undefined: the newest). */
+export function visibleVersion(newest: StoredPrice, at: number | undefined): StoredPrice | null {
+  if (at === undefined) return newest;
+  let version: StoredPrice | null = newest;
+  while (version && (version.receivedAt > at || version.updatedAt > at)) version = version.previous;
+  return version;
+}
+
+export function toPriceDto(price: BookPrice): PriceDto {
+  return {
+    book: price.book,
+    american: formatAmerican(price.american),
+    decimal: price.decimal,
+    implied_prob: roundTo(1 / price.decimal, 6),
+    updated_at: new Date(price.updatedAt).toISOString(),
+    suspended: price.suspended,
+    links: { desktop: price.links.desktop, mobile: price.links.mobile },
+  };
+}
+
+export interface OddsFilters {
+  markets?: ReadonlySet<MarketType> | undefined;
+  period?: Period | undefined;
+  books?: ReadonlySet<SportsbookKey> | undefined;
+  mainOnly?: boolean | undefined;
+}
+
+/** One market as visible at `at`, or null when no book had quoted it by then. `main` is decided by the caller. */
+export function marketView(
+  event: OddsEvent,
+  market: MarketState,
+  at: number | undefined,
+  books: ReadonlySet<SportsbookKey> | undefined,
+): MarketDto | null {
+  let any = false;
+  const outcomes = market.outcomes.map((outcome, index) => {
+    const prices: PriceDto[] = [];
+    for (const newest of market.prices[index]!.values()) {
+      if (books && !books.has(newest.book)) continue;
+      const version = visibleVersion(newest, at);
+      if (version) prices.push(toPriceDto(version));
+    }
+    prices.sort((a, b) => b.decimal - a.decimal || (a.book < b.book ? -1 : 1));
+    if (prices.length > 0) any = true;
+    return { outcome, name: outcomeLabel(event, market.spec, outcome), prices };
+  });
+  if (!any) return null;
+  return {
+    key: market.key,
+    type: market.spec.type,
+    period: market.spec.period,
+    point: market.spec.point,
+    label: marketLabel(market.spec),
+    main: true,
+    outcomes,
+  };
+}
+
+/**
+ * Marks the main line of each (type, period): the point quoted on every outcome by the most books; ties go to the
+ * line whose prices are closest to even, then to the smaller absolute point. Moneyline and 1X2 are always main.
+ */
+export function markMainLines(markets: MarketDto[]): void {
+  const groups = new Map<string, MarketDto[]>();
+  for (const market of markets) {
+    if (market.point === null) continue;
+    const key = `${market.type}|${market.period}`;
+    const group = groups.get(key);
+    if (group) group.push(market);
+    else groups.set(key, [market]);
+  }
+  for (const group of groups.values()) {
+    let best: { market: MarketDto; books: number; skew: number } | undefined;
+    for (const market of group) {
+      market.main = false;
+      const bookSets = market.outcomes.map((outcome) => new Set(outcome.prices.map((price) => price.book)));
+      const books = [...bookSets[0]!].filter((book) => bookSets.every((set) => set.has(book))).length;
+      const averages = market.outcomes.map(
+        (outcome) =>
+          outcome.prices.reduce((sum, price) => sum + price.implied_prob, 0) /
+          Math.max(1, outcome.prices.length),
+      );
+      const skew = Math.abs((averages[0] ?? 0) - (averages[1] ?? 0));
+      const better =
+        !best ||
+        books > best.books ||
+        (books === best.books && skew < best.skew) ||
+        (books === best.books &&
+          skew === best.skew &&
+          Math.abs(market.point!) < Math.abs(best.market.point!));
+      if (better) best = { market, books, skew };
+    }
+    if (best) best.market.main = true;
+  }
+}
+
+export function eventOdds(
+  store: OddsStore,
+  event: OddsEvent,
+  at: number | undefined,
+  filters: OddsFilters,
+): EventOddsDto | null {
+  const markets: MarketDto[] = [];
+  for (const market of store.markets(event.id)) {
+    if (filters.markets && !filters.markets.has(market.spec.type)) continue;
+    if (filters.period && market.spec.period !== filters.period) continue;
+    // Main lines are decided over every book, whatever books the client asked for.
+    const view = marketView(event, market, at, undefined);
+    if (view) markets.push(view);
+  }
+  markMainLines(markets);
+  const out: MarketDto[] = [];
+  for (const market of markets) {
+    if (filters.mainOnly && !market.main) continue;
+    if (filters.books) {
+      const outcomes = market.outcomes.map((outcome) => ({
+        ...outcome,
+        prices: outcome.prices.filter((price) => filters.books!.has(price.book)),
+      }));
+      if (outcomes.every((outcome) => outcome.prices.length === 0)) continue;
+      out.push({ ...market, outcomes });
+    } else out.push(market);
+  }
+  if (out.length === 0) return null;
+  out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return { event: toEventDto(event), markets: out };
+}
+
+const parsedFeeds = new WeakMap<Buffer, ArbFeed>();
+
+/** The feed of a snapshot, parsed once per snapshot. */
+export function snapshotFeed(snapshot: Snapshot<unknown>): ArbFeed {
+  let feed = parsedFeeds.get(snapshot.body);
+  if (!feed) {
+    feed = JSON.parse(snapshot.body.toString('utf8')) as ArbFeed;
+    parsedFeeds.set(snapshot.body, feed);
+  }
+  return feed;
+}
+
+export interface ArbFilters {
+  live?: boolean | undefined;
+  league?: string | undefined;
+  minEdge?: number | undefined;
+  books?: ReadonlySet<string> | undefined;
+}
+
+export function filterArbs(arbs: readonly Arb[], store: OddsStore, filters: ArbFilters): Arb[] {
+  return arbs.filter((arb) => {
+    if (filters.live !== undefined && arb.event.live !== filters.live) return false;
+    if (filters.minEdge !== undefined && arb.edge_pct < filters.minEdge) return false;
+    if (filters.books && !arb.sides.every((side) => filters.books!.has(side.sportsbook))) return false;
+    if (filters.league !== undefined && store.event(arb.event.id)?.league !== filters.league) return false;
+    return true;
+  });
+}

@@ -1,0 +1,84 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { PlanIdSchema } from '#domain/schemas/api.ts';
+import type { ApiKeyRecord } from '../api/keys.ts';
+import { isLoopback } from '../lib/client-address.ts';
+import { HttpProblem } from '../lib/problem.ts';
+import { normaliseEmail } from '../trials/service.ts';
+
+// Operators' routes behind `npm run keys` (issue 6), guarded exactly like issue 3's `/admin/trials`: loopback peers
+// only (socket address) and the admin bearer token of DATA_DIR/admin-token or ADMIN_TOKEN. The plain key appears in
+// the answer to `create` and nowhere else; email addresses travel in bodies, never in URLs.
+
+function tokenMatches(header: string | undefined, token: string): boolean {
+  const presented = Buffer.from(header?.startsWith('Bearer ') ? header.slice(7) : '', 'utf8');
+  const expected = Buffer.from(token, 'utf8');
+  return presented.length === expected.length && timingSafeEqual(presented, expected);
+}
+
+function view(record: ApiKeyRecord) {
+  return {
+    id: record.id,
+    prefix: record.prefix,
+    kind: record.kind,
+    plan: record.plan.id,
+    email: record.ownerEmail,
+    createdAt: record.createdAt.toISOString(),
+    expiresAt: record.expiresAt?.toISOString() ?? null,
+    revokedAt: record.revokedAt?.toISOString() ?? null,
+  };
+}
+
+export async function adminKeyRoutes(app: FastifyInstance) {
+  app.addHook('onRequest', async (request) => {
+    if (!isLoopback(request.socket.remoteAddress)) throw new HttpProblem(404, 'not-found', 'Not found');
+    if (!tokenMatches(request.headers.authorization, app.secrets.adminToken)) {
+      throw new HttpProblem(401, 'unauthorized', 'Unauthorized', 'Send the admin token as a Bearer token.');
+    }
+  });
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  routes.post(
+    '/admin/keys',
+    {
+      schema: {
+        body: z.object({
+          plan: PlanIdSchema,
+          email: z.email().max(254),
+          expiresAt: z.iso.datetime().optional(),
+        }),
+      },
+    },
+    async (request) => {
+      const { plan, email, expiresAt } = request.body;
+      const { plain, record } = await app.apiKeys.create({
+        planId: plan,
+        email: normaliseEmail(email),
+        expiresAt: expiresAt ? new Date(expiresAt) : null,
+      });
+      request.log.info({ keyPrefix: record.prefix, plan }, 'api key created');
+      return { key: plain, ...view(record) };
+    },
+  );
+
+  routes.get(
+    '/admin/keys',
+    { schema: { querystring: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(200) }) } },
+    async (request) => ({ keys: (await app.apiKeys.list(request.query.limit)).map(view) }),
+  );
+
+  routes.post(
+    '/admin/keys/revoke',
+    { schema: { body: z.object({ prefix: z.string().regex(/^sl_(live|trial)_[0-9A-Za-z]{6}$/) }) } },
+    async (request) => {
+      const revoked = await app.apiKeys.revoke(request.body.prefix);
+      if (revoked.length === 0) {
+        throw new HttpProblem(404, 'key-not-found', 'Key not found', 'No active key has this prefix.');
+      }
+      request.log.info({ keyPrefix: request.body.prefix, count: revoked.length }, 'api key revoked');
+      return { revoked: revoked.map(view) };
+    },
+  );
+}
