@@ -2,7 +2,7 @@ import { compareArbs } from '#domain/arb-feed.ts';
 import { marketKey, type OddsEvent, type Team } from '#domain/markets.ts';
 import type { Arb, FeedSource } from '#domain/schemas/feed.ts';
 import { EventRegistry, slug } from './events.ts';
-import { checkEvent, checkPrice, marketAllowed, type CheckedTeam } from './ingest.ts';
+import { checkEvent, checkPrice, marketAllowed, parsePayload, type CheckedTeam } from './ingest.ts';
 import { emptyDropCounters, type DropCounters, type DropReason } from './messages.ts';
 import { arbsJson, feedBody, SnapshotHistory, type Snapshot } from './publisher.ts';
 import { DEFAULT_SCAN_OPTIONS, scanMarket, type ScanOptions } from './scanner.ts';
@@ -39,6 +39,8 @@ export interface EngineStats {
   markets: number;
   arbs: number;
   published: number;
+  /** Market scans so far (a price update re-scans only its market). */
+  scans: number;
   lastPublishedAt: number | null;
 }
 
@@ -67,6 +69,7 @@ export class OddsEngine<E = undefined> {
   private accepted = 0;
   private dropped = 0;
   private published = 0;
+  private scans = 0;
   private changed = true;
   private ready = false;
   private lastArbsJson: string | null = null;
@@ -104,6 +107,22 @@ export class OddsEngine<E = undefined> {
     this.drops[reason] += count;
     this.dropped += count;
     this.onDrop?.(reason, count);
+  }
+
+  /**
+   * Validates and applies an untrusted payload (a JSON message or an array of them): refused whole when over
+   * `maxBytes` (checked before parsing) or not JSON. Returns how many messages were accepted.
+   */
+  ingestPayload(body: string | Uint8Array, maxBytes?: number): number {
+    const parsed = parsePayload(body, maxBytes);
+    if (!parsed.ok) {
+      this.drop(parsed.reason);
+      return 0;
+    }
+    const messages = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
+    let accepted = 0;
+    for (const message of messages) if (this.ingest(message)) accepted += 1;
+    return accepted;
   }
 
   /** Validates and applies one untrusted message. Returns whether it was accepted. */
@@ -250,6 +269,7 @@ export class OddsEngine<E = undefined> {
   }
 
   private rescan(market: MarketState, now: number): void {
+    this.scans += 1;
     const event = this.store.event(market.eventId);
     const previous = this.results.get(market.key);
     const result = event ? scanMarket(market, event, now, this.scan) : { arbs: [], validUntil: Infinity };
@@ -303,6 +323,7 @@ export class OddsEngine<E = undefined> {
       markets: this.store.marketCount,
       arbs: this.history.latest?.arbCount ?? 0,
       published: this.published,
+      scans: this.scans,
       lastPublishedAt: this.history.latest?.at ?? null,
     };
   }

@@ -238,3 +238,23 @@ export function leagueOf(key: LeagueKey) {
 export function marketAllowed(league: LeagueKey, spec: MarketSpec): boolean {
   return isMarketAllowed(LEAGUES[league], spec);
 }
+
+/** Default cap on one payload (an HTTP body, a replay line batch): checked on the bytes, before any parsing. */
+export const DEFAULT_MAX_PAYLOAD_BYTES = 8 * 1024 * 1024;
+
+/** Parses an untrusted payload: refused over `maxBytes` (before parsing) or when it is not JSON. */
+export function parsePayload(
+  body: string | Uint8Array,
+  maxBytes = DEFAULT_MAX_PAYLOAD_BYTES,
+): Checked<unknown> {
+  const size = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+  if (size > maxBytes) return fail('payload_too_large');
+  try {
+    return {
+      ok: true,
+      value: JSON.parse(typeof body === 'string' ? body : Buffer.from(body).toString('utf8')),
+    };
+  } catch {
+    return fail('not_json');
+  }
+}

@@ -1,3 +1,4 @@
+import { replaySource } from './replay.ts';
 import { simulatorSource } from './simulator.ts';
 import type { OddsSource } from './types.ts';
 
@@ -12,6 +13,7 @@ export interface SourceSettings {
 export function createSource(settings: SourceSettings): OddsSource {
   const spec = settings.ODDS_SOURCE;
   if (spec === 'simulator') return simulatorSource(settings.SIM_SEED);
+  if (spec.startsWith('replay:')) return replaySource(spec.slice('replay:'.length));
   throw new Error(`Unsupported ODDS_SOURCE: ${spec}`);
 }
 

@@ -1,0 +1,495 @@
+import { describe, expect, it } from 'vitest';
+import { ArbFeedSchema, type Arb } from '#domain/schemas/feed.ts';
+import { OddsEngine } from './engine.ts';
+import type { PriceMessage } from './messages.ts';
+
+// The engine end to end on a virtual clock: messages in, feed snapshot out.
+
+const T0 = Date.UTC(2026, 10, 22, 0, 0, 0);
+
+function setup(options: { floorPct?: number } = {}) {
+  let now = T0;
+  const engine = new OddsEngine({
+    source: 'replay',
+    now: () => now,
+    scan: options.floorPct === undefined ? {} : { floorPct: options.floorPct },
+  });
+  engine.markReady();
+  return {
+    engine,
+    advance(ms: number) {
+      now += ms;
+    },
+    get now() {
+      return now;
+    },
+    feed() {
+      engine.tick();
+      return ArbFeedSchema.parse(JSON.parse(engine.latest!.body.toString('utf8')));
+    },
+  };
+}
+
+function fixture(n: number, league = 'nba', extra: Record<string, unknown> = {}) {
+  return {
+    kind: 'event',
+    sourceEventId: `c${n}`,
+    league,
+    home: { name: `Home ${n}`, abbreviation: `H${n}` },
+    away: { name: `Away ${n}`, abbreviation: `A${n}` },
+    startsAt: T0 + 3_600_000,
+    ...extra,
+  };
+}
+
+function price(
+  n: number,
+  book: string,
+  market: string,
+  outcome: string,
+  american: number | undefined,
+  extra: Partial<PriceMessage> = {},
+): PriceMessage {
+  return { kind: 'price', sourceEventId: `c${n}`, book, market, outcome, american, ...extra };
+}
+
+/** Independent of the domain code: American → decimal → edge, computed here from first principles. */
+function independentEdge(americans: number[]): number {
+  const decimals = americans.map((a) => (a > 0 ? 1 + a / 100 : 1 + 100 / -a));
+  const sum = decimals.reduce((s, d) => s + 1 / d, 0);
+  return (1 / sum - 1) * 100;
+}
+
+interface TableCase {
+  name: string;
+  league?: string;
+  live?: boolean;
+  prices: (n: number, now: number) => PriceMessage[];
+  /** Expected best entry: the books (sorted), the American prices that make it, and its edge to two decimals. */
+  best: { books: string[]; americans: number[]; edge: number } | null;
+  /** How many entries the market publishes (distinct sets of books above the floor). */
+  entries?: number;
+}
+
+const TABLE: TableCase[] = [
+  {
+    name: 'moneyline arb across two books',
+    prices: (n) => [
+      price(n, 'fanduel', 'moneyline', 'away', 150),
+      price(n, 'draftkings', 'moneyline', 'home', -130),
+    ],
+    best: { books: ['draftkings', 'fanduel'], americans: [150, -130], edge: 3.6 },
+  },
+  {
+    name: 'moneyline at exactly S = 1 (a zero-edge near-arb)',
+    prices: (n) => [
+      price(n, 'fanduel', 'moneyline', 'away', 100),
+      price(n, 'betmgm', 'moneyline', 'home', 100),
+    ],
+    best: { books: ['betmgm', 'fanduel'], americans: [100, 100], edge: 0 },
+  },
+  {
+    name: 'moneyline +105 / −105 (decimal floored: never shown above zero)',
+    prices: (n) => [
+      price(n, 'fanduel', 'moneyline', 'away', 105),
+      price(n, 'betmgm', 'moneyline', 'home', -105),
+    ],
+    best: { books: ['betmgm', 'fanduel'], americans: [105, -105], edge: 0 },
+  },
+  {
+    name: 'moneyline −110 / −110 (S ≥ 1.01: nothing)',
+    prices: (n) => [
+      price(n, 'fanduel', 'moneyline', 'away', -110),
+      price(n, 'betmgm', 'moneyline', 'home', -110),
+    ],
+    best: null,
+  },
+  {
+    name: 'near-arb just inside the −1 % floor',
+    prices: (n) => [price(n, 'circa', 'moneyline', 'away', 100), price(n, 'espn', 'moneyline', 'home', -104)],
+    best: { books: ['circa', 'espn'], americans: [100, -104], edge: -0.97 },
+  },
+  {
+    name: 'near-arb just outside the floor (S = 1.0122): nothing',
+    prices: (n) => [price(n, 'circa', 'moneyline', 'away', 100), price(n, 'espn', 'moneyline', 'home', -105)],
+    best: null,
+  },
+  {
+    name: 'spread with exactly opposite points',
+    prices: (n) => [
+      price(n, 'caesars', 'spread', 'home', 105, { point: -3.5 }),
+      price(n, 'betmgm', 'spread', 'away', 105, { point: 3.5 }),
+    ],
+    best: { books: ['betmgm', 'caesars'], americans: [105, 105], edge: 2.5 },
+  },
+  {
+    name: 'spread −3.5 against +4.5 (a middle, never paired)',
+    prices: (n) => [
+      price(n, 'caesars', 'spread', 'home', 120, { point: -3.5 }),
+      price(n, 'betmgm', 'spread', 'away', 120, { point: 4.5 }),
+    ],
+    best: null,
+  },
+  {
+    name: "spread pick'em (0 / 0)",
+    prices: (n) => [
+      price(n, 'fanatics', 'spread', 'home', 100, { point: 0 }),
+      price(n, 'hardrock', 'spread', 'away', 105, { point: 0 }),
+    ],
+    best: { books: ['fanatics', 'hardrock'], americans: [100, 105], edge: 1.23 },
+  },
+  {
+    name: 'total with the same point',
+    prices: (n) => [
+      price(n, 'fanduel', 'total', 'over', 110, { point: 221.5 }),
+      price(n, 'circa', 'total', 'under', -105, { point: 221.5 }),
+    ],
+    best: { books: ['circa', 'fanduel'], americans: [110, -105], edge: 1.18 },
+  },
+  {
+    name: 'total over 221.5 against under 222.5 (never paired)',
+    prices: (n) => [
+      price(n, 'fanduel', 'total', 'over', 150, { point: 221.5 }),
+      price(n, 'circa', 'total', 'under', 150, { point: 222.5 }),
+    ],
+    best: null,
+  },
+  {
+    name: 'first-half total',
+    prices: (n) => [
+      price(n, 'betrivers', 'total', 'over', 105, { point: 110.5, period: 'h1' }),
+      price(n, 'ballybet', 'total', 'under', 100, { point: 110.5, period: 'h1' }),
+    ],
+    best: { books: ['ballybet', 'betrivers'], americans: [105, 100], edge: 1.23 },
+  },
+  {
+    name: 'full-game moneyline against first-half moneyline (periods never mixed)',
+    prices: (n) => [
+      price(n, 'fanduel', 'moneyline', 'away', 150),
+      price(n, 'draftkings', 'moneyline', 'home', -130, { period: 'h1' }),
+    ],
+    best: null,
+  },
+  {
+    name: '1X2 with all three outcomes',
+    league: 'epl',
+    prices: (n) => [
+      price(n, 'betmgm', '1x2', 'home', 160),
+      price(n, 'bodog', '1x2', 'draw', 260),
+      price(n, 'fanduel', '1x2', 'away', 280),
+    ],
+    best: { books: ['betmgm', 'bodog', 'fanduel'], americans: [160, 260, 280], edge: 8.04 },
+  },
+  {
+    name: '1X2 near-arb',
+    league: 'mls',
+    prices: (n) => [
+      price(n, 'circa', '1x2', 'home', 170),
+      price(n, 'betonline', '1x2', 'draw', 240),
+      price(n, 'fliff', '1x2', 'away', 200),
+    ],
+    best: { books: ['betonline', 'circa', 'fliff'], americans: [170, 240, 200], edge: 0.22 },
+  },
+  {
+    name: '1X2 without a draw price (does not cover every result)',
+    league: 'epl',
+    prices: (n) => [price(n, 'betmgm', '1x2', 'home', 300), price(n, 'fanduel', '1x2', 'away', 300)],
+    best: null,
+  },
+  {
+    name: 'two-way moneyline in soccer (draws possible: refused as a market)',
+    league: 'epl',
+    prices: (n) => [
+      price(n, 'betmgm', 'moneyline', 'home', 300),
+      price(n, 'fanduel', 'moneyline', 'away', 300),
+    ],
+    best: null,
+  },
+  {
+    name: 'the best price suspended: the next best is used',
+    prices: (n) => [
+      price(n, 'fanduel', 'moneyline', 'away', 150),
+      price(n, 'draftkings', 'moneyline', 'home', -110, { suspended: true }),
+      price(n, 'betmgm', 'moneyline', 'home', -130),
+    ],
+    best: { books: ['betmgm', 'fanduel'], americans: [150, -130], edge: 3.6 },
+  },
+  {
+    name: 'the best price 61 s old pre-match (stale): the next best is used',
+    prices: (n, now) => [
+      price(n, 'fanduel', 'moneyline', 'away', 150),
+      price(n, 'draftkings', 'moneyline', 'home', -110, { updatedAt: now - 61_000 }),
+      price(n, 'caesars', 'moneyline', 'home', -130),
+    ],
+    best: { books: ['caesars', 'fanduel'], americans: [150, -130], edge: 3.6 },
+  },
+  {
+    name: 'live: a price 11 s old is stale',
+    live: true,
+    prices: (n, now) => [
+      price(n, 'fanduel', 'moneyline', 'away', 150),
+      price(n, 'draftkings', 'moneyline', 'home', -110, { updatedAt: now - 11_000 }),
+      price(n, 'betmgm', 'moneyline', 'home', -130, { updatedAt: now - 9_000 }),
+    ],
+    best: { books: ['betmgm', 'fanduel'], americans: [150, -130], edge: 3.6 },
+  },
+  {
+    name: 'one book best on both sides: never paired with itself',
+    prices: (n) => [
+      price(n, 'fanduel', 'moneyline', 'away', 150),
+      price(n, 'fanduel', 'moneyline', 'home', -105),
+      price(n, 'betmgm', 'moneyline', 'home', -130),
+      price(n, 'draftkings', 'moneyline', 'away', 140),
+    ],
+    best: { books: ['draftkings', 'fanduel'], americans: [140, -105], edge: 7.66 },
+    entries: 3,
+  },
+  {
+    name: 'tie: two books at the same best price give two entries with equal edges',
+    prices: (n) => [
+      price(n, 'fanduel', 'moneyline', 'away', 150),
+      price(n, 'betmgm', 'moneyline', 'away', 150),
+      price(n, 'draftkings', 'moneyline', 'home', -130),
+    ],
+    best: { books: ['betmgm', 'draftkings'], americans: [150, -130], edge: 3.6 },
+    entries: 2,
+  },
+  {
+    name: 'long shot against a heavy favourite',
+    prices: (n) => [
+      price(n, 'fliff', 'moneyline', 'away', 900),
+      price(n, 'circa', 'moneyline', 'home', -800),
+    ],
+    best: { books: ['circa', 'fliff'], americans: [900, -800], edge: 1.12 },
+  },
+  {
+    name: 'decimal-quoted prices',
+    prices: (n) => [
+      price(n, 'betonline', 'moneyline', 'away', undefined, { decimal: 2.1 }),
+      price(n, 'bodog', 'moneyline', 'home', undefined, { decimal: 2.1 }),
+    ],
+    best: { books: ['betonline', 'bodog'], americans: [110, 110], edge: 5 },
+  },
+];
+
+describe('hand-checked table of markets', () => {
+  it(`has at least 20 markets`, () => {
+    expect(TABLE.length).toBeGreaterThanOrEqual(20);
+  });
+
+  const env = setup();
+  TABLE.forEach((testCase, index) => {
+    env.engine.ingest(fixture(index, testCase.league, { live: testCase.live === true }));
+    for (const message of testCase.prices(index, env.now)) env.engine.ingest(message);
+  });
+  const feed = env.feed();
+
+  TABLE.forEach((testCase, index) => {
+    it(`${testCase.name}`, () => {
+      const arbs = feed.arbs.filter((arb) => arb.event.teams.home.name === `Home ${index}`);
+      if (!testCase.best) {
+        expect(arbs).toEqual([]);
+        return;
+      }
+      expect(arbs.length).toBe(testCase.entries ?? 1);
+      const best = arbs.find(
+        (arb) =>
+          arb.sides
+            .map((side) => side.sportsbook)
+            .sort()
+            .join() === testCase.best!.books.join(),
+      )!;
+      expect(best).toBeDefined();
+      expect(best.edge_pct).toBe(arbs[0]!.edge_pct);
+      const independent = independentEdge(testCase.best.americans);
+      expect(independent).toBeCloseTo(testCase.best.edge, 2);
+      expect(Math.abs(best.edge_pct - testCase.best.edge)).toBeLessThan(0.01);
+      expect(best.edge_pct).toBeLessThanOrEqual(independent + 1e-9);
+      if (testCase.name.startsWith('tie')) expect(arbs[1]!.edge_pct).toBe(arbs[0]!.edge_pct);
+    });
+  });
+});
+
+describe('OddsEngine', () => {
+  const moneyline = (n: number, away: number, home: number) => [
+    price(n, 'fanduel', 'moneyline', 'away', away),
+    price(n, 'draftkings', 'moneyline', 'home', home),
+  ];
+
+  it('re-scans only the market of a price update', () => {
+    const env = setup();
+    env.engine.ingest(fixture(1));
+    env.engine.ingest(fixture(2));
+    for (const message of [...moneyline(1, 150, -130), ...moneyline(2, 150, -130)])
+      env.engine.ingest(message);
+    env.engine.ingest(price(1, 'fanduel', 'total', 'over', 100, { point: 200.5 }));
+    env.feed();
+    const before = env.engine.stats().scans;
+    env.engine.ingest(price(2, 'fanduel', 'moneyline', 'away', 155));
+    env.engine.ingest(price(2, 'betmgm', 'moneyline', 'away', 120));
+    env.feed();
+    expect(env.engine.stats().scans - before).toBe(1);
+  });
+
+  it('drops an arb once one of its prices passes the age limit, without any update', () => {
+    const env = setup();
+    env.engine.ingest(fixture(1));
+    for (const message of moneyline(1, 150, -130)) env.engine.ingest(message);
+    expect(env.feed().arbs).toHaveLength(1);
+    env.advance(60_000);
+    expect(env.feed().arbs).toHaveLength(1);
+    env.advance(1_000);
+    expect(env.feed().arbs).toHaveLength(0);
+  });
+
+  it('uses the live age limit once the event goes live', () => {
+    const env = setup();
+    env.engine.ingest(fixture(1));
+    for (const message of moneyline(1, 150, -130)) env.engine.ingest(message);
+    expect(env.feed().arbs[0]!.event.live).toBe(false);
+    env.advance(11_000);
+    env.engine.ingest(fixture(1, 'nba', { live: true }));
+    expect(env.feed().arbs).toHaveLength(0);
+  });
+
+  it('treats prices from the future beyond the clock skew as stale, never fresh', () => {
+    const env = setup();
+    env.engine.ingest(fixture(1));
+    expect(
+      env.engine.ingest(price(1, 'fanduel', 'moneyline', 'away', 150, { updatedAt: env.now + 60_000 })),
+    ).toBe(false);
+    expect(env.engine.stats().drops.future_timestamp).toBe(1);
+    expect(
+      env.engine.ingest(price(1, 'draftkings', 'moneyline', 'home', -130, { updatedAt: env.now + 2_000 })),
+    ).toBe(true);
+    expect(env.engine.ingest(price(1, 'fanduel', 'moneyline', 'away', 150))).toBe(true);
+    // Within the skew the price counts as received now, not later: it still expires 60 s from now.
+    env.advance(60_001);
+    expect(env.feed().arbs).toHaveLength(0);
+  });
+
+  it('removes an ended event from the feed', () => {
+    const env = setup();
+    env.engine.ingest(fixture(1));
+    for (const message of moneyline(1, 150, -130)) env.engine.ingest(message);
+    expect(env.feed().arbs).toHaveLength(1);
+    env.engine.ingest({ kind: 'end', sourceEventId: 'c1' });
+    expect(env.feed().arbs).toHaveLength(0);
+    expect(env.engine.store.eventCount).toBe(0);
+  });
+
+  it('merges one fixture sent under two source ids, but keeps a doubleheader apart', () => {
+    const env = setup();
+    const teams = {
+      home: { name: 'New York Yankees', abbreviation: 'NYY' },
+      away: { name: 'Boston Red Sox', abbreviation: 'BOS' },
+    };
+    env.engine.ingest({
+      kind: 'event',
+      sourceEventId: 'a-1',
+      league: 'mlb',
+      ...teams,
+      startsAt: T0 + 3_600_000,
+    });
+    env.engine.ingest({
+      kind: 'event',
+      sourceEventId: 'b-9',
+      league: 'mlb',
+      ...teams,
+      startsAt: T0 + 3_600_000 + 5 * 60_000,
+    });
+    env.engine.ingest({
+      kind: 'event',
+      sourceEventId: 'a-2',
+      league: 'mlb',
+      ...teams,
+      startsAt: T0 + 3_600_000 + 4 * 3_600_000,
+    });
+    expect(env.engine.store.eventCount).toBe(2);
+    env.engine.ingest({
+      kind: 'price',
+      sourceEventId: 'a-1',
+      book: 'fanduel',
+      market: 'moneyline',
+      outcome: 'away',
+      american: 150,
+    });
+    env.engine.ingest({
+      kind: 'price',
+      sourceEventId: 'b-9',
+      book: 'betmgm',
+      market: 'moneyline',
+      outcome: 'home',
+      american: -130,
+    });
+    env.engine.ingest({
+      kind: 'price',
+      sourceEventId: 'a-2',
+      book: 'caesars',
+      market: 'moneyline',
+      outcome: 'home',
+      american: -130,
+    });
+    const arbs = env.feed().arbs;
+    expect(arbs).toHaveLength(1);
+    expect(arbs[0]!.sides.map((side) => side.sportsbook).sort()).toEqual(['betmgm', 'fanduel']);
+    expect(arbs[0]!.event.id).toBe('mlb-bos-nyy-202611220100');
+  });
+
+  it('keeps side ids stable across snapshots and price changes', () => {
+    const env = setup();
+    env.engine.ingest(fixture(1));
+    for (const message of moneyline(1, 150, -130)) env.engine.ingest(message);
+    const first = env.feed().arbs[0]!;
+    env.advance(1_000);
+    env.engine.ingest(price(1, 'fanduel', 'moneyline', 'away', 160));
+    const second = env.feed().arbs[0]!;
+    expect(second.edge_pct).toBeGreaterThan(first.edge_pct);
+    expect(second.sides.map((side) => side.id)).toEqual(first.sides.map((side) => side.id));
+  });
+
+  it('publishes only when the arbs change, and serves delayed readers from history', () => {
+    const env = setup();
+    env.engine.ingest(fixture(1));
+    for (const message of moneyline(1, 150, -130)) env.engine.ingest(message);
+    const first = env.engine.tick()!;
+    env.advance(5_000);
+    env.engine.ingest(price(1, 'fanduel', 'moneyline', 'away', 150));
+    expect(env.engine.tick()).toBeUndefined();
+    env.advance(5_000);
+    env.engine.ingest(price(1, 'fanduel', 'moneyline', 'away', 170));
+    const second = env.engine.tick()!;
+    expect(second.body.equals(first.body)).toBe(false);
+    expect(env.engine.snapshotAt(T0 + 9_000)).toBe(first);
+    expect(env.engine.snapshotAt(T0 + 10_000)).toBe(second);
+    expect(env.engine.snapshotAt(T0 - 1)).toBeUndefined();
+    const key = env.engine.store.markets(env.engine.store.events()[0]!.id)[0]!.key;
+    expect(env.engine.store.prices(key, T0 + 9_000).find((p) => p.book === 'fanduel')!.american).toBe(150);
+    expect(env.engine.store.prices(key).find((p) => p.book === 'fanduel')!.american).toBe(170);
+  });
+
+  it('tells price subscribers about every accepted price', () => {
+    const env = setup();
+    const seen: string[] = [];
+    env.engine.store.subscribe((change) => seen.push(`${change.price.book}:${change.price.american}`));
+    env.engine.ingest(fixture(1));
+    for (const message of moneyline(1, 150, -130)) env.engine.ingest(message);
+    env.engine.ingest(price(1, 'nosuchbook', 'moneyline', 'away', 150));
+    expect(seen).toEqual(['fanduel:150', 'draftkings:-130']);
+  });
+
+  it('caps the feed at maxArbs, best first', () => {
+    let now = T0;
+    const engine = new OddsEngine({ source: 'replay', now: () => now, maxArbs: 3 });
+    engine.markReady();
+    for (let n = 0; n < 6; n += 1) {
+      engine.ingest(fixture(n));
+      engine.ingest(price(n, 'fanduel', 'moneyline', 'away', 150 + n * 10));
+      engine.ingest(price(n, 'draftkings', 'moneyline', 'home', -130));
+    }
+    now += 1;
+    engine.tick();
+    const feed = JSON.parse(engine.latest!.body.toString()) as { arbs: Arb[] };
+    expect(feed.arbs.map((arb) => arb.event.teams.home.name)).toEqual(['Home 5', 'Home 4', 'Home 3']);
+  });
+});
