@@ -16,6 +16,8 @@ import { createStreamHub, streamRoutes, type StreamOptions } from './stream.ts';
 
 export interface ApiPluginOptions {
   stream?: Partial<StreamOptions>;
+  /** Clock of the delayed tiers (unix ms); tests pass the engine's virtual clock. */
+  now?: () => number;
 }
 
 export const OPENAPI_INFO = {
@@ -50,11 +52,12 @@ async function api(app: FastifyInstance, options: ApiPluginOptions) {
     transformObject: jsonSchemaTransformObject,
   });
   await app.register(adminKeyRoutes);
-  const hub = createStreamHub(app, options.stream ?? {});
+  const now = options.now ?? Date.now;
+  const hub = createStreamHub(app, options.stream ?? {}, now);
   await app.register(
     async (v1) => {
       await v1.register(apiAuthPlugin);
-      await v1.register(apiRoutes);
+      await v1.register(apiRoutes, { now });
       await v1.register(streamRoutes, { hub });
       v1.setNotFoundHandler((request, reply) =>
         reply

@@ -81,12 +81,12 @@ const EventsQuery = z.object({
 });
 
 /** The horizon of the key's plan: undefined (real time) or now − delay. */
-function horizon(request: FastifyRequest): number | undefined {
+function horizon(request: FastifyRequest, now: () => number): number | undefined {
   const delay = delayMs(request.apiKey!.plan);
-  return delay === 0 ? undefined : Date.now() - delay;
+  return delay === 0 ? undefined : now() - delay;
 }
 
-export async function apiRoutes(app: FastifyInstance) {
+export async function apiRoutes(app: FastifyInstance, { now }: { now: () => number }) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const store = app.engine.store;
   const tags = [API_TAG];
@@ -204,7 +204,7 @@ export async function apiRoutes(app: FastifyInstance) {
           errors: { league: ['Give league or event'] },
         });
       }
-      const at = horizon(request);
+      const at = horizon(request, now);
       const filters = {
         markets: query.markets ? new Set<MarketType>(query.markets) : undefined,
         books: query.books ? new Set<SportsbookKey>(query.books) : undefined,
@@ -223,7 +223,7 @@ export async function apiRoutes(app: FastifyInstance) {
         if (odds) out.push(odds);
       }
       return {
-        as_of: new Date(at ?? Date.now()).toISOString(),
+        as_of: new Date(at ?? now()).toISOString(),
         delay_seconds: delayMs(request.apiKey!.plan) / 1000,
         events: out,
       };
@@ -255,7 +255,7 @@ export async function apiRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const at = horizon(request);
+      const at = horizon(request, now);
       const snapshot = at === undefined ? app.engine.latest : app.engine.snapshotAt(at);
       const delay = delayMs(request.apiKey!.plan) / 1000;
       if (!snapshot) {

@@ -96,7 +96,8 @@ export function matches(entry: Entry, filters: StreamFilters): boolean {
 export type CloseReason = 'revoked' | 'expired' | 'slow' | 'shutdown';
 
 export class StreamHub {
-  readonly boot = Date.now().toString(36);
+  /** Distinguishes this process's event ids from another's (a restart, another instance behind the balancer). */
+  readonly boot = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   private readonly entries: Entry[] = [];
   private firstSeq = 1;
   private seq = 0;

@@ -43,8 +43,12 @@ const StreamQuery = z.object({
 const STREAM_DESCRIPTION = `Server-sent events. Event types: \`snapshot\` (the current state for your filters, sent first and whenever a \`Last-Event-ID\` is too old to replay), \`price\` (one book's price changed), \`arb\` (an arb appeared or changed), \`arb_removed\`, and \`close\` (the server is ending the stream: key revoked or expired, or shutdown). Every event has an \`id\`; reconnect with \`Last-Event-ID\` (EventSource does it for you) to get exactly what you missed. A \`:\` comment arrives at least every 15 s. Delayed plans receive each change once it is as old as their delay.`;
 
 /** Creates the hub, starts it with the app and stops it (ending every stream) before the server closes. */
-export function createStreamHub(app: FastifyInstance, options: Partial<StreamOptions>): StreamHub {
-  const hub = new StreamHub(app.engine, { ...DEFAULT_STREAM_OPTIONS, ...options });
+export function createStreamHub(
+  app: FastifyInstance,
+  options: Partial<StreamOptions>,
+  now: () => number = Date.now,
+): StreamHub {
+  const hub = new StreamHub(app.engine, { ...DEFAULT_STREAM_OPTIONS, ...options }, now);
   app.decorate('streamHub', hub);
   app.addHook('onReady', async () => hub.start((ids) => app.apiKeys.unusable(ids)));
   const offRevoke = app.apiKeys.onRevoke((ids) => {

@@ -1,0 +1,115 @@
+import type { Writable } from 'node:stream';
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import Fastify from 'fastify';
+import fp from 'fastify-plugin';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { PlanId } from '#domain/plans.ts';
+import type { OddsSource } from '#engine/sources/index.ts';
+import { loggerOptions } from '../app.ts';
+import type { Config } from '../config.ts';
+import { dbPlugin } from '../db/plugin.ts';
+import { enginePlugin } from '../plugins/engine.ts';
+import { errorsPlugin } from '../plugins/errors.ts';
+import { MemoryRateLimiter, rateLimitPlugin } from '../plugins/rate-limit.ts';
+import { readinessPlugin } from '../plugins/readiness.ts';
+import { secretsPlugin } from '../plugins/secrets.ts';
+import { trialTestConfig } from '../trials/testing.ts';
+import { apiPlugin } from './plugin.ts';
+import type { StreamOptions } from './stream.ts';
+
+// Test helpers of issue 6: the API's plugins on an in-memory PGlite, with a hand-fed engine and optional virtual clock.
+
+/** A source that only declares itself ready: tests feed the engine with `app.engine.ingest()`. */
+export function manualSource(): OddsSource {
+  return { name: 'replay', start: (context) => context.ready(), stop: () => {} };
+}
+
+export interface ApiTestOptions {
+  config?: Config;
+  /** Virtual clock shared by the engine, the rate limiter (memory) and the API. */
+  now?: () => number;
+  source?: OddsSource;
+  stream?: Partial<StreamOptions>;
+  /** Where log lines go (at LOG_LEVEL info); unset: no logger. */
+  logStream?: Writable;
+  /** Sees every route as it is added. */
+  onRoute?: (route: RouteOptions) => void;
+}
+
+export async function buildApiTestApp(options: ApiTestOptions = {}): Promise<FastifyInstance> {
+  const config = options.config ?? trialTestConfig();
+  const app = Fastify({
+    logger: options.logStream
+      ? { ...(loggerOptions({ ...config, LOG_LEVEL: 'info' }) as object), stream: options.logStream }
+      : false,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('config', config);
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
+  await app.register(errorsPlugin);
+  await app.register(readinessPlugin);
+  await app.register(enginePlugin, {
+    source: options.source ?? manualSource(),
+    engine: options.now ? { now: options.now } : {},
+  });
+  await app.register(secretsPlugin);
+  await app.register(dbPlugin);
+  if (options.now && !config.REDIS_URL) {
+    const now = options.now;
+    await app.register(
+      fp(
+        async (instance: FastifyInstance) => {
+          const limiter = new MemoryRateLimiter(now);
+          instance.decorate('rateLimiter', limiter);
+          instance.addHook('onClose', () => limiter.close());
+        },
+        { name: 'rate-limit', dependencies: ['readiness'] },
+      ),
+    );
+  } else await app.register(rateLimitPlugin);
+  await app.register(apiPlugin, { stream: options.stream, now: options.now });
+  return app;
+}
+
+/** Creates a key of the plan directly through the service; returns the plain key. */
+export async function createKey(app: FastifyInstance, planId: PlanId, expiresAt?: Date): Promise<string> {
+  const { plain } = await app.apiKeys.create({
+    planId,
+    email: `ops+${planId}@example.com`,
+    expiresAt: expiresAt ?? null,
+  });
+  return plain;
+}
+
+/** A virtual clock: `clock.now()` for the app, `clock.advance(ms)` in the test. */
+export function virtualClock(start = Date.UTC(2026, 10, 22, 12)): {
+  now: () => number;
+  advance(ms: number): void;
+  set(ms: number): void;
+} {
+  let time = start;
+  return {
+    now: () => time,
+    advance(ms: number) {
+      time += ms;
+    },
+    set(ms: number) {
+      time = ms;
+    },
+  };
+}
+
+export const EVENT = {
+  kind: 'event',
+  sourceEventId: 'src-1',
+  league: 'nba',
+  home: { name: 'Boston Celtics', abbreviation: 'BOS' },
+  away: { name: 'New York Knicks', abbreviation: 'NYK' },
+  live: false,
+} as const;
+
+/** One moneyline price message for the test event. */
+export function priceMessage(book: string, outcome: 'home' | 'away', american: number, updatedAt: number) {
+  return { kind: 'price', sourceEventId: 'src-1', book, market: 'moneyline', outcome, american, updatedAt };
+}
