@@ -58,20 +58,20 @@ function SideItem({
   const link = resolveBetLink(book, side.links, device, state);
   const selection = side.name || side.selection.name;
   return (
-    <li className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-3 gap-y-2 py-2 first:pt-0 last:pb-0 lg:grid-cols-[8.5rem_minmax(8rem,1fr)_3.5rem_6.75rem_6rem_4.25rem_9rem] lg:py-1.5">
-      <BookBadge book={book} className="max-lg:order-1" />
+    <li className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-3 gap-y-2 py-2 first:pt-0 last:pb-0 xl:grid-cols-[7rem_minmax(6.5rem,1fr)_3.25rem_6.25rem_6.5rem_4rem_8.5rem] xl:py-1.5">
+      <BookBadge book={book} className="max-xl:order-1" />
       <span
-        className="min-w-0 text-sm text-slate-200 max-lg:order-3 max-lg:col-span-2 lg:truncate"
+        className="min-w-0 text-sm leading-tight text-slate-200 max-xl:order-3 max-xl:col-span-2"
         title={selection}
       >
         {selection}
       </span>
-      <span className="text-right font-mono text-sm font-semibold tabular-nums text-white max-lg:order-2">
+      <span className="text-right font-mono text-sm font-semibold tabular-nums text-white max-xl:order-2">
         {side.price}
       </span>
       {wager ? (
         <>
-          <label className="flex items-center gap-1 text-sm text-slate-400 max-lg:order-4">
+          <label className="flex items-center gap-1 text-sm text-slate-400 max-xl:order-4">
             <span aria-hidden="true">$</span>
             <span className="sr-only">{`Stake on ${selection} at ${book.displayName}`}</span>
             <input
@@ -85,7 +85,7 @@ function SideItem({
               className="h-8 w-full min-w-0 rounded-md border border-slate-700 bg-slate-900 px-2 text-right font-mono text-sm text-white tabular-nums focus-visible:border-emerald-400 focus-visible:outline-2 focus-visible:outline-emerald-300"
             />
           </label>
-          <span className="text-right text-xs text-slate-400 max-lg:order-5">
+          <span className="whitespace-nowrap text-right text-xs text-slate-400 max-xl:order-5">
             Pays{' '}
             <span className="font-mono text-sm text-slate-100 tabular-nums">
               {formatUsd(wager.payoutCents)}
@@ -93,14 +93,14 @@ function SideItem({
           </span>
         </>
       ) : (
-        <span className="hidden lg:col-span-2 lg:block" />
+        <span className="hidden xl:col-span-2 xl:block" />
       )}
       {showsStateSelector(book, side.links, device, state) && book.states ? (
         <select
           aria-label={`${book.displayName} state`}
           value={state}
           onChange={(event) => onStateChange(book.key, event.target.value)}
-          className="h-8 rounded-md border border-slate-700 bg-slate-900 px-1.5 text-xs uppercase text-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-300 max-lg:order-6 max-lg:justify-self-start"
+          className="h-8 rounded-md border border-slate-700 bg-slate-900 px-1.5 text-xs uppercase text-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-300 max-xl:order-6 max-xl:justify-self-start"
         >
           {book.states.map((code) => (
             <option key={code} value={code}>
@@ -109,9 +109,9 @@ function SideItem({
           ))}
         </select>
       ) : (
-        <span className="max-lg:order-6" />
+        <span className="max-xl:order-6" />
       )}
-      <span className="max-lg:order-7 max-lg:min-w-[9rem]">
+      <span className="max-xl:order-7 max-xl:min-w-[9rem]">
         <BetButton
           href={link?.href ?? null}
           label={book.betText}
@@ -152,12 +152,12 @@ function ArbRowView({ arb, highlighted, stars, starsKey, device, states, onState
       data-highlighted={highlighted ? 'true' : undefined}
       className={cn(
         'border-b border-slate-800 align-top motion-safe:transition-colors motion-safe:duration-500',
-        'max-lg:mb-3 max-lg:flex max-lg:flex-wrap max-lg:items-center max-lg:gap-x-3 max-lg:gap-y-2 max-lg:rounded-lg max-lg:border max-lg:bg-slate-900/60 max-lg:p-3',
+        'max-xl:mb-3 max-xl:flex max-xl:flex-wrap max-xl:items-start max-xl:gap-x-3 max-xl:gap-y-2 max-xl:rounded-lg max-xl:border max-xl:bg-slate-900/60 max-xl:p-3',
         highlighted &&
-          'bg-emerald-500/15 shadow-[inset_3px_0_0_0_var(--color-emerald-400)] max-lg:bg-emerald-500/15',
+          'bg-emerald-500/15 shadow-[inset_3px_0_0_0_var(--color-emerald-400)] max-xl:bg-emerald-500/15',
       )}
     >
-      <td className="relative px-3 py-3 max-lg:p-0 lg:w-28">
+      <td className="relative px-3 py-3 max-xl:p-0 xl:w-24">
         <div className="flex flex-col items-start gap-1">
           <EdgeBadge edge={arb.edge_pct} />
           {highlighted ? (
@@ -168,7 +168,7 @@ function ArbRowView({ arb, highlighted, stars, starsKey, device, states, onState
         </div>
         {stars > 0 ? <Stars key={starsKey} count={stars} /> : null}
       </td>
-      <td className="px-3 py-3 max-lg:order-2 max-lg:basis-full max-lg:p-0 lg:w-56 lg:min-w-[12rem]">
+      <td className="px-3 py-3 max-xl:min-w-0 max-xl:flex-1 max-xl:p-0 xl:w-44 xl:min-w-[11rem]">
         <div className="flex flex-wrap items-center gap-2">
           <span className="whitespace-nowrap font-semibold text-white">
             <abbr title={away.name} className="no-underline">
@@ -190,9 +190,9 @@ function ArbRowView({ arb, highlighted, stars, starsKey, device, states, onState
         <div className="mt-0.5 text-xs text-slate-400">
           {away.name} @ {home.name}
         </div>
+        <div className="mt-1 text-sm font-medium text-emerald-200">{arb.market}</div>
       </td>
-      <td className="px-3 py-3 text-sm text-slate-300 max-lg:order-1 max-lg:p-0 lg:w-32">{arb.market}</td>
-      <td className="px-3 py-3 max-lg:order-3 max-lg:basis-full max-lg:p-0">
+      <td className="px-3 py-3 max-xl:basis-full max-xl:p-0">
         <ul className="divide-y divide-slate-800/70">
           {arb.sides.map((side, index) => {
             const book = books[index];
@@ -211,13 +211,18 @@ function ArbRowView({ arb, highlighted, stars, starsKey, device, states, onState
           })}
         </ul>
       </td>
-      <td className="px-3 py-3 text-right text-sm max-lg:order-4 max-lg:flex max-lg:basis-full max-lg:justify-between max-lg:p-0 max-lg:text-left lg:w-32">
+      <td className="px-3 py-3 text-right text-sm max-xl:flex max-xl:basis-full max-xl:justify-between max-xl:p-0 max-xl:text-left xl:w-28">
         {profit !== null && staked !== null ? (
           <>
-            <div className="text-xs text-slate-400">
+            <div className="whitespace-nowrap text-xs text-slate-400">
               Staked <span className="font-mono text-slate-200 tabular-nums">{formatUsd(staked)}</span>
             </div>
-            <div className={cn('font-semibold', profit >= 0 ? 'text-emerald-300' : 'text-red-300')}>
+            <div
+              className={cn(
+                'whitespace-nowrap font-semibold',
+                profit >= 0 ? 'text-emerald-300' : 'text-red-300',
+              )}
+            >
               Profit <span className="font-mono tabular-nums">{formatUsd(profit)}</span>
             </div>
           </>

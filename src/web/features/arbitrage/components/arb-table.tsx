@@ -34,18 +34,15 @@ export function ArbTable({ caption, rows, device, states, onStateChange }: ArbTa
     );
   }
   return (
-    <table className="w-full border-collapse max-lg:block">
+    <table className="w-full border-collapse max-xl:block">
       <caption className="sr-only">{caption}</caption>
-      <thead className="border-b border-slate-700 max-lg:sr-only">
+      <thead className="border-b border-slate-700 max-xl:sr-only">
         <tr>
           <th scope="col" className={th}>
             Edge
           </th>
           <th scope="col" className={th}>
             Event
-          </th>
-          <th scope="col" className={th}>
-            Market
           </th>
           <th scope="col" className={th}>
             Bets
@@ -55,7 +52,7 @@ export function ArbTable({ caption, rows, device, states, onStateChange }: ArbTa
           </th>
         </tr>
       </thead>
-      <tbody className="max-lg:block">
+      <tbody className="max-xl:block">
         {rows.map((row) => (
           <ArbRow
             key={row.key}

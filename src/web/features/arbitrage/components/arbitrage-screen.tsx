@@ -153,7 +153,7 @@ export function ArbitrageScreen() {
         </div>
         <div className="flex flex-col items-end gap-1">
           {demo ? (
-            <p className="inline-flex items-center gap-2 rounded-md border border-amber-400/50 bg-amber-400/10 px-2.5 py-1 text-sm font-semibold text-amber-200">
+            <p className="inline-flex flex-wrap items-baseline gap-x-2 rounded-md border border-amber-400/50 bg-amber-400/10 px-2.5 py-1 text-sm font-semibold text-amber-200">
               Demo data
               <span className="font-normal text-amber-100/90">
                 {result?.sample ? 'sample arbs, not live prices' : 'simulated prices, not real odds'}
