@@ -134,14 +134,12 @@ describe('email outbox', () => {
     const body = trialBody();
     expect((await post(app, body)).statusCode).toBe(200);
     // As if a crashed process held the row with a lease far in the future.
-    await app.db
-      .update(emailOutbox)
-      .set({
-        status: 'sending',
-        claimedBy: 'w-dead',
-        leaseUntil: sql`now() + interval '1 hour'`,
-        attempts: 1,
-      });
+    await app.db.update(emailOutbox).set({
+      status: 'sending',
+      claimedBy: 'w-dead',
+      leaseUntil: sql`now() + interval '1 hour'`,
+      attempts: 1,
+    });
     await app.outbox.start();
     await waitFor(() => peer.to(body.email as string).length === 1, 'the email');
     const [row] = await waitFor(async () => {

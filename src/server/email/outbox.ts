@@ -90,10 +90,16 @@ export class OutboxWorker {
     });
   }
 
+  /** Stops polling after the email in hand; `start()` resumes. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.running;
+  }
+
+  /** Stops for good and closes the mail transport. */
+  async close(): Promise<void> {
+    await this.stop();
     this.mailer.close();
   }
 

@@ -39,7 +39,7 @@ export const outboxPlugin = fp(
     });
     // Runs before the db plugin's onClose (hooks run in reverse registration order), so the database is still open.
     app.addHook('onClose', async () => {
-      await worker.stop();
+      await worker.close();
     });
   },
   { name: 'email-outbox', dependencies: ['db', 'secrets'] },

@@ -38,6 +38,9 @@ export function smtpMailer(url: string): Mailer {
   // Timeouts well under the outbox lease, so a hung server cannot outlive the claim.
   const transport = nodemailer.createTransport({
     url,
+    // One reused connection: the worker sends one email at a time.
+    pool: true,
+    maxConnections: 1,
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 20_000,

@@ -1,0 +1,142 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { inArray } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../db/database.ts';
+import { emailOutbox, trialRequests } from '../db/schema.ts';
+import { fixtureBuild, SmtpPeer, trialBody, waitFor } from './testing.ts';
+
+// A real server process (`node --import tsx src/server/server.ts`) under a stream of trial posts is killed with
+// SIGKILL while an email is in flight; after a restart every acknowledged request is in the database and every email
+// is delivered exactly once.
+
+const SMTP_PORT = 4210;
+const PORT = 4211;
+const base = `http://127.0.0.1:${PORT}`;
+const children = new Set<ChildProcess>();
+
+afterAll(() => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+function startServer(env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+async function ready() {
+  await waitFor(
+    async () => {
+      try {
+        return (await fetch(`${base}/readyz`)).ok;
+      } catch {
+        return false;
+      }
+    },
+    'the server to be ready',
+    60_000,
+  );
+}
+
+const exited = (child: ChildProcess) =>
+  new Promise<void>((resolve) =>
+    child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()),
+  );
+
+describe('crash safety of POST /api/trial-requests', () => {
+  it('keeps every acknowledged request and delivers each email exactly once across a SIGKILL and a restart', async () => {
+    const peer = new SmtpPeer(SMTP_PORT);
+    await peer.start();
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'sharpline-crash-'));
+    const env = {
+      DATA_DIR: dataDir,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      SMTP_URL: peer.url,
+      BUILD_DIR: fixtureBuild(path.join(dataDir, 'site')),
+      SITE_URL: 'https://example.test',
+      LOG_LEVEL: 'error',
+      TRIAL_LIMIT_PER_IP: '1000000',
+      OUTBOX_POLL_MS: '50',
+      OUTBOX_BACKOFF_MS: '50',
+    };
+    try {
+      let server = startServer(env);
+      await ready();
+
+      const acknowledged: string[] = [];
+      let stop = false;
+      // A paced stream (4 clients, a post every 30 ms each) keeps the backlog small; the kill lands while it runs.
+      const stream = async () => {
+        while (!stop) {
+          await new Promise((resolve) => setTimeout(resolve, 30));
+          const body = trialBody();
+          try {
+            const response = await fetch(`${base}/api/trial-requests`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify(body),
+            });
+            if (response.ok && ((await response.json()) as { success?: boolean }).success === true) {
+              acknowledged.push(body.email as string);
+            }
+          } catch {
+            return; // the server is gone
+          }
+        }
+      };
+      const streams = Array.from({ length: 4 }, () => stream());
+
+      await waitFor(
+        () => acknowledged.length >= 12 && peer.received.length >= 3,
+        'acknowledged requests and emails',
+      );
+      // The next email is read by the peer but never answered: the server dies with it in flight.
+      peer.hold = true;
+      await waitFor(() => peer.holding >= 1, 'an email in flight');
+      server.kill('SIGKILL');
+      await exited(server);
+      stop = true;
+      await Promise.all(streams);
+      peer.hold = false;
+      const beforeRestart = peer.received.length;
+      expect(acknowledged.length).toBeGreaterThanOrEqual(12);
+      server = startServer(env);
+      await ready();
+      await waitFor(
+        () => acknowledged.every((email) => peer.to(email).length >= 1),
+        'every acknowledged email',
+        60_000,
+      );
+      expect(peer.received.length).toBeGreaterThan(beforeRestart);
+      server.kill('SIGTERM');
+      await exited(server);
+
+      // The server is stopped: whatever the database says is final.
+      const handle = await openDatabase({ pgliteDir: path.join(dataDir, 'pglite'), schemaName: 'public' });
+      try {
+        const stored = await handle.db
+          .select()
+          .from(trialRequests)
+          .where(inArray(trialRequests.email, acknowledged));
+        expect(new Set(stored.map((row) => row.email))).toEqual(new Set(acknowledged));
+        const outbox = await handle.db.select().from(emailOutbox);
+        expect(outbox.every((row) => row.status === 'sent')).toBe(true);
+        expect(peer.received).toHaveLength(outbox.length);
+        expect(new Set(peer.received.map((email) => email.messageId)).size).toBe(outbox.length);
+        for (const email of acknowledged) expect(peer.to(email)).toHaveLength(1);
+      } finally {
+        await handle.close();
+      }
+    } finally {
+      await peer.stop();
+    }
+  }, 180_000);
+});
