@@ -143,6 +143,7 @@ interface SimEvent {
   margin: number;
   total: number;
   markets: SimMarket[];
+  slug: string;
 }
 
 const logistic = (x: number) => 1 / (1 + Math.exp(-x));
@@ -204,7 +205,7 @@ export class MarketSimulator {
     const duration = model.durationMinutes * 60_000;
     let startsAt: number;
     if (initial && this.random() < 0.35) startsAt = this.nowMs - Math.floor(this.random() * duration * 0.9);
-    else if (initial) startsAt = this.nowMs + 120_000 + Math.floor(this.random() * 36 * 3_600_000);
+    else if (initial) startsAt = this.nowMs + 120_000 + Math.floor(this.random() * 12 * 3_600_000);
     else startsAt = this.nowMs + 60_000 + Math.floor(this.random() * 6 * 3_600_000);
     startsAt = Math.round(startsAt / 300_000) * 300_000; // fixtures start on the five minutes
     const fixture = this.nextFixture++;
@@ -222,6 +223,7 @@ export class MarketSimulator {
       margin,
       total,
       markets: [],
+      slug: slug(`${away[0]} ${home[0]}`),
     };
     event.markets = plansFor(league).map((plan, index) => this.createMarket(event, plan, index));
     return event;
@@ -294,7 +296,6 @@ export class MarketSimulator {
     const weighted = fair.map((p, index) => Math.max(p, 0.004) * Math.exp(book.bias[index]!));
     const sum = weighted.reduce((a, b) => a + b, 0);
     const outcomes = outcomesOf(market.plan.type);
-    const eventSlug = slug(`${event.away[0]} ${event.home[0]}`);
     const sendLinks = !book.linksSent;
     book.linksSent = true;
     return outcomes.map((outcome, index) => {
@@ -317,7 +318,7 @@ export class MarketSimulator {
           market: market.index * 10 + (book.lineOffset > 0 ? 1 : book.lineOffset < 0 ? 2 : 0),
           marketType: market.plan.type,
           outcome,
-          eventSlug,
+          eventSlug: event.slug,
         });
       }
       return message;

@@ -1,0 +1,92 @@
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ArbFeedSchema } from '#domain/schemas/feed.ts';
+import { OddsEngine } from '../engine.ts';
+import { parseReplay, recordSimulation, replaySource } from './replay.ts';
+import type { SourceContext } from './types.ts';
+
+const EXAMPLE = path.resolve('src/engine/sources/fixtures/replay-example.jsonl');
+
+function harness() {
+  const engine = new OddsEngine({ source: 'replay' });
+  const context: SourceContext = {
+    ingest: (message) => engine.ingest(message),
+    drop: (reason) => engine.drop(reason),
+    ready: () => engine.markReady(),
+    now: () => Date.now(),
+    log: { info: () => {}, warn: () => {} },
+  };
+  const feed = () => {
+    engine.tick();
+    return ArbFeedSchema.parse(JSON.parse(engine.latest!.body.toString('utf8')));
+  };
+  return { engine, context, feed };
+}
+
+describe('replay source', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    vi.setSystemTime(new Date('2026-11-22T00:00:00Z'));
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('plays the example file as docs/decisions/041 promises', async () => {
+    const { context, feed } = harness();
+    const source = replaySource(EXAMPLE);
+    await source.start(context);
+    let arbs = feed().arbs;
+    expect(arbs).toHaveLength(1);
+    expect(arbs[0]).toMatchObject({
+      market: 'Moneyline',
+      edge_pct: 3.602,
+      event: { live: false, id: 'nba-bos-lal-202611220045' },
+    });
+    expect(arbs[0]!.sides.map((s) => s.sportsbook)).toEqual(['fanduel', 'draftkings']);
+    expect(arbs[0]!.sides[0]!.links.mobile).toMatch(/^fanduelsportsbook:/);
+    await vi.advanceTimersByTimeAsync(3_999);
+    expect(feed().arbs).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    arbs = feed().arbs;
+    expect(arbs.map((a) => a.edge_pct)).toEqual([3.602, 2.439]);
+    expect(arbs[1]).toMatchObject({ market: 'Spread +1.5 / -1.5', event: { live: true } });
+    await vi.advanceTimersByTimeAsync(4_000);
+    arbs = feed().arbs;
+    expect(arbs.map((a) => a.edge_pct)).toEqual([2.439]);
+    // Keepalive re-confirms the held prices: arb B is still there long after the 10 s live age limit.
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(feed().arbs.map((a) => a.edge_pct)).toEqual([2.439]);
+    await source.stop();
+  });
+
+  it('counts lines that are not JSON or too long, and ignores comments', () => {
+    const parsed = parseReplay(
+      [
+        '# comment',
+        '',
+        'not json',
+        `{"at":1,"kind":"end","sourceEventId":"${'x'.repeat(70_000)}"}`,
+        '{"at":-5}',
+        '{"at":5,"kind":"end","sourceEventId":"a"}',
+      ].join('\n'),
+    );
+    expect(parsed.refused.map((r) => r.reason)).toEqual(['not_json', 'payload_too_large', 'malformed']);
+    expect(parsed.lines).toEqual([{ at: 5, message: { kind: 'end', sourceEventId: 'a' } }]);
+  });
+
+  it('replays a simulator recording into the same arbs the simulator produced', async () => {
+    const text = recordSimulation({ seed: 4, seconds: 2, events: 15 });
+    const parsed = parseReplay(text);
+    expect(parsed.refused).toEqual([]);
+    expect(parsed.lines.length).toBeGreaterThan(1000);
+    const { engine } = harness();
+    engine.markReady();
+    for (const line of parsed.lines) {
+      const m = line.message;
+      engine.ingest(m.kind === 'event' ? { ...m, startsAt: Date.now() + (m.startsIn as number) } : m);
+    }
+    expect(engine.stats().dropped).toBe(0);
+    expect(engine.store.eventCount).toBe(15);
+  });
+});

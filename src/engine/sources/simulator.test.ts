@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { bookSum } from '#domain/arbitrage.ts';
+import { americanToDecimal, type AmericanOdds } from '#domain/odds.ts';
+import { SPORTSBOOK_KEYS, SPORTSBOOKS, isAllowedLink } from '#domain/sportsbooks.ts';
+import { OddsEngine } from '../engine.ts';
+import type { PriceMessage, SourceMessage } from '../messages.ts';
+import { MarketSimulator } from './simulator.ts';
+
+const T0 = Date.UTC(2026, 10, 22, 0, 0, 0);
+const prices = (messages: SourceMessage[]) => messages.filter((m): m is PriceMessage => m.kind === 'price');
+
+describe('MarketSimulator', () => {
+  it('is deterministic for a seed and differs across seeds', () => {
+    const run = (seed: number) => {
+      const sim = new MarketSimulator({ seed, startMs: T0, events: 20 });
+      const out = [sim.initial()];
+      for (let step = 0; step < 40; step += 1) out.push(sim.step());
+      return JSON.stringify(out);
+    };
+    expect(run(7)).toBe(run(7));
+    expect(run(7)).not.toBe(run(8));
+  });
+
+  it('quotes every one of the fifteen books across NBA, NCAAB, NFL, MLB, NHL and soccer', () => {
+    const initial = new MarketSimulator({ seed: 3, startMs: T0, events: 110 }).initial();
+    expect(new Set(prices(initial).map((m) => m.book))).toEqual(new Set(SPORTSBOOK_KEYS));
+    const leagues = new Set(initial.flatMap((m) => (m.kind === 'event' ? [m.league] : [])));
+    for (const league of ['nba', 'ncaab', 'nfl', 'mlb', 'nhl']) expect(leagues).toContain(league);
+    expect([...leagues].some((league) => league === 'epl' || league === 'mls')).toBe(true);
+    const markets = new Set(prices(initial).map((m) => `${m.market}:${m.period}`));
+    for (const market of ['moneyline:full', 'spread:full', 'total:full', '1x2:full', 'total:h1'])
+      expect(markets).toContain(market);
+  });
+
+  it('gives each book a margin of 2–6 % (plus rounding) on its own two-way quotes', () => {
+    const initial = prices(new MarketSimulator({ seed: 5, startMs: T0, events: 40 }).initial());
+    const groups = new Map<string, number[]>();
+    for (const m of initial) {
+      if (m.market === '1x2') continue;
+      const key = `${m.sourceEventId}|${m.book}|${m.market}|${m.period}|${m.market === 'spread' && m.outcome === 'away' ? -m.point! : m.point}`;
+      groups.set(key, [...(groups.get(key) ?? []), americanToDecimal(m.american as AmericanOdds)]);
+    }
+    const overrounds = [...groups.values()].filter((g) => g.length === 2).map((g) => bookSum(g) - 1);
+    expect(overrounds.length).toBeGreaterThan(500);
+    const sorted = overrounds.sort((a, b) => a - b);
+    expect(sorted[Math.floor(sorted.length * 0.02)]!).toBeGreaterThan(0.012);
+    expect(sorted[Math.floor(sorted.length * 0.98)]!).toBeLessThan(0.085);
+  });
+
+  it('sends links shaped as each book sends them, passing the link rules, with app schemes on mobile', () => {
+    const initial = prices(new MarketSimulator({ seed: 9, startMs: T0, events: 30 }).initial());
+    const withLinks = initial.filter((m) => m.links);
+    expect(withLinks.length).toBeGreaterThan(0);
+    for (const m of withLinks) {
+      const book = SPORTSBOOKS[m.book as keyof typeof SPORTSBOOKS];
+      expect(isAllowedLink(book, m.links!.desktop, 'desktop'), `${m.book} desktop ${m.links!.desktop}`).toBe(
+        true,
+      );
+      expect(isAllowedLink(book, m.links!.mobile, 'mobile'), `${m.book} mobile ${m.links!.mobile}`).toBe(
+        true,
+      );
+    }
+    const desktop = (key: string) => withLinks.find((m) => m.book === key)!.links!.desktop!;
+    const mobile = (key: string) => withLinks.find((m) => m.book === key)!.links!.mobile!;
+    expect(desktop('betmgm')).toMatch(
+      /^https:\/\/sports\.az\.betmgm\.com\/en\/sports\/events\/[^?]+\?options=[\d-]+&type=Single$/,
+    );
+    expect(desktop('fanduel')).toMatch(
+      /^https:\/\/az\.sportsbook\.fanduel\.com\/addToBetslip\?marketId=[\d.]+&selectionId=\d+$/,
+    );
+    expect(desktop('betrivers')).toMatch(
+      /^https:\/\/az\.betrivers\.com\/\?page=sportsbook#event\/\d+\?coupon=single\|\d+\|$/,
+    );
+    expect(desktop('caesars')).toMatch(
+      /^https:\/\/sportsbook\.caesars\.com\/us\/az\/bet\/betslip\?selectionIds=[\da-f-]+$/,
+    );
+    expect(desktop('betparx')).toMatch(/^https:\/\/md\.betparx\.com\/\?page=sportsbook#event\/\d+$/);
+    expect(desktop('bodog')).toMatch(/^https:\/\/www\.bodog\.eu\/sports\//);
+    expect(desktop('draftkings')).toMatch(/^https:\/\/sportsbook\.draftkings\.com\/event\/\d+\?outcomes=/);
+    expect(mobile('fanduel')).toMatch(/^fanduelsportsbook:\/\//);
+    expect(mobile('betmgm')).toMatch(/^playmgmsportswrp:\/\//);
+    expect(mobile('draftkings')).toMatch(/^dksb:\/\//);
+  });
+
+  it('starts games, suspends books after scores and ends games over simulated hours', () => {
+    const sim = new MarketSimulator({ seed: 11, startMs: T0, events: 12, stepMs: 10_000 });
+    const initial = sim.initial();
+    const wentLive = new Set<string>();
+    let ended = 0;
+    let suspended = 0;
+    for (let step = 0; step < (8 * 3_600_000) / 10_000; step += 1) {
+      for (const m of sim.step()) {
+        if (m.kind === 'event' && m.live) wentLive.add(m.sourceEventId);
+        if (m.kind === 'end') ended += 1;
+        if (m.kind === 'price' && m.suspended) suspended += 1;
+      }
+    }
+    expect(initial.some((m) => m.kind === 'event' && !m.live)).toBe(true);
+    expect(wentLive.size).toBeGreaterThan(3);
+    expect(ended).toBeGreaterThan(3);
+    expect(suspended).toBeGreaterThan(0);
+  });
+
+  it('yields tens of arbs at a time, pre-match and live, that appear and vanish', () => {
+    let now = T0;
+    const engine = new OddsEngine({ source: 'simulator', now: () => now });
+    const sim = new MarketSimulator({ seed: 42, startMs: T0 });
+    for (const m of sim.initial()) engine.ingest(m);
+    engine.markReady();
+    const counts: number[] = [];
+    let live = 0;
+    let prematch = 0;
+    const seen = new Map<string, number>();
+    let vanished = 0;
+    for (let step = 1; step <= 160; step += 1) {
+      now += 250;
+      for (const m of sim.step()) engine.ingest(m);
+      engine.tick();
+      const positive = engine.currentArbs().filter((arb) => arb.edge_pct > 0);
+      const keys = new Set(positive.map((arb) => `${arb.event.id}:${arb.sides.map((s) => s.id).join()}`));
+      for (const key of seen.keys()) if (!keys.has(key)) vanished += 1;
+      seen.clear();
+      for (const key of keys) seen.set(key, step);
+      if (step % 20 === 0) {
+        counts.push(positive.length);
+        live += positive.filter((arb) => arb.event.live).length;
+        prematch += positive.filter((arb) => !arb.event.live).length;
+      }
+    }
+    for (const count of counts) {
+      expect(count).toBeGreaterThanOrEqual(5);
+      expect(count).toBeLessThanOrEqual(150);
+    }
+    expect(live).toBeGreaterThan(0);
+    expect(prematch).toBeGreaterThan(0);
+    expect(vanished).toBeGreaterThan(0);
+    expect(engine.stats().dropped).toBe(0);
+  });
+});
