@@ -36,18 +36,35 @@ export default defineConfig({
       },
     },
   ],
-  webServer: {
-    command: 'node --import tsx src/server/server.ts',
-    url: `http://127.0.0.1:${PORT}/healthz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: {
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      DATA_DIR: `./data/e2e-${PORT}`,
-      SIM_SEED: '7',
-      LOG_LEVEL: 'warn',
-      SITE_URL: `http://127.0.0.1:${PORT}`,
+  webServer: [
+    {
+      command: 'node --import tsx src/server/server.ts',
+      url: `http://127.0.0.1:${PORT}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        PORT: String(PORT),
+        HOST: '127.0.0.1',
+        DATA_DIR: `./data/e2e-${PORT}`,
+        SIM_SEED: '7',
+        LOG_LEVEL: 'warn',
+        SITE_URL: `http://127.0.0.1:${PORT}`,
+      },
     },
-  },
+    // The arbitrage page's specs (tests/e2e/arbitrage*.spec.ts) read a deterministic replayed feed on port 3101.
+    {
+      command: 'node --import tsx src/server/server.ts',
+      url: 'http://127.0.0.1:3101/healthz',
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        PORT: '3101',
+        HOST: '127.0.0.1',
+        DATA_DIR: './data/e2e-3101',
+        ODDS_SOURCE: 'replay:tests/fixtures/arbitrage-e2e.jsonl',
+        LOG_LEVEL: 'warn',
+        SITE_URL: 'http://127.0.0.1:3101',
+      },
+    },
+  ],
 });

@@ -1,0 +1,40 @@
+import AxeBuilder from '@axe-core/playwright';
+import { devices, expect, test } from '@playwright/test';
+
+// The arbitrage page on a 360 px phone (touch, mobile user agent) against the replayed feed on port 3101.
+const { defaultBrowserType: _browser, ...pixel } = devices['Pixel 5'];
+test.use({ ...pixel, viewport: { width: 360, height: 780 }, baseURL: 'http://127.0.0.1:3101' });
+
+test('on a phone the bet buttons use the mobile links, sides stack and nothing overflows', async ({
+  page,
+}) => {
+  await page.goto('/betting-tools/arbitrage');
+  await expect(page.getByRole('table')).toBeVisible();
+  await expect(page.getByRole('link', { name: /bet at fanduel/i })).toHaveAttribute(
+    'href',
+    /^fanduelsportsbook:\/\/launch\?deepLink=/,
+  );
+  await expect(page.getByRole('link', { name: /bet at draftkings/i })).toHaveAttribute(
+    'href',
+    'dksb://sb/addbet/0QA12',
+  );
+  await expect(page.getByRole('combobox', { name: 'FanDuel state' })).toHaveCount(0);
+  const stake = page.getByRole('spinbutton', { name: /stake on boston celtics/i });
+  await stake.scrollIntoViewIfNeeded();
+  await expect(stake).toBeInViewport();
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow).toBe(0);
+
+  // BetMGM has no mobile link here: the desktop link is used and the state selector is shown.
+  await page.getByRole('tab', { name: /live/i }).click();
+  await expect(page.getByRole('combobox', { name: 'BetMGM state' })).toBeVisible();
+  await page.getByRole('combobox', { name: 'BetMGM state' }).selectOption('mi');
+  await expect(page.getByRole('link', { name: /bet at betmgm/i })).toHaveAttribute(
+    'href',
+    /^https:\/\/sports\.mi\.betmgm\.com\//,
+  );
+  const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+  expect((await new AxeBuilder({ page }).withTags(tags).analyze()).violations).toEqual([]);
+});

@@ -1,0 +1,231 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+
+// The arbitrage page against the real built server replaying tests/fixtures/arbitrage-e2e.jsonl (port 3101, see
+// playwright.config.ts). Pre-match: Heat @ Knicks (3.13 %, in the feed 2–6 s of every 8 s loop), Celtics @ Lakers
+// (2.51 %), Yankees @ Red Sox (1.23 %), Chiefs @ Bills (−0.495 %, shown −0.49 %, Fanatics side without a link). Live: Maple Leafs @
+// Canadiens (3.44 %, BetMGM / Caesars, no mobile links).
+test.use({ baseURL: 'http://127.0.0.1:3101' });
+
+const PATH = '/betting-tools/arbitrage';
+
+function arbRow(page: Page, teams: RegExp) {
+  return page.getByRole('row').filter({ hasText: teams });
+}
+
+async function open(page: Page) {
+  await page.goto(PATH);
+  await expect(page.getByRole('table')).toBeVisible();
+}
+
+test.describe('arbitrage finder on a desktop', () => {
+  test('a visitor sees the pre-match arbs by default, best edge first, and each tab counts its arbs', async ({
+    page,
+  }) => {
+    await open(page);
+    const pre = page.getByRole('tab', { name: /pre-match/i });
+    const live = page.getByRole('tab', { name: /live/i });
+    await expect(pre).toHaveAttribute('aria-selected', 'true');
+    await expect(live).toHaveText(/Live\s*1\s*arbs/);
+    const rows = page.getByRole('row').filter({ has: page.getByText(/^Edge /) });
+    const shown = await rows.count();
+    expect([3, 4]).toContain(shown);
+    await expect(pre).toHaveText(new RegExp(`Pre-match\\s*${shown}\\s*arbs`));
+    const edges = await rows.locator('[data-tone]').allInnerTexts();
+    const values = edges.map((text) => Number.parseFloat(text.replace(/[^\d.-]/g, '')));
+    expect(values).toEqual([...values].sort((a, b) => b - a));
+    expect(values.at(-1)).toBe(-0.49);
+    await expect(arbRow(page, /KC @ BUF/).locator('[data-tone]')).toHaveAttribute('data-tone', 'negative-2');
+    await expect(page.getByText('Demo data')).toHaveCount(0);
+
+    await live.click();
+    await expect(live).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('row').filter({ has: page.getByText(/^Edge /) })).toHaveCount(1);
+    const leafs = arbRow(page, /TOR @ MTL/);
+    await expect(leafs).toContainText('Live');
+    await expect(leafs).toContainText('3.44%');
+  });
+
+  test('a visitor turns on Auto: the feed is polled about every second and Refresh is disabled', async ({
+    page,
+  }) => {
+    await open(page);
+    const refresh = page.getByRole('button', { name: 'Refresh' });
+    await expect(refresh).toBeEnabled();
+    const times: number[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/tools/arbs.json')) times.push(Date.now());
+    });
+    await page.getByRole('switch', { name: 'Auto' }).click();
+    await expect(page.getByRole('switch', { name: 'Auto' })).toHaveAttribute('aria-checked', 'true');
+    await expect(refresh).toBeDisabled();
+    await expect.poll(() => times.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(4);
+    const gaps = times.slice(1).map((t, i) => t - times[i]!);
+    for (const gap of gaps) {
+      expect(gap).toBeGreaterThan(700);
+      expect(gap).toBeLessThan(2600);
+    }
+    await page.getByRole('switch', { name: 'Auto' }).click();
+    await expect(refresh).toBeEnabled();
+    const stopped = times.length;
+    await page.waitForTimeout(2500);
+    expect(times.length - stopped).toBeLessThanOrEqual(1);
+  });
+
+  test('a visitor sees a new arb highlighted, then unhighlighted after 2.5 s', async ({ page }) => {
+    await page.clock.install();
+    await open(page);
+    await page.getByRole('switch', { name: 'Auto' }).click();
+    const heat = arbRow(page, /MIA @ NYK/);
+    // The replay brings Heat @ Knicks every 8 s; wait for it to arrive as new while Auto is on.
+    await expect(heat.getByText('New', { exact: true })).toBeVisible({ timeout: 20_000 });
+    await expect(heat).toHaveAttribute('data-highlighted', 'true');
+    await page.getByRole('switch', { name: 'Auto' }).click();
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 50);
+    await page.clock.runFor(2000);
+    await expect(heat.getByText('New', { exact: true })).toBeVisible();
+    await page.clock.runFor(700);
+    await expect(heat.getByText('New', { exact: true })).toHaveCount(0);
+    await expect(heat).not.toHaveAttribute('data-highlighted', 'true');
+    await expect(heat).toContainText('3.13%');
+  });
+
+  test('a manual refresh dims the table behind a refreshing overlay', async ({ page }) => {
+    await open(page);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/tools/arbs.json*', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect(page.getByText('Refreshing arbitrage opportunities...')).toBeVisible();
+    await expect(page.getByRole('table').locator('xpath=..')).toHaveClass(/opacity-40/);
+    release();
+    await expect(page.getByText('Refreshing arbitrage opportunities...')).toHaveCount(0);
+  });
+
+  test('a visitor leaves out a sportsbook in the picker and the choice survives a reload', async ({
+    page,
+  }) => {
+    await open(page);
+    await expect(arbRow(page, /BOS @ LAL/)).toHaveCount(1);
+    const trigger = page.getByRole('button', { name: /sportsbooks/i });
+    await expect(trigger).toContainText('15/15');
+    await trigger.click();
+    const dialog = page.getByRole('dialog', { name: 'Choose sportsbooks' });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('checkbox', { name: 'DraftKings' }).uncheck();
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(trigger).toContainText('14/15');
+    await expect(arbRow(page, /BOS @ LAL/)).toHaveCount(0);
+
+    await page.reload();
+    await expect(page.getByRole('table')).toBeVisible();
+    await expect(page.getByRole('button', { name: /sportsbooks/i })).toContainText('14/15');
+    await expect(arbRow(page, /BOS @ LAL/)).toHaveCount(0);
+    await expect(arbRow(page, /NYY @ BOS/)).toHaveCount(1);
+    const stored = await page.evaluate(() =>
+      JSON.parse(localStorage.getItem('selectedSportsbooks') ?? 'null'),
+    );
+    expect(stored).toHaveLength(14);
+    expect(stored).not.toContain('draftkings');
+  });
+
+  test('a visitor picks a state and the bet link moves to that state', async ({ page }) => {
+    await open(page);
+    await page.getByRole('tab', { name: /live/i }).click();
+    const mgm = page.getByRole('link', { name: /bet at betmgm/i });
+    await expect(mgm).toHaveAttribute('href', /^https:\/\/sports\.az\.betmgm\.com\/en\/sports\/events\/2002/);
+    await expect(mgm).toHaveAttribute('target', '_blank');
+    await expect(mgm).toHaveAttribute('rel', 'noopener noreferrer');
+    await page.getByRole('combobox', { name: 'BetMGM state' }).selectOption('nj');
+    await expect(mgm).toHaveAttribute('href', /^https:\/\/sports\.nj\.betmgm\.com\//);
+    await page.getByRole('combobox', { name: 'BetMGM state' }).selectOption('on');
+    await expect(mgm).toHaveAttribute('href', /^https:\/\/sports\.on\.betmgm\.ca\/en\/sports\/events\/2002/);
+    await page.getByRole('combobox', { name: 'Caesars state' }).selectOption('on');
+    await expect(page.getByRole('link', { name: /bet at caesars/i })).toHaveAttribute(
+      'href',
+      'https://sportsbook.caesars.com/ca/on/bet/betslip?selectionIds=2002-1-2',
+    );
+    await page.reload();
+    await page.getByRole('tab', { name: /live/i }).click();
+    await expect(page.getByRole('combobox', { name: 'BetMGM state' })).toHaveValue('on');
+  });
+
+  test('Bovada links go to bovada.lv and a side without a usable link has a disabled button with a tooltip', async ({
+    page,
+  }) => {
+    await open(page);
+    await expect(page.getByRole('link', { name: /bet at bovada/i })).toHaveAttribute(
+      'href',
+      /^https:\/\/www\.bovada\.lv\/sports\/baseball\/mlb\//,
+    );
+    const fanatics = page.getByRole('button', { name: 'Bet at Fanatics' });
+    await expect(fanatics).toBeDisabled();
+    await fanatics.hover();
+    await expect(
+      page.getByRole('tooltip', { name: 'No compatible link for this device/state' }),
+    ).toBeVisible();
+  });
+
+  test('a visitor types a stake and the other side follows for equal payouts', async ({ page }) => {
+    await open(page);
+    const celtics = page.getByRole('spinbutton', { name: /stake on boston celtics/i });
+    const lakers = page.getByRole('spinbutton', { name: /stake on los angeles lakers/i });
+    await expect(celtics).toHaveValue('80.28');
+    await expect(lakers).toHaveValue('119.72');
+    await celtics.fill('100');
+    await expect(lakers).toHaveValue('149.12');
+    await celtics.fill('');
+    await celtics.blur();
+    await expect(celtics).toHaveValue('80.28');
+    await expect(arbRow(page, /BOS @ LAL/)).toContainText('Profit $4.71');
+  });
+
+  test('the page is usable with the keyboard alone', async ({ page }) => {
+    await open(page);
+    const pre = page.getByRole('tab', { name: /pre-match/i });
+    await pre.focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByRole('tab', { name: /live/i })).toBeFocused();
+    await expect(page.getByRole('tab', { name: /live/i })).toHaveAttribute('aria-selected', 'true');
+    await page.keyboard.press('Tab');
+    const trigger = page.getByRole('button', { name: /sportsbooks/i });
+    await expect(trigger).toBeFocused();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Choose sportsbooks' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.locator(':focus')).toHaveCount(1);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(trigger).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('switch', { name: 'Auto' })).toBeFocused();
+    await page.keyboard.press('Space');
+    await expect(page.getByRole('switch', { name: 'Auto' })).toHaveAttribute('aria-checked', 'true');
+  });
+
+  test('the page has no axe-core violations, with the table and with the picker open', async ({ page }) => {
+    await open(page);
+    const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+    expect((await new AxeBuilder({ page }).withTags(tags).analyze()).violations).toEqual([]);
+    await page.getByRole('button', { name: /sportsbooks/i }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    expect((await new AxeBuilder({ page }).withTags(tags).analyze()).violations).toEqual([]);
+  });
+});
+
+test.describe('arbitrage finder when the feed fails', () => {
+  test('a visitor sees the labelled sample data when the feed answers 500', async ({ page }) => {
+    await page.route('**/tools/arbs.json*', (route) => route.fulfill({ status: 500, body: 'boom' }));
+    await page.goto(PATH);
+    await expect(page.getByText('Demo data')).toBeVisible();
+    await expect(page.getByText('Error Loading Data')).toHaveCount(0);
+    await expect(arbRow(page, /BOS @ NYK/)).toContainText('Moneyline');
+    await expect(page.getByRole('tab', { name: /live/i })).toHaveText(/Live\s*1\s*arbs/);
+    await page.getByRole('tab', { name: /live/i }).click();
+    await expect(arbRow(page, /LAL @ GSW/)).toContainText('Spread');
+  });
+});
