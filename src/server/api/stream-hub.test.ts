@@ -1,0 +1,144 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { getPlan, type PlanId } from '#domain/plans.ts';
+import { OddsEngine } from '#engine/engine.ts';
+import type { FeedEngine } from '../plugins/engine.ts';
+import type { ApiKeyRecord } from './keys.ts';
+import { StreamHub, type StreamSink } from './stream-hub.ts';
+import { virtualClock } from './testing.ts';
+
+// The hub without HTTP: delayed tiers on a virtual clock, and slow readers.
+
+class FakeSink implements StreamSink {
+  text = '';
+  ended = false;
+  destroyed = false;
+  queuedBytes = 0;
+  write(text: string) {
+    this.text += text;
+  }
+  end(text?: string) {
+    if (text) this.text += text;
+    if (text === undefined) this.destroyed = true;
+    this.ended = true;
+  }
+}
+
+const hubs: StreamHub[] = [];
+afterEach(() => {
+  for (const hub of hubs.splice(0)) hub.stop();
+});
+
+let nextId = 1;
+function keyOf(planId: PlanId): ApiKeyRecord {
+  return {
+    id: nextId++,
+    prefix: 'sl_live_abcdef',
+    kind: 'paid',
+    plan: getPlan(planId),
+    ownerEmail: 'x@example.com',
+    createdAt: new Date(0),
+    expiresAt: null,
+    revokedAt: null,
+  };
+}
+
+function setup(maxQueuedBytes = 1 << 20) {
+  const clock = virtualClock();
+  const engine = new OddsEngine({ source: 'replay', now: clock.now }) as unknown as FeedEngine;
+  engine.markReady();
+  engine.ingest({
+    kind: 'event',
+    sourceEventId: 'e1',
+    league: 'nba',
+    home: { name: 'Boston Celtics' },
+    away: { name: 'New York Knicks' },
+    startsAt: clock.now() + 3_600_000,
+  });
+  const hub = new StreamHub(
+    engine,
+    { heartbeatMs: 60_000, bufferSize: 1000, maxQueuedBytes, recheckMs: 60_000, releaseMs: 2 },
+    clock.now,
+  );
+  hub.start(async () => []);
+  hubs.push(hub);
+  const price = (american: number) =>
+    engine.ingest({
+      kind: 'price',
+      sourceEventId: 'e1',
+      book: 'fanduel',
+      market: 'moneyline',
+      outcome: 'home',
+      american,
+    });
+  return { clock, engine, hub, price };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 25));
+const prices = (sink: FakeSink) => (sink.text.match(/event: price/g) ?? []).length;
+
+describe('StreamHub delay tiers', () => {
+  for (const [planId, delaySeconds] of [
+    ['pro', 15],
+    ['starter', 120],
+  ] as const) {
+    it(`${planId}: a price change is delivered once it is ${delaySeconds} s old, never earlier`, async () => {
+      const { clock, hub, price } = setup();
+      const sink = new FakeSink();
+      hub.connect(keyOf(planId), {}, sink, undefined, false);
+      price(150);
+      await settle();
+      clock.advance(delaySeconds * 1000 - 1);
+      await settle();
+      expect(prices(sink)).toBe(0);
+      clock.advance(1);
+      await settle();
+      expect(prices(sink)).toBe(1);
+      expect(sink.text).toContain('"american":"+150"');
+    });
+  }
+
+  it('elite: a price change is delivered at once', async () => {
+    const { hub, price } = setup();
+    const sink = new FakeSink();
+    hub.connect(keyOf('elite'), {}, sink, undefined, false);
+    price(150);
+    await settle();
+    expect(prices(sink)).toBe(1);
+  });
+
+  it("a Starter client's snapshot holds only prices at least 120 s old", async () => {
+    const { clock, hub, price } = setup();
+    price(150);
+    clock.advance(100_000);
+    price(170);
+    clock.advance(30_000);
+    const sink = new FakeSink();
+    hub.connect(keyOf('starter'), {}, sink, undefined, true);
+    const data = JSON.parse(/event: snapshot\ndata: (.*)\n/.exec(sink.text)![1]!);
+    const served = data.events[0].markets[0].outcomes.find(
+      (outcome: { outcome: string }) => outcome.outcome === 'home',
+    ).prices;
+    expect(served.map((p: { american: string }) => p.american)).toEqual(['+150']);
+    expect(Date.parse(served[0].updated_at)).toBeLessThanOrEqual(clock.now() - 120_000);
+  });
+});
+
+describe('StreamHub slow readers', () => {
+  it('drops a client whose socket holds more than the limit instead of queueing more', async () => {
+    const { hub, price } = setup(64 * 1024);
+    const slow = new FakeSink();
+    const fast = new FakeSink();
+    hub.connect(keyOf('elite'), {}, slow, undefined, false);
+    hub.connect(keyOf('elite'), {}, fast, undefined, false);
+    slow.queuedBytes = 64 * 1024 + 1;
+    price(150);
+    await settle();
+    expect(slow.destroyed).toBe(true);
+    expect(hub.dropped).toBe(1);
+    expect(hub.clientCount).toBe(1);
+    price(160);
+    await settle();
+    expect(prices(fast)).toBe(2);
+    expect(prices(slow)).toBe(0);
+  });
+});
