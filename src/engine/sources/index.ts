@@ -1,5 +1,6 @@
 import { replaySource } from './replay.ts';
 import { simulatorSource } from './simulator.ts';
+import { TheOddsApiSource } from './the-odds-api.ts';
 import type { OddsSource } from './types.ts';
 
 // ODDS_SOURCE → one source: `simulator` (default), `the-odds-api`, or `replay:<path>`.
@@ -14,6 +15,10 @@ export function createSource(settings: SourceSettings): OddsSource {
   const spec = settings.ODDS_SOURCE;
   if (spec === 'simulator') return simulatorSource(settings.SIM_SEED);
   if (spec.startsWith('replay:')) return replaySource(spec.slice('replay:'.length));
+  if (spec === 'the-odds-api') {
+    if (!settings.ODDS_API_KEY) throw new Error('ODDS_API_KEY is required when ODDS_SOURCE is the-odds-api');
+    return new TheOddsApiSource({ apiKey: settings.ODDS_API_KEY });
+  }
   throw new Error(`Unsupported ODDS_SOURCE: ${spec}`);
 }
 

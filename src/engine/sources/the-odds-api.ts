@@ -1,0 +1,328 @@
+import type { LeagueKey } from '#domain/markets.ts';
+import { SPORTSBOOKS, type SportsbookKey } from '#domain/sportsbooks.ts';
+import { DEFAULT_MAX_PAYLOAD_BYTES, parsePayload } from '../ingest.ts';
+import type { PriceMessage } from '../messages.ts';
+import { abbreviationFor } from './teams.ts';
+import type { OddsSource, SourceContext } from './types.ts';
+
+// ODDS_SOURCE=the-odds-api: polls The Odds API v4 (`GET /v4/sports/{sport}/odds`, regions us,us2, markets
+// h2h,spreads,totals, American odds, includeLinks=true) for each covered league, maps bookmakers onto the catalogue,
+// honours `x-requests-remaining` and 429s, and backs off exponentially on failures. Bodies are capped before
+// parsing. See docs/decisions/043-the-odds-api-source.md.
+
+export const SPORT_KEYS: Readonly<Record<LeagueKey, string>> = {
+  nba: 'basketball_nba',
+  ncaab: 'basketball_ncaab',
+  nfl: 'americanfootball_nfl',
+  mlb: 'baseball_mlb',
+  nhl: 'icehockey_nhl',
+  epl: 'soccer_epl',
+  mls: 'soccer_usa_mls',
+};
+
+/** The Odds API bookmaker key → catalogue key. Bookmakers outside the catalogue are skipped (not counted as bad). */
+export const BOOKMAKER_KEYS: Readonly<Record<string, SportsbookKey>> = {
+  fanduel: 'fanduel',
+  draftkings: 'draftkings',
+  betmgm: 'betmgm',
+  williamhill_us: 'caesars',
+  caesars: 'caesars',
+  betrivers: 'betrivers',
+  bovada: 'bodog',
+  betonlineag: 'betonline',
+  espnbet: 'espn',
+  fanatics: 'fanatics',
+  fliff: 'fliff',
+  hardrockbet: 'hardrock',
+  ballybet: 'ballybet',
+  betparx: 'betparx',
+  circasports: 'circa',
+};
+
+export interface TheOddsApiOptions {
+  apiKey: string;
+  baseUrl?: string;
+  /** Seconds between polls of all leagues while the quota lasts. */
+  intervalMs?: number;
+  /** Poll no faster than this once fewer than `lowQuota` requests remain. */
+  lowQuotaIntervalMs?: number;
+  lowQuota?: number;
+  maxBackoffMs?: number;
+  maxBytes?: number;
+  timeoutMs?: number;
+  leagues?: readonly LeagueKey[];
+}
+
+interface ApiOutcome {
+  name?: unknown;
+  price?: unknown;
+  point?: unknown;
+  link?: unknown;
+}
+interface ApiMarket {
+  key?: unknown;
+  last_update?: unknown;
+  link?: unknown;
+  outcomes?: unknown;
+}
+interface ApiBookmaker {
+  key?: unknown;
+  last_update?: unknown;
+  link?: unknown;
+  markets?: unknown;
+}
+interface ApiEvent {
+  id?: unknown;
+  commence_time?: unknown;
+  home_team?: unknown;
+  away_team?: unknown;
+  bookmakers?: unknown;
+}
+
+const MARKETS: Readonly<Record<string, 'moneyline' | 'spread' | 'total'>> = {
+  h2h: 'moneyline',
+  spreads: 'spread',
+  totals: 'total',
+};
+
+/** Fills the placeholders we can fill (`{state}` → the book's default state); the engine refuses what remains. */
+export function fillLink(book: SportsbookKey, link: unknown): string | null {
+  if (typeof link !== 'string' || link === '') return null;
+  const state = SPORTSBOOKS[book].defaultState;
+  return state ? link.replace(/\{state\}/g, state) : link;
+}
+
+/** Maps one league's response onto engine messages (events, prices). Events absent from it are returned as ended. */
+export function mapOddsResponse(
+  league: LeagueKey,
+  body: unknown,
+  now: number,
+): { messages: unknown[]; ids: string[] } {
+  const messages: unknown[] = [];
+  const ids: string[] = [];
+  if (!Array.isArray(body)) return { messages: [{ kind: 'malformed-response' }], ids };
+  const draws = league === 'epl' || league === 'mls';
+  for (const raw of body as ApiEvent[]) {
+    if (typeof raw !== 'object' || raw === null) {
+      messages.push(raw);
+      continue;
+    }
+    const sourceEventId = `toa-${String(raw.id)}`;
+    const home = typeof raw.home_team === 'string' ? raw.home_team : '';
+    const away = typeof raw.away_team === 'string' ? raw.away_team : '';
+    const startsAt = typeof raw.commence_time === 'string' ? Date.parse(raw.commence_time) : Number.NaN;
+    ids.push(sourceEventId);
+    messages.push({
+      kind: 'event',
+      sourceEventId,
+      league,
+      home: { name: home, abbreviation: abbreviationFor(home) },
+      away: { name: away, abbreviation: abbreviationFor(away) },
+      startsAt: raw.commence_time,
+      live: Number.isFinite(startsAt) && startsAt <= now,
+    });
+    if (!Array.isArray(raw.bookmakers)) continue;
+    for (const bookmaker of raw.bookmakers as ApiBookmaker[]) {
+      const book = typeof bookmaker?.key === 'string' ? BOOKMAKER_KEYS[bookmaker.key] : undefined;
+      if (!book || !Array.isArray(bookmaker.markets)) continue;
+      for (const market of bookmaker.markets as ApiMarket[]) {
+        const type = typeof market?.key === 'string' ? MARKETS[market.key] : undefined;
+        const outcomes = Array.isArray(market?.outcomes) ? (market.outcomes as ApiOutcome[]) : [];
+        if (!type) {
+          messages.push({ kind: 'price', sourceEventId, book, market: String(market?.key), outcome: '' });
+          continue;
+        }
+        const threeWay = type === 'moneyline' && (draws || outcomes.some((o) => o?.name === 'Draw'));
+        const updated = market.last_update ?? bookmaker.last_update;
+        for (const outcome of outcomes) {
+          const name = outcome?.name;
+          const key =
+            name === home
+              ? 'home'
+              : name === away
+                ? 'away'
+                : name === 'Draw'
+                  ? 'draw'
+                  : name === 'Over'
+                    ? 'over'
+                    : name === 'Under'
+                      ? 'under'
+                      : String(name);
+          const link = fillLink(book, outcome?.link ?? market.link ?? bookmaker.link);
+          const message: PriceMessage = {
+            kind: 'price',
+            sourceEventId,
+            book,
+            market: threeWay ? '1x2' : type,
+            point: typeof outcome?.point === 'number' ? outcome.point : null,
+            outcome: key,
+            american: outcome?.price as number,
+            links: { desktop: link, mobile: link },
+          };
+          if (typeof updated === 'string') message.updatedAt = Date.parse(updated);
+          messages.push(message);
+        }
+      }
+    }
+  }
+  return { messages, ids };
+}
+
+/** Reads a body up to `maxBytes`; null when it is larger (the rest is not read). */
+async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array | null> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel();
+    return null;
+  }
+  if (!response.body) return new Uint8Array();
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+export class TheOddsApiSource implements OddsSource {
+  readonly name = 'the-odds-api' as const;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private stopped = false;
+  private abort = new AbortController();
+  private failures = 0;
+  private readonly known = new Map<LeagueKey, Set<string>>();
+  private readonly options: Required<TheOddsApiOptions>;
+  /** Last `x-requests-remaining` seen (null until the first answer). */
+  remaining: number | null = null;
+
+  constructor(options: TheOddsApiOptions) {
+    this.options = {
+      baseUrl: 'https://api.the-odds-api.com',
+      intervalMs: 30_000,
+      lowQuotaIntervalMs: 300_000,
+      lowQuota: 50,
+      maxBackoffMs: 300_000,
+      maxBytes: DEFAULT_MAX_PAYLOAD_BYTES,
+      timeoutMs: 15_000,
+      leagues: Object.keys(SPORT_KEYS) as LeagueKey[],
+      ...options,
+    };
+  }
+
+  url(league: LeagueKey): string {
+    const url = new URL(`/v4/sports/${SPORT_KEYS[league]}/odds`, this.options.baseUrl);
+    url.searchParams.set('apiKey', this.options.apiKey);
+    url.searchParams.set('regions', 'us,us2');
+    url.searchParams.set('markets', 'h2h,spreads,totals');
+    url.searchParams.set('oddsFormat', 'american');
+    url.searchParams.set('dateFormat', 'iso');
+    url.searchParams.set('includeLinks', 'true');
+    return url.toString();
+  }
+
+  /** Polls every league once; returns the delay before the next cycle (backoff, quota and 429 aware). */
+  async pollOnce(context: SourceContext): Promise<number> {
+    let retryAfterMs = 0;
+    let failed = false;
+    for (const league of this.options.leagues) {
+      if (this.stopped) return this.options.intervalMs;
+      if (this.remaining !== null && this.remaining <= 0) break;
+      let response: Response;
+      try {
+        response = await fetch(this.url(league), {
+          headers: { accept: 'application/json' },
+          signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.options.timeoutMs)]),
+        });
+      } catch (error) {
+        if (this.stopped) return this.options.intervalMs;
+        failed = true;
+        context.log.warn(
+          { league, err: error instanceof Error ? error.message : String(error) },
+          'odds api unreachable',
+        );
+        break;
+      }
+      const remaining = Number(response.headers.get('x-requests-remaining'));
+      if (response.headers.has('x-requests-remaining') && Number.isFinite(remaining))
+        this.remaining = remaining;
+      if (response.status === 429) {
+        const seconds = Number(response.headers.get('retry-after'));
+        retryAfterMs = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
+        failed = true;
+        await response.body?.cancel();
+        context.log.warn({ league, retryAfterMs }, 'odds api rate limited (429)');
+        break;
+      }
+      if (!response.ok) {
+        failed = true;
+        await response.body?.cancel();
+        context.log.warn({ league, status: response.status }, 'odds api error');
+        if (response.status === 401) break;
+        continue;
+      }
+      const bytes = await readCapped(response, this.options.maxBytes).catch(() => null);
+      if (bytes === null) {
+        context.drop('payload_too_large');
+        continue;
+      }
+      const parsed = parsePayload(bytes, this.options.maxBytes);
+      if (!parsed.ok) {
+        context.drop(parsed.reason);
+        continue;
+      }
+      const { messages, ids } = mapOddsResponse(league, parsed.value, context.now());
+      for (const message of messages) context.ingest(message);
+      const current = new Set(ids);
+      for (const id of this.known.get(league) ?? [])
+        if (!current.has(id)) context.ingest({ kind: 'end', sourceEventId: id });
+      this.known.set(league, current);
+    }
+    if (failed) {
+      this.failures += 1;
+      const backoff = Math.min(this.options.intervalMs * 2 ** (this.failures - 1), this.options.maxBackoffMs);
+      return Math.max(backoff, retryAfterMs);
+    }
+    this.failures = 0;
+    if (this.remaining !== null && this.remaining <= 0) return this.options.maxBackoffMs;
+    if (this.remaining !== null && this.remaining < this.options.lowQuota)
+      return this.options.lowQuotaIntervalMs;
+    return this.options.intervalMs;
+  }
+
+  start(context: SourceContext): void {
+    this.stopped = false;
+    this.abort = new AbortController();
+    const cycle = async (first: boolean) => {
+      let delay: number;
+      try {
+        delay = await this.pollOnce(context);
+      } catch (error) {
+        context.log.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          'odds api poll failed',
+        );
+        delay = this.options.intervalMs;
+      }
+      if (first) context.ready();
+      if (this.stopped) return;
+      this.timer = setTimeout(() => void cycle(false), delay);
+      this.timer.unref?.();
+    };
+    void cycle(true);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.abort.abort();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}
