@@ -128,7 +128,7 @@ async function authenticate(app: FastifyInstance, request: FastifyRequest, reply
       { ...headers, 'retry-after': String(retryAfter) },
     );
   }
-  void reply.headers(headers);
+  void reply.headers(headers).header('cache-control', 'no-store');
 }
 
 /** Adds the hook to every route of the encapsulating context (register it inside the /v1 plugin). */
