@@ -7,8 +7,20 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp, loggerOptions } from '../app.ts';
 import { emailOutbox } from '../db/schema.ts';
 import { KEY_IN_TEXT } from '../keys/keys.ts';
-import { keyInEmail, SmtpPeer, trialBody, trialTestConfig, waitFor } from '../trials/testing.ts';
-import { backoffDelay, scrubError } from './outbox.ts';
+import { external, keyInEmail, SmtpPeer, trialBody, trialTestConfig, waitFor } from '../trials/testing.ts';
+import { TrialRequestSchema } from '#domain/schemas/trial-request.ts';
+import { backoffDelay, OutboxWorker, scrubError } from './outbox.ts';
+import type { Mailer } from './transport.ts';
+
+const workerOptions = {
+  from: 'test@example.test',
+  siteUrl: 'https://example.test',
+  pollMs: 1000,
+  leaseMs: 60_000,
+  backoffMs: 50,
+  maxAttempts: 5,
+  singleProcess: false,
+};
 
 const apps: FastifyInstance[] = [];
 const peers: SmtpPeer[] = [];
@@ -120,12 +132,12 @@ describe('email outbox', () => {
     expect(logs.match(KEY_IN_TEXT)).toBeNull();
   });
 
-  it('releases claims of a previous PGlite process at start (one process per data directory)', async () => {
+  it('takes over the claim of a dead worker: at start on PGlite (one process), when its lease ends on PostgreSQL', async () => {
     const peer = new SmtpPeer(4204);
     peers.push(peer);
     await peer.start();
     const app = await buildApp({
-      config: trialTestConfig({ SMTP_URL: peer.url, OUTBOX_POLL_MS: '60000' }),
+      config: trialTestConfig({ SMTP_URL: peer.url, OUTBOX_POLL_MS: '100' }),
       logger: false,
     });
     apps.push(app);
@@ -133,13 +145,12 @@ describe('email outbox', () => {
     await app.outbox.stop();
     const body = trialBody();
     expect((await post(app, body)).statusCode).toBe(200);
-    // As if a crashed process held the row with a lease far in the future.
-    await app.db.update(emailOutbox).set({
-      status: 'sending',
-      claimedBy: 'w-dead',
-      leaseUntil: sql`now() + interval '1 hour'`,
-      attempts: 1,
-    });
+    // As if a crashed process held the row: on PGlite with a lease far in the future (no other process can exist),
+    // on PostgreSQL with a lease that is about to end.
+    const lease = external ? sql`now() + interval '300 milliseconds'` : sql`now() + interval '1 hour'`;
+    await app.db
+      .update(emailOutbox)
+      .set({ status: 'sending', claimedBy: 'w-dead', leaseUntil: lease, attempts: 1 });
     await app.outbox.start();
     await waitFor(() => peer.to(body.email as string).length === 1, 'the email');
     const [row] = await waitFor(async () => {
@@ -147,6 +158,40 @@ describe('email outbox', () => {
       return rows[0]?.status === 'sent' && rows;
     }, 'sent');
     expect(row!.attempts).toBe(2);
+  });
+});
+
+describe('OutboxWorker claims', () => {
+  it('never lets two workers send the same email', async () => {
+    const app = await buildApp({ config: trialTestConfig({ OUTBOX_POLL_MS: '600000' }), logger: false });
+    apps.push(app);
+    await app.ready();
+    await app.outbox.stop();
+    for (let i = 0; i < 30; i += 1)
+      await app.trials.submit(TrialRequestSchema.parse(trialBody()), '192.0.2.1');
+    const sent: number[] = [];
+    const mailer: Mailer = {
+      kind: 'file',
+      async send(email) {
+        sent.push(email.id);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        return 'recorded';
+      },
+      close() {},
+    };
+    const options = { ...workerOptions, batchSize: 3, pollMs: 5 };
+    const workers = [1, 2, 3].map(() => new OutboxWorker(app.db, mailer, app.secrets, options, app.log));
+    // Three workers poll the same table at the same time until everything is sent.
+    await Promise.all(workers.map((worker) => worker.start()));
+    await waitFor(
+      async () => (await app.db.select().from(emailOutbox)).every((row) => row.status === 'sent'),
+      'all sent',
+    );
+    await Promise.all(workers.map((worker) => worker.close()));
+    expect(sent.sort((a, b) => a - b)).toEqual([...new Set(sent)]);
+    expect(sent).toHaveLength(30);
+    const rows = await app.db.select().from(emailOutbox);
+    expect(rows.every((row) => row.status === 'sent' && row.attempts === 1)).toBe(true);
   });
 });
 

@@ -6,7 +6,7 @@ import { inArray } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/database.ts';
 import { emailOutbox, trialRequests } from '../db/schema.ts';
-import { fixtureBuild, SmtpPeer, trialBody, waitFor } from './testing.ts';
+import { external, externalEnv, fixtureBuild, SmtpPeer, trialBody, waitFor } from './testing.ts';
 
 // A real server process (`node --import tsx src/server/server.ts`) under a stream of trial posts is killed with
 // SIGKILL while an email is in flight; after a restart every acknowledged request is in the database and every email
@@ -55,7 +55,10 @@ describe('crash safety of POST /api/trial-requests', () => {
     const peer = new SmtpPeer(SMTP_PORT);
     await peer.start();
     const dataDir = mkdtempSync(path.join(tmpdir(), 'sharpline-crash-'));
-    const env = {
+    const env: Record<string, string> = {
+      ...externalEnv(),
+      // On PostgreSQL the claim of the killed process is taken over when its lease ends.
+      OUTBOX_LEASE_MS: '2000',
       DATA_DIR: dataDir,
       PORT: String(PORT),
       HOST: '127.0.0.1',
@@ -120,7 +123,11 @@ describe('crash safety of POST /api/trial-requests', () => {
       await exited(server);
 
       // The server is stopped: whatever the database says is final.
-      const handle = await openDatabase({ pgliteDir: path.join(dataDir, 'pglite'), schemaName: 'public' });
+      const handle = await openDatabase({
+        databaseUrl: external ? env.DATABASE_URL : undefined,
+        pgliteDir: path.join(dataDir, 'pglite'),
+        schemaName: env.DATABASE_SCHEMA ?? 'public',
+      });
       try {
         const stored = await handle.db
           .select()

@@ -1,7 +1,10 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Redis } from 'ioredis';
+import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
+import { afterAll } from 'vitest';
 import { loadConfig, type Config } from '../config.ts';
 
 // Test helpers for issue 3: configs on a temp DATA_DIR, a real SMTP peer on loopback, payloads, polling.
@@ -15,9 +18,51 @@ export function fixtureBuild(dir: string): string {
   return dir;
 }
 
+/**
+ * The integration suite (`*.integration.test.ts`) sets TRIAL_TEST_EXTERNAL=1 and imports the unit test files: every
+ * app then runs on DATABASE_URL and REDIS_URL, each in its own schema and Redis key prefix, dropped afterwards.
+ */
+export const external = process.env.TRIAL_TEST_EXTERNAL === '1';
+if (external && !process.env.DATABASE_URL)
+  throw new Error('The integration suite needs DATABASE_URL (and REDIS_URL)');
+const runId = `${process.pid}_${Date.now().toString(36)}`;
+const schemas: string[] = [];
+
+export function externalEnv(): Record<string, string> {
+  if (!external) return {};
+  const schema = `it_${runId}_${schemas.length}`;
+  schemas.push(schema);
+  return {
+    DATABASE_URL: process.env.DATABASE_URL!,
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    DATABASE_SCHEMA: schema,
+    REDIS_PREFIX: `sharpline-it:${schema}:`,
+  };
+}
+
+if (external) {
+  afterAll(async () => {
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    for (const schema of schemas.splice(0)) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.end();
+    if (process.env.REDIS_URL) {
+      const redis = new Redis(process.env.REDIS_URL);
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `sharpline-it:it_${runId}_*`, 'COUNT', 1000);
+        cursor = next;
+        if (keys.length) await redis.del(...keys);
+      } while (cursor !== '0');
+      redis.disconnect();
+    }
+  });
+}
+
 export function trialTestConfig(env: Record<string, string> = {}): Config {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sharpline-trial-'));
   return loadConfig({
+    ...externalEnv(),
     DATA_DIR: dataDir,
     PGLITE_DIR: 'memory://',
     BUILD_DIR: fixtureBuild(path.join(dataDir, 'site')),

@@ -1,0 +1,56 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { RedisRateLimiter } from './rate-limit.ts';
+
+// RedisRateLimiter against REDIS_URL: the same answers as the in-memory limiter, atomic across clients.
+
+const url = process.env.REDIS_URL;
+if (!url) throw new Error('The integration suite needs REDIS_URL');
+const prefix = `sharpline-it:rl-${process.pid}-${Date.now().toString(36)}:`;
+const limiters: RedisRateLimiter[] = [];
+
+async function limiter() {
+  const created = new RedisRateLimiter(url!, prefix);
+  await created.connect();
+  limiters.push(created);
+  return created;
+}
+
+afterAll(async () => {
+  await limiters[0]?.clear();
+  await Promise.all(limiters.map((created) => created.close()));
+});
+
+describe('RedisRateLimiter.hit', () => {
+  it('admits five hits per hour, then refuses with the time until the next one', async () => {
+    const redis = await limiter();
+    const results = [];
+    for (let i = 0; i < 6; i += 1) results.push(await redis.hit('five', 5, 3_600_000));
+    expect(results.map((result) => result.allowed)).toEqual([true, true, true, true, true, false]);
+    expect(results.map((result) => result.remaining)).toEqual([4, 3, 2, 1, 0, 0]);
+    expect(results[5]!.retryAfterMs).toBeGreaterThan(700_000);
+    expect(results[5]!.retryAfterMs).toBeLessThanOrEqual(720_000);
+  });
+
+  it('is atomic across connections: 100 concurrent hits from two clients admit exactly 10', async () => {
+    const [a, b] = [await limiter(), await limiter()];
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => (i % 2 ? a : b).hit('burst', 10, 3_600_000)),
+    );
+    expect(results.filter((result) => result.allowed)).toHaveLength(10);
+  });
+
+  it('admits again once the window has refilled', async () => {
+    const redis = await limiter();
+    expect((await redis.hit('short', 1, 200)).allowed).toBe(true);
+    expect((await redis.hit('short', 1, 200)).allowed).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect((await redis.hit('short', 1, 200)).allowed).toBe(true);
+  });
+
+  it('removes its keys with clear()', async () => {
+    const redis = await limiter();
+    await redis.hit('to-clear', 1, 60_000);
+    await redis.clear();
+    expect((await redis.hit('to-clear', 1, 60_000)).allowed).toBe(true);
+  });
+});
