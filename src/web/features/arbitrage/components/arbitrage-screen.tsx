@@ -21,6 +21,9 @@ import { ModeTabs, panelId, tabId } from './mode-tabs.tsx';
 import { RefreshMeasure } from './refresh-measure.tsx';
 import { SportsbookPicker } from './sportsbook-picker.tsx';
 
+/** Rows rendered at first (best edges); "Show more" adds as many again. Keeps each refresh's commit small. */
+const PAGE_SIZE = 50;
+
 const MODES: readonly { value: ArbMode; label: string; caption: string }[] = [
   { value: 'prematch', label: 'Pre-match', caption: 'Pre-match arbitrage opportunities, highest edge first' },
   { value: 'live', label: 'Live', caption: 'Live arbitrage opportunities, highest edge first' },
@@ -59,12 +62,16 @@ export function ArbitrageScreen() {
   const arbs = result?.feed.arbs;
   const sorted = useMemo(() => (arbs ? sortByEdge(arbs) : []), [arbs]);
   const counts = useMemo(() => countByMode(arbs ?? [], selected), [arbs, selected]);
-  const rows = useMemo(() => {
+  const [limit, setLimit] = useState(PAGE_SIZE);
+  const { rows, matching } = useMemo(() => {
     const latest = highlights.batches.at(-1);
     let starsLeft = reducedMotion ? 0 : MAX_STARS;
     const list: TableRow[] = [];
+    let count = 0;
     for (const arb of sorted) {
       if (!isArbVisible(arb, selected, mode)) continue;
+      count += 1;
+      if (list.length >= limit) continue;
       const key = arbKey(arb);
       const highlighted = highlights.batches.some((batch) => batch.keys.has(key));
       let stars = 0;
@@ -72,10 +79,10 @@ export function ArbitrageScreen() {
         stars = Math.min(STARS_PER_NEW_ARB, starsLeft);
         starsLeft -= stars;
       }
-      list.push({ key, arb, highlighted, stars, starsKey: latest?.id ?? 0 });
+      list.push({ key, arb, highlighted, stars, starsKey: stars > 0 && latest ? latest.id : 0 });
     }
-    return list;
-  }, [sorted, selected, mode, highlights.batches, reducedMotion]);
+    return { rows: list, matching: count };
+  }, [sorted, selected, mode, highlights.batches, reducedMotion, limit]);
 
   const { refetch } = query;
   const refresh = useCallback(async () => {
@@ -123,6 +130,16 @@ export function ArbitrageScreen() {
             states={states}
             onStateChange={setState}
           />
+          {matching > rows.length ? (
+            <div className="mt-4 flex flex-wrap items-center justify-center gap-3 text-sm text-slate-400">
+              <span>
+                Showing the best {rows.length} of {matching}
+              </span>
+              <Button variant="secondary" size="sm" onClick={() => setLimit((n) => n + PAGE_SIZE)}>
+                Show {Math.min(PAGE_SIZE, matching - rows.length)} more
+              </Button>
+            </div>
+          ) : null}
         </div>
         {manualRefreshing ? (
           <div className="absolute inset-0 flex items-start justify-center pt-16">

@@ -5,6 +5,19 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ArbFeed } from '#domain/schemas/feed.ts';
 import { feed, moneyline } from '../test/fixtures.ts';
 import { ArbitrageTool } from './arbitrage-tool.tsx';
+import type * as EdgeBadgeModule from './edge-badge.tsx';
+
+const badgeRenders = vi.hoisted(() => new Map<number, number>());
+vi.mock('./edge-badge.tsx', async (importOriginal) => {
+  const original = await importOriginal<typeof EdgeBadgeModule>();
+  return {
+    ...original,
+    EdgeBadge: (props: { edge: number }) => {
+      badgeRenders.set(props.edge, (badgeRenders.get(props.edge) ?? 0) + 1);
+      return original.EdgeBadge(props);
+    },
+  };
+});
 
 type Answer = ArbFeed | { status: number } | 'network' | { raw: unknown };
 let answers: Answer[] = [];
@@ -22,6 +35,7 @@ beforeEach(() => {
   window.localStorage.clear();
   vi.stubGlobal('fetch', fetchMock);
   fetchMock.mockClear();
+  badgeRenders.clear();
 });
 
 afterEach(() => {
@@ -198,5 +212,33 @@ describe('ArbitrageTool', () => {
     await userEvent.selectOptions(screen.getByRole('combobox', { name: 'FanDuel state' }), 'ON');
     expect(link.getAttribute('href')).toMatch(/^https:\/\/on\.sportsbook\.fanduel\.ca\//);
     expect(JSON.parse(window.localStorage.getItem('sportsbookStates')!)).toEqual({ fanduel: 'on' });
+  });
+
+  it('re-renders only the new row when a refresh brings a new arb, and after its highlight ends', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    answers = [feed([moneyline('aaa', 1.1), moneyline('bbb', 2.2)])];
+    render(<ArbitrageTool />);
+    await screen.findByRole('table');
+    const before = { a: badgeRenders.get(1.1), b: badgeRenders.get(2.2) };
+    answers = [feed([moneyline('aaa', 1.1), moneyline('bbb', 2.2), moneyline('ccc', 3.3)])];
+    await userEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    await screen.findByText('CCCA');
+    await act(async () => vi.advanceTimersByTimeAsync(2600));
+    expect(screen.queryByText('New')).not.toBeInTheDocument();
+    expect(badgeRenders.get(1.1)).toBe(before.a);
+    expect(badgeRenders.get(2.2)).toBe(before.b);
+    expect(badgeRenders.get(3.3)).toBe(2); // new (highlighted), then unhighlighted
+  });
+
+  it('renders the best 50 arbs and more on request', async () => {
+    answers = [feed(Array.from({ length: 60 }, (_, i) => moneyline(`ev${i}`, i / 10)))];
+    render(<ArbitrageTool />);
+    await screen.findByRole('table');
+    expect(dataRows()).toHaveLength(50);
+    expect(screen.getByText('Showing the best 50 of 60')).toBeInTheDocument();
+    expect(within(dataRows()[0]!).getByText(/%$/)).toHaveTextContent('5.90%');
+    await userEvent.click(screen.getByRole('button', { name: 'Show 10 more' }));
+    expect(dataRows()).toHaveLength(60);
+    expect(screen.queryByRole('button', { name: /more$/ })).not.toBeInTheDocument();
   });
 });

@@ -1,0 +1,221 @@
+// Arbitrage page benchmark (issue 5): with 500 arbs in the feed and Auto on, how long one refresh takes in Chromium
+// (fetch start → parse → new-arb diff → React commit, read from the page's `arbs:refresh` performance measures), how
+// many table rows the DOM sees change per refresh, and the page's JavaScript (gzip). The page is served by the real
+// server; its `/tools/arbs.json` requests are answered from memory with a generated 500-arb feed (the engine caps
+// its own feed at 300 arbs) in which, on every fetch, 5 arbs are repriced and one arb leaves while another comes
+// back (a new arb). Writes bench/results/arbitrage-page.json.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { chromium } from '@playwright/test';
+import type { Arb, ArbFeed, Side } from '../src/domain/schemas/feed.ts';
+import { SPORTSBOOK_KEYS } from '../src/domain/sportsbooks.ts';
+import { startServer } from './lib/server.ts';
+
+const PORT = Number(process.env.BENCH_ARBS_PORT ?? 4320);
+const ARBS = 500;
+const REFRESHES = Number(process.env.BENCH_ARBS_REFRESHES ?? 40);
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+const LINKS: Partial<Record<string, (id: number) => { desktop: string; mobile?: string }>> = {
+  fanduel: (id) => ({
+    desktop: `https://nj.sportsbook.fanduel.com/addToBetslip?marketId=${id}&selectionId=${id}`,
+    mobile: `fanduelsportsbook://addToBetslip?marketId=${id}`,
+  }),
+  draftkings: (id) => ({
+    desktop: `https://sportsbook.draftkings.com/event/${id}?outcomes=${id}`,
+    mobile: `dksb://sb/${id}`,
+  }),
+  betmgm: (id) => ({
+    desktop: `https://sports.nj.betmgm.com/en/sports/events/${id}?options=${id}&type=Single`,
+  }),
+  caesars: (id) => ({ desktop: `https://sportsbook.caesars.com/us/nj/bet/betslip?selectionIds=${id}` }),
+  betrivers: (id) => ({ desktop: `https://pa.betrivers.com/?page=sportsbook#event/${id}` }),
+};
+
+function makeSide(arb: number, side: 0 | 1, american: number): Side {
+  const book = SPORTSBOOK_KEYS[(arb * 2 + side) % SPORTSBOOK_KEYS.length]!;
+  const decimal = american > 0 ? 1 + american / 100 : 1 + 100 / -american;
+  const name = `${side ? 'Home' : 'Away'} Team ${Math.floor(arb / 2)}${arb % 2 ? (side ? ' Under 210.5' : ' Over 210.5') : ''}`;
+  return {
+    id: `${book}-${arb}-${side}`,
+    sportsbook: book,
+    name,
+    price: american > 0 ? `+${american}` : String(american),
+    selection: { name },
+    decimal_odds: Math.floor(decimal * 10_000) / 10_000,
+    implied_prob: Math.round((1 / decimal) * 1e6) / 1e6,
+    links: LINKS[book]?.(arb * 2 + side) ?? { desktop: `https://www.example-unknown-host.test/${arb}` },
+  };
+}
+
+function makeArb(i: number, away: number): Arb {
+  const sides = [makeSide(i, 0, away), makeSide(i, 1, 100)] as [Side, Side];
+  const s = 1 / sides[0].decimal_odds + 1 / sides[1].decimal_odds;
+  const event = Math.floor(i / 2);
+  return {
+    event: {
+      id: `nba-a${event}-h${event}-2026112${event % 10}`,
+      teams: {
+        away: { id: `away-${event}`, name: `Away Team ${event}`, abbreviation: `A${event}` },
+        home: { id: `home-${event}`, name: `Home Team ${event}`, abbreviation: `H${event}` },
+      },
+      live: event % 10 === 0,
+      date: new Date(Date.UTC(2026, 10, 22, 1) + event * 60_000).toISOString(),
+    },
+    market: i % 2 ? 'Total 210.5' : 'Moneyline',
+    sides,
+    edge_pct: Math.round((1 / s - 1) * 100 * 1000) / 1000,
+  };
+}
+
+/** The feed of the n-th fetch: 5 arbs repriced per fetch, arb (n mod 500) absent, so the previous one comes back new. */
+function feedAt(n: number): string {
+  const arbs: Arb[] = [];
+  for (let i = 0; i < ARBS + 1; i++) {
+    if (i === n % (ARBS + 1)) continue;
+    const repriced = i % 97 < 5 && (i + n) % 3 === 0;
+    arbs.push(makeArb(i, 105 + (i % 9) + (repriced ? n % 4 : 0)));
+  }
+  const feed: ArbFeed = { generated_at: 1_795_300_000 + n, source: 'replay', arbs };
+  return JSON.stringify(feed);
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+const round = (n: number) => Math.round(n * 100) / 100;
+
+const server = await startServer(PORT);
+const results: Record<string, unknown> = {
+  date: new Date().toISOString(),
+  refreshes: REFRESHES,
+  feedArbs: ARBS,
+};
+try {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ARGS,
+  });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  let fetches = 0;
+  await page.route('**/tools/arbs.json*', (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: feedAt(fetches++) }),
+  );
+  const scripts = new Map<string, Buffer>();
+  page.on('response', async (response) => {
+    if (response.request().resourceType() === 'script' || response.url().endsWith('.js')) {
+      scripts.set(response.url(), await response.body().catch(() => Buffer.alloc(0)));
+    }
+  });
+  await page.goto(`${server.origin}/betting-tools/arbitrage`, { waitUntil: 'networkidle' });
+  await page.getByRole('table').waitFor();
+
+  // JavaScript: every script loaded by the page plus inline scripts (as bench/site.bench.ts counts it), then the
+  // picker dialog's chunk, which loads when the visitor reaches for the Sportsbooks button.
+  const inline = await page.evaluate(() =>
+    [...document.querySelectorAll('script:not([src]):not([type="application/ld+json"])')]
+      .map((s) => s.textContent ?? '')
+      .join(''),
+  );
+  const gz = (buffers: Buffer[]) =>
+    buffers.reduce((sum, body) => sum + gzipSync(body, { level: 9 }).length, 0);
+  const initialBytes = gz([...scripts.values()]) + gzipSync(inline, { level: 9 }).length;
+  const initialFiles = scripts.size;
+  const before = new Set(scripts.keys());
+  await page.getByRole('button', { name: /sportsbooks/i }).click();
+  await page.getByRole('dialog').waitFor();
+  await page.keyboard.press('Escape');
+  await page.waitForLoadState('networkidle');
+  const lazyBytes = gz([...scripts.entries()].filter(([url]) => !before.has(url)).map(([, body]) => body));
+  results.javascript = {
+    initialGzipKb: round(initialBytes / 1024),
+    initialFiles,
+    pickerDialogGzipKb: round(lazyBytes / 1024),
+    totalGzipKb: round((initialBytes + lazyBytes) / 1024),
+  };
+  console.log('JavaScript (gzip KB):', results.javascript);
+
+  // Rows whose DOM changes in each commit (unchanged rows should not be touched).
+  await page.evaluate(() => {
+    const w = window as unknown as { __rowsTouched: number[] };
+    w.__rowsTouched = [];
+    const tbody = document.querySelector('tbody')!;
+    new MutationObserver((records) => {
+      const rows = new Set<Element>();
+      for (const record of records) {
+        const node = record.target instanceof Element ? record.target : record.target.parentElement;
+        const row = node?.closest('tr');
+        if (row) rows.add(row);
+        for (const added of record.addedNodes) if (added instanceof HTMLTableRowElement) rows.add(added);
+      }
+      w.__rowsTouched.push(rows.size);
+    }).observe(tbody, { subtree: true, childList: true, characterData: true, attributes: true });
+    performance.clearMeasures('arbs:refresh');
+    performance.clearResourceTimings();
+  });
+  const rowsShown = await page.locator('tbody tr').count();
+  await page.getByRole('switch', { name: 'Auto' }).click();
+  const started = Date.now();
+  await page.waitForFunction((n) => performance.getEntriesByName('arbs:refresh').length >= n, REFRESHES, {
+    timeout: REFRESHES * 3000,
+  });
+  const seconds = (Date.now() - started) / 1000;
+  await page.getByRole('switch', { name: 'Auto' }).click();
+  const timing = await page.evaluate(() => {
+    const measures = performance.getEntriesByName('arbs:refresh') as PerformanceMeasure[];
+    const resources = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((r) =>
+      r.name.includes('/tools/arbs.json'),
+    );
+    return measures.map((m) => {
+      const resource = resources.find((r) => Math.abs(r.startTime - m.startTime) < 5);
+      return {
+        total: m.duration,
+        afterResponse: resource ? m.startTime + m.duration - resource.responseEnd : Number.NaN,
+      };
+    });
+  });
+  const touched = await page.evaluate(() => (window as unknown as { __rowsTouched: number[] }).__rowsTouched);
+  await browser.close();
+
+  const totals = timing.map((t) => t.total).sort((a, b) => a - b);
+  const after = timing
+    .map((t) => t.afterResponse)
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
+  const touchedSorted = [...touched].sort((a, b) => a - b);
+  results.refresh = {
+    rowsShown,
+    refreshesPerSecond: round(REFRESHES / seconds),
+    totalMs: {
+      p50: round(percentile(totals, 50)),
+      p95: round(percentile(totals, 95)),
+      max: round(totals.at(-1)!),
+    },
+    afterResponseMs: {
+      p50: round(percentile(after, 50)),
+      p95: round(percentile(after, 95)),
+      max: round(after.at(-1)!),
+    },
+    rowsTouchedPerCommit: {
+      p50: percentile(touchedSorted, 50),
+      p95: percentile(touchedSorted, 95),
+      max: touchedSorted.at(-1),
+    },
+  };
+  console.log('Refresh with Auto on:', results.refresh);
+} finally {
+  await server.stop();
+}
+mkdirSync('bench/results', { recursive: true });
+writeFileSync('bench/results/arbitrage-page.json', JSON.stringify(results, null, 2));
