@@ -119,37 +119,64 @@ function topByDecimal<C extends Candidate>(list: readonly C[], count: number): C
  * The best combination for each distinct set of books across the outcomes of one market (each outcome from a
  * different book), keeping those that pass the floor, best first, at most `maxPerMarket`. `byOutcome` must hold only
  * usable prices (fresh, not suspended); an outcome with no price means no combination at all.
+ *
+ * Work is bounded: the `topPerOutcome` best prices per outcome are combined (6² or 6³ sums, numbers only), sorted by
+ * S, and walked best first until `maxPerMarket` distinct sets of books are found. Any combination outside the top
+ * prices is beaten, for its own set of books or a better one, by a combination inside them.
  */
 export function bestCombinations<C extends Candidate>(
   byOutcome: readonly (readonly C[])[],
   options: CombinationOptions = DEFAULT_COMBINATION_OPTIONS,
 ): Combination<C>[] {
-  if (byOutcome.length < 2 || byOutcome.some((list) => list.length === 0)) return [];
+  const ways = byOutcome.length;
+  if (ways < 2 || ways > 3 || byOutcome.some((list) => list.length === 0)) return [];
   const tops = byOutcome.map((list) => topByDecimal(list, options.topPerOutcome));
-  const best = new Map<string, Combination<C>>();
-  const picks: C[] = [];
-  const visit = (depth: number, sum: number) => {
-    if (!passesFloor(sum, options.floorPct)) return; // adding outcomes only raises S
-    if (depth === tops.length) {
-      const books = picks.map((pick) => pick.book).sort();
-      const key = books.join('+');
-      const found = best.get(key);
-      if (!found || sum < found.sum) best.set(key, { picks: [...picks], sum, edgePct: (1 / sum - 1) * 100 });
-      return;
+  const limit = 1 - options.floorPct / 100;
+  const sums: number[] = [];
+  const picks: number[] = []; // `ways` indices per combination
+  const [first, second, third] = tops as [C[], C[], C[] | undefined];
+  for (let i = 0; i < first.length; i += 1) {
+    const a = first[i]!;
+    const sa = 1 / a.decimal;
+    if (sa >= limit) break; // sorted by decimal: later ones are worse
+    for (let j = 0; j < second.length; j += 1) {
+      const b = second[j]!;
+      if (b.book === a.book) continue;
+      const sb = sa + 1 / b.decimal;
+      if (sb >= limit) break;
+      if (!third) {
+        sums.push(sb);
+        picks.push(i, j);
+        continue;
+      }
+      for (let k = 0; k < third.length; k += 1) {
+        const c = third[k]!;
+        if (c.book === a.book || c.book === b.book) continue;
+        const sc = sb + 1 / c.decimal;
+        if (sc >= limit) break;
+        sums.push(sc);
+        picks.push(i, j, k);
+      }
     }
-    for (const candidate of tops[depth]!) {
-      if (picks.some((pick) => pick.book === candidate.book)) continue;
-      picks.push(candidate);
-      visit(depth + 1, sum + 1 / candidate.decimal);
-      picks.pop();
-    }
-  };
-  visit(0, 0);
-  return [...best.values()]
-    .sort((a, b) => a.sum - b.sum || comboKey(a).localeCompare(comboKey(b)))
-    .slice(0, options.maxPerMarket);
-}
-
-function comboKey(combination: Combination<Candidate>): string {
-  return combination.picks.map((pick) => pick.book).join('+');
+  }
+  if (sums.length === 0) return [];
+  const order = sums.map((_, index) => index);
+  const books = (index: number) => tops.map((top, way) => top[picks[index * ways + way]!]!.book);
+  const setKey = (index: number) => books(index).sort().join('+');
+  order.sort((x, y) => sums[x]! - sums[y]! || (setKey(x) < setKey(y) ? -1 : setKey(x) > setKey(y) ? 1 : 0));
+  const out: Combination<C>[] = [];
+  const seen = new Set<string>();
+  for (const index of order) {
+    const key = setKey(index);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const sum = sums[index]!;
+    out.push({
+      picks: tops.map((top, way) => top[picks[index * ways + way]!]!),
+      sum,
+      edgePct: (1 / sum - 1) * 100,
+    });
+    if (out.length >= options.maxPerMarket) break;
+  }
+  return out;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { toArb } from '#domain/arb-feed.ts';
 import { ArbFeedSchema, type Arb } from '#domain/schemas/feed.ts';
 import { OddsEngine } from './engine.ts';
 import type { PriceMessage } from './messages.ts';
@@ -466,6 +467,19 @@ describe('OddsEngine', () => {
     const key = env.engine.store.markets(env.engine.store.events()[0]!.id)[0]!.key;
     expect(env.engine.store.prices(key, T0 + 9_000).find((p) => p.book === 'fanduel')!.american).toBe(150);
     expect(env.engine.store.prices(key).find((p) => p.book === 'fanduel')!.american).toBe(170);
+  });
+
+  it("builds each arb exactly as the domain's toArb does (its cached fragments change nothing)", () => {
+    const env = setup();
+    env.engine.ingest(fixture(1));
+    env.engine.ingest(price(1, 'fanduel', 'spread', 'away', 150, { point: 2.5, period: 'h1' }));
+    env.engine.ingest(price(1, 'betmgm', 'spread', 'home', -130, { point: -2.5, period: 'h1' }));
+    const arb = env.feed().arbs[0]!;
+    const event = env.engine.store.events()[0]!;
+    const market = env.engine.store.markets(event.id)[0]!;
+    const prices = market.outcomes.map((_, index) => [...market.prices[index]!.values()][0]!);
+    expect(arb).toEqual(toArb(event, market.spec, prices));
+    expect(arb.market).toBe('1st Half Spread +2.5 / -2.5');
   });
 
   it('tells price subscribers about every accepted price', () => {

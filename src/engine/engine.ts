@@ -1,11 +1,17 @@
-import { compareArbs } from '#domain/arb-feed.ts';
-import { marketKey, type OddsEvent, type Team } from '#domain/markets.ts';
+import { marketKey, type OddsEvent, type PriceLinks, type Team } from '#domain/markets.ts';
 import type { Arb, FeedSource } from '#domain/schemas/feed.ts';
 import { EventRegistry, slug } from './events.ts';
 import { checkEvent, checkPrice, marketAllowed, parsePayload, type CheckedTeam } from './ingest.ts';
 import { emptyDropCounters, type DropCounters, type DropReason } from './messages.ts';
 import { arbsJson, feedBody, SnapshotHistory, type Snapshot } from './publisher.ts';
-import { DEFAULT_SCAN_OPTIONS, scanMarket, type ScanOptions } from './scanner.ts';
+import {
+  DEFAULT_SCAN_OPTIONS,
+  isUsable,
+  maxAgeFor,
+  scanMarket,
+  type MarketResult,
+  type ScanOptions,
+} from './scanner.ts';
 import { OddsStore, type MarketState, type StoredPrice } from './store.ts';
 
 // The odds engine: validates what sources send, keeps the store, re-scans only the markets that changed, and
@@ -44,11 +50,6 @@ export interface EngineStats {
   lastPublishedAt: number | null;
 }
 
-interface MarketEntry {
-  arbs: Arb[];
-  validUntil: number;
-}
-
 export class OddsEngine<E = undefined> {
   readonly store: OddsStore;
   readonly source: FeedSource;
@@ -64,7 +65,7 @@ export class OddsEngine<E = undefined> {
   private readonly onDrop: ((reason: DropReason, count: number) => void) | undefined;
   private readonly drops = emptyDropCounters();
   private readonly dirty = new Set<MarketState>();
-  private readonly results = new Map<string, MarketEntry>();
+  private readonly results = new Map<string, MarketResult>();
   private readonly listeners = new Set<(snapshot: Snapshot<E>) => void>();
   private accepted = 0;
   private dropped = 0;
@@ -212,7 +213,8 @@ export class OddsEngine<E = undefined> {
       this.drop('unknown_market');
       return false;
     }
-    const existing = this.store.market(marketKey(eventState.event.id, value.spec));
+    const key = marketKey(eventState.event.id, value.spec);
+    const existing = this.store.market(key);
     const previous = existing?.prices[value.outcomeIndex]!.get(value.book);
     const price: StoredPrice = {
       book: value.book,
@@ -225,8 +227,34 @@ export class OddsEngine<E = undefined> {
       suspended: value.suspended,
       previous: null,
     };
-    const market = this.store.put(eventState, existing?.spec ?? value.spec, value.outcomeIndex, price, now);
-    this.dirty.add(market);
+    const market = this.store.put(
+      eventState,
+      existing?.spec ?? value.spec,
+      value.outcomeIndex,
+      price,
+      now,
+      key,
+    );
+    // A re-confirmation of a price that is still usable (same odds, links and suspension) changes no combination:
+    // the market is not re-scanned. Its result may be re-scanned at the old expiry, which then finds it unchanged.
+    const refresh =
+      previous !== undefined &&
+      previous.american === price.american &&
+      previous.decimal === price.decimal &&
+      previous.suspended === price.suspended &&
+      sameLinks(previous.links, price.links) &&
+      price.updatedAt >= previous.updatedAt &&
+      isUsable(previous, now, maxAgeFor(eventState.event, this.scan));
+    // A price outside the best few of its outcome at the last scan, that still is not among them, cannot change any
+    // published combination (they are built from those best prices only): no re-scan either.
+    const scanned = market.lastScan;
+    const irrelevant =
+      scanned !== undefined &&
+      !scanned.books[value.outcomeIndex]!.has(price.book) &&
+      (price.suspended ||
+        !isUsable(price, now, maxAgeFor(eventState.event, this.scan)) ||
+        price.decimal < scanned.kth[value.outcomeIndex]!);
+    if (!refresh && !irrelevant) this.dirty.add(market);
     this.accepted += 1;
     return true;
   }
@@ -250,7 +278,7 @@ export class OddsEngine<E = undefined> {
     this.dirty.clear();
     if (!this.changed && this.history.latest) return undefined;
     this.changed = false;
-    const arbs = this.collect();
+    const arbs = this.collect(this.maxArbs);
     const json = arbsJson(arbs);
     if (json === this.lastArbsJson && this.history.latest) return undefined;
     this.lastArbsJson = json;
@@ -272,8 +300,8 @@ export class OddsEngine<E = undefined> {
     this.scans += 1;
     const event = this.store.event(market.eventId);
     const previous = this.results.get(market.key);
-    const result = event ? scanMarket(market, event, now, this.scan) : { arbs: [], validUntil: Infinity };
-    if (result.arbs.length === 0) {
+    const result = event ? scanMarket(market, event, now, this.scan, previous) : undefined;
+    if (!result || result.arbs.length === 0) {
       if (previous) {
         this.results.delete(market.key);
         this.changed = true;
@@ -281,14 +309,27 @@ export class OddsEngine<E = undefined> {
       return;
     }
     this.results.set(market.key, result);
-    this.changed = true;
+    if (!previous || !sameItems(previous.arbs, result.arbs)) this.changed = true;
   }
 
-  private collect(): Arb[] {
-    const all: Arb[] = [];
-    for (const entry of this.results.values()) for (const arb of entry.arbs) all.push(arb);
-    all.sort(compareArbs);
-    return all.length > this.maxArbs ? all.slice(0, this.maxArbs) : all;
+  /** All current arbs, best first (edge descending, then a stable key), at most `limit`. */
+  private collect(limit = Infinity): Arb[] {
+    const edges: number[] = [];
+    const keys: string[] = [];
+    const arbs: Arb[] = [];
+    for (const result of this.results.values()) {
+      for (let i = 0; i < result.arbs.length; i += 1) {
+        arbs.push(result.arbs[i]!);
+        keys.push(result.keys[i]!);
+        edges.push(result.arbs[i]!.edge_pct);
+      }
+    }
+    const order = arbs.map((_, index) => index);
+    order.sort((a, b) => edges[b]! - edges[a]! || (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : 0));
+    const count = Math.min(limit, order.length);
+    const out: Arb[] = new Array(count);
+    for (let i = 0; i < count; i += 1) out[i] = arbs[order[i]!]!;
+    return out;
   }
 
   /** The latest snapshot, or undefined before the first publish. */
@@ -308,9 +349,7 @@ export class OddsEngine<E = undefined> {
 
   /** Current arbs (all of them, before the feed's cap), best first. */
   currentArbs(): Arb[] {
-    const all: Arb[] = [];
-    for (const entry of this.results.values()) for (const arb of entry.arbs) all.push(arb);
-    return all.sort(compareArbs);
+    return this.collect();
   }
 
   stats(): EngineStats {
@@ -344,4 +383,12 @@ export class OddsEngine<E = undefined> {
 
 function team(input: CheckedTeam): Team {
   return { id: input.id ?? slug(input.name), name: input.name, abbreviation: input.abbreviation };
+}
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((item, index) => item === b[index]);
+}
+
+function sameLinks(a: PriceLinks, b: PriceLinks): boolean {
+  return a === b || (a.desktop === b.desktop && a.mobile === b.mobile);
 }

@@ -1,7 +1,14 @@
-import { toArb } from '#domain/arb-feed.ts';
-import { bestCombinations, type CombinationOptions } from '#domain/arbitrage.ts';
-import type { BookPrice, OddsEvent } from '#domain/markets.ts';
-import type { Arb } from '#domain/schemas/feed.ts';
+import { bestCombinations, PROB_PLACES, publishedEdge, type CombinationOptions } from '#domain/arbitrage.ts';
+import {
+  marketLabel,
+  outcomeLabel,
+  selectionName,
+  sideId,
+  type BookPrice,
+  type OddsEvent,
+} from '#domain/markets.ts';
+import { formatAmerican, roundTo } from '#domain/odds.ts';
+import type { Arb, ArbEvent } from '#domain/schemas/feed.ts';
 import type { MarketState } from './store.ts';
 
 // Arb detection for one market. The engine calls it only for markets whose prices changed (or whose published
@@ -23,17 +30,15 @@ export const DEFAULT_SCAN_OPTIONS: ScanOptions = {
 
 export interface MarketResult {
   arbs: Arb[];
+  /** Per arb: the prices it was built from (to reuse unchanged arbs on the next scan) and its stable sort key. */
+  picks: BookPrice[][];
+  keys: string[];
+  event: OddsEvent | null;
   /** The first instant at which one of the used prices turns stale (Infinity when there are no arbs). */
   validUntil: number;
 }
 
-const NONE: MarketResult = { arbs: [], validUntil: Infinity };
-
-interface PriceCandidate {
-  book: string;
-  decimal: number;
-  price: BookPrice;
-}
+const NONE: MarketResult = { arbs: [], picks: [], keys: [], event: null, validUntil: Infinity };
 
 export function maxAgeFor(event: OddsEvent, options: ScanOptions): number {
   return event.live ? options.maxAgeLiveMs : options.maxAgePreMatchMs;
@@ -44,33 +49,137 @@ export function isUsable(price: BookPrice, now: number, maxAgeMs: number): boole
   return !price.suspended && now - price.updatedAt <= maxAgeMs;
 }
 
+function samePicks(a: readonly BookPrice[], b: readonly BookPrice[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x.book !== y.book || x.decimal !== y.decimal || x.american !== y.american || x.links !== y.links)
+      return false;
+  }
+  return true;
+}
+
+/**
+ * Scans one market. `previous` is the market's last result: an arb whose prices did not change (same books, odds and
+ * links, same event record) is reused as is, so a re-quote at the same price costs no rebuilding.
+ */
 export function scanMarket(
   market: MarketState,
   event: OddsEvent,
   now: number,
   options: ScanOptions,
+  previous?: MarketResult,
 ): MarketResult {
   const maxAge = maxAgeFor(event, options);
-  const byOutcome: PriceCandidate[][] = [];
+  const byOutcome: BookPrice[][] = [];
+  const books: Set<string>[] = [];
+  const kth: number[] = [];
+  let empty = false;
   for (const byBook of market.prices) {
-    const usable: PriceCandidate[] = [];
-    for (const price of byBook.values()) {
-      if (isUsable(price, now, maxAge)) usable.push({ book: price.book, decimal: price.decimal, price });
-    }
-    if (usable.length === 0) return NONE;
+    const usable: BookPrice[] = [];
+    for (const price of byBook.values()) if (isUsable(price, now, maxAge)) usable.push(price);
+    usable.sort(byDecimalDescending);
+    if (usable.length > options.topPerOutcome) usable.length = options.topPerOutcome;
+    books.push(new Set(usable.map((price) => price.book)));
+    kth.push(usable.length < options.topPerOutcome ? 0 : usable[usable.length - 1]!.decimal);
+    if (usable.length === 0) empty = true;
     byOutcome.push(usable);
   }
+  market.lastScan = { books, kth };
+  if (empty) return NONE;
   const combinations = bestCombinations(byOutcome, options);
   if (combinations.length === 0) return NONE;
   let validUntil = Infinity;
-  const arbs = combinations.map((combination) => {
-    for (const pick of combination.picks)
-      validUntil = Math.min(validUntil, pick.price.updatedAt + maxAge + 1);
-    return toArb(
+  const arbs: Arb[] = [];
+  const picks: BookPrice[][] = [];
+  const keys: string[] = [];
+  for (const combination of combinations) {
+    for (const pick of combination.picks) validUntil = Math.min(validUntil, pick.updatedAt + maxAge + 1);
+    let reused = -1;
+    if (previous && previous.event === event) {
+      for (let i = 0; i < previous.picks.length; i += 1) {
+        if (samePicks(previous.picks[i]!, combination.picks)) {
+          reused = i;
+          break;
+        }
+      }
+    }
+    if (reused >= 0) {
+      arbs.push(previous!.arbs[reused]!);
+      keys.push(previous!.keys[reused]!);
+    } else {
+      const arb = buildArb(market, event, combination.picks);
+      arbs.push(arb);
+      keys.push(
+        `${arb.event.id}|${arb.market}|${arb.sides
+          .map((side) => side.id)
+          .sort()
+          .join(',')}`,
+      );
+    }
+    picks.push(combination.picks);
+  }
+  return { arbs, picks, keys, event, validUntil };
+}
+
+function byDecimalDescending(a: BookPrice, b: BookPrice): number {
+  return b.decimal - a.decimal || (a.book < b.book ? -1 : a.book > b.book ? 1 : 0);
+}
+
+interface FeedCache {
+  event: OddsEvent;
+  arbEvent: ArbEvent;
+  label: string;
+  sides: Map<string, { id: string; name: string; selection: { name: string } }>;
+}
+
+/**
+ * The same Arb as the domain's `toArb`, with the parts that depend only on the event and market (event block, market
+ * label, side ids and names) cached on the market until the event record changes.
+ */
+export function buildArb(market: MarketState, event: OddsEvent, prices: readonly BookPrice[]): Arb {
+  let cache = market.feedCache as FeedCache | undefined;
+  if (!cache || cache.event !== event) {
+    cache = {
       event,
-      market.spec,
-      combination.picks.map((pick) => pick.price),
-    );
+      arbEvent: {
+        id: event.id,
+        teams: { away: { ...event.away }, home: { ...event.home } },
+        live: event.live,
+        date: new Date(event.startsAt).toISOString(),
+      },
+      label: marketLabel(market.spec),
+      sides: new Map(),
+    };
+    market.feedCache = cache;
+  }
+  const sides = prices.map((price) => {
+    const key = `${price.outcome}|${price.book}`;
+    let fixed = cache.sides.get(key);
+    if (!fixed) {
+      fixed = {
+        id: sideId(event.id, market.spec, price.outcome, price.book),
+        name: outcomeLabel(event, market.spec, price.outcome),
+        selection: { name: selectionName(event, price.outcome) },
+      };
+      cache.sides.set(key, fixed);
+    }
+    return {
+      id: fixed.id,
+      sportsbook: price.book,
+      name: fixed.name,
+      price: formatAmerican(price.american),
+      selection: fixed.selection,
+      decimal_odds: price.decimal,
+      implied_prob: roundTo(1 / price.decimal, PROB_PLACES),
+      links: { desktop: price.links.desktop, mobile: price.links.mobile },
+    };
   });
-  return { arbs, validUntil };
+  return {
+    event: cache.arbEvent,
+    market: cache.label,
+    sides,
+    edge_pct: publishedEdge(prices.map((price) => price.decimal)),
+  };
 }

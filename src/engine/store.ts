@@ -24,6 +24,10 @@ export interface MarketState {
   outcomes: readonly OutcomeKey[];
   /** One map per outcome (same order as `outcomes`), book → newest price. */
   prices: Map<SportsbookKey, StoredPrice>[];
+  /** What the last scan saw per outcome: the books among the best prices, and the worst of those best decimals. */
+  lastScan?: { books: Set<string>[]; kth: number[] };
+  /** Feed fragments that depend only on the event and market (the scanner's cache). */
+  feedCache?: unknown;
 }
 
 export interface EventState {
@@ -129,8 +133,8 @@ export class OddsStore {
     outcomeIndex: number,
     price: StoredPrice,
     now: number,
+    key = marketKey(eventState.event.id, spec),
   ): MarketState {
-    const key = marketKey(eventState.event.id, spec);
     let market = this.marketsByKey.get(key);
     if (!market) {
       const outcomes = outcomesOf(spec.type);

@@ -1,0 +1,107 @@
+// Engine benchmark (issue 4): replays ≥ 1,000,000 price updates of the simulator over 2,000 events × 15 books
+// through ingestion, the store and the arb scanner, ticking (publishing) every 250 ms of virtual time.
+// Figures: updates processed per second (ingest + incremental scans + snapshots, one core), p50/p99 time from an
+// update's ingestion to the end of the tick that publishes its effect (processing only; production adds up to one
+// 250 ms publish period), and the same replay with a full rescan on every tick, as a ratio.
+// Writes bench/results/engine.json.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { OddsEngine } from '#engine/engine.ts';
+import type { SourceMessage } from '#engine/messages.ts';
+import { MarketSimulator } from '#engine/sources/simulator.ts';
+
+const EVENTS = Number(process.env.BENCH_ENGINE_EVENTS ?? 2000);
+const TARGET_UPDATES = Number(process.env.BENCH_ENGINE_UPDATES ?? 1_000_000);
+const STEP_MS = 250;
+const T0 = Date.UTC(2026, 0, 1);
+
+console.log(`generating ${TARGET_UPDATES} updates over ${EVENTS} events × 15 books...`);
+const sim = new MarketSimulator({ seed: 2026, startMs: T0, events: EVENTS, stepMs: STEP_MS });
+const batches: SourceMessage[][] = [sim.initial()];
+let total = 0;
+while (total < TARGET_UPDATES) {
+  const batch = sim.step();
+  total += batch.filter((m) => m.kind === 'price').length;
+  batches.push(batch);
+}
+console.log(
+  `${total} price updates after the initial state, in ${batches.length - 1} ticks of ${STEP_MS} ms`,
+);
+
+function percentile(sorted: Float64Array, p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+}
+
+function run(fullRescan: boolean) {
+  let now = T0;
+  const engine = new OddsEngine({ source: 'replay', now: () => now, fullRescan });
+  engine.markReady();
+  // Per-update latency: all updates of a batch share the tick that publishes them; an update's latency is the
+  // time from its own ingestion to that tick's end. Stored per batch as (count, sum-less) samples in one array.
+  const latencies = new Float64Array(total + batches.length * 8);
+  let samples = 0;
+  const stamps = new Float64Array(Math.max(...batches.map((b) => b.length)));
+  // The initial state (every book's first quote of every market) is a bulk load, timed on its own.
+  const loadStarted = performance.now();
+  for (const message of batches[0]!) engine.ingest(message);
+  engine.tick();
+  const initialLoadMs = performance.now() - loadStarted;
+  now += STEP_MS;
+  let updates = 0;
+  const started = performance.now();
+  for (let index = 1; index < batches.length; index += 1) {
+    const batch = batches[index]!;
+    let n = 0;
+    for (const message of batch) {
+      if (message.kind === 'price') stamps[n++] = performance.now();
+      engine.ingest(message);
+    }
+    updates += n;
+    engine.tick();
+    const done = performance.now();
+    for (let k = 0; k < n; k += 1) latencies[samples++] = done - stamps[k]!;
+    now += STEP_MS;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const sorted = latencies.subarray(0, samples).sort();
+  const stats = engine.stats();
+  return {
+    initialLoad: {
+      updates: batches[0]!.filter((m) => m.kind === 'price').length,
+      ms: Math.round(initialLoadMs),
+    },
+    updates,
+    seconds: Number(seconds.toFixed(2)),
+    updatesPerSecond: Math.round(updates / seconds),
+    latencyMs: {
+      p50: Number(percentile(sorted, 0.5).toFixed(2)),
+      p99: Number(percentile(sorted, 0.99).toFixed(2)),
+    },
+    scans: stats.scans,
+    published: stats.published,
+    arbsInLastSnapshot: stats.arbs,
+    markets: stats.markets,
+    dropped: stats.dropped,
+  };
+}
+
+// The first run warms up the JIT; the figures come from the second.
+run(false);
+const incremental = run(false);
+console.log('incremental', incremental);
+const rescan = run(true);
+console.log('full rescan', rescan);
+const results = {
+  date: new Date().toISOString(),
+  node: process.version,
+  events: EVENTS,
+  books: 15,
+  ticks: batches.length,
+  incremental,
+  fullRescan: rescan,
+  speedup: Number((incremental.updatesPerSecond / rescan.updatesPerSecond).toFixed(2)),
+};
+console.log(
+  `incremental ${incremental.updatesPerSecond} updates/s, p99 ${incremental.latencyMs.p99} ms; full rescan ${rescan.updatesPerSecond} updates/s; ratio ${results.speedup}×`,
+);
+mkdirSync('bench/results', { recursive: true });
+writeFileSync('bench/results/engine.json', `${JSON.stringify(results, null, 2)}\n`);
