@@ -13,6 +13,7 @@ export default tseslint.config(
   {
     ignores: [
       'build/',
+      '.builds/',
       'data/',
       '.react-router/',
       'node_modules/',
