@@ -5,6 +5,7 @@
 // its own feed at 300 arbs) in which, on every fetch, 5 arbs are repriced and one arb leaves while another comes
 // back (a new arb). Writes bench/results/arbitrage-page.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import type { Arb, ArbFeed, Side } from '../src/domain/schemas/feed.ts';
@@ -99,6 +100,8 @@ const round = (n: number) => Math.round(n * 100) / 100;
 const server = await startServer(PORT);
 const results: Record<string, unknown> = {
   date: new Date().toISOString(),
+  cpus: cpus().length,
+  loadAverageAtStart: loadavg()[0],
   refreshes: REFRESHES,
   feedArbs: ARBS,
 };

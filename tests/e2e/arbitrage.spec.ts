@@ -79,12 +79,14 @@ test.describe('arbitrage finder on a desktop', () => {
     const heat = arbRow(page, /MIA @ NYK/);
     // The replay brings Heat @ Knicks every 8 s; wait for it to arrive as new while Auto is on.
     await expect(heat.getByText('New', { exact: true })).toBeVisible({ timeout: 20_000 });
+    // Stop the page's clock (timers, Date; it runs in step with this process's clock) a moment later, then let fake
+    // time pass: still highlighted about 1.5 s after it was seen, gone about 2.75 s after.
+    await page.clock.pauseAt(Date.now() + 250);
     await expect(heat).toHaveAttribute('data-highlighted', 'true');
     await page.getByRole('switch', { name: 'Auto' }).click();
-    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 50);
-    await page.clock.runFor(2000);
+    await page.clock.runFor(1250);
     await expect(heat.getByText('New', { exact: true })).toBeVisible();
-    await page.clock.runFor(700);
+    await page.clock.runFor(1250);
     await expect(heat.getByText('New', { exact: true })).toHaveCount(0);
     await expect(heat).not.toHaveAttribute('data-highlighted', 'true');
     await expect(heat).toContainText('3.13%');
