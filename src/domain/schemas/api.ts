@@ -176,7 +176,7 @@ export const MeResponseSchema = z
         .number()
         .int()
         .nonnegative()
-        .describe('Seconds until the full quota is available again (at most).'),
+        .describe('Seconds until this one-minute window ends and the full quota is back.'),
     }),
     features: z.array(z.string()),
   })

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpProblem } from '../lib/problem.ts';
 import type { ApiKeyRecord, KeyCheck } from './keys.ts';
+import { phaseOf, type QuotaCounter } from './quota.ts';
 import { cheapestPlanWith, includes, type Feature } from './policy.ts';
 
 // Authentication and per-key rate limits of the /v1 routes. The key comes in `X-Api-Key`; only the stream (for
@@ -16,11 +17,17 @@ const CREDENTIAL_PARAMS = ['api_key', 'apikey', 'key', 'token', 'access_token'];
 export interface Quota {
   limit: number;
   remaining: number;
-  /** Seconds until the whole quota is available again (an upper bound). */
+  /** Seconds until the window ends and the whole quota is available again. */
   resetSeconds: number;
+  /** Requests counted in this window, this one included. */
+  used: number;
 }
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Per-key request windows of the paid API (memory, or Redis when REDIS_URL is set). */
+    apiQuota: QuotaCounter;
+  }
   interface FastifyRequest {
     apiKey: ApiKeyRecord | null;
     quota: Quota | null;
@@ -105,20 +112,14 @@ async function authenticate(app: FastifyInstance, request: FastifyRequest, reply
   if (!check.ok) throw keyProblem(check.reason);
   const { key } = check;
   const limit = key.plan.requestsPerMinute;
-  const result = await app.rateLimiter.hit(`api:key:${key.id}`, limit, WINDOW_MS);
-  const interval = WINDOW_MS / limit;
-  const quota: Quota = {
-    limit,
-    remaining: result.remaining,
-    resetSeconds: result.allowed
-      ? Math.ceil(((limit - result.remaining) * interval) / 1000)
-      : Math.ceil(result.retryAfterMs / 1000),
-  };
+  const result = await app.apiQuota.take(`key:${key.id}`, phaseOf(key.id, WINDOW_MS), limit, WINDOW_MS);
+  const resetSeconds = Math.max(1, Math.ceil(result.resetMs / 1000));
+  const quota: Quota = { limit, remaining: result.remaining, resetSeconds, used: result.used };
   request.apiKey = key;
   request.quota = quota;
   const headers = quotaHeaders(quota);
   if (!result.allowed) {
-    const retryAfter = Math.max(1, Math.ceil(result.retryAfterMs / 1000));
+    const retryAfter = resetSeconds;
     throw new HttpProblem(
       429,
       'rate-limited',
@@ -138,5 +139,5 @@ export const apiAuthPlugin = fp(
     app.decorateRequest('quota', null);
     app.addHook('onRequest', (request, reply) => authenticate(app, request, reply));
   },
-  { name: 'api-auth', dependencies: ['api-keys', 'rate-limit'] },
+  { name: 'api-auth', dependencies: ['api-keys'] },
 );

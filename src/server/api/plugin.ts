@@ -8,6 +8,7 @@ import { adminKeyRoutes } from '../routes/admin-keys.ts';
 import { apiAuthPlugin } from './auth.ts';
 import { docsRoutes } from './docs.ts';
 import { apiKeysPlugin } from './keys.ts';
+import { MemoryQuota, RedisQuota, type QuotaCounter } from './quota.ts';
 import { apiRoutes } from './routes.ts';
 import { createStreamHub, streamRoutes, type StreamOptions } from './stream.ts';
 
@@ -28,6 +29,15 @@ export const OPENAPI_INFO = {
 
 async function api(app: FastifyInstance, options: ApiPluginOptions) {
   await app.register(apiKeysPlugin);
+  const { REDIS_URL, REDIS_PREFIX } = app.config;
+  let quota: QuotaCounter;
+  if (REDIS_URL) {
+    const redisQuota = new RedisQuota(REDIS_URL, `${REDIS_PREFIX}quota:`);
+    await redisQuota.connect();
+    quota = redisQuota;
+  } else quota = new MemoryQuota(options.now);
+  app.decorate('apiQuota', quota);
+  app.addHook('onClose', () => quota.close());
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -77,4 +87,4 @@ async function api(app: FastifyInstance, options: ApiPluginOptions) {
 }
 
 /** Not encapsulated, so that `app.apiKeys`, `app.streamHub` and `app.swagger()` are visible to tests and the CLI's routes. */
-export const apiPlugin = fp(api, { name: 'api', dependencies: ['db', 'rate-limit', 'engine', 'secrets'] });
+export const apiPlugin = fp(api, { name: 'api', dependencies: ['db', 'engine', 'secrets'] });

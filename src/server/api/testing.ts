@@ -1,7 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import Fastify from 'fastify';
-import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { PlanId } from '#domain/plans.ts';
 import type { OddsSource } from '#engine/sources/index.ts';
@@ -10,7 +9,7 @@ import type { Config } from '../config.ts';
 import { dbPlugin } from '../db/plugin.ts';
 import { enginePlugin } from '../plugins/engine.ts';
 import { errorsPlugin } from '../plugins/errors.ts';
-import { MemoryRateLimiter, rateLimitPlugin } from '../plugins/rate-limit.ts';
+import { rateLimitPlugin } from '../plugins/rate-limit.ts';
 import { readinessPlugin } from '../plugins/readiness.ts';
 import { secretsPlugin } from '../plugins/secrets.ts';
 import { trialTestConfig } from '../trials/testing.ts';
@@ -26,7 +25,7 @@ export function manualSource(): OddsSource {
 
 export interface ApiTestOptions {
   config?: Config;
-  /** Virtual clock shared by the engine, the rate limiter (memory) and the API. */
+  /** Virtual clock shared by the engine, the API's quota windows (memory) and its delay tiers. */
   now?: () => number;
   source?: OddsSource;
   stream?: Partial<StreamOptions>;
@@ -55,19 +54,7 @@ export async function buildApiTestApp(options: ApiTestOptions = {}): Promise<Fas
   });
   await app.register(secretsPlugin);
   await app.register(dbPlugin);
-  if (options.now && !config.REDIS_URL) {
-    const now = options.now;
-    await app.register(
-      fp(
-        async (instance: FastifyInstance) => {
-          const limiter = new MemoryRateLimiter(now);
-          instance.decorate('rateLimiter', limiter);
-          instance.addHook('onClose', () => limiter.close());
-        },
-        { name: 'rate-limit', dependencies: ['readiness'] },
-      ),
-    );
-  } else await app.register(rateLimitPlugin);
+  await app.register(rateLimitPlugin);
   await app.register(apiPlugin, { stream: options.stream, now: options.now });
   return app;
 }
