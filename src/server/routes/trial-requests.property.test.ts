@@ -96,7 +96,7 @@ describe('POST /api/trial-requests with arbitrary bodies', () => {
       ),
       { numRuns: 1000 },
     );
-  });
+  }, 180_000);
 
   it('answers trial-shaped objects with arbitrary field values with a 200 or a 4xx problem and stores nothing when it rejects', async () => {
     let accepted = 0;
@@ -130,5 +130,5 @@ describe('POST /api/trial-requests with arbitrary bodies', () => {
     );
     // The generator must reach the storage path, not only validation failures.
     expect(accepted).toBeGreaterThan(20);
-  });
+  }, 180_000);
 });

@@ -100,10 +100,11 @@ describe('crash safety of POST /api/trial-requests', () => {
       await waitFor(
         () => acknowledged.length >= 12 && peer.received.length >= 3,
         'acknowledged requests and emails',
+        60_000,
       );
       // The next email is read by the peer but never answered: the server dies with it in flight.
       peer.hold = true;
-      await waitFor(() => peer.holding >= 1, 'an email in flight');
+      await waitFor(() => peer.holding >= 1, 'an email in flight', 60_000);
       server.kill('SIGKILL');
       await exited(server);
       stop = true;
@@ -145,5 +146,5 @@ describe('crash safety of POST /api/trial-requests', () => {
     } finally {
       await peer.stop();
     }
-  }, 180_000);
+  }, 300_000);
 });

@@ -162,11 +162,17 @@ export function trialBody(overrides: Record<string, unknown> = {}): Record<strin
   };
 }
 
-export async function waitFor<T>(probe: () => T | Promise<T>, what: string, timeoutMs = 20_000): Promise<T> {
+type Truthy<T> = Exclude<T, false | 0 | '' | null | undefined>;
+
+export async function waitFor<T>(
+  probe: () => T | Promise<T>,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<Truthy<T>> {
   const started = Date.now();
   for (;;) {
     const value = await probe();
-    if (value) return value;
+    if (value) return value as Truthy<T>;
     if (Date.now() - started > timeoutMs) throw new Error(`Timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
