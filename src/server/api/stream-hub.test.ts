@@ -123,6 +123,29 @@ describe('StreamHub delay tiers', () => {
   });
 });
 
+describe('StreamHub filters', () => {
+  it('sends each client only the changes its filters match, clients with equal filters the same bytes', async () => {
+    const { hub, price } = setup();
+    const nba = [new FakeSink(), new FakeSink()];
+    const nhl = new FakeSink();
+    const draftkingsOnly = new FakeSink();
+    const arbsOnly = new FakeSink();
+    for (const sink of nba)
+      hub.connect(keyOf('elite'), { league: 'nba', markets: new Set(['moneyline']) }, sink, undefined, false);
+    hub.connect(keyOf('elite'), { league: 'nhl' }, nhl, undefined, false);
+    hub.connect(keyOf('elite'), { books: new Set(['draftkings']) }, draftkingsOnly, undefined, false);
+    hub.connect(keyOf('elite'), { kinds: new Set(['arb'] as const) }, arbsOnly, undefined, false);
+    price(150);
+    price(160);
+    await settle();
+    expect(prices(nba[0]!)).toBe(2);
+    expect(nba[1]!.text).toBe(nba[0]!.text);
+    expect(nhl.text).toBe('retry: 2000\n\n');
+    expect(prices(draftkingsOnly)).toBe(0);
+    expect(prices(arbsOnly)).toBe(0);
+  });
+});
+
 describe('StreamHub slow readers', () => {
   it('drops a client whose socket holds more than the limit instead of queueing more', async () => {
     const { hub, price } = setup(64 * 1024);

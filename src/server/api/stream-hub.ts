@@ -67,6 +67,8 @@ export interface StreamSink {
 export interface StreamClient {
   key: ApiKeyRecord;
   filters: StreamFilters;
+  /** Clients with equal filters share the text of each release, built once. */
+  filterKey: string;
   sink: StreamSink;
   tier: Tier;
   closed: boolean;
@@ -340,7 +342,12 @@ export class StreamHub {
     const tier = this.tierFor(delay);
     // Bring the tier up to date first, so the snapshot and the replay end exactly where live delivery starts.
     this.release(tier, this.now());
-    const client: StreamClient = { key, filters, sink, tier, closed: false };
+    const filterKey = JSON.stringify([
+      filters.league,
+      filters.event,
+      ...[filters.markets, filters.books, filters.kinds].map((set) => (set ? [...set].sort() : null)),
+    ]);
+    const client: StreamClient = { key, filters, filterKey, sink, tier, closed: false };
     const replayFrom = this.replayStart(lastEventId, tier);
     sink.write(`retry: 2000\n\n`);
     if (replayFrom !== undefined) {
