@@ -3,7 +3,7 @@ import { and, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database.ts';
 import { emailOutbox } from '../db/schema.ts';
-import { emailHash } from '../lib/log-safe.ts';
+import { describeError, emailHash } from '../lib/log-safe.ts';
 import type { Secrets } from '../lib/secrets.ts';
 import { renderEmail } from './templates.ts';
 import type { Mailer } from './transport.ts';
@@ -26,16 +26,8 @@ export interface OutboxOptions {
 }
 
 const MAX_BACKOFF_MS = 15 * 60_000;
-const ADDRESS = /[^\s<>()"',;:]+@[^\s<>()"',;:]+/g;
-
-/** Error text without recipient addresses (SMTP replies quote them). */
-export function scrubError(error: unknown): string {
-  const text =
-    error instanceof Error
-      ? `${(error as { code?: string }).code ?? error.name}: ${error.message}`
-      : String(error);
-  return text.replace(ADDRESS, '[address]').slice(0, 500);
-}
+/** Error text without recipient addresses (SMTP replies quote them) or query parameters. */
+export const scrubError = describeError;
 
 export function backoffDelay(attempts: number, baseMs: number, random = Math.random): number {
   const exponential = Math.min(baseMs * 2 ** Math.max(0, attempts - 1), MAX_BACKOFF_MS);
@@ -107,7 +99,7 @@ export class OutboxWorker {
     try {
       while (!this.stopped && (await this.runOnce()) === (this.options.batchSize ?? 10));
     } catch (error) {
-      this.log.error({ err: new Error(scrubError(error)) }, 'outbox pass failed');
+      this.log.error({ error: scrubError(error) }, 'outbox pass failed');
     }
   }
 

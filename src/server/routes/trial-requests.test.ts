@@ -191,6 +191,27 @@ describe('POST /api/trial-requests', () => {
     expect(await countRows()).toEqual(before);
   });
 
+  it('rolls the whole transaction back and answers 503 without internals or addresses in the logs when storage fails', async () => {
+    const before = await countRows();
+    // The last insert of the transaction (the outbox row) fails: the request and the key must not remain.
+    await app.db.execute(sql`ALTER TABLE email_outbox RENAME TO email_outbox_away`);
+    try {
+      const body = trialBody();
+      const response = await post(body, fromNewAddress());
+      expect(response.statusCode).toBe(503);
+      expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(response.headers['retry-after']).toBe('5');
+      expect(response.body).not.toMatch(/email_outbox|relation|insert/i);
+      const logs = logLines.join('');
+      expect(logs).toContain('trial request not stored');
+      expect(logs).not.toContain(body.email as string);
+      expect(logs).not.toContain('Failed query');
+    } finally {
+      await app.db.execute(sql`ALTER TABLE email_outbox_away RENAME TO email_outbox`);
+    }
+    expect(await countRows()).toEqual(before);
+  });
+
   it('ignores unknown fields', async () => {
     const body = trialBody({ isAdmin: true, plan: 'enterprise' });
     expect((await post(body, fromNewAddress())).statusCode).toBe(200);

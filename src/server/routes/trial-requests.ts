@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { TrialRequestSchema } from '#domain/schemas/trial-request.ts';
 import { clientAddressKey } from '../lib/client-address.ts';
-import { emailHash } from '../lib/log-safe.ts';
+import { describeError, emailHash } from '../lib/log-safe.ts';
 import { HttpProblem } from '../lib/problem.ts';
 import { normaliseEmail } from '../trials/service.ts';
 
@@ -89,7 +89,21 @@ export async function trialRequestRoutes(app: FastifyInstance) {
       if (!perEmail.allowed)
         throw tooMany(perEmail.retryAfterMs, 'Too many trial requests for this address. Try again later.');
 
-      const result = await app.trials.submit(body, address);
+      let result;
+      try {
+        result = await app.trials.submit(body, address);
+      } catch (error) {
+        // Not the default 500 log: Drizzle's error carries the query parameters (the address among them).
+        request.log.error({ to: mailKey, error: describeError(error) }, 'trial request not stored');
+        throw new HttpProblem(
+          503,
+          'unavailable',
+          'Service unavailable',
+          'The request could not be stored. Please try again.',
+          {},
+          { 'retry-after': '5' },
+        );
+      }
       request.log.info(
         { to: mailKey, outcome: result.outcome, trialRequestId: result.requestId },
         'trial request stored',
