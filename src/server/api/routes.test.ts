@@ -185,6 +185,18 @@ describe('GET /v1/odds', () => {
     );
   });
 
+  it('answers a price change on the next request (no stale cached answer)', async () => {
+    const { source, id } = addEvent();
+    const homeFanduel = async () =>
+      OddsResponseSchema.parse((await get(`/v1/odds?event=${id}`, elite)).json())
+        .events[0]!.markets[0]!.outcomes.find((outcome) => outcome.outcome === 'home')!
+        .prices.find((p) => p.book === 'fanduel')!.american;
+    price(source, 'fanduel', 'moneyline', 'home', -150);
+    expect(await homeFanduel()).toBe('-150');
+    price(source, 'fanduel', 'moneyline', 'home', -170);
+    expect(await homeFanduel()).toBe('-170');
+  });
+
   it('answers 400 without league or event, and 404 for an unknown event', async () => {
     expect((await get('/v1/odds', elite)).statusCode).toBe(400);
     expect((await get('/v1/odds?event=nope', elite)).statusCode).toBe(404);
@@ -247,7 +259,8 @@ describe('latency tiers (property)', () => {
         const check = async () => {
           const now = clock.now();
           for (const plan of ['starter', 'pro'] as const) {
-            const horizon = now - delays[plan];
+            // Reads are served at the horizon floored to the second (cacheable, and never later than allowed).
+            const horizon = Math.floor((now - delays[plan]) / 1000) * 1000;
             const response = await get(`/v1/odds?event=${id}`, keys[plan]);
             expect(response.statusCode).toBe(200);
             const body = OddsResponseSchema.parse(response.json());
@@ -256,7 +269,7 @@ describe('latency tiers (property)', () => {
             for (const market of body.events[0]?.markets ?? []) {
               for (const outcome of market.outcomes) {
                 for (const p of outcome.prices) {
-                  expect(Date.parse(p.updated_at)).toBeLessThanOrEqual(horizon);
+                  expect(Date.parse(p.updated_at)).toBeLessThanOrEqual(now - delays[plan]);
                   served.set(`${p.book}|${outcome.outcome}`, {
                     american: p.american,
                     updated_at: p.updated_at,

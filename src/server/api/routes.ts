@@ -13,6 +13,7 @@ import {
   MeResponseSchema,
   MovementResponseSchema,
   OddsResponseSchema,
+  type OddsResponse,
   PeriodSchema,
   ProblemSchema,
   SportsResponseSchema,
@@ -22,7 +23,7 @@ import type { SportsbookKey } from '#domain/sportsbooks.ts';
 import { HttpProblem } from '../lib/problem.ts';
 import { requireFeature } from './auth.ts';
 import { delayMs, FEATURES, featuresOf, STREAM_CONNECTIONS } from './policy.ts';
-import { eventOdds, filterArbs, listEvents, snapshotFeed, toEventDto, visibleVersion } from './views.ts';
+import { filterArbs, listEvents, OddsJsonCache, snapshotFeed, toEventDto, visibleVersion } from './views.ts';
 
 // The REST half of the paid API. Handlers stay short: filters are parsed by the zod schemas, reads live in views.ts.
 
@@ -89,6 +90,8 @@ function horizon(request: FastifyRequest, now: () => number): number | undefined
 export async function apiRoutes(app: FastifyInstance, { now }: { now: () => number }) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const store = app.engine.store;
+  const cache = new OddsJsonCache(store);
+  app.addHook('onClose', async () => cache.close());
   const tags = [API_TAG];
   const security = [{ ApiKey: [] }];
 
@@ -197,36 +200,45 @@ export async function apiRoutes(app: FastifyInstance, { now }: { now: () => numb
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const query = request.query;
       if (!query.league && !query.event) {
         throw new HttpProblem(400, 'validation', 'Invalid request', 'Give `league` or `event`.', {
           errors: { league: ['Give league or event'] },
         });
       }
-      const at = horizon(request, now);
+      const at = OddsJsonCache.floor(horizon(request, now));
       const filters = {
         markets: query.markets ? new Set<MarketType>(query.markets) : undefined,
         books: query.books ? new Set<SportsbookKey>(query.books) : undefined,
         period: query.period,
         mainOnly: query.main,
       };
+      const filterKey = JSON.stringify([
+        query.markets ? [...filters.markets!].sort() : null,
+        query.books ? [...filters.books!].sort() : null,
+        query.period ?? null,
+        query.main ?? null,
+      ]);
       let events;
       if (query.event) {
         const event = store.event(query.event);
         if (!event || (query.league && event.league !== query.league)) throw eventNotFound(query.event);
         events = [event];
       } else events = listEvents(store, { league: query.league, live: query.live });
-      const out = [];
+      const parts: string[] = [];
       for (const event of events) {
-        const odds = eventOdds(store, event, at, filters);
-        if (odds) out.push(odds);
+        const json = cache.get(event, at, filters, filterKey);
+        if (json) parts.push(json);
       }
-      return {
+      // Assembled from cached per-event JSON (built from the same DTO types the schema documents), so the response
+      // is sent as a string rather than re-validated and re-serialised per request.
+      const head: Omit<OddsResponse, 'events'> = {
         as_of: new Date(at ?? now()).toISOString(),
         delay_seconds: delayMs(request.apiKey!.plan) / 1000,
-        events: out,
       };
+      const body = `${JSON.stringify(head).slice(0, -1)},"events":[${parts.join(',')}]}`;
+      return reply.type('application/json; charset=utf-8').send(body as never);
     },
   );
 

@@ -209,3 +209,60 @@ export function filterArbs(arbs: readonly Arb[], store: OddsStore, filters: ArbF
     return true;
   });
 }
+
+/**
+ * Rendered JSON of `eventOdds` per event, filters and instant, so that a league's odds cost string joins rather than
+ * a rebuild per request. Real-time entries are dropped when a price of their event changes. Delayed entries are keyed
+ * by their horizon floored to the second (never later than the plan allows) and are immutable: no version received
+ * after that instant can ever be visible at it. Only the current second's delayed entries are kept.
+ */
+export class OddsJsonCache {
+  private readonly realTime = new Map<string, Map<string, string>>();
+  private delayed = new Map<string, string>();
+  private delayedSecond = Number.NaN;
+  private readonly unsubscribe: () => void;
+  hits = 0;
+  misses = 0;
+
+  constructor(private readonly store: OddsStore) {
+    this.unsubscribe = store.subscribe((change) => this.realTime.delete(change.eventId));
+  }
+
+  /** The horizon a delayed read should use: `at` floored to the second (undefined stays real time). */
+  static floor(at: number | undefined): number | undefined {
+    return at === undefined ? undefined : Math.floor(at / 1000) * 1000;
+  }
+
+  /** JSON of the event's odds, or '' when nothing is visible. `at` must already be floored. */
+  get(event: OddsEvent, at: number | undefined, filters: OddsFilters, filterKey: string): string {
+    const key = `${filterKey}|${event.live}|${event.startsAt}`;
+    let entries: Map<string, string> | undefined;
+    if (at === undefined) {
+      entries = this.realTime.get(event.id);
+      if (!entries) this.realTime.set(event.id, (entries = new Map()));
+    } else {
+      if (at !== this.delayedSecond) {
+        this.delayed = new Map();
+        this.delayedSecond = at;
+      }
+      entries = this.delayed;
+    }
+    const entryKey = at === undefined ? key : `${event.id}|${key}`;
+    const cached = entries.get(entryKey);
+    if (cached !== undefined) {
+      this.hits += 1;
+      return cached;
+    }
+    this.misses += 1;
+    const odds = eventOdds(this.store, event, at, filters);
+    const json = odds ? JSON.stringify(odds) : '';
+    // Bounded: a client cycling through filter combinations cannot grow it without limit.
+    if (entries.size >= 256) entries.clear();
+    entries.set(entryKey, json);
+    return json;
+  }
+
+  close(): void {
+    this.unsubscribe();
+  }
+}
