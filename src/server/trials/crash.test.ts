@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inArray } from 'drizzle-orm';
@@ -120,6 +120,20 @@ describe('crash safety of POST /api/trial-requests', () => {
         60_000,
       );
       expect(peer.received.length).toBeGreaterThan(beforeRestart);
+      // Requests committed but not acknowledged before the kill have emails too: wait (through the operators' route,
+      // since PGlite admits one process) until the outbox has nothing left to send.
+      const token = readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
+      await waitFor(
+        async () => {
+          const response = await fetch(`${base}/admin/trials?limit=1000`, {
+            headers: { authorization: `Bearer ${token}` },
+          });
+          const { requests } = (await response.json()) as { requests: { emailStatus: string }[] };
+          return requests.every((request) => request.emailStatus === 'sent');
+        },
+        'an empty outbox',
+        60_000,
+      );
       server.kill('SIGTERM');
       await exited(server);
 
