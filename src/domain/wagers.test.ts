@@ -20,16 +20,20 @@ const c = (n: number) => n as Cents;
 const ML: [number, number] = [2.55, 1.7142857142857142];
 
 describe('defaultSplit', () => {
-  it('splits $200 so both payouts are equal', () => {
+  it('splits $200 so both payouts are equal, with the exact decimal odds', () => {
     const [a, b] = defaultSplit(ML);
     expect(DEFAULT_TOTAL_CENTS).toBe(20_000);
     expect(a! + b!).toBe(20_000);
-    expect(a).toBe(8028); // 200 × (1/2.55) / (1/2.55 + 1/1.71)
-    expect(b).toBe(11_972);
-    expect(Math.abs(a! * 2.55 - b! * 1.71)).toBeLessThan(300);
+    expect(a).toBe(8040); // 200 × (1/2.55) / (1/2.55 + 1/1.714…)
+    expect(b).toBe(11_960);
+    expect(Math.abs(payout(a!, ML[0]) - payout(b!, ML[1]))).toBeLessThanOrEqual(1);
   });
 
-  it('always sums to the total and keeps payouts equal within a cent per side (property)', () => {
+  it('gives the edge as profit: 2.51 % of $200 is $5.02', () => {
+    expect(guaranteedProfit(defaultSplit(ML), ML)).toBe(502);
+  });
+
+  it('always sums to the total and keeps payouts equal within the rounding of one cent (property)', () => {
     fc.assert(
       fc.property(
         fc.double({ min: 1.01, max: 20, noNaN: true }),
@@ -37,9 +41,7 @@ describe('defaultSplit', () => {
         (d1, d2) => {
           const [a, b] = defaultSplit([d1, d2]);
           expect(a! + b!).toBe(20_000);
-          const r1 = Math.round(d1 * 100) / 100;
-          const r2 = Math.round(d2 * 100) / 100;
-          expect(Math.abs(a! * r1 - b! * r2)).toBeLessThanOrEqual(r1 + r2);
+          expect(Math.abs(a! * d1 - b! * d2)).toBeLessThanOrEqual(d1 + d2);
         },
       ),
     );
@@ -115,7 +117,7 @@ describe('changeWager', () => {
 describe('blurWager', () => {
   it('resets both sides to the default split when the value is empty or zero', () => {
     const split = defaultInputs(ML);
-    expect(split).toEqual(['80.28', '119.72']);
+    expect(split).toEqual(['80.40', '119.60']);
     expect(blurWager(['', '149.12'], 0, ML)).toEqual(split);
     expect(blurWager(['0', '0.00'], 0, ML)).toEqual(split);
     expect(blurWager(['100', '0'], 1, ML)).toEqual(split);

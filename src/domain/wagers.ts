@@ -1,6 +1,6 @@
 // Wager maths of SPEC §5 "Wager inputs" and §9 "Wagers". Money is integer cents; the inputs hold the text a visitor
-// typed. Decimal odds are rounded to 2 places for the stake formula, as the specification says; payouts use the
-// side's exact decimal odds, because that is what the sportsbook pays.
+// typed. Decimal odds are rounded to 2 places for the typed-stake formula, as the specification says; the default
+// split and payouts use the side's exact decimal odds, because that is what the sportsbook pays.
 import { roundTo, type Cents } from './odds.ts';
 
 /** $200, split between the sides so that payouts are equal. */
@@ -12,9 +12,12 @@ export function stakeOdds(decimal: number): number {
   return roundTo(decimal, 2);
 }
 
-/** Equal-payout stakes summing exactly to `total`: sᵢ = T·(1/dᵢ)/Σ(1/d), with dᵢ rounded to 2 places. */
+/**
+ * Equal-payout stakes summing exactly to `total`: sᵢ = T·(1/dᵢ)/Σ(1/d) with the exact decimal odds, so the default
+ * split's profit matches the edge badge (the 2-place rounding of SPEC §5 applies to typed stakes).
+ */
 export function defaultSplit(decimals: readonly number[], total: Cents = DEFAULT_TOTAL_CENTS): Cents[] {
-  const weights = decimals.map((d) => 1 / stakeOdds(d));
+  const weights = decimals.map((d) => 1 / d);
   const sum = weights.reduce((a, b) => a + b, 0);
   const stakes = weights.map((w) => Math.round((total * w) / sum));
   const assigned = stakes.slice(0, -1).reduce((a, b) => a + b, 0);

@@ -176,14 +176,14 @@ test.describe('arbitrage finder on a desktop', () => {
     await open(page);
     const celtics = page.getByRole('spinbutton', { name: /stake on boston celtics/i });
     const lakers = page.getByRole('spinbutton', { name: /stake on los angeles lakers/i });
-    await expect(celtics).toHaveValue('80.28');
-    await expect(lakers).toHaveValue('119.72');
+    await expect(celtics).toHaveValue('80.40');
+    await expect(lakers).toHaveValue('119.60');
     await celtics.fill('100');
     await expect(lakers).toHaveValue('149.12');
     await celtics.fill('');
     await celtics.blur();
-    await expect(celtics).toHaveValue('80.28');
-    await expect(arbRow(page, /BOS @ LAL/)).toContainText('Profit $4.71');
+    await expect(celtics).toHaveValue('80.40');
+    await expect(arbRow(page, /BOS @ LAL/)).toContainText('Profit $5.02');
   });
 
   test('the page is usable with the keyboard alone', async ({ page }) => {

@@ -179,11 +179,11 @@ describe('wager inputs', () => {
     expect(celtics).toHaveAttribute('type', 'number');
     expect(celtics).toHaveAttribute('step', '0.01');
     expect(celtics).toHaveAttribute('min', '0');
-    expect(celtics.value).toBe('80.28');
-    expect(stake(/stake on new york knicks/i).value).toBe('119.72');
+    expect(celtics.value).toBe('80.40');
+    expect(stake(/stake on new york knicks/i).value).toBe('119.60');
     expect(screen.getByText('$200.00')).toBeInTheDocument();
-    expect(screen.getByText('$204.71')).toBeInTheDocument();
-    expect(screen.getByText('$4.71')).toBeInTheDocument();
+    expect(screen.getByText('$205.02')).toBeInTheDocument();
+    expect(screen.getByText('$5.02')).toBeInTheDocument();
   });
 
   it('typing one side computes the other and updates payouts and profit', async () => {
@@ -206,12 +206,12 @@ describe('wager inputs', () => {
     await userEvent.type(celtics, '0');
     expect(knicks.value).toBe('0.00');
     await userEvent.tab();
-    expect(celtics.value).toBe('80.28');
-    expect(knicks.value).toBe('119.72');
+    expect(celtics.value).toBe('80.40');
+    expect(knicks.value).toBe('119.60');
     await userEvent.clear(knicks);
     await userEvent.tab();
-    expect(celtics.value).toBe('80.28');
-    expect(knicks.value).toBe('119.72');
+    expect(celtics.value).toBe('80.40');
+    expect(knicks.value).toBe('119.60');
   });
 
   it('only two-sided arbs get wager inputs', () => {
