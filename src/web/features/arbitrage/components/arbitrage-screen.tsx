@@ -229,7 +229,7 @@ export function ArbitrageScreen() {
           </Button>
         </div>
       </div>
-      <div role="tabpanel" id={panelId(mode)} aria-labelledby={tabId(mode)} className="mt-4">
+      <div role="tabpanel" id={panelId(mode)} aria-labelledby={tabId(mode)} className="mt-4 min-h-[60vh]">
         {body}
       </div>
     </section>
