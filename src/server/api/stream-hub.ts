@@ -29,7 +29,7 @@ export interface StreamOptions {
 export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
   heartbeatMs: 10_000,
   bufferSize: 50_000,
-  maxQueuedBytes: 1 << 20,
+  maxQueuedBytes: 256 * 1024,
   recheckMs: 2_000,
   releaseMs: 250,
 };
