@@ -379,6 +379,11 @@ export class OddsEngine<E = undefined> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
   }
+
+  /** Whether the publish timer runs (between start() and stop()). */
+  get running(): boolean {
+    return this.timer !== null;
+  }
 }
 
 function team(input: CheckedTeam): Team {

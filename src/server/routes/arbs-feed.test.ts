@@ -161,3 +161,32 @@ describe('GET /tools/arbs.json before the first snapshot', () => {
     }
   });
 });
+
+describe('engine plugin', () => {
+  it('starts the source when the app is ready and stops it and the engine on close', async () => {
+    const calls: string[] = [];
+    const source: OddsSource = {
+      name: 'replay',
+      start(context) {
+        calls.push('start');
+        context.ready();
+      },
+      stop() {
+        calls.push('stop');
+      },
+    };
+    const bare = Fastify({ logger: false });
+    bare.decorate('config', testConfig());
+    await bare.register(errorsPlugin);
+    await bare.register(readinessPlugin);
+    await bare.register(enginePlugin, { source });
+    expect(calls).toEqual([]);
+    await bare.ready();
+    expect(calls).toEqual(['start']);
+    expect(bare.engine.running).toBe(true);
+    expect(bare.engine.latest?.encoded.etag).toMatch(/^"/);
+    await bare.close();
+    expect(calls).toEqual(['start', 'stop']);
+    expect(bare.engine.running).toBe(false);
+  });
+});
