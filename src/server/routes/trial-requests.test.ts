@@ -6,7 +6,7 @@ import { buildApp, loggerOptions } from '../app.ts';
 import { rowsOf } from '../db/database.ts';
 import { apiKeys, emailOutbox, trialRequests } from '../db/schema.ts';
 import { KEY_IN_TEXT, verifyKey } from '../keys/keys.ts';
-import { keyInEmail, SmtpPeer, trialBody, trialTestConfig, waitFor } from '../trials/testing.ts';
+import { external, keyInEmail, SmtpPeer, trialBody, trialTestConfig, waitFor } from '../trials/testing.ts';
 
 const peer = new SmtpPeer(4201);
 const logLines: string[] = [];
@@ -33,7 +33,12 @@ async function countRows() {
 
 beforeAll(async () => {
   await peer.start();
-  const config = trialTestConfig({ SMTP_URL: peer.url, TRUST_PROXY: 'true', LOG_LEVEL: 'info' });
+  const config = trialTestConfig({
+    SMTP_URL: peer.url,
+    TRUST_PROXY: 'true',
+    LOG_LEVEL: 'info',
+    CORS_ORIGINS: 'https://partner.example, https://other.example',
+  });
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
       logLines.push(chunk.toString());
@@ -338,6 +343,15 @@ describe('POST /api/trial-requests', () => {
   });
 });
 
+describe('GET /readyz with the database', () => {
+  it('reports the database and the rate limiter as ready', async () => {
+    const response = await app.inject({ method: 'GET', url: '/readyz' });
+    const { checks } = response.json();
+    expect(checks.database).toEqual({ ok: true, details: { driver: external ? 'postgres' : 'pglite' } });
+    expect(checks['rate-limit']).toEqual({ ok: true, details: { store: external ? 'redis' : 'memory' } });
+  });
+});
+
 describe('POST /api/trial-requests abuse limits', () => {
   it('answers 429 with Retry-After after the fifth request from one address in an hour', async () => {
     const headers = fromNewAddress();
@@ -380,6 +394,17 @@ describe('OPTIONS and CORS on /api/trial-requests', () => {
     expect(response.headers['access-control-allow-origin']).toBe('https://example.test');
     expect(response.headers['access-control-allow-methods']).toBe('POST');
     expect(String(response.headers['access-control-allow-headers']).toLowerCase()).toContain('content-type');
+  });
+
+  it('answers a preflight from an origin listed in CORS_ORIGINS', async () => {
+    const response = await app.inject({
+      method: 'OPTIONS',
+      url: '/api/trial-requests',
+      headers: { origin: 'https://partner.example', 'access-control-request-method': 'POST' },
+    });
+    expect(response.statusCode).toBe(204);
+    expect(response.headers['access-control-allow-origin']).toBe('https://partner.example');
+    expect(String(response.headers.vary)).toMatch(/Origin/);
   });
 
   it('gives no CORS grant to another origin', async () => {
