@@ -75,6 +75,7 @@ function SideItem({
             <span aria-hidden="true">$</span>
             <span className="sr-only">{`Stake on ${selection} at ${book.displayName}`}</span>
             <input
+              name={`stake-${side.id}`}
               type="number"
               inputMode="decimal"
               step={0.01}
@@ -97,6 +98,7 @@ function SideItem({
       )}
       {showsStateSelector(book, side.links, device, state) && book.states ? (
         <select
+          name={`state-${side.id}`}
           aria-label={`${book.displayName} state`}
           value={state}
           onChange={(event) => onStateChange(book.key, event.target.value)}

@@ -22,7 +22,7 @@ import { RefreshMeasure } from './refresh-measure.tsx';
 import { SportsbookPicker } from './sportsbook-picker.tsx';
 
 /** Rows rendered at first (best edges); "Show more" adds as many again. Keeps each refresh's commit small. */
-const PAGE_SIZE = 50;
+const PAGE_SIZE = 25;
 
 const MODES: readonly { value: ArbMode; label: string; caption: string }[] = [
   { value: 'prematch', label: 'Pre-match', caption: 'Pre-match arbitrage opportunities, highest edge first' },

@@ -230,15 +230,15 @@ describe('ArbitrageTool', () => {
     expect(badgeRenders.get(3.3)).toBe(2); // new (highlighted), then unhighlighted
   });
 
-  it('renders the best 50 arbs and more on request', async () => {
-    answers = [feed(Array.from({ length: 60 }, (_, i) => moneyline(`ev${i}`, i / 10)))];
+  it('renders the best 25 arbs and more on request', async () => {
+    answers = [feed(Array.from({ length: 40 }, (_, i) => moneyline(`ev${i}`, i / 10)))];
     render(<ArbitrageTool />);
     await screen.findByRole('table');
-    expect(dataRows()).toHaveLength(50);
-    expect(screen.getByText('Showing the best 50 of 60')).toBeInTheDocument();
-    expect(within(dataRows()[0]!).getByText(/%$/)).toHaveTextContent('5.90%');
-    await userEvent.click(screen.getByRole('button', { name: 'Show 10 more' }));
-    expect(dataRows()).toHaveLength(60);
+    expect(dataRows()).toHaveLength(25);
+    expect(screen.getByText('Showing the best 25 of 40')).toBeInTheDocument();
+    expect(within(dataRows()[0]!).getByText(/%$/)).toHaveTextContent('3.90%');
+    await userEvent.click(screen.getByRole('button', { name: 'Show 15 more' }));
+    expect(dataRows()).toHaveLength(40);
     expect(screen.queryByRole('button', { name: /more$/ })).not.toBeInTheDocument();
   });
 });

@@ -58,6 +58,8 @@ export default function SportsbookPickerDialog({
                   <label className="flex cursor-pointer items-center gap-3 rounded-md px-2 py-2 hover:bg-slate-800">
                     <input
                       type="checkbox"
+                      name="sportsbooks"
+                      value={book.key}
                       checked={selected.has(book.key)}
                       onChange={(event) => toggle(book.key, event.target.checked)}
                       className="h-4 w-4 accent-emerald-400"
