@@ -10,7 +10,8 @@ import { ADMIN_TOKEN_FILE } from '../lib/secrets.ts';
 const USAGE = `Usage: npm run trials -- <command>
   list [limit]       latest trial requests (default 50)
   show <email>       requests, keys and emails of one address
-  resend <email>     retry a queued email now, or issue a new key for an active trial and email it`;
+  resend <email>     retry a queued email now, or issue a new key for an active trial and email it
+Run it on the server's machine with the server's environment (DATA_DIR, PORT, HOST or ADMIN_URL, ADMIN_TOKEN).`;
 
 class AdminError extends Error {}
 

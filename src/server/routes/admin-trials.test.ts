@@ -75,6 +75,13 @@ describe('admin routes /admin/trials', () => {
     expect(response.statusCode).toBe(404);
   });
 
+  it('answers 404 to a request relayed by a local reverse proxy (loopback peer with forwarding headers)', async () => {
+    for (const header of ['x-forwarded-for', 'forwarded', 'x-real-ip']) {
+      const response = await admin('GET', '/admin/trials', undefined, { [header]: '203.0.113.7' });
+      expect(response.statusCode, header).toBe(404);
+    }
+  });
+
   it('answers 401 without the right token', async () => {
     expect(
       (await admin('GET', '/admin/trials', undefined, { authorization: 'Bearer nope' })).statusCode,

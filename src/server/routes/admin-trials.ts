@@ -21,7 +21,12 @@ function tokenMatches(header: string | undefined, token: string): boolean {
 
 export async function adminTrialRoutes(app: FastifyInstance) {
   app.addHook('onRequest', async (request) => {
-    if (!isLoopback(request.socket.remoteAddress)) {
+    // A request relayed by a reverse proxy on this host also arrives from loopback: proxies add these headers, the
+    // CLI never does.
+    const proxied = ['x-forwarded-for', 'forwarded', 'x-real-ip'].some(
+      (name) => request.headers[name] !== undefined,
+    );
+    if (!isLoopback(request.socket.remoteAddress) || proxied) {
       throw new HttpProblem(404, 'not-found', 'Not found');
     }
     if (!tokenMatches(request.headers.authorization, app.secrets.adminToken)) {
