@@ -5,6 +5,7 @@
 // 250 ms publish period), and the same replay with a full rescan on every tick, as a ratio.
 // Writes bench/results/engine.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { OddsEngine } from '#engine/engine.ts';
 import type { SourceMessage } from '#engine/messages.ts';
 import { MarketSimulator } from '#engine/sources/simulator.ts';
@@ -47,6 +48,7 @@ function run(fullRescan: boolean) {
   const initialLoadMs = performance.now() - loadStarted;
   now += STEP_MS;
   let updates = 0;
+  const cpuStarted = process.cpuUsage();
   const started = performance.now();
   for (let index = 1; index < batches.length; index += 1) {
     const batch = batches[index]!;
@@ -62,6 +64,8 @@ function run(fullRescan: boolean) {
     now += STEP_MS;
   }
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuStarted);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   const sorted = latencies.subarray(0, samples).sort();
   const stats = engine.stats();
   return {
@@ -72,6 +76,10 @@ function run(fullRescan: boolean) {
     updates,
     seconds: Number(seconds.toFixed(2)),
     updatesPerSecond: Math.round(updates / seconds),
+    // Process CPU time (main thread + GC helpers): less sensitive than wall time to other load on the machine.
+    cpuSeconds: Number(cpuSeconds.toFixed(2)),
+    updatesPerCpuSecond: Math.round(updates / cpuSeconds),
+    loadAverage: Number(loadavg()[0]!.toFixed(1)),
     latencyMs: {
       p50: Number(percentile(sorted, 0.5).toFixed(2)),
       p99: Number(percentile(sorted, 0.99).toFixed(2)),
@@ -99,6 +107,7 @@ const results = {
   incremental,
   fullRescan: rescan,
   speedup: Number((incremental.updatesPerSecond / rescan.updatesPerSecond).toFixed(2)),
+  speedupCpu: Number((incremental.updatesPerCpuSecond / rescan.updatesPerCpuSecond).toFixed(2)),
 };
 console.log(
   `incremental ${incremental.updatesPerSecond} updates/s, p99 ${incremental.latencyMs.p99} ms; full rescan ${rescan.updatesPerSecond} updates/s; ratio ${results.speedup}×`,
