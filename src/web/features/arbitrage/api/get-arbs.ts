@@ -1,4 +1,5 @@
-import { ArbFeedSchema, type ArbFeed } from '#domain/schemas/feed.ts';
+import { config as zodConfig } from 'zod';
+import type { ArbFeed } from '#domain/schemas/feed.ts';
 import { publicConfig } from '#web/config.ts';
 import { sampleFeed } from './sample-feed.ts';
 import { usePolledQuery, type PolledQueryOptions } from './use-polled-query.ts';
@@ -14,6 +15,12 @@ export interface ArbsResult {
   /** Why the sample data is shown (SPEC §8 messages); never displayed, kept for diagnostics and tests. */
   fallbackReason?: string;
 }
+
+// zod tries `new Function` when it builds an object schema unless told not to; the site's CSP has no 'unsafe-eval',
+// so the attempt would only produce a CSP violation (reported by browsers and Lighthouse) before zod falls back. The
+// schema module is therefore loaded after this setting (in parallel with the first fetch).
+zodConfig({ jitless: true });
+const feedSchema = import('#domain/schemas/feed.ts').then((module) => module.ArbFeedSchema);
 
 export const NETWORK_ERROR_MESSAGE =
   'Network error - unable to connect to API. This may be due to CORS restrictions or network connectivity issues.';
@@ -54,7 +61,7 @@ export async function fetchArbs({ signal }: { signal?: AbortSignal } = {}): Prom
   }
   const body = await response.text();
   performance.mark(RECEIVED_MARK);
-  const feed = ArbFeedSchema.parse(JSON.parse(body));
+  const feed = (await feedSchema).parse(JSON.parse(body));
   performance.mark(PARSED_MARK);
   return { feed, sample: false };
 }
