@@ -29,6 +29,20 @@ function tooMany(retryAfterMs: number, detail: string): HttpProblem {
   );
 }
 
+/** Per client address (5/hour) and per email (3/day) by default; throws a 429 problem with Retry-After. */
+async function enforceLimits(app: FastifyInstance, address: string, mailKey: string) {
+  const { config } = app;
+  const addressKey = app.secrets.hashAddress(address).slice(0, 32);
+  const perIp = await app.rateLimiter.hit(`trial:ip:${addressKey}`, config.TRIAL_LIMIT_PER_IP, HOUR);
+  if (!perIp.allowed) {
+    throw tooMany(perIp.retryAfterMs, 'Too many trial requests from this network. Try again later.');
+  }
+  const perEmail = await app.rateLimiter.hit(`trial:email:${mailKey}`, config.TRIAL_LIMIT_PER_EMAIL, DAY);
+  if (!perEmail.allowed) {
+    throw tooMany(perEmail.retryAfterMs, 'Too many trial requests for this address. Try again later.');
+  }
+}
+
 export async function trialRequestRoutes(app: FastifyInstance) {
   const { config } = app;
   const allowedOrigins = new Set([
@@ -80,14 +94,8 @@ export async function trialRequestRoutes(app: FastifyInstance) {
         return { success: true as const };
       }
       const address = clientAddressKey(request.ip);
-      const addressKey = app.secrets.hashAddress(address).slice(0, 32);
-      const perIp = await app.rateLimiter.hit(`trial:ip:${addressKey}`, config.TRIAL_LIMIT_PER_IP, HOUR);
-      if (!perIp.allowed)
-        throw tooMany(perIp.retryAfterMs, 'Too many trial requests from this network. Try again later.');
       const mailKey = emailHash(normaliseEmail(body.email));
-      const perEmail = await app.rateLimiter.hit(`trial:email:${mailKey}`, config.TRIAL_LIMIT_PER_EMAIL, DAY);
-      if (!perEmail.allowed)
-        throw tooMany(perEmail.retryAfterMs, 'Too many trial requests for this address. Try again later.');
+      await enforceLimits(app, address, mailKey);
 
       let result;
       try {
