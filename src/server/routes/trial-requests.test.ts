@@ -301,6 +301,24 @@ describe('POST /api/trial-requests', () => {
     expect(stored!.message).toBe(body.message);
   });
 
+  it('stores a double submit of the same payload once, and a repeat after the 10 s window as a new request', async () => {
+    const body = trialBody();
+    const address = body.email as string;
+    const headers = fromNewAddress();
+    expect((await post(body, headers)).statusCode).toBe(200);
+    expect((await post({ ...body, timestamp: new Date().toISOString() }, headers)).statusCode).toBe(200);
+    expect(await app.db.select().from(trialRequests).where(eq(trialRequests.email, address))).toHaveLength(1);
+    await app.db
+      .update(trialRequests)
+      .set({ receivedAt: sql`now() - interval '11 seconds'` })
+      .where(eq(trialRequests.email, address));
+    expect((await post(body, headers)).statusCode).toBe(200);
+    const statuses = (await app.db.select().from(trialRequests).where(eq(trialRequests.email, address))).map(
+      (row) => row.status,
+    );
+    expect(statuses.sort()).toEqual(['issued', 'rotated']);
+  });
+
   it('stores 20 identical concurrent posts once and sends one email', async () => {
     const body = trialBody();
     const headers = fromNewAddress();
