@@ -1,7 +1,14 @@
-import { marketKey, type OddsEvent, type PriceLinks, type Team } from '#domain/markets.ts';
+import type { MarketSpec, OddsEvent, PriceLinks, Team } from '#domain/markets.ts';
 import type { Arb, FeedSource } from '#domain/schemas/feed.ts';
 import { EventRegistry, slug } from './events.ts';
-import { checkEvent, checkPrice, marketAllowed, parsePayload, type CheckedTeam } from './ingest.ts';
+import {
+  checkEvent,
+  checkPrice,
+  emptyCheckedPrice,
+  marketAllowed,
+  parsePayload,
+  type CheckedTeam,
+} from './ingest.ts';
 import { emptyDropCounters, type DropCounters, type DropReason } from './messages.ts';
 import { arbsJson, feedBody, SnapshotHistory, type Snapshot } from './publisher.ts';
 import {
@@ -12,7 +19,7 @@ import {
   type MarketResult,
   type ScanOptions,
 } from './scanner.ts';
-import { OddsStore, type MarketState, type StoredPrice } from './store.ts';
+import { marketCode, OddsStore, type MarketState, type StoredPrice } from './store.ts';
 
 // The odds engine: validates what sources send, keeps the store, re-scans only the markets that changed, and
 // publishes feed snapshots at most every `publishIntervalMs` when the arbs changed.
@@ -195,27 +202,33 @@ export class OddsEngine<E = undefined> {
 
   private readonly countLinkDrop = (reason: DropReason) => this.drop(reason);
 
+  private readonly checked = emptyCheckedPrice();
+
   private ingestPrice(record: Record<string, unknown>): boolean {
     const now = this.now();
-    const checked = checkPrice(record, now, this.skewMs, this.countLinkDrop);
-    if (!checked.ok) {
-      this.drop(checked.reason);
+    const value = this.checked;
+    const reason = checkPrice(record, now, this.skewMs, this.countLinkDrop, value);
+    if (reason) {
+      this.drop(reason);
       return false;
     }
-    const value = checked.value;
     const eventId = this.registry.lookup(value.sourceEventId);
     const eventState = eventId ? this.store.eventState(eventId) : undefined;
     if (!eventState) {
       this.drop('unknown_event');
       return false;
     }
-    if (!marketAllowed(eventState.event.league, value.spec)) {
-      this.drop('unknown_market');
-      return false;
+    const code = marketCode(value.type, value.period, value.point);
+    let market = eventState.byCode.get(code);
+    if (!market) {
+      const spec: MarketSpec = { type: value.type, period: value.period, point: value.point };
+      if (!marketAllowed(eventState.event.league, spec)) {
+        this.drop('unknown_market');
+        return false;
+      }
+      market = this.store.marketFor(eventState, code, spec);
     }
-    const key = marketKey(eventState.event.id, value.spec);
-    const existing = this.store.market(key);
-    const previous = existing?.prices[value.outcomeIndex]!.get(value.book);
+    const previous = market.prices[value.outcomeIndex]!.get(value.book);
     const price: StoredPrice = {
       book: value.book,
       outcome: value.outcome,
@@ -227,14 +240,7 @@ export class OddsEngine<E = undefined> {
       suspended: value.suspended,
       previous: null,
     };
-    const market = this.store.put(
-      eventState,
-      existing?.spec ?? value.spec,
-      value.outcomeIndex,
-      price,
-      now,
-      key,
-    );
+    this.store.put(market, value.outcomeIndex, price, now);
     // A re-confirmation of a price that is still usable (same odds, links and suspension) changes no combination:
     // the market is not re-scanned. Its result may be re-scanned at the old expiry, which then finds it unchanged.
     const refresh =

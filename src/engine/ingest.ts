@@ -9,7 +9,9 @@ import {
   outcomesOf,
   type LeagueKey,
   type MarketSpec,
+  type MarketType,
   type OutcomeKey,
+  type Period,
   type PriceLinks,
 } from '#domain/markets.ts';
 import {
@@ -88,8 +90,9 @@ export function parseTime(value: unknown): number | null {
 }
 
 export function checkEvent(message: Record<string, unknown>): Checked<CheckedEvent> {
-  const sourceEventId = text(message.sourceEventId, 200);
-  if (!sourceEventId) return fail('malformed');
+  const sourceEventId = message.sourceEventId;
+  if (typeof sourceEventId !== 'string' || sourceEventId.length === 0 || sourceEventId.length > 200)
+    return fail('malformed');
   const home = checkTeam(message.home);
   const away = checkTeam(message.away);
   if (!home || !away || normalisedEqual(home.name, away.name)) return fail('missing_teams');
@@ -110,7 +113,10 @@ function normalisedEqual(a: string, b: string): boolean {
 export interface CheckedPrice {
   sourceEventId: string;
   book: SportsbookKey;
-  spec: MarketSpec;
+  type: MarketType;
+  period: Period;
+  /** The market's point: the home line for spreads. */
+  point: number | null;
   outcome: OutcomeKey;
   outcomeIndex: number;
   american: AmericanOdds;
@@ -121,27 +127,60 @@ export interface CheckedPrice {
   suspended: boolean;
 }
 
-/** Odds from American (number or "+150" text) or decimal; both given must agree with the American figure winning. */
+export function emptyCheckedPrice(): CheckedPrice {
+  return {
+    sourceEventId: '',
+    book: 'fanduel',
+    type: 'moneyline',
+    period: 'full',
+    point: null,
+    outcome: 'home',
+    outcomeIndex: 0,
+    american: 100 as AmericanOdds,
+    decimal: 2 as DecimalOdds,
+    links: undefined,
+    updatedAt: 0,
+    suspended: false,
+  };
+}
+
+const AMERICAN_TEXT = /^\s*[+-]?\d+(\.\d+)?\s*$/;
+
+/** Validates odds into `out` (American wins when both are given); returns the drop reason or null. */
+function oddsInto(
+  american: unknown,
+  decimal: unknown,
+  out: { american: AmericanOdds; decimal: DecimalOdds },
+): DropReason | null {
+  if (american !== undefined && american !== null) {
+    let value: number;
+    if (typeof american === 'number') value = american;
+    else if (typeof american === 'string' && AMERICAN_TEXT.test(american)) value = Number(american);
+    else return 'invalid_odds';
+    if (!Number.isFinite(value) || value === 0) return 'invalid_odds';
+    if (!isValidAmerican(value)) return 'american_out_of_range';
+    const d = canonicalDecimal(americanToDecimal(value));
+    if (!(d > 1)) return 'invalid_odds';
+    out.american = value;
+    out.decimal = d;
+    return null;
+  }
+  if (typeof decimal !== 'number' || !Number.isFinite(decimal) || decimal <= 1) return 'invalid_odds';
+  const d = canonicalDecimal(decimal);
+  if (!(d > 1)) return 'invalid_odds';
+  out.american = decimalToAmerican(d);
+  out.decimal = d;
+  return null;
+}
+
+/** Odds from American (number or "+150" text) or decimal; both given: the American figure wins. */
 export function checkOdds(
   american: unknown,
   decimal: unknown,
 ): Checked<{ american: AmericanOdds; decimal: DecimalOdds }> {
-  if (american !== undefined && american !== null) {
-    let value: number;
-    if (typeof american === 'number') value = american;
-    else if (typeof american === 'string' && /^\s*[+-]?\d+(\.\d+)?\s*$/.test(american))
-      value = Number(american);
-    else return fail('invalid_odds');
-    if (!Number.isFinite(value) || value === 0) return fail('invalid_odds');
-    if (!isValidAmerican(value)) return fail('american_out_of_range');
-    const d = canonicalDecimal(americanToDecimal(value));
-    if (!(d > 1)) return fail('invalid_odds');
-    return { ok: true, value: { american: value, decimal: d } };
-  }
-  if (typeof decimal !== 'number' || !Number.isFinite(decimal) || decimal <= 1) return fail('invalid_odds');
-  const d = canonicalDecimal(decimal);
-  if (!(d > 1)) return fail('invalid_odds');
-  return { ok: true, value: { american: decimalToAmerican(d), decimal: d } };
+  const out = { american: 100 as AmericanOdds, decimal: 2 as DecimalOdds };
+  const reason = oddsInto(american, decimal, out);
+  return reason ? fail(reason) : { ok: true, value: out };
 }
 
 /** Per-link verdicts are cached: a feed repeats the same links on every update. */
@@ -165,46 +204,49 @@ export function checkLink(
 }
 
 /**
- * Checks one price message. `onLinkDrop` counts a refused link: the link is removed (the page then disables the
- * bet button) while the price itself, valid on its own, is kept.
+ * Checks one price message into `out` (reused across calls: no allocation per update) and returns the drop reason,
+ * or null when it holds. `onLinkDrop` counts a refused link: the link is removed (the page then disables the bet
+ * button) while the price itself, valid on its own, is kept.
  */
 export function checkPrice(
   message: Record<string, unknown>,
   now: number,
   skewMs: number,
   onLinkDrop: (reason: DropReason) => void,
-): Checked<CheckedPrice> {
-  const sourceEventId = text(message.sourceEventId, 200);
-  if (!sourceEventId) return fail('malformed');
+  out: CheckedPrice,
+): DropReason | null {
+  const sourceEventId = message.sourceEventId;
+  if (typeof sourceEventId !== 'string' || sourceEventId.length === 0 || sourceEventId.length > 200)
+    return 'malformed';
   const book = typeof message.book === 'string' ? getSportsbook(message.book) : undefined;
-  if (!book) return fail('unknown_book');
+  if (!book) return 'unknown_book';
   const type = message.market;
-  if (typeof type !== 'string' || !isMarketType(type)) return fail('unknown_market');
+  if (typeof type !== 'string' || !isMarketType(type)) return 'unknown_market';
   const period = message.period ?? 'full';
-  if (typeof period !== 'string' || !isPeriod(period)) return fail('unknown_market');
+  if (typeof period !== 'string' || !isPeriod(period)) return 'unknown_market';
   const outcome = message.outcome;
   const outcomes = outcomesOf(type);
   const outcomeIndex = typeof outcome === 'string' ? outcomes.indexOf(outcome as OutcomeKey) : -1;
-  if (outcomeIndex < 0) return fail('unknown_market');
+  if (outcomeIndex < 0) return 'unknown_market';
   const rawPoint = message.point ?? null;
-  if (rawPoint !== null && typeof rawPoint !== 'number') return fail('unknown_market');
+  if (rawPoint !== null && typeof rawPoint !== 'number') return 'unknown_market';
   // Spreads are keyed by the home line, so both sides of one market are exact opposites by construction.
   const point = type === 'spread' && rawPoint !== null && outcome === 'away' ? -rawPoint + 0 : rawPoint;
-  if (!isValidPoint(type, point)) return fail('unknown_market');
-  const odds = checkOdds(message.american, message.decimal);
-  if (!odds.ok) return odds;
+  if (!isValidPoint(type, point)) return 'unknown_market';
+  const oddsReason = oddsInto(message.american, message.decimal, out);
+  if (oddsReason) return oddsReason;
   let updatedAt = now;
   if (message.updatedAt !== undefined) {
     const parsed = parseTime(message.updatedAt);
-    if (parsed === null) return fail('malformed');
+    if (parsed === null) return 'malformed';
     // A price from the future beyond the allowed clock skew is never taken as fresh.
-    if (parsed > now + skewMs) return fail('future_timestamp');
+    if (parsed > now + skewMs) return 'future_timestamp';
     updatedAt = Math.min(parsed, now);
   }
-  if (message.suspended !== undefined && typeof message.suspended !== 'boolean') return fail('malformed');
+  if (message.suspended !== undefined && typeof message.suspended !== 'boolean') return 'malformed';
   let links: PriceLinks | undefined;
   if (message.links !== undefined) {
-    if (!isRecord(message.links)) return fail('malformed');
+    if (!isRecord(message.links)) return 'malformed';
     links = { desktop: null, mobile: null };
     for (const kind of ['desktop', 'mobile'] as const) {
       const link = message.links[kind];
@@ -214,21 +256,17 @@ export function checkPrice(
       else onLinkDrop(verdict);
     }
   }
-  return {
-    ok: true,
-    value: {
-      sourceEventId,
-      book: book.key,
-      spec: { type, period, point },
-      outcome: outcomes[outcomeIndex]!,
-      outcomeIndex,
-      american: odds.value.american,
-      decimal: odds.value.decimal,
-      links,
-      updatedAt,
-      suspended: message.suspended === true,
-    },
-  };
+  out.sourceEventId = sourceEventId;
+  out.book = book.key;
+  out.type = type;
+  out.period = period;
+  out.point = point;
+  out.outcome = outcomes[outcomeIndex]!;
+  out.outcomeIndex = outcomeIndex;
+  out.links = links;
+  out.updatedAt = updatedAt;
+  out.suspended = message.suspended === true;
+  return null;
 }
 
 export function leagueOf(key: LeagueKey) {

@@ -33,6 +33,37 @@ export interface MarketState {
 export interface EventState {
   event: OddsEvent;
   markets: Map<string, MarketState>;
+  /** The same markets by numeric code (`marketCode`): the per-update lookup, with no key string to build or hash. */
+  byCode: Map<number, MarketState>;
+}
+
+const TYPE_CODES: Readonly<Record<MarketSpec['type'], number>> = {
+  moneyline: 0,
+  spread: 1,
+  total: 2,
+  '1x2': 3,
+};
+const PERIOD_CODES: Readonly<Record<MarketSpec['period'], number>> = {
+  full: 0,
+  h1: 1,
+  h2: 2,
+  q1: 3,
+  q2: 4,
+  q3: 5,
+  q4: 6,
+  p1: 7,
+  p2: 8,
+  p3: 9,
+  f5: 10,
+};
+
+/** A number unique per (type, period, point) within an event; points are halves within ±500. */
+export function marketCode(
+  type: MarketSpec['type'],
+  period: MarketSpec['period'],
+  point: number | null,
+): number {
+  return TYPE_CODES[type] + PERIOD_CODES[period] * 4 + (point === null ? 0 : point * 2 + 2001) * 64;
 }
 
 export interface PriceChange {
@@ -113,7 +144,7 @@ export class OddsStore {
       existing.event = event;
       return existing;
     }
-    const state: EventState = { event, markets: new Map() };
+    const state: EventState = { event, markets: new Map(), byCode: new Map() };
     this.eventsById.set(event.id, state);
     return state;
   }
@@ -126,22 +157,22 @@ export class OddsStore {
     return [...state.markets.values()];
   }
 
-  /** Stores a price (validated upstream) and returns its market. */
-  put(
-    eventState: EventState,
-    spec: MarketSpec,
-    outcomeIndex: number,
-    price: StoredPrice,
-    now: number,
-    key = marketKey(eventState.event.id, spec),
-  ): MarketState {
-    let market = this.marketsByKey.get(key);
+  /** The event's market for a code, created on first use. */
+  marketFor(eventState: EventState, code: number, spec: MarketSpec): MarketState {
+    let market = eventState.byCode.get(code);
     if (!market) {
+      const key = marketKey(eventState.event.id, spec);
       const outcomes = outcomesOf(spec.type);
       market = { key, eventId: eventState.event.id, spec, outcomes, prices: outcomes.map(() => new Map()) };
       this.marketsByKey.set(key, market);
       eventState.markets.set(key, market);
+      eventState.byCode.set(code, market);
     }
+    return market;
+  }
+
+  /** Stores a price (validated upstream) in its market, keeping the versions inside the history window. */
+  put(market: MarketState, outcomeIndex: number, price: StoredPrice, now: number): void {
     const byBook = market.prices[outcomeIndex]!;
     const previous = byBook.get(price.book) ?? null;
     price.previous = previous;
@@ -154,13 +185,12 @@ export class OddsStore {
     if (this.listeners.size > 0) {
       const change: PriceChange = {
         eventId: market.eventId,
-        marketKey: key,
-        spec,
+        marketKey: market.key,
+        spec: market.spec,
         price: stripHistory(price),
       };
       for (const listener of this.listeners) listener(change);
     }
-    return market;
   }
 }
 
