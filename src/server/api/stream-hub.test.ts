@@ -56,7 +56,7 @@ function setup(maxQueuedBytes = 1 << 20) {
   });
   const hub = new StreamHub(
     engine,
-    { heartbeatMs: 60_000, bufferSize: 1000, maxQueuedBytes, recheckMs: 60_000, releaseMs: 2 },
+    { heartbeatMs: 60_000, bufferSize: 1000, maxQueuedBytes, recheckMs: 60_000, releaseMs: 2, batchMs: 1 },
     clock.now,
   );
   hub.start(async () => []);

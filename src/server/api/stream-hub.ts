@@ -24,6 +24,8 @@ export interface StreamOptions {
   recheckMs: number;
   /** How often delayed tiers release entries. */
   releaseMs: number;
+  /** Real-time changes are gathered this long before one write per client (bounds writes per second). */
+  batchMs: number;
 }
 
 export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
@@ -32,6 +34,7 @@ export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
   maxQueuedBytes: 256 * 1024,
   recheckMs: 2_000,
   releaseMs: 250,
+  batchMs: 20,
 };
 
 export type EntryKind = 'price' | 'arb' | 'arb_removed';
@@ -195,10 +198,10 @@ export class StreamHub {
     const realTime = this.tiers.get(0);
     if (realTime && realTime.clients.size > 0 && !this.flushScheduled) {
       this.flushScheduled = true;
-      setImmediate(() => {
+      setTimeout(() => {
         this.flushScheduled = false;
         this.release(realTime, this.now());
-      });
+      }, this.options.batchMs);
     }
   }
 
