@@ -99,6 +99,11 @@ export const ConfigSchema = z.object({
   ADMIN_TOKEN: z.preprocess(emptyToUndefined, z.string().min(24).optional()),
   /** Secret for hashing client addresses and sealing queued keys; unset = DATA_DIR/server-secret. Share it across instances. */
   SERVER_SECRET: z.preprocess(emptyToUndefined, z.string().min(32).optional()),
+  /** Arb feed: near-arbs are published down to this edge (percent, ≤ 0; DESIGN.md default −1). */
+  ARB_FLOOR_PCT: z.preprocess(emptyToUndefined, z.coerce.number().min(-10).max(0).default(-1)),
+  /** Arb feed: a price older than this is stale and never used (seconds, pre-match / live). */
+  ARB_MAX_AGE_PREMATCH_S: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(3600).default(60)),
+  ARB_MAX_AGE_LIVE_S: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(600).default(10)),
   /** Where the built site lives (tests point this at a fixture). */
   BUILD_DIR: z.preprocess(emptyToUndefined, z.string().min(1).default('./build/client')),
 });

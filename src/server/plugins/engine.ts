@@ -54,6 +54,12 @@ export const enginePlugin = fp(
     const pendingDrops = new Map<DropReason, number>();
     const engine: FeedEngine = new OddsEngine<StaticEntry>({
       ...options.engine,
+      scan: {
+        floorPct: app.config.ARB_FLOOR_PCT,
+        maxAgePreMatchMs: app.config.ARB_MAX_AGE_PREMATCH_S * 1000,
+        maxAgeLiveMs: app.config.ARB_MAX_AGE_LIVE_S * 1000,
+        ...options.engine?.scan,
+      },
       source: source.name,
       encode: snapshotEntry,
       onDrop: (reason, count) => pendingDrops.set(reason, (pendingDrops.get(reason) ?? 0) + count),

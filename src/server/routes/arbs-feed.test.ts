@@ -190,3 +190,58 @@ describe('engine plugin', () => {
     expect(bare.engine.running).toBe(false);
   });
 });
+
+describe('engine plugin configuration', () => {
+  async function feedWith(env: Record<string, string>) {
+    const source: OddsSource = {
+      name: 'replay',
+      start(context) {
+        context.ingest({
+          kind: 'event',
+          sourceEventId: 'g',
+          league: 'nba',
+          home: { name: 'Los Angeles Lakers' },
+          away: { name: 'Boston Celtics' },
+          startsAt: Date.now() + 3_600_000,
+        });
+        // S = 1/2 + 1/1.9615 = 1.0098 → edge −0.97 %: inside the default floor, outside −0.5 %.
+        context.ingest({
+          kind: 'price',
+          sourceEventId: 'g',
+          book: 'circa',
+          market: 'moneyline',
+          outcome: 'away',
+          american: 100,
+        });
+        context.ingest({
+          kind: 'price',
+          sourceEventId: 'g',
+          book: 'espn',
+          market: 'moneyline',
+          outcome: 'home',
+          american: -104,
+        });
+        context.ready();
+      },
+      stop() {},
+    };
+    const bare = Fastify({ logger: false });
+    bare.decorate('config', testConfig(env));
+    await bare.register(errorsPlugin);
+    await bare.register(readinessPlugin);
+    await bare.register(enginePlugin, { source });
+    await bare.register(arbsFeedRoutes, { origins: [] });
+    await bare.ready();
+    try {
+      const response = await bare.inject({ method: 'GET', url: '/tools/arbs.json' });
+      return ArbFeedSchema.parse(response.json());
+    } finally {
+      await bare.close();
+    }
+  }
+
+  it('publishes near-arbs down to ARB_FLOOR_PCT (default −1 %) and not below it', async () => {
+    expect((await feedWith({})).arbs.map((arb) => arb.edge_pct)).toEqual([-0.972]);
+    expect((await feedWith({ ARB_FLOOR_PCT: '-0.5' })).arbs).toEqual([]);
+  });
+});
