@@ -1,19 +1,8 @@
 import { defineConfig, devices } from '@playwright/test';
 
-// Browser tests run in Debian's Chromium (never a downloaded browser) against the real built server.
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const PORT = Number(process.env.E2E_PORT ?? 3100);
+import { CHROMIUM_ARGS, CHROMIUM_PATH, E2E_PORT as PORT, E2E_REPLAY_PORT } from './tests/support/browser.ts';
 
+// Browser tests run in Debian's Chromium (never a downloaded browser) against the real built server.
 export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: false,
@@ -51,19 +40,19 @@ export default defineConfig({
         SITE_URL: `http://127.0.0.1:${PORT}`,
       },
     },
-    // The arbitrage page's specs (tests/e2e/arbitrage*.spec.ts) read a deterministic replayed feed on port 3101.
+    // The arbitrage page's specs (tests/e2e/arbitrage*.spec.ts) read a deterministic replayed feed (E2E_REPLAY_PORT).
     {
       command: 'node --import tsx src/server/server.ts',
-      url: 'http://127.0.0.1:3101/healthz',
+      url: `http://127.0.0.1:${E2E_REPLAY_PORT}/healthz`,
       reuseExistingServer: false,
       timeout: 60_000,
       env: {
-        PORT: '3101',
+        PORT: String(E2E_REPLAY_PORT),
         HOST: '127.0.0.1',
-        DATA_DIR: './data/e2e-3101',
+        DATA_DIR: `./data/e2e-${E2E_REPLAY_PORT}`,
         ODDS_SOURCE: 'replay:tests/fixtures/arbitrage-e2e.jsonl',
         LOG_LEVEL: 'warn',
-        SITE_URL: 'http://127.0.0.1:3101',
+        SITE_URL: `http://127.0.0.1:${E2E_REPLAY_PORT}`,
       },
     },
   ],

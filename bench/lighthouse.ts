@@ -3,25 +3,16 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/support/browser.ts';
 import { startServer } from './lib/server.ts';
 
 const PAGES = ['/', '/betting-tools/arbitrage', '/sports-betting-api'];
 const PORT = Number(process.env.LIGHTHOUSE_PORT ?? 3070);
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const server = await startServer(PORT);
 const chrome = await chromeLauncher.launch({
-  chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  chromeFlags: FLAGS,
+  chromePath: CHROMIUM_PATH,
+  chromeFlags: CHROMIUM_ARGS,
 });
 const results: Record<string, Record<string, number>> = {};
 const failures: Record<string, string[]> = {};

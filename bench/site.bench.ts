@@ -4,29 +4,17 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import autocannon from 'autocannon';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/support/browser.ts';
 import { startServer } from './lib/server.ts';
 
 const PORT = Number(process.env.BENCH_SITE_PORT ?? 3080);
 const PAGES = ['/', '/betting-tools/arbitrage', '/sports-betting-api'];
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const server = await startServer(PORT);
 const results: Record<string, unknown> = { date: new Date().toISOString() };
 try {
   // 1. JavaScript per page: every script response during load (initial) and after interacting with the form (lazy).
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ARGS,
-  });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   const jsKb: Record<string, { initialGzipKb: number; files: number }> = {};
   for (const path of PAGES) {
     const page = await browser.newPage();

@@ -1,9 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
 import { devices, expect, test } from '@playwright/test';
+import { E2E_REPLAY_ORIGIN } from '../support/browser.ts';
 
 // The arbitrage page on a 360 px phone (touch, mobile user agent) against the replayed feed on port 3101.
 const { defaultBrowserType: _browser, ...pixel } = devices['Pixel 5'];
-test.use({ ...pixel, viewport: { width: 360, height: 780 }, baseURL: 'http://127.0.0.1:3101' });
+test.use({ ...pixel, viewport: { width: 360, height: 780 }, baseURL: E2E_REPLAY_ORIGIN });
 
 test('on a phone the bet buttons use the mobile links, sides stack and nothing overflows', async ({
   page,

@@ -1,11 +1,12 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { E2E_REPLAY_ORIGIN } from '../support/browser.ts';
 
 // The arbitrage page against the real built server replaying tests/fixtures/arbitrage-e2e.jsonl (port 3101, see
 // playwright.config.ts). Pre-match: Heat @ Knicks (3.13 %, in the feed 2–6 s of every 8 s loop), Celtics @ Lakers
 // (2.51 %), Yankees @ Red Sox (1.23 %), Chiefs @ Bills (−0.495 %, shown −0.49 %, Fanatics side without a link). Live: Maple Leafs @
 // Canadiens (3.44 %, BetMGM / Caesars, no mobile links).
-test.use({ baseURL: 'http://127.0.0.1:3101' });
+test.use({ baseURL: E2E_REPLAY_ORIGIN });
 
 const PATH = '/betting-tools/arbitrage';
 

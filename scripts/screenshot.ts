@@ -1,20 +1,11 @@
-// Usage: node scripts/screenshot.mjs <url> <out.png> [width] [height] [fullPage]
+// Usage: npx tsx scripts/screenshot.ts <url> <out.png> [width] [height] [fullPage]
+// Takes a screenshot in Debian's Chromium and reports horizontal overflow (a page must not scroll sideways).
 import { chromium } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/support/browser.ts';
 
 const [url, out, width = '1280', height = '900', full = 'true'] = process.argv.slice(2);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+if (!url || !out) throw new Error('usage: screenshot.ts <url> <out.png> [width] [height] [fullPage]');
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 const page = await browser.newPage({ viewport: { width: Number(width), height: Number(height) } });
 await page.goto(url, { waitUntil: 'networkidle' });
 await page.screenshot({ path: out, fullPage: full === 'true' });

@@ -1,0 +1,19 @@
+// Shared by Playwright, the benchmarks and the scripts: Debian's Chromium (never a downloaded browser) with the flags
+// this machine needs, and the loopback ports of the browser tests' servers (overridable so two runs can coexist).
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** The site served with the seeded simulator. */
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
+/** The site served with the arbitrage page's deterministic replayed feed. */
+export const E2E_REPLAY_PORT = Number(process.env.E2E_REPLAY_PORT ?? 3101);
+export const E2E_REPLAY_ORIGIN = `http://127.0.0.1:${E2E_REPLAY_PORT}`;
