@@ -1,4 +1,3 @@
-import { config as zodConfig } from 'zod';
 import type { ArbFeed } from '#domain/schemas/feed.ts';
 import { publicConfig } from '#web/config.ts';
 import { sampleFeed } from './sample-feed.ts';
@@ -19,8 +18,12 @@ export interface ArbsResult {
 // zod tries `new Function` when it builds an object schema unless told not to; the site's CSP has no 'unsafe-eval',
 // so the attempt would only produce a CSP violation (reported by browsers and Lighthouse) before zod falls back. The
 // schema module is therefore loaded after this setting (in parallel with the first fetch).
-zodConfig({ jitless: true });
-const feedSchema = import('#domain/schemas/feed.ts').then((module) => module.ArbFeedSchema);
+const feedSchema = import('zod')
+  .then(({ config }) => {
+    config({ jitless: true });
+    return import('#domain/schemas/feed.ts');
+  })
+  .then((module) => module.ArbFeedSchema);
 
 export const NETWORK_ERROR_MESSAGE =
   'Network error - unable to connect to API. This may be due to CORS restrictions or network connectivity issues.';
