@@ -71,7 +71,12 @@ export async function buildApp({ config, logger }: AppOptions): Promise<FastifyI
     // Pages set their own CSP (hashes of their inline scripts); every other answer gets this strict one.
     contentSecurityPolicy: {
       useDefaults: false,
-      directives: { defaultSrc: ["'none'"], baseUri: ["'none'"], frameAncestors: ["'none'"], objectSrc: ["'none'"] },
+      directives: {
+        defaultSrc: ["'none'"],
+        baseUri: ["'none'"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+      },
     },
     strictTransportSecurity: { maxAge: 63072000, includeSubDomains: true },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },

@@ -39,12 +39,17 @@ export const ConfigSchema = z.object({
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
   REDIS_URL: optionalUrl(['redis:', 'rediss:']),
   SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
-  MAIL_FROM: z.preprocess(emptyToUndefined, z.string().min(3).default(`${SITE.brand} <no-reply@sharpline.io>`)),
+  MAIL_FROM: z.preprocess(
+    emptyToUndefined,
+    z.string().min(3).default(`${SITE.brand} <no-reply@sharpline.io>`),
+  ),
   SITE_URL: z.preprocess(
     emptyToUndefined,
     z
       .url()
-      .refine((value) => ['http:', 'https:'].includes(protocolOf(value) ?? ''), { message: 'must use http: or https:' })
+      .refine((value) => ['http:', 'https:'].includes(protocolOf(value) ?? ''), {
+        message: 'must use http: or https:',
+      })
       .transform((value) => new URL(value).origin)
       .default(SITE.defaultOrigin),
   ),
@@ -56,7 +61,15 @@ export const ConfigSchema = z.object({
       .default('simulator'),
   ),
   ODDS_API_KEY: z.preprocess(emptyToUndefined, z.string().min(1).optional()),
-  SIM_SEED: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(2 ** 32 - 1).default(42)),
+  SIM_SEED: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 32 - 1)
+      .default(42),
+  ),
   TRUST_PROXY: booleanish,
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,

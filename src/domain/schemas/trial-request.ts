@@ -21,7 +21,14 @@ const multiLine = (max: number) =>
       'Must not contain control characters',
     );
 
-export const TRIAL_LIMITS = { name: 120, email: 254, company: 160, useCase: 500, expectedVolume: 120, message: 2000 } as const;
+export const TRIAL_LIMITS = {
+  name: 120,
+  email: 254,
+  company: 160,
+  useCase: 500,
+  expectedVolume: 120,
+  message: 2000,
+} as const;
 
 export const TrialFormSchema = z.object({
   name: singleLine(TRIAL_LIMITS.name).min(1, 'Full Name is required'),
