@@ -7,6 +7,7 @@ import {
   refreshInterval,
   sortByEdge,
   starCount,
+  visibleArbs,
 } from './arbs.ts';
 import type { Arb, Side } from './schemas/feed.ts';
 
@@ -124,5 +125,31 @@ describe('timing constants', () => {
   it('refreshes every 1000 ms, or 1800 ms while a highlight is shown', () => {
     expect(refreshInterval(false)).toBe(1000);
     expect(refreshInterval(true)).toBe(1800);
+  });
+});
+
+describe('visibleArbs', () => {
+  const market = (id: string, event: string, books: [string, string], edge: number, live = false) => ({
+    ...arb(event, books, { edge, live }),
+    market: 'Moneyline',
+    sides: books.map((book, index) => side(`${id}-${index}`, book)),
+  });
+
+  it('shows one row per market: the best combination whose books are all selected', () => {
+    const best = market('a', 'e1', ['fanduel', 'betmgm'], 2.5);
+    const fallback = market('b', 'e1', ['fanduel', 'draftkings'], 1.2);
+    const other = market('c', 'e2', ['caesars', 'betmgm'], 0.4);
+    const all = new Set(['fanduel', 'betmgm', 'draftkings', 'caesars']);
+    expect(visibleArbs([fallback, other, best], all, 'prematch')).toEqual([best, other]);
+    expect(countByMode([fallback, other, best], all)).toEqual({ prematch: 2, live: 0 });
+    const withoutMgm = new Set(['fanduel', 'draftkings', 'caesars']);
+    expect(visibleArbs([fallback, other, best], withoutMgm, 'prematch')).toEqual([fallback]);
+    expect(countByMode([fallback, other, best], withoutMgm)).toEqual({ prematch: 1, live: 0 });
+  });
+
+  it('keeps live and pre-match apart', () => {
+    const live = market('l', 'e3', ['fanduel', 'betmgm'], 1, true);
+    expect(visibleArbs([live], new Set(['fanduel', 'betmgm']), 'prematch')).toEqual([]);
+    expect(visibleArbs([live], new Set(['fanduel', 'betmgm']), 'live')).toEqual([live]);
   });
 });

@@ -33,13 +33,40 @@ export function sortByEdge<T extends Pick<Arb, 'edge_pct'>>(arbs: readonly T[]):
   return [...arbs].sort((a, b) => b.edge_pct - a.edge_pct);
 }
 
-/** How many arbs each tab would show with the current book selection. */
-export function countByMode(arbs: readonly Arb[], selected: ReadonlySet<string>): Record<ArbMode, number> {
-  const counts = { prematch: 0, live: 0 };
-  for (const arb of arbs) {
-    if (usesSelectedBooks(arb, selected)) counts[arb.event.live ? 'live' : 'prematch'] += 1;
+/**
+ * One market of one event. The feed carries, per market, the best combination for each distinct set of books
+ * (DESIGN.md), so that a visitor who deselects a book still sees the best arb among the books they kept; the page
+ * shows one row per market: the best combination whose books are all selected.
+ */
+export function marketKey(arb: Pick<Arb, 'event' | 'market'>): string {
+  return `${arb.event.id}|${arb.market}`;
+}
+
+/** The arbs to show for a tab: visible (SPEC §5), best first, one per market. */
+export function visibleArbs<T extends Pick<Arb, 'event' | 'market' | 'sides' | 'edge_pct'>>(
+  arbs: readonly T[],
+  selected: ReadonlySet<string>,
+  mode: ArbMode,
+): T[] {
+  const seen = new Set<string>();
+  const shown: T[] = [];
+  for (const arb of sortByEdge(arbs)) {
+    if (!isArbVisible(arb, selected, mode)) continue;
+    const key = marketKey(arb);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    shown.push(arb);
   }
-  return counts;
+  return shown;
+}
+
+/** How many arbs each tab would show with the current book selection (one per market). */
+export function countByMode(arbs: readonly Arb[], selected: ReadonlySet<string>): Record<ArbMode, number> {
+  const markets = { prematch: new Set<string>(), live: new Set<string>() };
+  for (const arb of arbs) {
+    if (usesSelectedBooks(arb, selected)) markets[arb.event.live ? 'live' : 'prematch'].add(marketKey(arb));
+  }
+  return { prematch: markets.prematch.size, live: markets.live.size };
 }
 
 /** Keys present now and absent from the previous fetch; nothing is new on the first fetch (`previous` null). */

@@ -2,11 +2,10 @@ import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import {
   arbKey,
   countByMode,
-  isArbVisible,
   MAX_STARS,
   refreshInterval,
-  sortByEdge,
   STARS_PER_NEW_ARB,
+  visibleArbs,
   type ArbMode,
 } from '#domain/arbs.ts';
 import { cn } from '#web/lib/cn.ts';
@@ -60,18 +59,15 @@ export function ArbitrageScreen() {
   highlights.observe(result?.feed, result?.sample ? 'sample' : 'feed');
 
   const arbs = result?.feed.arbs;
-  const sorted = useMemo(() => (arbs ? sortByEdge(arbs) : []), [arbs]);
+  const shown = useMemo(() => (arbs ? visibleArbs(arbs, selected, mode) : []), [arbs, selected, mode]);
   const counts = useMemo(() => countByMode(arbs ?? [], selected), [arbs, selected]);
   const [limit, setLimit] = useState(PAGE_SIZE);
   const { rows, matching } = useMemo(() => {
     const latest = highlights.batches.at(-1);
     let starsLeft = reducedMotion ? 0 : MAX_STARS;
     const list: TableRow[] = [];
-    let count = 0;
-    for (const arb of sorted) {
-      if (!isArbVisible(arb, selected, mode)) continue;
-      count += 1;
-      if (list.length >= limit) continue;
+    for (const arb of shown) {
+      if (list.length >= limit) break;
       const key = arbKey(arb);
       const highlighted = highlights.batches.some((batch) => batch.keys.has(key));
       let stars = 0;
@@ -81,8 +77,8 @@ export function ArbitrageScreen() {
       }
       list.push({ key, arb, highlighted, stars, starsKey: stars > 0 && latest ? latest.id : 0 });
     }
-    return { rows: list, matching: count };
-  }, [sorted, selected, mode, highlights.batches, reducedMotion, limit]);
+    return { rows: list, matching: shown.length };
+  }, [shown, highlights.batches, reducedMotion, limit]);
 
   const { refetch } = query;
   const refresh = useCallback(async () => {
