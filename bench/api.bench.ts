@@ -105,17 +105,21 @@ async function rest(label: string, env: Record<string, string>) {
     const keys = await createKeys(server, adminToken(dataDir), 'elite', 400);
     let next = 0;
     const feed = await cannon(`${server.origin}/tools/arbs.json`, () => ({}));
-    const odds = await cannon(`${server.origin}/v1/odds?league=nba`, () => ({
-      'x-api-key': keys[(next += 1) % keys.length]!,
-    }));
-    const used = next;
+    const key = () => ({ 'x-api-key': keys[(next += 1) % keys.length]! });
+    const odds = await cannon(`${server.origin}/v1/odds?league=nba`, key);
+    const main = await cannon(
+      `${server.origin}/v1/odds?league=nba&main=true&markets=moneyline,spread,total&books=fanduel,draftkings,betmgm`,
+      key,
+    );
     return {
       backend: label,
       feed,
       odds,
+      main,
       ratio: Number((odds.requestsPerSecond / feed.requestsPerSecond).toFixed(3)),
+      mainRatio: Number((main.requestsPerSecond / feed.requestsPerSecond).toFixed(3)),
       keys: keys.length,
-      requestsSent: used,
+      requestsSent: next,
     };
   } finally {
     await server.stop();
