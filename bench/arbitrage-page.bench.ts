@@ -10,21 +10,12 @@ import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import type { Arb, ArbFeed, Side } from '../src/domain/schemas/feed.ts';
 import { SPORTSBOOK_KEYS } from '../src/domain/sportsbooks.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/support/browser.ts';
 import { startServer } from './lib/server.ts';
 
 const PORT = Number(process.env.BENCH_ARBS_PORT ?? 4320);
 const ARBS = 500;
 const REFRESHES = Number(process.env.BENCH_ARBS_REFRESHES ?? 40);
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const LINKS: Partial<Record<string, (id: number) => { desktop: string; mobile?: string }>> = {
   fanduel: (id) => ({
@@ -107,8 +98,8 @@ const results: Record<string, unknown> = {
 };
 try {
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ARGS,
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
   });
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   let fetches = 0;

@@ -1,10 +1,6 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PLANS } from '#domain/plans.ts';
-import { loadConfig } from '../config.ts';
-import { ADMIN_TOKEN_FILE } from '../lib/secrets.ts';
-import { table } from './trials.ts';
+import { connectAdmin, failure, runAsScript, table, type CliResult, type Row } from './admin-client.ts';
 
 // `npm run keys -- create --plan <name> --email <address> [--expires <ISO date>] | list [limit] | revoke <prefix>`:
 // provisioning of paid API keys for operators (issue 6). Like `npm run trials`, it talks to the running server's
@@ -17,16 +13,7 @@ const USAGE = `Usage: npm run keys -- <command>
   list [limit]       latest keys (prefixes only; default 200)
   revoke <prefix>    revoke the key with this prefix (e.g. sl_live_AbC123); open streams close within seconds`;
 
-interface Row {
-  [column: string]: unknown;
-}
-
-class AdminError extends Error {}
-
-export async function main(
-  argv: string[],
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<{ code: number; out: string }> {
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<CliResult> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -60,38 +47,9 @@ export async function main(
     expiresAt = new Date(time).toISOString();
   }
 
-  const config = loadConfig(env);
-  let token = config.ADMIN_TOKEN;
-  if (!token) {
-    const file = path.join(config.dataDir, ADMIN_TOKEN_FILE);
-    try {
-      token = readFileSync(file, 'utf8').trim();
-    } catch {
-      return {
-        code: 1,
-        out: `No admin token: set ADMIN_TOKEN or start the server once so that it creates ${file}.`,
-      };
-    }
-  }
-  const host = ['0.0.0.0', '::', 'localhost'].includes(config.HOST) ? '127.0.0.1' : config.HOST;
-  const base = env.ADMIN_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${config.PORT}`;
-  const request = async (route: string, body?: unknown) => {
-    const response = await fetch(new URL(route, base), {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const data = (await response.json()) as Row;
-    if (!response.ok) {
-      throw new AdminError(
-        `${response.status} ${String(data.title)}${data.detail ? `: ${String(data.detail)}` : ''}`,
-      );
-    }
-    return data;
-  };
+  const admin = connectAdmin(env);
+  if ('error' in admin) return admin.error;
+  const { base, request } = admin;
 
   const columns = ['prefix', 'kind', 'plan', 'email', 'createdAt', 'expiresAt', 'revokedAt'];
   try {
@@ -115,16 +73,8 @@ export async function main(
     const data = await request('/admin/keys/revoke', { prefix: argument });
     return { code: 0, out: `Revoked:\n${table(data.revoked as Row[], columns)}` };
   } catch (error) {
-    if (error instanceof AdminError) return { code: 1, out: `The server refused: ${error.message}` };
-    const reason =
-      error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
-    return { code: 1, out: `Could not reach the server at ${base} (${reason}). Is it running (npm start)?` };
+    return failure(error, base);
   }
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
-  main(process.argv.slice(2)).then(({ code, out }) => {
-    (code === 0 ? process.stdout : process.stderr).write(`${out}\n`);
-    process.exit(code);
-  });
-}
+runAsScript(import.meta.url, main);

@@ -1,22 +1,15 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { PlanIdSchema } from '#domain/schemas/api.ts';
 import type { ApiKeyRecord } from '../api/keys.ts';
-import { isLoopback } from '../lib/client-address.ts';
+import { guardAdminRoutes } from '../lib/admin-guard.ts';
 import { HttpProblem } from '../lib/problem.ts';
 import { normaliseEmail } from '../trials/service.ts';
 
 // Operators' routes behind `npm run keys` (issue 6), guarded exactly like issue 3's `/admin/trials`: loopback peers
 // only (socket address) and the admin bearer token of DATA_DIR/admin-token or ADMIN_TOKEN. The plain key appears in
 // the answer to `create` and nowhere else; email addresses travel in bodies, never in URLs.
-
-function tokenMatches(header: string | undefined, token: string): boolean {
-  const presented = Buffer.from(header?.startsWith('Bearer ') ? header.slice(7) : '', 'utf8');
-  const expected = Buffer.from(token, 'utf8');
-  return presented.length === expected.length && timingSafeEqual(presented, expected);
-}
 
 function view(record: ApiKeyRecord) {
   return {
@@ -32,12 +25,7 @@ function view(record: ApiKeyRecord) {
 }
 
 export async function adminKeyRoutes(app: FastifyInstance) {
-  app.addHook('onRequest', async (request) => {
-    if (!isLoopback(request.socket.remoteAddress)) throw new HttpProblem(404, 'not-found', 'Not found');
-    if (!tokenMatches(request.headers.authorization, app.secrets.adminToken)) {
-      throw new HttpProblem(401, 'unauthorized', 'Unauthorized', 'Send the admin token as a Bearer token.');
-    }
-  });
+  guardAdminRoutes(app);
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.post(

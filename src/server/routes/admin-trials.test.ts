@@ -89,6 +89,26 @@ describe('admin routes /admin/trials', () => {
     expect((await app.inject({ method: 'GET', url: '/admin/trials' })).statusCode).toBe(401);
   });
 
+  it('guards the key routes (/admin/keys) the same way: loopback only, no proxy headers, the token', async () => {
+    const remote = await app.inject({
+      method: 'GET',
+      url: '/admin/keys',
+      remoteAddress: '203.0.113.7',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(remote.statusCode).toBe(404);
+    for (const header of ['x-forwarded-for', 'forwarded', 'x-real-ip']) {
+      expect(
+        (await admin('GET', '/admin/keys', undefined, { [header]: '203.0.113.7' })).statusCode,
+        header,
+      ).toBe(404);
+    }
+    expect((await admin('GET', '/admin/keys', undefined, { authorization: 'Bearer nope' })).statusCode).toBe(
+      401,
+    );
+    expect((await admin('GET', '/admin/keys')).statusCode).toBe(200);
+  });
+
   it('lists requests and shows one address with its keys and emails', async () => {
     const email = await submit();
     const list = await admin('GET', '/admin/trials?limit=5');

@@ -1,11 +1,9 @@
-import { timingSafeEqual } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiKeys, emailOutbox, trialRequests } from '../db/schema.ts';
-import { isLoopback } from '../lib/client-address.ts';
-import { HttpProblem } from '../lib/problem.ts';
+import { guardAdminRoutes } from '../lib/admin-guard.ts';
 import { normaliseEmail } from '../trials/service.ts';
 
 // Operators' routes behind `npm run trials`: loopback peers only (the socket address, not X-Forwarded-For) with the
@@ -13,26 +11,8 @@ import { normaliseEmail } from '../trials/service.ts';
 
 const EmailBody = z.object({ email: z.string().trim().min(3).max(254) });
 
-function tokenMatches(header: string | undefined, token: string): boolean {
-  const presented = Buffer.from(header?.startsWith('Bearer ') ? header.slice(7) : '', 'utf8');
-  const expected = Buffer.from(token, 'utf8');
-  return presented.length === expected.length && timingSafeEqual(presented, expected);
-}
-
 export async function adminTrialRoutes(app: FastifyInstance) {
-  app.addHook('onRequest', async (request) => {
-    // A request relayed by a reverse proxy on this host also arrives from loopback: proxies add these headers, the
-    // CLI never does.
-    const proxied = ['x-forwarded-for', 'forwarded', 'x-real-ip'].some(
-      (name) => request.headers[name] !== undefined,
-    );
-    if (!isLoopback(request.socket.remoteAddress) || proxied) {
-      throw new HttpProblem(404, 'not-found', 'Not found');
-    }
-    if (!tokenMatches(request.headers.authorization, app.secrets.adminToken)) {
-      throw new HttpProblem(401, 'unauthorized', 'Unauthorized', 'Send the admin token as a Bearer token.');
-    }
-  });
+  guardAdminRoutes(app);
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.get(
