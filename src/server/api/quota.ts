@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { counterClient } from '../lib/redis.ts';
 
 // Per-key request quotas of the paid API: a fixed window per key ("250 requests per minute" read literally), counted
 // atomically in memory or in Redis (one Lua script on Redis's clock, so every instance shares one count). Unlike the
@@ -82,14 +83,7 @@ export class RedisQuota implements QuotaCounter {
   private readonly redis: RedisWithWindow;
 
   constructor(url: string, keyPrefix: string) {
-    const redis = new Redis(url, {
-      keyPrefix,
-      lazyConnect: true,
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-    });
-    redis.defineCommand('slWindow', { numberOfKeys: 1, lua: WINDOW_LUA });
-    this.redis = redis as RedisWithWindow;
+    this.redis = counterClient(url, keyPrefix, 'slWindow', WINDOW_LUA) as RedisWithWindow;
   }
 
   async connect(): Promise<void> {

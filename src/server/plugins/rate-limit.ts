@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { counterClient } from '../lib/redis.ts';
 
 // One atomic rate-limit primitive for the whole server: `hit(key, limit, windowMs)` admits at most `limit` hits per
 // rolling `windowMs` per key (GCRA: a burst of `limit`, then one more every windowMs/limit). In memory by default;
@@ -115,15 +116,7 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly redis: RedisWithGcra;
 
   constructor(url: string, keyPrefix: string) {
-    const redis = new Redis(url, {
-      keyPrefix,
-      lazyConnect: true,
-      // Fail fast while disconnected rather than queueing requests behind a dead connection.
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-    });
-    redis.defineCommand('slGcra', { numberOfKeys: 1, lua: GCRA_LUA });
-    this.redis = redis as RedisWithGcra;
+    this.redis = counterClient(url, keyPrefix, 'slGcra', GCRA_LUA) as RedisWithGcra;
   }
 
   async connect(): Promise<void> {
