@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
-import { startServer, type RunningServer } from './lib/server.ts';
+import { fixtureBuild, startServer, type RunningServer } from './lib/server.ts';
 
 const PORT = Number(process.env.BENCH_API_PORT ?? 4450);
 const SECONDS = Number(process.env.BENCH_API_SECONDS ?? 10);
@@ -33,16 +33,6 @@ async function waitReady(server: RunningServer) {
 
 function adminToken(dataDir: string): string {
   return readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
-}
-
-/** A stand-in for the built site, so the bench neither needs nor races with `npm run build`. */
-function fixtureBuild(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'sharpline-bench-site-'));
-  for (const page of ['', 'betting-tools/arbitrage', 'sports-betting-api', '404']) {
-    mkdirSync(path.join(dir, page), { recursive: true });
-    writeFileSync(path.join(dir, page, 'index.html'), '<!doctype html><title>bench</title>');
-  }
-  return dir;
 }
 
 async function createKeys(

@@ -4,26 +4,15 @@
 // latency, autocannon on loopback. Every request carries a new email address, so every one is a full "issue" path;
 // the per-address limit is raised for the bench. The outbox worker runs meanwhile, writing .eml files.
 // Writes bench/results/trial.json.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { startServer } from './lib/server.ts';
+import { fixtureBuild, startServer } from './lib/server.ts';
 
 const PORT = Number(process.env.BENCH_TRIAL_PORT ?? 4240);
 const DURATION = Number(process.env.BENCH_TRIAL_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_TRIAL_CONNECTIONS ?? 16);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-function fixtureBuild(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'sharpline-bench-site-'));
-  for (const page of ['', 'betting-tools/arbitrage', 'sports-betting-api', '404']) {
-    mkdirSync(path.join(dir, page), { recursive: true });
-    writeFileSync(path.join(dir, page, 'index.html'), '<!doctype html><title>bench</title>');
-  }
-  return dir;
-}
 
 interface Result {
   backend: string;

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -51,4 +51,14 @@ export async function startServer(port: number, env: Record<string, string> = {}
         child.kill('SIGTERM');
       }),
   };
+}
+
+/** A stand-in for the built site, so a server bench neither needs nor races with `npm run build`. */
+export function fixtureBuild(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sharpline-bench-site-'));
+  for (const page of ['', 'betting-tools/arbitrage', 'sports-betting-api', '404']) {
+    mkdirSync(path.join(dir, page), { recursive: true });
+    writeFileSync(path.join(dir, page, 'index.html'), '<!doctype html><title>bench</title>');
+  }
+  return dir;
 }

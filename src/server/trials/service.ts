@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { and, desc, eq, gt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import { TRIAL } from '#domain/plans.ts';
 import type { TrialRequest } from '#domain/schemas/trial-request.ts';
 import type { Database } from '../db/database.ts';
@@ -89,12 +89,8 @@ export class TrialService {
     return latest;
   }
 
-  /** Revokes `previousId` and issues a key with the same expiry (never extended). */
-  private async rotate(tx: Tx, email: string, previousId: number, expiresAt: Date) {
-    await tx
-      .update(apiKeys)
-      .set({ revokedAt: sql`now()` })
-      .where(eq(apiKeys.id, previousId));
+  /** Issues a trial key for `email` that expires at `expiresAt`; the plain key leaves only through the email. */
+  private async insertTrialKey(tx: Tx, email: string, expiresAt: Date | SQL) {
     const key = generateKey('trial');
     const [row] = await tx
       .insert(apiKeys)
@@ -106,8 +102,17 @@ export class TrialService {
         ownerEmail: email,
         expiresAt,
       })
-      .returning({ id: apiKeys.id });
-    return { key, id: row!.id };
+      .returning({ id: apiKeys.id, expiresAt: apiKeys.expiresAt });
+    return { key, id: row!.id, expiresAt: row!.expiresAt! };
+  }
+
+  /** Revokes `previousId` and issues a key with the same expiry (never extended). */
+  private async rotate(tx: Tx, email: string, previousId: number, expiresAt: Date) {
+    await tx
+      .update(apiKeys)
+      .set({ revokedAt: sql`now()` })
+      .where(eq(apiKeys.id, previousId));
+    return this.insertTrialKey(tx, email, expiresAt);
   }
 
   async submit(
@@ -138,21 +143,18 @@ export class TrialService {
       let payload: EmailPayload;
       if (!latest) {
         outcome = 'issued';
-        const key = generateKey('trial');
-        const [row] = await tx
-          .insert(apiKeys)
-          .values({
-            prefix: key.prefix,
-            hash: key.hash,
-            kind: 'trial',
-            plan: TRIAL.planId,
-            ownerEmail: email,
-            expiresAt: sql`now() + make_interval(days => ${TRIAL.days})`,
-          })
-          .returning({ id: apiKeys.id, expiresAt: apiKeys.expiresAt });
-        keyId = row!.id;
-        plainKey = key.plain;
-        payload = { keyPrefix: key.prefix, expiresAt: row!.expiresAt!.toISOString(), plan: TRIAL.planId };
+        const issued = await this.insertTrialKey(
+          tx,
+          email,
+          sql`now() + make_interval(days => ${TRIAL.days})`,
+        );
+        keyId = issued.id;
+        plainKey = issued.key.plain;
+        payload = {
+          keyPrefix: issued.key.prefix,
+          expiresAt: issued.expiresAt.toISOString(),
+          plan: TRIAL.planId,
+        };
       } else if (latest.active && latest.expiresAt) {
         outcome = 'rotated';
         const { key, id } = await this.rotate(tx, email, latest.id, latest.expiresAt);
