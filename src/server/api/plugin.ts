@@ -1,3 +1,4 @@
+import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -66,6 +67,9 @@ async function api(app: FastifyInstance, options: ApiPluginOptions) {
   const hub = createStreamHub(app, options.stream ?? {}, now);
   await app.register(
     async (v1) => {
+      // JSON answers of 1 KiB or more are compressed (br, else gzip) when the client accepts it; /v1/odds, the big
+      // one, opts out and serves gzip assembled from cached pieces instead (decision 084). The stream is hijacked.
+      await v1.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
       await v1.register(apiAuthPlugin);
       await v1.register(apiRoutes, { now });
       await v1.register(streamRoutes, { hub });

@@ -23,7 +23,16 @@ import type { SportsbookKey } from '#domain/sportsbooks.ts';
 import { HttpProblem } from '../lib/problem.ts';
 import { requireFeature } from './auth.ts';
 import { delayMs, FEATURES, featuresOf, STREAM_CONNECTIONS } from './policy.ts';
-import { filterArbs, listEvents, OddsJsonCache, snapshotFeed, toEventDto, visibleVersion } from './views.ts';
+import { oddsEtag, sendOdds } from './odds-body.ts';
+import {
+  filterArbs,
+  listEvents,
+  OddsJsonCache,
+  type OddsPart,
+  snapshotFeed,
+  toEventDto,
+  visibleVersion,
+} from './views.ts';
 
 // The REST half of the paid API. Handlers stay short: filters are parsed by the zod schemas, reads live in views.ts.
 
@@ -186,6 +195,8 @@ export async function apiRoutes(app: FastifyInstance, { now }: { now: () => numb
   routes.get(
     '/odds',
     {
+      // Compressed by sendOdds from cached pieces, not per request by @fastify/compress.
+      compress: false,
       schema: {
         tags,
         security,
@@ -226,19 +237,25 @@ export async function apiRoutes(app: FastifyInstance, { now }: { now: () => numb
         if (!event || (query.league && event.league !== query.league)) throw eventNotFound(query.event);
         events = [event];
       } else events = listEvents(store, { league: query.league, live: query.live });
-      const parts: string[] = [];
+      const parts: OddsPart[] = [];
       for (const event of events) {
-        const json = cache.get(event, at, filters, filterKey);
-        if (json) parts.push(json);
+        const part = cache.get(event, at, filters, filterKey);
+        if (part) parts.push(part);
       }
       // Assembled from cached per-event JSON (built from the same DTO types the schema documents), so the response
-      // is sent as a string rather than re-validated and re-serialised per request.
+      // is sent as bytes rather than re-validated and re-serialised per request; gzip likewise from cached pieces.
+      const delaySeconds = delayMs(request.apiKey!.plan) / 1000;
       const head: Omit<OddsResponse, 'events'> = {
         as_of: new Date(at ?? now()).toISOString(),
-        delay_seconds: delayMs(request.apiKey!.plan) / 1000,
+        delay_seconds: delaySeconds,
       };
-      const body = `${JSON.stringify(head).slice(0, -1)},"events":[${parts.join(',')}]}`;
-      return reply.type('application/json; charset=utf-8').send(body as never);
+      return sendOdds(
+        request,
+        reply,
+        `${JSON.stringify(head).slice(0, -1)},"events":[`,
+        parts,
+        oddsEtag(delaySeconds, at, parts),
+      );
     },
   );
 

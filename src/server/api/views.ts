@@ -211,14 +211,27 @@ export function filterArbs(arbs: readonly Arb[], store: OddsStore, filters: ArbF
 }
 
 /**
- * Rendered JSON of `eventOdds` per event, filters and instant, so that a league's odds cost string joins rather than
- * a rebuild per request. Real-time entries are dropped when a price of their event changes. Delayed entries are keyed
- * by their horizon floored to the second (never later than the plan allows) and are immutable: no version received
- * after that instant can ever be visible at it. Only the current second's delayed entries are kept.
+ * One event's odds as cached JSON bytes. `id` is unique per rendering (a new one whenever the event's odds are
+ * rendered again), so a list of ids identifies a league answer's content; `deflated` is filled on the first request
+ * that accepts gzip and then shared by every later one.
+ */
+export interface OddsPart {
+  readonly id: number;
+  readonly raw: Buffer;
+  deflated?: Buffer;
+}
+
+let nextPartId = 1;
+
+/**
+ * Rendered JSON of `eventOdds` per event, filters and instant, so that a league's odds cost a concatenation of cached
+ * bytes rather than a rebuild per request. Real-time entries are dropped when a price of their event changes. Delayed
+ * entries are keyed by their horizon floored to the second (never later than the plan allows) and are immutable: no
+ * version received after that instant can ever be visible at it. Only the current second's delayed entries are kept.
  */
 export class OddsJsonCache {
-  private readonly realTime = new Map<string, Map<string, string>>();
-  private delayed = new Map<string, string>();
+  private readonly realTime = new Map<string, Map<string, OddsPart | null>>();
+  private delayed = new Map<string, OddsPart | null>();
   private delayedSecond = Number.NaN;
   private readonly unsubscribe: () => void;
   hits = 0;
@@ -233,10 +246,10 @@ export class OddsJsonCache {
     return at === undefined ? undefined : Math.floor(at / 1000) * 1000;
   }
 
-  /** JSON of the event's odds, or '' when nothing is visible. `at` must already be floored. */
-  get(event: OddsEvent, at: number | undefined, filters: OddsFilters, filterKey: string): string {
+  /** The event's odds as JSON bytes, or null when nothing is visible. `at` must already be floored. */
+  get(event: OddsEvent, at: number | undefined, filters: OddsFilters, filterKey: string): OddsPart | null {
     const key = `${filterKey}|${event.live}|${event.startsAt}`;
-    let entries: Map<string, string> | undefined;
+    let entries: Map<string, OddsPart | null> | undefined;
     if (at === undefined) {
       entries = this.realTime.get(event.id);
       if (!entries) this.realTime.set(event.id, (entries = new Map()));
@@ -255,11 +268,11 @@ export class OddsJsonCache {
     }
     this.misses += 1;
     const odds = eventOdds(this.store, event, at, filters);
-    const json = odds ? JSON.stringify(odds) : '';
+    const part = odds ? { id: nextPartId++, raw: Buffer.from(JSON.stringify(odds)) } : null;
     // Bounded: a client cycling through filter combinations cannot grow it without limit.
     if (entries.size >= 256) entries.clear();
-    entries.set(entryKey, json);
-    return json;
+    entries.set(entryKey, part);
+    return part;
   }
 
   close(): void {

@@ -86,7 +86,7 @@ export async function loadEntry(file: string): Promise<StaticEntry> {
 /** Picks the smallest encoding the client accepts (br, then gzip, then identity). */
 export function negotiateEncoding(
   acceptEncoding: string | undefined,
-  entry: StaticEntry,
+  entry: Pick<StaticEntry, 'br' | 'gzip'>,
 ): 'br' | 'gzip' | null {
   if (!acceptEncoding) return null;
   const accepted = new Map<string, number>();
