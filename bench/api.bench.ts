@@ -1,13 +1,14 @@
 // Paid odds API benchmark (issue 6). Writes bench/results/api.json.
 // 1. REST: GET /v1/odds?league=nba with valid Elite keys (auth + quota + serialisation), autocannon on loopback,
 //    requests/s and p99, in memory and with Redis (REDIS_URL, default CI's local one), as a ratio to GET
-//    /tools/arbs.json on the same server in the same run. Requests rotate over enough Elite keys that none reaches
+//    /tools/arbs.json on the same server in the same run; each with `accept-encoding: gzip, br` (as real clients send)
+//    and with identity, and the bytes per answer on the wire. Requests rotate over enough Elite keys that none reaches
 //    its 250/minute quota (every answer must be a 200).
 // 2. Streams: N concurrent SSE clients (BENCH_SSE_CLIENTS, default 5000) on one instance with the market simulator,
 //    time from a price update (its `updated_at`, stamped by the engine on receipt) to its arrival at the clients
 //    (p50/p99 over every chunk received), and the server's resident memory.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
+import { fork, type ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -19,6 +20,9 @@ const SECONDS = Number(process.env.BENCH_API_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_API_CONNECTIONS ?? 16);
 const SSE_CLIENTS = Number(process.env.BENCH_SSE_CLIENTS ?? 5000);
 const SSE_SECONDS = Number(process.env.BENCH_SSE_SECONDS ?? 20);
+/** Client processes the streams are spread over (bench/lib/sse-clients.ts). */
+const SSE_PROCESSES = Number(process.env.BENCH_SSE_PROCESSES ?? 2);
+const SSE_CONNECT_TIMEOUT_S = Number(process.env.BENCH_SSE_CONNECT_TIMEOUT ?? 240);
 /** What each stream client asks for, besides its league (the leagues rotate over the clients). */
 const SSE_QUERY = process.env.BENCH_SSE_QUERY ?? 'types=price&markets=moneyline,1x2&initial=false';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -62,12 +66,19 @@ interface RestFigures {
   bytesPerResponse: number;
 }
 
-async function cannon(url: string, headers: () => Record<string, string>): Promise<RestFigures> {
+/** What a real client sends (curl --compressed, browsers, requests/axios): the server picks br or gzip. */
+const COMPRESSED = 'gzip, br';
+
+async function cannon(
+  url: string,
+  acceptEncoding: string,
+  headers: () => Record<string, string>,
+): Promise<RestFigures> {
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
     duration: SECONDS,
-    headers: { 'accept-encoding': 'identity' },
+    headers: { 'accept-encoding': acceptEncoding },
     requests: [
       { setupRequest: (request) => ({ ...request, headers: { ...request.headers, ...headers() } }) },
     ],
@@ -92,22 +103,35 @@ async function rest(label: string, env: Record<string, string>) {
   try {
     await waitReady(server);
     // Enough keys that no key reaches 250 requests in a minute at the expected rate.
-    const keys = await createKeys(server, adminToken(dataDir), 'elite', 400);
+    const keys = await createKeys(server, adminToken(dataDir), 'elite', 600);
     let next = 0;
-    const feed = await cannon(`${server.origin}/tools/arbs.json`, () => ({}));
     const key = () => ({ 'x-api-key': keys[(next += 1) % keys.length]! });
-    const odds = await cannon(`${server.origin}/v1/odds?league=nba`, key);
-    const main = await cannon(
-      `${server.origin}/v1/odds?league=nba&main=true&markets=moneyline,spread,total&books=fanduel,draftkings,betmgm`,
-      key,
-    );
+    const none = () => ({});
+    const feedUrl = `${server.origin}/tools/arbs.json`;
+    const oddsUrl = `${server.origin}/v1/odds?league=nba`;
+    const mainUrl = `${server.origin}/v1/odds?league=nba&main=true&markets=moneyline,spread,total&books=fanduel,draftkings,betmgm`;
+    const feed = await cannon(feedUrl, COMPRESSED, none);
+    const feedIdentity = await cannon(feedUrl, 'identity', none);
+    const odds = await cannon(oddsUrl, COMPRESSED, key);
+    const oddsIdentity = await cannon(oddsUrl, 'identity', key);
+    const main = await cannon(mainUrl, COMPRESSED, key);
+    const mainIdentity = await cannon(mainUrl, 'identity', key);
+    const ratio = (figures: RestFigures, to: RestFigures) =>
+      Number((figures.requestsPerSecond / to.requestsPerSecond).toFixed(3));
     return {
       backend: label,
+      acceptEncoding: COMPRESSED,
       feed,
+      feedIdentity,
       odds,
+      oddsIdentity,
       main,
-      ratio: Number((odds.requestsPerSecond / feed.requestsPerSecond).toFixed(3)),
-      mainRatio: Number((main.requestsPerSecond / feed.requestsPerSecond).toFixed(3)),
+      mainIdentity,
+      // Each route against the feed measured with the same Accept-Encoding on the same server minutes apart.
+      ratio: ratio(odds, feed),
+      ratioIdentity: ratio(oddsIdentity, feedIdentity),
+      mainRatio: ratio(main, feed),
+      mainRatioIdentity: ratio(mainIdentity, feedIdentity),
       keys: keys.length,
       requestsSent: next,
     };
@@ -121,100 +145,147 @@ function rssMb(pid: number): number {
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+function cpuSeconds(pid: number): number {
+  // utime + stime, fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 per second on Linux).
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+interface ClientReport {
+  histogram: [number, number][];
+  chunks: number;
+  events: number;
+  /** Streams the server ended (slow reader, shutdown) before the report. */
+  closed: number;
+}
+
+/** Forks one client process; resolves once it has opened its connections. */
+function clientProcess(
+  open: Record<string, unknown>,
+  onProgress: () => void,
+): Promise<{ child: ChildProcess; connected: number; failed: number; progress: { connected: number } }> {
+  const child = fork(path.join(path.dirname(new URL(import.meta.url).pathname), 'lib', 'sse-clients.ts'), {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const progress = { connected: 0 };
+  return new Promise((resolve, reject) => {
+    child.on('message', (message: { type: string; connected: number; failed: number }) => {
+      if (message.type === 'progress') {
+        progress.connected = message.connected;
+        onProgress();
+      }
+      if (message.type === 'opened')
+        resolve({ child, connected: message.connected, failed: message.failed, progress });
+    });
+    child.once('exit', (code) => reject(new Error(`client process exited with ${code}`)));
+    child.send({ type: 'open', ...open });
+  });
+}
+
+function ask<T>(child: ChildProcess, type: string, answer: string): Promise<T> {
+  return new Promise((resolve) => {
+    const listener = (message: { type: string }) => {
+      if (message.type !== answer) return;
+      child.off('message', listener);
+      resolve(message as T);
+    };
+    child.on('message', listener);
+    child.send({ type });
+  });
 }
 
 async function streams() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sharpline-bench-sse-'));
   const server = await startServer(PORT + 1, { DATA_DIR: dataDir, BUILD_DIR: fixtureBuild(), SIM_SEED: '7' });
   const pid = server.process.pid!;
-  const sockets: http.ClientRequest[] = [];
+  const children: ChildProcess[] = [];
   try {
     await waitReady(server);
     const rssIdle = rssMb(pid);
     const keys = await createKeys(server, adminToken(dataDir), 'enterprise', Math.ceil(SSE_CLIENTS / 100));
     const leagues = ['nba', 'ncaab', 'nfl', 'mlb', 'nhl', 'epl', 'mls'];
-    const latencies: number[] = [];
-    let connected = 0;
-    let failed = 0;
-    let measuring = false;
-    let events = 0;
-    const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
-    const open = (index: number) =>
-      new Promise<void>((resolve) => {
-        const league = leagues[index % leagues.length];
-        const request = http.get(
-          `${server.origin}/v1/stream?league=${league}&${SSE_QUERY}`,
-          { agent, headers: { 'x-api-key': keys[index % keys.length]!, accept: 'text/event-stream' } },
-          (response) => {
-            if (response.statusCode !== 200) {
-              failed += 1;
-              response.resume();
-              resolve();
-              return;
-            }
-            connected += 1;
-            resolve();
-            response.setEncoding('utf8');
-            response.on('data', (chunk: string) => {
-              if (!measuring) return;
-              const arrived = Date.now();
-              // The newest update in the chunk: its updated_at is when the engine received it.
-              let newest = 0;
-              let count = 0;
-              for (const match of chunk.matchAll(/"updated_at":"([^"]+)"/g)) {
-                const time = Date.parse(match[1]!);
-                if (time > newest) newest = time;
-                count += 1;
-              }
-              if (newest > 0) {
-                latencies.push(arrived - newest);
-                events += count;
-              }
-            });
-            response.on('error', () => {});
-          },
-        );
-        request.on('error', () => {
-          failed += 1;
-          resolve();
-        });
-        sockets.push(request);
-      });
     const started = Date.now();
-    for (let index = 0; index < SSE_CLIENTS; index += 200) {
-      await Promise.all(
-        Array.from({ length: Math.min(200, SSE_CLIENTS - index) }, (_, offset) => open(index + offset)),
+    const share = Math.ceil(SSE_CLIENTS / SSE_PROCESSES);
+    const opening: ReturnType<typeof clientProcess>[] = [];
+    const progress: { connected: number }[] = [];
+    let lastLog = 0;
+    const log = () => {
+      if (Date.now() - lastLog < 5000) return;
+      lastLog = Date.now();
+      const connected = progress.reduce((sum, one) => sum + one.connected, 0);
+      console.log(`  ${connected} connected after ${Math.round((Date.now() - started) / 1000)} s`);
+    };
+    for (let index = 0; index < SSE_PROCESSES; index += 1) {
+      const first = index * share;
+      const count = Math.max(0, Math.min(share, SSE_CLIENTS - first));
+      const one = clientProcess(
+        { origin: server.origin, first, count, keys, leagues, query: SSE_QUERY, concurrency: 100 },
+        log,
       );
+      opening.push(one);
     }
+    const deadline = new Promise<'timeout'>((resolve) =>
+      setTimeout(() => resolve('timeout'), SSE_CONNECT_TIMEOUT_S * 1000).unref(),
+    );
+    const opened = await Promise.race([Promise.all(opening), deadline]);
+    if (opened === 'timeout') throw new Error(`clients not all connected within ${SSE_CONNECT_TIMEOUT_S} s`);
+    for (const one of opened) {
+      children.push(one.child);
+      progress.push(one.progress);
+    }
+    const connected = opened.reduce((sum, one) => sum + one.connected, 0);
+    const failed = opened.reduce((sum, one) => sum + one.failed, 0);
     const connectSeconds = (Date.now() - started) / 1000;
     await new Promise((resolve) => setTimeout(resolve, 2000));
-    measuring = true;
+    const rssConnected = rssMb(pid);
+    for (const child of children) child.send({ type: 'measure' });
+    const cpuBefore = cpuSeconds(pid);
+    const clientCpuBefore = children.reduce((sum, child) => sum + cpuSeconds(child.pid!), 0);
     let rssPeak = rssMb(pid);
     const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMb(pid))), 500);
     await new Promise((resolve) => setTimeout(resolve, SSE_SECONDS * 1000));
     clearInterval(sampler);
-    measuring = false;
-    latencies.sort((a, b) => a - b);
+    const serverCpu = (cpuSeconds(pid) - cpuBefore) / SSE_SECONDS;
+    const clientCpu =
+      (children.reduce((sum, child) => sum + cpuSeconds(child.pid!), 0) - clientCpuBefore) / SSE_SECONDS;
+    const reports = await Promise.all(children.map((child) => ask<ClientReport>(child, 'report', 'report')));
+    const histogram = new Map<number, number>();
+    for (const report of reports)
+      for (const [ms, count] of report.histogram) histogram.set(ms, (histogram.get(ms) ?? 0) + count);
+    const total = [...histogram.values()].reduce((sum, count) => sum + count, 0);
+    const sorted = [...histogram].sort((a, b) => a[0] - b[0]);
+    const percentile = (p: number) => {
+      let seen = 0;
+      for (const [ms, count] of sorted) {
+        seen += count;
+        if (seen > (p / 100) * total) return ms;
+      }
+      return Number.NaN;
+    };
     return {
       clients: SSE_CLIENTS,
+      database: process.env.DATABASE_URL ? 'postgresql' : 'pglite',
+      clientProcesses: SSE_PROCESSES,
       query: `league=<rotating>&${SSE_QUERY}`,
       connected,
       failed,
       connectSeconds,
       seconds: SSE_SECONDS,
-      chunks: latencies.length,
-      priceEventsReceived: events,
-      p50Ms: percentile(latencies, 50),
-      p99Ms: percentile(latencies, 99),
-      maxMs: latencies[latencies.length - 1] ?? Number.NaN,
+      chunks: total,
+      priceEventsReceived: reports.reduce((sum, report) => sum + report.events, 0),
+      p50Ms: percentile(50),
+      p99Ms: percentile(99),
+      maxMs: sorted.at(-1)?.[0] ?? Number.NaN,
       rssIdleMb: rssIdle,
+      rssConnectedMb: rssConnected,
       rssPeakMb: rssPeak,
+      serverCpuCores: Number(serverCpu.toFixed(2)),
+      clientCpuCores: Number(clientCpu.toFixed(2)),
+      closedByServer: reports.reduce((sum, report) => sum + report.closed, 0),
     };
   } finally {
-    for (const socket of sockets) socket.destroy();
+    for (const child of children) child.send({ type: 'close' });
     await server.stop();
   }
 }
@@ -243,22 +314,26 @@ if (which === 'all' || which === 'rest') {
     restResults.push(await rest('redis', { REDIS_URL, REDIS_PREFIX: `bench-${Date.now().toString(36)}:` }));
   }
   results.rest = restResults;
+  const row = (backend: string, route: string, encoding: string, figures: RestFigures, ratio: number) => ({
+    backend,
+    route,
+    encoding,
+    'req/s': figures.requestsPerSecond,
+    'p50 ms': figures.p50Ms,
+    'p99 ms': figures.p99Ms,
+    non2xx: figures.non2xx,
+    'KB/answer': Number((figures.bytesPerResponse / 1024).toFixed(1)),
+    'ratio to feed': ratio,
+  });
   console.table(
-    restResults.map((result) => ({
-      backend: result.backend,
-      'feed req/s': result.feed.requestsPerSecond,
-      'feed p99': result.feed.p99Ms,
-      'odds req/s': result.odds.requestsPerSecond,
-      'odds p99': result.odds.p99Ms,
-      'odds non2xx': result.odds.non2xx,
-      'odds KB': Math.round(result.odds.bytesPerResponse / 1024),
-      ratio: result.ratio,
-      'main req/s': result.main.requestsPerSecond,
-      'main p99': result.main.p99Ms,
-      'main non2xx': result.main.non2xx,
-      'main KB': Math.round(result.main.bytesPerResponse / 1024),
-      'main ratio': result.mainRatio,
-    })),
+    restResults.flatMap((result) => [
+      row(result.backend, 'feed', COMPRESSED, result.feed, 1),
+      row(result.backend, 'feed', 'identity', result.feedIdentity, 1),
+      row(result.backend, 'odds nba', COMPRESSED, result.odds, result.ratio),
+      row(result.backend, 'odds nba', 'identity', result.oddsIdentity, result.ratioIdentity),
+      row(result.backend, 'odds main', COMPRESSED, result.main, result.mainRatio),
+      row(result.backend, 'odds main', 'identity', result.mainIdentity, result.mainRatioIdentity),
+    ]),
   );
 }
 if (which === 'all' || which === 'sse') {

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { deflatePiece, gzipJoin, type DeflatedPiece } from '../lib/gzip-join.ts';
+import { deflatePiece, gzipJoin, storedPiece, type DeflatedPiece } from '../lib/gzip-join.ts';
 import { etagMatches, negotiateEncoding } from '../lib/static-files.ts';
 import type { OddsPart } from './views.ts';
 
 // The answer of GET /v1/odds, assembled from the cached per-event JSON (decision 084): identity as the bytes
 // concatenated; gzip as one gzip member whose per-event pieces were deflated once per rendering of the event and are
-// reused by every later request (only the small head with `as_of` is deflated per request). A weak ETag names the
+// reused by every later request (the small head with `as_of` goes in as a stored block, and the CRC is combined from the pieces' CRCs). A weak ETag names the
 // parts, so an unchanged answer revalidates with 304.
 
 const COMMA = deflatePiece(Buffer.from(','));
@@ -17,8 +17,8 @@ const RAW_TAIL = TAIL.raw;
 const GZIP_ONLY = { gzip: Buffer.alloc(0) };
 
 function deflated(part: OddsPart): DeflatedPiece {
-  part.deflated ??= deflatePiece(part.raw).deflated;
-  return { raw: part.raw, deflated: part.deflated };
+  part.piece ??= deflatePiece(part.raw);
+  return part.piece;
 }
 
 /**
@@ -48,7 +48,7 @@ export function sendOdds(
   if (etagMatches(request.headers['if-none-match'], etag.replace(/^W\//, ''))) return reply.code(304).send();
   const headBytes = Buffer.from(head);
   if (negotiateEncoding(request.headers['accept-encoding'], GZIP_ONLY) === 'gzip') {
-    const pieces: DeflatedPiece[] = [deflatePiece(headBytes)];
+    const pieces: DeflatedPiece[] = [storedPiece(headBytes)];
     parts.forEach((part, index) => {
       if (index > 0) pieces.push(COMMA);
       pieces.push(deflated(part));

@@ -10,11 +10,13 @@ import { virtualClock } from './testing.ts';
 
 class FakeSink implements StreamSink {
   text = '';
+  chunks: (string | Buffer)[] = [];
   ended = false;
   destroyed = false;
   queuedBytes = 0;
-  write(text: string) {
-    this.text += text;
+  write(chunk: string | Buffer) {
+    this.chunks.push(chunk);
+    this.text += chunk.toString();
   }
   end(text?: string) {
     if (text) this.text += text;
@@ -61,11 +63,19 @@ function setup(maxQueuedBytes = 1 << 20) {
   );
   hub.start(async () => []);
   hubs.push(hub);
-  const price = (american: number) =>
+  engine.ingest({
+    kind: 'event',
+    sourceEventId: 'e2',
+    league: 'nhl',
+    home: { name: 'Boston Bruins' },
+    away: { name: 'New York Rangers' },
+    startsAt: clock.now() + 3_600_000,
+  });
+  const price = (american: number, sourceEventId = 'e1', book = 'fanduel') =>
     engine.ingest({
       kind: 'price',
-      sourceEventId: 'e1',
-      book: 'fanduel',
+      sourceEventId,
+      book,
       market: 'moneyline',
       outcome: 'home',
       american,
@@ -146,6 +156,78 @@ describe('StreamHub filters', () => {
   });
 });
 
+describe('StreamHub groups', () => {
+  const ids = (sink: FakeSink) => [...sink.text.matchAll(/^id: [0-9a-z]+-(\d+)$/gm)].map((m) => Number(m[1]));
+  const leagues = (sink: FakeSink) => [...sink.text.matchAll(/"league":"(\w+)"/g)].map((m) => m[1]);
+
+  it('delivers a mixed batch to each league only its own changes, to unfiltered clients all of them in order', async () => {
+    const { hub, price } = setup();
+    const nba = new FakeSink();
+    const nhl = new FakeSink();
+    const nhlDraftkings = new FakeSink();
+    const all = new FakeSink();
+    hub.connect(keyOf('elite'), { league: 'nba' }, nba, undefined, false);
+    hub.connect(keyOf('elite'), { league: 'nhl' }, nhl, undefined, false);
+    hub.connect(
+      keyOf('elite'),
+      { league: 'nhl', books: new Set(['draftkings']) },
+      nhlDraftkings,
+      undefined,
+      false,
+    );
+    hub.connect(keyOf('enterprise'), {}, all, undefined, false);
+    price(150, 'e1');
+    price(-120, 'e2');
+    price(160, 'e1');
+    price(-130, 'e2', 'draftkings');
+    await settle();
+    expect(leagues(nba)).toEqual(['nba', 'nba']);
+    expect(leagues(nhl)).toEqual(['nhl', 'nhl']);
+    expect(leagues(nhlDraftkings)).toEqual(['nhl']);
+    expect(nhlDraftkings.text).toContain('"book":"draftkings"');
+    expect(leagues(all)).toEqual(['nba', 'nhl', 'nba', 'nhl']);
+    const seqs = ids(all);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    expect(new Set([...ids(nba), ...ids(nhl)])).toEqual(new Set(seqs));
+    // One chunk per release per client.
+    expect(all.chunks.filter((chunk) => chunk.toString().includes('event: price'))).toHaveLength(1);
+  });
+
+  it('renders a release once per distinct filters: clients of a group are written the same Buffer', async () => {
+    const { hub, price } = setup();
+    const sinks = [new FakeSink(), new FakeSink(), new FakeSink()];
+    for (const sink of sinks) hub.connect(keyOf('elite'), { league: 'nba' }, sink, undefined, false);
+    price(150);
+    await settle();
+    const last = sinks.map((sink) => sink.chunks.at(-1)!);
+    expect(Buffer.isBuffer(last[0])).toBe(true);
+    expect(last[1]).toBe(last[0]);
+    expect(last[2]).toBe(last[0]);
+  });
+
+  it('keeps serving a group after some of its clients leave, and a group formed again after all left', async () => {
+    const { hub, price } = setup();
+    const first = new FakeSink();
+    const second = new FakeSink();
+    const a = hub.connect(keyOf('elite'), { league: 'nba' }, first, undefined, false);
+    const secondKey = keyOf('elite');
+    hub.connect(secondKey, { league: 'nba' }, second, undefined, false);
+    hub.disconnect(a);
+    price(150);
+    await settle();
+    expect(prices(first)).toBe(0);
+    expect(prices(second)).toBe(1);
+    hub.closeKey(secondKey.id, 'shutdown');
+    expect(hub.clientCount).toBe(0);
+    const again = new FakeSink();
+    hub.connect(keyOf('elite'), { league: 'nba' }, again, undefined, false);
+    price(160);
+    await settle();
+    expect(prices(again)).toBe(1);
+    expect(prices(second)).toBe(1);
+  });
+});
+
 describe('StreamHub slow readers', () => {
   it('drops a client whose socket holds more than the limit instead of queueing more', async () => {
     const { hub, price } = setup(64 * 1024);
@@ -163,5 +245,19 @@ describe('StreamHub slow readers', () => {
     await settle();
     expect(prices(fast)).toBe(2);
     expect(prices(slow)).toBe(0);
+  });
+
+  it('drops only the slow client of a group of league subscribers; the others keep receiving', async () => {
+    const { hub, price } = setup(64 * 1024);
+    const sinks = [new FakeSink(), new FakeSink(), new FakeSink()];
+    for (const sink of sinks) hub.connect(keyOf('elite'), { league: 'nba' }, sink, undefined, false);
+    sinks[1]!.queuedBytes = 64 * 1024 + 1;
+    price(150);
+    await settle();
+    expect(sinks.map((sink) => sink.destroyed)).toEqual([false, true, false]);
+    expect(hub.dropped).toBe(1);
+    price(160);
+    await settle();
+    expect(sinks.map(prices)).toEqual([2, 0, 2]);
   });
 });

@@ -9,7 +9,10 @@ import { eventOdds, filterArbs, listEvents, snapshotFeed, toPriceDto } from './v
 // The fan-out behind GET /v1/stream. Every price change and arb change becomes one entry with a global sequence
 // number, its JSON serialised once, in a bounded buffer. Clients are grouped by delay tier (0 s, 15 s, 120 s): a
 // tier releases entries once they are older than its delay (delayed plans are served from the buffer, never by
-// sleeping per client), and writes each client one chunk per release with the entries its filters match.
+// sleeping per client), and writes each client one chunk per release with the entries its filters match. Within a
+// tier, clients with equal filters form a group indexed by league: a release visits only the groups of the leagues
+// in the batch (plus those of every league), renders each group's chunk once and writes the same Buffer to each of
+// its clients (decision 085).
 // Event ids are `<boot>-<seq>`: a Last-Event-ID from this process inside the buffer replays exactly what was missed;
 // anything else (too old, another process) gets one `snapshot` event instead.
 
@@ -63,18 +66,23 @@ export interface StreamFilters {
 export interface StreamSink {
   /** Bytes queued and not yet flushed to the peer. */
   readonly queuedBytes: number;
-  write(text: string): void;
+  write(chunk: string | Buffer): void;
   end(text?: string): void;
 }
 
 export interface StreamClient {
   key: ApiKeyRecord;
-  filters: StreamFilters;
-  /** Clients with equal filters share the text of each release, built once. */
-  filterKey: string;
   sink: StreamSink;
   tier: Tier;
+  group: Group;
   closed: boolean;
+}
+
+/** Clients of one tier with equal filters: each release's chunk for them is rendered and encoded once. */
+interface Group {
+  filterKey: string;
+  filters: StreamFilters;
+  clients: Set<StreamClient>;
 }
 
 interface Tier {
@@ -82,7 +90,13 @@ interface Tier {
   /** Highest seq delivered to this tier's clients. */
   released: number;
   clients: Set<StreamClient>;
+  groups: Map<string, Group>;
+  /** Groups by their league filter; ANY_LEAGUE: groups without one. */
+  byLeague: Map<string, Set<Group>>;
 }
+
+const ANY_LEAGUE = '*';
+const HEARTBEAT = Buffer.from(': heartbeat\n\n');
 
 export function matches(entry: Entry, filters: StreamFilters): boolean {
   const kind = entry.kind === 'price' ? 'price' : 'arb';
@@ -288,29 +302,47 @@ export class StreamHub {
     if (index === from) return;
     const batch = this.entries.slice(from, index);
     tier.released = batch[batch.length - 1]!.seq;
-    for (const client of tier.clients) this.deliver(client, batch);
+    if (tier.clients.size === 0) return;
+    const byLeague = new Map<string, Entry[]>();
+    for (const entry of batch) {
+      if (entry.league === undefined) continue;
+      const list = byLeague.get(entry.league);
+      if (list) list.push(entry);
+      else byLeague.set(entry.league, [entry]);
+    }
+    for (const [league, entries] of byLeague)
+      for (const group of tier.byLeague.get(league) ?? []) this.deliverGroup(group, entries);
+    for (const group of tier.byLeague.get(ANY_LEAGUE) ?? []) this.deliverGroup(group, batch);
   }
 
-  private deliver(client: StreamClient, batch: readonly Entry[]) {
+  private render(entries: readonly Entry[], filters: StreamFilters): string {
     let text = '';
-    for (const entry of batch)
-      if (matches(entry, client.filters)) text += `id: ${this.boot}-${entry.seq}\n${entry.frame}`;
-    if (text) this.write(client, text);
+    for (const entry of entries)
+      if (matches(entry, filters)) text += `id: ${this.boot}-${entry.seq}\n${entry.frame}`;
+    return text;
   }
 
-  private write(client: StreamClient, text: string) {
+  private deliverGroup(group: Group, entries: readonly Entry[]) {
+    const text = this.render(entries, group.filters);
+    if (!text) return;
+    const chunk = Buffer.from(text);
+    // A copy of the set: write() may close (and so remove) a slow client.
+    for (const client of [...group.clients]) this.write(client, chunk);
+  }
+
+  private write(client: StreamClient, chunk: string | Buffer) {
     if (client.closed) return;
     if (client.sink.queuedBytes > this.options.maxQueuedBytes) {
       this.dropped += 1;
       this.close(client, 'slow');
       return;
     }
-    client.sink.write(text);
+    client.sink.write(chunk);
   }
 
   private heartbeat() {
     for (const tier of this.tiers.values())
-      for (const client of tier.clients) this.write(client, ': heartbeat\n\n');
+      for (const client of [...tier.clients]) this.write(client, HEARTBEAT);
   }
 
   private tierFor(delay: number): Tier {
@@ -323,7 +355,7 @@ export class StreamHub {
         if (entry.at > horizon) break;
         released = entry.seq;
       }
-      tier = { delayMs: delay, released, clients: new Set() };
+      tier = { delayMs: delay, released, clients: new Set(), groups: new Map(), byLeague: new Map() };
       this.tiers.set(delay, tier);
     }
     return tier;
@@ -350,7 +382,16 @@ export class StreamHub {
       filters.event,
       ...[filters.markets, filters.books, filters.kinds].map((set) => (set ? [...set].sort() : null)),
     ]);
-    const client: StreamClient = { key, filters, filterKey, sink, tier, closed: false };
+    let group = tier.groups.get(filterKey);
+    if (!group) {
+      group = { filterKey, filters, clients: new Set() };
+      tier.groups.set(filterKey, group);
+      const league = filters.league ?? ANY_LEAGUE;
+      let groups = tier.byLeague.get(league);
+      if (!groups) tier.byLeague.set(league, (groups = new Set()));
+      groups.add(group);
+    }
+    const client: StreamClient = { key, sink, tier, group, closed: false };
     const replayFrom = this.replayStart(lastEventId, tier);
     sink.write(`retry: 2000\n\n`);
     if (replayFrom !== undefined) {
@@ -358,11 +399,13 @@ export class StreamHub {
         Math.max(0, this.indexOf(replayFrom)),
         Math.max(0, this.indexOf(tier.released + 1)),
       );
-      this.deliver(client, batch);
+      const text = this.render(batch, filters);
+      if (text) sink.write(text);
     } else if (lastEventId !== undefined || initial) {
       sink.write(this.snapshotFrame(tier, filters));
     }
     tier.clients.add(client);
+    group.clients.add(client);
     let keyed = this.byKey.get(key.id);
     if (!keyed) this.byKey.set(key.id, (keyed = new Set()));
     keyed.add(client);
@@ -420,7 +463,15 @@ export class StreamHub {
 
   disconnect(client: StreamClient): void {
     client.closed = true;
-    client.tier.clients.delete(client);
+    const { tier, group } = client;
+    tier.clients.delete(client);
+    group.clients.delete(client);
+    if (group.clients.size === 0 && tier.groups.get(group.filterKey) === group) {
+      tier.groups.delete(group.filterKey);
+      const groups = tier.byLeague.get(group.filters.league ?? ANY_LEAGUE);
+      groups?.delete(group);
+      if (groups?.size === 0) tier.byLeague.delete(group.filters.league ?? ANY_LEAGUE);
+    }
     const keyed = this.byKey.get(client.key.id);
     if (keyed) {
       keyed.delete(client);

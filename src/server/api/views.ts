@@ -12,6 +12,7 @@ import type { EventDto, EventOddsDto, MarketDto, PriceDto } from '#domain/schema
 import type { Arb, ArbFeed } from '#domain/schemas/feed.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
 import type { Snapshot } from '#engine/publisher.ts';
+import type { DeflatedPiece } from '../lib/gzip-join.ts';
 import type { MarketState, OddsStore, StoredPrice } from '#engine/store.ts';
 
 // Read models of the paid API over the engine's store. Every read takes `at`: undefined for real-time plans, or the
@@ -212,13 +213,14 @@ export function filterArbs(arbs: readonly Arb[], store: OddsStore, filters: ArbF
 
 /**
  * One event's odds as cached JSON bytes. `id` is unique per rendering (a new one whenever the event's odds are
- * rendered again), so a list of ids identifies a league answer's content; `deflated` is filled on the first request
+ * rendered again), so a list of ids identifies a league answer's content; `piece` is made on the first request
  * that accepts gzip and then shared by every later one.
  */
 export interface OddsPart {
   readonly id: number;
   readonly raw: Buffer;
-  deflated?: Buffer;
+  /** Its raw deflate piece with CRC (src/server/lib/gzip-join.ts), made on first use. */
+  piece?: DeflatedPiece;
 }
 
 let nextPartId = 1;

@@ -1,7 +1,8 @@
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { deflatePiece, gzipJoin } from './gzip-join.ts';
+import { crc32 } from 'node:zlib';
+import { crc32Combine, deflatePiece, gzipJoin, storedPiece } from './gzip-join.ts';
 
 describe('gzipJoin', () => {
   it('makes one gzip member that any decoder reads as the pieces concatenated', async () => {
@@ -10,17 +11,34 @@ describe('gzipJoin', () => {
         fc.array(fc.oneof(fc.string({ maxLength: 2000 }), fc.uint8Array({ maxLength: 70_000 })), {
           maxLength: 8,
         }),
-        fc.integer({ min: 0, max: 9 }),
+        fc.integer({ min: 0, max: 10 }),
         async (pieces, level) => {
           const raws = pieces.map((piece) => Buffer.from(piece));
-          const gzip = Buffer.concat(gzipJoin(raws.map((raw) => deflatePiece(raw, level))));
+          // Level 10 stands for a stored block.
+          const piece = (raw: Buffer) => (level === 10 ? storedPiece(raw) : deflatePiece(raw, level));
+          const gzip = Buffer.concat(gzipJoin(raws.map(piece)));
           const expected = Buffer.concat(raws);
           expect(gunzipSync(gzip).equals(expected)).toBe(true);
-          const stream = new Blob([new Uint8Array(gzip)]).stream().pipeThrough(new DecompressionStream('gzip'));
+          const stream = new Blob([new Uint8Array(gzip)])
+            .stream()
+            .pipeThrough(new DecompressionStream('gzip'));
           expect(Buffer.from(await new Response(stream).arrayBuffer()).equals(expected)).toBe(true);
         },
       ),
       { numRuns: 60 },
+    );
+  });
+
+  it('combines CRCs as zlib computes the CRC of the concatenation', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 5000 }), fc.uint8Array({ maxLength: 5000 }), (a, b) => {
+        const [bufferA, bufferB] = [Buffer.from(a), Buffer.from(b)];
+        const crcA = a.length ? crc32(bufferA) : 0;
+        const crcB = b.length ? crc32(bufferB) : 0;
+        const whole = Buffer.concat([bufferA, bufferB]);
+        expect(crc32Combine(crcA, crcB, b.length)).toBe(whole.length ? crc32(whole) : 0);
+      }),
+      { numRuns: 200 },
     );
   });
 
