@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   arbKey,
-  countByMode,
+  arbsByTab,
   findNewArbKeys,
   isArbVisible,
   refreshInterval,
   sortByEdge,
   starCount,
-  visibleArbs,
 } from './arbs.ts';
 import type { Arb, Side } from './schemas/feed.ts';
 
@@ -71,7 +70,13 @@ describe('isArbVisible', () => {
   });
 });
 
-describe('sortByEdge and countByMode', () => {
+/** How many arbs each tab shows: the lengths of `arbsByTab`'s lists. */
+function tabCounts(...args: Parameters<typeof arbsByTab>) {
+  const tabs = arbsByTab(...args);
+  return { prematch: tabs.prematch.length, live: tabs.live.length };
+}
+
+describe('sortByEdge and the tab counts', () => {
   it('sorts by edge_pct descending without touching the input', () => {
     const input = [
       arb('a', ['fanduel', 'betmgm'], { edge: -0.3 }),
@@ -89,8 +94,8 @@ describe('sortByEdge and countByMode', () => {
       arb('c', ['fanduel', 'draftkings'], { live: true }),
       arb('d', ['fanduel', 'nope']),
     ];
-    expect(countByMode(list, new Set(['fanduel', 'betmgm', 'draftkings']))).toEqual({ prematch: 1, live: 2 });
-    expect(countByMode(list, new Set(['fanduel', 'betmgm']))).toEqual({ prematch: 1, live: 1 });
+    expect(tabCounts(list, new Set(['fanduel', 'betmgm', 'draftkings']))).toEqual({ prematch: 1, live: 2 });
+    expect(tabCounts(list, new Set(['fanduel', 'betmgm']))).toEqual({ prematch: 1, live: 1 });
   });
 });
 
@@ -98,19 +103,19 @@ describe('findNewArbKeys', () => {
   const first = [arb('a', ['fanduel', 'betmgm']), arb('b', ['fanduel', 'betmgm'])];
 
   it('finds nothing new on the first fetch', () => {
-    expect(findNewArbKeys(null, first)).toEqual([]);
+    expect(findNewArbKeys(null, first.map(arbKey))).toEqual([]);
   });
 
   it('finds arbs whose key was absent from the previous fetch', () => {
     const previous = new Set(first.map(arbKey));
     const next = [...first, arb('c', ['fanduel', 'betmgm'])];
-    expect(findNewArbKeys(previous, next)).toEqual(['c|c-1|c-2']);
+    expect(findNewArbKeys(previous, next.map(arbKey))).toEqual(['c|c-1|c-2']);
   });
 
   it('does not count a price change on the same event and sides as new', () => {
     const previous = new Set(first.map(arbKey));
     const repriced = first.map((a) => ({ ...a, edge_pct: a.edge_pct + 0.5 }));
-    expect(findNewArbKeys(previous, repriced)).toEqual([]);
+    expect(findNewArbKeys(previous, repriced.map(arbKey))).toEqual([]);
   });
 });
 
@@ -128,7 +133,7 @@ describe('timing constants', () => {
   });
 });
 
-describe('visibleArbs', () => {
+describe('arbsByTab', () => {
   const market = (id: string, event: string, books: [string, string], edge: number, live = false) => ({
     ...arb(event, books, { edge, live }),
     market: 'Moneyline',
@@ -140,16 +145,16 @@ describe('visibleArbs', () => {
     const fallback = market('b', 'e1', ['fanduel', 'draftkings'], 1.2);
     const other = market('c', 'e2', ['caesars', 'betmgm'], 0.4);
     const all = new Set(['fanduel', 'betmgm', 'draftkings', 'caesars']);
-    expect(visibleArbs([fallback, other, best], all, 'prematch')).toEqual([best, other]);
-    expect(countByMode([fallback, other, best], all)).toEqual({ prematch: 2, live: 0 });
+    expect(arbsByTab([fallback, other, best], all).prematch).toEqual([best, other]);
+    expect(tabCounts([fallback, other, best], all)).toEqual({ prematch: 2, live: 0 });
     const withoutMgm = new Set(['fanduel', 'draftkings', 'caesars']);
-    expect(visibleArbs([fallback, other, best], withoutMgm, 'prematch')).toEqual([fallback]);
-    expect(countByMode([fallback, other, best], withoutMgm)).toEqual({ prematch: 1, live: 0 });
+    expect(arbsByTab([fallback, other, best], withoutMgm).prematch).toEqual([fallback]);
+    expect(tabCounts([fallback, other, best], withoutMgm)).toEqual({ prematch: 1, live: 0 });
   });
 
   it('keeps live and pre-match apart', () => {
     const live = market('l', 'e3', ['fanduel', 'betmgm'], 1, true);
-    expect(visibleArbs([live], new Set(['fanduel', 'betmgm']), 'prematch')).toEqual([]);
-    expect(visibleArbs([live], new Set(['fanduel', 'betmgm']), 'live')).toEqual([live]);
+    expect(arbsByTab([live], new Set(['fanduel', 'betmgm'])).prematch).toEqual([]);
+    expect(arbsByTab([live], new Set(['fanduel', 'betmgm'])).live).toEqual([live]);
   });
 });

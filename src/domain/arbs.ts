@@ -6,8 +6,14 @@ export type ArbMode = 'prematch' | 'live';
 
 /** Identity of an arb across fetches: the event id plus the sorted side ids. */
 export function arbKey(arb: Pick<Arb, 'event' | 'sides'>): string {
-  const sideIds = arb.sides.map((side) => side.id).sort();
-  return `${arb.event.id}|${sideIds.join('|')}`;
+  return arbKeyOf(
+    arb.event.id,
+    arb.sides.map((side) => side.id),
+  );
+}
+
+export function arbKeyOf(eventId: string, sideIds: readonly string[]): string {
+  return `${eventId}|${[...sideIds].sort().join('|')}`;
 }
 
 export function matchesMode(arb: Pick<Arb, 'event'>, mode: ArbMode): boolean {
@@ -42,42 +48,36 @@ export function marketKey(arb: Pick<Arb, 'event' | 'market'>): string {
   return `${arb.event.id}|${arb.market}`;
 }
 
-/** The arbs to show for a tab: visible (SPEC §5), best first, one per market. */
-export function visibleArbs<T extends Pick<Arb, 'event' | 'market' | 'sides' | 'edge_pct'>>(
+/**
+ * The arbs each tab shows with the selected books (SPEC §5): best first, one per market. The length of each list is
+ * the tab's count. One sort and one pass serve both tabs and their counts.
+ */
+export function arbsByTab<T extends Pick<Arb, 'event' | 'market' | 'sides' | 'edge_pct'>>(
   arbs: readonly T[],
   selected: ReadonlySet<string>,
-  mode: ArbMode,
-): T[] {
+): Record<ArbMode, T[]> {
+  const tabs: Record<ArbMode, T[]> = { prematch: [], live: [] };
   const seen = new Set<string>();
-  const shown: T[] = [];
   for (const arb of sortByEdge(arbs)) {
-    if (!isArbVisible(arb, selected, mode)) continue;
+    if (!usesSelectedBooks(arb, selected)) continue;
     const key = marketKey(arb);
     if (seen.has(key)) continue;
     seen.add(key);
-    shown.push(arb);
+    tabs[arb.event.live ? 'live' : 'prematch'].push(arb);
   }
-  return shown;
+  return tabs;
 }
 
-/** How many arbs each tab would show with the current book selection (one per market). */
-export function countByMode(arbs: readonly Arb[], selected: ReadonlySet<string>): Record<ArbMode, number> {
-  const markets = { prematch: new Set<string>(), live: new Set<string>() };
-  for (const arb of arbs) {
-    if (usesSelectedBooks(arb, selected)) markets[arb.event.live ? 'live' : 'prematch'].add(marketKey(arb));
-  }
-  return { prematch: markets.prematch.size, live: markets.live.size };
-}
-
-/** Keys present now and absent from the previous fetch; nothing is new on the first fetch (`previous` null). */
-export function findNewArbKeys(previous: ReadonlySet<string> | null, arbs: readonly Arb[]): string[] {
+/**
+ * Keys (`arbKey`) present now and absent from the previous fetch; nothing is new on the first fetch (`previous`
+ * null).
+ */
+export function findNewArbKeys(
+  previous: { has(key: string): boolean } | null,
+  keys: readonly string[],
+): string[] {
   if (!previous) return [];
-  const fresh: string[] = [];
-  for (const arb of arbs) {
-    const key = arbKey(arb);
-    if (!previous.has(key)) fresh.push(key);
-  }
-  return fresh;
+  return keys.filter((key) => !previous.has(key));
 }
 
 export const MAX_STARS = 10;

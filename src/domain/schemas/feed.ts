@@ -54,6 +54,9 @@ export const ArbFeedSchema = z.object({
   source: z.enum(FEED_SOURCES).optional(),
 });
 
+/** The feed with its arbs left unchecked, for a reader that validates each arb on its own (the arbitrage page). */
+export const ArbFeedEnvelopeSchema = ArbFeedSchema.extend({ arbs: z.array(z.unknown()) });
+
 export type Team = z.infer<typeof TeamSchema>;
 export type ArbEvent = z.infer<typeof ArbEventSchema>;
 export type Side = z.infer<typeof SideSchema>;

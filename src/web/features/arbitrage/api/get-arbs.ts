@@ -1,5 +1,8 @@
+import { arbKey } from '#domain/arbs.ts';
 import type { ArbFeed } from '#domain/schemas/feed.ts';
 import { publicConfig } from '#web/config.ts';
+import { nextHighlights, type HighlightBatch } from '../hooks/use-new-arb-highlights.ts';
+import { createFeedReader } from './feed-reader.ts';
 import { sampleFeed } from './sample-feed.ts';
 import { usePolledQuery, type PolledQueryOptions } from './use-polled-query.ts';
 
@@ -13,17 +16,26 @@ export interface ArbsResult {
   sample: boolean;
   /** Why the sample data is shown (SPEC §8 messages); never displayed, kept for diagnostics and tests. */
   fallbackReason?: string;
+  /** `arbKey` of each arb, in feed order. */
+  keys: readonly string[];
+  /** `Date.now()` when the answer was read. */
+  receivedAt: number;
+  /** New-arb highlights, worked out when the result is stored (`mergeArbsResult`). */
+  highlights: readonly HighlightBatch[];
 }
 
 // zod tries `new Function` when it builds an object schema unless told not to; the site's CSP has no 'unsafe-eval',
 // so the attempt would only produce a CSP violation (reported by browsers and Lighthouse) before zod falls back. The
-// schema module is therefore loaded after this setting (in parallel with the first fetch).
-const feedSchema = import('zod')
+// schema module is therefore loaded after this setting (in parallel with the first fetch). One reader serves every
+// fetch, so each validates only the arbs that changed since the previous one (feed-reader.ts).
+const feedReader = import('zod')
   .then(({ config }) => {
     config({ jitless: true });
     return import('#domain/schemas/feed.ts');
   })
-  .then((module) => module.ArbFeedSchema);
+  .then(({ ArbFeedEnvelopeSchema, ArbSchema }) =>
+    createFeedReader({ envelope: ArbFeedEnvelopeSchema, arb: ArbSchema }),
+  );
 
 export const NETWORK_ERROR_MESSAGE =
   'Network error - unable to connect to API. This may be due to CORS restrictions or network connectivity issues.';
@@ -60,13 +72,26 @@ export async function fetchArbs({ signal }: { signal?: AbortSignal } = {}): Prom
     response = await requestFeed(signal);
   } catch (error) {
     if (!(error instanceof FeedRequestError)) throw error;
-    return { feed: sampleFeed(Date.now()), sample: true, fallbackReason: error.message };
+    const feed = sampleFeed(Date.now());
+    return {
+      feed,
+      sample: true,
+      fallbackReason: error.message,
+      keys: feed.arbs.map(arbKey),
+      receivedAt: Date.now(),
+      highlights: [],
+    };
   }
   const body = await response.text();
   performance.mark(RECEIVED_MARK);
-  const feed = (await feedSchema).parse(JSON.parse(body));
+  const { feed, keys } = (await feedReader).read(JSON.parse(body));
   performance.mark(PARSED_MARK);
-  return { feed, sample: false };
+  return { feed, sample: false, keys, receivedAt: Date.now(), highlights: [] };
+}
+
+/** Stores a new result: the previous result's highlights carry on and the arbs it lacked become a new batch. */
+export function mergeArbsResult(previous: ArbsResult | undefined, next: ArbsResult): ArbsResult {
+  return { ...next, highlights: nextHighlights(previous, next) };
 }
 
 export function arbsQueryOptions({
@@ -78,6 +103,7 @@ export function arbsQueryOptions({
     queryKey: ['arbs', publicConfig.oddsApiHost],
     queryFn: ({ signal }) => fetchArbs({ signal }),
     refetchInterval,
+    merge: mergeArbsResult,
   };
 }
 

@@ -1,8 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { replaceEqualDeep } from './structural-sharing.ts';
 
 // A small polling query: one request at a time, an optional repeating timer (paused while the tab is hidden), the
-// last good data kept through a failed refresh, and structural sharing between results. It does what this page
+// last good data kept through a failed refresh, and a hook to merge each result with the previous one. It does what this page
 // needs from TanStack Query at a tenth of the bytes (docs/decisions/060-arbitrage-page-javascript-budget.md).
 
 export interface PolledQueryOptions<T> {
@@ -10,6 +9,11 @@ export interface PolledQueryOptions<T> {
   queryFn: (context: { signal: AbortSignal }) => Promise<T>;
   /** Milliseconds between refreshes, or false for none. */
   refetchInterval: number | false;
+  /**
+   * Combines the stored data with a new result when it is stored (once per fetch, not per render); the default keeps
+   * the new result.
+   */
+  merge?: (previous: T | undefined, next: T) => T;
 }
 
 export interface PolledQueryResult<T> {
@@ -33,15 +37,18 @@ export function usePolledQuery<T>({
   queryKey,
   queryFn,
   refetchInterval,
+  merge,
 }: PolledQueryOptions<T>): PolledQueryResult<T> {
   const [state, setState] = useState<State<T>>({ status: 'pending', fetching: true });
   const queryFnRef = useRef(queryFn);
+  const mergeRef = useRef(merge);
   const inFlight = useRef<Promise<void> | null>(null);
   const controller = useRef<AbortController | null>(null);
   const key = JSON.stringify(queryKey);
 
   useEffect(() => {
     queryFnRef.current = queryFn;
+    mergeRef.current = merge;
   });
 
   const refetch = useCallback((): Promise<void> => {
@@ -55,7 +62,7 @@ export function usePolledQuery<T>({
         (data) => {
           if (!abort.signal.aborted) {
             setState((current) => ({
-              data: replaceEqualDeep(current.data, data),
+              data: mergeRef.current ? mergeRef.current(current.data, data) : data,
               status: 'success',
               fetching: false,
             }));

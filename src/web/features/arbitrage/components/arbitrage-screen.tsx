@@ -1,24 +1,18 @@
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
-import {
-  arbKey,
-  countByMode,
-  MAX_STARS,
-  refreshInterval,
-  STARS_PER_NEW_ARB,
-  visibleArbs,
-  type ArbMode,
-} from '#domain/arbs.ts';
+import { arbsByTab, MAX_STARS, refreshInterval, STARS_PER_NEW_ARB, type ArbMode } from '#domain/arbs.ts';
 import { cn } from '#web/lib/cn.ts';
 import { Button } from '#web/ui/button.tsx';
 import { useArbs } from '../api/get-arbs.ts';
 import { useDevice } from '../hooks/use-device.ts';
-import { useNewArbHighlights } from '../hooks/use-new-arb-highlights.ts';
+import { useActiveHighlights, type HighlightBatch } from '../hooks/use-new-arb-highlights.ts';
 import { useReducedMotion } from '../hooks/use-reduced-motion.ts';
 import { useSelectedSportsbooks, useSportsbookStates } from '../hooks/use-sportsbook-preferences.ts';
 import { ArbTable, type TableRow } from './arb-table.tsx';
 import { ModeTabs, panelId, tabId } from './mode-tabs.tsx';
 import { RefreshMeasure } from './refresh-measure.tsx';
 import { SportsbookPicker } from './sportsbook-picker.tsx';
+
+const NO_HIGHLIGHTS: readonly HighlightBatch[] = [];
 
 /** Rows rendered at first (best edges); "Show more" adds as many again. Keeps each refresh's commit small. */
 const PAGE_SIZE = 25;
@@ -53,23 +47,31 @@ export function ArbitrageScreen() {
   const device = useDevice();
   const reducedMotion = useReducedMotion();
 
-  const highlights = useNewArbHighlights();
-  const query = useArbs({ refetchInterval: auto ? refreshInterval(highlights.active) : false });
+  // The highlights live in the query's data, so the interval reads the previous render's; the timer that ends a
+  // highlight re-renders, which is when the interval returns to 1000 ms.
+  const [highlightActive, setHighlightActive] = useState(false);
+  const query = useArbs({ refetchInterval: auto ? refreshInterval(highlightActive) : false });
   const result = query.data;
-  highlights.observe(result?.feed, result?.sample ? 'sample' : 'feed');
+  const highlights = useActiveHighlights(result?.highlights ?? NO_HIGHLIGHTS);
+  if (highlightActive !== highlights.length > 0) setHighlightActive(highlights.length > 0);
 
   const arbs = result?.feed.arbs;
-  const shown = useMemo(() => (arbs ? visibleArbs(arbs, selected, mode) : []), [arbs, selected, mode]);
-  const counts = useMemo(() => countByMode(arbs ?? [], selected), [arbs, selected]);
+  const keyOf = useMemo(() => {
+    const keys = new Map<object, string>();
+    if (result) result.feed.arbs.forEach((arb, i) => keys.set(arb, result.keys[i]!));
+    return keys;
+  }, [result]);
+  const tabs = useMemo(() => arbsByTab(arbs ?? [], selected), [arbs, selected]);
+  const shown = tabs[mode];
   const [limit, setLimit] = useState(PAGE_SIZE);
   const { rows, matching } = useMemo(() => {
-    const latest = highlights.batches.at(-1);
+    const latest = highlights.at(-1);
     let starsLeft = reducedMotion ? 0 : MAX_STARS;
     const list: TableRow[] = [];
     for (const arb of shown) {
       if (list.length >= limit) break;
-      const key = arbKey(arb);
-      const highlighted = highlights.batches.some((batch) => batch.keys.has(key));
+      const key = keyOf.get(arb)!;
+      const highlighted = highlights.some((batch) => batch.keys.has(key));
       let stars = 0;
       if (latest?.keys.has(key) && starsLeft > 0) {
         stars = Math.min(STARS_PER_NEW_ARB, starsLeft);
@@ -78,7 +80,7 @@ export function ArbitrageScreen() {
       list.push({ key, arb, highlighted, stars, starsKey: stars > 0 && latest ? latest.id : 0 });
     }
     return { rows: list, matching: shown.length };
-  }, [shown, highlights.batches, reducedMotion, limit]);
+  }, [shown, keyOf, highlights, reducedMotion, limit]);
 
   const { refetch } = query;
   const refresh = useCallback(async () => {
@@ -186,7 +188,7 @@ export function ArbitrageScreen() {
           tabs={MODES}
           value={mode}
           onChange={setMode}
-          renderCount={(value) => (result ? counts[value] : '–')}
+          renderCount={(value) => (result ? tabs[value].length : '–')}
         />
         <div className="flex flex-wrap items-center gap-2">
           <SportsbookPicker selected={selected} onChange={setSelected} />

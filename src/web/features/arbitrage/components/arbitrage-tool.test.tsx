@@ -230,6 +230,18 @@ describe('ArbitrageTool', () => {
     expect(badgeRenders.get(3.3)).toBe(2); // new (highlighted), then unhighlighted
   });
 
+  it('does not re-render the rows that stay when an arb before them in the feed leaves', async () => {
+    answers = [feed([moneyline('aaa', 1.1), moneyline('bbb', 2.2), moneyline('ccc', 3.3)])];
+    render(<ArbitrageTool />);
+    await screen.findByRole('table');
+    const before = { b: badgeRenders.get(2.2), c: badgeRenders.get(3.3) };
+    answers = [feed([moneyline('bbb', 2.2), moneyline('ccc', 3.3)])];
+    await userEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(dataRows()).toHaveLength(2));
+    expect(badgeRenders.get(2.2)).toBe(before.b);
+    expect(badgeRenders.get(3.3)).toBe(before.c);
+  });
+
   it('renders the best 25 arbs and more on request', async () => {
     answers = [feed(Array.from({ length: 40 }, (_, i) => moneyline(`ev${i}`, i / 10)))];
     render(<ArbitrageTool />);

@@ -1,11 +1,13 @@
 import { useSyncExternalStore } from 'react';
 import { detectDevice, type DeviceKind } from '#domain/device.ts';
 
-// Reads SPEC §9's device inputs from the browser and follows resizes and pointer changes.
+// Reads SPEC §9's device inputs from the browser and follows resizes and pointer changes. The answer is kept until
+// one of those events, because React asks for it on every render of the page (matchMedia is not free).
 
 const COARSE = '(pointer: coarse)';
+let current: DeviceKind | undefined;
 
-function snapshot(): DeviceKind {
+function read(): DeviceKind {
   return detectDevice({
     userAgent: navigator.userAgent,
     coarsePointer: typeof window.matchMedia === 'function' && window.matchMedia(COARSE).matches,
@@ -15,13 +17,24 @@ function snapshot(): DeviceKind {
   });
 }
 
+function snapshot(): DeviceKind {
+  current ??= read();
+  return current;
+}
+
 function subscribe(onChange: () => void) {
-  window.addEventListener('resize', onChange);
+  const update = () => {
+    current = read();
+    onChange();
+  };
+  // What changed while nobody listened (a resize between two mounts) is read again now.
+  current = read();
+  window.addEventListener('resize', update);
   const media = typeof window.matchMedia === 'function' ? window.matchMedia(COARSE) : null;
-  media?.addEventListener?.('change', onChange);
+  media?.addEventListener?.('change', update);
   return () => {
-    window.removeEventListener('resize', onChange);
-    media?.removeEventListener?.('change', onChange);
+    window.removeEventListener('resize', update);
+    media?.removeEventListener?.('change', update);
   };
 }
 

@@ -1,54 +1,53 @@
-import { useEffect, useState } from 'react';
-import { arbKey, findNewArbKeys, HIGHLIGHT_MS } from '#domain/arbs.ts';
-import type { ArbFeed } from '#domain/schemas/feed.ts';
+import { useEffect, useMemo, useState } from 'react';
+import { findNewArbKeys, HIGHLIGHT_MS } from '#domain/arbs.ts';
 
 // SPEC §4 "New arbs": an arb whose key (event id + sorted side ids) was absent from the previous fetch is new; it is
-// highlighted for 2500 ms. Each fetch that brings new arbs is a batch with its own expiry.
+// highlighted for 2500 ms. Each fetch that brings new arbs is a batch with its own expiry. The batches are worked
+// out when a fetch's result is stored (`nextHighlights`, run once per fetch, not per render), and a timer ends them
+// (`useActiveHighlights`).
 
 export interface HighlightBatch {
+  /** Distinct per batch (its expiry time), so a row's stars restart when a later batch marks it again. */
   id: number;
   keys: ReadonlySet<string>;
+  /** `Date.now()` at which the highlight ends. */
   until: number;
 }
 
-interface Tracked {
-  feed: ArbFeed | undefined;
-  origin: string | undefined;
-  keys: ReadonlySet<string> | null;
+export interface HighlightSource {
+  /** `arbKey` of every arb in the fetch. */
+  keys: readonly string[];
+  /** Where the arbs came from; a change of origin counts as a first fetch, so switching from sample data to the
+   * live feed does not flash every row. */
+  sample: boolean;
+  /** `Date.now()` when the fetch was read. */
+  receivedAt: number;
+  highlights: readonly HighlightBatch[];
 }
 
-/**
- * Call `observe(feed, origin)` during render with the latest feed. `origin` names where the feed came from (sample
- * data or the live feed); when it changes the fetch counts as a first fetch, so switching from the sample data to the
- * real feed does not flash every row.
- */
-export function useNewArbHighlights() {
-  const [tracked, setTracked] = useState<Tracked>({ feed: undefined, origin: undefined, keys: null });
-  const [batches, setBatches] = useState<readonly HighlightBatch[]>([]);
+/** The highlight batches after `next` arrives: the previous ones still running, plus one for its new arbs. */
+export function nextHighlights(
+  previous: HighlightSource | undefined,
+  next: Omit<HighlightSource, 'highlights'>,
+): readonly HighlightBatch[] {
+  if (!previous || previous.sample !== next.sample) return [];
+  const running = previous.highlights.filter((batch) => batch.until > next.receivedAt);
+  const fresh = findNewArbKeys(new Set(previous.keys), next.keys);
+  if (fresh.length === 0)
+    return running.length === previous.highlights.length ? previous.highlights : running;
+  const until = next.receivedAt + HIGHLIGHT_MS;
+  return [...running, { id: until, keys: new Set(fresh), until }];
+}
 
-  const observe = (feed: ArbFeed | undefined, origin: string) => {
-    if (!feed || feed === tracked.feed) return;
-    const previous = origin === tracked.origin ? tracked.keys : null;
-    const fresh = findNewArbKeys(previous, feed.arbs);
-    setTracked({ feed, origin, keys: new Set(feed.arbs.map(arbKey)) });
-    if (fresh.length > 0) {
-      const at = Date.now();
-      setBatches((current) => [
-        ...current,
-        { id: (current.at(-1)?.id ?? 0) + 1, keys: new Set(fresh), until: at + HIGHLIGHT_MS },
-      ]);
-    }
-  };
-
+/** The batches whose 2500 ms are not over; re-renders when one ends. */
+export function useActiveHighlights(batches: readonly HighlightBatch[]): readonly HighlightBatch[] {
+  const [endedAt, setEndedAt] = useState(0);
+  const active = useMemo(() => batches.filter((batch) => batch.until > endedAt), [batches, endedAt]);
   useEffect(() => {
-    if (batches.length === 0) return;
-    const soonest = Math.min(...batches.map((batch) => batch.until));
-    const timer = setTimeout(
-      () => setBatches((current) => current.filter((batch) => batch.until > Date.now())),
-      Math.max(0, soonest - Date.now()),
-    );
+    if (active.length === 0) return;
+    const soonest = Math.min(...active.map((batch) => batch.until));
+    const timer = setTimeout(() => setEndedAt(Date.now()), Math.max(0, soonest - Date.now()));
     return () => clearTimeout(timer);
-  }, [batches]);
-
-  return { batches, active: batches.length > 0, observe };
+  }, [active]);
+  return active;
 }

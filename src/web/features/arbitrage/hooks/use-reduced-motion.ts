@@ -1,19 +1,25 @@
 import { useSyncExternalStore } from 'react';
 
 const QUERY = '(prefers-reduced-motion: reduce)';
+let media: MediaQueryList | null | undefined;
+
+/** One MediaQueryList for the page; reading `matches` from it is cheap, creating one per render is not. */
+function query(): MediaQueryList | null {
+  media ??= typeof window.matchMedia === 'function' ? window.matchMedia(QUERY) : null;
+  return media;
+}
 
 function subscribe(onChange: () => void) {
-  if (typeof window.matchMedia !== 'function') return () => {};
-  const media = window.matchMedia(QUERY);
-  media.addEventListener?.('change', onChange);
-  return () => media.removeEventListener?.('change', onChange);
+  const list = query();
+  list?.addEventListener?.('change', onChange);
+  return () => list?.removeEventListener?.('change', onChange);
 }
 
 /** True when the visitor asked for reduced motion (then no stars fly; the highlight stays as a colour). */
 export function useReducedMotion(): boolean {
   return useSyncExternalStore(
     subscribe,
-    () => typeof window.matchMedia === 'function' && window.matchMedia(QUERY).matches,
+    () => query()?.matches ?? false,
     () => true,
   );
 }
