@@ -84,11 +84,7 @@ export function createFeedReader(schemas: FeedSchemas) {
           arb = known.arb;
           key = guess!;
         } else {
-          try {
-            arb = schemas.arb.parse(item);
-          } catch (error) {
-            throw new FeedShapeError(index, error);
-          }
+          arb = schemas.arb.parse(item);
           key = arbKey(arb);
         }
         current.set(key, { json: item, arb });
@@ -101,15 +97,4 @@ export function createFeedReader(schemas: FeedSchemas) {
       return { feed: { ...envelope, arbs: previousArbs as Arb[] }, keys };
     },
   };
-}
-
-/** A feed whose arb at `index` fails the schema; `cause` is the schema's error. */
-export class FeedShapeError extends Error {
-  override name = 'FeedShapeError';
-  constructor(
-    readonly index: number,
-    cause: unknown,
-  ) {
-    super(`The arbitrage feed's arb ${index} does not match the schema`, { cause });
-  }
 }
