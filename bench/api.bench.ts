@@ -162,21 +162,20 @@ interface ClientReport {
 /** Forks one client process; resolves once it has opened its connections. */
 function clientProcess(
   open: Record<string, unknown>,
+  progress: { connected: number },
   onProgress: () => void,
-): Promise<{ child: ChildProcess; connected: number; failed: number; progress: { connected: number } }> {
+): Promise<{ child: ChildProcess; connected: number; failed: number }> {
   const child = fork(path.join(path.dirname(new URL(import.meta.url).pathname), 'lib', 'sse-clients.ts'), {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const progress = { connected: 0 };
   return new Promise((resolve, reject) => {
     child.on('message', (message: { type: string; connected: number; failed: number }) => {
       if (message.type === 'progress') {
         progress.connected = message.connected;
         onProgress();
       }
-      if (message.type === 'opened')
-        resolve({ child, connected: message.connected, failed: message.failed, progress });
+      if (message.type === 'opened') resolve({ child, connected: message.connected, failed: message.failed });
     });
     child.once('exit', (code) => reject(new Error(`client process exited with ${code}`)));
     child.send({ type: 'open', ...open });
@@ -219,21 +218,22 @@ async function streams() {
     for (let index = 0; index < SSE_PROCESSES; index += 1) {
       const first = index * share;
       const count = Math.max(0, Math.min(share, SSE_CLIENTS - first));
-      const one = clientProcess(
-        { origin: server.origin, first, count, keys, leagues, query: SSE_QUERY, concurrency: 100 },
-        log,
+      const counter = { connected: 0 };
+      progress.push(counter);
+      opening.push(
+        clientProcess(
+          { origin: server.origin, first, count, keys, leagues, query: SSE_QUERY, concurrency: 100 },
+          counter,
+          log,
+        ),
       );
-      opening.push(one);
     }
     const deadline = new Promise<'timeout'>((resolve) =>
       setTimeout(() => resolve('timeout'), SSE_CONNECT_TIMEOUT_S * 1000).unref(),
     );
     const opened = await Promise.race([Promise.all(opening), deadline]);
     if (opened === 'timeout') throw new Error(`clients not all connected within ${SSE_CONNECT_TIMEOUT_S} s`);
-    for (const one of opened) {
-      children.push(one.child);
-      progress.push(one.progress);
-    }
+    for (const one of opened) children.push(one.child);
     const connected = opened.reduce((sum, one) => sum + one.connected, 0);
     const failed = opened.reduce((sum, one) => sum + one.failed, 0);
     const connectSeconds = (Date.now() - started) / 1000;

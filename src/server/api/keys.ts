@@ -53,6 +53,8 @@ export function checkRecord(key: ApiKeyRecord, now: number): KeyCheck {
   return { ok: true, key };
 }
 
+export type RevokeOrigin = 'local' | 'remote';
+
 export interface ApiKeyServiceOptions {
   /** How long a lookup is trusted before the database is asked again (revocation by another instance). */
   cacheMs?: number;
@@ -61,7 +63,7 @@ export interface ApiKeyServiceOptions {
 
 export class ApiKeyService {
   private readonly cache = new Map<string, { record: ApiKeyRecord | null; until: number }>();
-  private readonly revokeListeners = new Set<(ids: number[]) => void>();
+  private readonly revokeListeners = new Set<(ids: number[], origin: RevokeOrigin) => void>();
   private readonly cacheMs: number;
   private readonly now: () => number;
 
@@ -122,12 +124,22 @@ export class ApiKeyService {
       .where(and(eq(apiKeys.prefix, prefix), isNull(apiKeys.revokedAt)))
       .returning();
     const records = rows.map(toRecord);
-    if (records.length > 0) {
-      this.cache.clear();
-      const ids = records.map((record) => record.id);
-      for (const listener of this.revokeListeners) listener(ids);
-    }
+    if (records.length > 0)
+      this.revoked(
+        records.map((record) => record.id),
+        'local',
+      );
     return records;
+  }
+
+  /**
+   * Keys revoked here ('local') or on another instance ('remote', told through Redis): forgets every cached lookup,
+   * so the next request with such a key reads the database, and tells the listeners (streams close, the Redis bus
+   * publishes local revocations).
+   */
+  revoked(ids: number[], origin: RevokeOrigin): void {
+    this.cache.clear();
+    for (const listener of this.revokeListeners) listener(ids, origin);
   }
 
   /** Of the given key ids, those no longer usable (revoked or expired), read from the database. */
@@ -145,7 +157,7 @@ export class ApiKeyService {
     return rows.map((row) => row.id);
   }
 
-  onRevoke(listener: (ids: number[]) => void): () => void {
+  onRevoke(listener: (ids: number[], origin: RevokeOrigin) => void): () => void {
     this.revokeListeners.add(listener);
     return () => this.revokeListeners.delete(listener);
   }
@@ -158,8 +170,8 @@ declare module 'fastify' {
 }
 
 export const apiKeysPlugin = fp(
-  async (app: FastifyInstance) => {
-    app.decorate('apiKeys', new ApiKeyService(app.db));
+  async (app: FastifyInstance, options: ApiKeyServiceOptions) => {
+    app.decorate('apiKeys', new ApiKeyService(app.db, options));
   },
   { name: 'api-keys', dependencies: ['db'] },
 );

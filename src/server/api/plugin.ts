@@ -11,6 +11,7 @@ import { docsRoutes } from './docs.ts';
 import { apiKeysPlugin } from './keys.ts';
 import { MemoryQuota, RedisQuota, type QuotaCounter } from './quota.ts';
 import { apiRoutes } from './routes.ts';
+import { RedisRevocationBus } from './revocation-bus.ts';
 import { createStreamHub, streamRoutes, type StreamOptions } from './stream.ts';
 
 // The paid odds API (issue 6) as one plugin: keys, the OpenAPI document generated from the /v1 route schemas, the
@@ -20,6 +21,8 @@ export interface ApiPluginOptions {
   stream?: Partial<StreamOptions>;
   /** Clock of the delayed tiers (unix ms); tests pass the engine's virtual clock. */
   now?: () => number;
+  /** How long a key lookup is trusted (default 2 s); tests lengthen it to show the Redis invalidation. */
+  keyCacheMs?: number;
 }
 
 export const OPENAPI_INFO = {
@@ -29,10 +32,13 @@ export const OPENAPI_INFO = {
 };
 
 async function api(app: FastifyInstance, options: ApiPluginOptions) {
-  await app.register(apiKeysPlugin);
+  await app.register(apiKeysPlugin, options.keyCacheMs === undefined ? {} : { cacheMs: options.keyCacheMs });
   const { REDIS_URL, REDIS_PREFIX } = app.config;
   let quota: QuotaCounter;
   if (REDIS_URL) {
+    const bus = new RedisRevocationBus(REDIS_URL, `${REDIS_PREFIX}api-keys:revoked`, app.apiKeys, app.log);
+    await bus.start();
+    app.addHook('onClose', () => bus.close());
     const redisQuota = new RedisQuota(REDIS_URL, `${REDIS_PREFIX}quota:`);
     await redisQuota.connect();
     quota = redisQuota;

@@ -29,6 +29,8 @@ export interface ApiTestOptions {
   now?: () => number;
   source?: OddsSource;
   stream?: Partial<StreamOptions>;
+  /** How long the API key service trusts a lookup (default 2 s). */
+  keyCacheMs?: number;
   /** Where log lines go (at LOG_LEVEL info); unset: no logger. */
   logStream?: Writable;
   /** Sees every route as it is added. */
@@ -55,7 +57,7 @@ export async function buildApiTestApp(options: ApiTestOptions = {}): Promise<Fas
   await app.register(secretsPlugin);
   await app.register(dbPlugin);
   await app.register(rateLimitPlugin);
-  await app.register(apiPlugin, { stream: options.stream, now: options.now });
+  await app.register(apiPlugin, { stream: options.stream, now: options.now, keyCacheMs: options.keyCacheMs });
   return app;
 }
 
