@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 
 // A small polling query: one request at a time, an optional repeating timer (paused while the tab is hidden), the
 // last good data kept through a failed refresh, and a hook to merge each result with the previous one. It does what this page
@@ -60,12 +61,16 @@ export function usePolledQuery<T>({
       .current({ signal: abort.signal })
       .then(
         (data) => {
+          // Rendered and committed in the task that read the answer, so no frame is drawn in between with the
+          // old data (a frame while rows animate costs several milliseconds here); the new data is on the next one.
           if (!abort.signal.aborted) {
-            setState((current) => ({
-              data: mergeRef.current ? mergeRef.current(current.data, data) : data,
-              status: 'success',
-              fetching: false,
-            }));
+            flushSync(() =>
+              setState((current) => ({
+                data: mergeRef.current ? mergeRef.current(current.data, data) : data,
+                status: 'success',
+                fetching: false,
+              })),
+            );
           }
         },
         (error: unknown) => {
