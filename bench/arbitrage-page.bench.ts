@@ -18,6 +18,8 @@ const ARBS = 500;
 const REFRESHES = Number(process.env.BENCH_ARBS_REFRESHES ?? 40);
 /** A path: record a CPU profile of the page during the refresh loop (open it in Chrome DevTools). */
 const PROFILE = process.env.BENCH_ARBS_PROFILE;
+/** A path: record a Chrome trace (timeline with the page's marks) of the refresh loop (open it in DevTools). */
+const TRACE = process.env.BENCH_ARBS_TRACE;
 
 const LINKS: Partial<Record<string, (id: number) => { desktop: string; mobile?: string }>> = {
   fanduel: (id) => ({
@@ -167,6 +169,15 @@ try {
     await profiler.send('Profiler.setSamplingInterval', { interval: 100 });
     await profiler.send('Profiler.start');
   }
+  const tracer = TRACE ? await page.context().newCDPSession(page) : null;
+  const traceEvents: unknown[] = [];
+  if (tracer) {
+    tracer.on('Tracing.dataCollected', (event: { value: unknown[] }) => traceEvents.push(...event.value));
+    await tracer.send('Tracing.start', {
+      categories: 'devtools.timeline,blink.user_timing,v8,disabled-by-default-devtools.timeline',
+      transferMode: 'ReportEvents',
+    });
+  }
   await page.getByRole('switch', { name: 'Auto' }).click();
   const started = Date.now();
   // Polled every 250 ms, not on every animation frame (Playwright's default), which would keep the page drawing
@@ -176,6 +187,13 @@ try {
     polling: 250,
   });
   const seconds = (Date.now() - started) / 1000;
+  if (tracer) {
+    const complete = new Promise((resolve) => tracer.once('Tracing.tracingComplete', resolve));
+    await tracer.send('Tracing.end');
+    await complete;
+    writeFileSync(TRACE!, JSON.stringify({ traceEvents }));
+    console.log(`Chrome trace of the refresh loop: ${TRACE}`);
+  }
   if (profiler) {
     const { profile } = await profiler.send('Profiler.stop');
     writeFileSync(PROFILE!, JSON.stringify(profile));
