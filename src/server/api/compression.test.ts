@@ -84,7 +84,9 @@ describe('GET /v1/odds compression', () => {
       'x-api-key': elite,
       'accept-encoding': 'gzip',
     });
-    const stream = new Blob([new Uint8Array(gzip.body)]).stream().pipeThrough(new DecompressionStream('gzip'));
+    const stream = new Blob([new Uint8Array(gzip.body)])
+      .stream()
+      .pipeThrough(new DecompressionStream('gzip'));
     expect(await new Response(stream).text()).toBe(identity.body.toString('utf8'));
   });
 
