@@ -240,6 +240,7 @@ async function streams() {
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const rssConnected = rssMb(pid);
     for (const child of children) child.send({ type: 'measure' });
+    const measureStart = Date.now();
     const cpuBefore = cpuSeconds(pid);
     const clientCpuBefore = children.reduce((sum, child) => sum + cpuSeconds(child.pid!), 0);
     let rssPeak = rssMb(pid);
@@ -250,6 +251,13 @@ async function streams() {
     const clientCpu =
       (children.reduce((sum, child) => sum + cpuSeconds(child.pid!), 0) - clientCpuBefore) / SSE_SECONDS;
     const reports = await Promise.all(children.map((child) => ask<ClientReport>(child, 'report', 'report')));
+    // The server's own side of the latency (change known → written to every matching socket), without the clients'
+    // reading and parsing, which share the machine's 2 cores with the server here.
+    const serverSide = (await (
+      await fetch(`${server.origin}/admin/streams?since=${measureStart}`, {
+        headers: { authorization: `Bearer ${adminToken(dataDir)}` },
+      })
+    ).json()) as { releases: number; fanoutMs: unknown; deliveryMs: unknown };
     const histogram = new Map<number, number>();
     for (const report of reports)
       for (const [ms, count] of report.histogram) histogram.set(ms, (histogram.get(ms) ?? 0) + count);
@@ -277,6 +285,9 @@ async function streams() {
       p50Ms: percentile(50),
       p99Ms: percentile(99),
       maxMs: sorted.at(-1)?.[0] ?? Number.NaN,
+      serverReleases: serverSide.releases,
+      serverFanoutMs: serverSide.fanoutMs,
+      serverDeliveryMs: serverSide.deliveryMs,
       rssIdleMb: rssIdle,
       rssConnectedMb: rssConnected,
       rssPeakMb: rssPeak,

@@ -114,6 +114,26 @@ export function matches(entry: Entry, filters: StreamFilters): boolean {
 
 export type CloseReason = 'revoked' | 'expired' | 'slow' | 'shutdown';
 
+/** Percentiles of the real-time releases recorded since a time (`StreamHub.releaseStats`). */
+export interface ReleaseStats {
+  releases: number;
+  /** Synchronous time of one release: rendering each group's chunk and writing it to every matching client. */
+  fanoutMs: { p50: number; p99: number; max: number };
+  /** From the oldest change in a release becoming known here to its last write: batching + fan-out. */
+  deliveryMs: { p50: number; p99: number; max: number };
+}
+
+/** Real-time releases remembered for `releaseStats` (a few minutes' worth at the 20 ms batch). */
+const RELEASE_SAMPLES = 8192;
+
+function spread(values: number[]): { p50: number; p99: number; max: number } {
+  if (values.length === 0) return { p50: 0, p99: 0, max: 0 };
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
+  const round = (n: number) => Math.round(n * 100) / 100;
+  return { p50: round(at(0.5)), p99: round(at(0.99)), max: round(sorted.at(-1)!) };
+}
+
 export class StreamHub {
   /** Distinguishes this process's event ids from another's (a restart, another instance behind the balancer). */
   readonly boot = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
@@ -127,6 +147,8 @@ export class StreamHub {
   private previousArbs = new Map<string, { json: string; arb: Arb }>();
   private readonly unsubscribe: (() => void)[] = [];
   dropped = 0;
+  /** [when (this.now()), fan-out ms, delivery ms] of recent real-time releases with clients, oldest first. */
+  private readonly releases: [number, number, number][] = [];
 
   constructor(
     private readonly engine: FeedEngine,
@@ -303,6 +325,8 @@ export class StreamHub {
     const batch = this.entries.slice(from, index);
     tier.released = batch[batch.length - 1]!.seq;
     if (tier.clients.size === 0) return;
+    const started = performance.now();
+    const startedAt = this.now();
     const byLeague = new Map<string, Entry[]>();
     for (const entry of batch) {
       if (entry.league === undefined) continue;
@@ -313,6 +337,22 @@ export class StreamHub {
     for (const [league, entries] of byLeague)
       for (const group of tier.byLeague.get(league) ?? []) this.deliverGroup(group, entries);
     for (const group of tier.byLeague.get(ANY_LEAGUE) ?? []) this.deliverGroup(group, batch);
+    if (tier.delayMs === 0) {
+      const fanout = performance.now() - started;
+      this.releases.push([startedAt, fanout, startedAt - batch[0]!.at + fanout]);
+      if (this.releases.length > RELEASE_SAMPLES)
+        this.releases.splice(0, this.releases.length - RELEASE_SAMPLES);
+    }
+  }
+
+  /** How long real-time releases took since `sinceMs` (clock of the hub), for operators and the stream bench. */
+  releaseStats(sinceMs = 0): ReleaseStats {
+    const recent = this.releases.filter(([at]) => at >= sinceMs);
+    return {
+      releases: recent.length,
+      fanoutMs: spread(recent.map(([, fanout]) => fanout)),
+      deliveryMs: spread(recent.map(([, , delivery]) => delivery)),
+    };
   }
 
   private render(entries: readonly Entry[], filters: StreamFilters): string {

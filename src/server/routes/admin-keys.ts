@@ -7,7 +7,7 @@ import { guardAdminRoutes } from '../lib/admin-guard.ts';
 import { HttpProblem } from '../lib/problem.ts';
 import { normaliseEmail } from '../trials/service.ts';
 
-// Operators' routes behind `npm run keys` (issue 6), guarded exactly like issue 3's `/admin/trials`: loopback peers
+// Operators' routes behind `npm run keys` (issue 6) and the streams' figures, guarded exactly like issue 3's `/admin/trials`: loopback peers
 // only (socket address) and the admin bearer token of DATA_DIR/admin-token or ADMIN_TOKEN. The plain key appears in
 // the answer to `create` and nowhere else; email addresses travel in bodies, never in URLs.
 
@@ -68,5 +68,17 @@ export async function adminKeyRoutes(app: FastifyInstance) {
       request.log.info({ keyPrefix: request.body.prefix, count: revoked.length }, 'api key revoked');
       return { revoked: revoked.map(view) };
     },
+  );
+
+  // How the open streams fare: how many, how many slow readers were dropped, and how long real-time releases took
+  // (fan-out, and from a change becoming known to its last write) since `since` (unix ms), e.g. a load test's start.
+  routes.get(
+    '/admin/streams',
+    { schema: { querystring: z.object({ since: z.coerce.number().int().min(0).default(0) }) } },
+    async (request) => ({
+      clients: app.streamHub.clientCount,
+      dropped: app.streamHub.dropped,
+      ...app.streamHub.releaseStats(request.query.since),
+    }),
   );
 }

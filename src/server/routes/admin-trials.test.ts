@@ -107,6 +107,23 @@ describe('admin routes /admin/trials', () => {
       401,
     );
     expect((await admin('GET', '/admin/keys')).statusCode).toBe(200);
+    expect(
+      (
+        await app.inject({
+          method: 'GET',
+          url: '/admin/streams',
+          remoteAddress: '203.0.113.7',
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      (await admin('GET', '/admin/streams', undefined, { authorization: 'Bearer nope' })).statusCode,
+    ).toBe(401);
+    const streams = await admin('GET', '/admin/streams?since=0');
+    expect(streams.statusCode).toBe(200);
+    expect(streams.json()).toMatchObject({ clients: 0, dropped: 0, releases: 0 });
+    expect((await admin('GET', '/admin/streams?since=-1')).statusCode).toBe(400);
   });
 
   it('lists requests and shows one address with its keys and emails', async () => {
