@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLANS, type PlanId } from '#domain/plans.ts';
 import { apiKeys } from '../db/schema.ts';
 import { generateKey, KEY_IN_TEXT } from '../keys/keys.ts';
-import { buildApiTestApp, createKey, virtualClock } from './testing.ts';
+import { buildApiTestApp, createKey, revokeKey, virtualClock } from './testing.ts';
 
 const clock = virtualClock();
 const logLines: string[] = [];
@@ -74,12 +74,7 @@ describe('GET /v1/* authentication', () => {
     const key = await createKey(app, 'elite');
     expect((await get('/v1/leagues', key)).statusCode).toBe(200);
     const prefix = key.slice(0, 'sl_live_'.length + 6);
-    const revoke = await app.inject({
-      method: 'POST',
-      url: '/admin/keys/revoke',
-      headers: { authorization: `Bearer ${app.secrets.adminToken}`, 'content-type': 'application/json' },
-      payload: { prefix },
-    });
+    const revoke = await revokeKey(app, prefix);
     expect(revoke.statusCode).toBe(200);
     const response = await get('/v1/leagues', key);
     expect(response.statusCode).toBe(401);

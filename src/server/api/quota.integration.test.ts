@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLANS } from '#domain/plans.ts';
 import { trialTestConfig, waitFor } from '../trials/testing.ts';
-import { buildApiTestApp, createKey } from './testing.ts';
+import { buildApiTestApp, createKey, openRawStream, revokeKey } from './testing.ts';
 
 // Two instances of the API sharing CI's PostgreSQL (keys) and Redis (quota windows), as behind a load balancer.
 
@@ -64,32 +64,16 @@ describe('per-key quota across two instances sharing Redis', () => {
 describe('GET /v1/stream across instances', () => {
   it('closes within 5 s a stream on one instance when the key is revoked through the other', async () => {
     const key = await createKey(a, 'elite');
-    const controller = new AbortController();
-    const response = await fetch(`http://127.0.0.1:${PORT_B}/v1/stream?initial=false`, {
-      headers: { 'x-api-key': key },
-      signal: controller.signal,
+    const stream = await openRawStream(`http://127.0.0.1:${PORT_B}/v1/stream?initial=false`, {
+      'x-api-key': key,
     });
-    expect(response.status).toBe(200);
-    let text = '';
+    expect(stream.status).toBe(200);
     let ended = false;
-    void (async () => {
-      const reader = response.body!.getReader();
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        text += new TextDecoder().decode(value);
-      }
-      ended = true;
-    })().catch(() => {});
-    const revoke = await a.inject({
-      method: 'POST',
-      url: '/admin/keys/revoke',
-      headers: { authorization: `Bearer ${a.secrets.adminToken}`, 'content-type': 'application/json' },
-      payload: { prefix: key.slice(0, 14) },
-    });
+    void stream.ended.then(() => (ended = true));
+    const revoke = await revokeKey(a, key);
     expect(revoke.statusCode).toBe(200);
     await waitFor(() => ended, 'the stream on the other instance to close', 5_000);
-    expect(text).toContain('"reason":"revoked"');
-    controller.abort();
+    expect(stream.text()).toContain('"reason":"revoked"');
+    stream.abort();
   });
 });

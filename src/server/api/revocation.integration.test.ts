@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trialTestConfig, waitFor } from '../trials/testing.ts';
-import { buildApiTestApp, createKey } from './testing.ts';
+import { buildApiTestApp, createKey, openRawStream, revokeKey } from './testing.ts';
 
 // Revocation told across instances through CI's Redis (pub/sub): instance B trusts a key lookup for a whole minute
 // here, so only the message from A can make B refuse a key A revoked, or close B's stream of it at once.
@@ -37,13 +37,7 @@ afterAll(async () => {
 const get = (app: FastifyInstance, key: string) =>
   app.inject({ method: 'GET', url: '/v1/leagues', headers: { 'x-api-key': key } });
 
-const revoke = (key: string) =>
-  a.inject({
-    method: 'POST',
-    url: '/admin/keys/revoke',
-    headers: { authorization: `Bearer ${a.secrets.adminToken}`, 'content-type': 'application/json' },
-    payload: { prefix: key.slice(0, 14) },
-  });
+const revoke = (key: string) => revokeKey(a, key);
 
 describe('key revocation across instances (Redis pub/sub)', () => {
   it("another instance refuses a revoked key at once, although its cache would trust the key's lookup for a minute", async () => {
@@ -66,26 +60,15 @@ describe('key revocation across instances (Redis pub/sub)', () => {
 
   it('closes at once a stream of the key on the other instance, with event: close and reason revoked', async () => {
     const key = await createKey(a, 'elite');
-    const controller = new AbortController();
-    const response = await fetch(`http://127.0.0.1:${PORT_B}/v1/stream?initial=false`, {
-      headers: { 'x-api-key': key },
-      signal: controller.signal,
+    const stream = await openRawStream(`http://127.0.0.1:${PORT_B}/v1/stream?initial=false`, {
+      'x-api-key': key,
     });
-    expect(response.status).toBe(200);
-    let text = '';
+    expect(stream.status).toBe(200);
     let ended = false;
-    void (async () => {
-      const reader = response.body!.getReader();
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        text += new TextDecoder().decode(value);
-      }
-      ended = true;
-    })().catch(() => {});
+    void stream.ended.then(() => (ended = true));
     expect((await revoke(key)).statusCode).toBe(200);
     await waitFor(() => ended, 'the stream on the other instance to close', 5_000);
-    expect(text).toContain('"reason":"revoked"');
-    controller.abort();
+    expect(stream.text()).toContain('"reason":"revoked"');
+    stream.abort();
   });
 });

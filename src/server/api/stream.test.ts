@@ -6,7 +6,7 @@ import { apiKeys } from '../db/schema.ts';
 import { KEY_IN_TEXT } from '../keys/keys.ts';
 import { waitFor } from '../trials/testing.ts';
 import { eq } from 'drizzle-orm';
-import { buildApiTestApp, createKey } from './testing.ts';
+import { buildApiTestApp, createKey, openRawStream, revokeKey, type RawStream } from './testing.ts';
 
 const PORT = 4410;
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -37,32 +37,8 @@ async function produce(count: number): Promise<void> {
   }
 }
 
-interface RawStream {
-  status: number;
-  text(): string;
-  ended: Promise<void>;
-  abort(): void;
-}
-
-async function openRaw(path: string, headers: Record<string, string> = {}): Promise<RawStream> {
-  const controller = new AbortController();
-  const response = await fetch(`${BASE}${path}`, { headers, signal: controller.signal });
-  let buffer = '';
-  const decoder = new TextDecoder();
-  const ended = (async () => {
-    if (!response.body) return;
-    const reader = response.body.getReader();
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += decoder.decode(value, { stream: true });
-      }
-    } catch {
-      // aborted by the test
-    }
-  })();
-  return { status: response.status, text: () => buffer, ended, abort: () => controller.abort() };
+function openRaw(path: string, headers: Record<string, string> = {}): Promise<RawStream> {
+  return openRawStream(`${BASE}${path}`, headers);
 }
 
 function keyedSource(url: string, key: string, lastEventId?: string): EventSource {
@@ -192,12 +168,7 @@ describe('GET /v1/stream', () => {
     const key = await createKey(app, 'elite');
     const stream = await openRaw('/v1/stream?initial=false', { 'x-api-key': key });
     expect(stream.status).toBe(200);
-    const revoke = await app.inject({
-      method: 'POST',
-      url: '/admin/keys/revoke',
-      headers: { authorization: `Bearer ${app.secrets.adminToken}`, 'content-type': 'application/json' },
-      payload: { prefix: key.slice(0, 14) },
-    });
+    const revoke = await revokeKey(app, key);
     expect(revoke.statusCode).toBe(200);
     await stream.ended;
     expect(stream.text()).toContain('event: close\ndata: {"reason":"revoked"');

@@ -71,6 +71,45 @@ export async function createKey(app: FastifyInstance, planId: PlanId, expiresAt?
   return plain;
 }
 
+/** Revokes a key (or the key of a prefix) through the operators' route, as `npm run keys -- revoke` does. */
+export function revokeKey(app: FastifyInstance, keyOrPrefix: string) {
+  return app.inject({
+    method: 'POST',
+    url: '/admin/keys/revoke',
+    headers: { authorization: `Bearer ${app.secrets.adminToken}`, 'content-type': 'application/json' },
+    payload: { prefix: keyOrPrefix.slice(0, 14) },
+  });
+}
+
+/** An SSE answer read as raw text over real HTTP: what arrived so far, and a promise that settles when it ends. */
+export interface RawStream {
+  status: number;
+  text(): string;
+  ended: Promise<void>;
+  abort(): void;
+}
+
+export async function openRawStream(url: string, headers: Record<string, string> = {}): Promise<RawStream> {
+  const controller = new AbortController();
+  const response = await fetch(url, { headers, signal: controller.signal });
+  let buffer = '';
+  const decoder = new TextDecoder();
+  const ended = (async () => {
+    if (!response.body) return;
+    const reader = response.body.getReader();
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += decoder.decode(value, { stream: true });
+      }
+    } catch {
+      // aborted by the test
+    }
+  })();
+  return { status: response.status, text: () => buffer, ended, abort: () => controller.abort() };
+}
+
 /** A virtual clock: `clock.now()` for the app, `clock.advance(ms)` in the test. */
 export function virtualClock(start = Date.UTC(2026, 10, 22, 12)): {
   now: () => number;
