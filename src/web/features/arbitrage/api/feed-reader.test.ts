@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { $ZodError } from 'zod/v4/core';
 import { arbKey } from '#domain/arbs.ts';
-import { ArbFeedEnvelopeSchema, ArbSchema } from '#domain/schemas/feed.ts';
+import { ArbFeedEnvelopeSchema, ArbFeedSchema, ArbSchema, type Arb } from '#domain/schemas/feed.ts';
 import { arb, side } from '../test/fixtures.ts';
-import { ZodError } from 'zod';
-import { createFeedReader, jsonEqual } from './feed-reader.ts';
+import { createFeedReader, jsonEqual, splitFeedText } from './feed-reader.ts';
 
 /** A reader over the shared schemas that counts how many arbs it validated. */
 function countingReader() {
@@ -26,9 +27,11 @@ const a = arb('a', [side('a-1', 'fanduel', '+155', 2.55), side('a-2', 'draftking
 const b = arb('b', [side('b-1', 'betmgm', '+120', 2.2), side('b-2', 'caesars', '-105', 1.9524)], { edge: 1 });
 const c = arb('c', [side('c-1', 'betrivers', '+110', 2.1), side('c-2', 'fanduel', '+100', 2)], { edge: 0.5 });
 
-/** What the page reads: the JSON text of a feed, parsed afresh (no shared objects between fetches). */
+/** What the page reads: the text of a feed as the engine writes it (compact, arbs last). */
 const body = (arbs: unknown[], generatedAt = 1) =>
-  JSON.parse(JSON.stringify({ generated_at: generatedAt, arbs }));
+  JSON.stringify({ generated_at: generatedAt, source: 'replay', arbs });
+
+afterEach(() => vi.restoreAllMocks());
 
 describe('createFeedReader', () => {
   it('validates every arb of the first feed and gives their keys in feed order', () => {
@@ -72,13 +75,14 @@ describe('createFeedReader', () => {
     const { reader } = countingReader();
     reader.read(body([a]));
     const broken = { ...a, sides: [{ ...a.sides[0], decimal_odds: 0.5 }, a.sides[1]] };
-    expect(() => reader.read(body([broken], 2))).toThrow(ZodError);
+    expect(() => reader.read(body([broken], 2))).toThrow($ZodError);
   });
 
   it('rejects a feed without its envelope and an arb with no usable key', () => {
     const { reader } = countingReader();
-    expect(() => reader.read({ arbs: [] })).toThrow();
-    expect(() => reader.read(body([{ event: 'x' }]))).toThrow(ZodError);
+    expect(() => reader.read('{"arbs":[]}')).toThrow($ZodError);
+    expect(() => reader.read('{"generated_at":1,"arbs":[{"event":')).toThrow(SyntaxError);
+    expect(() => reader.read(body([{ event: 'x' }]))).toThrow($ZodError);
   });
 
   it('drops fields the schema does not know, as a full parse does', () => {
@@ -86,6 +90,145 @@ describe('createFeedReader', () => {
     const { feed } = reader.read(body([{ ...a, extra: true }]));
     expect(feed.arbs[0]).toEqual(a);
     expect(reader.read(body([{ ...a, extra: true }], 2)).feed.arbs[0]).toBe(feed.arbs[0]);
+  });
+});
+
+describe('createFeedReader on the text of the feed', () => {
+  it('JSON-parses only the envelope and the arbs whose text changed', () => {
+    const { reader, counter } = countingReader();
+    const first = reader.read(body([a, b, c])).feed.arbs;
+    const parse = vi.spyOn(JSON, 'parse');
+    const repriced = { ...b, edge_pct: 1.5 };
+    const second = reader.read(body([c, repriced, a], 2)).feed.arbs;
+    expect(parse.mock.calls.map(([text]) => text)).toEqual([
+      '{"generated_at":2,"source":"replay","arbs":[]}',
+      JSON.stringify(repriced),
+    ]);
+    expect(second).toEqual([c, repriced, a]);
+    expect(second[0]).toBe(first[2]);
+    expect(second[2]).toBe(first[0]);
+    expect(counter.arbsParsed).toBe(4);
+  });
+
+  it('parses the whole text when it is not laid out compactly, and keeps arbs across layouts', () => {
+    const { reader, counter } = countingReader();
+    const compact = reader.read(body([a, b])).feed;
+    const pretty = JSON.stringify({ generated_at: 2, arbs: [a, b] }, null, 2);
+    expect(splitFeedText(pretty)).toBeNull();
+    const parse = vi.spyOn(JSON, 'parse');
+    const read = reader.read(pretty).feed;
+    expect(parse).toHaveBeenCalledWith(pretty);
+    expect(read.arbs).toBe(compact.arbs);
+    expect(read.source).toBeUndefined();
+    expect(counter.arbsParsed).toBe(2);
+    // Back to the compact layout: no piece is known by its text, but every arb is by its key and JSON.
+    expect(reader.read(body([a, b], 3)).feed.arbs).toBe(compact.arbs);
+    expect(counter.arbsParsed).toBe(2);
+  });
+
+  it('is not misled by names holding the separators and brackets it searches for', () => {
+    const tricky = (id: string, text: string) =>
+      arb(id, [
+        side(`${id}-1`, 'fanduel', '+155', 2.55, { name: text }),
+        side(`${id}-2`, 'betmgm', '-140', 1.7143),
+      ]);
+    const arbs = [tricky('x', '],{"event":{'), tricky('y', '"arbs":[]}'), tricky('z', '\\",{"event":')];
+    const { reader } = countingReader();
+    expect(reader.read(body(arbs)).feed.arbs).toEqual(arbs);
+    expect(reader.read(body([arbs[2], arbs[0]], 2)).feed.arbs).toEqual([arbs[2], arbs[0]]);
+  });
+
+  it('reads an empty feed and a feed whose arbs array is not last', () => {
+    const { reader } = countingReader();
+    expect(reader.read(body([])).feed).toEqual({ generated_at: 1, source: 'replay', arbs: [] });
+    const arbsFirst = JSON.stringify({ arbs: [a], generated_at: 2 });
+    expect(reader.read(arbsFirst).feed).toEqual({ generated_at: 2, arbs: [a] });
+  });
+
+  // The cut is a guess from string searches; whatever the text, the reader must give what a full parse gives.
+  it('gives what a full parse and validation give, for any feed text (property)', () => {
+    const glyphs = fc.constantFrom(
+      'a',
+      'Z',
+      ' ',
+      ',',
+      ':',
+      '{',
+      '}',
+      '[',
+      ']',
+      '"',
+      '\\',
+      'é',
+      '"event":',
+      '"arbs":[',
+    );
+    const text = fc.string({ unit: glyphs, minLength: 1, maxLength: 12 });
+    const extra = fc.option(
+      fc.dictionary(fc.constantFrom('event', 'arbs', 'x'), fc.jsonValue({ maxDepth: 2 })),
+      {
+        nil: undefined,
+      },
+    );
+    const anArb = fc
+      .record({
+        id: text,
+        name: text,
+        price: fc.constantFrom('+105', '-110'),
+        edge: fc.double({ noNaN: true, noDefaultInfinity: true }),
+        extra,
+      })
+      .map(({ id, name, price, edge, extra }) => ({
+        ...(extra ?? {}),
+        ...arb(
+          id,
+          [side(`${id}1`, 'fanduel', price, 2.05, { name }), side(`${id}2`, 'draftkings', '+100', 2)],
+          {
+            edge,
+          },
+        ),
+      }));
+    const layout = fc.constantFrom<(feed: object) => string>(
+      (feed) => JSON.stringify(feed),
+      (feed) => JSON.stringify(feed, null, 1),
+      (feed) => JSON.stringify({ ...feed, trailer: { arbs: [{ event: 1 }] } }),
+    );
+    const feed = fc.record({ arbs: fc.array(anArb, { maxLength: 5 }), layout });
+    fc.assert(
+      fc.property(fc.array(feed, { minLength: 1, maxLength: 4 }), (feeds) => {
+        const { reader } = countingReader();
+        feeds.forEach(({ arbs, layout }, n) => {
+          const text = layout({ generated_at: n, source: 'replay', arbs });
+          let expected: Arb[] | 'invalid';
+          try {
+            expected = ArbFeedSchema.parse(JSON.parse(text)).arbs;
+          } catch {
+            expected = 'invalid';
+          }
+          if (expected === 'invalid') expect(() => reader.read(text)).toThrow();
+          else expect(reader.read(text).feed.arbs).toEqual(expected);
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('splitFeedText', () => {
+  it('cuts the engine layout into its envelope and one piece per arb', () => {
+    expect(
+      splitFeedText('{"generated_at":1,"source":"replay","arbs":[{"event":1},{"event":{"event":2}}]}'),
+    ).toEqual({
+      envelope: '{"generated_at":1,"source":"replay","arbs":[]}',
+      pieces: ['{"event":1}', '{"event":{"event":2}}'],
+    });
+  });
+
+  it('declines texts it cannot cut: no top-level arbs array, or elements that are not objects', () => {
+    expect(splitFeedText('{"x":{"arbs":[{"event":1}]}}')).toBeNull();
+    expect(splitFeedText('{"x":"\\"arbs\\":[{}]"}')).toBeNull();
+    expect(splitFeedText('{"arbs":[1,2]}')).toBeNull();
+    expect(splitFeedText('[]')).toBeNull();
   });
 });
 

@@ -28,7 +28,7 @@ export interface ArbsResult {
 // so the attempt would only produce a CSP violation (reported by browsers and Lighthouse) before zod falls back. The
 // schema module is therefore loaded after this setting (in parallel with the first fetch). One reader serves every
 // fetch, so each validates only the arbs that changed since the previous one (feed-reader.ts).
-const feedReader = import('zod')
+const feedReader = import('zod/mini')
   .then(({ config }) => {
     config({ jitless: true });
     return import('#domain/schemas/feed.ts');
@@ -84,7 +84,7 @@ export async function fetchArbs({ signal }: { signal?: AbortSignal } = {}): Prom
   }
   const body = await response.text();
   performance.mark(RECEIVED_MARK);
-  const { feed, keys } = (await feedReader).read(JSON.parse(body));
+  const { feed, keys } = (await feedReader).read(body);
   performance.mark(PARSED_MARK);
   return { feed, sample: false, keys, receivedAt: Date.now(), highlights: [] };
 }
