@@ -1,10 +1,14 @@
 // Arbitrage page benchmark (issue 5): with 500 arbs in the feed and Auto on, how long one refresh takes in Chromium
 // (fetch start → parse → new-arb diff → React commit, read from the page's `arbs:*` performance measures), how
 // many table rows the DOM sees change per refresh, and the page's JavaScript (gzip). The page is served by the real
-// server; its `/tools/arbs.json` requests are answered from memory with a generated 500-arb feed (the engine caps
-// its own feed at 300 arbs) in which, on every fetch, 5 arbs are repriced and one arb leaves while another comes
-// back (a new arb). Writes bench/results/arbitrage-page.json.
+// server; its `/tools/arbs.json` requests get a generated 500-arb feed (the engine caps its own feed at 300 arbs) in
+// which, on every fetch, 5 arbs are repriced and one arb leaves while another comes back (a new arb). The feed is
+// answered through Playwright's request interception (default, as in earlier runs) or, with BENCH_ARBS_FEED=http,
+// by a loopback front server that sends bytes gzip-encoded and prepared in advance, as the real server does, and
+// forwards everything else to the real server. Writes bench/results/arbitrage-page.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
@@ -20,6 +24,8 @@ const REFRESHES = Number(process.env.BENCH_ARBS_REFRESHES ?? 40);
 const PROFILE = process.env.BENCH_ARBS_PROFILE;
 /** A path: record a Chrome trace (timeline with the page's marks) of the refresh loop (open it in DevTools). */
 const TRACE = process.env.BENCH_ARBS_TRACE;
+/** How the feed reaches the page: `route` (default, Playwright's interception) or `http` (a front server). */
+const FEED = process.env.BENCH_ARBS_FEED === 'http' ? 'http' : 'route';
 
 const LINKS: Partial<Record<string, (id: number) => { desktop: string; mobile?: string }>> = {
   fanduel: (id) => ({
@@ -92,8 +98,57 @@ function percentile(sorted: number[], p: number): number {
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
+/**
+ * A loopback server in front of the real one: `/tools/arbs.json` gets the next feed, gzip-encoded and prepared ahead
+ * of its fetch (as the engine publishes its snapshot's bytes); every other request goes to the real server.
+ */
+async function startFront(upstream: string) {
+  const prepared: Buffer[] = [];
+  const prepare = (upTo: number) => {
+    while (prepared.length <= upTo) prepared.push(gzipSync(feedAt(prepared.length), { level: 6 }));
+  };
+  prepare(REFRESHES + 10);
+  let fetches = 0;
+  const front = createServer((req, res) => {
+    if (req.url?.startsWith('/tools/arbs.json')) {
+      const body = prepared[fetches]!;
+      fetches++;
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'cache-control': 'no-cache',
+        'content-length': body.length,
+      });
+      res.end(body);
+      setImmediate(() => prepare(fetches + 1));
+      return;
+    }
+    const forward = httpRequest(
+      `${upstream}${req.url}`,
+      { method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    forward.on('error', () => res.destroy());
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(front.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        front.close(() => resolve());
+        front.closeAllConnections();
+      }),
+  };
+}
+
 const server = await startServer(PORT);
+const front = FEED === 'http' ? await startFront(server.origin) : null;
 const results: Record<string, unknown> = {
+  feedDelivery: FEED,
   date: new Date().toISOString(),
   cpus: cpus().length,
   loadAverageAtStart: loadavg()[0],
@@ -106,17 +161,19 @@ try {
     args: CHROMIUM_ARGS,
   });
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  let fetches = 0;
-  await page.route('**/tools/arbs.json*', (route) =>
-    route.fulfill({ status: 200, contentType: 'application/json', body: feedAt(fetches++) }),
-  );
+  if (FEED === 'route') {
+    let fetches = 0;
+    await page.route('**/tools/arbs.json*', (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: feedAt(fetches++) }),
+    );
+  }
   const scripts = new Map<string, Buffer>();
   page.on('response', async (response) => {
     if (response.request().resourceType() === 'script' || response.url().endsWith('.js')) {
       scripts.set(response.url(), await response.body().catch(() => Buffer.alloc(0)));
     }
   });
-  await page.goto(`${server.origin}/betting-tools/arbitrage`, { waitUntil: 'networkidle' });
+  await page.goto(`${front?.origin ?? server.origin}/betting-tools/arbitrage`, { waitUntil: 'networkidle' });
   await page.getByRole('table').waitFor();
 
   // JavaScript: every script loaded by the page plus inline scripts (as bench/site.bench.ts counts it), then the
@@ -234,6 +291,7 @@ try {
   };
   console.log('Refresh with Auto on:', results.refresh);
 } finally {
+  await front?.close();
   await server.stop();
 }
 mkdirSync('bench/results', { recursive: true });

@@ -87,6 +87,15 @@ describe('sortByEdge and the tab counts', () => {
     expect(input.map((x) => x.event.id)).toEqual(['a', 'b', 'c']);
   });
 
+  it('gives a list already in order (the feed is) back as it is, ties included', () => {
+    const sorted = [
+      arb('b', ['fanduel', 'betmgm'], { edge: 2.1 }),
+      arb('c', ['fanduel', 'betmgm'], { edge: 0.4 }),
+      arb('d', ['fanduel', 'betmgm'], { edge: 0.4 }),
+    ];
+    expect(sortByEdge(sorted)).toBe(sorted);
+  });
+
   it('counts what each tab would show with the selected books', () => {
     const list = [
       arb('a', ['fanduel', 'betmgm']),

@@ -4,12 +4,22 @@ import { isSportsbookKey } from './sportsbooks.ts';
 
 export type ArbMode = 'prematch' | 'live';
 
-/** Identity of an arb across fetches: the event id plus the sorted side ids. */
+const keys = new WeakMap<object, string>();
+
+/**
+ * Identity of an arb across fetches: the event id plus the sorted side ids. Worked out once per arb object (arbs are
+ * never changed in place), so the page's renders look keys up instead of building them.
+ */
 export function arbKey(arb: Pick<Arb, 'event' | 'sides'>): string {
-  return arbKeyOf(
-    arb.event.id,
-    arb.sides.map((side) => side.id),
-  );
+  let key = keys.get(arb);
+  if (key === undefined) {
+    key = arbKeyOf(
+      arb.event.id,
+      arb.sides.map((side) => side.id),
+    );
+    keys.set(arb, key);
+  }
+  return key;
 }
 
 export function arbKeyOf(eventId: string, sideIds: readonly string[]): string {
@@ -34,9 +44,12 @@ export function isArbVisible(
   return matchesMode(arb, mode) && usesSelectedBooks(arb, selected);
 }
 
-/** Sorted by edge_pct descending (ties keep feed order). */
-export function sortByEdge<T extends Pick<Arb, 'edge_pct'>>(arbs: readonly T[]): T[] {
-  return [...arbs].sort((a, b) => b.edge_pct - a.edge_pct);
+/** Sorted by edge_pct descending (ties keep feed order); the list itself when it is already in that order. */
+export function sortByEdge<T extends Pick<Arb, 'edge_pct'>>(arbs: readonly T[]): readonly T[] {
+  for (let i = 1; i < arbs.length; i++) {
+    if (arbs[i]!.edge_pct > arbs[i - 1]!.edge_pct) return [...arbs].sort((a, b) => b.edge_pct - a.edge_pct);
+  }
+  return arbs;
 }
 
 /**

@@ -1,5 +1,12 @@
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
-import { arbsByTab, MAX_STARS, refreshInterval, STARS_PER_NEW_ARB, type ArbMode } from '#domain/arbs.ts';
+import {
+  arbKey,
+  arbsByTab,
+  MAX_STARS,
+  refreshInterval,
+  STARS_PER_NEW_ARB,
+  type ArbMode,
+} from '#domain/arbs.ts';
 import { cn } from '#web/lib/cn.ts';
 import { Button } from '#web/ui/button.tsx';
 import { useArbs } from '../api/get-arbs.ts';
@@ -56,11 +63,6 @@ export function ArbitrageScreen() {
   if (highlightActive !== highlights.length > 0) setHighlightActive(highlights.length > 0);
 
   const arbs = result?.feed.arbs;
-  const keyOf = useMemo(() => {
-    const keys = new Map<object, string>();
-    if (result) result.feed.arbs.forEach((arb, i) => keys.set(arb, result.keys[i]!));
-    return keys;
-  }, [result]);
   const tabs = useMemo(() => arbsByTab(arbs ?? [], selected), [arbs, selected]);
   const shown = tabs[mode];
   const [limit, setLimit] = useState(PAGE_SIZE);
@@ -70,7 +72,7 @@ export function ArbitrageScreen() {
     const list: TableRow[] = [];
     for (const arb of shown) {
       if (list.length >= limit) break;
-      const key = keyOf.get(arb)!;
+      const key = arbKey(arb);
       const highlighted = highlights.some((batch) => batch.keys.has(key));
       let stars = 0;
       if (latest?.keys.has(key) && starsLeft > 0) {
@@ -80,7 +82,7 @@ export function ArbitrageScreen() {
       list.push({ key, arb, highlighted, stars, starsKey: stars > 0 && latest ? latest.id : 0 });
     }
     return { rows: list, matching: shown.length };
-  }, [shown, keyOf, highlights, reducedMotion, limit]);
+  }, [shown, highlights, reducedMotion, limit]);
 
   const { refetch } = query;
   const refresh = useCallback(async () => {
