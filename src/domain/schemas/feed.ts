@@ -47,6 +47,8 @@ export const ArbSchema = z.object({
   market: text(1, 200),
   sides: z.array(SideSchema).check(z.minLength(2), z.maxLength(3)),
   edge_pct: z.number(),
+  /** Present and true when edge_pct is above the plausible ceiling (ARB_MAX_EDGE_PCT): likely a bad price, not an arb. */
+  suspect: z.optional(z.boolean()),
 });
 
 export const FEED_SOURCES = ['simulator', 'the-odds-api', 'replay', 'sample'] as const;
