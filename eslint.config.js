@@ -104,6 +104,15 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       ...jsxA11y.flatConfigs.recommended.rules,
+      // Prerendering evaluates every page module; an import() started at module scope can still be in flight when
+      // React Router deletes the server build, which failed the build (docs/decisions/007). Start loads on first use.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ImportExpression:not(:function ImportExpression)',
+          message: 'No import() at module scope in src/web: load on first use (docs/decisions/007).',
+        },
+      ],
       'no-restricted-imports': [
         'error',
         {

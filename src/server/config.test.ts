@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ConfigError, ConfigSchema, loadConfig } from './config.ts';
 
 describe('loadConfig', () => {
   it('applies the documented defaults when nothing is set', () => {
@@ -44,5 +46,24 @@ describe('loadConfig', () => {
     expect(loadConfig({ ODDS_SOURCE: 'replay:fixtures/a.jsonl' }).ODDS_SOURCE).toBe(
       'replay:fixtures/a.jsonl',
     );
+  });
+});
+
+describe('README configuration table', () => {
+  // Every variable loadConfig accepts is documented, and the README documents nothing it does not accept.
+  const readme = readFileSync(path.resolve('README.md'), 'utf8');
+  const section = readme.slice(
+    readme.indexOf('## Configuration'),
+    readme.indexOf('\n## ', readme.indexOf('## Configuration') + 1),
+  );
+  const documented = section
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .flatMap((line) =>
+      [...(line.split('|')[1] ?? '').matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((match) => match[1]),
+    );
+
+  it('lists exactly the variables ConfigSchema accepts, each once', () => {
+    expect([...documented].sort()).toEqual(Object.keys(ConfigSchema.shape).sort());
   });
 });

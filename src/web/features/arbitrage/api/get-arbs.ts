@@ -26,16 +26,27 @@ export interface ArbsResult {
 
 // zod tries `new Function` when it builds an object schema unless told not to; the site's CSP has no 'unsafe-eval',
 // so the attempt would only produce a CSP violation (reported by browsers and Lighthouse) before zod falls back. The
-// schema module is therefore loaded after this setting (in parallel with the first fetch). One reader serves every
-// fetch, so each validates only the arbs that changed since the previous one (feed-reader.ts).
-const feedReader = import('zod/mini')
-  .then(({ config }) => {
-    config({ jitless: true });
-    return import('#domain/schemas/feed.ts');
-  })
-  .then(({ ArbFeedEnvelopeSchema, ArbSchema }) =>
-    createFeedReader({ envelope: ArbFeedEnvelopeSchema, arb: ArbSchema }),
-  );
+// schema module is therefore loaded after this setting, on the first fetch and in parallel with it. One reader serves
+// every fetch, so each validates only the arbs that changed since the previous one (feed-reader.ts).
+// The load starts on first use, never at module evaluation: prerendering evaluates this module, and an import still in
+// flight when React Router deletes the server build made the build fail (docs/decisions/007).
+type FeedReader = ReturnType<typeof createFeedReader>;
+let feedReader: Promise<FeedReader> | undefined;
+function loadFeedReader(): Promise<FeedReader> {
+  feedReader ??= import('zod/mini')
+    .then(({ config }) => {
+      config({ jitless: true });
+      return import('#domain/schemas/feed.ts');
+    })
+    .then(({ ArbFeedEnvelopeSchema, ArbSchema }) =>
+      createFeedReader({ envelope: ArbFeedEnvelopeSchema, arb: ArbSchema }),
+    )
+    .catch((error: unknown) => {
+      feedReader = undefined; // a chunk that failed to load is tried again on the next fetch
+      throw error;
+    });
+  return feedReader;
+}
 
 export const NETWORK_ERROR_MESSAGE =
   'Network error - unable to connect to API. This may be due to CORS restrictions or network connectivity issues.';
@@ -67,6 +78,8 @@ async function requestFeed(signal?: AbortSignal): Promise<Response> {
 
 export async function fetchArbs({ signal }: { signal?: AbortSignal } = {}): Promise<ArbsResult> {
   performance.mark(REFRESH_MARK);
+  const reader = loadFeedReader();
+  reader.catch(() => undefined); // awaited below; a fetch that falls back to the sample data never reads it
   let response: Response;
   try {
     response = await requestFeed(signal);
@@ -84,7 +97,7 @@ export async function fetchArbs({ signal }: { signal?: AbortSignal } = {}): Prom
   }
   const body = await response.text();
   performance.mark(RECEIVED_MARK);
-  const { feed, keys } = (await feedReader).read(body);
+  const { feed, keys } = (await reader).read(body);
   performance.mark(PARSED_MARK);
   return { feed, sample: false, keys, receivedAt: Date.now(), highlights: [] };
 }
