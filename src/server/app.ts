@@ -2,6 +2,7 @@ import helmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { OddsSource } from '#engine/sources/index.ts';
 import type { Config } from './config.ts';
 import { redactUrl } from './lib/redact.ts';
 import { enginePlugin } from './plugins/engine.ts';
@@ -30,6 +31,8 @@ export interface AppOptions {
   config: Config;
   /** Logger settings; tests pass false. */
   logger?: FastifyServerOptions['logger'];
+  /** Overrides ODDS_SOURCE (tests pass a fixed board or a fake source). */
+  source?: OddsSource;
 }
 
 export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
@@ -53,7 +56,7 @@ export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
 }
 
 /** Builds the whole application. `server.ts` listens; tests call `app.inject()`. */
-export async function buildApp({ config, logger }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, logger, source }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger === undefined ? loggerOptions(config) : logger,
     trustProxy: config.TRUST_PROXY,
@@ -86,7 +89,7 @@ export async function buildApp({ config, logger }: AppOptions): Promise<FastifyI
   });
 
   await app.register(healthRoutes);
-  await app.register(enginePlugin);
+  await app.register(enginePlugin, { source });
   await app.register(arbsFeedRoutes, { origins: [config.SITE_URL, ...config.CORS_ORIGINS] });
   // Issue 3: storage, rate limits, trial requests, email outbox, operators' routes.
   await app.register(secretsPlugin);
