@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { $ZodError } from 'zod/v4/core';
 import { arbKey } from '#domain/arbs.ts';
-import { ArbFeedEnvelopeSchema, ArbFeedSchema, ArbSchema, type Arb } from '#domain/schemas/feed.ts';
+import { ArbFeedEnvelopeSchema, ArbSchema, type Arb } from '#domain/schemas/feed.ts';
 import { arb, side } from '../test/fixtures.ts';
 import { createFeedReader, jsonEqual, splitFeedText } from './feed-reader.ts';
 
@@ -71,18 +71,49 @@ describe('createFeedReader', () => {
     expect(reader.read(body([b, a], 3)).feed.arbs).not.toBe(first.arbs);
   });
 
-  it('rejects an arb that breaks the schema even when an earlier fetch had a valid arb under its key', () => {
+  it('leaves out an arb that breaks the schema even when an earlier fetch had a valid arb under its key', () => {
     const { reader } = countingReader();
-    reader.read(body([a]));
+    reader.read(body([a, b]));
     const broken = { ...a, sides: [{ ...a.sides[0], decimal_odds: 0.5 }, a.sides[1]] };
-    expect(() => reader.read(body([broken], 2))).toThrow($ZodError);
+    const { feed, keys, invalid } = reader.read(body([broken, b], 2));
+    expect(feed.arbs).toEqual([b]);
+    expect(keys).toEqual([arbKey(b)]);
+    expect(invalid).toBe(1);
   });
 
-  it('rejects a feed without its envelope and an arb with no usable key', () => {
+  it('leaves out and counts each invalid arb (null odds, zero probability, missing field, no key) and reads the rest', () => {
+    const { reader } = countingReader();
+    const nullOdds = { ...a, sides: [{ ...a.sides[0], decimal_odds: null }, a.sides[1]] };
+    const zeroProb = { ...b, sides: [b.sides[0], { ...b.sides[1], implied_prob: 0 }] };
+    const { market: _market, ...noMarket } = c;
+    const arbs = [nullOdds, c, zeroProb, noMarket, { event: 'x' }, a];
+    for (const text of [body(arbs), JSON.stringify({ generated_at: 1, arbs }, null, 2)]) {
+      const { feed, keys, invalid } = reader.read(text);
+      expect(feed.arbs).toEqual([c, a]);
+      expect(keys).toEqual([arbKey(c), arbKey(a)]);
+      expect(invalid).toBe(4);
+    }
+  });
+
+  it('does not parse or validate again an invalid arb whose text is unchanged', () => {
+    const { reader, counter } = countingReader();
+    const broken = { ...b, edge_pct: 'high' };
+    expect(reader.read(body([a, broken])).invalid).toBe(1);
+    expect(counter.arbsParsed).toBe(2);
+    const parse = vi.spyOn(JSON, 'parse');
+    const second = reader.read(body([broken, a], 2));
+    expect(second.feed.arbs).toEqual([a]);
+    expect(second.invalid).toBe(1);
+    expect(parse).toHaveBeenCalledTimes(1); // the envelope
+    expect(counter.arbsParsed).toBe(2);
+  });
+
+  it('still rejects a feed whose envelope is not a feed or whose text is not JSON', () => {
     const { reader } = countingReader();
     expect(() => reader.read('{"arbs":[]}')).toThrow($ZodError);
+    expect(() => reader.read(JSON.stringify({ arbs: [a] }))).toThrow($ZodError);
+    expect(() => reader.read('{"generated_at":1,"arbs":{}}')).toThrow($ZodError);
     expect(() => reader.read('{"generated_at":1,"arbs":[{"event":')).toThrow(SyntaxError);
-    expect(() => reader.read(body([{ event: 'x' }]))).toThrow($ZodError);
   });
 
   it('drops fields the schema does not know, as a full parse does', () => {
@@ -145,8 +176,9 @@ describe('createFeedReader on the text of the feed', () => {
     expect(reader.read(arbsFirst).feed).toEqual({ generated_at: 2, arbs: [a] });
   });
 
-  // The cut is a guess from string searches; whatever the text, the reader must give what a full parse gives.
-  it('gives what a full parse and validation give, for any feed text (property)', () => {
+  // The cut is a guess from string searches; whatever the text, the reader must give what a full parse gives, less
+  // the arbs that fail the schema.
+  it('gives what a full parse and validation give, without the invalid arbs, for any feed text (property)', () => {
     const glyphs = fc.constantFrom(
       'a',
       'Z',
@@ -170,6 +202,16 @@ describe('createFeedReader on the text of the feed', () => {
         nil: undefined,
       },
     );
+    // Ways an arb breaks the schema; undefined keeps it valid (as far as its generated names allow).
+    const breakage = fc.constantFrom<((arb: Arb) => unknown) | undefined>(
+      undefined,
+      undefined,
+      undefined,
+      (arb) => ({ ...arb, sides: [{ ...arb.sides[0], decimal_odds: null }, arb.sides[1]] }),
+      (arb) => ({ ...arb, sides: [arb.sides[0], { ...arb.sides[1], implied_prob: 0 }] }),
+      ({ market: _market, ...rest }) => rest,
+      (arb) => ({ ...arb, sides: [arb.sides[0]] }),
+    );
     const anArb = fc
       .record({
         id: text,
@@ -177,17 +219,16 @@ describe('createFeedReader on the text of the feed', () => {
         price: fc.constantFrom('+105', '-110'),
         edge: fc.double({ noNaN: true, noDefaultInfinity: true }),
         extra,
+        broken: breakage,
       })
-      .map(({ id, name, price, edge, extra }) => ({
-        ...(extra ?? {}),
-        ...arb(
+      .map(({ id, name, price, edge, extra, broken }) => {
+        const valid = arb(
           id,
           [side(`${id}1`, 'fanduel', price, 2.05, { name }), side(`${id}2`, 'draftkings', '+100', 2)],
-          {
-            edge,
-          },
-        ),
-      }));
+          { edge },
+        );
+        return { ...(extra ?? {}), ...(broken ? (broken(valid) as object) : valid) };
+      });
     const layout = fc.constantFrom<(feed: object) => string>(
       (feed) => JSON.stringify(feed),
       (feed) => JSON.stringify(feed, null, 1),
@@ -199,14 +240,23 @@ describe('createFeedReader on the text of the feed', () => {
         const { reader } = countingReader();
         feeds.forEach(({ arbs, layout }, n) => {
           const text = layout({ generated_at: n, source: 'replay', arbs });
-          let expected: Arb[] | 'invalid';
+          let expected: { arbs: Arb[]; invalid: number } | 'invalid';
           try {
-            expected = ArbFeedSchema.parse(JSON.parse(text)).arbs;
+            const parsed = ArbFeedEnvelopeSchema.parse(JSON.parse(text));
+            const results = parsed.arbs.map((item) => ArbSchema.safeParse(item));
+            expected = {
+              arbs: results.flatMap((result) => (result.success ? [result.data] : [])),
+              invalid: results.filter((result) => !result.success).length,
+            };
           } catch {
             expected = 'invalid';
           }
           if (expected === 'invalid') expect(() => reader.read(text)).toThrow();
-          else expect(reader.read(text).feed.arbs).toEqual(expected);
+          else {
+            const read = reader.read(text);
+            expect(read.feed.arbs).toEqual(expected.arbs);
+            expect(read.invalid).toBe(expected.invalid);
+          }
         });
       }),
       { numRuns: 300 },

@@ -17,6 +17,9 @@ import type { Arb, ArbFeed } from '#domain/schemas/feed.ts';
 //   not split (another layout, whitespace): the whole text is parsed and an arb whose JSON equals the one last read
 //   under its key is reused.
 // zod parsing is a pure function of its input, so an identical input may reuse an earlier output.
+//
+// An arb that fails the schema is left out and counted (`invalid`); the rest of the feed is read as usual, so one bad
+// arb cannot take the page down (docs/decisions/064). Only an envelope that is not a feed fails the whole read.
 
 /** The schemas a reader validates with, loaded lazily by the page (see get-arbs.ts). */
 export interface FeedSchemas {
@@ -26,9 +29,12 @@ export interface FeedSchemas {
 }
 
 export interface ReadFeed {
+  /** The feed without the arbs that failed the schema. */
   feed: ArbFeed;
   /** `arbKey` of each arb, in feed order. */
   keys: readonly string[];
+  /** How many arbs of the text failed the schema and were left out. */
+  invalid: number;
 }
 
 interface Entry {
@@ -133,15 +139,24 @@ function isTopLevelKeyAt(text: string, at: number): boolean {
 export function createFeedReader(schemas: FeedSchemas) {
   /** What the previous read found, by arb key and by piece text. */
   let byKey = new Map<string, Entry>();
-  let byText = new Map<string, Entry>();
+  /** Piece text → its arb, or null for a piece that failed the schema (not validated again while it stays). */
+  let byText = new Map<string, Entry | null>();
   let previousArbs: readonly Arb[] = [];
 
-  /** An arb from its JSON value: the previous one when it had the same key and JSON, else a validated new one. */
-  function entryOf(json: unknown): Entry {
+  /**
+   * An arb from its JSON value: the previous one when it had the same key and JSON, else a validated new one; null
+   * when it fails the schema.
+   */
+  function entryOf(json: unknown): Entry | null {
     const guess = keyOfJson(json);
     const known = guess === null ? undefined : byKey.get(guess);
     if (known && jsonEqual(known.json, json)) return known;
-    const arb = schemas.arb.parse(json);
+    let arb: Arb;
+    try {
+      arb = schemas.arb.parse(json);
+    } catch {
+      return null;
+    }
     return { key: arbKey(arb), json, arb };
   }
 
@@ -149,50 +164,55 @@ export function createFeedReader(schemas: FeedSchemas) {
    * The entries of a feed split into pieces, or null when a new piece is not JSON on its own (the cut was wrong, so
    * nothing is validated: the whole text decides).
    */
-  function entriesOfPieces(pieces: readonly string[]): Entry[] | null {
-    const found: (Entry | { json: unknown })[] = [];
+  function entriesOfPieces(pieces: readonly string[]): (Entry | null)[] | null {
+    const found: (Entry | null | { json: unknown })[] = [];
     for (const piece of pieces) {
       const entry = byText.get(piece);
-      if (entry) {
+      if (entry !== undefined) {
         found.push(entry);
         continue;
       }
       try {
-        found.push({ json: JSON.parse(piece) });
+        found.push({ json: JSON.parse(piece) as unknown });
       } catch {
         return null;
       }
     }
-    return found.map((item) => ('arb' in item ? item : entryOf(item.json)));
+    return found.map((item) => (item === null || 'arb' in item ? item : entryOf(item.json)));
   }
 
   function finish(
     envelope: Omit<ArbFeed, 'arbs'>,
-    entries: readonly Entry[],
+    entries: readonly (Entry | null)[],
     pieces: readonly string[] | null,
   ): ReadFeed {
     const nextByKey = new Map<string, Entry>();
-    const nextByText = new Map<string, Entry>();
+    const nextByText = new Map<string, Entry | null>();
     const arbs: Arb[] = [];
     const keys: string[] = [];
-    let unchanged = entries.length === previousArbs.length;
+    let invalid = 0;
     entries.forEach((entry, index) => {
-      nextByKey.set(entry.key, entry);
       if (pieces) nextByText.set(pieces[index]!, entry);
+      if (!entry) {
+        invalid++;
+        return;
+      }
+      nextByKey.set(entry.key, entry);
       arbs.push(entry.arb);
       keys.push(entry.key);
-      if (unchanged && previousArbs[index] !== entry.arb) unchanged = false;
     });
     byKey = nextByKey;
     byText = nextByText;
-    if (!unchanged) previousArbs = arbs;
-    return { feed: { ...envelope, arbs: previousArbs as Arb[] }, keys };
+    if (arbs.length !== previousArbs.length || arbs.some((arb, index) => arb !== previousArbs[index])) {
+      previousArbs = arbs;
+    }
+    return { feed: { ...envelope, arbs: previousArbs as Arb[] }, keys, invalid };
   }
 
   return {
     /**
-     * Validates `text` (the response body); throws JSON.parse's error when it is not JSON and the schema's error
-     * when it is not a feed.
+     * Validates `text` (the response body), leaving out the arbs that fail the schema; throws JSON.parse's error when
+     * it is not JSON and the envelope schema's error when it is not a feed.
      */
     read(text: string): ReadFeed {
       const split = splitFeedText(text);

@@ -8,7 +8,8 @@ import { usePolledQuery, type PolledQueryOptions } from './use-polled-query.ts';
 
 // SPEC §7 call 2 and §8 "Arbitrage feed": GET /tools/arbs.json?t=<ms> on the odds API host. A non-OK status or a
 // network failure is caught and the built-in sample data is used silently; anything that throws after the response
-// arrived (unreadable JSON, a feed that fails the shared schema) reaches the page's 'Error Loading Data' view.
+// arrived (unreadable JSON, an envelope that is not a feed) reaches the page's 'Error Loading Data' view. An arb that
+// fails the shared schema is left out and counted, not fatal (docs/decisions/064).
 
 export interface ArbsResult {
   feed: ArbFeed;
@@ -18,6 +19,8 @@ export interface ArbsResult {
   fallbackReason?: string;
   /** `arbKey` of each arb, in feed order. */
   keys: readonly string[];
+  /** Arbs of the answer that failed the schema and were left out of `feed`. */
+  invalidArbs: number;
   /** `Date.now()` when the answer was read. */
   receivedAt: number;
   /** New-arb highlights, worked out when the result is stored (`mergeArbsResult`). */
@@ -91,15 +94,16 @@ export async function fetchArbs({ signal }: { signal?: AbortSignal } = {}): Prom
       sample: true,
       fallbackReason: error.message,
       keys: feed.arbs.map(arbKey),
+      invalidArbs: 0,
       receivedAt: Date.now(),
       highlights: [],
     };
   }
   const body = await response.text();
   performance.mark(RECEIVED_MARK);
-  const { feed, keys } = (await reader).read(body);
+  const { feed, keys, invalid } = (await reader).read(body);
   performance.mark(PARSED_MARK);
-  return { feed, sample: false, keys, receivedAt: Date.now(), highlights: [] };
+  return { feed, sample: false, keys, invalidArbs: invalid, receivedAt: Date.now(), highlights: [] };
 }
 
 /** Stores a new result: the previous result's highlights carry on and the arbs it lacked become a new batch. */

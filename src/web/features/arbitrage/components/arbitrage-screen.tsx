@@ -96,6 +96,7 @@ export function ArbitrageScreen() {
 
   const demo = result ? result.sample || result.feed.source === 'simulator' : false;
   const updatedAt = result ? new Date(result.feed.generated_at * 1000) : null;
+  const invalidArbs = result?.invalidArbs ?? 0;
 
   let body: ReactNode;
   if (query.isPending) {
@@ -180,6 +181,9 @@ export function ArbitrageScreen() {
           {updatedAt ? (
             <p className="text-xs text-slate-400">
               Updated <time dateTime={updatedAt.toISOString()}>{updatedAt.toLocaleTimeString()}</time>
+              {invalidArbs > 0
+                ? ` · ${invalidArbs} unreadable ${invalidArbs === 1 ? 'arb' : 'arbs'} left out`
+                : null}
             </p>
           ) : null}
         </div>

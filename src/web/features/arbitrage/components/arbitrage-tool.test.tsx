@@ -112,6 +112,21 @@ describe('ArbitrageTool', () => {
     expect(screen.queryByText('Error Loading Data')).not.toBeInTheDocument();
   });
 
+  it('leaves out an arb that fails the schema, shows the others and says how many were left out', async () => {
+    const broken = moneyline('bad', 5);
+    const nullOdds = { ...broken, sides: [{ ...broken.sides[0], decimal_odds: null }, broken.sides[1]] };
+    answers = [{ raw: { ...feed([]), arbs: [nullOdds, moneyline('good', 2), moneyline('fine', 1)] } }];
+    render(<ArbitrageTool />);
+    await screen.findByRole('table');
+    expect(screen.queryByText('Error Loading Data')).not.toBeInTheDocument();
+    expect(dataRows()).toHaveLength(2);
+    expect(screen.getByText('GOOA')).toBeInTheDocument();
+    expect(screen.getByText('FINA')).toBeInTheDocument();
+    expect(screen.queryByText('BADA')).not.toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: /pre-match/i })).toHaveTextContent('2');
+    expect(screen.getByText(/1 unreadable arb left out/)).toBeInTheDocument();
+  });
+
   it('says "No arbs found" when the feed is empty', async () => {
     answers = [feed([])];
     render(<ArbitrageTool />);
