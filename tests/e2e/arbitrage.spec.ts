@@ -47,30 +47,38 @@ test.describe('arbitrage finder on a desktop', () => {
     await expect(leafs).toContainText('3.44%');
   });
 
-  test('a visitor turns on Auto: the feed is polled about every second and Refresh is disabled', async ({
+  test('a visitor turns on Auto: the feed is polled every second, Refresh is disabled, and Off stops it', async ({
     page,
   }) => {
+    await page.clock.install();
+    // One unchanging feed, so no new arb switches the timer to 1800 ms (the highlight test covers that).
+    let body: string | undefined;
+    let requests = 0;
+    await page.route('**/tools/arbs.json*', async (route) => {
+      requests += 1;
+      body ??= await (await route.fetch()).text();
+      await route.fulfill({ status: 200, contentType: 'application/json', body });
+    });
     await open(page);
+    await expect.poll(() => requests).toBe(1);
     const refresh = page.getByRole('button', { name: 'Refresh' });
     await expect(refresh).toBeEnabled();
-    const times: number[] = [];
-    page.on('request', (request) => {
-      if (request.url().includes('/tools/arbs.json')) times.push(Date.now());
-    });
-    await page.getByRole('switch', { name: 'Auto' }).click();
-    await expect(page.getByRole('switch', { name: 'Auto' })).toHaveAttribute('aria-checked', 'true');
+    // From here the page's timers run only when this test moves its clock.
+    await page.clock.pauseAt(Date.now() + 250);
+    const auto = page.getByRole('switch', { name: 'Auto' });
+    await auto.click();
+    await expect(auto).toHaveAttribute('aria-checked', 'true');
     await expect(refresh).toBeDisabled();
-    await expect.poll(() => times.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(4);
-    const gaps = times.slice(1).map((t, i) => t - times[i]!);
-    for (const gap of gaps) {
-      expect(gap).toBeGreaterThan(700);
-      expect(gap).toBeLessThan(2600);
+    for (let poll = 2; poll <= 4; poll += 1) {
+      await page.clock.runFor(990);
+      expect(requests).toBe(poll - 1);
+      await page.clock.runFor(10);
+      await expect.poll(() => requests).toBe(poll);
     }
-    await page.getByRole('switch', { name: 'Auto' }).click();
+    await auto.click();
     await expect(refresh).toBeEnabled();
-    const stopped = times.length;
-    await page.waitForTimeout(2500);
-    expect(times.length - stopped).toBeLessThanOrEqual(1);
+    await page.clock.runFor(5000);
+    expect(requests).toBe(4);
   });
 
   test('a visitor sees a new arb highlighted, then unhighlighted after 2.5 s', async ({ page }) => {

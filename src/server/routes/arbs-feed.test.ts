@@ -39,72 +39,6 @@ describe('GET /tools/arbs.json', () => {
     expect(Math.abs(feed.generated_at - Date.now() / 1000)).toBeLessThan(120);
   });
 
-  it('ignores t: any value gives the same bytes and ETag', async () => {
-    const a = await app.inject({ method: 'GET', url: '/tools/arbs.json?t=1' });
-    const b = await app.inject({ method: 'GET', url: `/tools/arbs.json?t=${'9'.repeat(40)}&x=y` });
-    const c = await app.inject({ method: 'GET', url: '/tools/arbs.json' });
-    // Between two requests a new snapshot may land; the three must agree whenever their ETags do.
-    for (const other of [b, c]) if (other.headers.etag === a.headers.etag) expect(other.body).toBe(a.body);
-    expect([a, b, c].every((response) => response.statusCode === 200)).toBe(true);
-  });
-
-  it('answers 304 with no body when If-None-Match carries the current ETag', async () => {
-    const first = await app.inject({ method: 'GET', url: '/tools/arbs.json' });
-    const etag = String(first.headers.etag);
-    const again = await app.inject({
-      method: 'GET',
-      url: '/tools/arbs.json',
-      headers: { 'if-none-match': etag },
-    });
-    if (again.headers.etag === etag) {
-      expect(again.statusCode).toBe(304);
-      expect(again.body).toBe('');
-    } else {
-      expect(again.statusCode).toBe(200);
-    }
-    const stale = await app.inject({
-      method: 'GET',
-      url: '/tools/arbs.json',
-      headers: { 'if-none-match': '"nope"' },
-    });
-    expect(stale.statusCode).toBe(200);
-  });
-
-  it('negotiates brotli, gzip and identity from the same snapshot bytes', async () => {
-    const engine = app.engine;
-    const snapshot = engine.latest!;
-    const entry = snapshot.encoded;
-    const br = await app.inject({
-      method: 'GET',
-      url: '/tools/arbs.json',
-      headers: { 'accept-encoding': 'gzip, br' },
-    });
-    const gzip = await app.inject({
-      method: 'GET',
-      url: '/tools/arbs.json',
-      headers: { 'accept-encoding': 'gzip' },
-    });
-    const plain = await app.inject({
-      method: 'GET',
-      url: '/tools/arbs.json',
-      headers: { 'accept-encoding': 'identity' },
-    });
-    expect(br.headers['content-encoding']).toBe('br');
-    expect(gzip.headers['content-encoding']).toBe('gzip');
-    expect(plain.headers['content-encoding']).toBeUndefined();
-    expect(String(br.headers.vary)).toContain('Accept-Encoding');
-    for (const response of [br, gzip, plain]) {
-      const body =
-        response.headers['content-encoding'] === 'br'
-          ? brotliDecompressSync(response.rawPayload)
-          : response.headers['content-encoding'] === 'gzip'
-            ? gunzipSync(response.rawPayload)
-            : response.rawPayload;
-      ArbFeedSchema.parse(JSON.parse(body.toString('utf8')));
-      if (response.headers.etag === entry.etag) expect(body.equals(entry.body)).toBe(true);
-    }
-  });
-
   it('allows the site origin and CORS_ORIGINS cross-origin, and no other', async () => {
     const site = await app.inject({
       method: 'GET',
@@ -135,6 +69,105 @@ describe('GET /tools/arbs.json', () => {
     expect(body.checks.engine!.ok).toBe(true);
     expect(body.checks.engine!.details).toMatchObject({ source: 'simulator', dropped: 0 });
     expect(body.checks.engine!.details.drops).toMatchObject({ bad_link: 0, invalid_odds: 0 });
+  });
+});
+
+/** A board that never changes after it is loaded: one event, a near-arb on its moneyline. */
+const fixedBoard: OddsSource = {
+  name: 'replay',
+  start(context) {
+    context.ingest({
+      kind: 'event',
+      sourceEventId: 'g',
+      league: 'nba',
+      home: { name: 'Los Angeles Lakers' },
+      away: { name: 'Boston Celtics' },
+      startsAt: Date.now() + 3_600_000,
+    });
+    context.ingest({
+      kind: 'price',
+      sourceEventId: 'g',
+      book: 'circa',
+      market: 'moneyline',
+      outcome: 'away',
+      american: 100,
+    });
+    context.ingest({
+      kind: 'price',
+      sourceEventId: 'g',
+      book: 'espn',
+      market: 'moneyline',
+      outcome: 'home',
+      american: -104,
+    });
+    context.ready();
+  },
+  stop() {},
+};
+
+describe('GET /tools/arbs.json of an unchanging board', () => {
+  let fixed: FastifyInstance;
+  beforeAll(async () => {
+    fixed = await buildApp({ config: testConfig(), logger: false, source: fixedBoard });
+    await fixed.ready();
+  });
+  afterAll(async () => {
+    await fixed.close();
+  });
+
+  it('ignores t: any value gives the same bytes and ETag', async () => {
+    const snapshot = fixed.engine.latest!.encoded;
+    const urls = ['/tools/arbs.json?t=1', `/tools/arbs.json?t=${'9'.repeat(40)}&x=y`, '/tools/arbs.json'];
+    for (const url of urls) {
+      const response = await fixed.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers.etag).toBe(snapshot.etag);
+      expect(response.rawPayload.equals(snapshot.body)).toBe(true);
+    }
+  });
+
+  it('answers 304 with no body when If-None-Match carries the current ETag, 200 otherwise', async () => {
+    const first = await fixed.inject({ method: 'GET', url: '/tools/arbs.json' });
+    const etag = String(first.headers.etag);
+    const again = await fixed.inject({
+      method: 'GET',
+      url: '/tools/arbs.json',
+      headers: { 'if-none-match': etag },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.headers.etag).toBe(etag);
+    expect(again.body).toBe('');
+    const stale = await fixed.inject({
+      method: 'GET',
+      url: '/tools/arbs.json',
+      headers: { 'if-none-match': '"nope"' },
+    });
+    expect(stale.statusCode).toBe(200);
+    expect(stale.headers.etag).toBe(etag);
+  });
+
+  it('negotiates brotli, gzip and identity, each the same snapshot bytes', async () => {
+    const entry = fixed.engine.latest!.encoded;
+    const decoded: Buffer[] = [];
+    for (const encoding of ['br', 'gzip', 'identity']) {
+      const response = await fixed.inject({
+        method: 'GET',
+        url: '/tools/arbs.json',
+        headers: { 'accept-encoding': encoding },
+      });
+      expect(response.headers['content-encoding']).toBe(encoding === 'identity' ? undefined : encoding);
+      expect(String(response.headers.vary)).toContain('Accept-Encoding');
+      expect(response.headers.etag).toBe(entry.etag);
+      decoded.push(
+        encoding === 'br'
+          ? brotliDecompressSync(response.rawPayload)
+          : encoding === 'gzip'
+            ? gunzipSync(response.rawPayload)
+            : response.rawPayload,
+      );
+    }
+    for (const body of decoded) expect(body.equals(entry.body)).toBe(true);
+    expect(ArbFeedSchema.parse(JSON.parse(entry.body.toString('utf8'))).arbs).toHaveLength(1);
   });
 });
 
