@@ -2,12 +2,15 @@ import type { MarketSpec, OddsEvent, PriceLinks, Team } from '#domain/markets.ts
 import type { Arb, FeedSource } from '#domain/schemas/feed.ts';
 import { EventRegistry, slug } from './events.ts';
 import {
+  assertIngestLimits,
   checkEvent,
   checkPrice,
+  DEFAULT_INGEST_LIMITS,
   emptyCheckedPrice,
   marketAllowed,
   parsePayload,
   type CheckedTeam,
+  type IngestLimits,
 } from './ingest.ts';
 import { emptyDropCounters, type DropCounters, type DropReason } from './messages.ts';
 import { arbsJson, feedBody, SnapshotHistory, type Snapshot } from './publisher.ts';
@@ -32,8 +35,8 @@ export interface EngineOptions<E> {
   /** At most this many arbs in the feed (best first). */
   maxArbs?: number;
   publishIntervalMs?: number;
-  /** Allowed clock skew for prices stamped in the future. */
-  skewMs?: number;
+  /** Plausible odds and times (odds range, start and update windows, clock skew); the rest is dropped and counted. */
+  limits?: Partial<IngestLimits>;
   historyMs?: number;
   historyStepMs?: number;
   /** Re-scan every market on every tick (the benchmark's baseline); off in production. */
@@ -66,7 +69,7 @@ export class OddsEngine<E = undefined> {
   private readonly now: () => number;
   private readonly maxArbs: number;
   private readonly publishIntervalMs: number;
-  private readonly skewMs: number;
+  private readonly limits: IngestLimits;
   private readonly fullRescan: boolean;
   private readonly encode: (body: Buffer) => E;
   private readonly onDrop: ((reason: DropReason, count: number) => void) | undefined;
@@ -89,7 +92,8 @@ export class OddsEngine<E = undefined> {
     this.scan = { ...DEFAULT_SCAN_OPTIONS, ...options.scan };
     this.maxArbs = options.maxArbs ?? 300;
     this.publishIntervalMs = options.publishIntervalMs ?? 250;
-    this.skewMs = options.skewMs ?? 5_000;
+    this.limits = { ...DEFAULT_INGEST_LIMITS, ...options.limits };
+    assertIngestLimits(this.limits);
     this.fullRescan = options.fullRescan ?? false;
     this.encode = options.encode ?? ((() => undefined) as unknown as (body: Buffer) => E);
     this.onDrop = options.onDrop;
@@ -154,7 +158,7 @@ export class OddsEngine<E = undefined> {
   }
 
   private ingestEvent(record: Record<string, unknown>): boolean {
-    const checked = checkEvent(record);
+    const checked = checkEvent(record, this.now(), this.limits);
     if (!checked.ok) {
       this.drop(checked.reason);
       return false;
@@ -207,7 +211,7 @@ export class OddsEngine<E = undefined> {
   private ingestPrice(record: Record<string, unknown>): boolean {
     const now = this.now();
     const value = this.checked;
-    const reason = checkPrice(record, now, this.skewMs, this.countLinkDrop, value);
+    const reason = checkPrice(record, now, this.limits, this.countLinkDrop, value);
     if (reason) {
       this.drop(reason);
       return false;

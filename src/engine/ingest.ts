@@ -89,7 +89,67 @@ export function parseTime(value: unknown): number | null {
   return null;
 }
 
-export function checkEvent(message: Record<string, unknown>): Checked<CheckedEvent> {
+const DAY_MS = 86_400_000;
+
+/**
+ * What ingestion accepts beyond the shape of a message: plausible odds and times (decisions 045, 046). A value outside
+ * is dropped and counted (`odds_out_of_range`, `time_out_of_range`, `future_timestamp`), never clamped.
+ */
+export interface IngestLimits {
+  /** Decimal odds below this (after flooring to 4 places) are dropped (ODDS_MIN_DECIMAL). */
+  minDecimal: number;
+  /** Decimal odds above this are dropped (ODDS_MAX_DECIMAL). */
+  maxDecimal: number;
+  /** An event may have started at most this long ago... */
+  startPastMs: number;
+  /** ...and may start at most this far ahead. */
+  startFutureMs: number;
+  /** A price's update time may be at most this old... */
+  updatePastMs: number;
+  /** ...and at most this far ahead of our clock (skew); beyond it: `future_timestamp`. */
+  skewMs: number;
+}
+
+export const DEFAULT_INGEST_LIMITS: Readonly<IngestLimits> = {
+  minDecimal: 1.001,
+  maxDecimal: 1001,
+  startPastMs: 2 * DAY_MS,
+  startFutureMs: 400 * DAY_MS,
+  updatePastMs: 400 * DAY_MS,
+  skewMs: 5_000,
+};
+
+/**
+ * The highest ODDS_MAX_DECIMAL allowed: up to it every published figure is a finite number in its schema's range
+ * (implied_prob = 1/d to 6 places stays > 0, edge_pct stays finite).
+ */
+export const MAX_DECIMAL_LIMIT = 1_000_000;
+
+/** Throws when the odds range could let a non-finite or out-of-schema number reach the feed. */
+export function assertIngestLimits(limits: IngestLimits): void {
+  const { minDecimal, maxDecimal } = limits;
+  if (!(minDecimal > 1 && minDecimal <= maxDecimal && maxDecimal <= MAX_DECIMAL_LIMIT))
+    throw new RangeError(
+      `Decimal odds range must satisfy 1 < min <= max <= ${MAX_DECIMAL_LIMIT}, got ${minDecimal}..${maxDecimal}`,
+    );
+  for (const key of ['startPastMs', 'startFutureMs', 'updatePastMs', 'skewMs'] as const)
+    if (!(limits[key] >= 0 && Number.isFinite(limits[key])))
+      throw new RangeError(`${key} must be a finite number >= 0, got ${limits[key]}`);
+}
+
+/** The longest delay a Node timer takes (2^31 − 1 ms, about 24.8 days); a longer one fires at once, with a warning. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A timer delay computed from input, clamped to what `setTimeout` honours (0..MAX_TIMER_MS; NaN → 0). */
+export function timerDelay(ms: number): number {
+  return ms > 0 ? Math.min(ms, MAX_TIMER_MS) : 0;
+}
+
+export function checkEvent(
+  message: Record<string, unknown>,
+  now: number,
+  limits: IngestLimits = DEFAULT_INGEST_LIMITS,
+): Checked<CheckedEvent> {
   const sourceEventId = message.sourceEventId;
   if (typeof sourceEventId !== 'string' || sourceEventId.length === 0 || sourceEventId.length > 200)
     return fail('malformed');
@@ -99,6 +159,8 @@ export function checkEvent(message: Record<string, unknown>): Checked<CheckedEve
   if (typeof message.league !== 'string' || !isLeagueKey(message.league)) return fail('unknown_league');
   const startsAt = parseTime(message.startsAt);
   if (startsAt === null) return fail('malformed');
+  if (startsAt < now - limits.startPastMs || startsAt > now + limits.startFutureMs)
+    return fail('time_out_of_range');
   if (message.live !== undefined && typeof message.live !== 'boolean') return fail('malformed');
   return {
     ok: true,
@@ -146,10 +208,14 @@ export function emptyCheckedPrice(): CheckedPrice {
 
 const AMERICAN_TEXT = /^\s*[+-]?\d+(\.\d+)?\s*$/;
 
-/** Validates odds into `out` (American wins when both are given); returns the drop reason or null. */
+/**
+ * Validates odds into `out` (American wins when both are given); returns the drop reason or null. The stored decimal
+ * must lie in [minDecimal, maxDecimal] (both finite, > 1): American 1e308 or decimal 1e12 are not prices.
+ */
 function oddsInto(
   american: unknown,
   decimal: unknown,
+  limits: IngestLimits,
   out: { american: AmericanOdds; decimal: DecimalOdds },
 ): DropReason | null {
   if (american !== undefined && american !== null) {
@@ -161,6 +227,7 @@ function oddsInto(
     if (!isValidAmerican(value)) return 'american_out_of_range';
     const d = canonicalDecimal(americanToDecimal(value));
     if (!(d > 1)) return 'invalid_odds';
+    if (!(d >= limits.minDecimal && d <= limits.maxDecimal)) return 'odds_out_of_range';
     out.american = value;
     out.decimal = d;
     return null;
@@ -168,6 +235,7 @@ function oddsInto(
   if (typeof decimal !== 'number' || !Number.isFinite(decimal) || decimal <= 1) return 'invalid_odds';
   const d = canonicalDecimal(decimal);
   if (!(d > 1)) return 'invalid_odds';
+  if (!(d >= limits.minDecimal && d <= limits.maxDecimal)) return 'odds_out_of_range';
   out.american = decimalToAmerican(d);
   out.decimal = d;
   return null;
@@ -177,9 +245,10 @@ function oddsInto(
 export function checkOdds(
   american: unknown,
   decimal: unknown,
+  limits: IngestLimits = DEFAULT_INGEST_LIMITS,
 ): Checked<{ american: AmericanOdds; decimal: DecimalOdds }> {
   const out = { american: 100 as AmericanOdds, decimal: 2 as DecimalOdds };
-  const reason = oddsInto(american, decimal, out);
+  const reason = oddsInto(american, decimal, limits, out);
   return reason ? fail(reason) : { ok: true, value: out };
 }
 
@@ -211,7 +280,7 @@ export function checkLink(
 export function checkPrice(
   message: Record<string, unknown>,
   now: number,
-  skewMs: number,
+  limits: IngestLimits,
   onLinkDrop: (reason: DropReason) => void,
   out: CheckedPrice,
 ): DropReason | null {
@@ -233,14 +302,15 @@ export function checkPrice(
   // Spreads are keyed by the home line, so both sides of one market are exact opposites by construction.
   const point = type === 'spread' && rawPoint !== null && outcome === 'away' ? -rawPoint + 0 : rawPoint;
   if (!isValidPoint(type, point)) return 'unknown_market';
-  const oddsReason = oddsInto(message.american, message.decimal, out);
+  const oddsReason = oddsInto(message.american, message.decimal, limits, out);
   if (oddsReason) return oddsReason;
   let updatedAt = now;
   if (message.updatedAt !== undefined) {
     const parsed = parseTime(message.updatedAt);
     if (parsed === null) return 'malformed';
     // A price from the future beyond the allowed clock skew is never taken as fresh.
-    if (parsed > now + skewMs) return 'future_timestamp';
+    if (parsed > now + limits.skewMs) return 'future_timestamp';
+    if (parsed < now - limits.updatePastMs) return 'time_out_of_range';
     updatedAt = Math.min(parsed, now);
   }
   if (message.suspended !== undefined && typeof message.suspended !== 'boolean') return 'malformed';

@@ -44,8 +44,8 @@ export interface PriceMessage {
   decimal?: number;
   /** Absent: the links already held for this price are kept (an update that only moves the odds). */
   links?: { desktop?: string | null; mobile?: string | null };
-  /** When the book changed the price, unix ms; defaults to the time of receipt. */
-  updatedAt?: number;
+  /** When the book changed the price, unix ms or an ISO 8601 string; defaults to the time of receipt. */
+  updatedAt?: number | string;
   suspended?: boolean;
 }
 
@@ -57,12 +57,16 @@ export const DROP_REASONS = [
   'not_json',
   'invalid_odds',
   'american_out_of_range',
+  /** Decimal odds outside the plausible range (ODDS_MIN_DECIMAL..ODDS_MAX_DECIMAL; decision 046). */
+  'odds_out_of_range',
   'missing_teams',
   'unknown_league',
   'unknown_market',
   'unknown_book',
   'unknown_event',
   'future_timestamp',
+  /** A start or update time outside the plausible window around now (decision 045). */
+  'time_out_of_range',
   'bad_link',
   'unfilled_placeholder',
 ] as const;

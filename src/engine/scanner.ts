@@ -18,6 +18,8 @@ export interface ScanOptions extends CombinationOptions {
   /** A price older than this is stale and never used (DESIGN.md: 60 s pre-match, 10 s live). */
   maxAgePreMatchMs: number;
   maxAgeLiveMs: number;
+  /** An arb whose edge_pct is above this is published with `suspect: true` (ARB_MAX_EDGE_PCT; decision 046). */
+  maxEdgePct: number;
 }
 
 export const DEFAULT_SCAN_OPTIONS: ScanOptions = {
@@ -26,6 +28,7 @@ export const DEFAULT_SCAN_OPTIONS: ScanOptions = {
   topPerOutcome: 6,
   maxAgePreMatchMs: 60_000,
   maxAgeLiveMs: 10_000,
+  maxEdgePct: 10,
 };
 
 export interface MarketResult {
@@ -109,7 +112,7 @@ export function scanMarket(
       arbs.push(previous!.arbs[reused]!);
       keys.push(previous!.keys[reused]!);
     } else {
-      const arb = buildArb(market, event, combination.picks);
+      const arb = buildArb(market, event, combination.picks, options.maxEdgePct);
       arbs.push(arb);
       keys.push(
         `${arb.event.id}|${arb.market}|${arb.sides
@@ -136,9 +139,15 @@ interface FeedCache {
 
 /**
  * The same Arb as the domain's `toArb`, with the parts that depend only on the event and market (event block, market
- * label, side ids and names) cached on the market until the event record changes.
+ * label, side ids and names) cached on the market until the event record changes. An edge above `maxEdgePct` is more
+ * likely a bad price than money: the arb is flagged `suspect` (decision 046).
  */
-export function buildArb(market: MarketState, event: OddsEvent, prices: readonly BookPrice[]): Arb {
+export function buildArb(
+  market: MarketState,
+  event: OddsEvent,
+  prices: readonly BookPrice[],
+  maxEdgePct: number,
+): Arb {
   let cache = market.feedCache as FeedCache | undefined;
   if (!cache || cache.event !== event) {
     cache = {
@@ -176,10 +185,12 @@ export function buildArb(market: MarketState, event: OddsEvent, prices: readonly
       links: { desktop: price.links.desktop, mobile: price.links.mobile },
     };
   });
-  return {
+  const arb: Arb = {
     event: cache.arbEvent,
     market: cache.label,
     sides,
     edge_pct: publishedEdge(prices.map((price) => price.decimal)),
   };
+  if (arb.edge_pct > maxEdgePct) arb.suspect = true;
+  return arb;
 }

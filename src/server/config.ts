@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { SITE } from '#domain/site.ts';
+import { TrustProxySchema } from './lib/trust-proxy.ts';
 
 // Environment contract of DESIGN.md "Runtime contract". Parsed once at start; a bad value stops the server with a
 // message naming the variable.
@@ -23,14 +24,6 @@ const optionalUrl = (protocols: readonly string[]) =>
       })
       .optional(),
   );
-
-const booleanish = z.preprocess(
-  (value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
-  z
-    .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
-    .optional()
-    .transform((value) => value === 'true' || value === '1' || value === 'yes'),
-);
 
 export const ConfigSchema = z.object({
   PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
@@ -70,7 +63,8 @@ export const ConfigSchema = z.object({
       .max(2 ** 32 - 1)
       .default(42),
   ),
-  TRUST_PROXY: booleanish,
+  /** Which X-Forwarded-For hops to believe: false, true (= 1 hop), a hop count, or proxy addresses/CIDRs (decision 011). */
+  TRUST_PROXY: TrustProxySchema,
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -110,18 +104,55 @@ export const ConfigSchema = z.object({
   OUTBOX_MAX_ATTEMPTS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(25)),
   /** Bearer token of the loopback admin routes (`npm run trials`); unset = DATA_DIR/admin-token, created at start. */
   ADMIN_TOKEN: z.preprocess(emptyToUndefined, z.string().min(24).optional()),
-  /** Secret for hashing client addresses and sealing queued keys; unset = DATA_DIR/server-secret. Share it across instances. */
+  /** Secret for hashing client addresses and sealing queued keys; unset = SECRETS_DIR/server-secret. Share it across instances. */
   SERVER_SECRET: z.preprocess(emptyToUndefined, z.string().min(32).optional()),
+  /** Where the server secret file lives when SERVER_SECRET is unset; unset = `<DATA_DIR>-secrets`, never inside DATA_DIR (decision 025). */
+  SECRETS_DIR: z.preprocess(emptyToUndefined, z.string().min(1).optional()),
+  /** A queued key not sent within this time is discarded and its email marked failed (decision 025). */
+  OUTBOX_SEALED_TTL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1000).default(3_600_000)),
+  /** Names this instance's outbox claims so that a restart releases them (decision 029); unset = `<hostname>:<PORT>`. */
+  INSTANCE_ID: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[\x21-\x7e]{1,100}$/, 'must be 1-100 printable ASCII characters')
+      .optional(),
+  ),
   /** Arb feed: near-arbs are published down to this edge (percent, ≤ 0; DESIGN.md default −1). */
   ARB_FLOOR_PCT: z.preprocess(emptyToUndefined, z.coerce.number().min(-10).max(0).default(-1)),
   /** Arb feed: a price older than this is stale and never used (seconds, pre-match / live). */
   ARB_MAX_AGE_PREMATCH_S: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(3600).default(60)),
   ARB_MAX_AGE_LIVE_S: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(600).default(10)),
+  /** Arb feed: an arb above this edge (percent) is published with `suspect: true` (decision 046). */
+  ARB_MAX_EDGE_PCT: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(1000).default(10)),
+  /** Ingestion: decimal odds outside [ODDS_MIN_DECIMAL, ODDS_MAX_DECIMAL] are dropped and counted (decision 046). */
+  ODDS_MIN_DECIMAL: z.preprocess(emptyToUndefined, z.coerce.number().min(1.0001).max(2).default(1.001)),
+  ODDS_MAX_DECIMAL: z.preprocess(emptyToUndefined, z.coerce.number().min(2).max(1_000_000).default(1001)),
   /** Where the built site lives (tests point this at a fixture). */
   BUILD_DIR: z.preprocess(emptyToUndefined, z.string().min(1).default('./build/client')),
+  /** HTTP hygiene (decision 012): socket inactivity, idle keep-alive, whole request, request headers, open sockets. */
+  CONNECTION_TIMEOUT_MS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number()
+      .int()
+      .min(0)
+      .refine(
+        (ms) => ms === 0 || ms >= 15_000,
+        'must be 0 (off) or at least 15000 (streams are quiet up to 10 s)',
+      )
+      .default(60_000),
+  ),
+  KEEP_ALIVE_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(10_000)),
+  REQUEST_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(30_000)),
+  HEADERS_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(10_000)),
+  MAX_CONNECTIONS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(10_000)),
+  /** Failed authentications per client address per minute before 429 (decision 013). */
+  ADMIN_AUTH_FAILURES_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(10)),
+  API_AUTH_FAILURES_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(20)),
 });
 
-export type Config = z.infer<typeof ConfigSchema> & { dataDir: string; buildDir: string };
+export type Config = z.infer<typeof ConfigSchema> & { dataDir: string; buildDir: string; secretsDir: string };
 
 export class ConfigError extends Error {
   constructor(public readonly issues: string[]) {
@@ -137,12 +168,24 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       parsed.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`),
     );
   }
+  if (parsed.data.HEADERS_TIMEOUT_MS > parsed.data.REQUEST_TIMEOUT_MS) {
+    throw new ConfigError(['HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS']);
+  }
   if (parsed.data.ODDS_SOURCE === 'the-odds-api' && !parsed.data.ODDS_API_KEY) {
     throw new ConfigError(['ODDS_API_KEY: required when ODDS_SOURCE is the-odds-api']);
   }
+  const dataDir = path.resolve(parsed.data.DATA_DIR);
+  const secretsDir = path.resolve(parsed.data.SECRETS_DIR ?? `${dataDir}-secrets`);
+  const inside = path.relative(dataDir, secretsDir);
+  if (!inside || (!inside.startsWith('..') && !path.isAbsolute(inside))) {
+    throw new ConfigError([
+      'SECRETS_DIR: must be outside DATA_DIR (a copy of DATA_DIR must not hold the secret)',
+    ]);
+  }
   return {
     ...parsed.data,
-    dataDir: path.resolve(parsed.data.DATA_DIR),
+    dataDir,
     buildDir: path.resolve(parsed.data.BUILD_DIR),
+    secretsDir,
   };
 }

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { MAX_TIMER_MS, timerDelay } from '../ingest.ts';
 import type { SourceMessage } from '../messages.ts';
 import { MarketSimulator } from './simulator.ts';
 import type { OddsSource, SourceContext } from './types.ts';
@@ -12,10 +13,18 @@ export const MAX_REPLAY_BYTES = 64 * 1024 * 1024;
 export const MAX_LINE_BYTES = 64 * 1024;
 /** Re-confirms every held price this often when keepalive is on, so recorded prices stay inside the age limits. */
 export const KEEPALIVE_MS = 3_000;
+/**
+ * The latest `at` a line may have: a Node timer cannot wait longer (decision 048), and a replay running for weeks
+ * before its next line is a broken file, not a plan. Later lines are refused as `time_out_of_range`.
+ */
+export const MAX_AT_MS = MAX_TIMER_MS;
 
 export interface ReplayHeader {
   replay: 1;
-  /** Re-send the prices held (same odds, fresh time) every KEEPALIVE_MS, so they never turn stale. Default true. */
+  /**
+   * Re-send the prices held (same odds, fresh time) every KEEPALIVE_MS, so they never turn stale. Default true. Only
+   * prices stamped on receipt are held: one with its own `updatedAt` keeps that time and ages (decision 047).
+   */
   keepalive?: boolean;
   /** Start over (same timings) after the last line. Default false. */
   loop?: boolean;
@@ -30,7 +39,7 @@ export interface ParsedReplay {
   header: Required<Omit<ReplayHeader, 'replay'>>;
   lines: TimedMessage[];
   /** Lines refused while parsing, by reason. */
-  refused: { reason: 'not_json' | 'payload_too_large' | 'malformed'; line: number }[];
+  refused: { reason: 'not_json' | 'payload_too_large' | 'malformed' | 'time_out_of_range'; line: number }[];
 }
 
 export function parseReplay(text: string): ParsedReplay {
@@ -67,6 +76,10 @@ export function parseReplay(text: string): ParsedReplay {
       refused.push({ reason: 'malformed', line: index + 1 });
       continue;
     }
+    if (at > MAX_AT_MS) {
+      refused.push({ reason: 'time_out_of_range', line: index + 1 });
+      continue;
+    }
     const { at: _at, ...message } = record;
     lines.push({ at, message });
   }
@@ -75,7 +88,10 @@ export function parseReplay(text: string): ParsedReplay {
   return { header, lines, refused };
 }
 
-/** Resolves `startsIn` against the replay's start and stamps nothing else: prices get the time of receipt. */
+/**
+ * Resolves `startsIn` against the replay's start and stamps nothing else: prices get the time of receipt. The start
+ * time it makes is checked by the engine like any other (a `startsIn` of 1e300 is dropped, decision 045).
+ */
 function materialise(message: Record<string, unknown>, startMs: number): Record<string, unknown> {
   if (message.kind === 'event' && typeof message.startsIn === 'number' && message.startsAt === undefined) {
     const { startsIn, ...rest } = message;
@@ -108,15 +124,17 @@ export function replaySource(path: string): OddsSource {
       }
       const parsed = parseReplay(text);
       for (const item of parsed.refused) context.drop(item.reason);
+      // Prices the keepalive re-confirms: those stamped on receipt (no `updatedAt` in the line). A price with its own
+      // `updatedAt` is the book's word on when it was set; re-sending it "fresh" would revive a price the file marks
+      // stale, so it is never held, and it replaces any held price of the same outcome (decision 047).
       const held = new Map<string, Record<string, unknown>>();
       const apply = (message: Record<string, unknown>, startMs: number) => {
         const concrete = materialise(message, startMs);
         if (context.ingest(concrete) && concrete.kind === 'price') {
-          const { links: _links, updatedAt: _updatedAt, ...rest } = concrete;
-          held.set(
-            `${String(rest.sourceEventId)}|${String(rest.book)}|${String(rest.market)}|${String(rest.period)}|${String(rest.point)}|${String(rest.outcome)}`,
-            rest,
-          );
+          const { links: _links, ...rest } = concrete;
+          const key = `${String(rest.sourceEventId)}|${String(rest.book)}|${String(rest.market)}|${String(rest.period)}|${String(rest.point)}|${String(rest.outcome)}`;
+          if (rest.updatedAt === undefined) held.set(key, rest);
+          else held.delete(key);
         }
         if (concrete.kind === 'end') {
           for (const [key, value] of held)
@@ -150,7 +168,7 @@ export function replaySource(path: string): OddsSource {
         const timer = setTimeout(() => {
           timers.delete(timer);
           fn();
-        }, ms);
+        }, timerDelay(ms));
         timer.unref?.();
         timers.add(timer);
       };

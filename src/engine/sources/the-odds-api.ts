@@ -1,6 +1,6 @@
 import type { LeagueKey } from '#domain/markets.ts';
 import { SPORTSBOOKS, type SportsbookKey } from '#domain/sportsbooks.ts';
-import { DEFAULT_MAX_PAYLOAD_BYTES, parsePayload } from '../ingest.ts';
+import { DEFAULT_MAX_PAYLOAD_BYTES, parsePayload, timerDelay } from '../ingest.ts';
 import type { PriceMessage } from '../messages.ts';
 import { abbreviationFor } from './teams.ts';
 import type { OddsSource, SourceContext } from './types.ts';
@@ -159,7 +159,8 @@ export function mapOddsResponse(
             american: outcome?.price as number,
             links: { desktop: link, mobile: link },
           };
-          if (typeof updated === 'string') message.updatedAt = Date.parse(updated);
+          // Passed on as sent (ISO text, or a number): the engine checks it like every time (decision 045).
+          if (typeof updated === 'string' || typeof updated === 'number') message.updatedAt = updated;
           messages.push(message);
         }
       }
@@ -313,7 +314,8 @@ export class TheOddsApiSource implements OddsSource {
       }
       if (first) context.ready();
       if (this.stopped) return;
-      this.timer = setTimeout(() => void cycle(false), delay);
+      // The delay may come from the API (Retry-After): clamped to what a Node timer honours (decision 048).
+      this.timer = setTimeout(() => void cycle(false), timerDelay(delay));
       this.timer.unref?.();
     };
     void cycle(true);

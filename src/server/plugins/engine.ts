@@ -58,7 +58,13 @@ export const enginePlugin = fp(
         floorPct: app.config.ARB_FLOOR_PCT,
         maxAgePreMatchMs: app.config.ARB_MAX_AGE_PREMATCH_S * 1000,
         maxAgeLiveMs: app.config.ARB_MAX_AGE_LIVE_S * 1000,
+        maxEdgePct: app.config.ARB_MAX_EDGE_PCT,
         ...options.engine?.scan,
+      },
+      limits: {
+        minDecimal: app.config.ODDS_MIN_DECIMAL,
+        maxDecimal: app.config.ODDS_MAX_DECIMAL,
+        ...options.engine?.limits,
       },
       source: source.name,
       encode: snapshotEntry,
