@@ -21,6 +21,7 @@ import { BookBadge } from './book-badge.tsx';
 import { EdgeBadge } from './edge-badge.tsx';
 import { RelativeStart } from './relative-start.tsx';
 import { Stars } from './stars.tsx';
+import { SuspectBadge } from './suspect-badge.tsx';
 
 export interface ArbRowProps {
   arb: Arb;
@@ -167,6 +168,7 @@ function ArbRowView({ arb, highlighted, stars, starsKey, device, states, onState
               New
             </span>
           ) : null}
+          {arb.suspect ? <SuspectBadge /> : null}
         </div>
         {stars > 0 ? <Stars key={starsKey} count={stars} /> : null}
       </td>

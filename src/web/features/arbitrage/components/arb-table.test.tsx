@@ -139,6 +139,18 @@ describe('ArbTable', () => {
     expect(within(rowB!).getByText('New')).toBeInTheDocument();
   });
 
+  it('marks a suspect arb with a Suspect badge that explains itself, and only that arb', () => {
+    renderTable([moneyline('odd', 14.2, false, true), moneyline('fine', 2)]);
+    const [, suspectRow, plainRow] = screen.getAllByRole('row');
+    const badge = within(suspectRow!).getByText('Suspect');
+    expect(badge).toHaveAttribute(
+      'title',
+      'Edge above the plausible ceiling (10 % by default): probably a stale or wrong price; check before betting',
+    );
+    expect(badge).toHaveTextContent(/probably a stale or wrong price; check before betting/);
+    expect(within(plainRow!).queryByText('Suspect')).not.toBeInTheDocument();
+  });
+
   it('re-renders only the rows whose arb changed', () => {
     const a = moneyline('a', 1.1);
     const b = moneyline('b', 2.2);

@@ -13,11 +13,16 @@ import { useArbs } from '../api/get-arbs.ts';
 import { useDevice } from '../hooks/use-device.ts';
 import { useActiveHighlights, type HighlightBatch } from '../hooks/use-new-arb-highlights.ts';
 import { useReducedMotion } from '../hooks/use-reduced-motion.ts';
-import { useSelectedSportsbooks, useSportsbookStates } from '../hooks/use-sportsbook-preferences.ts';
+import {
+  useSelectedSportsbooks,
+  useShowSuspectArbs,
+  useSportsbookStates,
+} from '../hooks/use-sportsbook-preferences.ts';
 import { ArbTable, type TableRow } from './arb-table.tsx';
 import { ModeTabs, panelId, tabId } from './mode-tabs.tsx';
 import { RefreshMeasure } from './refresh-measure.tsx';
 import { SportsbookPicker } from './sportsbook-picker.tsx';
+import { SUSPECT_NOTE } from './suspect-badge.tsx';
 
 const NO_HIGHLIGHTS: readonly HighlightBatch[] = [];
 
@@ -51,6 +56,7 @@ export function ArbitrageScreen() {
   const [manualRefreshing, setManualRefreshing] = useState(false);
   const { selected, setSelected } = useSelectedSportsbooks();
   const { states, setState } = useSportsbookStates();
+  const { showSuspect, setShowSuspect } = useShowSuspectArbs();
   const device = useDevice();
   const reducedMotion = useReducedMotion();
 
@@ -63,7 +69,23 @@ export function ArbitrageScreen() {
   if (highlightActive !== highlights.length > 0) setHighlightActive(highlights.length > 0);
 
   const arbs = result?.feed.arbs;
-  const tabs = useMemo(() => arbsByTab(arbs ?? [], selected), [arbs, selected]);
+  // Suspect arbs are left out before the one-per-market choice, so a market whose best combination is suspect shows
+  // its best plausible one instead; `suspect` counts, per tab, the suspect rows the toggle would show
+  // (docs/decisions/065).
+  const { tabs, suspect } = useMemo(() => {
+    const all = arbs ?? [];
+    const withSuspect = arbsByTab(all, selected);
+    const count = (mode: ArbMode) => withSuspect[mode].filter((arb) => arb.suspect).length;
+    const suspect = { prematch: count('prematch'), live: count('live') };
+    const hide = !showSuspect && suspect.prematch + suspect.live > 0;
+    const tabs = hide
+      ? arbsByTab(
+          all.filter((arb) => !arb.suspect),
+          selected,
+        )
+      : withSuspect;
+    return { tabs, suspect };
+  }, [arbs, selected, showSuspect]);
   const shown = tabs[mode];
   const [limit, setLimit] = useState(PAGE_SIZE);
   const { rows, matching } = useMemo(() => {
@@ -198,6 +220,18 @@ export function ArbitrageScreen() {
         />
         <div className="flex flex-wrap items-center gap-2">
           <SportsbookPicker selected={selected} onChange={setSelected} />
+          <label
+            title={SUSPECT_NOTE}
+            className="flex h-8 items-center gap-2 rounded-md border border-slate-700 bg-slate-900 px-2.5 text-sm font-medium text-slate-100"
+          >
+            <input
+              type="checkbox"
+              checked={showSuspect}
+              onChange={(event) => setShowSuspect(event.target.checked)}
+              className="h-4 w-4 accent-amber-300"
+            />
+            Show suspect arbs ({result ? suspect[mode] : '–'})
+          </label>
           <div className="flex h-8 items-center gap-2 rounded-md border border-slate-700 bg-slate-900 px-2.5">
             <button
               type="button"

@@ -3,7 +3,7 @@ import { act, cleanup, render, screen, waitFor, within } from '@testing-library/
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ArbFeed } from '#domain/schemas/feed.ts';
-import { feed, moneyline } from '../test/fixtures.ts';
+import { arb, feed, moneyline, side } from '../test/fixtures.ts';
 import { ArbitrageTool } from './arbitrage-tool.tsx';
 import type * as EdgeBadgeModule from './edge-badge.tsx';
 
@@ -125,6 +125,69 @@ describe('ArbitrageTool', () => {
     expect(screen.queryByText('BADA')).not.toBeInTheDocument();
     expect(screen.getByRole('tab', { name: /pre-match/i })).toHaveTextContent('2');
     expect(screen.getByText(/1 unreadable arb left out/)).toBeInTheDocument();
+  });
+
+  it('hides suspect arbs by default and counts only the shown arbs in the tabs', async () => {
+    answers = [
+      feed([
+        moneyline('odd', 14, false, true),
+        moneyline('pre', 2),
+        moneyline('wild', 25, true, true),
+        moneyline('live', 3, true),
+        moneyline('liv2', 1, true),
+      ]),
+    ];
+    render(<ArbitrageTool />);
+    await screen.findByRole('table');
+    expect(dataRows()).toHaveLength(1);
+    expect(screen.queryByText('ODDA')).not.toBeInTheDocument();
+    expect(screen.queryByText('Suspect')).not.toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: /pre-match/i })).toHaveTextContent('1');
+    expect(screen.getByRole('tab', { name: /live/i })).toHaveTextContent('2');
+    expect(screen.getByRole('checkbox', { name: 'Show suspect arbs (1)' })).not.toBeChecked();
+  });
+
+  it('shows suspect arbs with their badge after the toggle, counts them in the tabs, and remembers the choice', async () => {
+    answers = [
+      feed([
+        moneyline('odd', 14, false, true),
+        moneyline('pre', 2),
+        moneyline('wild', 25, true, true),
+        moneyline('live', 3, true),
+      ]),
+    ];
+    const { unmount } = render(<ArbitrageTool />);
+    await screen.findByRole('table');
+    await userEvent.click(screen.getByRole('checkbox', { name: /show suspect arbs/i }));
+    expect(dataRows()).toHaveLength(2);
+    const oddRow = screen.getByText('ODDA').closest('tr')!;
+    expect(dataRows()[0]).toBe(oddRow);
+    expect(within(oddRow).getByText('Suspect')).toHaveAttribute(
+      'title',
+      expect.stringMatching(/stale or wrong price/),
+    );
+    expect(screen.getByRole('tab', { name: /pre-match/i })).toHaveTextContent('2');
+    expect(screen.getByRole('tab', { name: /live/i })).toHaveTextContent('2');
+    expect(window.localStorage.getItem('showSuspectArbs')).toBe('true');
+    unmount();
+    render(<ArbitrageTool />);
+    await screen.findByRole('table');
+    expect(screen.getByRole('checkbox', { name: 'Show suspect arbs (1)' })).toBeChecked();
+    expect(screen.getByText('ODDA')).toBeInTheDocument();
+  });
+
+  it('shows the best plausible arb of a market whose best arb is suspect while suspect arbs are hidden', async () => {
+    const market = (sideIds: [string, string], edge: number, suspect?: boolean) =>
+      arb('game', [side(sideIds[0], 'fanduel', '+150', 2.5), side(sideIds[1], 'draftkings', '-120', 1.83)], {
+        edge,
+        suspect,
+      });
+    answers = [feed([market(['s1', 's2'], 12, true), market(['p1', 'p2'], 1.5)])];
+    render(<ArbitrageTool />);
+    await screen.findByRole('table');
+    expect(dataRows()).toHaveLength(1);
+    expect(within(dataRows()[0]!).getByText(/%$/)).toHaveTextContent('1.50%');
+    expect(screen.getByRole('checkbox', { name: 'Show suspect arbs (1)' })).toBeInTheDocument();
   });
 
   it('says "No arbs found" when the feed is empty', async () => {

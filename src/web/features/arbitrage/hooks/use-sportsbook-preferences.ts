@@ -9,7 +9,8 @@ import {
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
 
 // selectedSportsbooks and sportsbookStates in localStorage (SPEC §9), read through the domain parsers so corrupt or
-// foreign values fall back to the defaults. Storage that throws (private modes, quotas) degrades to memory.
+// foreign values fall back to the defaults, and showSuspectArbs (docs/decisions/065), off unless stored as true.
+// Storage that throws (private modes, quotas) degrades to memory.
 
 function createStoredValue<T>(key: string, parse: (raw: string | null) => T) {
   const listeners = new Set<() => void>();
@@ -58,6 +59,8 @@ function createStoredValue<T>(key: string, parse: (raw: string | null) => T) {
 
 const selectedStore = createStoredValue(SELECTED_SPORTSBOOKS_KEY, parseSelectedSportsbooks);
 const statesStore = createStoredValue(SPORTSBOOK_STATES_KEY, parseSportsbookStates);
+const SHOW_SUSPECT_ARBS_KEY = 'showSuspectArbs';
+const showSuspectStore = createStoredValue(SHOW_SUSPECT_ARBS_KEY, (raw) => raw === 'true');
 
 export function useSelectedSportsbooks() {
   const list = useSyncExternalStore(
@@ -80,4 +83,14 @@ export function useSportsbookStates() {
     statesStore.write({ ...statesStore.getSnapshot(), [book]: state } satisfies SportsbookStates);
   }, []);
   return { states, setState };
+}
+
+/** Whether arbs the engine flagged as suspect are shown (hidden by default). */
+export function useShowSuspectArbs() {
+  const showSuspect = useSyncExternalStore(
+    showSuspectStore.subscribe,
+    showSuspectStore.getSnapshot,
+    showSuspectStore.getServerSnapshot,
+  );
+  return { showSuspect, setShowSuspect: showSuspectStore.write };
 }

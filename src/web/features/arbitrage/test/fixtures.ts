@@ -30,7 +30,8 @@ export function arb(
     edge = 1,
     market = 'Moneyline',
     date,
-  }: { live?: boolean; edge?: number; market?: string; date?: string } = {},
+    suspect,
+  }: { live?: boolean; edge?: number; market?: string; date?: string; suspect?: boolean } = {},
 ): Arb {
   return {
     event: {
@@ -45,6 +46,7 @@ export function arb(
     market,
     sides,
     edge_pct: edge,
+    ...(suspect === undefined ? {} : { suspect }),
   };
 }
 
@@ -58,7 +60,7 @@ export const dkLinks = {
 };
 
 /** A moneyline FanDuel +155 / DraftKings -140 (the sample's prices). */
-export function moneyline(id = 'celtics', edge = 2.51, live = false): Arb {
+export function moneyline(id = 'celtics', edge = 2.51, live = false, suspect?: boolean): Arb {
   return arb(
     id,
     [
@@ -73,7 +75,7 @@ export function moneyline(id = 'celtics', edge = 2.51, live = false): Arb {
         links: dkLinks,
       }),
     ],
-    { edge, live },
+    { edge, live, suspect },
   );
 }
 
