@@ -128,6 +128,11 @@ export const ConfigSchema = z.object({
   /** Ingestion: decimal odds outside [ODDS_MIN_DECIMAL, ODDS_MAX_DECIMAL] are dropped and counted (decision 046). */
   ODDS_MIN_DECIMAL: z.preprocess(emptyToUndefined, z.coerce.number().min(1.0001).max(2).default(1.001)),
   ODDS_MAX_DECIMAL: z.preprocess(emptyToUndefined, z.coerce.number().min(2).max(1_000_000).default(1001)),
+  /** Paid API: streams a key may open per minute; each open may cost a snapshot (decision 087). */
+  STREAM_OPENS_PER_MINUTE: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(10_000).default(30),
+  ),
   /** Where the built site lives (tests point this at a fixture). */
   BUILD_DIR: z.preprocess(emptyToUndefined, z.string().min(1).default('./build/client')),
   /** HTTP hygiene (decision 012): socket inactivity, idle keep-alive, whole request, request headers, open sockets. */
