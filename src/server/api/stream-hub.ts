@@ -14,7 +14,9 @@ import { eventOdds, filterArbs, listEvents, snapshotFeed, toPriceDto } from './v
 // in the batch (plus those of every league), renders each group's chunk once and writes the same Buffer to each of
 // its clients (decision 085).
 // Event ids are `<boot>-<seq>`: a Last-Event-ID from this process inside the buffer replays exactly what was missed;
-// anything else (too old, another process) gets one `snapshot` event instead.
+// anything else (too old, another process) gets one `snapshot` event instead. A snapshot is encoded once per tier and
+// filters and shared by every client opening in that group for a second, built and sent a few milliseconds at a time,
+// then followed by the entries released since it was built (decision 087).
 
 export interface StreamOptions {
   /** A `:` comment line at least this often (the issue asks for at least every 15 s). */
@@ -29,6 +31,12 @@ export interface StreamOptions {
   releaseMs: number;
   /** Real-time changes are gathered this long before one write per client (bounds writes per second). */
   batchMs: number;
+  /** A snapshot is encoded in pieces of about this many bytes, written one at a time (decision 087). */
+  snapshotChunkBytes: number;
+  /** A group's encoded snapshot is reused by clients opening within this long of its build. */
+  snapshotReuseMs: number;
+  /** Building a snapshot yields to the event loop after this much work. */
+  sliceMs: number;
 }
 
 export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
@@ -38,6 +46,9 @@ export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
   recheckMs: 2_000,
   releaseMs: 250,
   batchMs: 20,
+  snapshotChunkBytes: 64 * 1024,
+  snapshotReuseMs: 1_000,
+  sliceMs: 4,
 };
 
 export type EntryKind = 'price' | 'arb' | 'arb_removed';
@@ -68,6 +79,8 @@ export interface StreamSink {
   readonly queuedBytes: number;
   write(chunk: string | Buffer): void;
   end(text?: string): void;
+  /** Settles on a later turn of the event loop, once what is queued has been flushed (or the peer has gone). */
+  drained(): Promise<void>;
 }
 
 export interface StreamClient {
@@ -76,6 +89,19 @@ export interface StreamClient {
   tier: Tier;
   group: Group;
   closed: boolean;
+  /** False while its snapshot is being sent: live releases and heartbeats skip it until it has caught up. */
+  live: boolean;
+  /** Settles once the client is live (its snapshot and the entries since then written) or closed. */
+  ready: Promise<void>;
+}
+
+/** One snapshot event of a tier and filters, encoded once and written to every client opening in that group. */
+interface SharedSnapshot {
+  /** The tier's last released seq when the build started: its clients get the entries after it next. */
+  seq: number;
+  builtAt: number;
+  /** The whole SSE event (`id`, `event: snapshot`, `data`), in pieces of about `snapshotChunkBytes`. */
+  pieces: Promise<Buffer[]>;
 }
 
 /** Clients of one tier with equal filters: each release's chunk for them is rendered and encoded once. */
@@ -93,10 +119,33 @@ interface Tier {
   groups: Map<string, Group>;
   /** Groups by their league filter; ANY_LEAGUE: groups without one. */
   byLeague: Map<string, Set<Group>>;
+  /** Encoded snapshots by filter key, younger than `snapshotReuseMs`. */
+  snapshots: Map<string, SharedSnapshot>;
 }
 
 const ANY_LEAGUE = '*';
 const HEARTBEAT = Buffer.from(': heartbeat\n\n');
+const LIVE = Promise.resolve();
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Gathers text into Buffers of about `size` bytes. */
+class Pieces {
+  readonly done: Buffer[] = [];
+  private parts: string[] = [];
+  private length = 0;
+  constructor(private readonly size: number) {}
+  add(text: string) {
+    this.parts.push(text);
+    this.length += text.length;
+    if (this.length >= this.size) this.flush();
+  }
+  flush(): Buffer[] {
+    if (this.parts.length > 0) this.done.push(Buffer.from(this.parts.join('')));
+    this.parts = [];
+    this.length = 0;
+    return this.done;
+  }
+}
 
 export function matches(entry: Entry, filters: StreamFilters): boolean {
   const kind = entry.kind === 'price' ? 'price' : 'arb';
@@ -147,6 +196,8 @@ export class StreamHub {
   private previousArbs = new Map<string, { json: string; arb: Arb }>();
   private readonly unsubscribe: (() => void)[] = [];
   dropped = 0;
+  /** Snapshot events encoded since start (each shared by the clients of its group opening within a second). */
+  snapshotBuilds = 0;
   /** [when (this.now()), fan-out ms, delivery ms] of recent real-time releases with clients, oldest first. */
   private readonly releases: [number, number, number][] = [];
 
@@ -172,6 +223,7 @@ export class StreamHub {
     every(this.options.releaseMs, () => this.releaseDelayed());
     every(this.options.recheckMs, () => {
       const now = this.now();
+      this.forgetOldSnapshots(now);
       for (const [id, clients] of this.byKey) {
         const key = [...clients][0]?.key;
         if (key?.expiresAt && key.expiresAt.getTime() <= now) this.closeKey(id, 'expired');
@@ -371,7 +423,7 @@ export class StreamHub {
   }
 
   private write(client: StreamClient, chunk: string | Buffer) {
-    if (client.closed) return;
+    if (client.closed || !client.live) return;
     if (client.sink.queuedBytes > this.options.maxQueuedBytes) {
       this.dropped += 1;
       this.close(client, 'slow');
@@ -395,7 +447,14 @@ export class StreamHub {
         if (entry.at > horizon) break;
         released = entry.seq;
       }
-      tier = { delayMs: delay, released, clients: new Set(), groups: new Map(), byLeague: new Map() };
+      tier = {
+        delayMs: delay,
+        released,
+        clients: new Set(),
+        groups: new Map(),
+        byLeague: new Map(),
+        snapshots: new Map(),
+      };
       this.tiers.set(delay, tier);
     }
     return tier;
@@ -431,7 +490,7 @@ export class StreamHub {
       if (!groups) tier.byLeague.set(league, (groups = new Set()));
       groups.add(group);
     }
-    const client: StreamClient = { key, sink, tier, group, closed: false };
+    const client: StreamClient = { key, sink, tier, group, closed: false, live: true, ready: LIVE };
     const replayFrom = this.replayStart(lastEventId, tier);
     sink.write(`retry: 2000\n\n`);
     if (replayFrom !== undefined) {
@@ -442,7 +501,8 @@ export class StreamHub {
       const text = this.render(batch, filters);
       if (text) sink.write(text);
     } else if (lastEventId !== undefined || initial) {
-      sink.write(this.snapshotFrame(tier, filters));
+      client.live = false;
+      client.ready = this.sendSnapshot(client);
     }
     tier.clients.add(client);
     group.clients.add(client);
@@ -450,6 +510,65 @@ export class StreamHub {
     if (!keyed) this.byKey.set(key.id, (keyed = new Set()));
     keyed.add(client);
     return client;
+  }
+
+  /**
+   * Writes the group's shared snapshot piece by piece (each after the previous one has been flushed), then the
+   * entries released since it was built, and makes the client live: the same hand-over as a Last-Event-ID replay.
+   */
+  private async sendSnapshot(client: StreamClient): Promise<void> {
+    const { tier, group, sink } = client;
+    const shared = this.sharedSnapshot(tier, group);
+    let pieces: Buffer[];
+    try {
+      pieces = await shared.pieces;
+    } catch {
+      tier.snapshots.delete(group.filterKey);
+      this.close(client, 'shutdown');
+      return;
+    }
+    for (const piece of pieces) {
+      if (client.closed) return;
+      sink.write(piece);
+      await sink.drained();
+    }
+    if (client.closed) return;
+    if (shared.seq + 1 < this.firstSeq) {
+      // So slow that the changes since the snapshot have left the buffer: like any slow reader, it reconnects.
+      this.dropped += 1;
+      this.close(client, 'slow');
+      return;
+    }
+    const since = this.entries.slice(
+      this.indexOf(shared.seq + 1),
+      Math.max(0, this.indexOf(tier.released + 1)),
+    );
+    const text = this.render(since, group.filters);
+    if (text) sink.write(text);
+    client.live = true;
+  }
+
+  /** The group's snapshot built within `snapshotReuseMs` whose later entries are still buffered, or a new one. */
+  private sharedSnapshot(tier: Tier, group: Group): SharedSnapshot {
+    const now = this.now();
+    const cached = tier.snapshots.get(group.filterKey);
+    if (cached && now - cached.builtAt < this.options.snapshotReuseMs && cached.seq + 1 >= this.firstSeq)
+      return cached;
+    this.forgetOldSnapshots(now);
+    const shared: SharedSnapshot = {
+      seq: tier.released,
+      builtAt: now,
+      pieces: this.buildSnapshot(tier, group.filters, tier.released, now),
+    };
+    tier.snapshots.set(group.filterKey, shared);
+    this.snapshotBuilds += 1;
+    return shared;
+  }
+
+  private forgetOldSnapshots(now: number) {
+    for (const tier of this.tiers.values())
+      for (const [filterKey, shared] of tier.snapshots)
+        if (now - shared.builtAt >= this.options.snapshotReuseMs) tier.snapshots.delete(filterKey);
   }
 
   /** The first seq to replay, or undefined when a snapshot is needed instead. */
@@ -463,25 +582,21 @@ export class StreamHub {
     return seq + 1;
   }
 
-  private snapshotFrame(tier: Tier, filters: StreamFilters): string {
-    const now = this.now();
+  /**
+   * The snapshot event for the tier's horizon, encoded event by event and arb by arb, yielding to the event loop
+   * every `sliceMs` so that a 5 MB board never holds it for long. The arbs are those of the snapshot published at the
+   * start; a price that changes during the build may already show in it and also comes after it as a `price` entry
+   * (applying it again changes nothing).
+   */
+  private async buildSnapshot(
+    tier: Tier,
+    filters: StreamFilters,
+    seq: number,
+    now: number,
+  ): Promise<Buffer[]> {
     const at = tier.delayMs === 0 ? undefined : now - tier.delayMs;
     const store = this.engine.store;
     const kinds = filters.kinds;
-    const events = [];
-    if (!kinds || kinds.has('price')) {
-      const candidates = filters.event
-        ? [store.event(filters.event)].filter((event) => event !== undefined)
-        : listEvents(store, { league: filters.league });
-      for (const event of candidates) {
-        if (filters.league !== undefined && event.league !== filters.league) continue;
-        const odds = eventOdds(store, event, at, {
-          markets: filters.markets as ReadonlySet<never> | undefined,
-          books: filters.books as ReadonlySet<never> | undefined,
-        });
-        if (odds) events.push(odds);
-      }
-    }
     let arbs: Arb[] = [];
     if (!kinds || kinds.has('arb')) {
       const snapshot = at === undefined ? this.engine.latest : this.engine.snapshotAt(at);
@@ -492,13 +607,44 @@ export class StreamHub {
         }).filter((arb) => filters.event === undefined || arb.event.id === filters.event);
       }
     }
-    const data = {
-      as_of: new Date(at ?? now).toISOString(),
-      delay_seconds: tier.delayMs / 1000,
-      events,
-      arbs: arbs.map((arb) => ({ key: arbKey(arb), arb })),
+    const events =
+      kinds && !kinds.has('price')
+        ? []
+        : filters.event
+          ? [store.event(filters.event)].filter((event) => event !== undefined)
+          : listEvents(store, { league: filters.league });
+    const out = new Pieces(this.options.snapshotChunkBytes);
+    out.add(
+      `id: ${this.boot}-${seq}\nevent: snapshot\ndata: {"as_of":${JSON.stringify(new Date(at ?? now).toISOString())},"delay_seconds":${JSON.stringify(tier.delayMs / 1000)},"events":[`,
+    );
+    let sliceStart = performance.now();
+    const pace = async () => {
+      if (performance.now() - sliceStart < this.options.sliceMs) return;
+      await nextTurn();
+      sliceStart = performance.now();
     };
-    return `id: ${this.boot}-${tier.released}\nevent: snapshot\ndata: ${JSON.stringify(data)}\n\n`;
+    let first = true;
+    for (const event of events) {
+      await pace();
+      if (filters.league !== undefined && event.league !== filters.league) continue;
+      const odds = eventOdds(store, event, at, {
+        markets: filters.markets as ReadonlySet<never> | undefined,
+        books: filters.books as ReadonlySet<never> | undefined,
+      });
+      if (!odds) continue;
+      out.add(first ? JSON.stringify(odds) : `,${JSON.stringify(odds)}`);
+      first = false;
+    }
+    out.add('],"arbs":[');
+    first = true;
+    for (const arb of arbs) {
+      await pace();
+      const text = JSON.stringify({ key: arbKey(arb), arb });
+      out.add(first ? text : `,${text}`);
+      first = false;
+    }
+    out.add(']}\n\n');
+    return out.flush();
   }
 
   disconnect(client: StreamClient): void {

@@ -3,8 +3,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BookKeySchema, LeagueKeySchema, MarketTypeSchema, ProblemSchema } from '#domain/schemas/api.ts';
 import { HttpProblem } from '../lib/problem.ts';
-import { STREAM_QUERY_PARAM } from './auth.ts';
+import { STREAM_QUERY_PARAM, WINDOW_MS } from './auth.ts';
 import { STREAM_CONNECTIONS } from './policy.ts';
+import { phaseOf } from './quota.ts';
 import { API_TAG, COMMON_ERRORS, csv } from './routes.ts';
 import { DEFAULT_STREAM_OPTIONS, StreamHub, type StreamOptions } from './stream-hub.ts';
 
@@ -40,7 +41,7 @@ const StreamQuery = z.object({
     .describe('Send a `snapshot` event first on a fresh connection (default true).'),
 });
 
-const STREAM_DESCRIPTION = `Server-sent events. Event types: \`snapshot\` (the current state for your filters, sent first and whenever a \`Last-Event-ID\` is too old to replay), \`price\` (one book's price changed), \`arb\` (an arb appeared or changed), \`arb_removed\`, and \`close\` (the server is ending the stream: key revoked or expired, or shutdown). Every event has an \`id\`; reconnect with \`Last-Event-ID\` (EventSource does it for you) to get exactly what you missed. A \`:\` comment arrives at least every 15 s. Delayed plans receive each change once it is as old as their delay.`;
+const STREAM_DESCRIPTION = `Server-sent events. Event types: \`snapshot\` (the current state for your filters, sent first and whenever a \`Last-Event-ID\` is too old to replay), \`price\` (one book's price changed), \`arb\` (an arb appeared or changed), \`arb_removed\`, and \`close\` (the server is ending the stream: key revoked or expired, or shutdown). Every event has an \`id\`; reconnect with \`Last-Event-ID\` (EventSource does it for you) to get exactly what you missed. A \`:\` comment arrives at least every 15 s. Delayed plans receive each change once it is as old as their delay. A snapshot may be up to a second old: the changes since then follow it. A key may open a limited number of streams per minute (30 by default; \`429 stream-opens\` beyond), so keep a stream open rather than reopening it. \`HEAD\` answers the stream's headers without opening one.`;
 
 /** Creates the hub, starts it with the app and stops it (ending every stream) before the server closes. */
 export function createStreamHub(
@@ -77,7 +78,7 @@ export async function streamRoutes(app: FastifyInstance, { hub }: { hub: StreamH
           200: z.string().describe('text/event-stream'),
           ...COMMON_ERRORS,
           429: ProblemSchema.describe(
-            "Over the plan's requests per minute (`rate-limited`) or its concurrent streams (`stream-limit`).",
+            "Over the plan's requests per minute (`rate-limited`), its concurrent streams (`stream-limit`), or the stream opens per minute of a key (`stream-opens`).",
           ),
         },
       },
@@ -85,7 +86,13 @@ export async function streamRoutes(app: FastifyInstance, { hub }: { hub: StreamH
     async (request, reply) => {
       const key = request.apiKey!;
       const cap = STREAM_CONNECTIONS[key.plan.id];
-      if (hub.connectionsOf(key.id) >= cap) {
+      const streamHeaders = {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store, no-transform',
+        'x-accel-buffering': 'no',
+      };
+      const refuseOverCap = () => {
+        if (hub.connectionsOf(key.id) < cap) return;
         throw new HttpProblem(
           429,
           'stream-limit',
@@ -94,20 +101,38 @@ export async function streamRoutes(app: FastifyInstance, { hub }: { hub: StreamH
           { limit: cap },
           { 'retry-after': '5' },
         );
+      };
+      refuseOverCap();
+      // HEAD (which Fastify routes here) answers the headers a stream would have, and opens nothing (decision 088).
+      if (request.method === 'HEAD') return reply.code(200).headers(streamHeaders).send();
+      // Each open may cost a snapshot: a key opens at most STREAM_OPENS_PER_MINUTE streams a minute (decision 087).
+      const opensLimit = app.config.STREAM_OPENS_PER_MINUTE;
+      const opens = await app.apiQuota.take(
+        `stream-opens:${key.id}`,
+        phaseOf(key.id, WINDOW_MS),
+        opensLimit,
+        WINDOW_MS,
+      );
+      if (!opens.allowed) {
+        const retryAfter = Math.max(1, Math.ceil(opens.resetMs / 1000));
+        throw new HttpProblem(
+          429,
+          'stream-opens',
+          'Too many stream opens',
+          `A key may open ${opensLimit} streams per minute. Retry in ${retryAfter} s; keep a stream open rather than reopening it.`,
+          { limit: opensLimit, retry_after_seconds: retryAfter },
+          { 'retry-after': String(retryAfter) },
+        );
       }
+      // The await above let other opens of this key in: check the cap again, right before connecting.
+      refuseOverCap();
       const query = request.query;
       const raw = reply.raw;
       reply.hijack();
       const headers: Record<string, string | number | string[]> = {};
       for (const [name, value] of Object.entries(reply.getHeaders()))
         if (value !== undefined) headers[name] = value;
-      raw.writeHead(200, {
-        ...headers,
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-store, no-transform',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-      });
+      raw.writeHead(200, { ...headers, ...streamHeaders, connection: 'keep-alive' });
       raw.socket?.setNoDelay(true);
       const lastEventId = request.headers['last-event-id'];
       const client = hub.connect(
@@ -130,6 +155,17 @@ export async function streamRoutes(app: FastifyInstance, { hub }: { hub: StreamH
             if (text) raw.end(text);
             else raw.destroy();
           },
+          drained: () =>
+            new Promise<void>((resolve) => {
+              if (!raw.writableNeedDrain || raw.destroyed) return void setImmediate(resolve);
+              const done = () => {
+                raw.off('drain', done);
+                raw.off('close', done);
+                resolve();
+              };
+              raw.on('drain', done);
+              raw.on('close', done);
+            }),
         },
         typeof lastEventId === 'string' ? lastEventId : undefined,
         query.initial ?? true,
