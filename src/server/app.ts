@@ -4,9 +4,10 @@ import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { OddsSource } from '#engine/sources/index.ts';
 import type { Config } from './config.ts';
-import { redactUrl } from './lib/redact.ts';
+import { redactingDestination, redactUrl, serializeError } from './lib/redact.ts';
+import { fastifyTrustProxy } from './lib/trust-proxy.ts';
 import { enginePlugin } from './plugins/engine.ts';
-import { errorsPlugin } from './plugins/errors.ts';
+import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/errors.ts';
 import { readinessPlugin } from './plugins/readiness.ts';
 import { sitePlugin } from './plugins/site.ts';
 import { dbPlugin } from './db/plugin.ts';
@@ -35,9 +36,14 @@ export interface AppOptions {
   source?: OddsSource;
 }
 
-export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+/** Pino settings: headers and credential-like URL parameters redacted, and every line filtered (decision 010). */
+export function loggerOptions(
+  config: Config,
+  destination: { write(line: string): unknown } = process.stdout,
+): FastifyServerOptions['logger'] {
   return {
     level: config.LOG_LEVEL,
+    stream: redactingDestination(destination),
     redact: {
       paths: [
         'req.headers.authorization',
@@ -51,6 +57,7 @@ export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
       req(request: { method: string; url: string; ip?: string; headers?: Record<string, unknown> }) {
         return { method: request.method, url: redactUrl(request.url) };
       },
+      err: serializeError,
     },
   };
 }
@@ -59,11 +66,24 @@ export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
 export async function buildApp({ config, logger, source }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger === undefined ? loggerOptions(config) : logger,
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: fastifyTrustProxy(config.TRUST_PROXY),
     bodyLimit: 64 * 1024,
     return503OnClosing: true,
     routerOptions: { ignoreDuplicateSlashes: false, maxParamLength: 200 },
+    // Decision 012: no socket lives on without sending a request; SSE is not cut (these bound receiving the request).
+    connectionTimeout: config.CONNECTION_TIMEOUT_MS,
+    keepAliveTimeout: config.KEEP_ALIVE_TIMEOUT_MS,
+    requestTimeout: config.REQUEST_TIMEOUT_MS,
+    http: {
+      headersTimeout: config.HEADERS_TIMEOUT_MS,
+      requestTimeout: config.REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(config.HEADERS_TIMEOUT_MS / 4))),
+    },
+    // Decision 014: Node's and Fastify's own refusals are problem+json with the security headers too.
+    clientErrorHandler,
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
+  app.server.maxConnections = config.MAX_CONNECTIONS;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);

@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { clientAddressKey } from '../lib/client-address.ts';
+import { FailureThrottle, throttledProblem } from '../lib/failure-throttle.ts';
 import { HttpProblem } from '../lib/problem.ts';
+import { isCredentialName, urlParameterNames } from '../lib/redact.ts';
 import type { ApiKeyRecord, KeyCheck } from './keys.ts';
 import { phaseOf, type QuotaCounter } from './quota.ts';
 import { cheapestPlanWith, includes, type Feature } from './policy.ts';
@@ -11,8 +14,7 @@ import { cheapestPlanWith, includes, type Feature } from './policy.ts';
 
 export const WINDOW_MS = 60_000;
 export const STREAM_QUERY_PARAM = 'api_key';
-/** Query parameters that look like a credential (the same names the log serializer redacts). */
-const CREDENTIAL_PARAMS = ['api_key', 'apikey', 'key', 'token', 'access_token'];
+const THROTTLED_DETAIL = 'Too many unknown API keys from this address.';
 
 export interface Quota {
   limit: number;
@@ -85,16 +87,19 @@ export function requireFeature(request: FastifyRequest, feature: Feature): void 
   );
 }
 
-function queryHasCredential(url: string): boolean {
-  const queryStart = url.indexOf('?');
-  if (queryStart < 0) return false;
-  const params = new URLSearchParams(url.slice(queryStart + 1));
-  return CREDENTIAL_PARAMS.some((name) => params.has(name));
+/** A credential-like query or `;` parameter, whatever its case or percent-encoding (decision 010). */
+function urlHasCredential(url: string): boolean {
+  return urlParameterNames(url).some(isCredentialName);
 }
 
-async function authenticate(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+async function authenticate(
+  app: FastifyInstance,
+  throttle: FailureThrottle,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
   const inQuery = request.routeOptions.config.apiKeyInQuery === true;
-  if (!inQuery && queryHasCredential(request.url)) {
+  if (!inQuery && urlHasCredential(request.url)) {
     throw new HttpProblem(
       400,
       'api-key-in-query',
@@ -108,8 +113,21 @@ async function authenticate(app: FastifyInstance, request: FastifyRequest, reply
     const value = (request.query as Record<string, unknown> | undefined)?.[STREAM_QUERY_PARAM];
     if (typeof value === 'string') presented = value;
   }
+  const client = clientAddressKey(request.ip);
+  const blocked = throttle.retryAfterMs(client);
+  if (blocked > 0) throw throttledProblem(blocked, THROTTLED_DETAIL);
   const check = await app.apiKeys.authenticate(presented?.trim());
-  if (!check.ok) throw keyProblem(check.reason);
+  if (!check.ok) {
+    // Only unknown keys count: they are the guesses, and each costs a lookup (decision 013).
+    if (check.reason === 'unknown') {
+      const wait = await throttle.failed(client);
+      if (wait > 0) {
+        request.log.warn({ reason: check.reason }, 'api key failures throttled');
+        throw throttledProblem(wait, THROTTLED_DETAIL);
+      }
+    }
+    throw keyProblem(check.reason);
+  }
   const { key } = check;
   const limit = key.plan.requestsPerMinute;
   const result = await app.apiQuota.take(`key:${key.id}`, phaseOf(key.id, WINDOW_MS), limit, WINDOW_MS);
@@ -137,7 +155,13 @@ export const apiAuthPlugin = fp(
   async (app: FastifyInstance) => {
     app.decorateRequest('apiKey', null);
     app.decorateRequest('quota', null);
-    app.addHook('onRequest', (request, reply) => authenticate(app, request, reply));
+    const throttle = new FailureThrottle(
+      app.rateLimiter,
+      'api-auth',
+      app.config.API_AUTH_FAILURES_PER_MINUTE,
+      (client) => app.secrets.hashAddress(client).slice(0, 32),
+    );
+    app.addHook('onRequest', (request, reply) => authenticate(app, throttle, request, reply));
   },
-  { name: 'api-auth', dependencies: ['api-keys'] },
+  { name: 'api-auth', dependencies: ['api-keys', 'rate-limit', 'secrets'] },
 );

@@ -5,6 +5,7 @@ import { getPlan, type Plan, type PlanId } from '#domain/plans.ts';
 import type { Database } from '../db/database.ts';
 import { apiKeys } from '../db/schema.ts';
 import { generateKey, hashKey, looksLikeKey } from '../keys/keys.ts';
+import { TtlCache } from '../lib/ttl-cache.ts';
 
 // Paid and trial API keys as the odds API sees them: lookup by SHA-256 (the table of issue 3), a short in-process
 // cache so that a hot key costs no query per request, creation and revocation for operators, and a listener hook so
@@ -58,13 +59,24 @@ export type RevokeOrigin = 'local' | 'remote';
 export interface ApiKeyServiceOptions {
   /** How long a lookup is trusted before the database is asked again (revocation by another instance). */
   cacheMs?: number;
+  /** How long an unknown key stays unknown without asking the database again (default 5 s; decision 013). */
+  negativeCacheMs?: number;
+  /** Entries of each cache (known keys, unknown keys); the least recently used goes first. */
+  cacheEntries?: number;
   now?: () => number;
 }
 
 export class ApiKeyService {
-  private readonly cache = new Map<string, { record: ApiKeyRecord | null; until: number }>();
+  // Known and unknown keys are cached apart, so that a flood of unknown keys never evicts the keys in use.
+  private readonly known: TtlCache<string, ApiKeyRecord>;
+  private readonly unknown: TtlCache<string, true>;
+  /** Lookups in flight: concurrent requests with one key share one query. */
+  private readonly pending = new Map<string, Promise<ApiKeyRecord | null>>();
+  /** Bumped by every revocation: a lookup that started before one is not cached. */
+  private generation = 0;
   private readonly revokeListeners = new Set<(ids: number[], origin: RevokeOrigin) => void>();
   private readonly cacheMs: number;
+  private readonly negativeCacheMs: number;
   private readonly now: () => number;
 
   constructor(
@@ -72,7 +84,10 @@ export class ApiKeyService {
     options: ApiKeyServiceOptions = {},
   ) {
     this.cacheMs = options.cacheMs ?? 2_000;
+    this.negativeCacheMs = options.negativeCacheMs ?? 5_000;
     this.now = options.now ?? Date.now;
+    this.known = new TtlCache(options.cacheEntries ?? 50_000);
+    this.unknown = new TtlCache(options.cacheEntries ?? 50_000);
   }
 
   /** Checks a presented key. Never throws for bad input; database errors propagate (→ 500). */
@@ -81,18 +96,33 @@ export class ApiKeyService {
     if (!looksLikeKey(presented)) return { ok: false, reason: 'malformed' };
     const hash = hashKey(presented);
     const now = this.now();
-    const cached = this.cache.get(hash);
-    let record: ApiKeyRecord | null;
-    if (cached && cached.until > now) record = cached.record;
-    else {
-      const [row] = await this.db.select().from(apiKeys).where(eq(apiKeys.hash, hash)).limit(1);
-      record = row ? toRecord(row) : null;
-      // Bounded: unknown keys are cached too (a flood of random keys must not become a flood of queries).
-      if (this.cache.size >= 50_000) this.cache.clear();
-      this.cache.set(hash, { record, until: now + this.cacheMs });
-    }
+    let record: ApiKeyRecord | null | undefined = this.known.get(hash, now);
+    if (record === undefined && this.unknown.get(hash, now)) record = null;
+    if (record === undefined) record = await this.lookup(hash);
     if (!record) return { ok: false, reason: 'unknown' };
     return checkRecord(record, now);
+  }
+
+  private lookup(hash: string): Promise<ApiKeyRecord | null> {
+    const inFlight = this.pending.get(hash);
+    if (inFlight) return inFlight;
+    const generation = this.generation;
+    const query = (async () => {
+      try {
+        const [row] = await this.db.select().from(apiKeys).where(eq(apiKeys.hash, hash)).limit(1);
+        const record = row ? toRecord(row) : null;
+        if (generation === this.generation) {
+          const now = this.now();
+          if (record) this.known.set(hash, record, now + this.cacheMs);
+          else this.unknown.set(hash, true, now + this.negativeCacheMs);
+        }
+        return record;
+      } finally {
+        this.pending.delete(hash);
+      }
+    })();
+    this.pending.set(hash, query);
+    return query;
   }
 
   async create(args: { planId: PlanId; email: string; expiresAt?: Date | null }) {
@@ -108,6 +138,7 @@ export class ApiKeyService {
         expiresAt: args.expiresAt ?? null,
       })
       .returning();
+    this.unknown.delete(key.hash);
     return { plain: key.plain, record: toRecord(row!) };
   }
 
@@ -138,7 +169,9 @@ export class ApiKeyService {
    * publishes local revocations).
    */
   revoked(ids: number[], origin: RevokeOrigin): void {
-    this.cache.clear();
+    this.generation += 1;
+    this.pending.clear();
+    this.known.clear();
     for (const listener of this.revokeListeners) listener(ids, origin);
   }
 

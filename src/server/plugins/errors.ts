@@ -1,7 +1,10 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { HttpProblem, PROBLEM_CONTENT_TYPE, problemType, type Problem } from '../lib/problem.ts';
+import { SECURITY_HEADERS } from '../lib/security-headers.ts';
 
 const TITLES: Record<number, [code: string, title: string]> = {
   400: ['bad-request', 'Bad request'],
@@ -60,3 +63,66 @@ export const errorsPlugin = fp(
   },
   { name: 'errors' },
 );
+
+function titledProblem(status: number, detail: string): Problem {
+  const [code, title] = TITLES[status] ?? ['client-error', 'Bad request'];
+  return { type: problemType(code), title, status, detail };
+}
+
+/**
+ * Fastify's `clientErrorHandler`: a request Node's parser refused (bad request line or header, headers over the
+ * limit, headers or body too slow) gets a problem+json answer with the usual security headers, then the socket is
+ * closed. The raw bytes (which may hold a key) are never logged (decisions 010 and 014).
+ */
+export function clientErrorHandler(
+  this: FastifyInstance,
+  error: Error & { code?: string },
+  socket: Socket,
+): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const status =
+    error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const detail =
+    status === 431
+      ? 'The request headers are too large.'
+      : status === 408
+        ? 'The request was not received in time.'
+        : 'The request could not be parsed as HTTP/1.1.';
+  this.log.debug({ code: error.code, status }, 'client error');
+  const pending = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !pending?.headersSent) {
+    const body = JSON.stringify(titledProblem(status, detail));
+    const headers = {
+      ...SECURITY_HEADERS,
+      'cache-control': 'no-store',
+      'content-type': PROBLEM_CONTENT_TYPE,
+      'content-length': String(Buffer.byteLength(body)),
+      connection: 'close',
+    };
+    const head = Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`);
+  }
+  socket.destroy();
+}
+
+/** Fastify's `frameworkErrors`: its refusals before routing (malformed URL, over-long parameter) as problem+json. */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const status =
+    error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+  const problem: Problem =
+    status >= 500
+      ? { type: problemType('internal'), title: 'Internal server error', status }
+      : titledProblem(
+          status,
+          error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+            ? 'A path segment is too long.'
+            : 'The URL is malformed (check its percent-encoding).',
+        );
+  void reply
+    .code(status)
+    .headers({ ...SECURITY_HEADERS, 'cache-control': 'no-store' })
+    .type(PROBLEM_CONTENT_TYPE)
+    .send(problem);
+}
