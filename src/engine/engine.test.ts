@@ -488,6 +488,42 @@ describe('OddsEngine', () => {
     expect(seen).toEqual(['fanduel:150', 'draftkings:-130']);
   });
 
+  it('flags an arb above the edge ceiling as suspect, and leaves the others unflagged', () => {
+    const env = setup();
+    env.engine.ingest(fixture(1));
+    env.engine.ingest(fixture(2));
+    env.engine.ingest(price(1, 'fanduel', 'moneyline', 'away', undefined, { decimal: 1000 }));
+    env.engine.ingest(price(1, 'caesars', 'moneyline', 'home', -110));
+    for (const message of moneyline(2, 150, -130)) env.engine.ingest(message);
+    const arbs = env.feed().arbs;
+    expect(arbs.map((arb) => [arb.edge_pct, arb.suspect])).toEqual([
+      [90.536, true],
+      [3.602, undefined],
+    ]);
+    expect(Object.keys(arbs[1]!)).not.toContain('suspect');
+  });
+
+  it('takes the edge ceiling and the odds range from its options', () => {
+    let now = T0;
+    const engine = new OddsEngine({
+      source: 'replay',
+      now: () => now,
+      scan: { maxEdgePct: 95 },
+      limits: { maxDecimal: 500 },
+    });
+    engine.markReady();
+    engine.ingest(fixture(1));
+    expect(engine.ingest(price(1, 'fanduel', 'moneyline', 'away', undefined, { decimal: 1000 }))).toBe(false);
+    expect(engine.stats().drops.odds_out_of_range).toBe(1);
+    engine.ingest(price(1, 'fanduel', 'moneyline', 'away', undefined, { decimal: 400 }));
+    engine.ingest(price(1, 'caesars', 'moneyline', 'home', -110));
+    now += 1;
+    engine.tick();
+    const feed = ArbFeedSchema.parse(JSON.parse(engine.latest!.body.toString('utf8')));
+    expect(feed.arbs.map((arb) => [arb.edge_pct, arb.suspect])).toEqual([[89.993, undefined]]);
+    expect(() => new OddsEngine({ source: 'replay', limits: { maxDecimal: 1e7 } })).toThrow(RangeError);
+  });
+
   it('caps the feed at maxArbs, best first', () => {
     let now = T0;
     const engine = new OddsEngine({ source: 'replay', now: () => now, maxArbs: 3 });

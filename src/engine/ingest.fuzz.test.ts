@@ -178,6 +178,53 @@ const BAD: { name: string; input: unknown; reason: DropReason; priceKept?: boole
     reason: 'unfilled_placeholder',
     priceKept: true,
   },
+  { name: 'American odds 1e308', input: { ...base, american: 1e308 }, reason: 'odds_out_of_range' },
+  {
+    name: 'American odds 99999999999',
+    input: { ...base, american: 99_999_999_999 },
+    reason: 'odds_out_of_range',
+  },
+  { name: 'decimal odds 1e12', input: { ...base, decimal: 1e12 }, reason: 'odds_out_of_range' },
+  {
+    name: 'decimal odds 1001.5 (above the range)',
+    input: { ...base, decimal: 1001.5 },
+    reason: 'odds_out_of_range',
+  },
+  {
+    name: 'decimal odds 1.0005 (below the range)',
+    input: { ...base, decimal: 1.0005 },
+    reason: 'odds_out_of_range',
+  },
+  {
+    name: 'American odds -200000 (below the range)',
+    input: { ...base, american: -200_000 },
+    reason: 'odds_out_of_range',
+  },
+  ...(
+    [
+      ['unix ms 9e15', 9e15],
+      ['unix ms 1 (1970)', 1],
+      ['in 401 days', T0 + 401 * 86_400_000],
+      ['3 days ago', T0 - 3 * 86_400_000],
+      ['the ISO text "+275760-09-13T00:00:00Z"', '+275760-09-13T00:00:00Z'],
+    ] as const
+  ).map(([when, startsAt]) => ({
+    name: `an event starting ${when}`,
+    input: {
+      kind: 'event',
+      sourceEventId: 'e2',
+      league: 'nba',
+      home: { name: 'Miami Heat' },
+      away: { name: 'Utah Jazz' },
+      startsAt,
+    },
+    reason: 'time_out_of_range' as const,
+  })),
+  {
+    name: 'a price updated over 400 days ago',
+    input: { ...base, american: 120, updatedAt: T0 - 401 * 86_400_000 },
+    reason: 'time_out_of_range',
+  },
   { name: 'a message that is not an object', input: 'price', reason: 'malformed' },
   { name: 'a message of unknown kind', input: { kind: 'delete-everything' }, reason: 'malformed' },
 ];
@@ -205,6 +252,41 @@ describe('ingestion of bad input', () => {
       if (!bad.priceKept) expect(engine.latest!.body.equals(good.body)).toBe(true);
     });
   }
+
+  it('publishes only finite figures within the odds range, and flags every edge above the ceiling', () => {
+    const { engine } = goodEngine();
+    const odds = fc.oneof(
+      fc.record({ american: fc.oneof(fc.double(), fc.integer({ min: -2e6, max: 2e6 }), fc.constant(1e308)) }),
+      fc.record({ decimal: fc.oneof(fc.double({ min: 1, max: 2e6 }), fc.double(), fc.constant(1e12)) }),
+    );
+    const message = fc.tuple(
+      fc.constantFrom('fanduel', 'betmgm', 'caesars'),
+      fc.constantFrom('home', 'away'),
+      odds,
+    );
+    let published = 0;
+    fc.assert(
+      fc.property(fc.array(message, { minLength: 1, maxLength: 20 }), (messages) => {
+        for (const [book, outcome, price] of messages)
+          engine.ingest({ kind: 'price', sourceEventId: 'e1', book, market: 'moneyline', outcome, ...price });
+        engine.tick();
+        const feed = ArbFeedSchema.parse(JSON.parse(engine.latest!.body.toString('utf8')));
+        for (const arb of feed.arbs) {
+          published += 1;
+          expect(Number.isFinite(arb.edge_pct)).toBe(true);
+          expect(arb.suspect).toBe(arb.edge_pct > 10 ? true : undefined);
+          for (const side of arb.sides) {
+            expect(side.decimal_odds).toBeGreaterThanOrEqual(1.001);
+            expect(side.decimal_odds).toBeLessThanOrEqual(1001);
+            expect(side.implied_prob).toBeGreaterThan(0);
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+    expect(published).toBeGreaterThan(100);
+    expect(engine.stats().drops.odds_out_of_range).toBeGreaterThan(0);
+  });
 
   it('refuses a payload over the byte cap before parsing it', () => {
     const { engine, good } = goodEngine();

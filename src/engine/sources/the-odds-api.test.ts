@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ArbFeedSchema } from '#domain/schemas/feed.ts';
 import { OddsEngine } from '../engine.ts';
+import { MAX_TIMER_MS } from '../ingest.ts';
 import { TheOddsApiSource } from './the-odds-api.ts';
 import type { SourceContext } from './types.ts';
 
@@ -33,6 +34,10 @@ afterAll(async () => {
 
 beforeEach(() => {
   requests.length = 0;
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
 });
 
 const json =
@@ -176,6 +181,48 @@ describe('The Odds API source', () => {
     expect(await source.pollOnce(context)).toBe(10_000);
     expect(warnings).toContain('odds api rate limited (429)');
     expect(warnings.join(' ')).not.toContain('test-key-123');
+  });
+
+  it('drops an event whose commence_time arrives as an implausible number, and keeps the others', async () => {
+    const events = JSON.parse(fixture('the-odds-api-nba.json').toString('utf8')) as {
+      commence_time: unknown;
+    }[];
+    events[0]!.commence_time = 9e15;
+    handler = json(JSON.stringify(events));
+    const { source, context, engine } = setup(['nba']);
+    await source.pollOnce(context);
+    expect(engine.stats().drops.time_out_of_range).toBe(1);
+    expect(engine.store.eventCount).toBe(1);
+  });
+
+  it('keeps a numeric last_update as the price time, so a stale price stays stale', async () => {
+    const events = JSON.parse(fixture('the-odds-api-nba.json').toString('utf8')) as {
+      bookmakers: { last_update: unknown; markets: { last_update?: unknown }[] }[];
+    }[];
+    for (const bookmaker of events.flatMap((event) => event.bookmakers)) {
+      bookmaker.last_update = NOW - 600_000;
+      for (const market of bookmaker.markets) delete market.last_update;
+    }
+    handler = json(JSON.stringify(events));
+    const { source, context, engine, feed } = setup(['nba']);
+    await source.pollOnce(context);
+    expect(engine.stats().accepted).toBeGreaterThan(2);
+    expect(feed().arbs).toEqual([]);
+    const market = engine.store.markets(engine.store.events()[0]!.id)[0]!;
+    expect(engine.store.prices(market.key).map((price) => price.updatedAt)).toContain(NOW - 600_000);
+  });
+
+  it('never hands its timer a delay above 2^31 − 1 ms, whatever Retry-After says', async () => {
+    handler = json('{"message":"Too many requests"}', { 'retry-after': '10000000000' }, 429);
+    const setTimeoutSpy = vi.spyOn(globalThis, 'setTimeout');
+    const { source, context } = setup(['nba']);
+    source.start(context);
+    await vi.waitFor(() =>
+      expect(setTimeoutSpy.mock.calls.some((call) => (call[1] ?? 0) >= 300_000)).toBe(true),
+    );
+    source.stop();
+    const delays = setTimeoutSpy.mock.calls.map((call) => call[1] ?? 0);
+    expect(Math.max(...delays)).toBe(MAX_TIMER_MS);
   });
 
   it('refuses bodies over the byte cap before parsing, and non-JSON bodies', async () => {
