@@ -1,0 +1,108 @@
+import { connect, type Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openRawStream } from './api/testing.ts';
+import { buildApp } from './app.ts';
+import { trialTestConfig } from './trials/testing.ts';
+
+// Decision 012 over real loopback sockets, with small configured values.
+
+const HOST = '127.0.0.1';
+let app: FastifyInstance | undefined;
+const sockets: Socket[] = [];
+
+afterEach(async () => {
+  for (const socket of sockets.splice(0)) socket.destroy();
+  await app?.close();
+  app = undefined;
+});
+
+async function start(port: number, env: Record<string, string>) {
+  app = await buildApp({ config: trialTestConfig(env), logger: false });
+  await app.listen({ port, host: HOST });
+}
+
+interface Peer {
+  socket: Socket;
+  received(): string;
+  closed: Promise<void>;
+}
+
+function open(port: number): Promise<Peer> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, HOST);
+    sockets.push(socket);
+    let data = '';
+    socket.on('data', (chunk: Buffer) => (data += chunk.toString()));
+    socket.on('error', () => {});
+    const closed = new Promise<void>((done) => socket.once('close', () => done()));
+    socket.once('connect', () => resolve({ socket, received: () => data, closed }));
+    socket.once('error', reject);
+  });
+}
+
+async function answerOn(peer: Peer, request: string): Promise<string> {
+  const before = peer.received().length;
+  peer.socket.write(request);
+  for (;;) {
+    const text = peer.received().slice(before);
+    const head = text.indexOf('\r\n\r\n');
+    const length = /content-length: (\d+)/i.exec(text)?.[1];
+    if (head >= 0 && length !== undefined && text.length >= head + 4 + Number(length)) return text;
+    await sleep(10);
+  }
+}
+
+const HEALTH = 'GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n';
+
+describe('sockets', () => {
+  it('closes a socket that sends nothing after HEADERS_TIMEOUT_MS, with a 408 problem', async () => {
+    await start(4251, { HEADERS_TIMEOUT_MS: '300', REQUEST_TIMEOUT_MS: '600' });
+    const peer = await open(4251);
+    await peer.closed;
+    expect(peer.received()).toMatch(/^HTTP\/1\.1 408 /);
+    expect(peer.received()).toContain('application/problem+json');
+  });
+
+  it('closes a socket that dribbles half a header after HEADERS_TIMEOUT_MS', async () => {
+    await start(4251, { HEADERS_TIMEOUT_MS: '300', REQUEST_TIMEOUT_MS: '600' });
+    const peer = await open(4251);
+    peer.socket.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n');
+    const dribble = setInterval(() => peer.socket.write('X-A: 1\r\n'), 50);
+    await peer.closed;
+    clearInterval(dribble);
+    expect(peer.received()).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
+  it('closes an idle keep-alive connection after KEEP_ALIVE_TIMEOUT_MS', async () => {
+    await start(4251, { KEEP_ALIVE_TIMEOUT_MS: '300' });
+    const peer = await open(4251);
+    expect(await answerOn(peer, HEALTH)).toMatch(/^HTTP\/1\.1 200 /);
+    await peer.closed;
+  });
+
+  it('refuses connections above MAX_CONNECTIONS while /healthz on an existing connection still works', async () => {
+    await start(4252, { MAX_CONNECTIONS: '3' });
+    const first = await open(4252);
+    expect(await answerOn(first, HEALTH)).toMatch(/^HTTP\/1\.1 200 /);
+    await open(4252);
+    await open(4252);
+    const extra = await open(4252);
+    extra.socket.write(HEALTH);
+    await extra.closed;
+    expect(extra.received()).toBe('');
+    expect(await answerOn(first, HEALTH)).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
+  it('keeps a /v1/stream answer open past REQUEST_TIMEOUT_MS and HEADERS_TIMEOUT_MS', async () => {
+    await start(4253, { HEADERS_TIMEOUT_MS: '200', REQUEST_TIMEOUT_MS: '300' });
+    const { plain } = await app!.apiKeys.create({ planId: 'enterprise', email: 'ops@example.com' });
+    const stream = await openRawStream(`http://${HOST}:4253/v1/stream`, { 'x-api-key': plain });
+    expect(stream.status).toBe(200);
+    const outcome = await Promise.race([stream.ended.then(() => 'ended'), sleep(1500).then(() => 'open')]);
+    stream.abort();
+    expect(outcome).toBe('open');
+    expect(stream.text()).toContain('event: snapshot');
+  });
+});
