@@ -45,10 +45,13 @@ function spread(values: number[]) {
   return { count: sorted.length, p50: round(at(0.5)), p99: round(at(0.99)), max: round(sorted.at(-1)!) };
 }
 
-/** GET /healthz one at a time on a keep-alive connection until `stop()`; returns each latency in ms. */
-function probe(origin: string): { stop(): Promise<number[]> } {
+/**
+ * GET /healthz one at a time on a keep-alive connection until `stop()`; returns each [sent at (ms since `from`),
+ * latency in ms].
+ */
+function probe(origin: string, from = performance.now()): { stop(): Promise<[number, number][]> } {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const latencies: number[] = [];
+  const latencies: [number, number][] = [];
   let running = true;
   const loop = (async () => {
     while (running) {
@@ -61,7 +64,7 @@ function probe(origin: string): { stop(): Promise<number[]> } {
           })
           .on('error', () => resolve());
       });
-      latencies.push(performance.now() - started);
+      latencies.push([started - from, performance.now() - started]);
       await new Promise((resolve) => setTimeout(resolve, PROBE_GAP_MS));
     }
   })();
@@ -119,7 +122,7 @@ async function main() {
     await new Promise((resolve) => setTimeout(resolve, 3000));
     const idleProbe = probe(server.origin);
     await new Promise((resolve) => setTimeout(resolve, 3000));
-    const idle = spread(await idleProbe.stop());
+    const idle = spread((await idleProbe.stop()).map(([, ms]) => ms));
 
     // Fork the client processes first (tsx start-up is slow), then send every open at once.
     const share = Math.ceil(OPENS / PROCESSES);
@@ -134,8 +137,8 @@ async function main() {
     for (const one of forked) children.push(one.child);
     await new Promise((resolve) => setTimeout(resolve, 3000));
     const cpuBefore = cpuSeconds(pid);
-    const loadProbe = probe(server.origin);
     const started = performance.now();
+    const loadProbe = probe(server.origin, started);
     for (const { child, group } of forked)
       child.send({
         type: 'open',
@@ -148,7 +151,12 @@ async function main() {
       });
     const outcomes = (await Promise.all(forked.map((one) => one.done))).flat();
     const seconds = (performance.now() - started) / 1000;
-    const during = spread(await loadProbe.stop());
+    const probes = await loadProbe.stop();
+    const during = spread(probes.map(([, ms]) => ms));
+    const slowest = [...probes]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 5)
+      .map(([at, ms]) => ({ sentAtMs: Math.round(at), ms: Math.round(ms) }));
     const serverCpu = (cpuSeconds(pid) - cpuBefore) / seconds;
     const ok = outcomes.filter((outcome) => Number.isFinite(outcome.snapshotMs));
     const statuses: Record<string, number> = {};
@@ -169,6 +177,7 @@ async function main() {
       allSnapshotsSeconds: Number(seconds.toFixed(2)),
       healthzIdleMs: idle,
       healthzDuringOpensMs: during,
+      healthzSlowest: slowest,
       serverCpuCores: Number(serverCpu.toFixed(2)),
     };
     console.log(results);

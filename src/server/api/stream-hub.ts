@@ -35,8 +35,9 @@ export interface StreamOptions {
   snapshotChunkBytes: number;
   /** A group's encoded snapshot is reused by clients opening within this long of its build. */
   snapshotReuseMs: number;
-  /** Building a snapshot yields to the event loop after this much work. */
+  /** Snapshot work (building and writing, all clients together) done per turn of the event loop, at most. */
   sliceMs: number;
+  sliceBytes: number;
 }
 
 export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
@@ -49,6 +50,7 @@ export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
   snapshotChunkBytes: 64 * 1024,
   snapshotReuseMs: 1_000,
   sliceMs: 4,
+  sliceBytes: 512 * 1024,
 };
 
 export type EntryKind = 'price' | 'arb' | 'arb_removed';
@@ -100,8 +102,12 @@ interface SharedSnapshot {
   /** The tier's last released seq when the build started: its clients get the entries after it next. */
   seq: number;
   builtAt: number;
+  filters: StreamFilters;
   /** The whole SSE event (`id`, `event: snapshot`, `data`), in pieces of about `snapshotChunkBytes`. */
   pieces: Promise<Buffer[]>;
+  /** The group's entries after `seq` up to `coveredTo`, rendered once for all its clients as they catch up. */
+  since: Buffer[];
+  coveredTo: number;
 }
 
 /** Clients of one tier with equal filters: each release's chunk for them is rendered and encoded once. */
@@ -126,7 +132,46 @@ interface Tier {
 const ANY_LEAGUE = '*';
 const HEARTBEAT = Buffer.from(': heartbeat\n\n');
 const LIVE = Promise.resolve();
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Spreads the snapshot work of every opening client over turns of the event loop: each turn does at most `sliceMs` of
+ * building and `sliceBytes` of writing, then the waiting clients go on, in turn, after the I/O of the next one (so
+ * that other requests, /healthz among them, are served in between). Bytes are counted rather than timed for writes,
+ * because the socket copies them after the turn's microtasks (decision 087).
+ */
+class Pacer {
+  private started = -1;
+  private bytes = 0;
+  private waiting: (() => void)[] = [];
+
+  constructor(
+    private readonly sliceMs: number,
+    private readonly sliceBytes: number,
+  ) {}
+
+  /** Settles once this turn has room for `bytes` more (0: time only). */
+  async take(bytes: number): Promise<void> {
+    for (;;) {
+      if (this.started < 0) {
+        this.started = performance.now();
+        this.bytes = 0;
+        setImmediate(() => this.nextTurn());
+      }
+      if (this.bytes < this.sliceBytes && performance.now() - this.started < this.sliceMs) {
+        this.bytes += bytes;
+        return;
+      }
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+  }
+
+  private nextTurn() {
+    this.started = -1;
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const resolve of waiting) resolve();
+  }
+}
 
 /** Gathers text into Buffers of about `size` bytes. */
 class Pieces {
@@ -195,6 +240,7 @@ export class StreamHub {
   private flushScheduled = false;
   private previousArbs = new Map<string, { json: string; arb: Arb }>();
   private readonly unsubscribe: (() => void)[] = [];
+  private readonly pacer: Pacer;
   dropped = 0;
   /** Snapshot events encoded since start (each shared by the clients of its group opening within a second). */
   snapshotBuilds = 0;
@@ -205,7 +251,9 @@ export class StreamHub {
     private readonly engine: FeedEngine,
     readonly options: StreamOptions,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.pacer = new Pacer(options.sliceMs, options.sliceBytes);
+  }
 
   start(recheck: (ids: number[]) => Promise<number[]>): void {
     this.unsubscribe.push(this.engine.store.subscribe((change) => this.onPrice(change)));
@@ -528,37 +576,60 @@ export class StreamHub {
       return;
     }
     for (const piece of pieces) {
+      await this.pacer.take(piece.length);
       if (client.closed) return;
       sink.write(piece);
       await sink.drained();
     }
-    if (client.closed) return;
-    if (shared.seq + 1 < this.firstSeq) {
-      // So slow that the changes since the snapshot have left the buffer: like any slow reader, it reconnects.
-      this.dropped += 1;
-      this.close(client, 'slow');
-      return;
+    // Then the entries since the build, in the segments rendered once for every client of this snapshot, until none
+    // is left to write: the client is live from the same turn on, so nothing is missed or sent twice.
+    for (let written = 0; ;) {
+      if (client.closed) return;
+      if (!this.extendSince(shared, tier)) {
+        // So slow that the changes since the snapshot have left the buffer: like any slow reader, it reconnects.
+        this.dropped += 1;
+        this.close(client, 'slow');
+        return;
+      }
+      if (written === shared.since.length) break;
+      const segment = shared.since[written++]!;
+      await this.pacer.take(segment.length);
+      if (client.closed) return;
+      sink.write(segment);
+      await sink.drained();
     }
-    const since = this.entries.slice(
-      this.indexOf(shared.seq + 1),
-      Math.max(0, this.indexOf(tier.released + 1)),
-    );
-    const text = this.render(since, group.filters);
-    if (text) sink.write(text);
     client.live = true;
+  }
+
+  /** Renders the group's entries released since `shared.coveredTo`; false when they have left the buffer. */
+  private extendSince(shared: SharedSnapshot, tier: Tier): boolean {
+    if (shared.coveredTo >= tier.released) return true;
+    if (shared.coveredTo + 1 < this.firstSeq) return false;
+    const batch = this.entries.slice(this.indexOf(shared.coveredTo + 1), this.indexOf(tier.released + 1));
+    const text = this.render(batch, shared.filters);
+    if (text) shared.since.push(Buffer.from(text));
+    shared.coveredTo = tier.released;
+    return true;
   }
 
   /** The group's snapshot built within `snapshotReuseMs` whose later entries are still buffered, or a new one. */
   private sharedSnapshot(tier: Tier, group: Group): SharedSnapshot {
     const now = this.now();
     const cached = tier.snapshots.get(group.filterKey);
-    if (cached && now - cached.builtAt < this.options.snapshotReuseMs && cached.seq + 1 >= this.firstSeq)
+    if (
+      cached &&
+      now - cached.builtAt < this.options.snapshotReuseMs &&
+      cached.coveredTo + 1 >= this.firstSeq
+    )
       return cached;
     this.forgetOldSnapshots(now);
     const shared: SharedSnapshot = {
       seq: tier.released,
       builtAt: now,
+      filters: group.filters,
       pieces: this.buildSnapshot(tier, group.filters, tier.released, now),
+      since: [],
+      coveredTo: tier.released,
     };
     tier.snapshots.set(group.filterKey, shared);
     this.snapshotBuilds += 1;
@@ -614,15 +685,10 @@ export class StreamHub {
           ? [store.event(filters.event)].filter((event) => event !== undefined)
           : listEvents(store, { league: filters.league });
     const out = new Pieces(this.options.snapshotChunkBytes);
+    const pace = () => this.pacer.take(0);
     out.add(
       `id: ${this.boot}-${seq}\nevent: snapshot\ndata: {"as_of":${JSON.stringify(new Date(at ?? now).toISOString())},"delay_seconds":${JSON.stringify(tier.delayMs / 1000)},"events":[`,
     );
-    let sliceStart = performance.now();
-    const pace = async () => {
-      if (performance.now() - sliceStart < this.options.sliceMs) return;
-      await nextTurn();
-      sliceStart = performance.now();
-    };
     let first = true;
     for (const event of events) {
       await pace();
