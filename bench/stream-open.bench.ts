@@ -130,10 +130,7 @@ async function main() {
       const first = index * share;
       return { first, count: Math.max(0, Math.min(share, OPENS - first)) };
     }).filter((group) => group.count > 0);
-    const forked = groups.map((group) => ({
-      group,
-      ...openers(server.origin, keys, group.first, group.count),
-    }));
+    const forked = groups.map((group) => ({ group, ...openers() }));
     for (const one of forked) children.push(one.child);
     await new Promise((resolve) => setTimeout(resolve, 3000));
     const cpuBefore = cpuSeconds(pid);

@@ -104,7 +104,7 @@ export async function streamRoutes(app: FastifyInstance, { hub }: { hub: StreamH
       };
       refuseOverCap();
       // HEAD (which Fastify routes here) answers the headers a stream would have, and opens nothing (decision 088).
-      if (request.method === 'HEAD') return reply.code(200).headers(streamHeaders).send();
+      if (request.method === 'HEAD') return reply.code(200).headers(streamHeaders).send('');
       // Each open may cost a snapshot: a key opens at most STREAM_OPENS_PER_MINUTE streams a minute (decision 087).
       const opensLimit = app.config.STREAM_OPENS_PER_MINUTE;
       const opens = await app.apiQuota.take(
