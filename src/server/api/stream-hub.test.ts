@@ -4,6 +4,7 @@ import { OddsEngine } from '#engine/engine.ts';
 import type { FeedEngine } from '../plugins/engine.ts';
 import type { ApiKeyRecord } from './keys.ts';
 import { DEFAULT_STREAM_OPTIONS, StreamHub, type StreamSink } from './stream-hub.ts';
+import { waitFor } from '../trials/testing.ts';
 import { virtualClock } from './testing.ts';
 
 // The hub without HTTP: delayed tiers on a virtual clock, and slow readers.
@@ -50,7 +51,7 @@ function keyOf(planId: PlanId): ApiKeyRecord {
   };
 }
 
-function setup(maxQueuedBytes = 1 << 20) {
+function setup(maxQueuedBytes = 1 << 20, catchUpMs = DEFAULT_STREAM_OPTIONS.catchUpMs) {
   const clock = virtualClock();
   const engine = new OddsEngine({ source: 'replay', now: clock.now }) as unknown as FeedEngine;
   engine.markReady();
@@ -72,6 +73,7 @@ function setup(maxQueuedBytes = 1 << 20) {
       recheckMs: 60_000,
       releaseMs: 2,
       batchMs: 1,
+      catchUpMs,
     },
     clock.now,
   );
@@ -412,5 +414,18 @@ describe('StreamHub snapshots (decision 087)', () => {
     price(170);
     await settle();
     expect(prices(sink)).toBe(3);
+  });
+
+  it('drops a client that stops reading before it has its snapshot, freeing its slot', async () => {
+    const { hub, price } = setup(1 << 20, 50);
+    price(150);
+    const stalled = new FakeSink();
+    stalled.drained = () => new Promise<void>(() => {});
+    const key = keyOf('elite');
+    hub.connect(key, {}, stalled, undefined, true);
+    expect(hub.connectionsOf(key.id)).toBe(1);
+    await waitFor(() => stalled.destroyed, 'the stalled client to be dropped');
+    expect(hub.connectionsOf(key.id)).toBe(0);
+    expect(hub.dropped).toBe(1);
   });
 });

@@ -35,6 +35,8 @@ export interface StreamOptions {
   snapshotChunkBytes: number;
   /** A group's encoded snapshot is reused by clients opening within this long of its build. */
   snapshotReuseMs: number;
+  /** A client that has not received its snapshot and the changes since within this long is dropped as slow. */
+  catchUpMs: number;
   /** Snapshot work (building and writing, all clients together) done per turn of the event loop, at most. */
   sliceMs: number;
   sliceBytes: number;
@@ -49,6 +51,7 @@ export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
   batchMs: 20,
   snapshotChunkBytes: 64 * 1024,
   snapshotReuseMs: 1_000,
+  catchUpMs: 60_000,
   sliceMs: 4,
   sliceBytes: 512 * 1024,
 };
@@ -565,6 +568,21 @@ export class StreamHub {
    * entries released since it was built, and makes the client live: the same hand-over as a Last-Event-ID replay.
    */
   private async sendSnapshot(client: StreamClient): Promise<void> {
+    // A reader that stops reading would otherwise hold its slot and its shared snapshot for ever.
+    const deadline = setTimeout(() => {
+      if (client.live || client.closed) return;
+      this.dropped += 1;
+      this.close(client, 'slow');
+    }, this.options.catchUpMs);
+    deadline.unref();
+    try {
+      await this.catchUp(client);
+    } finally {
+      clearTimeout(deadline);
+    }
+  }
+
+  private async catchUp(client: StreamClient): Promise<void> {
     const { tier, group, sink } = client;
     const shared = this.sharedSnapshot(tier, group);
     let pieces: Buffer[];
