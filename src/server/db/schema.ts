@@ -27,6 +27,8 @@ export const apiKeys = pgTable(
     kind: text('kind', { enum: ['trial', 'paid'] }).notNull(),
     plan: text('plan').notNull(),
     ownerEmail: text('owner_email').notNull(),
+    /** Trial keys: the mailbox identity of the owner (emailIdentity()), which "one trial per email" counts. */
+    ownerIdentity: text('owner_identity'),
     createdAt: ts('created_at').notNull().defaultNow(),
     expiresAt: ts('expires_at'),
     revokedAt: ts('revoked_at'),
@@ -34,6 +36,7 @@ export const apiKeys = pgTable(
   (table) => [
     uniqueIndex('api_keys_hash_key').on(table.hash),
     index('api_keys_owner_idx').on(table.ownerEmail, table.kind, table.createdAt),
+    index('api_keys_owner_identity_idx').on(table.ownerIdentity, table.kind, table.createdAt),
   ],
 );
 
@@ -42,7 +45,10 @@ export const trialRequests = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     name: text('name').notNull(),
+    /** The address as typed (trimmed); emails go there. */
     email: text('email').notNull(),
+    /** emailIdentity(email): what the per-email rules count (docs/decisions/028-one-trial-per-mailbox.md). */
+    emailIdentity: text('email_identity').notNull(),
     company: text('company').notNull(),
     useCase: text('use_case').notNull(),
     expectedVolume: text('expected_volume').notNull(),
@@ -56,13 +62,20 @@ export const trialRequests = pgTable(
     clientIpHash: text('client_ip_hash').notNull(),
     /** SHA-256 of the submitted fields, for double-submit detection. */
     payloadHash: text('payload_hash').notNull(),
-    status: text('status', { enum: ['issued', 'rotated', 'refused'] }).notNull(),
+    status: text('status', { enum: ['issued', 'rotated', 'refused', 'reminded'] }).notNull(),
     apiKeyId: bigint('api_key_id', { mode: 'number' }).references(() => apiKeys.id),
   },
-  (table) => [index('trial_requests_email_idx').on(table.email, table.receivedAt)],
+  (table) => [
+    index('trial_requests_email_idx').on(table.email, table.receivedAt),
+    index('trial_requests_identity_idx').on(table.emailIdentity, table.receivedAt),
+  ],
 );
 
-export type EmailKind = 'trial-issued' | 'trial-rotated' | 'trial-resent' | 'trial-refused';
+export type EmailKind =
+  'trial-issued' | 'trial-rotated' | 'trial-resent' | 'trial-refused' | 'trial-reminder';
+
+/** Kinds whose email carries a plain key (sealed in the row until it is sent). */
+export const KEY_EMAIL_KINDS: readonly EmailKind[] = ['trial-issued', 'trial-rotated', 'trial-resent'];
 
 export interface EmailPayload {
   keyPrefix?: string;
@@ -78,8 +91,10 @@ export const emailOutbox = pgTable(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     kind: text('kind').$type<EmailKind>().notNull(),
     toAddress: text('to_address').notNull(),
+    /** emailIdentity(toAddress), for the operators' show and resend. */
+    toIdentity: text('to_identity').notNull(),
     payload: jsonb('payload').$type<EmailPayload>().notNull(),
-    /** The plain key sealed with AES-256-GCM under the server secret; wiped once the email is sent. */
+    /** The plain key sealed with AES-256-GCM under the server secret; wiped once sent or after OUTBOX_SEALED_TTL_MS. */
     sealedSecret: text('sealed_secret'),
     messageId: text('message_id').notNull(),
     status: text('status', { enum: ['pending', 'sending', 'sent', 'failed'] })
@@ -88,14 +103,23 @@ export const emailOutbox = pgTable(
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
     leaseUntil: ts('lease_until'),
+    /** Worker incarnation holding the claim (`<instance>#<random>`), and its instance (INSTANCE_ID). */
     claimedBy: text('claimed_by'),
+    claimedInstance: text('claimed_instance'),
     lastError: text('last_error'),
     createdAt: ts('created_at').notNull().defaultNow(),
     sentAt: ts('sent_at'),
     trialRequestId: bigint('trial_request_id', { mode: 'number' }).references(() => trialRequests.id),
+    /** The key this email carries or reminds of. */
+    apiKeyId: bigint('api_key_id', { mode: 'number' }).references(() => apiKeys.id),
   },
   (table) => [
     uniqueIndex('email_outbox_message_id_key').on(table.messageId),
+    index('email_outbox_identity_idx').on(table.toIdentity, table.id),
+    index('email_outbox_api_key_idx').on(table.apiKeyId),
+    index('email_outbox_sealed_idx')
+      .on(table.createdAt)
+      .where(sql`sealed_secret is not null`),
     index('email_outbox_due_idx')
       .on(table.nextAttemptAt)
       .where(sql`status in ('pending', 'sending')`),

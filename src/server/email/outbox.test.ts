@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
@@ -10,7 +11,7 @@ import { KEY_IN_TEXT } from '../keys/keys.ts';
 import { external, keyInEmail, SmtpPeer, trialBody, trialTestConfig, waitFor } from '../trials/testing.ts';
 import { TrialRequestSchema } from '#domain/schemas/trial-request.ts';
 import { backoffDelay, OutboxWorker, scrubError } from './outbox.ts';
-import type { Mailer } from './transport.ts';
+import { emlFileName, type Mailer } from './transport.ts';
 
 const workerOptions = {
   from: 'test@example.test',
@@ -161,6 +162,68 @@ describe('email outbox', () => {
   });
 });
 
+describe('email outbox files and sealed keys', () => {
+  it('names each .eml file by its Message-ID, so a second email with the same row id gets its own file', async () => {
+    // Two databases in turn on one DATA_DIR (as after a database reset): both first emails are row 1.
+    const first = trialTestConfig();
+    const dir = path.join(first.dataDir, 'outbox');
+    const emlFiles = () => {
+      try {
+        return readdirSync(dir).filter((file) => file.endsWith('.eml'));
+      } catch {
+        return [];
+      }
+    };
+    for (const config of [first, trialTestConfig({ DATA_DIR: first.dataDir })]) {
+      const app = await buildApp({ config, logger: false });
+      apps.push(app);
+      await app.ready();
+      const before = emlFiles().length;
+      expect((await post(app, trialBody())).statusCode).toBe(200);
+      await waitFor(() => emlFiles().length === before + 1, 'a new .eml file');
+      const [row] = await app.db.select().from(emailOutbox);
+      expect(row!.id).toBe(1);
+      await app.close();
+    }
+    const files = emlFiles();
+    expect(files).toHaveLength(2);
+    const ids = files.map(
+      (file) => /^Message-ID:\s*(.+)$/im.exec(readFileSync(path.join(dir, file), 'utf8'))?.[1],
+    );
+    expect(files.sort()).toEqual(ids.map((id) => emlFileName(id!.trim())).sort());
+  });
+
+  it('discards a sealed key not sent within OUTBOX_SEALED_TTL_MS: never sent, marked failed, and resend issues a new key', async () => {
+    const peer = new SmtpPeer(4401);
+    peers.push(peer);
+    await peer.start();
+    const app = await buildApp({
+      config: trialTestConfig({ SMTP_URL: peer.url, OUTBOX_SEALED_TTL_MS: '600000' }),
+      logger: false,
+    });
+    apps.push(app);
+    await app.ready();
+    await app.outbox.stop();
+    const body = trialBody();
+    const address = body.email as string;
+    expect((await post(app, body)).statusCode).toBe(200);
+    // Queued eleven minutes ago, never sent (SMTP was down, say).
+    await app.db.update(emailOutbox).set({ createdAt: sql`now() - interval '11 minutes'` });
+    await app.outbox.start();
+    const [row] = await waitFor(async () => {
+      const rows = await app.db.select().from(emailOutbox);
+      return rows[0]?.status === 'failed' && rows;
+    }, 'the expired email marked failed');
+    expect(row!.sealedSecret).toBeNull();
+    expect(row!.lastError).toMatch(/not sent in time/);
+    expect(peer.received).toHaveLength(0);
+
+    expect(await app.trials.resend(address)).toMatchObject({ action: 'rotated' });
+    const [email] = await waitFor(() => peer.to(address).length === 1 && peer.to(address), 'the new key');
+    expect(keyInEmail(email!.raw)).toBeDefined();
+  });
+});
+
 describe('OutboxWorker claims', () => {
   it('never lets two workers send the same email', async () => {
     const app = await buildApp({ config: trialTestConfig({ OUTBOX_POLL_MS: '600000' }), logger: false });
@@ -169,11 +232,11 @@ describe('OutboxWorker claims', () => {
     await app.outbox.stop();
     for (let i = 0; i < 30; i += 1)
       await app.trials.submit(TrialRequestSchema.parse(trialBody()), '192.0.2.1');
-    const sent: number[] = [];
+    const sent: string[] = [];
     const mailer: Mailer = {
       kind: 'file',
       async send(email) {
-        sent.push(email.id);
+        sent.push(email.messageId);
         await new Promise((resolve) => setTimeout(resolve, 1));
         return 'recorded';
       },
@@ -188,10 +251,70 @@ describe('OutboxWorker claims', () => {
       'all sent',
     );
     await Promise.all(workers.map((worker) => worker.close()));
-    expect(sent.sort((a, b) => a - b)).toEqual([...new Set(sent)]);
+    expect(sent.sort()).toEqual([...new Set(sent)]);
     expect(sent).toHaveLength(30);
     const rows = await app.db.select().from(emailOutbox);
     expect(rows.every((row) => row.status === 'sent' && row.attempts === 1)).toBe(true);
+  });
+});
+
+describe('OutboxWorker restarts', () => {
+  it('releases at start the claims of its own previous incarnation (same INSTANCE_ID), not those of another instance', async () => {
+    const app = await buildApp({ config: trialTestConfig({ OUTBOX_POLL_MS: '600000' }), logger: false });
+    apps.push(app);
+    await app.ready();
+    await app.outbox.stop();
+    for (let i = 0; i < 2; i += 1)
+      await app.trials.submit(TrialRequestSchema.parse(trialBody()), '192.0.2.1');
+    const [mine, theirs] = await app.db.select().from(emailOutbox).orderBy(emailOutbox.id);
+    // Claims of killed workers with a lease far in the future: ours (host-a:4400) and another instance's.
+    const claim = (id: number, instance: string) =>
+      app.db
+        .update(emailOutbox)
+        .set({
+          status: 'sending',
+          claimedBy: `${instance}#dead`,
+          claimedInstance: instance,
+          leaseUntil: sql`now() + interval '1 hour'`,
+          attempts: 1,
+        })
+        .where(eq(emailOutbox.id, id));
+    await claim(mine!.id, 'host-a:4400');
+    await claim(theirs!.id, 'host-b:4400');
+    const sent: string[] = [];
+    const mailer: Mailer = {
+      kind: 'file',
+      async send(email) {
+        sent.push(email.messageId);
+        return 'recorded';
+      },
+      close() {},
+    };
+    // PostgreSQL semantics (several processes may share the database): only our own instance's claims are ours.
+    const worker = new OutboxWorker(
+      app.db,
+      mailer,
+      app.secrets,
+      { ...workerOptions, instanceId: 'host-a:4400' },
+      app.log,
+    );
+    await worker.start();
+    await waitFor(() => sent.length === 1, 'our own claimed email');
+    await worker.close();
+    expect(sent).toEqual([mine!.messageId]);
+    const rows = await app.db.select().from(emailOutbox).orderBy(emailOutbox.id);
+    expect(rows[0]).toMatchObject({ status: 'sent', attempts: 2 });
+    expect(rows[1]).toMatchObject({ status: 'sending', claimedInstance: 'host-b:4400' });
+  });
+
+  it('names its claims after INSTANCE_ID, or <hostname>:<PORT> by default', async () => {
+    const named = await buildApp({ config: trialTestConfig({ INSTANCE_ID: 'web-1' }), logger: false });
+    apps.push(named);
+    expect(named.outbox.instanceId).toBe('web-1');
+    expect(named.outbox.id).toMatch(/^web-1#/);
+    const byPort = await buildApp({ config: trialTestConfig({ PORT: '4402' }), logger: false });
+    apps.push(byPort);
+    expect(byPort.outbox.instanceId).toBe(`${hostname()}:4402`);
   });
 });
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database.ts';
-import { emailOutbox } from '../db/schema.ts';
+import { emailOutbox, KEY_EMAIL_KINDS } from '../db/schema.ts';
 import { describeError, emailHash } from '../lib/log-safe.ts';
 import type { Secrets } from '../lib/secrets.ts';
 import { renderEmail } from './templates.ts';
@@ -10,8 +10,10 @@ import type { Mailer } from './transport.ts';
 
 // Delivers queued emails. A worker claims due rows with FOR UPDATE SKIP LOCKED and a lease (so two instances never
 // send the same row), sends them one at a time, and marks each sent before claiming the next. A failed send is
-// retried with exponential backoff; a claim whose worker died is taken over when its lease ends (immediately at
-// start on PGlite, which admits one process). See docs/decisions/023-outbox-exactly-once.md.
+// retried with exponential backoff; a claim whose worker died is taken over when its lease ends, or at once when the
+// same instance (INSTANCE_ID) restarts, or at start on PGlite, which admits one process. A sealed key is wiped when
+// its email is accepted, and discarded unsent after `sealedTtlMs`. See docs/decisions/023-outbox-exactly-once.md,
+// 025-sealing-secret-outside-data-dir.md and 029-outbox-claims-per-instance.md.
 
 export interface OutboxOptions {
   from: string;
@@ -20,9 +22,22 @@ export interface OutboxOptions {
   leaseMs: number;
   backoffMs: number;
   maxAttempts: number;
-  /** True when no other process can hold claims (PGlite): stale claims are released at start. */
+  /** True when no other process can hold claims (PGlite): every stale claim is released at start. */
   singleProcess: boolean;
+  /** Stable name of this instance across restarts: its previous incarnation's claims are released at start. */
+  instanceId?: string;
+  /** A sealed key older than this is discarded and its email marked failed (default one hour). */
+  sealedTtlMs?: number;
   batchSize?: number;
+}
+
+/** The email needs a key whose sealed copy is gone (expired): it can never be sent. */
+class KeyGoneError extends Error {
+  constructor() {
+    super(
+      'the key was not sent in time; its sealed copy was discarded (npm run trials -- resend issues a new one)',
+    );
+  }
 }
 
 const MAX_BACKOFF_MS = 15 * 60_000;
@@ -35,7 +50,10 @@ export function backoffDelay(attempts: number, baseMs: number, random = Math.ran
 }
 
 export class OutboxWorker {
-  readonly id = `w-${randomUUID()}`;
+  /** Stable across restarts (INSTANCE_ID), or random when the instance has no stable name. */
+  readonly instanceId: string;
+  /** This incarnation: what `claimed_by` holds, so that a restarted instance never mistakes old claims for its own. */
+  readonly id: string;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private rerun = false;
@@ -47,15 +65,26 @@ export class OutboxWorker {
     private readonly secrets: Secrets,
     private readonly options: OutboxOptions,
     private readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.instanceId = options.instanceId ?? `w-${randomUUID()}`;
+    this.id = `${this.instanceId}#${randomUUID()}`;
+  }
 
   async start(): Promise<void> {
-    if (this.options.singleProcess) {
-      await this.db
-        .update(emailOutbox)
-        .set({ status: 'pending', leaseUntil: null, claimedBy: null })
-        .where(eq(emailOutbox.status, 'sending'));
-    }
+    // Claims of a dead worker: on PGlite every claim (no other process can exist); on PostgreSQL those of this
+    // instance's previous incarnation (the same INSTANCE_ID cannot run twice), others wait for their lease.
+    const released = await this.db
+      .update(emailOutbox)
+      .set({ status: 'pending', leaseUntil: null, claimedBy: null, claimedInstance: null })
+      .where(
+        and(
+          eq(emailOutbox.status, 'sending'),
+          this.options.singleProcess ? undefined : eq(emailOutbox.claimedInstance, this.instanceId),
+          ne(emailOutbox.claimedBy, this.id),
+        ),
+      )
+      .returning({ id: emailOutbox.id });
+    if (released.length > 0) this.log.info({ released: released.length }, 'released claims of a dead worker');
     this.stopped = false;
     this.kick();
   }
@@ -103,8 +132,44 @@ export class OutboxWorker {
     }
   }
 
+  /**
+   * Discards sealed keys older than the TTL (unless a live claim is sending them right now): their emails are marked
+   * failed, and `npm run trials -- resend` (or a new request for the address) issues a new key.
+   */
+  async expireSealedKeys(): Promise<number> {
+    const ttlSeconds = (this.options.sealedTtlMs ?? 3_600_000) / 1000;
+    const expired = await this.db
+      .update(emailOutbox)
+      .set({
+        sealedSecret: null,
+        status: 'failed',
+        claimedBy: null,
+        claimedInstance: null,
+        leaseUntil: null,
+        // A row that already failed for good keeps its own error.
+        lastError: sql`CASE WHEN ${emailOutbox.status} = 'failed' THEN ${emailOutbox.lastError} ELSE ${new KeyGoneError().message} END`,
+      })
+      .where(
+        and(
+          isNotNull(emailOutbox.sealedSecret),
+          lt(emailOutbox.createdAt, sql`now() - make_interval(secs => ${ttlSeconds})`),
+          or(
+            ne(emailOutbox.status, 'sending'),
+            lt(emailOutbox.leaseUntil, sql`now()`),
+            sql`${emailOutbox.leaseUntil} IS NULL`,
+          ),
+        ),
+      )
+      .returning({ id: emailOutbox.id });
+    if (expired.length > 0) {
+      this.log.warn({ emailIds: expired.map((row) => row.id) }, 'queued keys expired unsent');
+    }
+    return expired.length;
+  }
+
   /** Claims up to one batch of due emails and sends them; returns how many were claimed. */
   async runOnce(): Promise<number> {
+    await this.expireSealedKeys();
     const batchSize = this.options.batchSize ?? 10;
     const due = this.db
       .select({ id: emailOutbox.id })
@@ -123,6 +188,7 @@ export class OutboxWorker {
       .set({
         status: 'sending',
         claimedBy: this.id,
+        claimedInstance: this.instanceId,
         leaseUntil: sql`now() + make_interval(secs => ${this.options.leaseMs / 1000})`,
         attempts: sql`${emailOutbox.attempts} + 1`,
       })
@@ -147,6 +213,7 @@ export class OutboxWorker {
       .set({
         status: 'pending',
         claimedBy: null,
+        claimedInstance: null,
         leaseUntil: null,
         attempts: sql`${emailOutbox.attempts} - 1`,
       })
@@ -165,9 +232,9 @@ export class OutboxWorker {
     let where: string;
     try {
       const key = row.sealedSecret ? this.secrets.unseal(row.sealedSecret, row.messageId) : undefined;
+      if (!key && KEY_EMAIL_KINDS.includes(row.kind)) throw new KeyGoneError();
       const rendered = renderEmail(row.kind, row.payload, { siteUrl: this.options.siteUrl, key });
       where = await this.mailer.send({
-        id: row.id,
         from: this.options.from,
         to: row.toAddress,
         messageId: row.messageId,
@@ -175,15 +242,18 @@ export class OutboxWorker {
       });
     } catch (error) {
       const lastError = scrubError(error);
-      const failed = row.attempts >= this.options.maxAttempts;
+      const gone = error instanceof KeyGoneError;
+      const failed = gone || row.attempts >= this.options.maxAttempts;
       const delay = backoffDelay(row.attempts, this.options.backoffMs);
       await this.db
         .update(emailOutbox)
         .set({
           status: failed ? 'failed' : 'pending',
           claimedBy: null,
+          claimedInstance: null,
           leaseUntil: null,
           lastError,
+          ...(gone ? { sealedSecret: null } : {}),
           nextAttemptAt: sql`now() + make_interval(secs => ${delay / 1000})`,
         })
         .where(and(eq(emailOutbox.id, row.id), eq(emailOutbox.claimedBy, this.id)));
@@ -198,8 +268,10 @@ export class OutboxWorker {
       .set({
         status: 'sent',
         sentAt: sql`now()`,
+        // Accepted by the transport: the sealed key has done its job.
         sealedSecret: null,
         claimedBy: null,
+        claimedInstance: null,
         leaseUntil: null,
         lastError: null,
       })

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -30,6 +31,10 @@ export const outboxPlugin = fp(
         backoffMs: config.OUTBOX_BACKOFF_MS,
         maxAttempts: config.OUTBOX_MAX_ATTEMPTS,
         singleProcess: dbKinds.get(app.db) === 'pglite',
+        // Two processes cannot listen on one port of one host, so `<hostname>:<PORT>` names one live instance; with
+        // PORT=0 (any port) there is no stable name and a dead incarnation's claims wait for their lease.
+        instanceId: config.INSTANCE_ID ?? (config.PORT === 0 ? undefined : `${hostname()}:${config.PORT}`),
+        sealedTtlMs: config.OUTBOX_SEALED_TTL_MS,
       },
       app.log.child({ component: 'outbox' }),
     );

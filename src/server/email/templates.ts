@@ -102,7 +102,7 @@ export function renderEmail(kind: EmailKind, payload: EmailPayload, context: Ren
           kind: 'p',
           text:
             kind === 'trial-rotated'
-              ? 'You asked for a trial key again while your trial is active, so we issued a new key and revoked the previous one'
+              ? 'You asked for a trial key again, and the key we issued earlier could not be delivered, so we revoked it and issued a new one'
               : 'As requested through our support team, we issued a new key and revoked the previous one',
         },
         ...(payload.previousPrefix
@@ -111,6 +111,23 @@ export function renderEmail(kind: EmailKind, payload: EmailPayload, context: Ren
         { kind: 'key', text: context.key ?? '' },
         { kind: 'p', text: `Your trial still ends at ${ends}; a new key does not extend it. ${limits}` },
         secrecy,
+        docs,
+      ]);
+    case 'trial-reminder':
+      // Anyone can type this address into the form: this email never carries a key and changes nothing.
+      return compose(`Your ${SITE.brand} trial key was already sent`, [
+        {
+          kind: 'p',
+          text: `Someone, probably you, asked for a ${SITE.brand} trial for this address. This address already has an active trial key, so we did not issue a new one, and your key keeps working.`,
+        },
+        {
+          kind: 'p',
+          text: `Your key starts with ${payload.keyPrefix ?? 'sl_trial_'} and works until ${ends}. We sent it in an earlier email; we store only a fingerprint of it, so we cannot show it again.`,
+        },
+        {
+          kind: 'p',
+          text: `If you cannot find that email, write to ${SITE.supportEmail} and we will send you a new key. If you did not ask for a trial, you can ignore this email.`,
+        },
         docs,
       ]);
     case 'trial-refused':

@@ -5,14 +5,27 @@ import nodemailer from 'nodemailer';
 // Where emails go: SMTP (SMTP_URL) or, by default, `.eml` files in DATA_DIR/outbox.
 
 export interface OutgoingEmail {
-  /** Outbox row id; names the .eml file, so a retry overwrites instead of duplicating. */
-  id: number;
   from: string;
   to: string;
   subject: string;
   text: string;
   html: string;
+  /** Unique per email; names the .eml file (a retry of one email rewrites its file, two emails never share one). */
   messageId: string;
+}
+
+/**
+ * A file name for a Message-ID: `<uuid@host>` → `uuid@host.eml`. Other UTF-16 units than [A-Za-z0-9.@-] become `_`
+ * and four hex digits (a leading dot too), so two Message-IDs never share a name and no name leaves the directory.
+ */
+export function emlFileName(messageId: string): string {
+  const bare = messageId.replace(/^<|>$/g, '');
+  const safe = bare.replace(
+    /[^A-Za-z0-9.@-]|^\./g,
+    (char) => `_${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  if (safe.length === 0 || safe.length > 200) throw new Error('Message-ID unusable as a file name');
+  return `${safe}.eml`;
 }
 
 export interface Mailer {
@@ -62,7 +75,7 @@ export function fileMailer(dir: string): Mailer {
     async send(email) {
       const info = await transport.sendMail(message(email));
       mkdirSync(dir, { recursive: true, mode: 0o700 });
-      const file = path.join(dir, `${String(email.id).padStart(8, '0')}.eml`);
+      const file = path.join(dir, emlFileName(email.messageId));
       const temp = `${file}.tmp`;
       writeFileSync(temp, info.message as Buffer, { mode: 0o600 });
       renameSync(temp, file);

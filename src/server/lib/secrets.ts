@@ -1,27 +1,72 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 
-// Server-side secrets kept in DATA_DIR (mode 0600) unless given by the environment:
-// - server-secret: keys the client-address HMAC and seals queued API keys until their email is sent;
-// - admin-token: bearer token of the loopback admin routes, read by `npm run trials`.
+// Server-side secrets, unless given by the environment:
+// - server-secret: keys the client-address HMAC and seals queued API keys until their email is sent. It lives in
+//   SECRETS_DIR (default: DATA_DIR's sibling `<DATA_DIR>-secrets`, mode 0700), never in DATA_DIR, so that a copy of
+//   DATA_DIR cannot unseal what the database still holds in its files (docs/decisions/025-sealing-secret-outside-data-dir.md);
+// - admin-token: bearer token of the loopback admin routes, read by `npm run trials` (DATA_DIR, mode 0600).
 
 export const ADMIN_TOKEN_FILE = 'admin-token';
 export const SERVER_SECRET_FILE = 'server-secret';
 
+/** Restricts a directory or file we own to its owner; a directory we may not change (read-only mount) is left as is. */
+function restrict(target: string, mode: number) {
+  if ((statSync(target).mode & 0o777) === mode) return;
+  try {
+    chmodSync(target, mode);
+  } catch (error) {
+    if (!['EPERM', 'EROFS'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
+  }
+}
+
 /** Reads `dir/name`, creating it with a fresh random value (mode 0600) when absent. */
-export function readOrCreateSecretFile(dir: string, name: string): string {
+export function readOrCreateSecretFile(dir: string, name: string, dirMode?: number): string {
   const file = path.join(dir, name);
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, ...(dirMode === undefined ? {} : { mode: dirMode }) });
+  if (dirMode !== undefined) restrict(dir, dirMode);
   try {
     writeFileSync(file, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
-  chmodSync(file, 0o600);
+  restrict(file, 0o600);
   const value = readFileSync(file, 'utf8').trim();
   if (value.length < 32) throw new Error(`${file} is too short; delete it to get a new one`);
   return value;
+}
+
+/**
+ * Moves a server secret left in DATA_DIR by an older version to SECRETS_DIR (so that queued keys can still be
+ * unsealed), or deletes it when SECRETS_DIR already has one or SERVER_SECRET is set. Returns what it did, for the log.
+ */
+function evictLegacySecret(
+  dataDir: string,
+  secretsDir: string,
+  fromEnvironment: boolean,
+): string | undefined {
+  const legacy = path.join(dataDir, SERVER_SECRET_FILE);
+  if (!existsSync(legacy)) return undefined;
+  const target = path.join(secretsDir, SERVER_SECRET_FILE);
+  if (fromEnvironment || existsSync(target)) {
+    rmSync(legacy, { force: true });
+    return `deleted ${legacy} (unused: the server secret comes from ${fromEnvironment ? 'SERVER_SECRET' : target})`;
+  }
+  mkdirSync(secretsDir, { recursive: true, mode: 0o700 });
+  copyFileSync(legacy, target);
+  chmodSync(target, 0o600);
+  rmSync(legacy, { force: true });
+  return `moved ${legacy} to ${target}`;
 }
 
 export class Secrets {
@@ -65,12 +110,19 @@ export class Secrets {
   }
 }
 
-export function loadSecrets(config: {
-  dataDir: string;
-  SERVER_SECRET?: string | undefined;
-  ADMIN_TOKEN?: string | undefined;
-}): Secrets {
-  const serverSecret = config.SERVER_SECRET ?? readOrCreateSecretFile(config.dataDir, SERVER_SECRET_FILE);
+export function loadSecrets(
+  config: {
+    dataDir: string;
+    secretsDir: string;
+    SERVER_SECRET?: string | undefined;
+    ADMIN_TOKEN?: string | undefined;
+  },
+  notice: (message: string) => void = () => {},
+): Secrets {
+  const evicted = evictLegacySecret(config.dataDir, config.secretsDir, config.SERVER_SECRET !== undefined);
+  if (evicted) notice(evicted);
+  const serverSecret =
+    config.SERVER_SECRET ?? readOrCreateSecretFile(config.secretsDir, SERVER_SECRET_FILE, 0o700);
   const adminToken = config.ADMIN_TOKEN ?? readOrCreateSecretFile(config.dataDir, ADMIN_TOKEN_FILE);
   return new Secrets(serverSecret, adminToken);
 }

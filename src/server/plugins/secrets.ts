@@ -8,10 +8,16 @@ declare module 'fastify' {
   }
 }
 
-/** Server secret and admin token: from SERVER_SECRET/ADMIN_TOKEN, else files in DATA_DIR created at start (0600). */
+/**
+ * Server secret (SERVER_SECRET, else SECRETS_DIR/server-secret) and admin token (ADMIN_TOKEN, else
+ * DATA_DIR/admin-token), files created at start with mode 0600.
+ */
 export const secretsPlugin = fp(
   async (app: FastifyInstance) => {
-    app.decorate('secrets', loadSecrets(app.config));
+    app.decorate(
+      'secrets',
+      loadSecrets(app.config, (message) => app.log.warn(`server secret: ${message}`)),
+    );
   },
   { name: 'secrets' },
 );

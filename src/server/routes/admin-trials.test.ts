@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
-import { apiKeys, emailOutbox } from '../db/schema.ts';
+import { apiKeys, emailOutbox, trialRequests } from '../db/schema.ts';
 import { verifyKey } from '../keys/keys.ts';
 import { keyInEmail, SmtpPeer, trialBody, trialTestConfig, waitFor } from '../trials/testing.ts';
 
@@ -59,10 +59,13 @@ afterAll(async () => {
 });
 
 describe('admin routes /admin/trials', () => {
-  it('keeps the admin token in DATA_DIR/admin-token with mode 0600', () => {
+  it('keeps the admin token in DATA_DIR/admin-token (0600) and the server secret outside DATA_DIR, in SECRETS_DIR (0700, file 0600)', () => {
     expect(token.length).toBeGreaterThanOrEqual(32);
     expect(statSync(path.join(config.dataDir, 'admin-token')).mode & 0o777).toBe(0o600);
-    expect(statSync(path.join(config.dataDir, 'server-secret')).mode & 0o777).toBe(0o600);
+    expect(existsSync(path.join(config.dataDir, 'server-secret'))).toBe(false);
+    expect(config.secretsDir).toBe(`${config.dataDir}-secrets`);
+    expect(statSync(config.secretsDir).mode & 0o777).toBe(0o700);
+    expect(statSync(path.join(config.secretsDir, 'server-secret')).mode & 0o777).toBe(0o600);
   });
 
   it('answers 404 to a client that is not on loopback, even with the token and a forged X-Forwarded-For', async () => {
@@ -207,6 +210,25 @@ describe('npm run trials (CLI against the running server)', () => {
     const resend = await run('resend', email);
     expect(resend.stdout).toMatch(/^rotated: new key sl_trial_/);
     await waitFor(() => peer.to(email).length === 2, 'the resent email');
+  });
+
+  it('prints stored text with control, format and bidi characters escaped (list and show)', async () => {
+    // A row stored before names were checked (or by any other path): the CLI must not print it raw.
+    const email = await submit();
+    const hostile = 'Eve\u202eecalevoL\u200b\u0085\u001b[2J\u2066x\\u{41}';
+    await app.db
+      .update(trialRequests)
+      .set({ name: hostile, company: '\u200b' })
+      .where(eq(trialRequests.email, email));
+    const unsafe = /[\p{Cf}\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/u;
+    for (const args of [
+      ['list', '10'],
+      ['show', email],
+    ]) {
+      const { stdout } = await run(...args);
+      expect(stdout, args[0]).not.toMatch(unsafe);
+      expect(stdout, args[0]).toContain('Eve\\u{202e}ecalevoL\\u{200b}\\u{85}\\u{1b}[2J\\u{2066}x\\\\u{41}');
+    }
   });
 
   it('prints usage and exits 2 without a command', async () => {

@@ -1,9 +1,10 @@
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, or } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiKeys, emailOutbox, trialRequests } from '../db/schema.ts';
 import { guardAdminRoutes } from '../lib/admin-guard.ts';
+import { emailIdentity } from '../trials/email-identity.ts';
 import { normaliseEmail } from '../trials/service.ts';
 
 // Operators' routes behind `npm run trials`: loopback peers only (the socket address, not X-Forwarded-For) with the
@@ -40,13 +41,15 @@ export async function adminTrialRoutes(app: FastifyInstance) {
     },
   );
 
+  // One mailbox identity (docs/decisions/028): `show a+x@gmail.com` shows every spelling that counts as it.
   routes.post('/admin/trials/show', { schema: { body: EmailBody } }, async (request) => {
-    const email = normaliseEmail(request.body.email);
+    const email = emailIdentity(request.body.email);
     const [requests, keys, emails] = await Promise.all([
       app.db
         .select({
           id: trialRequests.id,
           receivedAt: trialRequests.receivedAt,
+          email: trialRequests.email,
           name: trialRequests.name,
           company: trialRequests.company,
           status: trialRequests.status,
@@ -54,7 +57,7 @@ export async function adminTrialRoutes(app: FastifyInstance) {
           clientIpHash: trialRequests.clientIpHash,
         })
         .from(trialRequests)
-        .where(eq(trialRequests.email, email))
+        .where(eq(trialRequests.emailIdentity, email))
         .orderBy(desc(trialRequests.id)),
       app.db
         .select({
@@ -66,7 +69,9 @@ export async function adminTrialRoutes(app: FastifyInstance) {
           revokedAt: apiKeys.revokedAt,
         })
         .from(apiKeys)
-        .where(eq(apiKeys.ownerEmail, email))
+        .where(
+          or(eq(apiKeys.ownerIdentity, email), eq(apiKeys.ownerEmail, normaliseEmail(request.body.email))),
+        )
         .orderBy(desc(apiKeys.id)),
       app.db
         .select({
@@ -80,7 +85,7 @@ export async function adminTrialRoutes(app: FastifyInstance) {
           lastError: emailOutbox.lastError,
         })
         .from(emailOutbox)
-        .where(eq(emailOutbox.toAddress, email))
+        .where(eq(emailOutbox.toIdentity, email))
         .orderBy(desc(emailOutbox.id)),
     ]);
     return { email, requests, keys, emails };

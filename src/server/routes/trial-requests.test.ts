@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, loggerOptions } from '../app.ts';
@@ -137,13 +137,56 @@ describe('POST /api/trial-requests', () => {
     expect(logs).not.toMatch(/@example\.com/);
   });
 
-  it('rotates the key on a second request while the trial is active: old key revoked, same expiry, the email says so', async () => {
+  it('keeps the key of an active trial valid on a second request and emails a reminder with its prefix and expiry, never a key', async () => {
+    // Anyone can type a victim's address: the repeat must not revoke the key that was sent (decision 026).
     const first = trialBody();
-    expect((await post(first, fromNewAddress())).statusCode).toBe(200);
-    const second = { ...first, company: 'Another Co', email: (first.email as string).toUpperCase() };
-    expect((await post(second, fromNewAddress())).statusCode).toBe(200);
     const address = first.email as string;
-    const emails = await waitFor(() => peer.to(address).length >= 2 && peer.to(address), 'two emails');
+    expect((await post(first, fromNewAddress())).statusCode).toBe(200);
+    const [issued] = await waitFor(() => peer.to(address).length === 1 && peer.to(address), 'the key');
+    const key = keyInEmail(issued!.raw)!;
+    await waitFor(
+      async () =>
+        (await app.db.select().from(emailOutbox).where(eq(emailOutbox.toAddress, address)))[0]?.status ===
+        'sent',
+      'sent status',
+    );
+
+    // Another spelling of the address (transports lower-case the domain, so only the local part changes case).
+    const upper = address.replace(/^[^@]+/, (local) => local.toUpperCase());
+    const second = await post({ ...first, company: 'Another Co', email: upper }, fromNewAddress());
+    expect(second.statusCode).toBe(200);
+    expect(second.json()).toEqual({ success: true });
+    const [reminder] = await waitFor(() => peer.to(upper).length === 1 && peer.to(upper), 'the reminder');
+
+    const keys = await app.db.select().from(apiKeys).where(eq(apiKeys.ownerEmail, address));
+    expect(keys).toHaveLength(1);
+    expect(keys[0]!.revokedAt).toBeNull();
+    expect(verifyKey(key, keys[0]!.hash)).toBe(true);
+    expect(reminder!.raw).toMatch(/already sent/i);
+    expect(reminder!.raw).toContain(keys[0]!.prefix);
+    expect(reminder!.raw.match(KEY_IN_TEXT)).toBeNull();
+    const statuses = (
+      await app.db.select().from(trialRequests).where(eq(trialRequests.emailIdentity, address))
+    ).map((row) => row.status);
+    expect(statuses.sort()).toEqual(['issued', 'reminded']);
+  });
+
+  it('rotates the key of an active trial whose email could not be delivered, on a second request', async () => {
+    const body = trialBody();
+    const address = body.email as string;
+    await app.outbox.stop();
+    try {
+      expect((await post(body, fromNewAddress())).statusCode).toBe(200);
+      // Every attempt failed and the sealed copy is gone: nobody can hold this key.
+      await app.db
+        .update(emailOutbox)
+        .set({ status: 'failed', sealedSecret: null })
+        .where(eq(emailOutbox.toAddress, address));
+    } finally {
+      await app.outbox.start();
+    }
+    expect((await post({ ...body, message: 'again' }, fromNewAddress())).statusCode).toBe(200);
+    const [email] = await waitFor(() => peer.to(address).length === 1 && peer.to(address), 'the new key');
     const keys = await app.db
       .select()
       .from(apiKeys)
@@ -153,14 +196,8 @@ describe('POST /api/trial-requests', () => {
     expect(keys[0]!.revokedAt).not.toBeNull();
     expect(keys[1]!.revokedAt).toBeNull();
     expect(keys[1]!.expiresAt!.getTime()).toBe(keys[0]!.expiresAt!.getTime());
-    const rotated = emails.find((email) => /new .*trial API key/i.test(email.raw))!;
-    expect(rotated.raw).toContain(keys[0]!.prefix);
-    expect(rotated.raw).toMatch(/does not extend/);
-    expect(verifyKey(keyInEmail(rotated.raw)!, keys[1]!.hash)).toBe(true);
-    const statuses = (await app.db.select().from(trialRequests).where(eq(trialRequests.email, address))).map(
-      (row) => row.status,
-    );
-    expect(statuses.sort()).toEqual(['issued', 'rotated']);
+    expect(email!.raw).toMatch(/could not be delivered/);
+    expect(verifyKey(keyInEmail(email!.raw)!, keys[1]!.hash)).toBe(true);
   });
 
   it('refuses a second trial for an address whose trial has ended, politely and by email, without a key', async () => {
@@ -194,6 +231,72 @@ describe('POST /api/trial-requests', () => {
     expect(problem).toMatchObject({ status: 400, title: 'Invalid request' });
     expect(Object.keys(problem.errors)).toEqual(expect.arrayContaining(['email', 'name']));
     expect(await countRows()).toEqual(before);
+  });
+
+  it('answers 400 with a clear message and stores nothing for names of only U+200B, with U+202E or with C1 controls', async () => {
+    const before = await countRows();
+    for (const name of [
+      '\u200b',
+      '\u200b \u200d\u2060',
+      'Ada \u202eecalevol',
+      'Ada\u0085Lovelace',
+      'Ada\u009b31m',
+    ]) {
+      const response = await post(trialBody({ name }), fromNewAddress());
+      expect(response.statusCode, JSON.stringify(name)).toBe(400);
+      expect(response.json().errors.name).toEqual([
+        expect.stringMatching(
+          /^(Full Name is required|Must not contain control or text-direction characters)$/,
+        ),
+      ]);
+    }
+    expect(await countRows()).toEqual(before);
+  });
+
+  it('answers 400 for an email whose local part is over 64 characters or which is over 254 characters', async () => {
+    const before = await countRows();
+    const long = await post(trialBody({ email: `${'a'.repeat(65)}@example.com` }), fromNewAddress());
+    expect(long.statusCode).toBe(400);
+    expect(long.json().errors.email).toEqual(['The part before @ must be at most 64 characters']);
+    const huge = await post(
+      trialBody({ email: `a@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.${'e'.repeat(60)}.com` }),
+      fromNewAddress(),
+    );
+    expect(huge.statusCode).toBe(400);
+    expect(await countRows()).toEqual(before);
+    expect(
+      (await post(trialBody({ email: `${'a'.repeat(64)}@example.com` }), fromNewAddress())).statusCode,
+    ).toBe(200);
+  });
+
+  it('counts +tags and Gmail dots as one mailbox (one trial, one per-email budget) and emails each address as typed', async () => {
+    const user = `ada${process.pid}x${Date.now().toString(36)}`;
+    const spellings = [
+      `ada.${user}+one@gmail.com`,
+      `ada${user}+two@googlemail.com`,
+      `a.d.a.${user}@gmail.com`,
+    ];
+    expect((await post(trialBody({ email: spellings[0] }), fromNewAddress())).statusCode).toBe(200);
+    await waitFor(() => peer.to(spellings[0]!).length === 1, 'the key');
+    for (const email of spellings.slice(1)) {
+      expect((await post(trialBody({ email }), fromNewAddress())).statusCode).toBe(200);
+    }
+    const identity = `ada${user}@gmail.com`;
+    const keys = await app.db.select().from(apiKeys).where(inArray(apiKeys.ownerEmail, spellings));
+    expect(keys).toHaveLength(1);
+    expect(keys[0]!.ownerIdentity).toBe(identity);
+    expect(keys[0]!.revokedAt).toBeNull();
+    for (const email of spellings.slice(1)) {
+      const [reminder] = await waitFor(() => peer.to(email).length === 1 && peer.to(email), email);
+      expect(reminder!.raw).toMatch(/already sent/i);
+      expect(keyInEmail(reminder!.raw)).toBeUndefined();
+    }
+    const stored = await app.db.select().from(trialRequests).where(eq(trialRequests.emailIdentity, identity));
+    expect(stored.map((row) => row.email).sort()).toEqual([...spellings].sort());
+    // The fourth request of this mailbox in a day, under yet another spelling.
+    expect((await post(trialBody({ email: `ada${user}+four@gmail.com` }), fromNewAddress())).statusCode).toBe(
+      429,
+    );
   });
 
   it('rolls the whole transaction back and answers 503 without internals or addresses in the logs when storage fails', async () => {
@@ -316,7 +419,7 @@ describe('POST /api/trial-requests', () => {
     const statuses = (await app.db.select().from(trialRequests).where(eq(trialRequests.email, address))).map(
       (row) => row.status,
     );
-    expect(statuses.sort()).toEqual(['issued', 'rotated']);
+    expect(statuses.sort()).toEqual(['issued', 'reminded']);
   });
 
   it('stores 20 identical concurrent posts once and sends one email', async () => {

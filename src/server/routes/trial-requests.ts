@@ -5,7 +5,7 @@ import { TrialRequestSchema } from '#domain/schemas/trial-request.ts';
 import { clientAddressKey } from '../lib/client-address.ts';
 import { describeError, emailHash } from '../lib/log-safe.ts';
 import { HttpProblem } from '../lib/problem.ts';
-import { normaliseEmail } from '../trials/service.ts';
+import { emailIdentity } from '../trials/email-identity.ts';
 
 // POST /api/trial-requests: SPEC §7 call 1. JSON only, 16 KiB at most, validated with the form's schema, rate limited
 // per client address and per email, answered only after the commit. CORS for SITE_URL and CORS_ORIGINS.
@@ -94,7 +94,8 @@ export async function trialRequestRoutes(app: FastifyInstance) {
         return { success: true as const };
       }
       const address = clientAddressKey(request.ip);
-      const mailKey = emailHash(normaliseEmail(body.email));
+      // Counted per mailbox (+tags and Gmail dots folded: docs/decisions/028-one-trial-per-mailbox.md).
+      const mailKey = emailHash(emailIdentity(body.email));
       await enforceLimits(app, address, mailKey);
 
       let result;

@@ -1,17 +1,27 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { and, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, isNotNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { TRIAL } from '#domain/plans.ts';
 import type { TrialRequest } from '#domain/schemas/trial-request.ts';
 import type { Database } from '../db/database.ts';
-import { apiKeys, emailOutbox, trialRequests, type EmailKind, type EmailPayload } from '../db/schema.ts';
+import {
+  apiKeys,
+  emailOutbox,
+  KEY_EMAIL_KINDS,
+  trialRequests,
+  type EmailKind,
+  type EmailPayload,
+} from '../db/schema.ts';
 import { generateKey } from '../keys/keys.ts';
 import type { Secrets } from '../lib/secrets.ts';
+import { emailIdentity } from './email-identity.ts';
 
-// Trial requests: one transaction stores the request, issues or rotates the trial key and queues the email.
-// Rules (DESIGN.md, issue 3): a key lives 7 days with the Pro plan's limits; a new request while the trial is active
-// rotates the key (old one revoked, same expiry); after the trial ended, the request is refused by email.
+// Trial requests: one transaction stores the request, issues the trial key (or not) and queues the email.
+// Rules (DESIGN.md; docs/decisions/021, 026, 028): a key lives 7 days with the Pro plan's limits; one trial per mailbox
+// identity (emailIdentity); a new request while the trial is active never invalidates a delivered key: it queues a
+// reminder (prefix and expiry, never the key); only a key whose email was lost (failed, or its sealed copy expired) is
+// rotated, since nobody can hold it; after the trial ended, the request is refused by email.
 
-export type TrialOutcome = 'issued' | 'rotated' | 'refused' | 'duplicate';
+export type TrialOutcome = 'issued' | 'reminded' | 'rotated' | 'refused' | 'duplicate';
 
 /** A repeat of the same payload for the same address within this window is the same submission. */
 export const DUPLICATE_WINDOW_SECONDS = 10;
@@ -23,6 +33,7 @@ export function normaliseEmail(email: string): string {
 export function payloadHash(request: TrialRequest): string {
   const fields = [
     request.name,
+    // The spelling counts here: another spelling of the same mailbox is another submission, stored as such.
     normaliseEmail(request.email),
     request.company,
     request.useCase,
@@ -41,6 +52,8 @@ interface QueueArgs {
   to: string;
   payload: EmailPayload;
   key?: string;
+  /** The key the email carries or reminds of. */
+  apiKeyId?: number;
   trialRequestId?: number;
 }
 
@@ -60,30 +73,40 @@ export class TrialService {
       .values({
         kind: args.kind,
         toAddress: args.to,
+        toIdentity: emailIdentity(args.to),
         payload: args.payload,
         sealedSecret: args.key ? this.secrets.seal(args.key, messageId) : null,
         messageId,
+        apiKeyId: args.apiKeyId ?? null,
         trialRequestId: args.trialRequestId ?? null,
       })
       .returning({ id: emailOutbox.id });
     return row!.id;
   }
 
-  /** Serialises work on one address across connections and instances (released at commit). */
-  private async lockAddress(tx: Tx, email: string) {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`trial:${email}`}, 0))`);
+  /** Serialises work on one mailbox identity across connections and instances (released at commit). */
+  private async lockIdentity(tx: Tx, identity: string) {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`trial:${identity}`}, 0))`);
   }
 
-  private async latestTrialKey(tx: Tx, email: string) {
+  /**
+   * The identity's latest trial key; `delivered` is false only when no email carrying it was sent and none still
+   * holds its sealed copy (every attempt failed or the copy expired): nobody can hold such a key.
+   */
+  private async latestTrialKey(tx: Tx, identity: string) {
     const [latest] = await tx
       .select({
         id: apiKeys.id,
         prefix: apiKeys.prefix,
+        ownerEmail: apiKeys.ownerEmail,
         expiresAt: apiKeys.expiresAt,
         active: sql<boolean>`(${apiKeys.revokedAt} IS NULL AND ${apiKeys.expiresAt} > now())`,
+        // Plain SQL names: Drizzle leaves columns unqualified in a one-table select, which the subquery would misread.
+        delivered: sql<boolean>`EXISTS (SELECT 1 FROM email_outbox o WHERE o.api_key_id = api_keys.id
+          AND (o.status = 'sent' OR o.sealed_secret IS NOT NULL))`,
       })
       .from(apiKeys)
-      .where(and(eq(apiKeys.ownerEmail, email), eq(apiKeys.kind, 'trial')))
+      .where(and(eq(apiKeys.ownerIdentity, identity), eq(apiKeys.kind, 'trial')))
       .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
       .limit(1);
     return latest;
@@ -100,6 +123,7 @@ export class TrialService {
         kind: 'trial',
         plan: TRIAL.planId,
         ownerEmail: email,
+        ownerIdentity: emailIdentity(email),
         expiresAt,
       })
       .returning({ id: apiKeys.id, expiresAt: apiKeys.expiresAt });
@@ -119,16 +143,18 @@ export class TrialService {
     request: TrialRequest,
     clientAddress: string,
   ): Promise<{ outcome: TrialOutcome; requestId?: number; emailId?: number }> {
-    const email = normaliseEmail(request.email);
+    // The email goes to the address as typed; the rules count its mailbox identity.
+    const email = request.email.trim();
+    const identity = emailIdentity(email);
     const hash = payloadHash(request);
     return this.db.transaction(async (tx) => {
-      await this.lockAddress(tx, email);
+      await this.lockIdentity(tx, identity);
       const duplicate = await tx
         .select({ id: trialRequests.id })
         .from(trialRequests)
         .where(
           and(
-            eq(trialRequests.email, email),
+            eq(trialRequests.emailIdentity, identity),
             eq(trialRequests.payloadHash, hash),
             gt(trialRequests.receivedAt, sql`now() - make_interval(secs => ${DUPLICATE_WINDOW_SECONDS})`),
           ),
@@ -136,8 +162,8 @@ export class TrialService {
         .limit(1);
       if (duplicate.length > 0) return { outcome: 'duplicate' as const, requestId: duplicate[0]!.id };
 
-      const latest = await this.latestTrialKey(tx, email);
-      let outcome: 'issued' | 'rotated' | 'refused';
+      const latest = await this.latestTrialKey(tx, identity);
+      let outcome: Exclude<TrialOutcome, 'duplicate'>;
       let keyId: number | null = null;
       let plainKey: string | undefined;
       let payload: EmailPayload;
@@ -155,6 +181,11 @@ export class TrialService {
           expiresAt: issued.expiresAt.toISOString(),
           plan: TRIAL.planId,
         };
+      } else if (latest.active && latest.expiresAt && latest.delivered) {
+        // Anyone can type anyone's address: the delivered key stays valid, the owner is reminded of it.
+        outcome = 'reminded';
+        keyId = latest.id;
+        payload = { keyPrefix: latest.prefix, expiresAt: latest.expiresAt.toISOString(), plan: TRIAL.planId };
       } else if (latest.active && latest.expiresAt) {
         outcome = 'rotated';
         const { key, id } = await this.rotate(tx, email, latest.id, latest.expiresAt);
@@ -176,6 +207,7 @@ export class TrialService {
         .values({
           name: request.name,
           email,
+          emailIdentity: identity,
           company: request.company,
           useCase: request.useCase,
           expectedVolume: request.expectedVolume,
@@ -191,13 +223,18 @@ export class TrialService {
         })
         .returning({ id: trialRequests.id });
       const requestId = stored!.id;
-      const kind: EmailKind =
-        outcome === 'issued' ? 'trial-issued' : outcome === 'rotated' ? 'trial-rotated' : 'trial-refused';
+      const kinds: Record<typeof outcome, EmailKind> = {
+        issued: 'trial-issued',
+        reminded: 'trial-reminder',
+        rotated: 'trial-rotated',
+        refused: 'trial-refused',
+      };
       const emailId = await this.queueEmail(tx, {
-        kind,
+        kind: kinds[outcome],
         to: email,
         payload,
         key: plainKey,
+        apiKeyId: keyId ?? undefined,
         trialRequestId: requestId,
       });
       return { outcome, requestId, emailId };
@@ -205,19 +242,27 @@ export class TrialService {
   }
 
   /**
-   * Operators' "I never got my key": an email still queued is retried now; otherwise an active trial gets a new key
-   * (rotation, same expiry) by email. Keys are stored only as hashes, so an old key cannot be sent again.
+   * Operators' "I never got my key", and the one way to rotate a key (docs/decisions/026): an email still queued with
+   * everything it needs is retried now; otherwise an active trial gets a new key (the old one revoked, same expiry)
+   * by email. Keys are stored only as hashes, so an old key cannot be sent again.
    */
   async resend(
     rawEmail: string,
   ): Promise<{ action: 'retried' | 'rotated' | 'none'; emailId?: number; detail: string }> {
-    const email = normaliseEmail(rawEmail);
+    const identity = emailIdentity(rawEmail);
     return this.db.transaction(async (tx) => {
-      await this.lockAddress(tx, email);
+      await this.lockIdentity(tx, identity);
       const retried = await tx
         .update(emailOutbox)
         .set({ status: 'pending', nextAttemptAt: sql`now()`, attempts: 0 })
-        .where(and(eq(emailOutbox.toAddress, email), sql`${emailOutbox.status} IN ('pending', 'failed')`))
+        .where(
+          and(
+            eq(emailOutbox.toIdentity, identity),
+            sql`${emailOutbox.status} IN ('pending', 'failed')`,
+            // A key email whose sealed copy expired cannot be sent any more: rotate instead.
+            or(isNotNull(emailOutbox.sealedSecret), notInArray(emailOutbox.kind, [...KEY_EMAIL_KINDS])),
+          ),
+        )
         .returning({ id: emailOutbox.id });
       if (retried.length > 0) {
         return {
@@ -226,17 +271,17 @@ export class TrialService {
           detail: `${retried.length} queued email(s) will be sent now`,
         };
       }
-      const latest = await this.latestTrialKey(tx, email);
+      const latest = await this.latestTrialKey(tx, identity);
       if (!latest?.active || !latest.expiresAt) {
         return {
           action: 'none' as const,
           detail: latest ? 'the trial has ended; nothing to resend' : 'no trial for this address',
         };
       }
-      const { key } = await this.rotate(tx, email, latest.id, latest.expiresAt);
+      const { key, id } = await this.rotate(tx, latest.ownerEmail, latest.id, latest.expiresAt);
       const emailId = await this.queueEmail(tx, {
         kind: 'trial-resent',
-        to: email,
+        to: latest.ownerEmail,
         payload: {
           keyPrefix: key.prefix,
           previousPrefix: latest.prefix,
@@ -244,6 +289,7 @@ export class TrialService {
           plan: TRIAL.planId,
         },
         key: key.plain,
+        apiKeyId: id,
       });
       return {
         action: 'rotated' as const,
