@@ -3,8 +3,10 @@
 // (bench/lib/stream-openers.ts), each reading its whole `snapshot` event, while this process asks GET /healthz one
 // request at a time and records its latency. The aim: /healthz p99 under 50 ms while the snapshots go out. Reports
 // /healthz p50/p99/max when idle and during the opens, the opens' time to a complete snapshot, the snapshot size, how
-// many pieces it arrived in, and the server's CPU. The server runs the market simulator (SIM_SEED 7) on PGlite, or on
-// PostgreSQL when DATABASE_URL is set.
+// many pieces it arrived in, and the server's CPU. Then the reopen case: BENCH_REOPEN_KEYS Pro keys (the plan of a
+// trial key, default 5), each with as many loops as its concurrent streams (5), open a stream, read its snapshot,
+// close it and start again for BENCH_REOPEN_SECONDS (default 15; 0 skips it), while /healthz is measured again.
+// The server runs the market simulator (SIM_SEED 7) on PGlite, or on PostgreSQL when DATABASE_URL is set.
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -21,6 +23,8 @@ const PLAN = process.env.BENCH_OPEN_PLAN ?? 'enterprise';
 /** Keys the streams rotate over: enough that none reaches its opens per minute or concurrent streams. */
 const KEYS = Number(process.env.BENCH_OPEN_KEYS ?? Math.ceil(OPENS / 10));
 const TIMEOUT_S = Number(process.env.BENCH_OPEN_TIMEOUT ?? 120);
+const REOPEN_KEYS = Number(process.env.BENCH_REOPEN_KEYS ?? 5);
+const REOPEN_SECONDS = Number(process.env.BENCH_REOPEN_SECONDS ?? 15);
 /** Pause between two /healthz requests (ms). */
 const PROBE_GAP_MS = 5;
 
@@ -100,6 +104,43 @@ function openers(): { child: ChildProcess; done: Promise<Outcome[]> } {
   return { child, done };
 }
 
+/** Pro keys reopening streams in a loop (what a few free trial keys can do), while /healthz is measured. */
+async function reopenPhase(origin: string, keys: string[], children: ChildProcess[]) {
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  const { child, done: exited } = openers();
+  // It answers 'reopened', never 'opened': its `done` only ever rejects, when it exits at the end.
+  exited.catch(() => {});
+  children.push(child);
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  const done = new Promise<{ statuses: Record<string, number>; snapshots: number }>((resolve) => {
+    child.on('message', (message: { type: string; statuses: Record<string, number>; snapshots: number }) => {
+      if (message.type === 'reopened') resolve(message);
+    });
+  });
+  const started = performance.now();
+  const healthz = probe(origin, started);
+  child.send({
+    type: 'reopen',
+    origin,
+    keys,
+    query: QUERY,
+    loops: 5,
+    seconds: REOPEN_SECONDS,
+    pauseMs: 200,
+    timeoutMs: TIMEOUT_S * 1000,
+  });
+  const { statuses, snapshots } = await done;
+  const probes = await healthz.stop();
+  return {
+    keys: keys.length,
+    loopsPerKey: 5,
+    seconds: REOPEN_SECONDS,
+    statuses,
+    snapshots,
+    healthzMs: spread(probes.map(([, ms]) => ms)),
+  };
+}
+
 async function main() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sharpline-bench-open-'));
   const server = await startServer(PORT, { DATA_DIR: dataDir, BUILD_DIR: fixtureBuild(), SIM_SEED: '7' });
@@ -108,16 +149,21 @@ async function main() {
   try {
     await waitReady(server);
     const token = readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
-    const keys: string[] = [];
-    for (let index = 0; index < KEYS; index += 1) {
-      const response = await fetch(`${server.origin}/admin/keys`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ plan: PLAN, email: `bench+${index}@example.com` }),
-      });
-      if (!response.ok) throw new Error(`key creation failed: ${response.status}`);
-      keys.push(((await response.json()) as { key: string }).key);
-    }
+    const createKeys = async (plan: string, count: number) => {
+      const created: string[] = [];
+      for (let index = 0; index < count; index += 1) {
+        const response = await fetch(`${server.origin}/admin/keys`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ plan, email: `bench+${plan}${index}@example.com` }),
+        });
+        if (!response.ok) throw new Error(`key creation failed: ${response.status}`);
+        created.push(((await response.json()) as { key: string }).key);
+      }
+      return created;
+    };
+    const keys = await createKeys(PLAN, KEYS);
+    const reopenKeys = await createKeys('pro', REOPEN_KEYS);
     // Let the simulator's market fill up, then the idle baseline.
     await new Promise((resolve) => setTimeout(resolve, 3000));
     const idleProbe = probe(server.origin);
@@ -158,6 +204,8 @@ async function main() {
     const ok = outcomes.filter((outcome) => Number.isFinite(outcome.snapshotMs));
     const statuses: Record<string, number> = {};
     for (const outcome of outcomes) statuses[outcome.status] = (statuses[outcome.status] ?? 0) + 1;
+    for (const child of children.splice(0)) child.send({ type: 'close' });
+    const reopen = REOPEN_SECONDS > 0 ? await reopenPhase(server.origin, reopenKeys, children) : null;
     const results = {
       at: new Date().toISOString(),
       load: readFileSync('/proc/loadavg', 'utf8').trim(),
@@ -176,6 +224,7 @@ async function main() {
       healthzDuringOpensMs: during,
       healthzSlowest: slowest,
       serverCpuCores: Number(serverCpu.toFixed(2)),
+      reopen,
     };
     console.log(results);
     const dir = path.join(path.dirname(new URL(import.meta.url).pathname), 'results');

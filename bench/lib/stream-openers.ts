@@ -1,7 +1,9 @@
 // One process of bench/stream-open.bench.ts: opens `count` streams at once (no keep-alive agent, every request sent
 // in the same tick), reads each answer in full, and records per stream the time from the request to the end of its
 // `snapshot` event. Protocol over IPC: parent sends {type:'open', …}; child answers {type:'opened', …} once every
-// stream has its snapshot or failed; parent sends 'close' at the end.
+// stream has its snapshot or failed; parent sends 'close' at the end. Or {type:'reopen', …}: `loops` loops per key
+// open a stream, read its snapshot, close it and start again (after `pauseMs` when refused) for `seconds`; the child
+// answers {type:'reopened', statuses, snapshots}.
 import http from 'node:http';
 
 interface OpenMessage {
@@ -30,13 +32,29 @@ interface Outcome {
   chunks: number;
 }
 
-function open(message: OpenMessage, index: number): Promise<Outcome> {
+interface ReopenMessage {
+  type: 'reopen';
+  origin: string;
+  keys: string[];
+  query: string;
+  loops: number;
+  seconds: number;
+  pauseMs: number;
+  timeoutMs: number;
+}
+
+function open(
+  message: Pick<OpenMessage, 'origin' | 'keys' | 'query' | 'timeoutMs'>,
+  index: number,
+  closeAfter = false,
+): Promise<Outcome> {
   return new Promise((resolve) => {
     const started = performance.now();
     let settled = false;
     const settle = (outcome: Outcome) => {
       if (settled) return;
       settled = true;
+      if (closeAfter) request.destroy();
       resolve(outcome);
     };
     const request = http.get(
@@ -54,14 +72,16 @@ function open(message: OpenMessage, index: number): Promise<Outcome> {
         }
         let bytes = 0;
         let chunks = 0;
-        // Where the snapshot event starts in the stream (-1: not yet seen), and the bytes kept to find its end
-        // across chunk boundaries.
+        // Until the snapshot's header is seen, the tail kept to find it across chunks; then whether the previous
+        // chunk ended in a newline (its end, `\n\n`, may straddle two chunks). Nothing is copied once inside it.
         let pending = Buffer.alloc(0);
         let inSnapshot = false;
+        let endedInNewline = false;
         response.on('data', (chunk: Buffer) => {
           bytes += chunk.length;
           chunks += 1;
           if (settled) return;
+          let body = chunk;
           if (!inSnapshot) {
             pending = Buffer.concat([pending, chunk]);
             const at = pending.indexOf(SNAPSHOT);
@@ -70,11 +90,12 @@ function open(message: OpenMessage, index: number): Promise<Outcome> {
               return;
             }
             inSnapshot = true;
-            pending = pending.subarray(at + SNAPSHOT.length);
-          } else pending = Buffer.concat([pending.subarray(Math.max(0, pending.length - 1)), chunk]);
-          if (pending.indexOf(END) >= 0)
+            body = pending.subarray(at + SNAPSHOT.length);
+            pending = Buffer.alloc(0);
+          }
+          if ((endedInNewline && body[0] === 0x0a) || body.indexOf(END) >= 0)
             settle({ status, snapshotMs: performance.now() - started, bytes, chunks });
-          else pending = pending.subarray(Math.max(0, pending.length - 1));
+          endedInNewline = body.length > 0 && body[body.length - 1] === 0x0a;
         });
         response.on('error', () => {});
         response.on('close', () => settle({ status, snapshotMs: Number.NaN, bytes, chunks }));
@@ -85,12 +106,29 @@ function open(message: OpenMessage, index: number): Promise<Outcome> {
       () => settle({ status: -1, snapshotMs: Number.NaN, bytes: 0, chunks: 0 }),
       message.timeoutMs,
     ).unref();
-    requests.push(request);
+    if (!closeAfter) requests.push(request);
   });
 }
 
-process.on('message', async (message: OpenMessage | { type: 'close' }) => {
-  if (message.type === 'open') {
+async function reopen(message: ReopenMessage) {
+  const statuses: Record<string, number> = {};
+  let snapshots = 0;
+  const until = performance.now() + message.seconds * 1000;
+  const loop = async (index: number) => {
+    while (performance.now() < until) {
+      const outcome = await open(message, index, true);
+      statuses[outcome.status] = (statuses[outcome.status] ?? 0) + 1;
+      if (Number.isFinite(outcome.snapshotMs)) snapshots += 1;
+      else await new Promise((resolve) => setTimeout(resolve, message.pauseMs));
+    }
+  };
+  await Promise.all(Array.from({ length: message.keys.length * message.loops }, (_, index) => loop(index)));
+  process.send!({ type: 'reopened', statuses, snapshots });
+}
+
+process.on('message', async (message: OpenMessage | ReopenMessage | { type: 'close' }) => {
+  if (message.type === 'reopen') await reopen(message);
+  else if (message.type === 'open') {
     const outcomes = await Promise.all(
       Array.from({ length: message.count }, (_, i) => open(message, message.first + i)),
     );
