@@ -577,6 +577,9 @@ export class StreamHub {
     deadline.unref();
     try {
       await this.catchUp(client);
+    } catch {
+      // The build failed: end this stream (it reconnects and gets a new snapshot) rather than the process.
+      this.close(client, 'shutdown');
     } finally {
       clearTimeout(deadline);
     }
@@ -588,10 +591,9 @@ export class StreamHub {
     let pieces: Buffer[];
     try {
       pieces = await shared.pieces;
-    } catch {
-      tier.snapshots.delete(group.filterKey);
-      this.close(client, 'shutdown');
-      return;
+    } catch (error) {
+      if (tier.snapshots.get(group.filterKey) === shared) tier.snapshots.delete(group.filterKey);
+      throw error;
     }
     for (const piece of pieces) {
       await this.pacer.take(piece.length);
@@ -672,8 +674,8 @@ export class StreamHub {
   }
 
   /**
-   * The snapshot event for the tier's horizon, encoded event by event and arb by arb, yielding to the event loop
-   * every `sliceMs` so that a 5 MB board never holds it for long. The arbs are those of the snapshot published at the
+   * The snapshot event for the tier's horizon, encoded event by event and arb by arb, sharing the pacer's `sliceMs`
+   * per turn of the event loop with the other snapshots' work, so that a 5 MB board never holds it for long. The arbs are those of the snapshot published at the
    * start; a price that changes during the build may already show in it and also comes after it as a `price` entry
    * (applying it again changes nothing).
    */
