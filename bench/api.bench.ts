@@ -1,4 +1,4 @@
-// Paid odds API benchmark (issue 6). Writes bench/results/api.json.
+// Paid odds API benchmark (docs/decisions/080-086). Writes bench/results/api.json.
 // 1. REST: GET /v1/odds?league=nba with valid Elite keys (auth + quota + serialisation), autocannon on loopback,
 //    requests/s and p99, in memory and with Redis (REDIS_URL, default CI's local one), as a ratio to GET
 //    /tools/arbs.json on the same server in the same run; each with `accept-encoding: gzip, br` (as real clients send)

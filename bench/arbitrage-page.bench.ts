@@ -1,4 +1,4 @@
-// Arbitrage page benchmark (issue 5): with 500 arbs in the feed and Auto on, how long one refresh takes in Chromium
+// Arbitrage page benchmark (docs/decisions/060-063): with 500 arbs in the feed and Auto on, how long one refresh takes in Chromium
 // (fetch start → parse → new-arb diff → React commit, read from the page's `arbs:*` performance measures), how
 // many table rows the DOM sees change per refresh, and the page's JavaScript (gzip). The page is served by the real
 // server; its `/tools/arbs.json` requests get a generated 500-arb feed (the engine caps its own feed at 300 arbs) in

@@ -1,4 +1,4 @@
-// Engine benchmark (issue 4): replays ≥ 1,000,000 price updates of the simulator over 2,000 events × 15 books
+// Engine benchmark (docs/decisions/040-044): replays ≥ 1,000,000 price updates of the simulator over 2,000 events × 15 books
 // through ingestion, the store and the arb scanner, ticking (publishing) every 250 ms of virtual time.
 // Figures: updates processed per second (ingest + incremental scans + snapshots, one core), p50/p99 time from an
 // update's ingestion to the end of the tick that publishes its effect (processing only; production adds up to one

@@ -1,4 +1,4 @@
-// Feed benchmark (issue 4): requests per second for GET /tools/arbs.json on the real server (a deterministic
+// Feed benchmark (docs/decisions/040-044): requests per second for GET /tools/arbs.json on the real server (a deterministic
 // 200-arb feed from a replay file, gzip) against nginx serving the very same gzip bytes from a file, same autocannon
 // settings, on loopback; then the 304 path (If-None-Match) on both. One run each, reported as ratios.
 // nginx runs as our own process (one worker, like Node's one thread) with a temp config, and is killed after.

@@ -1,4 +1,4 @@
-// Site benchmark (issue 2): JavaScript shipped to each page (gzip, as Chromium receives it from the real server) and
+// Site benchmark (docs/decisions/001-005): JavaScript shipped to each page (gzip, as Chromium receives it from the real server) and
 // the server's latency for `/` under autocannon on loopback. Writes bench/results/site.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';

@@ -1,4 +1,4 @@
-// Trial requests benchmark (issue 3): acknowledged POST /api/trial-requests per second with durable commits (each
+// Trial requests benchmark (docs/decisions/020-024): acknowledged POST /api/trial-requests per second with durable commits (each
 // answer comes after the transaction that stores the request, issues the key and queues the email has committed),
 // on PGlite (embedded, the default) and on PostgreSQL (BENCH_DATABASE_URL, default CI's local server), p50/p99
 // latency, autocannon on loopback. Every request carries a new email address, so every one is a full "issue" path;

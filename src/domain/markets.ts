@@ -1,7 +1,7 @@
 import type { AmericanOdds, DecimalOdds } from './odds.ts';
 import type { SportsbookKey } from './sportsbooks.ts';
 
-// The canonical odds model (issue 4): sport, league, event, market (type + period + point), outcome, and one price
+// The canonical odds model (docs/decisions/040-044): sport, league, event, market (type + period + point), outcome, and one price
 // per book. Sources map their own shapes onto this; the engine, the arbitrage feed and the paid API read it.
 
 export type SportKey = 'basketball' | 'football' | 'baseball' | 'hockey' | 'soccer';

@@ -111,7 +111,7 @@ export async function buildApp({ config, logger, source }: AppOptions): Promise<
   await app.register(healthRoutes);
   await app.register(enginePlugin, { source });
   await app.register(arbsFeedRoutes, { origins: [config.SITE_URL, ...config.CORS_ORIGINS] });
-  // Issue 3: storage, rate limits, trial requests, email outbox, operators' routes.
+  // Storage, rate limits, trial requests, email outbox, operators' routes.
   await app.register(secretsPlugin);
   await app.register(dbPlugin);
   await app.register(rateLimitPlugin);
@@ -119,7 +119,7 @@ export async function buildApp({ config, logger, source }: AppOptions): Promise<
   await app.register(outboxPlugin);
   await app.register(trialRequestRoutes);
   await app.register(adminTrialRoutes);
-  // Issue 6: the paid odds API (/v1 REST + SSE), its reference (/openapi.json, /docs) and operators' key routes.
+  // The paid odds API (/v1 REST + SSE), its reference (/openapi.json, /docs) and operators' key routes.
   await app.register(apiPlugin);
   await app.register(sitePlugin, { buildDir: config.buildDir, origin: config.SITE_URL });
   await app.register(seoRoutes, { origin: config.SITE_URL, builtAt: app.siteBuiltAt });

@@ -82,9 +82,9 @@ export const ConfigSchema = z.object({
           .filter(Boolean),
       ),
   ),
-  /** Embedded database location (issue 3): unset = DATA_DIR/pglite; `memory://` keeps it in memory (tests). */
+  /** Embedded database location (docs/decisions/020-024): unset = DATA_DIR/pglite; `memory://` keeps it in memory (tests). */
   PGLITE_DIR: z.preprocess(emptyToUndefined, z.string().min(1).optional()),
-  /** PostgreSQL schema for every table (issue 3); tests isolate themselves with a unique one. */
+  /** PostgreSQL schema for every table (docs/decisions/020-024); tests isolate themselves with a unique one. */
   DATABASE_SCHEMA: z.preprocess(
     emptyToUndefined,
     z
@@ -92,12 +92,12 @@ export const ConfigSchema = z.object({
       .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
       .default('public'),
   ),
-  /** Prefix of every Redis key (issue 3). */
+  /** Prefix of every Redis key (docs/decisions/020-024). */
   REDIS_PREFIX: z.preprocess(emptyToUndefined, z.string().max(64).default('sharpline:')),
-  /** Trial requests allowed per client address per hour, and per email address per day (issue 3). */
+  /** Trial requests allowed per client address per hour, and per email address per day (docs/decisions/020-024). */
   TRIAL_LIMIT_PER_IP: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(5)),
   TRIAL_LIMIT_PER_EMAIL: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(3)),
-  /** Outbox worker (issue 3): poll period, claim lease, first retry delay (doubles per attempt), attempts before giving up. */
+  /** Outbox worker (docs/decisions/020-024): poll period, claim lease, first retry delay (doubles per attempt), attempts before giving up. */
   OUTBOX_POLL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).default(1000)),
   OUTBOX_LEASE_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).default(120_000)),
   OUTBOX_BACKOFF_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(2000)),

@@ -3,7 +3,7 @@ import { LEAGUES, MARKET_TYPES, PERIODS } from '../markets.ts';
 import { SPORTSBOOK_KEYS } from '../sportsbooks.ts';
 import { ArbSchema, FEED_SOURCES, TeamSchema } from './feed.ts';
 
-// DTOs of the paid odds API (issue 6): written once here, used by the server's route schemas (and so by the
+// DTOs of the paid odds API (docs/decisions/080-086): written once here, used by the server's route schemas (and so by the
 // generated OpenAPI document) and available to any client in this repository.
 
 const LEAGUE_KEYS = Object.keys(LEAGUES) as [keyof typeof LEAGUES, ...(keyof typeof LEAGUES)[]];

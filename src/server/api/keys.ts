@@ -7,7 +7,7 @@ import { apiKeys } from '../db/schema.ts';
 import { generateKey, hashKey, looksLikeKey } from '../keys/keys.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
 
-// Paid and trial API keys as the odds API sees them: lookup by SHA-256 (the table of issue 3), a short in-process
+// Paid and trial API keys as the odds API sees them: lookup by SHA-256 (the table of docs/decisions/020-024), a short in-process
 // cache so that a hot key costs no query per request, creation and revocation for operators, and a listener hook so
 // that open streams of a revoked key close at once on this instance (other instances re-check every few seconds).
 

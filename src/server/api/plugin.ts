@@ -14,7 +14,7 @@ import { apiRoutes } from './routes.ts';
 import { RedisRevocationBus } from './revocation-bus.ts';
 import { createStreamHub, streamRoutes, type StreamOptions } from './stream.ts';
 
-// The paid odds API (issue 6) as one plugin: keys, the OpenAPI document generated from the /v1 route schemas, the
+// The paid odds API (docs/decisions/080-086) as one plugin: keys, the OpenAPI document generated from the /v1 route schemas, the
 // reference page, the operators' key routes, and /v1 (REST + server-sent events) behind key auth and rate limits.
 
 export interface ApiPluginOptions {

@@ -3,7 +3,7 @@ import { counterClient } from '../lib/redis.ts';
 
 // Per-key request quotas of the paid API: a fixed window per key ("250 requests per minute" read literally), counted
 // atomically in memory or in Redis (one Lua script on Redis's clock, so every instance shares one count). Unlike the
-// GCRA limiter of issue 3 (`app.rateLimiter`, which refills continuously and suits abuse control), a window admits
+// GCRA limiter (docs/decisions/020-024) (`app.rateLimiter`, which refills continuously and suits abuse control), a window admits
 // exactly `limit` requests however fast they arrive, and its reset time is exact, which is what the RateLimit
 // headers promise. Each key's windows are offset by a per-key phase so that all clients do not reset at :00.
 

@@ -16,7 +16,7 @@ import { trialTestConfig } from '../trials/testing.ts';
 import { apiPlugin } from './plugin.ts';
 import type { StreamOptions } from './stream.ts';
 
-// Test helpers of issue 6: the API's plugins on an in-memory PGlite, with a hand-fed engine and optional virtual clock.
+// Test helpers (docs/decisions/080-086): the API's plugins on an in-memory PGlite, with a hand-fed engine and optional virtual clock.
 
 /** A source that only declares itself ready: tests feed the engine with `app.engine.ingest()`. */
 export function manualSource(): OddsSource {

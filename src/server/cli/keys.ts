@@ -3,7 +3,7 @@ import { PLANS } from '#domain/plans.ts';
 import { connectAdmin, failure, runAsScript, table, type CliResult, type Row } from './admin-client.ts';
 
 // `npm run keys -- create --plan <name> --email <address> [--expires <ISO date>] | list [limit] | revoke <prefix>`:
-// provisioning of paid API keys for operators (issue 6). Like `npm run trials`, it talks to the running server's
+// provisioning of paid API keys for operators (docs/decisions/080-086). Like `npm run trials`, it talks to the running server's
 // loopback admin routes with the admin token (ADMIN_TOKEN or DATA_DIR/admin-token), so it works on the embedded
 // database, which admits one process. The new key is printed once, on stdout, and stored only as a hash.
 

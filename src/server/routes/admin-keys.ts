@@ -7,7 +7,7 @@ import { guardAdminRoutes } from '../lib/admin-guard.ts';
 import { HttpProblem } from '../lib/problem.ts';
 import { normaliseEmail } from '../trials/service.ts';
 
-// Operators' routes behind `npm run keys` (issue 6) and the streams' figures, guarded exactly like issue 3's `/admin/trials`: loopback peers
+// Operators' routes behind `npm run keys` (docs/decisions/080-086) and the streams' figures, guarded exactly like `/admin/trials`: loopback peers
 // only (socket address) and the admin bearer token of DATA_DIR/admin-token or ADMIN_TOKEN. The plain key appears in
 // the answer to `create` and nowhere else; email addresses travel in bodies, never in URLs.
 

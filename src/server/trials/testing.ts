@@ -7,7 +7,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll } from 'vitest';
 import { loadConfig, type Config } from '../config.ts';
 
-// Test helpers for issue 3: configs on a temp DATA_DIR, a real SMTP peer on loopback, payloads, polling.
+// Test helpers for docs/decisions/020-024: configs on a temp DATA_DIR, a real SMTP peer on loopback, payloads, polling.
 
 /** A minimal stand-in for the built site, so these tests do not depend on (or race with) `npm run build`. */
 export function fixtureBuild(dir: string): string {

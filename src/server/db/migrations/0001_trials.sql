@@ -1,4 +1,4 @@
--- Issue 3: trial requests, API keys, email outbox. Plain PostgreSQL 15 SQL (also runs on PGlite).
+-- trial requests, API keys, email outbox. Plain PostgreSQL 15 SQL (also runs on PGlite).
 CREATE TABLE api_keys (
   id bigserial PRIMARY KEY,
   prefix text NOT NULL,
