@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { loadMigrations, migrate, openDatabase, rowsOf } from './database.ts';
+import { loadMigrations, migrate, openDatabase, PGLITE_SETTINGS, rowsOf } from './database.ts';
 
 describe('database migrations', () => {
   it('splits migration files into single statements (PGlite takes one per query)', () => {
@@ -41,6 +41,24 @@ describe('database migrations', () => {
       expect(keys[0]!.n).toBe(1);
     } finally {
       await second.close();
+    }
+  });
+
+  it('creates a fresh embedded database with the small buffer settings of PGLITE_SETTINGS', async () => {
+    const dir = path.join(mkdtempSync(path.join(tmpdir(), 'sharpline-db-')), 'pglite');
+    const handle = await openDatabase({ pgliteDir: dir, schemaName: 'public' });
+    try {
+      for (const setting of PGLITE_SETTINGS) {
+        const [name, value] = setting.split('=') as [string, string];
+        const rows = rowsOf<Record<string, string>>(await handle.db.execute(sql.raw(`SHOW ${name}`)));
+        expect(rows[0]![name]).toBe(value);
+      }
+      const tables = rowsOf<{ n: number }>(
+        await handle.db.execute(sql`SELECT count(*)::int AS n FROM schema_migrations`),
+      );
+      expect(tables[0]!.n).toBe(loadMigrations().length);
+    } finally {
+      await handle.close();
     }
   });
 

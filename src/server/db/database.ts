@@ -8,6 +8,8 @@ import {
   rmSync,
   writeSync,
 } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -93,8 +95,8 @@ export function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
 }
 
-// A migrated empty database, dumped once per process: later in-memory or fresh PGlite instances load it instead of
-// running initdb and the migrations again (about 1 s instead of 3 s; tests build many apps).
+// A migrated empty database, dumped once per process by the first in-memory one: later in-memory or fresh PGlite
+// instances load it instead of running initdb and the migrations again (about 1 s instead of 3 s; tests build many apps).
 const templates = new Map<string, Promise<Blob>>();
 
 function templateKey(schemaName: string): string {
@@ -140,19 +142,58 @@ function processAlive(pid: number): boolean {
   }
 }
 
+/**
+ * PostgreSQL settings of the embedded database (docs/decisions/008). PGlite starts with the server's defaults
+ * (shared_buffers 128 MB), which the WebAssembly heap keeps resident once touched; this product's tables (trials,
+ * keys, outbox) are a few megabytes, so a small buffer pool costs nothing measurable and saves about 60 MB.
+ */
+export const PGLITE_SETTINGS = [
+  'shared_buffers=16MB',
+  'maintenance_work_mem=16MB',
+  'temp_buffers=2MB',
+  'work_mem=2MB',
+] as const;
+
+function pgliteStartParams(): string[] {
+  return [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ['-c', setting])];
+}
+
+const require = createRequire(import.meta.url);
+
+/**
+ * Creates a new on-disk PGlite cluster in a child process. initdb runs a second WebAssembly instance whose memory
+ * (about 450 MB resident) the process never gives back; done here, it is returned to the system when the child exits
+ * (docs/decisions/008).
+ */
+async function initDataDirInChild(dir: string): Promise<void> {
+  const script = `const { PGlite } = require(${JSON.stringify(require.resolve('@electric-sql/pglite'))});
+PGlite.create(${JSON.stringify(dir)}).then((db) => db.close()).catch((error) => { console.error(error); process.exit(1); });`;
+  await new Promise<void>((resolve, reject) => {
+    execFile(process.execPath, ['-e', script], { timeout: 120_000 }, (error, _stdout, stderr) => {
+      if (error)
+        reject(
+          new Error(`Could not create the embedded database in ${dir}: ${stderr.trim() || error.message}`),
+        );
+      else resolve();
+    });
+  });
+}
+
 async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
   const inMemory = options.pgliteDir.startsWith('memory://');
   const unlock = inMemory ? () => {} : lockDir(options.pgliteDir);
   try {
     const key = templateKey(options.schemaName);
     const template = templates.get(key);
-    const canUseTemplate = inMemory || isFreshDir(options.pgliteDir);
+    const fresh = inMemory || isFreshDir(options.pgliteDir);
     const dataDir = inMemory ? 'memory://' : options.pgliteDir;
+    const startParams = pgliteStartParams();
     let client: PGlite;
-    if (template && canUseTemplate) {
-      client = await PGlite.create(dataDir, { loadDataDir: await template });
+    if (template && fresh) {
+      client = await PGlite.create(dataDir, { loadDataDir: await template, startParams });
     } else {
-      client = await PGlite.create(dataDir);
+      if (fresh && !inMemory) await initDataDirInChild(options.pgliteDir);
+      client = await PGlite.create(dataDir, { startParams });
     }
     if (options.schemaName !== 'public') {
       await client.exec(
@@ -161,7 +202,8 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
     }
     const db = drizzlePglite({ client, schema }) as unknown as Database;
     await migrate(db, options.schemaName);
-    if (!template && canUseTemplate) {
+    // Only in-memory databases (tests) keep a template: a server opens one database, and a dump is ~40 MB.
+    if (!template && inMemory) {
       const dump = client.dumpDataDir('none');
       templates.set(key, dump);
       await dump;

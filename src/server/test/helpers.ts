@@ -3,13 +3,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../config.ts';
 
-/** A config for tests: a fresh temp DATA_DIR, the real build, quiet logs. Overrides are environment variables. */
+/**
+ * A config for tests: a fresh temp DATA_DIR, an in-memory database (loaded from a per-process template; pass
+ * `PGLITE_DIR: ''` for one on disk), the real build, quiet logs. Overrides are environment variables.
+ */
 export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({
     DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sharpline-test-')),
     BUILD_DIR: path.resolve('build/client'),
     SITE_URL: 'https://example.test',
     LOG_LEVEL: 'silent',
+    PGLITE_DIR: 'memory://',
     ...env,
   });
 }
