@@ -40,6 +40,11 @@ export interface StreamOptions {
   /** Snapshot work (building and writing, all clients together) done per turn of the event loop, at most. */
   sliceMs: number;
   sliceBytes: number;
+  /**
+   * With no client connected for this long, no entry is kept: nobody can replay them, and a client that connects
+   * later gets a snapshot. An idle server then holds no buffer and makes no garbage of it (docs/decisions/008).
+   */
+  idleRetainMs: number;
 }
 
 export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
@@ -54,6 +59,7 @@ export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
   catchUpMs: 60_000,
   sliceMs: 4,
   sliceBytes: 512 * 1024,
+  idleRetainMs: 60_000,
 };
 
 export type EntryKind = 'price' | 'arb' | 'arb_removed';
@@ -237,6 +243,8 @@ export class StreamHub {
   private readonly entries: Entry[] = [];
   private firstSeq = 1;
   private seq = 0;
+  /** When a client was last seen connected (hub clock); entries are kept only within `idleRetainMs` of it. */
+  private lastClientAt = Number.NEGATIVE_INFINITY;
   private readonly tiers = new Map<number, Tier>();
   private readonly byKey = new Map<number, Set<StreamClient>>();
   private readonly timers: NodeJS.Timeout[] = [];
@@ -322,10 +330,18 @@ export class StreamHub {
     data: unknown,
   ) {
     this.seq += 1;
+    const now = this.now();
+    if (this.clientCount > 0) this.lastClientAt = now;
+    else if (now - this.lastClientAt > this.options.idleRetainMs) {
+      // Idle: an empty buffer that starts after this entry, so any older Last-Event-ID gets a snapshot.
+      if (this.entries.length > 0) this.entries.length = 0;
+      this.firstSeq = this.seq + 1;
+      return;
+    }
     const league = this.engine.store.event(eventId)?.league;
     this.entries.push({
       seq: this.seq,
-      at: this.now(),
+      at: now,
       kind,
       eventId,
       league,
