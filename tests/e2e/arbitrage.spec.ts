@@ -213,6 +213,11 @@ test.describe('arbitrage finder on a desktop', () => {
     await expect(dialog).toBeHidden();
     await expect(trigger).toBeFocused();
     await page.keyboard.press('Tab');
+    const suspect = page.getByRole('checkbox', { name: /show suspect arbs/i });
+    await expect(suspect).toBeFocused();
+    await page.keyboard.press('Space');
+    await expect(suspect).toBeChecked();
+    await page.keyboard.press('Tab');
     await expect(page.getByRole('switch', { name: 'Auto' })).toBeFocused();
     await page.keyboard.press('Space');
     await expect(page.getByRole('switch', { name: 'Auto' })).toHaveAttribute('aria-checked', 'true');
