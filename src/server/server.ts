@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 
@@ -15,6 +16,8 @@ async function main() {
     throw error;
   }
 
+  // Bounds the heap by what is live instead of by the machine's memory (docs/decisions/008).
+  if (config.HEAP_GROWTH_PCT > 0) setFlagsFromString(`--heap-growing-percent=${config.HEAP_GROWTH_PCT}`);
   const app = await buildApp({ config });
   let closing = false;
   const shutdown = (signal: string) => {
