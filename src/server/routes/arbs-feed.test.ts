@@ -72,7 +72,10 @@ describe('GET /tools/arbs.json', () => {
   });
 });
 
-/** A board that never changes after it is loaded: one event, a near-arb on its moneyline. */
+/**
+ * A board that never changes after it is loaded: one event, a near-arb on its moneyline
+ * (S = 1/2 + 1/1.9615 = 1.0098 → edge −0.97 %: inside the default floor, outside −0.5 %).
+ */
 const fixedBoard: OddsSource = {
   name: 'replay',
   start(context) {
@@ -226,38 +229,7 @@ describe('engine plugin', () => {
 
 describe('engine plugin configuration', () => {
   async function feedWith(env: Record<string, string>) {
-    const source: OddsSource = {
-      name: 'replay',
-      start(context) {
-        context.ingest({
-          kind: 'event',
-          sourceEventId: 'g',
-          league: 'nba',
-          home: { name: 'Los Angeles Lakers' },
-          away: { name: 'Boston Celtics' },
-          startsAt: Date.now() + 3_600_000,
-        });
-        // S = 1/2 + 1/1.9615 = 1.0098 → edge −0.97 %: inside the default floor, outside −0.5 %.
-        context.ingest({
-          kind: 'price',
-          sourceEventId: 'g',
-          book: 'circa',
-          market: 'moneyline',
-          outcome: 'away',
-          american: 100,
-        });
-        context.ingest({
-          kind: 'price',
-          sourceEventId: 'g',
-          book: 'espn',
-          market: 'moneyline',
-          outcome: 'home',
-          american: -104,
-        });
-        context.ready();
-      },
-      stop() {},
-    };
+    const source = fixedBoard;
     const bare = Fastify({ logger: false });
     bare.decorate('config', testConfig(env));
     await bare.register(errorsPlugin);

@@ -1,0 +1,82 @@
+// Idle memory of the embedded default (docs/decisions/008). Writes bench/results/memory.json.
+// Starts the server exactly as `npm start` does (`node scripts/start.mjs`, which builds first when the build is
+// missing or stale) on a fresh DATA_DIR, with the market simulator running and no client, and samples the process's
+// resident set (VmRSS) every 10 s for BENCH_MEMORY_SECONDS (default 600). The aims: under 600 MB after 60 s and
+// under 500 MB after 10 minutes. With DATABASE_URL set it measures PostgreSQL mode instead (the server's own
+// process; PostgreSQL's memory is its own). Run it with nothing else on the machine.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const PORT = Number(process.env.BENCH_MEMORY_PORT ?? 4500);
+const SECONDS = Number(process.env.BENCH_MEMORY_SECONDS ?? 600);
+const SAMPLE_MS = 10_000;
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+
+function status(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((entry) => entry.startsWith(`${field}:`));
+  return Math.round(Number(line?.split(/\s+/)[1] ?? Number.NaN) / 1024);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const base = mkdtempSync(path.join(tmpdir(), 'sharpline-memory-'));
+const dataDir = path.join(base, 'data');
+const mode = process.env.DATABASE_URL ? 'postgres' : 'pglite';
+const child = spawn(process.execPath, ['scripts/start.mjs'], {
+  cwd: root,
+  stdio: ['ignore', 'ignore', 'inherit'],
+  env: {
+    ...process.env,
+    PORT: String(PORT),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    SECRETS_DIR: path.join(base, 'secrets'),
+    LOG_LEVEL: 'warn',
+    ...(process.env.DATABASE_URL ? { DATABASE_SCHEMA: `bench_memory_${process.pid}` } : {}),
+  },
+});
+
+try {
+  const deadline = Date.now() + 600_000;
+  for (;;) {
+    const ready = await fetch(`http://127.0.0.1:${PORT}/readyz`).catch(() => null);
+    if (ready?.ok) break;
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error('the server did not become ready');
+    await sleep(250);
+  }
+  const started = Date.now();
+  const samples: { seconds: number; rssMB: number }[] = [];
+  while (Date.now() - started < SECONDS * 1000) {
+    await sleep(SAMPLE_MS);
+    const seconds = Math.round((Date.now() - started) / 1000);
+    samples.push({ seconds, rssMB: status(child.pid!, 'VmRSS') });
+    console.log(`${mode} t=${seconds}s rss=${samples.at(-1)!.rssMB} MB`);
+  }
+  const at = (seconds: number) => samples.find((sample) => sample.seconds >= seconds)?.rssMB ?? null;
+  const result = {
+    mode,
+    seconds: SECONDS,
+    rssAt60sMB: at(60),
+    rssAtEndMB: samples.at(-1)?.rssMB ?? null,
+    peakRssMB: status(child.pid!, 'VmHWM'),
+    maxSampleMB: Math.max(...samples.map((sample) => sample.rssMB)),
+    samples,
+  };
+  console.log(
+    `${mode}: RSS ${result.rssAt60sMB} MB after 60 s (aim < 600), ${result.rssAtEndMB} MB after ${SECONDS} s` +
+      ` (aim < 500 at 600 s), largest sample ${result.maxSampleMB} MB, peak ${result.peakRssMB} MB`,
+  );
+  mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+  writeFileSync(path.join(root, `bench/results/memory-${mode}.json`), `${JSON.stringify(result, null, 2)}\n`);
+} finally {
+  if (child.exitCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  rmSync(base, { recursive: true, force: true });
+}
