@@ -156,7 +156,7 @@ export const ConfigSchema = z.object({
    * V8 may let the heap grow to this many percent above what is live after a full GC (0: V8's own heuristics, which
    * on a large machine let an idle server hold several times its live data; docs/decisions/008).
    */
-  HEAP_GROWTH_PCT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(400).default(20)),
+  HEAP_GROWTH_PCT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(400).default(10)),
   /** Failed authentications per client address per minute before 429 (decision 013). */
   ADMIN_AUTH_FAILURES_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(10)),
   API_AUTH_FAILURES_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(20)),
