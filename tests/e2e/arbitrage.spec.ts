@@ -69,11 +69,15 @@ test.describe('arbitrage finder on a desktop', () => {
     await auto.click();
     await expect(auto).toHaveAttribute('aria-checked', 'true');
     await expect(refresh).toBeDisabled();
+    // With Auto on, the Refresh icon spins while a request is in flight; the next tick is only a new request once the
+    // previous one has settled (a tick during a request joins it).
+    const icon = refresh.locator('svg');
     for (let poll = 2; poll <= 4; poll += 1) {
       await page.clock.runFor(990);
       expect(requests).toBe(poll - 1);
       await page.clock.runFor(10);
       await expect.poll(() => requests).toBe(poll);
+      await expect(icon).not.toHaveClass(/animate-spin/);
     }
     await auto.click();
     await expect(refresh).toBeEnabled();
