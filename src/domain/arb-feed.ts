@@ -41,12 +41,21 @@ export function toArb(event: OddsEvent, spec: MarketSpec, prices: readonly BookP
   };
 }
 
-/** The page's new-arb key (SPEC §4): event id plus the sorted side ids. */
+/**
+ * Identity of an arb across feeds (SPEC §4): the event id plus the sorted side ids, `ev1:a,b`. The one key of every
+ * layer: the engine's tie-break order, the stream's diff of consecutive snapshots (and its `key` field), the page's
+ * new-arb highlights and rows.
+ */
 export function arbKey(arb: Pick<Arb, 'event' | 'sides'>): string {
-  return `${arb.event.id}:${arb.sides
-    .map((side) => side.id)
-    .sort()
-    .join(',')}`;
+  return arbKeyOf(
+    arb.event.id,
+    arb.sides.map((side) => side.id),
+  );
+}
+
+/** `arbKey` from the parts, for a reader that has the ids before it has a validated arb. */
+export function arbKeyOf(eventId: string, sideIds: readonly string[]): string {
+  return `${eventId}:${[...sideIds].sort().join(',')}`;
 }
 
 /** Feed order: edge_pct descending, then a stable tie-break (event, market, side ids) so equal edges never shuffle. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { arbKey, buildFeed, compareArbs, toArb } from './arb-feed.ts';
+import { arbKey, arbKeyOf, buildFeed, compareArbs, toArb } from './arb-feed.ts';
 import {
   bestCombinations,
   bookSum,
@@ -226,6 +226,18 @@ describe('bestCombinations', () => {
       'betmgm+fanduel',
       'betmgm+draftkings',
     ]);
+  });
+});
+
+describe('arbKey', () => {
+  it('is the event id plus the sorted side ids, whatever the side order', () => {
+    const moneyline: MarketSpec = { type: 'moneyline', period: 'full', point: null };
+    const a = toArb(EVENT, moneyline, [price('fanduel', 'away', 2.6), price('draftkings', 'home', 1.8)]);
+    const ids = a.sides.map((side) => side.id);
+    expect(arbKey(a)).toBe(`${EVENT.id}:${[...ids].sort().join(',')}`);
+    expect(arbKey({ ...a, sides: [...a.sides].reverse() })).toBe(arbKey(a));
+    expect(arbKey({ ...a, event: { ...a.event, id: 'other' } })).not.toBe(arbKey(a));
+    expect(arbKeyOf('ev1', ['s2', 's1'])).toBe('ev1:s1,s2');
   });
 });
 

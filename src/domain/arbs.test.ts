@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  arbKey,
-  arbsByTab,
-  findNewArbKeys,
-  isArbVisible,
-  refreshInterval,
-  sortByEdge,
-  starCount,
-} from './arbs.ts';
+import { arbKey } from './arb-feed.ts';
+import { arbsByTab, findNewArbKeys, isArbVisible, refreshInterval, sortByEdge, starCount } from './arbs.ts';
 import type { Arb, Side } from './schemas/feed.ts';
 
 const side = (id: string, sportsbook: string): Side => ({
@@ -37,16 +30,6 @@ const arb = (
   market: 'Moneyline',
   sides: [side(opts.ids?.[0] ?? `${eventId}-1`, books[0]), side(opts.ids?.[1] ?? `${eventId}-2`, books[1])],
   edge_pct: opts.edge ?? 1,
-});
-
-describe('arbKey', () => {
-  it('is the event id plus the sorted side ids, whatever the side order', () => {
-    const a = arb('ev1', ['fanduel', 'draftkings'], { ids: ['s2', 's1'] });
-    const b = arb('ev1', ['draftkings', 'fanduel'], { ids: ['s1', 's2'] });
-    expect(arbKey(a)).toBe('ev1|s1|s2');
-    expect(arbKey(a)).toBe(arbKey(b));
-    expect(arbKey(arb('ev2', ['fanduel', 'draftkings'], { ids: ['s1', 's2'] }))).not.toBe(arbKey(a));
-  });
 });
 
 describe('isArbVisible', () => {
@@ -118,7 +101,7 @@ describe('findNewArbKeys', () => {
   it('finds arbs whose key was absent from the previous fetch', () => {
     const previous = new Set(first.map(arbKey));
     const next = [...first, arb('c', ['fanduel', 'betmgm'])];
-    expect(findNewArbKeys(previous, next.map(arbKey))).toEqual(['c|c-1|c-2']);
+    expect(findNewArbKeys(previous, next.map(arbKey))).toEqual(['c:c-1,c-2']);
   });
 
   it('does not count a price change on the same event and sides as new', () => {

@@ -4,28 +4,6 @@ import { isSportsbookKey } from './sportsbooks.ts';
 
 export type ArbMode = 'prematch' | 'live';
 
-const keys = new WeakMap<object, string>();
-
-/**
- * Identity of an arb across fetches: the event id plus the sorted side ids. Worked out once per arb object (arbs are
- * never changed in place), so the page's renders look keys up instead of building them.
- */
-export function arbKey(arb: Pick<Arb, 'event' | 'sides'>): string {
-  let key = keys.get(arb);
-  if (key === undefined) {
-    key = arbKeyOf(
-      arb.event.id,
-      arb.sides.map((side) => side.id),
-    );
-    keys.set(arb, key);
-  }
-  return key;
-}
-
-export function arbKeyOf(eventId: string, sideIds: readonly string[]): string {
-  return `${eventId}|${[...sideIds].sort().join('|')}`;
-}
-
 export function matchesMode(arb: Pick<Arb, 'event'>, mode: ArbMode): boolean {
   return arb.event.live === (mode === 'live');
 }

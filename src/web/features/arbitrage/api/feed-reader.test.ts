@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { $ZodError } from 'zod/v4/core';
-import { arbKey } from '#domain/arbs.ts';
+import { arbKey } from '#domain/arb-feed.ts';
 import { ArbFeedEnvelopeSchema, ArbSchema, type Arb } from '#domain/schemas/feed.ts';
 import { arb, side } from '../test/fixtures.ts';
 import { createFeedReader, jsonEqual, splitFeedText } from './feed-reader.ts';

@@ -1,4 +1,4 @@
-import { arbKey, arbKeyOf } from '#domain/arbs.ts';
+import { arbKey, arbKeyOf } from '#domain/arb-feed.ts';
 import type { Arb, ArbFeed } from '#domain/schemas/feed.ts';
 
 // Reads one fetched feed (its response text) into validated arbs, reusing the work of the previous read. Every arb

@@ -1,4 +1,4 @@
-import { arbKey } from '#domain/arbs.ts';
+import { arbKey } from '#domain/arb-feed.ts';
 import type { ArbFeed } from '#domain/schemas/feed.ts';
 import { publicConfig } from '#web/config.ts';
 import { nextHighlights, type HighlightBatch } from '../hooks/use-new-arb-highlights.ts';

@@ -2,7 +2,7 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { arbKey } from '#domain/arbs.ts';
+import { arbKey } from '#domain/arb-feed.ts';
 import type { Arb } from '#domain/schemas/feed.ts';
 import { arb, moneyline, side } from '../test/fixtures.ts';
 import { ArbTable, type TableRow } from './arb-table.tsx';

@@ -1,12 +1,6 @@
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
-import {
-  arbKey,
-  arbsByTab,
-  MAX_STARS,
-  refreshInterval,
-  STARS_PER_NEW_ARB,
-  type ArbMode,
-} from '#domain/arbs.ts';
+import { arbKey } from '#domain/arb-feed.ts';
+import { arbsByTab, MAX_STARS, refreshInterval, STARS_PER_NEW_ARB, type ArbMode } from '#domain/arbs.ts';
 import { cn } from '#web/lib/cn.ts';
 import { Button } from '#web/ui/button.tsx';
 import { useArbs } from '../api/get-arbs.ts';
