@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { bookSum } from '#domain/arbitrage.ts';
 import { americanToDecimal, type AmericanOdds } from '#domain/odds.ts';
@@ -9,7 +10,30 @@ import { MarketSimulator } from './simulator.ts';
 const T0 = Date.UTC(2026, 10, 22, 0, 0, 0);
 const prices = (messages: SourceMessage[]) => messages.filter((m): m is PriceMessage => m.kind === 'price');
 
+/** A digest of every message of a seeded run: a change in any field, order or count changes it. */
+function digest(options: { seed: number; events: number; stepMs?: number }, steps: number): string {
+  const sim = new MarketSimulator({ ...options, startMs: T0 });
+  const hash = createHash('sha256');
+  const add = (batch: SourceMessage[]) => {
+    for (const message of batch) hash.update(`${JSON.stringify(message)}\n`);
+  };
+  add(sim.initial());
+  for (let step = 0; step < steps; step += 1) add(sim.step());
+  return hash.digest('hex');
+}
+
 describe('MarketSimulator', () => {
+  // Recorded from the simulator as it was before its split into models, pricing and adapter: refactoring it must
+  // keep every seeded run identical (SIM_SEED promises a deterministic demo).
+  it('emits exactly the recorded messages for a seed (pre-match, live, suspensions, ends, links)', () => {
+    expect(digest({ seed: 42, events: 40 }, 100)).toBe(
+      '9b427a4985c76b1dcc8d01363a908f289605445fb772df9c2646741bc67a9271',
+    );
+    expect(digest({ seed: 5, events: 4, stepMs: 120_000 }, 300)).toBe(
+      '4f5c56666267343721d53b1d7f7c94c750cef4f31a35cb0a204bccba9a1d514a',
+    );
+  });
+
   it('is deterministic for a seed and differs across seeds', () => {
     const run = (seed: number) => {
       const sim = new MarketSimulator({ seed, startMs: T0, events: 20 });
