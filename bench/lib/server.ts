@@ -14,7 +14,11 @@ export interface RunningServer {
 
 export async function startServer(port: number, env: Record<string, string> = {}): Promise<RunningServer> {
   const origin = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
+  // BENCH_PROFILE_DIR: the server writes a V8 CPU profile there when it stops (open it in Chrome DevTools).
+  const profile = process.env.BENCH_PROFILE_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`, '--cpu-prof-interval=250']
+    : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/server/server.ts'], {
     env: {
       ...process.env,
       PORT: String(port),
