@@ -1,18 +1,15 @@
-import type { MarketSpec, OddsEvent, PriceLinks, Team } from '#domain/markets.ts';
+import type { OddsEvent, PriceLinks } from '#domain/markets.ts';
 import type { Arb, FeedSource } from '#domain/schemas/feed.ts';
-import { EventRegistry, slug } from './events.ts';
+import { EventRegistry } from './events.ts';
 import {
-  assertIngestLimits,
-  checkEvent,
-  checkPrice,
-  DEFAULT_INGEST_LIMITS,
-  emptyCheckedPrice,
-  marketAllowed,
-  parsePayload,
-  type CheckedTeam,
+  Intake,
+  type CheckedEnd,
+  type CheckedEvent,
+  type CheckedMessage,
+  type CheckedPrice,
   type IngestLimits,
 } from './ingest.ts';
-import { emptyDropCounters, type DropCounters, type DropReason } from './messages.ts';
+import type { DropCounters, DropReason } from './messages.ts';
 import { arbsJson, feedBody, SnapshotHistory, type Snapshot } from './publisher.ts';
 import {
   DEFAULT_SCAN_OPTIONS,
@@ -24,8 +21,9 @@ import {
 } from './scanner.ts';
 import { marketCode, OddsStore, type MarketState, type StoredPrice } from './store.ts';
 
-// The odds engine: validates what sources send, keeps the store, re-scans only the markets that changed, and
-// publishes feed snapshots at most every `publishIntervalMs` when the arbs changed.
+// The odds engine: hands what sources send to the intake (ingest.ts), applies the checked messages to the store,
+// re-scans only the markets that changed, and publishes feed snapshots at most every `publishIntervalMs` when the
+// arbs changed.
 
 export interface EngineOptions<E> {
   source: FeedSource;
@@ -69,16 +67,13 @@ export class OddsEngine<E = undefined> {
   private readonly now: () => number;
   private readonly maxArbs: number;
   private readonly publishIntervalMs: number;
-  private readonly limits: IngestLimits;
+  private readonly intake: Intake;
   private readonly fullRescan: boolean;
   private readonly encode: (body: Buffer) => E;
-  private readonly onDrop: ((reason: DropReason, count: number) => void) | undefined;
-  private readonly drops = emptyDropCounters();
   private readonly dirty = new Set<MarketState>();
   private readonly results = new Map<string, MarketResult>();
   private readonly listeners = new Set<(snapshot: Snapshot<E>) => void>();
   private accepted = 0;
-  private dropped = 0;
   private published = 0;
   private scans = 0;
   private changed = true;
@@ -92,11 +87,9 @@ export class OddsEngine<E = undefined> {
     this.scan = { ...DEFAULT_SCAN_OPTIONS, ...options.scan };
     this.maxArbs = options.maxArbs ?? 300;
     this.publishIntervalMs = options.publishIntervalMs ?? 250;
-    this.limits = { ...DEFAULT_INGEST_LIMITS, ...options.limits };
-    assertIngestLimits(this.limits);
+    this.intake = new Intake(options.limits, options.onDrop);
     this.fullRescan = options.fullRescan ?? false;
     this.encode = options.encode ?? ((() => undefined) as unknown as (body: Buffer) => E);
-    this.onDrop = options.onDrop;
     const historyMs = options.historyMs ?? 180_000;
     this.store = new OddsStore(historyMs);
     this.history = new SnapshotHistory<E>(historyMs, options.historyStepMs ?? 1_000);
@@ -116,54 +109,52 @@ export class OddsEngine<E = undefined> {
 
   /** Counts a message dropped before it became a message (payload too large, not JSON). */
   drop(reason: DropReason, count = 1): void {
-    this.drops[reason] += count;
-    this.dropped += count;
-    this.onDrop?.(reason, count);
+    this.intake.drop(reason, count);
   }
 
   /**
-   * Validates and applies an untrusted payload (a JSON message or an array of them): refused whole when over
+   * Checks and applies an untrusted payload (a JSON message or an array of them): refused whole when over
    * `maxBytes` (checked before parsing) or not JSON. Returns how many messages were accepted.
    */
   ingestPayload(body: string | Uint8Array, maxBytes?: number): number {
-    const parsed = parsePayload(body, maxBytes);
-    if (!parsed.ok) {
-      this.drop(parsed.reason);
-      return 0;
-    }
-    const messages = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
+    const messages = this.intake.parse(body, maxBytes);
+    if (!messages) return 0;
     let accepted = 0;
     for (const message of messages) if (this.ingest(message)) accepted += 1;
     return accepted;
   }
 
-  /** Validates and applies one untrusted message. Returns whether it was accepted. */
+  /** Checks and applies one untrusted message. Returns whether it was accepted. */
   ingest(message: unknown): boolean {
-    if (typeof message !== 'object' || message === null || Array.isArray(message)) {
-      this.drop('malformed');
+    const now = this.now();
+    const checked = this.intake.check(message, now);
+    if (!checked) return false;
+    const refused = this.apply(checked, now);
+    if (refused) {
+      this.intake.drop(refused);
       return false;
     }
-    const record = message as Record<string, unknown>;
-    switch (record.kind) {
+    this.accepted += 1;
+    return true;
+  }
+
+  /**
+   * Applies a checked message. Returns null, or why the store cannot take it: the message is valid but names a
+   * fixture the engine does not hold, or a market its league does not offer (decision 095).
+   */
+  private apply(message: CheckedMessage, now: number): DropReason | null {
+    switch (message.kind) {
       case 'price':
-        return this.ingestPrice(record);
+        return this.applyPrice(message, now);
       case 'event':
-        return this.ingestEvent(record);
+        this.applyEvent(message);
+        return null;
       case 'end':
-        return this.ingestEnd(record);
-      default:
-        this.drop('malformed');
-        return false;
+        return this.applyEnd(message);
     }
   }
 
-  private ingestEvent(record: Record<string, unknown>): boolean {
-    const checked = checkEvent(record, this.now(), this.limits);
-    if (!checked.ok) {
-      this.drop(checked.reason);
-      return false;
-    }
-    const value = checked.value;
+  private applyEvent(value: CheckedEvent): void {
     const id = this.registry.resolve(
       value.sourceEventId,
       value.league,
@@ -175,8 +166,8 @@ export class OddsEngine<E = undefined> {
     const event: OddsEvent = {
       id,
       league: value.league,
-      home: previous?.home ?? team(value.home),
-      away: previous?.away ?? team(value.away),
+      home: previous?.home ?? value.home,
+      away: previous?.away ?? value.away,
       startsAt: value.startsAt,
       live: value.live,
     };
@@ -184,54 +175,28 @@ export class OddsEngine<E = undefined> {
     if (!previous || previous.live !== event.live || previous.startsAt !== event.startsAt) {
       for (const market of state.markets.values()) this.dirty.add(market);
     }
-    this.accepted += 1;
-    return true;
   }
 
-  private ingestEnd(record: Record<string, unknown>): boolean {
-    const sourceEventId = typeof record.sourceEventId === 'string' ? record.sourceEventId : '';
-    const id = this.registry.lookup(sourceEventId);
-    if (!id) {
-      this.drop('unknown_event');
-      return false;
-    }
+  private applyEnd(value: CheckedEnd): DropReason | null {
+    const id = this.registry.lookup(value.sourceEventId);
+    if (!id) return 'unknown_event';
     for (const market of this.store.removeEvent(id)) {
       this.dirty.delete(market);
       if (this.results.delete(market.key)) this.changed = true;
     }
     this.registry.forget(id);
-    this.accepted += 1;
-    return true;
+    return null;
   }
 
-  private readonly countLinkDrop = (reason: DropReason) => this.drop(reason);
-
-  private readonly checked = emptyCheckedPrice();
-
-  private ingestPrice(record: Record<string, unknown>): boolean {
-    const now = this.now();
-    const value = this.checked;
-    const reason = checkPrice(record, now, this.limits, this.countLinkDrop, value);
-    if (reason) {
-      this.drop(reason);
-      return false;
-    }
+  private applyPrice(value: CheckedPrice, now: number): DropReason | null {
     const eventId = this.registry.lookup(value.sourceEventId);
     const eventState = eventId ? this.store.eventState(eventId) : undefined;
-    if (!eventState) {
-      this.drop('unknown_event');
-      return false;
-    }
+    if (!eventState) return 'unknown_event';
     const code = marketCode(value.type, value.period, value.point);
-    let market = eventState.byCode.get(code);
-    if (!market) {
-      const spec: MarketSpec = { type: value.type, period: value.period, point: value.point };
-      if (!marketAllowed(eventState.event.league, spec)) {
-        this.drop('unknown_market');
-        return false;
-      }
-      market = this.store.marketFor(eventState, code, spec);
-    }
+    const market =
+      eventState.byCode.get(code) ??
+      this.store.marketFor(eventState, code, { type: value.type, period: value.period, point: value.point });
+    if (!market) return 'unknown_market';
     const previous = market.prices[value.outcomeIndex]!.get(value.book);
     const price: StoredPrice = {
       book: value.book,
@@ -265,8 +230,7 @@ export class OddsEngine<E = undefined> {
         !isUsable(price, now, maxAgeFor(eventState.event, this.scan)) ||
         price.decimal < scanned.kth[value.outcomeIndex]!);
     if (!refresh && !irrelevant) this.dirty.add(market);
-    this.accepted += 1;
-    return true;
+    return null;
   }
 
   /**
@@ -366,8 +330,8 @@ export class OddsEngine<E = undefined> {
     return {
       source: this.source,
       accepted: this.accepted,
-      dropped: this.dropped,
-      drops: { ...this.drops },
+      dropped: this.intake.dropped,
+      drops: this.intake.drops(),
       events: this.store.eventCount,
       markets: this.store.marketCount,
       arbs: this.history.latest?.arbCount ?? 0,
@@ -394,10 +358,6 @@ export class OddsEngine<E = undefined> {
   get running(): boolean {
     return this.timer !== null;
   }
-}
-
-function team(input: CheckedTeam): Team {
-  return { id: input.id ?? slug(input.name), name: input.name, abbreviation: input.abbreviation };
 }
 
 function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {

@@ -1,4 +1,6 @@
 import {
+  LEAGUES,
+  isMarketAllowed,
   marketKey,
   outcomesOf,
   type BookPrice,
@@ -157,10 +159,14 @@ export class OddsStore {
     return [...state.markets.values()];
   }
 
-  /** The event's market for a code, created on first use. */
-  marketFor(eventState: EventState, code: number, spec: MarketSpec): MarketState {
+  /**
+   * The event's market for a code, created on first use; undefined when the event's league does not offer it (a
+   * two-way moneyline where draws exist, a 1X2 where they do not).
+   */
+  marketFor(eventState: EventState, code: number, spec: MarketSpec): MarketState | undefined {
     let market = eventState.byCode.get(code);
     if (!market) {
+      if (!isMarketAllowed(LEAGUES[eventState.event.league], spec)) return undefined;
       const key = marketKey(eventState.event.id, spec);
       const outcomes = outcomesOf(spec.type);
       market = { key, eventId: eventState.event.id, spec, outcomes, prices: outcomes.map(() => new Map()) };
