@@ -8,8 +8,6 @@ import {
   edgePct,
   passesFloor,
   publishedEdge,
-  stakePlan,
-  stakes,
 } from './arbitrage.ts';
 import {
   marketLabel,
@@ -25,7 +23,6 @@ import {
   formatAmerican,
   parseAmerican,
   type AmericanOdds,
-  type Cents,
   type DecimalOdds,
 } from './odds.ts';
 import { ArbFeedSchema } from './schemas/feed.ts';
@@ -90,45 +87,11 @@ describe('odds conversions', () => {
   });
 });
 
-describe('edge and stakes', () => {
+describe('edge', () => {
   it('computes edge_pct = (1/S − 1) × 100', () => {
     expect(edgePct([2.1, 2.1])).toBeCloseTo(5, 10);
     expect(edgePct([2, 2])).toBe(0);
     expect(bookSum([2.5, 1.8])).toBeCloseTo(0.4 + 1 / 1.8, 12);
-  });
-
-  it('splits stakes for equal payouts: sᵢ = T·(1/dᵢ)/S', () => {
-    fc.assert(
-      fc.property(
-        fc.array(decimalArb, { minLength: 2, maxLength: 3 }),
-        fc.double({ min: 1, max: 1e6, noNaN: true }),
-        (decimals, total) => {
-          const split = stakes(total, decimals);
-          expect(split.reduce((a, b) => a + b, 0)).toBeCloseTo(total, 6);
-          const payouts = split.map((stake, index) => stake * decimals[index]!);
-          for (const payout of payouts) expect(payout / payouts[0]!).toBeCloseTo(1, 9);
-          expect(payouts[0]! / total - 1).toBeCloseTo(edgePct(decimals) / 100, 9);
-        },
-      ),
-    );
-  });
-
-  it('plans whole-cent stakes whose guaranteed profit is the smallest payout minus the total', () => {
-    const plan = stakePlan(20000 as Cents, [2.1, 2.1]);
-    expect(plan.stakes).toEqual([10000, 10000]);
-    expect(plan.payouts).toEqual([21000, 21000]);
-    expect(plan.guaranteedProfit).toBe(1000);
-    fc.assert(
-      fc.property(
-        fc.array(decimalArb, { minLength: 2, maxLength: 3 }),
-        fc.integer({ min: 100, max: 10_000_000 }),
-        (decimals, total) => {
-          const result = stakePlan(total as Cents, decimals);
-          expect(result.stakes.reduce((a, b) => a + b, 0)).toBe(total);
-          expect(result.guaranteedProfit).toBe(Math.min(...result.payouts) - total);
-        },
-      ),
-    );
   });
 
   it('publishes an edge that never exceeds the true edge and is within 0.001 of it', () => {

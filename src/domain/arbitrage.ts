@@ -1,7 +1,7 @@
-import type { Cents, DecimalOdds, Probability } from './odds.ts';
+import type { DecimalOdds, Probability } from './odds.ts';
 
 // Arbitrage maths of DESIGN.md "Domain decisions". For outcomes that together cover every result, with decimal odds
-// dᵢ: S = Σ 1/dᵢ, edge_pct = (1/S − 1) × 100, stakes for equal payouts sᵢ = T·(1/dᵢ)/S.
+// dᵢ: S = Σ 1/dᵢ, edge_pct = (1/S − 1) × 100. Stakes for equal payouts, sᵢ = T·(1/dᵢ)/S, in whole cents: wagers.ts.
 
 /** Default near-arb floor (DESIGN.md): combinations down to −1.0 % are published so the UI can colour them. */
 export const DEFAULT_FLOOR_PCT = -1;
@@ -51,35 +51,6 @@ export function publishedEdge(decimals: readonly number[]): number {
  */
 export function passesFloor(sum: number, floorPct: number): boolean {
   return sum < 1 - floorPct / 100;
-}
-
-/** Exact stakes (dollars or any unit) for equal payouts: sᵢ = T·(1/dᵢ)/S. */
-export function stakes(total: number, decimals: readonly number[]): number[] {
-  const sum = bookSum(decimals);
-  return decimals.map((decimal) => (total * (1 / decimal)) / sum);
-}
-
-export interface StakePlan {
-  stakes: Cents[];
-  payouts: Cents[];
-  total: Cents;
-  /** Smallest payout minus the total staked (CONVENTIONS.md). */
-  guaranteedProfit: Cents;
-}
-
-/** Stakes in whole cents for a total in cents; the rounding remainder goes to the last side. */
-export function stakePlan(totalCents: Cents, decimals: readonly number[]): StakePlan {
-  const exact = stakes(totalCents, decimals);
-  const rounded = exact.map((stake) => Math.round(stake));
-  const drift = totalCents - rounded.reduce((sum, stake) => sum + stake, 0);
-  if (rounded.length > 0) rounded[rounded.length - 1]! += drift;
-  const payouts = rounded.map((stake, index) => Math.floor(stake * decimals[index]!));
-  return {
-    stakes: rounded as Cents[],
-    payouts: payouts as Cents[],
-    total: totalCents,
-    guaranteedProfit: (Math.min(...payouts) - totalCents) as Cents,
-  };
 }
 
 /** A candidate price for one outcome: which book, at what decimal odds. */

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { edgePct } from './arbitrage.ts';
 import type { Cents } from './odds.ts';
 import {
   blurWager,
@@ -18,6 +19,14 @@ import {
 const c = (n: number) => n as Cents;
 // +155 and -140: decimals 2.55 and 1.714285…, which the stake formula rounds to 1.71.
 const ML: [number, number] = [2.55, 1.7142857142857142];
+
+/** Decimal odds as the feed carries them, 4 places (1.0100 to 50.0000), as ten-thousandths. */
+const odds4 = fc.integer({ min: 10_100, max: 500_000 });
+/** What `stake` cents pay at `tenThousandths` / 10,000 decimal odds, rounded down, in exact integer arithmetic. */
+const exactPayout = (stake: number, tenThousandths: number) => {
+  const product = stake * tenThousandths;
+  return (product - (product % 10_000)) / 10_000;
+};
 
 describe('defaultSplit', () => {
   it('splits $200 so both payouts are equal, with the exact decimal odds', () => {
@@ -48,6 +57,61 @@ describe('defaultSplit', () => {
   });
 });
 
+describe('the equal-payout stake rule (properties)', () => {
+  it('shows payouts the split stakes reproduce to the cent, rounded down', () => {
+    fc.assert(
+      fc.property(
+        fc.array(odds4, { minLength: 2, maxLength: 3 }),
+        fc.integer({ min: 100, max: 10_000_000 }),
+        (ticks, total) => {
+          const decimals = ticks.map((t) => t / 10_000);
+          const stakes = defaultSplit(decimals, c(total));
+          expect(stakes.reduce((a, b) => a + b, 0)).toBe(total);
+          stakes.forEach((stake, i) => {
+            expect(Number.isInteger(stake)).toBe(true);
+            expect(payout(stake, decimals[i]!)).toBe(exactPayout(stake, ticks[i]!));
+          });
+        },
+      ),
+    );
+  });
+
+  it('shows the worst case over outcomes as the profit, never more than any outcome pays', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(odds4, fc.integer({ min: 0, max: 10_000_000 })), { minLength: 2, maxLength: 3 }),
+        (bets) => {
+          const decimals = bets.map(([t]) => t / 10_000);
+          const stakes = bets.map(([, stake]) => c(stake));
+          const staked = stakes.reduce((a, b) => a + b, 0);
+          const profit = guaranteedProfit(stakes, decimals);
+          const net = bets.map(([t, stake]) => exactPayout(stake, t) - staked);
+          for (const outcome of net) expect(profit).toBeLessThanOrEqual(outcome);
+          expect(net).toContain(profit);
+        },
+      ),
+    );
+  });
+
+  it('never shows the default split a profit above the edge, and loses at most the rounding of its stakes', () => {
+    fc.assert(
+      fc.property(
+        fc.array(odds4, { minLength: 2, maxLength: 3 }),
+        fc.integer({ min: 100, max: 10_000_000 }),
+        (ticks, total) => {
+          const decimals = ticks.map((t) => t / 10_000);
+          const profit = guaranteedProfit(defaultSplit(decimals, c(total)), decimals);
+          const edge = (total * edgePct(decimals)) / 100;
+          expect(profit).toBeLessThanOrEqual(edge + 1e-6);
+          // Each stake is off its exact share by at most half a cent, the last by the others' remainders.
+          const rounding = ((decimals.length - 1) / 2) * Math.max(...decimals) + 1;
+          expect(profit).toBeGreaterThanOrEqual(edge - rounding);
+        },
+      ),
+    );
+  });
+});
+
 describe('otherStake', () => {
   it('is this wager × this decimal ÷ the other decimal, decimals rounded to 2 places', () => {
     // 100.00 × 2.55 ÷ 1.71 = 149.12
@@ -58,6 +122,11 @@ describe('otherStake', () => {
 });
 
 describe('payout and guaranteedProfit', () => {
+  it('rounds a payout down to the cent, keeping a cent the stake pays exactly', () => {
+    expect(payout(c(10_001), 2.55)).toBe(25_502); // 25,502.55
+    expect(payout(c(1000), 1.017)).toBe(1017); // 1000 × 1.017 is 1016.999… in binary
+  });
+
   it('reports the smallest payout minus the total staked, in cents', () => {
     const stakes = [c(8028), c(11_972)];
     expect(payout(stakes[0]!, 2.55)).toBe(20_471);

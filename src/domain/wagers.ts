@@ -1,6 +1,8 @@
-// Wager maths of SPEC §5 "Wager inputs" and §9 "Wagers". Money is integer cents; the inputs hold the text a visitor
-// typed. Decimal odds are rounded to 2 places for the typed-stake formula, as the specification says; the default
-// split and payouts use the side's exact decimal odds, because that is what the sportsbook pays.
+// Wager maths of SPEC §5 "Wager inputs" and §9 "Wagers", and the domain's one equal-payout stake rule
+// (docs/decisions/089). Money is integer cents; the inputs hold the text a visitor typed. Decimal odds are rounded to
+// 2 places for the typed-stake formula, as the specification says; the default split and payouts use the side's exact
+// decimal odds, because that is what the sportsbook pays. A payout is rounded down to the cent, so no payout or profit
+// shown is more than the bets really pay.
 import { roundTo, type Cents } from './odds.ts';
 
 /** $200, split between the sides so that payouts are equal. */
@@ -13,8 +15,9 @@ export function stakeOdds(decimal: number): number {
 }
 
 /**
- * Equal-payout stakes summing exactly to `total`: sᵢ = T·(1/dᵢ)/Σ(1/d) with the exact decimal odds, so the default
- * split's profit matches the edge badge (the 2-place rounding of SPEC §5 applies to typed stakes).
+ * Equal-payout stakes summing exactly to `total`: sᵢ = T·(1/dᵢ)/Σ(1/d) with the exact decimal odds, each rounded to
+ * the cent and the remainder on the last side, so the default split's profit is the edge badge's to within cents (the
+ * 2-place rounding of SPEC §5 applies to typed stakes).
  */
 export function defaultSplit(decimals: readonly number[], total: Cents = DEFAULT_TOTAL_CENTS): Cents[] {
   const weights = decimals.map((d) => 1 / d);
@@ -30,11 +33,19 @@ export function otherStake(thisStake: Cents, thisDecimal: number, otherDecimal: 
   return Math.round((thisStake * stakeOdds(thisDecimal)) / stakeOdds(otherDecimal)) as Cents;
 }
 
+/**
+ * Binary floating point can put stake × decimal a hair under a whole cent it equals (1000 × 1.017 = 1016.999…): a
+ * millionth of a cent keeps that cent. It is above the product's error for any payout under $40M and below any
+ * fraction of a cent that odds of 4 decimal places (the feed's) can pay, so such a payout is never rounded up.
+ */
+const PAYOUT_GUARD = 1e-6;
+
+/** What `stake` pays at `decimal` odds, rounded down to the cent: never more than the sportsbook pays. */
 export function payout(stake: Cents, decimal: number): Cents {
-  return Math.round(stake * decimal) as Cents;
+  return Math.floor(stake * decimal + PAYOUT_GUARD) as Cents;
 }
 
-/** Smallest payout minus the total staked: what the visitor wins whichever side comes in. */
+/** Smallest payout minus the total staked: what the visitor wins whichever side comes in (the worst case). */
 export function guaranteedProfit(stakes: readonly Cents[], decimals: readonly number[]): Cents {
   const payouts = stakes.map((stake, i) => payout(stake, decimals[i] ?? 1));
   const staked = stakes.reduce((a, b) => a + b, 0);
