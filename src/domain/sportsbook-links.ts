@@ -2,8 +2,10 @@
 // moved onto the visitor's state (and Bovada's bodog links onto bovada.lv) using the catalogue's rules, then checked
 // with the book's link rules. Only https links already on the book's own hosts are rewritten, only to states the book
 // lists; app links are never turned into web links.
-import type { DeviceKind } from './device.ts';
 import { isAllowedLink, isBookHost, type LinkKind, type SportsbookConfig } from './sportsbooks.ts';
+
+/** The kind of device a visitor uses, which decides the link a bet button opens (SPEC §9). */
+export type DeviceKind = 'mobile' | 'desktop';
 
 export interface SideLinks {
   desktop?: string | null;

@@ -1,9 +1,7 @@
 import { memo, useState } from 'react';
-import type { DeviceKind } from '#domain/device.ts';
 import type { Cents } from '#domain/odds.ts';
 import type { Arb, Side } from '#domain/schemas/feed.ts';
-import { resolveBetLink, showsStateSelector } from '#domain/sportsbook-links.ts';
-import { stateForBook, type SportsbookStates } from '#domain/sportsbook-preferences.ts';
+import { resolveBetLink, showsStateSelector, type DeviceKind } from '#domain/sportsbook-links.ts';
 import { getSportsbook, type SportsbookConfig, type SportsbookKey } from '#domain/sportsbooks.ts';
 import {
   blurWager,
@@ -16,6 +14,7 @@ import {
   type WagerInputs,
 } from '#domain/wagers.ts';
 import { cn } from '#web/lib/cn.ts';
+import { stateForBook, type SportsbookStates } from '../lib/sportsbook-preferences.ts';
 import { BetButton } from './bet-button.tsx';
 import { BookBadge } from './book-badge.tsx';
 import { EdgeBadge } from './edge-badge.tsx';

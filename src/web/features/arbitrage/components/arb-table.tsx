@@ -1,7 +1,7 @@
-import type { DeviceKind } from '#domain/device.ts';
 import type { Arb } from '#domain/schemas/feed.ts';
-import type { SportsbookStates } from '#domain/sportsbook-preferences.ts';
+import type { DeviceKind } from '#domain/sportsbook-links.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
+import type { SportsbookStates } from '../lib/sportsbook-preferences.ts';
 import { ArbRow } from './arb-row.tsx';
 
 export interface TableRow {

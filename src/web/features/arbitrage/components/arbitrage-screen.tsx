@@ -1,6 +1,5 @@
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { arbKey } from '#domain/arb-feed.ts';
-import { arbsByTab, MAX_STARS, refreshInterval, STARS_PER_NEW_ARB, type ArbMode } from '#domain/arbs.ts';
 import { cn } from '#web/lib/cn.ts';
 import { Button } from '#web/ui/button.tsx';
 import { useArbs } from '../api/get-arbs.ts';
@@ -12,6 +11,7 @@ import {
   useShowSuspectArbs,
   useSportsbookStates,
 } from '../hooks/use-sportsbook-preferences.ts';
+import { arbsByTab, MAX_STARS, refreshInterval, STARS_PER_NEW_ARB, type ArbMode } from '../lib/arbs.ts';
 import { ArbTable, type TableRow } from './arb-table.tsx';
 import { ModeTabs, panelId, tabId } from './mode-tabs.tsx';
 import { RefreshMeasure } from './refresh-measure.tsx';

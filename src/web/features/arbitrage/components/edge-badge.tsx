@@ -1,5 +1,5 @@
 import { cva } from 'class-variance-authority';
-import { edgeTone, formatEdge, type EdgeTone } from '#domain/edge-badge.ts';
+import { edgeTone, formatEdge, type EdgeTone } from '../lib/edge-badge.ts';
 
 // SPEC §9 edge badge colours; every pair passes WCAG AA text contrast (checked by axe in tests/e2e).
 export const edgeBadgeVariants = cva(

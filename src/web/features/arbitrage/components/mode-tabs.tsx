@@ -1,5 +1,5 @@
 import { useRef, type KeyboardEvent, type ReactNode } from 'react';
-import type { ArbMode } from '#domain/arbs.ts';
+import type { ArbMode } from '../lib/arbs.ts';
 
 // WAI-ARIA tabs (automatic activation, arrow keys, Home/End), as Radix Tabs renders them, without the library's
 // ~9 KB gzip (docs/decisions/060-arbitrage-page-javascript-budget.md).

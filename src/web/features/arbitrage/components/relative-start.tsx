@@ -1,5 +1,5 @@
-import { formatRelativeStart } from '#domain/relative-time.ts';
 import { useNow } from '../hooks/use-now.ts';
+import { formatRelativeStart } from '../lib/relative-time.ts';
 
 export function RelativeStart({ date }: { date: string | undefined }) {
   const now = useNow();

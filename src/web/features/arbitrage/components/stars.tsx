@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { HIGHLIGHT_MS } from '#domain/arbs.ts';
+import { HIGHLIGHT_MS } from '../lib/arbs.ts';
 
 // Green stars that burst from a new arb's edge badge for the highlight's 2.5 s (SPEC §4, §9). Rendered only when the
 // visitor has not asked for reduced motion; decorative, hidden from assistive technology.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HIGHLIGHT_MS } from '#domain/arbs.ts';
+import { HIGHLIGHT_MS } from '../lib/arbs.ts';
 import { nextHighlights, type HighlightSource } from './use-new-arb-highlights.ts';
 
 const fetched = (

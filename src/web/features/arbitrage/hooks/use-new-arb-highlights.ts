@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { findNewArbKeys, HIGHLIGHT_MS } from '#domain/arbs.ts';
+import { findNewArbKeys, HIGHLIGHT_MS } from '../lib/arbs.ts';
 
 // SPEC §4 "New arbs": an arb whose key (event id + sorted side ids) was absent from the previous fetch is new; it is
 // highlighted for 2500 ms. Each fetch that brings new arbs is a batch with its own expiry. The batches are worked

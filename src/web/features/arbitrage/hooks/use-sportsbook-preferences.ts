@@ -1,15 +1,16 @@
 import { useCallback, useMemo, useSyncExternalStore } from 'react';
+import type { SportsbookKey } from '#domain/sportsbooks.ts';
 import {
   parseSelectedSportsbooks,
   parseSportsbookStates,
   SELECTED_SPORTSBOOKS_KEY,
   SPORTSBOOK_STATES_KEY,
   type SportsbookStates,
-} from '#domain/sportsbook-preferences.ts';
-import type { SportsbookKey } from '#domain/sportsbooks.ts';
+} from '../lib/sportsbook-preferences.ts';
 
-// selectedSportsbooks and sportsbookStates in localStorage (SPEC §9), read through the domain parsers so corrupt or
-// foreign values fall back to the defaults, and showSuspectArbs (docs/decisions/065), off unless stored as true.
+// selectedSportsbooks and sportsbookStates in localStorage (SPEC §9), read through the parsers of
+// lib/sportsbook-preferences.ts so corrupt or foreign values fall back to the defaults, and showSuspectArbs
+// (docs/decisions/065), off unless stored as true.
 // Storage that throws (private modes, quotas) degrades to memory.
 
 function createStoredValue<T>(key: string, parse: (raw: string | null) => T) {

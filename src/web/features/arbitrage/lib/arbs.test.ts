@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { arbKey } from './arb-feed.ts';
+import { arbKey } from '#domain/arb-feed.ts';
 import { arbsByTab, findNewArbKeys, isArbVisible, refreshInterval, sortByEdge, starCount } from './arbs.ts';
-import type { Arb, Side } from './schemas/feed.ts';
+import type { Arb, Side } from '#domain/schemas/feed.ts';
 
 const side = (id: string, sportsbook: string): Side => ({
   id,

@@ -1,8 +1,7 @@
 // Device detection (SPEC §9): mobile when the user agent says so, the pointer is coarse, it is a touch Mac (an iPad
 // asking for the desktop site), or the viewport is 820 px wide or less. Inputs are explicit so the rule is testable;
 // the browser layer reads them from navigator, matchMedia and innerWidth.
-
-export type DeviceKind = 'mobile' | 'desktop';
+import type { DeviceKind } from '#domain/sportsbook-links.ts';
 
 export const MOBILE_MAX_WIDTH = 820;
 

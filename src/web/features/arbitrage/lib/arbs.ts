@@ -1,6 +1,6 @@
 // Arb list rules of the arbitrage page (SPEC §4, §5 "Arb visibility", §9 "Edge badge and ordering").
-import type { Arb } from './schemas/feed.ts';
-import { isSportsbookKey } from './sportsbooks.ts';
+import type { Arb } from '#domain/schemas/feed.ts';
+import { isSportsbookKey } from '#domain/sportsbooks.ts';
 
 export type ArbMode = 'prematch' | 'live';
 

@@ -6,7 +6,7 @@ import {
   isSportsbookKey,
   type SportsbookConfig,
   type SportsbookKey,
-} from './sportsbooks.ts';
+} from '#domain/sportsbooks.ts';
 
 export const SELECTED_SPORTSBOOKS_KEY = 'selectedSportsbooks';
 export const SPORTSBOOK_STATES_KEY = 'sportsbookStates';

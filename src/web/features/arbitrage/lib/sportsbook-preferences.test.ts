@@ -5,7 +5,7 @@ import {
   parseSportsbookStates,
   stateForBook,
 } from './sportsbook-preferences.ts';
-import { SPORTSBOOK_KEYS, SPORTSBOOKS } from './sportsbooks.ts';
+import { SPORTSBOOK_KEYS, SPORTSBOOKS } from '#domain/sportsbooks.ts';
 
 describe('parseSelectedSportsbooks', () => {
   it('defaults to every known book', () => {
