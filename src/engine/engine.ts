@@ -15,7 +15,8 @@ import {
   DEFAULT_SCAN_OPTIONS,
   isUsable,
   maxAgeFor,
-  scanMarket,
+  rankArbs,
+  rescanMarkets,
   type MarketResult,
   type ScanOptions,
 } from './scanner.ts';
@@ -37,8 +38,6 @@ export interface EngineOptions<E> {
   limits?: Partial<IngestLimits>;
   historyMs?: number;
   historyStepMs?: number;
-  /** Re-scan every market on every tick (the benchmark's baseline); off in production. */
-  fullRescan?: boolean;
   /** Turns the body into what readers need (the server: compressed forms and an ETag). */
   encode?: (body: Buffer) => E;
   onDrop?: (reason: DropReason, count: number) => void;
@@ -68,7 +67,6 @@ export class OddsEngine<E = undefined> {
   private readonly maxArbs: number;
   private readonly publishIntervalMs: number;
   private readonly intake: Intake;
-  private readonly fullRescan: boolean;
   private readonly encode: (body: Buffer) => E;
   private readonly dirty = new Set<MarketState>();
   private readonly results = new Map<string, MarketResult>();
@@ -88,7 +86,6 @@ export class OddsEngine<E = undefined> {
     this.maxArbs = options.maxArbs ?? 300;
     this.publishIntervalMs = options.publishIntervalMs ?? 250;
     this.intake = new Intake(options.limits, options.onDrop);
-    this.fullRescan = options.fullRescan ?? false;
     this.encode = options.encode ?? ((() => undefined) as unknown as (body: Buffer) => E);
     const historyMs = options.historyMs ?? 180_000;
     this.store = new OddsStore(historyMs);
@@ -240,7 +237,6 @@ export class OddsEngine<E = undefined> {
   tick(): Snapshot<E> | undefined {
     if (!this.ready) return undefined;
     const now = this.now();
-    if (this.fullRescan) for (const market of this.store.allMarkets()) this.dirty.add(market);
     for (const [key, entry] of this.results) {
       if (entry.validUntil <= now) {
         const market = this.store.market(key);
@@ -248,11 +244,12 @@ export class OddsEngine<E = undefined> {
         else this.results.delete(key);
       }
     }
-    for (const market of this.dirty) this.rescan(market, now);
+    this.scans += this.dirty.size;
+    if (rescanMarkets(this.dirty, this.store, now, this.scan, this.results)) this.changed = true;
     this.dirty.clear();
     if (!this.changed && this.history.latest) return undefined;
     this.changed = false;
-    const arbs = this.collect(this.maxArbs);
+    const arbs = rankArbs(this.results.values(), this.maxArbs);
     const json = arbsJson(arbs);
     if (json === this.lastArbsJson && this.history.latest) return undefined;
     this.lastArbsJson = json;
@@ -268,42 +265,6 @@ export class OddsEngine<E = undefined> {
     this.published += 1;
     for (const listener of this.listeners) listener(snapshot);
     return snapshot;
-  }
-
-  private rescan(market: MarketState, now: number): void {
-    this.scans += 1;
-    const event = this.store.event(market.eventId);
-    const previous = this.results.get(market.key);
-    const result = event ? scanMarket(market, event, now, this.scan, previous) : undefined;
-    if (!result || result.arbs.length === 0) {
-      if (previous) {
-        this.results.delete(market.key);
-        this.changed = true;
-      }
-      return;
-    }
-    this.results.set(market.key, result);
-    if (!previous || !sameItems(previous.arbs, result.arbs)) this.changed = true;
-  }
-
-  /** All current arbs, best first (edge descending, then a stable key), at most `limit`. */
-  private collect(limit = Infinity): Arb[] {
-    const edges: number[] = [];
-    const keys: string[] = [];
-    const arbs: Arb[] = [];
-    for (const result of this.results.values()) {
-      for (let i = 0; i < result.arbs.length; i += 1) {
-        arbs.push(result.arbs[i]!);
-        keys.push(result.keys[i]!);
-        edges.push(result.arbs[i]!.edge_pct);
-      }
-    }
-    const order = arbs.map((_, index) => index);
-    order.sort((a, b) => edges[b]! - edges[a]! || (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : 0));
-    const count = Math.min(limit, order.length);
-    const out: Arb[] = new Array(count);
-    for (let i = 0; i < count; i += 1) out[i] = arbs[order[i]!]!;
-    return out;
   }
 
   /** The latest snapshot, or undefined before the first publish. */
@@ -323,7 +284,7 @@ export class OddsEngine<E = undefined> {
 
   /** Current arbs (all of them, before the feed's cap), best first. */
   currentArbs(): Arb[] {
-    return this.collect();
+    return rankArbs(this.results.values());
   }
 
   stats(): EngineStats {
@@ -358,10 +319,6 @@ export class OddsEngine<E = undefined> {
   get running(): boolean {
     return this.timer !== null;
   }
-}
-
-function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
-  return a.length === b.length && a.every((item, index) => item === b[index]);
 }
 
 function sameLinks(a: PriceLinks, b: PriceLinks): boolean {

@@ -9,10 +9,11 @@ import {
 } from '#domain/markets.ts';
 import { formatAmerican, roundTo } from '#domain/odds.ts';
 import type { Arb, ArbEvent } from '#domain/schemas/feed.ts';
-import type { MarketState } from './store.ts';
+import type { MarketState, OddsStore } from './store.ts';
 
-// Arb detection for one market. The engine calls it only for markets whose prices changed (or whose published
-// arbs reached the age limit of one of their prices): a price update re-evaluates only its market.
+// Arb detection for one market, and the results of many ranked for the feed. The engine re-scans only markets whose
+// prices changed (or whose published arbs reached the age limit of one of their prices): a price update re-evaluates
+// only its market. `rescanAll` re-scans every market: the engine benchmark's baseline.
 
 export interface ScanOptions extends CombinationOptions {
   /** A price older than this is stale and never used (DESIGN.md: 60 s pre-match, 10 s live). */
@@ -124,6 +125,80 @@ export function scanMarket(
     picks.push(combination.picks);
   }
   return { arbs, picks, keys, event, validUntil };
+}
+
+/**
+ * Re-scans each market into `results` (market key → result, only markets with arbs), reusing each previous result's
+ * unchanged arbs. Returns whether the arbs of any market changed.
+ */
+export function rescanMarkets(
+  markets: Iterable<MarketState>,
+  store: OddsStore,
+  now: number,
+  options: ScanOptions,
+  results: Map<string, MarketResult>,
+): boolean {
+  let changed = false;
+  for (const market of markets) {
+    const event = store.event(market.eventId);
+    const previous = results.get(market.key);
+    const result = event ? scanMarket(market, event, now, options, previous) : undefined;
+    if (!result || result.arbs.length === 0) {
+      if (previous) {
+        results.delete(market.key);
+        changed = true;
+      }
+    } else {
+      results.set(market.key, result);
+      if (!previous || !sameItems(previous.arbs, result.arbs)) changed = true;
+    }
+  }
+  return changed;
+}
+
+/**
+ * Re-scans every market of the store into `results`, and drops the results of markets the store no longer holds:
+ * the full rescan the engine benchmark compares the engine's incremental scans with (bench/engine.bench.ts; decision
+ * 096). Returns whether any market's arbs changed.
+ */
+export function rescanAll(
+  store: OddsStore,
+  now: number,
+  options: ScanOptions,
+  results: Map<string, MarketResult>,
+): boolean {
+  let changed = false;
+  for (const key of results.keys()) {
+    if (!store.market(key)) {
+      results.delete(key);
+      changed = true;
+    }
+  }
+  return rescanMarkets(store.allMarkets(), store, now, options, results) || changed;
+}
+
+/** The arbs of these results, best first (edge descending, then a stable key), at most `limit`. */
+export function rankArbs(results: Iterable<MarketResult>, limit = Infinity): Arb[] {
+  const edges: number[] = [];
+  const keys: string[] = [];
+  const arbs: Arb[] = [];
+  for (const result of results) {
+    for (let i = 0; i < result.arbs.length; i += 1) {
+      arbs.push(result.arbs[i]!);
+      keys.push(result.keys[i]!);
+      edges.push(result.arbs[i]!.edge_pct);
+    }
+  }
+  const order = arbs.map((_, index) => index);
+  order.sort((a, b) => edges[b]! - edges[a]! || (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : 0));
+  const count = Math.min(limit, order.length);
+  const out: Arb[] = new Array(count);
+  for (let i = 0; i < count; i += 1) out[i] = arbs[order[i]!]!;
+  return out;
+}
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((item, index) => item === b[index]);
 }
 
 function byDecimalDescending(a: BookPrice, b: BookPrice): number {
