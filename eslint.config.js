@@ -3,11 +3,25 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import importX from 'eslint-plugin-import-x';
+import { readdirSync } from 'node:fs';
 import globals from 'globals';
 
 // Layer boundaries of DESIGN.md: domain imports nothing outside itself, engine only domain,
 // web only domain (never server or engine). Enforced on both relative paths and #aliases.
 const layer = (target, from, message) => ({ target, from, message });
+
+// One web feature never imports another (CONVENTIONS.md); pages in src/web/routes compose them. One zone per
+// feature folder, so a new feature is covered without touching this file.
+const FEATURES = './src/web/features';
+const features = readdirSync(new URL(`${FEATURES}/`, import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const featureZones = features.map((name) => ({
+  target: `${FEATURES}/${name}`,
+  from: FEATURES,
+  except: [`./${name}`],
+  message: `web features do not import each other: compose ${name} with other features in a page (src/web/routes).`,
+}));
 
 export default tseslint.config(
   {
@@ -44,6 +58,7 @@ export default tseslint.config(
             layer('./src/engine', './src/web', 'engine must not import web'),
             layer('./src/web', './src/server', 'web must not import server'),
             layer('./src/web', './src/engine', 'web must not import engine'),
+            ...featureZones,
           ],
         },
       ],
