@@ -1,4 +1,5 @@
 import { LEAGUES, outcomesOf, type LeagueKey, type MarketType, type Period } from '#domain/markets.ts';
+import { seededRandom } from '#domain/random.ts';
 import { SPORTSBOOK_KEYS, type SportsbookKey } from '#domain/sportsbooks.ts';
 import { slug } from '../events.ts';
 import type { PriceMessage, SourceMessage } from '../messages.ts';
@@ -19,18 +20,6 @@ export interface SimulatorOptions {
   /** Virtual start time (unix ms); the simulator's clock advances `stepMs` per step. */
   startMs: number;
   stepMs?: number;
-}
-
-/** mulberry32: small, fast, deterministic. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 interface BookProfile {
@@ -161,7 +150,7 @@ export class MarketSimulator {
   private nextFixture = 1;
 
   constructor(options: SimulatorOptions) {
-    this.random = rng(options.seed);
+    this.random = seededRandom(options.seed);
     this.stepMs = options.stepMs ?? 250;
     this.eventCount = options.events ?? 110;
     this.nowMs = options.startMs;

@@ -1,20 +1,10 @@
 import { memo } from 'react';
+import { seededRandom } from '#domain/random.ts';
 
 // 50 decorative twinkling dots (SPEC §2). Positions come from a seeded generator so the prerendered HTML and the
 // hydrated page agree; the CSS keeps them still under prefers-reduced-motion.
 
 export const DOT_COUNT = 50;
-
-function mulberry32(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface Dot {
   top: number;
@@ -25,7 +15,7 @@ export interface Dot {
 }
 
 export function makeDots(count = DOT_COUNT, seed = 2024): Dot[] {
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   return Array.from({ length: count }, () => ({
     top: Math.round(random() * 1000) / 10,
     left: Math.round(random() * 1000) / 10,
