@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { $ZodError } from 'zod/v4/core';
 import { arbKey } from '#domain/arb-feed.ts';
 import { ArbFeedEnvelopeSchema, ArbSchema, type Arb } from '#domain/schemas/feed.ts';
-import { arb, side } from '../test/fixtures.ts';
+import { arb, side } from '#tests/support/arbitrage-fixtures.ts';
 import { createFeedReader, jsonEqual, splitFeedText } from './feed-reader.ts';
 
 /** A reader over the shared schemas that counts how many arbs it validated. */

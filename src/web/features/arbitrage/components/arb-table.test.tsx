@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { arbKey } from '#domain/arb-feed.ts';
 import type { Arb } from '#domain/schemas/feed.ts';
-import { arb, moneyline, side } from '../test/fixtures.ts';
+import { arb, moneyline, side } from '#tests/support/arbitrage-fixtures.ts';
 import { ArbTable, type TableRow } from './arb-table.tsx';
 import type * as EdgeBadgeModule from './edge-badge.tsx';
 

@@ -3,7 +3,7 @@ import { act, cleanup, render, screen, waitFor, within } from '@testing-library/
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ArbFeed } from '#domain/schemas/feed.ts';
-import { arb, feed, moneyline, side } from '../test/fixtures.ts';
+import { arb, feed, moneyline, side } from '#tests/support/arbitrage-fixtures.ts';
 import { ArbitrageTool } from './arbitrage-tool.tsx';
 import type * as EdgeBadgeModule from './edge-badge.tsx';
 

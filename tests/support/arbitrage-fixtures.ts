@@ -1,6 +1,6 @@
 import type { Arb, ArbFeed, Side } from '#domain/schemas/feed.ts';
 
-// Small builders for the feature's component tests.
+// Small builders of feed arbs for the arbitrage page's tests (src/web/features/arbitrage).
 
 export function side(
   id: string,
