@@ -10,7 +10,7 @@ import { OddsEngine } from '#engine/engine.ts';
 import type { SourceMessage } from '#engine/messages.ts';
 import { arbsJson, feedBody } from '#engine/publisher.ts';
 import { DEFAULT_SCAN_OPTIONS, rankArbs, rescanAll, type MarketResult } from '#engine/scanner.ts';
-import { MarketSimulator } from '#engine/sources/simulator.ts';
+import { MarketSimulator } from '#engine/sources/simulation/market-simulator.ts';
 import type { OddsStore } from '#engine/store.ts';
 
 const EVENTS = Number(process.env.BENCH_ENGINE_EVENTS ?? 2000);

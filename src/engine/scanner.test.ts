@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OddsEngine } from './engine.ts';
 import { DEFAULT_SCAN_OPTIONS, rankArbs, rescanAll, type MarketResult } from './scanner.ts';
-import { MarketSimulator } from './sources/simulator.ts';
+import { MarketSimulator } from './sources/simulation/market-simulator.ts';
 
 const T0 = Date.UTC(2026, 10, 22, 0, 0, 0);
 

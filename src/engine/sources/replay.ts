@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { MAX_TIMER_MS, timerDelay } from '../ingest.ts';
 import type { SourceMessage } from '../messages.ts';
-import { MarketSimulator } from './simulator.ts';
+import { MarketSimulator } from './simulation/market-simulator.ts';
 import type { OddsSource, SourceContext } from './types.ts';
 
 // `replay:<path>`: plays a JSONL file of timed messages (docs/decisions/041-replay-format.md). Each line is

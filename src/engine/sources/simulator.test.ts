@@ -5,7 +5,7 @@ import { americanToDecimal, type AmericanOdds } from '#domain/odds.ts';
 import { SPORTSBOOK_KEYS, SPORTSBOOKS, isAllowedLink } from '#domain/sportsbooks.ts';
 import { OddsEngine } from '../engine.ts';
 import type { PriceMessage, SourceMessage } from '../messages.ts';
-import { MarketSimulator } from './simulator.ts';
+import { MarketSimulator } from './simulation/market-simulator.ts';
 
 const T0 = Date.UTC(2026, 10, 22, 0, 0, 0);
 const prices = (messages: SourceMessage[]) => messages.filter((m): m is PriceMessage => m.kind === 'price');

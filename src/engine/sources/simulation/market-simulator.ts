@@ -1,0 +1,295 @@
+import { outcomesOf, type LeagueKey } from '#domain/markets.ts';
+import { seededRandom } from '#domain/random.ts';
+import { SPORTSBOOK_KEYS, type SportsbookKey } from '#domain/sportsbooks.ts';
+import { slug } from '../../events.ts';
+import type { PriceMessage, SourceMessage } from '../../messages.ts';
+import { simulatedLinks } from '../links.ts';
+import { TEAMS } from '../teams.ts';
+import { LEAGUE_WEIGHTS, MODELS, PROFILES, plansFor, type MarketPlan } from './models.ts';
+import { bookOdds, fairProbabilities, mainLine } from './pricing.ts';
+
+// The market simulator (the default source, and the public demo's data; always labelled "simulator" in the feed).
+// A fair model per event (expected home margin and total, random-walking; faster and with scoring jumps once live)
+// is quoted by fifteen books, each with its own margin (2–6 %), bias, line choice, rounding and update lag. Arbs
+// appear where one book lags a move or leans against the others, and vanish when it catches up or suspends.
+// Deterministic for a seed: the k-th step emits the same messages whatever the wall clock says.
+
+export interface SimulatorOptions {
+  seed: number;
+  /** How many fixtures are in play at once. */
+  events?: number;
+  /** Virtual start time (unix ms); the simulator's clock advances `stepMs` per step. */
+  startMs: number;
+  stepMs?: number;
+}
+
+interface SimBook {
+  book: SportsbookKey;
+  /** The book's line offset from the market's main line (most books agree; some hang a different number). */
+  lineOffset: number;
+  bias: number[];
+  nextQuoteAt: number;
+  suspendedUntil: number;
+  suspendedSent: boolean;
+  linksSent: boolean;
+}
+
+interface SimMarket {
+  index: number;
+  plan: MarketPlan;
+  /** Main line: the home spread or the total; null for moneyline and 1X2. */
+  line: number | null;
+  books: SimBook[];
+}
+
+interface SimEvent {
+  fixture: number;
+  sourceEventId: string;
+  league: LeagueKey;
+  home: readonly [string, string];
+  away: readonly [string, string];
+  startsAt: number;
+  endsAt: number;
+  live: boolean;
+  margin: number;
+  total: number;
+  markets: SimMarket[];
+  slug: string;
+}
+
+export class MarketSimulator {
+  private readonly random: () => number;
+  private readonly stepMs: number;
+  private readonly eventCount: number;
+  private readonly events: SimEvent[] = [];
+  private nowMs: number;
+  private nextFixture = 1;
+
+  constructor(options: SimulatorOptions) {
+    this.random = seededRandom(options.seed);
+    this.stepMs = options.stepMs ?? 250;
+    this.eventCount = options.events ?? 110;
+    this.nowMs = options.startMs;
+  }
+
+  get now(): number {
+    return this.nowMs;
+  }
+
+  private gauss(): number {
+    const u = 1 - this.random();
+    const v = this.random();
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+  }
+
+  private pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.random() * items.length)]!;
+  }
+
+  private pickLeague(): LeagueKey {
+    const total = LEAGUE_WEIGHTS.reduce((sum, [, weight]) => sum + weight, 0);
+    let roll = this.random() * total;
+    for (const [league, weight] of LEAGUE_WEIGHTS) {
+      roll -= weight;
+      if (roll < 0) return league;
+    }
+    return 'nba';
+  }
+
+  private createEvent(initial: boolean): SimEvent {
+    const league = this.pickLeague();
+    const model = MODELS[league];
+    const busy = new Set(
+      this.events.filter((e) => e.league === league).flatMap((e) => [e.home[0], e.away[0]]),
+    );
+    const free = TEAMS[league].filter(([name]) => !busy.has(name));
+    const pool = free.length >= 2 ? free : TEAMS[league];
+    const home = this.pick(pool);
+    let away = this.pick(pool);
+    while (away[0] === home[0]) away = this.pick(pool);
+    const duration = model.durationMinutes * 60_000;
+    let startsAt: number;
+    if (initial && this.random() < 0.35) startsAt = this.nowMs - Math.floor(this.random() * duration * 0.9);
+    else if (initial) startsAt = this.nowMs + 120_000 + Math.floor(this.random() * 12 * 3_600_000);
+    else startsAt = this.nowMs + 60_000 + Math.floor(this.random() * 6 * 3_600_000);
+    startsAt = Math.round(startsAt / 300_000) * 300_000; // fixtures start on the five minutes
+    const fixture = this.nextFixture++;
+    const margin = (this.random() - 0.4) * model.marginScale * 2;
+    const total = model.total * (0.9 + this.random() * 0.2);
+    const event: SimEvent = {
+      fixture,
+      sourceEventId: `sim-${fixture}`,
+      league,
+      home,
+      away,
+      startsAt,
+      endsAt: startsAt + duration,
+      live: startsAt <= this.nowMs,
+      margin,
+      total,
+      markets: [],
+      slug: slug(`${away[0]} ${home[0]}`),
+    };
+    event.markets = plansFor(league).map((plan, index) => this.createMarket(event, plan, index));
+    return event;
+  }
+
+  private createMarket(event: SimEvent, plan: MarketPlan, index: number): SimMarket {
+    const line = mainLine(event, plan);
+    const ways = outcomesOf(plan.type).length;
+    const books = SPORTSBOOK_KEYS.map((book): SimBook => {
+      const roll = this.random();
+      const step = event.league === 'nba' || event.league === 'ncaab' || event.league === 'nfl' ? 1 : 0.5;
+      const lineOffset =
+        line === null || event.league === 'mlb' || event.league === 'nhl' || roll < 0.8
+          ? 0
+          : roll < 0.9
+            ? step
+            : -step;
+      return {
+        book,
+        lineOffset,
+        bias: Array.from({ length: ways }, () => this.gauss() * 0.024),
+        nextQuoteAt: this.nowMs,
+        suspendedUntil: 0,
+        suspendedSent: false,
+        linksSent: false,
+      };
+    });
+    return { index, plan, line, books };
+  }
+
+  private quote(event: SimEvent, market: SimMarket, book: SimBook): PriceMessage[] {
+    const line = market.line === null ? null : market.line + book.lineOffset;
+    const fair = fairProbabilities(event, MODELS[event.league], market.plan, line);
+    const odds = bookOdds(fair, book.bias, PROFILES[book.book], event.live);
+    const outcomes = outcomesOf(market.plan.type);
+    const sendLinks = !book.linksSent;
+    book.linksSent = true;
+    return outcomes.map((outcome, index) => {
+      const message: PriceMessage = {
+        kind: 'price',
+        sourceEventId: event.sourceEventId,
+        book: book.book,
+        market: market.plan.type,
+        period: market.plan.period,
+        point: line === null ? null : market.plan.type === 'spread' && outcome === 'away' ? -line : line,
+        outcome,
+        american: odds[index]!,
+      };
+      if (sendLinks) {
+        message.links = simulatedLinks(book.book, {
+          league: event.league,
+          fixture: event.fixture,
+          market: market.index * 10 + (book.lineOffset > 0 ? 1 : book.lineOffset < 0 ? 2 : 0),
+          marketType: market.plan.type,
+          outcome,
+          eventSlug: event.slug,
+        });
+      }
+      return message;
+    });
+  }
+
+  private eventMessage(event: SimEvent): SourceMessage {
+    return {
+      kind: 'event',
+      sourceEventId: event.sourceEventId,
+      league: event.league,
+      home: { name: event.home[0], abbreviation: event.home[1] },
+      away: { name: event.away[0], abbreviation: event.away[1] },
+      startsAt: event.startsAt,
+      live: event.live,
+    };
+  }
+
+  /** Every fixture and every book's first quote. */
+  initial(): SourceMessage[] {
+    while (this.events.length < this.eventCount) this.events.push(this.createEvent(true));
+    const out: SourceMessage[] = [];
+    for (const event of this.events) {
+      out.push(this.eventMessage(event));
+      for (const market of event.markets) {
+        for (const book of market.books) {
+          out.push(...this.quote(event, market, book));
+          book.nextQuoteAt = this.nowMs + this.quoteGap(book, event);
+        }
+      }
+    }
+    return out;
+  }
+
+  private quoteGap(book: SimBook, event: SimEvent): number {
+    const mean = PROFILES[book.book].lagSeconds * 1000 * (event.live ? 0.35 : 1);
+    // Exponential gaps, capped so a price is re-confirmed well inside the engine's age limits (60 s / 10 s).
+    return Math.min(-Math.log(1 - this.random()) * mean, event.live ? 6_000 : 40_000);
+  }
+
+  /** Advances the clock one step and returns what the books sent during it. */
+  step(): SourceMessage[] {
+    this.nowMs += this.stepMs;
+    const now = this.nowMs;
+    const out: SourceMessage[] = [];
+    const seconds = this.stepMs / 1000;
+    for (let index = 0; index < this.events.length; index += 1) {
+      let event = this.events[index]!;
+      if (now >= event.endsAt) {
+        out.push({ kind: 'end', sourceEventId: event.sourceEventId });
+        event = this.createEvent(false);
+        this.events[index] = event;
+        out.push(this.eventMessage(event));
+        for (const market of event.markets)
+          for (const book of market.books) book.nextQuoteAt = now + this.random() * 2_000;
+        continue;
+      }
+      const model = MODELS[event.league];
+      if (!event.live && now >= event.startsAt) {
+        event.live = true;
+        out.push(this.eventMessage(event));
+        for (const market of event.markets)
+          for (const book of market.books) book.nextQuoteAt = now + this.random() * 1_500;
+      }
+      // The fair model drifts; live games drift faster and jump on scores, and books suspend after a score.
+      const drift = event.live ? 0.012 : 0.0015;
+      event.margin += this.gauss() * model.marginScale * drift * Math.sqrt(seconds);
+      event.total += this.gauss() * model.totalScale * drift * Math.sqrt(seconds);
+      if (event.live && this.random() < model.scoresPerSecond * seconds) {
+        event.margin += (this.random() < 0.5 ? -1 : 1) * model.marginScale * (0.15 + this.random() * 0.25);
+        event.total += model.totalScale * 0.1 * this.random();
+        for (const market of event.markets) {
+          for (const book of market.books) {
+            if (this.random() < 0.45) {
+              book.suspendedUntil = now + 2_000 + this.random() * 7_000;
+              book.suspendedSent = false;
+            }
+          }
+        }
+      }
+      for (const market of event.markets) {
+        for (const book of market.books) {
+          for (let k = 0; k < book.bias.length; k += 1) {
+            book.bias[k] = book.bias[k]! * 0.998 + this.gauss() * 0.0015;
+          }
+          if (!event.live && this.random() < 0.00004) {
+            book.suspendedUntil = now + 5_000 + this.random() * 25_000;
+            book.suspendedSent = false;
+          }
+          if (book.suspendedUntil > now) {
+            if (!book.suspendedSent) {
+              book.suspendedSent = true;
+              for (const message of this.quote(event, market, book))
+                out.push({ ...message, suspended: true });
+            }
+            continue;
+          }
+          if (now >= book.nextQuoteAt || book.suspendedSent) {
+            book.suspendedSent = false;
+            out.push(...this.quote(event, market, book));
+            book.nextQuoteAt = now + this.quoteGap(book, event);
+          }
+        }
+      }
+    }
+    return out;
+  }
+}

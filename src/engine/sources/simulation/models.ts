@@ -1,0 +1,86 @@
+import { LEAGUES, type LeagueKey, type MarketType, type Period } from '#domain/markets.ts';
+import type { SportsbookKey } from '#domain/sportsbooks.ts';
+
+// The simulator's static models: how each book quotes, how each sport scores, how often each league is on the board,
+// and which markets it offers. The teams are in ../teams.ts (shared with The Odds API source).
+
+export interface BookProfile {
+  margin: number;
+  /** Mean seconds between re-quotes pre-match (live: a third of it). */
+  lagSeconds: number;
+  roundToFive: boolean;
+}
+
+// Sharp, low-margin books quote tighter and faster; recreational books wider and slower.
+export const PROFILES: Readonly<Record<SportsbookKey, BookProfile>> = {
+  circa: { margin: 0.021, lagSeconds: 4, roundToFive: false },
+  betonline: { margin: 0.026, lagSeconds: 5, roundToFive: false },
+  bodog: { margin: 0.038, lagSeconds: 9, roundToFive: true },
+  fanduel: { margin: 0.042, lagSeconds: 5, roundToFive: false },
+  draftkings: { margin: 0.044, lagSeconds: 5, roundToFive: false },
+  betmgm: { margin: 0.049, lagSeconds: 8, roundToFive: true },
+  caesars: { margin: 0.048, lagSeconds: 8, roundToFive: true },
+  espn: { margin: 0.046, lagSeconds: 7, roundToFive: false },
+  fanatics: { margin: 0.043, lagSeconds: 6, roundToFive: false },
+  hardrock: { margin: 0.05, lagSeconds: 9, roundToFive: true },
+  hardrock_in: { margin: 0.054, lagSeconds: 11, roundToFive: true },
+  ballybet: { margin: 0.058, lagSeconds: 12, roundToFive: true },
+  betparx: { margin: 0.056, lagSeconds: 12, roundToFive: true },
+  betrivers: { margin: 0.05, lagSeconds: 9, roundToFive: true },
+  fliff: { margin: 0.06, lagSeconds: 10, roundToFive: false },
+};
+
+export interface SportModel {
+  /** Logistic scale of the final margin and total (points, runs, goals). */
+  marginScale: number;
+  totalScale: number;
+  /** Typical expected total and home advantage. */
+  total: number;
+  durationMinutes: number;
+  /** Chance per live second of a score that jumps the model. */
+  scoresPerSecond: number;
+}
+
+export const MODELS: Readonly<Record<LeagueKey, SportModel>> = {
+  nba: { marginScale: 7, totalScale: 9, total: 226, durationMinutes: 150, scoresPerSecond: 0.02 },
+  ncaab: { marginScale: 6.5, totalScale: 8, total: 143, durationMinutes: 125, scoresPerSecond: 0.02 },
+  nfl: { marginScale: 7.5, totalScale: 8, total: 45, durationMinutes: 195, scoresPerSecond: 0.004 },
+  mlb: { marginScale: 2.3, totalScale: 2.4, total: 8.5, durationMinutes: 170, scoresPerSecond: 0.003 },
+  nhl: { marginScale: 1.5, totalScale: 1.4, total: 6, durationMinutes: 150, scoresPerSecond: 0.002 },
+  epl: { marginScale: 1.1, totalScale: 1.0, total: 2.7, durationMinutes: 115, scoresPerSecond: 0.0012 },
+  mls: { marginScale: 1.1, totalScale: 1.0, total: 3, durationMinutes: 115, scoresPerSecond: 0.0012 },
+};
+
+/** How often each league is drawn for a new fixture (relative weights). */
+export const LEAGUE_WEIGHTS: readonly (readonly [LeagueKey, number])[] = [
+  ['nba', 22],
+  ['ncaab', 20],
+  ['nfl', 10],
+  ['mlb', 10],
+  ['nhl', 14],
+  ['epl', 14],
+  ['mls', 10],
+];
+
+export interface MarketPlan {
+  type: MarketType;
+  period: Period;
+}
+
+/** The markets the books quote for a fixture of the league, in the order the simulator creates them. */
+export function plansFor(league: LeagueKey): MarketPlan[] {
+  if (LEAGUES[league].hasDraws)
+    return [
+      { type: '1x2', period: 'full' },
+      { type: 'total', period: 'full' },
+      { type: 'spread', period: 'full' },
+    ];
+  const base: MarketPlan[] = [
+    { type: 'moneyline', period: 'full' },
+    { type: 'spread', period: 'full' },
+    { type: 'total', period: 'full' },
+  ];
+  if (league === 'nba' || league === 'ncaab' || league === 'nfl')
+    base.push({ type: 'spread', period: 'h1' }, { type: 'total', period: 'h1' });
+  return base;
+}

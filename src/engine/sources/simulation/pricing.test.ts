@@ -1,0 +1,41 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isValidAmerican } from '#domain/odds.ts';
+import { MODELS, plansFor } from './models.ts';
+import { bookAmerican, fairProbabilities } from './pricing.ts';
+
+describe('bookAmerican', () => {
+  it('rounds the exact American figure to an integer, or to fives beyond ±150 for books that do', () => {
+    expect(bookAmerican(2.5, false)).toBe(150);
+    expect(bookAmerican(1.5, false)).toBe(-200);
+    expect(bookAmerican(1 + 100 / 110, true)).toBe(-110);
+    expect(bookAmerican(3.53, false)).toBe(253);
+    expect(bookAmerican(3.53, true)).toBe(255);
+    expect(bookAmerican(1.66, true)).toBe(-150);
+  });
+
+  it('always quotes valid American odds', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 1.0001, max: 1000, noNaN: true }), fc.boolean(), (decimal, five) => {
+        expect(isValidAmerican(bookAmerican(decimal, five))).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('fairProbabilities', () => {
+  it("gives each market's outcomes probabilities that sum to one", () => {
+    for (const league of ['nba', 'mlb', 'epl'] as const) {
+      for (const plan of plansFor(league)) {
+        const fair = fairProbabilities(
+          { league, margin: 2, total: MODELS[league].total },
+          MODELS[league],
+          plan,
+          0.5,
+        );
+        expect(fair.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+        for (const p of fair) expect(p).toBeGreaterThan(0);
+      }
+    }
+  });
+});

@@ -1,0 +1,93 @@
+import type { LeagueKey } from '#domain/markets.ts';
+import { decimalToAmerican, toDecimalOdds } from '#domain/odds.ts';
+import type { BookProfile, MarketPlan, SportModel } from './models.ts';
+
+// The simulator's pricing: a fixture's fair model (expected home margin and total) → fair probabilities of a market's
+// outcomes at a line → one book's American odds, with its margin, bias and rounding. Pure: no state, no randomness.
+
+const logistic = (x: number) => 1 / (1 + Math.exp(-x));
+
+function halfLine(value: number): number {
+  return Math.floor(value) + 0.5;
+}
+
+/** The fair model of one fixture at an instant. */
+export interface FairModel {
+  league: LeagueKey;
+  /** Expected home margin (points, runs, goals). */
+  margin: number;
+  /** Expected total. */
+  total: number;
+}
+
+/** The market's main line (the home spread or the total) where most books hang it; null for moneyline and 1X2. */
+export function mainLine(fixture: FairModel, plan: MarketPlan): number | null {
+  const half = plan.period === 'h1' ? 0.5 : 1;
+  if (plan.type === 'total') return halfLine(fixture.total * half);
+  if (plan.type === 'spread') {
+    if (fixture.league === 'mlb' || fixture.league === 'nhl') return fixture.margin > 0 ? -1.5 : 1.5;
+    return halfLine(-fixture.margin * half);
+  }
+  return null;
+}
+
+/** Fair probabilities of the market's outcomes (in `outcomesOf` order) at a given line. */
+export function fairProbabilities(
+  fixture: FairModel,
+  model: SportModel,
+  plan: MarketPlan,
+  line: number | null,
+): number[] {
+  const half = plan.period === 'h1' ? 0.5 : 1;
+  const marginScale = model.marginScale * Math.sqrt(half);
+  const margin = fixture.margin * half;
+  switch (plan.type) {
+    case 'moneyline': {
+      const home = logistic(margin / marginScale);
+      return [1 - home, home];
+    }
+    case 'spread': {
+      const home = logistic((margin + (line ?? 0)) / marginScale);
+      return [1 - home, home];
+    }
+    case 'total': {
+      const over = logistic((fixture.total * half - (line ?? 0)) / (model.totalScale * Math.sqrt(half)));
+      return [over, 1 - over];
+    }
+    case '1x2': {
+      const x = margin / marginScale;
+      const draw = 0.28 * Math.exp(-x * x * 0.35);
+      const home = (1 - draw) * logistic(x * 1.6);
+      return [home, draw, 1 - draw - home];
+    }
+  }
+}
+
+/**
+ * One book's American odds per outcome: the fair probabilities leaned by the book's bias, grossed up by its margin
+ * (one point more live), capped at 98.5 % implied, and rounded as the book quotes.
+ */
+export function bookOdds(
+  fair: readonly number[],
+  bias: readonly number[],
+  profile: BookProfile,
+  live: boolean,
+): number[] {
+  const margin = profile.margin + (live ? 0.01 : 0);
+  const weighted = fair.map((p, index) => Math.max(p, 0.004) * Math.exp(bias[index]!));
+  const sum = weighted.reduce((a, b) => a + b, 0);
+  return weighted.map((weight) => {
+    const implied = Math.min(0.985, (weight / sum) * (1 + margin));
+    return bookAmerican(1 / implied, profile.roundToFive);
+  });
+}
+
+/**
+ * Decimal → American as a book would quote it: the domain's exact conversion, rounded to an integer (to fives beyond
+ * ±150 for books that do). Rounding keeps it valid: the exact figure is already >= +100 or <= −100.
+ */
+export function bookAmerican(decimal: number, roundToFive: boolean): number {
+  const american = decimalToAmerican(toDecimalOdds(decimal));
+  const step = roundToFive && Math.abs(american) > 150 ? 5 : 1;
+  return Math.round(american / step) * step;
+}
