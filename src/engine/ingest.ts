@@ -386,7 +386,7 @@ export type CheckedMessage = CheckedEvent | CheckedPrice | CheckedEnd;
  * those the engine reports when a checked message names a fixture or market it does not hold.
  */
 export class Intake {
-  readonly limits: Readonly<IngestLimits>;
+  private readonly limits: Readonly<IngestLimits>;
   private readonly counters = emptyDropCounters();
   private total = 0;
   private readonly price = emptyCheckedPrice();
