@@ -4,23 +4,23 @@ import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { OddsSource } from '#engine/sources/index.ts';
 import type { Config } from './config.ts';
-import { redactingDestination, redactUrl, serializeError } from './lib/redact.ts';
-import { fastifyTrustProxy } from './lib/trust-proxy.ts';
+import { redactingDestination, redactUrl, serializeError } from './http/redact.ts';
+import { fastifyTrustProxy } from './http/trust-proxy.ts';
 import { enginePlugin } from './plugins/engine.ts';
-import { clientErrorHandler, errorsPlugin, frameworkErrors } from './plugins/errors.ts';
-import { readinessPlugin } from './plugins/readiness.ts';
-import { sitePlugin } from './plugins/site.ts';
+import { clientErrorHandler, errorsPlugin, frameworkErrors } from './http/errors.ts';
+import { readinessPlugin } from './http/readiness.ts';
+import { sitePlugin } from './site/plugin.ts';
 import { dbPlugin } from './db/plugin.ts';
 import { outboxPlugin } from './email/plugin.ts';
-import { rateLimitPlugin } from './plugins/rate-limit.ts';
-import { secretsPlugin } from './plugins/secrets.ts';
-import { adminTrialRoutes } from './routes/admin-trials.ts';
+import { rateLimitPlugin } from './http/rate-limit.ts';
+import { secretsPlugin } from './secrets.ts';
+import { adminPlugin } from './admin/plugin.ts';
 import { apiPlugin } from './api/plugin.ts';
-import { arbsFeedRoutes } from './routes/arbs-feed.ts';
-import { healthRoutes } from './routes/health.ts';
-import { trialRequestRoutes } from './routes/trial-requests.ts';
+import { arbsFeedRoutes } from './feed/arbs-feed.ts';
+import { healthRoutes } from './http/health.ts';
+import { trialRequestRoutes } from './trials/trial-requests.ts';
 import { trialsPlugin } from './trials/plugin.ts';
-import { seoRoutes } from './routes/seo.ts';
+import { seoRoutes } from './site/seo.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -111,16 +111,17 @@ export async function buildApp({ config, logger, source }: AppOptions): Promise<
   await app.register(healthRoutes);
   await app.register(enginePlugin, { source });
   await app.register(arbsFeedRoutes, { origins: [config.SITE_URL, ...config.CORS_ORIGINS] });
-  // Storage, rate limits, trial requests, email outbox, operators' routes.
+  // Storage, rate limits, trial requests, email outbox.
   await app.register(secretsPlugin);
   await app.register(dbPlugin);
   await app.register(rateLimitPlugin);
   await app.register(trialsPlugin);
   await app.register(outboxPlugin);
   await app.register(trialRequestRoutes);
-  await app.register(adminTrialRoutes);
-  // The paid odds API (/v1 REST + SSE), its reference (/openapi.json, /docs) and operators' key routes.
+  // The paid odds API (/v1 REST + SSE) and its reference (/openapi.json, /docs).
   await app.register(apiPlugin);
+  // Operators' routes: trial requests, keys, streams.
+  await app.register(adminPlugin);
   await app.register(sitePlugin, { buildDir: config.buildDir, origin: config.SITE_URL });
   await app.register(seoRoutes, { origin: config.SITE_URL, builtAt: app.siteBuiltAt });
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { SITE } from '#domain/site.ts';
-import { TrustProxySchema } from './lib/trust-proxy.ts';
+import { TrustProxySchema } from './http/trust-proxy.ts';
 
 // Environment contract of DESIGN.md "Runtime contract". Parsed once at start; a bad value stops the server with a
 // message naming the variable.

@@ -2,9 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../app.ts';
 import type { Database } from '../db/database.ts';
-import { generateKey } from '../keys/keys.ts';
 import { trialTestConfig } from '../trials/testing.ts';
-import { ApiKeyService } from './keys.ts';
+import { ApiKeyService, generateKey } from './keys.ts';
 import { virtualClock } from './testing.ts';
 
 // Decision 013: unknown keys are throttled per client address and cached apart from the keys in use.

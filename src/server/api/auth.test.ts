@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLANS, type PlanId } from '#domain/plans.ts';
 import { apiKeys } from '../db/schema.ts';
-import { generateKey, KEY_IN_TEXT } from '../keys/keys.ts';
+import { generateKey, KEY_IN_TEXT } from './keys.ts';
 import { buildApiTestApp, createKey, revokeKey, virtualClock } from './testing.ts';
 
 const clock = virtualClock();

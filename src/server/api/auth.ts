@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { clientAddressKey } from '../lib/client-address.ts';
-import { FailureThrottle, throttledProblem } from '../lib/failure-throttle.ts';
+import { clientAddressKey } from '../http/client-address.ts';
+import { FailureThrottle, throttledProblem } from '../http/failure-throttle.ts';
 import { HttpProblem } from '../lib/problem.ts';
-import { isCredentialName, urlParameterNames } from '../lib/redact.ts';
+import { isCredentialName, urlParameterNames } from '../http/redact.ts';
 import type { ApiKeyRecord, KeyCheck } from './keys.ts';
 import { phaseOf, type QuotaCounter } from './quota.ts';
 import { cheapestPlanWith, includes, type Feature } from './policy.ts';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { deflatePiece, gzipJoin, storedPiece, type DeflatedPiece } from '../lib/gzip-join.ts';
-import { etagMatches, negotiateEncoding } from '../lib/static-files.ts';
+import { etagMatches, negotiateEncoding } from '../http/static-files.ts';
 import type { OddsPart } from './views.ts';
 
 // The answer of GET /v1/odds, assembled from the cached per-event JSON (decision 084): identity as the bytes

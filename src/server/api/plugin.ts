@@ -5,7 +5,6 @@ import fp from 'fastify-plugin';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { SITE } from '#domain/site.ts';
 import { PROBLEM_CONTENT_TYPE, problemType } from '../lib/problem.ts';
-import { adminKeyRoutes } from '../routes/admin-keys.ts';
 import { apiAuthPlugin } from './auth.ts';
 import { docsRoutes } from './docs.ts';
 import { apiKeysPlugin } from './keys.ts';
@@ -14,8 +13,8 @@ import { apiRoutes } from './routes.ts';
 import { RedisRevocationBus } from './revocation-bus.ts';
 import { createStreamHub, streamRoutes, type StreamOptions } from './stream.ts';
 
-// The paid odds API (docs/decisions/080-086) as one plugin: keys, the OpenAPI document generated from the /v1 route schemas, the
-// reference page, the operators' key routes, and /v1 (REST + server-sent events) behind key auth and rate limits.
+// The paid odds API (docs/decisions/080-086) as one plugin: keys, the OpenAPI document generated from the /v1 route
+// schemas, the reference page, and /v1 (REST + server-sent events) behind key auth and rate limits.
 
 export interface ApiPluginOptions {
   stream?: Partial<StreamOptions>;
@@ -68,7 +67,6 @@ async function api(app: FastifyInstance, options: ApiPluginOptions) {
       input.url.startsWith('/v1') ? jsonSchemaTransform(input) : { schema: { hide: true }, url: input.url },
     transformObject: jsonSchemaTransformObject,
   });
-  await app.register(adminKeyRoutes);
   const now = options.now ?? Date.now;
   const hub = createStreamHub(app, options.stream ?? {}, now);
   await app.register(
@@ -96,5 +94,5 @@ async function api(app: FastifyInstance, options: ApiPluginOptions) {
   await app.register(docsRoutes);
 }
 
-/** Not encapsulated, so that `app.apiKeys`, `app.streamHub` and `app.swagger()` are visible to tests and the CLI's routes. */
+/** Not encapsulated, so that `app.apiKeys`, `app.streamHub` and `app.swagger()` are visible to tests and the admin routes. */
 export const apiPlugin = fp(api, { name: 'api', dependencies: ['db', 'engine', 'secrets'] });

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { counterClient } from '../lib/redis.ts';
+import { counterClient } from '../http/redis.ts';
 
 // Per-key request quotas of the paid API: a fixed window per key ("250 requests per minute" read literally), counted
 // atomically in memory or in Redis (one Lua script on Redis's clock, so every instance shares one count). Unlike the

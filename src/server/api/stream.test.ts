@@ -3,7 +3,7 @@ import { EventSource } from 'eventsource';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys } from '../db/schema.ts';
-import { KEY_IN_TEXT } from '../keys/keys.ts';
+import { KEY_IN_TEXT } from './keys.ts';
 import { waitFor } from '../trials/testing.ts';
 import { eq } from 'drizzle-orm';
 import { buildApiTestApp, createKey, openRawStream, revokeKey, type RawStream } from './testing.ts';

@@ -8,12 +8,13 @@ import { loggerOptions } from '../app.ts';
 import type { Config } from '../config.ts';
 import { dbPlugin } from '../db/plugin.ts';
 import { enginePlugin } from '../plugins/engine.ts';
-import { errorsPlugin } from '../plugins/errors.ts';
-import { rateLimitPlugin } from '../plugins/rate-limit.ts';
-import { readinessPlugin } from '../plugins/readiness.ts';
-import { secretsPlugin } from '../plugins/secrets.ts';
+import { errorsPlugin } from '../http/errors.ts';
+import { rateLimitPlugin } from '../http/rate-limit.ts';
+import { readinessPlugin } from '../http/readiness.ts';
+import { secretsPlugin } from '../secrets.ts';
 import { trialTestConfig } from '../trials/testing.ts';
 import { apiPlugin } from './plugin.ts';
+import { adminKeyRoutes } from '../admin/admin-keys.ts';
 import type { StreamOptions } from './stream.ts';
 
 // Test helpers (docs/decisions/080-086): the API's plugins on an in-memory PGlite, with a hand-fed engine and optional virtual clock.
@@ -58,6 +59,7 @@ export async function buildApiTestApp(options: ApiTestOptions = {}): Promise<Fas
   await app.register(dbPlugin);
   await app.register(rateLimitPlugin);
   await app.register(apiPlugin, { stream: options.stream, now: options.now, keyCacheMs: options.keyCacheMs });
+  await app.register(adminKeyRoutes);
   return app;
 }
 

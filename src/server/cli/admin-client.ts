@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config.ts';
-import { ADMIN_TOKEN_FILE } from '../lib/secrets.ts';
+import { ADMIN_TOKEN_FILE } from '../secrets.ts';
 
 // What the operators' CLIs (`npm run trials`, `npm run keys`) share: finding the running server and its admin token
 // (ADMIN_TOKEN or DATA_DIR/admin-token; ADMIN_URL overrides the address), calling its loopback admin routes, and

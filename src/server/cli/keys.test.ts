@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEY_IN_TEXT } from '../keys/keys.ts';
+import { KEY_IN_TEXT } from '../api/keys.ts';
 import { trialTestConfig } from '../trials/testing.ts';
 import { buildApiTestApp } from '../api/testing.ts';
 import { main } from './keys.ts';

@@ -3,8 +3,8 @@ import { and, eq, inArray, isNotNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database.ts';
 import { emailOutbox, KEY_EMAIL_KINDS } from '../db/schema.ts';
-import { describeError, emailHash } from '../lib/log-safe.ts';
-import type { Secrets } from '../lib/secrets.ts';
+import { describeError, emailHash } from '../http/log-safe.ts';
+import type { Secrets } from '../secrets.ts';
 import { renderEmail } from './templates.ts';
 import type { Mailer } from './transport.ts';
 

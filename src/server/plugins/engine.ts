@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import { OddsEngine, type EngineOptions } from '#engine/engine.ts';
 import type { DropReason } from '#engine/messages.ts';
 import { createSource, type OddsSource, type SourceContext } from '#engine/sources/index.ts';
-import { strongEtag, type StaticEntry } from '../lib/static-files.ts';
+import { strongEtag, type StaticEntry } from '../http/static-files.ts';
 
 // Starts the odds source and the engine when the app is ready, stops both on close, and keeps every published
 // snapshot as bytes + gzip + brotli + strong ETag so the feed route answers like a static file.

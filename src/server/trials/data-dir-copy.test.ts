@@ -6,8 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { emailOutbox } from '../db/schema.ts';
-import { KEY_IN_TEXT } from '../keys/keys.ts';
-import { Secrets } from '../lib/secrets.ts';
+import { KEY_IN_TEXT } from '../api/keys.ts';
+import { Secrets } from '../secrets.ts';
 import { keyInEmail, SmtpPeer, trialBody, trialTestConfig, waitFor } from './testing.ts';
 
 // What a stolen backup of DATA_DIR gives away (docs/decisions/025-sealing-secret-outside-data-dir.md): the embedded

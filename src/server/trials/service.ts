@@ -11,8 +11,8 @@ import {
   type EmailKind,
   type EmailPayload,
 } from '../db/schema.ts';
-import { generateKey } from '../keys/keys.ts';
-import type { Secrets } from '../lib/secrets.ts';
+import { generateKey } from '../api/keys.ts';
+import type { Secrets } from '../secrets.ts';
 import { emailIdentity } from './email-identity.ts';
 
 // Trial requests: one transaction stores the request, issues the trial key (or not) and queues the email.
@@ -239,6 +239,78 @@ export class TrialService {
       });
       return { outcome, requestId, emailId };
     });
+  }
+
+  /** The latest trial requests with their key and email status, newest first (`npm run trials -- list`). */
+  async recent(limit: number) {
+    return this.db
+      .select({
+        id: trialRequests.id,
+        receivedAt: trialRequests.receivedAt,
+        email: trialRequests.email,
+        name: trialRequests.name,
+        company: trialRequests.company,
+        status: trialRequests.status,
+        keyPrefix: apiKeys.prefix,
+        keyExpiresAt: apiKeys.expiresAt,
+        emailStatus: emailOutbox.status,
+      })
+      .from(trialRequests)
+      .leftJoin(apiKeys, eq(apiKeys.id, trialRequests.apiKeyId))
+      .leftJoin(emailOutbox, eq(emailOutbox.trialRequestId, trialRequests.id))
+      .orderBy(desc(trialRequests.id))
+      .limit(limit);
+  }
+
+  /**
+   * Everything stored about one mailbox identity (docs/decisions/028), newest first: `show a+x@gmail.com` shows every
+   * spelling that counts as it. Keys created by operators match by their exact (normalised) address too.
+   */
+  async mailbox(rawEmail: string) {
+    const email = emailIdentity(rawEmail);
+    const [requests, keys, emails] = await Promise.all([
+      this.db
+        .select({
+          id: trialRequests.id,
+          receivedAt: trialRequests.receivedAt,
+          email: trialRequests.email,
+          name: trialRequests.name,
+          company: trialRequests.company,
+          status: trialRequests.status,
+          referrer: trialRequests.referrer,
+          clientIpHash: trialRequests.clientIpHash,
+        })
+        .from(trialRequests)
+        .where(eq(trialRequests.emailIdentity, email))
+        .orderBy(desc(trialRequests.id)),
+      this.db
+        .select({
+          id: apiKeys.id,
+          prefix: apiKeys.prefix,
+          plan: apiKeys.plan,
+          createdAt: apiKeys.createdAt,
+          expiresAt: apiKeys.expiresAt,
+          revokedAt: apiKeys.revokedAt,
+        })
+        .from(apiKeys)
+        .where(or(eq(apiKeys.ownerIdentity, email), eq(apiKeys.ownerEmail, normaliseEmail(rawEmail))))
+        .orderBy(desc(apiKeys.id)),
+      this.db
+        .select({
+          id: emailOutbox.id,
+          kind: emailOutbox.kind,
+          status: emailOutbox.status,
+          attempts: emailOutbox.attempts,
+          createdAt: emailOutbox.createdAt,
+          sentAt: emailOutbox.sentAt,
+          nextAttemptAt: emailOutbox.nextAttemptAt,
+          lastError: emailOutbox.lastError,
+        })
+        .from(emailOutbox)
+        .where(eq(emailOutbox.toIdentity, email))
+        .orderBy(desc(emailOutbox.id)),
+    ]);
+    return { email, requests, keys, emails };
   }
 
   /**

@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { HttpProblem, PROBLEM_CONTENT_TYPE, problemType, type Problem } from '../lib/problem.ts';
-import { SECURITY_HEADERS } from '../lib/security-headers.ts';
+import { SECURITY_HEADERS } from './security-headers.ts';
 
 const TITLES: Record<number, [code: string, title: string]> = {
   400: ['bad-request', 'Bad request'],

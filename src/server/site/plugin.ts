@@ -6,8 +6,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ROUTES, SITE } from '#domain/site.ts';
 import { PROBLEM_CONTENT_TYPE, problemType } from '../lib/problem.ts';
-import { sendEntry } from '../lib/send-entry.ts';
-import { listFiles, loadEntry, makeEntry, type StaticEntry } from '../lib/static-files.ts';
+import { sendEntry } from '../http/send-entry.ts';
+import { listFiles, loadEntry, makeEntry, type StaticEntry } from '../http/static-files.ts';
 
 // Serves the prerendered site from memory: the three pages with their own CSP (hashes of their inline scripts),
 // hashed assets as immutable, and the site's 404 page with status 404 for every unknown path.

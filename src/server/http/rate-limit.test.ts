@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientAddressKey, isLoopback } from '../lib/client-address.ts';
+import { clientAddressKey, isLoopback } from './client-address.ts';
 import { gcra, MemoryRateLimiter } from './rate-limit.ts';
 
 const HOUR = 3_600_000;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
-import { counterClient } from '../lib/redis.ts';
+import { counterClient } from './redis.ts';
 
 // One atomic rate-limit primitive for the whole server: `hit(key, limit, windowMs)` admits at most `limit` hits per
 // rolling `windowMs` per key (GCRA: a burst of `limit`, then one more every windowMs/limit). In memory by default;

@@ -10,6 +10,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 
 // Server-side secrets, unless given by the environment:
 // - server-secret: keys the client-address HMAC and seals queued API keys until their email is sent. It lives in
@@ -126,3 +128,23 @@ export function loadSecrets(
   const adminToken = config.ADMIN_TOKEN ?? readOrCreateSecretFile(config.dataDir, ADMIN_TOKEN_FILE);
   return new Secrets(serverSecret, adminToken);
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    secrets: Secrets;
+  }
+}
+
+/**
+ * Server secret (SERVER_SECRET, else SECRETS_DIR/server-secret) and admin token (ADMIN_TOKEN, else
+ * DATA_DIR/admin-token), files created at start with mode 0600.
+ */
+export const secretsPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.decorate(
+      'secrets',
+      loadSecrets(app.config, (message) => app.log.warn(`server secret: ${message}`)),
+    );
+  },
+  { name: 'secrets' },
+);

@@ -1,8 +1,8 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildApp } from './app.ts';
-import { testConfig } from './test/helpers.ts';
+import { buildApp } from '../app.ts';
+import { testConfig } from '../test/helpers.ts';
 
 let app: FastifyInstance;
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { HttpProblem } from '../lib/problem.ts';
-import { sendEntry } from '../lib/send-entry.ts';
+import { sendEntry } from '../http/send-entry.ts';
 
 // GET /tools/arbs.json (SPEC §7 call 2): the latest snapshot's bytes as the engine published them. `t` (and any other
 // query parameter) is ignored: the body depends on nothing but the snapshot, so caches revalidate with the ETag.

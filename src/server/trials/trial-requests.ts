@@ -2,10 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { TrialRequestSchema } from '#domain/schemas/trial-request.ts';
-import { clientAddressKey } from '../lib/client-address.ts';
-import { describeError, emailHash } from '../lib/log-safe.ts';
+import { clientAddressKey } from '../http/client-address.ts';
+import { describeError, emailHash } from '../http/log-safe.ts';
 import { HttpProblem } from '../lib/problem.ts';
-import { emailIdentity } from '../trials/email-identity.ts';
+import { emailIdentity } from './email-identity.ts';
 
 // POST /api/trial-requests: SPEC §7 call 1. JSON only, 16 KiB at most, validated with the form's schema, rate limited
 // per client address and per email, answered only after the commit. CORS for SITE_URL and CORS_ORIGINS.

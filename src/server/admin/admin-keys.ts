@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { PlanIdSchema } from '#domain/schemas/api.ts';
 import type { ApiKeyRecord } from '../api/keys.ts';
-import { guardAdminRoutes } from '../lib/admin-guard.ts';
+import { guardAdminRoutes } from './admin-guard.ts';
 import { HttpProblem } from '../lib/problem.ts';
 import { normaliseEmail } from '../trials/service.ts';
 

@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { RateLimiter } from '../plugins/rate-limit.ts';
-import { clientAddressKey, isLoopback } from './client-address.ts';
-import { FailureThrottle, throttledProblem } from './failure-throttle.ts';
-import { HttpProblem } from './problem.ts';
+import type { RateLimiter } from '../http/rate-limit.ts';
+import { clientAddressKey, isLoopback } from '../http/client-address.ts';
+import { FailureThrottle, throttledProblem } from '../http/failure-throttle.ts';
+import { HttpProblem } from '../lib/problem.ts';
 
 // The guard of every operators' route (`/admin/...`, used by `npm run trials` and `npm run keys`): loopback peers only
 // (the socket address, never X-Forwarded-For), nothing relayed by a proxy, and the admin bearer token. Wrong tokens

@@ -5,8 +5,8 @@ import { ArbFeedSchema } from '#domain/schemas/feed.ts';
 import type { OddsSource } from '#engine/sources/index.ts';
 import { buildApp } from '../app.ts';
 import { enginePlugin } from '../plugins/engine.ts';
-import { errorsPlugin } from '../plugins/errors.ts';
-import { readinessPlugin } from '../plugins/readiness.ts';
+import { errorsPlugin } from '../http/errors.ts';
+import { readinessPlugin } from '../http/readiness.ts';
 import { testConfig } from '../test/helpers.ts';
 import { arbsFeedRoutes } from './arbs-feed.ts';
 

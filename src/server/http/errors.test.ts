@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
-import { SECURITY_HEADERS } from '../lib/security-headers.ts';
+import { SECURITY_HEADERS } from './security-headers.ts';
 import { trialTestConfig } from '../trials/testing.ts';
 
 // Decision 014: answers written by Node's parser and Fastify's router look like every other error answer.
