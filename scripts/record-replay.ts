@@ -1,4 +1,4 @@
-// Records the market simulator as a replay file (docs/decisions/041-replay-format.md):
+// Records the market simulator as a replay file (docs/reference/replay-format.md):
 //   npx tsx scripts/record-replay.ts --seed 7 --seconds 120 [--events 110] > data/sim-7.jsonl
 // then serve it with ODDS_SOURCE=replay:data/sim-7.jsonl.
 import { parseArgs } from 'node:util';
