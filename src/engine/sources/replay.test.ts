@@ -35,7 +35,7 @@ describe('replay source', () => {
     vi.useRealTimers();
   });
 
-  it('plays the example file as docs/decisions/041 promises', async () => {
+  it('plays the example file as docs/reference/replay-format.md promises', async () => {
     const { context, feed } = harness();
     const source = replaySource(EXAMPLE);
     await source.start(context);

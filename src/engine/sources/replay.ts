@@ -4,7 +4,7 @@ import type { SourceMessage } from '../messages.ts';
 import { MarketSimulator } from './simulation/market-simulator.ts';
 import type { OddsSource, SourceContext } from './types.ts';
 
-// `replay:<path>`: plays a JSONL file of timed messages (docs/decisions/041-replay-format.md). Each line is
+// `replay:<path>`: plays a JSONL file of timed messages (docs/reference/replay-format.md). Each line is
 // `{"at": <ms after start>, ...message}` where the message is an `event`, `price` or `end` as sources send them
 // (messages.ts). Optional first line: `{"replay": 1, "keepalive": true, "loop": false}`. Lines starting with `#`
 // and blank lines are ignored. Events may give `startsIn` (ms after the replay starts) instead of `startsAt`.
