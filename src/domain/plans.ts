@@ -1,10 +1,24 @@
 import { SITE } from './site.ts';
 
-// The four API plans (DESIGN.md "Business constants", SPEC §9 Plans). Where SPEC says "not stated" the plan simply
-// does not list that feature: nothing is claimed either way.
+// The four API plans (DESIGN.md "Business constants", SPEC §9 Plans): the one table of what each plan gets (price,
+// request rate, delay, concurrent streams, gated API features, SGP credits) and the text the pricing page shows.
+// The server reads its limits from here. Where SPEC says "not stated" the plan simply does not list that feature:
+// nothing is claimed either way.
 
 export type PlanId = 'starter' | 'pro' | 'elite' | 'enterprise';
 export type FeatureIcon = 'bolt' | 'clock' | 'gauge' | 'layers' | 'history' | 'chart';
+
+/** A paid-API capability that only some plans include (answered 403 with the cheapest plan that has it). */
+export interface ApiFeature {
+  id: 'line-movement';
+  name: string;
+}
+
+export const API_FEATURES = {
+  lineMovement: { id: 'line-movement', name: 'Historical line movement' },
+} as const satisfies Record<string, ApiFeature>;
+
+export type ApiFeatureId = ApiFeature['id'];
 
 export interface PlanFeature {
   text: string;
@@ -21,6 +35,10 @@ export interface Plan {
   /** Maximum delay of the data in seconds; 0 is real time. */
   latencySeconds: number;
   requestsPerMinute: number;
+  /** Concurrent `/v1/stream` connections per key. */
+  streamConnections: number;
+  /** Gated API features (`/v1/me` lists them). */
+  apiFeatures: readonly ApiFeatureId[];
   /** Same-game-parlay credits per month; null when the plan has none or the figure is not stated. */
   sgpCreditsPerMonth: number | null;
   features: readonly PlanFeature[];
@@ -37,6 +55,8 @@ export const PLANS: readonly Plan[] = [
     period: 'month',
     latencySeconds: 120,
     requestsPerMinute: 30,
+    streamConnections: 2,
+    apiFeatures: [],
     sgpCreditsPerMonth: null,
     realTime: false,
     checkoutUrl: SITE.checkoutUrls.starter,
@@ -55,6 +75,8 @@ export const PLANS: readonly Plan[] = [
     period: 'month',
     latencySeconds: 15,
     requestsPerMinute: 100,
+    streamConnections: 5,
+    apiFeatures: [],
     sgpCreditsPerMonth: null,
     realTime: false,
     highlighted: true,
@@ -72,6 +94,8 @@ export const PLANS: readonly Plan[] = [
     period: 'month',
     latencySeconds: 0,
     requestsPerMinute: 250,
+    streamConnections: 20,
+    apiFeatures: [],
     sgpCreditsPerMonth: 10_000,
     realTime: true,
     checkoutUrl: SITE.checkoutUrls.elite,
@@ -90,6 +114,8 @@ export const PLANS: readonly Plan[] = [
     period: 'month',
     latencySeconds: 0,
     requestsPerMinute: 2000,
+    streamConnections: 100,
+    apiFeatures: ['line-movement'],
     sgpCreditsPerMonth: 100_000,
     realTime: true,
     checkoutUrl: SITE.checkoutUrls.enterprise,
@@ -107,6 +133,12 @@ export const PLANS: readonly Plan[] = [
 /** A trial key lasts 7 days and has the Pro plan's limits (DESIGN.md). */
 export const TRIAL = { days: 7, planId: 'pro' as PlanId } as const;
 
+export const PLAN_IDS: readonly PlanId[] = PLANS.map((plan) => plan.id);
+
+export function isPlanId(value: string): value is PlanId {
+  return (PLAN_IDS as readonly string[]).includes(value);
+}
+
 export function getPlan(id: PlanId): Plan {
   const plan = PLANS.find((candidate) => candidate.id === id);
   if (!plan) throw new Error(`Unknown plan ${id}`);
@@ -115,4 +147,19 @@ export function getPlan(id: PlanId): Plan {
 
 export function formatPrice(plan: Plan): string {
   return `$${plan.price.toLocaleString('en-US')}`;
+}
+
+/** How long the plan's data is delayed, in milliseconds (0: real time). */
+export function delayMs(plan: Plan): number {
+  return plan.realTime ? 0 : plan.latencySeconds * 1000;
+}
+
+export function includes(plan: Plan, feature: ApiFeature): boolean {
+  return plan.apiFeatures.includes(feature.id);
+}
+
+/** The cheapest plan that includes the feature. */
+export function cheapestPlanWith(feature: ApiFeature): Plan {
+  const plans = PLANS.filter((plan) => includes(plan, feature)).sort((a, b) => a.price - b.price);
+  return plans[0] ?? getPlan('enterprise');
 }
