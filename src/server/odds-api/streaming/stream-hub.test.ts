@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { getPlan, type PlanId } from '#domain/plans.ts';
 import { OddsEngine } from '#engine/engine.ts';
-import type { FeedEngine } from '../plugins/engine.ts';
-import type { ApiKeyRecord } from './keys.ts';
+import type { FeedEngine } from '../../plugins/engine.ts';
+import type { ApiKeyRecord } from '../../api/keys.ts';
 import { DEFAULT_STREAM_OPTIONS, StreamHub, type StreamSink } from './stream-hub.ts';
-import { waitFor } from '../trials/testing.ts';
-import { virtualClock } from './testing.ts';
+import { waitFor } from '../../trials/testing.ts';
+import { virtualClock } from '../../api/testing.ts';
 
 // The hub without HTTP: delayed tiers on a virtual clock, and slow readers.
 

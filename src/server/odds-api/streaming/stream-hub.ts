@@ -1,10 +1,10 @@
 import { arbKey } from '#domain/arb-feed.ts';
 import { marketLabel, outcomeLabel } from '#domain/markets.ts';
 import type { Arb } from '#domain/schemas/feed.ts';
-import type { FeedEngine } from '../plugins/engine.ts';
-import type { ApiKeyRecord } from './keys.ts';
-import { delayMs } from './policy.ts';
-import { eventOdds, filterArbs, listEvents, snapshotFeed, toPriceDto } from './views.ts';
+import type { FeedEngine } from '../../plugins/engine.ts';
+import type { ApiKeyRecord } from '../../api/keys.ts';
+import { delayMs } from '../../api/policy.ts';
+import { eventOdds, filterArbs, listEvents, snapshotFeed, toPriceDto } from '../../api/views.ts';
 
 // The fan-out behind GET /v1/stream. Every price change and arb change becomes one entry with a global sequence
 // number, its JSON serialised once, in a bounded buffer. Clients are grouped by delay tier (0 s, 15 s, 120 s): a
