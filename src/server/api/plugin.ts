@@ -11,7 +11,7 @@ import { apiKeysPlugin } from './keys.ts';
 import { MemoryQuota, RedisQuota, type QuotaCounter } from './quota.ts';
 import { apiRoutes } from './routes.ts';
 import { RedisRevocationBus } from './revocation-bus.ts';
-import { createStreamHub, streamRoutes, type StreamOptions } from './stream.ts';
+import { createStreamHub, streamRoutes, type StreamOptions } from '../odds-api/streaming/stream.ts';
 
 // The paid odds API (docs/decisions/080-086) as one plugin: keys, the OpenAPI document generated from the /v1 route
 // schemas, the reference page, and /v1 (REST + server-sent events) behind key auth and rate limits.

@@ -15,7 +15,7 @@ import { secretsPlugin } from '../secrets.ts';
 import { trialTestConfig } from '../trials/testing.ts';
 import { apiPlugin } from './plugin.ts';
 import { adminKeyRoutes } from '../admin/admin-keys.ts';
-import type { StreamOptions } from './stream.ts';
+import type { StreamOptions } from '../odds-api/streaming/stream.ts';
 
 // Test helpers (docs/decisions/080-086): the API's plugins on an in-memory PGlite, with a hand-fed engine and optional virtual clock.
 
