@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { BookKeySchema, LeagueKeySchema, MarketTypeSchema, ProblemSchema } from '#domain/schemas/api.ts';
 import { HttpProblem } from '../../lib/problem.ts';
 import { STREAM_QUERY_PARAM, WINDOW_MS } from '../../api/auth.ts';
-import { STREAM_CONNECTIONS } from '../../api/policy.ts';
 import { phaseOf } from '../../api/quota.ts';
 import { API_TAG, COMMON_ERRORS, csv } from '../../api/routes.ts';
 import { DEFAULT_STREAM_OPTIONS, StreamHub, type StreamOptions } from './stream-hub.ts';
@@ -85,7 +84,7 @@ export async function streamRoutes(app: FastifyInstance, { hub }: { hub: StreamH
     },
     async (request, reply) => {
       const key = request.apiKey!;
-      const cap = STREAM_CONNECTIONS[key.plan.id];
+      const cap = key.plan.streamConnections;
       const streamHeaders = {
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-store, no-transform',

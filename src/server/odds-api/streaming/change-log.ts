@@ -1,0 +1,160 @@
+// The stream's change log (docs/decisions/082): every price and arb change becomes one entry with a global sequence
+// number and its SSE frame serialised once, in a bounded buffer that the delay tiers release from and that a
+// reconnecting client replays from. Event ids are `<boot>-<seq>`: a Last-Event-ID of this process still inside the
+// buffer replays exactly what was missed; anything else gets a snapshot instead.
+
+export interface ChangeLogOptions {
+  /** Entries kept for replay (and for the delayed tiers to catch up on). */
+  bufferSize: number;
+  /**
+   * With no client connected for this long, no entry is kept: nobody can replay them, and a client that connects
+   * later gets a snapshot. An idle server then holds no buffer and makes no garbage of it (docs/decisions/008).
+   */
+  idleRetainMs: number;
+}
+
+export type EntryKind = 'price' | 'arb' | 'arb_removed';
+
+/** One change as its producer describes it (price-changes.ts, arb-changes.ts), before it has a seq. */
+export interface Change {
+  kind: EntryKind;
+  eventId: string;
+  league: string | undefined;
+  marketType: string | undefined;
+  books: readonly string[];
+  /** The event's data, serialised only if the log keeps the entry. */
+  data: unknown;
+}
+
+export interface Entry {
+  seq: number;
+  /** When the change became known here (unix ms); a tier releases it once `at <= now − delay`. */
+  at: number;
+  kind: EntryKind;
+  eventId: string;
+  league: string | undefined;
+  marketType: string | undefined;
+  books: readonly string[];
+  /** The complete SSE frame minus its `id` line: `event: …\ndata: …\n\n`. */
+  frame: string;
+}
+
+export class ChangeLog {
+  /** Distinguishes this process's event ids from another's (a restart, another instance behind the balancer). */
+  readonly boot = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  private readonly entries: Entry[] = [];
+  private firstSeq = 1;
+  private seq = 0;
+  /** When a client was last seen connected (hub clock); entries are kept only within `idleRetainMs` of it. */
+  private lastClientAt = Number.NEGATIVE_INFINITY;
+
+  /**
+   * `lowestReleased`: the lowest seq released by a delay tier that has clients (Infinity when none): the entries
+   * after it are not trimmed while the buffer is below twice its size.
+   */
+  constructor(
+    private readonly options: ChangeLogOptions,
+    private readonly now: () => number,
+    private readonly lowestReleased: () => number,
+  ) {}
+
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  get oldestSeq(): number {
+    return this.firstSeq;
+  }
+
+  /** The SSE id of a seq. */
+  id(seq: number): string {
+    return `${this.boot}-${seq}`;
+  }
+
+  /**
+   * Gives the change the next seq and keeps it. Returns the entry, or undefined when no client has been connected for
+   * `idleRetainMs`: the buffer is then emptied and starts after this seq, so any older Last-Event-ID gets a snapshot.
+   */
+  append(change: Change, clients: number): Entry | undefined {
+    this.seq += 1;
+    const now = this.now();
+    if (clients > 0) this.lastClientAt = now;
+    else if (now - this.lastClientAt > this.options.idleRetainMs) {
+      if (this.entries.length > 0) this.entries.length = 0;
+      this.firstSeq = this.seq + 1;
+      return undefined;
+    }
+    const entry: Entry = {
+      seq: this.seq,
+      at: now,
+      kind: change.kind,
+      eventId: change.eventId,
+      league: change.league,
+      marketType: change.marketType,
+      books: change.books,
+      frame: `event: ${change.kind}\ndata: ${JSON.stringify(change.data)}\n\n`,
+    };
+    this.entries.push(entry);
+    this.trim();
+    return entry;
+  }
+
+  /**
+   * Keeps the buffer bounded (trimming in chunks, so the splice cost is amortised), but never drops an entry a tier
+   * with clients has not released yet, unless the buffer has grown to twice its size.
+   */
+  private trim() {
+    const { bufferSize } = this.options;
+    if (this.entries.length <= bufferSize + Math.min(1024, bufferSize)) return;
+    let limit = this.entries.length - bufferSize;
+    if (this.entries.length < bufferSize * 2)
+      limit = Math.min(limit, this.lowestReleased() + 1 - this.firstSeq);
+    if (limit <= 0) return;
+    this.entries.splice(0, limit);
+    this.firstSeq += limit;
+  }
+
+  /** Whether every entry after `seq` is still kept. */
+  keepsAfter(seq: number): boolean {
+    return seq + 1 >= this.firstSeq;
+  }
+
+  /** The kept entries after `after`, up to and including `upTo`, in seq order. */
+  *between(after: number, upTo: number): Generator<Entry> {
+    const end = Math.min(this.entries.length, upTo + 1 - this.firstSeq);
+    for (let index = Math.max(0, after + 1 - this.firstSeq); index < end; index += 1)
+      yield this.entries[index]!;
+  }
+
+  /** The kept entries after `after` that arrived at or before `horizon`: what a tier releases next. */
+  releasable(after: number, horizon: number): Entry[] {
+    const from = Math.max(0, after + 1 - this.firstSeq);
+    let index = from;
+    while (index < this.entries.length && this.entries[index]!.at <= horizon) index += 1;
+    return this.entries.slice(from, index);
+  }
+
+  /** The newest seq already arrived at `horizon` (where a new tier starts). */
+  newestAt(horizon: number): number {
+    let seq = this.firstSeq - 1;
+    for (const entry of this.entries) {
+      if (entry.at > horizon) break;
+      seq = entry.seq;
+    }
+    return seq;
+  }
+
+  /**
+   * The first seq to replay for a Last-Event-ID, to a tier that has released up to `released`; undefined when a
+   * snapshot is needed instead (no id, malformed, another process, or older than the buffer).
+   */
+  replayStart(lastEventId: string | undefined, released: number): number | undefined {
+    if (lastEventId === undefined) return undefined;
+    const match = /^([0-9a-z]+)-(\d+)$/.exec(lastEventId.trim());
+    if (!match || match[1] !== this.boot) return undefined;
+    const seq = Number(match[2]);
+    if (seq > released) return undefined;
+    if (!this.keepsAfter(seq)) return undefined;
+    return seq + 1;
+  }
+}

@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import { FakeSink, ids, keyOf, prices, settle, setup } from './testing.ts';
+
+// Delivery without HTTP: delayed tiers on a virtual clock, filters and groups, and slow readers.
+
+describe('StreamHub delay tiers', () => {
+  for (const [planId, delaySeconds] of [
+    ['pro', 15],
+    ['starter', 120],
+  ] as const) {
+    it(`${planId}: a price change is delivered once it is ${delaySeconds} s old, never earlier`, async () => {
+      const { clock, hub, price } = setup();
+      const sink = new FakeSink();
+      hub.connect(keyOf(planId), {}, sink, undefined, false);
+      price(150);
+      await settle();
+      clock.advance(delaySeconds * 1000 - 1);
+      await settle();
+      expect(prices(sink)).toBe(0);
+      clock.advance(1);
+      await settle();
+      expect(prices(sink)).toBe(1);
+      expect(sink.text).toContain('"american":"+150"');
+    });
+  }
+
+  it('elite: a price change is delivered at once', async () => {
+    const { hub, price } = setup();
+    const sink = new FakeSink();
+    hub.connect(keyOf('elite'), {}, sink, undefined, false);
+    price(150);
+    await settle();
+    expect(prices(sink)).toBe(1);
+  });
+
+  it("a Starter client's snapshot holds only prices at least 120 s old", async () => {
+    const { clock, hub, price } = setup();
+    price(150);
+    clock.advance(100_000);
+    price(170);
+    clock.advance(30_000);
+    const sink = new FakeSink();
+    await hub.connect(keyOf('starter'), {}, sink, undefined, true).ready;
+    const data = JSON.parse(/event: snapshot\ndata: (.*)\n/.exec(sink.text)![1]!);
+    const served = data.events[0].markets[0].outcomes.find(
+      (outcome: { outcome: string }) => outcome.outcome === 'home',
+    ).prices;
+    expect(served.map((p: { american: string }) => p.american)).toEqual(['+150']);
+    expect(Date.parse(served[0].updated_at)).toBeLessThanOrEqual(clock.now() - 120_000);
+  });
+});
+
+describe('StreamHub filters', () => {
+  it('sends each client only the changes its filters match, clients with equal filters the same bytes', async () => {
+    const { hub, price } = setup();
+    const nba = [new FakeSink(), new FakeSink()];
+    const nhl = new FakeSink();
+    const draftkingsOnly = new FakeSink();
+    const arbsOnly = new FakeSink();
+    for (const sink of nba)
+      hub.connect(keyOf('elite'), { league: 'nba', markets: new Set(['moneyline']) }, sink, undefined, false);
+    hub.connect(keyOf('elite'), { league: 'nhl' }, nhl, undefined, false);
+    hub.connect(keyOf('elite'), { books: new Set(['draftkings']) }, draftkingsOnly, undefined, false);
+    hub.connect(keyOf('elite'), { kinds: new Set(['arb'] as const) }, arbsOnly, undefined, false);
+    price(150);
+    price(160);
+    await settle();
+    expect(prices(nba[0]!)).toBe(2);
+    expect(nba[1]!.text).toBe(nba[0]!.text);
+    expect(nhl.text).toBe('retry: 2000\n\n');
+    expect(prices(draftkingsOnly)).toBe(0);
+    expect(prices(arbsOnly)).toBe(0);
+  });
+});
+
+describe('StreamHub groups', () => {
+  const leagues = (sink: FakeSink) => [...sink.text.matchAll(/"league":"(\w+)"/g)].map((m) => m[1]);
+
+  it('delivers a mixed batch to each league only its own changes, to unfiltered clients all of them in order', async () => {
+    const { hub, price } = setup();
+    const nba = new FakeSink();
+    const nhl = new FakeSink();
+    const nhlDraftkings = new FakeSink();
+    const all = new FakeSink();
+    hub.connect(keyOf('elite'), { league: 'nba' }, nba, undefined, false);
+    hub.connect(keyOf('elite'), { league: 'nhl' }, nhl, undefined, false);
+    hub.connect(
+      keyOf('elite'),
+      { league: 'nhl', books: new Set(['draftkings']) },
+      nhlDraftkings,
+      undefined,
+      false,
+    );
+    hub.connect(keyOf('enterprise'), {}, all, undefined, false);
+    price(150, 'e1');
+    price(-120, 'e2');
+    price(160, 'e1');
+    price(-130, 'e2', 'draftkings');
+    await settle();
+    expect(leagues(nba)).toEqual(['nba', 'nba']);
+    expect(leagues(nhl)).toEqual(['nhl', 'nhl']);
+    expect(leagues(nhlDraftkings)).toEqual(['nhl']);
+    expect(nhlDraftkings.text).toContain('"book":"draftkings"');
+    expect(leagues(all)).toEqual(['nba', 'nhl', 'nba', 'nhl']);
+    const seqs = ids(all);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    expect(new Set([...ids(nba), ...ids(nhl)])).toEqual(new Set(seqs));
+    // One chunk per release per client.
+    expect(all.chunks.filter((chunk) => chunk.toString().includes('event: price'))).toHaveLength(1);
+  });
+
+  it('renders a release once per distinct filters: clients of a group are written the same Buffer', async () => {
+    const { hub, price } = setup();
+    const sinks = [new FakeSink(), new FakeSink(), new FakeSink()];
+    for (const sink of sinks) hub.connect(keyOf('elite'), { league: 'nba' }, sink, undefined, false);
+    price(150);
+    await settle();
+    const last = sinks.map((sink) => sink.chunks.at(-1)!);
+    expect(Buffer.isBuffer(last[0])).toBe(true);
+    expect(last[1]).toBe(last[0]);
+    expect(last[2]).toBe(last[0]);
+  });
+
+  it('keeps serving a group after some of its clients leave, and a group formed again after all left', async () => {
+    const { hub, price } = setup();
+    const first = new FakeSink();
+    const second = new FakeSink();
+    const a = hub.connect(keyOf('elite'), { league: 'nba' }, first, undefined, false);
+    const secondKey = keyOf('elite');
+    hub.connect(secondKey, { league: 'nba' }, second, undefined, false);
+    hub.disconnect(a);
+    price(150);
+    await settle();
+    expect(prices(first)).toBe(0);
+    expect(prices(second)).toBe(1);
+    hub.closeKey(secondKey.id, 'shutdown');
+    expect(hub.clientCount).toBe(0);
+    const again = new FakeSink();
+    hub.connect(keyOf('elite'), { league: 'nba' }, again, undefined, false);
+    price(160);
+    await settle();
+    expect(prices(again)).toBe(1);
+    expect(prices(second)).toBe(1);
+  });
+});
+
+describe('StreamHub slow readers', () => {
+  it('drops a client whose socket holds more than the limit instead of queueing more', async () => {
+    const { hub, price } = setup(64 * 1024);
+    const slow = new FakeSink();
+    const fast = new FakeSink();
+    hub.connect(keyOf('elite'), {}, slow, undefined, false);
+    hub.connect(keyOf('elite'), {}, fast, undefined, false);
+    slow.queuedBytes = 64 * 1024 + 1;
+    price(150);
+    await settle();
+    expect(slow.destroyed).toBe(true);
+    expect(hub.dropped).toBe(1);
+    expect(hub.clientCount).toBe(1);
+    price(160);
+    await settle();
+    expect(prices(fast)).toBe(2);
+    expect(prices(slow)).toBe(0);
+  });
+
+  it('drops only the slow client of a group of league subscribers; the others keep receiving', async () => {
+    const { hub, price } = setup(64 * 1024);
+    const sinks = [new FakeSink(), new FakeSink(), new FakeSink()];
+    for (const sink of sinks) hub.connect(keyOf('elite'), { league: 'nba' }, sink, undefined, false);
+    sinks[1]!.queuedBytes = 64 * 1024 + 1;
+    price(150);
+    await settle();
+    expect(sinks.map((sink) => sink.destroyed)).toEqual([false, true, false]);
+    expect(hub.dropped).toBe(1);
+    price(160);
+    await settle();
+    expect(sinks.map(prices)).toEqual([2, 0, 2]);
+  });
+});

@@ -1,0 +1,238 @@
+import type { ApiKeyRecord } from '../../api/keys.ts';
+import type { ChangeLog, Entry } from './change-log.ts';
+import type { ReleaseTelemetry } from './telemetry.ts';
+
+// Delivery of the change log to the open streams. Clients are grouped by delay tier (0 s, 15 s, 120 s): a tier
+// releases entries once they are older than its delay (delayed plans are served from the buffer, never by sleeping
+// per client), and writes each client one chunk per release with the entries its filters match. Within a tier,
+// clients with equal filters form a group indexed by league: a release visits only the groups of the leagues in the
+// batch (plus those of every league), renders each group's chunk once and writes the same Buffer to each of its
+// clients (docs/decisions/082, 085).
+
+export interface FanOutOptions {
+  /** A client whose socket has more than this many bytes queued is dropped (a slow reader). */
+  maxQueuedBytes: number;
+  /** Real-time changes are gathered this long before one write per client (bounds writes per second). */
+  batchMs: number;
+}
+
+export interface StreamFilters {
+  league?: string | undefined;
+  event?: string | undefined;
+  markets?: ReadonlySet<string> | undefined;
+  books?: ReadonlySet<string> | undefined;
+  kinds?: ReadonlySet<'price' | 'arb'> | undefined;
+}
+
+export interface StreamSink {
+  /** Bytes queued and not yet flushed to the peer. */
+  readonly queuedBytes: number;
+  write(chunk: string | Buffer): void;
+  end(text?: string): void;
+  /** Settles on a later turn of the event loop, once what is queued has been flushed (or the peer has gone). */
+  drained(): Promise<void>;
+}
+
+export interface StreamClient {
+  key: ApiKeyRecord;
+  sink: StreamSink;
+  tier: Tier;
+  group: Group;
+  closed: boolean;
+  /** False while its snapshot is being sent: live releases and heartbeats skip it until it has caught up. */
+  live: boolean;
+  /** Settles once the client is live (its snapshot and the entries since then written) or closed. */
+  ready: Promise<void>;
+}
+
+/** Clients of one tier with equal filters: each release's chunk for them is rendered and encoded once. */
+export interface Group {
+  filterKey: string;
+  filters: StreamFilters;
+  clients: Set<StreamClient>;
+}
+
+export interface Tier {
+  delayMs: number;
+  /** Highest seq delivered to this tier's clients. */
+  released: number;
+  clients: Set<StreamClient>;
+  groups: Map<string, Group>;
+  /** Groups by their league filter; ANY_LEAGUE: groups without one. */
+  byLeague: Map<string, Set<Group>>;
+}
+
+const ANY_LEAGUE = '*';
+const HEARTBEAT = Buffer.from(': heartbeat\n\n');
+
+export function matches(entry: Entry, filters: StreamFilters): boolean {
+  const kind = entry.kind === 'price' ? 'price' : 'arb';
+  if (filters.kinds && !filters.kinds.has(kind)) return false;
+  if (filters.event !== undefined && entry.eventId !== filters.event) return false;
+  if (filters.league !== undefined && entry.league !== filters.league) return false;
+  if (filters.markets && entry.marketType !== undefined && !filters.markets.has(entry.marketType))
+    return false;
+  if (filters.books) {
+    if (entry.kind === 'price' && !filters.books.has(entry.books[0]!)) return false;
+    if (entry.kind === 'arb' && !entry.books.every((book) => filters.books!.has(book))) return false;
+  }
+  return true;
+}
+
+/** The SSE text (with ids) of the entries the filters match. */
+export function render(log: ChangeLog, entries: Iterable<Entry>, filters: StreamFilters): string {
+  let text = '';
+  for (const entry of entries)
+    if (matches(entry, filters)) text += `id: ${log.id(entry.seq)}\n${entry.frame}`;
+  return text;
+}
+
+export class FanOut {
+  private readonly tiers = new Map<number, Tier>();
+  private flushScheduled = false;
+
+  /** `dropSlow`: what the hub does with a client whose socket holds too much. */
+  constructor(
+    private readonly log: ChangeLog,
+    private readonly options: FanOutOptions,
+    private readonly telemetry: ReleaseTelemetry,
+    private readonly now: () => number,
+    private readonly dropSlow: (client: StreamClient) => void,
+  ) {}
+
+  get clientCount(): number {
+    let count = 0;
+    for (const tier of this.tiers.values()) count += tier.clients.size;
+    return count;
+  }
+
+  /** Every client of every tier (a copy: closing them is allowed while iterating). */
+  clients(): StreamClient[] {
+    return [...this.tiers.values()].flatMap((tier) => [...tier.clients]);
+  }
+
+  /** The lowest seq released by a tier with clients (Infinity when none): the change log keeps what follows it. */
+  lowestReleased(): number {
+    let lowest = Infinity;
+    for (const tier of this.tiers.values())
+      if (tier.clients.size > 0) lowest = Math.min(lowest, tier.released);
+    return lowest;
+  }
+
+  tierFor(delay: number): Tier {
+    let tier = this.tiers.get(delay);
+    if (!tier) {
+      // A new tier starts at the newest entry already old enough for it.
+      tier = {
+        delayMs: delay,
+        released: this.log.newestAt(this.now() - delay),
+        clients: new Set(),
+        groups: new Map(),
+        byLeague: new Map(),
+      };
+      this.tiers.set(delay, tier);
+    }
+    return tier;
+  }
+
+  /** The tier's group for these filters, made when it has none. */
+  groupFor(tier: Tier, filters: StreamFilters): Group {
+    const filterKey = JSON.stringify([
+      filters.league,
+      filters.event,
+      ...[filters.markets, filters.books, filters.kinds].map((set) => (set ? [...set].sort() : null)),
+    ]);
+    let group = tier.groups.get(filterKey);
+    if (!group) {
+      group = { filterKey, filters, clients: new Set() };
+      tier.groups.set(filterKey, group);
+      const league = filters.league ?? ANY_LEAGUE;
+      let groups = tier.byLeague.get(league);
+      if (!groups) tier.byLeague.set(league, (groups = new Set()));
+      groups.add(group);
+    }
+    return group;
+  }
+
+  add(client: StreamClient): void {
+    client.tier.clients.add(client);
+    client.group.clients.add(client);
+  }
+
+  /** Takes the client out of its tier and group; an empty group leaves the index. */
+  remove(client: StreamClient): void {
+    const { tier, group } = client;
+    tier.clients.delete(client);
+    group.clients.delete(client);
+    if (group.clients.size === 0 && tier.groups.get(group.filterKey) === group) {
+      tier.groups.delete(group.filterKey);
+      const groups = tier.byLeague.get(group.filters.league ?? ANY_LEAGUE);
+      groups?.delete(group);
+      if (groups?.size === 0) tier.byLeague.delete(group.filters.league ?? ANY_LEAGUE);
+    }
+  }
+
+  /** A new entry is in the log: the real-time tier releases it (with the rest of its batch) `batchMs` later. */
+  changed(): void {
+    const realTime = this.tiers.get(0);
+    if (realTime && realTime.clients.size > 0 && !this.flushScheduled) {
+      this.flushScheduled = true;
+      setTimeout(() => {
+        this.flushScheduled = false;
+        this.release(realTime, this.now());
+      }, this.options.batchMs);
+    }
+  }
+
+  releaseDelayed(): void {
+    const now = this.now();
+    for (const tier of this.tiers.values()) if (tier.delayMs > 0) this.release(tier, now);
+  }
+
+  /** Delivers to the tier's clients every entry up to `now − delay` not yet released. */
+  release(tier: Tier, now: number): void {
+    const batch = this.log.releasable(tier.released, now - tier.delayMs);
+    if (batch.length === 0) return;
+    tier.released = batch[batch.length - 1]!.seq;
+    if (tier.clients.size === 0) return;
+    const started = performance.now();
+    const startedAt = this.now();
+    const byLeague = new Map<string, Entry[]>();
+    for (const entry of batch) {
+      if (entry.league === undefined) continue;
+      const list = byLeague.get(entry.league);
+      if (list) list.push(entry);
+      else byLeague.set(entry.league, [entry]);
+    }
+    for (const [league, entries] of byLeague)
+      for (const group of tier.byLeague.get(league) ?? []) this.deliverGroup(group, entries);
+    for (const group of tier.byLeague.get(ANY_LEAGUE) ?? []) this.deliverGroup(group, batch);
+    if (tier.delayMs === 0) {
+      const fanout = performance.now() - started;
+      this.telemetry.record(startedAt, fanout, startedAt - batch[0]!.at + fanout);
+    }
+  }
+
+  private deliverGroup(group: Group, entries: readonly Entry[]) {
+    const text = render(this.log, entries, group.filters);
+    if (!text) return;
+    const chunk = Buffer.from(text);
+    // A copy of the set: write() may close (and so remove) a slow client.
+    for (const client of [...group.clients]) this.write(client, chunk);
+  }
+
+  /** Writes to a live client, or drops it when its socket already holds more than `maxQueuedBytes`. */
+  private write(client: StreamClient, chunk: string | Buffer): void {
+    if (client.closed || !client.live) return;
+    if (client.sink.queuedBytes > this.options.maxQueuedBytes) {
+      this.dropSlow(client);
+      return;
+    }
+    client.sink.write(chunk);
+  }
+
+  heartbeat(): void {
+    for (const tier of this.tiers.values())
+      for (const client of [...tier.clients]) this.write(client, HEARTBEAT);
+  }
+}

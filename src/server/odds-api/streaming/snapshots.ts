@@ -1,0 +1,274 @@
+import { arbKey } from '#domain/arb-feed.ts';
+import type { Arb } from '#domain/schemas/feed.ts';
+import type { FeedEngine } from '../../plugins/engine.ts';
+import { eventOdds, filterArbs, listEvents, snapshotFeed } from '../../api/views.ts';
+import type { ChangeLog } from './change-log.ts';
+import { render, type Group, type StreamClient, type StreamFilters, type Tier } from './fan-out.ts';
+
+// The `snapshot` event a stream opens with (or gets when its Last-Event-ID cannot be replayed). It is built once per
+// tier and filters and shared by every client opening in that group for `snapshotReuseMs`, built and sent a few
+// milliseconds at a time, then followed by the entries released since it was built, and the client goes live in the
+// same turn: the hand-over of a replay, so nothing is missed or sent twice (docs/decisions/087).
+
+export interface SnapshotOptions {
+  /** A snapshot is encoded in pieces of about this many bytes, written one at a time. */
+  snapshotChunkBytes: number;
+  /** A group's encoded snapshot is reused by clients opening within this long of its build. */
+  snapshotReuseMs: number;
+  /** A client that has not received its snapshot and the changes since within this long is dropped as slow. */
+  catchUpMs: number;
+  /** Snapshot work (building and writing, all clients together) done per turn of the event loop, at most. */
+  sliceMs: number;
+  sliceBytes: number;
+}
+
+/**
+ * Spreads the snapshot work of every opening client over turns of the event loop: each turn does at most `sliceMs` of
+ * building and `sliceBytes` of writing, then the waiting clients go on, in turn, after the I/O of the next one (so
+ * that other requests, /healthz among them, are served in between). Bytes are counted rather than timed for writes,
+ * because the socket copies them after the turn's microtasks.
+ */
+class Pacer {
+  private started = -1;
+  private bytes = 0;
+  private waiting: (() => void)[] = [];
+
+  constructor(
+    private readonly sliceMs: number,
+    private readonly sliceBytes: number,
+  ) {}
+
+  /** Settles once this turn has room for `bytes` more (0: time only). */
+  async take(bytes: number): Promise<void> {
+    for (;;) {
+      if (this.started < 0) {
+        this.started = performance.now();
+        this.bytes = 0;
+        setImmediate(() => this.nextTurn());
+      }
+      if (this.bytes < this.sliceBytes && performance.now() - this.started < this.sliceMs) {
+        this.bytes += bytes;
+        return;
+      }
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+  }
+
+  private nextTurn() {
+    this.started = -1;
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const resolve of waiting) resolve();
+  }
+}
+
+/** Gathers text into Buffers of about `size` bytes. */
+class Pieces {
+  readonly done: Buffer[] = [];
+  private parts: string[] = [];
+  private length = 0;
+  constructor(private readonly size: number) {}
+  add(text: string) {
+    this.parts.push(text);
+    this.length += text.length;
+    if (this.length >= this.size) this.flush();
+  }
+  flush(): Buffer[] {
+    if (this.parts.length > 0) this.done.push(Buffer.from(this.parts.join('')));
+    this.parts = [];
+    this.length = 0;
+    return this.done;
+  }
+}
+
+/** One snapshot event of a tier and filters, encoded once and written to every client opening in that group. */
+interface SharedSnapshot {
+  builtAt: number;
+  filters: StreamFilters;
+  /** The whole SSE event (`id`, `event: snapshot`, `data`), in pieces of about `snapshotChunkBytes`. */
+  pieces: Promise<Buffer[]>;
+  /** The group's entries after the snapshot's seq up to `coveredTo`, rendered once for all its clients. */
+  since: Buffer[];
+  coveredTo: number;
+}
+
+export class Snapshots {
+  /** Snapshot events encoded since start (each shared by the clients of its group opening within a second). */
+  builds = 0;
+  private readonly pacer: Pacer;
+  /** Encoded snapshots by tier and filter key, younger than `snapshotReuseMs`. */
+  private readonly shared = new Map<Tier, Map<string, SharedSnapshot>>();
+
+  /**
+   * `dropSlow`: what the hub does with a client that did not catch up in time; `fail`: with one whose snapshot could
+   * not be built (it ends the stream; the client reconnects and gets a new one).
+   */
+  constructor(
+    private readonly engine: FeedEngine,
+    private readonly options: SnapshotOptions,
+    private readonly log: ChangeLog,
+    private readonly now: () => number,
+    private readonly dropSlow: (client: StreamClient) => void,
+    private readonly fail: (client: StreamClient) => void,
+  ) {
+    this.pacer = new Pacer(options.sliceMs, options.sliceBytes);
+  }
+
+  /**
+   * Writes the group's shared snapshot piece by piece (each after the previous one has been flushed), then the
+   * entries released since it was built, and makes the client live: the same hand-over as a Last-Event-ID replay.
+   */
+  async send(client: StreamClient): Promise<void> {
+    // A reader that stops reading would otherwise hold its slot and its shared snapshot for ever.
+    const deadline = setTimeout(() => {
+      if (client.live || client.closed) return;
+      this.dropSlow(client);
+    }, this.options.catchUpMs);
+    deadline.unref();
+    try {
+      await this.catchUp(client);
+    } catch {
+      // The build failed: end this stream (it reconnects and gets a new snapshot) rather than the process.
+      this.fail(client);
+    } finally {
+      clearTimeout(deadline);
+    }
+  }
+
+  /** Forgets the shared snapshots older than `snapshotReuseMs`. */
+  forgetOld(now: number): void {
+    for (const byFilters of this.shared.values())
+      for (const [filterKey, shared] of byFilters)
+        if (now - shared.builtAt >= this.options.snapshotReuseMs) byFilters.delete(filterKey);
+  }
+
+  private async catchUp(client: StreamClient): Promise<void> {
+    const { tier, group, sink } = client;
+    const byFilters = this.byFilters(tier);
+    const shared = this.sharedSnapshot(tier, group, byFilters);
+    let pieces: Buffer[];
+    try {
+      pieces = await shared.pieces;
+    } catch (error) {
+      if (byFilters.get(group.filterKey) === shared) byFilters.delete(group.filterKey);
+      throw error;
+    }
+    for (const piece of pieces) {
+      await this.pacer.take(piece.length);
+      if (client.closed) return;
+      sink.write(piece);
+      await sink.drained();
+    }
+    // Then the entries since the build, in the segments rendered once for every client of this snapshot, until none
+    // is left to write: the client is live from the same turn on, so nothing is missed or sent twice.
+    for (let written = 0; ;) {
+      if (client.closed) return;
+      if (!this.extendSince(shared, tier)) {
+        // So slow that the changes since the snapshot have left the buffer: like any slow reader, it reconnects.
+        this.dropSlow(client);
+        return;
+      }
+      if (written === shared.since.length) break;
+      const segment = shared.since[written++]!;
+      await this.pacer.take(segment.length);
+      if (client.closed) return;
+      sink.write(segment);
+      await sink.drained();
+    }
+    client.live = true;
+  }
+
+  /** Renders the group's entries released since `shared.coveredTo`; false when they have left the buffer. */
+  private extendSince(shared: SharedSnapshot, tier: Tier): boolean {
+    if (shared.coveredTo >= tier.released) return true;
+    if (!this.log.keepsAfter(shared.coveredTo)) return false;
+    const text = render(this.log, this.log.between(shared.coveredTo, tier.released), shared.filters);
+    if (text) shared.since.push(Buffer.from(text));
+    shared.coveredTo = tier.released;
+    return true;
+  }
+
+  private byFilters(tier: Tier): Map<string, SharedSnapshot> {
+    let byFilters = this.shared.get(tier);
+    if (!byFilters) this.shared.set(tier, (byFilters = new Map()));
+    return byFilters;
+  }
+
+  /** The group's snapshot built within `snapshotReuseMs` whose later entries are still buffered, or a new one. */
+  private sharedSnapshot(tier: Tier, group: Group, byFilters: Map<string, SharedSnapshot>): SharedSnapshot {
+    const now = this.now();
+    const cached = byFilters.get(group.filterKey);
+    if (
+      cached &&
+      now - cached.builtAt < this.options.snapshotReuseMs &&
+      this.log.keepsAfter(cached.coveredTo)
+    )
+      return cached;
+    this.forgetOld(now);
+    const shared: SharedSnapshot = {
+      builtAt: now,
+      filters: group.filters,
+      pieces: this.build(tier, group.filters, tier.released, now),
+      since: [],
+      coveredTo: tier.released,
+    };
+    byFilters.set(group.filterKey, shared);
+    this.builds += 1;
+    return shared;
+  }
+
+  /**
+   * The snapshot event for the tier's horizon, encoded event by event and arb by arb, sharing the pacer's `sliceMs`
+   * per turn of the event loop with the other snapshots' work, so that a 5 MB board never holds it for long. The arbs
+   * are those of the snapshot published at the start; a price that changes during the build may already show in it
+   * and also comes after it as a `price` entry (applying it again changes nothing).
+   */
+  private async build(tier: Tier, filters: StreamFilters, seq: number, now: number): Promise<Buffer[]> {
+    const at = tier.delayMs === 0 ? undefined : now - tier.delayMs;
+    const store = this.engine.store;
+    const kinds = filters.kinds;
+    let arbs: Arb[] = [];
+    if (!kinds || kinds.has('arb')) {
+      const snapshot = at === undefined ? this.engine.latest : this.engine.snapshotAt(at);
+      if (snapshot) {
+        arbs = filterArbs(snapshotFeed(snapshot).arbs, store, {
+          league: filters.league,
+          books: filters.books,
+        }).filter((arb) => filters.event === undefined || arb.event.id === filters.event);
+      }
+    }
+    const events =
+      kinds && !kinds.has('price')
+        ? []
+        : filters.event
+          ? [store.event(filters.event)].filter((event) => event !== undefined)
+          : listEvents(store, { league: filters.league });
+    const out = new Pieces(this.options.snapshotChunkBytes);
+    const pace = () => this.pacer.take(0);
+    out.add(
+      `id: ${this.log.id(seq)}\nevent: snapshot\ndata: {"as_of":${JSON.stringify(new Date(at ?? now).toISOString())},"delay_seconds":${JSON.stringify(tier.delayMs / 1000)},"events":[`,
+    );
+    let first = true;
+    for (const event of events) {
+      await pace();
+      if (filters.league !== undefined && event.league !== filters.league) continue;
+      const odds = eventOdds(store, event, at, {
+        markets: filters.markets as ReadonlySet<never> | undefined,
+        books: filters.books as ReadonlySet<never> | undefined,
+      });
+      if (!odds) continue;
+      out.add(first ? JSON.stringify(odds) : `,${JSON.stringify(odds)}`);
+      first = false;
+    }
+    out.add('],"arbs":[');
+    first = true;
+    for (const arb of arbs) {
+      await pace();
+      const text = JSON.stringify({ key: arbKey(arb), arb });
+      out.add(first ? text : `,${text}`);
+      first = false;
+    }
+    out.add(']}\n\n');
+    return out.flush();
+  }
+}
