@@ -79,11 +79,15 @@ export function matches(entry: Entry, filters: StreamFilters): boolean {
   return true;
 }
 
+/** An entry's SSE text, with its id. */
+export function frameWithId(log: ChangeLog, entry: Entry): string {
+  return `id: ${log.id(entry.seq)}\n${entry.frame}`;
+}
+
 /** The SSE text (with ids) of the entries the filters match. */
 export function render(log: ChangeLog, entries: Iterable<Entry>, filters: StreamFilters): string {
   let text = '';
-  for (const entry of entries)
-    if (matches(entry, filters)) text += `id: ${log.id(entry.seq)}\n${entry.frame}`;
+  for (const entry of entries) if (matches(entry, filters)) text += frameWithId(log, entry);
   return text;
 }
 

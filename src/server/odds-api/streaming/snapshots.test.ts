@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_STREAM_OPTIONS } from './stream-hub.ts';
-import { FakeSink, keyOf, prices, settle, setup } from './testing.ts';
+import { FakeSink, ids, keyOf, prices, settle, setup } from './testing.ts';
 import { waitFor } from '../../trials/testing.ts';
 
 describe('StreamHub snapshots (decision 087)', () => {
@@ -120,6 +120,47 @@ describe('StreamHub snapshots (decision 087)', () => {
     price(170);
     await settle();
     expect(prices(sink)).toBe(3);
+  });
+
+  it('catches clients up over several capped segments: each entry since the snapshot once, in order, then live', async () => {
+    // About one price per segment: 36 changes since the build take many renders and writes (decision 104).
+    const { hub, price } = setup(1 << 20, DEFAULT_STREAM_OPTIONS.catchUpMs, { snapshotChunkBytes: 512 });
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const a = new FakeSink();
+    let midway = false;
+    a.drained = async () => {
+      a.drains += 1;
+      await gate;
+      if (!midway && a.text.includes('event: price')) {
+        // Halfway through the catch-up, more changes are released to the tier: they follow in the same segments.
+        midway = true;
+        for (let i = 0; i < 5; i += 1) price(200 + i, 'e2');
+        await settle();
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    };
+    const first = hub.connect(keyOf('elite'), {}, a, undefined, true);
+    for (let i = 0; i < 30; i += 1) price(101 + i, i % 2 ? 'e1' : 'e2');
+    await settle(); // released to the tier while `a` waits for its first piece to flush
+    const b = new FakeSink();
+    const second = hub.connect(keyOf('elite'), {}, b, undefined, true);
+    open();
+    await Promise.all([first.ready, second.ready]);
+    const catchUpWrites = a.chunks.filter((chunk) => chunk.toString().includes('event: price')).length;
+    price(300);
+    await settle();
+    expect(midway).toBe(true);
+    expect(hub.snapshotBuilds).toBe(1);
+    expect(catchUpWrites).toBeGreaterThan(5);
+    for (const sink of [a, b]) {
+      const [snapshotSeq, ...since] = ids(sink);
+      expect(sink.text.indexOf(`event: snapshot`)).toBeLessThan(sink.text.indexOf('event: price'));
+      expect(since).toEqual(
+        Array.from({ length: hub.lastSeq - snapshotSeq! }, (_, i) => snapshotSeq! + 1 + i),
+      );
+      expect(prices(sink)).toBe(36);
+    }
   });
 
   it('drops a client that stops reading before it has its snapshot, freeing its slot', async () => {

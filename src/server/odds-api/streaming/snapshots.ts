@@ -3,7 +3,14 @@ import type { Arb } from '#domain/schemas/feed.ts';
 import type { FeedEngine } from '../../plugins/engine.ts';
 import { eventOdds, filterArbs, listEvents, snapshotFeed } from '../../api/views.ts';
 import type { ChangeLog } from './change-log.ts';
-import { render, type Group, type StreamClient, type StreamFilters, type Tier } from './fan-out.ts';
+import {
+  frameWithId,
+  matches,
+  type Group,
+  type StreamClient,
+  type StreamFilters,
+  type Tier,
+} from './fan-out.ts';
 
 // The `snapshot` event a stream opens with (or gets when its Last-Event-ID cannot be replayed). It is built once per
 // tier and filters and shared by every client opening in that group for `snapshotReuseMs`, built and sent a few
@@ -11,7 +18,10 @@ import { render, type Group, type StreamClient, type StreamFilters, type Tier } 
 // same turn: the hand-over of a replay, so nothing is missed or sent twice (docs/decisions/087).
 
 export interface SnapshotOptions {
-  /** A snapshot is encoded in pieces of about this many bytes, written one at a time. */
+  /**
+   * A snapshot, and the entries that follow it while its client catches up, are encoded in pieces of about this many
+   * bytes, written one at a time.
+   */
   snapshotChunkBytes: number;
   /** A group's encoded snapshot is reused by clients opening within this long of its build. */
   snapshotReuseMs: number;
@@ -159,32 +169,50 @@ export class Snapshots {
       sink.write(piece);
       await sink.drained();
     }
-    // Then the entries since the build, in the segments rendered once for every client of this snapshot, until none
-    // is left to write: the client is live from the same turn on, so nothing is missed or sent twice.
+    // Then the entries since the build, in the segments rendered once for every client of this snapshot (each render
+    // and each write paced like the pieces), until the segments cover everything the tier has released: the client is
+    // live from that same turn on, so nothing is missed or sent twice.
     for (let written = 0; ;) {
       if (client.closed) return;
-      if (!this.extendSince(shared, tier)) {
-        // So slow that the changes since the snapshot have left the buffer: like any slow reader, it reconnects.
-        this.dropSlow(client);
-        return;
+      if (written < shared.since.length) {
+        const segment = shared.since[written++]!;
+        await this.pacer.take(segment.length);
+        if (client.closed) return;
+        sink.write(segment);
+        await sink.drained();
+      } else if (shared.coveredTo >= tier.released) break;
+      else {
+        await this.pacer.take(0);
+        if (client.closed) return;
+        if (!this.extendSince(shared, tier)) {
+          // So slow that the changes since the snapshot have left the buffer: like any slow reader, it reconnects.
+          this.dropSlow(client);
+          return;
+        }
       }
-      if (written === shared.since.length) break;
-      const segment = shared.since[written++]!;
-      await this.pacer.take(segment.length);
-      if (client.closed) return;
-      sink.write(segment);
-      await sink.drained();
     }
     client.live = true;
   }
 
-  /** Renders the group's entries released since `shared.coveredTo`; false when they have left the buffer. */
+  /**
+   * Renders the next segment of the group's entries after `shared.coveredTo`, up to the tier's last release: about
+   * `snapshotChunkBytes` of text at most, so that thousands of changes since a build are never rendered in one
+   * synchronous step. False when those entries have left the buffer.
+   */
   private extendSince(shared: SharedSnapshot, tier: Tier): boolean {
     if (shared.coveredTo >= tier.released) return true;
     if (!this.log.keepsAfter(shared.coveredTo)) return false;
-    const text = render(this.log, this.log.between(shared.coveredTo, tier.released), shared.filters);
+    let text = '';
+    let covered = tier.released;
+    for (const entry of this.log.between(shared.coveredTo, tier.released)) {
+      if (matches(entry, shared.filters)) text += frameWithId(this.log, entry);
+      if (text.length >= this.options.snapshotChunkBytes) {
+        covered = entry.seq;
+        break;
+      }
+    }
     if (text) shared.since.push(Buffer.from(text));
-    shared.coveredTo = tier.released;
+    shared.coveredTo = covered;
     return true;
   }
 
