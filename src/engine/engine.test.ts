@@ -465,6 +465,35 @@ describe('OddsEngine', () => {
     expect(env.engine.store.prices(key).find((p) => p.book === 'fanduel')!.american).toBe(170);
   });
 
+  it('carries the arbs its body was serialised from, with their keys; an unchanged arb is the same object next time', () => {
+    const env = setup();
+    env.engine.ingest(fixture(1));
+    env.engine.ingest(fixture(2));
+    for (const message of [...moneyline(1, 150, -130), ...moneyline(2, 140, -130)])
+      env.engine.ingest(message);
+    const first = env.engine.tick()!;
+    expect(JSON.parse(first.body.toString()).arbs).toEqual(JSON.parse(JSON.stringify(first.arbs)));
+    env.advance(1_000);
+    env.engine.ingest(price(2, 'fanduel', 'moneyline', 'away', 160));
+    const second = env.engine.tick()!;
+    for (const snapshot of [first, second]) {
+      expect(snapshot.arbs).toHaveLength(2);
+      snapshot.arbs.forEach((arb, i) =>
+        expect(snapshot.keys[i]).toBe(
+          `${arb.event.id}|${arb.market}|${arb.sides
+            .map((side) => side.id)
+            .sort()
+            .join(',')}`,
+        ),
+      );
+    }
+    const arbOf = (snapshot: typeof first, home: string) =>
+      snapshot.arbs.find((arb) => arb.event.teams.home.name === home)!;
+    expect(arbOf(second, 'Home 1')).toBe(arbOf(first, 'Home 1'));
+    expect(arbOf(second, 'Home 2')).not.toBe(arbOf(first, 'Home 2'));
+    expect(arbOf(second, 'Home 2').sides[0]!.price).toBe('+160');
+  });
+
   it("builds each arb exactly as the domain's toArb does (its cached fragments change nothing)", () => {
     const env = setup();
     env.engine.ingest(fixture(1));

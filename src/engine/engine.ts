@@ -16,6 +16,7 @@ import {
   isUsable,
   maxAgeFor,
   rankArbs,
+  rankResults,
   rescanMarkets,
   type MarketResult,
   type ScanOptions,
@@ -249,7 +250,7 @@ export class OddsEngine<E = undefined> {
     this.dirty.clear();
     if (!this.changed && this.history.latest) return undefined;
     this.changed = false;
-    const arbs = rankArbs(this.results.values(), this.maxArbs);
+    const { arbs, keys } = rankResults(this.results.values(), this.maxArbs);
     const json = arbsJson(arbs);
     if (json === this.lastArbsJson && this.history.latest) return undefined;
     this.lastArbsJson = json;
@@ -257,7 +258,8 @@ export class OddsEngine<E = undefined> {
     const snapshot: Snapshot<E> = {
       at: now,
       generatedAt: Math.floor(now / 1000),
-      arbCount: arbs.length,
+      arbs,
+      keys,
       body,
       encoded: this.encode(body),
     };
@@ -295,7 +297,7 @@ export class OddsEngine<E = undefined> {
       drops: this.intake.drops(),
       events: this.store.eventCount,
       markets: this.store.marketCount,
-      arbs: this.history.latest?.arbCount ?? 0,
+      arbs: this.history.latest?.arbs.length ?? 0,
       published: this.published,
       scans: this.scans,
       lastPublishedAt: this.history.latest?.at ?? null,

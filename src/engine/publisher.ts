@@ -1,15 +1,23 @@
 import type { Arb, FeedSource } from '#domain/schemas/feed.ts';
 
-// Snapshot bytes and their short history. The body is built only when the arbs changed, so an unchanged market keeps
-// its bytes and ETag (clients then get 304s). The history keeps at most one snapshot per `historyStepMs` over the
-// last `historyMs`, so delayed readers get the newest snapshot published at or before their horizon.
+// Snapshots and their short history. The body is built only when the arbs changed, so an unchanged market keeps
+// its bytes and ETag (clients then get 304s). Beside the bytes, a snapshot carries the arbs they were serialised from,
+// so that readers in this process never parse what it wrote. The history keeps at most one snapshot per
+// `historyStepMs` over the last `historyMs`, so delayed readers get the newest snapshot published at or before their
+// horizon.
 
 export interface Snapshot<E = unknown> {
   /** When it was built, unix ms. */
   at: number;
   /** The feed's `generated_at`, unix seconds. */
   generatedAt: number;
-  arbCount: number;
+  /**
+   * The feed's arbs, best first: the objects `body` was serialised from, shared with the engine and later snapshots
+   * (never to be modified). An arb whose prices did not change is the same object from one snapshot to the next.
+   */
+  arbs: readonly Arb[];
+  /** The engine's key of each arb (`keys[i]` is that of `arbs[i]`): event, market and sorted side ids. */
+  keys: readonly string[];
   /** The feed body, UTF-8 JSON. */
   body: Buffer;
   /** What the publisher's `encode` hook made of the body (the server keeps compressed forms and an ETag here). */

@@ -179,6 +179,14 @@ export function rescanAll(
 
 /** The arbs of these results, best first (edge descending, then a stable key), at most `limit`. */
 export function rankArbs(results: Iterable<MarketResult>, limit = Infinity): Arb[] {
+  return rankResults(results, limit).arbs;
+}
+
+/** `rankArbs` with each arb's key (`keys[i]` is that of `arbs[i]`). */
+export function rankResults(
+  results: Iterable<MarketResult>,
+  limit = Infinity,
+): { arbs: Arb[]; keys: string[] } {
   const edges: number[] = [];
   const keys: string[] = [];
   const arbs: Arb[] = [];
@@ -192,9 +200,12 @@ export function rankArbs(results: Iterable<MarketResult>, limit = Infinity): Arb
   const order = arbs.map((_, index) => index);
   order.sort((a, b) => edges[b]! - edges[a]! || (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : 0));
   const count = Math.min(limit, order.length);
-  const out: Arb[] = new Array(count);
-  for (let i = 0; i < count; i += 1) out[i] = arbs[order[i]!]!;
-  return out;
+  const ranked = { arbs: new Array<Arb>(count), keys: new Array<string>(count) };
+  for (let i = 0; i < count; i += 1) {
+    ranked.arbs[i] = arbs[order[i]!]!;
+    ranked.keys[i] = keys[order[i]!]!;
+  }
+  return ranked;
 }
 
 function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
