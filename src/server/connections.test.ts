@@ -2,7 +2,7 @@ import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openRawStream } from './api/testing.ts';
+import { openRawStream } from './odds-api/testing.ts';
 import { buildApp } from './app.ts';
 import { trialTestConfig } from './trials/testing.ts';
 

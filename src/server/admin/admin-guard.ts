@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RateLimiter } from '../http/rate-limit.ts';
 import { clientAddressKey, isLoopback } from '../http/client-address.ts';
 import { FailureThrottle, throttledProblem } from '../http/failure-throttle.ts';
-import { HttpProblem } from '../lib/problem.ts';
+import { HttpProblem } from '../http/problem.ts';
 
 // The guard of every operators' route (`/admin/...`, used by `npm run trials` and `npm run keys`): loopback peers only
 // (the socket address, never X-Forwarded-For), nothing relayed by a proxy, and the admin bearer token. Wrong tokens

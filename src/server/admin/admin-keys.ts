@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { PlanIdSchema } from '#domain/schemas/api.ts';
-import type { ApiKeyRecord } from '../api/keys.ts';
+import type { ApiKeyRecord } from '../odds-api/keys.ts';
 import { guardAdminRoutes } from './admin-guard.ts';
-import { HttpProblem } from '../lib/problem.ts';
+import { HttpProblem } from '../http/problem.ts';
 import { normaliseEmail } from '../trials/service.ts';
 
 // Operators' routes behind `npm run keys` (docs/decisions/080-086) and the streams' figures, guarded exactly like `/admin/trials`: loopback peers

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import { apiKeys, emailOutbox, trialRequests } from '../db/schema.ts';
-import { verifyKey } from '../api/keys.ts';
+import { verifyKey } from '../odds-api/keys.ts';
 import { keyInEmail, SmtpPeer, trialBody, trialTestConfig, waitFor } from '../trials/testing.ts';
 
 const peer = new SmtpPeer(4205);

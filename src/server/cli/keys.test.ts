@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEY_IN_TEXT } from '../api/keys.ts';
+import { KEY_IN_TEXT } from '../odds-api/keys.ts';
 import { trialTestConfig } from '../trials/testing.ts';
-import { buildApiTestApp } from '../api/testing.ts';
+import { buildApiTestApp } from '../odds-api/testing.ts';
 import { main } from './keys.ts';
 
 const PORT = 4420;

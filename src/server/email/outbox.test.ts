@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp, loggerOptions } from '../app.ts';
 import { emailOutbox } from '../db/schema.ts';
-import { KEY_IN_TEXT } from '../api/keys.ts';
+import { KEY_IN_TEXT } from '../odds-api/keys.ts';
 import { external, keyInEmail, SmtpPeer, trialBody, trialTestConfig, waitFor } from '../trials/testing.ts';
 import { TrialRequestSchema } from '#domain/schemas/trial-request.ts';
 import { backoffDelay, OutboxWorker, scrubError } from './outbox.ts';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArbFeedSchema } from '#domain/schemas/feed.ts';
 import type { OddsSource } from '#engine/sources/index.ts';
 import { buildApp } from '../app.ts';
-import { enginePlugin } from '../plugins/engine.ts';
+import { enginePlugin } from './plugin.ts';
 import { errorsPlugin } from '../http/errors.ts';
 import { readinessPlugin } from '../http/readiness.ts';
 import { testConfig } from '../test/helpers.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { HttpProblem } from '../lib/problem.ts';
+import { HttpProblem } from '../http/problem.ts';
 import { sendEntry } from '../http/send-entry.ts';
 
 // GET /tools/arbs.json (SPEC §7 call 2): the latest snapshot's bytes as the engine published them. `t` (and any other

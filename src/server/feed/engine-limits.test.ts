@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArbSchema } from '#domain/schemas/feed.ts';
-import { buildApiTestApp, createKey, virtualClock } from '../api/testing.ts';
+import { buildApiTestApp, createKey, virtualClock } from '../odds-api/testing.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { trialTestConfig } from '../trials/testing.ts';
 

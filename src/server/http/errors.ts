@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { HttpProblem, PROBLEM_CONTENT_TYPE, problemType, type Problem } from '../lib/problem.ts';
+import { HttpProblem, PROBLEM_CONTENT_TYPE, problemType, type Problem } from './problem.ts';
 import { SECURITY_HEADERS } from './security-headers.ts';
 
 const TITLES: Record<number, [code: string, title: string]> = {

@@ -1,5 +1,5 @@
 import type { RateLimiter } from './rate-limit.ts';
-import { HttpProblem } from '../lib/problem.ts';
+import { HttpProblem } from './problem.ts';
 
 // Failed authentications per client (decision 013). Failures are counted with the shared GCRA limiter (memory, or
 // Redis across instances): `limit` per minute, then one more every minute/limit. Once a failure is refused, the client

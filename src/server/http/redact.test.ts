@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openRawStream } from '../api/testing.ts';
+import { openRawStream } from '../odds-api/testing.ts';
 import { buildApp, loggerOptions } from '../app.ts';
 import { trialTestConfig } from '../trials/testing.ts';
 import { redactKeys, redactUrl } from './redact.ts';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ROUTES, SITE } from '#domain/site.ts';
-import { PROBLEM_CONTENT_TYPE, problemType } from '../lib/problem.ts';
+import { PROBLEM_CONTENT_TYPE, problemType } from '../http/problem.ts';
 import { sendEntry } from '../http/send-entry.ts';
 import { listFiles, loadEntry, makeEntry, type StaticEntry } from '../http/static-files.ts';
 

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { emailOutbox } from '../db/schema.ts';
-import { KEY_IN_TEXT } from '../api/keys.ts';
+import { KEY_IN_TEXT } from '../odds-api/keys.ts';
 import { Secrets } from '../secrets.ts';
 import { keyInEmail, SmtpPeer, trialBody, trialTestConfig, waitFor } from './testing.ts';
 

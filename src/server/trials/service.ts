@@ -11,7 +11,7 @@ import {
   type EmailKind,
   type EmailPayload,
 } from '../db/schema.ts';
-import { generateKey } from '../api/keys.ts';
+import { generateKey } from '../odds-api/keys.ts';
 import type { Secrets } from '../secrets.ts';
 import { emailIdentity } from './email-identity.ts';
 

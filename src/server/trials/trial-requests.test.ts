@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, loggerOptions } from '../app.ts';
 import { rowsOf } from '../db/database.ts';
 import { apiKeys, emailOutbox, trialRequests } from '../db/schema.ts';
-import { KEY_IN_TEXT, verifyKey } from '../api/keys.ts';
+import { KEY_IN_TEXT, verifyKey } from '../odds-api/keys.ts';
 import { external, keyInEmail, SmtpPeer, trialBody, trialTestConfig, waitFor } from './testing.ts';
 
 const peer = new SmtpPeer(4201);

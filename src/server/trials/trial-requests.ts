@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { TrialRequestSchema } from '#domain/schemas/trial-request.ts';
 import { clientAddressKey } from '../http/client-address.ts';
 import { describeError, emailHash } from '../http/log-safe.ts';
-import { HttpProblem } from '../lib/problem.ts';
+import { HttpProblem } from '../http/problem.ts';
 import { emailIdentity } from './email-identity.ts';
 
 // POST /api/trial-requests: SPEC §7 call 1. JSON only, 16 KiB at most, validated with the form's schema, rate limited

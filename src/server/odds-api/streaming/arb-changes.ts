@@ -2,7 +2,7 @@ import { arbKey } from '#domain/arb-feed.ts';
 import type { Arb } from '#domain/schemas/feed.ts';
 import type { Snapshot } from '#engine/publisher.ts';
 import type { OddsStore } from '#engine/store.ts';
-import { snapshotFeed } from '../../api/views.ts';
+import { snapshotFeed } from '../views.ts';
 import type { Change } from './change-log.ts';
 
 // The stream's arb changes: consecutive published snapshots compared by arb key (`arbKey` of src/domain/arb-feed.ts,

@@ -1,6 +1,6 @@
 import { marketLabel, outcomeLabel } from '#domain/markets.ts';
 import type { OddsStore, PriceChange } from '#engine/store.ts';
-import { toPriceDto } from '../../api/views.ts';
+import { toPriceDto } from '../views.ts';
 import type { Change } from './change-log.ts';
 
 /** The stream's `price` change for a price the store accepted; undefined when its event is no longer held. */

@@ -1,7 +1,7 @@
 import { arbKey } from '#domain/arb-feed.ts';
 import type { Arb } from '#domain/schemas/feed.ts';
-import type { FeedEngine } from '../../plugins/engine.ts';
-import { eventOdds, filterArbs, listEvents, snapshotFeed } from '../../api/views.ts';
+import type { FeedEngine } from '../../feed/plugin.ts';
+import { eventOdds, filterArbs, listEvents, snapshotFeed } from '../views.ts';
 import type { ChangeLog } from './change-log.ts';
 import {
   frameWithId,

@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BookKeySchema, LeagueKeySchema, MarketTypeSchema, ProblemSchema } from '#domain/schemas/api.ts';
-import { HttpProblem } from '../../lib/problem.ts';
-import { STREAM_QUERY_PARAM, WINDOW_MS } from '../../api/auth.ts';
-import { phaseOf } from '../../api/quota.ts';
-import { API_TAG, COMMON_ERRORS, csv } from '../../api/routes.ts';
+import { HttpProblem } from '../../http/problem.ts';
+import { STREAM_QUERY_PARAM, WINDOW_MS } from '../auth.ts';
+import { phaseOf } from '../quota.ts';
+import { API_TAG, COMMON_ERRORS, csv } from '../routes/common.ts';
 import { DEFAULT_STREAM_OPTIONS, StreamHub, type StreamOptions } from './stream-hub.ts';
 
 export type { StreamOptions } from './stream-hub.ts';

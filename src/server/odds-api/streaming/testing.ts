@@ -1,9 +1,9 @@
 import { afterEach } from 'vitest';
 import { getPlan, type PlanId } from '#domain/plans.ts';
 import { OddsEngine } from '#engine/engine.ts';
-import type { FeedEngine } from '../../plugins/engine.ts';
-import type { ApiKeyRecord } from '../../api/keys.ts';
-import { virtualClock } from '../../api/testing.ts';
+import type { FeedEngine } from '../../feed/plugin.ts';
+import type { ApiKeyRecord } from '../keys.ts';
+import { virtualClock } from '../testing.ts';
 import type { StreamSink } from './fan-out.ts';
 import { DEFAULT_STREAM_OPTIONS, StreamHub, type StreamOptions } from './stream-hub.ts';
 

@@ -7,7 +7,7 @@ import type { OddsSource } from '#engine/sources/index.ts';
 import { loggerOptions } from '../app.ts';
 import type { Config } from '../config.ts';
 import { dbPlugin } from '../db/plugin.ts';
-import { enginePlugin } from '../plugins/engine.ts';
+import { enginePlugin } from '../feed/plugin.ts';
 import { errorsPlugin } from '../http/errors.ts';
 import { rateLimitPlugin } from '../http/rate-limit.ts';
 import { readinessPlugin } from '../http/readiness.ts';
@@ -15,7 +15,7 @@ import { secretsPlugin } from '../secrets.ts';
 import { trialTestConfig } from '../trials/testing.ts';
 import { apiPlugin } from './plugin.ts';
 import { adminKeyRoutes } from '../admin/admin-keys.ts';
-import type { StreamOptions } from '../odds-api/streaming/stream.ts';
+import type { StreamOptions } from './streaming/stream.ts';
 
 // Test helpers (docs/decisions/080-086): the API's plugins on an in-memory PGlite, with a hand-fed engine and optional virtual clock.
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatAmerican, toAmericanOdds } from '#domain/odds.ts';
 import { ArbSchema } from '#domain/schemas/feed.ts';
 import { MeResponseSchema, OddsResponseSchema } from '#domain/schemas/api.ts';
-import { buildApiTestApp, createKey, virtualClock } from './testing.ts';
+import { buildApiTestApp, createKey, virtualClock } from '../testing.ts';
 
 const clock = virtualClock();
 let app: FastifyInstance;

@@ -2,11 +2,11 @@ import { Writable } from 'node:stream';
 import { EventSource } from 'eventsource';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeys } from '../db/schema.ts';
-import { KEY_IN_TEXT } from './keys.ts';
-import { waitFor } from '../trials/testing.ts';
+import { apiKeys } from '../../db/schema.ts';
+import { KEY_IN_TEXT } from '../keys.ts';
+import { waitFor } from '../../trials/testing.ts';
 import { eq } from 'drizzle-orm';
-import { buildApiTestApp, createKey, openRawStream, revokeKey, type RawStream } from './testing.ts';
+import { buildApiTestApp, createKey, openRawStream, revokeKey, type RawStream } from '../testing.ts';
 
 const PORT = 4410;
 const BASE = `http://127.0.0.1:${PORT}`;

@@ -4,14 +4,19 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { SITE } from '#domain/site.ts';
-import { PROBLEM_CONTENT_TYPE, problemType } from '../lib/problem.ts';
+import { PROBLEM_CONTENT_TYPE, problemType } from '../http/problem.ts';
 import { apiAuthPlugin } from './auth.ts';
 import { docsRoutes } from './docs.ts';
 import { apiKeysPlugin } from './keys.ts';
 import { MemoryQuota, RedisQuota, type QuotaCounter } from './quota.ts';
-import { apiRoutes } from './routes.ts';
+import { arbRoutes } from './routes/arbs.ts';
+import { eventRoutes } from './routes/events.ts';
+import { leagueRoutes } from './routes/leagues.ts';
+import { meRoutes } from './routes/me.ts';
+import { movementRoutes } from './routes/movement.ts';
+import { oddsRoutes } from './routes/odds.ts';
 import { RedisRevocationBus } from './revocation-bus.ts';
-import { createStreamHub, streamRoutes, type StreamOptions } from '../odds-api/streaming/stream.ts';
+import { createStreamHub, streamRoutes, type StreamOptions } from './streaming/stream.ts';
 
 // The paid odds API (docs/decisions/080-086) as one plugin: keys, the OpenAPI document generated from the /v1 route
 // schemas, the reference page, and /v1 (REST + server-sent events) behind key auth and rate limits.
@@ -75,7 +80,13 @@ async function api(app: FastifyInstance, options: ApiPluginOptions) {
       // one, opts out and serves gzip assembled from cached pieces instead (decision 084). The stream is hijacked.
       await v1.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
       await v1.register(apiAuthPlugin);
-      await v1.register(apiRoutes, { now });
+      // In this order: the OpenAPI document lists the paths as they were registered.
+      await v1.register(leagueRoutes);
+      await v1.register(eventRoutes);
+      await v1.register(oddsRoutes, { now });
+      await v1.register(arbRoutes, { now });
+      await v1.register(movementRoutes);
+      await v1.register(meRoutes);
       await v1.register(streamRoutes, { hub });
       v1.setNotFoundHandler((request, reply) =>
         reply

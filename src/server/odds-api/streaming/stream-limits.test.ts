@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { trialTestConfig, waitFor } from '../trials/testing.ts';
-import { buildApiTestApp, createKey, openRawStream, virtualClock } from './testing.ts';
+import { trialTestConfig, waitFor } from '../../trials/testing.ts';
+import { buildApiTestApp, createKey, openRawStream, virtualClock } from '../testing.ts';
 
 // Stream opens per key per minute (decision 087) and HEAD /v1/stream (decision 088), over real HTTP on a virtual
 // clock (the quota's minute windows follow it).

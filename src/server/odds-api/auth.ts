@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { clientAddressKey } from '../http/client-address.ts';
 import { FailureThrottle, throttledProblem } from '../http/failure-throttle.ts';
-import { HttpProblem } from '../lib/problem.ts';
+import { HttpProblem } from '../http/problem.ts';
 import { isCredentialName, urlParameterNames } from '../http/redact.ts';
 import type { ApiKeyRecord, KeyCheck } from './keys.ts';
 import { phaseOf, type QuotaCounter } from './quota.ts';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { deflatePiece, gzipJoin, storedPiece, type DeflatedPiece } from '../lib/gzip-join.ts';
+import { deflatePiece, gzipJoin, storedPiece, type DeflatedPiece } from './gzip-join.ts';
 import { etagMatches, negotiateEncoding } from '../http/static-files.ts';
 import type { OddsPart } from './views.ts';
 

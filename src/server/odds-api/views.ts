@@ -12,8 +12,8 @@ import type { EventDto, EventOddsDto, MarketDto, PriceDto } from '#domain/schema
 import type { Arb, ArbFeed } from '#domain/schemas/feed.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
 import type { Snapshot } from '#engine/publisher.ts';
-import type { DeflatedPiece } from '../lib/gzip-join.ts';
 import type { MarketState, OddsStore, StoredPrice } from '#engine/store.ts';
+import type { DeflatedPiece } from './gzip-join.ts';
 
 // Read models of the paid API over the engine's store. Every read takes `at`: undefined for real-time plans, or the
 // plan's horizon (now − delay) for delayed ones, in which case each price is the newest version the engine had
@@ -219,7 +219,7 @@ export function filterArbs(arbs: readonly Arb[], store: OddsStore, filters: ArbF
 export interface OddsPart {
   readonly id: number;
   readonly raw: Buffer;
-  /** Its raw deflate piece with CRC (src/server/lib/gzip-join.ts), made on first use. */
+  /** Its raw deflate piece with CRC (gzip-join.ts), made on first use. */
   piece?: DeflatedPiece;
 }
 

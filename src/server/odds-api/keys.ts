@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import { getPlan, type Plan, type PlanId } from '#domain/plans.ts';
 import type { Database } from '../db/database.ts';
 import { apiKeys } from '../db/schema.ts';
-import { TtlCache } from '../lib/ttl-cache.ts';
+import { TtlCache } from './ttl-cache.ts';
 
 // API keys, paid and trial: `sl_<kind>_<32 base62 chars>` (190 bits of randomness). Only the SHA-256 hash and a short
 // public prefix are stored; the plain key is shown once. The trial service issues trial keys with `generateKey`.

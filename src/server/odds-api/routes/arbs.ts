@@ -1,0 +1,73 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ArbsResponseSchema, BookKeySchema, LeagueKeySchema, ProblemSchema } from '#domain/schemas/api.ts';
+import { HttpProblem } from '../../http/problem.ts';
+import { delayMs } from '../policy.ts';
+import { filterArbs, snapshotFeed } from '../views.ts';
+import { booleanParam, COMMON_ERRORS, csv, horizon, security, tags } from './common.ts';
+
+// GET /v1/arbs: the arbitrage opportunities of the latest snapshot, or of the one a delayed plan may see.
+
+export async function arbRoutes(app: FastifyInstance, { now }: { now: () => number }) {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const store = app.engine.store;
+
+  routes.get(
+    '/arbs',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Current arbitrage opportunities',
+        description:
+          'The same Arb shapes as the public feed, best edge first. Delayed plans get the set computed `delay_seconds` ago.',
+        querystring: z.object({
+          live: booleanParam.optional(),
+          league: LeagueKeySchema.optional(),
+          min_edge: z.coerce.number().min(-100).max(100).optional().describe('Minimum edge_pct.'),
+          books: csv(BookKeySchema)
+            .optional()
+            .describe('Only arbs whose every side is at one of these books.'),
+        }),
+        response: {
+          200: ArbsResponseSchema,
+          ...COMMON_ERRORS,
+          503: ProblemSchema.describe('Nothing published yet (`feed-not-ready`).'),
+        },
+      },
+    },
+    async (request) => {
+      const at = horizon(request, now);
+      const snapshot = at === undefined ? app.engine.latest : app.engine.snapshotAt(at);
+      const delay = delayMs(request.apiKey!.plan) / 1000;
+      if (!snapshot) {
+        if (at !== undefined && app.engine.latest) {
+          // The engine started less than one delay ago: nothing that old exists yet.
+          return { generated_at: Math.floor(at / 1000), delay_seconds: delay, arbs: [] };
+        }
+        throw new HttpProblem(
+          503,
+          'feed-not-ready',
+          'Feed not ready',
+          'The odds engine has not published yet.',
+          {},
+          { 'retry-after': '1' },
+        );
+      }
+      const feed = snapshotFeed(snapshot);
+      const { live, league, min_edge: minEdge, books } = request.query;
+      return {
+        generated_at: feed.generated_at,
+        ...(feed.source ? { source: feed.source } : {}),
+        delay_seconds: delay,
+        arbs: filterArbs(feed.arbs, store, {
+          live,
+          league,
+          minEdge,
+          books: books ? new Set(books) : undefined,
+        }),
+      };
+    },
+  );
+}

@@ -1,0 +1,48 @@
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { ProblemSchema } from '#domain/schemas/api.ts';
+import { HttpProblem } from '../../http/problem.ts';
+import { delayMs } from '../policy.ts';
+
+// What the REST routes of the paid API (one file per resource in this folder) share. Handlers stay short: filters are
+// parsed by the zod schemas, reads live in views.ts.
+
+export const API_TAG = 'Odds API';
+export const tags = [API_TAG];
+export const security = [{ ApiKey: [] }];
+
+/** Errors every authenticated route may answer. */
+export const COMMON_ERRORS = {
+  400: ProblemSchema.describe(
+    'Invalid parameters (`validation`) or a key in the query string (`api-key-in-query`).',
+  ),
+  401: ProblemSchema.describe('Missing, malformed, unknown, expired or revoked key (`api-key-*`).'),
+  429: ProblemSchema.describe("Over the plan's requests per minute (`rate-limited`); see Retry-After."),
+} as const;
+
+export const booleanParam = z.enum(['true', 'false']).transform((value) => value === 'true');
+/** A list parameter: `books=a,b` or `books=a&books=b`. */
+export const csv = <T extends z.ZodType>(item: T) =>
+  z.preprocess(
+    (value) =>
+      (Array.isArray(value) ? value : [value])
+        .flatMap((part) => (typeof part === 'string' ? part.split(',') : [part]))
+        .map((part) => (typeof part === 'string' ? part.trim() : part))
+        .filter((part) => part !== ''),
+    z.array(item).min(1).max(50),
+  );
+
+/** The horizon of the key's plan: undefined (real time) or now − delay. */
+export function horizon(request: FastifyRequest, now: () => number): number | undefined {
+  const delay = delayMs(request.apiKey!.plan);
+  return delay === 0 ? undefined : now() - delay;
+}
+
+export function eventNotFound(id: string): HttpProblem {
+  return new HttpProblem(
+    404,
+    'event-not-found',
+    'Event not found',
+    `No current event has the id ${JSON.stringify(id.slice(0, 200))}.`,
+  );
+}

@@ -1,0 +1,109 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { MarketType } from '#domain/markets.ts';
+import {
+  BookKeySchema,
+  LeagueKeySchema,
+  MarketTypeSchema,
+  OddsResponseSchema,
+  type OddsResponse,
+  PeriodSchema,
+  ProblemSchema,
+} from '#domain/schemas/api.ts';
+import type { SportsbookKey } from '#domain/sportsbooks.ts';
+import { HttpProblem } from '../../http/problem.ts';
+import { oddsEtag, sendOdds } from '../odds-body.ts';
+import { delayMs } from '../policy.ts';
+import { listEvents, OddsJsonCache, type OddsPart } from '../views.ts';
+import { booleanParam, COMMON_ERRORS, csv, eventNotFound, horizon, security, tags } from './common.ts';
+
+// GET /v1/odds: the prices of one league or one event, served from cached per-event JSON (decision 084).
+
+const OddsQuery = z.object({
+  league: LeagueKeySchema.optional(),
+  event: z.string().min(1).max(200).optional().describe('An event id (from /v1/events).'),
+  markets: csv(MarketTypeSchema)
+    .optional()
+    .describe('Comma-separated market types, e.g. `moneyline,spread`.'),
+  books: csv(BookKeySchema)
+    .optional()
+    .describe('Comma-separated sportsbook keys, e.g. `fanduel,draftkings`.'),
+  period: PeriodSchema.optional(),
+  main: booleanParam.optional().describe('`true`: main lines only (no alternate spreads or totals).'),
+  live: booleanParam.optional(),
+});
+
+export async function oddsRoutes(app: FastifyInstance, { now }: { now: () => number }) {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const store = app.engine.store;
+  const cache = new OddsJsonCache(store);
+  app.addHook('onClose', async () => cache.close());
+
+  routes.get(
+    '/odds',
+    {
+      // Compressed by sendOdds from cached pieces, not per request by @fastify/compress.
+      compress: false,
+      schema: {
+        tags,
+        security,
+        summary: 'Odds for one league or one event',
+        description:
+          'Every price carries American and decimal odds and the time the book last changed it. Give `league` or `event`. Delayed plans see the market as it was `delay_seconds` ago.',
+        querystring: OddsQuery,
+        response: {
+          200: OddsResponseSchema,
+          ...COMMON_ERRORS,
+          404: ProblemSchema.describe('No such event (`event-not-found`).'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const query = request.query;
+      if (!query.league && !query.event) {
+        throw new HttpProblem(400, 'validation', 'Invalid request', 'Give `league` or `event`.', {
+          errors: { league: ['Give league or event'] },
+        });
+      }
+      const at = OddsJsonCache.floor(horizon(request, now));
+      const filters = {
+        markets: query.markets ? new Set<MarketType>(query.markets) : undefined,
+        books: query.books ? new Set<SportsbookKey>(query.books) : undefined,
+        period: query.period,
+        mainOnly: query.main,
+      };
+      const filterKey = JSON.stringify([
+        query.markets ? [...filters.markets!].sort() : null,
+        query.books ? [...filters.books!].sort() : null,
+        query.period ?? null,
+        query.main ?? null,
+      ]);
+      let events;
+      if (query.event) {
+        const event = store.event(query.event);
+        if (!event || (query.league && event.league !== query.league)) throw eventNotFound(query.event);
+        events = [event];
+      } else events = listEvents(store, { league: query.league, live: query.live });
+      const parts: OddsPart[] = [];
+      for (const event of events) {
+        const part = cache.get(event, at, filters, filterKey);
+        if (part) parts.push(part);
+      }
+      // Assembled from cached per-event JSON (built from the same DTO types the schema documents), so the response
+      // is sent as bytes rather than re-validated and re-serialised per request; gzip likewise from cached pieces.
+      const delaySeconds = delayMs(request.apiKey!.plan) / 1000;
+      const head: Omit<OddsResponse, 'events'> = {
+        as_of: new Date(at ?? now()).toISOString(),
+        delay_seconds: delaySeconds,
+      };
+      return sendOdds(
+        request,
+        reply,
+        `${JSON.stringify(head).slice(0, -1)},"events":[`,
+        parts,
+        oddsEtag(delaySeconds, at, parts),
+      );
+    },
+  );
+}
