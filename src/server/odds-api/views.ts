@@ -74,6 +74,20 @@ export function toPriceDto(price: BookPrice): PriceDto {
   };
 }
 
+/** The value of one /v1 filter; a list parameter arrives as a set. */
+export type FilterValue = string | boolean | ReadonlySet<string> | undefined;
+
+/**
+ * The key of a combination of /v1 filters, for what requests or streams with equal filters share (the /v1/odds answer
+ * cache, the stream's filter groups and their shared snapshots): sets are sorted, so `books=a,b` and `books=b,a` are one
+ * key, and an absent filter is null. Each caller passes its filters in one fixed order.
+ */
+export function filterKey(values: readonly FilterValue[]): string {
+  return JSON.stringify(
+    values.map((value) => (typeof value === 'object' ? [...value].sort() : (value ?? null))),
+  );
+}
+
 export interface OddsFilters {
   markets?: ReadonlySet<MarketType> | undefined;
   period?: Period | undefined;

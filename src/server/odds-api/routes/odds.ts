@@ -15,7 +15,7 @@ import type { SportsbookKey } from '#domain/sportsbooks.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { oddsEtag, sendOdds } from '../odds-body.ts';
 import { delayMs } from '../policy.ts';
-import { listEvents, OddsJsonCache, type OddsPart } from '../views.ts';
+import { filterKey, listEvents, OddsJsonCache, type OddsPart } from '../views.ts';
 import { booleanParam, COMMON_ERRORS, csv, eventNotFound, horizon, security, tags } from './common.ts';
 
 // GET /v1/odds: the prices of one league or one event, served from cached per-event JSON (decision 084).
@@ -73,12 +73,7 @@ export async function oddsRoutes(app: FastifyInstance, { now }: { now: () => num
         period: query.period,
         mainOnly: query.main,
       };
-      const filterKey = JSON.stringify([
-        query.markets ? [...filters.markets!].sort() : null,
-        query.books ? [...filters.books!].sort() : null,
-        query.period ?? null,
-        query.main ?? null,
-      ]);
+      const key = filterKey([filters.markets, filters.books, filters.period, filters.mainOnly]);
       let events;
       if (query.event) {
         const event = store.event(query.event);
@@ -87,7 +82,7 @@ export async function oddsRoutes(app: FastifyInstance, { now }: { now: () => num
       } else events = listEvents(store, { league: query.league, live: query.live });
       const parts: OddsPart[] = [];
       for (const event of events) {
-        const part = cache.get(event, at, filters, filterKey);
+        const part = cache.get(event, at, filters, key);
         if (part) parts.push(part);
       }
       // Assembled from cached per-event JSON (built from the same DTO types the schema documents), so the response

@@ -1,4 +1,5 @@
 import type { ApiKeyRecord } from '../keys.ts';
+import { filterKey } from '../views.ts';
 import type { ChangeLog, Entry } from './change-log.ts';
 import type { ReleaseTelemetry } from './telemetry.ts';
 
@@ -141,15 +142,11 @@ export class FanOut {
 
   /** The tier's group for these filters, made when it has none. */
   groupFor(tier: Tier, filters: StreamFilters): Group {
-    const filterKey = JSON.stringify([
-      filters.league,
-      filters.event,
-      ...[filters.markets, filters.books, filters.kinds].map((set) => (set ? [...set].sort() : null)),
-    ]);
-    let group = tier.groups.get(filterKey);
+    const key = filterKey([filters.league, filters.event, filters.markets, filters.books, filters.kinds]);
+    let group = tier.groups.get(key);
     if (!group) {
-      group = { filterKey, filters, clients: new Set() };
-      tier.groups.set(filterKey, group);
+      group = { filterKey: key, filters, clients: new Set() };
+      tier.groups.set(key, group);
       const league = filters.league ?? ANY_LEAGUE;
       let groups = tier.byLeague.get(league);
       if (!groups) tier.byLeague.set(league, (groups = new Set()));
