@@ -9,9 +9,8 @@ import {
 } from '#domain/markets.ts';
 import { formatAmerican, roundTo } from '#domain/odds.ts';
 import type { EventDto, EventOddsDto, MarketDto, PriceDto } from '#domain/schemas/api.ts';
-import type { Arb, ArbFeed } from '#domain/schemas/feed.ts';
+import type { Arb } from '#domain/schemas/feed.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
-import type { Snapshot } from '#engine/publisher.ts';
 import type { MarketState, OddsStore, StoredPrice } from '#engine/store.ts';
 import type { DeflatedPiece } from './gzip-join.ts';
 
@@ -194,18 +193,6 @@ export function eventOdds(
   if (out.length === 0) return null;
   out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return { event: toEventDto(event), markets: out };
-}
-
-const parsedFeeds = new WeakMap<Buffer, ArbFeed>();
-
-/** The feed of a snapshot, parsed once per snapshot. */
-export function snapshotFeed(snapshot: Snapshot<unknown>): ArbFeed {
-  let feed = parsedFeeds.get(snapshot.body);
-  if (!feed) {
-    feed = JSON.parse(snapshot.body.toString('utf8')) as ArbFeed;
-    parsedFeeds.set(snapshot.body, feed);
-  }
-  return feed;
 }
 
 export interface ArbFilters {

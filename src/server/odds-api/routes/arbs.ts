@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ArbsResponseSchema, BookKeySchema, LeagueKeySchema, ProblemSchema } from '#domain/schemas/api.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { delayMs } from '../policy.ts';
-import { filterArbs, snapshotFeed } from '../views.ts';
+import { filterArbs } from '../views.ts';
 import { booleanParam, COMMON_ERRORS, csv, horizon, security, tags } from './common.ts';
 
 // GET /v1/arbs: the arbitrage opportunities of the latest snapshot, or of the one a delayed plan may see.
@@ -55,13 +55,12 @@ export async function arbRoutes(app: FastifyInstance, { now }: { now: () => numb
           { 'retry-after': '1' },
         );
       }
-      const feed = snapshotFeed(snapshot);
       const { live, league, min_edge: minEdge, books } = request.query;
       return {
-        generated_at: feed.generated_at,
-        ...(feed.source ? { source: feed.source } : {}),
+        generated_at: snapshot.generatedAt,
+        source: app.engine.source,
         delay_seconds: delay,
-        arbs: filterArbs(feed.arbs, store, {
+        arbs: filterArbs(snapshot.arbs, store, {
           live,
           league,
           minEdge,

@@ -1,7 +1,7 @@
 import { arbKey } from '#domain/arb-feed.ts';
 import type { Arb } from '#domain/schemas/feed.ts';
 import type { FeedEngine } from '../../feed/plugin.ts';
-import { eventOdds, filterArbs, listEvents, snapshotFeed } from '../views.ts';
+import { eventOdds, filterArbs, listEvents } from '../views.ts';
 import type { ChangeLog } from './change-log.ts';
 import {
   frameWithId,
@@ -259,7 +259,7 @@ export class Snapshots {
     if (!kinds || kinds.has('arb')) {
       const snapshot = at === undefined ? this.engine.latest : this.engine.snapshotAt(at);
       if (snapshot) {
-        arbs = filterArbs(snapshotFeed(snapshot).arbs, store, {
+        arbs = filterArbs(snapshot.arbs, store, {
           league: filters.league,
           books: filters.books,
         }).filter((arb) => filters.event === undefined || arb.event.id === filters.event);
