@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { cheapestPlanWith, includes, type ApiFeature } from '#domain/plans.ts';
 import { clientAddressKey } from '../http/client-address.ts';
 import { FailureThrottle, throttledProblem } from '../http/failure-throttle.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { isCredentialName, urlParameterNames } from '../http/redact.ts';
 import type { ApiKeyRecord, KeyCheck } from './keys.ts';
 import { phaseOf, type QuotaCounter } from './quota.ts';
-import { cheapestPlanWith, includes, type Feature } from './policy.ts';
 
 // Authentication and per-key rate limits of the /v1 routes. The key comes in `X-Api-Key`; only the stream (for
 // browsers' EventSource, which cannot send headers) also takes `?api_key=`, which the request-log serializer redacts.
@@ -74,7 +74,7 @@ export function quotaHeaders(quota: Quota): Record<string, string> {
 }
 
 /** Throws a 403 problem naming the cheapest plan with the feature when the key's plan lacks it. */
-export function requireFeature(request: FastifyRequest, feature: Feature): void {
+export function requireFeature(request: FastifyRequest, feature: ApiFeature): void {
   const plan = request.apiKey!.plan;
   if (includes(plan, feature)) return;
   const needed = cheapestPlanWith(feature);

@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { getPlan, type Plan, type PlanId } from '#domain/plans.ts';
+import { getPlan, isPlanId, type Plan, type PlanId } from '#domain/plans.ts';
 import type { Database } from '../db/database.ts';
 import { apiKeys } from '../db/schema.ts';
 import { TtlCache } from './ttl-cache.ts';
@@ -86,12 +86,6 @@ export interface ApiKeyRecord {
 export type KeyCheck =
   | { ok: true; key: ApiKeyRecord }
   | { ok: false; reason: 'missing' | 'malformed' | 'unknown' | 'expired' | 'revoked'; key?: ApiKeyRecord };
-
-export const PLAN_IDS: readonly PlanId[] = ['starter', 'pro', 'elite', 'enterprise'];
-
-export function isPlanId(value: string): value is PlanId {
-  return (PLAN_IDS as readonly string[]).includes(value);
-}
 
 type Row = typeof apiKeys.$inferSelect;
 

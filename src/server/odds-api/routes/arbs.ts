@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ArbsResponseSchema, BookKeySchema, LeagueKeySchema, ProblemSchema } from '#domain/schemas/api.ts';
 import { HttpProblem } from '../../http/problem.ts';
-import { delayMs } from '../policy.ts';
+import { delayMs } from '#domain/plans.ts';
 import { filterArbs } from '../views.ts';
 import { booleanParam, COMMON_ERRORS, csv, horizon, security, tags } from './common.ts';
 

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ProblemSchema } from '#domain/schemas/api.ts';
 import { HttpProblem } from '../../http/problem.ts';
-import { delayMs } from '../policy.ts';
+import { delayMs } from '#domain/plans.ts';
 
 // What the REST routes of the paid API (one file per resource in this folder) share. Handlers stay short: filters are
 // parsed by the zod schemas, reads live in views.ts.

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { MeResponseSchema } from '#domain/schemas/api.ts';
-import { delayMs, featuresOf, STREAM_CONNECTIONS } from '../policy.ts';
+import { delayMs } from '#domain/plans.ts';
 import { COMMON_ERRORS, security, tags } from './common.ts';
 
 // GET /v1/me: the key's plan, limits and usage.
@@ -35,13 +35,13 @@ export async function meRoutes(app: FastifyInstance) {
           real_time: key.plan.realTime,
           delay_seconds: delayMs(key.plan) / 1000,
         },
-        limits: { requests_per_minute: quota.limit, stream_connections: STREAM_CONNECTIONS[key.plan.id] },
+        limits: { requests_per_minute: quota.limit, stream_connections: key.plan.streamConnections },
         usage: {
           used: quota.limit - quota.remaining,
           remaining: quota.remaining,
           resets_in_seconds: quota.resetSeconds,
         },
-        features: featuresOf(key.plan),
+        features: [...key.plan.apiFeatures],
       };
     },
   );

@@ -5,7 +5,7 @@ import { marketLabel, outcomeLabel } from '#domain/markets.ts';
 import { formatAmerican } from '#domain/odds.ts';
 import { MovementResponseSchema, ProblemSchema } from '#domain/schemas/api.ts';
 import { requireFeature } from '../auth.ts';
-import { FEATURES } from '../policy.ts';
+import { API_FEATURES } from '#domain/plans.ts';
 import { toEventDto, visibleVersion } from '../views.ts';
 import { COMMON_ERRORS, eventNotFound, security, tags } from './common.ts';
 
@@ -35,7 +35,7 @@ export async function movementRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      requireFeature(request, FEATURES.lineMovement);
+      requireFeature(request, API_FEATURES.lineMovement);
       const event = store.event(request.params.eventId);
       if (!event) throw eventNotFound(request.params.eventId);
       return {

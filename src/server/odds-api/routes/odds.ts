@@ -14,7 +14,7 @@ import {
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { oddsEtag, sendOdds } from '../odds-body.ts';
-import { delayMs } from '../policy.ts';
+import { delayMs } from '#domain/plans.ts';
 import { filterKey, listEvents, OddsJsonCache, type OddsPart } from '../views.ts';
 import { booleanParam, COMMON_ERRORS, csv, eventNotFound, horizon, security, tags } from './common.ts';
 
