@@ -43,8 +43,8 @@ export function toArb(event: OddsEvent, spec: MarketSpec, prices: readonly BookP
 
 /**
  * Identity of an arb across feeds (SPEC §4): the event id plus the sorted side ids, `ev1:a,b`. The one key of every
- * layer: the engine's tie-break order, the stream's diff of consecutive snapshots (and its `key` field), the page's
- * new-arb highlights and rows.
+ * layer: the engine's order of equal edges (`arbOrderKey`), the stream's diff of consecutive snapshots and its `key`
+ * field, the page's new-arb highlights and rows.
  */
 export function arbKey(arb: Pick<Arb, 'event' | 'sides'>): string {
   return arbKeyOf(
@@ -58,11 +58,16 @@ export function arbKeyOf(eventId: string, sideIds: readonly string[]): string {
   return `${eventId}:${[...sideIds].sort().join(',')}`;
 }
 
-/** Feed order: edge_pct descending, then a stable tie-break (event, market, side ids) so equal edges never shuffle. */
+/** The tie-break of equal edges (event, market, then `arbKey`), so that equal edges never shuffle between feeds. */
+export function arbOrderKey(arb: Pick<Arb, 'event' | 'market' | 'sides'>): string {
+  return `${arb.event.id}|${arb.market}|${arbKey(arb)}`;
+}
+
+/** Feed order: edge_pct descending, then `arbOrderKey`. */
 export function compareArbs(a: Arb, b: Arb): number {
   if (a.edge_pct !== b.edge_pct) return b.edge_pct - a.edge_pct;
-  const ka = `${a.event.id}|${a.market}|${arbKey(a)}`;
-  const kb = `${b.event.id}|${b.market}|${arbKey(b)}`;
+  const ka = arbOrderKey(a);
+  const kb = arbOrderKey(b);
   return ka < kb ? -1 : ka > kb ? 1 : 0;
 }
 

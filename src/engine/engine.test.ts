@@ -480,7 +480,7 @@ describe('OddsEngine', () => {
       expect(snapshot.arbs).toHaveLength(2);
       snapshot.arbs.forEach((arb, i) =>
         expect(snapshot.keys[i]).toBe(
-          `${arb.event.id}|${arb.market}|${arb.sides
+          `${arb.event.id}|${arb.market}|${arb.event.id}:${arb.sides
             .map((side) => side.id)
             .sort()
             .join(',')}`,

@@ -1,4 +1,5 @@
 import { bestCombinations, PROB_PLACES, publishedEdge, type CombinationOptions } from '#domain/arbitrage.ts';
+import { arbOrderKey } from '#domain/arb-feed.ts';
 import {
   marketLabel,
   outcomeLabel,
@@ -115,12 +116,7 @@ export function scanMarket(
     } else {
       const arb = buildArb(market, event, combination.picks, options.maxEdgePct);
       arbs.push(arb);
-      keys.push(
-        `${arb.event.id}|${arb.market}|${arb.sides
-          .map((side) => side.id)
-          .sort()
-          .join(',')}`,
-      );
+      keys.push(arbOrderKey(arb));
     }
     picks.push(combination.picks);
   }

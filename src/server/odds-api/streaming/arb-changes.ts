@@ -6,8 +6,8 @@ import type { Change } from './change-log.ts';
 
 // The stream's arb changes (docs/decisions/082, 104): consecutive published snapshots compared arb by arb, `arb` for an
 // arb that is new or changed, `arb_removed` for one that is gone, with `arbKey` of src/domain/arb-feed.ts as the `key`
-// clients read. Arbs are matched by the engine's key the snapshot carries beside each arb (event, market and sorted
-// side ids: it tells the same arbs apart as `arbKey` does, a side id naming its market). The engine keeps the object
+// clients read. Arbs are matched by the key the snapshot carries beside each arb (`arbOrderKey`: event, market and
+// `arbKey`, computed once by the engine). The engine keeps the object
 // of an arb whose prices did not change, so the same object is no change, found without serialising anything; an arb
 // it built again (after its event's record was sent again, say) is compared by its JSON, as every arb used to be.
 
