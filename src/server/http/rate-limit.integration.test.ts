@@ -47,6 +47,22 @@ describe('RedisRateLimiter.hit', () => {
     expect((await redis.hit('short', 1, 200)).allowed).toBe(true);
   });
 
+  it('window: 2 × 10 concurrent requests from two clients admit exactly 10 in one window', async () => {
+    const [a, b] = [await limiter(), await limiter()];
+    const phase = (Date.now() + 30_000) % 60_000;
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).window('key:1', phase, 10, 60_000)),
+    );
+    expect(results.filter((result) => result.allowed)).toHaveLength(10);
+    expect(results.map((result) => result.used).sort((x, y) => x - y)).toEqual(
+      Array.from({ length: 20 }, (_, i) => i + 1),
+    );
+    for (const result of results) {
+      expect(result.resetMs).toBeGreaterThan(0);
+      expect(result.resetMs).toBeLessThanOrEqual(60_000);
+    }
+  });
+
   it('removes its keys with clear()', async () => {
     const redis = await limiter();
     await redis.hit('to-clear', 1, 60_000);

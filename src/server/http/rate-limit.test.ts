@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clientAddressKey, isLoopback } from './client-address.ts';
-import { gcra, MemoryRateLimiter } from './rate-limit.ts';
+import { fixedWindow, gcra, MemoryRateLimiter } from './rate-limit.ts';
 
 const HOUR = 3_600_000;
 
@@ -45,6 +45,58 @@ describe('MemoryRateLimiter.hit', () => {
     const limiter = new MemoryRateLimiter();
     const results = await Promise.all(Array.from({ length: 100 }, () => limiter.hit('burst', 10, HOUR)));
     expect(results.filter((result) => result.allowed)).toHaveLength(10);
+    await limiter.close();
+  });
+});
+
+describe('MemoryRateLimiter.window', () => {
+  const MINUTE = 60_000;
+
+  it('admits exactly the limit in a window, counts refusals, and resets at the window end', async () => {
+    let now = 10 * MINUTE + 15_000;
+    const limiter = new MemoryRateLimiter(() => now);
+    const results = await Promise.all(Array.from({ length: 8 }, () => limiter.window('key:1', 0, 5, MINUTE)));
+    expect(results.map((result) => result.allowed)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
+    expect(results.map((result) => result.remaining)).toEqual([4, 3, 2, 1, 0, 0, 0, 0]);
+    expect(results.map((result) => result.used)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(results[7]!.resetMs).toBe(45_000);
+    now += 45_000 - 1;
+    expect((await limiter.window('key:1', 0, 5, MINUTE)).allowed).toBe(false);
+    now += 1;
+    const fresh = await limiter.window('key:1', 0, 5, MINUTE);
+    expect(fresh).toEqual({ allowed: true, remaining: 4, resetMs: MINUTE, used: 1 });
+    await limiter.close();
+  });
+
+  it('offsets a key’s windows by its phase', () => {
+    expect(fixedWindow(10 * MINUTE, 0, MINUTE)).toEqual({ index: 10, resetMs: MINUTE });
+    expect(fixedWindow(10 * MINUTE, 20_000, MINUTE)).toEqual({ index: 9, resetMs: 20_000 });
+    expect(fixedWindow(10 * MINUTE, MINUTE + 20_000, MINUTE)).toEqual({ index: 9, resetMs: 20_000 });
+  });
+
+  it('shares nothing between a window key and a GCRA key of the same name', async () => {
+    const limiter = new MemoryRateLimiter(() => 0);
+    expect((await limiter.window('same', 0, 1, MINUTE)).allowed).toBe(true);
+    expect((await limiter.hit('same', 1, MINUTE)).allowed).toBe(true);
+    expect((await limiter.window('same', 0, 1, MINUTE)).allowed).toBe(false);
+    await limiter.close();
+  });
+
+  it('never forgets a live window counter to make room for GCRA keys', async () => {
+    const limiter = new MemoryRateLimiter(() => 0, 10);
+    await limiter.window('key:7', 0, 1, MINUTE);
+    for (let i = 0; i < 50; i += 1) await limiter.hit(`ip:${i}`, 5, MINUTE);
+    expect(limiter.size).toBe(11);
+    expect((await limiter.window('key:7', 0, 1, MINUTE)).allowed).toBe(false);
     await limiter.close();
   });
 });

@@ -3,9 +3,13 @@ import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { counterClient } from './redis.ts';
 
-// One atomic rate-limit primitive for the whole server: `hit(key, limit, windowMs)` admits at most `limit` hits per
-// rolling `windowMs` per key (GCRA: a burst of `limit`, then one more every windowMs/limit). In memory by default;
-// in Redis (one Lua script, Redis clock) when REDIS_URL is set, so that every instance shares the counters.
+// The server's counters, one store for both kinds (decision 105), in memory by default or in Redis when REDIS_URL is
+// set (so that every instance shares them; each check is one Lua script on Redis's clock, one atomic round trip):
+// - `hit(key, limit, windowMs)`: GCRA, at most `limit` hits per rolling `windowMs` (a burst of `limit`, then one more
+//   every windowMs/limit). For abuse control: trial requests per address and per mailbox.
+// - `window(key, phase, limit, windowMs)`: a fixed window, exactly `limit` per window however fast they arrive, with
+//   an exact reset time, which is what the paid API's RateLimit headers promise ("250 requests per minute" read
+//   literally). `phase` offsets a key's windows so that all keys do not reset at :00.
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -15,9 +19,20 @@ export interface RateLimitResult {
   retryAfterMs: number;
 }
 
+export interface WindowResult {
+  allowed: boolean;
+  /** Requests left in this window. */
+  remaining: number;
+  /** Milliseconds until this window ends and the full limit is back. */
+  resetMs: number;
+  /** Requests counted in this window, this one included (refused ones too). */
+  used: number;
+}
+
 export interface RateLimiter {
   /** Callers namespace their keys (`trial:ip:…`); one key must always be used with the same limit and window. */
   hit(key: string, limit: number, windowMs: number): Promise<RateLimitResult>;
+  window(key: string, phase: number, limit: number, windowMs: number): Promise<WindowResult>;
   close(): Promise<void>;
   ping(): Promise<void>;
 }
@@ -51,12 +66,38 @@ export function gcra(
   };
 }
 
+function windowResult(count: number, limit: number, resetMs: number): WindowResult {
+  return { allowed: count <= limit, remaining: Math.max(0, limit - count), resetMs, used: count };
+}
+
+/** The fixed window `now` falls in, shifted by `phase`: its index and the milliseconds until it ends. */
+export function fixedWindow(
+  now: number,
+  phase: number,
+  windowMs: number,
+): { index: number; resetMs: number } {
+  const shifted = now - (phase % windowMs);
+  const index = Math.floor(shifted / windowMs);
+  return { index, resetMs: (index + 1) * windowMs - shifted };
+}
+
+interface Counter {
+  /** GCRA: the theoretical arrival time; window: the count. */
+  value: number;
+  /** After this (limiter clock), the counter says nothing any more and may be forgotten. */
+  expiresAt: number;
+  /** Window counters are never evicted early: forgetting one would admit more than the limit. */
+  window: boolean;
+}
+
 export class MemoryRateLimiter implements RateLimiter {
-  private readonly tats = new Map<string, number>();
+  private readonly counters = new Map<string, Counter>();
+  private gcraCount = 0;
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
     private readonly now: () => number = Date.now,
+    /** GCRA keys kept at most (an attacker picks them: addresses, mailboxes); the least recently hit go first. */
     private readonly maxKeys = 200_000,
   ) {
     this.sweeper = setInterval(() => this.sweep(), 60_000);
@@ -65,23 +106,50 @@ export class MemoryRateLimiter implements RateLimiter {
 
   async hit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
     const now = this.now();
-    const { result, newTat } = gcra(this.tats.get(key), now, limit, windowMs);
+    const id = `rl:${key}`;
+    const stored = this.counters.get(id);
+    const { result, newTat } = gcra(stored?.value, now, limit, windowMs);
     if (newTat !== undefined) {
-      this.tats.delete(key);
-      this.tats.set(key, newTat);
-      if (this.tats.size > this.maxKeys) this.sweep();
+      if (stored) this.counters.delete(id);
+      else this.gcraCount += 1;
+      this.counters.set(id, { value: newTat, expiresAt: newTat, window: false });
+      if (this.gcraCount > this.maxKeys) this.sweep();
     }
     return result;
   }
 
-  /** Drops keys whose counters have fully refilled; if still too many, the least recently hit ones. */
+  async window(key: string, phase: number, limit: number, windowMs: number): Promise<WindowResult> {
+    const now = this.now();
+    const { index, resetMs } = fixedWindow(now, phase, windowMs);
+    const id = `quota:${key}:${index}`;
+    let counter = this.counters.get(id);
+    if (!counter) {
+      counter = { value: 0, expiresAt: now + resetMs, window: true };
+      this.counters.set(id, counter);
+    }
+    counter.value += 1;
+    return windowResult(counter.value, limit, resetMs);
+  }
+
+  /** Forgets counters that say nothing any more; if still too many GCRA keys, the least recently hit ones. */
   private sweep() {
     const now = this.now();
-    for (const [key, tat] of this.tats) if (tat <= now) this.tats.delete(key);
-    for (const key of this.tats.keys()) {
-      if (this.tats.size <= this.maxKeys) break;
-      this.tats.delete(key);
+    for (const [id, counter] of this.counters) {
+      if (counter.expiresAt > now) continue;
+      this.counters.delete(id);
+      if (!counter.window) this.gcraCount -= 1;
     }
+    for (const [id, counter] of this.counters) {
+      if (this.gcraCount <= this.maxKeys) break;
+      if (counter.window) continue;
+      this.counters.delete(id);
+      this.gcraCount -= 1;
+    }
+  }
+
+  /** Counters held (for tests of the sweep). */
+  get size(): number {
+    return this.counters.size;
   }
 
   async ping() {}
@@ -108,15 +176,30 @@ redis.call('SET', KEYS[1], string.format('%.3f', newTat), 'PX', math.ceil(newTat
 return {1, math.floor((now + window - newTat) / interval + 1e-9), 0}
 `;
 
-type RedisWithGcra = Redis & {
+const WINDOW_LUA = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local phase = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local shifted = now - phase
+local index = math.floor(shifted / window)
+local key = KEYS[1] .. ':' .. index
+local count = redis.call('INCR', key)
+if count == 1 then redis.call('PEXPIRE', key, window * 2) end
+return {count, (index + 1) * window - shifted}
+`;
+
+type RedisCounters = Redis & {
   slGcra(key: string, limit: number, windowMs: number): Promise<[number, number, number]>;
+  slWindow(key: string, phase: number, windowMs: number): Promise<[number, number]>;
 };
 
 export class RedisRateLimiter implements RateLimiter {
-  private readonly redis: RedisWithGcra;
+  private readonly redis: RedisCounters;
 
+  /** Keys are `<keyPrefix>rl:<key>` (GCRA) and `<keyPrefix>quota:<key>:<window index>` (fixed windows). */
   constructor(url: string, keyPrefix: string) {
-    this.redis = counterClient(url, keyPrefix, 'slGcra', GCRA_LUA) as RedisWithGcra;
+    this.redis = counterClient(url, keyPrefix, { slGcra: GCRA_LUA, slWindow: WINDOW_LUA }) as RedisCounters;
   }
 
   async connect(): Promise<void> {
@@ -125,8 +208,13 @@ export class RedisRateLimiter implements RateLimiter {
 
   async hit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
     if (!(limit >= 1) || !(windowMs > 0)) throw new RangeError('limit must be >= 1 and windowMs > 0');
-    const [allowed, remaining, retryAfterMs] = await this.redis.slGcra(key, limit, windowMs);
+    const [allowed, remaining, retryAfterMs] = await this.redis.slGcra(`rl:${key}`, limit, windowMs);
     return { allowed: allowed === 1, remaining, retryAfterMs };
+  }
+
+  async window(key: string, phase: number, limit: number, windowMs: number): Promise<WindowResult> {
+    const [count, resetMs] = await this.redis.slWindow(`quota:${key}`, phase % windowMs, windowMs);
+    return windowResult(count, limit, resetMs);
   }
 
   async ping() {
@@ -149,16 +237,21 @@ export class RedisRateLimiter implements RateLimiter {
   }
 }
 
+export interface RateLimitPluginOptions {
+  /** The in-memory store's clock (tests pass a virtual one; Redis uses its own). */
+  now?: (() => number) | undefined;
+}
+
 export const rateLimitPlugin = fp(
-  async (app: FastifyInstance) => {
+  async (app: FastifyInstance, options: RateLimitPluginOptions) => {
     const { REDIS_URL, REDIS_PREFIX } = app.config;
     let limiter: RateLimiter;
     if (REDIS_URL) {
-      const redisLimiter = new RedisRateLimiter(REDIS_URL, `${REDIS_PREFIX}rl:`);
+      const redisLimiter = new RedisRateLimiter(REDIS_URL, REDIS_PREFIX);
       await redisLimiter.connect();
       limiter = redisLimiter;
     } else {
-      limiter = new MemoryRateLimiter();
+      limiter = new MemoryRateLimiter(options.now);
     }
     app.decorate('rateLimiter', limiter);
     app.readiness.register('rate-limit', async () => {

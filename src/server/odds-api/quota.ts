@@ -83,7 +83,7 @@ export class RedisQuota implements QuotaCounter {
   private readonly redis: RedisWithWindow;
 
   constructor(url: string, keyPrefix: string) {
-    this.redis = counterClient(url, keyPrefix, 'slWindow', WINDOW_LUA) as RedisWithWindow;
+    this.redis = counterClient(url, keyPrefix, { slWindow: WINDOW_LUA }) as RedisWithWindow;
   }
 
   async connect(): Promise<void> {
