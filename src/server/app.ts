@@ -1,5 +1,5 @@
 import helmet from '@fastify/helmet';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions, RouteOptions } from 'fastify';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { OddsSource } from '#engine/sources/index.ts';
@@ -16,6 +16,7 @@ import { rateLimitPlugin } from './http/rate-limit.ts';
 import { secretsPlugin } from './secrets.ts';
 import { adminPlugin } from './admin/plugin.ts';
 import { apiPlugin } from './odds-api/plugin.ts';
+import type { StreamOptions } from './odds-api/streaming/stream.ts';
 import { arbsFeedRoutes } from './feed/arbs-feed.ts';
 import { healthRoutes } from './http/health.ts';
 import { trialRequestRoutes } from './trials/trial-requests.ts';
@@ -28,16 +29,27 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * `server.ts` passes only the config; the rest are the overrides tests need, on the same composition (decision 101).
+ */
 export interface AppOptions {
   config: Config;
-  /** Logger settings; tests pass false. */
-  logger?: FastifyServerOptions['logger'];
-  /** Overrides ODDS_SOURCE (tests pass a fixed board or a fake source). */
+  /** Where log lines go, after the same redaction as in production (default stdout); false: no logger. */
+  log?: { write(line: string): unknown } | false;
+  /** Overrides ODDS_SOURCE (tests pass a fixed board, a hand-fed or a fake source). */
   source?: OddsSource;
+  /** The clock of the engine and the paid API: delay tiers, quota windows, the stream hub, key lookups and expiry. */
+  now?: () => number;
+  /** Stream hub settings over the defaults (tests shorten heartbeats and re-checks). */
+  stream?: Partial<StreamOptions>;
+  /** How long a key lookup is trusted (default 2 s). */
+  keyCacheMs?: number;
+  /** Sees every route as it is added. */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** Pino settings: headers and credential-like URL parameters redacted, and every line filtered (decision 010). */
-export function loggerOptions(
+function loggerOptions(
   config: Config,
   destination: { write(line: string): unknown } = process.stdout,
 ): FastifyServerOptions['logger'] {
@@ -63,9 +75,17 @@ export function loggerOptions(
 }
 
 /** Builds the whole application. `server.ts` listens; tests call `app.inject()`. */
-export async function buildApp({ config, logger, source }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  log,
+  source,
+  now,
+  stream,
+  keyCacheMs,
+  onRoute,
+}: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger === undefined ? loggerOptions(config) : logger,
+    logger: log === false ? false : loggerOptions(config, log),
     trustProxy: fastifyTrustProxy(config.TRUST_PROXY),
     bodyLimit: 64 * 1024,
     return503OnClosing: true,
@@ -87,6 +107,7 @@ export async function buildApp({ config, logger, source }: AppOptions): Promise<
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
+  if (onRoute) app.addHook('onRoute', onRoute);
 
   await app.register(errorsPlugin);
   await app.register(readinessPlugin);
@@ -109,7 +130,7 @@ export async function buildApp({ config, logger, source }: AppOptions): Promise<
   });
 
   await app.register(healthRoutes);
-  await app.register(enginePlugin, { source });
+  await app.register(enginePlugin, { source, engine: { now } });
   await app.register(arbsFeedRoutes, { origins: [config.SITE_URL, ...config.CORS_ORIGINS] });
   // Storage, rate limits, trial requests, email outbox.
   await app.register(secretsPlugin);
@@ -119,7 +140,7 @@ export async function buildApp({ config, logger, source }: AppOptions): Promise<
   await app.register(outboxPlugin);
   await app.register(trialRequestRoutes);
   // The paid odds API (/v1 REST + SSE) and its reference (/openapi.json, /docs).
-  await app.register(apiPlugin);
+  await app.register(apiPlugin, { now, stream, keyCacheMs });
   // Operators' routes: trial requests, keys, streams.
   await app.register(adminPlugin);
   await app.register(sitePlugin, { buildDir: config.buildDir, origin: config.SITE_URL });

@@ -2,9 +2,9 @@ import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openRawStream } from './odds-api/testing.ts';
+import { openRawStream } from '#tests/support/server/odds-api.ts';
 import { buildApp } from './app.ts';
-import { trialTestConfig } from './trials/testing.ts';
+import { trialTestConfig } from '#tests/support/server/trials.ts';
 
 // Decision 012 over real loopback sockets, with small configured values.
 
@@ -19,7 +19,7 @@ afterEach(async () => {
 });
 
 async function start(port: number, env: Record<string, string>) {
-  app = await buildApp({ config: trialTestConfig(env), logger: false });
+  app = await buildApp({ config: trialTestConfig(env), log: false });
   await app.listen({ port, host: HOST });
 }
 

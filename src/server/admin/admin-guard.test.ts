@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, loggerOptions } from '../app.ts';
-import { trialTestConfig } from '../trials/testing.ts';
+import { buildApp } from '../app.ts';
+import { trialTestConfig } from '#tests/support/server/trials.ts';
 
 // Decision 013: wrong admin tokens are logged without the token and throttled per peer address.
 
@@ -12,7 +12,7 @@ beforeAll(async () => {
   const config = trialTestConfig({ LOG_LEVEL: 'info', ADMIN_AUTH_FAILURES_PER_MINUTE: '3' });
   app = await buildApp({
     config,
-    logger: loggerOptions(config, { write: (line: string) => logLines.push(line) }),
+    log: { write: (line: string) => logLines.push(line) },
   });
   await app.ready();
 });

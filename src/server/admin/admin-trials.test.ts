@@ -9,7 +9,7 @@ import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import { apiKeys, emailOutbox, trialRequests } from '../db/schema.ts';
 import { verifyKey } from '../odds-api/keys.ts';
-import { keyInEmail, SmtpPeer, trialBody, trialTestConfig, waitFor } from '../trials/testing.ts';
+import { keyInEmail, SmtpPeer, trialBody, trialTestConfig, waitFor } from '#tests/support/server/trials.ts';
 
 const peer = new SmtpPeer(4205);
 const PORT = 4206;
@@ -48,7 +48,7 @@ beforeAll(async () => {
     TRIAL_LIMIT_PER_IP: '1000',
     PGLITE_DIR: '',
   });
-  app = await buildApp({ config, logger: false });
+  app = await buildApp({ config, log: false });
   await app.listen({ port: PORT, host: '127.0.0.1' });
   token = readFileSync(path.join(config.dataDir, 'admin-token'), 'utf8').trim();
 });

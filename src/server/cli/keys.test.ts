@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY_IN_TEXT } from '../odds-api/keys.ts';
-import { trialTestConfig } from '../trials/testing.ts';
-import { buildApiTestApp } from '../odds-api/testing.ts';
+import { trialTestConfig } from '#tests/support/server/trials.ts';
+import { buildTestApp } from '#tests/support/server/app.ts';
 import { main } from './keys.ts';
 
 const PORT = 4420;
@@ -11,7 +11,7 @@ const env = { DATA_DIR: config.DATA_DIR, PORT: String(PORT), HOST: '127.0.0.1' }
 let app: FastifyInstance;
 
 beforeAll(async () => {
-  app = await buildApiTestApp({ config });
+  app = await buildTestApp({ config });
   await app.listen({ port: PORT, host: '127.0.0.1' });
 });
 

@@ -5,10 +5,17 @@ import { Writable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildApp, loggerOptions } from '../app.ts';
+import { buildApp } from '../app.ts';
 import { emailOutbox } from '../db/schema.ts';
 import { KEY_IN_TEXT } from '../odds-api/keys.ts';
-import { external, keyInEmail, SmtpPeer, trialBody, trialTestConfig, waitFor } from '../trials/testing.ts';
+import {
+  external,
+  keyInEmail,
+  SmtpPeer,
+  trialBody,
+  trialTestConfig,
+  waitFor,
+} from '#tests/support/server/trials.ts';
 import { TrialRequestSchema } from '#domain/schemas/trial-request.ts';
 import { backoffDelay, OutboxWorker, scrubError } from './outbox.ts';
 import { emlFileName, type Mailer } from './transport.ts';
@@ -45,7 +52,7 @@ describe('email outbox', () => {
     peers.push(peer);
     const app = await buildApp({
       config: trialTestConfig({ SMTP_URL: peer.url, TRIAL_LIMIT_PER_IP: '100', OUTBOX_BACKOFF_MS: '40' }),
-      logger: false,
+      log: false,
     });
     apps.push(app);
     await app.ready();
@@ -83,7 +90,7 @@ describe('email outbox', () => {
     const peer = new SmtpPeer(4203);
     peers.push(peer);
     await peer.start();
-    const app = await buildApp({ config: trialTestConfig({ SMTP_URL: peer.url }), logger: false });
+    const app = await buildApp({ config: trialTestConfig({ SMTP_URL: peer.url }), log: false });
     apps.push(app);
     await app.ready();
     const body = trialBody();
@@ -108,7 +115,7 @@ describe('email outbox', () => {
         done();
       },
     });
-    const app = await buildApp({ config, logger: { ...(loggerOptions(config) as object), stream } });
+    const app = await buildApp({ config, log: stream });
     apps.push(app);
     await app.ready();
     const body = trialBody();
@@ -139,7 +146,7 @@ describe('email outbox', () => {
     await peer.start();
     const app = await buildApp({
       config: trialTestConfig({ SMTP_URL: peer.url, OUTBOX_POLL_MS: '100' }),
-      logger: false,
+      log: false,
     });
     apps.push(app);
     await app.ready();
@@ -148,7 +155,7 @@ describe('email outbox', () => {
     expect((await post(app, body)).statusCode).toBe(200);
     // As if a crashed process held the row: on PGlite with a lease far in the future (no other process can exist),
     // on PostgreSQL with a lease that is about to end.
-    const lease = external ? sql`now() + interval '300 milliseconds'` : sql`now() + interval '1 hour'`;
+    const lease = external() ? sql`now() + interval '300 milliseconds'` : sql`now() + interval '1 hour'`;
     await app.db
       .update(emailOutbox)
       .set({ status: 'sending', claimedBy: 'w-dead', leaseUntil: lease, attempts: 1 });
@@ -175,7 +182,7 @@ describe('email outbox files and sealed keys', () => {
       }
     };
     for (const config of [first, trialTestConfig({ DATA_DIR: first.dataDir })]) {
-      const app = await buildApp({ config, logger: false });
+      const app = await buildApp({ config, log: false });
       apps.push(app);
       await app.ready();
       const before = emlFiles().length;
@@ -199,7 +206,7 @@ describe('email outbox files and sealed keys', () => {
     await peer.start();
     const app = await buildApp({
       config: trialTestConfig({ SMTP_URL: peer.url, OUTBOX_SEALED_TTL_MS: '600000' }),
-      logger: false,
+      log: false,
     });
     apps.push(app);
     await app.ready();
@@ -226,7 +233,7 @@ describe('email outbox files and sealed keys', () => {
 
 describe('OutboxWorker claims', () => {
   it('never lets two workers send the same email', async () => {
-    const app = await buildApp({ config: trialTestConfig({ OUTBOX_POLL_MS: '600000' }), logger: false });
+    const app = await buildApp({ config: trialTestConfig({ OUTBOX_POLL_MS: '600000' }), log: false });
     apps.push(app);
     await app.ready();
     await app.outbox.stop();
@@ -260,7 +267,7 @@ describe('OutboxWorker claims', () => {
 
 describe('OutboxWorker restarts', () => {
   it('releases at start the claims of its own previous incarnation (same INSTANCE_ID), not those of another instance', async () => {
-    const app = await buildApp({ config: trialTestConfig({ OUTBOX_POLL_MS: '600000' }), logger: false });
+    const app = await buildApp({ config: trialTestConfig({ OUTBOX_POLL_MS: '600000' }), log: false });
     apps.push(app);
     await app.ready();
     await app.outbox.stop();
@@ -308,11 +315,11 @@ describe('OutboxWorker restarts', () => {
   });
 
   it('names its claims after INSTANCE_ID, or <hostname>:<PORT> by default', async () => {
-    const named = await buildApp({ config: trialTestConfig({ INSTANCE_ID: 'web-1' }), logger: false });
+    const named = await buildApp({ config: trialTestConfig({ INSTANCE_ID: 'web-1' }), log: false });
     apps.push(named);
     expect(named.outbox.instanceId).toBe('web-1');
     expect(named.outbox.id).toMatch(/^web-1#/);
-    const byPort = await buildApp({ config: trialTestConfig({ PORT: '4402' }), logger: false });
+    const byPort = await buildApp({ config: trialTestConfig({ PORT: '4402' }), log: false });
     apps.push(byPort);
     expect(byPort.outbox.instanceId).toBe(`${hostname()}:4402`);
   });

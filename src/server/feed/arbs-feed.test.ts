@@ -7,7 +7,7 @@ import { buildApp } from '../app.ts';
 import { enginePlugin } from './plugin.ts';
 import { errorsPlugin } from '../http/errors.ts';
 import { readinessPlugin } from '../http/readiness.ts';
-import { testConfig } from '../test/helpers.ts';
+import { testConfig } from '#tests/support/server/config.ts';
 import { arbsFeedRoutes } from './arbs-feed.ts';
 
 let app: FastifyInstance;
@@ -15,7 +15,7 @@ let app: FastifyInstance;
 beforeAll(async () => {
   app = await buildApp({
     config: testConfig({ SIM_SEED: '7', CORS_ORIGINS: 'https://partner.example' }),
-    logger: false,
+    log: false,
   });
   await app.ready();
 });
@@ -111,7 +111,7 @@ const fixedBoard: OddsSource = {
 describe('GET /tools/arbs.json of an unchanging board', () => {
   let fixed: FastifyInstance;
   beforeAll(async () => {
-    fixed = await buildApp({ config: testConfig(), logger: false, source: fixedBoard });
+    fixed = await buildApp({ config: testConfig(), log: false, source: fixedBoard });
     await fixed.ready();
   });
   afterAll(async () => {

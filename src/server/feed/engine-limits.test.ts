@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArbSchema } from '#domain/schemas/feed.ts';
-import { buildApiTestApp, createKey, virtualClock } from '../odds-api/testing.ts';
+import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
+import { createKey } from '#tests/support/server/odds-api.ts';
 import { ConfigError, loadConfig } from '../config.ts';
-import { trialTestConfig } from '../trials/testing.ts';
+import { trialTestConfig } from '#tests/support/server/trials.ts';
 
 // The engine's plausibility limits as configured (ODDS_MIN_DECIMAL, ODDS_MAX_DECIMAL, ARB_MAX_EDGE_PCT; decisions
 // 045, 046), and the `suspect` flag as the paid API serves it.
@@ -29,7 +30,7 @@ const priceOf = (sourceEventId: string, book: string, outcome: string, odds: Rec
   app.engine.ingest({ kind: 'price', sourceEventId, book, market: 'moneyline', outcome, ...odds });
 
 beforeAll(async () => {
-  app = await buildApiTestApp({
+  app = await buildTestApp({
     now: clock.now,
     config: trialTestConfig({ ODDS_MAX_DECIMAL: '500', ARB_MAX_EDGE_PCT: '50' }),
   });

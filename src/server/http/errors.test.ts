@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { SECURITY_HEADERS } from './security-headers.ts';
-import { trialTestConfig } from '../trials/testing.ts';
+import { trialTestConfig } from '#tests/support/server/trials.ts';
 
 // Decision 014: answers written by Node's parser and Fastify's router look like every other error answer.
 
@@ -11,7 +11,7 @@ const PORT = 4254;
 let app: FastifyInstance;
 
 beforeAll(async () => {
-  app = await buildApp({ config: trialTestConfig(), logger: false });
+  app = await buildApp({ config: trialTestConfig(), log: false });
   await app.listen({ port: PORT, host: '127.0.0.1' });
 });
 

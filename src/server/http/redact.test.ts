@@ -2,9 +2,9 @@ import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openRawStream } from '../odds-api/testing.ts';
-import { buildApp, loggerOptions } from '../app.ts';
-import { trialTestConfig } from '../trials/testing.ts';
+import { openRawStream } from '#tests/support/server/odds-api.ts';
+import { buildApp } from '../app.ts';
+import { trialTestConfig } from '#tests/support/server/trials.ts';
 import { redactKeys, redactUrl } from './redact.ts';
 
 // Decision 010: no log line holds a key, whatever the spelling of the parameter that carried it.
@@ -23,7 +23,7 @@ beforeAll(async () => {
       done();
     },
   });
-  app = await buildApp({ config, logger: loggerOptions(config, { write: (line) => capture.write(line) }) });
+  app = await buildApp({ config, log: { write: (line) => capture.write(line) } });
   await app.listen({ port: PORT, host: '127.0.0.1' });
   ({ plain: key } = await app.apiKeys.create({ planId: 'enterprise', email: 'ops@example.com' }));
 });

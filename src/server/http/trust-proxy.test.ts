@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { ConfigError, loadConfig } from '../config.ts';
-import { trialBody, trialTestConfig } from '../trials/testing.ts';
+import { trialBody, trialTestConfig } from '#tests/support/server/trials.ts';
 
 // Decision 011: X-Forwarded-For is believed only for trusted hops.
 
 async function statusesWith(trustProxy: string, forwardedFor: (i: number) => string): Promise<number[]> {
   const app = await buildApp({
     config: trialTestConfig({ TRUST_PROXY: trustProxy, TRIAL_LIMIT_PER_IP: '2' }),
-    logger: false,
+    log: false,
   });
   try {
     const statuses: number[] = [];

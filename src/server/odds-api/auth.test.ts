@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLANS, type PlanId } from '#domain/plans.ts';
 import { apiKeys } from '../db/schema.ts';
 import { generateKey, KEY_IN_TEXT } from './keys.ts';
-import { buildApiTestApp, createKey, revokeKey, virtualClock } from './testing.ts';
+import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
+import { createKey, revokeKey } from '#tests/support/server/odds-api.ts';
 
 const clock = virtualClock();
 const logLines: string[] = [];
@@ -17,7 +18,7 @@ beforeAll(async () => {
       done();
     },
   });
-  app = await buildApiTestApp({ now: clock.now, logStream });
+  app = await buildTestApp({ now: clock.now, log: logStream });
   await app.ready();
 });
 
@@ -64,7 +65,7 @@ describe('GET /v1/* authentication', () => {
   });
 
   it('answers 401 api-key-expired for a key past its expiry', async () => {
-    const key = await createKey(app, 'pro', new Date(Date.now() - 1000));
+    const key = await createKey(app, 'pro', new Date(clock.now() - 1000));
     const response = await get('/v1/leagues', key);
     expect(response.statusCode).toBe(401);
     expect(response.json().type).toBe('https://sharpline.io/problems/api-key-expired');

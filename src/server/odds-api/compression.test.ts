@@ -5,7 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventsResponseSchema, OddsResponseSchema } from '#domain/schemas/api.ts';
 import { simulatorSource } from '#engine/sources/simulator.ts';
-import { buildApiTestApp, createKey, virtualClock } from './testing.ts';
+import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
+import { createKey } from '#tests/support/server/odds-api.ts';
 
 // Compression of /v1 answers over real HTTP (decision 084): the simulator's initial market (every league, 15 books)
 // on a virtual clock, so that two answers to the same request are byte-identical and can be compared.
@@ -40,7 +41,7 @@ function get(path: string, headers: Record<string, string>): Promise<RawAnswer> 
 
 beforeAll(async () => {
   // One step an hour: the market stays as the simulator's initial state for the whole file.
-  app = await buildApiTestApp({ now: clock.now, source: simulatorSource(7, { stepMs: 3_600_000 }) });
+  app = await buildTestApp({ now: clock.now, source: simulatorSource(7, { stepMs: 3_600_000 }) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   elite = await createKey(app, 'elite');

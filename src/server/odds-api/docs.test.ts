@@ -1,14 +1,14 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApiTestApp } from './testing.ts';
+import { buildTestApp } from '#tests/support/server/app.ts';
 
 let app: FastifyInstance;
 /** Every /v1 route the app registered, as OpenAPI writes it: `GET /v1/events/{eventId}`. */
 const v1Routes = new Set<string>();
 
 beforeAll(async () => {
-  app = await buildApiTestApp({
+  app = await buildTestApp({
     onRoute(route) {
       if (!route.url.startsWith('/v1') || route.method === 'HEAD') return;
       const methods = Array.isArray(route.method) ? route.method : [route.method];

@@ -23,7 +23,7 @@ import { createStreamHub, streamRoutes, type StreamOptions } from './streaming/s
 
 export interface ApiPluginOptions {
   stream?: Partial<StreamOptions>;
-  /** Clock of the delayed tiers (unix ms); tests pass the engine's virtual clock. */
+  /** Clock of the delayed tiers, quota windows, stream hub and key lookups (unix ms); tests pass a virtual clock. */
   now?: () => number;
   /** How long a key lookup is trusted (default 2 s); tests lengthen it to show the Redis invalidation. */
   keyCacheMs?: number;
@@ -36,7 +36,7 @@ export const OPENAPI_INFO = {
 };
 
 async function api(app: FastifyInstance, options: ApiPluginOptions) {
-  await app.register(apiKeysPlugin, options.keyCacheMs === undefined ? {} : { cacheMs: options.keyCacheMs });
+  await app.register(apiKeysPlugin, { cacheMs: options.keyCacheMs, now: options.now });
   const { REDIS_URL, REDIS_PREFIX } = app.config;
   let quota: QuotaCounter;
   if (REDIS_URL) {

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { PLANS } from '#domain/plans.ts';
-import { createKey } from './testing.ts';
-import { twoInstances } from './two-instances.ts';
+import { createKey } from '#tests/support/server/odds-api.ts';
+import { twoInstances } from '#tests/support/server/two-instances.ts';
 
 // Two instances of the API sharing CI's PostgreSQL (keys) and Redis (quota windows), as behind a load balancer.
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { waitFor } from '../trials/testing.ts';
-import { createKey, openRawStream, revokeKey } from './testing.ts';
-import { twoInstances } from './two-instances.ts';
+import { waitFor } from '#tests/support/server/trials.ts';
+import { createKey, openRawStream, revokeKey } from '#tests/support/server/odds-api.ts';
+import { twoInstances } from '#tests/support/server/two-instances.ts';
 
 // Revocation told across instances through CI's Redis (pub/sub): instance B trusts a key lookup for a whole minute
 // here, so only the message from A can make B refuse a key A revoked, or close B's stream of it at once.

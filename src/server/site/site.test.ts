@@ -2,12 +2,12 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../app.ts';
-import { testConfig } from '../test/helpers.ts';
+import { testConfig } from '#tests/support/server/config.ts';
 
 let app: FastifyInstance;
 
 beforeAll(async () => {
-  app = await buildApp({ config: testConfig(), logger: false });
+  app = await buildApp({ config: testConfig(), log: false });
   await app.ready();
 });
 

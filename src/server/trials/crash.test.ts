@@ -6,7 +6,14 @@ import { inArray } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/database.ts';
 import { emailOutbox, trialRequests } from '../db/schema.ts';
-import { external, externalEnv, fixtureBuild, SmtpPeer, trialBody, waitFor } from './testing.ts';
+import {
+  external,
+  externalEnv,
+  fixtureBuild,
+  SmtpPeer,
+  trialBody,
+  waitFor,
+} from '#tests/support/server/trials.ts';
 
 // A real server process (`node --import tsx src/server/server.ts`) under a stream of trial posts is killed with
 // SIGKILL while an email is in flight; after a restart every acknowledged request is in the database and every email
@@ -139,7 +146,7 @@ describe('crash safety of POST /api/trial-requests', () => {
 
       // The server is stopped: whatever the database says is final.
       const handle = await openDatabase({
-        databaseUrl: external ? env.DATABASE_URL : undefined,
+        databaseUrl: external() ? env.DATABASE_URL : undefined,
         pgliteDir: path.join(dataDir, 'pglite'),
         schemaName: env.DATABASE_SCHEMA ?? 'public',
       });

@@ -8,7 +8,7 @@ import { buildApp } from '../app.ts';
 import { emailOutbox } from '../db/schema.ts';
 import { KEY_IN_TEXT } from '../odds-api/keys.ts';
 import { Secrets } from '../secrets.ts';
-import { keyInEmail, SmtpPeer, trialBody, trialTestConfig, waitFor } from './testing.ts';
+import { keyInEmail, SmtpPeer, trialBody, trialTestConfig, waitFor } from '#tests/support/server/trials.ts';
 
 // What a stolen backup of DATA_DIR gives away (docs/decisions/025-sealing-secret-outside-data-dir.md): the embedded
 // database's files (heap and WAL keep old row versions, sealed keys included) but never a plain key, nor anything that
@@ -35,7 +35,7 @@ describe('a copy of DATA_DIR', () => {
     await peer.start();
     // The embedded database on disk in DATA_DIR (the default), email over SMTP (the .eml outbox is sent mail).
     const config = trialTestConfig({ SMTP_URL: peer.url, PGLITE_DIR: '', TRIAL_LIMIT_PER_IP: '1000' });
-    app = await buildApp({ config, logger: false });
+    app = await buildApp({ config, log: false });
     await app.ready();
     const addresses: string[] = [];
     for (let i = 0; i < 12; i += 1) {

@@ -1,4 +1,6 @@
 // The same tests as ./trial-requests.property.test.ts, against PostgreSQL (DATABASE_URL) and Redis (REDIS_URL), each app in its own
-// schema and key prefix (see ../trials/testing.ts).
-process.env.TRIAL_TEST_EXTERNAL = '1';
+// schema and key prefix (useExternalStorage in tests/support/server/trials.ts).
+import { useExternalStorage } from '#tests/support/server/trials.ts';
+
+useExternalStorage();
 await import('./trial-requests.property.test.ts');

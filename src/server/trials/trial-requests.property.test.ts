@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { emailOutbox, trialRequests } from '../db/schema.ts';
-import { trialTestConfig } from './testing.ts';
+import { trialTestConfig } from '#tests/support/server/trials.ts';
 
 // Property tests over arbitrary bodies: every answer is a 200 or a 4xx problem (never a 5xx), and a rejected body
 // writes nothing. Limits are raised so that validation and storage, not the rate limiter, decide.
@@ -14,7 +14,7 @@ let app: FastifyInstance;
 beforeAll(async () => {
   app = await buildApp({
     config: trialTestConfig({ TRIAL_LIMIT_PER_IP: '1000000', TRIAL_LIMIT_PER_EMAIL: '1000000' }),
-    logger: false,
+    log: false,
   });
   await app.ready();
 });

@@ -2,11 +2,18 @@ import { Writable } from 'node:stream';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, loggerOptions } from '../app.ts';
+import { buildApp } from '../app.ts';
 import { rowsOf } from '../db/database.ts';
 import { apiKeys, emailOutbox, trialRequests } from '../db/schema.ts';
 import { KEY_IN_TEXT, verifyKey } from '../odds-api/keys.ts';
-import { external, keyInEmail, SmtpPeer, trialBody, trialTestConfig, waitFor } from './testing.ts';
+import {
+  external,
+  keyInEmail,
+  SmtpPeer,
+  trialBody,
+  trialTestConfig,
+  waitFor,
+} from '#tests/support/server/trials.ts';
 
 const peer = new SmtpPeer(4201);
 const logLines: string[] = [];
@@ -45,7 +52,7 @@ beforeAll(async () => {
       done();
     },
   });
-  app = await buildApp({ config, logger: { ...(loggerOptions(config) as object), stream } });
+  app = await buildApp({ config, log: stream });
   await app.ready();
 });
 
@@ -468,8 +475,8 @@ describe('GET /readyz with the database', () => {
   it('reports the database and the rate limiter as ready', async () => {
     const response = await app.inject({ method: 'GET', url: '/readyz' });
     const { checks } = response.json();
-    expect(checks.database).toEqual({ ok: true, details: { driver: external ? 'postgres' : 'pglite' } });
-    expect(checks['rate-limit']).toEqual({ ok: true, details: { store: external ? 'redis' : 'memory' } });
+    expect(checks.database).toEqual({ ok: true, details: { driver: external() ? 'postgres' : 'pglite' } });
+    expect(checks['rate-limit']).toEqual({ ok: true, details: { store: external() ? 'redis' : 'memory' } });
   });
 });
 
@@ -550,7 +557,7 @@ describe('OPTIONS and CORS on /api/trial-requests', () => {
 
 describe('POST /api/trial-requests behind TRUST_PROXY', () => {
   it('ignores X-Forwarded-For unless TRUST_PROXY is set, so a client cannot dodge the per-address limit', async () => {
-    const direct = await buildApp({ config: trialTestConfig({ TRUST_PROXY: 'false' }), logger: false });
+    const direct = await buildApp({ config: trialTestConfig({ TRUST_PROXY: 'false' }), log: false });
     try {
       await direct.ready();
       const statuses: number[] = [];

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatAmerican, toAmericanOdds } from '#domain/odds.ts';
 import { ArbSchema } from '#domain/schemas/feed.ts';
 import { MeResponseSchema, OddsResponseSchema } from '#domain/schemas/api.ts';
-import { buildApiTestApp, createKey, virtualClock } from '../testing.ts';
+import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
+import { createKey } from '#tests/support/server/odds-api.ts';
 
 const clock = virtualClock();
 let app: FastifyInstance;
@@ -53,7 +54,7 @@ function price(
 }
 
 beforeAll(async () => {
-  app = await buildApiTestApp({ now: clock.now });
+  app = await buildTestApp({ now: clock.now });
   await app.ready();
   elite = await createKey(app, 'enterprise');
 });

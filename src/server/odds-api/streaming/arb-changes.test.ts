@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { arbKey } from '#domain/arb-feed.ts';
 import type { Arb } from '#domain/schemas/feed.ts';
-import { FakeSink, keyOf, settle, setup } from './testing.ts';
+import { FakeSink, keyOf, settle, setup } from '#tests/support/server/stream-hub.ts';
 
 // Arb changes from consecutive engine snapshots (decisions 082, 104), as a client of every arb receives them.
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_STREAM_OPTIONS } from './stream-hub.ts';
-import { FakeSink, keyOf, prices, settle, setup } from './testing.ts';
+import { FakeSink, keyOf, prices, settle, setup } from '#tests/support/server/stream-hub.ts';
 
 describe('StreamHub idle buffer', () => {
   const lastId = (sink: FakeSink) => [...sink.text.matchAll(/^id: (\S+)$/gm)].at(-1)![1]!;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeSink, ids, keyOf, prices, settle, setup } from './testing.ts';
+import { FakeSink, ids, keyOf, prices, settle, setup } from '#tests/support/server/stream-hub.ts';
 
 // Delivery without HTTP: delayed tiers on a virtual clock, filters and groups, and slow readers.
 

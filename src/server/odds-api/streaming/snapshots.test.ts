@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_STREAM_OPTIONS } from './stream-hub.ts';
-import { FakeSink, ids, keyOf, prices, settle, setup } from './testing.ts';
-import { waitFor } from '../../trials/testing.ts';
+import { FakeSink, ids, keyOf, prices, settle, setup } from '#tests/support/server/stream-hub.ts';
+import { waitFor } from '#tests/support/server/trials.ts';
 
 describe('StreamHub snapshots (decision 087)', () => {
   const snapshotOf = (sink: FakeSink) => JSON.parse(/event: snapshot\ndata: (.*)\n/.exec(sink.text)![1]!);

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { trialTestConfig, waitFor } from '../../trials/testing.ts';
-import { buildApiTestApp, createKey, openRawStream, virtualClock } from '../testing.ts';
+import { trialTestConfig, waitFor } from '#tests/support/server/trials.ts';
+import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
+import { createKey, openRawStream } from '#tests/support/server/odds-api.ts';
 
 // Stream opens per key per minute (decision 087) and HEAD /v1/stream (decision 088), over real HTTP on a virtual
 // clock (the quota's minute windows follow it).
@@ -18,7 +19,7 @@ async function keyId(key: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  app = await buildApiTestApp({
+  app = await buildTestApp({
     config: trialTestConfig({ STREAM_OPENS_PER_MINUTE: '3' }),
     now: clock.now,
   });

@@ -4,9 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys } from '../../db/schema.ts';
 import { KEY_IN_TEXT } from '../keys.ts';
-import { waitFor } from '../../trials/testing.ts';
+import { waitFor } from '#tests/support/server/trials.ts';
 import { eq } from 'drizzle-orm';
-import { buildApiTestApp, createKey, openRawStream, revokeKey, type RawStream } from '../testing.ts';
+import { buildTestApp } from '#tests/support/server/app.ts';
+import { createKey, openRawStream, revokeKey, type RawStream } from '#tests/support/server/odds-api.ts';
 
 const PORT = 4410;
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -71,8 +72,8 @@ beforeAll(async () => {
       done();
     },
   });
-  app = await buildApiTestApp({
-    logStream,
+  app = await buildTestApp({
+    log: logStream,
     stream: { heartbeatMs: 150, bufferSize: 400, recheckMs: 200 },
   });
   await app.listen({ port: PORT, host: '127.0.0.1' });

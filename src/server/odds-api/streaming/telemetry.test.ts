@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeSink, keyOf, prices, settle, setup } from './testing.ts';
+import { FakeSink, keyOf, prices, settle, setup } from '#tests/support/server/stream-hub.ts';
 
 describe('StreamHub release figures', () => {
   it('records each real-time release: its fan-out, and the wait from the oldest change to its last write', async () => {

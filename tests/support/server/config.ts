@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadConfig, type Config } from '../config.ts';
+import { loadConfig, type Config } from '#server/config.ts';
 
 /**
  * A config for tests: a fresh temp DATA_DIR, an in-memory database (loaded from a per-process template; pass

@@ -1,11 +1,15 @@
-import { afterEach } from 'vitest';
+import { onTestFinished } from 'vitest';
 import { getPlan, type PlanId } from '#domain/plans.ts';
 import { OddsEngine } from '#engine/engine.ts';
-import type { FeedEngine } from '../../feed/plugin.ts';
-import type { ApiKeyRecord } from '../keys.ts';
-import { virtualClock } from '../testing.ts';
-import type { StreamSink } from './fan-out.ts';
-import { DEFAULT_STREAM_OPTIONS, StreamHub, type StreamOptions } from './stream-hub.ts';
+import type { FeedEngine } from '#server/feed/plugin.ts';
+import type { ApiKeyRecord } from '#server/odds-api/keys.ts';
+import type { StreamSink } from '#server/odds-api/streaming/fan-out.ts';
+import {
+  DEFAULT_STREAM_OPTIONS,
+  StreamHub,
+  type StreamOptions,
+} from '#server/odds-api/streaming/stream-hub.ts';
+import { virtualClock } from './app.ts';
 
 // Test support of the stream hub's modules: the hub without HTTP, on a hand-fed engine and a virtual clock, with
 // sinks that record what they were written.
@@ -33,11 +37,6 @@ export class FakeSink implements StreamSink {
   }
 }
 
-const hubs: StreamHub[] = [];
-afterEach(() => {
-  for (const hub of hubs.splice(0)) hub.stop();
-});
-
 let nextId = 1;
 export function keyOf(planId: PlanId): ApiKeyRecord {
   return {
@@ -53,7 +52,7 @@ export function keyOf(planId: PlanId): ApiKeyRecord {
 }
 
 /**
- * A started hub over an engine holding two events (e1: NBA, e2: NHL), stopped after the test. `price` sets the home
+ * A started hub over an engine holding two events (e1: NBA, e2: NHL), stopped when the test that calls it ends. `price` sets the home
  * moneyline of an event at a book.
  */
 export function setup(
@@ -88,7 +87,7 @@ export function setup(
     clock.now,
   );
   hub.start(async () => []);
-  hubs.push(hub);
+  onTestFinished(() => hub.stop());
   engine.ingest({
     kind: 'event',
     sourceEventId: 'e2',

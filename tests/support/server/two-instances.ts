@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
-import { trialTestConfig } from '../trials/testing.ts';
-import { buildApiTestApp, type ApiTestOptions } from './testing.ts';
+import { buildTestApp, type TestAppOptions } from './app.ts';
+import { trialTestConfig } from './trials.ts';
 
-// For integration tests: two instances of the API sharing CI's PostgreSQL (keys, in a schema of their own) and Redis
+// For integration tests: two instances of the app sharing CI's PostgreSQL (keys, in a schema of their own) and Redis
 // (quota windows, revocations; under a prefix of their own), as behind a load balancer. Instance A is used through
 // `inject`; instance B listens on 127.0.0.1:`portB` for tests that need a real socket (streams).
 
@@ -17,7 +17,7 @@ export interface TwoInstances {
 export function twoInstances(
   name: string,
   portB: number,
-  optionsB: Omit<ApiTestOptions, 'config'> = {},
+  optionsB: Omit<TestAppOptions, 'config'> = {},
 ): TwoInstances {
   const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -26,9 +26,9 @@ export function twoInstances(
   const instances = { portB } as TwoInstances;
 
   beforeAll(async () => {
-    instances.a = await buildApiTestApp({ config: trialTestConfig(env) });
+    instances.a = await buildTestApp({ config: trialTestConfig(env) });
     await instances.a.ready();
-    instances.b = await buildApiTestApp({ ...optionsB, config: trialTestConfig(env) });
+    instances.b = await buildTestApp({ ...optionsB, config: trialTestConfig(env) });
     await instances.b.listen({ port: portB, host: '127.0.0.1' });
   });
 

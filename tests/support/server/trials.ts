@@ -5,9 +5,10 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { afterAll } from 'vitest';
-import { loadConfig, type Config } from '../config.ts';
+import { loadConfig, type Config } from '#server/config.ts';
 
 // Test helpers for docs/decisions/020-024: configs on a temp DATA_DIR, a real SMTP peer on loopback, payloads, polling.
+// Importing this file does nothing: a test file that runs on PostgreSQL and Redis calls useExternalStorage().
 
 /** A minimal stand-in for the built site, so these tests do not depend on (or race with) `npm run build`. */
 export function fixtureBuild(dir: string): string {
@@ -18,29 +19,19 @@ export function fixtureBuild(dir: string): string {
   return dir;
 }
 
-/**
- * The integration suite (`*.integration.test.ts`) sets TRIAL_TEST_EXTERNAL=1 and imports the unit test files: every
- * app then runs on DATABASE_URL and REDIS_URL, each in its own schema and Redis key prefix, dropped afterwards.
- */
-export const external = process.env.TRIAL_TEST_EXTERNAL === '1';
-if (external && !process.env.DATABASE_URL)
-  throw new Error('The integration suite needs DATABASE_URL (and REDIS_URL)');
-const runId = `${process.pid}_${Date.now().toString(36)}`;
+let externalRun: string | undefined;
 const schemas: string[] = [];
 
-export function externalEnv(): Record<string, string> {
-  if (!external) return {};
-  const schema = `it_${runId}_${schemas.length}`;
-  schemas.push(schema);
-  return {
-    DATABASE_URL: process.env.DATABASE_URL!,
-    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
-    DATABASE_SCHEMA: schema,
-    REDIS_PREFIX: `sharpline-it:${schema}:`,
-  };
-}
-
-if (external) {
+/**
+ * Makes every app this test file builds run on DATABASE_URL and REDIS_URL, each in its own schema and Redis key
+ * prefix, and drops them after the file. The integration suite (`*.integration.test.ts`) calls it, then imports a
+ * unit test file, so that the same tests run against PostgreSQL and Redis.
+ */
+export function useExternalStorage(): void {
+  if (!process.env.DATABASE_URL) throw new Error('The integration suite needs DATABASE_URL (and REDIS_URL)');
+  if (externalRun) return;
+  const runId = `${process.pid}_${Date.now().toString(36)}`;
+  externalRun = runId;
   afterAll(async () => {
     const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await client.connect();
@@ -57,6 +48,24 @@ if (external) {
       redis.disconnect();
     }
   });
+}
+
+/** Whether `useExternalStorage()` was called: the apps run on PostgreSQL and Redis rather than PGlite and memory. */
+export function external(): boolean {
+  return externalRun !== undefined;
+}
+
+/** The storage variables of one more app: a fresh schema and key prefix under `useExternalStorage()`, else none. */
+export function externalEnv(): Record<string, string> {
+  if (!externalRun) return {};
+  const schema = `it_${externalRun}_${schemas.length}`;
+  schemas.push(schema);
+  return {
+    DATABASE_URL: process.env.DATABASE_URL!,
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    DATABASE_SCHEMA: schema,
+    REDIS_PREFIX: `sharpline-it:${schema}:`,
+  };
 }
 
 export function trialTestConfig(env: Record<string, string> = {}): Config {

@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+import type { OddsSource } from '#engine/sources/index.ts';
+import { buildApp, type AppOptions } from '#server/app.ts';
+import type { Config } from '#server/config.ts';
+import { trialTestConfig } from './trials.ts';
+
+// The whole app as `server.ts` builds it, with the test overrides of `AppOptions` (decision 101).
+
+/** A source that only declares itself ready: tests feed the engine with `app.engine.ingest()`. */
+export function manualSource(): OddsSource {
+  return { name: 'replay', start: (context) => context.ready(), stop: () => {} };
+}
+
+export interface TestAppOptions extends Omit<AppOptions, 'config' | 'log'> {
+  /** Default: `trialTestConfig()` (in-memory database, a stand-in site build). */
+  config?: Config;
+  /** Where log lines go, at LOG_LEVEL info; unset: no logger. */
+  log?: { write(line: string): unknown };
+}
+
+/** `buildApp()` on a test config, a hand-fed engine unless `source` is given, and no logger unless `log` is. */
+export function buildTestApp({
+  config = trialTestConfig(),
+  source = manualSource(),
+  log,
+  ...overrides
+}: TestAppOptions = {}): Promise<FastifyInstance> {
+  return buildApp({
+    ...overrides,
+    config: log ? { ...config, LOG_LEVEL: 'info' } : config,
+    source,
+    log: log ?? false,
+  });
+}
+
+/** A virtual clock: `clock.now()` for the app, `clock.advance(ms)` in the test. */
+export function virtualClock(start = Date.UTC(2026, 10, 22, 12)): {
+  now: () => number;
+  advance(ms: number): void;
+  set(ms: number): void;
+} {
+  let time = start;
+  return {
+    now: () => time,
+    advance(ms: number) {
+      time += ms;
+    },
+    set(ms: number) {
+      time = ms;
+    },
+  };
+}
