@@ -135,7 +135,7 @@ export async function buildApp({
   // Storage, rate limits, trial requests, email outbox.
   await app.register(secretsPlugin);
   await app.register(dbPlugin);
-  await app.register(rateLimitPlugin);
+  await app.register(rateLimitPlugin, { now });
   await app.register(trialsPlugin);
   await app.register(outboxPlugin);
   await app.register(trialRequestRoutes);

@@ -6,7 +6,7 @@ import { FailureThrottle, throttledProblem } from '../http/failure-throttle.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { isCredentialName, urlParameterNames } from '../http/redact.ts';
 import type { ApiKeyRecord, KeyCheck } from './keys.ts';
-import { phaseOf, type QuotaCounter } from './quota.ts';
+import { phaseOf } from './quota.ts';
 
 // Authentication and per-key rate limits of the /v1 routes. The key comes in `X-Api-Key`; only the stream (for
 // browsers' EventSource, which cannot send headers) also takes `?api_key=`, which the request-log serializer redacts.
@@ -26,10 +26,6 @@ export interface Quota {
 }
 
 declare module 'fastify' {
-  interface FastifyInstance {
-    /** Per-key request windows of the paid API (memory, or Redis when REDIS_URL is set). */
-    apiQuota: QuotaCounter;
-  }
   interface FastifyRequest {
     apiKey: ApiKeyRecord | null;
     quota: Quota | null;
@@ -130,7 +126,7 @@ async function authenticate(
   }
   const { key } = check;
   const limit = key.plan.requestsPerMinute;
-  const result = await app.apiQuota.take(`key:${key.id}`, phaseOf(key.id, WINDOW_MS), limit, WINDOW_MS);
+  const result = await app.rateLimiter.window(`key:${key.id}`, phaseOf(key.id, WINDOW_MS), limit, WINDOW_MS);
   const resetSeconds = Math.max(1, Math.ceil(result.resetMs / 1000));
   const quota: Quota = { limit, remaining: result.remaining, resetSeconds, used: result.used };
   request.apiKey = key;

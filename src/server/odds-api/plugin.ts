@@ -8,7 +8,6 @@ import { PROBLEM_CONTENT_TYPE, problemType } from '../http/problem.ts';
 import { apiAuthPlugin } from './auth.ts';
 import { docsRoutes } from './docs.ts';
 import { apiKeysPlugin } from './keys.ts';
-import { MemoryQuota, RedisQuota, type QuotaCounter } from './quota.ts';
 import { arbRoutes } from './routes/arbs.ts';
 import { eventRoutes } from './routes/events.ts';
 import { leagueRoutes } from './routes/leagues.ts';
@@ -38,17 +37,11 @@ export const OPENAPI_INFO = {
 async function api(app: FastifyInstance, options: ApiPluginOptions) {
   await app.register(apiKeysPlugin, { cacheMs: options.keyCacheMs, now: options.now });
   const { REDIS_URL, REDIS_PREFIX } = app.config;
-  let quota: QuotaCounter;
   if (REDIS_URL) {
     const bus = new RedisRevocationBus(REDIS_URL, `${REDIS_PREFIX}api-keys:revoked`, app.apiKeys, app.log);
     await bus.start();
     app.addHook('onClose', () => bus.close());
-    const redisQuota = new RedisQuota(REDIS_URL, `${REDIS_PREFIX}quota:`);
-    await redisQuota.connect();
-    quota = redisQuota;
-  } else quota = new MemoryQuota(options.now);
-  app.decorate('apiQuota', quota);
-  app.addHook('onClose', () => quota.close());
+  }
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -106,4 +99,4 @@ async function api(app: FastifyInstance, options: ApiPluginOptions) {
 }
 
 /** Not encapsulated, so that `app.apiKeys`, `app.streamHub` and `app.swagger()` are visible to tests and the admin routes. */
-export const apiPlugin = fp(api, { name: 'api', dependencies: ['db', 'engine', 'secrets'] });
+export const apiPlugin = fp(api, { name: 'api', dependencies: ['db', 'engine', 'secrets', 'rate-limit'] });

@@ -106,7 +106,7 @@ export async function streamRoutes(app: FastifyInstance, { hub }: { hub: StreamH
       if (request.method === 'HEAD') return reply.code(200).headers(streamHeaders).send('');
       // Each open may cost a snapshot: a key opens at most STREAM_OPENS_PER_MINUTE streams a minute (decision 087).
       const opensLimit = app.config.STREAM_OPENS_PER_MINUTE;
-      const opens = await app.apiQuota.take(
+      const opens = await app.rateLimiter.window(
         `stream-opens:${key.id}`,
         phaseOf(key.id, WINDOW_MS),
         opensLimit,
