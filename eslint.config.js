@@ -59,6 +59,8 @@ export default tseslint.config(
             layer('./src/web', './src/server', 'web must not import server'),
             layer('./src/web', './src/engine', 'web must not import engine'),
             ...featureZones,
+            // Test support (tests/support, #tests/*) is for tests: no shipped module may depend on it.
+            layer('./src/**/!(*.test).{ts,tsx}', './tests', 'only tests may import test support (tests/)'),
           ],
         },
       ],
