@@ -4,7 +4,7 @@
 // nginx runs as our own process (one worker, like Node's one thread) with a temp config, and is killed after.
 // Writes bench/results/feed.json.
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,6 +18,9 @@ const NODE_PORT = Number(process.env.BENCH_FEED_PORT ?? 4101);
 const NGINX_PORT = Number(process.env.BENCH_FEED_NGINX_PORT ?? 4102);
 const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 const ARBS = 200;
+// Checked before the server starts: a missing nginx used to crash the bench and leave its server running.
+if (!existsSync(NGINX))
+  throw new Error(`nginx not found at ${NGINX}: apt-get install nginx, or set NGINX_PATH`);
 const SETTINGS = { connections: 32, duration: Number(process.env.BENCH_FEED_SECONDS ?? 10), pipelining: 1 };
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sharpline-feed-bench-'));
