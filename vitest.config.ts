@@ -7,6 +7,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
     exclude: ['**/*.integration.test.ts', 'node_modules/**'],
     environment: 'node',
+    globalSetup: ['./tests/setup/temp-root.ts'],
     setupFiles: ['./tests/setup/vitest.setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     include: ['src/**/*.integration.test.ts'],
     environment: 'node',
+    globalSetup: ['./tests/setup/temp-root.ts'],
     setupFiles: ['./tests/setup/vitest.setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
