@@ -59,6 +59,16 @@ interface QueueArgs {
 
 type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 
+/** The columns of a trial request the operators' listings show. */
+const REQUEST_SUMMARY = {
+  id: trialRequests.id,
+  receivedAt: trialRequests.receivedAt,
+  email: trialRequests.email,
+  name: trialRequests.name,
+  company: trialRequests.company,
+  status: trialRequests.status,
+};
+
 export class TrialService {
   constructor(
     private readonly db: Database,
@@ -245,12 +255,7 @@ export class TrialService {
   async recent(limit: number) {
     return this.db
       .select({
-        id: trialRequests.id,
-        receivedAt: trialRequests.receivedAt,
-        email: trialRequests.email,
-        name: trialRequests.name,
-        company: trialRequests.company,
-        status: trialRequests.status,
+        ...REQUEST_SUMMARY,
         keyPrefix: apiKeys.prefix,
         keyExpiresAt: apiKeys.expiresAt,
         emailStatus: emailOutbox.status,
@@ -271,12 +276,7 @@ export class TrialService {
     const [requests, keys, emails] = await Promise.all([
       this.db
         .select({
-          id: trialRequests.id,
-          receivedAt: trialRequests.receivedAt,
-          email: trialRequests.email,
-          name: trialRequests.name,
-          company: trialRequests.company,
-          status: trialRequests.status,
+          ...REQUEST_SUMMARY,
           referrer: trialRequests.referrer,
           clientIpHash: trialRequests.clientIpHash,
         })
