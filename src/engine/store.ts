@@ -77,10 +77,17 @@ export interface PriceChange {
 
 export type PriceListener = (change: PriceChange) => void;
 
+/** A fixture created or changed (start time, live), or removed with its markets (ended or withdrawn). */
+export type EventChange =
+  { kind: 'upsert'; event: OddsEvent } | { kind: 'remove'; eventId: string; markets: readonly MarketState[] };
+
+export type EventListener = (change: EventChange) => void;
+
 export class OddsStore {
   private readonly eventsById = new Map<string, EventState>();
   private readonly marketsByKey = new Map<string, MarketState>();
   private readonly listeners = new Set<PriceListener>();
+  private readonly eventListeners = new Set<EventListener>();
 
   constructor(private readonly historyMs: number) {}
 
@@ -140,14 +147,23 @@ export class OddsStore {
     return () => this.listeners.delete(listener);
   }
 
+  /** Called for every fixture created, changed or removed (the odds history subscribes here). */
+  subscribeEvents(listener: EventListener): () => void {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
+  }
+
   upsertEvent(event: OddsEvent): EventState {
     const existing = this.eventsById.get(event.id);
+    let state: EventState;
     if (existing) {
       existing.event = event;
-      return existing;
+      state = existing;
+    } else {
+      state = { event, markets: new Map(), byCode: new Map() };
+      this.eventsById.set(event.id, state);
     }
-    const state: EventState = { event, markets: new Map(), byCode: new Map() };
-    this.eventsById.set(event.id, state);
+    for (const listener of this.eventListeners) listener({ kind: 'upsert', event });
     return state;
   }
 
@@ -156,7 +172,9 @@ export class OddsStore {
     if (!state) return [];
     this.eventsById.delete(id);
     for (const key of state.markets.keys()) this.marketsByKey.delete(key);
-    return [...state.markets.values()];
+    const markets = [...state.markets.values()];
+    for (const listener of this.eventListeners) listener({ kind: 'remove', eventId: id, markets });
+    return markets;
   }
 
   /**

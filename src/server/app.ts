@@ -11,6 +11,7 @@ import { clientErrorHandler, errorsPlugin, frameworkErrors } from './http/errors
 import { readinessPlugin } from './http/readiness.ts';
 import { sitePlugin } from './site/plugin.ts';
 import { dbPlugin } from './db/plugin.ts';
+import { historyPlugin } from './history/plugin.ts';
 import { outboxPlugin } from './email/plugin.ts';
 import { rateLimitPlugin } from './http/rate-limit.ts';
 import { secretsPlugin } from './secrets.ts';
@@ -135,6 +136,7 @@ export async function buildApp({
   // Storage, rate limits, trial requests, email outbox.
   await app.register(secretsPlugin);
   await app.register(dbPlugin);
+  await app.register(historyPlugin, { now });
   await app.register(rateLimitPlugin, { now });
   await app.register(trialsPlugin);
   await app.register(outboxPlugin);

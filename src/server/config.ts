@@ -128,6 +128,26 @@ export const ConfigSchema = z.object({
   /** Ingestion: decimal odds outside [ODDS_MIN_DECIMAL, ODDS_MAX_DECIMAL] are dropped and counted (decision 046). */
   ODDS_MIN_DECIMAL: z.preprocess(emptyToUndefined, z.coerce.number().min(1.0001).max(2).default(1.001)),
   ODDS_MAX_DECIMAL: z.preprocess(emptyToUndefined, z.coerce.number().min(2).max(1_000_000).default(1001)),
+  /** Odds history (decision 106): days of price changes kept; older day partitions are dropped. */
+  HISTORY_RETENTION_DAYS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(3650).default(30),
+  ),
+  /** Odds history: the book whose de-vigged prices are the fair reference for CLV/OLV when it priced the market. */
+  CLV_REFERENCE_BOOK: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[a-z0-9_]{1,64}$/, 'must be a sportsbook id such as pinnacle or circa')
+      .default('pinnacle'),
+  ),
+  /** Odds history: price changes the write queue holds while the database is slow or away, before it drops batches. */
+  HISTORY_QUEUE_MAX_CHANGES: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1000).max(50_000_000).default(1_000_000),
+  ),
+  /** Odds history: how often gathered changes are handed to the writer (ms). */
+  HISTORY_FLUSH_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).max(60_000).default(250)),
   /** Paid API: streams a key may open per minute; each open may cost a snapshot (decision 087). */
   STREAM_OPENS_PER_MINUTE: z.preprocess(
     emptyToUndefined,

@@ -1,0 +1,175 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
+import { HandBoard } from '#tests/support/server/history.ts';
+import { external, trialTestConfig } from '#tests/support/server/trials.ts';
+
+// The history store on the real app: what the engine accepts is written (every change, no re-confirmations), the
+// opening line is the first price, the closing line the last open price at or before the start, an ended event's
+// prices are closed with "removed" ticks, and a restart keeps it all. PGlite here; PostgreSQL in the integration twin.
+
+const clock = virtualClock(Date.UTC(2026, 10, 22, 12));
+let app: FastifyInstance;
+let board: HandBoard;
+
+beforeAll(async () => {
+  app = await buildTestApp({ now: clock.now });
+  await app.ready();
+  board = new HandBoard(app, clock, 'hs');
+});
+
+afterAll(async () => {
+  await app.close();
+});
+
+describe('odds history store', () => {
+  it('keeps every change of a series in order, skips re-confirmations, and knows opening and closing lines', async () => {
+    const event = board.addEvent({ startsInMs: 10 * 60_000 });
+    board.price(event, 'fanduel', 'moneyline', 'home', -110);
+    board.price(event, 'fanduel', 'moneyline', 'away', -110);
+    clock.advance(1_000);
+    board.price(event, 'fanduel', 'moneyline', 'home', -110); // re-confirmation: not a change
+    clock.advance(1_000);
+    board.price(event, 'fanduel', 'moneyline', 'home', -120);
+    clock.advance(1_000);
+    board.price(event, 'fanduel', 'moneyline', 'home', -120, { suspended: true });
+    clock.advance(1_000);
+    board.price(event, 'fanduel', 'moneyline', 'home', -125);
+    await board.flush();
+
+    const series = await app.history.series(event.id, { book: 'fanduel', outcome: 'home' });
+    expect(series).toHaveLength(1);
+    const home = series[0]!;
+    expect(home.marketType).toBe('moneyline');
+    expect(home.opening).toMatchObject({ american: -110, at: clock.now() - 4_000 });
+    expect(home.closing).toBeNull();
+    const ticks = await app.history.ticks([home.id], { from: 0, to: clock.now(), limit: 100 });
+    expect(ticks.map((tick) => [tick.american, tick.state])).toEqual([
+      [-110, 'open'],
+      [-120, 'open'],
+      [-120, 'suspended'],
+      [-125, 'open'],
+    ]);
+    expect(ticks.map((tick) => tick.at)).toEqual([
+      clock.now() - 4_000,
+      clock.now() - 2_000,
+      clock.now() - 1_000,
+      clock.now(),
+    ]);
+
+    // A change after the start does not move the closing line; the last open price at or before it is the close.
+    clock.advance(10 * 60_000);
+    board.start(event);
+    clock.advance(500);
+    board.price(event, 'fanduel', 'moneyline', 'home', -300);
+    clock.advance(1_500);
+    await board.flush();
+    const [started] = await app.history.series(event.id, { book: 'fanduel', outcome: 'home' });
+    expect(started!.closing).toMatchObject({ american: -125, decimal: 1.8 });
+    expect(started!.opening).toMatchObject({ american: -110 });
+    const stored = await app.history.event(event.id);
+    expect(stored).toMatchObject({ id: event.id, league: 'nba', startsAt: event.startsAt });
+    expect(stored!.closedAt).not.toBeNull();
+    expect(stored!.liveAt).not.toBeNull();
+  });
+
+  it('an event that ends closes every standing price with a removed tick and is still readable', async () => {
+    const event = board.addEvent({ startsInMs: 60_000 });
+    board.price(event, 'draftkings', 'total', 'over', -105, { point: 221.5 });
+    board.price(event, 'draftkings', 'total', 'under', -115, { point: 221.5 });
+    clock.advance(2_000);
+    board.end(event);
+    await board.flush();
+    const series = await app.history.series(event.id);
+    expect(series.map((row) => [row.marketType, row.line, row.outcome])).toEqual([
+      ['total', 221.5, 'over'],
+      ['total', 221.5, 'under'],
+    ]);
+    const last = await app.history.lastTicks(series.map((row) => row.id));
+    for (const row of series) expect(last.get(row.id)).toMatchObject({ state: 'removed', at: clock.now() });
+    expect((await app.history.event(event.id))!.endedAt).toBe(clock.now());
+  });
+
+  it('a series first seen suspended gets its opening line from its first open price', async () => {
+    const event = board.addEvent();
+    board.price(event, 'betmgm', 'moneyline', 'away', 150, { suspended: true });
+    await board.flush();
+    expect((await app.history.series(event.id))[0]!.opening).toBeNull();
+    clock.advance(1_000);
+    board.price(event, 'betmgm', 'moneyline', 'away', 155);
+    await board.flush();
+    expect((await app.history.series(event.id))[0]!.opening).toMatchObject({
+      american: 155,
+      at: clock.now(),
+    });
+  });
+
+  it('pages through ticks by (series, time) without losing or repeating one', async () => {
+    const event = board.addEvent();
+    for (let step = 0; step < 30; step += 1) {
+      clock.advance(100);
+      board.price(event, 'caesars', 'moneyline', 'home', -110 - step);
+      board.price(event, 'caesars', 'moneyline', 'away', 100 + step);
+    }
+    await board.flush();
+    const ids = (await app.history.series(event.id)).map((row) => row.id);
+    const seen: string[] = [];
+    let after: { seriesId: number; atUs: number } | undefined;
+    for (;;) {
+      const page = await app.history.ticks(ids, { from: 0, to: clock.now(), limit: 7, after });
+      if (page.length === 0) break;
+      for (const tick of page) seen.push(`${tick.seriesId}:${tick.atUs}:${tick.american}`);
+      const last = page[page.length - 1]!;
+      after = { seriesId: last.seriesId, atUs: last.atUs };
+    }
+    expect(seen).toHaveLength(60);
+    expect(new Set(seen).size).toBe(60);
+  });
+
+  it('readiness reports the writer: nothing queued or dropped after a flush', async () => {
+    await board.flush();
+    const ready = await app.inject({ method: 'GET', url: '/readyz' });
+    const history = ready.json().checks.history;
+    expect(history.ok).toBe(true);
+    expect(history.details).toMatchObject({ queuedChanges: 0, droppedBatches: 0, droppedChanges: 0 });
+    expect(history.details.writtenChanges).toBeGreaterThan(0);
+  });
+});
+
+describe('odds history across a restart', () => {
+  it('a restarted server on the same database keeps the ticks, the opening line, and adds to them', async () => {
+    const config = external()
+      ? trialTestConfig()
+      : trialTestConfig({
+          PGLITE_DIR: path.join(mkdtempSync(path.join(tmpdir(), 'sharpline-history-')), 'db'),
+        });
+    const restartClock = virtualClock(Date.UTC(2026, 10, 22, 18));
+    let first = await buildTestApp({ config, now: restartClock.now });
+    await first.ready();
+    let hand = new HandBoard(first, restartClock, 'rs');
+    const event = hand.addEvent();
+    hand.price(event, 'fanduel', 'spread', 'home', -110, { point: -3.5 });
+    restartClock.advance(1_000);
+    hand.price(event, 'fanduel', 'spread', 'home', -105, { point: -3.5 });
+    await first.close(); // the close writes what was gathered
+
+    first = await buildTestApp({ config, now: restartClock.now });
+    await first.ready();
+    hand = new HandBoard(first, restartClock, 'rs');
+    // The source announces the same fixture again after the restart.
+    const again = hand.addEvent({ startsInMs: event.startsAt - restartClock.now() });
+    expect(again.id).toBe(event.id);
+    restartClock.advance(1_000);
+    hand.price(again, 'fanduel', 'spread', 'home', -102, { point: -3.5 });
+    await hand.flush();
+    const series = await first.history.series(event.id);
+    expect(series).toHaveLength(1);
+    expect(series[0]!.opening).toMatchObject({ american: -110 });
+    const ticks = await first.history.ticks([series[0]!.id], { from: 0, to: restartClock.now(), limit: 10 });
+    expect(ticks.map((tick) => tick.american)).toEqual([-110, -105, -102]);
+    await first.close();
+  });
+});

@@ -1,0 +1,91 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { dbKinds } from '../db/plugin.ts';
+import { HistoryRecorder } from './recorder.ts';
+import { HistoryService } from './service.ts';
+import { sqlClient } from './sql-client.ts';
+import { HistoryWriter } from './writer.ts';
+
+// Odds history (decision 106): records every price change the engine accepts into the database (PGlite or
+// PostgreSQL), in batches every HISTORY_FLUSH_MS through a bounded queue, and decorates app.history for the reads.
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    history: HistoryService;
+  }
+}
+
+const MAINTENANCE_MS = 3_600_000;
+
+export interface HistoryPluginOptions {
+  /** The engine's clock (tests pass a virtual one). */
+  now?: (() => number) | undefined;
+}
+
+export const historyPlugin = fp(
+  async (app: FastifyInstance, options: HistoryPluginOptions) => {
+    const now = options.now ?? Date.now;
+    const kind = dbKinds.get(app.db) ?? 'pglite';
+    const db = sqlClient(app.db, kind);
+    const recorder = new HistoryRecorder(now);
+    const writer = new HistoryWriter(db, {
+      maxQueueRows: app.config.HISTORY_QUEUE_MAX_CHANGES,
+      retentionDays: app.config.HISTORY_RETENTION_DAYS,
+      now,
+      log: {
+        info: (details, message) => app.log.info(details, message),
+        warn: (details, message) => app.log.warn(details, message),
+      },
+    });
+    const service = new HistoryService(db, recorder, writer);
+    app.decorate('history', service);
+
+    const store = app.engine.store;
+    const unsubscribe = [
+      store.subscribe((change) => recorder.onPrice(change)),
+      store.subscribeEvents((change) => recorder.onEvent(change)),
+    ];
+
+    // Partitions must exist before the first write: made at start (a failure here is logged, not fatal: the
+    // default partition takes the rows), then hourly.
+    const maintain = () =>
+      writer.maintain().catch((error: unknown) => {
+        app.log.warn(
+          { error: error instanceof Error ? error.message : String(error) },
+          'odds history maintenance failed',
+        );
+      });
+    await maintain();
+    const maintenance = setInterval(() => void maintain(), MAINTENANCE_MS);
+    maintenance.unref();
+    const flush = setInterval(() => {
+      const batch = recorder.cut();
+      if (batch) writer.enqueue(batch);
+    }, app.config.HISTORY_FLUSH_MS);
+    flush.unref();
+
+    app.readiness.register('history', () => {
+      const stats = service.stats();
+      // History never makes the server unready: the feed and the API run without it; the figures say how it does.
+      return { ok: true, details: { ...stats } };
+    });
+
+    // Before the database closes: what was gathered is written (bounded wait), then nothing more is taken.
+    app.addHook('preClose', async () => {
+      clearInterval(flush);
+      clearInterval(maintenance);
+      for (const stop of unsubscribe) stop();
+      const batch = recorder.cut();
+      if (batch) writer.enqueue(batch);
+      const drained = await writer.drain(5_000);
+      if (!drained) {
+        app.log.warn(
+          { queuedChanges: writer.stats().queuedChanges },
+          'odds history not fully written at shutdown',
+        );
+      }
+      writer.stop();
+    });
+  },
+  { name: 'history', dependencies: ['engine', 'db', 'readiness'] },
+);

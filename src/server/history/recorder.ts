@@ -1,0 +1,187 @@
+import { sideId, type OddsEvent, type OutcomeKey } from '#domain/markets.ts';
+import type { EventChange, PriceChange } from '#engine/store.ts';
+
+// Turns what the engine's store accepts into history rows, in memory and on the engine's call stack (no I/O here):
+// a price change that changes nothing (same odds, same suspension) is not a change and is not kept; everything else
+// becomes a tick. `cut()` hands the rows gathered since the last cut to the writer as one batch.
+
+/** Tick states as stored (price_ticks.state). */
+export const TICK_STATE = { open: 0, suspended: 1, removed: 2 } as const;
+export type TickStateCode = (typeof TICK_STATE)[keyof typeof TICK_STATE];
+
+export interface SeriesKey {
+  key: string;
+  eventId: string;
+  marketKey: string;
+  marketType: string;
+  period: string;
+  line: number | null;
+  outcome: OutcomeKey;
+  book: string;
+  sideId: string;
+}
+
+export interface EventRow {
+  id: string;
+  league: string;
+  home: OddsEvent['home'];
+  away: OddsEvent['away'];
+  startsAt: number;
+  /** First time the recorder saw it (unix ms). */
+  seenAt: number;
+  liveAt: number | null;
+  endedAt: number | null;
+}
+
+/** Rows gathered between two cuts, as columns (the writer binds each column as one array parameter). */
+export interface HistoryBatch {
+  events: EventRow[];
+  /** Series this recorder had not seen before (the writer resolves their ids). */
+  series: SeriesKey[];
+  ticks: {
+    key: string[];
+    /** Unix microseconds, strictly increasing per series. */
+    atUs: number[];
+    american: number[];
+    decimal: number[];
+    state: TickStateCode[];
+  };
+  /** Every change received at or before this time (unix ms) is in this batch or an earlier one. */
+  upTo: number;
+}
+
+interface SeriesState {
+  american: number;
+  decimal: number;
+  state: TickStateCode;
+  lastAtUs: number;
+}
+
+export class HistoryRecorder {
+  /** Per event: series key → the last state kept (to tell a change from a re-confirmation). */
+  private readonly byEvent = new Map<string, Map<string, SeriesState>>();
+  private readonly events = new Map<string, EventRow>();
+  private batch: HistoryBatch;
+
+  constructor(private readonly now: () => number) {
+    this.batch = this.emptyBatch();
+  }
+
+  private emptyBatch(): HistoryBatch {
+    return {
+      events: [],
+      series: [],
+      ticks: { key: [], atUs: [], american: [], decimal: [], state: [] },
+      upTo: 0,
+    };
+  }
+
+  /** Rows waiting for the next cut. */
+  get pendingRows(): number {
+    return this.batch.ticks.key.length;
+  }
+
+  onPrice(change: PriceChange): void {
+    const { price, spec } = change;
+    const key = `${change.marketKey}|${price.outcome}|${price.book}`;
+    let series = this.byEvent.get(change.eventId);
+    if (!series) {
+      series = new Map();
+      this.byEvent.set(change.eventId, series);
+    }
+    const state = price.suspended ? TICK_STATE.suspended : TICK_STATE.open;
+    const previous = series.get(key);
+    if (
+      previous &&
+      previous.american === price.american &&
+      previous.decimal === price.decimal &&
+      previous.state === state
+    ) {
+      return;
+    }
+    if (!previous) {
+      this.batch.series.push({
+        key,
+        eventId: change.eventId,
+        marketKey: change.marketKey,
+        marketType: spec.type,
+        period: spec.period,
+        line: spec.point,
+        outcome: price.outcome,
+        book: price.book,
+        sideId: sideId(change.eventId, spec, price.outcome, price.book),
+      });
+    }
+    const atUs = nextAt(price.receivedAt * 1000, previous?.lastAtUs);
+    series.set(key, { american: price.american, decimal: price.decimal, state, lastAtUs: atUs });
+    this.push(key, atUs, price.american, price.decimal, state);
+  }
+
+  onEvent(change: EventChange): void {
+    const now = this.now();
+    if (change.kind === 'upsert') {
+      const { event } = change;
+      const known = this.events.get(event.id);
+      const row: EventRow = {
+        id: event.id,
+        league: event.league,
+        home: event.home,
+        away: event.away,
+        startsAt: event.startsAt,
+        seenAt: known?.seenAt ?? now,
+        liveAt: known?.liveAt ?? (event.live ? now : null),
+        endedAt: null,
+      };
+      if (
+        known &&
+        known.startsAt === row.startsAt &&
+        known.liveAt === row.liveAt &&
+        known.home === row.home &&
+        known.away === row.away
+      ) {
+        return;
+      }
+      this.events.set(event.id, row);
+      this.batch.events.push(row);
+      return;
+    }
+    // Removed (ended or withdrawn): every price still standing is closed with a "removed" tick.
+    const series = this.byEvent.get(change.eventId);
+    if (series) {
+      const nowUs = now * 1000;
+      for (const [key, state] of series) {
+        if (state.state === TICK_STATE.removed) continue;
+        this.push(key, nextAt(nowUs, state.lastAtUs), state.american, state.decimal, TICK_STATE.removed);
+      }
+      this.byEvent.delete(change.eventId);
+    }
+    const known = this.events.get(change.eventId);
+    if (known) {
+      this.batch.events.push({ ...known, endedAt: now });
+      this.events.delete(change.eventId);
+    }
+  }
+
+  private push(key: string, atUs: number, american: number, decimal: number, state: TickStateCode): void {
+    const ticks = this.batch.ticks;
+    ticks.key.push(key);
+    ticks.atUs.push(atUs);
+    ticks.american.push(american);
+    ticks.decimal.push(decimal);
+    ticks.state.push(state);
+  }
+
+  /** The rows gathered since the last cut, or undefined when there are none. */
+  cut(): HistoryBatch | undefined {
+    const batch = this.batch;
+    batch.upTo = this.now();
+    if (batch.ticks.key.length === 0 && batch.events.length === 0) return undefined;
+    this.batch = this.emptyBatch();
+    return batch;
+  }
+}
+
+/** A tick time after the series' previous one (two changes in one millisecond stay ordered). */
+function nextAt(atUs: number, lastAtUs: number | undefined): number {
+  return lastAtUs !== undefined && atUs <= lastAtUs ? lastAtUs + 1 : atUs;
+}

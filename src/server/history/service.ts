@@ -1,0 +1,300 @@
+import type { Team } from '#domain/markets.ts';
+import type { Tick } from '#domain/history.ts';
+import type { HistoryRecorder } from './recorder.ts';
+import type { SqlClient } from './sql-client.ts';
+import type { HistoryWriter } from './writer.ts';
+
+// Reads of the odds history (app.history): the queries behind /v1/events/{id}/movement, /lines, /v1/clv,
+// /v1/historical/odds and /tools/history.json. Every read is an index lookup on history_events (event_id),
+// history_series (event_id, …) or price_ticks (series_id, at); none scans an event's ticks to find a line.
+
+export interface HistoryEvent {
+  id: string;
+  league: string;
+  home: Team;
+  away: Team;
+  /** Unix ms. */
+  startsAt: number;
+  firstSeenAt: number;
+  liveAt: number | null;
+  endedAt: number | null;
+  /** When the closing lines were taken (null: the event has not started, or its start moved). */
+  closedAt: number | null;
+}
+
+export interface PricePoint {
+  /** Unix ms (UTC). */
+  at: number;
+  american: number;
+  decimal: number;
+}
+
+export interface HistorySeries {
+  id: number;
+  eventId: string;
+  marketKey: string;
+  marketType: string;
+  period: string;
+  line: number | null;
+  outcome: string;
+  book: string;
+  sideId: string;
+  opening: PricePoint | null;
+  closing: PricePoint | null;
+}
+
+export interface SeriesTick extends Tick {
+  seriesId: number;
+  /** Unix microseconds: unique and increasing within a series (the pagination cursor). */
+  atUs: number;
+}
+
+export interface SeriesFilter {
+  marketKey?: string | undefined;
+  marketType?: string | undefined;
+  book?: string | undefined;
+  outcome?: string | undefined;
+  sideIds?: readonly string[] | undefined;
+}
+
+export interface HistoryGap {
+  from: number;
+  to: number;
+  droppedChanges: number;
+}
+
+const STATES: Readonly<Record<number, Tick['state']>> = { 0: 'open', 1: 'suspended', 2: 'removed' };
+
+interface EventRowSql {
+  event_id: string;
+  league: string;
+  home: Team | string;
+  away: Team | string;
+  starts_at: string;
+  first_seen_at: string;
+  live_at: string | null;
+  ended_at: string | null;
+  closed_at: string | null;
+}
+
+interface SeriesRowSql {
+  id: number;
+  event_id: string;
+  market_key: string;
+  market_type: string;
+  period: string;
+  line: number | null;
+  outcome: string;
+  book: string;
+  side_id: string;
+  opening_at: string | null;
+  opening_american: number | null;
+  opening_decimal: number | null;
+  closing_at: string | null;
+  closing_american: number | null;
+  closing_decimal: number | null;
+}
+
+interface TickRowSql {
+  series_id: number;
+  at_us: string | number;
+  american: number;
+  decimal: number;
+  state: number;
+}
+
+/** Times leave SQL as unix ms (text, exact) so both drivers answer alike. */
+const MS = (column: string, alias = column) =>
+  `(extract(epoch from ${column}) * 1000)::int8::text AS ${alias}`;
+const US = (column: string, alias: string) =>
+  `(extract(epoch from ${column}) * 1000000)::int8::text AS ${alias}`;
+
+const EVENT_COLUMNS = `event_id, league, home, away, ${MS('starts_at')}, ${MS('first_seen_at')}, ${MS('live_at')},
+  ${MS('ended_at')}, ${MS('closed_at')}`;
+const SERIES_COLUMNS = `id, event_id, market_key, market_type, period, line, outcome, book, side_id,
+  ${MS('opening_at')}, opening_american, opening_decimal, ${MS('closing_at')}, closing_american, closing_decimal`;
+
+/** A unix-ms parameter as an exact timestamptz. */
+const AT = (n: number) => `(timestamptz 'epoch' + $${n}::int8 * interval '1 millisecond')`;
+
+const time = (value: string | null): number | null => (value === null ? null : Number(value));
+const json = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
+
+function toEvent(row: EventRowSql): HistoryEvent {
+  return {
+    id: row.event_id,
+    league: row.league,
+    home: json(row.home),
+    away: json(row.away),
+    startsAt: Number(row.starts_at),
+    firstSeenAt: Number(row.first_seen_at),
+    liveAt: time(row.live_at),
+    endedAt: time(row.ended_at),
+    closedAt: time(row.closed_at),
+  };
+}
+
+function toSeries(row: SeriesRowSql): HistorySeries {
+  return {
+    id: row.id,
+    eventId: row.event_id,
+    marketKey: row.market_key,
+    marketType: row.market_type,
+    period: row.period,
+    line: row.line,
+    outcome: row.outcome,
+    book: row.book,
+    sideId: row.side_id,
+    opening:
+      row.opening_at === null
+        ? null
+        : { at: Number(row.opening_at), american: row.opening_american!, decimal: row.opening_decimal! },
+    closing:
+      row.closing_at === null
+        ? null
+        : { at: Number(row.closing_at), american: row.closing_american!, decimal: row.closing_decimal! },
+  };
+}
+
+function toTick(row: TickRowSql): SeriesTick {
+  const atUs = Number(row.at_us);
+  return {
+    seriesId: row.series_id,
+    atUs,
+    at: Math.floor(atUs / 1000),
+    american: row.american,
+    decimal: row.decimal,
+    state: STATES[row.state] ?? 'removed',
+  };
+}
+
+export class HistoryService {
+  constructor(
+    private readonly db: SqlClient,
+    private readonly recorder: HistoryRecorder,
+    private readonly writer: HistoryWriter,
+  ) {}
+
+  /** Hands what the recorder holds to the writer and waits until it is written (tests; shutdown). */
+  async flush(timeoutMs = 10_000): Promise<boolean> {
+    const batch = this.recorder.cut();
+    if (batch) this.writer.enqueue(batch);
+    return this.writer.drain(timeoutMs);
+  }
+
+  stats() {
+    return { ...this.writer.stats(), pendingChanges: this.recorder.pendingRows };
+  }
+
+  async event(id: string): Promise<HistoryEvent | undefined> {
+    const rows = await this.db.query<EventRowSql>(
+      `SELECT ${EVENT_COLUMNS} FROM history_events WHERE event_id = $1`,
+      [id],
+    );
+    return rows[0] ? toEvent(rows[0]) : undefined;
+  }
+
+  /** Events of a league the history knew at `at` (first seen at or before it, not ended before it). */
+  async eventsAt(league: string, at: number): Promise<HistoryEvent[]> {
+    const rows = await this.db.query<EventRowSql>(
+      `SELECT ${EVENT_COLUMNS} FROM history_events
+       WHERE league = $1 AND first_seen_at <= ${AT(2)}
+         AND (ended_at IS NULL OR ended_at > ${AT(2)})
+       ORDER BY starts_at, event_id`,
+      [league, at],
+    );
+    return rows.map(toEvent);
+  }
+
+  /** The event's series, in a stable order (market, outcome, book), narrowed by the filter. */
+  async series(eventIds: string | readonly string[], filter: SeriesFilter = {}): Promise<HistorySeries[]> {
+    const where = ['event_id = ANY($1::text[])'];
+    const params: unknown[] = [typeof eventIds === 'string' ? [eventIds] : [...eventIds]];
+    const add = (clause: string, value: unknown) => {
+      params.push(value);
+      where.push(clause.replace('?', `$${params.length}`));
+    };
+    if (filter.marketKey !== undefined) add('market_key = ?', filter.marketKey);
+    if (filter.marketType !== undefined) add('market_type = ?', filter.marketType);
+    if (filter.book !== undefined) add('book = ?', filter.book);
+    if (filter.outcome !== undefined) add('outcome = ?', filter.outcome);
+    if (filter.sideIds !== undefined) add('side_id = ANY(?::text[])', [...filter.sideIds]);
+    const rows = await this.db.query<SeriesRowSql>(
+      `SELECT ${SERIES_COLUMNS} FROM history_series WHERE ${where.join(' AND ')}
+       ORDER BY event_id, market_key, outcome, book`,
+      params,
+    );
+    return rows.map(toSeries);
+  }
+
+  /** Per series, the last tick at or before `at` (unix ms), or at all when `at` is omitted. */
+  async lastTicks(seriesIds: readonly number[], at?: number): Promise<Map<number, SeriesTick>> {
+    if (seriesIds.length === 0) return new Map();
+    const bound = at === undefined ? '' : `AND p.at < ${AT(2)}`;
+    const rows = await this.db.query<TickRowSql>(
+      `SELECT s.id AS series_id, t.at_us, t.american, t.decimal, t.state
+       FROM unnest($1::int4[]) AS s(id)
+       CROSS JOIN LATERAL (
+         SELECT ${US('p.at', 'at_us')}, p.american, p.decimal, p.state FROM price_ticks p
+         WHERE p.series_id = s.id ${bound} ORDER BY p.at DESC LIMIT 1
+       ) AS t`,
+      at === undefined ? [[...seriesIds]] : [[...seriesIds], at + 1],
+    );
+    return new Map(rows.map((row) => [row.series_id, toTick(row)]));
+  }
+
+  /** The first change of any of the series strictly after `at` (unix ms), or null. */
+  async nextChangeAfter(seriesIds: readonly number[], at: number): Promise<number | null> {
+    if (seriesIds.length === 0) return null;
+    const rows = await this.db.query<{ at: string | null }>(
+      `SELECT ${MS('min(t.at)', 'at')} FROM unnest($1::int4[]) AS s(id)
+       CROSS JOIN LATERAL (
+         SELECT p.at FROM price_ticks p WHERE p.series_id = s.id AND p.at >= ${AT(2)}
+         ORDER BY p.at LIMIT 1
+       ) AS t`,
+      [[...seriesIds], at + 1],
+    );
+    return time(rows[0]?.at ?? null);
+  }
+
+  /**
+   * Ticks of the series in [from, to] (unix ms, inclusive), ordered by series then time, at most `limit`, after
+   * the cursor (series id, microseconds) when given.
+   */
+  async ticks(
+    seriesIds: readonly number[],
+    options: {
+      from: number;
+      to: number;
+      limit: number;
+      after?: { seriesId: number; atUs: number } | undefined;
+    },
+  ): Promise<SeriesTick[]> {
+    if (seriesIds.length === 0) return [];
+    const after = options.after ?? { seriesId: -1, atUs: 0 };
+    const rows = await this.db.query<TickRowSql>(
+      `SELECT p.series_id, ${US('p.at', 'at_us')}, p.american, p.decimal, p.state FROM price_ticks p
+       WHERE p.series_id = ANY($1::int4[])
+         AND p.at >= ${AT(2)} AND p.at < ${AT(3)}
+         AND (p.series_id, p.at) > ($4::int4, timestamptz 'epoch' + $5::int8 * interval '1 microsecond')
+       ORDER BY p.series_id, p.at
+       LIMIT $6`,
+      [[...seriesIds], options.from, options.to + 1, after.seriesId, after.atUs, options.limit],
+    );
+    return rows.map(toTick);
+  }
+
+  /** Stretches of time (unix ms) overlapping [from, to] whose changes the writer had to drop. */
+  async gaps(from: number, to: number): Promise<HistoryGap[]> {
+    const rows = await this.db.query<{ from_at: string; to_at: string; dropped_changes: number }>(
+      `SELECT ${MS('from_at')}, ${MS('to_at')}, dropped_changes FROM history_gaps
+       WHERE to_at >= ${AT(1)} AND from_at <= ${AT(2)} ORDER BY from_at`,
+      [from, to],
+    );
+    return rows.map((row) => ({
+      from: Number(row.from_at),
+      to: Number(row.to_at),
+      droppedChanges: row.dropped_changes,
+    }));
+  }
+}

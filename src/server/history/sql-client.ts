@@ -1,0 +1,63 @@
+import type { PGlite, Transaction } from '@electric-sql/pglite';
+import type pg from 'pg';
+import type { Database, DatabaseKind } from '../db/database.ts';
+
+// Raw parameterised SQL over either driver, for the history's bulk statements: arrays bind as one parameter each
+// (`unnest($1::int4[], …)`), which Drizzle's sql template would expand into one parameter per element.
+
+export interface SqlRunner {
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+}
+
+export interface SqlClient extends SqlRunner {
+  kind: DatabaseKind;
+  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T>;
+}
+
+export function sqlClient(db: Database, kind: DatabaseKind): SqlClient {
+  const client = (db as unknown as { $client: unknown }).$client;
+  if (kind === 'pglite') {
+    const lite = client as PGlite;
+    const runner = (target: PGlite | Transaction): SqlRunner => ({
+      async query<T>(text: string, params?: unknown[]) {
+        return (await target.query<T>(text, params)).rows;
+      },
+    });
+    return {
+      kind,
+      ...runner(lite),
+      transaction: (work) => lite.transaction((tx) => work(runner(tx))),
+    };
+  }
+  const pool = client as pg.Pool;
+  return {
+    kind,
+    async query<T>(text: string, params?: unknown[]) {
+      return (await pool.query(text, params)).rows as T[];
+    },
+    async transaction(work) {
+      const connection = await pool.connect();
+      let broken = false;
+      try {
+        await connection.query('BEGIN');
+        const result = await work({
+          async query<T>(text: string, params?: unknown[]) {
+            return (await connection.query(text, params)).rows as T[];
+          },
+        });
+        await connection.query('COMMIT');
+        return result;
+      } catch (error) {
+        try {
+          await connection.query('ROLLBACK');
+        } catch {
+          broken = true;
+        }
+        throw error;
+      } finally {
+        connection.release(broken);
+      }
+    },
+  };
+}

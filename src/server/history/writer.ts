@@ -1,0 +1,474 @@
+import type { HistoryBatch, SeriesKey } from './recorder.ts';
+import type { SqlClient, SqlRunner } from './sql-client.ts';
+
+// The history writer: a bounded queue of batches written in order, one transaction each, off the engine's call
+// stack. A slow or unavailable database only grows the queue; past its bound new batches are dropped, counted,
+// logged and recorded as gaps once the database is back. Writing resumes by itself (retries with backoff).
+
+export interface WriterLog {
+  info(details: Record<string, unknown>, message: string): void;
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
+export interface HistoryWriterOptions {
+  /** Changes the queue may hold before it drops new batches. */
+  maxQueueRows: number;
+  retentionDays: number;
+  now: () => number;
+  log: WriterLog;
+  /** First retry delay after a failed write (doubles up to 30 s). */
+  retryMs?: number;
+}
+
+export interface HistoryWriterStats {
+  queuedBatches: number;
+  queuedChanges: number;
+  droppedBatches: number;
+  droppedChanges: number;
+  writtenBatches: number;
+  writtenChanges: number;
+  lastWriteAt: string | null;
+  /** Set while writes fail: since when, and the last error's message. */
+  failingSince: string | null;
+  lastError: string | null;
+}
+
+interface Gap {
+  from: number;
+  to: number;
+  changes: number;
+}
+
+const DAY_MS = 86_400_000;
+/** Day partitions kept ready ahead of the clock. */
+const DAYS_AHEAD = 3;
+const CLOSING_CHECK_MS = 1_000;
+
+export class HistoryWriter {
+  private readonly queue: HistoryBatch[] = [];
+  private queuedChanges = 0;
+  /** Series key → id, for series known to be in the database. Pruned when their event ends. */
+  private readonly seriesIds = new Map<string, { id: number; hasOpening: boolean }>();
+  private readonly pendingGaps: Gap[] = [];
+  private pumping: Promise<void> | null = null;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private retryDelay: number;
+  private stopped = false;
+  private lastClosingCheck = 0;
+  private stats_: HistoryWriterStats = {
+    queuedBatches: 0,
+    queuedChanges: 0,
+    droppedBatches: 0,
+    droppedChanges: 0,
+    writtenBatches: 0,
+    writtenChanges: 0,
+    lastWriteAt: null,
+    failingSince: null,
+    lastError: null,
+  };
+
+  constructor(
+    private readonly db: SqlClient,
+    private readonly options: HistoryWriterOptions,
+  ) {
+    this.retryDelay = options.retryMs ?? 500;
+  }
+
+  stats(): HistoryWriterStats {
+    return { ...this.stats_, queuedBatches: this.queue.length, queuedChanges: this.queuedChanges };
+  }
+
+  /** Queues a batch (never waits). Returns false when the queue was full and the batch was dropped. */
+  enqueue(batch: HistoryBatch): boolean {
+    const rows = batch.ticks.key.length;
+    if (this.stopped) return false;
+    if (this.queuedChanges + rows > this.options.maxQueueRows && rows > 0) {
+      this.drop(batch);
+      return false;
+    }
+    this.queue.push(batch);
+    this.queuedChanges += rows;
+    this.kick();
+    return true;
+  }
+
+  private drop(batch: HistoryBatch): void {
+    const rows = batch.ticks.key.length;
+    this.stats_.droppedBatches += 1;
+    this.stats_.droppedChanges += rows;
+    let first = Infinity;
+    let to = 0;
+    for (const at of batch.ticks.atUs) {
+      first = Math.min(first, Math.floor(at / 1000));
+      to = Math.max(to, Math.ceil(at / 1000));
+    }
+    const last = this.pendingGaps[this.pendingGaps.length - 1];
+    if (last && first - last.to < 5_000) {
+      last.to = Math.max(last.to, to);
+      last.changes += rows;
+    } else {
+      this.pendingGaps.push({ from: first, to, changes: rows });
+    }
+    // Events and new series of a dropped batch are kept for the next batch: only its ticks are lost.
+    const next = this.queue[this.queue.length - 1];
+    if (next) {
+      next.events.push(...batch.events);
+      next.series.push(...batch.series);
+    } else if (batch.events.length > 0 || batch.series.length > 0) {
+      this.queue.push({ ...batch, ticks: { key: [], atUs: [], american: [], decimal: [], state: [] } });
+    }
+    if (this.stats_.droppedBatches === 1 || this.stats_.droppedBatches % 100 === 0) {
+      this.options.log.warn(
+        {
+          droppedBatches: this.stats_.droppedBatches,
+          droppedChanges: this.stats_.droppedChanges,
+          queuedChanges: this.queuedChanges,
+        },
+        'odds history queue full: batch dropped',
+      );
+    }
+  }
+
+  private kick(): void {
+    if (this.pumping || this.retryTimer || this.stopped) return;
+    this.pumping = this.pump().finally(() => {
+      this.pumping = null;
+      if (this.queue.length > 0 && !this.retryTimer && !this.stopped) this.kick();
+    });
+  }
+
+  private async pump(): Promise<void> {
+    while (this.queue.length > 0 && !this.stopped) {
+      const batch = this.queue[0]!;
+      try {
+        await this.write(batch);
+      } catch (error) {
+        this.failed(error);
+        return;
+      }
+      this.queue.shift();
+      const rows = batch.ticks.key.length;
+      this.queuedChanges -= rows;
+      this.stats_.writtenBatches += 1;
+      this.stats_.writtenChanges += rows;
+      this.stats_.lastWriteAt = new Date(this.options.now()).toISOString();
+      if (this.stats_.failingSince) {
+        this.options.log.info(
+          { failingSince: this.stats_.failingSince, queuedChanges: this.queuedChanges },
+          'odds history writes resumed',
+        );
+        this.stats_.failingSince = null;
+        this.stats_.lastError = null;
+      }
+      this.retryDelay = this.options.retryMs ?? 500;
+    }
+  }
+
+  private failed(error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    if (!this.stats_.failingSince) {
+      this.stats_.failingSince = new Date(this.options.now()).toISOString();
+      this.options.log.warn(
+        { error: message, queuedChanges: this.queuedChanges },
+        'odds history write failed; retrying',
+      );
+    }
+    this.stats_.lastError = message;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.kick();
+    }, this.retryDelay);
+    this.retryTimer.unref?.();
+    this.retryDelay = Math.min(this.retryDelay * 2, 30_000);
+  }
+
+  /** Waits until the queue is written (or `timeoutMs` passes). Returns whether it emptied. */
+  async drain(timeoutMs = 10_000): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.queue.length > 0 || this.pumping) {
+      if (Date.now() >= deadline) return false;
+      if (this.retryTimer) {
+        clearTimeout(this.retryTimer);
+        this.retryTimer = null;
+        this.kick();
+      }
+      await (this.pumping ?? new Promise((resolve) => setTimeout(resolve, 20)));
+    }
+    return true;
+  }
+
+  /** Stops writing (after the caller drained what it could). */
+  stop(): void {
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+  }
+
+  private async write(batch: HistoryBatch): Promise<void> {
+    const added = new Map<string, { id: number; hasOpening: boolean }>();
+    await this.db.transaction(async (tx) => {
+      if (this.pendingGaps.length > 0) await this.writeGaps(tx);
+      if (batch.events.length > 0) await this.writeEvents(tx, batch);
+      await this.writeSeries(tx, batch, added);
+      if (batch.ticks.key.length > 0) await this.writeTicks(tx, batch, added);
+      if (batch.upTo - this.lastClosingCheck >= CLOSING_CHECK_MS) await this.takeClosings(tx, batch.upTo);
+    });
+    this.pendingGaps.length = 0;
+    if (batch.upTo - this.lastClosingCheck >= CLOSING_CHECK_MS) this.lastClosingCheck = batch.upTo;
+    for (const [key, value] of added) this.seriesIds.set(key, value);
+    for (const event of batch.events) {
+      if (event.endedAt === null) continue;
+      const prefix = `${event.id}|`;
+      for (const key of this.seriesIds.keys()) if (key.startsWith(prefix)) this.seriesIds.delete(key);
+    }
+  }
+
+  private async writeGaps(tx: SqlRunner): Promise<void> {
+    const gaps = this.pendingGaps;
+    await tx.query(
+      `INSERT INTO history_gaps (from_at, to_at, dropped_changes)
+       SELECT to_timestamp(f / 1000.0), to_timestamp(t / 1000.0), n
+       FROM unnest($1::int8[], $2::int8[], $3::int4[]) AS g(f, t, n)`,
+      [gaps.map((gap) => gap.from), gaps.map((gap) => gap.to), gaps.map((gap) => gap.changes)],
+    );
+  }
+
+  private async writeEvents(tx: SqlRunner, batch: HistoryBatch): Promise<void> {
+    // The last row of an event in the batch wins (rows are in the order the engine saw them).
+    const rows = [...new Map(batch.events.map((event) => [event.id, event])).values()];
+    await tx.query(
+      `INSERT INTO history_events AS e (event_id, league, home, away, starts_at, first_seen_at, live_at, ended_at)
+       SELECT id, league, home::jsonb, away::jsonb, to_timestamp(starts / 1000.0), to_timestamp(seen / 1000.0),
+              to_timestamp(live / 1000.0), to_timestamp(ended / 1000.0)
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int8[], $6::int8[], $7::int8[], $8::int8[])
+         AS r(id, league, home, away, starts, seen, live, ended)
+       ON CONFLICT (event_id) DO UPDATE SET
+         league = EXCLUDED.league, home = EXCLUDED.home, away = EXCLUDED.away, starts_at = EXCLUDED.starts_at,
+         live_at = COALESCE(e.live_at, EXCLUDED.live_at),
+         ended_at = COALESCE(EXCLUDED.ended_at, e.ended_at),
+         -- A start moved later than the closing taken: the closing line is taken again at the new start.
+         closed_at = CASE WHEN EXCLUDED.starts_at > e.starts_at THEN NULL ELSE e.closed_at END`,
+      [
+        rows.map((row) => row.id),
+        rows.map((row) => row.league),
+        rows.map((row) => JSON.stringify(row.home)),
+        rows.map((row) => JSON.stringify(row.away)),
+        rows.map((row) => row.startsAt),
+        rows.map((row) => row.seenAt),
+        rows.map((row) => row.liveAt),
+        rows.map((row) => row.endedAt),
+      ],
+    );
+  }
+
+  /** Resolves the ids of the batch's series (inserting new ones) and sets opening lines not yet known. */
+  private async writeSeries(
+    tx: SqlRunner,
+    batch: HistoryBatch,
+    added: Map<string, { id: number; hasOpening: boolean }>,
+  ): Promise<void> {
+    // Opening candidates: each series' first open tick in this batch.
+    const firstOpen = new Map<string, number>();
+    const { key, state } = batch.ticks;
+    for (let index = 0; index < key.length; index += 1) {
+      if (state[index] === 0 && !firstOpen.has(key[index]!)) firstOpen.set(key[index]!, index);
+    }
+    const unknown = new Map<string, SeriesKey>();
+    for (const series of batch.series) if (!this.seriesIds.has(series.key)) unknown.set(series.key, series);
+    if (unknown.size > 0) {
+      const rows = [...unknown.values()];
+      const opening = rows.map((series) => firstOpen.get(series.key));
+      const result = await tx.query<{
+        id: number;
+        event_id: string;
+        market_key: string;
+        outcome: string;
+        book: string;
+        has_opening: boolean;
+      }>(
+        `INSERT INTO history_series AS s (event_id, market_key, market_type, period, line, outcome, book, side_id,
+                                          opening_at, opening_american, opening_decimal)
+         SELECT event_id, market_key, market_type, period, line, outcome, book, side_id,
+                timestamptz 'epoch' + oat * interval '1 microsecond', oam, ode
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::float8[], $6::text[], $7::text[], $8::text[],
+                     $9::int8[], $10::float8[], $11::float8[])
+           AS r(event_id, market_key, market_type, period, line, outcome, book, side_id, oat, oam, ode)
+         ON CONFLICT (event_id, market_key, outcome, book) DO UPDATE SET
+           opening_at = COALESCE(s.opening_at, EXCLUDED.opening_at),
+           opening_american = CASE WHEN s.opening_at IS NULL THEN EXCLUDED.opening_american ELSE s.opening_american END,
+           opening_decimal = CASE WHEN s.opening_at IS NULL THEN EXCLUDED.opening_decimal ELSE s.opening_decimal END
+         RETURNING id, event_id, market_key, outcome, book, opening_at IS NOT NULL AS has_opening`,
+        [
+          rows.map((series) => series.eventId),
+          rows.map((series) => series.marketKey),
+          rows.map((series) => series.marketType),
+          rows.map((series) => series.period),
+          rows.map((series) => series.line),
+          rows.map((series) => series.outcome),
+          rows.map((series) => series.book),
+          rows.map((series) => series.sideId),
+          opening.map((index) => (index === undefined ? null : batch.ticks.atUs[index])),
+          opening.map((index) => (index === undefined ? null : batch.ticks.american[index])),
+          opening.map((index) => (index === undefined ? null : batch.ticks.decimal[index])),
+        ],
+      );
+      for (const row of result) {
+        added.set(`${row.market_key}|${row.outcome}|${row.book}`, {
+          id: row.id,
+          hasOpening: row.has_opening,
+        });
+      }
+    }
+    // Known series without an opening line yet (first seen suspended) that have an open tick now.
+    const late: number[] = [];
+    for (const [seriesKey, index] of firstOpen) {
+      const known = this.seriesIds.get(seriesKey);
+      if (known && !known.hasOpening) late.push(index);
+    }
+    if (late.length > 0) {
+      const ids = late.map((index) => this.seriesIds.get(key[index]!)!.id);
+      await tx.query(
+        `UPDATE history_series s SET opening_at = timestamptz 'epoch' + r.oat * interval '1 microsecond',
+                opening_american = r.oam, opening_decimal = r.ode
+         FROM unnest($1::int4[], $2::int8[], $3::float8[], $4::float8[]) AS r(id, oat, oam, ode)
+         WHERE s.id = r.id AND s.opening_at IS NULL`,
+        [
+          ids,
+          late.map((index) => batch.ticks.atUs[index]),
+          late.map((index) => batch.ticks.american[index]),
+          late.map((index) => batch.ticks.decimal[index]),
+        ],
+      );
+      for (const index of late)
+        added.set(key[index]!, { id: this.seriesIds.get(key[index]!)!.id, hasOpening: true });
+    }
+  }
+
+  private async writeTicks(
+    tx: SqlRunner,
+    batch: HistoryBatch,
+    added: Map<string, { id: number; hasOpening: boolean }>,
+  ): Promise<void> {
+    const { key, atUs, american, decimal, state } = batch.ticks;
+    const ids: number[] = [];
+    const at: number[] = [];
+    const am: number[] = [];
+    const de: number[] = [];
+    const st: number[] = [];
+    for (let index = 0; index < key.length; index += 1) {
+      const series = added.get(key[index]!) ?? this.seriesIds.get(key[index]!);
+      // A series whose first batch was dropped while the database was away: its key was never resolved. Such
+      // ticks are counted with the dropped ones (the gap is recorded), never written under a wrong series.
+      if (!series) continue;
+      ids.push(series.id);
+      at.push(atUs[index]!);
+      am.push(american[index]!);
+      de.push(decimal[index]!);
+      st.push(state[index]!);
+    }
+    await tx.query(
+      `INSERT INTO price_ticks (at, american, decimal, series_id, state)
+       SELECT timestamptz 'epoch' + a * interval '1 microsecond', am, de, id, st
+       FROM unnest($1::int8[], $2::float8[], $3::float8[], $4::int4[], $5::int2[]) AS r(a, am, de, id, st)`,
+      [at, am, de, ids, st],
+    );
+  }
+
+  /**
+   * Closing lines of events whose start has passed, once every change up to the start is written: per series, the
+   * last open price at or before the start (an index lookup per series on (series_id, at)).
+   */
+  private async takeClosings(tx: SqlRunner, upTo: number): Promise<void> {
+    const due = await tx.query<{ event_id: string }>(
+      `SELECT event_id FROM history_events WHERE closed_at IS NULL AND starts_at <= to_timestamp($1 / 1000.0)`,
+      [upTo],
+    );
+    if (due.length === 0) return;
+    const events = due.map((row) => row.event_id);
+    await tx.query(
+      `UPDATE history_series SET closing_at = NULL, closing_american = NULL, closing_decimal = NULL
+       WHERE event_id = ANY($1::text[]) AND closing_at IS NOT NULL`,
+      [events],
+    );
+    await tx.query(
+      `UPDATE history_series s SET closing_at = c.at, closing_american = c.american, closing_decimal = c.decimal
+       FROM (
+         SELECT x.id, t.at, t.american, t.decimal
+         FROM history_series x JOIN history_events e ON e.event_id = x.event_id
+         CROSS JOIN LATERAL (
+           SELECT p.at, p.american, p.decimal FROM price_ticks p
+           WHERE p.series_id = x.id AND p.at <= e.starts_at AND p.state = 0
+           ORDER BY p.at DESC LIMIT 1
+         ) AS t
+         WHERE e.event_id = ANY($1::text[])
+       ) AS c
+       WHERE s.id = c.id`,
+      [events],
+    );
+    await tx.query(
+      `UPDATE history_events SET closed_at = to_timestamp($2 / 1000.0) WHERE event_id = ANY($1::text[])`,
+      [events, upTo],
+    );
+  }
+
+  /**
+   * Keeps day partitions ready from yesterday to DAYS_AHEAD days ahead, and drops what is past the retention
+   * (whole partitions, then the events and series that no longer have ticks).
+   */
+  async maintain(): Promise<void> {
+    const now = this.options.now();
+    const today = Math.floor(now / DAY_MS);
+    for (let day = today - 1; day <= today + DAYS_AHEAD; day += 1) {
+      const name = partitionName(day);
+      try {
+        await this.db.query(
+          `CREATE TABLE IF NOT EXISTS ${name} PARTITION OF price_ticks
+           FOR VALUES FROM ('${isoDay(day)}') TO ('${isoDay(day + 1)}')`,
+        );
+      } catch (error) {
+        // Rows of that day already sit in the default partition (a clock jump): they stay there, still queried.
+        this.options.log.warn(
+          { partition: name, error: error instanceof Error ? error.message : String(error) },
+          'odds history partition not created',
+        );
+      }
+    }
+    const cutoffDay = today - this.options.retentionDays;
+    const partitions = await this.db.query<{ name: string }>(
+      `SELECT c.relname AS name FROM pg_inherits i
+       JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
+       JOIN pg_namespace n ON n.oid = p.relnamespace
+       WHERE p.relname = 'price_ticks' AND n.nspname = current_schema()`,
+    );
+    for (const { name } of partitions) {
+      const day = dayOfPartition(name);
+      if (day !== null && day < cutoffDay) await this.db.query(`DROP TABLE IF EXISTS ${name}`);
+    }
+    const cutoff = cutoffDay * DAY_MS;
+    await this.db.query(`DELETE FROM price_ticks_default WHERE at < to_timestamp($1 / 1000.0)`, [cutoff]);
+    await this.db.query(
+      `DELETE FROM history_series WHERE event_id IN (SELECT event_id FROM history_events
+         WHERE COALESCE(ended_at, starts_at) < to_timestamp($1 / 1000.0))`,
+      [cutoff],
+    );
+    await this.db.query(
+      `DELETE FROM history_events WHERE COALESCE(ended_at, starts_at) < to_timestamp($1 / 1000.0)`,
+      [cutoff],
+    );
+    await this.db.query(`DELETE FROM history_gaps WHERE to_at < to_timestamp($1 / 1000.0)`, [cutoff]);
+  }
+}
+
+function isoDay(day: number): string {
+  return new Date(day * DAY_MS).toISOString().slice(0, 10) + ' 00:00:00+00';
+}
+
+export function partitionName(day: number): string {
+  return `price_ticks_p${new Date(day * DAY_MS).toISOString().slice(0, 10).replaceAll('-', '')}`;
+}
+
+function dayOfPartition(name: string): number | null {
+  const match = /^price_ticks_p(\d{4})(\d{2})(\d{2})$/.exec(name);
+  if (!match) return null;
+  return Math.floor(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) / DAY_MS);
+}

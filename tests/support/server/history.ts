@@ -1,0 +1,87 @@
+import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
+
+// A hand-fed board for the odds history's tests: fixtures and prices go through the engine's real intake
+// (app.engine.ingest), on the test's virtual clock, and `flush()` writes what the history gathered.
+
+export interface BoardEvent {
+  source: string;
+  id: string;
+  startsAt: number;
+}
+
+export class HandBoard {
+  private counter = 0;
+
+  constructor(
+    readonly app: FastifyInstance,
+    readonly clock: { now(): number; advance(ms: number): void },
+    private readonly prefix = 'hb',
+  ) {}
+
+  /** A fresh fixture (NBA unless `league` says otherwise) starting `startsInMs` from now. */
+  addEvent(options: { league?: string; startsInMs?: number; live?: boolean } = {}): BoardEvent {
+    this.counter += 1;
+    const n = this.counter;
+    const source = `${this.prefix}-${n}`;
+    const startsAt = this.clock.now() + (options.startsInMs ?? 3_600_000);
+    const accepted = this.app.engine.ingest({
+      kind: 'event',
+      sourceEventId: source,
+      league: options.league ?? 'nba',
+      home: { name: `${this.prefix} Home ${n}`, abbreviation: `H${n}` },
+      away: { name: `${this.prefix} Away ${n}`, abbreviation: `A${n}` },
+      startsAt,
+      live: options.live ?? false,
+    });
+    expect(accepted).toBe(true);
+    const event = this.app.engine.store
+      .events()
+      .find((candidate) => candidate.home.name === `${this.prefix} Home ${n}`);
+    return { source, id: event!.id, startsAt };
+  }
+
+  /** One book's price (American) for one outcome; `extra` adds `point`, `period`, `suspended`… */
+  price(
+    event: BoardEvent,
+    book: string,
+    market: string,
+    outcome: string,
+    american: number,
+    extra: Record<string, unknown> = {},
+  ): void {
+    const accepted = this.app.engine.ingest({
+      kind: 'price',
+      sourceEventId: event.source,
+      book,
+      market,
+      outcome,
+      american,
+      ...extra,
+    });
+    expect(accepted).toBe(true);
+  }
+
+  /** The fixture goes live (the source's event message at its start). */
+  start(event: BoardEvent): void {
+    const accepted = this.app.engine.ingest({
+      kind: 'event',
+      sourceEventId: event.source,
+      league: this.app.engine.store.event(event.id)!.league,
+      home: { name: this.app.engine.store.event(event.id)!.home.name },
+      away: { name: this.app.engine.store.event(event.id)!.away.name },
+      startsAt: event.startsAt,
+      live: true,
+    });
+    expect(accepted).toBe(true);
+  }
+
+  end(event: BoardEvent): void {
+    expect(this.app.engine.ingest({ kind: 'end', sourceEventId: event.source })).toBe(true);
+  }
+
+  /** Writes everything gathered so far (and fails the test if the writer could not). */
+  async flush(): Promise<void> {
+    expect(await this.app.history.flush()).toBe(true);
+  }
+}
