@@ -12,6 +12,7 @@ import { readinessPlugin } from './http/readiness.ts';
 import { sitePlugin } from './site/plugin.ts';
 import { dbPlugin } from './db/plugin.ts';
 import { historyPlugin } from './history/plugin.ts';
+import { historyTeaserRoutes } from './history/history-teaser.ts';
 import { outboxPlugin } from './email/plugin.ts';
 import { rateLimitPlugin } from './http/rate-limit.ts';
 import { secretsPlugin } from './secrets.ts';
@@ -138,6 +139,7 @@ export async function buildApp({
   await app.register(dbPlugin);
   await app.register(historyPlugin, { now });
   await app.register(rateLimitPlugin, { now });
+  await app.register(historyTeaserRoutes, { now });
   await app.register(trialsPlugin);
   await app.register(outboxPlugin);
   await app.register(trialRequestRoutes);
