@@ -8,6 +8,7 @@ import {
   isPlanId,
   PLAN_IDS,
   PLANS,
+  plansWith,
 } from './plans.ts';
 
 describe('the plan table', () => {
@@ -40,5 +41,40 @@ describe('the plan table', () => {
       'enterprise',
     ]);
     expect(cheapestPlanWith(API_FEATURES.lineMovement)).toBe(getPlan('enterprise'));
+  });
+
+  it('gates closing lines (CLV, OLV) and historical odds to Elite and Enterprise, and names both', () => {
+    for (const feature of [API_FEATURES.closingLines, API_FEATURES.historicalOdds]) {
+      expect(plansWith(feature).map((plan) => plan.id)).toEqual(['elite', 'enterprise']);
+      expect(cheapestPlanWith(feature)).toBe(getPlan('elite'));
+    }
+    expect(plansWith(API_FEATURES.lineMovement).map((plan) => plan.id)).toEqual(['enterprise']);
+    expect(PLANS.map((plan) => [plan.id, plan.apiFeatures])).toEqual([
+      ['starter', []],
+      ['pro', []],
+      ['elite', ['closing-lines', 'historical-odds']],
+      ['enterprise', ['line-movement', 'closing-lines', 'historical-odds']],
+    ]);
+  });
+
+  it('links the history bullets of Elite and Enterprise to their /docs operations, text unchanged', () => {
+    const linked = PLANS.flatMap((plan) =>
+      plan.features
+        .filter((feature) => feature.docsHref)
+        .map((feature) => [plan.id, feature.text, feature.docsHref]),
+    );
+    expect(linked).toEqual([
+      [
+        'elite',
+        'Historical closing and opening line values (CLV, OLV)',
+        '/docs#GET--v1-events-eventId-lines',
+      ],
+      [
+        'enterprise',
+        'Historical closing and opening line values (CLV, OLV)',
+        '/docs#GET--v1-events-eventId-lines',
+      ],
+      ['enterprise', 'Historical line movement', '/docs#GET--v1-events-eventId-movement'],
+    ]);
   });
 });

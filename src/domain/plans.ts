@@ -10,13 +10,26 @@ export type FeatureIcon = 'bolt' | 'clock' | 'gauge' | 'layers' | 'history' | 'c
 
 /** A paid-API capability that only some plans include (answered 403 with the cheapest plan that has it). */
 export interface ApiFeature {
-  id: 'line-movement';
+  id: 'line-movement' | 'closing-lines' | 'historical-odds';
   name: string;
 }
 
 export const API_FEATURES = {
+  /** GET /v1/events/{id}/movement: every change of an event's prices, or candles. */
   lineMovement: { id: 'line-movement', name: 'Historical line movement' },
+  /** GET /v1/events/{id}/lines and POST /v1/clv: opening, current and closing lines, fair probabilities, CLV/OLV. */
+  closingLines: { id: 'closing-lines', name: 'Historical closing and opening line values (CLV, OLV)' },
+  /** GET /v1/historical/odds: the odds board of a league at a past instant. */
+  historicalOdds: { id: 'historical-odds', name: 'Historical odds' },
 } as const satisfies Record<string, ApiFeature>;
+
+/** Where the /docs page documents an operation (the anchor its renderer gives `METHOD path`). */
+export const DOCS_ANCHORS = {
+  lines: `${SITE.docsUrl}#GET--v1-events-eventId-lines`,
+  clv: `${SITE.docsUrl}#POST--v1-clv`,
+  movement: `${SITE.docsUrl}#GET--v1-events-eventId-movement`,
+  historicalOdds: `${SITE.docsUrl}#GET--v1-historical-odds`,
+} as const;
 
 export type ApiFeatureId = ApiFeature['id'];
 
@@ -24,6 +37,8 @@ export interface PlanFeature {
   text: string;
   included: boolean;
   icon?: FeatureIcon;
+  /** The API documentation of the feature (the pricing page links the bullet's text to it). */
+  docsHref?: string;
 }
 
 export interface Plan {
@@ -95,7 +110,7 @@ export const PLANS: readonly Plan[] = [
     latencySeconds: 0,
     requestsPerMinute: 250,
     streamConnections: 20,
-    apiFeatures: [],
+    apiFeatures: ['closing-lines', 'historical-odds'],
     sgpCreditsPerMonth: 10_000,
     realTime: true,
     checkoutUrl: SITE.checkoutUrls.elite,
@@ -104,7 +119,12 @@ export const PLANS: readonly Plan[] = [
       { text: '250 requests per minute', included: true, icon: 'gauge' },
       { text: 'Main lines, alternates and player props', included: true, icon: 'layers' },
       { text: '10K same-game-parlay credits per month', included: true, icon: 'layers' },
-      { text: 'Historical closing and opening line values (CLV, OLV)', included: true, icon: 'history' },
+      {
+        text: 'Historical closing and opening line values (CLV, OLV)',
+        included: true,
+        icon: 'history',
+        docsHref: DOCS_ANCHORS.lines,
+      },
     ],
   },
   {
@@ -115,7 +135,7 @@ export const PLANS: readonly Plan[] = [
     latencySeconds: 0,
     requestsPerMinute: 2000,
     streamConnections: 100,
-    apiFeatures: ['line-movement'],
+    apiFeatures: ['line-movement', 'closing-lines', 'historical-odds'],
     sgpCreditsPerMonth: 100_000,
     realTime: true,
     checkoutUrl: SITE.checkoutUrls.enterprise,
@@ -124,8 +144,18 @@ export const PLANS: readonly Plan[] = [
       { text: '2,000 requests per minute', included: true, icon: 'gauge' },
       { text: 'Main lines, alternates and player props', included: true, icon: 'layers' },
       { text: '100K same-game-parlay credits per month', included: true, icon: 'layers' },
-      { text: 'Historical closing and opening line values (CLV, OLV)', included: true, icon: 'history' },
-      { text: 'Historical line movement', included: true, icon: 'chart' },
+      {
+        text: 'Historical closing and opening line values (CLV, OLV)',
+        included: true,
+        icon: 'history',
+        docsHref: DOCS_ANCHORS.lines,
+      },
+      {
+        text: 'Historical line movement',
+        included: true,
+        icon: 'chart',
+        docsHref: DOCS_ANCHORS.movement,
+      },
     ],
   },
 ];
@@ -156,6 +186,11 @@ export function delayMs(plan: Plan): number {
 
 export function includes(plan: Plan, feature: ApiFeature): boolean {
   return plan.apiFeatures.includes(feature.id);
+}
+
+/** Every plan that includes the feature, cheapest first. */
+export function plansWith(feature: ApiFeature): Plan[] {
+  return PLANS.filter((plan) => includes(plan, feature)).sort((a, b) => a.price - b.price);
 }
 
 /** The cheapest plan that includes the feature. */

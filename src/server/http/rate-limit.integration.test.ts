@@ -47,6 +47,19 @@ describe('RedisRateLimiter.hit', () => {
     expect((await redis.hit('short', 1, 200)).allowed).toBe(true);
   });
 
+  it('window: a call costs its cost, and a refused costly call is taken back', async () => {
+    const redis = await limiter();
+    const phase = (Date.now() + 30_000) % 60_000;
+    const costly = [];
+    for (let i = 0; i < 3; i += 1) costly.push(await redis.window('key:cost', phase, 25, 60_000, 10));
+    expect(costly.map((result) => [result.allowed, result.remaining, result.used])).toEqual([
+      [true, 15, 10],
+      [true, 5, 20],
+      [false, 5, 20],
+    ]);
+    expect((await redis.window('key:cost', phase, 25, 60_000)).remaining).toBe(4);
+  });
+
   it('window: 2 × 10 concurrent requests from two clients admit exactly 10 in one window', async () => {
     const [a, b] = [await limiter(), await limiter()];
     const phase = (Date.now() + 30_000) % 60_000;

@@ -77,6 +77,22 @@ describe('MemoryRateLimiter.window', () => {
     await limiter.close();
   });
 
+  it('charges a call its cost; a refused costly call is not charged, so cheaper requests still fit', async () => {
+    const limiter = new MemoryRateLimiter(() => 0);
+    const costly = [];
+    for (let i = 0; i < 3; i += 1) costly.push(await limiter.window('key:2', 0, 25, MINUTE, 10));
+    expect(costly.map((result) => [result.allowed, result.remaining, result.used])).toEqual([
+      [true, 15, 10],
+      [true, 5, 20],
+      [false, 5, 20],
+    ]);
+    const cheap = [];
+    for (let i = 0; i < 6; i += 1) cheap.push((await limiter.window('key:2', 0, 25, MINUTE)).allowed);
+    expect(cheap).toEqual([true, true, true, true, true, false]);
+    await expect(limiter.window('key:2', 0, 25, MINUTE, 0)).rejects.toThrow(RangeError);
+    await limiter.close();
+  });
+
   it('offsets a key’s windows by its phase', () => {
     expect(fixedWindow(10 * MINUTE, 0, MINUTE)).toEqual({ index: 10, resetMs: MINUTE });
     expect(fixedWindow(10 * MINUTE, 20_000, MINUTE)).toEqual({ index: 9, resetMs: 20_000 });

@@ -9,7 +9,9 @@ import { counterClient } from './redis.ts';
 //   every windowMs/limit). For abuse control: trial requests per address and per mailbox.
 // - `window(key, phase, limit, windowMs)`: a fixed window, exactly `limit` per window however fast they arrive, with
 //   an exact reset time, which is what the paid API's RateLimit headers promise ("250 requests per minute" read
-//   literally). `phase` offsets a key's windows so that all keys do not reset at :00.
+//   literally). `phase` offsets a key's windows so that all keys do not reset at :00. `cost` (default 1) is how many
+//   requests one call counts for (/v1/historical/odds: 10); a refused call of cost > 1 is not charged, so the
+//   cheaper requests that still fit stay admitted.
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -25,14 +27,14 @@ export interface WindowResult {
   remaining: number;
   /** Milliseconds until this window ends and the full limit is back. */
   resetMs: number;
-  /** Requests counted in this window, this one included (refused ones too). */
+  /** Requests counted in this window, this one included (refused ones too, except a refused call of cost > 1). */
   used: number;
 }
 
 export interface RateLimiter {
   /** Callers namespace their keys (`trial:ip:…`); one key must always be used with the same limit and window. */
   hit(key: string, limit: number, windowMs: number): Promise<RateLimitResult>;
-  window(key: string, phase: number, limit: number, windowMs: number): Promise<WindowResult>;
+  window(key: string, phase: number, limit: number, windowMs: number, cost?: number): Promise<WindowResult>;
   close(): Promise<void>;
   ping(): Promise<void>;
 }
@@ -66,8 +68,19 @@ export function gcra(
   };
 }
 
-function windowResult(count: number, limit: number, resetMs: number): WindowResult {
-  return { allowed: count <= limit, remaining: Math.max(0, limit - count), resetMs, used: count };
+/** `count`: the counter after this call; `charged`: false when a refused call of cost > 1 was taken back. */
+function windowResult(count: number, limit: number, resetMs: number, charged = true): WindowResult {
+  return {
+    allowed: charged && count <= limit,
+    remaining: Math.max(0, limit - count),
+    resetMs,
+    used: count,
+  };
+}
+
+function checkCost(cost: number): void {
+  if (!Number.isSafeInteger(cost) || cost < 1)
+    throw new RangeError(`cost must be an integer >= 1, got ${cost}`);
 }
 
 /** The fixed window `now` falls in, shifted by `phase`: its index and the milliseconds until it ends. */
@@ -118,7 +131,8 @@ export class MemoryRateLimiter implements RateLimiter {
     return result;
   }
 
-  async window(key: string, phase: number, limit: number, windowMs: number): Promise<WindowResult> {
+  async window(key: string, phase: number, limit: number, windowMs: number, cost = 1): Promise<WindowResult> {
+    checkCost(cost);
     const now = this.now();
     const { index, resetMs } = fixedWindow(now, phase, windowMs);
     const id = `quota:${key}:${index}`;
@@ -127,7 +141,11 @@ export class MemoryRateLimiter implements RateLimiter {
       counter = { value: 0, expiresAt: now + resetMs, window: true };
       this.counters.set(id, counter);
     }
-    counter.value += 1;
+    counter.value += cost;
+    if (cost > 1 && counter.value > limit) {
+      counter.value -= cost;
+      return windowResult(counter.value, limit, resetMs, false);
+    }
     return windowResult(counter.value, limit, resetMs);
   }
 
@@ -181,17 +199,28 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local phase = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
+local cost = tonumber(ARGV[3])
+local limit = tonumber(ARGV[4])
 local shifted = now - phase
 local index = math.floor(shifted / window)
 local key = KEYS[1] .. ':' .. index
-local count = redis.call('INCR', key)
-if count == 1 then redis.call('PEXPIRE', key, window * 2) end
-return {count, (index + 1) * window - shifted}
+local count = redis.call('INCRBY', key, cost)
+if count == cost then redis.call('PEXPIRE', key, window * 2) end
+if cost > 1 and count > limit then
+  return {redis.call('DECRBY', key, cost), (index + 1) * window - shifted, 0}
+end
+return {count, (index + 1) * window - shifted, 1}
 `;
 
 type RedisCounters = Redis & {
   slGcra(key: string, limit: number, windowMs: number): Promise<[number, number, number]>;
-  slWindow(key: string, phase: number, windowMs: number): Promise<[number, number]>;
+  slWindow(
+    key: string,
+    phase: number,
+    windowMs: number,
+    cost: number,
+    limit: number,
+  ): Promise<[number, number, number]>;
 };
 
 export class RedisRateLimiter implements RateLimiter {
@@ -212,9 +241,16 @@ export class RedisRateLimiter implements RateLimiter {
     return { allowed: allowed === 1, remaining, retryAfterMs };
   }
 
-  async window(key: string, phase: number, limit: number, windowMs: number): Promise<WindowResult> {
-    const [count, resetMs] = await this.redis.slWindow(`quota:${key}`, phase % windowMs, windowMs);
-    return windowResult(count, limit, resetMs);
+  async window(key: string, phase: number, limit: number, windowMs: number, cost = 1): Promise<WindowResult> {
+    checkCost(cost);
+    const [count, resetMs, charged] = await this.redis.slWindow(
+      `quota:${key}`,
+      phase % windowMs,
+      windowMs,
+      cost,
+      limit,
+    );
+    return windowResult(count, limit, resetMs, charged === 1);
   }
 
   async ping() {

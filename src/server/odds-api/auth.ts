@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { cheapestPlanWith, includes, type ApiFeature } from '#domain/plans.ts';
+import { includes, plansWith, type ApiFeature } from '#domain/plans.ts';
 import { clientAddressKey } from '../http/client-address.ts';
 import { FailureThrottle, throttledProblem } from '../http/failure-throttle.ts';
 import { HttpProblem } from '../http/problem.ts';
@@ -33,6 +33,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route accepts the key in `?api_key=` (the stream only). */
     apiKeyInQuery?: boolean;
+    /** Requests one call counts for against the per-minute quota (default 1; /v1/historical/odds: 10). */
+    requestCost?: number;
   }
 }
 
@@ -69,17 +71,33 @@ export function quotaHeaders(quota: Quota): Record<string, string> {
   };
 }
 
-/** Throws a 403 problem naming the cheapest plan with the feature when the key's plan lacks it. */
+/** "Elite", "Elite and Enterprise", "Pro, Elite and Enterprise". */
+function listNames(names: readonly string[]): string {
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/**
+ * Throws a 403 problem naming every plan that includes the feature when the key's plan lacks it: `plans` lists them
+ * cheapest first, `required_plan` is the cheapest (and `upgrade_url` its checkout).
+ */
 export function requireFeature(request: FastifyRequest, feature: ApiFeature): void {
   const plan = request.apiKey!.plan;
   if (includes(plan, feature)) return;
-  const needed = cheapestPlanWith(feature);
+  const plans = plansWith(feature);
+  const needed = plans[0]!;
+  const names = listNames(plans.map((candidate) => candidate.name));
   throw new HttpProblem(
     403,
     'plan-feature',
     'Not included in your plan',
-    `${feature.name} is included in the ${needed.name} plan; this key is on the ${plan.name} plan.`,
-    { feature: feature.id, plan: plan.id, required_plan: needed.id, upgrade_url: needed.checkoutUrl },
+    `${feature.name} is included in the ${names} plan${plans.length > 1 ? 's' : ''}; this key is on the ${plan.name} plan.`,
+    {
+      feature: feature.id,
+      plan: plan.id,
+      required_plan: needed.id,
+      plans: plans.map((candidate) => candidate.id),
+      upgrade_url: needed.checkoutUrl,
+    },
   );
 }
 
@@ -126,7 +144,14 @@ async function authenticate(
   }
   const { key } = check;
   const limit = key.plan.requestsPerMinute;
-  const result = await app.rateLimiter.window(`key:${key.id}`, phaseOf(key.id, WINDOW_MS), limit, WINDOW_MS);
+  const cost = request.routeOptions.config.requestCost ?? 1;
+  const result = await app.rateLimiter.window(
+    `key:${key.id}`,
+    phaseOf(key.id, WINDOW_MS),
+    limit,
+    WINDOW_MS,
+    cost,
+  );
   const resetSeconds = Math.max(1, Math.ceil(result.resetMs / 1000));
   const quota: Quota = { limit, remaining: result.remaining, resetSeconds, used: result.used };
   request.apiKey = key;
@@ -138,8 +163,8 @@ async function authenticate(
       429,
       'rate-limited',
       'Too many requests',
-      `The ${key.plan.name} plan allows ${limit} requests per minute. Retry in ${retryAfter} s.`,
-      { limit, retry_after_seconds: retryAfter },
+      `The ${key.plan.name} plan allows ${limit} requests per minute${cost > 1 ? `; this route counts as ${cost} requests and ${result.remaining} remain` : ''}. Retry in ${retryAfter} s.`,
+      { limit, retry_after_seconds: retryAfter, ...(cost > 1 ? { request_cost: cost } : {}) },
       { ...headers, 'retry-after': String(retryAfter) },
     );
   }
