@@ -38,7 +38,13 @@ export function sqlClient(db: Database, kind: DatabaseKind): SqlClient {
     },
     async transaction(work) {
       const connection = await pool.connect();
+      // A connection lost while checked out emits 'error' on the client (the pool only listens on idle ones):
+      // without a listener that would end the process; the failing query rejects and the writer retries.
       let broken = false;
+      const onError = () => {
+        broken = true;
+      };
+      connection.on('error', onError);
       try {
         await connection.query('BEGIN');
         const result = await work({
@@ -56,6 +62,7 @@ export function sqlClient(db: Database, kind: DatabaseKind): SqlClient {
         }
         throw error;
       } finally {
+        connection.off('error', onError);
         connection.release(broken);
       }
     },
