@@ -146,6 +146,17 @@ export const ConfigSchema = z.object({
     emptyToUndefined,
     z.coerce.number().int().min(1000).max(50_000_000).default(1_000_000),
   ),
+  /**
+   * Odds history: whether this instance records the engine's changes (reads are served either way). Off for a
+   * read-only instance, and for the bench's baseline.
+   */
+  HISTORY_RECORD: z.preprocess(
+    emptyToUndefined,
+    z
+      .enum(['true', 'false'], { message: 'must be true or false' })
+      .default('true')
+      .transform((value) => value === 'true'),
+  ),
   /** Odds history: how often gathered changes are handed to the writer (ms). */
   HISTORY_FLUSH_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).max(60_000).default(250)),
   /** Paid API: streams a key may open per minute; each open may cost a snapshot (decision 087). */

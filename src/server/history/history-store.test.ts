@@ -173,3 +173,23 @@ describe('odds history across a restart', () => {
     await first.close();
   });
 });
+
+describe('an instance that does not record (HISTORY_RECORD=false)', () => {
+  it('writes nothing and says so in /readyz, while reads still answer', async () => {
+    const quietClock = virtualClock(Date.UTC(2026, 10, 22, 20));
+    const quiet = await buildTestApp({
+      config: trialTestConfig({ HISTORY_RECORD: 'false' }),
+      now: quietClock.now,
+    });
+    await quiet.ready();
+    const hand = new HandBoard(quiet, quietClock, 'nr');
+    const event = hand.addEvent();
+    hand.price(event, 'fanduel', 'moneyline', 'home', -110);
+    await hand.flush();
+    expect(await quiet.history.event(event.id)).toBeUndefined();
+    expect(await quiet.history.series(event.id)).toEqual([]);
+    const ready = (await quiet.inject({ method: 'GET', url: '/readyz' })).json();
+    expect(ready.checks.history).toEqual({ ok: true, details: { recording: false } });
+    await quiet.close();
+  });
+});

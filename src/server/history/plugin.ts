@@ -40,6 +40,10 @@ export const historyPlugin = fp(
     const service = new HistoryService(db, recorder, writer);
     app.decorate('history', service);
 
+    if (!app.config.HISTORY_RECORD) {
+      app.readiness.register('history', () => ({ ok: true, details: { recording: false } }));
+      return;
+    }
     const store = app.engine.store;
     const unsubscribe = [
       store.subscribe((change) => recorder.onPrice(change)),
@@ -67,7 +71,7 @@ export const historyPlugin = fp(
     app.readiness.register('history', () => {
       const stats = service.stats();
       // History never makes the server unready: the feed and the API run without it; the figures say how it does.
-      return { ok: true, details: { ...stats } };
+      return { ok: true, details: { recording: true, ...stats } };
     });
 
     // Before the database closes: what was gathered is written (bounded wait), then nothing more is taken.
