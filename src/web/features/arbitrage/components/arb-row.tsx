@@ -1,4 +1,4 @@
-import { memo, useState } from 'react';
+import { memo, useId, useState } from 'react';
 import type { Cents } from '#domain/odds.ts';
 import type { Arb, Side } from '#domain/schemas/feed.ts';
 import { resolveBetLink, showsStateSelector, type DeviceKind } from '#domain/sportsbook-links.ts';
@@ -18,6 +18,7 @@ import { stateForBook, type SportsbookStates } from '../lib/sportsbook-preferenc
 import { BetButton } from './bet-button.tsx';
 import { BookBadge } from './book-badge.tsx';
 import { EdgeBadge } from './edge-badge.tsx';
+import { PriceHistoryButton, PriceHistoryPanel } from './price-history.tsx';
 import { RelativeStart } from './relative-start.tsx';
 import { Stars } from './stars.tsx';
 import { SuspectBadge } from './suspect-badge.tsx';
@@ -132,6 +133,8 @@ function ArbRowView({ arb, highlighted, stars, starsKey, device, states, onState
   const inputs = decimals ? (typed ?? defaultInputs(decimals)) : null;
   const stakes = inputs ? inputsToStakes(inputs) : null;
   const { away, home } = arb.event.teams;
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const historyId = useId();
 
   const wagerFor = (index: 0 | 1): WagerProps | null => {
     if (!decimals || !inputs || !stakes) return null;
@@ -150,90 +153,106 @@ function ArbRowView({ arb, highlighted, stars, starsKey, device, states, onState
   const staked = stakes ? (stakes.reduce((a, b) => a + b, 0) as Cents) : null;
 
   return (
-    <tr
-      data-highlighted={highlighted ? 'true' : undefined}
-      className={cn(
-        'border-b border-slate-800 align-top motion-safe:transition-colors motion-safe:duration-500',
-        'max-xl:mb-3 max-xl:flex max-xl:flex-wrap max-xl:items-start max-xl:gap-x-3 max-xl:gap-y-2 max-xl:rounded-lg max-xl:border max-xl:bg-slate-900/60 max-xl:p-3',
-        highlighted &&
-          'bg-emerald-500/15 shadow-[inset_3px_0_0_0_var(--color-emerald-400)] max-xl:bg-emerald-500/15',
-      )}
-    >
-      <td className="relative px-3 py-3 max-xl:p-0 xl:w-24">
-        <div className="flex flex-col items-start gap-1">
-          <EdgeBadge edge={arb.edge_pct} />
-          {highlighted ? (
-            <span className="rounded bg-emerald-400 px-1.5 text-[11px] font-bold uppercase tracking-wide text-slate-950">
-              New
-            </span>
-          ) : null}
-          {arb.suspect ? <SuspectBadge /> : null}
-        </div>
-        {stars > 0 ? <Stars key={starsKey} count={stars} /> : null}
-      </td>
-      <td className="px-3 py-3 max-xl:min-w-0 max-xl:flex-1 max-xl:p-0 xl:w-44 xl:min-w-[11rem]">
-        <div className="flex flex-wrap items-center gap-2">
-          <span className="whitespace-nowrap font-semibold text-white">
-            <abbr title={away.name} className="no-underline">
-              {away.abbreviation}
-            </abbr>{' '}
-            @{' '}
-            <abbr title={home.name} className="no-underline">
-              {home.abbreviation}
-            </abbr>
-          </span>
-          {arb.event.live ? (
-            <span className="inline-flex items-center gap-1 rounded bg-red-500/15 px-1.5 text-[11px] font-bold uppercase text-red-300">
-              <span aria-hidden="true" className="h-1.5 w-1.5 rounded-full bg-red-400" />
-              Live
-            </span>
-          ) : null}
-          <RelativeStart date={arb.event.date} />
-        </div>
-        <div className="mt-0.5 text-xs text-slate-400">
-          {away.name} @ {home.name}
-        </div>
-        <div className="mt-1 text-sm font-medium text-emerald-200">{arb.market}</div>
-      </td>
-      <td className="px-3 py-3 max-xl:basis-full max-xl:p-0">
-        <ul className="divide-y divide-slate-800/70">
-          {arb.sides.map((side, index) => {
-            const book = books[index];
-            if (!book) return null;
-            return (
-              <SideItem
-                key={side.id}
-                side={side}
-                book={book}
-                wager={index < 2 ? wagerFor(index as 0 | 1) : null}
-                device={device}
-                state={stateForBook(book, states)}
-                onStateChange={onStateChange}
-              />
-            );
-          })}
-        </ul>
-      </td>
-      <td className="px-3 py-3 text-right text-sm max-xl:flex max-xl:basis-full max-xl:justify-between max-xl:p-0 max-xl:text-left xl:w-28">
-        {profit !== null && staked !== null ? (
-          <>
-            <div className="whitespace-nowrap text-xs text-slate-400">
-              Staked <span className="font-mono text-slate-200 tabular-nums">{formatUsd(staked)}</span>
-            </div>
-            <div
-              className={cn(
-                'whitespace-nowrap font-semibold',
-                profit >= 0 ? 'text-emerald-300' : 'text-red-300',
-              )}
-            >
-              Profit <span className="font-mono tabular-nums">{formatUsd(profit)}</span>
-            </div>
-          </>
-        ) : (
-          <span className="text-xs text-slate-400">Stake calculator: two-way arbs only</span>
+    <>
+      <tr
+        data-highlighted={highlighted ? 'true' : undefined}
+        className={cn(
+          'border-b border-slate-800 align-top motion-safe:transition-colors motion-safe:duration-500',
+          'max-xl:mb-3 max-xl:flex max-xl:flex-wrap max-xl:items-start max-xl:gap-x-3 max-xl:gap-y-2 max-xl:rounded-lg max-xl:border max-xl:bg-slate-900/60 max-xl:p-3',
+          highlighted &&
+            'bg-emerald-500/15 shadow-[inset_3px_0_0_0_var(--color-emerald-400)] max-xl:bg-emerald-500/15',
         )}
-      </td>
-    </tr>
+      >
+        <td className="relative px-3 py-3 max-xl:p-0 xl:w-24">
+          <div className="flex flex-col items-start gap-1">
+            <EdgeBadge edge={arb.edge_pct} />
+            {highlighted ? (
+              <span className="rounded bg-emerald-400 px-1.5 text-[11px] font-bold uppercase tracking-wide text-slate-950">
+                New
+              </span>
+            ) : null}
+            {arb.suspect ? <SuspectBadge /> : null}
+          </div>
+          {stars > 0 ? <Stars key={starsKey} count={stars} /> : null}
+        </td>
+        <td className="px-3 py-3 max-xl:min-w-0 max-xl:flex-1 max-xl:p-0 xl:w-44 xl:min-w-[11rem]">
+          <div className="flex flex-wrap items-center gap-2">
+            <span className="whitespace-nowrap font-semibold text-white">
+              <abbr title={away.name} className="no-underline">
+                {away.abbreviation}
+              </abbr>{' '}
+              @{' '}
+              <abbr title={home.name} className="no-underline">
+                {home.abbreviation}
+              </abbr>
+            </span>
+            {arb.event.live ? (
+              <span className="inline-flex items-center gap-1 rounded bg-red-500/15 px-1.5 text-[11px] font-bold uppercase text-red-300">
+                <span aria-hidden="true" className="h-1.5 w-1.5 rounded-full bg-red-400" />
+                Live
+              </span>
+            ) : null}
+            <RelativeStart date={arb.event.date} />
+          </div>
+          <div className="mt-0.5 text-xs text-slate-400">
+            {away.name} @ {home.name}
+          </div>
+          <div className="mt-1 text-sm font-medium text-emerald-200">{arb.market}</div>
+          <PriceHistoryButton
+            open={historyOpen}
+            controls={historyId}
+            onToggle={() => setHistoryOpen((open) => !open)}
+          />
+        </td>
+        <td className="px-3 py-3 max-xl:basis-full max-xl:p-0">
+          <ul className="divide-y divide-slate-800/70">
+            {arb.sides.map((side, index) => {
+              const book = books[index];
+              if (!book) return null;
+              return (
+                <SideItem
+                  key={side.id}
+                  side={side}
+                  book={book}
+                  wager={index < 2 ? wagerFor(index as 0 | 1) : null}
+                  device={device}
+                  state={stateForBook(book, states)}
+                  onStateChange={onStateChange}
+                />
+              );
+            })}
+          </ul>
+        </td>
+        <td className="px-3 py-3 text-right text-sm max-xl:flex max-xl:basis-full max-xl:justify-between max-xl:p-0 max-xl:text-left xl:w-28">
+          {profit !== null && staked !== null ? (
+            <>
+              <div className="whitespace-nowrap text-xs text-slate-400">
+                Staked <span className="font-mono text-slate-200 tabular-nums">{formatUsd(staked)}</span>
+              </div>
+              <div
+                className={cn(
+                  'whitespace-nowrap font-semibold',
+                  profit >= 0 ? 'text-emerald-300' : 'text-red-300',
+                )}
+              >
+                Profit <span className="font-mono tabular-nums">{formatUsd(profit)}</span>
+              </div>
+            </>
+          ) : (
+            <span className="text-xs text-slate-400">Stake calculator: two-way arbs only</span>
+          )}
+        </td>
+      </tr>
+      {historyOpen ? (
+        // The panel is a row of its own under the arb: a full-width cell on a desktop, a card under the arb's card on
+        // a phone.
+        <tr className="border-b border-slate-800 bg-slate-900/40 max-xl:mb-3 max-xl:block max-xl:rounded-lg max-xl:border max-xl:bg-slate-900/60">
+          <td colSpan={4} className="px-3 max-xl:block">
+            <PriceHistoryPanel id={historyId} arb={arb} />
+          </td>
+        </tr>
+      ) : null}
+    </>
   );
 }
 

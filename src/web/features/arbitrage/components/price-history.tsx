@@ -1,0 +1,103 @@
+import type { Arb } from '#domain/schemas/feed.ts';
+import { cn } from '#web/lib/cn.ts';
+import { useHistory } from '../api/get-history.ts';
+
+// An arb row's price history (issue 13): a toggle in the row and a panel under it. The panel fetches the teaser and
+// loads the chart module (uPlot and the chart component, a chunk of its own) together, only once it is opened: the
+// page's initial JavaScript carries only this file (docs/decisions/112-price-history-chart.md).
+
+const loadChart = () => import('./price-history-chart.tsx');
+
+function ChartIcon() {
+  return (
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 16 16"
+      className="h-3.5 w-3.5"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.75"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
+      <path d="M1.5 13.5h13M2.5 10l3.5-3.5 3 2.5 4.5-5" />
+    </svg>
+  );
+}
+
+export function PriceHistoryButton({
+  open,
+  controls,
+  onToggle,
+}: {
+  open: boolean;
+  controls: string;
+  onToggle: () => void;
+}) {
+  return (
+    <button
+      type="button"
+      aria-expanded={open}
+      aria-controls={open ? controls : undefined}
+      onClick={onToggle}
+      className={cn(
+        'mt-2 inline-flex h-8 items-center gap-1.5 rounded-md border px-2.5 text-xs font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-300',
+        open
+          ? 'border-emerald-400/60 bg-emerald-400/10 text-emerald-100'
+          : 'border-slate-700 bg-slate-900 text-slate-200 hover:bg-slate-800',
+      )}
+    >
+      <ChartIcon />
+      Price history
+      <svg
+        aria-hidden="true"
+        viewBox="0 0 12 12"
+        className={cn('h-3 w-3 motion-safe:transition-transform', open && 'rotate-180')}
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.75"
+        strokeLinecap="round"
+      >
+        <path d="m3 4.5 3 3 3-3" />
+      </svg>
+    </button>
+  );
+}
+
+export function PriceHistoryPanel({ id, arb }: { id: string; arb: Arb }) {
+  const query = useHistory(arb, loadChart);
+  const { away, home } = arb.event.teams;
+  let body;
+  if (query.data) {
+    const Chart = query.data.module.PriceHistoryChart;
+    body = <Chart arb={arb} history={query.data.history} />;
+  } else if (query.isError) {
+    body = (
+      <p role="alert" className="flex flex-wrap items-center gap-3 py-4 text-sm text-slate-300">
+        Price history unavailable
+        <button
+          type="button"
+          onClick={() => void query.refetch()}
+          className="rounded-md border border-slate-600 px-2 py-1 text-xs font-medium text-slate-100 hover:bg-slate-800 focus-visible:outline-2 focus-visible:outline-emerald-300"
+        >
+          Try again
+        </button>
+      </p>
+    );
+  } else {
+    body = (
+      <p role="status" className="py-4 text-sm text-slate-400">
+        Loading price history...
+      </p>
+    );
+  }
+  return (
+    <section
+      id={id}
+      aria-label={`Price history: ${away.name} @ ${home.name}, ${arb.market}`}
+      className="min-h-24"
+    >
+      {body}
+    </section>
+  );
+}
