@@ -8,6 +8,8 @@ import path from 'node:path';
 
 export interface RunningServer {
   origin: string;
+  /** The server's DATA_DIR (the embedded database is under it). */
+  dataDir: string;
   process: ChildProcess;
   stop(): Promise<void>;
 }
@@ -18,6 +20,7 @@ export async function startServer(port: number, env: Record<string, string> = {}
   const profile = process.env.BENCH_PROFILE_DIR
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`, '--cpu-prof-interval=250']
     : [];
+  const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'sharpline-bench-'));
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/server/server.ts'], {
     env: {
       ...process.env,
@@ -25,8 +28,8 @@ export async function startServer(port: number, env: Record<string, string> = {}
       HOST: '127.0.0.1',
       SITE_URL: origin,
       LOG_LEVEL: 'warn',
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sharpline-bench-')),
       ...env,
+      DATA_DIR: dataDir,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -47,6 +50,7 @@ export async function startServer(port: number, env: Record<string, string> = {}
   }
   return {
     origin,
+    dataDir,
     process: child,
     stop: () =>
       new Promise((resolve) => {
