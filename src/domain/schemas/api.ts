@@ -116,35 +116,444 @@ export const ArbsResponseSchema = z
   })
   .meta({ id: 'ArbsResponse' });
 
-export const PriceVersionSchema = z.object({
-  american: z.string(),
-  decimal: z.number().gt(1),
-  updated_at: z.iso.datetime(),
-  suspended: z.boolean(),
+// Odds history (issue 13; decisions 113 and 114). Times are ISO 8601 UTC with milliseconds; prices are American
+// odds as text (`price`) beside the decimal odds the figures are computed from (`decimal_odds`).
+
+const isoMs = () => z.iso.datetime({ precision: 3 });
+const EXAMPLE_EVENT_ID = 'nba-bos-nyk-20261122';
+
+export const TickStateSchema = z
+  .enum(['open', 'suspended', 'removed'])
+  .describe(
+    '`open`: a price a bettor could take. `suspended`: the book still showed this price but took no bets. `removed`: the book withdrew the price or the event ended (the price is the last one shown).',
+  );
+
+export const HistoryEventSchema = EventSchema.extend({
+  first_seen_at: isoMs().describe('When the history first saw the event.'),
+  live_at: isoMs().nullable().describe('When it went live (null: not yet).'),
+  ended_at: isoMs().nullable().describe('When it ended (null: not yet).'),
+  closed_at: isoMs()
+    .nullable()
+    .describe('When its closing lines were taken, at its start (null: it has not started).'),
+}).meta({ id: 'HistoryEvent' });
+
+export const LinePriceSchema = z
+  .object({
+    price: z.string().describe('American odds as text: "+150", "-110".'),
+    decimal_odds: z.number().gt(1).describe('Decimal odds as recorded (4 places, floored).'),
+    at: isoMs().describe('When the price was recorded.'),
+  })
+  .meta({ id: 'LinePrice' });
+
+export const HistoryGapSchema = z
+  .object({
+    from: isoMs(),
+    to: isoMs(),
+    dropped_changes: z.number().int().nonnegative(),
+  })
+  .describe('A stretch of time whose price changes the history could not store (its database was away).')
+  .meta({ id: 'HistoryGap' });
+
+const SeriesKeyShape = {
+  market: z.string().describe('The market key, as `key` in /v1/odds.'),
+  market_type: MarketTypeSchema,
+  period: PeriodSchema,
+  line: z.number().nullable().describe("Home team's line for spreads, the line for totals, null otherwise."),
+  outcome: z.enum(['home', 'away', 'draw', 'over', 'under']),
+  book: BookKeySchema,
+};
+
+export const MovementPointSchema = z
+  .object({
+    at: isoMs(),
+    price: z.string().describe('American odds as text.'),
+    decimal_odds: z.number().gt(1),
+    state: TickStateSchema,
+  })
+  .meta({ id: 'MovementPoint' });
+
+export const CandleSchema = z
+  .object({
+    at: isoMs().describe('Start of the bucket [at, at + interval), aligned to the interval in UTC.'),
+    open: z
+      .number()
+      .gt(1)
+      .describe('Decimal odds in force at the bucket start, else the first open price in it.'),
+    high: z.number().gt(1).describe('Highest decimal odds (the best price for a bettor).'),
+    low: z.number().gt(1),
+    close: z.number().gt(1).describe('The last open price of the bucket (or `open` when none changed it).'),
+    american: z
+      .object({ open: z.string(), high: z.string(), low: z.string(), close: z.string() })
+      .describe('The same four prices as American odds text.'),
+  })
+  .describe(
+    'OHLC of decimal odds over open prices only: a bucket where the price was suspended or removed throughout has no candle.',
+  )
+  .meta({ id: 'Candle' });
+
+export const MovementIntervalSchema = z.enum(['1m', '5m', '15m', '1h']);
+
+export const MovementSeriesSchema = z
+  .object({
+    ...SeriesKeyShape,
+    points: z
+      .array(MovementPointSchema)
+      .optional()
+      .describe('Every change in the window, oldest first (without `interval`).'),
+    candles: z
+      .array(CandleSchema)
+      .optional()
+      .describe('With `interval`: one candle per bucket, oldest first.'),
+  })
+  .meta({ id: 'MovementSeries' });
+
+export const MovementResponseSchema = z
+  .object({
+    event: HistoryEventSchema,
+    from: isoMs(),
+    to: isoMs(),
+    interval: MovementIntervalSchema.nullable(),
+    series: z
+      .array(MovementSeriesSchema)
+      .describe(
+        'The series with points (or candles) on this page, by series; a series cut by the page limit continues on the next page.',
+      ),
+    gaps: z
+      .array(HistoryGapSchema)
+      .describe('Stretches of the window where changes were lost; empty when none.'),
+    next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page.'),
+  })
+  .meta({
+    examples: [
+      {
+        event: {
+          id: EXAMPLE_EVENT_ID,
+          league: 'nba',
+          sport: 'basketball',
+          home: { name: 'New York Knicks', abbreviation: 'NYK' },
+          away: { name: 'Boston Celtics', abbreviation: 'BOS' },
+          starts_at: '2026-11-22T00:30:00.000Z',
+          live: false,
+          first_seen_at: '2026-11-21T09:00:00.000Z',
+          live_at: '2026-11-22T00:30:02.000Z',
+          ended_at: '2026-11-22T03:05:41.000Z',
+          closed_at: '2026-11-22T00:30:00.000Z',
+        },
+        from: '2026-11-21T09:00:00.000Z',
+        to: '2026-11-22T03:05:41.000Z',
+        interval: null,
+        series: [
+          {
+            market: `${EXAMPLE_EVENT_ID}|moneyline|full|`,
+            market_type: 'moneyline',
+            period: 'full',
+            line: null,
+            outcome: 'home',
+            book: 'fanduel',
+            points: [
+              { at: '2026-11-21T09:00:01.250Z', price: '+120', decimal_odds: 2.2, state: 'open' },
+              { at: '2026-11-21T14:12:09.031Z', price: '+115', decimal_odds: 2.15, state: 'open' },
+              { at: '2026-11-21T14:12:40.002Z', price: '+115', decimal_odds: 2.15, state: 'suspended' },
+              { at: '2026-11-21T14:13:02.500Z', price: '+110', decimal_odds: 2.1, state: 'open' },
+            ],
+          },
+        ],
+        gaps: [],
+        next_cursor: 'eyJ2IjoxLCJtIjoicCIsInMiOjQyLCJ1IjoxNzk0MDc5NTgyNTAwMDAwfQ',
+      },
+    ],
+  });
+
+export const FairSchema = z
+  .object({
+    reference: z
+      .string()
+      .describe(
+        'The book whose prices were de-vigged (`CLV_REFERENCE_BOOK`), or `consensus` (median across books).',
+      ),
+    probabilities: z
+      .record(z.string(), z.number().min(0).max(1))
+      .describe('Fair (no-vig) probability per outcome, multiplicative de-vig, 6 places.'),
+  })
+  .meta({ id: 'Fair' });
+
+export const CurrentLineSchema = LinePriceSchema.extend({ state: TickStateSchema }).meta({
+  id: 'CurrentLine',
 });
 
-export const MovementResponseSchema = z.object({
-  event: EventSchema,
-  markets: z.array(
-    z.object({
-      key: z.string(),
-      label: z.string(),
-      outcomes: z.array(
-        z.object({
-          outcome: z.string(),
-          name: z.string(),
-          books: z.array(
+export const LinesResponseSchema = z
+  .object({
+    event: HistoryEventSchema,
+    reference_book: z.string().describe('The configured reference book (`CLV_REFERENCE_BOOK`).'),
+    markets: z.array(
+      z
+        .object({
+          market: z.string().describe('The market key, as `key` in /v1/odds.'),
+          market_type: MarketTypeSchema,
+          period: PeriodSchema,
+          line: z.number().nullable(),
+          label: z.string(),
+          outcomes: z.array(
             z.object({
-              book: BookKeySchema,
-              versions: z
-                .array(PriceVersionSchema)
-                .describe('Newest first, over the last few minutes the engine keeps.'),
+              outcome: z.enum(['home', 'away', 'draw', 'over', 'under']),
+              name: z.string(),
+              books: z.array(
+                z.object({
+                  book: BookKeySchema,
+                  opening: LinePriceSchema.nullable().describe('The first open price (null: never open).'),
+                  current: CurrentLineSchema.nullable().describe(
+                    'The latest recorded change, whatever its state.',
+                  ),
+                  closing: LinePriceSchema.nullable().describe(
+                    'The last open price at or before the start; null until the event starts.',
+                  ),
+                }),
+              ),
             }),
           ),
-        }),
+          fair: z.object({
+            opening: FairSchema.nullable().describe(
+              "From the books' opening prices; null when no book priced every outcome.",
+            ),
+            closing: FairSchema.nullable().describe(
+              "From the books' closing prices; null until the event starts.",
+            ),
+          }),
+        })
+        .meta({ id: 'MarketLines' }),
+    ),
+  })
+  .meta({
+    examples: [
+      {
+        event: {
+          id: EXAMPLE_EVENT_ID,
+          league: 'nba',
+          sport: 'basketball',
+          home: { name: 'New York Knicks', abbreviation: 'NYK' },
+          away: { name: 'Boston Celtics', abbreviation: 'BOS' },
+          starts_at: '2026-11-22T00:30:00.000Z',
+          live: true,
+          first_seen_at: '2026-11-21T09:00:00.000Z',
+          live_at: '2026-11-22T00:30:02.000Z',
+          ended_at: null,
+          closed_at: '2026-11-22T00:30:00.000Z',
+        },
+        reference_book: 'pinnacle',
+        markets: [
+          {
+            market: `${EXAMPLE_EVENT_ID}|moneyline|full|`,
+            market_type: 'moneyline',
+            period: 'full',
+            line: null,
+            label: 'Moneyline',
+            outcomes: [
+              {
+                outcome: 'away',
+                name: 'Boston Celtics',
+                books: [
+                  {
+                    book: 'fanduel',
+                    opening: { price: '-110', decimal_odds: 1.909, at: '2026-11-21T09:00:01.250Z' },
+                    current: {
+                      price: '-130',
+                      decimal_odds: 1.7692,
+                      at: '2026-11-22T00:41:17.906Z',
+                      state: 'open',
+                    },
+                    closing: { price: '-115', decimal_odds: 1.8695, at: '2026-11-22T00:28:55.120Z' },
+                  },
+                ],
+              },
+              {
+                outcome: 'home',
+                name: 'New York Knicks',
+                books: [
+                  {
+                    book: 'fanduel',
+                    opening: { price: '-110', decimal_odds: 1.909, at: '2026-11-21T09:00:01.250Z' },
+                    current: {
+                      price: '+110',
+                      decimal_odds: 2.1,
+                      at: '2026-11-22T00:41:17.906Z',
+                      state: 'open',
+                    },
+                    closing: { price: '-105', decimal_odds: 1.9523, at: '2026-11-22T00:28:55.120Z' },
+                  },
+                ],
+              },
+            ],
+            fair: {
+              opening: { reference: 'consensus', probabilities: { away: 0.5, home: 0.5 } },
+              closing: { reference: 'consensus', probabilities: { away: 0.510862, home: 0.489138 } },
+            },
+          },
+        ],
+      },
+    ],
+  });
+
+const americanInput = z
+  .union([z.number(), z.string().regex(/^[+-]?\d+(\.\d+)?$/)])
+  .transform((value) => Number(value))
+  .refine(
+    (value) => Number.isFinite(value) && (value >= 100 || value <= -100),
+    'American odds: <= -100 or >= +100',
+  )
+  .describe('American odds of the bet, as a number or text: `150`, `"+150"`, `-110`.');
+
+export const ClvBetSchema = z
+  .object({
+    event_id: z.string().min(1).max(200),
+    market: z
+      .string()
+      .min(1)
+      .max(300)
+      .describe(
+        'A market key as `key` in /v1/odds (`<event>|spread|full|-3.5`, the event part may be left out), or a market type (`moneyline`, `spread`, `total`, `1x2`) with `line` and `period`.',
       ),
-    }),
-  ),
+    line: z
+      .number()
+      .optional()
+      .describe("With a market type: home team's line for spreads, the line for totals (required for both)."),
+    period: PeriodSchema.optional().describe('With a market type: the period (default `full`).'),
+    outcome: z.enum(['home', 'away', 'draw', 'over', 'under']),
+    price: americanInput.optional(),
+    decimal_odds: z
+      .number()
+      .gt(1)
+      .max(100_000)
+      .optional()
+      .describe('Decimal odds of the bet (instead of `price`).'),
+    book: BookKeySchema.optional().describe(
+      'Where the bet was placed: the answer adds that book’s closing price.',
+    ),
+    placed_at: z.iso.datetime({ offset: true }).optional().describe('When the bet was placed (echoed).'),
+  })
+  .superRefine((bet, context) => {
+    if ((bet.price === undefined) === (bet.decimal_odds === undefined)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['price'],
+        message: 'Give exactly one of price or decimal_odds',
+      });
+    }
+    if ((bet.market === 'spread' || bet.market === 'total') && bet.line === undefined) {
+      context.addIssue({ code: 'custom', path: ['line'], message: 'A spread or total needs its line' });
+    }
+    if (!bet.market.includes('|') && !(MARKET_TYPES as readonly string[]).includes(bet.market)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['market'],
+        message: 'A market key from /v1/odds, or one of moneyline, spread, total, 1x2',
+      });
+    }
+  })
+  .meta({ id: 'ClvBet' });
+
+export const ClvRequestSchema = z
+  .object({ bets: z.array(ClvBetSchema).min(1).max(100).describe('1 to 100 bets.') })
+  .meta({
+    examples: [
+      {
+        bets: [
+          {
+            event_id: EXAMPLE_EVENT_ID,
+            market: 'moneyline',
+            outcome: 'home',
+            price: '+150',
+            book: 'fanduel',
+          },
+          { event_id: EXAMPLE_EVENT_ID, market: 'spread', line: -3.5, outcome: 'away', decimal_odds: 1.95 },
+        ],
+      },
+    ],
+  });
+
+export const ClvStatusSchema = z
+  .enum(['ok', 'pending', 'unknown_market', 'unknown_event', 'no_closing_line'])
+  .describe(
+    '`ok`: CLV computed. `pending`: the event has not started (OLV only). `unknown_market`: we never priced this market and outcome for the event. `unknown_event`: no such event in the history. `no_closing_line`: started, but no book priced every outcome at or before the start.',
+  );
+
+export const ClvResultSchema = z
+  .object({
+    index: z.number().int().nonnegative().describe('Position of the bet in the request.'),
+    event_id: z.string(),
+    market: z.string().nullable().describe('The market key the bet resolved to (null: unknown).'),
+    outcome: z.string(),
+    book: z.string().nullable(),
+    placed_at: z.string().nullable(),
+    decimal_odds: z.number().gt(1).describe("The bet's decimal odds (from `price` exactly: +150 → 2.5)."),
+    status: ClvStatusSchema,
+    reference: z
+      .string()
+      .nullable()
+      .describe('Where the fair closing probability came from: a book, or `consensus` (null: none).'),
+    opening_reference: z
+      .string()
+      .nullable()
+      .describe('Where the fair opening probability came from: a book, or `consensus` (null: none).'),
+    closing: LinePriceSchema.nullable().describe(
+      "The bet's book's closing price (null without `book`, or before the start).",
+    ),
+    fair_opening_probability: z.number().nullable().describe('6 places.'),
+    fair_closing_probability: z.number().nullable().describe('6 places.'),
+    clv_pct: z
+      .number()
+      .nullable()
+      .describe('(bet decimal × fair closing probability − 1) × 100, rounded to 3 places.'),
+    olv_pct: z
+      .number()
+      .nullable()
+      .describe('(bet decimal × fair opening probability − 1) × 100, rounded to 3 places.'),
+  })
+  .meta({ id: 'ClvResult' });
+
+export const ClvResponseSchema = z
+  .object({
+    reference_book: z.string().describe('The configured reference book (`CLV_REFERENCE_BOOK`).'),
+    results: z.array(ClvResultSchema).describe('One per bet, in the order sent.'),
+  })
+  .meta({
+    examples: [
+      {
+        reference_book: 'pinnacle',
+        results: [
+          {
+            index: 0,
+            event_id: EXAMPLE_EVENT_ID,
+            market: `${EXAMPLE_EVENT_ID}|moneyline|full|`,
+            outcome: 'home',
+            book: 'fanduel',
+            placed_at: null,
+            decimal_odds: 2.5,
+            status: 'ok',
+            reference: 'consensus',
+            opening_reference: 'consensus',
+            closing: { price: '-105', decimal_odds: 1.9523, at: '2026-11-22T00:28:55.120Z' },
+            fair_opening_probability: 0.5,
+            fair_closing_probability: 0.489138,
+            clv_pct: 22.284,
+            olv_pct: 25,
+          },
+        ],
+      },
+    ],
+  });
+
+export const HistoricalOddsResponseSchema = OddsResponseSchema.extend({
+  at: isoMs().describe('The instant asked for: every price is the last change at or before it.'),
+  previous_change_at: isoMs()
+    .nullable()
+    .describe("The league's last price change strictly before `at` (ask for it to step back); null: none."),
+  next_change_at: isoMs()
+    .nullable()
+    .describe(
+      "The league's first price change strictly after `at` (ask for it to step forward); null: none yet.",
+    ),
+}).meta({
+  id: 'HistoricalOddsResponse',
 });
 
 export const MeResponseSchema = z
@@ -199,3 +608,11 @@ export type PriceDto = z.infer<typeof PriceSchema>;
 export type EventOddsDto = z.infer<typeof EventOddsSchema>;
 export type OddsResponse = z.infer<typeof OddsResponseSchema>;
 export type MeResponse = z.infer<typeof MeResponseSchema>;
+export type HistoryEventDto = z.infer<typeof HistoryEventSchema>;
+export type LinePriceDto = z.infer<typeof LinePriceSchema>;
+export type MovementSeriesDto = z.infer<typeof MovementSeriesSchema>;
+export type MovementResponse = z.infer<typeof MovementResponseSchema>;
+export type LinesResponse = z.infer<typeof LinesResponseSchema>;
+export type ClvBet = z.infer<typeof ClvBetSchema>;
+export type ClvResult = z.infer<typeof ClvResultSchema>;
+export type HistoricalOddsResponse = z.infer<typeof HistoricalOddsResponseSchema>;

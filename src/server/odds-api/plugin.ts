@@ -12,6 +12,9 @@ import { arbRoutes } from './routes/arbs.ts';
 import { eventRoutes } from './routes/events.ts';
 import { leagueRoutes } from './routes/leagues.ts';
 import { meRoutes } from './routes/me.ts';
+import { clvRoutes } from './routes/clv.ts';
+import { historicalOddsRoutes } from './routes/historical-odds.ts';
+import { linesRoutes } from './routes/lines.ts';
 import { movementRoutes } from './routes/movement.ts';
 import { oddsRoutes } from './routes/odds.ts';
 import { RedisRevocationBus } from './revocation-bus.ts';
@@ -78,7 +81,10 @@ async function api(app: FastifyInstance, options: ApiPluginOptions) {
       await v1.register(eventRoutes);
       await v1.register(oddsRoutes, { now });
       await v1.register(arbRoutes, { now });
-      await v1.register(movementRoutes);
+      await v1.register(movementRoutes, { now });
+      await v1.register(linesRoutes);
+      await v1.register(clvRoutes);
+      await v1.register(historicalOddsRoutes, { now });
       await v1.register(meRoutes);
       await v1.register(streamRoutes, { hub });
       v1.setNotFoundHandler((request, reply) =>
@@ -99,4 +105,7 @@ async function api(app: FastifyInstance, options: ApiPluginOptions) {
 }
 
 /** Not encapsulated, so that `app.apiKeys`, `app.streamHub` and `app.swagger()` are visible to tests and the admin routes. */
-export const apiPlugin = fp(api, { name: 'api', dependencies: ['db', 'engine', 'secrets', 'rate-limit'] });
+export const apiPlugin = fp(api, {
+  name: 'api',
+  dependencies: ['db', 'engine', 'history', 'secrets', 'rate-limit'],
+});

@@ -1,0 +1,114 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  isMarketType,
+  marketLabel,
+  outcomeLabel,
+  outcomesOf,
+  type MarketSpec,
+  type Period,
+} from '#domain/markets.ts';
+import { formatAmerican, type AmericanOdds } from '#domain/odds.ts';
+import { API_FEATURES } from '#domain/plans.ts';
+import { LinesResponseSchema, ProblemSchema, type LinesResponse } from '#domain/schemas/api.ts';
+import { requireFeature } from '../auth.ts';
+import {
+  byMarket,
+  historyEventNotFound,
+  iso,
+  linePrice,
+  marketFair,
+  toHistoryEventDto,
+} from '../history-reads.ts';
+import { COMMON_ERRORS, security, tags } from './common.ts';
+
+// GET /v1/events/{eventId}/lines (Elite, Enterprise): opening, current and closing line of every (market, line,
+// outcome, book) of an event, and per market the fair probabilities at opening and at closing (decision 114).
+
+type MarketLines = LinesResponse['markets'][number];
+
+export async function linesRoutes(app: FastifyInstance) {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const referenceBook = app.config.CLV_REFERENCE_BOOK;
+
+  routes.get(
+    '/events/:eventId/lines',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Opening, current and closing lines of one event, with fair probabilities (Elite, Enterprise)',
+        description:
+          'Per market, outcome and book: `opening` (the first open price), `current` (the latest recorded change, with its state) and `closing` (the last open price at or before the start; null until the event starts). Per market, the fair (no-vig) probabilities from the opening and from the closing prices: the reference book (`CLV_REFERENCE_BOOK`) de-vigged multiplicatively when it priced every outcome, otherwise the median implied probability per outcome across the books that priced every outcome, normalised (`reference: "consensus"`).',
+        params: z.object({ eventId: z.string().min(1).max(200) }),
+        response: {
+          200: LinesResponseSchema,
+          ...COMMON_ERRORS,
+          403: ProblemSchema.describe(
+            'Not in your plan (`plan-feature`); `plans` names the plans that include it, `required_plan` the cheapest.',
+          ),
+          404: ProblemSchema.describe('The odds history has never seen this event (`event-not-found`).'),
+        },
+      },
+    },
+    async (request) => {
+      requireFeature(request, API_FEATURES.closingLines);
+      const { eventId } = request.params;
+      const event = await app.history.event(eventId);
+      if (!event) throw historyEventNotFound(eventId);
+      const series = await app.history.series(eventId);
+      const current = await app.history.lastTicks(series.map((row) => row.id));
+      const started = event.closedAt !== null;
+      const markets: MarketLines[] = [];
+      for (const [key, rows] of byMarket(series)) {
+        const first = rows[0]!;
+        if (!isMarketType(first.marketType)) continue;
+        const spec: MarketSpec = {
+          type: first.marketType,
+          period: first.period as Period,
+          point: first.line,
+        };
+        const outcomes = outcomesOf(spec.type)
+          .map((outcome) => ({
+            outcome,
+            name: outcomeLabel(event, spec, outcome),
+            books: rows
+              .filter((row) => row.outcome === outcome)
+              .sort((a, b) => (a.book < b.book ? -1 : a.book > b.book ? 1 : 0))
+              .map((row) => {
+                const tick = current.get(row.id);
+                return {
+                  book: row.book as MarketLines['outcomes'][number]['books'][number]['book'],
+                  opening: row.opening && linePrice(row.opening),
+                  current: tick
+                    ? {
+                        price: formatAmerican(tick.american as AmericanOdds),
+                        decimal_odds: tick.decimal,
+                        at: iso(tick.at),
+                        state: tick.state,
+                      }
+                    : null,
+                  closing: started && row.closing ? linePrice(row.closing) : null,
+                };
+              }),
+          }))
+          .filter((outcome) => outcome.books.length > 0);
+        markets.push({
+          market: key,
+          market_type: spec.type,
+          period: spec.period,
+          line: spec.point,
+          label: marketLabel(spec),
+          outcomes,
+          fair: {
+            opening: marketFair(rows, (row) => row.opening, referenceBook)?.dto ?? null,
+            closing: started ? (marketFair(rows, (row) => row.closing, referenceBook)?.dto ?? null) : null,
+          },
+        });
+      }
+      return { event: toHistoryEventDto(event), reference_book: referenceBook, markets };
+    },
+  );
+}
