@@ -133,6 +133,11 @@ export const ConfigSchema = z.object({
     emptyToUndefined,
     z.coerce.number().int().min(1).max(3650).default(30),
   ),
+  /**
+   * Odds history: what its ticks may take on disk (GiB). Past it, whole days are dropped oldest first before their
+   * retention (the simulator writes about 18 GB a day: decision 106).
+   */
+  HISTORY_MAX_GB: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(1_000_000).default(20)),
   /** Odds history: the book whose de-vigged prices are the fair reference for CLV/OLV when it priced the market. */
   CLV_REFERENCE_BOOK: z.preprocess(
     emptyToUndefined,

@@ -193,3 +193,50 @@ describe('an instance that does not record (HISTORY_RECORD=false)', () => {
     await quiet.close();
   });
 });
+
+describe('retention and the size cap', () => {
+  it('drops day partitions past HISTORY_RETENTION_DAYS with their events, and days over HISTORY_MAX_GB oldest first', async () => {
+    const dayClock = virtualClock(Date.UTC(2026, 9, 1, 12));
+    const persistent = external()
+      ? {}
+      : { PGLITE_DIR: path.join(mkdtempSync(path.join(tmpdir(), 'sharpline-history-')), 'db') };
+    const config = trialTestConfig({ ...persistent, HISTORY_RETENTION_DAYS: '2', HISTORY_MAX_GB: '1' });
+    const timed = await buildTestApp({ config, now: dayClock.now });
+    await timed.ready();
+    const hand = new HandBoard(timed, dayClock, 'rt');
+    const old = hand.addEvent({ startsInMs: 3_600_000 });
+    hand.price(old, 'fanduel', 'moneyline', 'home', -110);
+    await hand.flush();
+    dayClock.advance(2 * 3_600_000);
+    hand.end(old);
+    await hand.flush();
+
+    // Three days later: the old event's day is past the 2-day retention.
+    dayClock.advance(3 * 86_400_000);
+    const recent = hand.addEvent();
+    hand.price(recent, 'fanduel', 'moneyline', 'home', -120);
+    await timed.history.maintain();
+    await hand.flush();
+    expect(await timed.history.event(old.id)).toBeUndefined();
+    expect(await timed.history.series(old.id)).toEqual([]);
+    const kept = await timed.history.series(recent.id);
+    expect(kept).toHaveLength(1);
+    expect(timed.history.stats()).toMatchObject({ overSizeCap: false });
+
+    // A day later, with a cap far below what is stored: yesterday's day goes, today's stays and is reported over.
+    dayClock.advance(86_400_000);
+    hand.price(recent, 'fanduel', 'moneyline', 'home', -125);
+    await hand.flush();
+    await timed.close();
+    const capped = await buildTestApp({
+      config: { ...config, HISTORY_MAX_GB: 1 / 1024 ** 3 },
+      now: dayClock.now,
+    });
+    await capped.ready();
+    await capped.history.maintain();
+    const ticks = await capped.history.ticks([kept[0]!.id], { from: 0, to: dayClock.now(), limit: 10 });
+    expect(ticks.map((tick) => tick.american)).toEqual([-125]);
+    expect(capped.history.stats()).toMatchObject({ overSizeCap: true });
+    await capped.close();
+  });
+});

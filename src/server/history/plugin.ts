@@ -15,7 +15,7 @@ declare module 'fastify' {
   }
 }
 
-const MAINTENANCE_MS = 3_600_000;
+const MAINTENANCE_MS = 10 * 60_000;
 
 export interface HistoryPluginOptions {
   /** The engine's clock (tests pass a virtual one). */
@@ -31,6 +31,7 @@ export const historyPlugin = fp(
     const writer = new HistoryWriter(db, {
       maxQueueRows: app.config.HISTORY_QUEUE_MAX_CHANGES,
       retentionDays: app.config.HISTORY_RETENTION_DAYS,
+      maxBytes: app.config.HISTORY_MAX_GB * 1024 ** 3,
       now,
       log: {
         info: (details, message) => app.log.info(details, message),
@@ -51,7 +52,7 @@ export const historyPlugin = fp(
     ];
 
     // Partitions must exist before the first write: made at start (a failure here is logged, not fatal: the
-    // default partition takes the rows), then hourly.
+    // default partition takes the rows), then every 10 minutes with the retention and the size cap.
     const maintain = () =>
       writer.maintain().catch((error: unknown) => {
         app.log.warn(

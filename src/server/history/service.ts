@@ -182,6 +182,11 @@ export class HistoryService {
     return this.writer.drain(timeoutMs);
   }
 
+  /** Partitions ahead, retention and size cap now (the plugin runs it every 10 minutes). */
+  maintain(): Promise<void> {
+    return this.writer.maintain();
+  }
+
   stats() {
     return { ...this.writer.stats(), pendingChanges: this.recorder.pendingRows };
   }

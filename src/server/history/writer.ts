@@ -14,6 +14,8 @@ export interface HistoryWriterOptions {
   /** Changes the queue may hold before it drops new batches. */
   maxQueueRows: number;
   retentionDays: number;
+  /** Bytes the ticks may take: past it, whole days are dropped oldest first (never today's). */
+  maxBytes: number;
   now: () => number;
   log: WriterLog;
   /** First retry delay after a failed write (doubles up to 30 s). */
@@ -28,6 +30,9 @@ export interface HistoryWriterStats {
   writtenBatches: number;
   writtenChanges: number;
   lastWriteAt: string | null;
+  /** What the ticks took at the last maintenance (bytes, indexes included), and whether that was over the cap. */
+  storedBytes: number | null;
+  overSizeCap: boolean;
   /** Set while writes fail: since when, and the last error's message. */
   failingSince: string | null;
   lastError: string | null;
@@ -63,6 +68,8 @@ export class HistoryWriter {
     writtenBatches: 0,
     writtenChanges: 0,
     lastWriteAt: null,
+    storedBytes: null,
+    overSizeCap: false,
     failingSince: null,
     lastError: null,
   };
@@ -434,15 +441,37 @@ export class HistoryWriter {
       }
     }
     const cutoffDay = today - this.options.retentionDays;
-    const partitions = await this.db.query<{ name: string }>(
-      `SELECT c.relname AS name FROM pg_inherits i
+    const partitions = await this.db.query<{ name: string; bytes: string }>(
+      `SELECT c.relname AS name, pg_total_relation_size(c.oid)::int8::text AS bytes FROM pg_inherits i
        JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
        JOIN pg_namespace n ON n.oid = p.relnamespace
        WHERE p.relname = 'price_ticks' AND n.nspname = current_schema()`,
     );
-    for (const { name } of partitions) {
-      const day = dayOfPartition(name);
-      if (day !== null && day < cutoffDay) await this.db.query(`DROP TABLE IF EXISTS ${name}`);
+    const days = partitions
+      .map(({ name, bytes }) => ({ name, bytes: Number(bytes), day: dayOfPartition(name) }))
+      .sort((a, b) => (a.day ?? -Infinity) - (b.day ?? -Infinity));
+    let total = days.reduce((sum, partition) => sum + partition.bytes, 0);
+    for (const partition of days) {
+      if (partition.day === null) continue;
+      const expired = partition.day < cutoffDay;
+      const overCap = total > this.options.maxBytes && partition.day < today;
+      if (!expired && !overCap) continue;
+      await this.db.query(`DROP TABLE IF EXISTS ${partition.name}`);
+      total -= partition.bytes;
+      if (!expired) {
+        this.options.log.warn(
+          { partition: partition.name, bytes: partition.bytes, maxBytes: this.options.maxBytes },
+          'odds history over its size cap: oldest day dropped before its retention',
+        );
+      }
+    }
+    this.stats_.storedBytes = total;
+    this.stats_.overSizeCap = total > this.options.maxBytes;
+    if (this.stats_.overSizeCap) {
+      this.options.log.warn(
+        { storedBytes: total, maxBytes: this.options.maxBytes },
+        'odds history over its size cap with only today left: raise HISTORY_MAX_GB',
+      );
     }
     const cutoff = cutoffDay * DAY_MS;
     await this.db.query(`DELETE FROM price_ticks_default WHERE at < to_timestamp($1 / 1000.0)`, [cutoff]);
