@@ -23,14 +23,15 @@ function digest(options: { seed: number; events: number; stepMs?: number }, step
 }
 
 describe('MarketSimulator', () => {
-  // Recorded from the simulator as it was before its split into models, pricing and adapter: refactoring it must
-  // keep every seeded run identical (SIM_SEED promises a deterministic demo).
+  // Recorded from the simulator: refactoring it must keep every seeded run identical (SIM_SEED promises a
+  // deterministic demo). Re-recorded only when its behaviour changes on purpose (last: decision 111, the pace of ends
+  // and of fixtures listed at run time).
   it('emits exactly the recorded messages for a seed (pre-match, live, suspensions, ends, links)', () => {
     expect(digest({ seed: 42, events: 40 }, 100)).toBe(
-      '9b427a4985c76b1dcc8d01363a908f289605445fb772df9c2646741bc67a9271',
+      '55482846d81dc35147556d6aaac1d742b5272d0707d33734a37f61af197d0043',
     );
     expect(digest({ seed: 5, events: 4, stepMs: 120_000 }, 300)).toBe(
-      '4f5c56666267343721d53b1d7f7c94c750cef4f31a35cb0a204bccba9a1d514a',
+      'f6160a1535195b8f4997cce8d769ffa738ae400193462cb93e9270e18de1da20',
     );
   });
 
@@ -160,4 +161,89 @@ describe('MarketSimulator', () => {
     expect(vanished).toBeGreaterThan(0);
     expect(engine.stats().dropped).toBe(0);
   });
+
+  // Decision 111: ten minutes of the default board (110 fixtures, 250 ms steps) show what odds history needs: a
+  // fixture listed at run time, priced at once, its prices moving, then kicking off (its closing line) while games end.
+  it.each([42, 7, 2024])(
+    'in ten simulated minutes (seed %i) lists a fixture that moves, kicks off, and ends games',
+    (seed) => {
+      const STEP_MS = 250;
+      const sim = new MarketSimulator({ seed, startMs: T0 });
+      const opening = new Set<string>();
+      const board = new Map<string, { startsAt: number; live: boolean }>();
+      for (const m of sim.initial()) {
+        if (m.kind !== 'event') continue;
+        opening.add(m.sourceEventId);
+        board.set(m.sourceEventId, { startsAt: m.startsAt as number, live: m.live === true });
+      }
+      const listed = new Map<
+        string,
+        { at: number; startsAt: number; live: boolean; firstPriceAt?: number }
+      >();
+      const wentLive = new Map<string, { at: number; startsAt: number }>();
+      const changes = new Map<string, { count: number; books: Set<string> }>();
+      const last = new Map<string, number>();
+      let ends = 0;
+      for (let step = 0; step < (10 * 60_000) / STEP_MS; step += 1) {
+        const batch = sim.step();
+        const at = sim.now;
+        for (const m of batch) {
+          if (m.kind === 'end') {
+            ends += 1;
+            board.delete(m.sourceEventId);
+            continue;
+          }
+          const id = m.sourceEventId;
+          if (m.kind === 'event') {
+            board.set(id, { startsAt: m.startsAt as number, live: m.live === true });
+            if (opening.has(id)) continue;
+            if (!listed.has(id))
+              listed.set(id, { at, startsAt: m.startsAt as number, live: m.live === true });
+            else if (m.live) wentLive.set(id, { at, startsAt: m.startsAt as number });
+            continue;
+          }
+          const fixture = listed.get(id);
+          if (m.kind !== 'price' || !fixture || wentLive.has(id)) continue;
+          fixture.firstPriceAt ??= at;
+          if (m.suspended) continue;
+          const key = `${id}|${m.book}|${m.market}|${m.period}|${m.point}|${m.outcome}`;
+          const previous = last.get(key);
+          last.set(key, m.american as number);
+          if (previous === undefined || previous === m.american) continue;
+          const moved = changes.get(id) ?? { count: 0, books: new Set<string>() };
+          moved.count += 1;
+          moved.books.add(m.book);
+          changes.set(id, moved);
+        }
+      }
+
+      expect(listed.size).toBeGreaterThan(0);
+      for (const fixture of listed.values()) {
+        expect(fixture.live).toBe(false);
+        expect(fixture.startsAt).toBeGreaterThan(fixture.at);
+        expect(fixture.firstPriceAt! - fixture.at).toBeLessThanOrEqual(2_000 + STEP_MS);
+      }
+      expect(wentLive.size).toBeGreaterThan(0);
+      for (const [id, start] of wentLive) {
+        const fixture = listed.get(id)!;
+        expect(start.startsAt).toBe(fixture.startsAt);
+        expect(start.at).toBeGreaterThanOrEqual(start.startsAt);
+        expect(start.at).toBeLessThan(start.startsAt + STEP_MS);
+        expect(start.startsAt - fixture.at).toBeGreaterThanOrEqual(3 * 60_000);
+        expect(start.startsAt % 60_000).toBe(0);
+        expect(changes.get(id)?.count ?? 0).toBeGreaterThanOrEqual(50);
+        expect(changes.get(id)?.books.size ?? 0).toBeGreaterThanOrEqual(10);
+      }
+      expect(ends).toBeGreaterThanOrEqual(2);
+
+      // The board keeps its mix: about a third of it live, most of the rest hours away.
+      const fixtures = [...board.values()];
+      const live = fixtures.filter((f) => f.live).length;
+      const hoursAway = fixtures.filter((f) => !f.live && f.startsAt - sim.now >= 3_600_000).length;
+      expect(fixtures).toHaveLength(110);
+      expect(live / fixtures.length).toBeGreaterThan(0.2);
+      expect(live / fixtures.length).toBeLessThan(0.5);
+      expect(hoursAway).toBeGreaterThan(fixtures.length / 2);
+    },
+  );
 });

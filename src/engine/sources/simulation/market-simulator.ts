@@ -13,6 +13,27 @@ import { bookOdds, fairProbabilities, mainLine } from './pricing.ts';
 // is quoted by fifteen books, each with its own margin (2–6 %), bias, line choice, rounding and update lag. Arbs
 // appear where one book lags a move or leans against the others, and vanish when it catches up or suspends.
 // Deterministic for a seed: the k-th step emits the same messages whatever the wall clock says.
+//
+// Pace (decision 111): a ten-minute run shows games ending and a fixture's whole pre-match life. The live games of
+// the opening board end one every few minutes (spread evenly over the next INITIAL_ENDS_SPAN_MS), each end lists a
+// new fixture in its place, and some of those kick off minutes after they are listed (on a whole minute): they open,
+// move, start (their closing line) and, a game's length later, end. The others are listed hours ahead, as before.
+
+/**
+ * The live games of the opening board end spread over this span: the shortest game, less the 5-minute rounding of
+ * kick-offs, so that each of them did kick off before the run.
+ */
+const INITIAL_ENDS_SPAN_MS =
+  Math.min(...Object.values(MODELS).map((model) => model.durationMinutes)) * 60_000 - 300_000;
+/** Share of fixtures created at run time that kick off within minutes of being listed. */
+const SOON_SHARE = 0.3;
+/** And at least one of them whenever none was listed within this window (so the run's first new fixture is one). */
+const SOON_AT_LEAST_EVERY_MS = 10 * 60_000;
+/** A soon fixture kicks off on the next whole minute plus 3–5 minutes: 3 to 6 minutes of pre-match life. */
+const SOON_LEAD_MINUTES = [3, 5] as const;
+/** Other run-time fixtures kick off this far ahead (on the five minutes). */
+const LATER_MIN_MS = 10 * 60_000;
+const LATER_MAX_MS = 10 * 3_600_000;
 
 export interface SimulatorOptions {
   seed: number;
@@ -22,6 +43,9 @@ export interface SimulatorOptions {
   startMs: number;
   stepMs?: number;
 }
+
+/** Fixtures listed ahead start on the five minutes. */
+const onFive = (ms: number) => Math.round(ms / 300_000) * 300_000;
 
 interface SimBook {
   book: SportsbookKey;
@@ -64,6 +88,8 @@ export class MarketSimulator {
   private readonly events: SimEvent[] = [];
   private nowMs: number;
   private nextFixture = 1;
+  /** When the last run-time fixture kicking off within minutes was listed. */
+  private lastSoonListedAt = -Infinity;
 
   constructor(options: SimulatorOptions) {
     this.random = seededRandom(options.seed);
@@ -109,10 +135,10 @@ export class MarketSimulator {
     while (away[0] === home[0]) away = this.pick(pool);
     const duration = model.durationMinutes * 60_000;
     let startsAt: number;
-    if (initial && this.random() < 0.35) startsAt = this.nowMs - Math.floor(this.random() * duration * 0.9);
-    else if (initial) startsAt = this.nowMs + 120_000 + Math.floor(this.random() * 12 * 3_600_000);
-    else startsAt = this.nowMs + 60_000 + Math.floor(this.random() * 6 * 3_600_000);
-    startsAt = Math.round(startsAt / 300_000) * 300_000; // fixtures start on the five minutes
+    if (initial && this.random() < 0.35)
+      startsAt = onFive(this.nowMs - Math.floor(this.random() * duration * 0.9));
+    else if (initial) startsAt = onFive(this.nowMs + 120_000 + Math.floor(this.random() * 12 * 3_600_000));
+    else startsAt = this.runTimeStart();
     const fixture = this.nextFixture++;
     const margin = (this.random() - 0.4) * model.marginScale * 2;
     const total = model.total * (0.9 + this.random() * 0.2);
@@ -132,6 +158,19 @@ export class MarketSimulator {
     };
     event.markets = plansFor(league).map((plan, index) => this.createMarket(event, plan, index));
     return event;
+  }
+
+  /** When a fixture listed now kicks off: within minutes (a whole minute) for a share of them, else hours ahead. */
+  private runTimeStart(): number {
+    const roll = this.random();
+    const lead = this.random();
+    if (roll < SOON_SHARE || this.nowMs - this.lastSoonListedAt >= SOON_AT_LEAST_EVERY_MS) {
+      this.lastSoonListedAt = this.nowMs;
+      const [least, most] = SOON_LEAD_MINUTES;
+      const minutes = least + Math.floor(lead * (most - least + 1));
+      return (Math.ceil(this.nowMs / 60_000) + minutes) * 60_000;
+    }
+    return onFive(this.nowMs + LATER_MIN_MS + Math.floor(lead * (LATER_MAX_MS - LATER_MIN_MS)));
   }
 
   private createMarket(event: SimEvent, plan: MarketPlan, index: number): SimMarket {
@@ -205,7 +244,9 @@ export class MarketSimulator {
 
   /** Every fixture and every book's first quote. */
   initial(): SourceMessage[] {
+    const opening = this.events.length === 0;
     while (this.events.length < this.eventCount) this.events.push(this.createEvent(true));
+    if (opening) this.spreadLiveEnds();
     const out: SourceMessage[] = [];
     for (const event of this.events) {
       out.push(this.eventMessage(event));
@@ -217,6 +258,22 @@ export class MarketSimulator {
       }
     }
     return out;
+  }
+
+  /**
+   * The opening board's live games end one after another over the next INITIAL_ENDS_SPAN_MS (the k-th of n within
+   * the k-th n-th of it), as on an evening's board, so ends (and the new fixtures they bring) come every few minutes
+   * from the first. Each keeps its kick-off on the five minutes; its length is the sport's, give or take that rounding.
+   */
+  private spreadLiveEnds(): void {
+    const live = this.events.filter((event) => event.live);
+    const first = 30_000;
+    const slot = (INITIAL_ENDS_SPAN_MS - first) / Math.max(live.length, 1);
+    live.forEach((event, k) => {
+      const endsAt = this.nowMs + first + Math.floor((k + this.random()) * slot);
+      event.startsAt = onFive(endsAt - MODELS[event.league].durationMinutes * 60_000);
+      event.endsAt = endsAt;
+    });
   }
 
   private quoteGap(book: SimBook, event: SimEvent): number {
