@@ -1,0 +1,647 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ClvResponseSchema,
+  HistoricalOddsResponseSchema,
+  LinesResponseSchema,
+  MovementResponseSchema,
+  OddsResponseSchema,
+} from '#domain/schemas/api.ts';
+import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
+import { HandBoard, type BoardEvent } from '#tests/support/server/history.ts';
+import { createKey } from '#tests/support/server/odds-api.ts';
+import { external, trialTestConfig } from '#tests/support/server/trials.ts';
+
+// The paid API's odds-history routes on the real app (decisions 113 and 114): prices go through the engine's intake
+// on a virtual clock, the history writes them, and the routes answer from it. Every expected figure is worked out by
+// hand below. PGlite here; PostgreSQL and Redis in the integration twin (history.integration.test.ts).
+
+const MINUTE = 60_000;
+const clock = virtualClock(Date.UTC(2026, 10, 22, 12));
+let app: FastifyInstance;
+let board: HandBoard;
+const keys = { starter: '', pro: '', elite: '', enterprise: '' };
+
+const get = (url: string, key = keys.enterprise) =>
+  app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
+const post = (url: string, payload: unknown, key = keys.elite) =>
+  app.inject({ method: 'POST', url, payload: payload as object, headers: { 'x-api-key': key } });
+const isoAt = (ms: number) => new Date(ms).toISOString();
+
+beforeAll(async () => {
+  app = await buildTestApp({ now: clock.now });
+  await app.ready();
+  board = new HandBoard(app, clock, 'api');
+  for (const plan of ['starter', 'pro', 'elite', 'enterprise'] as const)
+    keys[plan] = await createKey(app, plan);
+});
+
+afterAll(async () => {
+  await app.close();
+});
+
+/**
+ * Two books on one moneyline (decimals as the engine keeps them, floored to 4 places):
+ *   opening   fanduel   home −110 (1.909)  away −110 (1.909)
+ *             draftkings home −105 (1.9523) away −115 (1.8695)
+ *   5 min on  fanduel   home −120 (1.8333) away +100 (2.0)       ← the closing line at fanduel
+ *   start (10 min), then fanduel home −300: after the start, so not the close.
+ */
+async function twoBookMarket(): Promise<{ event: BoardEvent; t0: number }> {
+  const event = board.addEvent({ startsInMs: 10 * MINUTE });
+  const t0 = clock.now();
+  board.price(event, 'fanduel', 'moneyline', 'home', -110);
+  board.price(event, 'fanduel', 'moneyline', 'away', -110);
+  board.price(event, 'draftkings', 'moneyline', 'home', -105);
+  board.price(event, 'draftkings', 'moneyline', 'away', -115);
+  clock.advance(5 * MINUTE);
+  board.price(event, 'fanduel', 'moneyline', 'home', -120);
+  board.price(event, 'fanduel', 'moneyline', 'away', 100);
+  await board.flush();
+  return { event, t0 };
+}
+
+async function startEvent(event: BoardEvent) {
+  clock.set(event.startsAt + 1_000);
+  board.start(event);
+  clock.advance(500);
+  board.price(event, 'fanduel', 'moneyline', 'home', -300);
+  clock.advance(1_500);
+  await board.flush();
+}
+
+describe('plans: 403 naming the plans that include the feature', () => {
+  it('Starter and Pro are refused lines, CLV and historical odds, naming Elite and Enterprise', async () => {
+    for (const plan of ['starter', 'pro'] as const) {
+      const answers = [
+        await get('/v1/events/any/lines', keys[plan]),
+        await post(
+          '/v1/clv',
+          { bets: [{ event_id: 'x', market: 'moneyline', outcome: 'home', price: 100 }] },
+          keys[plan],
+        ),
+        await get(`/v1/historical/odds?league=nba&at=${isoAt(clock.now())}`, keys[plan]),
+      ];
+      for (const answer of answers) {
+        expect(answer.statusCode).toBe(403);
+        const problem = answer.json();
+        expect(problem).toMatchObject({
+          type: 'https://sharpline.io/problems/plan-feature',
+          plan,
+          required_plan: 'elite',
+          plans: ['elite', 'enterprise'],
+        });
+        expect(problem.detail).toContain('included in the Elite and Enterprise plans');
+      }
+    }
+  });
+
+  it('movement is refused to Starter, Pro and Elite, naming Enterprise only', async () => {
+    for (const plan of ['starter', 'pro', 'elite'] as const) {
+      const answer = await get('/v1/events/any/movement', keys[plan]);
+      expect(answer.statusCode).toBe(403);
+      expect(answer.json()).toMatchObject({ required_plan: 'enterprise', plans: ['enterprise'] });
+      expect(answer.json().detail).toContain('included in the Enterprise plan;');
+    }
+  });
+
+  it('/v1/me lists the history features of Elite and Enterprise', async () => {
+    expect((await get('/v1/me', keys.elite)).json().features).toEqual(['closing-lines', 'historical-odds']);
+    expect((await get('/v1/me', keys.enterprise)).json().features).toEqual([
+      'line-movement',
+      'closing-lines',
+      'historical-odds',
+    ]);
+  });
+});
+
+describe('GET /v1/events/{eventId}/lines', () => {
+  it('answers 404 for an event the history never saw', async () => {
+    for (const path of ['lines', 'movement']) {
+      const answer = await get(`/v1/events/nba-never-seen/${path}`);
+      expect(answer.statusCode).toBe(404);
+      expect(answer.json().type).toBe('https://sharpline.io/problems/event-not-found');
+    }
+  });
+
+  it('gives opening, current and closing per book, and consensus fair probabilities at opening and closing', async () => {
+    const { event, t0 } = await twoBookMarket();
+    const before = LinesResponseSchema.parse((await get(`/v1/events/${event.id}/lines`, keys.elite)).json());
+    expect(before.reference_book).toBe('pinnacle');
+    expect(before.event.closed_at).toBeNull();
+    const market = before.markets[0]!;
+    expect(market).toMatchObject({
+      market_type: 'moneyline',
+      period: 'full',
+      line: null,
+      label: 'Moneyline',
+    });
+    expect(market.outcomes.map((outcome) => outcome.outcome)).toEqual(['away', 'home']);
+    const fanduelHome = market.outcomes[1]!.books.find((book) => book.book === 'fanduel')!;
+    expect(fanduelHome).toEqual({
+      book: 'fanduel',
+      opening: { price: '-110', decimal_odds: 1.909, at: isoAt(t0) },
+      current: { price: '-120', decimal_odds: 1.8333, at: isoAt(t0 + 5 * MINUTE), state: 'open' },
+      closing: null,
+    });
+    // Opening consensus, by hand: implied 1/d per book, median (mean of two) per outcome, normalised.
+    //   home: fanduel 1/1.909 = 0.5238345, draftkings 1/1.9523 = 0.5122163 → 0.5180254
+    //   away: fanduel 0.5238345,           draftkings 1/1.8695 = 0.5349024 → 0.5293685
+    //   sum 1.0473939 → home 0.494585, away 0.505415
+    expect(market.fair).toEqual({
+      opening: { reference: 'consensus', probabilities: { away: 0.505415, home: 0.494585 } },
+      closing: null,
+    });
+
+    await startEvent(event);
+    const after = LinesResponseSchema.parse((await get(`/v1/events/${event.id}/lines`, keys.elite)).json());
+    expect(after.event.closed_at).not.toBeNull();
+    const home = after.markets[0]!.outcomes[1]!.books;
+    expect(home.find((book) => book.book === 'fanduel')).toMatchObject({
+      opening: { price: '-110' },
+      current: { price: '-300', state: 'open' },
+      closing: { price: '-120', decimal_odds: 1.8333, at: isoAt(t0 + 5 * MINUTE) },
+    });
+    expect(home.find((book) => book.book === 'draftkings')!.closing).toEqual({
+      price: '-105',
+      decimal_odds: 1.9523,
+      at: isoAt(t0),
+    });
+    // Closing consensus: home fanduel 1/1.8333 = 0.5454645, draftkings 0.5122163 → 0.5288404
+    //                    away fanduel 1/2.0 = 0.5,         draftkings 0.5349024 → 0.5174512
+    //   sum 1.0462916 → home 0.505443, away 0.494557
+    expect(after.markets[0]!.fair.closing).toEqual({
+      reference: 'consensus',
+      probabilities: { away: 0.494557, home: 0.505443 },
+    });
+  });
+});
+
+describe('POST /v1/clv', () => {
+  let started: BoardEvent;
+  let upcoming: BoardEvent;
+
+  beforeAll(async () => {
+    started = (await twoBookMarket()).event;
+    // Only one side of a spread ever priced before the start: no book priced every outcome.
+    board.price(started, 'fanduel', 'spread', 'home', -110, { point: -3.5 });
+    await startEvent(started);
+    upcoming = (await twoBookMarket()).event;
+  });
+
+  it('computes CLV and OLV of a +150 bet by hand, from the bet’s own price, and reports every status', async () => {
+    const answer = await post('/v1/clv', {
+      bets: [
+        { event_id: started.id, market: 'moneyline', outcome: 'home', price: '+150', book: 'fanduel' },
+        {
+          event_id: started.id,
+          market: `${started.id}|moneyline|full|`,
+          outcome: 'away',
+          decimal_odds: 2.05,
+        },
+        {
+          event_id: upcoming.id,
+          market: 'moneyline',
+          outcome: 'home',
+          price: 150,
+          placed_at: '2026-11-22T13:00:00+01:00',
+        },
+        { event_id: started.id, market: 'total', line: 220.5, outcome: 'over', price: -110 },
+        { event_id: 'nba-no-such-event', market: 'moneyline', outcome: 'home', price: -110 },
+        { event_id: started.id, market: 'spread', line: -3.5, outcome: 'home', price: -110 },
+      ],
+    });
+    expect(answer.statusCode).toBe(200);
+    const { results, reference_book } = ClvResponseSchema.parse(answer.json());
+    expect(reference_book).toBe('pinnacle');
+    // +150 → 2.5 exactly. Fair closing home 0.5054430 (see the lines test): CLV = (2.5 × 0.5054430 − 1) × 100
+    // = 26.361; fair opening home 0.4945850: OLV = (2.5 × 0.4945850 − 1) × 100 = 23.646.
+    expect(results[0]).toEqual({
+      index: 0,
+      event_id: started.id,
+      market: `${started.id}|moneyline|full|`,
+      outcome: 'home',
+      book: 'fanduel',
+      placed_at: null,
+      decimal_odds: 2.5,
+      status: 'ok',
+      reference: 'consensus',
+      opening_reference: 'consensus',
+      closing: { price: '-120', decimal_odds: 1.8333, at: expect.any(String) },
+      fair_opening_probability: 0.494585,
+      fair_closing_probability: 0.505443,
+      clv_pct: 26.361,
+      olv_pct: 23.646,
+    });
+    // Away at 2.05, by market key, no book: (2.05 × 0.4945570 − 1) × 100 = 1.384; (2.05 × 0.5054150 − 1) × 100 = 3.61.
+    expect(results[1]).toMatchObject({
+      status: 'ok',
+      closing: null,
+      book: null,
+      clv_pct: 1.384,
+      olv_pct: 3.61,
+    });
+    // Not started: OLV only.
+    expect(results[2]).toMatchObject({
+      status: 'pending',
+      placed_at: '2026-11-22T12:00:00.000Z',
+      clv_pct: null,
+      fair_closing_probability: null,
+      olv_pct: 23.646,
+    });
+    expect(results[3]).toMatchObject({
+      status: 'unknown_market',
+      market: null,
+      clv_pct: null,
+      olv_pct: null,
+    });
+    expect(results[4]).toMatchObject({ status: 'unknown_event', clv_pct: null });
+    expect(results[5]).toMatchObject({ status: 'no_closing_line', market: `${started.id}|spread|full|-3.5` });
+    // -110 → 1 + 100/110, not the floored 1.909 of the feed.
+    expect(results[3]!.decimal_odds).toBeCloseTo(1.9090909090909, 12);
+  });
+
+  it('answers 400 problem+json for bad bets, naming the fields', async () => {
+    const bet = { event_id: started.id, market: 'moneyline', outcome: 'home', price: 120 };
+    const cases: [unknown, string][] = [
+      [{ bets: [] }, 'bets'],
+      [{ bets: Array.from({ length: 101 }, () => bet) }, 'bets'],
+      [{ bets: [{ ...bet, decimal_odds: 2.2 }] }, 'bets.0.price'],
+      [{ bets: [{ event_id: started.id, market: 'moneyline', outcome: 'home' }] }, 'bets.0.price'],
+      [{ bets: [{ ...bet, market: 'spread' }] }, 'bets.0.line'],
+      [{ bets: [{ ...bet, market: 'corners' }] }, 'bets.0.market'],
+      [{ bets: [{ ...bet, price: '+50' }] }, 'bets.0.price'],
+      [{ bets: [{ ...bet, outcome: 'left' }] }, 'bets.0.outcome'],
+      [{ bets: [{ ...bet, book: 'nobook' }] }, 'bets.0.book'],
+      [{ bets: [{ ...bet, placed_at: 'yesterday' }] }, 'bets.0.placed_at'],
+    ];
+    for (const [payload, field] of cases) {
+      const answer = await post('/v1/clv', payload);
+      expect(answer.statusCode, JSON.stringify(payload).slice(0, 120)).toBe(400);
+      expect(answer.headers['content-type']).toContain('application/problem+json');
+      expect(answer.json().type).toBe('https://sharpline.io/problems/validation');
+      expect(Object.keys(answer.json().errors)).toContain(field);
+    }
+  });
+});
+
+describe('CLV_REFERENCE_BOOK', () => {
+  it('de-vigs the reference book alone when it priced every outcome', async () => {
+    const refClock = virtualClock(Date.UTC(2026, 10, 23, 12));
+    const refApp = await buildTestApp({
+      config: trialTestConfig({ CLV_REFERENCE_BOOK: 'draftkings' }),
+      now: refClock.now,
+    });
+    try {
+      await refApp.ready();
+      const hand = new HandBoard(refApp, refClock, 'ref');
+      const event = hand.addEvent({ startsInMs: MINUTE });
+      hand.price(event, 'fanduel', 'moneyline', 'home', -110);
+      hand.price(event, 'fanduel', 'moneyline', 'away', -110);
+      hand.price(event, 'draftkings', 'moneyline', 'home', -105);
+      hand.price(event, 'draftkings', 'moneyline', 'away', -115);
+      refClock.advance(2 * MINUTE);
+      hand.start(event);
+      await hand.flush();
+      const key = await createKey(refApp, 'elite');
+      const answer = await refApp.inject({
+        method: 'POST',
+        url: '/v1/clv',
+        headers: { 'x-api-key': key },
+        payload: { bets: [{ event_id: event.id, market: 'moneyline', outcome: 'home', price: 150 }] },
+      });
+      // draftkings alone: home 0.5122163 / (0.5122163 + 0.5349024) = 0.489167; (2.5 × 0.4891670 − 1) × 100 = 22.292.
+      expect(answer.json().results[0]).toMatchObject({
+        status: 'ok',
+        reference: 'draftkings',
+        opening_reference: 'draftkings',
+        fair_closing_probability: 0.489167,
+        clv_pct: 22.292,
+      });
+      const lines = (
+        await refApp.inject({
+          method: 'GET',
+          url: `/v1/events/${event.id}/lines`,
+          headers: { 'x-api-key': key },
+        })
+      ).json();
+      expect(lines.reference_book).toBe('draftkings');
+      expect(lines.markets[0].fair.closing).toEqual({
+        reference: 'draftkings',
+        probabilities: { away: 0.510833, home: 0.489167 },
+      });
+    } finally {
+      await refApp.close();
+    }
+  });
+});
+
+describe('GET /v1/events/{eventId}/movement', () => {
+  let event: BoardEvent;
+  let t0: number;
+
+  beforeAll(async () => {
+    // Align to five minutes so the candles' buckets are easy to check.
+    clock.set(Math.ceil((clock.now() + MINUTE) / (5 * MINUTE)) * 5 * MINUTE);
+    t0 = clock.now();
+    event = board.addEvent({ startsInMs: 60 * MINUTE });
+    const at = (ms: number) => clock.set(t0 + ms);
+    at(10_000);
+    board.price(event, 'fanduel', 'moneyline', 'home', -110); // 1.909
+    board.price(event, 'fanduel', 'moneyline', 'away', -110);
+    at(40_000);
+    board.price(event, 'fanduel', 'moneyline', 'home', -120); // 1.8333
+    at(80_000);
+    board.price(event, 'fanduel', 'moneyline', 'home', 100); // 2.0
+    at(110_000);
+    board.price(event, 'fanduel', 'moneyline', 'home', 100, { suspended: true });
+    at(185_000);
+    board.price(event, 'fanduel', 'moneyline', 'home', 110); // 2.1
+    at(210_000);
+    board.price(event, 'fanduel', 'moneyline', 'home', -105); // 1.9523
+    for (let step = 0; step < 12; step += 1) {
+      at(220_000 + step * 1_000);
+      board.price(event, 'fanduel', 'moneyline', 'away', 100 + step);
+    }
+    at(300_000);
+    await board.flush();
+  });
+
+  it('lists every change with its state, suspension included, in UTC with milliseconds', async () => {
+    const body = MovementResponseSchema.parse(
+      (await get(`/v1/events/${event.id}/movement?book=fanduel&outcome=home`)).json(),
+    );
+    expect(body.interval).toBeNull();
+    expect(body.gaps).toEqual([]);
+    expect(body.next_cursor).toBeNull();
+    expect(body.series).toHaveLength(1);
+    expect(body.series[0]).toMatchObject({
+      market: `${event.id}|moneyline|full|`,
+      market_type: 'moneyline',
+      outcome: 'home',
+      book: 'fanduel',
+    });
+    expect(body.series[0]!.points).toEqual([
+      { at: isoAt(t0 + 10_000), price: '-110', decimal_odds: 1.909, state: 'open' },
+      { at: isoAt(t0 + 40_000), price: '-120', decimal_odds: 1.8333, state: 'open' },
+      { at: isoAt(t0 + 80_000), price: '+100', decimal_odds: 2, state: 'open' },
+      { at: isoAt(t0 + 110_000), price: '+100', decimal_odds: 2, state: 'suspended' },
+      { at: isoAt(t0 + 185_000), price: '+110', decimal_odds: 2.1, state: 'open' },
+      { at: isoAt(t0 + 210_000), price: '-105', decimal_odds: 1.9523, state: 'open' },
+    ]);
+    expect(body.series[0]!.points![0]!.at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    // from/to narrow the window, both inclusive.
+    const narrow = MovementResponseSchema.parse(
+      (
+        await get(
+          `/v1/events/${event.id}/movement?book=fanduel&outcome=home&from=${isoAt(t0 + 40_000)}&to=${isoAt(t0 + 110_000)}`,
+        )
+      ).json(),
+    );
+    expect(narrow.series[0]!.points!.map((point) => point.state + point.price)).toEqual([
+      'open-120',
+      'open+100',
+      'suspended+100',
+    ]);
+  });
+
+  it('pages through every change of every series without losing or repeating one', async () => {
+    const whole = MovementResponseSchema.parse((await get(`/v1/events/${event.id}/movement`)).json());
+    const all = whole.series.flatMap((series) =>
+      series.points!.map((point) => `${series.outcome}|${point.at}|${point.price}|${point.state}`),
+    );
+    expect(all).toHaveLength(6 + 13);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const url: string = `/v1/events/${event.id}/movement?limit=4${cursor ? `&cursor=${cursor}` : ''}`;
+      const page = MovementResponseSchema.parse((await get(url)).json());
+      for (const series of page.series) {
+        expect(series.points!.length).toBeGreaterThan(0);
+        for (const point of series.points!)
+          seen.push(`${series.outcome}|${point.at}|${point.price}|${point.state}`);
+      }
+      cursor = page.next_cursor;
+      pages += 1;
+    } while (cursor !== null);
+    expect(pages).toBe(5);
+    expect(seen).toEqual(all);
+  });
+
+  it('builds candles that agree with the ticks, and pages them too', async () => {
+    // The price stays in force until now: later buckets would hold flat candles. Stop before them.
+    const url = `/v1/events/${event.id}/movement?book=fanduel&outcome=home&to=${isoAt(t0 + 4 * MINUTE - 1)}&interval=1m`;
+    const body = MovementResponseSchema.parse((await get(url)).json());
+    expect(body.interval).toBe('1m');
+    // 12:…:00 bucket: nothing in force at its start, first tick 1.909, then 1.8333.
+    // next: 1.8333 in force, 2.0 at +80 s, suspended at +110 s (close = the last open price, 2.0).
+    // next: suspended throughout: no candle. Last: 2.1 at +185 s, then 1.9523.
+    expect(body.series[0]!.candles).toEqual([
+      {
+        at: isoAt(t0),
+        open: 1.909,
+        high: 1.909,
+        low: 1.8333,
+        close: 1.8333,
+        american: { open: '-110', high: '-110', low: '-120', close: '-120' },
+      },
+      {
+        at: isoAt(t0 + MINUTE),
+        open: 1.8333,
+        high: 2,
+        low: 1.8333,
+        close: 2,
+        american: { open: '-120', high: '+100', low: '-120', close: '+100' },
+      },
+      {
+        at: isoAt(t0 + 3 * MINUTE),
+        open: 2.1,
+        high: 2.1,
+        low: 1.9523,
+        close: 1.9523,
+        american: { open: '+110', high: '+110', low: '-105', close: '-105' },
+      },
+    ]);
+    const fiveMinutes = MovementResponseSchema.parse((await get(url.replace('1m', '5m'))).json());
+    expect(fiveMinutes.series[0]!.candles).toEqual([
+      {
+        at: isoAt(t0),
+        open: 1.909,
+        high: 2.1,
+        low: 1.8333,
+        close: 1.9523,
+        american: { open: '-110', high: '+110', low: '-120', close: '-105' },
+      },
+    ]);
+    // Every series' candles, one per page: the same candles as in one answer.
+    const whole = MovementResponseSchema.parse(
+      (await get(`/v1/events/${event.id}/movement?interval=1m`)).json(),
+    ).series.flatMap((series) =>
+      series.candles!.map((candle) => `${series.outcome}|${candle.at}|${candle.close}`),
+    );
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = MovementResponseSchema.parse(
+        (
+          await get(`/v1/events/${event.id}/movement?interval=1m&limit=1${cursor ? `&cursor=${cursor}` : ''}`)
+        ).json(),
+      );
+      for (const series of page.series)
+        for (const candle of series.candles!) paged.push(`${series.outcome}|${candle.at}|${candle.close}`);
+      cursor = page.next_cursor;
+    } while (cursor !== null);
+    expect(paged).toEqual(whole);
+    expect(whole.length).toBeGreaterThan(3);
+  });
+
+  it('answers 400 for a bad interval, a foreign cursor, or from after to', async () => {
+    const first = (await get(`/v1/events/${event.id}/movement?limit=2`)).json();
+    const cases = [
+      [`interval=2m`, 'interval'],
+      [`cursor=${first.next_cursor}&book=fanduel`, 'cursor'],
+      [`cursor=garbage`, 'cursor'],
+      [`from=${isoAt(t0 + MINUTE)}&to=${isoAt(t0)}`, 'from'],
+      [`market=corners`, 'market'],
+      [`limit=0`, 'limit'],
+    ];
+    for (const [query, field] of cases) {
+      const answer = await get(`/v1/events/${event.id}/movement?${query}`);
+      expect(answer.statusCode, query).toBe(400);
+      expect(Object.keys(answer.json().errors)).toContain(field);
+    }
+  });
+});
+
+describe('GET /v1/historical/odds', () => {
+  it('shows the board at each change and walks from one change to the next and back', async () => {
+    clock.advance(10 * MINUTE);
+    const t0 = clock.now();
+    const event = board.addEvent({ league: 'nhl', startsInMs: 60 * MINUTE });
+    board.price(event, 'fanduel', 'moneyline', 'home', -110);
+    board.price(event, 'fanduel', 'moneyline', 'away', -110);
+    clock.advance(1_000);
+    board.price(event, 'draftkings', 'moneyline', 'home', -105);
+    board.price(event, 'draftkings', 'moneyline', 'away', -115);
+    clock.advance(1_000);
+    board.price(event, 'fanduel', 'moneyline', 'home', -120);
+    clock.advance(1_000);
+    board.price(event, 'draftkings', 'moneyline', 'away', -115, { suspended: true });
+    clock.advance(5_000);
+    await board.flush();
+
+    const boardAt = async (at: number) => {
+      const answer = await get(`/v1/historical/odds?league=nhl&at=${isoAt(at)}`);
+      expect(answer.statusCode).toBe(200);
+      return HistoricalOddsResponseSchema.parse(answer.json());
+    };
+    const prices = (body: Awaited<ReturnType<typeof boardAt>>) =>
+      body.events.flatMap((entry) =>
+        entry.markets.flatMap((market) =>
+          market.outcomes.flatMap((outcome) =>
+            outcome.prices.map(
+              (price) =>
+                `${outcome.outcome}@${price.book}:${price.american}${price.suspended ? ' (suspended)' : ''}`,
+            ),
+          ),
+        ),
+      );
+
+    expect((await boardAt(t0 - 1)).events).toEqual([]);
+    const steps: { at: string; prices: string[]; previous: string | null }[] = [];
+    let at: number | null = t0;
+    while (at !== null) {
+      const body = await boardAt(at);
+      expect(body.at).toBe(isoAt(at));
+      expect(body.as_of).toBe(isoAt(at));
+      steps.push({ at: body.at, prices: prices(body), previous: body.previous_change_at });
+      at = body.next_change_at === null ? null : Date.parse(body.next_change_at);
+    }
+    expect(steps).toEqual([
+      { at: isoAt(t0), previous: null, prices: ['away@fanduel:-110', 'home@fanduel:-110'] },
+      {
+        at: isoAt(t0 + 1_000),
+        previous: isoAt(t0),
+        prices: ['away@fanduel:-110', 'away@draftkings:-115', 'home@draftkings:-105', 'home@fanduel:-110'],
+      },
+      {
+        at: isoAt(t0 + 2_000),
+        previous: isoAt(t0 + 1_000),
+        prices: ['away@fanduel:-110', 'away@draftkings:-115', 'home@draftkings:-105', 'home@fanduel:-120'],
+      },
+      {
+        at: isoAt(t0 + 3_000),
+        previous: isoAt(t0 + 2_000),
+        prices: [
+          'away@fanduel:-110',
+          'away@draftkings:-115 (suspended)',
+          'home@draftkings:-105',
+          'home@fanduel:-120',
+        ],
+      },
+    ]);
+
+    // Now, it is the same board as /v1/odds, in the same shape.
+    const now = await boardAt(clock.now());
+    const live = OddsResponseSchema.parse((await get('/v1/odds?league=nhl')).json());
+    const strip = (events: typeof live.events) =>
+      events.map((entry) => ({
+        event: entry.event,
+        markets: entry.markets.map((market) => ({
+          ...market,
+          outcomes: market.outcomes.map((outcome) => ({
+            ...outcome,
+            prices: outcome.prices.map(({ book, american, decimal, implied_prob, suspended }) => ({
+              book,
+              american,
+              decimal,
+              implied_prob,
+              suspended,
+            })),
+          })),
+        })),
+      }));
+    expect(strip(now.events)).toEqual(strip(live.events));
+    expect(now.next_change_at).toBeNull();
+  });
+
+  it('answers 400 without a league or instant, or for an instant in the future', async () => {
+    for (const query of [
+      'league=nhl',
+      `at=${isoAt(clock.now())}`,
+      `league=nhl&at=${isoAt(clock.now() + MINUTE)}`,
+    ]) {
+      const answer = await get(`/v1/historical/odds?${query}`);
+      expect(answer.statusCode, query).toBe(400);
+      expect(answer.json().type).toBe('https://sharpline.io/problems/validation');
+    }
+  });
+
+  it('counts as 10 requests: a key with N requests left gets N / 10 answers, and the rest stays usable', async () => {
+    const key = await createKey(app, 'elite');
+    const at = isoAt(clock.now());
+    let remaining = Number((await get('/v1/me', key)).headers['x-ratelimit-remaining']);
+    if (external() && Number((await get('/v1/me', key)).headers['x-ratelimit-reset']) < 15) {
+      // Redis keeps real time: start in a fresh window rather than straddle one.
+      await new Promise((resolve) => setTimeout(resolve, 16_000));
+    }
+    remaining = Number((await get('/v1/me', key)).headers['x-ratelimit-remaining']);
+    const allowed = Math.floor(remaining / 10);
+    for (let call = 0; call < allowed; call += 1) {
+      const answer = await get(`/v1/historical/odds?league=nhl&at=${at}`, key);
+      expect(answer.statusCode).toBe(200);
+      expect(Number(answer.headers['x-ratelimit-remaining'])).toBe(remaining - 10 * (call + 1));
+    }
+    const refused = await get(`/v1/historical/odds?league=nhl&at=${at}`, key);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({
+      type: 'https://sharpline.io/problems/rate-limited',
+      request_cost: 10,
+    });
+    // The refused call was not charged: the requests left still fit cheaper calls.
+    const left = remaining % 10;
+    for (let call = 0; call < left; call += 1) expect((await get('/v1/me', key)).statusCode).toBe(200);
+    expect((await get('/v1/me', key)).statusCode).toBe(429);
+  });
+});
