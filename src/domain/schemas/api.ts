@@ -553,7 +553,70 @@ export const HistoricalOddsResponseSchema = OddsResponseSchema.extend({
       "The league's first price change strictly after `at` (ask for it to step forward); null: none yet.",
     ),
 }).meta({
-  id: 'HistoricalOddsResponse',
+  examples: [
+    {
+      as_of: '2026-11-21T18:00:00.000Z',
+      delay_seconds: 0,
+      at: '2026-11-21T18:00:00.000Z',
+      previous_change_at: '2026-11-21T17:59:58.412Z',
+      next_change_at: '2026-11-21T18:00:03.005Z',
+      events: [
+        {
+          event: {
+            id: EXAMPLE_EVENT_ID,
+            league: 'nba',
+            sport: 'basketball',
+            home: { name: 'New York Knicks', abbreviation: 'NYK' },
+            away: { name: 'Boston Celtics', abbreviation: 'BOS' },
+            starts_at: '2026-11-22T00:30:00.000Z',
+            live: false,
+          },
+          markets: [
+            {
+              key: `${EXAMPLE_EVENT_ID}|moneyline|full|`,
+              type: 'moneyline',
+              period: 'full',
+              point: null,
+              label: 'Moneyline',
+              main: true,
+              outcomes: [
+                {
+                  outcome: 'away',
+                  name: 'Boston Celtics',
+                  prices: [
+                    {
+                      book: 'fanduel',
+                      american: '-115',
+                      decimal: 1.8695,
+                      implied_prob: 0.534902,
+                      updated_at: '2026-11-21T17:41:09.230Z',
+                      suspended: false,
+                      links: { desktop: null, mobile: null },
+                    },
+                  ],
+                },
+                {
+                  outcome: 'home',
+                  name: 'New York Knicks',
+                  prices: [
+                    {
+                      book: 'fanduel',
+                      american: '-105',
+                      decimal: 1.9523,
+                      implied_prob: 0.512216,
+                      updated_at: '2026-11-21T17:59:58.412Z',
+                      suspended: true,
+                      links: { desktop: null, mobile: null },
+                    },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  ],
 });
 
 export const MeResponseSchema = z

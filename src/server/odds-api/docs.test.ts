@@ -1,6 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DOCS_ANCHORS, PLANS } from '#domain/plans.ts';
 import { buildTestApp } from '#tests/support/server/app.ts';
 
 let app: FastifyInstance;
@@ -53,6 +54,70 @@ describe('GET /openapi.json', () => {
       expect.arrayContaining(['league', 'event', 'markets', 'books', 'main']),
     );
     expect(Object.keys(doc.paths['/v1/events/{eventId}/movement'].get.responses)).toContain('403');
+  });
+});
+
+describe('the odds-history operations', () => {
+  it('are documented with parameters, plan refusals and examples', async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const movement = doc.paths['/v1/events/{eventId}/movement'].get;
+    const lines = doc.paths['/v1/events/{eventId}/lines'].get;
+    const clv = doc.paths['/v1/clv'].post;
+    const historical = doc.paths['/v1/historical/odds'].get;
+    const names = (operation: { parameters: { name: string }[] }) =>
+      operation.parameters.map((parameter) => parameter.name);
+    expect(names(movement)).toEqual(
+      expect.arrayContaining([
+        'eventId',
+        'market',
+        'book',
+        'outcome',
+        'from',
+        'to',
+        'interval',
+        'limit',
+        'cursor',
+      ]),
+    );
+    expect(names(historical)).toEqual(expect.arrayContaining(['league', 'at', 'markets', 'books']));
+    for (const operation of [movement, lines, clv, historical]) {
+      expect(Object.keys(operation.responses)).toEqual(
+        expect.arrayContaining(['200', '400', '401', '403', '429']),
+      );
+      expect(operation.responses['200'].content['application/json'].example).toBeDefined();
+    }
+    expect(Object.keys(lines.responses)).toContain('404');
+    expect(clv.requestBody.content['application/json'].example.bets[0]).toMatchObject({ price: '+150' });
+    expect(movement.responses['200'].content['application/json'].example.series[0].points[0]).toMatchObject({
+      state: 'open',
+    });
+    expect(historical.summary).toContain('10 requests');
+  });
+
+  it('are on /docs with their examples, at the anchors the pricing page links to', async () => {
+    const html = (await app.inject({ method: 'GET', url: '/docs' })).body;
+    for (const path of [
+      '/v1/events/{eventId}/movement',
+      '/v1/events/{eventId}/lines',
+      '/v1/clv',
+      '/v1/historical/odds',
+    ])
+      expect(html).toContain(`<code>${path}</code>`);
+    expect(html).toContain('Example request body');
+    expect(html).toContain('Example response');
+    expect(html).toContain('&quot;clv_pct&quot;: 22.284');
+    const hrefs = [
+      ...Object.values(DOCS_ANCHORS),
+      ...PLANS.flatMap((plan) =>
+        plan.features.flatMap((feature) => (feature.docsHref ? [feature.docsHref] : [])),
+      ),
+    ];
+    expect(hrefs.length).toBeGreaterThan(4);
+    for (const href of hrefs) {
+      const [page, anchor] = href.split('#');
+      expect(page).toBe('/docs');
+      expect(html).toContain(`id="${anchor}"`);
+    }
   });
 });
 

@@ -24,8 +24,26 @@ interface Operation {
     description?: string;
     schema?: Record<string, unknown>;
   }[];
-  responses?: Record<string, { description?: string }>;
+  requestBody?: { content?: Record<string, Media> };
+  responses?: Record<string, { description?: string; content?: Record<string, Media> }>;
 }
+
+interface Media {
+  example?: unknown;
+  examples?: Record<string, { value?: unknown }>;
+}
+
+/** The first example of a JSON body, if the document gives one. */
+function exampleOf(content: Record<string, Media> | undefined): unknown {
+  const media = content?.['application/json'];
+  if (!media) return undefined;
+  return media.example ?? Object.values(media.examples ?? {})[0]?.value;
+}
+
+const exampleBlock = (title: string, value: unknown) =>
+  value === undefined
+    ? ''
+    : `<details class="example" open><summary>${title}</summary><pre><code>${escapeHtml(JSON.stringify(value, null, 2))}</code></pre></details>`;
 
 const DOCS_CSP = [
   "default-src 'none'",
@@ -83,11 +101,15 @@ export function renderDocs(doc: OpenApiDocument, origin: string): string {
         )
         .join('');
       const tryable = method === 'GET' && path !== '/v1/stream';
+      const examples =
+        exampleBlock('Example request body', exampleOf(operation.requestBody?.content)) +
+        exampleBlock('Example response', exampleOf(operation.responses?.['200']?.content));
       return `<section class="op" id="${anchor(method, path)}">
 <h3><span class="m">${method}</span> <code>${escapeHtml(path)}</code></h3>
 <p>${inline(operation.summary ?? '')}</p>${operation.description ? `<p>${inline(operation.description)}</p>` : ''}
 ${params ? `<table><thead><tr><th>Parameter</th><th>In</th><th>Type</th><th>Description</th></tr></thead><tbody>${params}</tbody></table>` : ''}
 <table><thead><tr><th>Status</th><th>Meaning</th></tr></thead><tbody>${responses}</tbody></table>
+${examples}
 ${tryable ? `<form class="try" data-path="${escapeHtml(path)}"><label>Try it: <input name="url" value="${escapeHtml(path.replace(/\{(\w+)\}/g, ':$1'))}${path === '/v1/odds' ? '?league=nba&amp;main=true' : ''}" aria-label="Request path for ${escapeHtml(path)}"></label> <button type="submit">Send</button><pre class="out" aria-live="polite"></pre></form>` : ''}
 </section>`;
     })
@@ -140,12 +162,13 @@ source.addEventListener('close', (e) =&gt; { console.log('closed by server', e.d
 <pre><code>${curl}</code></pre>
 <h2 id="limits">Rate limits and delays</h2>
 <table><thead><tr><th>Plan</th><th>Requests / minute</th><th>Data delay</th><th>Concurrent streams</th></tr></thead><tbody>${planRows}</tbody></table>
-<p>Every authenticated answer carries <code>RateLimit-Policy: "minute";q=&lt;limit&gt;;w=60</code>, <code>RateLimit: "minute";r=&lt;remaining&gt;;t=&lt;seconds&gt;</code> (IETF draft) and <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code>, <code>X-RateLimit-Reset</code> (seconds until the window ends). Each key has one-minute windows: exactly the plan's number of requests succeed in a window, however fast they arrive, and the whole quota comes back when the window ends (each key's windows have their own phase, so <code>t</code> tells you when). Over the limit: <code>429</code> with <code>Retry-After</code> in seconds. Delayed plans see every price and arb as it was <code>delay_seconds</code> ago; each answer says which instant in <code>as_of</code>.</p>
+<p>Every authenticated answer carries <code>RateLimit-Policy: "minute";q=&lt;limit&gt;;w=60</code>, <code>RateLimit: "minute";r=&lt;remaining&gt;;t=&lt;seconds&gt;</code> (IETF draft) and <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code>, <code>X-RateLimit-Reset</code> (seconds until the window ends). Each key has one-minute windows: exactly the plan's number of requests succeed in a window, however fast they arrive, and the whole quota comes back when the window ends (each key's windows have their own phase, so <code>t</code> tells you when). Over the limit: <code>429</code> with <code>Retry-After</code> in seconds. <code>/v1/historical/odds</code> counts as 10 requests (a call that does not fit is refused and not charged). Delayed plans see every price and arb as it was <code>delay_seconds</code> ago; each answer says which instant in <code>as_of</code>.</p>
 <h2 id="errors">Errors</h2>
 <p>Errors are <code>application/problem+json</code> (RFC 9457): <code>type</code> is a stable URI to switch on (<code>https://sharpline.io/problems/&lt;code&gt;</code>), <code>title</code> and <code>detail</code> are for people, <code>errors</code> lists invalid parameters.</p>
 <pre><code>{"type":"https://sharpline.io/problems/plan-feature","title":"Not included in your plan","status":403,
- "detail":"Historical line movement is included in the Enterprise plan; this key is on the Pro plan.",
- "feature":"line-movement","plan":"pro","required_plan":"enterprise","upgrade_url":"…"}</code></pre>
+ "detail":"Historical closing and opening line values (CLV, OLV) is included in the Elite and Enterprise plans; this key is on the Pro plan.",
+ "feature":"closing-lines","plan":"pro","required_plan":"elite","plans":["elite","enterprise"],"upgrade_url":"…"}</code></pre>
+<p><code>plans</code> lists every plan that includes the feature, cheapest first; <code>required_plan</code> is the cheapest.</p>
 <h2 id="streaming">Streaming</h2>
 <p>Open <code>/v1/stream</code> with the same filters as the REST routes. Events: <code>snapshot</code>, <code>price</code>, <code>arb</code>, <code>arb_removed</code>, <code>close</code>; every event has an <code>id</code>, a dropped connection resumes from <code>Last-Event-ID</code> without gaps or duplicates (or gets one fresh <code>snapshot</code> when the gap is too old), and a <code>:</code> comment arrives at least every 15 s. A client that reads too slowly is disconnected rather than buffered without bound; it reconnects and resumes.</p>
 <pre><code>${streamJs}</code></pre>
@@ -172,7 +195,7 @@ table{border-collapse:collapse;width:100%;margin:.5rem 0}th,td{border-bottom:1px
 .m{display:inline-block;min-width:3.2em;color:var(--accent);font-weight:600}.req{color:#fbbf24;font-size:12px}
 .op{border-top:1px solid var(--line);padding-top:.5rem;margin-top:1.5rem}input{background:#0f172a;color:var(--fg);border:1px solid #334155;padding:.3rem .5rem;border-radius:4px;min-width:22rem;max-width:100%}
 button{background:var(--accent);color:#022c22;border:0;padding:.35rem .8rem;border-radius:4px;font-weight:600;cursor:pointer}
-.key{display:block;margin:1rem 0}@media (max-width:800px){.layout{grid-template-columns:1fr}nav{position:static;height:auto;border-right:0}}`;
+.key{display:block;margin:1rem 0}.example summary{cursor:pointer;color:var(--muted)}@media (max-width:800px){.layout{grid-template-columns:1fr}nav{position:static;height:auto;border-right:0}}`;
 
 const DOCS_JS = `'use strict';
 (function () {

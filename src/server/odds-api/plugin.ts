@@ -2,6 +2,7 @@ import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { z } from 'zod';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { SITE } from '#domain/site.ts';
 import { PROBLEM_CONTENT_TYPE, problemType } from '../http/problem.ts';
@@ -37,6 +38,20 @@ export const OPENAPI_INFO = {
   description: `Real-time and delayed sports betting odds from 15 sportsbooks, arbitrage opportunities, and a server-sent events stream. Authenticate with the \`X-Api-Key\` header. Every answer carries \`RateLimit-Policy\`, \`RateLimit\` and \`X-RateLimit-Limit/Remaining/Reset\`; errors are RFC 9457 \`application/problem+json\` with a stable \`type\`.`,
 };
 
+/**
+ * The converter leaves out the `examples` of a request body's zod schema (its input JSON schema drops top-level
+ * metadata): they are put back so that the document shows them as the body's example (POST /v1/clv).
+ */
+function withBodyExamples(
+  body: unknown,
+  transformed: ReturnType<typeof jsonSchemaTransform>,
+): ReturnType<typeof jsonSchemaTransform> {
+  const examples = body instanceof z.ZodType ? z.globalRegistry.get(body)?.examples : undefined;
+  const json = (transformed.schema as Record<string, unknown>).body;
+  if (!Array.isArray(examples) || typeof json !== 'object' || json === null) return transformed;
+  return { ...transformed, schema: { ...transformed.schema, body: { ...json, examples } } };
+}
+
 async function api(app: FastifyInstance, options: ApiPluginOptions) {
   await app.register(apiKeysPlugin, { cacheMs: options.keyCacheMs, now: options.now });
   const { REDIS_URL, REDIS_PREFIX } = app.config;
@@ -65,7 +80,9 @@ async function api(app: FastifyInstance, options: ApiPluginOptions) {
     },
     // Only /v1 appears in the document: the site, the public feed and the operators' routes are not part of the API.
     transform: (input) =>
-      input.url.startsWith('/v1') ? jsonSchemaTransform(input) : { schema: { hide: true }, url: input.url },
+      input.url.startsWith('/v1')
+        ? withBodyExamples(input.schema?.body, jsonSchemaTransform(input))
+        : { schema: { hide: true }, url: input.url },
     transformObject: jsonSchemaTransformObject,
   });
   const now = options.now ?? Date.now;
