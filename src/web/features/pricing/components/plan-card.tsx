@@ -65,7 +65,16 @@ export function PlanCard({ plan }: { plan: Plan }) {
             <FeatureIconSvg icon={feature.icon} included={feature.included} />
             <span>
               {feature.included ? null : <span className="sr-only">Not included: </span>}
-              {feature.text}
+              {feature.docsHref ? (
+                <a
+                  href={feature.docsHref}
+                  className="underline decoration-slate-500 underline-offset-4 hover:text-emerald-200 hover:decoration-emerald-300 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-300"
+                >
+                  {feature.text}
+                </a>
+              ) : (
+                feature.text
+              )}
             </span>
           </li>
         ))}
