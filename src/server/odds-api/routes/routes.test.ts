@@ -233,7 +233,7 @@ describe('GET /v1/me', () => {
   it('matches its schema and names the features of the plan', async () => {
     const body = MeResponseSchema.parse((await get('/v1/me', elite)).json());
     expect(body.plan.id).toBe('enterprise');
-    expect(body.features).toContain('line-movement');
+    expect(body.features).toEqual(['line-movement', 'closing-lines', 'historical-odds']);
   });
 });
 
