@@ -197,7 +197,7 @@ describe('an instance that does not record (HISTORY_RECORD=false)', () => {
 describe('retention and the size cap', () => {
   it('drops day partitions past HISTORY_RETENTION_DAYS with their events, and days over HISTORY_MAX_GB oldest first', async () => {
     const dayClock = virtualClock(Date.UTC(2026, 9, 1, 12));
-    const persistent = external()
+    const persistent: Record<string, string> = external()
       ? {}
       : { PGLITE_DIR: path.join(mkdtempSync(path.join(tmpdir(), 'sharpline-history-')), 'db') };
     const config = trialTestConfig({ ...persistent, HISTORY_RETENTION_DAYS: '2', HISTORY_MAX_GB: '1' });
