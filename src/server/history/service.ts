@@ -211,6 +211,30 @@ export class HistoryService {
     return rows.map(toEvent);
   }
 
+  /**
+   * A league's fixture arrivals and ends around `at` (unix ms): the latest strictly before it and the earliest
+   * strictly after. With the ticks of the events known at `at`, they bound the board's previous and next change
+   * (an event that appears, or ends, changes the board too). Index lookups on history_events.
+   */
+  async eventTimesAround(
+    league: string,
+    at: number,
+  ): Promise<{ previous: number | null; next: number | null }> {
+    const [row] = await this.db.query<{ previous: string | null; next: string | null }>(
+      `SELECT
+         (SELECT (extract(epoch from max(t)) * 1000)::int8::text FROM (
+            SELECT max(first_seen_at) AS t FROM history_events WHERE league = $1 AND first_seen_at < ${AT(2)}
+            UNION ALL SELECT max(ended_at) FROM history_events WHERE league = $1 AND ended_at < ${AT(2)}) AS b)
+           AS previous,
+         (SELECT (extract(epoch from min(t)) * 1000)::int8::text FROM (
+            SELECT min(first_seen_at) AS t FROM history_events WHERE league = $1 AND first_seen_at > ${AT(2)}
+            UNION ALL SELECT min(ended_at) FROM history_events WHERE league = $1 AND ended_at > ${AT(2)}) AS a)
+           AS next`,
+      [league, at],
+    );
+    return { previous: time(row?.previous ?? null), next: time(row?.next ?? null) };
+  }
+
   /** The event's series, in a stable order (market, outcome, book), narrowed by the filter. */
   async series(eventIds: string | readonly string[], filter: SeriesFilter = {}): Promise<HistorySeries[]> {
     const where = ['event_id = ANY($1::text[])'];

@@ -98,16 +98,14 @@ export async function historicalOddsRoutes(app: FastifyInstance, { now }: { now:
       const ids = series.map((row) => row.id);
       const last = await app.history.lastTicks(ids, at);
       const before = await app.history.lastTicks(ids, at - 1);
-      let previous: number | null = null;
+      // The previous and next change of the board: a tick of an event known at `at`, or an event appearing or
+      // ending (which covers events first seen after `at`, and events that ended before it).
+      const around = await app.history.eventTimesAround(query.league, at);
+      let previous = around.previous;
       for (const tick of before.values()) if (previous === null || tick.at > previous) previous = tick.at;
-      // The next change may belong to an event first seen after `at`: ask over the events known now as well.
-      const later = (await app.history.eventsAt(query.league, current)).filter(
-        (event) => !events.some((known) => known.id === event.id),
-      );
-      const laterIds = later.length
-        ? (await app.history.series(later.map((event) => event.id))).map((row) => row.id)
-        : [];
-      const next = await app.history.nextChangeAfter([...ids, ...laterIds], at);
+      const probed = await app.history.nextChangeAfter(ids, at);
+      const next =
+        probed === null ? around.next : around.next === null ? probed : Math.min(probed, around.next);
 
       const byEvent = new Map<string, HistorySeries[]>();
       for (const row of series) {

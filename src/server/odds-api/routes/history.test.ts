@@ -606,6 +606,42 @@ describe('GET /v1/historical/odds', () => {
     expect(now.next_change_at).toBeNull();
   });
 
+  it('walks over a fixture that appeared and ended between two changes of another (no step skipped)', async () => {
+    clock.advance(10 * MINUTE);
+    const t0 = clock.now();
+    const stays = board.addEvent({ league: 'mls', startsInMs: 60 * MINUTE });
+    board.price(stays, 'fanduel', '1x2', 'home', 150);
+    clock.advance(2_000);
+    const brief = board.addEvent({ league: 'mls', startsInMs: 30 * MINUTE });
+    board.price(brief, 'betmgm', '1x2', 'draw', 240);
+    clock.advance(2_000);
+    board.end(brief);
+    clock.advance(2_000);
+    board.price(stays, 'fanduel', '1x2', 'home', 155);
+    await board.flush();
+
+    const walked: { at: number; events: number }[] = [];
+    let at: number | null = t0;
+    while (at !== null) {
+      const body = HistoricalOddsResponseSchema.parse(
+        (await get(`/v1/historical/odds?league=mls&at=${isoAt(at)}`)).json(),
+      );
+      walked.push({ at: at - t0, events: body.events.length });
+      at = body.next_change_at === null ? null : Date.parse(body.next_change_at);
+    }
+    expect(walked).toEqual([
+      { at: 0, events: 1 },
+      { at: 2_000, events: 2 },
+      { at: 4_000, events: 1 },
+      { at: 6_000, events: 1 },
+    ]);
+    // And back from the end, through the brief fixture's end.
+    const last = HistoricalOddsResponseSchema.parse(
+      (await get(`/v1/historical/odds?league=mls&at=${isoAt(t0 + 6_000)}`)).json(),
+    );
+    expect(last.previous_change_at).toBe(isoAt(t0 + 4_000));
+  });
+
   it('answers 400 without a league or instant, or for an instant in the future', async () => {
     for (const query of [
       'league=nhl',
