@@ -10,6 +10,11 @@ import os from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
+import { americanToDecimal, toAmericanOdds } from '#domain/odds.ts';
+import { openDatabase } from '#server/db/database.ts';
+import { HistoryRecorder } from '#server/history/recorder.ts';
+import { sqlClient } from '#server/history/sql-client.ts';
+import { HistoryWriter } from '#server/history/writer.ts';
 import { fixtureBuild, startServer } from './lib/server.ts';
 
 const PORT = Number(process.env.BENCH_HISTORY_PORT ?? 4131);
@@ -131,6 +136,82 @@ async function dropSchemas() {
   await client.end();
 }
 
+/**
+ * The writer's ceiling, beside what the simulator asks of it: batches of 1,000 changes over 600 series (a busy
+ * publish tick) queued all at once, timed until written. In this process, no server.
+ */
+async function writerCapacity(database: 'pglite' | 'postgres') {
+  const { mkdtempSync } = await import('node:fs');
+  const schema = `bench_history_cap_${process.pid}`;
+  const handle = await openDatabase({
+    databaseUrl: database === 'postgres' ? DATABASE_URL : undefined,
+    pgliteDir: `${mkdtempSync(`${os.tmpdir()}/sharpline-history-cap-`)}/pglite`,
+    schemaName: database === 'postgres' ? schema : 'public',
+  });
+  let clock = Date.UTC(2026, 10, 23, 12);
+  const now = () => clock;
+  const writer = new HistoryWriter(sqlClient(handle.db, handle.kind), {
+    maxQueueRows: 10_000_000,
+    retentionDays: 30,
+    maxBytes: Number.MAX_SAFE_INTEGER,
+    now,
+    log: { info: () => {}, warn: () => {} },
+  });
+  await writer.maintain();
+  const recorder = new HistoryRecorder(now);
+  const event = {
+    id: 'cap-1',
+    league: 'nba' as const,
+    home: { id: 'h', name: 'Home', abbreviation: 'HOM' },
+    away: { id: 'a', name: 'Away', abbreviation: 'AWY' },
+    startsAt: clock + 86_400_000,
+    live: false,
+  };
+  recorder.onEvent({ kind: 'upsert', event });
+  const batches = 200;
+  const perBatch = 1_000;
+  for (let batch = 0; batch < batches; batch += 1) {
+    for (let index = 0; index < perBatch; index += 1) {
+      clock += 1;
+      const series = (batch * perBatch + index) % 600;
+      const point = -0.5 - (series % 30);
+      const american = -110 - ((batch + index) % 20);
+      recorder.onPrice({
+        eventId: event.id,
+        marketKey: `cap-1|spread|full|${point}`,
+        spec: { type: 'spread', period: 'full', point },
+        price: {
+          book: series < 300 ? 'fanduel' : 'draftkings',
+          outcome: series % 2 ? 'home' : 'away',
+          american: toAmericanOdds(american),
+          decimal: americanToDecimal(toAmericanOdds(american)),
+          links: { desktop: null, mobile: null },
+          updatedAt: clock,
+          receivedAt: clock,
+          suspended: false,
+        },
+      });
+    }
+    writer.enqueue(recorder.cut()!);
+  }
+  const queued = writer.stats().queuedChanges;
+  const started = performance.now();
+  await writer.drain(600_000);
+  const seconds = (performance.now() - started) / 1000;
+  await handle.close();
+  if (database === 'postgres') {
+    const client = new pg.Client({ connectionString: DATABASE_URL });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await client.end();
+  }
+  return {
+    changes: queued,
+    seconds: Number(seconds.toFixed(2)),
+    changesPerSecond: Math.round(queued / seconds),
+  };
+}
+
 const results: Record<string, unknown> = {
   date: new Date().toISOString(),
   node: process.version,
@@ -146,7 +227,10 @@ try {
     const on = await run(database, true);
     await on.server.stop();
     if (database === 'pglite') on.figures.tickBytes = await pgliteTickBytes(`${on.server.dataDir}/pglite`);
+    const capacity = await writerCapacity(database);
+    console.log(database, 'writer capacity', capacity);
     results[database] = {
+      writerCapacity: capacity,
       off: off.figures,
       on: on.figures,
       feedRatioOnOverOff: Number(
