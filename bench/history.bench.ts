@@ -176,7 +176,20 @@ async function writerCapacity(database: 'pglite' | 'postgres') {
       const series = (batch * perBatch + index) % 600;
       const point = -0.5 - (series % 30);
       const american = -110 - ((batch + index) % 20);
+      const first = batch * perBatch + index < 600;
       recorder.onPrice({
+        previous: first
+          ? null
+          : {
+              book: 'fanduel',
+              outcome: 'home',
+              american: toAmericanOdds(-300),
+              decimal: americanToDecimal(toAmericanOdds(-300)),
+              links: { desktop: null, mobile: null },
+              updatedAt: clock,
+              receivedAt: clock,
+              suspended: false,
+            },
         eventId: event.id,
         marketKey: `cap-1|spread|full|${point}`,
         spec: { type: 'spread', period: 'full', point },

@@ -73,6 +73,8 @@ export interface PriceChange {
   marketKey: string;
   spec: MarketSpec;
   price: BookPrice;
+  /** The version this price replaced (null: the book's first price for this outcome since the event was stored). */
+  previous: BookPrice | null;
 }
 
 export type PriceListener = (change: PriceChange) => void;
@@ -212,6 +214,7 @@ export class OddsStore {
         marketKey: market.key,
         spec: market.spec,
         price: stripHistory(price),
+        previous,
       };
       for (const listener of this.listeners) listener(change);
     }

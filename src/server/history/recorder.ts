@@ -2,8 +2,10 @@ import { sideId, type OddsEvent, type OutcomeKey } from '#domain/markets.ts';
 import type { EventChange, PriceChange } from '#engine/store.ts';
 
 // Turns what the engine's store accepts into history rows, in memory and on the engine's call stack (no I/O here):
-// a price change that changes nothing (same odds, same suspension) is not a change and is not kept; everything else
-// becomes a tick. `cut()` hands the rows gathered since the last cut to the writer as one batch.
+// a price change that changes nothing (same odds, same suspension as the version it replaced) is not a change and is
+// not kept; everything else becomes a tick. `cut()` hands the rows gathered since the last cut to the writer as one
+// batch. It keeps no state per series: the store's change carries the version it replaced, and an ended event's
+// markets carry their last prices (decision 106: the idle server's memory stays within its budget).
 
 /** Tick states as stored (price_ticks.state). */
 export const TICK_STATE = { open: 0, suspended: 1, removed: 2 } as const;
@@ -50,18 +52,12 @@ export interface HistoryBatch {
   upTo: number;
 }
 
-interface SeriesState {
-  american: number;
-  decimal: number;
-  state: TickStateCode;
-  lastAtUs: number;
-}
-
 export class HistoryRecorder {
-  /** Per event: series key → the last state kept (to tell a change from a re-confirmation). */
-  private readonly byEvent = new Map<string, Map<string, SeriesState>>();
   private readonly events = new Map<string, EventRow>();
   private batch: HistoryBatch;
+  /** The millisecond of the last tick, and how many ticks it had: a tick's microseconds (see `atOf`). */
+  private lastMs = 0;
+  private inMs = 0;
 
   constructor(private readonly now: () => number) {
     this.batch = this.emptyBatch();
@@ -81,24 +77,33 @@ export class HistoryRecorder {
     return this.batch.ticks.key.length;
   }
 
-  onPrice(change: PriceChange): void {
-    const { price, spec } = change;
-    const key = `${change.marketKey}|${price.outcome}|${price.book}`;
-    let series = this.byEvent.get(change.eventId);
-    if (!series) {
-      series = new Map();
-      this.byEvent.set(change.eventId, series);
+  /**
+   * A tick's time in microseconds: its millisecond, plus its rank among the ticks of that millisecond, so that two
+   * changes of one series in one millisecond keep their order and (series, time) stays unique.
+   */
+  private atOf(ms: number): number {
+    if (ms > this.lastMs) {
+      this.lastMs = ms;
+      this.inMs = 0;
+    } else if (ms === this.lastMs) {
+      if (this.inMs < 999) this.inMs += 1;
+    } else {
+      return ms * 1000; // a clock that went back: the time as given (never moved forward)
     }
-    const state = price.suspended ? TICK_STATE.suspended : TICK_STATE.open;
-    const previous = series.get(key);
+    return this.lastMs * 1000 + this.inMs;
+  }
+
+  onPrice(change: PriceChange): void {
+    const { price, previous, spec } = change;
     if (
       previous &&
       previous.american === price.american &&
       previous.decimal === price.decimal &&
-      previous.state === state
+      previous.suspended === price.suspended
     ) {
       return;
     }
+    const key = `${change.marketKey}|${price.outcome}|${price.book}`;
     if (!previous) {
       this.batch.series.push({
         key,
@@ -112,9 +117,8 @@ export class HistoryRecorder {
         sideId: sideId(change.eventId, spec, price.outcome, price.book),
       });
     }
-    const atUs = nextAt(price.receivedAt * 1000, previous?.lastAtUs);
-    series.set(key, { american: price.american, decimal: price.decimal, state, lastAtUs: atUs });
-    this.push(key, atUs, price.american, price.decimal, state);
+    const state = price.suspended ? TICK_STATE.suspended : TICK_STATE.open;
+    this.push(key, this.atOf(price.receivedAt), price.american, price.decimal, state);
   }
 
   onEvent(change: EventChange): void {
@@ -146,14 +150,14 @@ export class HistoryRecorder {
       return;
     }
     // Removed (ended or withdrawn): every price still standing is closed with a "removed" tick.
-    const series = this.byEvent.get(change.eventId);
-    if (series) {
-      const nowUs = now * 1000;
-      for (const [key, state] of series) {
-        if (state.state === TICK_STATE.removed) continue;
-        this.push(key, nextAt(nowUs, state.lastAtUs), state.american, state.decimal, TICK_STATE.removed);
+    for (const market of change.markets) {
+      for (const [index, byBook] of market.prices.entries()) {
+        const outcome = market.outcomes[index]!;
+        for (const price of byBook.values()) {
+          const key = `${market.key}|${outcome}|${price.book}`;
+          this.push(key, this.atOf(now), price.american, price.decimal, TICK_STATE.removed);
+        }
       }
-      this.byEvent.delete(change.eventId);
     }
     const known = this.events.get(change.eventId);
     if (known) {
@@ -179,9 +183,4 @@ export class HistoryRecorder {
     this.batch = this.emptyBatch();
     return batch;
   }
-}
-
-/** A tick time after the series' previous one (two changes in one millisecond stay ordered). */
-function nextAt(atUs: number, lastAtUs: number | undefined): number {
-  return lastAtUs !== undefined && atUs <= lastAtUs ? lastAtUs + 1 : atUs;
 }

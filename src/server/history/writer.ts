@@ -52,8 +52,11 @@ const CLOSING_CHECK_MS = 1_000;
 export class HistoryWriter {
   private readonly queue: HistoryBatch[] = [];
   private queuedChanges = 0;
-  /** Series key → id, for series known to be in the database. Pruned when their event ends. */
-  private readonly seriesIds = new Map<string, { id: number; hasOpening: boolean }>();
+  /**
+   * Series key → id × 2 + (1 when its opening line is set), for series known to be in the database: one number per
+   * series rather than an object (about 100,000 series on the simulator's board). Pruned when their event ends.
+   */
+  private readonly seriesIds = new Map<string, number>();
   private readonly pendingGaps: Gap[] = [];
   private pumping: Promise<void> | null = null;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
@@ -212,7 +215,7 @@ export class HistoryWriter {
   }
 
   private async write(batch: HistoryBatch): Promise<void> {
-    const added = new Map<string, { id: number; hasOpening: boolean }>();
+    const added = new Map<string, number>();
     await this.db.transaction(async (tx) => {
       if (this.pendingGaps.length > 0) await this.writeGaps(tx);
       if (batch.events.length > 0) await this.writeEvents(tx, batch);
@@ -269,11 +272,7 @@ export class HistoryWriter {
   }
 
   /** Resolves the ids of the batch's series (inserting new ones) and sets opening lines not yet known. */
-  private async writeSeries(
-    tx: SqlRunner,
-    batch: HistoryBatch,
-    added: Map<string, { id: number; hasOpening: boolean }>,
-  ): Promise<void> {
+  private async writeSeries(tx: SqlRunner, batch: HistoryBatch, added: Map<string, number>): Promise<void> {
     // Opening candidates: each series' first open tick in this batch.
     const firstOpen = new Map<string, number>();
     const { key, state } = batch.ticks;
@@ -320,20 +319,17 @@ export class HistoryWriter {
         ],
       );
       for (const row of result) {
-        added.set(`${row.market_key}|${row.outcome}|${row.book}`, {
-          id: row.id,
-          hasOpening: row.has_opening,
-        });
+        added.set(`${row.market_key}|${row.outcome}|${row.book}`, seriesEntry(row.id, row.has_opening));
       }
     }
     // Known series without an opening line yet (first seen suspended) that have an open tick now.
     const late: number[] = [];
     for (const [seriesKey, index] of firstOpen) {
       const known = this.seriesIds.get(seriesKey);
-      if (known && !known.hasOpening) late.push(index);
+      if (known !== undefined && !hasOpening(known)) late.push(index);
     }
     if (late.length > 0) {
-      const ids = late.map((index) => this.seriesIds.get(key[index]!)!.id);
+      const ids = late.map((index) => idOf(this.seriesIds.get(key[index]!)!));
       await tx.query(
         `UPDATE history_series s SET opening_at = timestamptz 'epoch' + r.oat * interval '1 microsecond',
                 opening_american = r.oam, opening_decimal = r.ode
@@ -347,15 +343,11 @@ export class HistoryWriter {
         ],
       );
       for (const index of late)
-        added.set(key[index]!, { id: this.seriesIds.get(key[index]!)!.id, hasOpening: true });
+        added.set(key[index]!, seriesEntry(idOf(this.seriesIds.get(key[index]!)!), true));
     }
   }
 
-  private async writeTicks(
-    tx: SqlRunner,
-    batch: HistoryBatch,
-    added: Map<string, { id: number; hasOpening: boolean }>,
-  ): Promise<void> {
+  private async writeTicks(tx: SqlRunner, batch: HistoryBatch, added: Map<string, number>): Promise<void> {
     const { key, atUs, american, decimal, state } = batch.ticks;
     const ids: number[] = [];
     const at: number[] = [];
@@ -364,10 +356,13 @@ export class HistoryWriter {
     const st: number[] = [];
     for (let index = 0; index < key.length; index += 1) {
       const series = added.get(key[index]!) ?? this.seriesIds.get(key[index]!);
-      // A series whose first batch was dropped while the database was away: its key was never resolved. Such
-      // ticks are counted with the dropped ones (the gap is recorded), never written under a wrong series.
-      if (!series) continue;
-      ids.push(series.id);
+      // Never expected (a dropped batch hands its new series to the next one), but a tick whose series could not be
+      // resolved is counted as dropped rather than written under a wrong series.
+      if (series === undefined) {
+        this.stats_.droppedChanges += 1;
+        continue;
+      }
+      ids.push(idOf(series));
       at.push(atUs[index]!);
       am.push(american[index]!);
       de.push(decimal[index]!);
@@ -487,6 +482,10 @@ export class HistoryWriter {
     await this.db.query(`DELETE FROM history_gaps WHERE to_at < to_timestamp($1 / 1000.0)`, [cutoff]);
   }
 }
+
+const seriesEntry = (id: number, opened: boolean): number => id * 2 + (opened ? 1 : 0);
+const idOf = (entry: number): number => Math.floor(entry / 2);
+const hasOpening = (entry: number): boolean => entry % 2 === 1;
 
 function isoDay(day: number): string {
   return new Date(day * DAY_MS).toISOString().slice(0, 10) + ' 00:00:00+00';
