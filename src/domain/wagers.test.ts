@@ -14,6 +14,7 @@ import {
   otherStake,
   parseStake,
   payout,
+  splitStakes,
 } from './wagers.ts';
 
 const c = (n: number) => n as Cents;
@@ -194,5 +195,168 @@ describe('blurWager', () => {
 
   it('keeps a positive value as typed', () => {
     expect(blurWager(['100', '149.12'], 0, ML)).toEqual(['100', '149.12']);
+  });
+});
+
+describe('splitStakes', () => {
+  it('with no rounding is the default split, to the cent, with its payouts', () => {
+    const split = splitStakes(ML, 20_000, 0);
+    expect(split.stakes).toEqual(defaultSplit(ML));
+    expect(split.payouts).toEqual([payout(c(8040), ML[0]), payout(c(11_960), ML[1])]);
+    expect(split).toMatchObject({ total: 20_000, guaranteedProfit: 502, losesIn: [] });
+  });
+
+  // Hand-checked: +155/−140 ($200 exact split 80.39/119.61): $80/$120 pay 204.00 and 205.71; $90/$110 pay 229.50 and
+  // 188.57 (a loss). To $10: $80/$120, +$4.00 (the cent split gives +$5.02).
+  it('rounds to $10 keeping the best worst case', () => {
+    expect(splitStakes(ML, 20_000, 1000)).toEqual({
+      stakes: [8000, 12_000],
+      payouts: [20_400, 20_571],
+      total: 20_000,
+      guaranteedProfit: 400,
+      losesIn: [],
+    });
+  });
+
+  // 3.10/1.50 (edge 1.09 %), $100 to $10: $30/$70 pay 93 and 105 (−$7), $40/$60 pay 124 and 90 (−$10): the best
+  // rounded split loses $7 if the first outcome wins, and says so.
+  it('says which outcome a rounded split loses in', () => {
+    expect(splitStakes([3.1, 1.5], 10_000, 1000)).toEqual({
+      stakes: [3000, 7000],
+      payouts: [9300, 10_500],
+      total: 10_000,
+      guaranteedProfit: -700,
+      losesIn: [0],
+    });
+  });
+
+  // $203 to $5: totals $200 ($80/$120: +$4.00) or $205 (best $85/$120: 216.75 and 205.71, +$0.71). $200 wins on profit.
+  it('stakes the requested total rounded to the step, below or above, whichever guarantees more', () => {
+    const split = splitStakes(ML, 20_300, 500);
+    expect(split.total).toBe(20_000);
+    expect(split.stakes).toEqual([8000, 12_000]);
+    expect(split.guaranteedProfit).toBe(400);
+    // 2.50/1.60 (no arb) to $1: $6/$10 pays 15 and 16 (of 16), $7/$10 pays 17.50 and 16 (of 17): both lose $1. Equal worst cases: the
+    // total closer to the request wins, then the lower one.
+    const close = [2.5, 1.6];
+    expect(splitStakes(close, 1620, 100)).toMatchObject({
+      stakes: [600, 1000],
+      guaranteedProfit: -100,
+      losesIn: [0],
+    });
+    expect(splitStakes(close, 1680, 100)).toMatchObject({
+      stakes: [700, 1000],
+      guaranteedProfit: -100,
+      losesIn: [1],
+    });
+    expect(splitStakes(close, 1650, 100).total).toBe(1600);
+  });
+
+  // 1X2 at 2.50/3.60/3.40 (edge 2.89 %), $300: exact 123.47/85.75/90.78. To $10: $120/$90/$90 pays 300, 324, 306:
+  // break-even, which is not a loss. To $1: $123/$86/$91 pays 307.50, 309.60, 309.40: +$7.50.
+  it('splits three-way arbs', () => {
+    const x12 = [2.5, 3.6, 3.4];
+    expect(splitStakes(x12, 30_000, 1000)).toEqual({
+      stakes: [12_000, 9000, 9000],
+      payouts: [30_000, 32_400, 30_600],
+      total: 30_000,
+      guaranteedProfit: 0,
+      losesIn: [],
+    });
+    expect(splitStakes(x12, 30_000, 100)).toMatchObject({
+      stakes: [12_300, 8600, 9100],
+      guaranteedProfit: 750,
+    });
+    expect(splitStakes(x12, 30_000, 0)).toMatchObject({
+      stakes: [12_347, 8574, 9079],
+      guaranteedProfit: 866,
+    });
+  });
+
+  /** Decimal odds of an arb or near-arb (book sum 0.95 to 1.01) with every price in 1.2–8, 4 places or exact. */
+  const arbDecimals = (ways: 2 | 3) =>
+    fc
+      .record({
+        weights: fc.array(fc.double({ min: 0.125, max: 0.84, noNaN: true }), {
+          minLength: ways,
+          maxLength: ways,
+        }),
+        sum: fc.double({ min: 0.95, max: 1.01, noNaN: true }),
+        floored: fc.boolean(),
+      })
+      .map(({ weights, sum, floored }) => {
+        const total = weights.reduce((a, b) => a + b, 0);
+        return weights.map((w) => {
+          const decimal = total / (w * sum);
+          return floored ? Math.floor(decimal * 10_000) / 10_000 : decimal;
+        });
+      })
+      .filter((decimals) => decimals.every((d) => d >= 1.2 && d <= 8));
+
+  /** The best guaranteed profit over every split into multiples of `step` with each stake within ±$20 of the exact
+   *  split of `total`, staking the total rounded to the step (below or above). */
+  function bruteForce(decimals: readonly number[], total: number, step: number): number {
+    const weights = decimals.map((d) => 1 / d);
+    const sum = weights.reduce((a, b) => a + b, 0);
+    const exact = weights.map((w) => (total * w) / sum);
+    const box = exact.map(
+      (e) => [Math.max(0, Math.ceil((e - 2000) / step)), Math.floor((e + 2000) / step)] as const,
+    );
+    const inBox = (i: number, steps: number) => steps >= box[i]![0] && steps <= box[i]![1];
+    const below = Math.floor(total / step);
+    const totals = below * step === total ? [below] : below === 0 ? [below + 1] : [below, below + 1];
+    let best = -Infinity;
+    for (const steps of totals) {
+      for (let a = box[0]![0]; a <= box[0]![1]; a += 1) {
+        if (decimals.length === 2) {
+          if (!inBox(1, steps - a)) continue;
+          best = Math.max(best, guaranteedProfit([c(a * step), c((steps - a) * step)], decimals));
+          continue;
+        }
+        for (let b = box[1]![0]; b <= box[1]![1]; b += 1) {
+          if (!inBox(2, steps - a - b)) continue;
+          const stakes = [c(a * step), c(b * step), c((steps - a - b) * step)];
+          best = Math.max(best, guaranteedProfit(stakes, decimals));
+        }
+      }
+    }
+    return best;
+  }
+
+  it('guarantees the brute-force best profit over every rounded split within ±$20 of the exact one (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(arbDecimals(2), arbDecimals(3)),
+        fc.integer({ min: 2000, max: 500_000 }),
+        fc.constantFrom(100, 500, 1000),
+        (decimals, total, step) => {
+          const split = splitStakes(decimals, total, step);
+          expect(split.guaranteedProfit).toBe(bruteForce(decimals, total, step));
+          // What it reports is what its stakes pay.
+          expect(split.stakes.every((s) => s % step === 0)).toBe(true);
+          expect(split.total).toBe(split.stakes.reduce((a, b) => a + b, 0));
+          expect(split.guaranteedProfit).toBe(guaranteedProfit(split.stakes, decimals));
+          expect(split.payouts).toEqual(split.stakes.map((s, i) => payout(s, decimals[i]!)));
+          expect(split.losesIn).toEqual(split.payouts.flatMap((p, i) => (p < split.total ? [i] : [])));
+          expect(Math.abs(split.total - total)).toBeLessThan(step);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('with no rounding is exactly the default split (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(arbDecimals(2), arbDecimals(3)),
+        fc.integer({ min: 0, max: 500_000 }),
+        (decimals, total) => {
+          const split = splitStakes(decimals, total, 0);
+          expect(split.stakes).toEqual(defaultSplit(decimals, c(total)));
+          expect(split.total).toBe(total);
+          expect(split.guaranteedProfit).toBe(guaranteedProfit(split.stakes, decimals));
+        },
+      ),
+    );
   });
 });
