@@ -1,5 +1,6 @@
 import { PROB_PLACES, publishedEdge } from './arbitrage.ts';
 import {
+  LEAGUES,
   marketLabel,
   outcomeLabel,
   selectionName,
@@ -34,6 +35,8 @@ export function toArb(event: OddsEvent, spec: MarketSpec, prices: readonly BookP
       teams: { away: { ...event.away }, home: { ...event.home } },
       live: event.live,
       date: new Date(event.startsAt).toISOString(),
+      sport: LEAGUES[event.league].sport,
+      league: event.league,
     },
     market: marketLabel(spec),
     sides: prices.map((price) => toSide(event, spec, price)),

@@ -1,6 +1,7 @@
 import { bestCombinations, PROB_PLACES, publishedEdge, type CombinationOptions } from '#domain/arbitrage.ts';
 import { arbOrderKey } from '#domain/arb-feed.ts';
 import {
+  LEAGUES,
   marketLabel,
   outcomeLabel,
   selectionName,
@@ -239,6 +240,8 @@ export function buildArb(
         teams: { away: { ...event.away }, home: { ...event.home } },
         live: event.live,
         date: new Date(event.startsAt).toISOString(),
+        sport: LEAGUES[event.league].sport,
+        league: event.league,
       },
       label: marketLabel(market.spec),
       sides: new Map(),

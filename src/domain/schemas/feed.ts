@@ -21,6 +21,13 @@ export const ArbEventSchema = z.object({
   live: z.boolean(),
   /** ISO 8601 start time. */
   date: z.optional(z.string()),
+  /**
+   * The sport (a `SportKey` of src/domain/markets.ts: "basketball", "soccer"…) and the league id as /v1/leagues names
+   * it ("nba", "epl"…), for the page's filters (issue 14). Optional: older snapshots and the page's sample data have
+   * none. Plain strings, as /v1 has them, so a sport or league added later does not invalidate an older page's arbs.
+   */
+  sport: z.optional(text(1, 32)),
+  league: z.optional(text(1, 64)),
 });
 
 export const SideLinksSchema = z.object({
@@ -49,6 +56,12 @@ export const ArbSchema = z.object({
   edge_pct: z.number(),
   /** Present and true when edge_pct is above the plausible ceiling (ARB_MAX_EDGE_PCT): likely a bad price, not an arb. */
   suspect: z.optional(z.boolean()),
+  /**
+   * Unix seconds: when the engine first published this arb key (`arbKey`) with a positive edge. It survives snapshots
+   * and edge changes, and resets when the arb leaves the feed or its edge falls to 0 or below; absent for near-arbs
+   * (edge ≤ 0), and in older snapshots and the sample data (decision 116).
+   */
+  found_at: z.optional(z.int().check(z.nonnegative())),
 });
 
 export const FEED_SOURCES = ['simulator', 'the-odds-api', 'replay', 'sample'] as const;
