@@ -1,18 +1,25 @@
-import { useCallback, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import { arbKey } from '#domain/arb-feed.ts';
 import { cn } from '#web/lib/cn.ts';
 import { Button } from '#web/ui/button.tsx';
 import { useArbs } from '../api/get-arbs.ts';
+import { useArbAlerts } from '../hooks/use-arb-alerts.ts';
 import { useDevice } from '../hooks/use-device.ts';
 import { useActiveHighlights, type HighlightBatch } from '../hooks/use-new-arb-highlights.ts';
+import { usePageClock } from '../hooks/use-page-clock.ts';
 import { useReducedMotion } from '../hooks/use-reduced-motion.ts';
+import { useShortcuts } from '../hooks/use-shortcuts.ts';
 import {
   useSelectedSportsbooks,
   useShowSuspectArbs,
   useSportsbookStates,
 } from '../hooks/use-sportsbook-preferences.ts';
+import { useAlertsSetting, useArbView, useHiddenArbs, useStakeSettings } from '../hooks/use-tool-settings.ts';
+import { arbFilter, leagueOptions, type FeedArb } from '../lib/arb-filters.ts';
 import { arbsByTab, MAX_STARS, refreshInterval, STARS_PER_NEW_ARB, type ArbMode } from '../lib/arbs.ts';
+import type { RowSettings } from '../lib/tool-settings.ts';
 import { ArbTable, type TableRow } from './arb-table.tsx';
+import { ArbToolbar } from './arb-toolbar.tsx';
 import { ModeTabs, panelId, tabId } from './mode-tabs.tsx';
 import { RefreshMeasure } from './refresh-measure.tsx';
 import { SportsbookPicker } from './sportsbook-picker.tsx';
@@ -80,7 +87,29 @@ export function ArbitrageScreen() {
       : withSuspect;
     return { tabs, suspect };
   }, [arbs, selected, showSuspect]);
-  const shown = tabs[mode];
+
+  // Issue 14's filters and hidden arbs, applied to each tab's list after the one-per-market choice (their result is
+  // the same before or after it: every filter is per market, and the minimum edge keeps the best of a market when it
+  // keeps any). Memoised on the lists and the settings; the clock counts only while "Starts within" is set.
+  const now = usePageClock();
+  const { filters, oddsFormat, setFilters, setOddsFormat } = useArbView();
+  const { totalCents, roundTo, setTotalCents, setRoundTo } = useStakeSettings();
+  const { hidden, hide, showAll } = useHiddenArbs(result?.keys);
+  const filterNow = filters.startsWithin === 'any' ? 0 : now;
+  const filtered = useMemo(() => {
+    const keep = arbFilter(filters, filterNow);
+    if (!keep && hidden.size === 0) return tabs;
+    const pick = (list: readonly FeedArb[]) =>
+      list.filter((arb) => (!keep || keep(arb)) && (hidden.size === 0 || !hidden.has(arbKey(arb))));
+    return { prematch: pick(tabs.prematch), live: pick(tabs.live) };
+  }, [tabs, filters, filterNow, hidden]);
+  const leagues = useMemo(() => leagueOptions(arbs ?? [], filters.leagues), [arbs, filters.leagues]);
+  const eligible = useMemo(() => [...filtered.prematch, ...filtered.live], [filtered]);
+  const settings = useMemo<RowSettings>(
+    () => ({ oddsFormat, totalCents, roundTo, now }),
+    [oddsFormat, totalCents, roundTo, now],
+  );
+  const shown = filtered[mode];
   const [limit, setLimit] = useState(PAGE_SIZE);
   const { rows, matching } = useMemo(() => {
     const latest = highlights.at(-1);
@@ -109,6 +138,28 @@ export function ArbitrageScreen() {
       setManualRefreshing(false);
     }
   }, [refetch]);
+
+  const { alerts, setAlerts } = useAlertsSetting();
+  const { toggle: toggleAlerts, permission } = useArbAlerts({
+    enabled: alerts,
+    setEnabled: setAlerts,
+    latest: result?.highlights.at(-1),
+    eligible,
+    minEdgePct: filters.minEdgePct,
+    count: shown.length,
+    polling: auto,
+    refetch,
+  });
+
+  const filtersRef = useRef<HTMLInputElement>(null);
+  const refreshDisabled = auto || manualRefreshing || query.isPending;
+  useShortcuts({
+    r: () => {
+      if (!refreshDisabled) void refresh();
+    },
+    a: () => setAuto((on) => !on),
+    '/': () => filtersRef.current?.focus(),
+  });
 
   const demo = result ? result.sample || result.feed.source === 'simulator' : false;
   const updatedAt = result ? new Date(result.feed.generated_at * 1000) : null;
@@ -146,6 +197,8 @@ export function ArbitrageScreen() {
             device={device}
             states={states}
             onStateChange={setState}
+            settings={settings}
+            onHide={hide}
           />
           {matching > rows.length ? (
             <div className="mt-4 flex flex-wrap items-center justify-center gap-3 text-sm text-slate-400">
@@ -181,8 +234,9 @@ export function ArbitrageScreen() {
             Arbitrage finder
           </h1>
           <p className="mt-1 max-w-2xl text-sm text-slate-400">
-            Opposite sides priced at different sportsbooks so that every outcome pays. Stakes split $200 for
-            equal payouts; type a stake to recalculate the other side.
+            Opposite sides priced at different sportsbooks so that every outcome pays. Stakes split $
+            {(totalCents / 100).toLocaleString('en-US')} for equal payouts; type a stake to recalculate the
+            other side.
           </p>
         </div>
         <div className="flex flex-col items-end gap-1">
@@ -210,7 +264,7 @@ export function ArbitrageScreen() {
           tabs={MODES}
           value={mode}
           onChange={setMode}
-          renderCount={(value) => (result ? tabs[value].length : '–')}
+          renderCount={(value) => (result ? filtered[value].length : '–')}
         />
         <div className="flex flex-wrap items-center gap-2">
           <SportsbookPicker selected={selected} onChange={setSelected} />
@@ -250,17 +304,31 @@ export function ArbitrageScreen() {
               Auto
             </label>
           </div>
-          <Button
-            variant="secondary"
-            size="sm"
-            onClick={() => void refresh()}
-            disabled={auto || manualRefreshing || query.isPending}
-          >
+          <Button variant="secondary" size="sm" onClick={() => void refresh()} disabled={refreshDisabled}>
             <RefreshIcon spinning={manualRefreshing || (auto && query.isFetching)} />
             Refresh
           </Button>
         </div>
       </div>
+      <ArbToolbar
+        filters={filters}
+        onFiltersChange={setFilters}
+        leagues={leagues}
+        unfiltered={tabs[mode].length}
+        shown={shown.length}
+        hiddenCount={hidden.size}
+        onShowHidden={showAll}
+        oddsFormat={oddsFormat}
+        onOddsFormatChange={setOddsFormat}
+        totalCents={totalCents}
+        onTotalCentsChange={setTotalCents}
+        roundTo={roundTo}
+        onRoundToChange={setRoundTo}
+        alerts={alerts}
+        onAlertsChange={toggleAlerts}
+        notificationsBlocked={permission === 'denied'}
+        filtersRef={filtersRef}
+      />
       <div role="tabpanel" id={panelId(mode)} aria-labelledby={tabId(mode)} className="mt-4 min-h-[60vh]">
         {body}
       </div>
