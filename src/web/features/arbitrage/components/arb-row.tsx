@@ -1,20 +1,22 @@
-import { memo, useId, useState } from 'react';
+import { memo, useId, useMemo, useState } from 'react';
+import { formatOdds } from '#domain/odds-format.ts';
 import type { Cents } from '#domain/odds.ts';
 import type { Arb, Side } from '#domain/schemas/feed.ts';
 import { resolveBetLink, showsStateSelector, type DeviceKind } from '#domain/sportsbook-links.ts';
 import { getSportsbook, type SportsbookConfig, type SportsbookKey } from '#domain/sportsbooks.ts';
 import {
-  blurWager,
+  centsToInput,
   changeWager,
-  defaultInputs,
   formatUsd,
-  guaranteedProfit,
   inputsToStakes,
-  payout,
+  parseStake,
   type WagerInputs,
 } from '#domain/wagers.ts';
 import { cn } from '#web/lib/cn.ts';
+import { defaultRowStakes, typedRowStakes, type RowStakes } from '../lib/row-stakes.ts';
 import { stateForBook, type SportsbookStates } from '../lib/sportsbook-preferences.ts';
+import type { OddsFormat, RowSettings } from '../lib/tool-settings.ts';
+import { ArbAge } from './arb-age.tsx';
 import { BetButton } from './bet-button.tsx';
 import { BookBadge } from './book-badge.tsx';
 import { EdgeBadge } from './edge-badge.tsx';
@@ -25,6 +27,8 @@ import { SuspectBadge } from './suspect-badge.tsx';
 
 export interface ArbRowProps {
   arb: Arb;
+  /** The arb's key (event id and sorted side ids): what Hide reports. */
+  arbKey: string;
   highlighted: boolean;
   /** Stars to burst on this row (0 when none); `starsKey` restarts the animation for a new batch. */
   stars: number;
@@ -32,34 +36,56 @@ export interface ArbRowProps {
   device: DeviceKind;
   states: SportsbookStates;
   onStateChange: (book: SportsbookKey, state: string) => void;
+  /** Odds format, total stake and rounding; `now` only seeds the age label (the table's clock context updates it). */
+  settings: RowSettings;
+  /** Hides this arb; without it the row has no Hide button. */
+  onHide?: ((key: string) => void) | undefined;
 }
 
-interface WagerProps {
-  stake: string;
+interface StakeProps {
+  /** The typed input of a two-sided arb; null for a computed split shown read-only (three-way arbs). */
+  input: { text: string; onChange: (text: string) => void; onBlur: () => void } | null;
+  stakeCents: Cents;
   payoutCents: Cents;
-  onChange: (text: string) => void;
-  onBlur: () => void;
+  /** This outcome pays less than the total staked. */
+  loses: boolean;
+}
+
+const selectionOf = (side: Side) => side.name || side.selection.name;
+
+const priceOf = (side: Side, format: OddsFormat) =>
+  formatOdds({ decimal: side.decimal_odds, american: side.price }, format);
+
+/** "Loses $0.40 if Boston Celtics win", "Loses $1.10 on a draw". */
+function lossText(cents: Cents, side: Side | undefined): string {
+  const amount = formatUsd(cents);
+  const selection = side ? selectionOf(side) : '';
+  if (/^(draw|tie|x)$/i.test(selection)) return `Loses ${amount} on a draw`;
+  return `Loses ${amount} if ${selection || 'this outcome'} wins`;
 }
 
 function SideItem({
   side,
+  price,
   book,
-  wager,
+  stake,
   device,
   state,
   onStateChange,
 }: {
   side: Side;
+  price: string;
   book: SportsbookConfig;
-  wager: WagerProps | null;
+  stake: StakeProps | null;
   device: DeviceKind;
   state: string | undefined;
   onStateChange: (book: SportsbookKey, state: string) => void;
 }) {
   const link = resolveBetLink(book, side.links, device, state);
-  const selection = side.name || side.selection.name;
+  const selection = selectionOf(side);
+  const stakeName = `Stake on ${selection} at ${book.displayName}`;
   return (
-    <li className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-3 gap-y-2 py-2 first:pt-0 last:pb-0 xl:grid-cols-[7rem_minmax(6.5rem,1fr)_3.25rem_6.25rem_6.5rem_4rem_8.5rem] xl:py-1.5">
+    <li className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-3 gap-y-2 py-2 first:pt-0 last:pb-0 xl:grid-cols-[7rem_minmax(6.5rem,1fr)_4rem_6.25rem_6.5rem_4rem_8.5rem] xl:py-1.5">
       <BookBadge book={book} className="max-xl:order-1" />
       <span
         className="min-w-0 text-sm leading-tight text-slate-200 max-xl:order-3 max-xl:col-span-2"
@@ -67,30 +93,45 @@ function SideItem({
       >
         {selection}
       </span>
-      <span className="text-right font-mono text-sm font-semibold tabular-nums text-white max-xl:order-2">
-        {side.price}
+      <span className="whitespace-nowrap text-right font-mono text-sm font-semibold tabular-nums text-white max-xl:order-2">
+        {price}
       </span>
-      {wager ? (
+      {stake ? (
         <>
-          <label className="flex items-center gap-1 text-sm text-slate-400 max-xl:order-4">
-            <span aria-hidden="true">$</span>
-            <span className="sr-only">{`Stake on ${selection} at ${book.displayName}`}</span>
-            <input
-              name={`stake-${side.id}`}
-              type="number"
-              inputMode="decimal"
-              step={0.01}
-              min={0}
-              value={wager.stake}
-              onChange={(event) => wager.onChange(event.target.value)}
-              onBlur={wager.onBlur}
-              className="h-8 w-full min-w-0 rounded-md border border-slate-700 bg-slate-900 px-2 text-right font-mono text-sm text-white tabular-nums focus-visible:border-emerald-400 focus-visible:outline-2 focus-visible:outline-emerald-300"
-            />
-          </label>
+          {stake.input ? (
+            <label className="flex items-center gap-1 text-sm text-slate-400 max-xl:order-4">
+              <span aria-hidden="true">$</span>
+              <span className="sr-only">{stakeName}</span>
+              <input
+                name={`stake-${side.id}`}
+                type="number"
+                inputMode="decimal"
+                step={0.01}
+                min={0}
+                value={stake.input.text}
+                onChange={(event) => stake.input?.onChange(event.target.value)}
+                onBlur={stake.input.onBlur}
+                className="h-8 w-full min-w-0 rounded-md border border-slate-700 bg-slate-900 px-2 text-right font-mono text-sm text-white tabular-nums focus-visible:border-emerald-400 focus-visible:outline-2 focus-visible:outline-emerald-300"
+              />
+            </label>
+          ) : (
+            <span className="whitespace-nowrap text-right text-xs text-slate-400 max-xl:order-4 max-xl:text-left">
+              <span className="sr-only">{`${stakeName}: `}</span>
+              <span aria-hidden="true">Stake </span>
+              <span className="font-mono text-sm text-slate-100 tabular-nums">
+                {formatUsd(stake.stakeCents)}
+              </span>
+            </span>
+          )}
           <span className="whitespace-nowrap text-right text-xs text-slate-400 max-xl:order-5">
             Pays{' '}
-            <span className="font-mono text-sm text-slate-100 tabular-nums">
-              {formatUsd(wager.payoutCents)}
+            <span
+              className={cn(
+                'font-mono text-sm tabular-nums',
+                stake.loses ? 'text-red-300' : 'text-slate-100',
+              )}
+            >
+              {formatUsd(stake.payoutCents)}
             </span>
           </span>
         </>
@@ -115,42 +156,84 @@ function SideItem({
         <span className="max-xl:order-6" />
       )}
       <span className="max-xl:order-7 max-xl:min-w-[9rem]">
-        <BetButton
-          href={link?.href ?? null}
-          label={book.betText}
-          description={`${selection} ${side.price}`}
-        />
+        <BetButton href={link?.href ?? null} label={book.betText} description={`${selection} ${price}`} />
       </span>
     </li>
   );
 }
 
-function ArbRowView({ arb, highlighted, stars, starsKey, device, states, onStateChange }: ArbRowProps) {
-  const books = arb.sides.map((side) => getSportsbook(side.sportsbook));
-  const twoWay = arb.sides.length === 2;
-  const decimals = twoWay ? ([arb.sides[0]!.decimal_odds, arb.sides[1]!.decimal_odds] as const) : null;
-  const [typed, setTyped] = useState<WagerInputs | null>(null);
-  const inputs = decimals ? (typed ?? defaultInputs(decimals)) : null;
-  const stakes = inputs ? inputsToStakes(inputs) : null;
+/** Typed stakes, remembered with the total and rounding they were typed under (a new total starts a new split). */
+interface Typed {
+  inputs: WagerInputs;
+  totalCents: number;
+  roundTo: RowSettings['roundTo'];
+}
+
+function ArbRowView({
+  arb,
+  arbKey,
+  highlighted,
+  stars,
+  starsKey,
+  device,
+  states,
+  onStateChange,
+  settings,
+  onHide,
+}: ArbRowProps) {
+  const { oddsFormat, totalCents, roundTo } = settings;
+  const sides = arb.sides;
+  const books = sides.map((side) => getSportsbook(side.sportsbook));
+  const twoWay = sides.length === 2;
+  const decimals = useMemo(() => sides.map((side) => side.decimal_odds), [sides]);
+  const prices = useMemo(() => sides.map((side) => priceOf(side, oddsFormat)), [sides, oddsFormat]);
+  // The default split: two-sided arbs start their inputs from it, three-way arbs show it read-only.
+  const split = useMemo(
+    () => defaultRowStakes(decimals, totalCents, roundTo),
+    [decimals, totalCents, roundTo],
+  );
+  const defaults = useMemo<WagerInputs | null>(
+    () => (twoWay ? [centsToInput(split.stakes[0]!), centsToInput(split.stakes[1]!)] : null),
+    [twoWay, split],
+  );
+  const [typed, setTyped] = useState<Typed | null>(null);
+  const typedInputs =
+    twoWay && typed && typed.totalCents === totalCents && typed.roundTo === roundTo ? typed.inputs : null;
+  const inputs = typedInputs ?? defaults;
+  const figures: RowStakes = useMemo(
+    () => (typedInputs ? typedRowStakes(inputsToStakes(typedInputs), decimals) : split),
+    [typedInputs, decimals, split],
+  );
   const { away, home } = arb.event.teams;
   const [historyOpen, setHistoryOpen] = useState(false);
   const historyId = useId();
 
-  const wagerFor = (index: 0 | 1): WagerProps | null => {
-    if (!decimals || !inputs || !stakes) return null;
+  const stakeFor = (index: number): StakeProps | null => {
+    const stakeCents = figures.stakes[index];
+    const payoutCents = figures.payouts[index];
+    if (stakeCents === undefined || payoutCents === undefined) return null;
+    const loses = figures.losses.some((loss) => loss.index === index);
+    if (!twoWay || !inputs) return { input: null, stakeCents, payoutCents, loses };
+    const pair = [decimals[0]!, decimals[1]!] as const;
+    const side = index === 0 ? 0 : 1;
     return {
-      stake: inputs[index],
-      payoutCents: payout(stakes[index]!, decimals[index]),
-      onChange: (text) => setTyped(changeWager(inputs, index, text, decimals)),
-      onBlur: () => {
-        const next = blurWager(inputs, index, decimals);
-        setTyped(next === inputs ? inputs : null);
+      input: {
+        text: inputs[side],
+        onChange: (text) => setTyped({ inputs: changeWager(inputs, side, text, pair), totalCents, roundTo }),
+        // SPEC §5: leaving an empty or zero field resets both sides to the default split.
+        onBlur: () => {
+          const stake = parseStake(inputs[side]);
+          if (stake === null || stake === 0) setTyped(null);
+        },
       },
+      stakeCents,
+      payoutCents,
+      loses,
     };
   };
 
-  const profit = decimals && stakes ? guaranteedProfit(stakes, decimals) : null;
-  const staked = stakes ? (stakes.reduce((a, b) => a + b, 0) as Cents) : null;
+  const profit = figures.guaranteedProfit;
+  const eventName = `${away.name} @ ${home.name}`;
 
   return (
     <>
@@ -194,27 +277,42 @@ function ArbRowView({ arb, highlighted, stars, starsKey, device, states, onState
             ) : null}
             <RelativeStart date={arb.event.date} />
           </div>
-          <div className="mt-0.5 text-xs text-slate-400">
-            {away.name} @ {home.name}
+          <div className="mt-0.5 text-xs text-slate-400">{eventName}</div>
+          <div className="mt-1 flex flex-wrap items-baseline gap-x-2">
+            <span className="text-sm font-medium text-emerald-200">{arb.market}</span>
+            <ArbAge foundAt={arb.found_at} fallbackNow={settings.now} />
           </div>
-          <div className="mt-1 text-sm font-medium text-emerald-200">{arb.market}</div>
-          <PriceHistoryButton
-            open={historyOpen}
-            controls={historyId}
-            onToggle={() => setHistoryOpen((open) => !open)}
-          />
+          <div className="flex flex-wrap items-center gap-x-2">
+            <PriceHistoryButton
+              open={historyOpen}
+              controls={historyId}
+              onToggle={() => setHistoryOpen((open) => !open)}
+            />
+            {onHide ? (
+              <button
+                type="button"
+                data-hide={arbKey}
+                aria-label={`Hide ${eventName}, ${arb.market}`}
+                onClick={() => onHide(arbKey)}
+                className="mt-2 inline-flex h-8 items-center rounded-md border border-slate-700 bg-slate-900 px-2.5 text-xs font-medium text-slate-200 hover:bg-slate-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-300"
+              >
+                Hide
+              </button>
+            ) : null}
+          </div>
         </td>
         <td className="px-3 py-3 max-xl:basis-full max-xl:p-0">
           <ul className="divide-y divide-slate-800/70">
-            {arb.sides.map((side, index) => {
+            {sides.map((side, index) => {
               const book = books[index];
               if (!book) return null;
               return (
                 <SideItem
                   key={side.id}
                   side={side}
+                  price={prices[index] ?? side.price}
                   book={book}
-                  wager={index < 2 ? wagerFor(index as 0 | 1) : null}
+                  stake={stakeFor(index)}
                   device={device}
                   state={stateForBook(book, states)}
                   onStateChange={onStateChange}
@@ -223,23 +321,30 @@ function ArbRowView({ arb, highlighted, stars, starsKey, device, states, onState
             })}
           </ul>
         </td>
-        <td className="px-3 py-3 text-right text-sm max-xl:flex max-xl:basis-full max-xl:justify-between max-xl:p-0 max-xl:text-left xl:w-28">
-          {profit !== null && staked !== null ? (
-            <>
-              <div className="whitespace-nowrap text-xs text-slate-400">
-                Staked <span className="font-mono text-slate-200 tabular-nums">{formatUsd(staked)}</span>
-              </div>
-              <div
-                className={cn(
-                  'whitespace-nowrap font-semibold',
-                  profit >= 0 ? 'text-emerald-300' : 'text-red-300',
-                )}
-              >
-                Profit <span className="font-mono tabular-nums">{formatUsd(profit)}</span>
-              </div>
-            </>
+        <td className="px-3 py-3 text-right text-sm max-xl:flex max-xl:basis-full max-xl:flex-wrap max-xl:justify-between max-xl:gap-x-3 max-xl:p-0 max-xl:text-left xl:w-32">
+          <div className="whitespace-nowrap text-xs text-slate-400">
+            Staked <span className="font-mono text-slate-200 tabular-nums">{formatUsd(figures.total)}</span>
+          </div>
+          <div
+            title="Guaranteed: the smallest payout minus the total staked"
+            className={cn(
+              'whitespace-nowrap font-semibold',
+              profit >= 0 ? 'text-emerald-300' : 'text-red-300',
+            )}
+          >
+            <span className="sr-only">Guaranteed </span>Profit{' '}
+            <span className="font-mono tabular-nums">{formatUsd(profit)}</span>
+          </div>
+          {figures.losses.length > 0 && figures.losses.length === sides.length ? (
+            <p className="text-xs font-medium text-red-300 max-xl:basis-full xl:mt-1">
+              Loses whichever side wins
+            </p>
           ) : (
-            <span className="text-xs text-slate-400">Stake calculator: two-way arbs only</span>
+            figures.losses.map((loss) => (
+              <p key={loss.index} className="text-xs font-medium text-red-300 max-xl:basis-full xl:mt-1">
+                {lossText(loss.cents, sides[loss.index])}
+              </p>
+            ))
           )}
         </td>
       </tr>
@@ -256,5 +361,26 @@ function ArbRowView({ arb, highlighted, stars, starsKey, device, states, onState
   );
 }
 
+/**
+ * Whether a row can skip rendering: its own props unchanged, and of the settings only what it draws (a new settings
+ * object with the same values, or a clock tick, re-renders nothing; the age label follows the table's clock context).
+ */
+function sameRow(a: ArbRowProps, b: ArbRowProps): boolean {
+  return (
+    a.arb === b.arb &&
+    a.arbKey === b.arbKey &&
+    a.highlighted === b.highlighted &&
+    a.stars === b.stars &&
+    a.starsKey === b.starsKey &&
+    a.device === b.device &&
+    a.states === b.states &&
+    a.onStateChange === b.onStateChange &&
+    a.onHide === b.onHide &&
+    a.settings.oddsFormat === b.settings.oddsFormat &&
+    a.settings.totalCents === b.settings.totalCents &&
+    a.settings.roundTo === b.settings.roundTo
+  );
+}
+
 /** One arb; memoised so a refresh re-renders only the rows whose arb (or highlight) changed. */
-export const ArbRow = memo(ArbRowView);
+export const ArbRow = memo(ArbRowView, sameRow);

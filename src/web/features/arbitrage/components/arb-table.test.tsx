@@ -227,7 +227,7 @@ describe('wager inputs', () => {
     expect(knicks.value).toBe('119.60');
   });
 
-  it('only two-sided arbs get wager inputs', () => {
+  it('only two-sided arbs get wager inputs (three-way arbs show their split read-only)', () => {
     const threeWay = arb(
       'soccer',
       [
@@ -241,6 +241,6 @@ describe('wager inputs', () => {
     );
     renderTable([threeWay]);
     expect(screen.queryByRole('spinbutton')).not.toBeInTheDocument();
-    expect(screen.getByText(/two-way arbs only/i)).toBeInTheDocument();
+    expect(screen.getByText('Stake on d at DraftKings:')).toBeInTheDocument();
   });
 });

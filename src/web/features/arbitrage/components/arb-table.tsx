@@ -1,7 +1,11 @@
+import { useCallback, useLayoutEffect, useRef } from 'react';
 import type { Arb } from '#domain/schemas/feed.ts';
 import type { DeviceKind } from '#domain/sportsbook-links.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
+import { useNow } from '../hooks/use-now.ts';
 import type { SportsbookStates } from '../lib/sportsbook-preferences.ts';
+import { DEFAULT_ROW_SETTINGS, type RowSettings } from '../lib/tool-settings.ts';
+import { RowClockContext } from './arb-age.tsx';
 import { ArbRow } from './arb-row.tsx';
 
 export interface TableRow {
@@ -18,54 +22,104 @@ export interface ArbTableProps {
   device: DeviceKind;
   states: SportsbookStates;
   onStateChange: (book: SportsbookKey, state: string) => void;
+  /** Odds format, total stake, rounding and the clock; SPEC's American prices and $200 cent split by default. */
+  settings?: RowSettings;
+  /** Hides the arb with this key; without it rows have no Hide button. */
+  onHide?: (key: string) => void;
 }
 
 const th = 'px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-400';
 
-export function ArbTable({ caption, rows, device, states, onStateChange }: ArbTableProps) {
+/** After a Hide, the next row's Hide button (or the previous one, or the table) takes the focus the row took away. */
+interface PendingFocus {
+  key: string;
+  index: number;
+}
+
+export function ArbTable({ caption, rows, device, states, onStateChange, settings, onHide }: ArbTableProps) {
+  // Without the page's settings: SPEC's defaults, with the shared 15 s clock of the start times for the ages.
+  const clockNow = useNow();
+  const rowSettings = settings ?? { ...DEFAULT_ROW_SETTINGS, now: clockNow };
+  const tableRef = useRef<HTMLTableElement>(null);
+  const emptyRef = useRef<HTMLParagraphElement>(null);
+  const pendingFocus = useRef<PendingFocus | null>(null);
+
+  // Rows get one stable callback whatever the page passes, so a new function from the page re-renders no row.
+  const onHideRef = useRef(onHide);
+  useLayoutEffect(() => {
+    onHideRef.current = onHide;
+  });
+  const hide = useCallback((key: string) => {
+    const buttons = [...(tableRef.current?.querySelectorAll<HTMLElement>('[data-hide]') ?? [])];
+    pendingFocus.current = { key, index: buttons.findIndex((button) => button.dataset.hide === key) };
+    onHideRef.current?.(key);
+  }, []);
+
+  useLayoutEffect(() => {
+    const pending = pendingFocus.current;
+    if (!pending) return;
+    pendingFocus.current = null;
+    // Only when the hidden row is gone and took the focus with it.
+    if (rows.some((row) => row.key === pending.key)) return;
+    const active = document.activeElement;
+    if (active && active !== document.body) return;
+    const buttons = tableRef.current?.querySelectorAll<HTMLElement>('[data-hide]');
+    const next = buttons?.length
+      ? buttons[Math.min(Math.max(pending.index, 0), buttons.length - 1)]
+      : undefined;
+    (next ?? tableRef.current ?? emptyRef.current)?.focus();
+  }, [rows]);
+
   if (rows.length === 0) {
     return (
       <p
+        ref={emptyRef}
         role="status"
-        className="rounded-lg border border-dashed border-slate-700 px-4 py-12 text-center text-slate-300"
+        tabIndex={-1}
+        className="rounded-lg border border-dashed border-slate-700 px-4 py-12 text-center text-slate-300 focus:outline-none"
       >
         No arbs found
       </p>
     );
   }
   return (
-    <table className="w-full border-collapse max-xl:block">
-      <caption className="sr-only">{caption}</caption>
-      <thead className="border-b border-slate-700 max-xl:sr-only">
-        <tr>
-          <th scope="col" className={th}>
-            Edge
-          </th>
-          <th scope="col" className={th}>
-            Event
-          </th>
-          <th scope="col" className={th}>
-            Bets
-          </th>
-          <th scope="col" className={`${th} text-right`}>
-            Return
-          </th>
-        </tr>
-      </thead>
-      <tbody className="max-xl:block">
-        {rows.map((row) => (
-          <ArbRow
-            key={row.key}
-            arb={row.arb}
-            highlighted={row.highlighted}
-            stars={row.stars}
-            starsKey={row.starsKey}
-            device={device}
-            states={states}
-            onStateChange={onStateChange}
-          />
-        ))}
-      </tbody>
-    </table>
+    <RowClockContext value={rowSettings.now}>
+      <table ref={tableRef} tabIndex={-1} className="w-full border-collapse focus:outline-none max-xl:block">
+        <caption className="sr-only">{caption}</caption>
+        <thead className="border-b border-slate-700 max-xl:sr-only">
+          <tr>
+            <th scope="col" className={th}>
+              Edge
+            </th>
+            <th scope="col" className={th}>
+              Event
+            </th>
+            <th scope="col" className={th}>
+              Bets
+            </th>
+            <th scope="col" className={`${th} text-right`}>
+              Return
+            </th>
+          </tr>
+        </thead>
+        <tbody className="max-xl:block">
+          {rows.map((row) => (
+            <ArbRow
+              key={row.key}
+              arb={row.arb}
+              arbKey={row.key}
+              highlighted={row.highlighted}
+              stars={row.stars}
+              starsKey={row.starsKey}
+              device={device}
+              states={states}
+              onStateChange={onStateChange}
+              settings={rowSettings}
+              onHide={onHide ? hide : undefined}
+            />
+          ))}
+        </tbody>
+      </table>
+    </RowClockContext>
   );
 }
