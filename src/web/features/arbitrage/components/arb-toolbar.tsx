@@ -135,9 +135,10 @@ export function ArbToolbar(props: ArbToolbarProps) {
             <span aria-hidden="true">%</span>
           </span>
         </div>
-        <label className={labelClass}>
-          Starts within
+        <div className={labelClass}>
+          <label htmlFor={`${id}-starts`}>Starts within</label>
           <select
+            id={`${id}-starts`}
             value={filters.startsWithin}
             onChange={(event) => set({ ...filters, startsWithin: event.target.value as StartsWithin })}
             className={controlClass}
@@ -152,7 +153,7 @@ export function ArbToolbar(props: ArbToolbarProps) {
           <span id={`${id}-starts-note`} className="sr-only">
             Pre-match arbs only
           </span>
-        </label>
+        </div>
         <CheckMenu
           label="Leagues"
           options={props.leagues.map((league) => ({

@@ -186,7 +186,7 @@ export function filtersToParams(filters: ArbFilters): Record<(typeof FILTER_PARA
 /** The query string with the page's parameters set from the view (others kept), or null when it is already so. */
 export function queryForView(search: string, filters: ArbFilters, format: OddsFormat): string | null {
   const params = new URLSearchParams(search);
-  const before = params.toString();
+  const before = params.toString().replace(/%2C/gi, ',');
   const wanted: Record<string, string | null> = {
     ...filtersToParams(filters),
     [FORMAT_PARAM]: format === 'american' ? null : format,
@@ -195,6 +195,7 @@ export function queryForView(search: string, filters: ArbFilters, format: OddsFo
     if (value === null) params.delete(name);
     else params.set(name, value);
   }
-  const after = params.toString();
+  // Commas are kept readable in lists ("leagues=nba,nhl"): they need no escaping in a query.
+  const after = params.toString().replace(/%2C/gi, ',');
   return after === before ? null : after ? `?${after}` : '';
 }
