@@ -503,7 +503,7 @@ describe('OddsEngine', () => {
     const event = env.engine.store.events()[0]!;
     const market = env.engine.store.markets(event.id)[0]!;
     const prices = market.outcomes.map((_, index) => [...market.prices[index]!.values()][0]!);
-    expect(arb).toEqual(toArb(event, market.spec, prices));
+    expect(arb).toEqual({ ...toArb(event, market.spec, prices), found_at: T0 / 1000 });
     expect(arb.market).toBe('1st Half Spread +2.5 / -2.5');
   });
 
@@ -566,5 +566,140 @@ describe('OddsEngine', () => {
     engine.tick();
     const feed = JSON.parse(engine.latest!.body.toString()) as { arbs: Arb[] };
     expect(feed.arbs.map((arb) => arb.event.teams.home.name)).toEqual(['Home 5', 'Home 4', 'Home 3']);
+  });
+});
+
+describe("found_at and the event's sport and league (issue 14, decision 116)", () => {
+  const moneyline = (n: number, away: number, home: number) => [
+    price(n, 'fanduel', 'moneyline', 'away', away),
+    price(n, 'draftkings', 'moneyline', 'home', home),
+  ];
+  const seconds = (ms: number) => Math.floor(ms / 1000);
+
+  it('keeps found_at across snapshots and edge changes, and resets it once the arb disappears', () => {
+    const env = setup();
+    env.engine.ingest(fixture(1));
+    env.engine.ingest(fixture(2));
+    for (const message of moneyline(1, 150, -130)) env.engine.ingest(message);
+    const first = env.feed().arbs;
+    expect(first.map((arb) => arb.found_at)).toEqual([seconds(T0)]);
+
+    env.advance(5_500); // another arb appears: a new snapshot, the first arb unchanged
+    for (const message of moneyline(2, 140, -130)) env.engine.ingest(message);
+    const second = env.feed().arbs;
+    expect(second.map((arb) => [arb.event.teams.home.name, arb.found_at])).toEqual([
+      ['Home 1', seconds(T0)],
+      ['Home 2', seconds(T0 + 5_500)],
+    ]);
+
+    env.advance(5_000); // the edge changes, up then down: still the same opportunity
+    env.engine.ingest(price(1, 'fanduel', 'moneyline', 'away', 170));
+    const up = env.feed().arbs.find((arb) => arb.event.teams.home.name === 'Home 1')!;
+    expect(up.edge_pct).toBeGreaterThan(first[0]!.edge_pct);
+    expect(up.found_at).toBe(seconds(T0));
+    env.advance(5_000);
+    env.engine.ingest(price(1, 'fanduel', 'moneyline', 'away', 135));
+    const down = env.feed().arbs.find((arb) => arb.event.teams.home.name === 'Home 1')!;
+    expect(down.edge_pct).toBeGreaterThan(0);
+    expect(down.edge_pct).toBeLessThan(first[0]!.edge_pct);
+    expect(down.found_at).toBe(seconds(T0));
+
+    env.advance(5_000); // gone (the price no longer makes even a near-arb)…
+    env.engine.ingest(price(1, 'fanduel', 'moneyline', 'away', 100));
+    expect(env.feed().arbs.map((arb) => arb.event.teams.home.name)).toEqual(['Home 2']);
+    env.advance(5_000); // …and back: a new opportunity
+    env.engine.ingest(price(1, 'fanduel', 'moneyline', 'away', 150));
+    const back = env.feed().arbs.find((arb) => arb.event.teams.home.name === 'Home 1')!;
+    expect(back.found_at).toBe(seconds(T0 + 25_500));
+    expect(env.feed().arbs.find((arb) => arb.event.teams.home.name === 'Home 2')!.found_at).toBe(
+      seconds(T0 + 5_500),
+    );
+  });
+
+  it('resets found_at when the arb goes stale and comes back', () => {
+    const env = setup();
+    env.engine.ingest(fixture(1));
+    for (const message of moneyline(1, 150, -130)) env.engine.ingest(message);
+    expect(env.feed().arbs[0]!.found_at).toBe(seconds(T0));
+    env.advance(61_000);
+    expect(env.feed().arbs).toHaveLength(0);
+    env.advance(2_000);
+    for (const message of moneyline(1, 150, -130)) env.engine.ingest(message);
+    expect(env.feed().arbs[0]!.found_at).toBe(seconds(T0 + 63_000));
+  });
+
+  it('gives near-arbs no found_at, and sets it when the edge turns positive', () => {
+    const env = setup();
+    env.engine.ingest(fixture(1));
+    for (const message of moneyline(1, 130, -130)) env.engine.ingest(message); // 2.30 / 1.7692: edge just below 0
+    const near = env.feed().arbs[0]!;
+    expect(near.edge_pct).toBeLessThanOrEqual(0);
+    expect(near).not.toHaveProperty('found_at');
+    env.advance(3_000);
+    env.engine.ingest(price(1, 'fanduel', 'moneyline', 'away', 140));
+    expect(env.feed().arbs[0]!.found_at).toBe(seconds(T0 + 3_000));
+    env.advance(3_000); // back to a near-arb: no longer an opportunity…
+    env.engine.ingest(price(1, 'fanduel', 'moneyline', 'away', 130));
+    expect(env.feed().arbs[0]).not.toHaveProperty('found_at');
+    env.advance(3_000); // …so a positive edge again starts a new one
+    env.engine.ingest(price(1, 'fanduel', 'moneyline', 'away', 140));
+    expect(env.feed().arbs[0]!.found_at).toBe(seconds(T0 + 9_000));
+  });
+
+  it('resets found_at for an arb pushed out of the capped feed', () => {
+    let now = T0;
+    const engine = new OddsEngine({ source: 'replay', now: () => now, maxArbs: 1 });
+    engine.markReady();
+    const feed = () => {
+      engine.tick();
+      return (JSON.parse(engine.latest!.body.toString()) as { arbs: Arb[] }).arbs;
+    };
+    engine.ingest(fixture(1));
+    for (const message of moneyline(1, 150, -130)) engine.ingest(message);
+    expect(feed().map((arb) => arb.found_at)).toEqual([seconds(T0)]);
+    now += 2_000;
+    engine.ingest(fixture(2));
+    for (const message of moneyline(2, 170, -130)) engine.ingest(message);
+    expect(feed().map((arb) => [arb.event.teams.home.name, arb.found_at])).toEqual([
+      ['Home 2', seconds(T0 + 2_000)],
+    ]);
+    now += 2_000;
+    engine.ingest(price(2, 'fanduel', 'moneyline', 'away', 100));
+    expect(feed().map((arb) => [arb.event.teams.home.name, arb.found_at])).toEqual([
+      ['Home 1', seconds(T0 + 4_000)],
+    ]);
+  });
+
+  it('publishes an unchanged arb as the same object, found_at included', () => {
+    const env = setup();
+    env.engine.ingest(fixture(1));
+    env.engine.ingest(fixture(2));
+    for (const message of [...moneyline(1, 150, -130), ...moneyline(2, 140, -130)])
+      env.engine.ingest(message);
+    const first = env.engine.tick()!;
+    env.advance(1_000);
+    env.engine.ingest(price(2, 'fanduel', 'moneyline', 'away', 160));
+    const second = env.engine.tick()!;
+    const arbOf = (snapshot: typeof first, home: string) =>
+      snapshot.arbs.find((arb) => arb.event.teams.home.name === home)!;
+    expect(arbOf(second, 'Home 1')).toBe(arbOf(first, 'Home 1'));
+    expect(arbOf(second, 'Home 1').found_at).toBe(seconds(T0));
+    expect(arbOf(second, 'Home 2').found_at).toBe(seconds(T0));
+    expect(JSON.parse(second.body.toString()).arbs).toEqual(JSON.parse(JSON.stringify(second.arbs)));
+  });
+
+  it("names the event's sport and league as /v1/leagues does", () => {
+    const env = setup();
+    env.engine.ingest(fixture(1));
+    env.engine.ingest(fixture(2, 'epl'));
+    for (const message of moneyline(1, 150, -130)) env.engine.ingest(message);
+    env.engine.ingest(price(2, 'fanduel', '1x2', 'home', 260));
+    env.engine.ingest(price(2, 'draftkings', '1x2', 'draw', 400));
+    env.engine.ingest(price(2, 'betmgm', '1x2', 'away', 380));
+    const events = env
+      .feed()
+      .arbs.map((arb) => [arb.event.teams.home.name, arb.event.sport, arb.event.league]);
+    expect(events).toContainEqual(['Home 1', 'basketball', 'nba']);
+    expect(events).toContainEqual(['Home 2', 'soccer', 'epl']);
   });
 });

@@ -1,6 +1,7 @@
 import type { OddsEvent, PriceLinks } from '#domain/markets.ts';
 import type { Arb, FeedSource } from '#domain/schemas/feed.ts';
 import { EventRegistry } from './events.ts';
+import { FoundAt } from './found-at.ts';
 import {
   Intake,
   type CheckedEnd,
@@ -72,6 +73,7 @@ export class OddsEngine<E = undefined> {
   private readonly dirty = new Set<MarketState>();
   private readonly results = new Map<string, MarketResult>();
   private readonly listeners = new Set<(snapshot: Snapshot<E>) => void>();
+  private readonly foundAt = new FoundAt();
   private accepted = 0;
   private published = 0;
   private scans = 0;
@@ -251,13 +253,15 @@ export class OddsEngine<E = undefined> {
     if (!this.changed && this.history.latest) return undefined;
     this.changed = false;
     const { arbs, keys } = rankResults(this.results.values(), this.maxArbs);
+    const generatedAt = Math.floor(now / 1000);
+    this.foundAt.stamp(arbs, keys, generatedAt);
     const json = arbsJson(arbs);
     if (json === this.lastArbsJson && this.history.latest) return undefined;
     this.lastArbsJson = json;
     const body = feedBody(now, this.source, json);
     const snapshot: Snapshot<E> = {
       at: now,
-      generatedAt: Math.floor(now / 1000),
+      generatedAt,
       arbs,
       keys,
       body,
