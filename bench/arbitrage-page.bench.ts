@@ -26,6 +26,18 @@ const PROFILE = process.env.BENCH_ARBS_PROFILE;
 const TRACE = process.env.BENCH_ARBS_TRACE;
 /** How the feed reaches the page: `route` (default, Playwright's interception) or `http` (a front server). */
 const FEED = process.env.BENCH_ARBS_FEED === 'http' ? 'http' : 'route';
+/**
+ * BENCH_ARBS_FILTERS=all opens the page with every toolbar filter of issue 14 set through its URL query (minimum edge,
+ * three of the feed's four leagues, two market types, a start window; docs/decisions/117). About 40 % of the arbs pass (a fifth of them live).
+ */
+const FILTERS = process.env.BENCH_ARBS_FILTERS === 'all';
+const FILTER_QUERY = '?min=2&leagues=nba,nhl,nfl&markets=moneyline,total&starts=24h';
+const LEAGUES = [
+  ['nba', 'basketball'],
+  ['nhl', 'hockey'],
+  ['mlb', 'baseball'],
+  ['nfl', 'football'],
+] as const;
 
 const LINKS: Partial<Record<string, (id: number) => { desktop: string; mobile?: string }>> = {
   fanduel: (id) => ({
@@ -59,6 +71,8 @@ function makeSide(arb: number, side: 0 | 1, american: number): Side {
   };
 }
 
+const STARTS_FROM = Date.now();
+
 function makeArb(i: number, away: number): Arb {
   const sides = [makeSide(i, 0, away), makeSide(i, 1, 100)] as [Side, Side];
   const s = 1 / sides[0].decimal_odds + 1 / sides[1].decimal_odds;
@@ -71,7 +85,10 @@ function makeArb(i: number, away: number): Arb {
         home: { id: `home-${event}`, name: `Home Team ${event}`, abbreviation: `H${event}` },
       },
       live: event % 10 === 0,
-      date: new Date(Date.UTC(2026, 10, 22, 1) + event * 60_000).toISOString(),
+      // Starts spread over the next 25 hours of the run, so a start window keeps some and leaves out others.
+      date: new Date(STARTS_FROM + event * 360_000).toISOString(),
+      sport: LEAGUES[event % 4]![1],
+      league: LEAGUES[event % 4]![0],
     },
     market: i % 2 ? 'Total 210.5' : 'Moneyline',
     sides,
@@ -154,6 +171,7 @@ const results: Record<string, unknown> = {
   loadAverageAtStart: loadavg()[0],
   refreshes: REFRESHES,
   feedArbs: ARBS,
+  filters: FILTERS ? FILTER_QUERY : 'none',
 };
 try {
   const browser = await chromium.launch({
@@ -173,7 +191,9 @@ try {
       scripts.set(response.url(), await response.body().catch(() => Buffer.alloc(0)));
     }
   });
-  await page.goto(`${front?.origin ?? server.origin}/betting-tools/arbitrage`, { waitUntil: 'networkidle' });
+  await page.goto(`${front?.origin ?? server.origin}/betting-tools/arbitrage${FILTERS ? FILTER_QUERY : ''}`, {
+    waitUntil: 'networkidle',
+  });
   await page.getByRole('table').waitFor();
 
   // JavaScript: every script loaded by the page plus inline scripts (as bench/site.bench.ts counts it), then the
