@@ -28,7 +28,7 @@ const TRACE = process.env.BENCH_ARBS_TRACE;
 const FEED = process.env.BENCH_ARBS_FEED === 'http' ? 'http' : 'route';
 /**
  * BENCH_ARBS_FILTERS=all opens the page with every toolbar filter of issue 14 set through its URL query (minimum edge,
- * three of the feed's four leagues, two market types, a start window; docs/decisions/117). About 40 % of the arbs pass (a fifth of them live).
+ * three of the feed's four leagues, two market types, a start window; docs/decisions/117). About 40 % of the arbs pass (a tenth of them live).
  */
 const FILTERS = process.env.BENCH_ARBS_FILTERS === 'all';
 const FILTER_QUERY = '?min=2&leagues=nba,nhl,nfl&markets=moneyline,total&starts=24h';
