@@ -255,6 +255,17 @@ function ArbRowView({
               </span>
             ) : null}
             {arb.suspect ? <SuspectBadge /> : null}
+            {onHide ? (
+              <button
+                type="button"
+                data-hide={arbKey}
+                aria-label={`Hide ${eventName}, ${arb.market}`}
+                onClick={() => onHide(arbKey)}
+                className="mt-1 inline-flex h-8 items-center rounded-md border border-slate-700 bg-slate-900 px-2.5 text-xs font-medium text-slate-200 hover:bg-slate-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-300"
+              >
+                Hide
+              </button>
+            ) : null}
           </div>
           {stars > 0 ? <Stars key={starsKey} count={stars} /> : null}
         </td>
@@ -282,24 +293,11 @@ function ArbRowView({
             <span className="text-sm font-medium text-emerald-200">{arb.market}</span>
             <ArbAge foundAt={arb.found_at} fallbackNow={settings.now} />
           </div>
-          <div className="flex flex-wrap items-center gap-x-2">
-            <PriceHistoryButton
-              open={historyOpen}
-              controls={historyId}
-              onToggle={() => setHistoryOpen((open) => !open)}
-            />
-            {onHide ? (
-              <button
-                type="button"
-                data-hide={arbKey}
-                aria-label={`Hide ${eventName}, ${arb.market}`}
-                onClick={() => onHide(arbKey)}
-                className="mt-2 inline-flex h-8 items-center rounded-md border border-slate-700 bg-slate-900 px-2.5 text-xs font-medium text-slate-200 hover:bg-slate-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-300"
-              >
-                Hide
-              </button>
-            ) : null}
-          </div>
+          <PriceHistoryButton
+            open={historyOpen}
+            controls={historyId}
+            onToggle={() => setHistoryOpen((open) => !open)}
+          />
         </td>
         <td className="px-3 py-3 max-xl:basis-full max-xl:p-0">
           <ul className="divide-y divide-slate-800/70">
