@@ -191,10 +191,9 @@ export function queryForView(search: string, filters: ArbFilters, format: OddsFo
     ...filtersToParams(filters),
     [FORMAT_PARAM]: format === 'american' ? null : format,
   };
-  for (const [name, value] of Object.entries(wanted)) {
-    if (value === null) params.delete(name);
-    else params.set(name, value);
-  }
+  // Ours are written after any others, always in the same order, so equal views have equal addresses.
+  for (const name of Object.keys(wanted)) params.delete(name);
+  for (const [name, value] of Object.entries(wanted)) if (value !== null) params.set(name, value);
   // Commas are kept readable in lists ("leagues=nba,nhl"): they need no escaping in a query.
   const after = params.toString().replace(/%2C/gi, ',');
   return after === before ? null : after ? `?${after}` : '';
