@@ -112,7 +112,7 @@ export function ArbToolbar(props: ArbToolbarProps) {
   const filtered = !isDefaultFilters(filters);
   return (
     <div className="mt-3 space-y-2 border-b border-slate-800 pb-3">
-      <div role="group" aria-label="Filters" className="flex flex-wrap items-center gap-x-3 gap-y-2">
+      <div role="group" aria-label="Filters" className="relative flex flex-wrap items-center gap-x-3 gap-y-2">
         <div className={labelClass}>
           <label htmlFor={`${id}-min`}>Minimum edge</label>
           <span className="flex items-center gap-1">
@@ -187,7 +187,7 @@ export function ArbToolbar(props: ArbToolbarProps) {
           </p>
         ) : null}
       </div>
-      <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+      <div className="relative flex flex-wrap items-center gap-x-3 gap-y-2">
         <label className={labelClass}>
           Odds format
           <select
@@ -314,7 +314,7 @@ function ShortcutsButton() {
     };
   }, [open]);
   return (
-    <div ref={root} className="relative">
+    <div ref={root} className="sm:relative">
       <button
         ref={button}
         type="button"
@@ -331,7 +331,7 @@ function ShortcutsButton() {
           id={id}
           role="dialog"
           aria-label="Keyboard shortcuts"
-          className="absolute right-0 z-20 mt-1 w-60 rounded-md border border-slate-700 bg-slate-900 p-3 shadow-xl max-sm:left-0 max-sm:right-auto"
+          className="absolute z-20 mt-1 rounded-md border border-slate-700 bg-slate-900 p-3 shadow-xl max-sm:inset-x-0 sm:right-0 sm:w-60"
         >
           <Suspense fallback={<p className="text-sm text-slate-400">Loading…</p>}>
             <ShortcutsHelp />

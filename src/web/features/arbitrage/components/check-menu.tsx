@@ -55,7 +55,7 @@ export function CheckMenu({
   for (const option of options) if (!groups.includes(option.group ?? '')) groups.push(option.group ?? '');
 
   return (
-    <div ref={root} className="relative">
+    <div ref={root} className="sm:relative">
       <button
         ref={button}
         type="button"
@@ -79,7 +79,7 @@ export function CheckMenu({
           id={id}
           role="group"
           aria-label={label}
-          className="absolute left-0 z-20 mt-1 max-h-72 min-w-44 overflow-auto rounded-md border border-slate-700 bg-slate-900 p-2 shadow-xl"
+          className="absolute left-0 z-20 mt-1 max-h-72 min-w-44 max-sm:right-0 overflow-auto rounded-md border border-slate-700 bg-slate-900 p-2 shadow-xl"
         >
           {options.length === 0 ? <p className="px-1 py-1 text-sm text-slate-400">{empty}</p> : null}
           {groups.map((group) => (
