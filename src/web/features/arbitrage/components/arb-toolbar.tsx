@@ -1,7 +1,7 @@
-import { lazy, Suspense, useEffect, useId, useRef, useState, type Ref } from 'react';
+import { lazy, useId, useState, type Ref } from 'react';
 import { cn } from '#web/lib/cn.ts';
 import { Button } from '#web/ui/button.tsx';
-import { MARKET_FILTERS, isDefaultFilters, type LeagueOption } from '../lib/arb-filters.ts';
+import { isDefaultFilters, type FeedArb } from '../lib/arb-filters.ts';
 import {
   DEFAULT_FILTERS,
   type ArbFilters,
@@ -10,42 +10,72 @@ import {
   type RoundTo,
   type StartsWithin,
 } from '../lib/tool-settings.ts';
-import { CheckMenu, controlClass } from './check-menu.tsx';
+import { CheckMenu, controlClass, Popover } from './check-menu.tsx';
 
 // The arbitrage page's toolbar of issue 14: the filters (their own group, which `/` focuses), then the odds format,
-// the stake and its rounding, Alerts and the shortcuts' help. Native controls throughout (no library, small bundle).
+// the stake and its rounding, Alerts and the shortcuts' help. Native controls; menus, help and alert output load on
+// use (dynamic import), to keep the page's first-load JavaScript within budget.
 
 const ShortcutsHelp = lazy(() => import('./shortcuts-help.tsx'));
 
-const FORMATS: readonly [OddsFormat, string][] = [
+const FORMATS = [
   ['american', 'American'],
   ['decimal', 'Decimal'],
   ['fractional', 'Fractional'],
   ['probability', 'Implied probability'],
-];
-const STARTS: readonly [StartsWithin, string][] = [
+] as const;
+const STARTS = [
   ['any', 'Any time'],
   ['1h', '1 h'],
   ['6h', '6 h'],
   ['24h', '24 h'],
-];
-const ROUNDING: readonly [RoundTo, string][] = [
+] as const;
+const ROUNDING = [
   [0, 'None'],
   [1, '$1'],
   [5, '$5'],
   [10, '$10'],
-];
-const SPORT_NAMES: Record<string, string> = { football: 'American football' };
-const sportName = (sport: string) => SPORT_NAMES[sport] ?? sport.charAt(0).toUpperCase() + sport.slice(1);
-const labelClass = 'flex items-center gap-1.5 text-sm font-medium text-slate-200';
+] as const;
+const fieldClass = 'flex items-center gap-1.5 text-sm font-medium text-slate-200';
 
-/** A number typed as text: committed while valid (or empty: `null`), shown again as committed on blur. */
+function Select<T extends string | number>({
+  id,
+  value,
+  options,
+  onChange,
+  describedBy,
+}: {
+  id: string;
+  value: T;
+  options: readonly (readonly [T, string])[];
+  onChange: (value: T) => void;
+  describedBy?: string;
+}) {
+  return (
+    <select
+      id={id}
+      value={value}
+      aria-describedby={describedBy}
+      onChange={(event) => onChange(options.find(([v]) => String(v) === event.target.value)![0])}
+      className={controlClass}
+    >
+      {options.map(([v, label]) => (
+        <option key={v} value={v}>
+          {label}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/** A number typed as text: committed while valid (`parse` gives undefined when not), shown as committed on blur. */
 function NumberField({
   id,
   value,
   onCommit,
   parse,
   inputRef,
+  className,
   ...rest
 }: {
   id: string;
@@ -57,7 +87,7 @@ function NumberField({
   min: number;
   max: number;
   step: number;
-  className?: string;
+  className: string;
 }) {
   const shown = value === null ? '' : String(value);
   const [draft, setDraft] = useState(shown);
@@ -80,15 +110,21 @@ function NumberField({
       }}
       onBlur={() => setDraft(shown)}
       {...rest}
-      className={cn(controlClass, 'w-20 tabular-nums', rest.className)}
+      className={cn(controlClass, 'tabular-nums', className)}
     />
   );
 }
 
+const inRange = (text: string, min: number, max: number) => {
+  const value = Number(text);
+  return text !== '' && value >= min && value <= max ? value : undefined;
+};
+
 export interface ArbToolbarProps {
   filters: ArbFilters;
   onFiltersChange: (filters: ArbFilters) => void;
-  leagues: readonly LeagueOption[];
+  /** The feed's arbs, for the leagues the menu offers. */
+  arbs: readonly FeedArb[];
   /** Arbs in the current tab before the filters and hiding (the count after is the tab's). */
   unfiltered: number;
   shown: number;
@@ -102,161 +138,135 @@ export interface ArbToolbarProps {
   onRoundToChange: (step: RoundTo) => void;
   alerts: boolean;
   onAlertsChange: (on: boolean) => void;
-  notificationsBlocked: boolean;
   filtersRef: Ref<HTMLInputElement>;
 }
 
 export function ArbToolbar(props: ArbToolbarProps) {
-  const { filters, onFiltersChange: set } = props;
+  const { filters, onFiltersChange } = props;
+  const set = (change: Partial<ArbFilters>) => onFiltersChange({ ...filters, ...change });
   const id = useId();
-  const filtered = !isDefaultFilters(filters);
+  const narrowed = !isDefaultFilters(filters) || props.hiddenCount > 0;
   return (
     <div className="mt-3 space-y-2 border-b border-slate-800 pb-3">
       <div role="group" aria-label="Filters" className="relative flex flex-wrap items-center gap-x-3 gap-y-2">
-        <div className={labelClass}>
-          <label htmlFor={`${id}-min`}>Minimum edge</label>
-          <span className="flex items-center gap-1">
-            <NumberField
-              id={`${id}-min`}
-              inputRef={props.filtersRef}
-              value={filters.minEdgePct}
-              onCommit={(minEdgePct) => set({ ...filters, minEdgePct })}
-              parse={(text) => {
-                if (text === '') return null;
-                const value = Number(text);
-                return Number.isFinite(value) && value >= 0 && value <= 100 ? value : undefined;
-              }}
-              placeholder="Any"
-              min={0}
-              max={100}
-              step={0.1}
-              className="w-16"
-            />
-            <span aria-hidden="true">%</span>
-          </span>
+        <div className={fieldClass}>
+          <label htmlFor={`${id}m`}>Minimum edge</label>
+          <NumberField
+            id={`${id}m`}
+            inputRef={props.filtersRef}
+            value={filters.minEdgePct}
+            onCommit={(minEdgePct) => set({ minEdgePct })}
+            parse={(text) => (text === '' ? null : inRange(text, 0, 100))}
+            placeholder="Any"
+            min={0}
+            max={100}
+            step={0.1}
+            className="w-16"
+          />
+          <span aria-hidden="true">%</span>
         </div>
-        <div className={labelClass}>
-          <label htmlFor={`${id}-starts`}>Starts within</label>
-          <select
-            id={`${id}-starts`}
+        <div className={fieldClass}>
+          <label htmlFor={`${id}s`}>Starts within</label>
+          <Select<StartsWithin>
+            id={`${id}s`}
             value={filters.startsWithin}
-            onChange={(event) => set({ ...filters, startsWithin: event.target.value as StartsWithin })}
-            className={controlClass}
-            aria-describedby={`${id}-starts-note`}
-          >
-            {STARTS.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-          <span id={`${id}-starts-note`} className="sr-only">
+            options={STARTS}
+            onChange={(startsWithin) => set({ startsWithin })}
+            describedBy={`${id}n`}
+          />
+          <span id={`${id}n`} className="sr-only">
             Pre-match arbs only
           </span>
         </div>
         <CheckMenu
           label="Leagues"
-          options={props.leagues.map((league) => ({
-            value: league.id,
-            label: league.name,
-            group: sportName(league.sport),
-          }))}
+          arbs={props.arbs}
           selected={filters.leagues}
-          onChange={(leagues) => set({ ...filters, leagues })}
-          empty="This feed does not name leagues."
+          onChange={(leagues) => set({ leagues })}
         />
         <CheckMenu
           label="Markets"
-          options={MARKET_FILTERS}
+          arbs={props.arbs}
           selected={filters.markets}
-          onChange={(markets) => set({ ...filters, markets: markets as MarketFilter[] })}
+          onChange={(markets) => set({ markets: markets as MarketFilter[] })}
         />
-        {filtered ? (
-          <Button variant="ghost" size="sm" onClick={() => set(DEFAULT_FILTERS)}>
+        {isDefaultFilters(filters) ? null : (
+          <Button variant="ghost" size="sm" onClick={() => onFiltersChange(DEFAULT_FILTERS)}>
             Clear filters
           </Button>
-        ) : null}
+        )}
         {props.hiddenCount > 0 ? (
           <Button variant="secondary" size="sm" onClick={props.onShowHidden}>
             Show hidden ({props.hiddenCount})
           </Button>
         ) : null}
-        {filtered || props.hiddenCount > 0 ? (
-          <p className="text-xs text-slate-400" aria-live="polite">
+        {narrowed ? (
+          <p className="text-xs text-slate-400">
             {props.shown} of {props.unfiltered} shown
           </p>
         ) : null}
       </div>
       <div className="relative flex flex-wrap items-center gap-x-3 gap-y-2">
-        <label className={labelClass}>
-          Odds format
-          <select
+        <div className={fieldClass}>
+          <label htmlFor={`${id}f`}>Odds format</label>
+          <Select<OddsFormat>
+            id={`${id}f`}
             value={props.oddsFormat}
-            onChange={(event) => props.onOddsFormatChange(event.target.value as OddsFormat)}
-            className={controlClass}
-          >
-            {FORMATS.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <div className={labelClass}>
-          <label htmlFor={`${id}-stake`}>Total stake</label>
-          <span className="flex items-center gap-1">
-            <span aria-hidden="true">$</span>
-            <NumberField
-              id={`${id}-stake`}
-              value={props.totalCents / 100}
-              onCommit={(dollars) => props.onTotalCentsChange(Math.round(dollars! * 100))}
-              parse={(text) => {
-                const value = Number(text);
-                return text !== '' && Number.isFinite(value) && value >= 1 && value <= 1_000_000
-                  ? value
-                  : undefined;
-              }}
-              min={1}
-              max={1_000_000}
-              step={1}
-              className="w-24"
-            />
-          </span>
+            options={FORMATS}
+            onChange={props.onOddsFormatChange}
+          />
         </div>
-        <label className={labelClass}>
-          Round stakes to
-          <select
+        <div className={fieldClass}>
+          <label htmlFor={`${id}t`}>Total stake</label>
+          <span aria-hidden="true">$</span>
+          <NumberField
+            id={`${id}t`}
+            value={props.totalCents / 100}
+            onCommit={(dollars) => props.onTotalCentsChange(Math.round(dollars! * 100))}
+            parse={(text) => inRange(text, 1, 1_000_000)}
+            min={1}
+            max={1_000_000}
+            step={1}
+            className="w-24"
+          />
+        </div>
+        <div className={fieldClass}>
+          <label htmlFor={`${id}r`}>Round stakes to</label>
+          <Select<RoundTo>
+            id={`${id}r`}
             value={props.roundTo}
-            onChange={(event) => props.onRoundToChange(Number(event.target.value) as RoundTo)}
-            className={controlClass}
-          >
-            {ROUNDING.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <AlertsSwitch
-          on={props.alerts}
-          onChange={props.onAlertsChange}
-          blocked={props.notificationsBlocked}
+            options={ROUNDING}
+            onChange={props.onRoundToChange}
+          />
+        </div>
+        <AlertsSwitch on={props.alerts} onChange={props.onAlertsChange} />
+        <Popover
+          label="Keyboard shortcuts"
+          trigger={<span aria-hidden="true">?</span>}
+          className="w-8 px-0 font-mono"
+          panel={(panelId) => (
+            <div
+              id={panelId}
+              role="dialog"
+              aria-label="Keyboard shortcuts"
+              className="absolute z-20 mt-1 rounded-md border border-slate-700 bg-slate-900 p-3 shadow-xl max-sm:inset-x-0 sm:right-0 sm:w-60"
+            >
+              <ShortcutsHelp />
+            </div>
+          )}
         />
-        <ShortcutsButton />
       </div>
     </div>
   );
 }
 
-function AlertsSwitch({
-  on,
-  onChange,
-  blocked,
-}: {
-  on: boolean;
-  onChange: (on: boolean) => void;
-  blocked: boolean;
-}) {
+/**
+ * The "Alerts" switch. Turning it on (a click: the moment browsers allow it) loads the alert output, starts its audio
+ * context and asks for notification permission; a refusal is said next to the switch.
+ */
+function AlertsSwitch({ on, onChange }: { on: boolean; onChange: (on: boolean) => void }) {
+  const [blocked, setBlocked] = useState(false);
+  const note = on && blocked;
   return (
     <div className="flex h-8 items-center gap-2">
       <button
@@ -265,7 +275,13 @@ function AlertsSwitch({
         id="arbs-alerts"
         aria-checked={on}
         aria-describedby="arbs-alerts-note"
-        onClick={() => onChange(!on)}
+        onClick={() => {
+          onChange(!on);
+          if (!on)
+            void import('../lib/alert-output.ts')
+              .then((output) => output.prepareAlerts())
+              .then((permission) => setBlocked(permission === 'denied'));
+        }}
         className={cn(
           'relative h-5 w-9 shrink-0 rounded-full focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-300',
           on ? 'bg-emerald-500' : 'bg-slate-600',
@@ -282,62 +298,11 @@ function AlertsSwitch({
       <label htmlFor="arbs-alerts" className="text-sm font-medium text-slate-100">
         Alerts
       </label>
-      <span id="arbs-alerts-note" className={cn('text-xs text-slate-400', !(on && blocked) && 'sr-only')}>
-        {on && blocked
+      <span id="arbs-alerts-note" className={cn('text-xs text-slate-400', !note && 'sr-only')}>
+        {note
           ? 'Sound only: desktop notifications are blocked'
           : 'Sound and desktop notification for new arbs'}
       </span>
-    </div>
-  );
-}
-
-function ShortcutsButton() {
-  const [open, setOpen] = useState(false);
-  const root = useRef<HTMLDivElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
-  const id = useId();
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (event: PointerEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setOpen(false);
-      if (root.current?.contains(document.activeElement)) button.current?.focus();
-    };
-    document.addEventListener('pointerdown', onPointer);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('pointerdown', onPointer);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
-  return (
-    <div ref={root} className="sm:relative">
-      <button
-        ref={button}
-        type="button"
-        aria-label="Keyboard shortcuts"
-        aria-expanded={open}
-        aria-controls={id}
-        onClick={() => setOpen((o) => !o)}
-        className={cn(controlClass, 'w-8 px-0 font-mono font-semibold hover:bg-slate-800')}
-      >
-        <span aria-hidden="true">?</span>
-      </button>
-      {open ? (
-        <div
-          id={id}
-          role="dialog"
-          aria-label="Keyboard shortcuts"
-          className="absolute z-20 mt-1 rounded-md border border-slate-700 bg-slate-900 p-3 shadow-xl max-sm:inset-x-0 sm:right-0 sm:w-60"
-        >
-          <Suspense fallback={<p className="text-sm text-slate-400">Loading…</p>}>
-            <ShortcutsHelp />
-          </Suspense>
-        </div>
-      ) : null}
     </div>
   );
 }

@@ -1,9 +1,8 @@
-import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import { arbKey } from '#domain/arb-feed.ts';
 import { cn } from '#web/lib/cn.ts';
 import { Button } from '#web/ui/button.tsx';
 import { useArbs } from '../api/get-arbs.ts';
-import { useArbAlerts } from '../hooks/use-arb-alerts.ts';
 import { useDevice } from '../hooks/use-device.ts';
 import { useActiveHighlights, type HighlightBatch } from '../hooks/use-new-arb-highlights.ts';
 import { usePageClock } from '../hooks/use-page-clock.ts';
@@ -15,7 +14,7 @@ import {
   useSportsbookStates,
 } from '../hooks/use-sportsbook-preferences.ts';
 import { useAlertsSetting, useArbView, useHiddenArbs, useStakeSettings } from '../hooks/use-tool-settings.ts';
-import { arbFilter, leagueOptions, type FeedArb } from '../lib/arb-filters.ts';
+import { arbFilter, type FeedArb } from '../lib/arb-filters.ts';
 import { arbsByTab, MAX_STARS, refreshInterval, STARS_PER_NEW_ARB, type ArbMode } from '../lib/arbs.ts';
 import type { RowSettings } from '../lib/tool-settings.ts';
 import { ArbTable, type TableRow } from './arb-table.tsx';
@@ -25,7 +24,10 @@ import { RefreshMeasure } from './refresh-measure.tsx';
 import { SportsbookPicker } from './sportsbook-picker.tsx';
 import { SUSPECT_NOTE } from './suspect-badge.tsx';
 
+const ArbAlerts = lazy(() => import('./arb-alerts.tsx'));
+
 const NO_HIGHLIGHTS: readonly HighlightBatch[] = [];
+const NO_ARBS: readonly FeedArb[] = [];
 
 /** Rows rendered at first (best edges); "Show more" adds as many again. Keeps each refresh's commit small. */
 const PAGE_SIZE = 25;
@@ -103,8 +105,11 @@ export function ArbitrageScreen() {
       list.filter((arb) => (!keep || keep(arb)) && (hidden.size === 0 || !hidden.has(arbKey(arb))));
     return { prematch: pick(tabs.prematch), live: pick(tabs.live) };
   }, [tabs, filters, filterNow, hidden]);
-  const leagues = useMemo(() => leagueOptions(arbs ?? [], filters.leagues), [arbs, filters.leagues]);
-  const eligible = useMemo(() => [...filtered.prematch, ...filtered.live], [filtered]);
+  const { alerts, setAlerts } = useAlertsSetting();
+  const eligible = useMemo(
+    () => (alerts ? [...filtered.prematch, ...filtered.live] : NO_ARBS),
+    [alerts, filtered],
+  );
   const settings = useMemo<RowSettings>(
     () => ({ oddsFormat, totalCents, roundTo, now }),
     [oddsFormat, totalCents, roundTo, now],
@@ -138,18 +143,6 @@ export function ArbitrageScreen() {
       setManualRefreshing(false);
     }
   }, [refetch]);
-
-  const { alerts, setAlerts } = useAlertsSetting();
-  const { toggle: toggleAlerts, permission } = useArbAlerts({
-    enabled: alerts,
-    setEnabled: setAlerts,
-    latest: result?.highlights.at(-1),
-    eligible,
-    minEdgePct: filters.minEdgePct,
-    count: shown.length,
-    polling: auto,
-    refetch,
-  });
 
   const filtersRef = useRef<HTMLInputElement>(null);
   const refreshDisabled = auto || manualRefreshing || query.isPending;
@@ -313,7 +306,7 @@ export function ArbitrageScreen() {
       <ArbToolbar
         filters={filters}
         onFiltersChange={setFilters}
-        leagues={leagues}
+        arbs={arbs ?? NO_ARBS}
         unfiltered={tabs[mode].length}
         shown={shown.length}
         hiddenCount={hidden.size}
@@ -325,10 +318,21 @@ export function ArbitrageScreen() {
         roundTo={roundTo}
         onRoundToChange={setRoundTo}
         alerts={alerts}
-        onAlertsChange={toggleAlerts}
-        notificationsBlocked={permission === 'denied'}
+        onAlertsChange={setAlerts}
         filtersRef={filtersRef}
       />
+      {alerts ? (
+        <Suspense fallback={null}>
+          <ArbAlerts
+            latest={result?.highlights.at(-1)}
+            eligible={eligible}
+            minEdgePct={filters.minEdgePct}
+            count={shown.length}
+            polling={auto}
+            refetch={refetch}
+          />
+        </Suspense>
+      ) : null}
       <div role="tabpanel" id={panelId(mode)} aria-labelledby={tabId(mode)} className="mt-4 min-h-[60vh]">
         {body}
       </div>

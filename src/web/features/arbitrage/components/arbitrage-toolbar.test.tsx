@@ -43,7 +43,8 @@ function game(
     market: extra.market ?? 'Moneyline',
     date: new Date(Date.now() + (extra.inH ?? 3) * HOUR).toISOString(),
   });
-  return { ...built, event: { ...built.event, league: extra.league } } as FeedArb;
+  const sport = { nba: 'basketball', nhl: 'hockey', mlb: 'baseball' }[extra.league ?? ''];
+  return { ...built, event: { ...built.event, league: extra.league, sport } } as FeedArb;
 }
 const FEED = [
   game('nba1', { league: 'nba', edge: 2.5 }),
@@ -108,7 +109,7 @@ describe('filters', () => {
 
     await user.clear(screen.getByRole('spinbutton', { name: 'Minimum edge' }));
     await user.click(screen.getByRole('button', { name: 'Markets' }));
-    const markets = screen.getByRole('group', { name: 'Markets' });
+    const markets = await screen.findByRole('group', { name: 'Markets' });
     await user.click(within(markets).getByRole('checkbox', { name: 'Spread' }));
     await user.click(within(markets).getByRole('checkbox', { name: 'Total' }));
     expect(listed()).toEqual(['nhl1', 'mlb1']);
@@ -117,7 +118,7 @@ describe('filters', () => {
     expect(screen.getByRole('button', { name: 'Markets' })).toHaveFocus();
 
     await user.click(screen.getByRole('button', { name: 'Leagues' }));
-    const leagues = screen.getByRole('group', { name: 'Leagues' });
+    const leagues = await screen.findByRole('group', { name: 'Leagues' });
     // Leagues present in the feed, under their sport.
     expect(
       within(leagues)
@@ -139,10 +140,10 @@ describe('filters', () => {
     const user = userEvent.setup();
     await openPage();
     await user.click(screen.getByRole('button', { name: 'Markets' }));
-    await user.click(screen.getByRole('checkbox', { name: 'Moneyline' }));
+    await user.click(await screen.findByRole('checkbox', { name: 'Moneyline' }));
     expect(listed()).toEqual(['nba1', 'anon']);
     await user.click(screen.getByRole('button', { name: 'Leagues' }));
-    await user.click(screen.getByRole('checkbox', { name: 'NBA' }));
+    await user.click(await screen.findByRole('checkbox', { name: 'NBA' }));
     expect(listed()).toEqual(['nba1']);
   });
 });
@@ -154,10 +155,10 @@ describe('URL and storage', () => {
     await openPage();
     await user.type(screen.getByRole('spinbutton', { name: 'Minimum edge' }), '0.5');
     await user.click(screen.getByRole('button', { name: 'Leagues' }));
-    await user.click(screen.getByRole('checkbox', { name: 'NBA' }));
+    await user.click(await screen.findByRole('checkbox', { name: 'NBA' }));
     await user.click(screen.getByRole('checkbox', { name: 'NHL' }));
     await user.click(screen.getByRole('button', { name: 'Markets' }));
-    await user.click(screen.getByRole('checkbox', { name: 'Spread' }));
+    await user.click(await screen.findByRole('checkbox', { name: 'Spread' }));
     await user.click(screen.getByRole('checkbox', { name: 'Moneyline' }));
     await user.selectOptions(screen.getByRole('combobox', { name: 'Starts within' }), '6 h');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Odds format' }), 'Decimal');
@@ -167,20 +168,14 @@ describe('URL and storage', () => {
     );
     expect(pushState).not.toHaveBeenCalled();
     expect(listed()).toEqual(['nba1', 'nhl1']);
-    expect(JSON.parse(window.localStorage.getItem('arbFilters')!)).toEqual({
-      minEdgePct: 0.5,
-      leagues: ['nba', 'nhl'],
-      markets: ['moneyline', 'spread'],
-      startsWithin: '6h',
-    });
+    expect(JSON.parse(window.localStorage.getItem('arbFilters')!)).toBe(
+      'min=0.5&leagues=nba,nhl&markets=moneyline,spread&starts=6h',
+    );
     expect(table.settings?.oddsFormat).toBe('decimal');
   });
 
   it('a shared URL shows its view on opening, over what storage holds', async () => {
-    window.localStorage.setItem(
-      'arbFilters',
-      JSON.stringify({ minEdgePct: 2, leagues: ['nba'], markets: [], startsWithin: 'any' }),
-    );
+    window.localStorage.setItem('arbFilters', JSON.stringify('min=2&leagues=nba'));
     window.localStorage.setItem('oddsFormat', '"fractional"');
     window.history.replaceState(null, '', '/betting-tools/arbitrage?markets=total&format=probability');
     await openPage();
@@ -192,10 +187,7 @@ describe('URL and storage', () => {
   });
 
   it('without filters in the URL, the stored ones apply and are written to the URL', async () => {
-    window.localStorage.setItem(
-      'arbFilters',
-      JSON.stringify({ minEdgePct: 2, leagues: [], markets: [], startsWithin: 'any' }),
-    );
+    window.localStorage.setItem('arbFilters', JSON.stringify('min=2'));
     await openPage();
     expect(listed()).toEqual(['nba1']);
     expect(screen.getByRole('spinbutton', { name: 'Minimum edge' })).toHaveValue(2);
@@ -359,7 +351,9 @@ describe('alerts', () => {
     act(() => void document.dispatchEvent(new Event('visibilitychange')));
     expect(document.title).toBe('Live Arbitrage Finder: Sure Bets Across 15 Sportsbooks | Sharpline');
     await user.click(screen.getByRole('switch', { name: 'Alerts' }));
-    expect(document.title).toBe('(3) Live Arbitrage Finder: Sure Bets Across 15 Sportsbooks | Sharpline');
+    await waitFor(() =>
+      expect(document.title).toBe('(3) Live Arbitrage Finder: Sure Bets Across 15 Sportsbooks | Sharpline'),
+    );
     visibility = 'visible';
     act(() => void document.dispatchEvent(new Event('visibilitychange')));
     expect(document.title).toBe('Live Arbitrage Finder: Sure Bets Across 15 Sportsbooks | Sharpline');

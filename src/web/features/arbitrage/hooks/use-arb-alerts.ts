@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { arbKey } from '#domain/arb-feed.ts';
 import type { Arb } from '#domain/schemas/feed.ts';
 import type { HighlightBatch } from './use-new-arb-highlights.ts';
@@ -8,7 +8,8 @@ import type { HighlightBatch } from './use-new-arb-highlights.ts';
 // above the minimum edge (above 0 % when none is set), plays one chime and shows one desktop notification; a batch is
 // handled once, so an arb alerts once per arrival. While the page is hidden the tab title carries the tab's arb count,
 // and the feed keeps being read every 2 s (the page's own polling pauses in the background). Nothing plays, asks or
-// changes the title while the switch is off. The sound and notification code loads on use.
+// changes the title while the switch is off: this hook runs only while it is on, and it and the sound and notification
+// code load on use.
 
 const BACKGROUND_POLL_MS = 2_000;
 const loadOutput = () => import('../lib/alert-output.ts');
@@ -25,9 +26,8 @@ export function alertText(arbs: readonly Arb[]): { title: string; body: string }
     : { title: `${arbs.length} new arbs, best ${best.edge_pct.toFixed(2)}%`, body: event };
 }
 
+/** Mounted only while the switch is on (components/arb-alerts.tsx, loaded then). */
 export function useArbAlerts({
-  enabled,
-  setEnabled,
   latest,
   eligible,
   minEdgePct,
@@ -35,8 +35,6 @@ export function useArbAlerts({
   polling,
   refetch,
 }: {
-  enabled: boolean;
-  setEnabled: (on: boolean) => void;
   /** The newest highlight batch of the stored result. */
   latest: HighlightBatch | undefined;
   /** The arbs the filters keep, both tabs. */
@@ -48,13 +46,12 @@ export function useArbAlerts({
   polling: boolean;
   refetch: () => Promise<void>;
 }) {
-  const [permission, setPermission] = useState<NotificationPermission | 'unsupported' | null>(null);
   const handled = useRef<number | null>(null);
 
   useEffect(() => {
     const id = latest?.id ?? 0;
-    // Off, or the first look: what is there now is not news.
-    if (!enabled || handled.current === null || !latest) {
+    // The first look (the switch just turned on, or the page just opened with it on): what is there is not news.
+    if (handled.current === null || !latest) {
       handled.current = id;
       return;
     }
@@ -67,10 +64,9 @@ export function useArbAlerts({
       output.chime();
       output.notify(title, body);
     });
-  }, [enabled, latest, eligible, minEdgePct]);
+  }, [latest, eligible, minEdgePct]);
 
   useEffect(() => {
-    if (!enabled) return;
     const base = document.title.replace(/^\(\d+\) /, '');
     const apply = () => {
       document.title = document.visibilityState === 'hidden' ? `(${count}) ${base}` : base;
@@ -81,23 +77,13 @@ export function useArbAlerts({
       document.removeEventListener('visibilitychange', apply);
       document.title = base;
     };
-  }, [enabled, count]);
+  }, [count]);
 
   useEffect(() => {
-    if (!enabled || !polling) return;
+    if (!polling) return;
     const timer = setInterval(() => {
       if (document.visibilityState === 'hidden') void refetch();
     }, BACKGROUND_POLL_MS);
     return () => clearInterval(timer);
-  }, [enabled, polling, refetch]);
-
-  const toggle = useCallback(
-    (on: boolean) => {
-      setEnabled(on);
-      // Asked from the switch's click, the one moment browsers allow a permission prompt and an audio start.
-      if (on) void loadOutput().then((output) => output.prepareAlerts().then(setPermission));
-    },
-    [setEnabled],
-  );
-  return { toggle, permission };
+  }, [polling, refetch]);
 }

@@ -1,12 +1,6 @@
 import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
-import {
-  FORMAT_PARAM,
-  filtersFromQuery,
-  parseOddsFormat,
-  parseStoredFilters,
-  queryForView,
-} from '../lib/arb-filters.ts';
-import { storedValue } from '../lib/stored-value.ts';
+import { filtersFromQuery, parseOddsFormat, queryForView, viewQuery } from '../lib/arb-filters.ts';
+import { storedValue, type StoredValue } from '../lib/stored-value.ts';
 import {
   DEFAULT_FILTERS,
   DEFAULT_ROW_SETTINGS,
@@ -30,7 +24,14 @@ const json =
     }
   };
 
-const filtersStore = storedValue('arbFilters', parseStoredFilters);
+/** The filters as their URL query ("min=1.5&leagues=nba"). */
+const filtersStore = storedValue<ArbFilters, string>(
+  'arbFilters',
+  json(
+    (value) =>
+      filtersFromQuery(new URLSearchParams(typeof value === 'string' ? value : '')) ?? DEFAULT_FILTERS,
+  ),
+);
 const formatStore = storedValue(
   'oddsFormat',
   json((value) => parseOddsFormat(value) ?? DEFAULT_ROW_SETTINGS.oddsFormat),
@@ -74,7 +75,7 @@ function getView(): ArbView {
   const params = new URLSearchParams(search);
   const view = {
     filters: filtersFromQuery(params) ?? filters,
-    oddsFormat: parseOddsFormat(params.get(FORMAT_PARAM)) ?? format,
+    oddsFormat: parseOddsFormat(params.get('format')) ?? format,
   };
   cache = { search, filters, format, view };
   return view;
@@ -103,7 +104,7 @@ export function useArbView() {
   useEffect(() => writeUrl(getView()), [view]);
   const setFilters = useCallback((filters: ArbFilters) => {
     writeUrl({ ...getView(), filters });
-    filtersStore.write(filters);
+    filtersStore.write(viewQuery(filters));
   }, []);
   const setOddsFormat = useCallback((format: OddsFormat) => {
     writeUrl({ ...getView(), oddsFormat: format });
@@ -112,7 +113,7 @@ export function useArbView() {
   return { ...view, setFilters, setOddsFormat };
 }
 
-function useStored<T>(store: ReturnType<typeof storedValue<T>>): T {
+function useStored<T>(store: StoredValue<T>): T {
   return useSyncExternalStore(store.subscribe, store.getSnapshot, store.getServerSnapshot);
 }
 

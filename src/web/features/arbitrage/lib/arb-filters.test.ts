@@ -4,13 +4,13 @@ import { arb, moneyline } from '#tests/support/arbitrage-fixtures.ts';
 import {
   arbFilter,
   filtersFromQuery,
-  leagueOptions,
   marketType,
-  parseStoredFilters,
   queryForView,
+  viewQuery,
   type FeedArb,
 } from './arb-filters.ts';
 import { DEFAULT_FILTERS, type ArbFilters } from './tool-settings.ts';
+import { leagueOptions } from '../components/filter-menu.tsx';
 
 const NOW = Date.UTC(2026, 10, 24, 12);
 const HOUR = 3_600_000;
@@ -141,20 +141,19 @@ describe('URL and storage', () => {
     expect(filtersFromQuery(new URLSearchParams('min=-1'))?.minEdgePct).toBeNull();
   });
 
-  it('reads stored filters, falling back to the defaults', () => {
-    expect(parseStoredFilters(JSON.stringify(every))).toEqual(every);
-    expect(parseStoredFilters('{oops')).toEqual(DEFAULT_FILTERS);
-    expect(parseStoredFilters('null')).toEqual(DEFAULT_FILTERS);
-    expect(parseStoredFilters(null)).toEqual(DEFAULT_FILTERS);
+  it('writes the view as the query storage keeps', () => {
+    expect(viewQuery(every)).toBe('min=1.5&leagues=nba,nhl&markets=spread,total&starts=6h');
+    expect(viewQuery(DEFAULT_FILTERS, 'probability')).toBe('format=probability');
+    expect(viewQuery(DEFAULT_FILTERS)).toBe('');
   });
 });
 
 describe('leagueOptions', () => {
-  it('lists the leagues present by sport, plus selected ones absent from the feed', () => {
+  it("lists the leagues present by the feed's sport, plus selected ones absent from the feed", () => {
     const arbs = [
-      game('a', { league: 'nhl' }),
-      game('b', { league: 'nba' }),
-      game('c', { league: 'ncaab' }),
+      game('a', { league: 'nhl', sport: 'hockey' }),
+      game('b', { league: 'nba', sport: 'basketball' }),
+      game('c', { league: 'ncaab', sport: 'basketball' }),
       game('d', { league: 'cfl', sport: 'football' }),
       game('e'),
     ];
@@ -163,7 +162,7 @@ describe('leagueOptions', () => {
       { id: 'ncaab', name: 'NCAAB', sport: 'basketball' },
       { id: 'cfl', name: 'CFL', sport: 'football' },
       { id: 'nhl', name: 'NHL', sport: 'hockey' },
-      { id: 'epl', name: 'Premier League', sport: 'soccer' },
+      { id: 'epl', name: 'Premier League', sport: 'other' },
     ]);
   });
 });

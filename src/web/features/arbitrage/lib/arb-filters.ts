@@ -1,9 +1,7 @@
 // The arbitrage page's filters (issue 14, docs/decisions/117): what they keep, how they read from and write to the URL
 // query and storage. Pure functions: the screen memoises their results per feed and filter change.
-import { LEAGUES, isLeagueKey } from '#domain/markets.ts';
 import type { Arb } from '#domain/schemas/feed.ts';
 import {
-  DEFAULT_FILTERS,
   ODDS_FORMATS,
   type ArbFilters,
   type MarketFilter,
@@ -54,12 +52,6 @@ export function arbLeague(arb: FeedArb): string | null {
   return arb.event.league ? arb.event.league.toLowerCase() : null;
 }
 
-export function arbSport(arb: FeedArb): string | null {
-  if (arb.event.sport) return arb.event.sport.toLowerCase();
-  const league = arbLeague(arb);
-  return league && isLeagueKey(league) ? LEAGUES[league].sport : null;
-}
-
 export function isDefaultFilters(filters: ArbFilters): boolean {
   return (
     filters.minEdgePct === null &&
@@ -98,103 +90,47 @@ export function arbFilter(filters: ArbFilters, now: number): ((arb: FeedArb) => 
   };
 }
 
-export interface LeagueOption {
-  id: string;
-  name: string;
-  sport: string;
-}
-
-/** Leagues present in the feed (plus the selected ones, so they can be cleared), grouped by sport, sorted by name. */
-export function leagueOptions(arbs: readonly FeedArb[], selected: readonly string[]): LeagueOption[] {
-  const found = new Map<string, string>();
-  for (const arb of arbs) {
-    const league = arbLeague(arb);
-    if (league && !found.has(league)) found.set(league, arbSport(arb) ?? 'other');
-  }
-  for (const league of selected) {
-    if (!found.has(league)) found.set(league, isLeagueKey(league) ? LEAGUES[league].sport : 'other');
-  }
-  return [...found]
-    .map(([id, sport]) => ({ id, sport, name: isLeagueKey(id) ? LEAGUES[id].name : id.toUpperCase() }))
-    .sort((a, b) => a.sport.localeCompare(b.sport) || a.name.localeCompare(b.name));
-}
-
-// URL query: ?min=1.5&leagues=nba,nhl&markets=spread,total&starts=6h&format=decimal. Default values are left out.
-export const FILTER_PARAMS = ['min', 'leagues', 'markets', 'starts'] as const;
-export const FORMAT_PARAM = 'format';
-
+// URL query: ?min=1.5&leagues=nba,nhl&markets=spread,total&starts=6h&format=decimal, default values left out. Storage
+// keeps the filters in the same form, so one reader serves both.
+const FILTER_PARAMS = ['min', 'leagues', 'markets', 'starts', 'format'];
 const LEAGUE_ID = /^[a-z0-9_-]{1,32}$/;
-const list = (raw: unknown) =>
-  typeof raw === 'string'
-    ? raw.split(',').map((part) => part.trim().toLowerCase())
-    : Array.isArray(raw)
-      ? raw
-      : [];
 
-function parseMinEdge(raw: unknown): number | null {
-  const value =
-    typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : typeof raw === 'number' ? raw : NaN;
-  return Number.isFinite(value) && value >= 0 && value <= 100 ? value : null;
-}
-
-/** Filters from loose values (URL parameters or stored JSON); anything unreadable falls back to its default. */
-export function parseFilters(raw: {
-  min?: unknown;
-  leagues?: unknown;
-  markets?: unknown;
-  starts?: unknown;
-}): ArbFilters {
-  const leagues = [
-    ...new Set(list(raw.leagues).filter((id): id is string => typeof id === 'string' && LEAGUE_ID.test(id))),
-  ];
-  const markets = MARKET_FILTERS.map((m) => m.value).filter((m) => list(raw.markets).includes(m));
-  const starts = STARTS_WITHIN.find((value) => value === raw.starts) ?? 'any';
-  return { minEdgePct: parseMinEdge(raw.min), leagues, markets, startsWithin: starts };
-}
-
+/** Filters from query parameters (unreadable values fall back to their default); null when none is named. */
 export function filtersFromQuery(params: URLSearchParams): ArbFilters | null {
-  if (!FILTER_PARAMS.some((name) => params.has(name))) return null;
-  return parseFilters(Object.fromEntries(FILTER_PARAMS.map((name) => [name, params.get(name) ?? undefined])));
+  if (!FILTER_PARAMS.slice(0, 4).some((name) => params.has(name))) return null;
+  const list = (name: string) => (params.get(name) ?? '').toLowerCase().split(',');
+  const min = Number(params.get('min') || NaN);
+  return {
+    minEdgePct: min >= 0 && min <= 100 ? min : null,
+    leagues: [...new Set(list('leagues').filter((id) => LEAGUE_ID.test(id)))],
+    markets: MARKET_FILTERS.map((m) => m.value).filter((m) => list('markets').includes(m)),
+    startsWithin: STARTS_WITHIN.find((value) => value === params.get('starts')) ?? 'any',
+  };
 }
 
 export function parseOddsFormat(raw: unknown): OddsFormat | null {
   return ODDS_FORMATS.find((format) => format === raw) ?? null;
 }
 
-/** Stored filters: an `ArbFilters` as JSON, checked like URL parameters. */
-export function parseStoredFilters(raw: string | null): ArbFilters {
-  if (!raw) return DEFAULT_FILTERS;
-  try {
-    const value = JSON.parse(raw) as Partial<Record<keyof ArbFilters, unknown>> | null;
-    if (!value || typeof value !== 'object') return DEFAULT_FILTERS;
-    const { minEdgePct: min, leagues, markets, startsWithin: starts } = value;
-    return parseFilters({ min, leagues, markets, starts });
-  } catch {
-    return DEFAULT_FILTERS;
-  }
+/** The view's query parameters, defaults left out; commas kept readable ("leagues=nba,nhl"). */
+export function viewQuery(filters: ArbFilters, format: OddsFormat = 'american'): string {
+  const values = [
+    filters.minEdgePct ?? '',
+    filters.leagues.join(','),
+    filters.markets.join(','),
+    filters.startsWithin === 'any' ? '' : filters.startsWithin,
+    format === 'american' ? '' : format,
+  ];
+  const params = new URLSearchParams();
+  values.forEach((value, i) => value !== '' && params.set(FILTER_PARAMS[i]!, String(value)));
+  return params.toString().replace(/%2C/gi, ',');
 }
 
-export function filtersToParams(filters: ArbFilters): Record<(typeof FILTER_PARAMS)[number], string | null> {
-  return {
-    min: filters.minEdgePct === null ? null : String(filters.minEdgePct),
-    leagues: filters.leagues.length > 0 ? filters.leagues.join(',') : null,
-    markets: filters.markets.length > 0 ? filters.markets.join(',') : null,
-    starts: filters.startsWithin === 'any' ? null : filters.startsWithin,
-  };
-}
-
-/** The query string with the page's parameters set from the view (others kept), or null when it is already so. */
+/** The query string with the page's parameters set from the view (others kept first), or null when it is already so. */
 export function queryForView(search: string, filters: ArbFilters, format: OddsFormat): string | null {
   const params = new URLSearchParams(search);
   const before = params.toString().replace(/%2C/gi, ',');
-  const wanted: Record<string, string | null> = {
-    ...filtersToParams(filters),
-    [FORMAT_PARAM]: format === 'american' ? null : format,
-  };
-  // Ours are written after any others, always in the same order, so equal views have equal addresses.
-  for (const name of Object.keys(wanted)) params.delete(name);
-  for (const [name, value] of Object.entries(wanted)) if (value !== null) params.set(name, value);
-  // Commas are kept readable in lists ("leagues=nba,nhl"): they need no escaping in a query.
-  const after = params.toString().replace(/%2C/gi, ',');
+  for (const name of FILTER_PARAMS) params.delete(name);
+  const after = [params.toString(), viewQuery(filters, format)].filter(Boolean).join('&');
   return after === before ? null : after ? `?${after}` : '';
 }

@@ -2,20 +2,21 @@
 // every component, told to other tabs' changes (localStorage), and kept in memory when storage throws (private modes,
 // quotas). The server snapshot is the parsed empty value, so hydration renders the defaults and no mismatch occurs.
 
-export interface StoredValue<T> {
+export interface StoredValue<T, W = T> {
   subscribe: (onChange: () => void) => () => void;
   getSnapshot: () => T;
   getServerSnapshot: () => T;
-  write: (value: T) => void;
+  /** Stores `value` as JSON (what `parse` reads back). */
+  write: (value: W) => void;
   /** Listeners told without writing (for state that also lives elsewhere, such as the URL). */
   notify: () => void;
 }
 
-export function storedValue<T>(
+export function storedValue<T, W = T>(
   key: string,
   parse: (raw: string | null) => T,
   area: 'localStorage' | 'sessionStorage' = 'localStorage',
-): StoredValue<T> {
+): StoredValue<T, W> {
   const listeners = new Set<() => void>();
   let memory: string | null = null;
   let cached: { raw: string | null; value: T } | undefined;
