@@ -14,8 +14,8 @@ import {
   otherStake,
   parseStake,
   payout,
-  splitStakes,
 } from './wagers.ts';
+import { splitStakes } from './stake-split.ts';
 
 const c = (n: number) => n as Cents;
 // +155 and -140: decimals 2.55 and 1.714285…, which the stake formula rounds to 1.71.

@@ -3,7 +3,6 @@ import type { ArbFeed } from '#domain/schemas/feed.ts';
 import { publicConfig } from '#web/config.ts';
 import { nextHighlights, type HighlightBatch } from '../hooks/use-new-arb-highlights.ts';
 import { createFeedReader } from './feed-reader.ts';
-import { sampleFeed } from './sample-feed.ts';
 import { usePolledQuery, type PolledQueryOptions } from './use-polled-query.ts';
 
 // SPEC §7 call 2 and §8 "Arbitrage feed": GET /tools/arbs.json?t=<ms> on the odds API host. A non-OK status or a
@@ -88,6 +87,8 @@ export async function fetchArbs({ signal }: { signal?: AbortSignal } = {}): Prom
     response = await requestFeed(signal);
   } catch (error) {
     if (!(error instanceof FeedRequestError)) throw error;
+    // The sample data is only for a feed that cannot be read: loaded then, not with the page.
+    const { sampleFeed } = await import('./sample-feed.ts');
     const feed = sampleFeed(Date.now());
     return {
       feed,

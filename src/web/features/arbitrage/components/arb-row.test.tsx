@@ -2,14 +2,19 @@
 import { act, cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { arbKey } from '#domain/arb-feed.ts';
 import type { Arb } from '#domain/schemas/feed.ts';
-import { formatUsd, splitStakes } from '#domain/wagers.ts';
+import { splitStakes } from '#domain/stake-split.ts';
+import { formatUsd } from '#domain/wagers.ts';
 import { arb, dkLinks, fdLinks, side } from '#tests/support/arbitrage-fixtures.ts';
+import { loadBettorExtras } from '../lib/bettor-extras.ts';
 import type { OddsFormat, RowSettings } from '../lib/tool-settings.ts';
 import { ArbTable, type ArbTableProps, type TableRow } from './arb-table.tsx';
 import type * as EdgeBadgeModule from './edge-badge.tsx';
+
+// Other formats and rounded stakes are a chunk the screen loads before it shows rows with them (lib/bettor-extras.ts).
+beforeAll(() => loadBettorExtras());
 
 // The rows' issue-14 tools: odds formats, the bettor's total and rounding with honest profits, three-way splits, the
 // arb's age and Hide. Prices and figures below are hand-checked; the stake figures are also `splitStakes`' own.

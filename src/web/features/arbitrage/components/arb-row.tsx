@@ -1,5 +1,4 @@
-import { memo, useId, useMemo, useState } from 'react';
-import { formatOdds } from '#domain/odds-format.ts';
+import { lazy, memo, Suspense, useId, useMemo, useState } from 'react';
 import type { Cents } from '#domain/odds.ts';
 import type { Arb, Side } from '#domain/schemas/feed.ts';
 import { resolveBetLink, showsStateSelector, type DeviceKind } from '#domain/sportsbook-links.ts';
@@ -13,6 +12,7 @@ import {
   type WagerInputs,
 } from '#domain/wagers.ts';
 import { cn } from '#web/lib/cn.ts';
+import { priceText } from '../lib/bettor-extras.ts';
 import { defaultRowStakes, typedRowStakes, type RowStakes } from '../lib/row-stakes.ts';
 import { stateForBook, type SportsbookStates } from '../lib/sportsbook-preferences.ts';
 import type { OddsFormat, RowSettings } from '../lib/tool-settings.ts';
@@ -20,10 +20,12 @@ import { ArbAge } from './arb-age.tsx';
 import { BetButton } from './bet-button.tsx';
 import { BookBadge } from './book-badge.tsx';
 import { EdgeBadge } from './edge-badge.tsx';
-import { PriceHistoryButton, PriceHistoryPanel } from './price-history.tsx';
+import { PriceHistoryButton, PriceHistoryLoading, PriceHistoryPanel } from './price-history.tsx';
 import { RelativeStart } from './relative-start.tsx';
-import { Stars } from './stars.tsx';
 import { SuspectBadge } from './suspect-badge.tsx';
+
+/** The new-arb stars: only rows that just arrived show them, so their code loads with the first such row. */
+const Stars = lazy(() => import('./stars.tsx').then((module) => ({ default: module.Stars })));
 
 export interface ArbRowProps {
   arb: Arb;
@@ -53,8 +55,7 @@ interface StakeProps {
 
 const selectionOf = (side: Side) => side.name || side.selection.name;
 
-const priceOf = (side: Side, format: OddsFormat) =>
-  formatOdds({ decimal: side.decimal_odds, american: side.price }, format);
+const priceOf = (side: Side, format: OddsFormat) => priceText(side, format);
 
 /** "Loses $0.40 if Boston Celtics win", "Loses $1.10 on a draw". */
 function lossText(cents: Cents, side: Side | undefined): string {
@@ -267,7 +268,11 @@ function ArbRowView({
               </button>
             ) : null}
           </div>
-          {stars > 0 ? <Stars key={starsKey} count={stars} /> : null}
+          {stars > 0 ? (
+            <Suspense fallback={null}>
+              <Stars key={starsKey} count={stars} />
+            </Suspense>
+          ) : null}
         </td>
         <td className="px-3 py-3 max-xl:min-w-0 max-xl:flex-1 max-xl:p-0 xl:w-44 xl:min-w-[11rem]">
           <div className="flex flex-wrap items-center gap-2">
@@ -351,7 +356,9 @@ function ArbRowView({
         // a phone.
         <tr className="border-b border-slate-800 bg-slate-900/40 max-xl:mb-3 max-xl:block max-xl:rounded-lg max-xl:border max-xl:bg-slate-900/60">
           <td colSpan={4} className="px-3 max-xl:block">
-            <PriceHistoryPanel id={historyId} arb={arb} />
+            <Suspense fallback={<PriceHistoryLoading />}>
+              <PriceHistoryPanel id={historyId} arb={arb} />
+            </Suspense>
           </td>
         </tr>
       ) : null}

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { arbKey } from '#domain/arb-feed.ts';
 import { cn } from '#web/lib/cn.ts';
 import { Button } from '#web/ui/button.tsx';
@@ -16,6 +16,7 @@ import {
 import { useAlertsSetting, useArbView, useHiddenArbs, useStakeSettings } from '../hooks/use-tool-settings.ts';
 import { arbFilter, type FeedArb } from '../lib/arb-filters.ts';
 import { arbsByTab, MAX_STARS, refreshInterval, STARS_PER_NEW_ARB, type ArbMode } from '../lib/arbs.ts';
+import { bettorExtrasReady, loadBettorExtras } from '../lib/bettor-extras.ts';
 import type { RowSettings } from '../lib/tool-settings.ts';
 import { ArbTable, type TableRow } from './arb-table.tsx';
 import { ArbToolbar } from './arb-toolbar.tsx';
@@ -110,6 +111,20 @@ export function ArbitrageScreen() {
     () => (alerts ? [...filtered.prematch, ...filtered.live] : NO_ARBS),
     [alerts, filtered],
   );
+  // Other odds formats and rounded stakes come from a chunk loaded when one is chosen: the rows wait for it (a
+  // couple of KB, usually there before the feed), so no row is ever drawn in a format or a split not asked for.
+  const [extrasLoaded, setExtrasLoaded] = useState(() => bettorExtrasReady(oddsFormat, roundTo));
+  const formatReady = extrasLoaded || bettorExtrasReady(oddsFormat, roundTo);
+  useEffect(() => {
+    if (formatReady) return;
+    let live = true;
+    void loadBettorExtras().then(() => {
+      if (live) setExtrasLoaded(true);
+    });
+    return () => {
+      live = false;
+    };
+  }, [formatReady]);
   const settings = useMemo<RowSettings>(
     () => ({ oddsFormat, totalCents, roundTo, now }),
     [oddsFormat, totalCents, roundTo, now],
@@ -159,7 +174,7 @@ export function ArbitrageScreen() {
   const invalidArbs = result?.invalidArbs ?? 0;
 
   let body: ReactNode;
-  if (query.isPending) {
+  if (query.isPending || !formatReady) {
     body = (
       <p role="status" className="px-4 py-16 text-center text-slate-300">
         Loading arbitrage opportunities...

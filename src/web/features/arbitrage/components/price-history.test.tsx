@@ -96,7 +96,8 @@ function renderRow(arb: Arb = moneyline()) {
   return screen.getByRole('button', { name: 'Price history' });
 }
 
-const panel = () => screen.getByRole('region', { name: /^Price history:/ });
+/** The panel: its chunk loads when a row is first opened (React.lazy), so it is awaited. */
+const panel = () => screen.findByRole('region', { name: /^Price history:/ });
 
 describe('price history of an arb row', () => {
   it('opens and closes with a button that says whether it is expanded, fetching the history once when opened', async () => {
@@ -107,9 +108,9 @@ describe('price history of an arb row', () => {
 
     await userEvent.click(button);
     expect(button).toHaveAttribute('aria-expanded', 'true');
-    expect(button).toHaveAttribute('aria-controls', panel().id);
-    expect(within(panel()).getByRole('status')).toHaveTextContent('Loading price history...');
-    await within(panel()).findByText(/^FanDuel Boston Celtics:/);
+    expect(button).toHaveAttribute('aria-controls', (await panel()).id);
+    expect(within(await panel()).getByRole('status')).toHaveTextContent('Loading price history...');
+    await within(await panel()).findByText(/^FanDuel Boston Celtics:/);
     expect(fetchMock).toHaveBeenCalledTimes(1);
     expect(fetchMock.mock.calls[0]![0]).toBe('/tools/history.json?event=celtics&sides=celtics-fd,celtics-dk');
     expect(charts).toHaveLength(1);
@@ -127,7 +128,7 @@ describe('price history of an arb row', () => {
     button.focus();
     await userEvent.keyboard('{Enter}');
     expect(button).toHaveAttribute('aria-expanded', 'true');
-    await within(panel()).findByText(/^FanDuel Boston Celtics:/);
+    await within(await panel()).findByText(/^FanDuel Boston Celtics:/);
     await userEvent.keyboard(' ');
     expect(button).toHaveAttribute('aria-expanded', 'false');
   });
@@ -135,14 +136,14 @@ describe('price history of an arb row', () => {
   it('sums up each side in words, first price to the latest, named as the row names the book and selection', async () => {
     answers = [steady];
     await userEvent.click(renderRow());
-    const items = await within(panel()).findAllByRole('listitem');
+    const items = await within(await panel()).findAllByRole('listitem');
     expect(items.map((item) => item.textContent)).toEqual([
       'FanDuel Boston Celtics: +150 an hour ago, +155 now (best +160)',
       'DraftKings New York Knicks: -150 an hour ago, -140 now',
     ]);
     // Times in the viewer's own time zone: the range of the hour as this browser formats it.
     const format = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
-    expect(within(panel()).getByRole('heading')).toHaveTextContent(
+    expect(within(await panel()).getByRole('heading')).toHaveTextContent(
       `Prices over the last hour (${format.format(FROM * 1000)} to ${format.format(TO * 1000)}, your time)`,
     );
   });
@@ -156,7 +157,7 @@ describe('price history of an arb row', () => {
       ),
     ];
     await userEvent.click(renderRow());
-    const items = await within(panel()).findAllByRole('listitem');
+    const items = await within(await panel()).findAllByRole('listitem');
     expect(items.map((item) => item.textContent)).toEqual([
       'FanDuel Boston Celtics: +150 an hour ago, +150 now (no price for 5 minutes)',
       'DraftKings New York Knicks: -150 50 minutes ago, -140 3 minutes ago, no price now (no price for 13 minutes)',
@@ -180,7 +181,7 @@ describe('price history of an arb row', () => {
     answers = [{ ...steady, sides: [] }];
     await userEvent.click(renderRow());
     expect(
-      await within(panel()).findByText('No prices recorded for this arb in the last hour.'),
+      await within(await panel()).findByText('No prices recorded for this arb in the last hour.'),
     ).toBeInTheDocument();
     expect(charts).toHaveLength(0);
   });
@@ -188,16 +189,16 @@ describe('price history of an arb row', () => {
   it('shows "Price history unavailable" when the history cannot be read, and Try again fetches it again', async () => {
     answers = [{ status: 404 }, steady];
     await userEvent.click(renderRow());
-    expect(await within(panel()).findByRole('alert')).toHaveTextContent('Price history unavailable');
-    await userEvent.click(within(panel()).getByRole('button', { name: 'Try again' }));
-    await within(panel()).findByText(/^FanDuel Boston Celtics:/);
+    expect(await within(await panel()).findByRole('alert')).toHaveTextContent('Price history unavailable');
+    await userEvent.click(within(await panel()).getByRole('button', { name: 'Try again' }));
+    await within(await panel()).findByText(/^FanDuel Boston Celtics:/);
     expect(fetchMock).toHaveBeenCalledTimes(2);
   });
 
   it('treats an answer that breaks the schema as unavailable', async () => {
     answers = [{ ...steady, interval_s: 300 } as unknown as HistoryTeaser];
     await userEvent.click(renderRow());
-    expect(await within(panel()).findByRole('alert')).toHaveTextContent('Price history unavailable');
+    expect(await within(await panel()).findByRole('alert')).toHaveTextContent('Price history unavailable');
     await waitFor(() => expect(charts).toHaveLength(0));
   });
 });

@@ -1,12 +1,9 @@
-import type { Arb } from '#domain/schemas/feed.ts';
+import { lazy } from 'react';
 import { cn } from '#web/lib/cn.ts';
-import { useHistory } from '../api/get-history.ts';
 
-// An arb row's price history (issue 13): a toggle in the row and a panel under it. The panel fetches the teaser and
-// loads the chart module (uPlot and the chart component, a chunk of its own) together, only once it is opened: the
-// page's initial JavaScript carries only this file (docs/decisions/112-price-history-chart.md).
-
-const loadChart = () => import('./price-history-chart.tsx');
+// An arb row's price history (issue 13): a toggle in the row and a panel under it. The panel (its own chunk) fetches
+// the teaser and loads the chart module (uPlot and the chart component, another chunk) together, only once it is
+// opened: the page's initial JavaScript carries only this file (docs/decisions/112-price-history-chart.md).
 
 function ChartIcon() {
   return (
@@ -64,40 +61,14 @@ export function PriceHistoryButton({
   );
 }
 
-export function PriceHistoryPanel({ id, arb }: { id: string; arb: Arb }) {
-  const query = useHistory(arb, loadChart);
-  const { away, home } = arb.event.teams;
-  let body;
-  if (query.data) {
-    const Chart = query.data.module.PriceHistoryChart;
-    body = <Chart arb={arb} history={query.data.history} />;
-  } else if (query.isError) {
-    body = (
-      <p role="alert" className="flex flex-wrap items-center gap-3 py-4 text-sm text-slate-300">
-        Price history unavailable
-        <button
-          type="button"
-          onClick={() => void query.refetch()}
-          className="rounded-md border border-slate-600 px-2 py-1 text-xs font-medium text-slate-100 hover:bg-slate-800 focus-visible:outline-2 focus-visible:outline-emerald-300"
-        >
-          Try again
-        </button>
-      </p>
-    );
-  } else {
-    body = (
-      <p role="status" className="py-4 text-sm text-slate-400">
-        Loading price history...
-      </p>
-    );
-  }
+/** The panel, in a chunk of its own: loaded when a row's history is first opened. */
+export const PriceHistoryPanel = lazy(() => import('./price-history-panel.tsx'));
+
+/** What the row shows while the panel's chunk loads (the panel's own loading state). */
+export function PriceHistoryLoading() {
   return (
-    <section
-      id={id}
-      aria-label={`Price history: ${away.name} @ ${home.name}, ${arb.market}`}
-      className="min-h-24"
-    >
-      {body}
-    </section>
+    <p role="status" className="py-4 text-sm text-slate-400">
+      Loading price history...
+    </p>
   );
 }

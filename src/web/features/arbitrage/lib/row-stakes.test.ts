@@ -1,11 +1,28 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Cents } from '#domain/odds.ts';
-import { splitStakes } from '#domain/wagers.ts';
+import { splitStakes } from '#domain/stake-split.ts';
+import { defaultSplit } from '#domain/wagers.ts';
+import { loadBettorExtras } from './bettor-extras.ts';
 import { defaultRowStakes, stepCents, typedRowStakes } from './row-stakes.ts';
 
 const c = (...values: number[]) => values as Cents[];
 
 describe('row stakes', () => {
+  it('the cent split (no rounding) needs no extra chunk: it is splitStakes’ step-0 split, from wagers.ts alone', () => {
+    const exact = splitStakes([2.5, 1.7142], 20_000, 0);
+    expect(defaultSplit([2.5, 1.7142], 20_000 as Cents)).toEqual(exact.stakes);
+    expect(defaultRowStakes([2.5, 1.7142], 20_000, 0)).toEqual({
+      stakes: exact.stakes,
+      payouts: exact.payouts,
+      total: exact.total,
+      guaranteedProfit: exact.guaranteedProfit,
+      losses: [],
+    });
+  });
+
+  // Rounded splits come from the bettor-extras chunk, which the screen loads before it draws rows with rounding.
+  beforeAll(() => loadBettorExtras());
+
   it('rounds to 0 (SPEC’s cent split) or whole $1, $5, $10 steps', () => {
     expect([0, 1, 5, 10].map((r) => stepCents(r as 0 | 1 | 5 | 10))).toEqual([0, 100, 500, 1000]);
   });

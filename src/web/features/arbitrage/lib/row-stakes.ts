@@ -1,10 +1,11 @@
 import type { Cents } from '#domain/odds.ts';
-import { payout, splitStakes } from '#domain/wagers.ts';
+import { defaultSplit, payout } from '#domain/wagers.ts';
+import { roundedSplit } from './bettor-extras.ts';
 import type { RoundTo } from './tool-settings.ts';
 
 // The figures a row shows under its stakes (issue 14, "Total stake" and "Round stakes to"): each side's stake and
 // payout, the total staked, the guaranteed (worst-case) profit and the outcomes that would lose money. The default
-// split is the domain's `splitStakes` as is; stakes a visitor typed are priced with the same rounded-down `payout`.
+// split is the domain's cent split, or `splitStakes` when rounded; stakes a visitor typed are priced with the same rounded-down `payout`.
 
 /** An outcome whose payout is below the total staked, and what the bettor is down if it comes in. */
 export interface OutcomeLoss {
@@ -47,7 +48,11 @@ export function defaultRowStakes(
   totalCents: number,
   roundTo: RoundTo,
 ): RowStakes {
-  const split = splitStakes(decimals, totalCents, stepCents(roundTo));
+  const total = (Number.isFinite(totalCents) ? Math.max(0, Math.round(totalCents)) : 0) as Cents;
+  // The cent split (SPEC) needs only wagers.ts; a rounded one comes from the bettor-extras chunk, which the screen
+  // loads before it shows rows with rounding on.
+  const split = roundTo === 0 ? null : roundedSplit(decimals, total, stepCents(roundTo));
+  if (!split) return typedRowStakes(decimals.length ? defaultSplit(decimals, total) : [], decimals);
   return {
     stakes: split.stakes,
     payouts: split.payouts,

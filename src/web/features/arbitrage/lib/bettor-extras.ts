@@ -1,0 +1,42 @@
+import type { Cents } from '#domain/odds.ts';
+import type { Side } from '#domain/schemas/feed.ts';
+import type { StakeSplit } from '#domain/stake-split.ts';
+import type * as Chunk from './bettor-extras-chunk.ts';
+import type { OddsFormat, RoundTo } from './tool-settings.ts';
+
+type Extras = typeof Chunk;
+
+// The bettor's settings that need code SPEC's page does not: prices in decimal, fractional or probability
+// (src/domain/odds-format.ts) and stakes rounded to whole dollars (src/domain/stake-split.ts). They come in one chunk
+// (bettor-extras-chunk.ts) loaded when a bettor picks one, or when the saved settings name one; the screen shows no
+// row until it is there, so nothing is ever shown in a format or a split not asked for. American prices and the cent
+// split need nothing from it: the page's first load stays within its JavaScript budget.
+
+let extras: Extras | null = null;
+let loading: Promise<void> | null = null;
+
+export function loadBettorExtras(): Promise<void> {
+  loading ??= import('./bettor-extras-chunk.ts').then((module) => {
+    extras = module;
+  });
+  return loading;
+}
+
+/** Whether rows can be drawn with these settings now. */
+export function bettorExtrasReady(oddsFormat: OddsFormat, roundTo: RoundTo): boolean {
+  return (oddsFormat === 'american' && roundTo === 0) || extras !== null;
+}
+
+export function priceText(side: Side, oddsFormat: OddsFormat): string {
+  if (oddsFormat === 'american' || !extras) return side.price;
+  return extras.formatOdds({ decimal: side.decimal_odds, american: side.price }, oddsFormat);
+}
+
+/** The rounded split of `totalCents` (whole multiples of `stepCents`); null until the chunk is loaded. */
+export function roundedSplit(
+  decimals: readonly number[],
+  totalCents: Cents,
+  stepCents: number,
+): StakeSplit | null {
+  return extras ? extras.splitStakes(decimals, totalCents, stepCents) : null;
+}
