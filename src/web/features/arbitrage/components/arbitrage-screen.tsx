@@ -113,13 +113,13 @@ export function ArbitrageScreen() {
   );
   // Other odds formats and rounded stakes come from a chunk loaded when one is chosen: the rows wait for it (a
   // couple of KB, usually there before the feed), so no row is ever drawn in a format or a split not asked for.
-  const [extrasLoaded, setExtrasLoaded] = useState(() => bettorExtrasReady(oddsFormat, roundTo));
-  const formatReady = extrasLoaded || bettorExtrasReady(oddsFormat, roundTo);
+  const [, setExtrasLoads] = useState(0);
+  const formatReady = bettorExtrasReady(oddsFormat, roundTo);
   useEffect(() => {
     if (formatReady) return;
     let live = true;
     void loadBettorExtras().then(() => {
-      if (live) setExtrasLoaded(true);
+      if (live) setExtrasLoads((loads) => loads + 1);
     });
     return () => {
       live = false;

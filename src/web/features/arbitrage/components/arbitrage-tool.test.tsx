@@ -2,6 +2,7 @@
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { formatOdds } from '#domain/odds-format.ts';
 import type { ArbFeed } from '#domain/schemas/feed.ts';
 import { arb, feed, moneyline, side } from '#tests/support/arbitrage-fixtures.ts';
 import { ArbitrageTool } from './arbitrage-tool.tsx';
@@ -59,6 +60,25 @@ describe('ArbitrageTool', () => {
       'Edge 0.50%',
     ]);
     expect(screen.queryByText('Demo data')).not.toBeInTheDocument();
+  });
+
+  it('writes the prices in the odds format the bettor picks, once its code has loaded (never American meanwhile)', async () => {
+    const only = moneyline('fmt', 2.5);
+    answers = [feed([only])];
+    render(<ArbitrageTool />);
+    await screen.findByRole('table');
+    const prices = () => only.sides.map((s) => within(dataRows()[0]!).queryByText(s.price, { exact: true }));
+    expect(prices().every(Boolean)).toBe(true);
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Odds format' }), 'Decimal');
+    const decimals = only.sides.map((s) =>
+      formatOdds({ decimal: s.decimal_odds, american: s.price }, 'decimal'),
+    );
+    await waitFor(() =>
+      expect(
+        decimals.map((text) => within(dataRows()[0]!).queryAllByText(text, { exact: true }).length > 0),
+      ).toEqual([true, true]),
+    );
+    expect(prices().some(Boolean)).toBe(false);
   });
 
   it('shows each tab with its count and switches between pre-match and live', async () => {
