@@ -357,7 +357,7 @@ function ArbRowView({
         <tr className="border-b border-slate-800 bg-slate-900/40 max-xl:mb-3 max-xl:block max-xl:rounded-lg max-xl:border max-xl:bg-slate-900/60">
           <td colSpan={4} className="px-3 max-xl:block">
             <Suspense fallback={<PriceHistoryLoading />}>
-              <PriceHistoryPanel id={historyId} arb={arb} />
+              <PriceHistoryPanel id={historyId} arb={arb} oddsFormat={oddsFormat} />
             </Suspense>
           </td>
         </tr>

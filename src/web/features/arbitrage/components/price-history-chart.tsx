@@ -1,8 +1,12 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { ROUTES } from '#domain/site.ts';
+import { canonicalDecimal } from '#domain/arbitrage.ts';
+import { americanToDecimal, type AmericanOdds } from '#domain/odds.ts';
 import type { Arb } from '#domain/schemas/feed.ts';
 import type { HistoryTeaser } from '#domain/schemas/history-teaser.ts';
-import { chartColumns, lineSummary, priceLines } from '../lib/price-history.ts';
+import { priceText } from '../lib/bettor-extras.ts';
+import { americanText, chartColumns, lineSummary, priceLines } from '../lib/price-history.ts';
+import type { OddsFormat } from '../lib/tool-settings.ts';
 import { drawPriceChart, LINE_DASHES, LINE_COLOURS } from '../lib/price-chart.ts';
 
 // The chart chunk (loaded by price-history.tsx when a row's history is opened): the sides' prices over the last hour
@@ -27,8 +31,30 @@ function Swatch({ index }: { index: number }) {
   );
 }
 
-export function PriceHistoryChart({ arb, history }: { arb: Arb; history: HistoryTeaser }) {
+/** A price (American, as the teaser carries it) in the page's odds format. */
+function priceWriter(oddsFormat: OddsFormat): (american: number) => string {
+  if (oddsFormat === 'american') return americanText;
+  return (american) =>
+    priceText(
+      {
+        price: americanText(american),
+        decimal_odds: canonicalDecimal(americanToDecimal(american as AmericanOdds)),
+      },
+      oddsFormat,
+    );
+}
+
+export function PriceHistoryChart({
+  arb,
+  history,
+  oddsFormat = 'american',
+}: {
+  arb: Arb;
+  history: HistoryTeaser;
+  oddsFormat?: OddsFormat;
+}) {
   const lines = useMemo(() => priceLines(arb, history), [arb, history]);
+  const price = useMemo(() => priceWriter(oddsFormat), [oddsFormat]);
   const plotRef = useRef<HTMLDivElement>(null);
   const readoutRef = useRef<HTMLParagraphElement>(null);
   const hasPrices = lines.some((line) => line.prices.some(([, price]) => price !== null));
@@ -40,6 +66,7 @@ export function PriceHistoryChart({ arb, history }: { arb: Arb; history: History
       lines,
       columns: chartColumns(lines),
       width: element.clientWidth || 320,
+      price,
       onReadout: (text) => {
         if (readoutRef.current) readoutRef.current.textContent = text;
       },
@@ -53,7 +80,7 @@ export function PriceHistoryChart({ arb, history }: { arb: Arb; history: History
       observer?.disconnect();
       chart.destroy();
     };
-  }, [lines, hasPrices]);
+  }, [lines, hasPrices, price]);
 
   const from = new Date(history.from * 1000);
   const to = new Date(history.to * 1000);
@@ -79,7 +106,7 @@ export function PriceHistoryChart({ arb, history }: { arb: Arb; history: History
           {lines.map((line, index) => (
             <li key={line.sideId} className="flex items-start gap-2">
               <Swatch index={index} />
-              <span>{lineSummary(line, history.to)}</span>
+              <span>{lineSummary(line, history.to, price)}</span>
             </li>
           ))}
         </ul>

@@ -1,5 +1,6 @@
 import type { Arb } from '#domain/schemas/feed.ts';
 import { useHistory } from '../api/get-history.ts';
+import type { OddsFormat } from '../lib/tool-settings.ts';
 import { PriceHistoryLoading } from './price-history.tsx';
 
 // The price-history panel under an arb row (issue 13), loaded with React.lazy when a row's history is first opened:
@@ -7,13 +8,21 @@ import { PriceHistoryLoading } from './price-history.tsx';
 
 const loadChart = () => import('./price-history-chart.tsx');
 
-export default function PriceHistoryPanel({ id, arb }: { id: string; arb: Arb }) {
+export default function PriceHistoryPanel({
+  id,
+  arb,
+  oddsFormat,
+}: {
+  id: string;
+  arb: Arb;
+  oddsFormat: OddsFormat;
+}) {
   const query = useHistory(arb, loadChart);
   const { away, home } = arb.event.teams;
   let body;
   if (query.data) {
     const Chart = query.data.module.PriceHistoryChart;
-    body = <Chart arb={arb} history={query.data.history} />;
+    body = <Chart arb={arb} history={query.data.history} oddsFormat={oddsFormat} />;
   } else if (query.isError) {
     body = (
       <p role="alert" className="flex flex-wrap items-center gap-3 py-4 text-sm text-slate-300">

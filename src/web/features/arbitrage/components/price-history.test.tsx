@@ -6,6 +6,8 @@ import { arbKey } from '#domain/arb-feed.ts';
 import type { Arb } from '#domain/schemas/feed.ts';
 import type { HistoryPoint, HistoryTeaser } from '#domain/schemas/history-teaser.ts';
 import { moneyline } from '#tests/support/arbitrage-fixtures.ts';
+import { loadBettorExtras } from '../lib/bettor-extras.ts';
+import { DEFAULT_ROW_SETTINGS, type OddsFormat } from '../lib/tool-settings.ts';
 import { ArbTable } from './arb-table.tsx';
 
 // uPlot draws on a canvas, which jsdom does not have: a stand-in keeps what the chart was given.
@@ -83,7 +85,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function renderRow(arb: Arb = moneyline()) {
+function renderRow(arb: Arb = moneyline(), oddsFormat: OddsFormat = 'american') {
   render(
     <ArbTable
       caption="Arbs"
@@ -91,6 +93,7 @@ function renderRow(arb: Arb = moneyline()) {
       device="desktop"
       states={{}}
       onStateChange={vi.fn()}
+      settings={{ ...DEFAULT_ROW_SETTINGS, oddsFormat, now: Date.now() }}
     />,
   );
   return screen.getByRole('button', { name: 'Price history' });
@@ -146,6 +149,18 @@ describe('price history of an arb row', () => {
     expect(within(await panel()).getByRole('heading')).toHaveTextContent(
       `Prices over the last hour (${format.format(FROM * 1000)} to ${format.format(TO * 1000)}, your time)`,
     );
+  });
+
+  it('writes the prices in the page’s odds format, like the row does', async () => {
+    await loadBettorExtras();
+    answers = [steady];
+    await userEvent.click(renderRow(moneyline(), 'decimal'));
+    const items = await within(await panel()).findAllByRole('listitem');
+    // +150 → 2.50, +155 → 2.55, +160 → 2.60; −150 → 1.66 (1.6666 rounded down), −140 → 1.71.
+    expect(items.map((item) => item.textContent)).toEqual([
+      'FanDuel Boston Celtics: 2.50 an hour ago, 2.55 now (best 2.60)',
+      'DraftKings New York Knicks: 1.66 an hour ago, 1.71 now',
+    ]);
   });
 
   it('never gives a price to a minute without one: gaps are counted, skipped in the words and left empty in the chart', async () => {

@@ -27,7 +27,7 @@ export function bettorExtrasReady(oddsFormat: OddsFormat, roundTo: RoundTo): boo
   return (oddsFormat === 'american' && roundTo === 0) || extras !== null;
 }
 
-export function priceText(side: Side, oddsFormat: OddsFormat): string {
+export function priceText(side: Pick<Side, 'price' | 'decimal_odds'>, oddsFormat: OddsFormat): string {
   if (oddsFormat === 'american' || !extras) return side.price;
   return extras.formatOdds({ decimal: side.decimal_odds, american: side.price }, oddsFormat);
 }

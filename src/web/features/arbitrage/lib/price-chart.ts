@@ -43,7 +43,10 @@ export function drawPriceChart(
     columns,
     width,
     onReadout,
+    price = americanText,
   }: {
+    /** Writes a price in the page's odds format (American by default). */
+    price?: (american: number) => string;
     lines: readonly PriceLine[];
     columns: [number[], ...(number | null)[][]];
     width: number;
@@ -84,7 +87,7 @@ export function drawPriceChart(
         grid: { stroke: GRID, width: 1 },
         ticks: { stroke: GRID, width: 1 },
         splits: (_chart, _axis, min, max) => americanTicks(min, max),
-        values: (_chart, splits) => splits.map((p) => americanText(probabilityToAmerican(p))),
+        values: (_chart, splits) => splits.map((p) => price(probabilityToAmerican(p))),
       },
     ],
     series: [
@@ -113,8 +116,8 @@ export function drawPriceChart(
           if (index === null || index === undefined) return onReadout('');
           const at = times[index]!;
           const prices = lines.map((line) => {
-            const price = line.prices.find(([time]) => time === at)?.[1];
-            return `${line.book} ${price === null || price === undefined ? 'no price' : americanText(price)}`;
+            const at_ = line.prices.find(([time]) => time === at)?.[1];
+            return `${line.book} ${at_ === null || at_ === undefined ? 'no price' : price(at_)}`;
           });
           onReadout(`${timeFormat.format(new Date(at * 1000))} · ${prices.join(' · ')}`);
         },

@@ -58,11 +58,16 @@ export function minutesAgo(seconds: number): string {
 }
 
 /**
- * One side's history in a sentence, e.g. "FanDuel Boston Celtics: +150 an hour ago, +155 now". A gap is never spoken
+ * One side's history in a sentence, e.g. "FanDuel Boston Celtics: +150 an hour ago, +155 now", prices written by
+ * `price` (the page's odds format; American by default). A gap is never spoken
  * as a price: a side without a price at the last minute says "no price now" and the minutes without a price are
  * counted.
  */
-export function lineSummary(line: PriceLine, to: number): string {
+export function lineSummary(
+  line: PriceLine,
+  to: number,
+  price: (american: number) => string = americanText,
+): string {
   const label = `${line.book} ${line.selection}`;
   const priced = line.prices.filter((point): point is readonly [number, number] => point[1] !== null);
   const first = priced[0];
@@ -70,15 +75,15 @@ export function lineSummary(line: PriceLine, to: number): string {
   if (!first || !last) return `${label}: no price in the last hour`;
   const final = line.prices.at(-1)!;
   const parts: string[] = [];
-  if (first !== final) parts.push(`${americanText(first[1])} ${minutesAgo(to - first[0])}`);
-  if (final[1] !== null) parts.push(`${americanText(final[1])} now`);
+  if (first !== final) parts.push(`${price(first[1])} ${minutesAgo(to - first[0])}`);
+  if (final[1] !== null) parts.push(`${price(final[1])} now`);
   else {
-    if (last !== first) parts.push(`${americanText(last[1])} ${minutesAgo(to - last[0])}`);
+    if (last !== first) parts.push(`${price(last[1])} ${minutesAgo(to - last[0])}`);
     parts.push('no price now');
   }
   const best = priced.reduce((top, point) => (point[1] > top[1] ? point : top), first);
   const extras: string[] = [];
-  if (best[1] > first[1] && best[1] > last[1]) extras.push(`best ${americanText(best[1])}`);
+  if (best[1] > first[1] && best[1] > last[1]) extras.push(`best ${price(best[1])}`);
   const gaps = line.prices.length - priced.length;
   if (gaps > 0) extras.push(`no price for ${gaps} ${gaps === 1 ? 'minute' : 'minutes'}`);
   return `${label}: ${parts.join(', ')}${extras.length > 0 ? ` (${extras.join('; ')})` : ''}`;
