@@ -110,7 +110,7 @@ export class HistoryWriter {
     let to = 0;
     for (const at of batch.ticks.atUs) {
       first = Math.min(first, Math.floor(at / 1000));
-      to = Math.max(to, Math.ceil(at / 1000));
+      to = Math.max(to, Math.floor(at / 1000));
     }
     const last = this.pendingGaps[this.pendingGaps.length - 1];
     if (last && first - last.to < 5_000) {
