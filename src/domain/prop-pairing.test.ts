@@ -243,7 +243,9 @@ describe('pairPropPrices: properties over random prop books', () => {
       }),
       { numRuns: 300 },
     );
-    expect(seen).toBeGreaterThan(300); // the books do produce pairs: the property is not vacuous
+    // The books do produce pairs (about one per run; 295–400 seen in 300 runs): the property is not vacuous. The
+    // bound is far below that so that no seed fails it.
+    expect(seen).toBeGreaterThan(100);
   });
 
   it("every pair's edge is edgePct of its two decimals, and its sum their book sum", () => {
