@@ -6,12 +6,11 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { dropSchema, seedHistory, TARGET_EVENT, type SeedResult } from './lib/history-seed.ts';
+import { BENCH_DATABASE_URL as DATABASE_URL, dropSchema, postgresReachable } from './lib/history-db.ts';
+import { seedHistory, TARGET_EVENT, type SeedResult } from './lib/history-seed.ts';
 import { fixtureBuild, startServer } from './lib/server.ts';
 
 const PORT = Number(process.env.BENCH_HISTORY_PORT ?? 4132);
-const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const FILLER_EVENTS = Number(process.env.BENCH_HISTORY_FILLER_EVENTS ?? 2_000);
 const FILLER_TICKS = Number(process.env.BENCH_HISTORY_FILLER_TICKS ?? 46);
 const REQUESTS = Number(process.env.BENCH_HISTORY_REQUESTS ?? 100);
@@ -117,18 +116,6 @@ async function run(database: 'pglite' | 'postgres') {
   } finally {
     await server.stop();
     if (database === 'postgres') await dropSchema(DATABASE_URL, schema);
-  }
-}
-
-async function postgresReachable(): Promise<boolean> {
-  if (DATABASE_URL === 'none') return false;
-  const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 2_000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
   }
 }
 

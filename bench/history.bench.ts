@@ -15,12 +15,19 @@ import { openDatabase } from '#server/db/database.ts';
 import { HistoryRecorder } from '#server/history/recorder.ts';
 import { sqlClient } from '#server/history/sql-client.ts';
 import { HistoryWriter } from '#server/history/writer.ts';
+import {
+  BENCH_DATABASE_URL as DATABASE_URL,
+  dropSchema,
+  postgresReachable,
+  TICK_BYTES_SQL,
+  tickBytes,
+  type TickBytes,
+} from './lib/history-db.ts';
 import { fixtureBuild, startServer } from './lib/server.ts';
 
 const PORT = Number(process.env.BENCH_HISTORY_PORT ?? 4131);
 const WARM_MS = Number(process.env.BENCH_HISTORY_WARM_S ?? 20) * 1000;
 const SECONDS = Number(process.env.BENCH_HISTORY_SECONDS ?? 20);
-const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SETTINGS = { connections: 50, duration: SECONDS, pipelining: 1 };
 
 interface HistoryDetails {
@@ -38,11 +45,6 @@ async function readiness(origin: string): Promise<{ history: HistoryDetails; acc
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const TICK_BYTES_SQL = `SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0)::int8::text AS bytes,
-  (SELECT count(*) FROM price_ticks)::int8::text AS rows
-  FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
-  JOIN pg_namespace n ON n.oid = p.relnamespace WHERE p.relname = 'price_ticks' AND n.nspname = current_schema()`;
 
 async function run(database: 'pglite' | 'postgres', record: boolean) {
   const schema = `bench_history_${process.pid}_${record ? 'on' : 'off'}`;
@@ -86,14 +88,14 @@ async function run(database: 'pglite' | 'postgres', record: boolean) {
         : null,
       deepestQueue: record ? deepest : null,
       dropped: record ? (after.history.droppedChanges ?? 0) : null,
-      tickBytes: null as null | { bytes: number; rows: number; bytesPerChange: number },
+      tickBytes: null as null | TickBytes,
     };
     if (record && database === 'postgres') {
       const client = new pg.Client({ connectionString: DATABASE_URL, options: `-c search_path=${schema}` });
       await client.connect();
       const row = (await client.query(TICK_BYTES_SQL)).rows[0] as { bytes: string; rows: string };
       await client.end();
-      figures.tickBytes = sizes(row);
+      figures.tickBytes = tickBytes(row);
     }
     return { figures, server };
   } catch (error) {
@@ -102,38 +104,11 @@ async function run(database: 'pglite' | 'postgres', record: boolean) {
   }
 }
 
-function sizes(row: { bytes: string; rows: string }) {
-  const bytes = Number(row.bytes);
-  const rows = Number(row.rows);
-  return { bytes, rows, bytesPerChange: rows ? Math.round(bytes / rows) : 0 };
-}
-
 async function pgliteTickBytes(dataDir: string) {
   const db = await PGlite.create(dataDir);
   const row = (await db.query<{ bytes: string; rows: string }>(TICK_BYTES_SQL)).rows[0]!;
   await db.close();
-  return sizes(row);
-}
-
-async function postgresReachable(): Promise<boolean> {
-  if (DATABASE_URL === 'none') return false;
-  const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 2_000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function dropSchemas() {
-  const client = new pg.Client({ connectionString: DATABASE_URL });
-  await client.connect();
-  for (const suffix of ['on', 'off']) {
-    await client.query(`DROP SCHEMA IF EXISTS bench_history_${process.pid}_${suffix} CASCADE`);
-  }
-  await client.end();
+  return tickBytes(row);
 }
 
 /**
@@ -213,10 +188,7 @@ async function writerCapacity(database: 'pglite' | 'postgres') {
   const seconds = (performance.now() - started) / 1000;
   await handle.close();
   if (database === 'postgres') {
-    const client = new pg.Client({ connectionString: DATABASE_URL });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await client.end();
+    await dropSchema(DATABASE_URL, schema);
   }
   return {
     changes: queued,
@@ -253,7 +225,10 @@ try {
     console.log(JSON.stringify(results[database], null, 2));
   }
 } finally {
-  if (databases.includes('postgres')) await dropSchemas();
+  if (databases.includes('postgres')) {
+    for (const suffix of ['on', 'off'])
+      await dropSchema(DATABASE_URL, `bench_history_${process.pid}_${suffix}`);
+  }
 }
 results.loadAverageAfter = os.loadavg().map((value) => Number(value.toFixed(2)));
 console.log(JSON.stringify(results, null, 2));

@@ -1,8 +1,8 @@
-import pg from 'pg';
 import { SPORTSBOOK_KEYS } from '#domain/sportsbooks.ts';
 import { openDatabase } from '#server/db/database.ts';
 import { sqlClient } from '#server/history/sql-client.ts';
 import { HistoryWriter } from '#server/history/writer.ts';
+import { TICK_BYTES_SQL, tickBytes } from './history-db.ts';
 
 // Fills an odds-history database for the query benchmark: one target event with a day of ticks on every series (20
 // markets × 2 outcomes × 15 books = 600 series, one change a minute each: 864,000 ticks) among `fillerEvents` other
@@ -101,26 +101,13 @@ export async function seedHistory(options: SeedOptions): Promise<SeedResult> {
     [from],
   );
   await db.query('ANALYZE');
-  const [size] = await db.query<{ bytes: string; rows: string }>(
-    `SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0)::int8::text AS bytes,
-            (SELECT count(*) FROM price_ticks)::int8::text AS rows
-     FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
-     JOIN pg_namespace n ON n.oid = p.relnamespace WHERE p.relname = 'price_ticks' AND n.nspname = current_schema()`,
-  );
+  const [size] = await db.query<{ bytes: string; rows: string }>(TICK_BYTES_SQL);
   await handle.close();
-  const rows = Number(size!.rows);
-  const tickBytes = Number(size!.bytes);
+  const sizes = tickBytes(size!);
   return {
-    rows,
+    rows: sizes.rows,
     seconds: Math.round((Date.now() - started) / 1000),
-    tickBytes,
-    bytesPerChange: Math.round(tickBytes / rows),
+    tickBytes: sizes.bytes,
+    bytesPerChange: sizes.bytesPerChange,
   };
-}
-
-export async function dropSchema(databaseUrl: string, schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  await client.end();
 }

@@ -122,6 +122,21 @@ export const ArbsResponseSchema = z
 const isoMs = () => z.iso.datetime({ precision: 3 });
 const EXAMPLE_EVENT_ID = 'nba-bos-nyk-20261122';
 
+/** The event of the history examples, live (an answer about it after the game is over says so in `ended_at`). */
+const EXAMPLE_HISTORY_EVENT = {
+  id: EXAMPLE_EVENT_ID,
+  league: 'nba',
+  sport: 'basketball',
+  home: { name: 'New York Knicks', abbreviation: 'NYK' },
+  away: { name: 'Boston Celtics', abbreviation: 'BOS' },
+  starts_at: '2026-11-22T00:30:00.000Z',
+  live: true,
+  first_seen_at: '2026-11-21T09:00:00.000Z',
+  live_at: '2026-11-22T00:30:02.000Z',
+  ended_at: null as string | null,
+  closed_at: '2026-11-22T00:30:00.000Z',
+};
+
 export const TickStateSchema = z
   .enum(['open', 'suspended', 'removed'])
   .describe(
@@ -226,19 +241,7 @@ export const MovementResponseSchema = z
   .meta({
     examples: [
       {
-        event: {
-          id: EXAMPLE_EVENT_ID,
-          league: 'nba',
-          sport: 'basketball',
-          home: { name: 'New York Knicks', abbreviation: 'NYK' },
-          away: { name: 'Boston Celtics', abbreviation: 'BOS' },
-          starts_at: '2026-11-22T00:30:00.000Z',
-          live: false,
-          first_seen_at: '2026-11-21T09:00:00.000Z',
-          live_at: '2026-11-22T00:30:02.000Z',
-          ended_at: '2026-11-22T03:05:41.000Z',
-          closed_at: '2026-11-22T00:30:00.000Z',
-        },
+        event: { ...EXAMPLE_HISTORY_EVENT, live: false, ended_at: '2026-11-22T03:05:41.000Z' },
         from: '2026-11-21T09:00:00.000Z',
         to: '2026-11-22T03:05:41.000Z',
         interval: null,
@@ -326,19 +329,7 @@ export const LinesResponseSchema = z
   .meta({
     examples: [
       {
-        event: {
-          id: EXAMPLE_EVENT_ID,
-          league: 'nba',
-          sport: 'basketball',
-          home: { name: 'New York Knicks', abbreviation: 'NYK' },
-          away: { name: 'Boston Celtics', abbreviation: 'BOS' },
-          starts_at: '2026-11-22T00:30:00.000Z',
-          live: true,
-          first_seen_at: '2026-11-21T09:00:00.000Z',
-          live_at: '2026-11-22T00:30:02.000Z',
-          ended_at: null,
-          closed_at: '2026-11-22T00:30:00.000Z',
-        },
+        event: EXAMPLE_HISTORY_EVENT,
         reference_book: 'pinnacle',
         markets: [
           {

@@ -1,6 +1,7 @@
 import { lazy, useId, useState, type Ref } from 'react';
 import { cn } from '#web/lib/cn.ts';
 import { Button } from '#web/ui/button.tsx';
+import { Switch } from '#web/ui/switch.tsx';
 import { isDefaultFilters, type FeedArb } from '../lib/arb-filters.ts';
 import {
   DEFAULT_FILTERS,
@@ -269,11 +270,9 @@ function AlertsSwitch({ on, onChange }: { on: boolean; onChange: (on: boolean) =
   const note = on && blocked;
   return (
     <div className="flex h-8 items-center gap-2">
-      <button
-        type="button"
-        role="switch"
+      <Switch
         id="arbs-alerts"
-        aria-checked={on}
+        checked={on}
         aria-describedby="arbs-alerts-note"
         onClick={() => {
           onChange(!on);
@@ -282,19 +281,7 @@ function AlertsSwitch({ on, onChange }: { on: boolean; onChange: (on: boolean) =
               .then((output) => output.prepareAlerts())
               .then((permission) => setBlocked(permission === 'denied'));
         }}
-        className={cn(
-          'relative h-5 w-9 shrink-0 rounded-full focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-300',
-          on ? 'bg-emerald-500' : 'bg-slate-600',
-        )}
-      >
-        <span
-          aria-hidden="true"
-          className={cn(
-            'block h-4 w-4 rounded-full bg-white shadow motion-safe:transition-transform',
-            on ? 'translate-x-[18px]' : 'translate-x-0.5',
-          )}
-        />
-      </button>
+      />
       <label htmlFor="arbs-alerts" className="text-sm font-medium text-slate-100">
         Alerts
       </label>

@@ -2,6 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type
 import { arbKey } from '#domain/arb-feed.ts';
 import { cn } from '#web/lib/cn.ts';
 import { Button } from '#web/ui/button.tsx';
+import { Switch } from '#web/ui/switch.tsx';
 import { useArbs } from '../api/get-arbs.ts';
 import { useDevice } from '../hooks/use-device.ts';
 import { useActiveHighlights, type HighlightBatch } from '../hooks/use-new-arb-highlights.ts';
@@ -289,25 +290,7 @@ export function ArbitrageScreen() {
             Show suspect arbs ({result ? suspect[mode] : '–'})
           </label>
           <div className="flex h-8 items-center gap-2 rounded-md border border-slate-700 bg-slate-900 px-2.5">
-            <button
-              type="button"
-              role="switch"
-              id="arbs-auto-refresh"
-              aria-checked={auto}
-              onClick={() => setAuto((on) => !on)}
-              className={cn(
-                'relative h-5 w-9 shrink-0 rounded-full focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-300',
-                auto ? 'bg-emerald-500' : 'bg-slate-600',
-              )}
-            >
-              <span
-                aria-hidden="true"
-                className={cn(
-                  'block h-4 w-4 rounded-full bg-white shadow motion-safe:transition-transform',
-                  auto ? 'translate-x-[18px]' : 'translate-x-0.5',
-                )}
-              />
-            </button>
+            <Switch id="arbs-auto-refresh" checked={auto} onClick={() => setAuto((on) => !on)} />
             <label htmlFor="arbs-auto-refresh" className="text-sm font-medium text-slate-100">
               Auto
             </label>
