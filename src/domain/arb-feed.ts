@@ -1,34 +1,31 @@
 import { PROB_PLACES, publishedEdge } from './arbitrage.ts';
-import {
-  LEAGUES,
-  marketLabel,
-  outcomeLabel,
-  selectionName,
-  sideId,
-  type BookPrice,
-  type MarketSpec,
-  type OddsEvent,
-} from './markets.ts';
+import { specLabel, specOutcomeLabel, specSelectionName, type LabelPlayer } from './market-labels.ts';
+import { LEAGUES, sideId, type BookPrice, type MarketSpec, type OddsEvent } from './markets.ts';
 import { formatAmerican, roundTo } from './odds.ts';
 import type { Arb, ArbFeed, FeedSource, Side } from './schemas/feed.ts';
 
 // Turns canonical prices into the feed shapes of SPEC §3 (Arb, Side). Numbers carry sensible precision: decimal odds
 // 4 places (as stored), implied probability 6, edge 3 (floored, so the published edge never overstates).
 
-export function toSide(event: OddsEvent, spec: MarketSpec, price: BookPrice): Side {
+export function toSide(event: OddsEvent, spec: MarketSpec, price: BookPrice, player?: LabelPlayer): Side {
   return {
     id: sideId(event.id, spec, price.outcome, price.book),
     sportsbook: price.book,
-    name: outcomeLabel(event, spec, price.outcome),
+    name: specOutcomeLabel(event, spec, price.outcome, player),
     price: formatAmerican(price.american),
-    selection: { name: selectionName(event, price.outcome) },
+    selection: { name: specSelectionName(event, spec, price.outcome, player) },
     decimal_odds: price.decimal,
     implied_prob: roundTo(1 / price.decimal, PROB_PLACES),
     links: { desktop: price.links.desktop, mobile: price.links.mobile },
   };
 }
 
-export function toArb(event: OddsEvent, spec: MarketSpec, prices: readonly BookPrice[]): Arb {
+export function toArb(
+  event: OddsEvent,
+  spec: MarketSpec,
+  prices: readonly BookPrice[],
+  player?: LabelPlayer,
+): Arb {
   return {
     event: {
       id: event.id,
@@ -38,8 +35,9 @@ export function toArb(event: OddsEvent, spec: MarketSpec, prices: readonly BookP
       sport: LEAGUES[event.league].sport,
       league: event.league,
     },
-    market: marketLabel(spec),
-    sides: prices.map((price) => toSide(event, spec, price)),
+    market: specLabel(spec, player),
+    market_type: spec.type,
+    sides: prices.map((price) => toSide(event, spec, price, player)),
     edge_pct: publishedEdge(prices.map((price) => price.decimal)),
   };
 }

@@ -1,4 +1,5 @@
 import type { AmericanOdds, DecimalOdds } from './odds.ts';
+import type { PropMarketSpec, PropStatKey } from './props.ts';
 import type { SportsbookKey } from './sportsbooks.ts';
 
 // The canonical odds model (docs/decisions/040-044): sport, league, event, market (type + period + point), outcome, and one price
@@ -47,7 +48,11 @@ export interface OddsEvent {
   live: boolean;
 }
 
-export const MARKET_TYPES = ['moneyline', 'spread', 'total', '1x2'] as const;
+/** The game lines: markets on the teams and the score. */
+export const GAME_MARKET_TYPES = ['moneyline', 'spread', 'total', '1x2'] as const;
+export type GameMarketType = (typeof GAME_MARKET_TYPES)[number];
+/** Every market type: the game lines and player props (src/domain/props.ts, decision 121). */
+export const MARKET_TYPES = [...GAME_MARKET_TYPES, 'prop'] as const;
 export type MarketType = (typeof MARKET_TYPES)[number];
 
 export const PERIODS = ['full', 'h1', 'h2', 'q1', 'q2', 'q3', 'q4', 'p1', 'p2', 'p3', 'f5'] as const;
@@ -67,20 +72,29 @@ export const PERIOD_LABELS: Readonly<Record<Period, string>> = {
   f5: 'First 5 Innings',
 };
 
-export type OutcomeKey = 'home' | 'away' | 'draw' | 'over' | 'under';
+/** Game-line outcomes, and the props' over/under and yes/no (a prop's over is its player's over). */
+export type OutcomeKey = 'home' | 'away' | 'draw' | 'over' | 'under' | 'yes' | 'no';
+export const OUTCOME_KEYS: readonly OutcomeKey[] = ['home', 'away', 'draw', 'over', 'under', 'yes', 'no'];
 
 /**
  * A market of one event. `point` is the home team's line for spreads (home −3.5 means away +3.5: the two sides of one
  * spread market are exact opposites by construction) and the line for totals; null for moneyline and 1X2.
  */
-export interface MarketSpec {
-  type: MarketType;
+export interface GameMarketSpec {
+  type: GameMarketType;
   period: Period;
   point: number | null;
 }
 
-/** The outcomes that together cover every result of a market, in the order the feed lists them. */
-export function outcomesOf(type: MarketType): readonly OutcomeKey[] {
+/** A market of one event: a game line, or a player prop (one player, stat, period and line). */
+export type MarketSpec = GameMarketSpec | PropMarketSpec;
+
+export function isPropSpec(spec: MarketSpec): spec is PropMarketSpec {
+  return spec.type === 'prop';
+}
+
+/** The outcomes that together cover every result of a game line, in the order the feed lists them. */
+export function outcomesOf(type: GameMarketType): readonly OutcomeKey[] {
   switch (type) {
     case 'moneyline':
     case 'spread':
@@ -96,12 +110,16 @@ export function isMarketType(value: string): value is MarketType {
   return (MARKET_TYPES as readonly string[]).includes(value);
 }
 
+export function isGameMarketType(value: string): value is GameMarketType {
+  return (GAME_MARKET_TYPES as readonly string[]).includes(value);
+}
+
 export function isPeriod(value: string): value is Period {
   return (PERIODS as readonly string[]).includes(value);
 }
 
 /** Points are quoted in halves: anything else is not a line a book offers. */
-export function isValidPoint(type: MarketType, point: number | null): boolean {
+export function isValidPoint(type: GameMarketType, point: number | null): boolean {
   if (type === 'moneyline' || type === '1x2') return point === null;
   if (point === null || !Number.isFinite(point) || Math.abs(point) > 500) return false;
   if (type === 'total' && point <= 0) return false;
@@ -112,7 +130,7 @@ export function isValidPoint(type: MarketType, point: number | null): boolean {
  * Whether the market exists for the league: a sport with draws settles its result market as 1X2 (three ways, all
  * required), never as a two-way moneyline that a draw would leave uncovered.
  */
-export function isMarketAllowed(league: League, spec: MarketSpec): boolean {
+export function isMarketAllowed(league: League, spec: GameMarketSpec): boolean {
   if (spec.type === '1x2') return league.hasDraws;
   if (spec.type === 'moneyline') return !league.hasDraws;
   return true;
@@ -124,12 +142,25 @@ export function formatPoint(point: number): string {
   return point > 0 ? `+${text}` : text;
 }
 
+/**
+ * The market key: `event|type|period|point` for game lines, `event|prop|stat|period|player|point` for props (the
+ * player id URI-encoded, so no id can forge a separator; `prop` sits where a game line's type does, so the two kinds
+ * never share a key). Alternate lines are separate markets.
+ */
 export function marketKey(eventId: string, spec: MarketSpec): string {
+  if (spec.type === 'prop')
+    return `${eventId}|prop|${spec.stat}|${spec.period}|${encodeURIComponent(spec.playerId)}|${spec.point ?? ''}`;
   return `${eventId}|${spec.type}|${spec.period}|${spec.point ?? ''}`;
 }
 
+/** The stat of a prop market key, or null for a game line's key (`event|prop|stat|…`). */
+export function propStatOfKey(key: string): PropStatKey | null {
+  const parts = key.split('|');
+  return parts.length === 6 && parts[1] === 'prop' ? (parts[2] as PropStatKey) : null;
+}
+
 /** The market as a bettor reads it: "Moneyline", "Spread -3.5 / +3.5", "Total 221.5", "1X2", "1st Half Total 110.5". */
-export function marketLabel(spec: MarketSpec): string {
+export function marketLabel(spec: GameMarketSpec): string {
   let base: string;
   switch (spec.type) {
     case 'moneyline':
@@ -151,7 +182,7 @@ export function marketLabel(spec: MarketSpec): string {
   return period ? `${period} ${base}` : base;
 }
 
-/** The outcome without its line: "Boston Celtics", "Over", "Draw". */
+/** The outcome without its line: "Boston Celtics", "Over", "Draw" ("Yes" / "No" for a yes/no prop). */
 export function selectionName(event: Pick<OddsEvent, 'home' | 'away'>, outcome: OutcomeKey): string {
   switch (outcome) {
     case 'home':
@@ -164,13 +195,17 @@ export function selectionName(event: Pick<OddsEvent, 'home' | 'away'>, outcome: 
       return 'Over';
     case 'under':
       return 'Under';
+    case 'yes':
+      return 'Yes';
+    case 'no':
+      return 'No';
   }
 }
 
 /** The outcome as the book shows it: "Boston Celtics", "Boston Celtics -3.5", "Over 221.5", "Draw". */
 export function outcomeLabel(
   event: Pick<OddsEvent, 'home' | 'away'>,
-  spec: MarketSpec,
+  spec: GameMarketSpec,
   outcome: OutcomeKey,
 ): string {
   const name = selectionName(event, outcome);

@@ -2,8 +2,8 @@ import type { Player } from './props.ts';
 
 // Matching a book's players to the event's players (issue 15, decision 120). By id first, then by a normalised name
 // and team. A wrong match would pair two different players' props into a false arb, so every doubt is a non-match:
-// a shared surname in the event, two players with the same normalised name, or a team that disagrees. Groundwork:
-// the engine does not call this yet.
+// a shared surname in the event, two players with the same normalised name, or a team that disagrees. The engine
+// matches every prop price's player against its event's roster with `matchPlayer` (decision 121).
 
 /** A player as a book lists him. `id` is the canonical player id when the source knows it (the simulator does; The
  * Odds API does not); `team` is null when the book does not say (The Odds API names only the player). */

@@ -209,7 +209,7 @@ const booksArb = fc
 
 const keyOf = (p: PropPrice) =>
   propMarketKey(p.eventId, {
-    kind: 'prop',
+    type: 'prop',
     stat: p.stat,
     period: p.period,
     playerId: p.playerId,

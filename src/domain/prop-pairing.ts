@@ -22,7 +22,8 @@ import {
 // to exactly one market, keyed by (event, stat, period, player, line) through propMarketKey; pairs are only formed
 // inside one market, so two players, two stats, two lines (a gap is a middle, not an arb), two periods or two
 // propositions never meet. Within a market the best combinations come from bestCombinations, as the game-line
-// scanner's do. Groundwork: the engine does not call this yet.
+// scanner's do. The engine keys prop markets the same way (marketKey) and scans them with the same bestCombinations;
+// this module states the rules as pure functions the property tests check.
 
 /** One book's price for one side of one prop, the player already matched to the event's canonical id. */
 export interface PropPrice {
@@ -80,7 +81,7 @@ export interface PropPairingResult {
 
 export function specOfPrice(price: PropPrice): PropMarketSpec {
   return {
-    kind: 'prop',
+    type: 'prop',
     stat: price.stat,
     period: price.period,
     playerId: price.playerId,

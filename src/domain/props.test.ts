@@ -26,7 +26,7 @@ const spec = (
   point: number | null,
   playerId = 'p1',
   period: PropMarketSpec['period'] = 'full',
-) => ({ kind: 'prop', stat, period, playerId, point }) satisfies PropMarketSpec;
+) => ({ type: 'prop', stat, period, playerId, point }) satisfies PropMarketSpec;
 
 describe('prop catalogue', () => {
   it.each([
@@ -136,7 +136,7 @@ describe('propMarketKey', () => {
 
   it('distinct specs give distinct keys, whatever the player ids hold, and never a game-line key', () => {
     const specArb = fc.record({
-      kind: fc.constant('prop' as const),
+      type: fc.constant('prop' as const),
       stat: fc.constantFrom(...PROP_STAT_KEYS),
       period: fc.constantFrom(...PERIODS),
       playerId: fc.string({ maxLength: 6 }),

@@ -1,7 +1,7 @@
-import { LEAGUES, PERIOD_LABELS, stableHash, type LeagueKey, type Period } from './markets.ts';
+import { LEAGUES, marketKey, PERIOD_LABELS, stableHash, type LeagueKey, type Period } from './markets.ts';
 
 // Player props (issue 15, decision 120): the players, the prop catalogue per league as data, the prop market spec, its
-// key, outcomes, labels and validation. Groundwork only: nothing in the engine, server or page reads this yet.
+// key, outcomes, labels and validation. A prop market is one of `MarketSpec`'s kinds (markets.ts; decision 121).
 
 /** A player of one event. `team` is 'home', 'away' or a team id (the event's `home.id` / `away.id`). */
 export interface Player {
@@ -131,7 +131,7 @@ export function oddsApiMarketKey(stat: PropStatKey, period: Period): string {
 
 /** A prop market of one event: one player, one stat, one period and (over/under only) one line. */
 export interface PropMarketSpec {
-  kind: 'prop';
+  type: 'prop';
   stat: PropStatKey;
   period: Period;
   /** The event's canonical player id (after player matching). */
@@ -167,7 +167,7 @@ export function oppositeOutcome(outcome: PropOutcomeKey): PropOutcomeKey {
  * line's type does (`marketKey` of markets.ts), so a prop key never equals a game-line key.
  */
 export function propMarketKey(eventId: string, spec: PropMarketSpec): string {
-  return `${eventId}|prop|${spec.stat}|${spec.period}|${encodeURIComponent(spec.playerId)}|${spec.point ?? ''}`;
+  return marketKey(eventId, spec);
 }
 
 /** Stable side id for a prop price, like `sideId` of markets.ts for game lines. */

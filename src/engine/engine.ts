@@ -22,7 +22,16 @@ import {
   type MarketResult,
   type ScanOptions,
 } from './scanner.ts';
-import { marketCode, OddsStore, type MarketState, type StoredPrice } from './store.ts';
+import { matchPlayer } from '#domain/player-matching.ts';
+import type { Player } from '#domain/props.ts';
+import {
+  marketCode,
+  OddsStore,
+  propMarketCode,
+  type EventState,
+  type MarketState,
+  type StoredPrice,
+} from './store.ts';
 
 // The odds engine: hands what sources send to the intake (ingest.ts), applies the checked messages to the store,
 // re-scans only the markets that changed, and publishes feed snapshots at most every `publishIntervalMs` when the
@@ -172,6 +181,7 @@ export class OddsEngine<E = undefined> {
       live: value.live,
     };
     const state = this.store.upsertEvent(event);
+    if (value.players.length > 0) this.store.addPlayers(state, value.players);
     if (!previous || previous.live !== event.live || previous.startsAt !== event.startsAt) {
       for (const market of state.markets.values()) this.dirty.add(market);
     }
@@ -192,10 +202,25 @@ export class OddsEngine<E = undefined> {
     const eventId = this.registry.lookup(value.sourceEventId);
     const eventState = eventId ? this.store.eventState(eventId) : undefined;
     if (!eventState) return 'unknown_event';
-    const code = marketCode(value.type, value.period, value.point);
-    const market =
-      eventState.byCode.get(code) ??
-      this.store.marketFor(eventState, code, { type: value.type, period: value.period, point: value.point });
+    let market: MarketState | undefined;
+    if (value.type === 'prop') {
+      const player = this.resolvePlayer(eventState, value);
+      if (typeof player === 'string') return player;
+      const code = propMarketCode(value.stat!, value.period, player.index, value.point);
+      market =
+        eventState.byCode.get(code) ??
+        this.store.marketFor(
+          eventState,
+          code,
+          { type: 'prop', stat: value.stat!, period: value.period, playerId: player.player.id, point: value.point },
+          player.player,
+        );
+    } else {
+      const code = marketCode(value.type, value.period, value.point);
+      market =
+        eventState.byCode.get(code) ??
+        this.store.marketFor(eventState, code, { type: value.type, period: value.period, point: value.point });
+    }
     if (!market) return 'unknown_market';
     const previous = market.prices[value.outcomeIndex]!.get(value.book);
     const price: StoredPrice = {
@@ -231,6 +256,31 @@ export class OddsEngine<E = undefined> {
         price.decimal < scanned.kth[value.outcomeIndex]!);
     if (!refresh && !irrelevant) this.dirty.add(market);
     return null;
+  }
+
+  /**
+   * The roster entry a prop price names (by id, then by normalised name and team; decision 120), or why it is dropped:
+   * `unknown_player` (not on the roster, or listed under the other team), `ambiguous_player` (two players could be
+   * meant). Matches are cached per naming until the roster grows.
+   */
+  private resolvePlayer(
+    eventState: EventState,
+    value: CheckedPrice,
+  ): { player: Player; index: number } | 'unknown_player' | 'ambiguous_player' {
+    if (value.playerId !== null) {
+      const byId = eventState.players.get(value.playerId);
+      if (byId) return byId;
+    }
+    const index = eventState.rosterIndex;
+    if (!index) return 'unknown_player';
+    const naming = `${value.playerId ?? ''}\u0000${value.playerName}\u0000${value.playerTeam ?? ''}`;
+    let match = eventState.playerMatches.get(naming);
+    if (!match) {
+      match = matchPlayer(index, { id: value.playerId, name: value.playerName, team: value.playerTeam });
+      if (eventState.playerMatches.size < 10_000) eventState.playerMatches.set(naming, match);
+    }
+    if (match.status === 'matched') return eventState.players.get(match.player.id)!;
+    return match.status === 'ambiguous' ? 'ambiguous_player' : 'unknown_player';
   }
 
   /**

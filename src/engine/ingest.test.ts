@@ -27,6 +27,7 @@ describe('Intake', () => {
       away: { id: 'jazz', name: 'Utah Jazz', abbreviation: 'UTA' },
       startsAt: T0 + 3_600_000,
       live: false,
+      players: [],
     });
   });
 

@@ -1,4 +1,5 @@
 import { canonicalDecimal } from '#domain/arbitrage.ts';
+import { propKindOf } from '#domain/market-labels.ts';
 import {
   isLeagueKey,
   isMarketType,
@@ -12,6 +13,7 @@ import {
   type PriceLinks,
   type Team,
 } from '#domain/markets.ts';
+import { isPropStatKey, propOutcomes, type Player, type PropStatKey } from '#domain/props.ts';
 import {
   americanToDecimal,
   decimalToAmerican,
@@ -55,7 +57,12 @@ export interface CheckedEvent {
   away: Team;
   startsAt: number;
   live: boolean;
+  /** The roster entries that hold (team resolved to 'home' / 'away', ids unique); empty when none were sent. */
+  players: Player[];
 }
+
+/** Most players one event message may list (two squads with every reserve fit well inside). */
+export const MAX_ROSTER = 200;
 
 /** An end names a fixture by the source's id; whether the engine knows it is the engine's question. */
 export interface CheckedEnd {
@@ -164,6 +171,11 @@ export function checkEvent(
   if (startsAt < now - limits.startPastMs || startsAt > now + limits.startFutureMs)
     return fail('time_out_of_range');
   if (message.live !== undefined && typeof message.live !== 'boolean') return fail('malformed');
+  let players: Player[] = [];
+  if (message.players !== undefined) {
+    if (!Array.isArray(message.players) || message.players.length > MAX_ROSTER) return fail('malformed');
+    players = checkRoster(message.players, home, away);
+  }
   return {
     ok: true,
     value: {
@@ -174,8 +186,30 @@ export function checkEvent(
       away,
       startsAt,
       live: message.live === true,
+      players,
     },
   };
+}
+
+/**
+ * The roster entries that hold: a name, a team that is one of the two ('home', 'away' or a team's id), and an id
+ * unique in the event (without one: `team:name-slug`). An entry that does not hold is left out; the fixture stands.
+ */
+function checkRoster(entries: readonly unknown[], home: Team, away: Team): Player[] {
+  const players: Player[] = [];
+  const ids = new Set<string>();
+  for (const entry of entries) {
+    if (!isRecord(entry)) continue;
+    const name = text(entry.name, 100);
+    const rawTeam = typeof entry.team === 'string' ? entry.team : '';
+    const team = rawTeam === 'home' || rawTeam === home.id ? 'home' : rawTeam === 'away' || rawTeam === away.id ? 'away' : null;
+    if (!name || !team) continue;
+    const id = text(entry.id, 128) ?? `${team}:${slug(name)}`;
+    if (ids.has(id)) continue;
+    ids.add(id);
+    players.push({ id, name, team });
+  }
+  return players;
 }
 
 /** An end without a usable id cannot name a known fixture: counted as `unknown_event`, like an id nobody sent. */
@@ -195,8 +229,13 @@ export interface CheckedPrice {
   book: SportsbookKey;
   type: MarketType;
   period: Period;
-  /** The market's point: the home line for spreads. */
+  /** The market's point: the home line for spreads, the line of an over/under prop. */
   point: number | null;
+  /** Props only (null otherwise): the stat, and the player as the book names him (matched by the engine). */
+  stat: PropStatKey | null;
+  playerId: string | null;
+  playerName: string;
+  playerTeam: string | null;
   outcome: OutcomeKey;
   outcomeIndex: number;
   american: AmericanOdds;
@@ -215,6 +254,10 @@ export function emptyCheckedPrice(): CheckedPrice {
     type: 'moneyline',
     period: 'full',
     point: null,
+    stat: null,
+    playerId: null,
+    playerName: '',
+    playerTeam: null,
     outcome: 'home',
     outcomeIndex: 0,
     american: 100 as AmericanOdds,
@@ -313,14 +356,36 @@ export function checkPrice(
   const period = message.period ?? 'full';
   if (typeof period !== 'string' || !isPeriod(period)) return 'unknown_market';
   const outcome = message.outcome;
-  const outcomes = outcomesOf(type);
+  let outcomes: readonly OutcomeKey[];
+  let stat: PropStatKey | null = null;
+  if (type === 'prop') {
+    // The stat decides the outcomes (over/under or yes/no); whether the league offers it in this period, at this
+    // line, is the engine's check (it knows the league).
+    const rawStat = message.stat;
+    const kind = typeof rawStat === 'string' && isPropStatKey(rawStat) ? propKindOf(rawStat) : undefined;
+    if (!kind) return 'unknown_market';
+    stat = rawStat as PropStatKey;
+    outcomes = propOutcomes(kind);
+    if (!isRecord(message.player)) return 'malformed';
+  } else outcomes = outcomesOf(type);
   const outcomeIndex = typeof outcome === 'string' ? outcomes.indexOf(outcome as OutcomeKey) : -1;
   if (outcomeIndex < 0) return 'unknown_market';
   const rawPoint = message.point ?? null;
   if (rawPoint !== null && typeof rawPoint !== 'number') return 'unknown_market';
   // Spreads are keyed by the home line, so both sides of one market are exact opposites by construction.
   const point = type === 'spread' && rawPoint !== null && outcome === 'away' ? -rawPoint + 0 : rawPoint;
-  if (!isValidPoint(type, point)) return 'unknown_market';
+  if (type === 'prop') {
+    const player = message.player as Record<string, unknown>;
+    const name = player.name === undefined || player.name === null ? '' : text(player.name, 100);
+    const id = player.id === undefined || player.id === null ? null : text(player.id, 128);
+    const team = player.team === undefined || player.team === null ? null : text(player.team, 128);
+    if (name === null || (name === '' && id === null)) return 'malformed';
+    if ((player.id ?? null) !== null && id === null) return 'malformed';
+    if ((player.team ?? null) !== null && team === null) return 'malformed';
+    out.playerId = id;
+    out.playerName = name;
+    out.playerTeam = team;
+  } else if (!isValidPoint(type, point)) return 'unknown_market';
   const oddsReason = oddsInto(message.american, message.decimal, limits, out);
   if (oddsReason) return oddsReason;
   let updatedAt = now;
@@ -350,6 +415,12 @@ export function checkPrice(
   out.type = type;
   out.period = period;
   out.point = point;
+  out.stat = stat;
+  if (stat === null) {
+    out.playerId = null;
+    out.playerName = '';
+    out.playerTeam = null;
+  }
   out.outcome = outcomes[outcomeIndex]!;
   out.outcomeIndex = outcomeIndex;
   out.links = links;

@@ -7,6 +7,24 @@ export interface TeamInput {
   id?: string;
 }
 
+/**
+ * A player of a fixture as a source lists him (its roster, which props are matched against). `team` is 'home',
+ * 'away' or one of the two teams' ids; `id` is the source's stable player id (without one, the engine derives it from
+ * the team and name).
+ */
+export interface PlayerInput {
+  id?: string;
+  name: string;
+  team: string;
+}
+
+/** How a prop price names its player: by the roster's id when the source knows it, else by name (and team if given). */
+export interface PricePlayerInput {
+  id?: string | null;
+  name: string;
+  team?: string | null;
+}
+
 /** A fixture as a source knows it (created or changed). */
 export interface EventMessage {
   kind: 'event';
@@ -18,6 +36,11 @@ export interface EventMessage {
   /** Unix ms or an ISO 8601 string. */
   startsAt: number | string;
   live?: boolean;
+  /**
+   * The fixture's players (at most MAX_ROSTER), added to the roster the engine already holds for it (a player is
+   * never removed while the fixture lasts). Props name their player against it; a player not in it is dropped.
+   */
+  players?: PlayerInput[];
 }
 
 /** The fixture is over (or withdrawn): its markets leave the store and the feed. */
@@ -31,13 +54,20 @@ export interface PriceMessage {
   kind: 'price';
   sourceEventId: string;
   book: string;
-  /** moneyline | spread | total | 1x2 */
+  /** moneyline | spread | total | 1x2 | prop */
   market: string;
+  /** Props only: the stat, a `PropStatKey` of src/domain/props.ts (The Odds API's market key: `player_points`). */
+  stat?: string;
+  /** Props only: the player, matched against the fixture's roster (id first, then name and team). */
+  player?: PricePlayerInput;
   /** Defaults to "full". */
   period?: string;
-  /** The outcome's own line as the book quotes it: spreads home −3.5 / away +3.5, totals 221.5 for both sides. */
+  /**
+   * The outcome's own line as the book quotes it: spreads home −3.5 / away +3.5, totals 221.5 for both sides, an
+   * over/under prop's line (a half-line) for both sides; none for yes/no props.
+   */
   point?: number | null;
-  /** home | away | draw | over | under */
+  /** home | away | draw | over | under (game lines); over | under or yes | no (props, by the stat's kind) */
   outcome: string;
   /** American odds (number or text such as "+150"); or `decimal`. */
   american?: number | string;
@@ -69,6 +99,10 @@ export const DROP_REASONS = [
   'time_out_of_range',
   'bad_link',
   'unfilled_placeholder',
+  /** A prop whose player is not on the fixture's roster (not found, or listed under another team). */
+  'unknown_player',
+  /** A prop whose player could be two of the roster's (same name, or a surname two players share, without an id). */
+  'ambiguous_player',
 ] as const;
 export type DropReason = (typeof DROP_REASONS)[number];
 export type DropCounters = Record<DropReason, number>;

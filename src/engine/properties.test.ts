@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalDecimal, edgePct } from '#domain/arbitrage.ts';
-import { outcomesOf, sideId, type MarketSpec, type MarketType, type Period } from '#domain/markets.ts';
+import { outcomesOf, sideId, type MarketSpec, type GameMarketType, type Period } from '#domain/markets.ts';
+import { specOutcomes } from '#domain/market-labels.ts';
 import { americanToDecimal, type AmericanOdds } from '#domain/odds.ts';
 import { ArbFeedSchema } from '#domain/schemas/feed.ts';
 import { OddsEngine } from './engine.ts';
@@ -20,7 +21,7 @@ const priceOp = fc.record({
   op: fc.constant('price' as const),
   fixture: fc.integer({ min: 0, max: 1 }),
   book: fc.constantFrom(...BOOKS),
-  market: fc.constantFrom<MarketType>('moneyline', 'moneyline', 'spread', 'total', '1x2', '1x2'),
+  market: fc.constantFrom<GameMarketType>('moneyline', 'moneyline', 'spread', 'total', '1x2', '1x2'),
   period: fc.constantFrom<Period>('full', 'full', 'full', 'h1'),
   point: fc.constantFrom(-3.5, 3.5, 4.5),
   totalPoint: fc.constantFrom(210.5, 211.5),
@@ -90,7 +91,7 @@ describe('published feed properties', () => {
             expect(prices.every(Boolean)).toBe(true);
             const spec = prices[0]!.spec;
             for (const p of prices) expect(p.spec).toEqual(spec);
-            expect(prices.map((p) => p.outcome).sort()).toEqual([...outcomesOf(spec.type)].sort());
+            expect(prices.map((p) => p.outcome).sort()).toEqual([...specOutcomes(spec)].sort());
             expect(new Set(prices.map((p) => p.book)).size).toBe(prices.length);
             for (const p of prices) {
               expect(p.suspended).toBe(false);

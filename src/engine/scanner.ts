@@ -1,14 +1,7 @@
 import { bestCombinations, PROB_PLACES, publishedEdge, type CombinationOptions } from '#domain/arbitrage.ts';
 import { arbOrderKey } from '#domain/arb-feed.ts';
-import {
-  LEAGUES,
-  marketLabel,
-  outcomeLabel,
-  selectionName,
-  sideId,
-  type BookPrice,
-  type OddsEvent,
-} from '#domain/markets.ts';
+import { specLabel, specOutcomeLabel, specSelectionName } from '#domain/market-labels.ts';
+import { LEAGUES, sideId, type BookPrice, type OddsEvent } from '#domain/markets.ts';
 import { formatAmerican, roundTo } from '#domain/odds.ts';
 import type { Arb, ArbEvent } from '#domain/schemas/feed.ts';
 import type { MarketState, OddsStore } from './store.ts';
@@ -243,7 +236,7 @@ export function buildArb(
         sport: LEAGUES[event.league].sport,
         league: event.league,
       },
-      label: marketLabel(market.spec),
+      label: specLabel(market.spec, market.player),
       sides: new Map(),
     };
     market.feedCache = cache;
@@ -254,8 +247,8 @@ export function buildArb(
     if (!fixed) {
       fixed = {
         id: sideId(event.id, market.spec, price.outcome, price.book),
-        name: outcomeLabel(event, market.spec, price.outcome),
-        selection: { name: selectionName(event, price.outcome) },
+        name: specOutcomeLabel(event, market.spec, price.outcome, market.player),
+        selection: { name: specSelectionName(event, market.spec, price.outcome, market.player) },
       };
       cache.sides.set(key, fixed);
     }
@@ -273,6 +266,7 @@ export function buildArb(
   const arb: Arb = {
     event: cache.arbEvent,
     market: cache.label,
+    market_type: market.spec.type,
     sides,
     edge_pct: publishedEdge(prices.map((price) => price.decimal)),
   };

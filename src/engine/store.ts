@@ -1,13 +1,16 @@
+import { specOutcomes } from '#domain/market-labels.ts';
 import {
   LEAGUES,
   isMarketAllowed,
   marketKey,
-  outcomesOf,
   type BookPrice,
   type MarketSpec,
   type OddsEvent,
   type OutcomeKey,
+  type Period,
 } from '#domain/markets.ts';
+import { indexRoster, type RosterIndex, type SingleMatch } from '#domain/player-matching.ts';
+import { PROP_STAT_KEYS, propSpecProblem, type Player, type PropStatKey } from '#domain/props.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
 
 // The odds store: current prices per event, market, outcome and book, with their update times, plus a short
@@ -23,6 +26,8 @@ export interface MarketState {
   key: string;
   eventId: string;
   spec: MarketSpec;
+  /** A prop's player (the event roster's entry); undefined for game lines. */
+  player?: Player;
   outcomes: readonly OutcomeKey[];
   /** One map per outcome (same order as `outcomes`), book → newest price. */
   prices: Map<SportsbookKey, StoredPrice>[];
@@ -37,9 +42,18 @@ export interface EventState {
   markets: Map<string, MarketState>;
   /** The same markets by numeric code (`marketCode`): the per-update lookup, with no key string to build or hash. */
   byCode: Map<number, MarketState>;
+  /** The event's players by id, in the order they joined (`propMarketCode` numbers them by that order). */
+  players: Map<string, { player: Player; index: number }>;
+  /** The roster prepared for matching, rebuilt when a player joins; null before the first player. */
+  rosterIndex: RosterIndex | null;
+  /** A book's naming of a player (id, name, team) → the match, so a repeated quote matches without normalising. */
+  playerMatches: Map<string, SingleMatch>;
 }
 
-const TYPE_CODES: Readonly<Record<MarketSpec['type'], number>> = {
+/** The most players one event keeps (several event messages each add up to MAX_ROSTER of ingest.ts). */
+export const MAX_EVENT_PLAYERS = 1000;
+
+const TYPE_CODES: Readonly<Record<Exclude<MarketSpec['type'], 'prop'>, number>> = {
   moneyline: 0,
   spread: 1,
   total: 2,
@@ -59,9 +73,21 @@ const PERIOD_CODES: Readonly<Record<MarketSpec['period'], number>> = {
   f5: 10,
 };
 
+const STAT_CODES = new Map<PropStatKey, number>(PROP_STAT_KEYS.map((stat, index) => [stat, index]));
+
+/**
+ * A prop market's number within its event, unique per (stat, period, player, point) and never equal to a game line's
+ * (props are negative): stats < 32, periods < 16, prop points are halves up to 999.5 (code < 2048), players numbered
+ * in the event (safe integers up to 2^53 / 2^20, far beyond MAX_EVENT_PLAYERS).
+ */
+export function propMarketCode(stat: PropStatKey, period: Period, playerIndex: number, point: number | null): number {
+  const pointCode = point === null ? 0 : point * 2 + 1;
+  return -(1 + STAT_CODES.get(stat)! + 32 * (PERIOD_CODES[period] + 16 * (pointCode + 2048 * playerIndex)));
+}
+
 /** A number unique per (type, period, point) within an event; points are halves within ±500. */
 export function marketCode(
-  type: MarketSpec['type'],
+  type: Exclude<MarketSpec['type'], 'prop'>,
   period: MarketSpec['period'],
   point: number | null,
 ): number {
@@ -72,6 +98,8 @@ export interface PriceChange {
   eventId: string;
   marketKey: string;
   spec: MarketSpec;
+  /** A prop's player; undefined for game lines. */
+  player?: Player;
   price: BookPrice;
   /** The version this price replaced (null: the book's first price for this outcome since the event was stored). */
   previous: BookPrice | null;
@@ -162,7 +190,14 @@ export class OddsStore {
       existing.event = event;
       state = existing;
     } else {
-      state = { event, markets: new Map(), byCode: new Map() };
+      state = {
+        event,
+        markets: new Map(),
+        byCode: new Map(),
+        players: new Map(),
+        rosterIndex: null,
+        playerMatches: new Map(),
+      };
       this.eventsById.set(event.id, state);
     }
     for (const listener of this.eventListeners) listener({ kind: 'upsert', event });
@@ -180,16 +215,47 @@ export class OddsStore {
   }
 
   /**
-   * The event's market for a code, created on first use; undefined when the event's league does not offer it (a
-   * two-way moneyline where draws exist, a 1X2 where they do not).
+   * Adds players to the event's roster (a player already held keeps his entry: a roster only grows while the event
+   * lasts, so a market's player never changes). Returns how many joined.
    */
-  marketFor(eventState: EventState, code: number, spec: MarketSpec): MarketState | undefined {
+  addPlayers(eventState: EventState, players: readonly Player[]): number {
+    let added = 0;
+    for (const player of players) {
+      if (eventState.players.has(player.id) || eventState.players.size >= MAX_EVENT_PLAYERS) continue;
+      eventState.players.set(player.id, { player, index: eventState.players.size });
+      added += 1;
+    }
+    if (added > 0) {
+      const event = eventState.event;
+      eventState.rosterIndex = indexRoster({
+        players: [...eventState.players.values()].map((entry) => entry.player),
+        homeTeamId: event.home.id,
+        awayTeamId: event.away.id,
+      });
+      eventState.playerMatches.clear();
+    }
+    return added;
+  }
+
+  /**
+   * The event's market for a code, created on first use; undefined when the event's league does not offer it (a
+   * two-way moneyline where draws exist, a 1X2 where they do not, a prop stat, period or line it does not have).
+   */
+  marketFor(
+    eventState: EventState,
+    code: number,
+    spec: MarketSpec,
+    player?: Player,
+  ): MarketState | undefined {
     let market = eventState.byCode.get(code);
     if (!market) {
-      if (!isMarketAllowed(LEAGUES[eventState.event.league], spec)) return undefined;
+      const league = eventState.event.league;
+      if (spec.type === 'prop' ? propSpecProblem(league, spec) !== null : !isMarketAllowed(LEAGUES[league], spec))
+        return undefined;
       const key = marketKey(eventState.event.id, spec);
-      const outcomes = outcomesOf(spec.type);
+      const outcomes = specOutcomes(spec);
       market = { key, eventId: eventState.event.id, spec, outcomes, prices: outcomes.map(() => new Map()) };
+      if (player) market.player = player;
       this.marketsByKey.set(key, market);
       eventState.markets.set(key, market);
       eventState.byCode.set(code, market);
@@ -213,6 +279,7 @@ export class OddsStore {
         eventId: market.eventId,
         marketKey: market.key,
         spec: market.spec,
+        player: market.player,
         price: stripHistory(price),
         previous,
       };

@@ -50,8 +50,14 @@ export const SideSchema = z.object({
 
 export const ArbSchema = z.object({
   event: ArbEventSchema,
-  /** Market label, e.g. "Moneyline", "Spread", "Total Points". */
+  /** Market label, e.g. "Moneyline", "Spread -3.5 / +3.5", "LeBron James Points Over/Under 27.5". */
   market: text(1, 200),
+  /**
+   * The market's type as /v1 names it: "moneyline", "spread", "total", "1x2" or "prop" (a player prop), for the page's
+   * market filter (decision 121). Optional: older snapshots and the sample data have none (the page then reads the
+   * label). A plain string, so a type added later does not invalidate an older page's arbs.
+   */
+  market_type: z.optional(text(1, 32)),
   sides: z.array(SideSchema).check(z.minLength(2), z.maxLength(3)),
   edge_pct: z.number(),
   /** Present and true when edge_pct is above the plausible ceiling (ARB_MAX_EDGE_PCT): likely a bad price, not an arb. */

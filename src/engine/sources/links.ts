@@ -26,7 +26,15 @@ const SPORT_PATH: Readonly<Record<SportKey, string>> = {
   soccer: 'soccer',
 };
 
-const OUTCOME_INDEX: Readonly<Record<OutcomeKey, number>> = { home: 1, away: 2, draw: 3, over: 4, under: 5 };
+const OUTCOME_INDEX: Readonly<Record<OutcomeKey, number>> = {
+  home: 1,
+  away: 2,
+  draw: 3,
+  over: 4,
+  under: 5,
+  yes: 6,
+  no: 7,
+};
 
 function uuidLike(...parts: number[]): string {
   const hex = parts.map((part) => (part >>> 0).toString(16).padStart(8, '0')).join('');

@@ -1,4 +1,4 @@
-import { LEAGUES, type LeagueKey, type MarketType, type Period } from '#domain/markets.ts';
+import { LEAGUES, type GameMarketType, type LeagueKey, type Period } from '#domain/markets.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
 
 // The simulator's static models: how each book quotes, how each sport scores, how often each league is on the board,
@@ -63,7 +63,7 @@ export const LEAGUE_WEIGHTS: readonly (readonly [LeagueKey, number])[] = [
 ];
 
 export interface MarketPlan {
-  type: MarketType;
+  type: GameMarketType;
   period: Period;
 }
 
