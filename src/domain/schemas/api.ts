@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { LEAGUES, MARKET_TYPES, PERIODS } from '../markets.ts';
+import { LEAGUES, MARKET_TYPES, OUTCOME_KEYS, PERIODS, type OutcomeKey } from '../markets.ts';
+import { PROP_STAT_KEYS } from '../props.ts';
 import { SPORTSBOOK_KEYS } from '../sportsbooks.ts';
 import { ArbSchema, FEED_SOURCES, TeamSchema } from './feed.ts';
 
@@ -8,7 +9,21 @@ import { ArbSchema, FEED_SOURCES, TeamSchema } from './feed.ts';
 
 const LEAGUE_KEYS = Object.keys(LEAGUES) as [keyof typeof LEAGUES, ...(keyof typeof LEAGUES)[]];
 export const LeagueKeySchema = z.enum(LEAGUE_KEYS).describe('League key, e.g. `nba`.');
-export const MarketTypeSchema = z.enum(MARKET_TYPES);
+export const MarketTypeSchema = z
+  .enum(MARKET_TYPES)
+  .describe('`moneyline`, `spread`, `total`, `1x2`, or `prop` (a player prop: one player, stat, period and line).');
+/** Every outcome: the game lines' home / away / draw / over / under and the props' over / under / yes / no. */
+export const OutcomeKeySchema = z.enum(OUTCOME_KEYS as [OutcomeKey, ...OutcomeKey[]]);
+/** A prop's stat: The Odds API's player-prop market key (`player_points`, `player_pass_yds`, `player_anytime_td`…). */
+export const PropStatSchema = z.enum(PROP_STAT_KEYS);
+/** A prop's player: the event roster's id and the name books show. */
+export const PlayerSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    team: z.enum(['home', 'away']).describe("The player's team in this event."),
+  })
+  .meta({ id: 'Player' });
 export const PeriodSchema = z
   .enum(PERIODS)
   .describe('`full` is the whole game; `h1` first half, `q1` first quarter…');
@@ -62,7 +77,7 @@ export const PriceSchema = z
 
 export const OutcomeSchema = z
   .object({
-    outcome: z.enum(['home', 'away', 'draw', 'over', 'under']),
+    outcome: OutcomeKeySchema,
     name: z.string().describe('As the book shows it: "Boston Celtics -3.5", "Over 221.5".'),
     prices: z.array(PriceSchema),
   })
@@ -174,7 +189,7 @@ const SeriesKeyShape = {
   market_type: MarketTypeSchema,
   period: PeriodSchema,
   line: z.number().nullable().describe("Home team's line for spreads, the line for totals, null otherwise."),
-  outcome: z.enum(['home', 'away', 'draw', 'over', 'under']),
+  outcome: OutcomeKeySchema,
   book: BookKeySchema,
 };
 
@@ -298,7 +313,7 @@ export const LinesResponseSchema = z
           label: z.string(),
           outcomes: z.array(
             z.object({
-              outcome: z.enum(['home', 'away', 'draw', 'over', 'under']),
+              outcome: OutcomeKeySchema,
               name: z.string(),
               books: z.array(
                 z.object({
@@ -408,7 +423,7 @@ export const ClvBetSchema = z
       .optional()
       .describe("With a market type: home team's line for spreads, the line for totals (required for both)."),
     period: PeriodSchema.optional().describe('With a market type: the period (default `full`).'),
-    outcome: z.enum(['home', 'away', 'draw', 'over', 'under']),
+    outcome: OutcomeKeySchema,
     price: americanInput.optional(),
     decimal_odds: z
       .number()
