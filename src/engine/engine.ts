@@ -212,14 +212,24 @@ export class OddsEngine<E = undefined> {
         this.store.marketFor(
           eventState,
           code,
-          { type: 'prop', stat: value.stat!, period: value.period, playerId: player.player.id, point: value.point },
+          {
+            type: 'prop',
+            stat: value.stat!,
+            period: value.period,
+            playerId: player.player.id,
+            point: value.point,
+          },
           player.player,
         );
     } else {
       const code = marketCode(value.type, value.period, value.point);
       market =
         eventState.byCode.get(code) ??
-        this.store.marketFor(eventState, code, { type: value.type, period: value.period, point: value.point });
+        this.store.marketFor(eventState, code, {
+          type: value.type,
+          period: value.period,
+          point: value.point,
+        });
     }
     if (!market) return 'unknown_market';
     const previous = market.prices[value.outcomeIndex]!.get(value.book);

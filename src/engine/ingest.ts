@@ -202,7 +202,12 @@ function checkRoster(entries: readonly unknown[], home: Team, away: Team): Playe
     if (!isRecord(entry)) continue;
     const name = text(entry.name, 100);
     const rawTeam = typeof entry.team === 'string' ? entry.team : '';
-    const team = rawTeam === 'home' || rawTeam === home.id ? 'home' : rawTeam === 'away' || rawTeam === away.id ? 'away' : null;
+    const team =
+      rawTeam === 'home' || rawTeam === home.id
+        ? 'home'
+        : rawTeam === 'away' || rawTeam === away.id
+          ? 'away'
+          : null;
     if (!name || !team) continue;
     const id = text(entry.id, 128) ?? `${team}:${slug(name)}`;
     if (ids.has(id)) continue;

@@ -80,7 +80,12 @@ const STAT_CODES = new Map<PropStatKey, number>(PROP_STAT_KEYS.map((stat, index)
  * (props are negative): stats < 32, periods < 16, prop points are halves up to 999.5 (code < 2048), players numbered
  * in the event (safe integers up to 2^53 / 2^20, far beyond MAX_EVENT_PLAYERS).
  */
-export function propMarketCode(stat: PropStatKey, period: Period, playerIndex: number, point: number | null): number {
+export function propMarketCode(
+  stat: PropStatKey,
+  period: Period,
+  playerIndex: number,
+  point: number | null,
+): number {
   const pointCode = point === null ? 0 : point * 2 + 1;
   return -(1 + STAT_CODES.get(stat)! + 32 * (PERIOD_CODES[period] + 16 * (pointCode + 2048 * playerIndex)));
 }
@@ -250,7 +255,11 @@ export class OddsStore {
     let market = eventState.byCode.get(code);
     if (!market) {
       const league = eventState.event.league;
-      if (spec.type === 'prop' ? propSpecProblem(league, spec) !== null : !isMarketAllowed(LEAGUES[league], spec))
+      if (
+        spec.type === 'prop'
+          ? propSpecProblem(league, spec) !== null
+          : !isMarketAllowed(LEAGUES[league], spec)
+      )
         return undefined;
       const key = marketKey(eventState.event.id, spec);
       const outcomes = specOutcomes(spec);

@@ -11,7 +11,9 @@ const LEAGUE_KEYS = Object.keys(LEAGUES) as [keyof typeof LEAGUES, ...(keyof typ
 export const LeagueKeySchema = z.enum(LEAGUE_KEYS).describe('League key, e.g. `nba`.');
 export const MarketTypeSchema = z
   .enum(MARKET_TYPES)
-  .describe('`moneyline`, `spread`, `total`, `1x2`, or `prop` (a player prop: one player, stat, period and line).');
+  .describe(
+    '`moneyline`, `spread`, `total`, `1x2`, or `prop` (a player prop: one player, stat, period and line).',
+  );
 /** Every outcome: the game lines' home / away / draw / over / under and the props' over / under / yes / no. */
 export const OutcomeKeySchema = z.enum(OUTCOME_KEYS as [OutcomeKey, ...OutcomeKey[]]);
 /** A prop's stat: The Odds API's player-prop market key (`player_points`, `player_pass_yds`, `player_anytime_td`…). */
