@@ -85,6 +85,37 @@ describe('Intake', () => {
     expect(intake.drops()).toMatchObject({ malformed: 1, unknown_event: 1, unknown_book: 1, bad_link: 1 });
   });
 
+  it('keeps roster players without a team as team unknown (\'\'), and still leaves out a team that is neither', () => {
+    const intake = new Intake();
+    const checked = intake.check(
+      {
+        kind: 'event',
+        sourceEventId: 'e1',
+        league: 'nba',
+        home: { name: 'Oklahoma City Thunder', id: 'okc' },
+        away: { name: 'Utah Jazz', id: 'jazz' },
+        startsAt: T0 + 3_600_000,
+        players: [
+          { id: 'toa:jalen-williams', name: 'Jalen Williams' },
+          { id: 'toa:jaylin-williams', name: 'Jaylin Williams', team: null },
+          { name: 'Lauri Markkanen' },
+          { id: 'p-sga', name: 'Shai Gilgeous-Alexander', team: 'okc' },
+          { id: 'p-x', name: 'Somebody Else', team: 'lakers' },
+          { id: 'p-y', name: 'Another One', team: 7 },
+        ],
+      },
+      T0,
+    );
+    expect(checked).toMatchObject({
+      players: [
+        { id: 'toa:jalen-williams', name: 'Jalen Williams', team: '' },
+        { id: 'toa:jaylin-williams', name: 'Jaylin Williams', team: '' },
+        { id: 'unknown:lauri-markkanen', name: 'Lauri Markkanen', team: '' },
+        { id: 'p-sga', name: 'Shai Gilgeous-Alexander', team: 'home' },
+      ],
+    });
+  });
+
   it('refuses an odds range that could publish a non-finite figure', () => {
     expect(() => new Intake({ minDecimal: 1 })).toThrow(RangeError);
     expect(() => new Intake({ maxDecimal: 2e6 })).toThrow(RangeError);

@@ -192,8 +192,11 @@ export function checkEvent(
 }
 
 /**
- * The roster entries that hold: a name, a team that is one of the two ('home', 'away' or a team's id), and an id
- * unique in the event (without one: `team:name-slug`). An entry that does not hold is left out; the fixture stands.
+ * The roster entries that hold: a name, a team that is one of the two ('home', 'away' or a team's id) or no team at
+ * all, and an id unique in the event (without one: `team:name-slug`). A source that cannot know a player's team (The
+ * Odds API names players without teams; decision 123) leaves `team` out: the player is kept with team '' (unknown),
+ * which no team a book names ever equals, so a prop that names a team never matches him by name. A team that is given
+ * but is neither of the two still leaves the entry out, as does anything else that does not hold; the fixture stands.
  */
 function checkRoster(entries: readonly unknown[], home: Team, away: Team): Player[] {
   const players: Player[] = [];
@@ -203,13 +206,15 @@ function checkRoster(entries: readonly unknown[], home: Team, away: Team): Playe
     const name = text(entry.name, 100);
     const rawTeam = typeof entry.team === 'string' ? entry.team : '';
     const team =
-      rawTeam === 'home' || rawTeam === home.id
-        ? 'home'
-        : rawTeam === 'away' || rawTeam === away.id
-          ? 'away'
-          : null;
-    if (!name || !team) continue;
-    const id = text(entry.id, 128) ?? `${team}:${slug(name)}`;
+      entry.team === undefined || entry.team === null
+        ? ''
+        : rawTeam === 'home' || rawTeam === home.id
+          ? 'home'
+          : rawTeam === 'away' || rawTeam === away.id
+            ? 'away'
+            : null;
+    if (!name || team === null) continue;
+    const id = text(entry.id, 128) ?? `${team || 'unknown'}:${slug(name)}`;
     if (ids.has(id)) continue;
     ids.add(id);
     players.push({ id, name, team });
