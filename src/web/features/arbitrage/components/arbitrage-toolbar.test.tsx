@@ -196,6 +196,39 @@ describe('URL and storage', () => {
   });
 });
 
+describe('player props (issue 15)', () => {
+  const lebron = {
+    ...game('lebron', { league: 'nba', market: 'LeBron James Points Over/Under 27.5', edge: 1.5 }),
+    market_type: 'prop',
+  };
+  const nbaLine = { ...FEED[0]!, market_type: 'moneyline' };
+
+  it('Player props keeps only prop arbs, lands in the URL and storage as markets=props, and is restored', async () => {
+    answers = [feed([lebron, nbaLine, ...FEED.slice(1)])];
+    const user = userEvent.setup();
+    const first = await openPage();
+    expect(listed()).toEqual(['nba1', 'lebron', 'nhl1', 'anon', 'mlb1']);
+    await user.click(screen.getByRole('button', { name: 'Markets' }));
+    await user.click(await screen.findByRole('checkbox', { name: 'Player props' }));
+    expect(listed()).toEqual(['lebron']);
+    expect(window.location.search).toBe('?markets=props');
+    expect(JSON.parse(window.localStorage.getItem('arbFilters')!)).toBe('markets=props');
+    await user.click(screen.getByRole('checkbox', { name: 'Player props' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Total' }));
+    // The prop's label says Over/Under, its market_type says prop: not a total.
+    expect(listed()).toEqual(['mlb1']);
+    await user.click(screen.getByRole('checkbox', { name: 'Player props' }));
+    expect(listed()).toEqual(['lebron', 'mlb1']);
+    first.unmount();
+
+    window.history.replaceState(null, '', '/betting-tools/arbitrage');
+    window.localStorage.setItem('arbFilters', JSON.stringify('markets=props'));
+    await openPage();
+    expect(listed()).toEqual(['lebron']);
+    await waitFor(() => expect(window.location.search).toBe('?markets=props'));
+  });
+});
+
 describe('stake settings', () => {
   it('Total stake and Round stakes to reach the rows and persist across visits', async () => {
     const user = userEvent.setup();

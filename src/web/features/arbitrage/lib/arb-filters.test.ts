@@ -3,6 +3,7 @@ import { marketLabel } from '#domain/markets.ts';
 import { arb, moneyline } from '#tests/support/arbitrage-fixtures.ts';
 import {
   arbFilter,
+  arbMarketType,
   filtersFromQuery,
   marketType,
   queryForView,
@@ -20,6 +21,7 @@ function game(
   {
     league,
     market = 'Moneyline',
+    marketType,
     edge = 1,
     live = false,
     startsInH = 3,
@@ -27,6 +29,7 @@ function game(
   }: Partial<{
     league: string;
     market: string;
+    marketType: string;
     edge: number;
     live: boolean;
     startsInH: number | null;
@@ -36,8 +39,13 @@ function game(
   const base = moneyline(id, edge, live);
   const date = startsInH === null ? undefined : new Date(NOW + startsInH * HOUR).toISOString();
   const built = arb(id, base.sides, { live, edge, market, date });
-  return { ...built, event: { ...built.event, league, sport } };
+  const typed = marketType === undefined ? built : { ...built, market_type: marketType };
+  return { ...typed, event: { ...built.event, league, sport } };
 }
+
+/** A player prop as the engine publishes it (decision 121): the label reads like a total, `market_type` says prop. */
+const prop = (id: string, market = 'LeBron James Points Over/Under 27.5') =>
+  game(id, { league: 'nba', market, marketType: 'prop' });
 
 describe('marketType', () => {
   it('reads every label the domain builds, with periods', () => {
@@ -64,6 +72,26 @@ describe('marketType', () => {
     expect(marketType('3-Way Moneyline')).toBe('1x2');
     expect(marketType('Player Points')).toBeNull();
     expect(marketType('Totally unknown')).toBeNull(); // "total" only as a word
+  });
+});
+
+describe('arbMarketType', () => {
+  it("is the feed's market_type when given, 'prop' as 'props', whatever the label says", () => {
+    expect(arbMarketType(prop('p1'))).toBe('props');
+    expect(arbMarketType(prop('p2', 'Travis Kelce Anytime TD'))).toBe('props');
+    expect(arbMarketType(prop('p3', 'LeBron James 1st Quarter Points Over/Under 7.5'))).toBe('props');
+    expect(arbMarketType(game('g1', { market: 'Total 221.5', marketType: 'total' }))).toBe('total');
+    expect(arbMarketType(game('g2', { market: '1st Half Moneyline', marketType: 'moneyline' }))).toBe('moneyline');
+    expect(arbMarketType(game('g3', { market: 'Full Time Result', marketType: '1x2' }))).toBe('1x2');
+  });
+
+  it('reads the label when the feed has no market_type (older snapshots, the sample data)', () => {
+    expect(arbMarketType(game('old1', { market: 'Spread -3.5 / +3.5' }))).toBe('spread');
+    expect(arbMarketType(game('old2', { market: 'Player Points' }))).toBeNull();
+  });
+
+  it('is null for a market_type the page does not offer (a type added later)', () => {
+    expect(arbMarketType(game('new1', { market: 'Team Total 110.5', marketType: 'team_total' }))).toBeNull();
   });
 });
 
@@ -96,6 +124,24 @@ describe('arbFilter', () => {
   it('keeps the chosen market types', () => {
     expect(keep({ markets: ['spread', 'total'] })).toEqual(['nhl1', 'mlb1']);
     expect(keep({ markets: ['moneyline'] })).toEqual(['nba1', 'anon', 'live']);
+  });
+
+  it('keeps player props with Player props only, by market_type, and still reads labels without it', () => {
+    const mixed = [
+      prop('lebron'),
+      prop('kelce', 'Travis Kelce Anytime TD'),
+      game('ml', { league: 'nba', marketType: 'moneyline' }),
+      game('old', { league: 'nba', market: 'Total 221.5' }), // no market_type: the label says total
+    ];
+    const keepOf = (markets: ArbFilters['markets']) => {
+      const predicate = arbFilter({ ...DEFAULT_FILTERS, markets }, NOW)!;
+      return mixed.filter(predicate).map((a) => a.event.id);
+    };
+    expect(keepOf(['props'])).toEqual(['lebron', 'kelce']);
+    expect(keepOf(['moneyline'])).toEqual(['ml']);
+    // "Over/Under" in a prop's label does not make it a total.
+    expect(keepOf(['total'])).toEqual(['old']);
+    expect(keepOf(['props', 'total'])).toEqual(['lebron', 'kelce', 'old']);
   });
 
   it('windows pre-match starts only; live arbs and started games pass, unknown starts do not', () => {
@@ -131,7 +177,7 @@ describe('URL and storage', () => {
   it('has no filters without a filter parameter, and drops what it cannot read', () => {
     expect(filtersFromQuery(new URLSearchParams('format=decimal'))).toBeNull();
     expect(
-      filtersFromQuery(new URLSearchParams('min=abc&leagues=NBA,<x>&markets=total,props&starts=2h')),
+      filtersFromQuery(new URLSearchParams('min=abc&leagues=NBA,<x>&markets=total,futures&starts=2h')),
     ).toEqual({
       minEdgePct: null,
       leagues: ['nba'],
@@ -139,6 +185,14 @@ describe('URL and storage', () => {
       startsWithin: 'any',
     });
     expect(filtersFromQuery(new URLSearchParams('min=-1'))?.minEdgePct).toBeNull();
+  });
+
+  it('round-trips Player props as markets=props, in the URL and in the stored query', () => {
+    const props: ArbFilters = { ...DEFAULT_FILTERS, markets: ['props'] };
+    expect(viewQuery(props)).toBe('markets=props');
+    expect(queryForView('', props, 'american')).toBe('?markets=props');
+    expect(filtersFromQuery(new URLSearchParams('markets=props'))).toEqual(props);
+    expect(filtersFromQuery(new URLSearchParams('markets=PROPS,spread'))?.markets).toEqual(['spread', 'props']);
   });
 
   it('writes the view as the query storage keeps', () => {

@@ -17,6 +17,7 @@ export const MARKET_FILTERS: readonly { value: MarketFilter; label: string }[] =
   { value: 'spread', label: 'Spread' },
   { value: 'total', label: 'Total' },
   { value: '1x2', label: '1X2' },
+  { value: 'props', label: 'Player props' },
 ];
 export const STARTS_WITHIN: readonly StartsWithin[] = ['any', '1h', '6h', '24h'];
 const HOUR_MS = 3_600_000;
@@ -45,6 +46,17 @@ export function marketType(label: string): MarketFilter | null {
   else type = null;
   if (marketTypes.size < 1000) marketTypes.set(label, type);
   return type;
+}
+
+/**
+ * The page's market type of an arb: the feed's `market_type` when it gives one ("prop" is `props`; a type the page
+ * does not offer is null, kept unless a market filter is set), else read from the label (older snapshots and the
+ * sample data have no `market_type`; decision 126).
+ */
+export function arbMarketType(arb: FeedArb): MarketFilter | null {
+  const type = arb.market_type === 'prop' ? 'props' : arb.market_type;
+  if (type === undefined) return marketType(arb.market);
+  return MARKET_FILTERS.find((m) => m.value === type)?.value ?? null;
 }
 
 /** The league id of an arb (lower case, as /v1/leagues names them), or null when the feed does not say. */
@@ -79,7 +91,7 @@ export function arbFilter(filters: ArbFilters, now: number): ((arb: FeedArb) => 
       if (league === null || !leagues.has(league)) return false;
     }
     if (markets) {
-      const type = marketType(arb.market);
+      const type = arbMarketType(arb);
       if (type === null || !markets.has(type)) return false;
     }
     if (until !== Infinity && !arb.event.live) {

@@ -5,8 +5,8 @@
 export type OddsFormat = 'american' | 'decimal' | 'fractional' | 'probability';
 export const ODDS_FORMATS: readonly OddsFormat[] = ['american', 'decimal', 'fractional', 'probability'];
 
-/** Market types a bettor can filter on (the feed's markets). */
-export type MarketFilter = 'moneyline' | 'spread' | 'total' | '1x2';
+/** Market types a bettor can filter on (the feed's markets; `props`: player props, the feed's `market_type` "prop"). */
+export type MarketFilter = 'moneyline' | 'spread' | 'total' | '1x2' | 'props';
 
 /** Pre-match start window: any, or within 1, 6 or 24 hours. */
 export type StartsWithin = 'any' | '1h' | '6h' | '24h';
