@@ -85,7 +85,7 @@ describe('Intake', () => {
     expect(intake.drops()).toMatchObject({ malformed: 1, unknown_event: 1, unknown_book: 1, bad_link: 1 });
   });
 
-  it('keeps roster players without a team as team unknown (\'\'), and still leaves out a team that is neither', () => {
+  it("keeps roster players without a team as team unknown (''), and still leaves out a team that is neither", () => {
     const intake = new Intake();
     const checked = intake.check(
       {

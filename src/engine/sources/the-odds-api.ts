@@ -3,12 +3,24 @@ import { SPORTSBOOKS, type SportsbookKey } from '#domain/sportsbooks.ts';
 import { DEFAULT_MAX_PAYLOAD_BYTES, parsePayload, timerDelay } from '../ingest.ts';
 import type { PriceMessage } from '../messages.ts';
 import { abbreviationFor } from './teams.ts';
+import {
+  mapEventPropsResponse,
+  propCadence,
+  propCandidates,
+  PropLedger,
+  propMarketKeys,
+  type PropCandidate,
+} from './the-odds-api-props.ts';
 import type { OddsSource, SourceContext } from './types.ts';
 
 // ODDS_SOURCE=the-odds-api: polls The Odds API v4 (`GET /v4/sports/{sport}/odds`, regions us,us2, markets
 // h2h,spreads,totals, American odds, includeLinks=true) for each covered league, maps bookmakers onto the catalogue,
 // honours `x-requests-remaining` and 429s, and backs off exponentially on failures. Bodies are capped before
 // parsing. See docs/decisions/043-the-odds-api-source.md.
+// Player props (decision 123): after the game lines, the events starting within `propsWindowMs` (and live ones) are
+// polled one by one on the event-odds endpoint for the league's prop markets, nearer the start more often, at most
+// `propsMaxEvents` a cycle, within `propsBudget` credits per 24 hours, and never once `x-requests-remaining` is below
+// `propsReserve` (the game lines keep what is left).
 
 export const SPORT_KEYS: Readonly<Record<LeagueKey, string>> = {
   nba: 'basketball_nba',
@@ -51,7 +63,18 @@ export interface TheOddsApiOptions {
   maxBytes?: number;
   timeoutMs?: number;
   leagues?: readonly LeagueKey[];
+  /** Credits the prop calls may spend over any 24 hours (ODDS_API_PROPS_BUDGET); 0 turns props off. */
+  propsBudget?: number;
+  /** Props are polled only while fewer than this many credits are left unspent (ODDS_API_PROPS_RESERVE). */
+  propsReserve?: number;
+  /** Props are polled for events starting within this window, and for live ones (ODDS_API_PROPS_WINDOW_H). */
+  propsWindowMs?: number;
+  /** At most this many prop calls a cycle (ODDS_API_PROPS_MAX_EVENTS). */
+  propsMaxEvents?: number;
 }
+
+/** Regions asked for: each one multiplies a call's cost (game lines: markets × regions; props: markets answered × regions). */
+export const REGIONS = ['us', 'us2'] as const;
 
 interface ApiOutcome {
   name?: unknown;
@@ -203,6 +226,13 @@ export class TheOddsApiSource implements OddsSource {
   private readonly options: Required<TheOddsApiOptions>;
   /** Last `x-requests-remaining` seen (null until the first answer). */
   remaining: number | null = null;
+  /** The events whose props may be polled, per league (from its last game-line answer). */
+  private readonly propEvents = new Map<LeagueKey, PropCandidate[]>();
+  /** When each event's props were last asked for. */
+  private readonly propPolledAt = new Map<string, number>();
+  private propsPausedUntil = 0;
+  /** Every prop call of the last 24 hours and its cost. */
+  readonly propLedger = new PropLedger();
 
   constructor(options: TheOddsApiOptions) {
     this.options = {
@@ -214,6 +244,10 @@ export class TheOddsApiSource implements OddsSource {
       maxBytes: DEFAULT_MAX_PAYLOAD_BYTES,
       timeoutMs: 15_000,
       leagues: Object.keys(SPORT_KEYS) as LeagueKey[],
+      propsBudget: 10_000,
+      propsReserve: 10_000,
+      propsWindowMs: 24 * 3_600_000,
+      propsMaxEvents: 8,
       ...options,
     };
   }
@@ -221,7 +255,7 @@ export class TheOddsApiSource implements OddsSource {
   url(league: LeagueKey): string {
     const url = new URL(`/v4/sports/${SPORT_KEYS[league]}/odds`, this.options.baseUrl);
     url.searchParams.set('apiKey', this.options.apiKey);
-    url.searchParams.set('regions', 'us,us2');
+    url.searchParams.set('regions', REGIONS.join(','));
     url.searchParams.set('markets', 'h2h,spreads,totals');
     url.searchParams.set('oddsFormat', 'american');
     url.searchParams.set('dateFormat', 'iso');
@@ -285,7 +319,9 @@ export class TheOddsApiSource implements OddsSource {
       for (const id of this.known.get(league) ?? [])
         if (!current.has(id)) context.ingest({ kind: 'end', sourceEventId: id });
       this.known.set(league, current);
+      this.propEvents.set(league, propCandidates(league, parsed.value));
     }
+    if (!failed && !this.stopped) await this.pollProps(context);
     if (failed) {
       this.failures += 1;
       const backoff = Math.min(this.options.intervalMs * 2 ** (this.failures - 1), this.options.maxBackoffMs);
@@ -296,6 +332,128 @@ export class TheOddsApiSource implements OddsSource {
     if (this.remaining !== null && this.remaining < this.options.lowQuota)
       return this.options.lowQuotaIntervalMs;
     return this.options.intervalMs;
+  }
+
+  /** The event-odds URL of one event's props (the league's catalogue keys, American odds, links). */
+  propsUrl(league: LeagueKey, eventId: string): string {
+    const url = new URL(
+      `/v4/sports/${SPORT_KEYS[league]}/events/${encodeURIComponent(eventId)}/odds`,
+      this.options.baseUrl,
+    );
+    url.searchParams.set('apiKey', this.options.apiKey);
+    url.searchParams.set('regions', REGIONS.join(','));
+    url.searchParams.set('markets', propMarketKeys(league).join(','));
+    url.searchParams.set('oddsFormat', 'american');
+    url.searchParams.set('dateFormat', 'iso');
+    url.searchParams.set('includeLinks', 'true');
+    return url.toString();
+  }
+
+  /** The events whose props are due now, most urgent first (last hour, live, within 6 hours, the rest). */
+  propsDue(now: number): PropCandidate[] {
+    const due: { candidate: PropCandidate; rank: number }[] = [];
+    const current = new Set<string>();
+    for (const league of this.options.leagues) {
+      for (const candidate of this.propEvents.get(league) ?? []) {
+        current.add(candidate.id);
+        const cadence = propCadence(candidate.startsAt, now, this.options.propsWindowMs);
+        if (!cadence) continue;
+        const last = this.propPolledAt.get(candidate.id);
+        if (last !== undefined && now - last < cadence.everyMs) continue;
+        due.push({ candidate, rank: cadence.rank });
+      }
+    }
+    for (const id of this.propPolledAt.keys()) if (!current.has(id)) this.propPolledAt.delete(id);
+    due.sort((a, b) => a.rank - b.rank || a.candidate.startsAt - b.candidate.startsAt);
+    return due.map((entry) => entry.candidate);
+  }
+
+  /**
+   * One cycle of prop calls (decision 123): the due events, at most `propsMaxEvents`, each only while the reserve holds
+   * and its highest possible cost (markets asked × regions) fits what the last 24 hours left of the budget. A 429
+   * pauses props (Retry-After, else two intervals); other failures skip the event until its next turn.
+   */
+  async pollProps(context: SourceContext): Promise<void> {
+    const { propsBudget, propsReserve, propsMaxEvents } = this.options;
+    const now = context.now();
+    if (propsBudget <= 0 || now < this.propsPausedUntil) return;
+    let calls = 0;
+    let overBudget = 0;
+    for (const candidate of this.propsDue(now)) {
+      if (this.stopped || calls >= propsMaxEvents) break;
+      if (this.remaining !== null && this.remaining < propsReserve) {
+        context.log.info(
+          { remaining: this.remaining, reserve: propsReserve },
+          'odds api props paused: quota reserve',
+        );
+        break;
+      }
+      const { league, id } = candidate;
+      const maxCost = propMarketKeys(league).length * REGIONS.length;
+      if (this.propLedger.spent(now) + maxCost > propsBudget) {
+        overBudget += 1;
+        continue;
+      }
+      calls += 1;
+      this.propPolledAt.set(id, now);
+      let response: Response;
+      try {
+        response = await fetch(this.propsUrl(league, id), {
+          headers: { accept: 'application/json' },
+          signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.options.timeoutMs)]),
+        });
+      } catch (error) {
+        if (this.stopped) return;
+        context.log.warn(
+          { league, event: id, err: error instanceof Error ? error.message : String(error) },
+          'odds api props unreachable',
+        );
+        return;
+      }
+      const remaining = Number(response.headers.get('x-requests-remaining'));
+      if (response.headers.has('x-requests-remaining') && Number.isFinite(remaining))
+        this.remaining = remaining;
+      const last = Number(response.headers.get('x-requests-last'));
+      const billed =
+        response.headers.has('x-requests-last') && Number.isFinite(last) && last >= 0 ? last : null;
+      if (response.status === 429) {
+        const seconds = Number(response.headers.get('retry-after'));
+        const pauseMs =
+          Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : this.options.intervalMs * 2;
+        this.propsPausedUntil = now + pauseMs;
+        this.propLedger.record({ at: now, league, eventId: id, cost: billed ?? 0 });
+        await response.body?.cancel();
+        context.log.warn({ league, event: id, pauseMs }, 'odds api props rate limited (429)');
+        return;
+      }
+      if (!response.ok) {
+        this.propLedger.record({ at: now, league, eventId: id, cost: billed ?? 0 });
+        await response.body?.cancel();
+        context.log.warn({ league, event: id, status: response.status }, 'odds api props error');
+        if (response.status === 401) return;
+        continue;
+      }
+      const bytes = await readCapped(response, this.options.maxBytes).catch(() => null);
+      if (bytes === null) {
+        this.propLedger.record({ at: now, league, eventId: id, cost: billed ?? maxCost });
+        context.drop('payload_too_large');
+        continue;
+      }
+      const parsed = parsePayload(bytes, this.options.maxBytes);
+      if (!parsed.ok) {
+        this.propLedger.record({ at: now, league, eventId: id, cost: billed ?? maxCost });
+        context.drop(parsed.reason);
+        continue;
+      }
+      const { messages, markets } = mapEventPropsResponse(league, parsed.value, context.now());
+      this.propLedger.record({ at: now, league, eventId: id, cost: billed ?? markets * REGIONS.length });
+      for (const message of messages) context.ingest(message);
+    }
+    if (overBudget > 0)
+      context.log.info(
+        { skipped: overBudget, spent: this.propLedger.spent(now), budget: propsBudget },
+        'odds api props skipped: 24-hour budget',
+      );
   }
 
   start(context: SourceContext): void {
