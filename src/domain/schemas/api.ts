@@ -186,11 +186,28 @@ export const HistoryGapSchema = z
   .describe('A stretch of time whose price changes the history could not store (its database was away).')
   .meta({ id: 'HistoryGap' });
 
+/** A prop's player in the history's answers: `Player`, with `team` null when the source listed him without one. */
+export const HistoryPlayerSchema = z
+  .object({
+    id: z.string().describe('The event roster’s id (as in /v1/odds).'),
+    name: z.string().describe('The name the roster gave him when the history first saw the prop.'),
+    team: z
+      .enum(['home', 'away'])
+      .nullable()
+      .describe("The player's team in this event; null when the source did not say."),
+  })
+  .meta({ id: 'HistoryPlayer' });
+
 const SeriesKeyShape = {
   market: z.string().describe('The market key, as `key` in /v1/odds.'),
   market_type: MarketTypeSchema,
   period: PeriodSchema,
-  line: z.number().nullable().describe("Home team's line for spreads, the line for totals, null otherwise."),
+  line: z
+    .number()
+    .nullable()
+    .describe("Home team's line for spreads, the line for totals and over/under props, null otherwise."),
+  stat: PropStatSchema.nullable().describe('A player prop’s stat (`player_points`); null for game lines.'),
+  player: HistoryPlayerSchema.nullable().describe('A player prop’s player; null for game lines.'),
   outcome: OutcomeKeySchema,
   book: BookKeySchema,
 };
@@ -268,6 +285,8 @@ export const MovementResponseSchema = z
             market_type: 'moneyline',
             period: 'full',
             line: null,
+            stat: null,
+            player: null,
             outcome: 'home',
             book: 'fanduel',
             points: [
@@ -312,6 +331,8 @@ export const LinesResponseSchema = z
           market_type: MarketTypeSchema,
           period: PeriodSchema,
           line: z.number().nullable(),
+          stat: PropStatSchema.nullable().describe('A player prop’s stat; null for game lines.'),
+          player: HistoryPlayerSchema.nullable().describe('A player prop’s player; null for game lines.'),
           label: z.string(),
           outcomes: z.array(
             z.object({
@@ -354,6 +375,8 @@ export const LinesResponseSchema = z
             market_type: 'moneyline',
             period: 'full',
             line: null,
+            stat: null,
+            player: null,
             label: 'Moneyline',
             outcomes: [
               {
@@ -418,7 +441,7 @@ export const ClvBetSchema = z
       .min(1)
       .max(300)
       .describe(
-        'A market key as `key` in /v1/odds (`<event>|spread|full|-3.5`, the event part may be left out), or a market type (`moneyline`, `spread`, `total`, `1x2`) with `line` and `period`.',
+        'A market key as `key` in /v1/odds (`<event>|spread|full|-3.5`, a player prop `<event>|prop|player_points|full|<player>|27.5`; the event part may be left out), or a game-line market type (`moneyline`, `spread`, `total`, `1x2`) with `line` and `period`. Props have no shorthand: name them by key.',
       ),
     line: z
       .number()
@@ -449,7 +472,14 @@ export const ClvBetSchema = z
     if ((bet.market === 'spread' || bet.market === 'total') && bet.line === undefined) {
       context.addIssue({ code: 'custom', path: ['line'], message: 'A spread or total needs its line' });
     }
-    if (!bet.market.includes('|') && !(MARKET_TYPES as readonly string[]).includes(bet.market)) {
+    if (bet.market === 'prop' || bet.market === 'props') {
+      context.addIssue({
+        code: 'custom',
+        path: ['market'],
+        message:
+          'A player prop is named by its market key from /v1/odds (`<event>|prop|player_points|full|<player>|27.5`)',
+      });
+    } else if (!bet.market.includes('|') && !(MARKET_TYPES as readonly string[]).includes(bet.market)) {
       context.addIssue({
         code: 'custom',
         path: ['market'],
@@ -687,3 +717,4 @@ export type LinesResponse = z.infer<typeof LinesResponseSchema>;
 export type ClvBet = z.infer<typeof ClvBetSchema>;
 export type ClvResult = z.infer<typeof ClvResultSchema>;
 export type HistoricalOddsResponse = z.infer<typeof HistoricalOddsResponseSchema>;
+export type HistoryPlayerDto = z.infer<typeof HistoryPlayerSchema>;

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sideId } from '#domain/markets.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
-import { HandBoard } from '#tests/support/server/history.ts';
+import { HandBoard, type BoardEvent } from '#tests/support/server/history.ts';
 import { external, trialTestConfig } from '#tests/support/server/trials.ts';
 
 // The history store on the real app: what the engine accepts is written (every change, no re-confirmations), the
@@ -136,6 +137,131 @@ describe('odds history store', () => {
     expect(history.ok).toBe(true);
     expect(history.details).toMatchObject({ queuedChanges: 0, droppedBatches: 0, droppedChanges: 0 });
     expect(history.details.writtenChanges).toBeGreaterThan(0);
+  });
+});
+
+/** The fixture's roster, sent as the source does: the same event message, with its players. */
+function addPlayers(
+  hand: HandBoard,
+  event: BoardEvent,
+  players: { id: string; name: string; team?: string }[],
+): void {
+  const stored = hand.app.engine.store.event(event.id)!;
+  const accepted = hand.app.engine.ingest({
+    kind: 'event',
+    sourceEventId: event.source,
+    league: stored.league,
+    home: { name: stored.home.name },
+    away: { name: stored.away.name },
+    startsAt: event.startsAt,
+    live: stored.live,
+    players,
+  });
+  expect(accepted).toBe(true);
+}
+
+describe('player props in the odds history (issue 15)', () => {
+  const LEBRON = { id: 'p-lebron', name: 'LeBron James' };
+  const points = (point: number) => ({ stat: 'player_points', player: LEBRON, point });
+
+  it('records a prop series with its stat and player, every change, and its opening and closing lines', async () => {
+    const event = board.addEvent({ startsInMs: 10 * 60_000 });
+    addPlayers(board, event, [
+      { ...LEBRON, team: 'home' },
+      { id: 'p-nobody', name: 'Listed Without Team' },
+    ]);
+    const t0 = clock.now();
+    board.price(event, 'fanduel', 'prop', 'over', -110, points(27.5));
+    board.price(event, 'fanduel', 'prop', 'under', -110, points(27.5));
+    board.price(event, 'fanduel', 'moneyline', 'home', -130);
+    board.price(event, 'fanduel', 'prop', 'yes', 250, {
+      stat: 'player_double_double',
+      player: { id: 'p-nobody', name: 'Listed Without Team' },
+    });
+    clock.advance(1_000);
+    board.price(event, 'fanduel', 'prop', 'over', -110, points(27.5)); // re-confirmation: not a change
+    clock.advance(1_000);
+    board.price(event, 'fanduel', 'prop', 'over', -120, points(27.5));
+    clock.advance(1_000);
+    board.price(event, 'fanduel', 'prop', 'over', -120, { ...points(27.5), suspended: true });
+    await board.flush();
+
+    const key = `${event.id}|prop|player_points|full|p-lebron|27.5`;
+    const [over] = await app.history.series(event.id, { marketKey: key, outcome: 'over' });
+    expect(over).toMatchObject({
+      marketKey: key,
+      marketType: 'prop',
+      period: 'full',
+      line: 27.5,
+      outcome: 'over',
+      book: 'fanduel',
+      stat: 'player_points',
+      player: { id: 'p-lebron', name: 'LeBron James', team: 'home' },
+      sideId: sideId(
+        event.id,
+        { type: 'prop', stat: 'player_points', period: 'full', playerId: 'p-lebron', point: 27.5 },
+        'over',
+        'fanduel',
+      ),
+      opening: { american: -110, at: t0 },
+      closing: null,
+    });
+    const ticks = await app.history.ticks([over!.id], { from: 0, to: clock.now(), limit: 10 });
+    expect(ticks.map((tick) => [tick.american, tick.state, tick.at - t0])).toEqual([
+      [-110, 'open', 0],
+      [-120, 'open', 2_000],
+      [-120, 'suspended', 3_000],
+    ]);
+    // A game line of the same event has neither stat nor player; a yes/no prop has no line, and a player the source
+    // listed without a team has none.
+    const [moneyline] = await app.history.series(event.id, { marketType: 'moneyline' });
+    expect(moneyline).toMatchObject({ stat: null, player: null, line: null });
+    const [double] = await app.history.series(event.id, { stats: ['player_double_double'] });
+    expect(double).toMatchObject({
+      marketType: 'prop',
+      line: null,
+      outcome: 'yes',
+      player: { id: 'p-nobody', name: 'Listed Without Team', team: null },
+    });
+
+    // The closing line is the last open price at or before the start (the suspension does not count).
+    clock.set(event.startsAt + 1_000);
+    board.start(event);
+    clock.advance(500);
+    board.price(event, 'fanduel', 'prop', 'over', -200, points(27.5));
+    clock.advance(1_500);
+    await board.flush();
+    const [closed] = await app.history.series(event.id, { marketKey: key, outcome: 'over' });
+    expect(closed!.opening).toMatchObject({ american: -110 });
+    expect(closed!.closing).toMatchObject({ american: -120, decimal: 1.8333, at: t0 + 2_000 });
+    const [under] = await app.history.series(event.id, { marketKey: key, outcome: 'under' });
+    expect(under!.closing).toMatchObject({ american: -110, at: t0 });
+  });
+
+  it('finds a player by id or by his name however it is written, and narrows the series to his props', async () => {
+    const event = board.addEvent();
+    addPlayers(board, event, [
+      { ...LEBRON, team: 'home' },
+      { id: 'p-doncic', name: 'Luka Dončić', team: 'away' },
+    ]);
+    board.price(event, 'draftkings', 'prop', 'over', -110, points(26.5));
+    board.price(event, 'draftkings', 'prop', 'over', -105, {
+      stat: 'player_assists',
+      player: { id: 'p-doncic', name: 'Luka Dončić' },
+      point: 8.5,
+    });
+    board.price(event, 'draftkings', 'moneyline', 'home', 120);
+    await board.flush();
+
+    for (const asked of ['p-lebron', 'LeBron James', 'lebron james', ' LEBRON  JAMES ', 'LeBron James Jr.'])
+      expect(await app.history.playerIds(event.id, asked), asked).toEqual(['p-lebron']);
+    expect(await app.history.playerIds(event.id, 'luka doncic')).toEqual(['p-doncic']);
+    expect(await app.history.playerIds(event.id, 'James')).toEqual([]);
+    expect(await app.history.playerIds(event.id, '...')).toEqual([]);
+    const his = await app.history.series(event.id, { playerIds: ['p-lebron'] });
+    expect(his.map((row) => [row.stat, row.line, row.player?.name])).toEqual([
+      ['player_points', 26.5, 'LeBron James'],
+    ]);
   });
 });
 

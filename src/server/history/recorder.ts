@@ -21,6 +21,12 @@ export interface SeriesKey {
   outcome: OutcomeKey;
   book: string;
   sideId: string;
+  /** Props only (null for game lines): the stat and the player as the event's roster named him. */
+  stat: string | null;
+  playerId: string | null;
+  playerName: string | null;
+  /** 'home' or 'away'; null when the source did not say (or for game lines). */
+  playerTeam: 'home' | 'away' | null;
 }
 
 export interface EventRow {
@@ -105,6 +111,8 @@ export class HistoryRecorder {
     }
     const key = `${change.marketKey}|${price.outcome}|${price.book}`;
     if (!previous) {
+      const prop = spec.type === 'prop' ? spec : null;
+      const player = prop ? change.player : undefined;
       this.batch.series.push({
         key,
         eventId: change.eventId,
@@ -115,10 +123,26 @@ export class HistoryRecorder {
         outcome: price.outcome,
         book: price.book,
         sideId: sideId(change.eventId, spec, price.outcome, price.book),
+        stat: prop ? prop.stat : null,
+        playerId: prop ? prop.playerId : null,
+        playerName: player ? player.name : null,
+        playerTeam: player ? this.sideOf(change.eventId, player.team) : null,
       });
     }
     const state = price.suspended ? TICK_STATE.suspended : TICK_STATE.open;
     this.push(key, this.atOf(price.receivedAt), price.american, price.decimal, state);
+  }
+
+  /**
+   * A player's team as 'home' or 'away' (the roster says so already; a team id is turned into its side), or null when
+   * the source did not say (the roster's '' for a player listed without a team, decision 123).
+   */
+  private sideOf(eventId: string, team: string): 'home' | 'away' | null {
+    if (team === 'home' || team === 'away') return team;
+    const event = this.events.get(eventId);
+    if (team !== '' && event?.home.id === team) return 'home';
+    if (team !== '' && event?.away.id === team) return 'away';
+    return null;
   }
 
   onEvent(change: EventChange): void {

@@ -1,4 +1,5 @@
 import type { Team } from '#domain/markets.ts';
+import { normalizePlayerName } from '#domain/player-matching.ts';
 import type { Tick } from '#domain/history.ts';
 import type { HistoryRecorder } from './recorder.ts';
 import type { SqlClient } from './sql-client.ts';
@@ -39,8 +40,19 @@ export interface HistorySeries {
   outcome: string;
   book: string;
   sideId: string;
+  /** Props only (null for game lines): the stat key (`player_points`). */
+  stat: string | null;
+  /** Props only: the player as the event's roster named him when the series was first seen. */
+  player: HistoryPlayer | null;
   opening: PricePoint | null;
   closing: PricePoint | null;
+}
+
+export interface HistoryPlayer {
+  id: string;
+  name: string;
+  /** null when the source listed him without a team. */
+  team: 'home' | 'away' | null;
 }
 
 export interface SeriesTick extends Tick {
@@ -55,6 +67,10 @@ export interface SeriesFilter {
   book?: string | undefined;
   outcome?: string | undefined;
   sideIds?: readonly string[] | undefined;
+  /** Props of these players only (their ids; see `playerIds`). */
+  playerIds?: readonly string[] | undefined;
+  /** Props of these stats only. */
+  stats?: readonly string[] | undefined;
 }
 
 export interface HistoryGap {
@@ -87,6 +103,10 @@ interface SeriesRowSql {
   outcome: string;
   book: string;
   side_id: string;
+  stat: string | null;
+  player_id: string | null;
+  player_name: string | null;
+  player_team: string | null;
   opening_at: string | null;
   opening_american: number | null;
   opening_decimal: number | null;
@@ -112,7 +132,7 @@ const US = (column: string, alias: string) =>
 const EVENT_COLUMNS = `event_id, league, home, away, ${MS('starts_at')}, ${MS('first_seen_at')}, ${MS('live_at')},
   ${MS('ended_at')}, ${MS('closed_at')}`;
 const SERIES_COLUMNS = `id, event_id, market_key, market_type, period, line, outcome, book, side_id,
-  ${MS('opening_at')}, opening_american, opening_decimal, ${MS('closing_at')}, closing_american, closing_decimal`;
+  stat, player_id, player_name, player_team, ${MS('opening_at')}, opening_american, opening_decimal, ${MS('closing_at')}, closing_american, closing_decimal`;
 
 /** A unix-ms parameter as an exact timestamptz. */
 const AT = (n: number) => `(timestamptz 'epoch' + $${n}::int8 * interval '1 millisecond')`;
@@ -145,6 +165,15 @@ function toSeries(row: SeriesRowSql): HistorySeries {
     outcome: row.outcome,
     book: row.book,
     sideId: row.side_id,
+    stat: row.stat,
+    player:
+      row.player_id === null
+        ? null
+        : {
+            id: row.player_id,
+            name: row.player_name ?? row.player_id,
+            team: row.player_team === 'home' || row.player_team === 'away' ? row.player_team : null,
+          },
     opening:
       row.opening_at === null
         ? null
@@ -248,12 +277,39 @@ export class HistoryService {
     if (filter.book !== undefined) add('book = ?', filter.book);
     if (filter.outcome !== undefined) add('outcome = ?', filter.outcome);
     if (filter.sideIds !== undefined) add('side_id = ANY(?::text[])', [...filter.sideIds]);
+    if (filter.playerIds !== undefined) add('player_id = ANY(?::text[])', [...filter.playerIds]);
+    if (filter.stats !== undefined) add('stat = ANY(?::text[])', [...filter.stats]);
     const rows = await this.db.query<SeriesRowSql>(
       `SELECT ${SERIES_COLUMNS} FROM history_series WHERE ${where.join(' AND ')}
        ORDER BY event_id, market_key, outcome, book`,
       params,
     );
     return rows.map(toSeries);
+  }
+
+  /**
+   * The ids of the events' players that `player` names: a player id, or a name compared after
+   * `normalizePlayerName` (accents, case, punctuation and suffixes do not matter). Every player it names: two
+   * players of one name are both kept (the answer names each series' player). Reads the players of the events'
+   * prop series through the (event_id, player_id) index.
+   */
+  async playerIds(eventIds: string | readonly string[], player: string): Promise<string[]> {
+    const rows = await this.db.query<{ player_id: string; player_name: string | null }>(
+      `SELECT DISTINCT player_id, player_name FROM history_series
+       WHERE event_id = ANY($1::text[]) AND player_id IS NOT NULL`,
+      [typeof eventIds === 'string' ? [eventIds] : [...eventIds]],
+    );
+    const wanted = normalizePlayerName(player);
+    const ids = new Set<string>();
+    for (const row of rows) {
+      if (
+        row.player_id === player ||
+        (wanted !== '' && row.player_name !== null && normalizePlayerName(row.player_name) === wanted)
+      ) {
+        ids.add(row.player_id);
+      }
+    }
+    return [...ids].sort();
   }
 
   /** Per series, the last tick at or before `at` (unix ms), or at all when `at` is omitted. */

@@ -293,12 +293,14 @@ export class HistoryWriter {
         has_opening: boolean;
       }>(
         `INSERT INTO history_series AS s (event_id, market_key, market_type, period, line, outcome, book, side_id,
-                                          opening_at, opening_american, opening_decimal)
+                                          opening_at, opening_american, opening_decimal,
+                                          stat, player_id, player_name, player_team)
          SELECT event_id, market_key, market_type, period, line, outcome, book, side_id,
-                timestamptz 'epoch' + oat * interval '1 microsecond', oam, ode
+                timestamptz 'epoch' + oat * interval '1 microsecond', oam, ode, stat, pid, pname, pteam
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::float8[], $6::text[], $7::text[], $8::text[],
-                     $9::int8[], $10::float8[], $11::float8[])
-           AS r(event_id, market_key, market_type, period, line, outcome, book, side_id, oat, oam, ode)
+                     $9::int8[], $10::float8[], $11::float8[], $12::text[], $13::text[], $14::text[], $15::text[])
+           AS r(event_id, market_key, market_type, period, line, outcome, book, side_id, oat, oam, ode,
+                stat, pid, pname, pteam)
          ON CONFLICT (event_id, market_key, outcome, book) DO UPDATE SET
            opening_at = COALESCE(s.opening_at, EXCLUDED.opening_at),
            opening_american = CASE WHEN s.opening_at IS NULL THEN EXCLUDED.opening_american ELSE s.opening_american END,
@@ -316,6 +318,10 @@ export class HistoryWriter {
           opening.map((index) => (index === undefined ? null : batch.ticks.atUs[index])),
           opening.map((index) => (index === undefined ? null : batch.ticks.american[index])),
           opening.map((index) => (index === undefined ? null : batch.ticks.decimal[index])),
+          rows.map((series) => series.stat),
+          rows.map((series) => series.playerId),
+          rows.map((series) => series.playerName),
+          rows.map((series) => series.playerTeam),
         ],
       );
       for (const row of result) {

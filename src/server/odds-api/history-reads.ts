@@ -1,6 +1,15 @@
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import { fairProbabilities } from '#domain/history.ts';
-import { LEAGUES, isMarketType, outcomesOf, type LeagueKey, type MarketType } from '#domain/markets.ts';
+import { specOutcomes } from '#domain/market-labels.ts';
+import {
+  LEAGUES,
+  isGameMarketType,
+  isPeriod,
+  type LeagueKey,
+  type MarketSpec,
+  type MarketType,
+} from '#domain/markets.ts';
 import {
   decimalToAmerican,
   formatAmerican,
@@ -8,9 +17,16 @@ import {
   type AmericanOdds,
   type DecimalOdds,
 } from '#domain/odds.ts';
-import type { EventDto, HistoryEventDto, LinePriceDto } from '#domain/schemas/api.ts';
+import { isPropStatKey, type Player } from '#domain/props.ts';
+import type { EventDto, HistoryEventDto, HistoryPlayerDto, LinePriceDto } from '#domain/schemas/api.ts';
 import { HttpProblem } from '../http/problem.ts';
-import type { HistoryEvent, HistorySeries, PricePoint, SeriesFilter } from '../history/service.ts';
+import type {
+  HistoryEvent,
+  HistoryPlayer,
+  HistorySeries,
+  PricePoint,
+  SeriesFilter,
+} from '../history/service.ts';
 
 // What the odds-history routes of /v1 (movement, lines, clv, historical odds; decisions 113 and 114) share: the DTOs
 // of history rows, the market a client names, fair probabilities of one market, and the opaque page cursor. Reads go
@@ -74,6 +90,58 @@ export function invalid(field: string, message: string): HttpProblem {
   });
 }
 
+/**
+ * The market of a series as the domain knows it (a game line, or a prop of its stat and player), or null for a row
+ * this version cannot name (a market type or stat it does not know).
+ */
+export function seriesSpec(series: HistorySeries): MarketSpec | null {
+  if (!isPeriod(series.period)) return null;
+  if (series.marketType === 'prop') {
+    if (series.stat === null || !isPropStatKey(series.stat) || series.player === null) return null;
+    return {
+      type: 'prop',
+      stat: series.stat,
+      period: series.period,
+      playerId: series.player.id,
+      point: series.line,
+    };
+  }
+  if (!isGameMarketType(series.marketType)) return null;
+  return { type: series.marketType, period: series.period, point: series.line };
+}
+
+/** A prop series' player as movement and lines show him (`HistoryPlayerSchema`); null for game lines. */
+export function playerDto(series: HistorySeries): HistoryPlayerDto | null {
+  const player = series.player;
+  return player && { id: player.id, name: player.name, team: player.team };
+}
+
+/**
+ * The player of a prop market of /v1/historical/odds, in /v1/odds' `Player` shape (its `team` is 'home' or 'away'):
+ * the same rule as /v1/odds' `toPlayerDto` (views.ts), so the board now equals /v1/odds.
+ */
+export function oddsPlayerDto(player: HistoryPlayer): Player & { team: 'home' | 'away' } {
+  return { id: player.id, name: player.name, team: player.team === 'home' ? 'home' : 'away' };
+}
+
+/**
+ * `player=` of the history routes: a player id (as `player.id` in the answers) or a name, compared as player matching
+ * compares names (`normalizePlayerName`: case, accents, punctuation and suffixes ignored). Props only.
+ */
+export const PlayerParam = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .describe(
+    'Player props of one player only (game lines are left out): the id (`player.id`) or the name, compared normalised (`Nikola Jokić` = `nikola jokic`).',
+  );
+
+/** A market type as a client writes it: `props` is accepted for `prop`. */
+export function marketTypeOf(value: string): string {
+  return value === 'props' ? 'prop' : value;
+}
+
 /** A market as a client names it: a /v1/odds market key (with or without the event part), or a market type. */
 export interface MarketChoice {
   filter: Pick<SeriesFilter, 'marketKey' | 'marketType'>;
@@ -90,7 +158,11 @@ export function chooseMarket(
   if (market.includes('|')) {
     return { filter: { marketKey: market.startsWith(`${eventId}|`) ? market : `${eventId}|${market}` } };
   }
-  return { filter: { marketType: market as MarketType }, line: options.line, period: options.period };
+  return {
+    filter: { marketType: marketTypeOf(market) as MarketType },
+    line: options.line,
+    period: options.period,
+  };
 }
 
 export function matchesChoice(series: HistorySeries, choice: MarketChoice): boolean {
@@ -115,9 +187,9 @@ export function marketFair(
   pick: (series: HistorySeries) => PricePoint | null,
   referenceBook: string,
 ): { dto: FairDto; exact: Map<string, number> } | null {
-  const type = series[0]?.marketType;
-  if (type === undefined || !isMarketType(type)) return null;
-  const outcomes = outcomesOf(type);
+  const spec = series[0] && seriesSpec(series[0]);
+  if (!spec) return null;
+  const outcomes = specOutcomes(spec);
   const byBook = new Map<string, (number | undefined)[]>();
   for (const row of series) {
     const index = outcomes.indexOf(row.outcome as (typeof outcomes)[number]);

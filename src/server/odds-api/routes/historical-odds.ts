@@ -1,30 +1,33 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  isMarketType,
-  marketLabel,
-  outcomeLabel,
-  outcomesOf,
-  type MarketSpec,
-  type Period,
-} from '#domain/markets.ts';
+import { specLabel, specOutcomeLabel, specOutcomes } from '#domain/market-labels.ts';
+import { MARKET_TYPES, type MarketType } from '#domain/markets.ts';
 import { formatAmerican, roundTo, type AmericanOdds } from '#domain/odds.ts';
 import { API_FEATURES, delayMs } from '#domain/plans.ts';
 import {
   BookKeySchema,
   HistoricalOddsResponseSchema,
   LeagueKeySchema,
-  MarketTypeSchema,
   PeriodSchema,
   ProblemSchema,
+  PropStatSchema,
   type EventOddsDto,
   type MarketDto,
   type PriceDto,
 } from '#domain/schemas/api.ts';
 import type { HistorySeries, SeriesTick } from '../../history/service.ts';
 import { requireFeature } from '../auth.ts';
-import { byMarket, invalid, iso, toEventDtoAt } from '../history-reads.ts';
+import {
+  byMarket,
+  invalid,
+  iso,
+  marketTypeOf,
+  oddsPlayerDto,
+  PlayerParam,
+  seriesSpec,
+  toEventDtoAt,
+} from '../history-reads.ts';
 import { markMainLines } from '../views.ts';
 import { booleanParam, COMMON_ERRORS, csv, security, tags } from './common.ts';
 
@@ -34,15 +37,28 @@ import { booleanParam, COMMON_ERRORS, csv, security, tags } from './common.ts';
 
 export const HISTORICAL_ODDS_COST = 10;
 
+/** A market type as the `markets` filter takes it (as /v1/odds does): `props` is `prop`. */
+const MarketFilterSchema = z
+  .enum([...MARKET_TYPES, 'props'])
+  .transform((value): MarketType => marketTypeOf(value) as MarketType);
+
 const HistoricalOddsQuery = z.object({
   league: LeagueKeySchema,
   at: z.iso
     .datetime({ offset: true })
     .transform((value) => Date.parse(value))
     .describe('The instant (ISO 8601, UTC): every price is the last change at or before it.'),
-  markets: csv(MarketTypeSchema)
+  markets: csv(MarketFilterSchema)
     .optional()
-    .describe('Comma-separated market types, e.g. `moneyline,spread`.'),
+    .describe(
+      'Comma-separated market types, e.g. `moneyline,spread`; `props` (or `prop`) selects player props: `moneyline,props`.',
+    ),
+  stat: csv(PropStatSchema)
+    .optional()
+    .describe(
+      'Player props of these stats only, e.g. `player_points,player_rebounds`. With `stat`, game lines are left out.',
+    ),
+  player: PlayerParam.optional(),
   books: csv(BookKeySchema)
     .optional()
     .describe('Comma-separated sportsbook keys, e.g. `fanduel,draftkings`.'),
@@ -76,7 +92,7 @@ export async function historicalOddsRoutes(app: FastifyInstance, { now }: { now:
         security,
         summary: 'The odds board of a league at a past instant (Elite, Enterprise; counts as 10 requests)',
         description:
-          'The same shape as /v1/odds, as it was at `at`: for every event of the league the history knew then, each price is the last change recorded at or before `at`. A suspended price is shown with `suspended: true`; a removed one (withdrawn by the book, or the event over) is left out, as /v1/odds leaves it out. `updated_at` is when the change was recorded; `links` are null (the history keeps prices, not links). `previous_change_at` and `next_change_at` are the league’s changes strictly before and after `at`: ask again with either to step through every change. Counts as 10 requests against the per-minute quota.',
+          'The same shape as /v1/odds, as it was at `at`: for every event of the league the history knew then, each price is the last change recorded at or before `at`. A suspended price is shown with `suspended: true`; a removed one (withdrawn by the book, or the event over) is left out, as /v1/odds leaves it out. `updated_at` is when the change was recorded; `links` are null (the history keeps prices, not links). `previous_change_at` and `next_change_at` are the league’s changes strictly before and after `at`: ask again with either to step through every change. Player props are markets like any other, with `stat` and `player` as in /v1/odds; `player` and `stat` keep those player props only. Counts as 10 requests against the per-minute quota.',
         querystring: HistoricalOddsQuery,
         response: {
           200: HistoricalOddsResponseSchema,
@@ -94,7 +110,11 @@ export async function historicalOddsRoutes(app: FastifyInstance, { now }: { now:
       const current = now();
       if (at > current) throw invalid('at', '`at` must not be in the future');
       const events = await app.history.eventsAt(query.league, at);
-      const series = await app.history.series(events.map((event) => event.id));
+      const eventIds = events.map((event) => event.id);
+      // The player filter narrows the board, not the walk: previous/next change stay the league's.
+      const series = await app.history.series(eventIds);
+      const playerIds =
+        query.player === undefined ? undefined : new Set(await app.history.playerIds(eventIds, query.player));
       const ids = series.map((row) => row.id);
       const last = await app.history.lastTicks(ids, at);
       const before = await app.history.lastTicks(ids, at - 1);
@@ -118,16 +138,15 @@ export async function historicalOddsRoutes(app: FastifyInstance, { now }: { now:
         let markets: MarketDto[] = [];
         for (const [key, rows] of byMarket(byEvent.get(event.id) ?? [])) {
           const first = rows[0]!;
-          if (!isMarketType(first.marketType)) continue;
-          const spec: MarketSpec = {
-            type: first.marketType,
-            period: first.period as Period,
-            point: first.line,
-          };
+          const spec = seriesSpec(first);
+          if (!spec) continue;
           if (query.markets && !query.markets.includes(spec.type)) continue;
           if (query.period && spec.period !== query.period) continue;
+          if (playerIds && !(first.player !== null && playerIds.has(first.player.id))) continue;
+          if (query.stat && !(spec.type === 'prop' && query.stat.includes(spec.stat))) continue;
+          const player = first.player;
           let any = false;
-          const outcomes = outcomesOf(spec.type).map((outcome) => {
+          const outcomes = specOutcomes(spec).map((outcome) => {
             const prices: PriceDto[] = [];
             for (const row of rows) {
               if (row.outcome !== outcome) continue;
@@ -137,21 +156,33 @@ export async function historicalOddsRoutes(app: FastifyInstance, { now }: { now:
             }
             prices.sort((a, b) => b.decimal - a.decimal || (a.book < b.book ? -1 : 1));
             if (prices.length > 0) any = true;
-            return { outcome, name: outcomeLabel(event, spec, outcome), prices };
+            return { outcome, name: specOutcomeLabel(event, spec, outcome, player), prices };
           });
           if (!any) continue;
+          // As /v1/odds: a prop carries its stat and player; a game line has neither key.
+          const prop =
+            spec.type === 'prop' && player ? { stat: spec.stat, player: oddsPlayerDto(player) } : {};
           markets.push({
             key,
             type: spec.type,
             period: spec.period,
+            ...prop,
             point: spec.point,
-            label: marketLabel(spec),
+            label: specLabel(spec, player),
             main: true,
             outcomes,
           });
         }
         // Main lines are decided over every book, whatever books the client asked for (as /v1/odds does).
-        markMainLines(markets);
+        // A prop's lines compete within its player, stat and period: each such group is marked on its own.
+        const groups = new Map<string, MarketDto[]>();
+        for (const market of markets) {
+          const group = market.type === 'prop' ? `${market.period}|${market.stat}|${market.player?.id}` : '';
+          const members = groups.get(group);
+          if (members) members.push(market);
+          else groups.set(group, [market]);
+        }
+        for (const members of groups.values()) markMainLines(members);
         if (query.main) markets = markets.filter((market) => market.main);
         if (query.books) {
           const books = new Set<string>(query.books);

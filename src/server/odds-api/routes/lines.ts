@@ -1,14 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  isMarketType,
-  marketLabel,
-  outcomeLabel,
-  outcomesOf,
-  type MarketSpec,
-  type Period,
-} from '#domain/markets.ts';
+import { specLabel, specOutcomeLabel, specOutcomes } from '#domain/market-labels.ts';
 import { formatAmerican, type AmericanOdds } from '#domain/odds.ts';
 import { API_FEATURES } from '#domain/plans.ts';
 import { LinesResponseSchema, ProblemSchema, type LinesResponse } from '#domain/schemas/api.ts';
@@ -19,6 +12,9 @@ import {
   iso,
   linePrice,
   marketFair,
+  playerDto,
+  PlayerParam,
+  seriesSpec,
   toHistoryEventDto,
 } from '../history-reads.ts';
 import { COMMON_ERRORS, security, tags } from './common.ts';
@@ -41,8 +37,9 @@ export async function linesRoutes(app: FastifyInstance) {
         summary:
           'Opening, current and closing lines of one event, with fair probabilities (Elite, Enterprise)',
         description:
-          'Per market, outcome and book: `opening` (the first open price), `current` (the latest recorded change, with its state) and `closing` (the last open price at or before the start; null until the event starts). Per market, the fair (no-vig) probabilities from the opening and from the closing prices: the reference book (`CLV_REFERENCE_BOOK`) de-vigged multiplicatively when it priced every outcome, otherwise the median implied probability per outcome across the books that priced every outcome, normalised (`reference: "consensus"`).',
+          'Player props are markets like any other (`market_type: prop`, with `stat` and `player`). Per market, outcome and book: `opening` (the first open price), `current` (the latest recorded change, with its state) and `closing` (the last open price at or before the start; null until the event starts). Per market, the fair (no-vig) probabilities from the opening and from the closing prices: the reference book (`CLV_REFERENCE_BOOK`) de-vigged multiplicatively when it priced every outcome, otherwise the median implied probability per outcome across the books that priced every outcome, normalised (`reference: "consensus"`).',
         params: z.object({ eventId: z.string().min(1).max(200) }),
+        querystring: z.object({ player: PlayerParam.optional() }),
         response: {
           200: LinesResponseSchema,
           ...COMMON_ERRORS,
@@ -58,22 +55,21 @@ export async function linesRoutes(app: FastifyInstance) {
       const { eventId } = request.params;
       const event = await app.history.event(eventId);
       if (!event) throw historyEventNotFound(eventId);
-      const series = await app.history.series(eventId);
+      const { player } = request.query;
+      const playerIds = player === undefined ? undefined : await app.history.playerIds(eventId, player);
+      const series = playerIds?.length === 0 ? [] : await app.history.series(eventId, { playerIds });
       const current = await app.history.lastTicks(series.map((row) => row.id));
       const started = event.closedAt !== null;
       const markets: MarketLines[] = [];
       for (const [key, rows] of byMarket(series)) {
         const first = rows[0]!;
-        if (!isMarketType(first.marketType)) continue;
-        const spec: MarketSpec = {
-          type: first.marketType,
-          period: first.period as Period,
-          point: first.line,
-        };
-        const outcomes = outcomesOf(spec.type)
+        const spec = seriesSpec(first);
+        if (!spec) continue;
+        const player = first.player;
+        const outcomes = specOutcomes(spec)
           .map((outcome) => ({
             outcome,
-            name: outcomeLabel(event, spec, outcome),
+            name: specOutcomeLabel(event, spec, outcome, player),
             books: rows
               .filter((row) => row.outcome === outcome)
               .sort((a, b) => (a.book < b.book ? -1 : a.book > b.book ? 1 : 0))
@@ -100,7 +96,9 @@ export async function linesRoutes(app: FastifyInstance) {
           market_type: spec.type,
           period: spec.period,
           line: spec.point,
-          label: marketLabel(spec),
+          stat: spec.type === 'prop' ? spec.stat : null,
+          player: playerDto(first),
+          label: specLabel(spec, player),
           outcomes,
           fair: {
             opening: marketFair(rows, (row) => row.opening, referenceBook)?.dto ?? null,

@@ -9,7 +9,9 @@ import {
   BookKeySchema,
   MovementIntervalSchema,
   MovementResponseSchema,
+  OutcomeKeySchema,
   ProblemSchema,
+  PropStatSchema,
   type MovementSeriesDto,
 } from '#domain/schemas/api.ts';
 import type { HistorySeries, SeriesTick } from '../../history/service.ts';
@@ -23,10 +25,12 @@ import {
   historyEventNotFound,
   invalid,
   iso,
+  playerDto,
+  PlayerParam,
   toHistoryEventDto,
   type PageCursor,
 } from '../history-reads.ts';
-import { COMMON_ERRORS, security, tags } from './common.ts';
+import { COMMON_ERRORS, csv, security, tags } from './common.ts';
 
 // GET /v1/events/{eventId}/movement (Enterprise): the whole life of an event's prices from the odds history, every
 // change (with its state, so suspensions show) or OHLC candles, paginated with an opaque cursor (decision 113).
@@ -44,16 +48,23 @@ export const MarketParam = z
   .min(1)
   .max(300)
   .refine(
-    (value) => value.includes('|') || (MARKET_TYPES as readonly string[]).includes(value),
-    'A market key from /v1/odds (`<event>|spread|full|-3.5`), or one of moneyline, spread, total, 1x2',
+    (value) =>
+      value.includes('|') || value === 'props' || (MARKET_TYPES as readonly string[]).includes(value),
+    'A market key from /v1/odds (`<event>|spread|full|-3.5`), or one of moneyline, spread, total, 1x2, prop',
   );
 
 const MovementQuery = z.object({
   market: MarketParam.optional().describe(
-    'A market key as `key` in /v1/odds (the event part may be left out), or a market type (every line of it).',
+    'A market key as `key` in /v1/odds (the event part may be left out), or a market type (every line of it; `prop` or `props`: every player prop).',
   ),
+  player: PlayerParam.optional(),
+  stat: csv(PropStatSchema)
+    .optional()
+    .describe(
+      'Player props of these stats only, e.g. `player_points`. With `stat`, game lines are left out.',
+    ),
   book: BookKeySchema.optional(),
-  outcome: z.enum(['home', 'away', 'draw', 'over', 'under']).optional(),
+  outcome: OutcomeKeySchema.optional(),
   from: timeParam.optional().describe('ISO 8601 (UTC); default: when the history first saw the event.'),
   to: timeParam.optional().describe('ISO 8601 (UTC), inclusive; default: the event’s end, or now.'),
   interval: MovementIntervalSchema.optional().describe(
@@ -74,6 +85,8 @@ const seriesKey = (series: HistorySeries) => ({
   market_type: series.marketType as MovementSeriesDto['market_type'],
   period: series.period as MovementSeriesDto['period'],
   line: series.line,
+  stat: series.stat as MovementSeriesDto['stat'],
+  player: playerDto(series),
   outcome: series.outcome as MovementSeriesDto['outcome'],
   book: series.book as MovementSeriesDto['book'],
 });
@@ -123,7 +136,7 @@ export async function movementRoutes(app: FastifyInstance, { now }: { now: () =>
         security,
         summary: 'Line movement of one event, its whole life (Enterprise)',
         description:
-          'From the odds history: every recorded change of the event’s prices, oldest first per series (event, market, line, outcome, book), each `{at, price, decimal_odds, state}`: `suspended` and `removed` ticks show when a price could not be taken. With `interval`, OHLC candles of decimal odds per series over open prices (a candle describes its whole bucket, so the first and last may reach outside `from`/`to`). Filter with `market`, `book`, `outcome`, `from`, `to`. Pages hold at most `limit` points or candles; follow `next_cursor` until it is null. `gaps` lists stretches where the history lost changes.',
+          'From the odds history: every recorded change of the event’s prices, oldest first per series (event, market, line, outcome, book), each `{at, price, decimal_odds, state}`: `suspended` and `removed` ticks show when a price could not be taken. With `interval`, OHLC candles of decimal odds per series over open prices (a candle describes its whole bucket, so the first and last may reach outside `from`/`to`). Player props are series like any other (`market_type: prop`, with `stat` and `player`). Filter with `market` (`prop` for every prop), `player`, `stat`, `book`, `outcome`, `from`, `to`. Pages hold at most `limit` points or candles; follow `next_cursor` until it is null. `gaps` lists stretches where the history lost changes.',
         params: z.object({ eventId: z.string().min(1).max(200) }),
         querystring: MovementQuery,
         response: {
@@ -147,8 +160,18 @@ export async function movementRoutes(app: FastifyInstance, { now }: { now: () =>
       if (from > to) throw invalid('from', '`from` must not be after `to`');
       const limit = query.limit ?? DEFAULT_LIMIT;
       const choice = query.market ? chooseMarket(eventId, query.market) : undefined;
+      const playerIds =
+        query.player === undefined ? undefined : await app.history.playerIds(eventId, query.player);
       const series = (
-        await app.history.series(eventId, { ...choice?.filter, book: query.book, outcome: query.outcome })
+        playerIds?.length === 0
+          ? []
+          : await app.history.series(eventId, {
+              ...choice?.filter,
+              book: query.book,
+              outcome: query.outcome,
+              playerIds,
+              stats: query.stat,
+            })
       ).sort((a, b) => a.id - b.id);
       const print = fingerprint([
         eventId,
@@ -158,6 +181,8 @@ export async function movementRoutes(app: FastifyInstance, { now }: { now: () =>
         from,
         to,
         query.interval ?? null,
+        // Last and only when given, so cursors of questions without it stay what they were.
+        ...(query.player === undefined && query.stat === undefined ? [] : [query.player, query.stat]),
       ]);
       const cursor: PageCursor | undefined = query.cursor ? decodeCursor(query.cursor, print) : undefined;
       const byId = new Map(series.map((row) => [row.id, row]));
