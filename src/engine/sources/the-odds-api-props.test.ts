@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ArbFeedSchema } from '#domain/schemas/feed.ts';
 import { OddsEngine } from '../engine.ts';
 import { parsePropMarketKey, propCadence, propMarketKeys, toaPlayerId } from './the-odds-api-props.ts';
@@ -316,6 +316,29 @@ describe('The Odds API player props: polling', () => {
     expect(feed().arbs).toEqual([]);
     expect(engine.stats().dropped).toBe(0);
     expect(warnings).toEqual([]);
+  });
+});
+
+describe('The Odds API player props: start', () => {
+  it('signals ready once the game lines are in, without waiting for the first cycle’s props', async () => {
+    const answer = standIn([NBA_PROPS]);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    handler = (request, response) => {
+      if (request.url?.includes('/events/')) void held.then(() => answer(request, response));
+      else answer(request, response);
+    };
+    const { source, context, engine, propRequests } = setup();
+    let ready = false;
+    source.start({ ...context, ready: () => (ready = true) });
+    await vi.waitFor(() => expect(propRequests()).toHaveLength(1));
+    expect(ready).toBe(true); // the props answer is still held back
+    expect(propMarkets(engine)).toEqual([]);
+    release();
+    await vi.waitFor(() => expect(propMarkets(engine).length).toBeGreaterThan(0));
+    source.stop();
   });
 });
 

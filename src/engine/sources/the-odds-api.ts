@@ -264,7 +264,7 @@ export class TheOddsApiSource implements OddsSource {
   }
 
   /** Polls every league once; returns the delay before the next cycle (backoff, quota and 429 aware). */
-  async pollOnce(context: SourceContext): Promise<number> {
+  async pollOnce(context: SourceContext, afterLines?: () => void): Promise<number> {
     let retryAfterMs = 0;
     let failed = false;
     for (const league of this.options.leagues) {
@@ -321,6 +321,8 @@ export class TheOddsApiSource implements OddsSource {
       this.known.set(league, current);
       this.propEvents.set(league, propCandidates(league, parsed.value));
     }
+    // The first cycle's readiness need not wait for the props (up to propsMaxEvents calls, one after another).
+    afterLines?.();
     if (!failed && !this.stopped) await this.pollProps(context);
     if (failed) {
       this.failures += 1;
@@ -459,10 +461,16 @@ export class TheOddsApiSource implements OddsSource {
   start(context: SourceContext): void {
     this.stopped = false;
     this.abort = new AbortController();
+    let signalled = false;
     const cycle = async (first: boolean) => {
       let delay: number;
       try {
-        delay = await this.pollOnce(context);
+        delay = await this.pollOnce(context, () => {
+          if (first && !signalled) {
+            signalled = true;
+            context.ready();
+          }
+        });
       } catch (error) {
         context.log.warn(
           { err: error instanceof Error ? error.message : String(error) },
@@ -470,7 +478,7 @@ export class TheOddsApiSource implements OddsSource {
         );
         delay = this.options.intervalMs;
       }
-      if (first) context.ready();
+      if (first && !signalled) context.ready();
       if (this.stopped) return;
       // The delay may come from the API (Retry-After): clamped to what a Node timer honours (decision 048).
       this.timer = setTimeout(() => void cycle(false), timerDelay(delay));
