@@ -54,6 +54,17 @@ export const ConfigSchema = z.object({
       .default('simulator'),
   ),
   ODDS_API_KEY: z.preprocess(emptyToUndefined, z.string().min(1).optional()),
+  /** The Odds API player props (decision 123): credits prop calls may spend over any 24 hours; 0 turns props off. */
+  ODDS_API_PROPS_BUDGET: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).default(10_000)),
+  /** Props are polled only while at least this many credits of the monthly quota remain (`x-requests-remaining`). */
+  ODDS_API_PROPS_RESERVE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).default(10_000)),
+  /** Props are polled for events starting within this many hours, and for live ones. */
+  ODDS_API_PROPS_WINDOW_H: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(72).default(24)),
+  /** At most this many prop calls (one event each) per polling cycle. */
+  ODDS_API_PROPS_MAX_EVENTS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(100).default(8),
+  ),
   SIM_SEED: z.preprocess(
     emptyToUndefined,
     z.coerce
