@@ -420,6 +420,23 @@ describe('The Odds API player props: budget', () => {
     expect(source.propLedger.spent(NOW + 24 * HOUR)).toBe(0);
   });
 
+  it('lets the tiers far from the start draw on part of the budget only, so the last hour always has its share', async () => {
+    const urgent = eventAt(NBA_PROPS, 'f0000000000000000000000000000001', inMinutes(20));
+    const far = [10, 11, 12].map((hours) =>
+      eventAt(NBA_PROPS, `f00000000000000000000000000000${hours}`, inMinutes(hours * 60)),
+    );
+    handler = standIn([urgent, ...far]);
+    // Budget 100: the rest of the window (6 to 24 hours out) may spend while 24-hour spending + 18 stays within 30.
+    const { source, context, propRequests } = setup(['nba'], { propsBudget: 100 });
+    await source.pollOnce(context);
+    // urgent (10 spent), then 10 + 18 <= 30: the first far event (20 spent); 20 + 18 > 30: the other two wait.
+    expect(propRequests().map((url) => url.pathname.split('/')[5])).toEqual([
+      'f0000000000000000000000000000001',
+      'f0000000000000000000000000000010',
+    ]);
+    expect(source.propLedger.spent(NOW)).toBe(20);
+  });
+
   it('stops polling props once x-requests-remaining falls below the reserve; the game lines go on', async () => {
     const one = eventAt(NBA_PROPS, 'd0000000000000000000000000000001', inMinutes(20));
     const two = eventAt(NBA_PROPS, 'd0000000000000000000000000000002', inMinutes(30));

@@ -204,18 +204,31 @@ export const PROP_CADENCE = {
   liveMs: 5 * MINUTE_MS,
 } as const;
 
-/** The poll interval of an event's props now and its priority (lower first), or null when it is not polled. */
-export function propCadence(
-  startsAt: number,
-  now: number,
-  windowMs: number,
-): { everyMs: number; rank: number } | null {
+/**
+ * The share of the 24-hour budget each tier may draw on (decision 123): a call is made only while what the last 24
+ * hours spent, plus the call's highest cost, stays within `share × budget`. The tiers far from the start stop first,
+ * so the polls a day ahead can never eat what the last hour and live play need.
+ */
+export const PROP_BUDGET_SHARE = { lastHour: 1, live: 1, sixHours: 0.6, window: 0.3 } as const;
+
+export interface PropCadence {
+  everyMs: number;
+  /** Priority within a cycle, lower first: the last hour, live, within 6 hours, the rest of the window. */
+  rank: number;
+  /** The share of the budget this tier may draw on. */
+  share: number;
+}
+
+/** How often an event's props are polled now, its priority and budget share; null when it is not polled. */
+export function propCadence(startsAt: number, now: number, windowMs: number): PropCadence | null {
   const until = startsAt - now;
-  if (until <= 0) return { everyMs: PROP_CADENCE.liveMs, rank: 1 };
+  if (until <= 0) return { everyMs: PROP_CADENCE.liveMs, rank: 1, share: PROP_BUDGET_SHARE.live };
   if (until > windowMs) return null;
-  if (until <= HOUR_MS) return { everyMs: PROP_CADENCE.lastHourMs, rank: 0 };
-  if (until <= 6 * HOUR_MS) return { everyMs: PROP_CADENCE.sixHoursMs, rank: 2 };
-  return { everyMs: PROP_CADENCE.windowMs, rank: 3 };
+  if (until <= HOUR_MS)
+    return { everyMs: PROP_CADENCE.lastHourMs, rank: 0, share: PROP_BUDGET_SHARE.lastHour };
+  if (until <= 6 * HOUR_MS)
+    return { everyMs: PROP_CADENCE.sixHoursMs, rank: 2, share: PROP_BUDGET_SHARE.sixHours };
+  return { everyMs: PROP_CADENCE.windowMs, rank: 3, share: PROP_BUDGET_SHARE.window };
 }
 
 /** One prop call as the budget counts it. */

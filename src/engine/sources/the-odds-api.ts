@@ -9,6 +9,7 @@ import {
   propCandidates,
   PropLedger,
   propMarketKeys,
+  type PropCadence,
   type PropCandidate,
 } from './the-odds-api-props.ts';
 import type { OddsSource, SourceContext } from './types.ts';
@@ -352,8 +353,8 @@ export class TheOddsApiSource implements OddsSource {
   }
 
   /** The events whose props are due now, most urgent first (last hour, live, within 6 hours, the rest). */
-  propsDue(now: number): PropCandidate[] {
-    const due: { candidate: PropCandidate; rank: number }[] = [];
+  propsDue(now: number): { candidate: PropCandidate; cadence: PropCadence }[] {
+    const due: { candidate: PropCandidate; cadence: PropCadence }[] = [];
     const current = new Set<string>();
     for (const league of this.options.leagues) {
       for (const candidate of this.propEvents.get(league) ?? []) {
@@ -362,18 +363,18 @@ export class TheOddsApiSource implements OddsSource {
         if (!cadence) continue;
         const last = this.propPolledAt.get(candidate.id);
         if (last !== undefined && now - last < cadence.everyMs) continue;
-        due.push({ candidate, rank: cadence.rank });
+        due.push({ candidate, cadence });
       }
     }
     for (const id of this.propPolledAt.keys()) if (!current.has(id)) this.propPolledAt.delete(id);
-    due.sort((a, b) => a.rank - b.rank || a.candidate.startsAt - b.candidate.startsAt);
-    return due.map((entry) => entry.candidate);
+    due.sort((a, b) => a.cadence.rank - b.cadence.rank || a.candidate.startsAt - b.candidate.startsAt);
+    return due;
   }
 
   /**
    * One cycle of prop calls (decision 123): the due events, at most `propsMaxEvents`, each only while the reserve holds
-   * and its highest possible cost (markets asked × regions) fits what the last 24 hours left of the budget. A 429
-   * pauses props (Retry-After, else two intervals); other failures skip the event until its next turn.
+   * and its highest possible cost (markets asked × regions) fits what the last 24 hours left of its tier's share of the
+   * budget. A 429 pauses props (Retry-After, else two intervals); other failures skip the event until its next turn.
    */
   async pollProps(context: SourceContext): Promise<void> {
     const { propsBudget, propsReserve, propsMaxEvents } = this.options;
@@ -381,7 +382,7 @@ export class TheOddsApiSource implements OddsSource {
     if (propsBudget <= 0 || now < this.propsPausedUntil) return;
     let calls = 0;
     let overBudget = 0;
-    for (const candidate of this.propsDue(now)) {
+    for (const { candidate, cadence } of this.propsDue(now)) {
       if (this.stopped || calls >= propsMaxEvents) break;
       if (this.remaining !== null && this.remaining < propsReserve) {
         context.log.info(
@@ -392,7 +393,7 @@ export class TheOddsApiSource implements OddsSource {
       }
       const { league, id } = candidate;
       const maxCost = propMarketKeys(league).length * REGIONS.length;
-      if (this.propLedger.spent(now) + maxCost > propsBudget) {
+      if (this.propLedger.spent(now) + maxCost > propsBudget * cadence.share) {
         overBudget += 1;
         continue;
       }
