@@ -681,3 +681,277 @@ describe('GET /v1/historical/odds', () => {
     expect((await get('/v1/me', key)).statusCode).toBe(429);
   });
 });
+
+describe('player props in the history API (issue 15)', () => {
+  // The prices of twoBookMarket on LeBron James' points over/under 27.5 (over where it has home, under where away),
+  // so every fair figure is the moneyline's above: opening over 0.494585 / under 0.505415, closing 0.505443 / 0.494557.
+  // Beside it: a moneyline, and Jayson Tatum's points 25.5 at one book.
+  const LEBRON = { id: 'p-lebron', name: 'LeBron James' };
+  const TATUM = { id: 'p-tatum', name: 'Jayson Tatum' };
+  const lebron = { stat: 'player_points', player: LEBRON, point: 27.5 };
+  let event: BoardEvent;
+  let key: string;
+  let t0: number;
+
+  beforeAll(async () => {
+    clock.advance(10 * MINUTE);
+    event = board.addEvent({ startsInMs: 10 * MINUTE });
+    const stored = app.engine.store.event(event.id)!;
+    expect(
+      app.engine.ingest({
+        kind: 'event',
+        sourceEventId: event.source,
+        league: 'nba',
+        home: { name: stored.home.name },
+        away: { name: stored.away.name },
+        startsAt: event.startsAt,
+        players: [
+          { ...LEBRON, team: 'home' },
+          { ...TATUM, team: 'away' },
+        ],
+      }),
+    ).toBe(true);
+    key = `${event.id}|prop|player_points|full|p-lebron|27.5`;
+    t0 = clock.now();
+    board.price(event, 'fanduel', 'prop', 'over', -110, lebron);
+    board.price(event, 'fanduel', 'prop', 'under', -110, lebron);
+    board.price(event, 'draftkings', 'prop', 'over', -105, lebron);
+    board.price(event, 'draftkings', 'prop', 'under', -115, lebron);
+    board.price(event, 'fanduel', 'prop', 'over', -110, {
+      stat: 'player_points',
+      player: TATUM,
+      point: 25.5,
+    });
+    board.price(event, 'fanduel', 'moneyline', 'home', -150);
+    board.price(event, 'fanduel', 'moneyline', 'away', 130);
+    clock.advance(5 * MINUTE);
+    board.price(event, 'fanduel', 'prop', 'over', -120, lebron);
+    board.price(event, 'fanduel', 'prop', 'under', 100, lebron);
+    await board.flush();
+  });
+
+  const LEBRON_DTO = { id: 'p-lebron', name: 'LeBron James', team: 'home' };
+
+  it('movement: a prop series like any other, with its stat and player; market=prop(s), player and stat filter', async () => {
+    const body = MovementResponseSchema.parse(
+      (
+        await get(
+          `/v1/events/${event.id}/movement?market=prop&player=lebron%20james&book=fanduel&outcome=over`,
+        )
+      ).json(),
+    );
+    expect(body.series).toEqual([
+      {
+        market: key,
+        market_type: 'prop',
+        period: 'full',
+        line: 27.5,
+        stat: 'player_points',
+        player: LEBRON_DTO,
+        outcome: 'over',
+        book: 'fanduel',
+        points: [
+          { at: isoAt(t0), price: '-110', decimal_odds: 1.909, state: 'open' },
+          { at: isoAt(t0 + 5 * MINUTE), price: '-120', decimal_odds: 1.8333, state: 'open' },
+        ],
+      },
+    ]);
+    const series = async (query: string) =>
+      MovementResponseSchema.parse((await get(`/v1/events/${event.id}/movement?${query}`)).json()).series.map(
+        (row) => `${row.market_type}:${row.player?.id ?? '-'}:${row.outcome}@${row.book}`,
+      );
+    // The same series by market key (with or without the event part), by `props`, by id, by a name written otherwise.
+    const fanduelOver = ['prop:p-lebron:over@fanduel'];
+    for (const query of [
+      `market=${encodeURIComponent(key)}&book=fanduel&outcome=over`,
+      `market=${encodeURIComponent('prop|player_points|full|p-lebron|27.5')}&book=fanduel&outcome=over`,
+      'market=props&player=p-lebron&book=fanduel&outcome=over',
+      'player=LEBRON%20JAMES%20Jr.&book=fanduel&outcome=over',
+    ])
+      expect(await series(query), query).toEqual(fanduelOver);
+    expect(await series('player=Jayson%20Tatum')).toEqual(['prop:p-tatum:over@fanduel']);
+    expect(await series('stat=player_points&book=fanduel&outcome=over')).toEqual([
+      'prop:p-lebron:over@fanduel',
+      'prop:p-tatum:over@fanduel',
+    ]);
+    expect(await series('stat=player_rebounds')).toEqual([]);
+    expect(await series('player=Nobody%20Here')).toEqual([]);
+    // Game lines carry null stat and player.
+    const all = MovementResponseSchema.parse((await get(`/v1/events/${event.id}/movement`)).json());
+    expect(all.series.filter((row) => row.market_type === 'moneyline')).toHaveLength(2);
+    for (const row of all.series.filter((entry) => entry.market_type === 'moneyline'))
+      expect(row).toMatchObject({ stat: null, player: null });
+    // A cursor of the player's question does not continue another player's.
+    const first = (await get(`/v1/events/${event.id}/movement?player=p-lebron&limit=1`)).json();
+    const foreign = await get(`/v1/events/${event.id}/movement?player=p-tatum&cursor=${first.next_cursor}`);
+    expect(foreign.statusCode).toBe(400);
+    expect(Object.keys(foreign.json().errors)).toContain('cursor');
+  });
+
+  it('lines: opening, current, closing and fair probabilities of a prop, its labels, and the player filter', async () => {
+    const body = LinesResponseSchema.parse(
+      (await get(`/v1/events/${event.id}/lines?player=LeBron%20James`, keys.elite)).json(),
+    );
+    expect(body.markets).toHaveLength(1);
+    const market = body.markets[0]!;
+    expect(market).toMatchObject({
+      market: key,
+      market_type: 'prop',
+      period: 'full',
+      line: 27.5,
+      stat: 'player_points',
+      player: LEBRON_DTO,
+      label: 'LeBron James Points Over/Under 27.5',
+      fair: {
+        opening: { reference: 'consensus', probabilities: { over: 0.494585, under: 0.505415 } },
+        closing: null,
+      },
+    });
+    expect(market.outcomes.map((outcome) => [outcome.outcome, outcome.name])).toEqual([
+      ['over', 'LeBron James Points Over 27.5'],
+      ['under', 'LeBron James Points Under 27.5'],
+    ]);
+    expect(market.outcomes[0]!.books.find((book) => book.book === 'fanduel')).toEqual({
+      book: 'fanduel',
+      opening: { price: '-110', decimal_odds: 1.909, at: isoAt(t0) },
+      current: { price: '-120', decimal_odds: 1.8333, at: isoAt(t0 + 5 * MINUTE), state: 'open' },
+      closing: null,
+    });
+    // Without the filter: the moneyline (null stat and player) and both players' props.
+    const every = LinesResponseSchema.parse((await get(`/v1/events/${event.id}/lines`, keys.elite)).json());
+    expect(every.markets.map((entry) => [entry.market_type, entry.stat, entry.player?.id ?? null])).toEqual([
+      ['moneyline', null, null],
+      ['prop', 'player_points', 'p-lebron'],
+      ['prop', 'player_points', 'p-tatum'],
+    ]);
+    // Tatum's over alone: no book priced every outcome, so no fair probabilities.
+    expect(every.markets[2]!.fair.opening).toBeNull();
+    expect((await get(`/v1/events/${event.id}/lines?player=nobody`, keys.elite)).json().markets).toEqual([]);
+  });
+
+  it('historical odds: the board at an instant shows props with stat, player and labels; markets=props, player, stat', async () => {
+    const boardAt = async (query: string) => {
+      const answer = await get(`/v1/historical/odds?league=nba&at=${isoAt(t0 + MINUTE)}&${query}`);
+      expect(answer.statusCode, query).toBe(200);
+      return HistoricalOddsResponseSchema.parse(answer.json());
+    };
+    const body = await boardAt('markets=props&player=lebron%20james');
+    expect(body.events.map((entry) => entry.event.id)).toEqual([event.id]);
+    expect(body.events[0]!.markets).toEqual([
+      {
+        key,
+        type: 'prop',
+        period: 'full',
+        stat: 'player_points',
+        player: LEBRON_DTO,
+        point: 27.5,
+        label: 'LeBron James Points Over/Under 27.5',
+        main: true,
+        outcomes: [
+          {
+            outcome: 'over',
+            name: 'LeBron James Points Over 27.5',
+            // Best price first, as /v1/odds.
+            prices: [
+              expect.objectContaining({ book: 'draftkings', american: '-105' }),
+              expect.objectContaining({ book: 'fanduel', american: '-110', updated_at: isoAt(t0) }),
+            ],
+          },
+          {
+            outcome: 'under',
+            name: 'LeBron James Points Under 27.5',
+            prices: [
+              expect.objectContaining({ book: 'fanduel', american: '-110' }),
+              expect.objectContaining({ book: 'draftkings', american: '-115' }),
+            ],
+          },
+        ],
+      },
+    ]);
+    const markets = async (query: string) =>
+      (await boardAt(query)).events
+        .filter((entry) => entry.event.id === event.id)
+        .flatMap((entry) =>
+          entry.markets.map((market) => `${market.type}:${market.player?.id ?? '-'}:${market.main}`),
+        );
+    expect(await markets('markets=prop')).toEqual(['prop:p-lebron:true', 'prop:p-tatum:true']);
+    expect(await markets('stat=player_points&player=p-tatum')).toEqual(['prop:p-tatum:true']);
+    expect(await markets('markets=moneyline,props')).toEqual([
+      'moneyline:-:true',
+      'prop:p-lebron:true',
+      'prop:p-tatum:true',
+    ]);
+    // A game line has no stat or player key at all (as in /v1/odds).
+    const moneyline = (await boardAt('markets=moneyline')).events.find(
+      (entry) => entry.event.id === event.id,
+    )!.markets[0]!;
+    expect(moneyline).not.toHaveProperty('stat');
+    expect(moneyline).not.toHaveProperty('player');
+    expect((await boardAt('player=nobody')).events).toEqual([]);
+  });
+
+  it('CLV of a prop bet by its market key, by hand, and 400 for the market-type shorthand of a prop', async () => {
+    clock.set(event.startsAt + 1_000);
+    board.start(event);
+    clock.advance(500);
+    board.price(event, 'fanduel', 'prop', 'over', -300, lebron); // after the start: not the close
+    clock.advance(1_500);
+    await board.flush();
+    const answer = await post('/v1/clv', {
+      bets: [
+        { event_id: event.id, market: key, outcome: 'over', price: '+150', book: 'fanduel' },
+        {
+          event_id: event.id,
+          market: 'prop|player_points|full|p-lebron|27.5',
+          outcome: 'under',
+          decimal_odds: 2.05,
+        },
+        {
+          event_id: event.id,
+          market: `${event.id}|prop|player_points|full|p-tatum|25.5`,
+          outcome: 'over',
+          price: -110,
+        },
+        {
+          event_id: event.id,
+          market: `${event.id}|prop|player_points|full|p-lebron|28.5`,
+          outcome: 'over',
+          price: -110,
+        },
+      ],
+    });
+    expect(answer.statusCode).toBe(200);
+    const { results } = ClvResponseSchema.parse(answer.json());
+    // The moneyline's figures of the CLV test, over for home: CLV (2.5 × 0.5054430 − 1) × 100 = 26.361,
+    // OLV (2.5 × 0.4945850 − 1) × 100 = 23.646.
+    expect(results[0]).toEqual({
+      index: 0,
+      event_id: event.id,
+      market: key,
+      outcome: 'over',
+      book: 'fanduel',
+      placed_at: null,
+      decimal_odds: 2.5,
+      status: 'ok',
+      reference: 'consensus',
+      opening_reference: 'consensus',
+      closing: { price: '-120', decimal_odds: 1.8333, at: isoAt(t0 + 5 * MINUTE) },
+      fair_opening_probability: 0.494585,
+      fair_closing_probability: 0.505443,
+      clv_pct: 26.361,
+      olv_pct: 23.646,
+    });
+    // Under at 2.05: (2.05 × 0.4945570 − 1) × 100 = 1.384; (2.05 × 0.5054150 − 1) × 100 = 3.61.
+    expect(results[1]).toMatchObject({ status: 'ok', market: key, clv_pct: 1.384, olv_pct: 3.61 });
+    expect(results[2]).toMatchObject({ status: 'no_closing_line', clv_pct: null });
+    expect(results[3]).toMatchObject({ status: 'unknown_market', market: null });
+
+    for (const market of ['prop', 'props']) {
+      const refused = await post('/v1/clv', {
+        bets: [{ event_id: event.id, market, line: 27.5, outcome: 'over', price: 150 }],
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(Object.keys(refused.json().errors)).toContain('bets.0.market');
+    }
+  });
+});
