@@ -266,7 +266,7 @@ describe('The Odds API player props: polling', () => {
     handler = standIn([NBA_PROPS]);
     const { source, context, feed, engine } = setup();
     await source.pollOnce(context);
-    // fanduel's Jalen over 5.5 rebounds (+120) and draftkings' Jaylin under 5.5 (+120) would be a 9 % arb if merged.
+    // fanduel's Jalen over 5.5 rebounds (+120) and draftkings' Jaylin under 5.5 (+120) would be a 10 % arb if merged.
     const rebounds = propMarkets(engine).filter(
       (market) => market.spec.type === 'prop' && market.spec.stat === 'player_rebounds',
     );
