@@ -61,7 +61,14 @@ export const EventSchema = z
   .meta({ id: 'Event' });
 
 export const EventsResponseSchema = z.object({ events: z.array(EventSchema) });
-export const EventResponseSchema = z.object({ event: EventSchema });
+export const EventResponseSchema = z.object({
+  event: EventSchema,
+  players: z
+    .array(PlayerSchema)
+    .describe(
+      "The event's roster as the odds engine holds it (the players its props can name), in the order they joined; empty when no source sent one. Filter /v1/odds by a player's `id` or name with `player`.",
+    ),
+});
 
 export const PriceLinksSchema = z.object({ desktop: z.string().nullable(), mobile: z.string().nullable() });
 
@@ -80,7 +87,11 @@ export const PriceSchema = z
 export const OutcomeSchema = z
   .object({
     outcome: OutcomeKeySchema,
-    name: z.string().describe('As the book shows it: "Boston Celtics -3.5", "Over 221.5".'),
+    name: z
+      .string()
+      .describe(
+        'As the book shows it: "Boston Celtics -3.5", "Over 221.5", "LeBron James Points Over 27.5", "Travis Kelce Anytime TD — Yes".',
+      ),
     prices: z.array(PriceSchema),
   })
   .meta({ id: 'Outcome' });
@@ -90,23 +101,133 @@ export const MarketSchema = z
     key: z.string(),
     type: MarketTypeSchema,
     period: PeriodSchema,
+    stat: PropStatSchema.optional().describe(
+      'Props only (absent for game lines): the stat, e.g. `player_points`.',
+    ),
+    player: PlayerSchema.optional().describe("Props only (absent for game lines): the prop's player."),
     point: z
       .number()
       .nullable()
-      .describe("Home team's line for spreads, the line for totals, null otherwise."),
-    label: z.string(),
+      .describe(
+        "Home team's line for spreads, the line for totals and over/under props, null otherwise (moneyline, 1X2, yes/no props).",
+      ),
+    label: z.string().describe('"Moneyline", "Total 221.5", "LeBron James Points Over/Under 27.5".'),
     main: z
       .boolean()
       .describe(
-        'The main line of its type and period (the one most books quote); always true for moneyline and 1X2.',
+        'The main line of its type and period (the one most books quote); for props, of its player, stat and period. Always true for moneyline, 1X2 and yes/no props.',
       ),
-    outcomes: z.array(OutcomeSchema),
+    outcomes: z
+      .array(OutcomeSchema)
+      .describe(
+        'home / away (/ draw) for game lines, over / under for totals and over/under props, yes / no for yes/no props.',
+      ),
   })
   .meta({ id: 'Market' });
 
 export const EventOddsSchema = z
   .object({ event: EventSchema, markets: z.array(MarketSchema) })
   .meta({ id: 'EventOdds' });
+
+/** A /v1/odds answer with one game line and one player prop, for the documentation. */
+const ODDS_EXAMPLE_PRICE = {
+  updated_at: '2026-11-21T23:58:12.000Z',
+  suspended: false,
+  links: { desktop: null, mobile: null },
+};
+const ODDS_EXAMPLE = {
+  as_of: '2026-11-22T00:00:00.000Z',
+  delay_seconds: 0,
+  events: [
+    {
+      event: {
+        id: 'nba-bos-lal-20261122',
+        league: 'nba',
+        sport: 'basketball',
+        home: { id: 'lal', name: 'Los Angeles Lakers', abbreviation: 'LAL' },
+        away: { id: 'bos', name: 'Boston Celtics', abbreviation: 'BOS' },
+        starts_at: '2026-11-22T03:30:00.000Z',
+        live: false,
+      },
+      markets: [
+        {
+          key: 'nba-bos-lal-20261122|moneyline|full|',
+          type: 'moneyline',
+          period: 'full',
+          point: null,
+          label: 'Moneyline',
+          main: true,
+          outcomes: [
+            {
+              outcome: 'away',
+              name: 'Boston Celtics',
+              prices: [
+                {
+                  book: 'fanduel',
+                  american: '-135',
+                  decimal: 1.7407,
+                  implied_prob: 0.574483,
+                  ...ODDS_EXAMPLE_PRICE,
+                },
+              ],
+            },
+            {
+              outcome: 'home',
+              name: 'Los Angeles Lakers',
+              prices: [
+                {
+                  book: 'fanduel',
+                  american: '+115',
+                  decimal: 2.15,
+                  implied_prob: 0.465116,
+                  ...ODDS_EXAMPLE_PRICE,
+                },
+              ],
+            },
+          ],
+        },
+        {
+          key: 'nba-bos-lal-20261122|prop|player_points|full|p-lebron|27.5',
+          type: 'prop',
+          period: 'full',
+          stat: 'player_points',
+          player: { id: 'p-lebron', name: 'LeBron James', team: 'home' },
+          point: 27.5,
+          label: 'LeBron James Points Over/Under 27.5',
+          main: true,
+          outcomes: [
+            {
+              outcome: 'over',
+              name: 'LeBron James Points Over 27.5',
+              prices: [
+                {
+                  book: 'draftkings',
+                  american: '-110',
+                  decimal: 1.9091,
+                  implied_prob: 0.523808,
+                  ...ODDS_EXAMPLE_PRICE,
+                },
+              ],
+            },
+            {
+              outcome: 'under',
+              name: 'LeBron James Points Under 27.5',
+              prices: [
+                {
+                  book: 'draftkings',
+                  american: '-110',
+                  decimal: 1.9091,
+                  implied_prob: 0.523808,
+                  ...ODDS_EXAMPLE_PRICE,
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  ],
+};
 
 export const OddsResponseSchema = z
   .object({
@@ -118,7 +239,7 @@ export const OddsResponseSchema = z
     delay_seconds: z.number().int().nonnegative(),
     events: z.array(EventOddsSchema),
   })
-  .meta({ id: 'OddsResponse' });
+  .meta({ id: 'OddsResponse', examples: [ODDS_EXAMPLE] });
 
 export const ArbsResponseSchema = z
   .object({

@@ -31,13 +31,23 @@ interface Operation {
 interface Media {
   example?: unknown;
   examples?: Record<string, { value?: unknown }>;
+  schema?: { $ref?: string };
 }
 
-/** The first example of a JSON body, if the document gives one. */
-function exampleOf(content: Record<string, Media> | undefined): unknown {
+/**
+ * The first example of a JSON body, if the document gives one: the media's own, else the first `examples` entry of
+ * the component schema it refers to (a named response schema such as OddsResponse keeps its examples there).
+ */
+function exampleOf(content: Record<string, Media> | undefined, doc?: OpenApiDocument): unknown {
   const media = content?.['application/json'];
   if (!media) return undefined;
-  return media.example ?? Object.values(media.examples ?? {})[0]?.value;
+  const own = media.example ?? Object.values(media.examples ?? {})[0]?.value;
+  if (own !== undefined) return own;
+  const ref = media.schema?.$ref;
+  if (!doc || !ref?.startsWith('#/components/schemas/')) return undefined;
+  const schema = doc.components?.schemas?.[ref.slice('#/components/schemas/'.length)] as
+    { examples?: unknown[] } | undefined;
+  return Array.isArray(schema?.examples) ? schema.examples[0] : undefined;
 }
 
 const exampleBlock = (title: string, value: unknown) =>
@@ -103,7 +113,7 @@ export function renderDocs(doc: OpenApiDocument, origin: string): string {
       const tryable = method === 'GET' && path !== '/v1/stream';
       const examples =
         exampleBlock('Example request body', exampleOf(operation.requestBody?.content)) +
-        exampleBlock('Example response', exampleOf(operation.responses?.['200']?.content));
+        exampleBlock('Example response', exampleOf(operation.responses?.['200']?.content, doc));
       return `<section class="op" id="${anchor(method, path)}">
 <h3><span class="m">${method}</span> <code>${escapeHtml(path)}</code></h3>
 <p>${inline(operation.summary ?? '')}</p>${operation.description ? `<p>${inline(operation.description)}</p>` : ''}
@@ -125,6 +135,7 @@ ${tryable ? `<form class="try" data-path="${escapeHtml(path)}"><label>Try it: <i
       `<tr><td>${escapeHtml(plan.name)}</td><td>${plan.requestsPerMinute.toLocaleString('en-US')}</td><td>${plan.realTime ? 'real time' : `${plan.latencySeconds} s`}</td><td>${plan.streamConnections}</td></tr>`,
   ).join('');
   const curl = `curl -s -H "X-Api-Key: $SHARPLINE_KEY" "${origin}/v1/odds?league=nba&amp;markets=moneyline,spread&amp;main=true"`;
+  const propsCurl = `curl -s -H "X-Api-Key: $SHARPLINE_KEY" "${origin}/v1/odds?league=nba&amp;markets=props&amp;player=lebron%20james&amp;main=true"`;
   const streamJs = `// Node: npm install eventsource (browsers have EventSource built in)
 import { EventSource } from 'eventsource';
 
@@ -152,7 +163,7 @@ source.addEventListener('close', (e) =&gt; { console.log('closed by server', e.d
 <a class="skip" href="#main">Skip to content</a>
 <header><a href="/">${escapeHtml(SITE.brand)}</a> <span>API reference v${escapeHtml(doc.info.version)}</span> <a href="/openapi.json">openapi.json</a> <a href="/sports-betting-api">Plans</a></header>
 <div class="layout">
-<nav aria-label="Endpoints"><ul><li><a href="#auth">Authentication</a></li><li><a href="#limits">Rate limits</a></li><li><a href="#errors">Errors</a></li><li><a href="#streaming">Streaming</a></li>${nav}<li><a href="#schemas">Schemas</a></li></ul></nav>
+<nav aria-label="Endpoints"><ul><li><a href="#auth">Authentication</a></li><li><a href="#limits">Rate limits</a></li><li><a href="#errors">Errors</a></li><li><a href="#streaming">Streaming</a></li><li><a href="#props">Player props</a></li>${nav}<li><a href="#schemas">Schemas</a></li></ul></nav>
 <main id="main">
 <h1>${escapeHtml(doc.info.title)}</h1>
 <p>${inline(doc.info.description ?? '')}</p>
@@ -172,6 +183,9 @@ source.addEventListener('close', (e) =&gt; { console.log('closed by server', e.d
 <h2 id="streaming">Streaming</h2>
 <p>Open <code>/v1/stream</code> with the same filters as the REST routes. Events: <code>snapshot</code>, <code>price</code>, <code>arb</code>, <code>arb_removed</code>, <code>close</code>; every event has an <code>id</code>, a dropped connection resumes from <code>Last-Event-ID</code> without gaps or duplicates (or gets one fresh <code>snapshot</code> when the gap is too old), and a <code>:</code> comment arrives at least every 15 s. A client that reads too slowly is disconnected rather than buffered without bound; it reconnects and resumes.</p>
 <pre><code>${streamJs}</code></pre>
+<h2 id="props">Player props</h2>
+<p>Player props are markets of type <code>prop</code> in <code>/v1/odds</code>, <code>/v1/stream</code> and <code>/v1/arbs</code>: one player, stat, period and line, such as "LeBron James Points Over/Under 27.5". Besides the fields of every market they carry <code>stat</code> (<code>player_points</code>, <code>player_anytime_td</code>…) and <code>player</code> (<code>id</code>, <code>name</code>, <code>team</code>); game lines have neither key. Outcomes are <code>over</code>/<code>under</code> with the line in <code>point</code>, or <code>yes</code>/<code>no</code> with a null <code>point</code>. <code>main</code> marks the line most books quote per player, stat and period, so <code>main=true</code> gives one line per player and stat. Select props with <code>markets=props</code> (combinable: <code>markets=moneyline,props</code>), one player's with <code>player=</code> his id or name (case and accents ignored; game lines are then left out), some stats with <code>stat=</code>. <code>/v1/events/{eventId}</code> lists the event's players.</p>
+<pre><code>${propsCurl}</code></pre>
 <h2>Endpoints</h2>
 ${endpoints}
 <h2 id="schemas">Schemas</h2>

@@ -1,17 +1,13 @@
-import {
-  LEAGUES,
-  marketLabel,
-  outcomeLabel,
-  type BookPrice,
-  type MarketType,
-  type OddsEvent,
-  type Period,
-} from '#domain/markets.ts';
+import { specLabel, specOutcomeLabel } from '#domain/market-labels.ts';
+import { LEAGUES, type BookPrice, type MarketType, type OddsEvent, type Period } from '#domain/markets.ts';
 import { formatAmerican, roundTo } from '#domain/odds.ts';
-import type { EventDto, EventOddsDto, MarketDto, PriceDto } from '#domain/schemas/api.ts';
+import { normalizePlayerName } from '#domain/player-matching.ts';
+import type { Player, PropStatKey } from '#domain/props.ts';
+import type { EventDto, EventOddsDto, MarketDto, PlayerSchema, PriceDto } from '#domain/schemas/api.ts';
 import type { Arb } from '#domain/schemas/feed.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
 import type { MarketState, OddsStore, StoredPrice } from '#engine/store.ts';
+import type { z } from 'zod';
 import type { DeflatedPiece } from './gzip-join.ts';
 
 // Read models of the paid API over the engine's store. Every read takes `at`: undefined for real-time plans, or the
@@ -92,6 +88,69 @@ export interface OddsFilters {
   period?: Period | undefined;
   books?: ReadonlySet<SportsbookKey> | undefined;
   mainOnly?: boolean | undefined;
+  /** Props of one player only (by id or name, see `playerFilter`); game lines are left out. */
+  player?: PlayerFilter | undefined;
+  /** Props of these stats only; game lines are left out. */
+  stats?: ReadonlySet<PropStatKey> | undefined;
+}
+
+export type PlayerDto = z.infer<typeof PlayerSchema>;
+
+/** The /v1 form of a roster entry: its team as 'home' or 'away' (a team id is resolved against the event). */
+export function toPlayerDto(player: Player, event: Pick<OddsEvent, 'home' | 'away'>): PlayerDto {
+  const team = player.team === 'home' || player.team === event.home.id ? 'home' : 'away';
+  return { id: player.id, name: player.name, team };
+}
+
+/** The players of an event's roster, in the order they joined. */
+export function eventPlayers(store: OddsStore, event: OddsEvent): PlayerDto[] {
+  const state = store.eventState(event.id);
+  if (!state) return [];
+  return [...state.players.values()].map((entry) => toPlayerDto(entry.player, event));
+}
+
+/**
+ * The `player` filter of /v1: a player id (exact), or a name compared as player matching compares names (case,
+ * accents, punctuation and suffixes ignored: `normalizePlayerName`), so "lebron james" and "LeBron James" are one.
+ */
+export interface PlayerFilter {
+  /** As given (trimmed): compared with player ids, and the filter's cache key. */
+  readonly query: string;
+  /** Its normalised name ('' when nothing of it is a letter or digit: then only ids match). */
+  readonly name: string;
+}
+
+export function playerFilter(query: string | undefined): PlayerFilter | undefined {
+  if (query === undefined) return undefined;
+  const trimmed = query.trim();
+  return { query: trimmed, name: normalizePlayerName(trimmed) };
+}
+
+/** Normalised names of roster entries (a market's player object is the roster's own, held while the event lasts). */
+const normalisedNames = new WeakMap<Player, string>();
+
+export function normalisedName(player: Player): string {
+  let name = normalisedNames.get(player);
+  if (name === undefined) normalisedNames.set(player, (name = normalizePlayerName(player.name)));
+  return name;
+}
+
+export function matchesPlayer(player: Player | undefined, filter: PlayerFilter): boolean {
+  if (!player) return false;
+  return player.id === filter.query || (filter.name !== '' && normalisedName(player) === filter.name);
+}
+
+/** Whether a market passes the market filters (type, period, player, stat) of /v1/odds and the stream's snapshot. */
+export function matchesMarket(market: MarketState, filters: OddsFilters): boolean {
+  const spec = market.spec;
+  if (filters.markets && !filters.markets.has(spec.type)) return false;
+  if (filters.period && spec.period !== filters.period) return false;
+  if (filters.player || filters.stats) {
+    if (spec.type !== 'prop') return false;
+    if (filters.stats && !filters.stats.has(spec.stat)) return false;
+    if (filters.player && !matchesPlayer(market.player, filters.player)) return false;
+  }
+  return true;
 }
 
 /** One market as visible at `at`, or null when no book had quoted it by then. `main` is decided by the caller. */
@@ -111,29 +170,56 @@ export function marketView(
     }
     prices.sort((a, b) => b.decimal - a.decimal || (a.book < b.book ? -1 : 1));
     if (prices.length > 0) any = true;
-    return { outcome, name: outcomeLabel(event, market.spec, outcome), prices };
+    return { outcome, name: specOutcomeLabel(event, market.spec, outcome, market.player), prices };
   });
   if (!any) return null;
+  const spec = market.spec;
+  if (spec.type === 'prop') {
+    return {
+      key: market.key,
+      type: spec.type,
+      period: spec.period,
+      stat: spec.stat,
+      // The engine sets the player of every prop market it makes (store.marketFor); the fallback only keeps the
+      // answer valid should one ever lack it.
+      player: market.player
+        ? toPlayerDto(market.player, event)
+        : { id: spec.playerId, name: spec.playerId, team: 'home' },
+      point: spec.point,
+      label: specLabel(spec, market.player),
+      main: true,
+      outcomes,
+    };
+  }
+  // Game lines carry no `stat` or `player` key at all (not null): their JSON is what it was before props.
   return {
     key: market.key,
-    type: market.spec.type,
-    period: market.spec.period,
-    point: market.spec.point,
-    label: marketLabel(market.spec),
+    type: spec.type,
+    period: spec.period,
+    point: spec.point,
+    label: specLabel(spec),
     main: true,
     outcomes,
   };
 }
 
+/** The group a line competes in for `main`: its type and period, and for a prop its stat and player too. */
+function mainGroup(market: MarketDto): string {
+  return market.type === 'prop'
+    ? `prop|${market.period}|${market.stat}|${market.player?.id}`
+    : `${market.type}|${market.period}`;
+}
+
 /**
- * Marks the main line of each (type, period): the point quoted on every outcome by the most books; ties go to the
- * line whose prices are closest to even, then to the smaller absolute point. Moneyline and 1X2 are always main.
+ * Marks the main line of each (type, period), and of each (player, stat, period) for props: the point quoted on every
+ * outcome by the most books; ties go to the line whose prices are closest to even, then to the smaller absolute
+ * point. Moneyline, 1X2 and yes/no props (no point) are always main.
  */
 export function markMainLines(markets: MarketDto[]): void {
   const groups = new Map<string, MarketDto[]>();
   for (const market of markets) {
     if (market.point === null) continue;
-    const key = `${market.type}|${market.period}`;
+    const key = mainGroup(market);
     const group = groups.get(key);
     if (group) group.push(market);
     else groups.set(key, [market]);
@@ -171,8 +257,7 @@ export function eventOdds(
 ): EventOddsDto | null {
   const markets: MarketDto[] = [];
   for (const market of store.markets(event.id)) {
-    if (filters.markets && !filters.markets.has(market.spec.type)) continue;
-    if (filters.period && market.spec.period !== filters.period) continue;
+    if (!matchesMarket(market, filters)) continue;
     // Main lines are decided over every book, whatever books the client asked for.
     const view = marketView(event, market, at, undefined);
     if (view) markets.push(view);
@@ -200,6 +285,8 @@ export interface ArbFilters {
   league?: string | undefined;
   minEdge?: number | undefined;
   books?: ReadonlySet<string> | undefined;
+  /** Market types (`prop` for player props): an arb without `market_type` (an older snapshot) passes none. */
+  markets?: ReadonlySet<string> | undefined;
 }
 
 export function filterArbs(arbs: readonly Arb[], store: OddsStore, filters: ArbFilters): Arb[] {
@@ -207,6 +294,8 @@ export function filterArbs(arbs: readonly Arb[], store: OddsStore, filters: ArbF
     if (filters.live !== undefined && arb.event.live !== filters.live) return false;
     if (filters.minEdge !== undefined && arb.edge_pct < filters.minEdge) return false;
     if (filters.books && !arb.sides.every((side) => filters.books!.has(side.sportsbook))) return false;
+    if (filters.markets && (arb.market_type === undefined || !filters.markets.has(arb.market_type)))
+      return false;
     if (filters.league !== undefined && store.event(arb.event.id)?.league !== filters.league) return false;
     return true;
   });

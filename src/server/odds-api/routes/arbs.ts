@@ -6,6 +6,7 @@ import { HttpProblem } from '../../http/problem.ts';
 import { delayMs } from '#domain/plans.ts';
 import { filterArbs } from '../views.ts';
 import { booleanParam, COMMON_ERRORS, csv, horizon, security, tags } from './common.ts';
+import { marketsParam } from './odds.ts';
 
 // GET /v1/arbs: the arbitrage opportunities of the latest snapshot, or of the one a delayed plan may see.
 
@@ -21,7 +22,7 @@ export async function arbRoutes(app: FastifyInstance, { now }: { now: () => numb
         security,
         summary: 'Current arbitrage opportunities',
         description:
-          'The same Arb shapes as the public feed, best edge first. Delayed plans get the set computed `delay_seconds` ago.',
+          'The same Arb shapes as the public feed, best edge first. Delayed plans get the set computed `delay_seconds` ago. Player-prop arbs have `market_type` `prop` and a `market` naming the player, stat and line ("LeBron James Points Over/Under 27.5"); `markets=props` selects them.',
         querystring: z.object({
           live: booleanParam.optional(),
           league: LeagueKeySchema.optional(),
@@ -29,6 +30,7 @@ export async function arbRoutes(app: FastifyInstance, { now }: { now: () => numb
           books: csv(BookKeySchema)
             .optional()
             .describe('Only arbs whose every side is at one of these books.'),
+          markets: marketsParam(),
         }),
         response: {
           200: ArbsResponseSchema,
@@ -55,7 +57,7 @@ export async function arbRoutes(app: FastifyInstance, { now }: { now: () => numb
           { 'retry-after': '1' },
         );
       }
-      const { live, league, min_edge: minEdge, books } = request.query;
+      const { live, league, min_edge: minEdge, books, markets } = request.query;
       return {
         generated_at: snapshot.generatedAt,
         source: app.engine.source,
@@ -65,6 +67,7 @@ export async function arbRoutes(app: FastifyInstance, { now }: { now: () => numb
           league,
           minEdge,
           books: books ? new Set(books) : undefined,
+          markets: markets ? new Set(markets) : undefined,
         }),
       };
     },

@@ -7,7 +7,7 @@ import {
   LeagueKeySchema,
   ProblemSchema,
 } from '#domain/schemas/api.ts';
-import { listEvents, toEventDto } from '../views.ts';
+import { eventPlayers, listEvents, toEventDto } from '../views.ts';
 import { booleanParam, COMMON_ERRORS, eventNotFound, security, tags } from './common.ts';
 
 // GET /v1/events and GET /v1/events/{eventId}: the current events, by start time.
@@ -48,7 +48,9 @@ export async function eventRoutes(app: FastifyInstance) {
       schema: {
         tags,
         security,
-        summary: 'One event',
+        summary: 'One event, with its players',
+        description:
+          "The event and its roster: the players its props name (`player` of a prop market in /v1/odds). Pass a player's `id` (or name) as `player` to /v1/odds for that player's props.",
         params: z.object({ eventId: z.string().min(1).max(200) }),
         response: {
           200: EventResponseSchema,
@@ -60,7 +62,7 @@ export async function eventRoutes(app: FastifyInstance) {
     async (request) => {
       const event = store.event(request.params.eventId);
       if (!event) throw eventNotFound(request.params.eventId);
-      return { event: toEventDto(event) };
+      return { event: toEventDto(event), players: eventPlayers(store, event) };
     },
   );
 }

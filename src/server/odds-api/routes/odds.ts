@@ -1,31 +1,63 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { MarketType } from '#domain/markets.ts';
+import { MARKET_TYPES, type MarketType } from '#domain/markets.ts';
 import {
   BookKeySchema,
   LeagueKeySchema,
-  MarketTypeSchema,
   OddsResponseSchema,
   type OddsResponse,
   PeriodSchema,
   ProblemSchema,
+  PropStatSchema,
 } from '#domain/schemas/api.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { oddsEtag, sendOdds } from '../odds-body.ts';
 import { delayMs } from '#domain/plans.ts';
-import { filterKey, listEvents, OddsJsonCache, type OddsPart } from '../views.ts';
+import { filterKey, listEvents, OddsJsonCache, playerFilter, type OddsPart } from '../views.ts';
 import { booleanParam, COMMON_ERRORS, csv, eventNotFound, horizon, security, tags } from './common.ts';
 
 // GET /v1/odds: the prices of one league or one event, served from cached per-event JSON (decision 084).
 
+/** A market type as the `markets` filters take it: `props` (the plural, as people write it) is `prop`. */
+const MarketFilterSchema = z
+  .enum([...MARKET_TYPES, 'props'])
+  .transform((value): MarketType => (value === 'props' ? 'prop' : value));
+
+/** The `markets` filter of /v1/odds, /v1/arbs and /v1/stream. */
+export const marketsParam = () =>
+  csv(MarketFilterSchema)
+    .optional()
+    .describe(
+      'Comma-separated market types, e.g. `moneyline,spread`; `props` (or `prop`) selects player props: `moneyline,props`.',
+    );
+
+/** The `player` filter of /v1/odds and /v1/stream (see `playerFilter` of views.ts). */
+export const playerParam = () =>
+  z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      "Player props of one player only, by the player's `id` (from /v1/events/{eventId}) or name, case, accents and punctuation ignored (`lebron james`, `Luka Doncic`). With `player`, game lines are left out.",
+    );
+
+/** The `stat` filter of /v1/odds and /v1/stream. */
+export const statParam = () =>
+  csv(PropStatSchema)
+    .optional()
+    .describe(
+      'Player props of these stats only, e.g. `player_points,player_rebounds`. With `stat`, game lines are left out.',
+    );
+
 const OddsQuery = z.object({
   league: LeagueKeySchema.optional(),
   event: z.string().min(1).max(200).optional().describe('An event id (from /v1/events).'),
-  markets: csv(MarketTypeSchema)
-    .optional()
-    .describe('Comma-separated market types, e.g. `moneyline,spread`.'),
+  markets: marketsParam(),
+  player: playerParam(),
+  stat: statParam(),
   books: csv(BookKeySchema)
     .optional()
     .describe('Comma-separated sportsbook keys, e.g. `fanduel,draftkings`.'),
@@ -50,7 +82,7 @@ export async function oddsRoutes(app: FastifyInstance, { now }: { now: () => num
         security,
         summary: 'Odds for one league or one event',
         description:
-          'Every price carries American and decimal odds and the time the book last changed it. Give `league` or `event`. Delayed plans see the market as it was `delay_seconds` ago.',
+          "Every price carries American and decimal odds and the time the book last changed it. Give `league` or `event`. Delayed plans see the market as it was `delay_seconds` ago. Player props are markets of type `prop`, with `stat` and `player` (absent on game lines) and over/under or yes/no outcomes; `main` marks the line most books quote per player, stat and period. `markets=props` selects props, `player` one player's props (by id or name), `stat` some stats.",
         querystring: OddsQuery,
         response: {
           200: OddsResponseSchema,
@@ -72,8 +104,17 @@ export async function oddsRoutes(app: FastifyInstance, { now }: { now: () => num
         books: query.books ? new Set<SportsbookKey>(query.books) : undefined,
         period: query.period,
         mainOnly: query.main,
+        player: playerFilter(query.player),
+        stats: query.stat ? new Set(query.stat) : undefined,
       };
-      const key = filterKey([filters.markets, filters.books, filters.period, filters.mainOnly]);
+      const key = filterKey([
+        filters.markets,
+        filters.books,
+        filters.period,
+        filters.mainOnly,
+        filters.player?.query,
+        filters.stats,
+      ]);
       let events;
       if (query.event) {
         const event = store.event(query.event);

@@ -21,6 +21,10 @@ export interface Change {
   eventId: string;
   league: string | undefined;
   marketType: string | undefined;
+  /** Prop prices only: the stat, the player's id and normalised name (`normalizePlayerName`), for the stream filters. */
+  stat?: string | undefined;
+  playerId?: string | undefined;
+  playerName?: string | undefined;
   books: readonly string[];
   /** The event's data, serialised only if the log keeps the entry. */
   data: unknown;
@@ -34,6 +38,9 @@ export interface Entry {
   eventId: string;
   league: string | undefined;
   marketType: string | undefined;
+  stat?: string | undefined;
+  playerId?: string | undefined;
+  playerName?: string | undefined;
   books: readonly string[];
   /** The complete SSE frame minus its `id` line: `event: …\ndata: …\n\n`. */
   frame: string;
@@ -94,6 +101,11 @@ export class ChangeLog {
       books: change.books,
       frame: `event: ${change.kind}\ndata: ${JSON.stringify(change.data)}\n\n`,
     };
+    if (change.stat !== undefined) {
+      entry.stat = change.stat;
+      entry.playerId = change.playerId;
+      entry.playerName = change.playerName;
+    }
     this.entries.push(entry);
     this.trim();
     return entry;

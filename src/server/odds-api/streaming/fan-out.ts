@@ -1,5 +1,5 @@
 import type { ApiKeyRecord } from '../keys.ts';
-import { filterKey } from '../views.ts';
+import { filterKey, type PlayerFilter } from '../views.ts';
 import type { ChangeLog, Entry } from './change-log.ts';
 import type { ReleaseTelemetry } from './telemetry.ts';
 
@@ -23,6 +23,10 @@ export interface StreamFilters {
   markets?: ReadonlySet<string> | undefined;
   books?: ReadonlySet<string> | undefined;
   kinds?: ReadonlySet<'price' | 'arb'> | undefined;
+  /** Prices of this player's props only (as /v1/odds' `player`); game-line prices are left out. */
+  player?: PlayerFilter | undefined;
+  /** Prices of props of these stats only; game-line prices are left out. */
+  stats?: ReadonlySet<string> | undefined;
 }
 
 export interface StreamSink {
@@ -73,6 +77,15 @@ export function matches(entry: Entry, filters: StreamFilters): boolean {
   if (filters.league !== undefined && entry.league !== filters.league) return false;
   if (filters.markets && entry.marketType !== undefined && !filters.markets.has(entry.marketType))
     return false;
+  // Like `markets`, the prop filters select prices only: arbs pass them (the stream's arbs are filtered by league,
+  // event and books, as before props).
+  if (entry.kind === 'price' && (filters.player || filters.stats)) {
+    if (entry.stat === undefined) return false;
+    if (filters.stats && !filters.stats.has(entry.stat)) return false;
+    const player = filters.player;
+    if (player && entry.playerId !== player.query && (player.name === '' || entry.playerName !== player.name))
+      return false;
+  }
   if (filters.books) {
     if (entry.kind === 'price' && !filters.books.has(entry.books[0]!)) return false;
     if (entry.kind === 'arb' && !entry.books.every((book) => filters.books!.has(book))) return false;
@@ -142,7 +155,15 @@ export class FanOut {
 
   /** The tier's group for these filters, made when it has none. */
   groupFor(tier: Tier, filters: StreamFilters): Group {
-    const key = filterKey([filters.league, filters.event, filters.markets, filters.books, filters.kinds]);
+    const key = filterKey([
+      filters.league,
+      filters.event,
+      filters.markets,
+      filters.books,
+      filters.kinds,
+      filters.player?.query,
+      filters.stats,
+    ]);
     let group = tier.groups.get(key);
     if (!group) {
       group = { filterKey: key, filters, clients: new Set() };

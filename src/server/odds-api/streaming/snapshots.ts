@@ -283,6 +283,8 @@ export class Snapshots {
       const odds = eventOdds(store, event, at, {
         markets: filters.markets as ReadonlySet<never> | undefined,
         books: filters.books as ReadonlySet<never> | undefined,
+        player: filters.player,
+        stats: filters.stats as ReadonlySet<never> | undefined,
       });
       if (!odds) continue;
       out.add(first ? JSON.stringify(odds) : `,${JSON.stringify(odds)}`);

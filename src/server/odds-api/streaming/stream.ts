@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BookKeySchema, LeagueKeySchema, MarketTypeSchema, ProblemSchema } from '#domain/schemas/api.ts';
+import { BookKeySchema, LeagueKeySchema, ProblemSchema } from '#domain/schemas/api.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { STREAM_QUERY_PARAM, WINDOW_MS } from '../auth.ts';
 import { phaseOf } from '../quota.ts';
 import { API_TAG, COMMON_ERRORS, csv } from '../routes/common.ts';
+import { marketsParam, playerParam, statParam } from '../routes/odds.ts';
+import { playerFilter } from '../views.ts';
 import { DEFAULT_STREAM_OPTIONS, StreamHub, type StreamOptions } from './stream-hub.ts';
 
 export type { StreamOptions } from './stream-hub.ts';
@@ -26,7 +28,13 @@ const StreamQuery = z.object({
     ),
   league: LeagueKeySchema.optional(),
   event: z.string().min(1).max(200).optional(),
-  markets: csv(MarketTypeSchema).optional(),
+  markets: marketsParam().describe(
+    'Prices of these market types (`props` or `prop`: player props), e.g. `moneyline,props`. Arbs are not filtered by market.',
+  ),
+  player: playerParam().describe(
+    "Prices of one player's props only, by id or name (as in /v1/odds); game-line prices are left out. Arbs are not filtered by player.",
+  ),
+  stat: statParam().describe('Prices of props of these stats only; game-line prices are left out.'),
   books: csv(BookKeySchema)
     .optional()
     .describe('Prices from these books; arbs whose every side is at one of them.'),
@@ -40,7 +48,7 @@ const StreamQuery = z.object({
     .describe('Send a `snapshot` event first on a fresh connection (default true).'),
 });
 
-const STREAM_DESCRIPTION = `Server-sent events. Event types: \`snapshot\` (the current state for your filters, sent first and whenever a \`Last-Event-ID\` is too old to replay), \`price\` (one book's price changed), \`arb\` (an arb appeared or changed), \`arb_removed\`, and \`close\` (the server is ending the stream: key revoked or expired, or shutdown). Every event has an \`id\`; reconnect with \`Last-Event-ID\` (EventSource does it for you) to get exactly what you missed. A \`:\` comment arrives at least every 15 s. Delayed plans receive each change once it is as old as their delay. A snapshot may be up to a second old: the changes since then follow it. A key may open a limited number of streams per minute (30 by default; \`429 stream-opens\` beyond), so keep a stream open rather than reopening it. \`HEAD\` answers the stream's headers without opening one.`;
+const STREAM_DESCRIPTION = `Server-sent events. Event types: \`snapshot\` (the current state for your filters, sent first and whenever a \`Last-Event-ID\` is too old to replay), \`price\` (one book's price changed; its \`market\` has the fields of a /v1/odds market without \`main\` and \`outcomes\`, so a player prop's carries \`stat\` and \`player\`), \`arb\` (an arb appeared or changed), \`arb_removed\`, and \`close\` (the server is ending the stream: key revoked or expired, or shutdown). Every event has an \`id\`; reconnect with \`Last-Event-ID\` (EventSource does it for you) to get exactly what you missed. A \`:\` comment arrives at least every 15 s. Delayed plans receive each change once it is as old as their delay. A snapshot may be up to a second old: the changes since then follow it. A key may open a limited number of streams per minute (30 by default; \`429 stream-opens\` beyond), so keep a stream open rather than reopening it. \`HEAD\` answers the stream's headers without opening one.`;
 
 /** Creates the hub, starts it with the app and stops it (ending every stream) before the server closes. */
 export function createStreamHub(
@@ -140,6 +148,8 @@ export async function streamRoutes(app: FastifyInstance, { hub }: { hub: StreamH
           league: query.league,
           event: query.event,
           markets: query.markets ? new Set(query.markets) : undefined,
+          player: playerFilter(query.player),
+          stats: query.stat ? new Set(query.stat) : undefined,
           books: query.books ? new Set(query.books) : undefined,
           kinds: query.types ? new Set(query.types) : undefined,
         },
