@@ -9,13 +9,14 @@ export interface TeamInput {
 
 /**
  * A player of a fixture as a source lists him (its roster, which props are matched against). `team` is 'home',
- * 'away' or one of the two teams' ids; `id` is the source's stable player id (without one, the engine derives it from
- * the team and name).
+ * 'away' or one of the two teams' ids, or unknown; `id` is the source's stable player id (without one, the engine
+ * derives it from the team and name).
  */
 export interface PlayerInput {
   id?: string;
   name: string;
-  team: string;
+  /** Absent or '' when the source does not know it (The Odds API): such a player is matched by id, or by name alone. */
+  team?: string;
 }
 
 /** How a prop price names its player: by the roster's id when the source knows it, else by name (and team if given). */

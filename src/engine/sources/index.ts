@@ -9,6 +9,11 @@ export interface SourceSettings {
   ODDS_SOURCE: string;
   SIM_SEED: number;
   ODDS_API_KEY?: string | undefined;
+  /** The Odds API's player-prop budget (decision 123); absent: the source's defaults. */
+  ODDS_API_PROPS_BUDGET?: number;
+  ODDS_API_PROPS_RESERVE?: number;
+  ODDS_API_PROPS_WINDOW_H?: number;
+  ODDS_API_PROPS_MAX_EVENTS?: number;
 }
 
 export function createSource(settings: SourceSettings): OddsSource {
@@ -17,7 +22,17 @@ export function createSource(settings: SourceSettings): OddsSource {
   if (spec.startsWith('replay:')) return replaySource(spec.slice('replay:'.length));
   if (spec === 'the-odds-api') {
     if (!settings.ODDS_API_KEY) throw new Error('ODDS_API_KEY is required when ODDS_SOURCE is the-odds-api');
-    return new TheOddsApiSource({ apiKey: settings.ODDS_API_KEY });
+    return new TheOddsApiSource({
+      apiKey: settings.ODDS_API_KEY,
+      ...(settings.ODDS_API_PROPS_BUDGET !== undefined && { propsBudget: settings.ODDS_API_PROPS_BUDGET }),
+      ...(settings.ODDS_API_PROPS_RESERVE !== undefined && { propsReserve: settings.ODDS_API_PROPS_RESERVE }),
+      ...(settings.ODDS_API_PROPS_WINDOW_H !== undefined && {
+        propsWindowMs: settings.ODDS_API_PROPS_WINDOW_H * 3_600_000,
+      }),
+      ...(settings.ODDS_API_PROPS_MAX_EVENTS !== undefined && {
+        propsMaxEvents: settings.ODDS_API_PROPS_MAX_EVENTS,
+      }),
+    });
   }
   throw new Error(`Unsupported ODDS_SOURCE: ${spec}`);
 }

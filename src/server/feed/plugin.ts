@@ -50,6 +50,10 @@ export const enginePlugin = fp(
         ODDS_SOURCE: app.config.ODDS_SOURCE,
         SIM_SEED: app.config.SIM_SEED,
         ODDS_API_KEY: app.config.ODDS_API_KEY,
+        ODDS_API_PROPS_BUDGET: app.config.ODDS_API_PROPS_BUDGET,
+        ODDS_API_PROPS_RESERVE: app.config.ODDS_API_PROPS_RESERVE,
+        ODDS_API_PROPS_WINDOW_H: app.config.ODDS_API_PROPS_WINDOW_H,
+        ODDS_API_PROPS_MAX_EVENTS: app.config.ODDS_API_PROPS_MAX_EVENTS,
       });
     const pendingDrops = new Map<DropReason, number>();
     const engine: FeedEngine = new OddsEngine<StaticEntry>({
