@@ -23,7 +23,12 @@ export const PlayerSchema = z
   .object({
     id: z.string(),
     name: z.string(),
-    team: z.enum(['home', 'away']).describe("The player's team in this event."),
+    team: z
+      .enum(['home', 'away'])
+      .nullable()
+      .describe(
+        "The player's team in this event; null when unknown (a source that names players without their team, such as The Odds API).",
+      ),
   })
   .meta({ id: 'Player' });
 export const PeriodSchema = z

@@ -96,9 +96,17 @@ export interface OddsFilters {
 
 export type PlayerDto = z.infer<typeof PlayerSchema>;
 
-/** The /v1 form of a roster entry: its team as 'home' or 'away' (a team id is resolved against the event). */
+/**
+ * The /v1 form of a roster entry: its team as 'home' or 'away' (a team id is resolved against the event), or null when
+ * the source did not know it (team '': The Odds API names players without teams).
+ */
 export function toPlayerDto(player: Player, event: Pick<OddsEvent, 'home' | 'away'>): PlayerDto {
-  const team = player.team === 'home' || player.team === event.home.id ? 'home' : 'away';
+  const team =
+    player.team === 'home' || player.team === event.home.id
+      ? 'home'
+      : player.team === 'away' || player.team === event.away.id
+        ? 'away'
+        : null;
   return { id: player.id, name: player.name, team };
 }
 
@@ -184,7 +192,7 @@ export function marketView(
       // answer valid should one ever lack it.
       player: market.player
         ? toPlayerDto(market.player, event)
-        : { id: spec.playerId, name: spec.playerId, team: 'home' },
+        : { id: spec.playerId, name: spec.playerId, team: null },
       point: spec.point,
       label: specLabel(spec, market.player),
       main: true,

@@ -240,6 +240,30 @@ describe('GET /v1/events/{eventId} with players', () => {
   });
 });
 
+describe('a player whose team the source does not know', () => {
+  it('shows team null on /v1/odds and /v1/events/{eventId}, never a guessed team', async () => {
+    eventCounter += 1;
+    const source = `props-teamless-${eventCounter}`;
+    expect(
+      app.engine.ingest({
+        kind: 'event',
+        sourceEventId: source,
+        league: 'nba',
+        home: { name: 'Teamless Home', abbreviation: 'TH' },
+        away: { name: 'Teamless Away', abbreviation: 'TA' },
+        startsAt: clock.now() + 3_600_000,
+        players: [{ id: 'p-sga', name: 'Shai Gilgeous-Alexander' }] as never,
+      }),
+    ).toBe(true);
+    const id = app.engine.store.events().find((event) => event.home.name === 'Teamless Home')!.id;
+    prop(source, 'fanduel', { name: 'Shai Gilgeous-Alexander' }, 'over', -110, { point: 31.5 });
+    const [market] = await markets(`/v1/odds?event=${id}&player=shai%20gilgeous%20alexander`);
+    expect(market!.player).toEqual({ id: 'p-sga', name: 'Shai Gilgeous-Alexander', team: null });
+    const body = EventResponseSchema.parse((await get(`/v1/events/${id}`)).json());
+    expect(body.players).toEqual([{ id: 'p-sga', name: 'Shai Gilgeous-Alexander', team: null }]);
+  });
+});
+
 describe('GET /v1/arbs with player props', () => {
   it('shows a prop arb, selected by markets=props and left out by markets=moneyline', async () => {
     const { source, id } = addEvent();

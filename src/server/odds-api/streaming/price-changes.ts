@@ -20,7 +20,7 @@ export function priceChange(store: OddsStore, change: PriceChange): Change | und
           stat: spec.stat,
           player: player
             ? toPlayerDto(player, event)
-            : { id: spec.playerId, name: spec.playerId, team: 'home' as const },
+            : { id: spec.playerId, name: spec.playerId, team: null },
           point: spec.point,
           label: specLabel(spec, player),
         }
