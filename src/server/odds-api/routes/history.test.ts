@@ -6,6 +6,7 @@ import {
   LinesResponseSchema,
   MovementResponseSchema,
   OddsResponseSchema,
+  type HistoricalOddsResponse,
 } from '#domain/schemas/api.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
 import { HandBoard, type BoardEvent } from '#tests/support/server/history.ts';
@@ -888,6 +889,22 @@ describe('player props in the history API (issue 15)', () => {
     expect(moneyline).not.toHaveProperty('stat');
     expect(moneyline).not.toHaveProperty('player');
     expect((await boardAt('player=nobody')).events).toEqual([]);
+
+    // Now, the props are /v1/odds' props, field for field (but the times and links the history does not keep).
+    const strip = (markets: HistoricalOddsResponse['events'][number]['markets']) =>
+      markets.map((market) => ({
+        ...market,
+        outcomes: market.outcomes.map((outcome) => ({
+          ...outcome,
+          prices: outcome.prices.map(({ updated_at: _at, links: _links, ...price }) => price),
+        })),
+      }));
+    const now = HistoricalOddsResponseSchema.parse(
+      (await get(`/v1/historical/odds?league=nba&at=${isoAt(clock.now())}&markets=props`)).json(),
+    ).events.find((entry) => entry.event.id === event.id)!;
+    const live = OddsResponseSchema.parse((await get(`/v1/odds?event=${event.id}&markets=props`)).json());
+    expect(now.markets.length).toBe(2);
+    expect(strip(now.markets)).toEqual(strip(live.events[0]!.markets));
   });
 
   it('CLV of a prop bet by its market key, by hand, and 400 for the market-type shorthand of a prop', async () => {
