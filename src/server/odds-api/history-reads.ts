@@ -117,11 +117,15 @@ export function playerDto(series: HistorySeries): HistoryPlayerDto | null {
 }
 
 /**
- * The player of a prop market of /v1/historical/odds, in /v1/odds' `Player` shape (its `team` is 'home' or 'away'):
- * the same rule as /v1/odds' `toPlayerDto` (views.ts), so the board now equals /v1/odds.
+ * The player of a prop market of /v1/historical/odds, in /v1/odds' `Player` shape (its `team` 'home', 'away', or
+ * null when the source did not know it): the same rule as /v1/odds' `toPlayerDto` (views.ts), so the board now
+ * equals /v1/odds.
  */
-export function oddsPlayerDto(player: HistoryPlayer): Player & { team: 'home' | 'away' } {
-  return { id: player.id, name: player.name, team: player.team === 'home' ? 'home' : 'away' };
+export function oddsPlayerDto(
+  player: HistoryPlayer,
+): Omit<Player, 'team'> & { team: 'home' | 'away' | null } {
+  const team = player.team === 'home' || player.team === 'away' ? player.team : null;
+  return { id: player.id, name: player.name, team };
 }
 
 /**

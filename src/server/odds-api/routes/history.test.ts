@@ -709,6 +709,8 @@ describe('player props in the history API (issue 15)', () => {
         players: [
           { ...LEBRON, team: 'home' },
           { ...TATUM, team: 'away' },
+          // A player listed without his team (as The Odds API lists them): team null in every answer, never a guess.
+          { id: 'p-holiday', name: 'Jrue Holiday' },
         ],
       }),
     ).toBe(true);
@@ -722,6 +724,11 @@ describe('player props in the history API (issue 15)', () => {
       stat: 'player_points',
       player: TATUM,
       point: 25.5,
+    });
+    board.price(event, 'betmgm', 'prop', 'over', -110, {
+      stat: 'player_assists',
+      player: { id: 'p-holiday', name: 'Jrue Holiday' },
+      point: 4.5,
     });
     board.price(event, 'fanduel', 'moneyline', 'home', -150);
     board.price(event, 'fanduel', 'moneyline', 'away', 130);
@@ -818,15 +825,17 @@ describe('player props in the history API (issue 15)', () => {
       current: { price: '-120', decimal_odds: 1.8333, at: isoAt(t0 + 5 * MINUTE), state: 'open' },
       closing: null,
     });
-    // Without the filter: the moneyline (null stat and player) and both players' props.
+    // Without the filter: the moneyline (null stat and player) and the three players' props.
     const every = LinesResponseSchema.parse((await get(`/v1/events/${event.id}/lines`, keys.elite)).json());
     expect(every.markets.map((entry) => [entry.market_type, entry.stat, entry.player?.id ?? null])).toEqual([
       ['moneyline', null, null],
+      ['prop', 'player_assists', 'p-holiday'],
       ['prop', 'player_points', 'p-lebron'],
       ['prop', 'player_points', 'p-tatum'],
     ]);
+    expect(every.markets[1]!.player).toEqual({ id: 'p-holiday', name: 'Jrue Holiday', team: null });
     // Tatum's over alone: no book priced every outcome, so no fair probabilities.
-    expect(every.markets[2]!.fair.opening).toBeNull();
+    expect(every.markets[3]!.fair.opening).toBeNull();
     expect((await get(`/v1/events/${event.id}/lines?player=nobody`, keys.elite)).json().markets).toEqual([]);
   });
 
@@ -875,10 +884,15 @@ describe('player props in the history API (issue 15)', () => {
         .flatMap((entry) =>
           entry.markets.map((market) => `${market.type}:${market.player?.id ?? '-'}:${market.main}`),
         );
-    expect(await markets('markets=prop')).toEqual(['prop:p-lebron:true', 'prop:p-tatum:true']);
+    expect(await markets('markets=prop')).toEqual([
+      'prop:p-holiday:true',
+      'prop:p-lebron:true',
+      'prop:p-tatum:true',
+    ]);
     expect(await markets('stat=player_points&player=p-tatum')).toEqual(['prop:p-tatum:true']);
     expect(await markets('markets=moneyline,props')).toEqual([
       'moneyline:-:true',
+      'prop:p-holiday:true',
       'prop:p-lebron:true',
       'prop:p-tatum:true',
     ]);
@@ -903,7 +917,8 @@ describe('player props in the history API (issue 15)', () => {
       (await get(`/v1/historical/odds?league=nba&at=${isoAt(clock.now())}&markets=props`)).json(),
     ).events.find((entry) => entry.event.id === event.id)!;
     const live = OddsResponseSchema.parse((await get(`/v1/odds?event=${event.id}&markets=props`)).json());
-    expect(now.markets.length).toBe(2);
+    expect(now.markets.length).toBe(3);
+    expect(now.markets.find((market) => market.player?.id === 'p-holiday')!.player!.team).toBeNull();
     expect(strip(now.markets)).toEqual(strip(live.events[0]!.markets));
   });
 
