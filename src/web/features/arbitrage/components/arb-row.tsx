@@ -55,6 +55,12 @@ interface StakeProps {
 
 const selectionOf = (side: Side) => side.name || side.selection.name;
 
+/**
+ * A side's pick at the end of a long name ("LeBron James Points" + "Over 27.5", "Travis Kelce Anytime TD" + "— Yes"):
+ * set apart and never broken, so a wrapped prop still reads player, stat, then side and line (decision 126).
+ */
+const PICK = /^(.+) ((?:Over|Under) \S+|— \S+)$/;
+
 const priceOf = (side: Side, format: OddsFormat) => priceText(side, format);
 
 /** "Loses $0.40 if Boston Celtics win", "Loses $1.10 on a draw". */
@@ -84,6 +90,7 @@ function SideItem({
 }) {
   const link = resolveBetLink(book, side.links, device, state);
   const selection = selectionOf(side);
+  const pick = PICK.exec(selection);
   const stakeName = `Stake on ${selection} at ${book.displayName}`;
   return (
     <li className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-3 gap-y-2 py-2 first:pt-0 last:pb-0 xl:grid-cols-[7rem_minmax(6.5rem,1fr)_4rem_6.25rem_6.5rem_4rem_8.5rem] xl:py-1.5">
@@ -92,7 +99,13 @@ function SideItem({
         className="min-w-0 text-sm leading-tight text-slate-200 max-xl:order-3 max-xl:col-span-2"
         title={selection}
       >
-        {selection}
+        {pick ? (
+          <>
+            {pick[1]} <span className="whitespace-nowrap font-semibold text-white">{pick[2]}</span>
+          </>
+        ) : (
+          selection
+        )}
       </span>
       <span className="whitespace-nowrap text-right font-mono text-sm font-semibold tabular-nums text-white max-xl:order-2">
         {price}
@@ -295,7 +308,10 @@ function ArbRowView({
           </div>
           <div className="mt-0.5 text-xs text-slate-400">{eventName}</div>
           <div className="mt-1 flex flex-wrap items-baseline gap-x-2">
-            <span className="text-sm font-medium text-emerald-200">{arb.market}</span>
+            <span className="text-sm font-medium text-emerald-200">
+              {/* The line stays with the word before it ("Over/Under 27.5", "Total 221.5"). */}
+              {arb.market.replace(/ (?=\S+$)/, '\u00a0')}
+            </span>
             <ArbAge foundAt={arb.found_at} fallbackNow={settings.now} />
           </div>
           <PriceHistoryButton

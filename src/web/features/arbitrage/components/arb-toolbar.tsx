@@ -3,6 +3,7 @@ import { cn } from '#web/lib/cn.ts';
 import { Button } from '#web/ui/button.tsx';
 import { Switch } from '#web/ui/switch.tsx';
 import { isDefaultFilters, type FeedArb } from '../lib/arb-filters.ts';
+import { loadBettorExtras } from '../lib/bettor-extras.ts';
 import {
   DEFAULT_FILTERS,
   type ArbFilters,
@@ -149,7 +150,13 @@ export function ArbToolbar(props: ArbToolbarProps) {
   const narrowed = !isDefaultFilters(filters) || props.hiddenCount > 0;
   return (
     <div className="mt-3 space-y-2 border-b border-slate-800 pb-3">
-      <div role="group" aria-label="Filters" className="relative flex flex-wrap items-center gap-x-3 gap-y-2">
+      {/* Reaching for a filter loads what filters need (lib/bettor-extras.ts), so the rows need not wait for it. */}
+      <div
+        role="group"
+        aria-label="Filters"
+        onFocus={() => void loadBettorExtras()}
+        className="relative flex flex-wrap items-center gap-x-3 gap-y-2"
+      >
         <div className={fieldClass}>
           <label htmlFor={`${id}m`}>Minimum edge</label>
           <NumberField

@@ -15,9 +15,9 @@ import {
   useSportsbookStates,
 } from '../hooks/use-sportsbook-preferences.ts';
 import { useAlertsSetting, useArbView, useHiddenArbs, useStakeSettings } from '../hooks/use-tool-settings.ts';
-import { arbFilter, type FeedArb } from '../lib/arb-filters.ts';
+import type { FeedArb } from '../lib/arb-filters.ts';
 import { arbsByTab, MAX_STARS, refreshInterval, STARS_PER_NEW_ARB, type ArbMode } from '../lib/arbs.ts';
-import { bettorExtrasReady, loadBettorExtras } from '../lib/bettor-extras.ts';
+import { arbFilter, bettorExtrasReady, loadBettorExtras } from '../lib/bettor-extras.ts';
 import type { RowSettings } from '../lib/tool-settings.ts';
 import { ArbTable, type TableRow } from './arb-table.tsx';
 import { ArbToolbar } from './arb-toolbar.tsx';
@@ -100,22 +100,24 @@ export function ArbitrageScreen() {
   const { totalCents, roundTo, setTotalCents, setRoundTo } = useStakeSettings();
   const { hidden, hide, showAll } = useHiddenArbs(result?.keys);
   const filterNow = filters.startsWithin === 'any' ? 0 : now;
+  // Other odds formats, rounded stakes and the filters' predicate come from a chunk loaded when one is chosen: the
+  // rows wait for it (a few KB, usually there before the feed), so no row is ever drawn in a format, a split or a
+  // filter not asked for.
+  const [, setExtrasLoads] = useState(0);
+  const formatReady = bettorExtrasReady(oddsFormat, roundTo, filters);
   const filtered = useMemo(() => {
-    const keep = arbFilter(filters, filterNow);
+    // Ready turns true when the chunk arrives: the predicate exists from then on.
+    const keep = formatReady ? arbFilter(filters, filterNow) : null;
     if (!keep && hidden.size === 0) return tabs;
     const pick = (list: readonly FeedArb[]) =>
       list.filter((arb) => (!keep || keep(arb)) && (hidden.size === 0 || !hidden.has(arbKey(arb))));
     return { prematch: pick(tabs.prematch), live: pick(tabs.live) };
-  }, [tabs, filters, filterNow, hidden]);
+  }, [tabs, filters, filterNow, hidden, formatReady]);
   const { alerts, setAlerts } = useAlertsSetting();
   const eligible = useMemo(
-    () => (alerts ? [...filtered.prematch, ...filtered.live] : NO_ARBS),
-    [alerts, filtered],
+    () => (alerts && formatReady ? [...filtered.prematch, ...filtered.live] : NO_ARBS),
+    [alerts, formatReady, filtered],
   );
-  // Other odds formats and rounded stakes come from a chunk loaded when one is chosen: the rows wait for it (a
-  // couple of KB, usually there before the feed), so no row is ever drawn in a format or a split not asked for.
-  const [, setExtrasLoads] = useState(0);
-  const formatReady = bettorExtrasReady(oddsFormat, roundTo);
   useEffect(() => {
     if (formatReady) return;
     let live = true;

@@ -1,10 +1,11 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ArbFeed } from '#domain/schemas/feed.ts';
 import { arb, feed, moneyline } from '#tests/support/arbitrage-fixtures.ts';
 import type { FeedArb } from '../lib/arb-filters.ts';
+import { loadBettorExtras } from '../lib/bettor-extras.ts';
 import type { RowSettings } from '../lib/tool-settings.ts';
 import { ArbitrageTool } from './arbitrage-tool.tsx';
 import type { ArbTableProps } from './arb-table.tsx';
@@ -62,6 +63,10 @@ const fetchMock = vi.fn(async () => {
     headers: { 'content-type': 'application/json' },
   });
 });
+
+// The filters' code loads on use (lib/bettor-extras.ts; arbitrage-filters-load.test.tsx tests the wait): loaded once
+// here, so each filter applies as soon as it is set.
+beforeAll(() => loadBettorExtras());
 
 beforeEach(() => {
   window.localStorage.clear();

@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { marketLabel } from '#domain/markets.ts';
 import { arb, moneyline } from '#tests/support/arbitrage-fixtures.ts';
-import {
-  arbFilter,
-  arbMarketType,
-  filtersFromQuery,
-  marketType,
-  queryForView,
-  viewQuery,
-  type FeedArb,
-} from './arb-filters.ts';
+import { filtersFromQuery, queryForView, viewQuery, type FeedArb } from './arb-filters.ts';
+import { arbFilter, arbMarketType, marketType } from './arb-predicate.ts';
 import { DEFAULT_FILTERS, type ArbFilters } from './tool-settings.ts';
 import { leagueOptions } from '../components/filter-menu.tsx';
 
@@ -81,7 +74,9 @@ describe('arbMarketType', () => {
     expect(arbMarketType(prop('p2', 'Travis Kelce Anytime TD'))).toBe('props');
     expect(arbMarketType(prop('p3', 'LeBron James 1st Quarter Points Over/Under 7.5'))).toBe('props');
     expect(arbMarketType(game('g1', { market: 'Total 221.5', marketType: 'total' }))).toBe('total');
-    expect(arbMarketType(game('g2', { market: '1st Half Moneyline', marketType: 'moneyline' }))).toBe('moneyline');
+    expect(arbMarketType(game('g2', { market: '1st Half Moneyline', marketType: 'moneyline' }))).toBe(
+      'moneyline',
+    );
     expect(arbMarketType(game('g3', { market: 'Full Time Result', marketType: '1x2' }))).toBe('1x2');
   });
 
@@ -192,7 +187,10 @@ describe('URL and storage', () => {
     expect(viewQuery(props)).toBe('markets=props');
     expect(queryForView('', props, 'american')).toBe('?markets=props');
     expect(filtersFromQuery(new URLSearchParams('markets=props'))).toEqual(props);
-    expect(filtersFromQuery(new URLSearchParams('markets=PROPS,spread'))?.markets).toEqual(['spread', 'props']);
+    expect(filtersFromQuery(new URLSearchParams('markets=PROPS,spread'))?.markets).toEqual([
+      'spread',
+      'props',
+    ]);
   });
 
   it('writes the view as the query storage keeps', () => {

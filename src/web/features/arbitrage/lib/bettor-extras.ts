@@ -1,16 +1,18 @@
 import type { Cents } from '#domain/odds.ts';
 import type { Side } from '#domain/schemas/feed.ts';
 import type { StakeSplit } from '#domain/stake-split.ts';
+import { isDefaultFilters, type FeedArb } from './arb-filters.ts';
 import type * as Chunk from './bettor-extras-chunk.ts';
-import type { OddsFormat, RoundTo } from './tool-settings.ts';
+import type { ArbFilters, OddsFormat, RoundTo } from './tool-settings.ts';
 
 type Extras = typeof Chunk;
 
 // The bettor's settings that need code SPEC's page does not: prices in decimal, fractional or probability
-// (src/domain/odds-format.ts) and stakes rounded to whole dollars (src/domain/stake-split.ts). They come in one chunk
-// (bettor-extras-chunk.ts) loaded when a bettor picks one, or when the saved settings name one; the screen shows no
-// row until it is there, so nothing is ever shown in a format or a split not asked for. American prices and the cent
-// split need nothing from it: the page's first load stays within its JavaScript budget.
+// (src/domain/odds-format.ts), stakes rounded to whole dollars (src/domain/stake-split.ts) and the toolbar's filters
+// (arb-predicate.ts: what they keep, market types). They come in one chunk (bettor-extras-chunk.ts) loaded when a
+// bettor picks one, or when the saved settings or the URL name one; the screen shows no row until it is there, so
+// nothing is ever shown in a format, a split or a filter not asked for. American prices, the cent split and no filter
+// need nothing from it: the page's first load stays within its JavaScript budget.
 
 let extras: Extras | null = null;
 let loading: Promise<void> | null = null;
@@ -23,8 +25,13 @@ export function loadBettorExtras(): Promise<void> {
 }
 
 /** Whether rows can be drawn with these settings now. */
-export function bettorExtrasReady(oddsFormat: OddsFormat, roundTo: RoundTo): boolean {
-  return (oddsFormat === 'american' && roundTo === 0) || extras !== null;
+export function bettorExtrasReady(oddsFormat: OddsFormat, roundTo: RoundTo, filters: ArbFilters): boolean {
+  return (oddsFormat === 'american' && roundTo === 0 && isDefaultFilters(filters)) || extras !== null;
+}
+
+/** The filters' predicate (arb-predicate.ts), or null when none is set or before the chunk is loaded (not ready). */
+export function arbFilter(filters: ArbFilters, now: number): ((arb: FeedArb) => boolean) | null {
+  return extras ? extras.arbFilter(filters, now) : null;
 }
 
 export function priceText(side: Pick<Side, 'price' | 'decimal_odds'>, oddsFormat: OddsFormat): string {
