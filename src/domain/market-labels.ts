@@ -23,12 +23,17 @@ import {
 /** A prop's player as labels need him; a market without one (a game line) passes null. */
 export type LabelPlayer = Pick<Player, 'name'> | null | undefined;
 
-const KIND_OF_STAT = new Map<PropStatKey, PropKind>();
-for (const defs of Object.values(PROP_CATALOGUE)) for (const def of defs) KIND_OF_STAT.set(def.key, def.kind);
+// Built on first use, not at import: the arbitrage page imports this module (through arb-feed.ts) for arb keys, and a
+// top-level loop would keep the whole prop catalogue in its first-load JS (decision 126).
+let kindOfStat: Map<PropStatKey, PropKind> | undefined;
 
 /** Over/under or yes/no; undefined for a stat no league offers. */
 export function propKindOf(stat: PropStatKey): PropKind | undefined {
-  return KIND_OF_STAT.get(stat);
+  if (!kindOfStat) {
+    kindOfStat = new Map();
+    for (const defs of Object.values(PROP_CATALOGUE)) for (const def of defs) kindOfStat.set(def.key, def.kind);
+  }
+  return kindOfStat.get(stat);
 }
 
 /** The outcomes that together cover every result of the market, in the order the feed lists them. */
