@@ -11,7 +11,7 @@ const T0 = Date.UTC(2026, 10, 22, 0, 0, 0);
 const prices = (messages: SourceMessage[]) => messages.filter((m): m is PriceMessage => m.kind === 'price');
 
 /** A digest of every message of a seeded run: a change in any field, order or count changes it. */
-function digest(options: { seed: number; events: number; stepMs?: number }, steps: number): string {
+function digest(options: { seed: number; events: number; stepMs?: number; props?: boolean }, steps: number): string {
   const sim = new MarketSimulator({ ...options, startMs: T0 });
   const hash = createHash('sha256');
   const add = (batch: SourceMessage[]) => {
@@ -24,13 +24,23 @@ function digest(options: { seed: number; events: number; stepMs?: number }, step
 
 describe('MarketSimulator', () => {
   // Recorded from the simulator: refactoring it must keep every seeded run identical (SIM_SEED promises a
-  // deterministic demo). Re-recorded only when its behaviour changes on purpose (last: decision 111, the pace of ends
-  // and of fixtures listed at run time).
-  it('emits exactly the recorded messages for a seed (pre-match, live, suspensions, ends, links)', () => {
+  // deterministic demo). Re-recorded only when its behaviour changes on purpose (last: decision 122, player props:
+  // rosters in event messages and prop prices). Without props a run is still exactly what decision 111 recorded:
+  // props draw from their own generator, so the game lines do not move.
+  it('emits exactly the recorded messages for a seed (pre-match, live, suspensions, ends, links, props)', () => {
     expect(digest({ seed: 42, events: 40 }, 100)).toBe(
-      '55482846d81dc35147556d6aaac1d742b5272d0707d33734a37f61af197d0043',
+      '25c7a71f6fbec25a7d335cd158260166a7ccb0b1cb6238d73f0c300b6445bf3c',
     );
     expect(digest({ seed: 5, events: 4, stepMs: 120_000 }, 300)).toBe(
+      '254f9894c9675a7b8075cc2ba5324cd162f6b6c72649b4f0fbc846217a2d9729',
+    );
+  });
+
+  it('emits, without props, exactly the game lines recorded before props (decision 111)', () => {
+    expect(digest({ seed: 42, events: 40, props: false }, 100)).toBe(
+      '55482846d81dc35147556d6aaac1d742b5272d0707d33734a37f61af197d0043',
+    );
+    expect(digest({ seed: 5, events: 4, stepMs: 120_000, props: false }, 300)).toBe(
       'f6160a1535195b8f4997cce8d769ffa738ae400193462cb93e9270e18de1da20',
     );
   });
@@ -61,7 +71,8 @@ describe('MarketSimulator', () => {
     const initial = prices(new MarketSimulator({ seed: 5, startMs: T0, events: 40 }).initial());
     const groups = new Map<string, number[]>();
     for (const m of initial) {
-      if (m.market === '1x2') continue;
+      // Props hold more (their margins are checked in simulator-props.test.ts).
+      if (m.market === '1x2' || m.market === 'prop') continue;
       const key = `${m.sourceEventId}|${m.book}|${m.market}|${m.period}|${m.market === 'spread' && m.outcome === 'away' ? -m.point! : m.point}`;
       groups.set(key, [...(groups.get(key) ?? []), americanToDecimal(m.american as AmericanOdds)]);
     }
@@ -159,7 +170,8 @@ describe('MarketSimulator', () => {
     expect(live).toBeGreaterThan(0);
     expect(prematch).toBeGreaterThan(0);
     expect(vanished).toBeGreaterThan(0);
-    expect(engine.stats().dropped).toBe(0);
+    // The only drops: fliff's props of players whose surname another player of the fixture shares (decision 122).
+    expect(engine.stats().dropped).toBe(engine.stats().drops.ambiguous_player);
   });
 
   // Decision 111: ten minutes of the default board (110 fixtures, 250 ms steps) show what odds history needs: a

@@ -7,6 +7,7 @@ import { simulatedLinks } from '../links.ts';
 import { TEAMS } from '../teams.ts';
 import { LEAGUE_WEIGHTS, MODELS, PROFILES, plansFor, type MarketPlan } from './models.ts';
 import { bookOdds, fairProbabilities, mainLine } from './pricing.ts';
+import { PropSimulator, type FixtureProps } from './prop-simulator.ts';
 
 // The market simulator (the default source, and the public demo's data; always labelled "simulator" in the feed).
 // A fair model per event (expected home margin and total, random-walking; faster and with scoring jumps once live)
@@ -42,6 +43,8 @@ export interface SimulatorOptions {
   /** Virtual start time (unix ms); the simulator's clock advances `stepMs` per step. */
   startMs: number;
   stepMs?: number;
+  /** Player props (decision 122); default true. Off, the run is exactly the game lines it would have with them. */
+  props?: boolean;
 }
 
 /** Fixtures listed ahead start on the five minutes. */
@@ -79,10 +82,14 @@ interface SimEvent {
   total: number;
   markets: SimMarket[];
   slug: string;
+  /** The fixture's rosters and player props (null when the simulator runs without props). */
+  props: FixtureProps | null;
 }
 
 export class MarketSimulator {
   private readonly random: () => number;
+  /** Player props draw from their own generator, so the game lines do not depend on them. */
+  private readonly props: PropSimulator | null;
   private readonly stepMs: number;
   private readonly eventCount: number;
   private readonly events: SimEvent[] = [];
@@ -93,6 +100,7 @@ export class MarketSimulator {
 
   constructor(options: SimulatorOptions) {
     this.random = seededRandom(options.seed);
+    this.props = options.props === false ? null : new PropSimulator(options.seed);
     this.stepMs = options.stepMs ?? 250;
     this.eventCount = options.events ?? 110;
     this.nowMs = options.startMs;
@@ -155,8 +163,10 @@ export class MarketSimulator {
       total,
       markets: [],
       slug: slug(`${away[0]} ${home[0]}`),
+      props: null,
     };
     event.markets = plansFor(league).map((plan, index) => this.createMarket(event, plan, index));
+    event.props = this.props?.create(event) ?? null;
     return event;
   }
 
@@ -231,7 +241,7 @@ export class MarketSimulator {
   }
 
   private eventMessage(event: SimEvent): SourceMessage {
-    return {
+    const message: SourceMessage = {
       kind: 'event',
       sourceEventId: event.sourceEventId,
       league: event.league,
@@ -240,6 +250,8 @@ export class MarketSimulator {
       startsAt: event.startsAt,
       live: event.live,
     };
+    if (event.props) message.players = event.props.roster;
+    return message;
   }
 
   /** Every fixture and every book's first quote. */
@@ -256,6 +268,7 @@ export class MarketSimulator {
           book.nextQuoteAt = this.nowMs + this.quoteGap(book, event);
         }
       }
+      if (this.props && event.props) out.push(...this.props.initial(event, event.props, this.nowMs));
     }
     return out;
   }
@@ -297,6 +310,7 @@ export class MarketSimulator {
         out.push(this.eventMessage(event));
         for (const market of event.markets)
           for (const book of market.books) book.nextQuoteAt = now + this.random() * 2_000;
+        if (this.props && event.props) this.props.schedule(event.props, now, 2_000);
         continue;
       }
       const model = MODELS[event.league];
@@ -305,12 +319,14 @@ export class MarketSimulator {
         out.push(this.eventMessage(event));
         for (const market of event.markets)
           for (const book of market.books) book.nextQuoteAt = now + this.random() * 1_500;
+        if (this.props && event.props) out.push(...this.props.kickOff(event, event.props, now));
       }
       // The fair model drifts; live games drift faster and jump on scores, and books suspend after a score.
       const drift = event.live ? 0.012 : 0.0015;
       event.margin += this.gauss() * model.marginScale * drift * Math.sqrt(seconds);
       event.total += this.gauss() * model.totalScale * drift * Math.sqrt(seconds);
-      if (event.live && this.random() < model.scoresPerSecond * seconds) {
+      const scored = event.live && this.random() < model.scoresPerSecond * seconds;
+      if (scored) {
         event.margin += (this.random() < 0.5 ? -1 : 1) * model.marginScale * (0.15 + this.random() * 0.25);
         event.total += model.totalScale * 0.1 * this.random();
         for (const market of event.markets) {
@@ -346,6 +362,7 @@ export class MarketSimulator {
           }
         }
       }
+      if (this.props && event.props) out.push(...this.props.step(event, event.props, now, scored));
     }
     return out;
   }

@@ -1,0 +1,290 @@
+import { describe, expect, it } from 'vitest';
+import { bookSum } from '#domain/arbitrage.ts';
+import type { LeagueKey } from '#domain/markets.ts';
+import { americanToDecimal, type AmericanOdds } from '#domain/odds.ts';
+import { indexRoster, matchPlayer, normalizePlayerName, surnameOf } from '#domain/player-matching.ts';
+import { PROP_CATALOGUE, propSpecProblem, type PropStatKey } from '#domain/props.ts';
+import type { Arb } from '#domain/schemas/feed.ts';
+import { OddsEngine } from '../engine.ts';
+import type { EventMessage, PlayerInput, PriceMessage, SourceMessage } from '../messages.ts';
+import { MarketSimulator } from './simulation/market-simulator.ts';
+
+// Player props of the simulator (decision 122): rosters in the event messages, a few dozen props per fixture, books
+// that skip props and name players their own way, live lines that move and get suspended, and prop arbs in the
+// engine's feed.
+
+const T0 = Date.UTC(2026, 10, 22, 0, 0, 0);
+const isProp = (m: SourceMessage): m is PriceMessage => m.kind === 'price' && m.market === 'prop';
+const events = (messages: SourceMessage[]) => messages.filter((m): m is EventMessage => m.kind === 'event');
+const propKey = (m: PriceMessage) =>
+  `${m.sourceEventId}|${m.player!.id ?? m.player!.name}|${m.stat}|${m.period}|${m.point}`;
+
+describe('MarketSimulator player props', () => {
+  const initial = new MarketSimulator({ seed: 3, startMs: T0 }).initial();
+  const rosters = new Map(events(initial).map((e) => [e.sourceEventId, e.players ?? []]));
+  const leagues = new Map(events(initial).map((e) => [e.sourceEventId, e.league as LeagueKey]));
+  const live = new Set(events(initial).flatMap((e) => (e.live ? [e.sourceEventId] : [])));
+  const props = initial.filter(isProp);
+
+  it('lists both teams of every fixture in its event message, with stable ids and realistic names', () => {
+    const names: string[] = [];
+    let sharedSurnameEvents = 0;
+    const byId = new Map<string, string>();
+    for (const [, players] of rosters) {
+      expect(players.length).toBeGreaterThanOrEqual(18);
+      expect(players.filter((p) => p.team === 'home').length).toBe(players.length / 2);
+      expect(new Set(players.map((p) => p.id)).size).toBe(players.length);
+      const surnames = players.map((p) => surnameOf(normalizePlayerName(p.name)));
+      if (new Set(surnames).size < surnames.length) sharedSurnameEvents += 1;
+      for (const player of players) {
+        names.push(player.name);
+        // A team's players are the same in each of its fixtures.
+        if (byId.has(player.id!)) expect(byId.get(player.id!)).toBe(player.name);
+        byId.set(player.id!, player.name);
+      }
+    }
+    expect(rosters.size).toBe(110);
+    expect(names.some((name) => /[^\x00-\x7f]/.test(name))).toBe(true);
+    expect(names.some((name) => / (Jr\.|II|III)$/.test(name))).toBe(true);
+    expect(names.some((name) => /^[A-Z]\.[A-Z]\. /.test(name))).toBe(true);
+    expect(names.some((name) => / (Mc|O')[A-Z]/.test(name))).toBe(true);
+    // Two players of one fixture share a surname now and then (never within one team).
+    expect(sharedSurnameEvents).toBeGreaterThan(0);
+    expect(sharedSurnameEvents).toBeLessThan(rosters.size);
+  });
+
+  it("hangs a few dozen props per fixture from its league's catalogue, on half-lines, some with alternate lines", () => {
+    const perEvent = new Map<string, Set<string>>();
+    const linesPerStat = new Map<string, Set<number | null | undefined>>();
+    for (const m of props) {
+      const roster = rosters.get(m.sourceEventId)!;
+      const league = leagues.get(m.sourceEventId)!;
+      const player = roster.find((p) => p.id === m.player!.id) ?? roster.find((p) => p.name === m.player!.name);
+      const spec = {
+        type: 'prop' as const,
+        stat: m.stat as PropStatKey,
+        period: (m.period ?? 'full') as 'full',
+        playerId: player?.id ?? '',
+        point: m.point ?? null,
+      };
+      if (!m.player!.id) continue; // name-only books: matched in the engine test below
+      expect(player, `${m.player!.name} on the roster`).toBeDefined();
+      expect(propSpecProblem(league, spec), JSON.stringify(m)).toBeNull();
+      const set = perEvent.get(m.sourceEventId) ?? new Set<string>();
+      set.add(propKey(m));
+      perEvent.set(m.sourceEventId, set);
+      const stat = `${m.sourceEventId}|${m.player!.id}|${m.stat}|${m.period}`;
+      const lines = linesPerStat.get(stat) ?? new Set();
+      lines.add(m.point);
+      linesPerStat.set(stat, lines);
+    }
+    // Before kick-off every prop is up; in play books keep about half of theirs (and take settled lines down).
+    const counts = [...perEvent].flatMap(([id, set]) => (live.has(id) ? [] : [set.size]));
+    expect(perEvent.size).toBe(110);
+    expect(counts.length).toBeGreaterThan(50);
+    expect(Math.min(...counts)).toBeGreaterThanOrEqual(15);
+    expect(Math.max(...counts)).toBeLessThanOrEqual(100);
+    const mean = counts.reduce((a, b) => a + b, 0) / counts.length;
+    expect(mean).toBeGreaterThan(24);
+    expect(mean).toBeLessThan(70);
+    // Every league's whole catalogue appears somewhere on the board (yes/no props included).
+    for (const league of ['nba', 'ncaab', 'nfl', 'mlb', 'nhl'] as const) {
+      const stats = new Set(props.filter((m) => leagues.get(m.sourceEventId) === league).map((m) => m.stat));
+      for (const def of PROP_CATALOGUE[league]) expect(stats, `${league} ${def.key}`).toContain(def.key);
+    }
+    expect(props.some((m) => m.period === 'q1')).toBe(true);
+    // Alternate lines (and books hanging their own number) give some stats more than one line.
+    expect([...linesPerStat.values()].filter((lines) => lines.size > 1).length).toBeGreaterThan(100);
+  });
+
+  it('has books skip props: each quotes a subset, and two quote none', () => {
+    const books = new Set(props.map((m) => m.book));
+    expect(books).not.toContain('circa');
+    expect(books).not.toContain('hardrock_in');
+    expect(books.size).toBe(13);
+    const perProp = new Map<string, Set<string>>();
+    for (const m of props) {
+      if (!m.player!.id) continue;
+      const set = perProp.get(propKey(m)) ?? new Set<string>();
+      set.add(m.book);
+      perProp.set(propKey(m), set);
+    }
+    const sizes = [...perProp.values()].map((set) => set.size);
+    expect(Math.max(...sizes)).toBeLessThan(13);
+    const mean = sizes.reduce((a, b) => a + b, 0) / sizes.length;
+    expect(mean).toBeGreaterThan(3);
+    expect(mean).toBeLessThan(9);
+  });
+
+  it('names players by roster id at most books, and by a spelling the matcher accepts at bodog, fliff and betonline', () => {
+    const nameOnly = props.filter((m) => !m.player!.id);
+    expect(new Set(nameOnly.map((m) => m.book))).toEqual(new Set(['bodog', 'fliff', 'betonline']));
+    expect(nameOnly.length / props.length).toBeGreaterThan(0.05);
+    expect(nameOnly.length / props.length).toBeLessThan(0.3);
+    let respelt = 0;
+    for (const m of nameOnly) {
+      const roster = rosters.get(m.sourceEventId)!;
+      const same = roster.filter((p) => normalizePlayerName(p.name) === normalizePlayerName(m.player!.name));
+      expect(same, m.player!.name).toHaveLength(1);
+      if (same[0]!.name !== m.player!.name) respelt += 1;
+      if (m.player!.team) expect(m.player!.team).toBe(same[0]!.team);
+    }
+    expect(respelt).toBeGreaterThan(0);
+  });
+
+  it('prices props with more margin than game lines (about 4–10 % per book)', () => {
+    const groups = new Map<string, number[]>();
+    for (const m of props) {
+      const key = `${m.book}|${propKey(m)}`;
+      groups.set(key, [...(groups.get(key) ?? []), americanToDecimal(m.american as AmericanOdds)]);
+    }
+    const overrounds = [...groups.values()]
+      .filter((g) => g.length === 2)
+      .map((g) => bookSum(g) - 1)
+      .sort((a, b) => a - b);
+    expect(overrounds.length).toBeGreaterThan(10_000);
+    expect(overrounds[Math.floor(overrounds.length * 0.02)]!).toBeGreaterThan(0.03);
+    expect(overrounds[Math.floor(overrounds.length * 0.98)]!).toBeLessThan(0.13);
+  });
+
+  it('keeps the update rate in the order of the game lines (a minute of the default board)', () => {
+    const sim = new MarketSimulator({ seed: 42, startMs: T0 });
+    sim.initial();
+    let game = 0;
+    let prop = 0;
+    for (let step = 0; step < 240; step += 1) {
+      for (const m of sim.step()) {
+        if (m.kind !== 'price') continue;
+        if (m.market === 'prop') prop += 1;
+        else game += 1;
+      }
+    }
+    expect(prop).toBeGreaterThan(game * 0.3);
+    expect(prop).toBeLessThan(game * 1.5);
+  });
+
+  it('moves live lines with the game, suspends props in play (scores, at random) and resumes them', () => {
+    const sim = new MarketSimulator({ seed: 11, startMs: T0, events: 30 });
+    const live = new Set<string>();
+    const suspendedAt = new Map<string, number>();
+    let suspended = 0;
+    let resumed = 0;
+    const lines = new Map<string, Set<number>>();
+    const track = (m: SourceMessage, step: number) => {
+      if (m.kind === 'event') {
+        if (m.live) live.add(m.sourceEventId);
+        return;
+      }
+      if (!isProp(m) || !live.has(m.sourceEventId)) return;
+      const key = `${m.book}|${propKey(m)}|${m.outcome}`;
+      if (m.suspended) {
+        suspended += 1;
+        suspendedAt.set(key, step);
+      } else if (suspendedAt.has(key)) {
+        resumed += 1;
+        suspendedAt.delete(key);
+      }
+      if (m.player!.id && m.point !== null && m.point !== undefined && !m.suspended) {
+        const stat = `${m.book}|${m.sourceEventId}|${m.player!.id}|${m.stat}|${m.period}`;
+        const set = lines.get(stat) ?? new Set<number>();
+        set.add(m.point);
+        lines.set(stat, set);
+      }
+    };
+    for (const m of sim.initial()) track(m, 0);
+    for (let step = 1; step <= 2_400; step += 1) for (const m of sim.step()) track(m, step);
+    expect(live.size).toBeGreaterThan(5);
+    expect(suspended).toBeGreaterThan(500);
+    expect(resumed).toBeGreaterThan(200);
+    // A live line moves as the player's tally grows: many (book, player, stat) show several lines over ten minutes.
+    const moved = [...lines.values()].filter((set) => set.size >= 2).length;
+    expect(moved).toBeGreaterThan(50);
+  });
+
+  it('feeds the engine props it stores and scans, dropping only the ambiguous namings it sends on purpose', () => {
+    let now = T0;
+    const engine = new OddsEngine({ source: 'simulator', now: () => now });
+    const sim = new MarketSimulator({ seed: 42, startMs: T0 });
+    const eventRosters = new Map<string, PlayerInput[]>();
+    let intended = 0;
+    let intendedOutsideFliff = 0;
+    const feed = (messages: SourceMessage[]) => {
+      for (const m of messages) {
+        if (m.kind === 'event') {
+          eventRosters.set(m.sourceEventId, m.players ?? []);
+        } else if (isProp(m) && !m.player!.id) {
+          // What the engine must drop: a name two players of the fixture could be (fliff, on purpose).
+          const roster = eventRosters.get(m.sourceEventId)!;
+          const players = roster.map((p) => ({ id: String(p.id), name: p.name, team: String(p.team) }));
+          const match = matchPlayer(indexRoster({ players }), { name: m.player!.name, team: m.player!.team ?? null });
+          expect(match.status, JSON.stringify(m.player)).not.toBe('unmatched');
+          if (match.status === 'ambiguous') {
+            intended += 1;
+            if (m.book !== 'fliff') intendedOutsideFliff += 1;
+          }
+        }
+        engine.ingest(m);
+      }
+    };
+    feed(sim.initial());
+    engine.markReady();
+    const propArbs: Arb[] = [];
+    let gameArbs = 0;
+    for (let step = 1; step <= 120; step += 1) {
+      now += 250;
+      feed(sim.step());
+      engine.tick();
+      if (step % 40 === 0) {
+        const arbs = engine.currentArbs().filter((arb) => arb.edge_pct > 0);
+        propArbs.push(...arbs.filter((arb) => arb.market_type === 'prop'));
+        gameArbs += arbs.filter((arb) => arb.market_type !== 'prop').length;
+      }
+    }
+
+    // Every drop is one of the ambiguous namings sent on purpose, all from fliff.
+    const { drops, dropped } = engine.stats();
+    expect(intended).toBeGreaterThan(0);
+    expect(intendedOutsideFliff).toBe(0);
+    expect(drops.ambiguous_player).toBe(intended);
+    expect(dropped).toBe(intended);
+
+    // The store holds the props, each with its roster player.
+    let propMarkets = 0;
+    let gameMarkets = 0;
+    for (const event of engine.store.events()) {
+      for (const market of engine.store.markets(event.id)) {
+        if (market.spec.type !== 'prop') {
+          gameMarkets += 1;
+          continue;
+        }
+        propMarkets += 1;
+        expect(market.player).toBeDefined();
+        expect(market.player!.id).toBe(market.spec.playerId);
+      }
+    }
+    expect(propMarkets).toBeGreaterThan(gameMarkets * 3);
+
+    // Prop arbs appear beside game-line arbs, and stay a small share of the prop markets.
+    expect(propArbs.length).toBeGreaterThan(0);
+    expect(gameArbs).toBeGreaterThan(0);
+    expect(propArbs.length / 3).toBeLessThan(propMarkets * 0.05);
+    const rosterNames = new Set([...eventRosters.values()].flat().map((p) => p.name));
+    for (const arb of propArbs) {
+      // One player, one stat, one line: the sides are the market's two outcomes, at two books.
+      expect(arb.sides).toHaveLength(2);
+      expect(arb.sides[0]!.sportsbook).not.toBe(arb.sides[1]!.sportsbook);
+      const overUnder = /^(.+) Over\/Under (\d+\.5)$/.exec(arb.market);
+      const names = arb.sides.map((side) => side.name).sort();
+      if (overUnder) {
+        const [, base, line] = overUnder;
+        expect(names).toEqual([`${base} Over ${line}`, `${base} Under ${line}`]);
+      } else {
+        expect(names).toEqual([`${arb.market} — No`, `${arb.market} — Yes`]);
+      }
+      expect(
+        [...rosterNames].some((name) => arb.market.startsWith(`${name} `)),
+        `${arb.market} names a roster player`,
+      ).toBe(true);
+    }
+  });
+});
