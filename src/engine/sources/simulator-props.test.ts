@@ -59,7 +59,8 @@ describe('MarketSimulator player props', () => {
     for (const m of props) {
       const roster = rosters.get(m.sourceEventId)!;
       const league = leagues.get(m.sourceEventId)!;
-      const player = roster.find((p) => p.id === m.player!.id) ?? roster.find((p) => p.name === m.player!.name);
+      const player =
+        roster.find((p) => p.id === m.player!.id) ?? roster.find((p) => p.name === m.player!.name);
       const spec = {
         type: 'prop' as const,
         stat: m.stat as PropStatKey,
@@ -216,7 +217,10 @@ describe('MarketSimulator player props', () => {
           // What the engine must drop: a name two players of the fixture could be (fliff, on purpose).
           const roster = eventRosters.get(m.sourceEventId)!;
           const players = roster.map((p) => ({ id: String(p.id), name: p.name, team: String(p.team) }));
-          const match = matchPlayer(indexRoster({ players }), { name: m.player!.name, team: m.player!.team ?? null });
+          const match = matchPlayer(indexRoster({ players }), {
+            name: m.player!.name,
+            team: m.player!.team ?? null,
+          });
           expect(match.status, JSON.stringify(m.player)).not.toBe('unmatched');
           if (match.status === 'ambiguous') {
             intended += 1;

@@ -11,7 +11,10 @@ const T0 = Date.UTC(2026, 10, 22, 0, 0, 0);
 const prices = (messages: SourceMessage[]) => messages.filter((m): m is PriceMessage => m.kind === 'price');
 
 /** A digest of every message of a seeded run: a change in any field, order or count changes it. */
-function digest(options: { seed: number; events: number; stepMs?: number; props?: boolean }, steps: number): string {
+function digest(
+  options: { seed: number; events: number; stepMs?: number; props?: boolean },
+  steps: number,
+): string {
   const sim = new MarketSimulator({ ...options, startMs: T0 });
   const hash = createHash('sha256');
   const add = (batch: SourceMessage[]) => {

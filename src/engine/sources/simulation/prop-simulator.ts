@@ -243,7 +243,11 @@ export class PropSimulator {
             sofar: Object.fromEntries(countersOf(event.league, player).map((counter) => [counter, 0])),
             counters: countersOf(event.league, player).map((counter) => {
               const model = counterModel(event.league, player, counter)!;
-              return { counter, model, chunk: model.sd === undefined ? 1 : (model.sd * model.sd) / model.mean };
+              return {
+                counter,
+                model,
+                chunk: model.sd === undefined ? 1 : (model.sd * model.sd) / model.mean,
+              };
             }),
             at: 0,
             sharedSurname: (names.get(name) ?? 0) > 1 || (surnames.get(surnameOf(name)) ?? 0) > 1,
@@ -255,7 +259,8 @@ export class PropSimulator {
         const main = this.createMarket(event, markets.length, state, plan, models, group, 0);
         group.main = main;
         markets.push(main);
-        const eligible = plan.alternates && plan.kind === 'over_under' && models.every((m) => m?.sd !== undefined);
+        const eligible =
+          plan.alternates && plan.kind === 'over_under' && models.every((m) => m?.sd !== undefined);
         if (eligible && this.random() < ALTERNATE_SHARE) {
           const sd = Math.sqrt(models.reduce((sum, m) => sum + m!.sd! * m!.sd!, 0));
           const distance = Math.max(2, Math.round(sd * 0.8)) * (this.random() < 0.5 ? -1 : 1);
@@ -285,7 +290,8 @@ export class PropSimulator {
       books.push({
         book,
         player: this.naming(book, config, player),
-        offset: alternate === 0 && plan.kind === 'over_under' && normal && roll < 0.2 ? (roll < 0.1 ? 1 : -1) : 0,
+        offset:
+          alternate === 0 && plan.kind === 'over_under' && normal && roll < 0.2 ? (roll < 0.1 ? 1 : -1) : 0,
         skew: this.gauss() * SKEW_SD,
         bias: [this.gauss() * BIAS_SD, this.gauss() * BIAS_SD],
         driftAt: 0,
@@ -329,7 +335,8 @@ export class PropSimulator {
     state.at = f;
     for (const entry of state.counters) {
       const mean = entry.model.mean * this.scoringFactor(event, state.side, entry.model) * df;
-      state.sofar[entry.counter] = (state.sofar[entry.counter] ?? 0) + entry.chunk * this.poisson(mean / entry.chunk);
+      state.sofar[entry.counter] =
+        (state.sofar[entry.counter] ?? 0) + entry.chunk * this.poisson(mean / entry.chunk);
     }
   }
 
@@ -485,14 +492,19 @@ export class PropSimulator {
   }
 
   /** One book's quote of one prop (both outcomes), or its taking down the line when settled or lopsided. */
-  private quote(event: PropFixture, market: PropMarket, book: PropBook, now: number, out: PriceMessage[]): void {
+  private quote(
+    event: PropFixture,
+    market: PropMarket,
+    book: PropBook,
+    now: number,
+    out: PriceMessage[],
+  ): void {
     book.nextQuoteAt = now + this.gap(book.book, event.live);
     const f = this.progress(event, now);
     this.advance(event, market.player, f);
     this.drift(book, now);
     this.recentre(event, market.group, f);
-    const point =
-      market.plan.kind === 'yes_no' ? null : market.group.line! + market.alternate + book.offset;
+    const point = market.plan.kind === 'yes_no' ? null : market.group.line! + market.alternate + book.offset;
     const p = point !== null && point < 0.5 ? NaN : this.fair(event, market, point, f, book.skew);
     if (!(p >= OFFER_RANGE[0] && p <= OFFER_RANGE[1])) {
       this.takeDown(event, market, book, out);

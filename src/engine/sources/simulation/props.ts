@@ -62,12 +62,20 @@ const ROLE_COUNTERS: Partial<Record<Role, Partial<Record<Counter, CounterModel>>
 };
 
 /** A player's counter model in the league (rating applied), or undefined when his role has none. */
-export function counterModel(league: LeagueKey, player: RosterPlayer, counter: Counter): CounterModel | undefined {
+export function counterModel(
+  league: LeagueKey,
+  player: RosterPlayer,
+  counter: Counter,
+): CounterModel | undefined {
   const base = ROLE_COUNTERS[player.role]?.[counter];
   if (!base) return undefined;
   const scale = league === 'ncaab' ? (counter === 'pts' || counter === 'threes' ? 0.72 : 0.85) : 1;
   const mean = base.mean * scale * player.rating;
-  return { mean, sd: base.sd === undefined ? undefined : base.sd * Math.sqrt(scale * player.rating), scoring: base.scoring };
+  return {
+    mean,
+    sd: base.sd === undefined ? undefined : base.sd * Math.sqrt(scale * player.rating),
+    scoring: base.scoring,
+  };
 }
 
 /** One prop a book may hang on a player: the stat, its period, and the counters it reads. */
@@ -154,7 +162,11 @@ function rolePlans(league: LeagueKey, role: Role): Omit<PropPlan, 'kind'>[] {
         plan('player_anytime_td', ['tds']),
       ];
     case 'wr2':
-      return [plan('player_reception_yds', ['rec_yds']), plan('player_receptions', ['receptions']), plan('player_anytime_td', ['tds'])];
+      return [
+        plan('player_reception_yds', ['rec_yds']),
+        plan('player_receptions', ['receptions']),
+        plan('player_anytime_td', ['tds']),
+      ];
     case 'wr3':
       return [plan('player_anytime_td', ['tds'])];
     case 'batter_top':
@@ -216,7 +228,8 @@ export function propsFor(
   for (const player of roster) {
     const count = seen.get(player.role) ?? 0;
     seen.set(player.role, count + 1);
-    const limit = league === 'ncaab' && player.role === 'wing' ? 0 : (PROP_PLAYERS_PER_ROLE[player.role] ?? 0);
+    const limit =
+      league === 'ncaab' && player.role === 'wing' ? 0 : (PROP_PLAYERS_PER_ROLE[player.role] ?? 0);
     if (count >= limit) continue;
     for (const partial of rolePlans(league, player.role)) {
       const def = propStat(league, partial.stat);
@@ -239,7 +252,10 @@ export function normalCdf(z: number): number {
   const x = Math.abs(z) / Math.SQRT2;
   const t = 1 / (1 + 0.3275911 * x);
   const y =
-    1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x);
+    1 -
+    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) *
+      t *
+      Math.exp(-x * x);
   return z >= 0 ? (1 + y) / 2 : (1 - y) / 2;
 }
 

@@ -197,7 +197,8 @@ export function teamRoster(seed: number, league: LeagueKey, abbreviation: string
           ? pick(SURNAMES_COMMON)
           : pick(SURNAMES_US);
       if (surnamesTaken.has(looseKey(surname))) continue;
-      const suffix = !intl && league !== 'epl' && league !== 'mls' && random() < 0.07 ? ` ${pick(SUFFIXES)}` : '';
+      const suffix =
+        !intl && league !== 'epl' && league !== 'mls' && random() < 0.07 ? ` ${pick(SUFFIXES)}` : '';
       surnamesTaken.add(looseKey(surname));
       name = `${first} ${surname}${suffix}`;
       break;
