@@ -34,6 +34,11 @@ describe('GET /tools/arbs.json', () => {
     const feed = ArbFeedSchema.parse(response.json());
     expect(feed.source).toBe('simulator');
     expect(feed.arbs.length).toBeGreaterThan(0);
+    // Player props beside the game lines (issue 15), each labelled by its player, stat and line.
+    const props = feed.arbs.filter((arb) => arb.market_type === 'prop');
+    expect(props.length).toBeGreaterThan(0);
+    expect(feed.arbs.some((arb) => arb.market_type !== 'prop')).toBe(true);
+    for (const arb of props) expect(arb.market).toMatch(/^\S.* (Over\/Under \d+\.5|Anytime \w+|Double-Double)$/);
     const edges = feed.arbs.map((arb) => arb.edge_pct);
     expect(edges).toEqual([...edges].sort((a, b) => b - a));
     expect(Math.abs(feed.generated_at - Date.now() / 1000)).toBeLessThan(120);
@@ -67,8 +72,14 @@ describe('GET /tools/arbs.json', () => {
       checks: Record<string, { ok: boolean; details: Record<string, unknown> }>;
     };
     expect(body.checks.engine!.ok).toBe(true);
-    expect(body.checks.engine!.details).toMatchObject({ source: 'simulator', dropped: 0 });
-    expect(body.checks.engine!.details.drops).toMatchObject({ bad_link: 0, invalid_odds: 0 });
+    expect(body.checks.engine!.details).toMatchObject({ source: 'simulator' });
+    // The simulator's only drops are the props one book names by a surname two players of the game share, which the
+    // engine refuses on purpose (decision 122): nothing else it sends is dropped.
+    const drops = body.checks.engine!.details.drops as Record<string, number>;
+    const details = body.checks.engine!.details as { dropped: number };
+    expect(drops.ambiguous_player).toBeGreaterThan(0);
+    expect(details.dropped).toBe(drops.ambiguous_player);
+    expect(drops).toMatchObject({ bad_link: 0, invalid_odds: 0, unknown_player: 0, unknown_market: 0 });
   });
 });
 
