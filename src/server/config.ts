@@ -74,6 +74,18 @@ export const ConfigSchema = z.object({
       .max(2 ** 32 - 1)
       .default(42),
   ),
+  /**
+   * Whether the market simulator quotes player props beside the game lines (decision 122). On for the product; the
+   * test configuration turns it off unless a test is about props (props multiply the markets six-fold and the
+   * history's first flush with them).
+   */
+  SIM_PROPS: z.preprocess(
+    emptyToUndefined,
+    z
+      .enum(['true', 'false'], { message: 'must be true or false' })
+      .default('true')
+      .transform((value) => value === 'true'),
+  ),
   /** Which X-Forwarded-For hops to believe: false, true (= 1 hop), a hop count, or proxy addresses/CIDRs (decision 011). */
   TRUST_PROXY: TrustProxySchema,
   LOG_LEVEL: z.preprocess(

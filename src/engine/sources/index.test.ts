@@ -31,6 +31,30 @@ describe('createSource', () => {
     expect(options).toMatchObject({ propsBudget: 10_000, propsWindowMs: 24 * 3_600_000 });
   });
 
+  it('runs the simulator with player props unless SIM_PROPS is false', () => {
+    const markets = (props: boolean | undefined) => {
+      const source = createSource({ ODDS_SOURCE: 'simulator', SIM_SEED: 3, SIM_PROPS: props });
+      const kinds = new Set<string>();
+      void source.start({
+        ingest: (message) => {
+          kinds.add((message as { market?: string }).market ?? '');
+          return true;
+        },
+        drop: () => undefined,
+        ready: () => undefined,
+        now: () => Date.UTC(2026, 10, 24),
+        log: { info: () => undefined, warn: () => undefined },
+      });
+      void source.stop();
+      return kinds;
+    };
+    expect(markets(undefined).has('prop')).toBe(true);
+    expect(markets(true).has('prop')).toBe(true);
+    const without = markets(false);
+    expect(without.has('prop')).toBe(false);
+    expect(without.has('moneyline')).toBe(true);
+  });
+
   it('refuses The Odds API without a key', () => {
     expect(() => createSource({ ODDS_SOURCE: 'the-odds-api', SIM_SEED: 1 })).toThrow(/ODDS_API_KEY/);
   });

@@ -8,6 +8,8 @@ import type { OddsSource } from './types.ts';
 export interface SourceSettings {
   ODDS_SOURCE: string;
   SIM_SEED: number;
+  /** The simulator quotes player props (default true). */
+  SIM_PROPS?: boolean;
   ODDS_API_KEY?: string | undefined;
   /** The Odds API's player-prop budget (decision 123); absent: the source's defaults. */
   ODDS_API_PROPS_BUDGET?: number;
@@ -18,7 +20,8 @@ export interface SourceSettings {
 
 export function createSource(settings: SourceSettings): OddsSource {
   const spec = settings.ODDS_SOURCE;
-  if (spec === 'simulator') return simulatorSource(settings.SIM_SEED);
+  if (spec === 'simulator')
+    return simulatorSource(settings.SIM_SEED, { props: settings.SIM_PROPS !== false });
   if (spec.startsWith('replay:')) return replaySource(spec.slice('replay:'.length));
   if (spec === 'the-odds-api') {
     if (!settings.ODDS_API_KEY) throw new Error('ODDS_API_KEY is required when ODDS_SOURCE is the-odds-api');

@@ -8,7 +8,7 @@ import type { OddsSource, SourceContext } from './types.ts';
 /** The simulator as an engine source: steps on a timer (unref'd), stamping prices with the wall clock. */
 export function simulatorSource(
   seed: number,
-  options: { events?: number; stepMs?: number } = {},
+  options: { events?: number; stepMs?: number; props?: boolean } = {},
 ): OddsSource {
   let timer: ReturnType<typeof setInterval> | null = null;
   return {
@@ -19,6 +19,7 @@ export function simulatorSource(
         startMs: context.now(),
         events: options.events,
         stepMs: options.stepMs,
+        props: options.props,
       });
       for (const message of sim.initial()) context.ingest(message);
       context.ready();

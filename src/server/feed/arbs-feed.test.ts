@@ -14,7 +14,7 @@ let app: FastifyInstance;
 
 beforeAll(async () => {
   app = await buildApp({
-    config: testConfig({ SIM_SEED: '7', CORS_ORIGINS: 'https://partner.example' }),
+    config: testConfig({ SIM_SEED: '7', SIM_PROPS: 'true', CORS_ORIGINS: 'https://partner.example' }),
     log: false,
   });
   await app.ready();

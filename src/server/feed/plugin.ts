@@ -49,6 +49,7 @@ export const enginePlugin = fp(
       createSource({
         ODDS_SOURCE: app.config.ODDS_SOURCE,
         SIM_SEED: app.config.SIM_SEED,
+        SIM_PROPS: app.config.SIM_PROPS,
         ODDS_API_KEY: app.config.ODDS_API_KEY,
         ODDS_API_PROPS_BUDGET: app.config.ODDS_API_PROPS_BUDGET,
         ODDS_API_PROPS_RESERVE: app.config.ODDS_API_PROPS_RESERVE,

@@ -5,7 +5,9 @@ import { loadConfig, type Config } from '#server/config.ts';
 
 /**
  * A config for tests: a fresh temp DATA_DIR, an in-memory database (loaded from a per-process template; pass
- * `PGLITE_DIR: ''` for one on disk), the real build, quiet logs. Overrides are environment variables.
+ * `PGLITE_DIR: ''` for one on disk), the real build, quiet logs, and a simulator without player props unless the test
+ * asks for them (`SIM_PROPS: 'true'`: six times the markets, seconds more per app). Overrides are environment
+ * variables.
  */
 export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({
@@ -14,6 +16,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
     SITE_URL: 'https://example.test',
     LOG_LEVEL: 'silent',
     PGLITE_DIR: 'memory://',
+    SIM_PROPS: 'false',
     ...env,
   });
 }
