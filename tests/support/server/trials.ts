@@ -79,6 +79,8 @@ export function trialTestConfig(env: Record<string, string> = {}): Config {
     LOG_LEVEL: 'silent',
     OUTBOX_POLL_MS: '50',
     OUTBOX_BACKOFF_MS: '50',
+    // The trial flows do not read odds: the simulator runs without player props (as testConfig's).
+    SIM_PROPS: 'false',
     ...env,
   });
 }
