@@ -1,5 +1,8 @@
 // Engine benchmark (docs/decisions/040-044): replays ≥ 1,000,000 price updates of the simulator over 2,000 events × 15 books
 // through ingestion, the store and the arb scanner, ticking (publishing) every 250 ms of virtual time.
+// BENCH_ENGINE_PROPS=true replays the simulator with its player props (decision 122: about six times the markets per
+// event, props matched to rosters at ingestion): `npm run bench -- engine` runs the game lines alone by default, so
+// its figures stay comparable with earlier runs; the props figures are recorded beside them (docs/benchmarks.md).
 // Figures: updates processed per second (ingest + incremental scans + snapshots, one core), p50/p99 time from an
 // update's ingestion to the end of the tick that publishes its effect (processing only; production adds up to one
 // 250 ms publish period), and the same replay with a full rescan on every tick, as a ratio (decision 096).
@@ -15,12 +18,15 @@ import type { OddsStore } from '#engine/store.ts';
 
 const EVENTS = Number(process.env.BENCH_ENGINE_EVENTS ?? 2000);
 const TARGET_UPDATES = Number(process.env.BENCH_ENGINE_UPDATES ?? 1_000_000);
+const PROPS = process.env.BENCH_ENGINE_PROPS === 'true';
 const STEP_MS = 250;
 const MAX_ARBS = 300;
 const T0 = Date.UTC(2026, 0, 1);
 
-console.log(`generating ${TARGET_UPDATES} updates over ${EVENTS} events × 15 books...`);
-const sim = new MarketSimulator({ seed: 2026, startMs: T0, events: EVENTS, stepMs: STEP_MS });
+console.log(
+  `generating ${TARGET_UPDATES} updates over ${EVENTS} events × 15 books${PROPS ? ', with player props' : ''}...`,
+);
+const sim = new MarketSimulator({ seed: 2026, startMs: T0, events: EVENTS, stepMs: STEP_MS, props: PROPS });
 const batches: SourceMessage[][] = [sim.initial()];
 let total = 0;
 while (total < TARGET_UPDATES) {
@@ -135,6 +141,7 @@ console.log('full rescan', rescan);
 const results = {
   date: new Date().toISOString(),
   node: process.version,
+  props: PROPS,
   events: EVENTS,
   books: 15,
   ticks: batches.length,
@@ -147,4 +154,4 @@ console.log(
   `incremental ${incremental.updatesPerSecond} updates/s, p99 ${incremental.latencyMs.p99} ms; full rescan ${rescan.updatesPerSecond} updates/s; ratio ${results.speedup}×`,
 );
 mkdirSync('bench/results', { recursive: true });
-writeFileSync('bench/results/engine.json', `${JSON.stringify(results, null, 2)}\n`);
+writeFileSync(`bench/results/engine${PROPS ? '-props' : ''}.json`, `${JSON.stringify(results, null, 2)}\n`);

@@ -31,7 +31,8 @@ let kindOfStat: Map<PropStatKey, PropKind> | undefined;
 export function propKindOf(stat: PropStatKey): PropKind | undefined {
   if (!kindOfStat) {
     kindOfStat = new Map();
-    for (const defs of Object.values(PROP_CATALOGUE)) for (const def of defs) kindOfStat.set(def.key, def.kind);
+    for (const defs of Object.values(PROP_CATALOGUE))
+      for (const def of defs) kindOfStat.set(def.key, def.kind);
   }
   return kindOfStat.get(stat);
 }

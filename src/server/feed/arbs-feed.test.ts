@@ -38,7 +38,8 @@ describe('GET /tools/arbs.json', () => {
     const props = feed.arbs.filter((arb) => arb.market_type === 'prop');
     expect(props.length).toBeGreaterThan(0);
     expect(feed.arbs.some((arb) => arb.market_type !== 'prop')).toBe(true);
-    for (const arb of props) expect(arb.market).toMatch(/^\S.* (Over\/Under \d+\.5|Anytime \w+|Double-Double)$/);
+    for (const arb of props)
+      expect(arb.market).toMatch(/^\S.* (Over\/Under \d+\.5|Anytime \w+|Double-Double)$/);
     const edges = feed.arbs.map((arb) => arb.edge_pct);
     expect(edges).toEqual([...edges].sort((a, b) => b - a));
     expect(Math.abs(feed.generated_at - Date.now() / 1000)).toBeLessThan(120);

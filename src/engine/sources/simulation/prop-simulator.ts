@@ -17,7 +17,6 @@ import {
   type Counter,
   type CounterModel,
   type PropPlan,
-  type Remaining,
 } from './props.ts';
 import { hash32, teamRoster, type RosterPlayer } from './rosters.ts';
 
