@@ -1,6 +1,7 @@
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { delayMs, PLANS } from '#domain/plans.ts';
 import { OddsEngine, type EngineOptions } from '#engine/engine.ts';
 import type { DropReason } from '#engine/messages.ts';
 import { createSource, type OddsSource, type SourceContext } from '#engine/sources/index.ts';
@@ -42,6 +43,13 @@ export function snapshotEntry(body: Buffer): StaticEntry {
   };
 }
 
+/**
+ * How far back the engine keeps every price version and feed snapshot: what the most delayed plan reads (Starter,
+ * 2 minutes), plus 10 s for the readers' rounding of their instant. Longer costs memory for nothing: with player props
+ * the simulator sends ~6,000 prices a second, each a retained version (decision 121).
+ */
+export const PRICE_HISTORY_MS = Math.max(...PLANS.map(delayMs)) + 10_000;
+
 export const enginePlugin = fp(
   async (app: FastifyInstance, options: EnginePluginOptions) => {
     const source =
@@ -58,6 +66,7 @@ export const enginePlugin = fp(
       });
     const pendingDrops = new Map<DropReason, number>();
     const engine: FeedEngine = new OddsEngine<StaticEntry>({
+      historyMs: PRICE_HISTORY_MS,
       ...options.engine,
       scan: {
         floorPct: app.config.ARB_FLOOR_PCT,

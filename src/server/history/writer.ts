@@ -5,6 +5,14 @@ import type { SqlClient, SqlRunner } from './sql-client.ts';
 // stack. A slow or unavailable database only grows the queue; past its bound new batches are dropped, counted,
 // logged and recorded as gaps once the database is back. Writing resumes by itself (retries with backoff).
 
+/**
+ * Rows per INSERT statement: a batch larger than this (the first one holds every price of the board: tens of thousands
+ * of series with player props) is written in several statements of one transaction. PGlite's WebAssembly heap keeps
+ * the high-water mark of what one statement needed (it never shrinks), so one huge statement would cost its memory
+ * for the life of the process (decision 121, docs/benchmarks.md).
+ */
+export const MAX_ROWS_PER_STATEMENT = 2_000;
+
 export interface WriterLog {
   info(details: Record<string, unknown>, message: string): void;
   warn(details: Record<string, unknown>, message: string): void;
@@ -281,8 +289,9 @@ export class HistoryWriter {
     }
     const unknown = new Map<string, SeriesKey>();
     for (const series of batch.series) if (!this.seriesIds.has(series.key)) unknown.set(series.key, series);
-    if (unknown.size > 0) {
-      const rows = [...unknown.values()];
+    const unknownRows = [...unknown.values()];
+    for (let from = 0; from < unknownRows.length; from += MAX_ROWS_PER_STATEMENT) {
+      const rows = unknownRows.slice(from, from + MAX_ROWS_PER_STATEMENT);
       const opening = rows.map((series) => firstOpen.get(series.key));
       const result = await tx.query<{
         id: number;
@@ -374,12 +383,15 @@ export class HistoryWriter {
       de.push(decimal[index]!);
       st.push(state[index]!);
     }
-    await tx.query(
-      `INSERT INTO price_ticks (at, american, decimal, series_id, state)
-       SELECT timestamptz 'epoch' + a * interval '1 microsecond', am, de, id, st
-       FROM unnest($1::int8[], $2::float8[], $3::float8[], $4::int4[], $5::int2[]) AS r(a, am, de, id, st)`,
-      [at, am, de, ids, st],
-    );
+    for (let from = 0; from < ids.length; from += MAX_ROWS_PER_STATEMENT) {
+      const to = from + MAX_ROWS_PER_STATEMENT;
+      await tx.query(
+        `INSERT INTO price_ticks (at, american, decimal, series_id, state)
+         SELECT timestamptz 'epoch' + a * interval '1 microsecond', am, de, id, st
+         FROM unnest($1::int8[], $2::float8[], $3::float8[], $4::int4[], $5::int2[]) AS r(a, am, de, id, st)`,
+        [at.slice(from, to), am.slice(from, to), de.slice(from, to), ids.slice(from, to), st.slice(from, to)],
+      );
+    }
   }
 
   /**
