@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sideId } from '#domain/markets.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
 import { HandBoard, type BoardEvent } from '#tests/support/server/history.ts';
+import { MAX_ROWS_PER_STATEMENT } from './writer.ts';
 import { external, trialTestConfig } from '#tests/support/server/trials.ts';
 
 // The history store on the real app: what the engine accepts is written (every change, no re-confirmations), the
@@ -27,6 +28,30 @@ afterAll(async () => {
 });
 
 describe('odds history store', () => {
+  it('writes a flush larger than one statement holds (MAX_ROWS_PER_STATEMENT) whole: every series and tick', async () => {
+    const event = board.addEvent({ startsInMs: 10 * 60_000 });
+    const points = Array.from({ length: 500 }, (_, index) => index + 0.5);
+    const books = ['fanduel', 'draftkings', 'betmgm'];
+    for (const book of books)
+      for (const point of points) {
+        board.price(event, book, 'total', 'over', -110, { point });
+        board.price(event, book, 'total', 'under', -110, { point });
+      }
+    await board.flush();
+    const series = await app.history.series(event.id, {});
+    expect(series.length).toBe(books.length * points.length * 2);
+    expect(series.length).toBeGreaterThan(MAX_ROWS_PER_STATEMENT);
+    expect(
+      series.filter((entry) => entry.opening?.american !== -110).map((e) => [e.marketKey, e.opening]),
+    ).toEqual([]);
+    const ticks = await app.history.ticks(
+      series.map((entry) => entry.id),
+      { from: 0, to: clock.now(), limit: 10_000 },
+    );
+    expect(ticks.length).toBe(series.length);
+    clock.advance(1_000);
+  });
+
   it('keeps every change of a series in order, skips re-confirmations, and knows opening and closing lines', async () => {
     const event = board.addEvent({ startsInMs: 10 * 60_000 });
     board.price(event, 'fanduel', 'moneyline', 'home', -110);
