@@ -7,7 +7,7 @@ import { PROP_CATALOGUE, propSpecProblem, type PropStatKey } from '#domain/props
 import type { Arb } from '#domain/schemas/feed.ts';
 import { OddsEngine } from '../engine.ts';
 import type { EventMessage, PlayerInput, PriceMessage, SourceMessage } from '../messages.ts';
-import { MarketSimulator } from './simulation/market-simulator.ts';
+import { MarketSimulator, PROPS_POSTED_MS } from './simulation/market-simulator.ts';
 
 // Player props of the simulator (decision 122): rosters in the event messages, a few dozen props per fixture, books
 // that skip props and name players their own way, live lines that move and get suspended, and prop arbs in the
@@ -20,7 +20,9 @@ const propKey = (m: PriceMessage) =>
   `${m.sourceEventId}|${m.player!.id ?? m.player!.name}|${m.stat}|${m.period}|${m.point}`;
 
 describe('MarketSimulator player props', () => {
-  const initial = new MarketSimulator({ seed: 3, startMs: T0 }).initial();
+  // Props on every fixture from its listing, so the whole board shows what books hang (the default posts them
+  // PROPS_POSTED_MS before the start: see the last test).
+  const initial = new MarketSimulator({ seed: 3, startMs: T0, propsPostedMs: Infinity }).initial();
   const rosters = new Map(events(initial).map((e) => [e.sourceEventId, e.players ?? []]));
   const leagues = new Map(events(initial).map((e) => [e.sourceEventId, e.league as LeagueKey]));
   const live = new Set(events(initial).flatMap((e) => (e.live ? [e.sourceEventId] : [])));
@@ -202,6 +204,41 @@ describe('MarketSimulator player props', () => {
     expect(moved).toBeGreaterThan(50);
   });
 
+  it("posts a fixture's props PROPS_POSTED_MS before its start: its roster first, then its props", () => {
+    const sim = new MarketSimulator({ seed: 8, startMs: T0, stepMs: 60_000 });
+    const rosterAt = new Map<string, number>();
+    const firstPropAt = new Map<string, number>();
+    const startsAt = new Map<string, number>();
+    const seen = (messages: SourceMessage[], at: number) => {
+      for (const m of messages) {
+        if (m.kind === 'event') {
+          startsAt.set(m.sourceEventId, m.startsAt as number);
+          if (m.players?.length && !rosterAt.has(m.sourceEventId)) rosterAt.set(m.sourceEventId, at);
+        } else if (isProp(m) && !firstPropAt.has(m.sourceEventId)) firstPropAt.set(m.sourceEventId, at);
+      }
+    };
+    seen(sim.initial(), T0);
+    const early = [...startsAt]
+      .filter(([, start]) => start - T0 > PROPS_POSTED_MS + 60_000)
+      .map(([id]) => id);
+    expect(early.length).toBeGreaterThan(10);
+    for (const id of early) {
+      expect(rosterAt.has(id), id).toBe(false);
+      expect(firstPropAt.has(id), id).toBe(false);
+    }
+    for (let step = 1; step <= 12 * 60; step += 1) seen(sim.step(), T0 + step * 60_000);
+    let posted = 0;
+    for (const id of early) {
+      if (!firstPropAt.has(id)) continue;
+      posted += 1;
+      // Posted within a step of PROPS_POSTED_MS before the start, the roster in the same step, before the props.
+      expect(startsAt.get(id)! - rosterAt.get(id)!).toBeLessThanOrEqual(PROPS_POSTED_MS);
+      expect(startsAt.get(id)! - rosterAt.get(id)!).toBeGreaterThan(PROPS_POSTED_MS - 60_000);
+      expect(firstPropAt.get(id)!).toBeGreaterThanOrEqual(rosterAt.get(id)!);
+    }
+    expect(posted).toBeGreaterThan(5);
+  });
+
   it('feeds the engine props it stores and scans, dropping only the ambiguous namings it sends on purpose', () => {
     let now = T0;
     const engine = new OddsEngine({ source: 'simulator', now: () => now });
@@ -266,7 +303,9 @@ describe('MarketSimulator player props', () => {
         expect(market.player!.id).toBe(market.spec.playerId);
       }
     }
-    expect(propMarkets).toBeGreaterThan(gameMarkets * 3);
+    // Props are up only on the fixtures starting within PROPS_POSTED_MS and in play: still more markets than the
+    // game lines of the whole board.
+    expect(propMarkets).toBeGreaterThan(gameMarkets);
 
     // Prop arbs appear beside game-line arbs, and stay a small share of the prop markets.
     expect(propArbs.length).toBeGreaterThan(0);

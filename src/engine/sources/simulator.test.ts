@@ -27,15 +27,15 @@ function digest(
 
 describe('MarketSimulator', () => {
   // Recorded from the simulator: refactoring it must keep every seeded run identical (SIM_SEED promises a
-  // deterministic demo). Re-recorded only when its behaviour changes on purpose (last: decision 122, player props:
+  // deterministic demo). Re-recorded only when its behaviour changes on purpose (last: decision 122, player props posted PROPS_POSTED_MS before the start:
   // rosters in event messages and prop prices). Without props a run is still exactly what decision 111 recorded:
   // props draw from their own generator, so the game lines do not move.
   it('emits exactly the recorded messages for a seed (pre-match, live, suspensions, ends, links, props)', () => {
     expect(digest({ seed: 42, events: 40 }, 100)).toBe(
-      '25c7a71f6fbec25a7d335cd158260166a7ccb0b1cb6238d73f0c300b6445bf3c',
+      '11c36247db16fe35fc04f1ce2eaaa362da88f31d384633841360d51f57591064',
     );
     expect(digest({ seed: 5, events: 4, stepMs: 120_000 }, 300)).toBe(
-      '254f9894c9675a7b8075cc2ba5324cd162f6b6c72649b4f0fbc846217a2d9729',
+      'e2ed81448d3ef3e0a55d4d11a9dc427edc02637637bbdc3064e5d75dc9d4581c',
     );
   });
 

@@ -45,6 +45,8 @@ export interface SimulatorOptions {
   stepMs?: number;
   /** Player props (decision 122); default true. Off, the run is exactly the game lines it would have with them. */
   props?: boolean;
+  /** How long before a fixture's start its props are posted (default PROPS_POSTED_MS; Infinity: from its listing). */
+  propsPostedMs?: number;
 }
 
 /** Fixtures listed ahead start on the five minutes. */
@@ -86,10 +88,18 @@ interface SimEvent {
   props: FixtureProps | null;
 }
 
+/**
+ * Books post a fixture's player props this long before its start (decision 122), as real books post them on the day
+ * of the game rather than when the fixture is listed. The simulator lists fixtures up to 12 hours ahead; props on all
+ * of them would double the board's updates and the server's memory for prices no bettor looks at yet.
+ */
+export const PROPS_POSTED_MS = 3 * 3_600_000;
+
 export class MarketSimulator {
   private readonly random: () => number;
   /** Player props draw from their own generator, so the game lines do not depend on them. */
   private readonly props: PropSimulator | null;
+  private readonly propsPostedMs: number;
   private readonly stepMs: number;
   private readonly eventCount: number;
   private readonly events: SimEvent[] = [];
@@ -101,6 +111,7 @@ export class MarketSimulator {
   constructor(options: SimulatorOptions) {
     this.random = seededRandom(options.seed);
     this.props = options.props === false ? null : new PropSimulator(options.seed);
+    this.propsPostedMs = options.propsPostedMs ?? PROPS_POSTED_MS;
     this.stepMs = options.stepMs ?? 250;
     this.eventCount = options.events ?? 110;
     this.nowMs = options.startMs;
@@ -166,8 +177,13 @@ export class MarketSimulator {
       props: null,
     };
     event.markets = plansFor(league).map((plan, index) => this.createMarket(event, plan, index));
-    event.props = this.props?.create(event) ?? null;
+    event.props = this.props && this.propsPosted(event, this.nowMs) ? this.props.create(event) : null;
     return event;
+  }
+
+  /** Whether the books have hung props on the fixture by `now`: from PROPS_POSTED_MS before its start, and in play. */
+  private propsPosted(event: SimEvent, now: number): boolean {
+    return event.startsAt - now <= this.propsPostedMs;
   }
 
   /** When a fixture listed now kicks off: within minutes (a whole minute) for a share of them, else hours ahead. */
@@ -314,6 +330,13 @@ export class MarketSimulator {
         continue;
       }
       const model = MODELS[event.league];
+      if (this.props && !event.props && this.propsPosted(event, now)) {
+        // The books post the fixture's props: its roster first (the engine matches props against it), then the
+        // books' first quotes within two seconds.
+        event.props = this.props.create(event);
+        out.push(this.eventMessage(event));
+        this.props.schedule(event.props, now, 2_000);
+      }
       if (!event.live && now >= event.startsAt) {
         event.live = true;
         out.push(this.eventMessage(event));
