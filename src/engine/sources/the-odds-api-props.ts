@@ -3,7 +3,13 @@ import { isPropStatKey, oddsApiMarketKey, PROP_CATALOGUE, type PropStatKey } fro
 import { MAX_ROSTER } from '../ingest.ts';
 import type { PriceMessage } from '../messages.ts';
 import { abbreviationFor } from './teams.ts';
-import { BOOKMAKER_KEYS, fillLink } from './the-odds-api.ts';
+import {
+  BOOKMAKER_KEYS,
+  fillLink,
+  type ApiBookmaker,
+  type ApiMarket,
+  type ApiOutcome,
+} from './the-odds-api.ts';
 
 // Player props from The Odds API (issue 15, decision 123): its event-odds endpoint
 // (`GET /v4/sports/{sport}/events/{eventId}/odds?markets=player_points,…`) answers one event object whose prop
@@ -54,26 +60,6 @@ export function toaPlayerId(description: string): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, 120);
   return `toa:${core || 'x'}`;
-}
-
-interface ApiOutcome {
-  name?: unknown;
-  description?: unknown;
-  price?: unknown;
-  point?: unknown;
-  link?: unknown;
-}
-interface ApiMarket {
-  key?: unknown;
-  last_update?: unknown;
-  link?: unknown;
-  outcomes?: unknown;
-}
-interface ApiBookmaker {
-  key?: unknown;
-  last_update?: unknown;
-  link?: unknown;
-  markets?: unknown;
 }
 
 const PROP_OUTCOMES: Readonly<Record<string, string>> = {

@@ -77,19 +77,22 @@ export interface TheOddsApiOptions {
 /** Regions asked for: each one multiplies a call's cost (game lines: markets × regions; props: markets answered × regions). */
 export const REGIONS = ['us', 'us2'] as const;
 
-interface ApiOutcome {
+/** The documented shapes of its answers, every field unchecked (the props' event-odds answer shares them). */
+export interface ApiOutcome {
   name?: unknown;
+  /** Player props: the player's name. */
+  description?: unknown;
   price?: unknown;
   point?: unknown;
   link?: unknown;
 }
-interface ApiMarket {
+export interface ApiMarket {
   key?: unknown;
   last_update?: unknown;
   link?: unknown;
   outcomes?: unknown;
 }
-interface ApiBookmaker {
+export interface ApiBookmaker {
   key?: unknown;
   last_update?: unknown;
   link?: unknown;

@@ -7,7 +7,7 @@ import { simulatedLinks } from '../links.ts';
 import { TEAMS } from '../teams.ts';
 import { LEAGUE_WEIGHTS, MODELS, PROFILES, plansFor, type MarketPlan } from './models.ts';
 import { bookOdds, fairProbabilities, mainLine } from './pricing.ts';
-import { PropSimulator, type FixtureProps } from './prop-simulator.ts';
+import { PropSimulator, type FixtureProps, type PropFixture } from './prop-simulator.ts';
 
 // The market simulator (the default source, and the public demo's data; always labelled "simulator" in the feed).
 // A fair model per event (expected home margin and total, random-walking; faster and with scoring jumps once live)
@@ -71,19 +71,9 @@ interface SimMarket {
   books: SimBook[];
 }
 
-interface SimEvent {
-  fixture: number;
-  sourceEventId: string;
-  league: LeagueKey;
-  home: readonly [string, string];
-  away: readonly [string, string];
-  startsAt: number;
-  endsAt: number;
-  live: boolean;
-  margin: number;
-  total: number;
+/** A fixture: what the prop simulator reads of it (`PropFixture`), its game lines and its props. */
+interface SimEvent extends PropFixture {
   markets: SimMarket[];
-  slug: string;
   /** The fixture's rosters and player props (null when the simulator runs without props). */
   props: FixtureProps | null;
 }

@@ -49,6 +49,24 @@ export interface RosterPlayer {
   rating: number;
 }
 
+/** A soccer squad by role, best first (EPL and MLS alike). */
+const SOCCER_ROLES: readonly Role[] = [
+  'striker',
+  'attacker',
+  'attacker',
+  'attacker',
+  'midfielder',
+  'midfielder',
+  'midfielder',
+  'keeper_or_back',
+  'keeper_or_back',
+  'keeper_or_back',
+  'keeper_or_back',
+  'keeper_or_back',
+  'attacker',
+  'midfielder',
+];
+
 /** Each team's roster by role, best first (props go on the first players of a role). */
 const ROSTER_ROLES: Readonly<Record<LeagueKey, readonly Role[]>> = {
   nba: ['star', 'guard', 'wing', 'big', 'guard', 'wing', 'big', 'bench', 'bench', 'bench'],
@@ -83,38 +101,8 @@ const ROSTER_ROLES: Readonly<Record<LeagueKey, readonly Role[]>> = {
     'defenceman',
     'goalie',
   ],
-  epl: [
-    'striker',
-    'attacker',
-    'attacker',
-    'attacker',
-    'midfielder',
-    'midfielder',
-    'midfielder',
-    'keeper_or_back',
-    'keeper_or_back',
-    'keeper_or_back',
-    'keeper_or_back',
-    'keeper_or_back',
-    'attacker',
-    'midfielder',
-  ],
-  mls: [
-    'striker',
-    'attacker',
-    'attacker',
-    'attacker',
-    'midfielder',
-    'midfielder',
-    'midfielder',
-    'keeper_or_back',
-    'keeper_or_back',
-    'keeper_or_back',
-    'keeper_or_back',
-    'keeper_or_back',
-    'attacker',
-    'midfielder',
-  ],
+  epl: SOCCER_ROLES,
+  mls: SOCCER_ROLES,
 };
 
 const words = (text: string) => text.trim().split(/\s+/);
