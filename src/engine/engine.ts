@@ -233,37 +233,47 @@ export class OddsEngine<E = undefined> {
     }
     if (!market) return 'unknown_market';
     const previous = market.prices[value.outcomeIndex]!.get(value.book);
-    const price: StoredPrice = {
-      book: value.book,
-      outcome: value.outcome,
-      american: value.american,
-      decimal: value.decimal,
-      links: value.links ?? previous?.links ?? { desktop: null, mobile: null },
-      updatedAt: value.updatedAt,
-      receivedAt: now,
-      suspended: value.suspended,
-      previous: null,
-    };
-    this.store.put(market, value.outcomeIndex, price, now);
-    // A re-confirmation of a price that is still usable (same odds, links and suspension) changes no combination:
-    // the market is not re-scanned. Its result may be re-scanned at the old expiry, which then finds it unchanged.
-    const refresh =
+    const links = value.links ?? previous?.links ?? { desktop: null, mobile: null };
+    const maxAge = maxAgeFor(eventState.event, this.scan);
+    let price: StoredPrice;
+    let refresh = false;
+    if (
       previous !== undefined &&
-      previous.american === price.american &&
-      previous.decimal === price.decimal &&
-      previous.suspended === price.suspended &&
-      sameLinks(previous.links, price.links) &&
-      price.updatedAt >= previous.updatedAt &&
-      isUsable(previous, now, maxAgeFor(eventState.event, this.scan));
+      previous.american === value.american &&
+      previous.decimal === value.decimal &&
+      previous.suspended === value.suspended &&
+      sameLinks(previous.links, links) &&
+      value.updatedAt >= previous.updatedAt
+    ) {
+      // A re-confirmation (same odds, links and suspension): the newest version takes this receipt's times, keeping
+      // the earlier ones for delayed readers, instead of a whole new version. If the price was still usable it
+      // changes no combination: the market is not re-scanned. Its result may be re-scanned at the old expiry, which
+      // then finds it unchanged.
+      refresh = isUsable(previous, now, maxAge);
+      this.store.confirm(market, previous, value.updatedAt, now);
+      price = previous;
+    } else {
+      price = {
+        book: value.book,
+        outcome: value.outcome,
+        american: value.american,
+        decimal: value.decimal,
+        links,
+        updatedAt: value.updatedAt,
+        receivedAt: now,
+        suspended: value.suspended,
+        previous: null,
+        confirmations: null,
+      };
+      this.store.put(market, value.outcomeIndex, price, now);
+    }
     // A price outside the best few of its outcome at the last scan, that still is not among them, cannot change any
     // published combination (they are built from those best prices only): no re-scan either.
     const scanned = market.lastScan;
     const irrelevant =
       scanned !== undefined &&
       !scanned.books[value.outcomeIndex]!.has(price.book) &&
-      (price.suspended ||
-        !isUsable(price, now, maxAgeFor(eventState.event, this.scan)) ||
-        price.decimal < scanned.kth[value.outcomeIndex]!);
+      (price.suspended || !isUsable(price, now, maxAge) || price.decimal < scanned.kth[value.outcomeIndex]!);
     if (!refresh && !irrelevant) this.dirty.add(market);
     return null;
   }

@@ -6,7 +6,7 @@ import type { Player, PropStatKey } from '#domain/props.ts';
 import type { EventDto, EventOddsDto, MarketDto, PlayerSchema, PriceDto } from '#domain/schemas/api.ts';
 import type { Arb } from '#domain/schemas/feed.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
-import type { MarketState, OddsStore, StoredPrice } from '#engine/store.ts';
+import { versionAt, type MarketState, type OddsStore, type StoredPrice } from '#engine/store.ts';
 import type { z } from 'zod';
 import type { DeflatedPiece } from './gzip-join.ts';
 
@@ -51,10 +51,7 @@ export function listEvents(store: OddsStore, filters: EventFilters): OddsEvent[]
 
 /** The version of a price visible at `at` (undefined: the newest). */
 export function visibleVersion(newest: StoredPrice, at: number | undefined): StoredPrice | null {
-  if (at === undefined) return newest;
-  let version: StoredPrice | null = newest;
-  while (version && (version.receivedAt > at || version.updatedAt > at)) version = version.previous;
-  return version;
+  return at === undefined ? newest : versionAt(newest, at, true);
 }
 
 export function toPriceDto(price: BookPrice): PriceDto {
