@@ -4,6 +4,7 @@ import { toArb } from '#domain/arb-feed.ts';
 import { marketKey } from '#domain/markets.ts';
 import { ArbFeedSchema } from '#domain/schemas/feed.ts';
 import { OddsEngine } from './engine.ts';
+import { propPrice } from '#tests/support/props.ts';
 import type { PlayerInput, PriceMessage } from './messages.ts';
 
 // Player props through the engine (issue 15, decision 121): rosters from event messages, each prop price's player
@@ -54,18 +55,7 @@ function prop(
   american: number,
   extra: Partial<PriceMessage> = {},
 ): PriceMessage {
-  return {
-    kind: 'price',
-    sourceEventId: 'g1',
-    book,
-    market: 'prop',
-    stat: 'player_points',
-    player,
-    point: 27.5,
-    outcome,
-    american,
-    ...extra,
-  };
+  return propPrice('g1', book, player, outcome, american, extra);
 }
 
 const lebron = { id: 'p-lebron', name: 'LeBron James' };

@@ -134,12 +134,23 @@ export const EventOddsSchema = z
   .object({ event: EventSchema, markets: z.array(MarketSchema) })
   .meta({ id: 'EventOdds' });
 
+/**
+ * One outcome of an example market (the OpenAPI examples): its one book's price, with the implied probability
+ * worked out from the decimal odds (6 places) and no links.
+ */
+function exampleOutcome(
+  outcome: OutcomeKey,
+  name: string,
+  price: { book: string; american: string; decimal: number; updated_at: string; suspended: boolean },
+) {
+  const { book, american, decimal, updated_at, suspended } = price;
+  const implied_prob = Math.round(1e6 / decimal) / 1e6;
+  const links = { desktop: null, mobile: null };
+  return { outcome, name, prices: [{ book, american, decimal, implied_prob, updated_at, suspended, links }] };
+}
+
 /** A /v1/odds answer with one game line and one player prop, for the documentation. */
-const ODDS_EXAMPLE_PRICE = {
-  updated_at: '2026-11-21T23:58:12.000Z',
-  suspended: false,
-  links: { desktop: null, mobile: null },
-};
+const ODDS_EXAMPLE_PRICE = { updated_at: '2026-11-21T23:58:12.000Z', suspended: false };
 const ODDS_EXAMPLE = {
   as_of: '2026-11-22T00:00:00.000Z',
   delay_seconds: 0,
@@ -163,32 +174,18 @@ const ODDS_EXAMPLE = {
           label: 'Moneyline',
           main: true,
           outcomes: [
-            {
-              outcome: 'away',
-              name: 'Boston Celtics',
-              prices: [
-                {
-                  book: 'fanduel',
-                  american: '-135',
-                  decimal: 1.7407,
-                  implied_prob: 0.574483,
-                  ...ODDS_EXAMPLE_PRICE,
-                },
-              ],
-            },
-            {
-              outcome: 'home',
-              name: 'Los Angeles Lakers',
-              prices: [
-                {
-                  book: 'fanduel',
-                  american: '+115',
-                  decimal: 2.15,
-                  implied_prob: 0.465116,
-                  ...ODDS_EXAMPLE_PRICE,
-                },
-              ],
-            },
+            exampleOutcome('away', 'Boston Celtics', {
+              book: 'fanduel',
+              american: '-135',
+              decimal: 1.7407,
+              ...ODDS_EXAMPLE_PRICE,
+            }),
+            exampleOutcome('home', 'Los Angeles Lakers', {
+              book: 'fanduel',
+              american: '+115',
+              decimal: 2.15,
+              ...ODDS_EXAMPLE_PRICE,
+            }),
           ],
         },
         {
@@ -201,32 +198,18 @@ const ODDS_EXAMPLE = {
           label: 'LeBron James Points Over/Under 27.5',
           main: true,
           outcomes: [
-            {
-              outcome: 'over',
-              name: 'LeBron James Points Over 27.5',
-              prices: [
-                {
-                  book: 'draftkings',
-                  american: '-110',
-                  decimal: 1.9091,
-                  implied_prob: 0.523808,
-                  ...ODDS_EXAMPLE_PRICE,
-                },
-              ],
-            },
-            {
-              outcome: 'under',
-              name: 'LeBron James Points Under 27.5',
-              prices: [
-                {
-                  book: 'draftkings',
-                  american: '-110',
-                  decimal: 1.9091,
-                  implied_prob: 0.523808,
-                  ...ODDS_EXAMPLE_PRICE,
-                },
-              ],
-            },
+            exampleOutcome('over', 'LeBron James Points Over 27.5', {
+              book: 'draftkings',
+              american: '-110',
+              decimal: 1.9091,
+              ...ODDS_EXAMPLE_PRICE,
+            }),
+            exampleOutcome('under', 'LeBron James Points Under 27.5', {
+              book: 'draftkings',
+              american: '-110',
+              decimal: 1.9091,
+              ...ODDS_EXAMPLE_PRICE,
+            }),
           ],
         },
       ],
@@ -744,36 +727,20 @@ export const HistoricalOddsResponseSchema = OddsResponseSchema.extend({
               label: 'Moneyline',
               main: true,
               outcomes: [
-                {
-                  outcome: 'away',
-                  name: 'Boston Celtics',
-                  prices: [
-                    {
-                      book: 'fanduel',
-                      american: '-115',
-                      decimal: 1.8695,
-                      implied_prob: 0.534902,
-                      updated_at: '2026-11-21T17:41:09.230Z',
-                      suspended: false,
-                      links: { desktop: null, mobile: null },
-                    },
-                  ],
-                },
-                {
-                  outcome: 'home',
-                  name: 'New York Knicks',
-                  prices: [
-                    {
-                      book: 'fanduel',
-                      american: '-105',
-                      decimal: 1.9523,
-                      implied_prob: 0.512216,
-                      updated_at: '2026-11-21T17:59:58.412Z',
-                      suspended: true,
-                      links: { desktop: null, mobile: null },
-                    },
-                  ],
-                },
+                exampleOutcome('away', 'Boston Celtics', {
+                  book: 'fanduel',
+                  american: '-115',
+                  decimal: 1.8695,
+                  updated_at: '2026-11-21T17:41:09.230Z',
+                  suspended: false,
+                }),
+                exampleOutcome('home', 'New York Knicks', {
+                  book: 'fanduel',
+                  american: '-105',
+                  decimal: 1.9523,
+                  updated_at: '2026-11-21T17:59:58.412Z',
+                  suspended: true,
+                }),
               ],
             },
           ],

@@ -2,9 +2,9 @@ import type { LeagueKey, Period } from '#domain/markets.ts';
 import { isPropStatKey, oddsApiMarketKey, PROP_CATALOGUE, type PropStatKey } from '#domain/props.ts';
 import { MAX_ROSTER } from '../ingest.ts';
 import type { PriceMessage } from '../messages.ts';
-import { abbreviationFor } from './teams.ts';
 import {
   BOOKMAKER_KEYS,
+  eventMessageOf,
   fillLink,
   type ApiBookmaker,
   type ApiMarket,
@@ -89,10 +89,8 @@ export function mapEventPropsResponse(
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     return { messages: [{ kind: 'malformed-response' }], players: 0, markets: 0 };
   const raw = body as Record<string, unknown>;
-  const sourceEventId = `toa-${String(raw.id)}`;
-  const home = typeof raw.home_team === 'string' ? raw.home_team : '';
-  const away = typeof raw.away_team === 'string' ? raw.away_team : '';
-  const startsAt = typeof raw.commence_time === 'string' ? Date.parse(raw.commence_time) : Number.NaN;
+  const event = eventMessageOf(league, raw, now);
+  const { sourceEventId } = event;
   const roster = new Map<string, { id: string; name: string }>();
   const prices: unknown[] = [];
   const answered = new Set<string>();
@@ -135,15 +133,6 @@ export function mapEventPropsResponse(
       }
     }
   }
-  const event = {
-    kind: 'event',
-    sourceEventId,
-    league,
-    home: { name: home, abbreviation: abbreviationFor(home) },
-    away: { name: away, abbreviation: abbreviationFor(away) },
-    startsAt: raw.commence_time,
-    live: Number.isFinite(startsAt) && startsAt <= now,
-  };
   const players = [...roster.values()];
   const messages: unknown[] = [];
   // A roster longer than one event message may carry goes in several (the engine's roster only grows).

@@ -98,7 +98,7 @@ export interface ApiBookmaker {
   link?: unknown;
   markets?: unknown;
 }
-interface ApiEvent {
+export interface ApiEvent {
   id?: unknown;
   commence_time?: unknown;
   home_team?: unknown;
@@ -119,6 +119,22 @@ export function fillLink(book: SportsbookKey, link: unknown): string | null {
   return state ? link.replace(/\{state\}/g, state) : link;
 }
 
+/** The engine's event message for one event of an answer (the game-line list, or one event's props). */
+export function eventMessageOf(league: LeagueKey, raw: ApiEvent, now: number) {
+  const home = typeof raw.home_team === 'string' ? raw.home_team : '';
+  const away = typeof raw.away_team === 'string' ? raw.away_team : '';
+  const startsAt = typeof raw.commence_time === 'string' ? Date.parse(raw.commence_time) : Number.NaN;
+  return {
+    kind: 'event' as const,
+    sourceEventId: `toa-${String(raw.id)}`,
+    league,
+    home: { name: home, abbreviation: abbreviationFor(home) },
+    away: { name: away, abbreviation: abbreviationFor(away) },
+    startsAt: raw.commence_time,
+    live: Number.isFinite(startsAt) && startsAt <= now,
+  };
+}
+
 /** Maps one league's response onto engine messages (events, prices). Events absent from it are returned as ended. */
 export function mapOddsResponse(
   league: LeagueKey,
@@ -134,20 +150,12 @@ export function mapOddsResponse(
       messages.push(raw);
       continue;
     }
-    const sourceEventId = `toa-${String(raw.id)}`;
-    const home = typeof raw.home_team === 'string' ? raw.home_team : '';
-    const away = typeof raw.away_team === 'string' ? raw.away_team : '';
-    const startsAt = typeof raw.commence_time === 'string' ? Date.parse(raw.commence_time) : Number.NaN;
+    const event = eventMessageOf(league, raw, now);
+    const { sourceEventId } = event;
+    const home = event.home.name;
+    const away = event.away.name;
     ids.push(sourceEventId);
-    messages.push({
-      kind: 'event',
-      sourceEventId,
-      league,
-      home: { name: home, abbreviation: abbreviationFor(home) },
-      away: { name: away, abbreviation: abbreviationFor(away) },
-      startsAt: raw.commence_time,
-      live: Number.isFinite(startsAt) && startsAt <= now,
-    });
+    messages.push(event);
     if (!Array.isArray(raw.bookmakers)) continue;
     for (const bookmaker of raw.bookmakers as ApiBookmaker[]) {
       const book = typeof bookmaker?.key === 'string' ? BOOKMAKER_KEYS[bookmaker.key] : undefined;

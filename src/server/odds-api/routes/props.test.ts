@@ -4,6 +4,7 @@ import { ArbSchema } from '#domain/schemas/feed.ts';
 import { EventResponseSchema, OddsResponseSchema, type MarketDto } from '#domain/schemas/api.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
 import { createKey } from '#tests/support/server/odds-api.ts';
+import { propPrice } from '#tests/support/props.ts';
 
 // Player props in the live odds API (issue 15, decision 124): /v1/odds carries prop markets with their stat, player,
 // line and labels; `markets=props`, `player` and `stat` select them; /v1/events/{id} lists the roster; /v1/arbs shows
@@ -52,17 +53,7 @@ function prop(
   american: number,
   extra: Record<string, unknown> = {},
 ) {
-  ingest({
-    sourceEventId: source,
-    book,
-    market: 'prop',
-    stat: 'player_points',
-    player,
-    point: 27.5,
-    outcome,
-    american,
-    ...extra,
-  });
+  ingest({ ...propPrice(source, book, player, outcome, american), ...extra });
 }
 
 const lebron = { id: 'p-lebron', name: 'LeBron James' };
