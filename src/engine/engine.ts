@@ -262,8 +262,7 @@ export class OddsEngine<E = undefined> {
         updatedAt: value.updatedAt,
         receivedAt: now,
         suspended: value.suspended,
-        previous: null,
-        confirmations: null,
+        history: -1,
       };
       this.store.put(market, value.outcomeIndex, price, now);
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OddsEngine } from './engine.ts';
-import { versionAt, type StoredPrice } from './store.ts';
+import type { StoredPrice } from './store.ts';
 
 // The store's price versions for delayed readers (decision 121): a re-confirmation (same odds, suspension, links)
 // moves the newest version's times and keeps the earlier receipts as pairs, instead of a whole new version; readers
@@ -32,12 +32,7 @@ function setup(historyMs = 130_000) {
       ...extra,
     });
   const newest = (): StoredPrice => engine.store.market(key())!.prices[1]!.get('fanduel')!;
-  const chain = () => {
-    const versions: StoredPrice[] = [];
-    for (let version: StoredPrice | null = newest(); version; version = version.previous)
-      versions.push(version);
-    return versions;
-  };
+  const chain = () => engine.store.versionChain(newest());
   return {
     engine,
     key,
@@ -58,9 +53,12 @@ describe('price versions with re-confirmations', () => {
     s.quote(-110);
     s.at(9_000);
     s.quote(-110, { updatedAt: T0 + 8_000 });
-    expect(s.chain()).toHaveLength(1);
-    expect(s.newest()).toMatchObject({ american: -110, receivedAt: T0 + 9_000, updatedAt: T0 + 8_000 });
-    expect(s.newest().confirmations).toEqual([T0, T0, T0 + 5_000, T0 + 5_000]);
+    // One version, three receipts: the newest object took the last one's times, the earlier two are ring entries.
+    expect(s.chain().map((v) => [v.american, v.receivedAt - T0, v.updatedAt - T0])).toEqual([
+      [-110, 9_000, 8_000],
+      [-110, 5_000, 5_000],
+      [-110, 0, 0],
+    ]);
     // Readers at earlier instants see the receipt they would have seen.
     const seen = (ms: number) =>
       s.engine.store.prices(s.key(), T0 + ms).map((p) => [p.receivedAt - T0, p.updatedAt - T0]);
@@ -89,6 +87,7 @@ describe('price versions with re-confirmations', () => {
       [-120, true],
       [-120, false],
       [-110, false],
+      [-110, false],
     ]);
     const seen = (ms: number) =>
       s.engine.store.prices(s.key(), T0 + ms).map((p) => [p.american, p.suspended, p.receivedAt - T0]);
@@ -103,29 +102,32 @@ describe('price versions with re-confirmations', () => {
     s.at(3_000);
     s.quote(-110, { updatedAt: T0 + 3_000 });
     const newest = s.newest();
-    expect(versionAt(newest, T0 + 2_000, true)).toMatchObject({ receivedAt: T0, updatedAt: T0 });
-    expect(versionAt(newest, T0 + 3_000, true)).toBe(newest);
-    expect(versionAt(newest, T0 - 1, true)).toBeNull();
+    expect(s.engine.store.versionAt(newest, T0 + 2_000, true)).toMatchObject({ receivedAt: T0, updatedAt: T0 });
+    expect(s.engine.store.versionAt(newest, T0 + 3_000, true)).toBe(newest);
+    expect(s.engine.store.versionAt(newest, T0 - 1, true)).toBeNull();
   });
 
-  it('keeps receipts only for the window: older pairs and versions are dropped, but the last one before it', () => {
+  it('keeps receipts only for the window: the ring stays the size of the window, readers inside it see every receipt', () => {
     const s = setup(10_000);
-    for (let ms = 0; ms <= 60_000; ms += 1_000) {
+    for (let ms = 0; ms <= 600_000; ms += 1_000) {
       s.at(ms);
       s.quote(-110);
     }
-    const pairs = s.newest().confirmations!;
-    // Receipts at 50 s (the last at or before the window start, 60 − 10 s) and after it: 10 pairs.
-    expect(pairs.length / 2).toBe(10);
-    expect(pairs[0]).toBe(T0 + 50_000);
-    expect(s.engine.store.prices(s.key(), T0 + 50_500)[0]!.receivedAt).toBe(T0 + 50_000);
-    s.at(61_000);
+    // One receipt a second for 10 minutes, a 10 s window: the 10 receipts inside it, plus at most one window's worth
+    // of copies of the receipt a reader at the window start needs (moved to the head, then left behind): not 600.
+    expect(s.engine.store.versionCount).toBeLessThanOrEqual(22);
+    // A reader at the window start (590 s) sees the receipt of 590 s; the ones in between are there too.
+    expect(s.engine.store.prices(s.key(), T0 + 590_500)[0]!.receivedAt).toBe(T0 + 590_000);
+    expect(s.engine.store.prices(s.key(), T0 + 595_000)[0]!.receivedAt).toBe(T0 + 595_000);
+    s.at(601_000);
     s.quote(-125);
-    s.at(75_000);
+    s.at(615_000);
     s.quote(-130);
-    // At 75 s the window starts at 65 s: the −125 version, first received at 61 s, is what a reader then sees, so
-    // nothing older is kept.
-    expect(s.chain().map((v) => v.american)).toEqual([-130, -125]);
+    // At 615 s the window starts at 605 s: the −125 version, received at 601 s, is what a reader then sees.
+    const seen = (ms: number) => s.engine.store.prices(s.key(), T0 + ms).map((p) => p.american);
+    expect(seen(605_000)).toEqual([-125]);
+    expect(seen(614_999)).toEqual([-125]);
+    expect(seen(615_000)).toEqual([-130]);
   });
 
   it('listeners hear a re-confirmation as a change from the version as it was', () => {

@@ -12,41 +12,19 @@ import {
 import { indexRoster, type RosterIndex, type SingleMatch } from '#domain/player-matching.ts';
 import { PROP_STAT_KEYS, propSpecProblem, type Player, type PropStatKey } from '#domain/props.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
+import { VersionRing } from './versions.ts';
 
 // The odds store: current prices per event, market, outcome and book, with their update times, plus a short
 // history per price (a chain of earlier versions by time of receipt) so delayed readers (the paid API's Starter and
 // Pro plans) can see the market exactly as it was known at an earlier instant.
 
-export interface StoredPrice extends BookPrice {
-  /** The version this one replaced, while it is still inside the history window. */
-  previous: StoredPrice | null;
-  /**
-   * Earlier receipts of this same price (re-confirmations: same odds, suspension and links), oldest first, as flat
-   * (receivedAt, updatedAt) pairs; null before the first re-confirmation. A re-confirmation updates `receivedAt` and
-   * `updatedAt` in place and keeps the times they had here (16 bytes) instead of a whole new version (~100 bytes):
-   * about 30 % of the simulator's messages and most of a polled source's are re-confirmations (decision 121).
-   */
-  confirmations: number[] | null;
-}
-
 /**
- * The version of a price as known at `at`: the newest receipt at or before it (and, with `updatedBy`, whose book time
- * is too), from the versions and their re-confirmations; null when the window holds none. A re-confirmation's receipt
- * is returned as a copy with that receipt's times.
+ * A price's newest version. What it replaced, and its own earlier receipts (re-confirmations: same odds, suspension and
+ * links), are entries of the store's version ring while readers inside the history window may need them (versions.ts).
  */
-export function versionAt(newest: StoredPrice, at: number, updatedBy = false): StoredPrice | null {
-  for (let version: StoredPrice | null = newest; version; version = version.previous) {
-    if (version.receivedAt <= at && (!updatedBy || version.updatedAt <= at)) return version;
-    const pairs = version.confirmations;
-    if (!pairs) continue;
-    for (let index = pairs.length - 2; index >= 0; index -= 2) {
-      const receivedAt = pairs[index]!;
-      const updatedAt = pairs[index + 1]!;
-      if (receivedAt <= at && (!updatedBy || updatedAt <= at))
-        return { ...version, receivedAt, updatedAt, confirmations: null };
-    }
-  }
-  return null;
+export interface StoredPrice extends BookPrice {
+  /** Its chain's latest entry in the store's version ring; -1 when the window needs none. */
+  history: number;
 }
 
 export interface MarketState {
@@ -151,7 +129,29 @@ export class OddsStore {
   private readonly listeners = new Set<PriceListener>();
   private readonly eventListeners = new Set<EventListener>();
 
-  constructor(private readonly historyMs: number) {}
+  private readonly versions: VersionRing;
+
+  constructor(historyMs: number) {
+    this.versions = new VersionRing(historyMs);
+  }
+
+  /** Earlier versions and receipts held for delayed readers. */
+  get versionCount(): number {
+    return this.versions.size;
+  }
+
+  /**
+   * The version of a price as known at `at`: the newest receipt at or before it (and, with `updatedBy`, whose book
+   * time is too); null when the window holds none. An earlier version is returned as a copy.
+   */
+  versionAt(newest: StoredPrice, at: number, updatedBy = false): StoredPrice | null {
+    return this.versions.versionAt(newest, at, updatedBy);
+  }
+
+  /** Every version of a price inside the window, newest first (tests and diagnostics). */
+  versionChain(newest: StoredPrice): StoredPrice[] {
+    return this.versions.chain(newest);
+  }
 
   get eventCount(): number {
     return this.eventsById.size;
@@ -195,7 +195,7 @@ export class OddsStore {
     const out: BookPrice[] = [];
     for (const byBook of market.prices) {
       for (const newest of byBook.values()) {
-        const version = at === undefined ? newest : versionAt(newest, at);
+        const version = at === undefined ? newest : this.versions.versionAt(newest, at, false);
         if (version) out.push(stripHistory(version));
       }
     }
@@ -298,16 +298,11 @@ export class OddsStore {
     return market;
   }
 
-  /** Stores a price (validated upstream) in its market, keeping the versions inside the history window. */
+  /** Stores a price (validated upstream) in its market; the version it replaces joins the version ring. */
   put(market: MarketState, outcomeIndex: number, price: StoredPrice, now: number): void {
     const byBook = market.prices[outcomeIndex]!;
     const previous = byBook.get(price.book) ?? null;
-    price.previous = previous;
-    // Keep the newest version first received at or before the window start; drop anything older.
-    const horizon = now - this.historyMs;
-    let version: StoredPrice | null = previous;
-    while (version && firstReceipt(version) > horizon) version = version.previous;
-    if (version) version.previous = null;
+    if (previous) this.versions.push(previous, price, now);
     byBook.set(price.book, price);
     if (this.listeners.size > 0) {
       const change: PriceChange = {
@@ -323,18 +318,13 @@ export class OddsStore {
   }
 
   /**
-   * A re-confirmation of the newest version (same odds, suspension and links; a book time not earlier): its times
-   * move to this receipt and the earlier ones are kept as a pair, those before the window start dropped (but the last).
-   * Listeners hear it as a change whose `previous` is the version as it was.
+   * A re-confirmation of the newest version (same odds, suspension and links; a book time not earlier): the receipt
+   * it had joins the version ring and it takes this receipt's times. Listeners hear it as a change whose `previous`
+   * is the version as it was.
    */
   confirm(market: MarketState, newest: StoredPrice, updatedAt: number, now: number): void {
     const before = this.listeners.size > 0 ? stripHistory(newest) : null;
-    const pairs = (newest.confirmations ??= []);
-    pairs.push(newest.receivedAt, newest.updatedAt);
-    const horizon = now - this.historyMs;
-    let drop = 0;
-    while (drop + 2 < pairs.length && pairs[drop + 2]! <= horizon) drop += 2;
-    if (drop > 0) pairs.splice(0, drop);
+    this.versions.push(newest, newest, now);
     newest.receivedAt = now;
     newest.updatedAt = updatedAt;
     if (before) {
@@ -351,14 +341,7 @@ export class OddsStore {
   }
 }
 
-/** When a version was first received (its first receipt, before any re-confirmation). */
-function firstReceipt(version: StoredPrice): number {
-  return version.confirmations && version.confirmations.length > 0
-    ? version.confirmations[0]!
-    : version.receivedAt;
-}
-
 function stripHistory(price: StoredPrice): BookPrice {
-  const { previous: _previous, confirmations: _confirmations, ...rest } = price;
+  const { history: _history, ...rest } = price;
   return rest;
 }

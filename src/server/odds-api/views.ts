@@ -6,7 +6,7 @@ import type { Player, PropStatKey } from '#domain/props.ts';
 import type { EventDto, EventOddsDto, MarketDto, PlayerSchema, PriceDto } from '#domain/schemas/api.ts';
 import type { Arb } from '#domain/schemas/feed.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
-import { versionAt, type MarketState, type OddsStore, type StoredPrice } from '#engine/store.ts';
+import type { MarketState, OddsStore, StoredPrice } from '#engine/store.ts';
 import type { z } from 'zod';
 import type { DeflatedPiece } from './gzip-join.ts';
 
@@ -50,8 +50,12 @@ export function listEvents(store: OddsStore, filters: EventFilters): OddsEvent[]
 }
 
 /** The version of a price visible at `at` (undefined: the newest). */
-export function visibleVersion(newest: StoredPrice, at: number | undefined): StoredPrice | null {
-  return at === undefined ? newest : versionAt(newest, at, true);
+export function visibleVersion(
+  store: OddsStore,
+  newest: StoredPrice,
+  at: number | undefined,
+): StoredPrice | null {
+  return at === undefined ? newest : store.versionAt(newest, at, true);
 }
 
 export function toPriceDto(price: BookPrice): PriceDto {
@@ -160,6 +164,7 @@ export function matchesMarket(market: MarketState, filters: OddsFilters): boolea
 
 /** One market as visible at `at`, or null when no book had quoted it by then. `main` is decided by the caller. */
 export function marketView(
+  store: OddsStore,
   event: OddsEvent,
   market: MarketState,
   at: number | undefined,
@@ -170,7 +175,7 @@ export function marketView(
     const prices: PriceDto[] = [];
     for (const newest of market.prices[index]!.values()) {
       if (books && !books.has(newest.book)) continue;
-      const version = visibleVersion(newest, at);
+      const version = visibleVersion(store, newest, at);
       if (version) prices.push(toPriceDto(version));
     }
     prices.sort((a, b) => b.decimal - a.decimal || (a.book < b.book ? -1 : 1));
@@ -264,7 +269,7 @@ export function eventOdds(
   for (const market of store.markets(event.id)) {
     if (!matchesMarket(market, filters)) continue;
     // Main lines are decided over every book, whatever books the client asked for.
-    const view = marketView(event, market, at, undefined);
+    const view = marketView(store, event, market, at, undefined);
     if (view) markets.push(view);
   }
   markMainLines(markets);

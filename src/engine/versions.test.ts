@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import type { PriceLinks } from '#domain/markets.ts';
+import { VersionRing, type VersionOwner } from './versions.ts';
+
+// The version ring against a model that keeps every receipt forever: for any instant inside the window, a reader sees
+// exactly the receipt the model says was the newest then, whatever the mix of new versions and re-confirmations, the
+// moves of the entries readers at the window start need, and the ring's growth.
+
+const WINDOW = 10_000;
+
+/** A small deterministic generator (mulberry32), so a failure replays. */
+function generator(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Receipt {
+  american: number;
+  receivedAt: number;
+  updatedAt: number;
+}
+
+const LINKS: PriceLinks = { desktop: null, mobile: null };
+
+function owner(american: number, at: number): VersionOwner {
+  return { american, decimal: 2, links: LINKS, updatedAt: at, receivedAt: at, suspended: false, history: -1 };
+}
+
+describe('VersionRing', () => {
+  it.each([1, 2, 3, 4, 5])(
+    'readers inside the window see exactly the receipt a keep-everything model says (seed %i)',
+    (seed) => {
+      const random = generator(seed);
+      const ring = new VersionRing(WINDOW);
+      const prices = 40;
+      const newest: VersionOwner[] = [];
+      const model: Receipt[][] = [];
+      let now = 1_000_000;
+      for (let index = 0; index < prices; index += 1) {
+        newest.push(owner(-110, now));
+        model.push([{ american: -110, receivedAt: now, updatedAt: now }]);
+      }
+      let maxSize = 0;
+      for (let step = 0; step < 20_000; step += 1) {
+        // Bursts and lulls: most steps a few ms apart, sometimes longer than the window.
+        now += random() < 0.002 ? Math.floor(random() * 3 * WINDOW) : Math.floor(random() * 20);
+        const index = Math.floor(random() * prices);
+        const current = newest[index]!;
+        const updatedAt = now - Math.floor(random() * 5);
+        if (random() < 0.4) {
+          // A re-confirmation: the same object takes the new receipt's times.
+          ring.push(current, current, now);
+          current.receivedAt = now;
+          current.updatedAt = Math.max(updatedAt, current.updatedAt);
+          model[index]!.push({ american: current.american, receivedAt: now, updatedAt: current.updatedAt });
+        } else {
+          const american = -100 - Math.floor(random() * 50);
+          const next = owner(american, now);
+          next.updatedAt = updatedAt;
+          ring.push(current, next, now);
+          newest[index] = next;
+          model[index]!.push({ american, receivedAt: now, updatedAt });
+        }
+        maxSize = Math.max(maxSize, ring.size);
+        if (step % 97 === 0) {
+          for (let probe = 0; probe < 20; probe += 1) {
+            const at = now - Math.floor(random() * WINDOW);
+            const updatedBy = random() < 0.5;
+            const which = Math.floor(random() * prices);
+            const expected =
+              model[which]!.findLast((r) => r.receivedAt <= at && (!updatedBy || r.updatedAt <= at)) ?? null;
+            const seen = ring.versionAt(newest[which]!, at, updatedBy);
+            expect(
+              seen && { american: seen.american, receivedAt: seen.receivedAt, updatedAt: seen.updatedAt },
+              `price ${which} at ${at}`,
+            ).toEqual(expected);
+          }
+        }
+      }
+      // The ring grew past its first 1,024 slots during bursts, and holds about the window, not every receipt.
+      expect(maxSize).toBeGreaterThan(1_024);
+      expect(ring.size).toBeLessThan(20_000 / 4);
+    },
+  );
+
+  it('a price quiet for longer than the window keeps the one version a reader at the window start needs', () => {
+    const ring = new VersionRing(WINDOW);
+    const first = owner(-110, 0);
+    const second = owner(-120, 60_000);
+    ring.push(first, second, 60_000);
+    // Another price's receipts drive the sweep for a long time; the first price's entry keeps moving to the head.
+    let other = owner(100, 60_000);
+    for (let now = 60_001; now < 200_000; now += 50) {
+      const next = owner(100 + (now % 7), now);
+      ring.push(other, next, now);
+      other = next;
+    }
+    // At 200 s the window starts at 190 s: −120 (received at 60 s) is what a reader sees there; −110 is gone.
+    expect(ring.versionAt(second, 195_000, false)).toBe(second);
+    const third = owner(-130, 200_000);
+    ring.push(second, third, 200_000);
+    expect(ring.versionAt(third, 195_000, false)?.american).toBe(-120);
+    expect(ring.versionAt(third, 199_999, true)?.american).toBe(-120);
+    expect(ring.chain(third).map((v) => v.american)).toEqual([-130, -120]);
+  });
+});
