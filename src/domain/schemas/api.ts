@@ -782,6 +782,32 @@ export const MeResponseSchema = z
         .describe('Seconds until this one-minute window ends and the full quota is back.'),
     }),
     features: z.array(z.string()),
+    sgp_credits: z
+      .object({
+        limit: z
+          .number()
+          .int()
+          .nonnegative()
+          .describe(
+            "Same-game-parlay credits of this UTC calendar month: the plan's allowance (Elite 10,000, Enterprise 100,000) plus any credits granted for the month; 0 on plans without SGP pricing.",
+          ),
+        used: z
+          .number()
+          .int()
+          .nonnegative()
+          .describe('Credits spent this month: one per priced POST /v1/sgp request.'),
+        remaining: z
+          .number()
+          .int()
+          .nonnegative()
+          .describe('Credits left this month (`limit` − `used`, never below 0).'),
+        resets_at: z.iso
+          .datetime()
+          .describe(
+            'Start of the next UTC month, when the allowance starts again from 0 used (unused credits do not carry over).',
+          ),
+      })
+      .describe('Same-game-parlay credits (POST /v1/sgp) of the current month.'),
   })
   .meta({ id: 'Me' });
 

@@ -11,7 +11,8 @@ import { normaliseEmail } from '../trials/service.ts';
 // only (socket address) and the admin bearer token of DATA_DIR/admin-token or ADMIN_TOKEN. The plain key appears in
 // the answer to `create` and nowhere else; email addresses travel in bodies, never in URLs.
 
-function view(record: ApiKeyRecord) {
+/** A key as the operators' routes show it (never its hash). */
+export function keyView(record: ApiKeyRecord) {
   return {
     id: record.id,
     prefix: record.prefix,
@@ -23,6 +24,9 @@ function view(record: ApiKeyRecord) {
     revokedAt: record.revokedAt?.toISOString() ?? null,
   };
 }
+
+/** A key's public prefix, e.g. `sl_live_AbC123` (not secret: it may travel in a URL). */
+export const KeyPrefixSchema = z.string().regex(/^sl_(live|trial)_[0-9A-Za-z]{6}$/);
 
 export async function adminKeyRoutes(app: FastifyInstance) {
   guardAdminRoutes(app);
@@ -47,26 +51,26 @@ export async function adminKeyRoutes(app: FastifyInstance) {
         expiresAt: expiresAt ? new Date(expiresAt) : null,
       });
       request.log.info({ keyPrefix: record.prefix, plan }, 'api key created');
-      return { key: plain, ...view(record) };
+      return { key: plain, ...keyView(record) };
     },
   );
 
   routes.get(
     '/admin/keys',
     { schema: { querystring: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(200) }) } },
-    async (request) => ({ keys: (await app.apiKeys.list(request.query.limit)).map(view) }),
+    async (request) => ({ keys: (await app.apiKeys.list(request.query.limit)).map(keyView) }),
   );
 
   routes.post(
     '/admin/keys/revoke',
-    { schema: { body: z.object({ prefix: z.string().regex(/^sl_(live|trial)_[0-9A-Za-z]{6}$/) }) } },
+    { schema: { body: z.object({ prefix: KeyPrefixSchema }) } },
     async (request) => {
       const revoked = await app.apiKeys.revoke(request.body.prefix);
       if (revoked.length === 0) {
         throw new HttpProblem(404, 'key-not-found', 'Key not found', 'No active key has this prefix.');
       }
       request.log.info({ keyPrefix: request.body.prefix, count: revoked.length }, 'api key revoked');
-      return { revoked: revoked.map(view) };
+      return { revoked: revoked.map(keyView) };
     },
   );
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY_IN_TEXT } from '../odds-api/keys.ts';
+import { monthOf } from '../odds-api/sgp-credits.ts';
 import { trialTestConfig } from '#tests/support/server/trials.ts';
 import { buildTestApp } from '#tests/support/server/app.ts';
 import { main } from './keys.ts';
@@ -55,6 +56,65 @@ describe('npm run keys', () => {
     );
     expect(created.code).toBe(0);
     expect(created.out).toContain('expires 2030-01-31T00:00:00.000Z');
+  });
+
+  it("credits shows this month's and the 3 earlier months' SGP credits; grant adds credits to one month", async () => {
+    const created = await main(['create', '--plan', 'elite', '--email', 'sgp@example.com'], env);
+    const key = created.out.match(KEY_IN_TEXT)![0]!;
+    const prefix = key.slice(0, 14);
+    const record = (await app.apiKeys.byPrefix(prefix))[0]!;
+    await app.sgpCredits.spend(record);
+    await app.sgpCredits.spend(record);
+    const { month } = monthOf(Date.now());
+
+    const granted = await main(['grant', prefix, '40'], env);
+    expect(granted.code).toBe(0);
+    expect(granted.out).toBe(
+      `Granted 40 SGP credits to ${prefix} for ${month}: limit 10040 (10000 included + 40 granted), 2 used, 10038 remaining.`,
+    );
+    const next = monthOf(monthOf(Date.now()).resetsAt.getTime()).month;
+    expect((await main(['grant', prefix, '7', '--month', next], env)).code).toBe(0);
+
+    const credits = await main(['credits', prefix], env);
+    expect(credits.code).toBe(0);
+    const lines = credits.out.split('\n');
+    expect(lines[0]).toBe(`${prefix} (elite, sgp@example.com): same-game-parlay credits by UTC month`);
+    expect(lines[1]!.split(/\s+/)).toEqual(['month', 'included', 'granted', 'limit', 'used', 'remaining']);
+    const rows = lines.slice(3).map((line) => line.split(/\s+/));
+    expect(rows).toHaveLength(5);
+    expect(rows[0]).toEqual([next, '10000', '7', '10007', '0', '10007']);
+    expect(rows[1]).toEqual([month, '10000', '40', '10040', '2', '10038']);
+    expect(rows.slice(2).map((row) => row.slice(1))).toEqual(
+      Array.from({ length: 3 }, () => ['10000', '0', '10000', '0', '10000']),
+    );
+
+    const me = await fetch(`http://127.0.0.1:${PORT}/v1/me`, { headers: { 'x-api-key': key } });
+    expect(((await me.json()) as { sgp_credits: unknown }).sgp_credits).toMatchObject({
+      limit: 10_040,
+      used: 2,
+      remaining: 10_038,
+    });
+  });
+
+  it('grant refuses negative, zero and oversized credits and a bad month; the server refuses plans without SGP', async () => {
+    const created = await main(['create', '--plan', 'pro', '--email', 'nosgp@example.com'], env);
+    const prefix = created.out.match(KEY_IN_TEXT)![0]!.slice(0, 14);
+    const negative = await main(['grant', prefix, '-5'], env);
+    expect(negative.code).toBe(2);
+    expect(negative.out).toContain('a grant cannot be negative');
+    for (const credits of ['0', '1.5', 'ten', '10000001']) {
+      expect((await main(['grant', prefix, credits], env)).code).toBe(2);
+    }
+    expect((await main(['grant', prefix, '5', '--month', '2026-13'], env)).code).toBe(2);
+    expect((await main(['grant', prefix], env)).code).toBe(2);
+    expect((await main(['credits'], env)).code).toBe(2);
+    const refused = await main(['grant', prefix, '5'], env);
+    expect(refused.code).toBe(1);
+    expect(refused.out).toContain('409');
+    expect(refused.out).toContain('Elite and Enterprise');
+    const unknown = await main(['credits', 'sl_live_ZZZZZZ'], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.out).toContain('404');
   });
 
   it('refuses unknown plans, missing arguments and a wrong admin token', async () => {

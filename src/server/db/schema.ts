@@ -2,10 +2,12 @@ import { sql } from 'drizzle-orm';
 import {
   bigserial,
   bigint,
+  date,
   index,
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -126,5 +128,23 @@ export const emailOutbox = pgTable(
   ],
 );
 
-export const schema = { apiKeys, trialRequests, emailOutbox };
+/** Same-game-parlay credits per key and UTC month (docs/decisions/128-sgp-credits-ledger.md). */
+export const sgpCredits = pgTable(
+  'sgp_credits',
+  {
+    apiKeyId: bigint('api_key_id', { mode: 'number' })
+      .notNull()
+      .references(() => apiKeys.id),
+    /** First day of the UTC month, `YYYY-MM-01`. */
+    month: date('month', { mode: 'string' }).notNull(),
+    /** Credits spent this month (priced requests, less refunds). */
+    used: integer('used').notNull().default(0),
+    /** Operators' extra credits for this month, on top of the plan's allowance. */
+    granted: integer('granted').notNull().default(0),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.apiKeyId, table.month] })],
+);
+
+export const schema = { apiKeys, trialRequests, emailOutbox, sgpCredits };
 export type Schema = typeof schema;

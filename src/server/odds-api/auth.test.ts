@@ -197,5 +197,11 @@ describe('per-plan rate limits on /v1', () => {
     expect(body.usage.remaining).toBe(28);
     expect(String(body.usage.remaining)).toBe(response.headers['x-ratelimit-remaining']);
     expect(body.key.prefix).toBe(key.slice(0, 14));
+    expect(body.sgp_credits).toEqual({
+      limit: 0,
+      used: 0,
+      remaining: 0,
+      resets_at: '2026-12-01T00:00:00.000Z',
+    });
   });
 });

@@ -202,6 +202,12 @@ export class ApiKeyService {
     return rows.map(toRecord);
   }
 
+  /** Every key, active or not, whose public prefix is `prefix` (one, short of a 36-bit collision). */
+  async byPrefix(prefix: string): Promise<ApiKeyRecord[]> {
+    const rows = await this.db.select().from(apiKeys).where(eq(apiKeys.prefix, prefix)).orderBy(apiKeys.id);
+    return rows.map(toRecord);
+  }
+
   /** Revokes every active key whose public prefix is `prefix`; returns them. */
   async revoke(prefix: string): Promise<ApiKeyRecord[]> {
     const rows = await this.db

@@ -19,6 +19,7 @@ import { linesRoutes } from './routes/lines.ts';
 import { movementRoutes } from './routes/movement.ts';
 import { oddsRoutes } from './routes/odds.ts';
 import { RedisRevocationBus } from './revocation-bus.ts';
+import { sgpCreditsPlugin } from './sgp-credits.ts';
 import { createStreamHub, streamRoutes, type StreamOptions } from './streaming/stream.ts';
 
 // The paid odds API (docs/decisions/080-086) as one plugin: keys, the OpenAPI document generated from the /v1 route
@@ -26,7 +27,7 @@ import { createStreamHub, streamRoutes, type StreamOptions } from './streaming/s
 
 export interface ApiPluginOptions {
   stream?: Partial<StreamOptions>;
-  /** Clock of the delayed tiers, quota windows, stream hub and key lookups (unix ms); tests pass a virtual clock. */
+  /** Clock of the delayed tiers, quota windows, stream hub, key lookups and SGP credit months (unix ms); tests pass a virtual clock. */
   now?: () => number;
   /** How long a key lookup is trusted (default 2 s); tests lengthen it to show the Redis invalidation. */
   keyCacheMs?: number;
@@ -54,6 +55,7 @@ function withBodyExamples(
 
 async function api(app: FastifyInstance, options: ApiPluginOptions) {
   await app.register(apiKeysPlugin, { cacheMs: options.keyCacheMs, now: options.now });
+  await app.register(sgpCreditsPlugin, { now: options.now });
   const { REDIS_URL, REDIS_PREFIX } = app.config;
   if (REDIS_URL) {
     const bus = new RedisRevocationBus(REDIS_URL, `${REDIS_PREFIX}api-keys:revoked`, app.apiKeys, app.log);
@@ -121,7 +123,7 @@ async function api(app: FastifyInstance, options: ApiPluginOptions) {
   await app.register(docsRoutes);
 }
 
-/** Not encapsulated, so that `app.apiKeys`, `app.streamHub` and `app.swagger()` are visible to tests and the admin routes. */
+/** Not encapsulated, so that `app.apiKeys`, `app.sgpCredits`, `app.streamHub` and `app.swagger()` are visible to tests and the admin routes. */
 export const apiPlugin = fp(api, {
   name: 'api',
   dependencies: ['db', 'engine', 'history', 'secrets', 'rate-limit'],

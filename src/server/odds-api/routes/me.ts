@@ -4,7 +4,7 @@ import { MeResponseSchema } from '#domain/schemas/api.ts';
 import { delayMs } from '#domain/plans.ts';
 import { COMMON_ERRORS, security, tags } from './common.ts';
 
-// GET /v1/me: the key's plan, limits and usage.
+// GET /v1/me: the key's plan, limits and usage, and its same-game-parlay credits this month (decision 128).
 
 export async function meRoutes(app: FastifyInstance) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -22,6 +22,7 @@ export async function meRoutes(app: FastifyInstance) {
     async (request) => {
       const key = request.apiKey!;
       const quota = request.quota!;
+      const credits = await app.sgpCredits.usage(key);
       return {
         key: {
           prefix: key.prefix,
@@ -42,6 +43,12 @@ export async function meRoutes(app: FastifyInstance) {
           resets_in_seconds: quota.resetSeconds,
         },
         features: [...key.plan.apiFeatures],
+        sgp_credits: {
+          limit: credits.limit,
+          used: credits.used,
+          remaining: credits.remaining,
+          resets_at: credits.resetsAt.toISOString(),
+        },
       };
     },
   );

@@ -230,10 +230,16 @@ describe('GET /v1/arbs', () => {
 });
 
 describe('GET /v1/me', () => {
-  it('matches its schema and names the features of the plan', async () => {
+  it("matches its schema, names the features of the plan and shows the month's SGP credits", async () => {
     const body = MeResponseSchema.parse((await get('/v1/me', elite)).json());
     expect(body.plan.id).toBe('enterprise');
     expect(body.features).toEqual(['line-movement', 'closing-lines', 'historical-odds']);
+    expect(body.sgp_credits).toEqual({
+      limit: 100_000,
+      used: 0,
+      remaining: 100_000,
+      resets_at: '2026-12-01T00:00:00.000Z',
+    });
   });
 });
 

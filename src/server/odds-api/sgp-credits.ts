@@ -1,0 +1,262 @@
+import { and, eq, gte, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { PLANS, type Plan } from '#domain/plans.ts';
+import { rowsOf, type Database } from '../db/database.ts';
+import { sgpCredits } from '../db/schema.ts';
+import type { ApiKeyRecord } from './keys.ts';
+
+// Same-game-parlay credits (issue 16, docs/decisions/128-sgp-credits-ledger.md): one priced `POST /v1/sgp` request
+// spends one credit of the key's monthly allowance (Elite 10,000, Enterprise 100,000 per UTC calendar month, from
+// src/domain/plans.ts) plus the operators' grants for that month. The ledger is the `sgp_credits` table, and the
+// database alone decides a spend, in one statement, so that instances share one count and neither a restart nor a
+// Redis flush can hand out free credits.
+
+/** Most credits one grant may add. */
+export const MAX_GRANT = 10_000_000;
+/** Most credits a key's month may be granted in all: keeps allowance + granted far inside the `integer` column. */
+export const MAX_GRANTED_PER_MONTH = 1_000_000_000;
+/** Grants are for the current month or one of the next twelve (a month in the past can no longer be spent). */
+export const GRANT_MONTHS_AHEAD = 12;
+const MONTH_PATTERN = /^(\d{4})-(0[1-9]|1[0-2])$/;
+
+export interface SgpCreditState {
+  /** The month's credits: the plan's allowance plus the operators' grants for the month (0 without SGP). */
+  limit: number;
+  used: number;
+  remaining: number;
+  /** Start of the next UTC month, when a fresh allowance begins. */
+  resetsAt: Date;
+  /** The UTC month the figures are for, `YYYY-MM`. */
+  month: string;
+}
+
+export type SgpSpend =
+  | ({ spent: true } & SgpCreditState)
+  | ({ spent: false; reason: 'not-in-plan' | 'exhausted' } & SgpCreditState);
+
+/** One month of a key's ledger as operators see it: `limit` = `included` (the plan's allowance) + `granted`. */
+export interface SgpMonthUsage extends SgpCreditState {
+  included: number;
+  granted: number;
+}
+
+export type SgpGrant =
+  | { granted: true; usage: SgpMonthUsage }
+  | {
+      granted: false;
+      /** The key's plan has no SGP credits; the month is over; more than GRANT_MONTHS_AHEAD ahead; over MAX_GRANTED_PER_MONTH. */
+      reason: 'not-in-plan' | 'past-month' | 'too-far-ahead' | 'monthly-cap';
+    };
+
+export interface SgpMonth {
+  /** `YYYY-MM` */
+  month: string;
+  /** First instant of the month (UTC). */
+  start: Date;
+  /** First instant of the next month (UTC). */
+  resetsAt: Date;
+}
+
+function monthAt(year: number, monthIndex: number): SgpMonth {
+  const start = new Date(Date.UTC(year, monthIndex, 1));
+  return {
+    month: `${String(start.getUTCFullYear()).padStart(4, '0')}-${String(start.getUTCMonth() + 1).padStart(2, '0')}`,
+    start,
+    resetsAt: new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1)),
+  };
+}
+
+/** The UTC calendar month holding the instant `at` (unix ms). */
+export function monthOf(at: number): SgpMonth {
+  const date = new Date(at);
+  return monthAt(date.getUTCFullYear(), date.getUTCMonth());
+}
+
+/** `YYYY-MM` read as a UTC month; null when malformed. */
+export function parseMonth(text: string): SgpMonth | null {
+  const match = MONTH_PATTERN.exec(text);
+  return match ? monthAt(Number(match[1]), Number(match[2]) - 1) : null;
+}
+
+/** The `month` column's value: the month's first day. */
+function dayOf(month: SgpMonth): string {
+  return `${month.month}-01`;
+}
+
+/** Credits the plan includes each month; 0 when it has none. */
+export function allowanceOf(plan: Plan): number {
+  return plan.sgpCreditsPerMonth ?? 0;
+}
+
+/** The plans with same-game-parlay credits (Elite, Enterprise), cheapest first: what a 403 for other plans names. */
+export function plansWithSgp(): Plan[] {
+  return PLANS.filter((plan) => allowanceOf(plan) > 0).sort((a, b) => a.price - b.price);
+}
+
+function stateOf(month: SgpMonth, included: number, used: number, granted: number): SgpMonthUsage {
+  const limit = included > 0 ? included + granted : 0;
+  return {
+    limit,
+    used,
+    remaining: Math.max(0, limit - used),
+    resetsAt: month.resetsAt,
+    month: month.month,
+    included,
+    granted,
+  };
+}
+
+function publicState({ limit, used, remaining, resetsAt, month }: SgpCreditState): SgpCreditState {
+  return { limit, used, remaining, resetsAt, month };
+}
+
+/** Months between two months (`to` − `from`), e.g. 2026-11 → 2027-01 is 2. */
+function monthsBetween(from: SgpMonth, to: SgpMonth): number {
+  return (
+    (to.start.getUTCFullYear() - from.start.getUTCFullYear()) * 12 +
+    to.start.getUTCMonth() -
+    from.start.getUTCMonth()
+  );
+}
+
+export class SgpCredits {
+  constructor(
+    private readonly db: Database,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * Spends one credit of the key's current month, or says why not. One statement: the first spend of the month inserts
+   * the row with `used = 1` (only when the plan has an allowance); later ones add 1 under the row lock, only while
+   * `used < allowance + granted`, so concurrent spends from any number of instances never exceed the month's credits.
+   */
+  async spend(key: ApiKeyRecord): Promise<SgpSpend> {
+    const month = monthOf(this.now());
+    const allowance = allowanceOf(key.plan);
+    if (allowance === 0)
+      return { spent: false, reason: 'not-in-plan', ...publicState(stateOf(month, 0, 0, 0)) };
+    const [row] = rowsOf<{ used: number; granted: number }>(
+      await this.db.execute(sql`
+        INSERT INTO sgp_credits (api_key_id, month, used)
+        SELECT ${key.id}::bigint, ${dayOf(month)}::date, 1 WHERE ${allowance}::integer > 0
+        ON CONFLICT (api_key_id, month) DO UPDATE SET used = sgp_credits.used + 1, updated_at = now()
+          WHERE sgp_credits.used < ${allowance}::integer + sgp_credits.granted
+        RETURNING used, granted`),
+    );
+    if (row) {
+      return {
+        spent: true,
+        ...publicState(stateOf(month, allowance, Number(row.used), Number(row.granted))),
+      };
+    }
+    return { spent: false, reason: 'exhausted', ...publicState(await this.read(key, month)) };
+  }
+
+  /**
+   * Gives back one credit of `month` (`YYYY-MM`, the `month` of the spend being undone), never going below 0: the
+   * route calls it when pricing fails after the spend.
+   */
+  async refund(key: ApiKeyRecord, month: string): Promise<void> {
+    const parsed = parseMonth(month);
+    if (!parsed) throw new RangeError(`Not a month (YYYY-MM): ${JSON.stringify(month)}`);
+    await this.db.execute(sql`
+      UPDATE sgp_credits SET used = used - 1, updated_at = now()
+      WHERE api_key_id = ${key.id} AND month = ${dayOf(parsed)}::date AND used > 0`);
+  }
+
+  /** The key's figures for the current month (`/v1/me`); all 0 when its plan has no SGP credits. */
+  async usage(key: ApiKeyRecord): Promise<SgpCreditState> {
+    const month = monthOf(this.now());
+    if (allowanceOf(key.plan) === 0) return publicState(stateOf(month, 0, 0, 0));
+    return publicState(await this.read(key, month));
+  }
+
+  /**
+   * Adds `credits` (1 … MAX_GRANT) to the key's `month` (`YYYY-MM`, default the current one), on top of its plan's
+   * allowance, for that month only. Refused for plans without SGP, for months already over, for months more than
+   * GRANT_MONTHS_AHEAD ahead, and past MAX_GRANTED_PER_MONTH granted in the month.
+   */
+  async grant(key: ApiKeyRecord, credits: number, month?: string): Promise<SgpGrant> {
+    if (!Number.isInteger(credits) || credits < 1 || credits > MAX_GRANT) {
+      throw new RangeError(`A grant is a whole number of credits from 1 to ${MAX_GRANT}`);
+    }
+    const current = monthOf(this.now());
+    const target = month === undefined ? current : parseMonth(month);
+    if (!target) throw new RangeError(`Not a month (YYYY-MM): ${JSON.stringify(month)}`);
+    const allowance = allowanceOf(key.plan);
+    if (allowance === 0) return { granted: false, reason: 'not-in-plan' };
+    const ahead = monthsBetween(current, target);
+    if (ahead < 0) return { granted: false, reason: 'past-month' };
+    if (ahead > GRANT_MONTHS_AHEAD) return { granted: false, reason: 'too-far-ahead' };
+    const [row] = await this.db
+      .insert(sgpCredits)
+      .values({ apiKeyId: key.id, month: dayOf(target), granted: credits })
+      .onConflictDoUpdate({
+        target: [sgpCredits.apiKeyId, sgpCredits.month],
+        set: { granted: sql`${sgpCredits.granted} + excluded.granted`, updatedAt: sql`now()` },
+        setWhere: sql`${sgpCredits.granted} + excluded.granted <= ${MAX_GRANTED_PER_MONTH}`,
+      })
+      .returning({ used: sgpCredits.used, granted: sgpCredits.granted });
+    if (!row) return { granted: false, reason: 'monthly-cap' };
+    return { granted: true, usage: stateOf(target, allowance, row.used, row.granted) };
+  }
+
+  /**
+   * The key's ledger for operators, newest first: every later month holding a grant, then the current month and the
+   * `months − 1` before it (months without a row show 0 used). The allowance is that of the key's plan today.
+   */
+  async history(key: ApiKeyRecord, months: number): Promise<SgpMonthUsage[]> {
+    const current = monthOf(this.now());
+    const oldest = monthAt(
+      current.start.getUTCFullYear(),
+      current.start.getUTCMonth() - Math.max(1, months) + 1,
+    );
+    const rows = await this.db
+      .select({ month: sgpCredits.month, used: sgpCredits.used, granted: sgpCredits.granted })
+      .from(sgpCredits)
+      .where(and(eq(sgpCredits.apiKeyId, key.id), gte(sgpCredits.month, dayOf(oldest))));
+    const byMonth = new Map(rows.map((row) => [row.month.slice(0, 7), row]));
+    const allowance = allowanceOf(key.plan);
+    const later = [...byMonth.keys()]
+      .filter((month) => month > current.month)
+      .sort()
+      .reverse();
+    const shown = [
+      ...later.map((month) => parseMonth(month)!),
+      ...Array.from({ length: monthsBetween(oldest, current) + 1 }, (_, back) =>
+        monthAt(current.start.getUTCFullYear(), current.start.getUTCMonth() - back),
+      ),
+    ];
+    return shown.map((month) => {
+      const row = byMonth.get(month.month);
+      return stateOf(month, allowance, row?.used ?? 0, row?.granted ?? 0);
+    });
+  }
+
+  private async read(key: ApiKeyRecord, month: SgpMonth): Promise<SgpMonthUsage> {
+    const [row] = await this.db
+      .select({ used: sgpCredits.used, granted: sgpCredits.granted })
+      .from(sgpCredits)
+      .where(and(eq(sgpCredits.apiKeyId, key.id), eq(sgpCredits.month, dayOf(month))));
+    return stateOf(month, allowanceOf(key.plan), row?.used ?? 0, row?.granted ?? 0);
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    sgpCredits: SgpCredits;
+  }
+}
+
+export interface SgpCreditsPluginOptions {
+  /** The clock deciding the month (unix ms); tests pass a virtual clock to cross a month's end. */
+  now?: () => number;
+}
+
+export const sgpCreditsPlugin = fp(
+  async (app: FastifyInstance, options: SgpCreditsPluginOptions) => {
+    app.decorate('sgpCredits', new SgpCredits(app.db, options.now));
+  },
+  { name: 'sgp-credits', dependencies: ['db'] },
+);
