@@ -3,8 +3,8 @@ import type { PriceLinks } from '#domain/markets.ts';
 import { VersionRing, type VersionOwner } from './versions.ts';
 
 // The version ring against a model that keeps every receipt forever: for any instant inside the window, a reader sees
-// exactly the receipt the model says was the newest then, whatever the mix of new versions and re-confirmations, the
-// moves of the entries readers at the window start need, and the ring's growth.
+// exactly the receipt the model says was the newest then, whatever the mix of new versions and re-confirmations, bursts
+// and lulls longer than the window, changed links, and the ring's growth.
 
 const WINDOW = 10_000;
 
@@ -24,6 +24,7 @@ interface Receipt {
   american: number;
   receivedAt: number;
   updatedAt: number;
+  desktop: string | null;
 }
 
 const LINKS: PriceLinks = { desktop: null, mobile: null };
@@ -44,7 +45,7 @@ describe('VersionRing', () => {
       let now = 1_000_000;
       for (let index = 0; index < prices; index += 1) {
         newest.push(owner(-110, now));
-        model.push([{ american: -110, receivedAt: now, updatedAt: now }]);
+        model.push([{ american: -110, receivedAt: now, updatedAt: now, desktop: null }]);
       }
       let maxSize = 0;
       for (let step = 0; step < 20_000; step += 1) {
@@ -58,14 +59,21 @@ describe('VersionRing', () => {
           ring.push(current, current, now);
           current.receivedAt = now;
           current.updatedAt = Math.max(updatedAt, current.updatedAt);
-          model[index]!.push({ american: current.american, receivedAt: now, updatedAt: current.updatedAt });
+          model[index]!.push({
+            american: current.american,
+            receivedAt: now,
+            updatedAt: current.updatedAt,
+            desktop: current.links.desktop,
+          });
         } else {
           const american = -100 - Math.floor(random() * 50);
           const next = owner(american, now);
           next.updatedAt = updatedAt;
+          // Now and then the book sends new links with the new price; otherwise it keeps the ones it had.
+          next.links = random() < 0.1 ? { desktop: `https://book.example/${step}`, mobile: null } : current.links;
           ring.push(current, next, now);
           newest[index] = next;
-          model[index]!.push({ american, receivedAt: now, updatedAt });
+          model[index]!.push({ american, receivedAt: now, updatedAt, desktop: next.links.desktop });
         }
         maxSize = Math.max(maxSize, ring.size);
         if (step % 97 === 0) {
@@ -77,7 +85,12 @@ describe('VersionRing', () => {
               model[which]!.findLast((r) => r.receivedAt <= at && (!updatedBy || r.updatedAt <= at)) ?? null;
             const seen = ring.versionAt(newest[which]!, at, updatedBy);
             expect(
-              seen && { american: seen.american, receivedAt: seen.receivedAt, updatedAt: seen.updatedAt },
+              seen && {
+                american: seen.american,
+                receivedAt: seen.receivedAt,
+                updatedAt: seen.updatedAt,
+                desktop: seen.links.desktop,
+              },
               `price ${which} at ${at}`,
             ).toEqual(expected);
           }
@@ -94,7 +107,7 @@ describe('VersionRing', () => {
     const first = owner(-110, 0);
     const second = owner(-120, 60_000);
     ring.push(first, second, 60_000);
-    // Another price's receipts drive the sweep for a long time; the first price's entry keeps moving to the head.
+    // Another price's receipts drive the sweep for a long time.
     let other = owner(100, 60_000);
     for (let now = 60_001; now < 200_000; now += 50) {
       const next = owner(100 + (now % 7), now);
