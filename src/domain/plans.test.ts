@@ -52,23 +52,32 @@ describe('the plan table', () => {
     expect(PLANS.map((plan) => [plan.id, plan.apiFeatures])).toEqual([
       ['starter', []],
       ['pro', []],
-      ['elite', ['closing-lines', 'historical-odds']],
-      ['enterprise', ['line-movement', 'closing-lines', 'historical-odds']],
+      ['elite', ['closing-lines', 'historical-odds', 'same-game-parlays']],
+      ['enterprise', ['line-movement', 'closing-lines', 'historical-odds', 'same-game-parlays']],
     ]);
   });
 
-  it('links the history bullets of Elite and Enterprise to their /docs operations, text unchanged', () => {
+  it('gates same-game parlays to exactly the plans with monthly SGP credits (Elite 10K, Enterprise 100K)', () => {
+    expect(plansWith(API_FEATURES.sameGameParlays).map((plan) => plan.id)).toEqual(['elite', 'enterprise']);
+    // One rule from two fields: the feature gate (POST /v1/sgp's 403) and the credits (its 402) must agree.
+    for (const plan of PLANS)
+      expect(includes(plan, API_FEATURES.sameGameParlays), plan.id).toBe((plan.sgpCreditsPerMonth ?? 0) > 0);
+  });
+
+  it('links the history and SGP bullets of Elite and Enterprise to their /docs operations, text unchanged', () => {
     const linked = PLANS.flatMap((plan) =>
       plan.features
         .filter((feature) => feature.docsHref)
         .map((feature) => [plan.id, feature.text, feature.docsHref]),
     );
     expect(linked).toEqual([
+      ['elite', '10K same-game-parlay credits per month', '/docs#POST--v1-sgp'],
       [
         'elite',
         'Historical closing and opening line values (CLV, OLV)',
         '/docs#GET--v1-events-eventId-lines',
       ],
+      ['enterprise', '100K same-game-parlay credits per month', '/docs#POST--v1-sgp'],
       [
         'enterprise',
         'Historical closing and opening line values (CLV, OLV)',

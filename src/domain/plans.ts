@@ -10,7 +10,7 @@ export type FeatureIcon = 'bolt' | 'clock' | 'gauge' | 'layers' | 'history' | 'c
 
 /** A paid-API capability that only some plans include (answered 403 with the cheapest plan that has it). */
 export interface ApiFeature {
-  id: 'line-movement' | 'closing-lines' | 'historical-odds';
+  id: 'line-movement' | 'closing-lines' | 'historical-odds' | 'same-game-parlays';
   name: string;
 }
 
@@ -21,6 +21,8 @@ export const API_FEATURES = {
   closingLines: { id: 'closing-lines', name: 'Historical closing and opening line values (CLV, OLV)' },
   /** GET /v1/historical/odds: the odds board of a league at a past instant. */
   historicalOdds: { id: 'historical-odds', name: 'Historical odds' },
+  /** POST /v1/sgp: same-game-parlay pricing, one monthly credit per priced request (`sgpCreditsPerMonth`). */
+  sameGameParlays: { id: 'same-game-parlays', name: 'Same-game parlay pricing' },
 } as const satisfies Record<string, ApiFeature>;
 
 /** Where the /docs page documents an operation (the anchor its renderer gives `METHOD path`). */
@@ -29,6 +31,7 @@ export const DOCS_ANCHORS = {
   clv: `${SITE.docsUrl}#POST--v1-clv`,
   movement: `${SITE.docsUrl}#GET--v1-events-eventId-movement`,
   historicalOdds: `${SITE.docsUrl}#GET--v1-historical-odds`,
+  sgp: `${SITE.docsUrl}#POST--v1-sgp`,
 } as const;
 
 export type ApiFeatureId = ApiFeature['id'];
@@ -110,7 +113,7 @@ export const PLANS: readonly Plan[] = [
     latencySeconds: 0,
     requestsPerMinute: 250,
     streamConnections: 20,
-    apiFeatures: ['closing-lines', 'historical-odds'],
+    apiFeatures: ['closing-lines', 'historical-odds', 'same-game-parlays'],
     sgpCreditsPerMonth: 10_000,
     realTime: true,
     checkoutUrl: SITE.checkoutUrls.elite,
@@ -118,7 +121,12 @@ export const PLANS: readonly Plan[] = [
       { text: 'Real-time odds', included: true, icon: 'bolt' },
       { text: '250 requests per minute', included: true, icon: 'gauge' },
       { text: 'Main lines, alternates and player props', included: true, icon: 'layers' },
-      { text: '10K same-game-parlay credits per month', included: true, icon: 'layers' },
+      {
+        text: '10K same-game-parlay credits per month',
+        included: true,
+        icon: 'layers',
+        docsHref: DOCS_ANCHORS.sgp,
+      },
       {
         text: 'Historical closing and opening line values (CLV, OLV)',
         included: true,
@@ -135,7 +143,7 @@ export const PLANS: readonly Plan[] = [
     latencySeconds: 0,
     requestsPerMinute: 2000,
     streamConnections: 100,
-    apiFeatures: ['line-movement', 'closing-lines', 'historical-odds'],
+    apiFeatures: ['line-movement', 'closing-lines', 'historical-odds', 'same-game-parlays'],
     sgpCreditsPerMonth: 100_000,
     realTime: true,
     checkoutUrl: SITE.checkoutUrls.enterprise,
@@ -143,7 +151,12 @@ export const PLANS: readonly Plan[] = [
       { text: 'Real-time odds', included: true, icon: 'bolt' },
       { text: '2,000 requests per minute', included: true, icon: 'gauge' },
       { text: 'Main lines, alternates and player props', included: true, icon: 'layers' },
-      { text: '100K same-game-parlay credits per month', included: true, icon: 'layers' },
+      {
+        text: '100K same-game-parlay credits per month',
+        included: true,
+        icon: 'layers',
+        docsHref: DOCS_ANCHORS.sgp,
+      },
       {
         text: 'Historical closing and opening line values (CLV, OLV)',
         included: true,

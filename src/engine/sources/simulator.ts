@@ -1,4 +1,5 @@
 import { MarketSimulator } from './simulation/market-simulator.ts';
+import { SGP_BOOKS } from './simulation/models.ts';
 import type { OddsSource, SourceContext } from './types.ts';
 
 // The market simulator as an odds source (ODDS_SOURCE=simulator). The simulation itself lives in ./simulation:
@@ -13,6 +14,7 @@ export function simulatorSource(
   let timer: ReturnType<typeof setInterval> | null = null;
   return {
     name: 'simulator',
+    sgp: { books: SGP_BOOKS },
     start(context: SourceContext) {
       const sim = new MarketSimulator({
         seed,

@@ -1,4 +1,6 @@
 import type { FeedSource } from '#domain/schemas/feed.ts';
+import type { SgpMarginSchedule } from '#domain/sgp.ts';
+import type { SportsbookKey } from '#domain/sportsbooks.ts';
 import type { DropReason } from '../messages.ts';
 
 // One interface for every odds source (simulator, The Odds API, replay); ODDS_SOURCE picks one (sources/index.ts).
@@ -19,8 +21,15 @@ export interface SourceContext {
   log: SourceLogger;
 }
 
+/** The books a source has same-game-parlay prices for, each with its margin schedule (decision 129). */
+export interface SgpBooks {
+  books: ReadonlyMap<SportsbookKey, SgpMarginSchedule>;
+}
+
 export interface OddsSource {
   readonly name: FeedSource;
+  /** Present when the source carries same-game-parlay prices (the simulator); The Odds API has none. */
+  readonly sgp?: SgpBooks;
   start(context: SourceContext): void | Promise<void>;
   stop(): void | Promise<void>;
 }

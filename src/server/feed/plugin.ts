@@ -15,6 +15,8 @@ export type FeedEngine = OddsEngine<StaticEntry>;
 declare module 'fastify' {
   interface FastifyInstance {
     engine: FeedEngine;
+    /** The running odds source (what it carries besides prices: same-game-parlay books). */
+    oddsSource: OddsSource;
   }
 }
 
@@ -85,6 +87,7 @@ export const enginePlugin = fp(
       onDrop: (reason, count) => pendingDrops.set(reason, (pendingDrops.get(reason) ?? 0) + count),
     });
     app.decorate('engine', engine);
+    app.decorate('oddsSource', source);
 
     // Dropped input is summarised in the log at most every 30 s (a bad feed must not flood the log).
     const dropLog = setInterval(() => {

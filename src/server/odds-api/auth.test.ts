@@ -2,10 +2,9 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLANS, type PlanId } from '#domain/plans.ts';
-import { apiKeys } from '../db/schema.ts';
 import { generateKey, KEY_IN_TEXT } from './keys.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
-import { createKey, revokeKey } from '#tests/support/server/odds-api.ts';
+import { createKey, createTrialKey, revokeKey } from '#tests/support/server/odds-api.ts';
 
 const clock = virtualClock();
 const logLines: string[] = [];
@@ -83,15 +82,7 @@ describe('GET /v1/* authentication', () => {
   });
 
   it('accepts a trial key from the home page with the Pro plan limits', async () => {
-    const trial = generateKey('trial');
-    await app.db.insert(apiKeys).values({
-      prefix: trial.prefix,
-      hash: trial.hash,
-      kind: 'trial',
-      plan: 'pro',
-      ownerEmail: 'trial@example.com',
-      expiresAt: new Date(Date.now() + 7 * 86_400_000),
-    });
+    const trial = await createTrialKey(app);
     const response = await get('/v1/me', trial.plain);
     expect(response.statusCode).toBe(200);
     expect(response.headers['x-ratelimit-limit']).toBe('100');

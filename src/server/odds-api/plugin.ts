@@ -19,6 +19,7 @@ import { linesRoutes } from './routes/lines.ts';
 import { movementRoutes } from './routes/movement.ts';
 import { oddsRoutes } from './routes/odds.ts';
 import { RedisRevocationBus } from './revocation-bus.ts';
+import { sgpRoutes } from './routes/sgp.ts';
 import { sgpCreditsPlugin } from './sgp-credits.ts';
 import { createStreamHub, streamRoutes, type StreamOptions } from './streaming/stream.ts';
 
@@ -104,6 +105,7 @@ async function api(app: FastifyInstance, options: ApiPluginOptions) {
       await v1.register(linesRoutes);
       await v1.register(clvRoutes);
       await v1.register(historicalOddsRoutes, { now });
+      await v1.register(sgpRoutes, { now });
       await v1.register(meRoutes);
       await v1.register(streamRoutes, { hub });
       v1.setNotFoundHandler((request, reply) =>

@@ -4,8 +4,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PlanId } from '#domain/plans.ts';
 import { MeResponseSchema } from '#domain/schemas/api.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
-import { apiKeys, sgpCredits } from '../db/schema.ts';
-import { generateKey, type ApiKeyRecord } from './keys.ts';
+import { createTrialKey } from '#tests/support/server/odds-api.ts';
+import { sgpCredits } from '../db/schema.ts';
+import type { ApiKeyRecord } from './keys.ts';
 import { monthOf, parseMonth, plansWithSgp } from './sgp-credits.ts';
 
 // Same-game-parlay credits (decision 128) on the embedded database: spends, exhaustion, the month's end, grants,
@@ -36,15 +37,7 @@ async function newKey(planId: PlanId): Promise<{ plain: string; record: ApiKeyRe
 
 /** A trial key, inserted as the trial service does (kind 'trial', the Pro plan). */
 async function trialKey(): Promise<{ plain: string; record: ApiKeyRecord }> {
-  const trial = generateKey('trial');
-  await app.db.insert(apiKeys).values({
-    prefix: trial.prefix,
-    hash: trial.hash,
-    kind: 'trial',
-    plan: 'pro',
-    ownerEmail: 'trial-sgp@example.com',
-    expiresAt: new Date(clock.now() + 7 * 86_400_000),
-  });
+  const trial = await createTrialKey(app, clock.now(), 'trial-sgp@example.com');
   const check = await app.apiKeys.authenticate(trial.plain);
   if (!check.ok) throw new Error('trial key not usable');
   return { plain: trial.plain, record: check.key };

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlanId } from '#domain/plans.ts';
+import { apiKeys } from '#server/db/schema.ts';
+import { generateKey } from '#server/odds-api/keys.ts';
 
 // The paid API's test support (docs/decisions/080-086): keys created and revoked as operators do, raw SSE reads.
 
@@ -11,6 +13,27 @@ export async function createKey(app: FastifyInstance, planId: PlanId, expiresAt?
     expiresAt: expiresAt ?? null,
   });
   return plain;
+}
+
+/**
+ * A trial key as the trial service issues it (kind 'trial', the Pro plan, a week long from `now`), inserted directly;
+ * returns the plain key and its prefix.
+ */
+export async function createTrialKey(
+  app: FastifyInstance,
+  now: number = Date.now(),
+  email = 'trial@example.com',
+): Promise<{ plain: string; prefix: string }> {
+  const trial = generateKey('trial');
+  await app.db.insert(apiKeys).values({
+    prefix: trial.prefix,
+    hash: trial.hash,
+    kind: 'trial',
+    plan: 'pro',
+    ownerEmail: email,
+    expiresAt: new Date(now + 7 * 86_400_000),
+  });
+  return { plain: trial.plain, prefix: trial.prefix };
 }
 
 /** Revokes a key (or the key of a prefix) through the operators' route, as `npm run keys -- revoke` does. */

@@ -1,4 +1,5 @@
 import { LEAGUES, type GameMarketType, type LeagueKey, type Period } from '#domain/markets.ts';
+import type { SgpMarginSchedule } from '#domain/sgp.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
 
 // The simulator's static models: how each book quotes, how each sport scores, how often each league is on the board,
@@ -29,6 +30,31 @@ export const PROFILES: Readonly<Record<SportsbookKey, BookProfile>> = {
   betrivers: { margin: 0.05, lagSeconds: 9, roundToFive: true },
   fliff: { margin: 0.06, lagSeconds: 10, roundToFive: false },
 };
+
+/**
+ * The simulated books that sell same-game parlays (the US retail books do; the sharp offshore books Circa, BetOnline
+ * and Bodog, and Fliff, do not), with their SGP premium over compounding their own margin per leg (decision 129):
+ * (1 + margin)^legs × (1 + premium) − 1, so FanDuel holds ~15 % on 2 legs, ~25 % on 4 and ~47 % on 8.
+ */
+const SGP_PREMIUMS: Partial<Record<SportsbookKey, number>> = {
+  fanduel: 0.06,
+  draftkings: 0.06,
+  fanatics: 0.06,
+  espn: 0.07,
+  betmgm: 0.08,
+  caesars: 0.08,
+  hardrock: 0.08,
+  betrivers: 0.08,
+  ballybet: 0.09,
+  betparx: 0.09,
+};
+
+export const SGP_BOOKS: ReadonlyMap<SportsbookKey, SgpMarginSchedule> = new Map(
+  Object.entries(SGP_PREMIUMS).map(([book, premium]) => [
+    book as SportsbookKey,
+    { perLeg: PROFILES[book as SportsbookKey].margin, premium: premium! },
+  ]),
+);
 
 export interface SportModel {
   /** Logistic scale of the final margin and total (points, runs, goals). */

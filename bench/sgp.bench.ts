@@ -1,0 +1,194 @@
+// Same-game-parlay pricing benchmark (issue 16, decisions 127–129). Writes bench/results/sgp.json.
+// 1. The model alone, in this process: jointProbability calls per second for 2, 4 and 8 legs of one NBA event with a
+//    cached calibration (the legs as the route builds them: margin, total and player stats).
+// 2. POST /v1/sgp on the real server (`node src/server/server.ts`, the market simulator, the embedded database):
+//    autocannon on loopback, 2, 4 and 8 legs of one simulated event, requests/s and p50/p99, every answer a priced
+//    200 (each spends a credit: the spend is one database statement on the server's thread). Requests rotate over
+//    Enterprise keys so that none reaches its 2,000 a minute. The server is one Node process: its JavaScript, the
+//    pricing and the embedded database run on one core; autocannon runs on the other.
+// The aim: ≥ 2,000 priced requests/s for 4 legs.
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { calibrateSgp, jointProbability, type SgpModelLeg } from '#domain/sgp.ts';
+import type { PropStatKey } from '#domain/props.ts';
+import { fixtureBuild, startServer, type RunningServer } from './lib/server.ts';
+
+const PORT = Number(process.env.BENCH_SGP_PORT ?? 4460);
+const SECONDS = Number(process.env.BENCH_SGP_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_SGP_CONNECTIONS ?? 16);
+const KEYS = 40;
+const LEG_COUNTS = [2, 4, 8] as const;
+
+function modelLegs(count: number): SgpModelLeg[] {
+  const player = (playerId: string, team: 'home' | 'away', stat: PropStatKey, line: number): SgpModelLeg => ({
+    variable: { kind: 'player', playerId, team, stat, period: 'full' },
+    side: 'high',
+    line,
+    probability: 0.5,
+  });
+  const all: SgpModelLeg[] = [
+    { variable: { kind: 'margin', period: 'full' }, side: 'high', line: 4.5, probability: 0.52 },
+    { variable: { kind: 'total', period: 'full' }, side: 'high', line: 221.5, probability: 0.5 },
+    player('a', 'home', 'player_points', 27.5),
+    player('b', 'away', 'player_points', 24.5),
+    player('a', 'home', 'player_rebounds', 7.5),
+    player('c', 'home', 'player_assists', 6.5),
+    { variable: { kind: 'margin', period: 'h1' }, side: 'high', line: 2.5, probability: 0.5 },
+    player('b', 'away', 'player_threes', 2.5),
+  ];
+  return all.slice(0, count);
+}
+
+function modelBench() {
+  const calibration = calibrateSgp('nba', 0.64);
+  const out: Record<string, { callsPerSecond: number; microsPerCall: number }> = {};
+  for (const count of LEG_COUNTS) {
+    const legs = modelLegs(count);
+    let sink = 0;
+    for (let i = 0; i < 2_000; i += 1) sink += jointProbability(calibration, legs);
+    const started = process.hrtime.bigint();
+    let calls = 0;
+    while (process.hrtime.bigint() - started < 2_000_000_000n) {
+      for (let i = 0; i < 200; i += 1) sink += jointProbability(calibration, legs);
+      calls += 200;
+    }
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    if (!Number.isFinite(sink)) throw new Error('model returned a non-number');
+    out[`${count} legs`] = {
+      callsPerSecond: Math.round(calls / seconds),
+      microsPerCall: Number(((seconds / calls) * 1e6).toFixed(1)),
+    };
+  }
+  return out;
+}
+
+interface OddsBody {
+  events: {
+    event: { id: string; live: boolean };
+    markets: {
+      key: string;
+      type: string;
+      period: string;
+      point: number | null;
+      stat?: string;
+      main?: boolean;
+      outcomes: { outcome: string; prices: { book: string }[] }[];
+    }[];
+  }[];
+}
+
+/** A pre-match NBA event of the simulator with main spread and total and enough two-way props, and its legs. */
+async function pickLegs(server: RunningServer, key: string) {
+  const response = await fetch(`${server.origin}/v1/odds?league=nba&live=false`, {
+    headers: { 'x-api-key': key },
+  });
+  const body = (await response.json()) as OddsBody;
+  const twoWay = (market: OddsBody['events'][number]['markets'][number]) =>
+    market.outcomes.every((outcome) => outcome.prices.some((price) => price.book === 'fanduel'));
+  for (const { event, markets } of body.events) {
+    const spread = markets.find((m) => m.type === 'spread' && m.period === 'full' && m.main && twoWay(m));
+    const total = markets.find((m) => m.type === 'total' && m.period === 'full' && m.main && twoWay(m));
+    const props = markets.filter((m) => m.type === 'prop' && m.main && m.period === 'full' && twoWay(m));
+    const players = new Set<string>();
+    const distinct = props.filter((m) => {
+      const id = `${m.key.split('|')[4]}|${m.stat}`;
+      if (players.has(id) || m.stat === 'player_double_double') return false;
+      players.add(id);
+      return true;
+    });
+    if (!spread || !total || distinct.length < 6) continue;
+    const legs = [
+      { market: spread.key, outcome: 'home' },
+      { market: total.key, outcome: 'over' },
+      ...distinct.slice(0, 6).map((m) => ({ market: m.key, outcome: 'over' })),
+    ];
+    return { eventId: event.id, legs };
+  }
+  throw new Error('no simulated NBA event with main lines and six two-way props at FanDuel');
+}
+
+async function http() {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'sharpline-bench-sgp-'));
+  const server = await startServer(PORT, { DATA_DIR: dataDir, BUILD_DIR: fixtureBuild(), SIM_SEED: '7' });
+  try {
+    for (;;) {
+      const ready = await fetch(`${server.origin}/readyz`).catch(() => null);
+      if (ready?.ok) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const token = readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
+    const keys: string[] = [];
+    for (let index = 0; index < KEYS; index += 1) {
+      const created = await fetch(`${server.origin}/admin/keys`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ plan: 'enterprise', email: `bench-sgp+${index}@example.com` }),
+      });
+      keys.push(((await created.json()) as { key: string }).key);
+    }
+    const { eventId, legs } = await pickLegs(server, keys[0]!);
+    const out: Record<string, unknown> = {};
+    let turn = 0;
+    for (const count of LEG_COUNTS) {
+      const body = JSON.stringify({ event_id: eventId, legs: legs.slice(0, count) });
+      const check = await fetch(`${server.origin}/v1/sgp`, {
+        method: 'POST',
+        headers: { 'x-api-key': keys[0]!, 'content-type': 'application/json' },
+        body,
+      });
+      const sample = (await check.json()) as { fair?: { probability: number }; prices?: unknown[] };
+      if (check.status !== 200) throw new Error(`${count} legs: ${check.status} ${JSON.stringify(sample)}`);
+      const result = await autocannon({
+        url: `${server.origin}/v1/sgp`,
+        method: 'POST',
+        connections: CONNECTIONS,
+        duration: SECONDS,
+        headers: { 'content-type': 'application/json' },
+        body,
+        requests: [
+          {
+            setupRequest: (request) => ({
+              ...request,
+              headers: { ...request.headers, 'x-api-key': keys[(turn += 1) % keys.length]! },
+            }),
+          },
+        ],
+      });
+      out[`${count} legs`] = {
+        requestsPerSecond: Math.round(result.requests.average),
+        p50Ms: result.latency.p50,
+        p99Ms: result.latency.p99,
+        non2xx: result.non2xx,
+        fairProbability: sample.fair?.probability,
+        books: sample.prices?.length,
+      };
+      console.log(`POST /v1/sgp ${count} legs`, out[`${count} legs`]);
+    }
+    return out;
+  } finally {
+    await server.stop();
+  }
+}
+
+async function main() {
+  const started = new Date().toISOString();
+  const load = loadavg().map((value) => value.toFixed(2));
+  const model = modelBench();
+  console.log('model', model);
+  const rest = await http();
+  const result = {
+    started,
+    loadAverage: load,
+    seconds: SECONDS,
+    connections: CONNECTIONS,
+    model,
+    http: rest,
+  };
+  const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+  mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+  writeFileSync(path.join(root, 'bench/results/sgp.json'), `${JSON.stringify(result, null, 2)}\n`);
+}
+
+await main();

@@ -1,0 +1,373 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SgpResponseSchema, type SgpResponse } from '#domain/schemas/sgp.ts';
+import { jointProbability, calibrateSgp } from '#domain/sgp.ts';
+import { SGP_BOOKS } from '#engine/sources/simulation/models.ts';
+import { buildTestApp, manualSource, virtualClock } from '#tests/support/server/app.ts';
+import { createKey, createTrialKey } from '#tests/support/server/odds-api.ts';
+import { propPrice } from '#tests/support/props.ts';
+
+// POST /v1/sgp on the real app (issue 16, decisions 127–129): legs resolved against the live board, the fair joint
+// price from the correlation model beside the naive product, each SGP book's price with its margin, refusals that
+// spend no credit, plan gating, and the credits header. The engine is fed as a source feeds it; the source declares
+// the simulator's SGP books.
+
+const clock = virtualClock();
+let app: FastifyInstance;
+let elite: string;
+
+const ROSTER = [
+  { id: 'p-tatum', name: 'Jayson Tatum', team: 'home' },
+  { id: 'p-brown', name: 'Jaylen Brown', team: 'home' },
+  { id: 'p-james', name: 'LeBron James', team: 'away' },
+];
+
+function ingest(message: Record<string, unknown>) {
+  expect(app.engine.ingest({ kind: 'price', ...message } as never)).toBe(true);
+}
+
+let counter = 0;
+/**
+ * An NBA event: moneyline home −180 / +155, spread home −4.5 at −110 both ways, total 221.5 at −110, Tatum points
+ * 27.5 at −110 and his 25.5 line; FanDuel and DraftKings quote everything, BetMGM all but Tatum's props, Circa (no
+ * parlays) everything.
+ */
+function boardEvent(): { id: string; source: string } {
+  counter += 1;
+  const source = `sgp-ev-${counter}`;
+  expect(
+    app.engine.ingest({
+      kind: 'event',
+      sourceEventId: source,
+      league: 'nba',
+      home: { name: `Sgp Home ${counter}`, abbreviation: `SH${counter}` },
+      away: { name: `Sgp Away ${counter}`, abbreviation: `SA${counter}` },
+      startsAt: clock.now() + 3_600_000,
+      players: ROSTER,
+    }),
+  ).toBe(true);
+  const id = app.engine.store.events().find((event) => event.home.name === `Sgp Home ${counter}`)!.id;
+  for (const book of ['fanduel', 'draftkings', 'betmgm', 'circa']) {
+    const game = { sourceEventId: source, book };
+    ingest({ ...game, market: 'moneyline', outcome: 'home', american: -180 });
+    ingest({ ...game, market: 'moneyline', outcome: 'away', american: 155 });
+    ingest({ ...game, market: 'spread', point: -4.5, outcome: 'home', american: -110 });
+    ingest({ ...game, market: 'spread', point: 4.5, outcome: 'away', american: -110 });
+    ingest({ ...game, market: 'total', point: 221.5, outcome: 'over', american: -110 });
+    ingest({ ...game, market: 'total', point: 221.5, outcome: 'under', american: -110 });
+    if (book === 'betmgm') continue;
+    const tatum = { id: 'p-tatum', name: 'Jayson Tatum' };
+    ingest({ ...propPrice(source, book, tatum, 'over', -110) });
+    ingest({ ...propPrice(source, book, tatum, 'under', -110) });
+    ingest({ ...propPrice(source, book, tatum, 'over', -160, { point: 25.5 }) });
+    ingest({ ...propPrice(source, book, tatum, 'under', 130, { point: 25.5 }) });
+  }
+  return { id, source };
+}
+
+const post = (body: unknown, key = elite) =>
+  app.inject({ method: 'POST', url: '/v1/sgp', headers: { 'x-api-key': key }, payload: body as object });
+
+const tatumKey = (id: string, point = 27.5) => `${id}|prop|player_points|full|p-tatum|${point}`;
+
+function priced(response: { statusCode: number; json(): unknown; body: string }): SgpResponse {
+  expect(response.statusCode, response.body).toBe(200);
+  return SgpResponseSchema.parse(response.json());
+}
+
+beforeAll(async () => {
+  app = await buildTestApp({ now: clock.now, source: { ...manualSource(), sgp: { books: SGP_BOOKS } } });
+  await app.ready();
+  elite = await createKey(app, 'elite');
+});
+
+afterAll(async () => {
+  await app.close();
+});
+
+describe('POST /v1/sgp', () => {
+  it('prices a spread + over + player points parlay: the fair joint from the model, above the naive product, and each SGP book offering every leg', async () => {
+    const { id } = boardEvent();
+    const response = await post({
+      event_id: id,
+      legs: [
+        { market: 'spread', line: -4.5, outcome: 'home' },
+        { market: 'total', line: 221.5, outcome: 'over' },
+        { market: tatumKey(id), outcome: 'over' },
+      ],
+    });
+    const body = priced(response);
+    expect(body.legs.map((leg) => [leg.name, leg.line])).toEqual([
+      ['Sgp Home 1 -4.5', -4.5],
+      ['Over 221.5', 221.5],
+      ['Jayson Tatum Points Over 27.5', 27.5],
+    ]);
+    // Every leg is −110 both ways at every book: fair 0.5 each.
+    for (const leg of body.legs) expect(leg.fair_probability).toBeCloseTo(0.5, 6);
+    expect(body.naive.probability).toBeCloseTo(0.125, 6);
+    // Tatum's points go with his team's score, which goes with the home margin and the total: the legs win together
+    // more often than independent legs would.
+    expect(body.fair.probability).toBeGreaterThan(body.naive.probability);
+    expect(body.correlation_ratio).toBeCloseTo(body.fair.probability / body.naive.probability, 3);
+    // The model, called directly with the same legs, gives the same number (nothing else is mixed in).
+    const calibration = calibrateSgp('nba', homeWinOf(-180, 155));
+    const direct = jointProbability(calibration, [
+      { variable: { kind: 'margin', period: 'full' }, side: 'high', line: 4.5, probability: 0.5 },
+      { variable: { kind: 'total', period: 'full' }, side: 'high', line: 221.5, probability: 0.5 },
+      {
+        variable: {
+          kind: 'player',
+          playerId: 'p-tatum',
+          team: 'home',
+          stat: 'player_points',
+          period: 'full',
+        },
+        side: 'high',
+        line: 27.5,
+        probability: 0.5,
+      },
+    ]);
+    expect(body.fair.probability).toBeCloseTo(direct, 5);
+    // FanDuel and DraftKings sell parlays and quote every leg; BetMGM lacks Tatum's props; Circa sells no parlays.
+    expect(body.prices.map((price) => price.book).sort()).toEqual(['draftkings', 'fanduel']);
+    for (const price of body.prices) {
+      expect(price.decimal_odds).toBeLessThan(body.fair.decimal_odds);
+      // Never above what the book's own singles pay as a parlay of independent legs (the legs correlate positively).
+      expect(price.decimal_odds).toBeLessThanOrEqual((1 + 100 / 110) ** 3);
+      expect(price.margin_pct).toBeGreaterThan(10);
+      expect(price.legs).toHaveLength(3);
+    }
+    expect(body.prices_note).toBeNull();
+    expect(body.credits.used).toBe(1);
+    expect(response.headers['x-sgp-credits-remaining']).toBe(String(body.credits.remaining));
+  });
+
+  it("a book's margin grows with the number of legs", async () => {
+    const { id } = boardEvent();
+    const two = priced(
+      await post({
+        event_id: id,
+        legs: [
+          { market: 'total', line: 221.5, outcome: 'over' },
+          { market: tatumKey(id), outcome: 'over' },
+        ],
+        books: ['fanduel'],
+      }),
+    );
+    const three = priced(
+      await post({
+        event_id: id,
+        legs: [
+          { market: 'total', line: 221.5, outcome: 'over' },
+          { market: tatumKey(id), outcome: 'over' },
+          { market: 'spread', line: -4.5, outcome: 'home' },
+        ],
+        books: ['fanduel'],
+      }),
+    );
+    expect(two.prices.map((price) => price.book)).toEqual(['fanduel']);
+    expect(three.prices[0]!.margin_pct).toBeGreaterThan(two.prices[0]!.margin_pct);
+  });
+
+  it('a moneyline and the same team’s spread are priced as the spread alone (it implies the moneyline)', async () => {
+    const { id } = boardEvent();
+    const body = priced(
+      await post({
+        event_id: id,
+        legs: [
+          { market: 'moneyline', outcome: 'home' },
+          { market: 'spread', line: -4.5, outcome: 'home' },
+        ],
+      }),
+    );
+    expect(body.fair.probability).toBeCloseTo(body.legs[1]!.fair_probability, 5);
+  });
+
+  it('answers with the fair price and no book prices, saying why, when the source carries no parlay prices', async () => {
+    const other = await buildTestApp({ now: clock.now });
+    await other.ready();
+    try {
+      const key = await createKey(other, 'enterprise');
+      other.engine.ingest({
+        kind: 'event',
+        sourceEventId: 'plain',
+        league: 'nba',
+        home: { name: 'Plain Home', abbreviation: 'PLH' },
+        away: { name: 'Plain Away', abbreviation: 'PLA' },
+        startsAt: clock.now() + 3_600_000,
+      });
+      for (const [outcome, point] of [
+        ['over', 221.5],
+        ['under', 221.5],
+        ['home', -4.5],
+        ['away', 4.5],
+      ] as const) {
+        const market = outcome === 'home' || outcome === 'away' ? 'spread' : 'total';
+        other.engine.ingest({
+          kind: 'price',
+          sourceEventId: 'plain',
+          book: 'fanduel',
+          market,
+          point,
+          outcome,
+          american: -110,
+        });
+      }
+      const id = other.engine.store.events()[0]!.id;
+      const response = await other.inject({
+        method: 'POST',
+        url: '/v1/sgp',
+        headers: { 'x-api-key': key },
+        payload: {
+          event_id: id,
+          legs: [
+            { market: 'spread', line: -4.5, outcome: 'home' },
+            { market: 'total', line: 221.5, outcome: 'under' },
+          ],
+        },
+      });
+      const body = priced(response);
+      expect(body.prices).toEqual([]);
+      expect(body.prices_note).toMatch(/carries no same-game-parlay prices/);
+      expect(body.fair.probability).toBeGreaterThan(0);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('POST /v1/sgp refusals spend no credit', () => {
+  async function remaining(): Promise<number> {
+    const me = await app.inject({ method: 'GET', url: '/v1/me', headers: { 'x-api-key': elite } });
+    return (me.json() as { sgp_credits: { remaining: number } }).sgp_credits.remaining;
+  }
+
+  it.each([
+    [
+      'both sides of one market',
+      () => [
+        { market: 'total', line: 221.5, outcome: 'over' },
+        { market: 'total', line: 221.5, outcome: 'under' },
+      ],
+      'sgp-conflicting-legs',
+      [0, 1],
+    ],
+    [
+      'an over 27.5 and an under 25.5 of one player’s points (no room between the lines)',
+      (id: string) => [
+        { market: 'spread', line: -4.5, outcome: 'home' },
+        { market: tatumKey(id), outcome: 'over' },
+        { market: tatumKey(id, 25.5), outcome: 'under' },
+      ],
+      'sgp-conflicting-legs',
+      [1, 2],
+    ],
+    [
+      'both moneylines',
+      () => [
+        { market: 'moneyline', outcome: 'home' },
+        { market: 'moneyline', outcome: 'away' },
+      ],
+      'sgp-conflicting-legs',
+      [0, 1],
+    ],
+    [
+      'the same selection twice',
+      () => [
+        { market: 'moneyline', outcome: 'home' },
+        { market: 'moneyline', outcome: 'home' },
+      ],
+      'sgp-conflicting-legs',
+      [0, 1],
+    ],
+    [
+      'an unknown market',
+      () => [
+        { market: 'moneyline', outcome: 'home' },
+        { market: 'total', line: 230.5, outcome: 'over' },
+      ],
+      'sgp-invalid-leg',
+      [1],
+    ],
+    [
+      'a side the market does not have',
+      () => [
+        { market: 'moneyline', outcome: 'draw' },
+        { market: 'total', line: 221.5, outcome: 'over' },
+      ],
+      'sgp-invalid-leg',
+      [0],
+    ],
+  ])('%s: 422 naming the legs', async (_name, legs, type, named) => {
+    const { id } = boardEvent();
+    const before = await remaining();
+    const response = await post({ event_id: id, legs: legs(id) });
+    expect(response.statusCode, response.body).toBe(422);
+    expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
+    const problem = response.json() as { type: string; legs: number[] };
+    expect(problem.type).toMatch(new RegExp(`${type}$`));
+    expect(problem.legs).toEqual(named);
+    expect(response.headers['x-sgp-credits-remaining']).toBe(String(before));
+    expect(await remaining()).toBe(before);
+  });
+
+  it('a leg of another event: 422 naming it', async () => {
+    const first = boardEvent();
+    const second = boardEvent();
+    const response = await post({
+      event_id: first.id,
+      legs: [
+        { market: 'moneyline', outcome: 'home' },
+        { market: `${second.id}|total|full|221.5`, outcome: 'over' },
+      ],
+    });
+    expect(response.statusCode).toBe(422);
+    expect(response.json()).toMatchObject({ legs: [1] });
+    expect(response.json().detail).toMatch(/another event/);
+  });
+
+  it('an unknown or finished event: 404, no credit spent', async () => {
+    const before = await remaining();
+    const response = await post({
+      event_id: 'nba-nobody-20991231',
+      legs: [
+        { market: 'moneyline', outcome: 'home' },
+        { market: 'total', line: 221.5, outcome: 'over' },
+      ],
+    });
+    expect(response.statusCode).toBe(404);
+    expect(await remaining()).toBe(before);
+  });
+
+  it('Starter, Pro and trial keys get 403 naming the plans with same-game parlays', async () => {
+    const { id } = boardEvent();
+    const keys = [
+      await createKey(app, 'starter'),
+      await createKey(app, 'pro'),
+      (await createTrialKey(app, clock.now())).plain,
+    ];
+    for (const key of keys) {
+      const response = await post(
+        {
+          event_id: id,
+          legs: [
+            { market: 'moneyline', outcome: 'home' },
+            { market: 'total', line: 221.5, outcome: 'over' },
+          ],
+        },
+        key,
+      );
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toMatchObject({ plans: ['elite', 'enterprise'] });
+      expect(response.json().detail).toMatch(/Elite and Enterprise/);
+      expect(response.headers['x-sgp-credits-remaining']).toBe('0');
+    }
+  });
+});
+
+/** The consensus home win probability of a two-way moneyline at these prices, de-vigged. */
+function homeWinOf(home: number, away: number): number {
+  const implied = (american: number) =>
+    american < 0 ? -american / (-american + 100) : 100 / (american + 100);
+  return implied(home) / (implied(home) + implied(away));
+}

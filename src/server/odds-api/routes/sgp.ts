@@ -1,0 +1,100 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { API_FEATURES } from '#domain/plans.ts';
+import { ProblemSchema } from '#domain/schemas/api.ts';
+import { SgpRequestSchema, SgpResponseSchema } from '#domain/schemas/sgp.ts';
+import { HttpProblem } from '../../http/problem.ts';
+import { requireFeature } from '../auth.ts';
+import { CalibrationCache, priceParlay, resolveLegs } from '../sgp-pricing.ts';
+import { COMMON_ERRORS, eventNotFound, security, tags } from './common.ts';
+
+// POST /v1/sgp (Elite, Enterprise; issue 16, decisions 127–129): prices a same-game parlay of 2–10 legs. In this order,
+// so that only a priced answer spends a credit: the plan (403), the body (400), the event (404), the legs (422), the
+// price, then the credit (402 when the month's are spent). Every answer to a known key carries
+// X-SGP-Credits-Remaining.
+
+export const SGP_CREDITS_HEADER = 'x-sgp-credits-remaining';
+
+export async function sgpRoutes(app: FastifyInstance, options: { now?: () => number }) {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const now = options.now ?? Date.now;
+  const calibrations = new CalibrationCache();
+
+  /** The header on answers that did not set it (refusals before the spend): the key's remaining credits. */
+  async function creditsHeader(request: FastifyRequest, reply: FastifyReply) {
+    if (reply.hasHeader(SGP_CREDITS_HEADER) || !request.apiKey) return;
+    const usage = await app.sgpCredits.usage(request.apiKey);
+    reply.header(SGP_CREDITS_HEADER, String(usage.remaining));
+  }
+
+  routes.post(
+    '/sgp',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Price a same-game parlay',
+        description: [
+          'Prices 2 to 10 legs of one event as a same-game parlay (Elite and Enterprise; one credit per priced request, 10,000 or 100,000 a calendar month, UTC).',
+          '',
+          'Each leg’s fair probability is the median of the books’ current two-way prices, de-vigged. The legs of one game are correlated (a team’s moneyline and spread strongly, a favourite and the over mildly, a player’s stats with his team’s score and the game total): `fair` is the joint probability from the correlation model, `naive` the product of the legs as if independent, and `correlation_ratio` the one over the other. `prices` are the books that would offer the parlay now, each with its own margin for that many legs (`margin_pct`), never above what its single legs would allow.',
+          '',
+          'Worked example: Celtics −4.5 (fair 0.52), over 221.5 (0.50) and Jayson Tatum over 27.5 points (0.48). Independent, that is 0.52 × 0.50 × 0.48 = 0.1248 (decimal 8.01). Tatum’s points rise with the Celtics’ score, which rises with both the margin and the total, so the model gives about 0.14 (decimal ≈ 7.1, +610): the parlay is worth less than the naive price, and a book pricing it at +600 with a 15 % margin pays about 7.0.',
+          '',
+          'Refused without spending a credit: legs that cannot all win together (both sides of a market, an over and an under of one stat whose lines leave no room, a leg of another event: 422 `sgp-conflicting-legs`, naming the legs in `legs`), unknown markets or sides and legs no book offers now (422), an unknown or finished event (404). When the month’s credits are spent: 402 `sgp-credits-exhausted` with `resets_at`.',
+        ].join('\n'),
+        body: SgpRequestSchema,
+        response: {
+          200: SgpResponseSchema,
+          402: ProblemSchema.describe(
+            'No credits left this month (`sgp-credits-exhausted`); see `resets_at`.',
+          ),
+          403: ProblemSchema.describe(
+            'The plan has no same-game parlays (`plan-feature`): Elite and Enterprise do.',
+          ),
+          404: ProblemSchema.describe('No current event with this id (`event-not-found`).'),
+          422: ProblemSchema.describe(
+            'Legs that cannot be combined (`sgp-conflicting-legs`), an unknown market or side (`sgp-invalid-leg`), or a leg no book offers now (`sgp-leg-not-offered`); `legs` lists the legs (0-based).',
+          ),
+          ...COMMON_ERRORS,
+        },
+      },
+      onSend: async (request, reply, payload) => {
+        await creditsHeader(request, reply);
+        return payload;
+      },
+    },
+    async (request, reply) => {
+      requireFeature(request, API_FEATURES.sameGameParlays);
+      const body = request.body;
+      const at = now();
+      const eventState = app.engine.store.eventState(body.event_id);
+      if (!eventState) throw eventNotFound(body.event_id);
+      const legs = resolveLegs(app.engine.store, eventState, body.legs, at);
+      const calibration = calibrations.get(eventState, at);
+      const priced = priceParlay(
+        calibration,
+        eventState,
+        legs,
+        app.oddsSource.sgp,
+        body.books ? new Set(body.books) : undefined,
+        app.oddsSource.name,
+        at,
+      );
+      const spend = await app.sgpCredits.spend(request.apiKey!);
+      reply.header(SGP_CREDITS_HEADER, String(spend.remaining));
+      const resetsAt = spend.resetsAt.toISOString();
+      if (!spend.spent) {
+        if (spend.reason === 'not-in-plan') requireFeature(request, API_FEATURES.sameGameParlays);
+        throw new HttpProblem(
+          402,
+          'sgp-credits-exhausted',
+          'No same-game-parlay credits left',
+          `This key has used its ${spend.limit.toLocaleString('en-US')} same-game-parlay credits for ${spend.month}; they reset at ${resetsAt}.`,
+          { limit: spend.limit, used: spend.used, remaining: 0, resets_at: resetsAt },
+        );
+      }
+      return { ...priced, credits: { used: spend.used, remaining: spend.remaining, resets_at: resetsAt } };
+    },
+  );
+}
