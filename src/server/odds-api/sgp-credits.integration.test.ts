@@ -5,6 +5,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { MeResponseSchema } from '#domain/schemas/api.ts';
 import { buildTestApp } from '#tests/support/server/app.ts';
 import { createKey } from '#tests/support/server/odds-api.ts';
+import { ingestSgpBoard, sgpThreeLegs } from '#tests/support/sgp.ts';
 import { trialTestConfig, useExternalStorage } from '#tests/support/server/trials.ts';
 import { twoInstances } from '#tests/support/server/two-instances.ts';
 import { sgpCredits } from '../db/schema.ts';
@@ -139,5 +140,46 @@ describe('SGP credits across instances (PostgreSQL ledger)', () => {
     expect(count(after, true)).toHaveLength(5);
     expect(count(after, false)).toHaveLength(7);
     expect(await row(c, keyC, month)).toEqual({ used: LIMIT + 5, granted: 5 });
+  });
+});
+
+describe('POST /v1/sgp from two instances', () => {
+  it('2 × the remaining credits priced at once over both instances: exactly the remaining answer 200, the rest 402', async () => {
+    const { a, b } = instances;
+    // Both instances see the same board, as two instances fed by one source do.
+    const ids = [ingestSgpBoard(a, 1, Date.now()), ingestSgpBoard(b, 1, Date.now())];
+    expect(ids[1]).toBe(ids[0]);
+    const id = ids[0]!;
+    const plain = await createKey(a, 'elite');
+    const key = await recordOf(a, plain);
+    const post = (app: FastifyInstance) =>
+      app.inject({
+        method: 'POST',
+        url: '/v1/sgp',
+        headers: { 'x-api-key': plain },
+        payload: { event_id: id, legs: sgpThreeLegs(id) },
+      });
+    expect((await post(a)).statusCode).toBe(200);
+    const { month, resetsAt } = monthOf(Date.now());
+    await a.db
+      .update(sgpCredits)
+      .set({ used: LIMIT - REMAINING })
+      .where(and(eq(sgpCredits.apiKeyId, key.id), eq(sgpCredits.month, `${month}-01`)));
+    const answers = await Promise.all(
+      Array.from({ length: 2 * REMAINING }, (_, index) => post(index % 2 ? a : b)),
+    );
+    const priced = answers.filter((answer) => answer.statusCode === 200);
+    const refused = answers.filter((answer) => answer.statusCode === 402);
+    expect(priced).toHaveLength(REMAINING);
+    expect(refused).toHaveLength(REMAINING);
+    // Each priced answer saw a different count: no credit spent twice, none lost.
+    expect(
+      priced
+        .map((answer) => (answer.json() as { credits: { used: number } }).credits.used)
+        .sort((x, y) => x - y),
+    ).toEqual(Array.from({ length: REMAINING }, (_, index) => LIMIT - REMAINING + 1 + index));
+    for (const answer of refused)
+      expect(answer.json()).toMatchObject({ remaining: 0, resets_at: resetsAt.toISOString() });
+    expect(await row(a, key, month)).toEqual({ used: LIMIT, granted: 0 });
   });
 });

@@ -1,3 +1,4 @@
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SgpResponseSchema, type SgpResponse } from '#domain/schemas/sgp.ts';
@@ -5,7 +6,9 @@ import { jointProbability, calibrateSgp } from '#domain/sgp.ts';
 import { SGP_BOOKS } from '#engine/sources/simulation/models.ts';
 import { buildTestApp, manualSource, virtualClock } from '#tests/support/server/app.ts';
 import { createKey, createTrialKey } from '#tests/support/server/odds-api.ts';
-import { propPrice } from '#tests/support/props.ts';
+import { ingestSgpBoard, sgpThreeLegs } from '#tests/support/sgp.ts';
+import { sgpCredits } from '../../db/schema.ts';
+import { monthOf } from '../sgp-credits.ts';
 
 // POST /v1/sgp on the real app (issue 16, decisions 127–129): legs resolved against the live board, the fair joint
 // price from the correlation model beside the naive product, each SGP book's price with its margin, refusals that
@@ -16,53 +19,10 @@ const clock = virtualClock();
 let app: FastifyInstance;
 let elite: string;
 
-const ROSTER = [
-  { id: 'p-tatum', name: 'Jayson Tatum', team: 'home' },
-  { id: 'p-brown', name: 'Jaylen Brown', team: 'home' },
-  { id: 'p-james', name: 'LeBron James', team: 'away' },
-];
-
-function ingest(message: Record<string, unknown>) {
-  expect(app.engine.ingest({ kind: 'price', ...message } as never)).toBe(true);
-}
-
 let counter = 0;
-/**
- * An NBA event: moneyline home −180 / +155, spread home −4.5 at −110 both ways, total 221.5 at −110, Tatum points
- * 27.5 at −110 and his 25.5 line; FanDuel and DraftKings quote everything, BetMGM all but Tatum's props, Circa (no
- * parlays) everything.
- */
-function boardEvent(): { id: string; source: string } {
+function boardEvent(): { id: string } {
   counter += 1;
-  const source = `sgp-ev-${counter}`;
-  expect(
-    app.engine.ingest({
-      kind: 'event',
-      sourceEventId: source,
-      league: 'nba',
-      home: { name: `Sgp Home ${counter}`, abbreviation: `SH${counter}` },
-      away: { name: `Sgp Away ${counter}`, abbreviation: `SA${counter}` },
-      startsAt: clock.now() + 3_600_000,
-      players: ROSTER,
-    }),
-  ).toBe(true);
-  const id = app.engine.store.events().find((event) => event.home.name === `Sgp Home ${counter}`)!.id;
-  for (const book of ['fanduel', 'draftkings', 'betmgm', 'circa']) {
-    const game = { sourceEventId: source, book };
-    ingest({ ...game, market: 'moneyline', outcome: 'home', american: -180 });
-    ingest({ ...game, market: 'moneyline', outcome: 'away', american: 155 });
-    ingest({ ...game, market: 'spread', point: -4.5, outcome: 'home', american: -110 });
-    ingest({ ...game, market: 'spread', point: 4.5, outcome: 'away', american: -110 });
-    ingest({ ...game, market: 'total', point: 221.5, outcome: 'over', american: -110 });
-    ingest({ ...game, market: 'total', point: 221.5, outcome: 'under', american: -110 });
-    if (book === 'betmgm') continue;
-    const tatum = { id: 'p-tatum', name: 'Jayson Tatum' };
-    ingest({ ...propPrice(source, book, tatum, 'over', -110) });
-    ingest({ ...propPrice(source, book, tatum, 'under', -110) });
-    ingest({ ...propPrice(source, book, tatum, 'over', -160, { point: 25.5 }) });
-    ingest({ ...propPrice(source, book, tatum, 'under', 130, { point: 25.5 }) });
-  }
-  return { id, source };
+  return { id: ingestSgpBoard(app, counter, clock.now()) };
 }
 
 const post = (body: unknown, key = elite) =>
@@ -88,14 +48,7 @@ afterAll(async () => {
 describe('POST /v1/sgp', () => {
   it('prices a spread + over + player points parlay: the fair joint from the model, above the naive product, and each SGP book offering every leg', async () => {
     const { id } = boardEvent();
-    const response = await post({
-      event_id: id,
-      legs: [
-        { market: 'spread', line: -4.5, outcome: 'home' },
-        { market: 'total', line: 221.5, outcome: 'over' },
-        { market: tatumKey(id), outcome: 'over' },
-      ],
-    });
+    const response = await post({ event_id: id, legs: sgpThreeLegs(id) });
     const body = priced(response);
     expect(body.legs.map((leg) => [leg.name, leg.line])).toEqual([
       ['Sgp Home 1 -4.5', -4.5],
@@ -233,6 +186,40 @@ describe('POST /v1/sgp', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('POST /v1/sgp credits', () => {
+  it('spends one credit per priced answer; once the month is spent, 402 with resets_at and no price', async () => {
+    const { id } = boardEvent();
+    const key = await createKey(app, 'elite');
+    const first = priced(await post({ event_id: id, legs: sgpThreeLegs(id) }, key));
+    expect(first.credits).toMatchObject({ used: 1, remaining: 9_999 });
+    const second = priced(await post({ event_id: id, legs: sgpThreeLegs(id) }, key));
+    expect(second.credits).toMatchObject({ used: 2, remaining: 9_998 });
+    const { month, resetsAt } = monthOf(clock.now());
+    // Test-only shortcut to the month's end: one credit left.
+    const record = await app.apiKeys.authenticate(key);
+    if (!record.ok) throw new Error('key refused');
+    await app.db
+      .update(sgpCredits)
+      .set({ used: 9_999 })
+      .where(and(eq(sgpCredits.apiKeyId, record.key.id), eq(sgpCredits.month, `${month}-01`)));
+    const last = await post({ event_id: id, legs: sgpThreeLegs(id) }, key);
+    expect(priced(last).credits).toEqual({ used: 10_000, remaining: 0, resets_at: resetsAt.toISOString() });
+    expect(last.headers['x-sgp-credits-remaining']).toBe('0');
+    const refused = await post({ event_id: id, legs: sgpThreeLegs(id) }, key);
+    expect(refused.statusCode).toBe(402);
+    expect(refused.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(refused.json()).toMatchObject({
+      type: 'https://sharpline.io/problems/sgp-credits-exhausted',
+      limit: 10_000,
+      used: 10_000,
+      remaining: 0,
+      resets_at: resetsAt.toISOString(),
+    });
+    expect(refused.json()).not.toHaveProperty('fair');
+    expect(refused.headers['x-sgp-credits-remaining']).toBe('0');
   });
 });
 
