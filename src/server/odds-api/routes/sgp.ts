@@ -1,8 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { decimalToAmerican, formatAmerican, type DecimalOdds } from '#domain/odds.ts';
 import { API_FEATURES } from '#domain/plans.ts';
 import { ProblemSchema } from '#domain/schemas/api.ts';
 import { SgpRequestSchema, SgpResponseSchema } from '#domain/schemas/sgp.ts';
+import { bookSgpDecimal, calibrateSgp, jointProbability, sgpMargin, type SgpModelLeg } from '#domain/sgp.ts';
+import { SGP_BOOKS } from '#engine/sources/simulation/models.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { requireFeature } from '../auth.ts';
 import { CalibrationCache, priceParlay, resolveLegs } from '../sgp-pricing.ts';
@@ -14,6 +17,36 @@ import { COMMON_ERRORS, eventNotFound, security, tags } from './common.ts';
 // X-SGP-Credits-Remaining.
 
 export const SGP_CREDITS_HEADER = 'x-sgp-credits-remaining';
+
+/**
+ * The reference page's worked example, computed by the model and the simulator's FanDuel schedule at startup, so the
+ * numbers shown are the numbers the API gives for those inputs.
+ */
+function workedExample(): string {
+  const legs: SgpModelLeg[] = [
+    { variable: { kind: 'margin', period: 'full' }, side: 'high', line: 4.5, probability: 0.52 },
+    { variable: { kind: 'total', period: 'full' }, side: 'high', line: 221.5, probability: 0.5 },
+    {
+      variable: { kind: 'player', playerId: 'tatum', team: 'home', stat: 'player_points', period: 'full' },
+      side: 'high',
+      line: 27.5,
+      probability: 0.48,
+    },
+  ];
+  const joint = jointProbability(calibrateSgp('nba', 0.64), legs);
+  const naive = 0.52 * 0.5 * 0.48;
+  const schedule = SGP_BOOKS.get('fanduel')!;
+  const single = 1 + 100 / 110;
+  const book = bookSgpDecimal(
+    joint,
+    3,
+    schedule,
+    { legDecimals: [single, single, single], oppositeDecimals: [single, single, single] },
+    naive,
+  );
+  const american = (decimal: number) => formatAmerican(decimalToAmerican(decimal as DecimalOdds));
+  return `Worked example (Celtics 64 % to win): Celtics −4.5 (fair 0.52), over 221.5 (0.50) and Jayson Tatum over 27.5 points (0.48). Independent, that is 0.52 × 0.50 × 0.48 = ${naive.toFixed(4)} (decimal ${(1 / naive).toFixed(2)}). Tatum's points rise with the Celtics' score, which rises with both their margin and the total, so the legs win together more often: the model gives ${joint.toFixed(4)} (decimal ${(1 / joint).toFixed(2)}, ${american(1 / joint)}; \`correlation_ratio\` ${(joint / naive).toFixed(2)}). A book with FanDuel's schedule in the simulator (its ${(schedule.perLeg * 100).toFixed(1)} % a leg compounded, plus a ${(schedule.premium * 100).toFixed(0)} % premium: ${(sgpMargin(schedule, 3) * 100).toFixed(1)} % for 3 legs) pays ${book.toFixed(2)} (${american(book)}), less than its three −110 singles parlayed at ${(single ** 3).toFixed(2)}.`;
+}
 
 export async function sgpRoutes(app: FastifyInstance, options: { now?: () => number }) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -39,7 +72,7 @@ export async function sgpRoutes(app: FastifyInstance, options: { now?: () => num
           '',
           'Each leg’s fair probability is the median of the books’ current two-way prices, de-vigged. The legs of one game are correlated (a team’s moneyline and spread strongly, a favourite and the over mildly, a player’s stats with his team’s score and the game total): `fair` is the joint probability from the correlation model, `naive` the product of the legs as if independent, and `correlation_ratio` the one over the other. `prices` are the books that would offer the parlay now, each with its own margin for that many legs (`margin_pct`), never above what its single legs would allow.',
           '',
-          'Worked example: Celtics −4.5 (fair 0.52), over 221.5 (0.50) and Jayson Tatum over 27.5 points (0.48). Independent, that is 0.52 × 0.50 × 0.48 = 0.1248 (decimal 8.01). Tatum’s points rise with the Celtics’ score, which rises with both the margin and the total, so the model gives about 0.14 (decimal ≈ 7.1, +610): the parlay is worth less than the naive price, and a book pricing it at +600 with a 15 % margin pays about 7.0.',
+          workedExample(),
           '',
           'Refused without spending a credit: legs that cannot all win together (both sides of a market, an over and an under of one stat whose lines leave no room, a leg of another event: 422 `sgp-conflicting-legs`, naming the legs in `legs`), unknown markets or sides and legs no book offers now (422), an unknown or finished event (404). When the month’s credits are spent: 402 `sgp-credits-exhausted` with `resets_at`.',
         ].join('\n'),
