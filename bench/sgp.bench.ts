@@ -1,11 +1,15 @@
 // Same-game-parlay pricing benchmark (issue 16, decisions 127–129). Writes bench/results/sgp.json.
 // 1. The model alone, in this process: jointProbability calls per second for 2, 4 and 8 legs of one NBA event with a
 //    cached calibration (the legs as the route builds them: margin, total and player stats).
-// 2. POST /v1/sgp on the real server (`node src/server/server.ts`, the market simulator, the embedded database):
-//    autocannon on loopback, 2, 4 and 8 legs of one simulated event, requests/s and p50/p99, every answer a priced
-//    200 (each spends a credit: the spend is one database statement on the server's thread). Requests rotate over
-//    Enterprise keys so that none reaches its 2,000 a minute. The server is one Node process: its JavaScript, the
-//    pricing and the embedded database run on one core; autocannon runs on the other.
+// 2. POST /v1/sgp on the real server (`node src/server/server.ts`): autocannon on loopback, 2, 4 and 8 legs of one
+//    event, requests/s and p50/p99, every answer a priced 200 (each spends a credit: one database statement), and
+//    GET /v1/leagues (authentication and quota only) in the same run as the floor every /v1 request pays. Requests
+//    rotate over Enterprise keys so that none reaches its 2,000 a minute. The server is one Node process: its
+//    JavaScript, the pricing and the embedded database run on one core; autocannon runs on the other. Three servers:
+//    - `simulator`: `npm start`'s source (~5,000 price updates a second ingested, scanned and recorded on the same
+//      thread), the embedded database;
+//    - `replay`: one NBA event replayed from a file (the thread does nothing but answer), the embedded database;
+//    - `replay-postgres`: the same with PostgreSQL (BENCH_DATABASE_URL, default CI's local one).
 // The aim: ≥ 2,000 priced requests/s for 4 legs.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -109,9 +113,91 @@ async function pickLegs(server: RunningServer, key: string) {
   throw new Error('no simulated NBA event with main lines and six two-way props at FanDuel');
 }
 
-async function http() {
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** A replay file: one NBA event in two hours, two books quoting the main lines and eight players' points two ways. */
+function replayFile(): string {
+  const lines: unknown[] = [{ replay: 1, keepalive: true }];
+  const players = Array.from({ length: 8 }, (_, index) => ({
+    id: `p${index}`,
+    name: `Player ${index}`,
+    team: index % 2 ? 'away' : 'home',
+  }));
+  lines.push({
+    at: 0,
+    kind: 'event',
+    sourceEventId: 'bench',
+    league: 'nba',
+    home: { name: 'Boston Celtics', abbreviation: 'BOS' },
+    away: { name: 'Los Angeles Lakers', abbreviation: 'LAL' },
+    startsIn: 7_200_000,
+    players,
+  });
+  for (const book of ['fanduel', 'draftkings']) {
+    const price = (extra: Record<string, unknown>) =>
+      lines.push({ at: 0, kind: 'price', sourceEventId: 'bench', book, ...extra });
+    price({ market: 'moneyline', outcome: 'home', american: -180 });
+    price({ market: 'moneyline', outcome: 'away', american: 155 });
+    price({ market: 'spread', point: -4.5, outcome: 'home', american: -110 });
+    price({ market: 'spread', point: 4.5, outcome: 'away', american: -110 });
+    price({ market: 'total', point: 221.5, outcome: 'over', american: -110 });
+    price({ market: 'total', point: 221.5, outcome: 'under', american: -110 });
+    for (const player of players) {
+      const prop = {
+        market: 'prop',
+        stat: 'player_points',
+        player: { id: player.id, name: player.name },
+        point: 20.5,
+      };
+      price({ ...prop, outcome: 'over', american: -115 });
+      price({ ...prop, outcome: 'under', american: -105 });
+    }
+  }
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'sharpline-bench-sgp-replay-')), 'board.jsonl');
+  writeFileSync(file, lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
+  return file;
+}
+
+const SERVERS: Record<string, () => Record<string, string>> = {
+  simulator: () => ({ SIM_SEED: '7' }),
+  replay: () => ({ ODDS_SOURCE: `replay:${replayFile()}` }),
+  'replay-postgres': () => ({
+    ODDS_SOURCE: `replay:${replayFile()}`,
+    DATABASE_URL,
+    DATABASE_SCHEMA: `bench_sgp_${Date.now().toString(36)}`,
+  }),
+};
+
+async function floor(server: RunningServer, keys: readonly string[]) {
+  let turn = 0;
+  const result = await autocannon({
+    url: `${server.origin}/v1/leagues`,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    requests: [
+      {
+        setupRequest: (request) => ({
+          ...request,
+          headers: { ...request.headers, 'x-api-key': keys[(turn += 1) % keys.length]! },
+        }),
+      },
+    ],
+  });
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+  };
+}
+
+async function http(mode: string) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sharpline-bench-sgp-'));
-  const server = await startServer(PORT, { DATA_DIR: dataDir, BUILD_DIR: fixtureBuild(), SIM_SEED: '7' });
+  const server = await startServer(PORT, {
+    DATA_DIR: dataDir,
+    BUILD_DIR: fixtureBuild(),
+    ...SERVERS[mode]!(),
+  });
   try {
     for (;;) {
       const ready = await fetch(`${server.origin}/readyz`).catch(() => null);
@@ -129,7 +215,8 @@ async function http() {
       keys.push(((await created.json()) as { key: string }).key);
     }
     const { eventId, legs } = await pickLegs(server, keys[0]!);
-    const out: Record<string, unknown> = {};
+    const out: Record<string, unknown> = { 'GET /v1/leagues': await floor(server, keys) };
+    console.log(mode, 'GET /v1/leagues', out['GET /v1/leagues']);
     let turn = 0;
     for (const count of LEG_COUNTS) {
       const body = JSON.stringify({ event_id: eventId, legs: legs.slice(0, count) });
@@ -164,7 +251,7 @@ async function http() {
         fairProbability: sample.fair?.probability,
         books: sample.prices?.length,
       };
-      console.log(`POST /v1/sgp ${count} legs`, out[`${count} legs`]);
+      console.log(mode, `POST /v1/sgp ${count} legs`, out[`${count} legs`]);
     }
     return out;
   } finally {
@@ -177,14 +264,16 @@ async function main() {
   const load = loadavg().map((value) => value.toFixed(2));
   const model = modelBench();
   console.log('model', model);
-  const rest = await http();
+  const servers: Record<string, unknown> = {};
+  for (const mode of (process.env.BENCH_SGP_SERVERS ?? Object.keys(SERVERS).join(',')).split(','))
+    servers[mode] = await http(mode);
   const result = {
     started,
     loadAverage: load,
     seconds: SECONDS,
     connections: CONNECTIONS,
     model,
-    http: rest,
+    http: servers,
   };
   const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
   mkdirSync(path.join(root, 'bench/results'), { recursive: true });

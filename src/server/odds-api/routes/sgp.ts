@@ -92,6 +92,10 @@ export async function sgpRoutes(app: FastifyInstance, options: { now?: () => num
           ...COMMON_ERRORS,
         },
       },
+      // The answer is built here from checked parts (legs, the model's numbers, the ledger's): it is serialised as it
+      // is, not re-validated against its schema on every priced request (the schema still documents it, and the route
+      // tests parse every answer with it).
+      serializerCompiler: () => (data) => JSON.stringify(data),
       onSend: async (request, reply, payload) => {
         await creditsHeader(request, reply);
         return payload;
