@@ -127,7 +127,31 @@ describe('SgpCredits', () => {
     const results = await Promise.all(Array.from({ length: 20 }, () => app.sgpCredits.spend(record)));
     expect(results.filter((result) => result.spent)).toHaveLength(10);
     expect(results.filter((result) => !result.spent && result.reason === 'exhausted')).toHaveLength(10);
+    // The batch did not fit: the last 10 went one at a time, each to a different count.
+    expect(
+      results
+        .filter((result) => result.spent)
+        .map((result) => result.used)
+        .sort((a, b) => a - b),
+    ).toEqual(Array.from({ length: 10 }, (_, index) => 9_991 + index));
     expect((await ledger(record))[0]!.used).toBe(10_000);
+  });
+
+  it('spends arriving together are spent in one batch per key, each with its own count', async () => {
+    const [one, two] = [(await newKey('elite')).record, (await newKey('enterprise')).record];
+    const results = await Promise.all(
+      Array.from({ length: 60 }, (_, index) => app.sgpCredits.spend(index % 3 ? one : two)),
+    );
+    expect(results.every((result) => result.spent)).toBe(true);
+    const counts = (limit: number) =>
+      results
+        .filter((result) => result.limit === limit)
+        .map((result) => result.used)
+        .sort((a, b) => a - b);
+    expect(counts(10_000)).toEqual(Array.from({ length: 40 }, (_, index) => index + 1));
+    expect(counts(100_000)).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));
+    expect((await ledger(one))[0]!.used).toBe(40);
+    expect((await ledger(two))[0]!.used).toBe(20);
   });
 
   it('a new UTC month starts from 0 used, and leaves the last month as it was', async () => {

@@ -120,22 +120,123 @@ function monthsBetween(from: SgpMonth, to: SgpMonth): number {
   );
 }
 
+function rowId(spend: Pick<PendingSpend, 'key' | 'month'>): string {
+  return `${spend.key.id}|${spend.month.month}`;
+}
+
+interface PendingSpend {
+  key: ApiKeyRecord;
+  month: SgpMonth;
+  allowance: number;
+  resolve(spend: SgpSpend): void;
+  reject(error: unknown): void;
+}
+
 export class SgpCredits {
+  /** Spends waiting for the next batch (decision 128: one statement for all the spends of one turn of the loop). */
+  private pending: PendingSpend[] = [];
+  /** Ledger rows known to exist (`key id|YYYY-MM`): their first spend of a batch needs no INSERT. */
+  private readonly rows = new Set<string>();
+
   constructor(
     private readonly db: Database,
     private readonly now: () => number = Date.now,
   ) {}
 
   /**
-   * Spends one credit of the key's current month, or says why not. One statement: the first spend of the month inserts
-   * the row with `used = 1` (only when the plan has an allowance); later ones add 1 under the row lock, only while
-   * `used < allowance + granted`, so concurrent spends from any number of instances never exceed the month's credits.
+   * Spends one credit of the key's current month, or says why not. The spends that arrive in one turn of the event loop
+   * go to the database together (decision 128): one statement adds each key's n spends under its row lock only when
+   * all n fit (`used + n <= allowance + granted`), inserting the month's row on its first spend; a key whose n do not
+   * all fit (the month's last credits) is then spent one credit at a time, so concurrent spends from any number of
+   * instances never exceed the month's credits and each priced request gets its own count.
    */
-  async spend(key: ApiKeyRecord): Promise<SgpSpend> {
+  spend(key: ApiKeyRecord): Promise<SgpSpend> {
     const month = monthOf(this.now());
     const allowance = allowanceOf(key.plan);
     if (allowance === 0)
-      return { spent: false, reason: 'not-in-plan', ...publicState(stateOf(month, 0, 0, 0)) };
+      return Promise.resolve({
+        spent: false,
+        reason: 'not-in-plan',
+        ...publicState(stateOf(month, 0, 0, 0)),
+      });
+    return new Promise((resolve, reject) => {
+      if (this.pending.length === 0) setImmediate(() => void this.flush());
+      this.pending.push({ key, month, allowance, resolve, reject });
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.pending;
+    this.pending = [];
+    // One group per ledger row (key and month): an UPDATE … FROM changes a row once, however many sources match it.
+    const groups = new Map<string, PendingSpend[]>();
+    for (const spend of batch) {
+      const id = rowId(spend);
+      const group = groups.get(id);
+      if (group) group.push(spend);
+      else groups.set(id, [spend]);
+    }
+    try {
+      await this.spendGroups([...groups.values()]);
+    } catch (error) {
+      for (const spend of batch) spend.reject(error);
+    }
+  }
+
+  /**
+   * Every group's n spends in one UPDATE, each only when all n fit under its row lock (`used + n <= allowance +
+   * granted`); the month's row is inserted first for keys not yet seen this month. A group that did not fit (the
+   * month's last credits) is spent one credit at a time.
+   */
+  private async spendGroups(groups: PendingSpend[][]): Promise<void> {
+    const fresh = groups.filter((group) => !this.rows.has(rowId(group[0]!)));
+    if (fresh.length > 0) {
+      const values = fresh.map(
+        (group) => sql`(${group[0]!.key.id}::bigint, ${dayOf(group[0]!.month)}::date)`,
+      );
+      await this.db.execute(sql`
+        INSERT INTO sgp_credits (api_key_id, month, used)
+        SELECT id, month, 0 FROM (VALUES ${sql.join(values, sql`, `)}) AS fresh(id, month)
+        ON CONFLICT (api_key_id, month) DO NOTHING`);
+      if (this.rows.size > 100_000) this.rows.clear();
+      for (const group of fresh) this.rows.add(rowId(group[0]!));
+    }
+    const values = groups.map(
+      (group) =>
+        sql`(${group[0]!.key.id}::bigint, ${dayOf(group[0]!.month)}::date, ${group.length}::integer, ${group[0]!.allowance}::integer)`,
+    );
+    const updated = rowsOf<{ api_key_id: number | string; month: string; used: number; granted: number }>(
+      await this.db.execute(sql`
+        UPDATE sgp_credits SET used = sgp_credits.used + spends.n, updated_at = now()
+        FROM (VALUES ${sql.join(values, sql`, `)}) AS spends(id, month, n, allowance)
+        WHERE sgp_credits.api_key_id = spends.id AND sgp_credits.month = spends.month
+          AND sgp_credits.used + spends.n <= spends.allowance + sgp_credits.granted
+        RETURNING sgp_credits.api_key_id, to_char(sgp_credits.month, 'YYYY-MM') AS month, sgp_credits.used,
+          sgp_credits.granted`),
+    );
+    const byRow = new Map(updated.map((row) => [`${Number(row.api_key_id)}|${row.month}`, row]));
+    await Promise.all(
+      groups.map(async (group) => {
+        const { key, month, allowance } = group[0]!;
+        const row = byRow.get(rowId(group[0]!));
+        if (row) {
+          const used = Number(row.used);
+          const n = group.length;
+          group.forEach((spend, index) =>
+            spend.resolve({
+              spent: true,
+              ...publicState(stateOf(month, allowance, used - n + 1 + index, Number(row.granted))),
+            }),
+          );
+          return;
+        }
+        for (const spend of group) spend.resolve(await this.spendOne(key, month, allowance));
+      }),
+    );
+  }
+
+  /** One credit, in one statement (the month's row inserted on its first spend). */
+  private async spendOne(key: ApiKeyRecord, month: SgpMonth, allowance: number): Promise<SgpSpend> {
     const [row] = rowsOf<{ used: number; granted: number }>(
       await this.db.execute(sql`
         INSERT INTO sgp_credits (api_key_id, month, used)
