@@ -16,7 +16,6 @@ import {
   sgpConflicts,
   sgpCorrelation,
   sgpMargin,
-  sgpScheduleOfBook,
   TYPICAL_SGP_MARGIN,
   type SgpCalibration,
   type SgpModelLeg,
@@ -605,15 +604,6 @@ describe('book prices', () => {
       expect(sgpMargin(TYPICAL_SGP_MARGIN, k + 1)).toBeGreaterThan(sgpMargin(TYPICAL_SGP_MARGIN, k));
     }
     expect(() => sgpMargin(TYPICAL_SGP_MARGIN, 0)).toThrow(RangeError);
-  });
-
-  it("a book's schedule is the typical one within ±20 %, the same for the same book", () => {
-    for (const book of ['fanduel', 'draftkings', 'betmgm', 'caesars']) {
-      const schedule = sgpScheduleOfBook(book);
-      expect(schedule).toEqual(sgpScheduleOfBook(book));
-      expect(schedule.perLeg / TYPICAL_SGP_MARGIN.perLeg).toBeGreaterThanOrEqual(0.8);
-      expect(schedule.perLeg / TYPICAL_SGP_MARGIN.perLeg).toBeLessThanOrEqual(1.2);
-    }
   });
 
   it("a book's margin over the fair joint grows with the number of legs", () => {

@@ -1,4 +1,4 @@
-import { LEAGUES, stableHash, type LeagueKey, type Period, type SportKey } from './markets.ts';
+import { LEAGUES, type LeagueKey, type Period, type SportKey } from './markets.ts';
 import { mvnProbability, normalCdf, normalQuantile } from './mvn.ts';
 import type { PropStatKey } from './props.ts';
 
@@ -714,16 +714,6 @@ export function sgpMargin(schedule: SgpMarginSchedule, legCount: number): number
  * margin of a 3–4 leg SGP here; the premium is what same-game correlation costs the bettor on top (a prior).
  */
 export const TYPICAL_SGP_MARGIN: SgpMarginSchedule = { perLeg: 0.045, premium: 0.05 };
-
-/** How far a book's schedule strays from the typical one: each rate × a factor in [0.8, 1.2]. */
-export const SGP_MARGIN_SPREAD = 0.2;
-
-/** A book's own schedule: TYPICAL_SGP_MARGIN scaled by a stable per-book factor in [0.8, 1.2] (from its key). */
-export function sgpScheduleOfBook(book: string): SgpMarginSchedule {
-  const unit = Number.parseInt(stableHash(book).slice(0, 7), 36) / 36 ** 7;
-  const factor = 1 - SGP_MARGIN_SPREAD + 2 * SGP_MARGIN_SPREAD * unit;
-  return { perLeg: TYPICAL_SGP_MARGIN.perLeg * factor, premium: TYPICAL_SGP_MARGIN.premium * factor };
-}
 
 /** The cover rule's slack: the parlay's implied probability stays this far above the arbitrage bound. */
 export const SGP_COVER_SLACK = 0.01;
