@@ -17,7 +17,20 @@ describe('PlanCard', () => {
     expect(link.closest('li')).toHaveTextContent(/^Historical closing and opening line values \(CLV, OLV\)$/);
   });
 
-  it('links both Enterprise history bullets and leaves the other bullets as text', () => {
+  it('links the SGP credits bullets of Elite and Enterprise to POST /v1/sgp on /docs, text unchanged', () => {
+    for (const [id, text] of [
+      ['elite', '10K same-game-parlay credits per month'],
+      ['enterprise', '100K same-game-parlay credits per month'],
+    ] as const) {
+      render(<PlanCard plan={getPlan(id)} />);
+      const card = screen.getByRole('article', { name: getPlan(id).name });
+      const link = within(card).getByRole('link', { name: text });
+      expect(link).toHaveAttribute('href', '/docs#POST--v1-sgp');
+      cleanup();
+    }
+  });
+
+  it('links both Enterprise history bullets and the SGP bullet, and leaves the other bullets as text', () => {
     render(<PlanCard plan={getPlan('enterprise')} />);
     const card = screen.getByRole('article', { name: 'Enterprise' });
     expect(within(card).getByRole('link', { name: 'Historical line movement' })).toHaveAttribute(
@@ -28,6 +41,7 @@ describe('PlanCard', () => {
       .getAllByRole('link')
       .map((link) => link.textContent);
     expect(links).toEqual([
+      '100K same-game-parlay credits per month',
       'Historical closing and opening line values (CLV, OLV)',
       'Historical line movement',
       'Choose Enterprise',
