@@ -1,6 +1,6 @@
 import { LEAGUES, type LeagueKey, type Period, type SportKey } from './markets.ts';
 import { mvnProbability, normalCdf, normalQuantile } from './mvn.ts';
-import type { PropStatKey } from './props.ts';
+import { PROP_CATALOGUE, type PropStatKey } from './props.ts';
 
 // Same-game parlays (issue 16, decision 127): the joint fair probability of legs of one game, and each book's SGP
 // price from it. A Gaussian copula over a structural model of the game: every leg is a condition on one latent
@@ -209,6 +209,9 @@ export const SGP_STAT_PRIORS: Readonly<Record<SportKey, Partial<Record<PropStatK
 /** Correlation of one player's own parts of two stats when a pair is not listed: one player has good and bad nights. */
 export const SGP_DEFAULT_PLAYER_CORRELATION = 0.2;
 
+/** The prop stats a league offers (its catalogue in props.ts): the rows of its sport's table. */
+const statsOf = (league: LeagueKey): PropStatKey[] => PROP_CATALOGUE[league].map((def) => def.key);
+
 function correlationTable(
   stats: readonly PropStatKey[],
   pairs: readonly (readonly [PropStatKey, PropStatKey, number])[],
@@ -234,71 +237,42 @@ function correlationTable(
 export const SGP_PLAYER_CORRELATIONS: Readonly<
   Record<SportKey, { stats: readonly PropStatKey[]; matrix: readonly (readonly number[])[] }>
 > = {
-  basketball: correlationTable(
-    [
-      'player_points',
-      'player_rebounds',
-      'player_assists',
-      'player_threes',
-      'player_points_rebounds_assists',
-      'player_double_double',
-    ],
-    [
-      ['player_points', 'player_points_rebounds_assists', 0.9],
-      ['player_points', 'player_threes', 0.6],
-      ['player_points', 'player_rebounds', 0.25],
-      ['player_points', 'player_assists', 0.3],
-      ['player_points', 'player_double_double', 0.35],
-      ['player_rebounds', 'player_points_rebounds_assists', 0.5],
-      ['player_assists', 'player_points_rebounds_assists', 0.5],
-      ['player_threes', 'player_points_rebounds_assists', 0.5],
-      ['player_rebounds', 'player_double_double', 0.6],
-      ['player_assists', 'player_double_double', 0.4],
-      ['player_points_rebounds_assists', 'player_double_double', 0.55],
-      ['player_rebounds', 'player_threes', 0.1],
-    ],
-  ),
-  football: correlationTable(
-    [
-      'player_pass_yds',
-      'player_pass_tds',
-      'player_rush_yds',
-      'player_reception_yds',
-      'player_receptions',
-      'player_anytime_td',
-    ],
-    [
-      ['player_pass_yds', 'player_pass_tds', 0.6],
-      ['player_reception_yds', 'player_receptions', 0.75],
-      ['player_reception_yds', 'player_anytime_td', 0.35],
-      ['player_receptions', 'player_anytime_td', 0.3],
-      ['player_rush_yds', 'player_anytime_td', 0.35],
-    ],
-  ),
-  baseball: correlationTable(
-    ['batter_hits', 'batter_total_bases', 'pitcher_strikeouts'],
-    [
-      ['batter_hits', 'batter_total_bases', 0.85],
-      ['batter_hits', 'pitcher_strikeouts', 0],
-      ['batter_total_bases', 'pitcher_strikeouts', 0],
-    ],
-  ),
-  hockey: correlationTable(
-    ['player_points', 'player_shots_on_goal', 'player_goal_scorer_anytime'],
-    [
-      ['player_points', 'player_goal_scorer_anytime', 0.7],
-      ['player_shots_on_goal', 'player_goal_scorer_anytime', 0.4],
-      ['player_points', 'player_shots_on_goal', 0.35],
-    ],
-  ),
-  soccer: correlationTable(
-    ['player_shots', 'player_shots_on_target', 'player_goal_scorer_anytime'],
-    [
-      ['player_shots', 'player_shots_on_target', 0.75],
-      ['player_shots', 'player_goal_scorer_anytime', 0.4],
-      ['player_shots_on_target', 'player_goal_scorer_anytime', 0.55],
-    ],
-  ),
+  basketball: correlationTable(statsOf('nba'), [
+    ['player_points', 'player_points_rebounds_assists', 0.9],
+    ['player_points', 'player_threes', 0.6],
+    ['player_points', 'player_rebounds', 0.25],
+    ['player_points', 'player_assists', 0.3],
+    ['player_points', 'player_double_double', 0.35],
+    ['player_rebounds', 'player_points_rebounds_assists', 0.5],
+    ['player_assists', 'player_points_rebounds_assists', 0.5],
+    ['player_threes', 'player_points_rebounds_assists', 0.5],
+    ['player_rebounds', 'player_double_double', 0.6],
+    ['player_assists', 'player_double_double', 0.4],
+    ['player_points_rebounds_assists', 'player_double_double', 0.55],
+    ['player_rebounds', 'player_threes', 0.1],
+  ]),
+  football: correlationTable(statsOf('nfl'), [
+    ['player_pass_yds', 'player_pass_tds', 0.6],
+    ['player_reception_yds', 'player_receptions', 0.75],
+    ['player_reception_yds', 'player_anytime_td', 0.35],
+    ['player_receptions', 'player_anytime_td', 0.3],
+    ['player_rush_yds', 'player_anytime_td', 0.35],
+  ]),
+  baseball: correlationTable(statsOf('mlb'), [
+    ['batter_hits', 'batter_total_bases', 0.85],
+    ['batter_hits', 'pitcher_strikeouts', 0],
+    ['batter_total_bases', 'pitcher_strikeouts', 0],
+  ]),
+  hockey: correlationTable(statsOf('nhl'), [
+    ['player_points', 'player_goal_scorer_anytime', 0.7],
+    ['player_shots_on_goal', 'player_goal_scorer_anytime', 0.4],
+    ['player_points', 'player_shots_on_goal', 0.35],
+  ]),
+  soccer: correlationTable(statsOf('epl'), [
+    ['player_shots', 'player_shots_on_target', 0.75],
+    ['player_shots', 'player_goal_scorer_anytime', 0.4],
+    ['player_shots_on_target', 'player_goal_scorer_anytime', 0.55],
+  ]),
 };
 
 for (const [sport, table] of Object.entries(SGP_PLAYER_CORRELATIONS)) {

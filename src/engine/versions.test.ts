@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PriceLinks } from '#domain/markets.ts';
+import { seededRandom } from '#domain/random.ts';
 import { VersionRing, type VersionOwner } from './versions.ts';
 
 // The version ring against a model that keeps every receipt forever: for any instant inside the window, a reader sees
@@ -7,18 +8,6 @@ import { VersionRing, type VersionOwner } from './versions.ts';
 // and lulls longer than the window, changed links, and the ring's growth.
 
 const WINDOW = 10_000;
-
-/** A small deterministic generator (mulberry32), so a failure replays. */
-function generator(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Receipt {
   american: number;
@@ -37,7 +26,7 @@ describe('VersionRing', () => {
   it.each([1, 2, 3, 4, 5])(
     'readers inside the window see exactly the receipt a keep-everything model says (seed %i)',
     (seed) => {
-      const random = generator(seed);
+      const random = seededRandom(seed);
       const ring = new VersionRing(WINDOW);
       const prices = 40;
       const newest: VersionOwner[] = [];
@@ -70,7 +59,8 @@ describe('VersionRing', () => {
           const next = owner(american, now);
           next.updatedAt = updatedAt;
           // Now and then the book sends new links with the new price; otherwise it keeps the ones it had.
-          next.links = random() < 0.1 ? { desktop: `https://book.example/${step}`, mobile: null } : current.links;
+          next.links =
+            random() < 0.1 ? { desktop: `https://book.example/${step}`, mobile: null } : current.links;
           ring.push(current, next, now);
           newest[index] = next;
           model[index]!.push({ american, receivedAt: now, updatedAt, desktop: next.links.desktop });

@@ -141,43 +141,12 @@ describe('POST /v1/sgp', () => {
     await other.ready();
     try {
       const key = await createKey(other, 'enterprise');
-      other.engine.ingest({
-        kind: 'event',
-        sourceEventId: 'plain',
-        league: 'nba',
-        home: { name: 'Plain Home', abbreviation: 'PLH' },
-        away: { name: 'Plain Away', abbreviation: 'PLA' },
-        startsAt: clock.now() + 3_600_000,
-      });
-      for (const [outcome, point] of [
-        ['over', 221.5],
-        ['under', 221.5],
-        ['home', -4.5],
-        ['away', 4.5],
-      ] as const) {
-        const market = outcome === 'home' || outcome === 'away' ? 'spread' : 'total';
-        other.engine.ingest({
-          kind: 'price',
-          sourceEventId: 'plain',
-          book: 'fanduel',
-          market,
-          point,
-          outcome,
-          american: -110,
-        });
-      }
-      const id = other.engine.store.events()[0]!.id;
+      const id = ingestSgpBoard(other, 1, clock.now());
       const response = await other.inject({
         method: 'POST',
         url: '/v1/sgp',
         headers: { 'x-api-key': key },
-        payload: {
-          event_id: id,
-          legs: [
-            { market: 'spread', line: -4.5, outcome: 'home' },
-            { market: 'total', line: 221.5, outcome: 'under' },
-          ],
-        },
+        payload: { event_id: id, legs: sgpThreeLegs(id) },
       });
       const body = priced(response);
       expect(body.prices).toEqual([]);
