@@ -102,7 +102,10 @@ describe('price versions with re-confirmations', () => {
     s.at(3_000);
     s.quote(-110, { updatedAt: T0 + 3_000 });
     const newest = s.newest();
-    expect(s.engine.store.versionAt(newest, T0 + 2_000, true)).toMatchObject({ receivedAt: T0, updatedAt: T0 });
+    expect(s.engine.store.versionAt(newest, T0 + 2_000, true)).toMatchObject({
+      receivedAt: T0,
+      updatedAt: T0,
+    });
     expect(s.engine.store.versionAt(newest, T0 + 3_000, true)).toBe(newest);
     expect(s.engine.store.versionAt(newest, T0 - 1, true)).toBeNull();
   });

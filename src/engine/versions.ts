@@ -90,7 +90,7 @@ export class VersionRing {
   versionAt<T extends VersionOwner>(newest: T, at: number, updatedBy: boolean): T | null {
     if (newest.receivedAt <= at && (!updatedBy || newest.updatedAt <= at)) return newest;
     let links = newest.links;
-    for (let seq = newest.history; seq >= this.tail; ) {
+    for (let seq = newest.history; seq >= this.tail;) {
       const slot = seq % this.capacity;
       if (this.flags[slot]! & OWN_LINKS) links = this.ownLinks.get(seq)!;
       if (this.receivedAt[slot]! <= at && (!updatedBy || this.updatedAt[slot]! <= at))
@@ -106,7 +106,7 @@ export class VersionRing {
   chain<T extends VersionOwner>(newest: T): T[] {
     const out = [newest];
     let links = newest.links;
-    for (let seq = newest.history; seq >= this.tail; ) {
+    for (let seq = newest.history; seq >= this.tail;) {
       const slot = seq % this.capacity;
       if (this.flags[slot]! & OWN_LINKS) links = this.ownLinks.get(seq)!;
       out.push(this.materialise(newest, slot, links));
