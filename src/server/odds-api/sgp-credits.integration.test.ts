@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { MeResponseSchema } from '#domain/schemas/api.ts';
 import { buildTestApp } from '#tests/support/server/app.ts';
-import { createKey } from '#tests/support/server/odds-api.ts';
+import { createKey, setSgpCreditsUsed } from '#tests/support/server/odds-api.ts';
 import { ingestSgpBoard, sgpThreeLegs } from '#tests/support/sgp.ts';
 import { trialTestConfig, useExternalStorage } from '#tests/support/server/trials.ts';
 import { twoInstances } from '#tests/support/server/two-instances.ts';
@@ -64,10 +64,7 @@ describe('SGP credits across instances (PostgreSQL ledger)', () => {
     expect(first).toMatchObject({ spent: true, used: 1, limit: LIMIT });
     const { month, resetsAt } = monthOf(Date.now());
     // Test-only shortcut to the month's end: REMAINING credits left.
-    await a.db
-      .update(sgpCredits)
-      .set({ used: LIMIT - REMAINING })
-      .where(and(eq(sgpCredits.apiKeyId, keyA.id), eq(sgpCredits.month, `${month}-01`)));
+    await setSgpCreditsUsed(a, keyA.id, month, LIMIT - REMAINING);
 
     const burst = await Promise.all(
       Array.from({ length: 2 * REMAINING }, (_, index) =>
@@ -161,10 +158,7 @@ describe('POST /v1/sgp from two instances', () => {
       });
     expect((await post(a)).statusCode).toBe(200);
     const { month, resetsAt } = monthOf(Date.now());
-    await a.db
-      .update(sgpCredits)
-      .set({ used: LIMIT - REMAINING })
-      .where(and(eq(sgpCredits.apiKeyId, key.id), eq(sgpCredits.month, `${month}-01`)));
+    await setSgpCreditsUsed(a, key.id, month, LIMIT - REMAINING);
     const answers = await Promise.all(
       Array.from({ length: 2 * REMAINING }, (_, index) => post(index % 2 ? a : b)),
     );

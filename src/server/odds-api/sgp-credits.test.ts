@@ -1,10 +1,10 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PlanId } from '#domain/plans.ts';
 import { MeResponseSchema } from '#domain/schemas/api.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
-import { createTrialKey } from '#tests/support/server/odds-api.ts';
+import { createTrialKey, setSgpCreditsUsed } from '#tests/support/server/odds-api.ts';
 import { sgpCredits } from '../db/schema.ts';
 import type { ApiKeyRecord } from './keys.ts';
 import { monthOf, parseMonth, plansWithSgp } from './sgp-credits.ts';
@@ -44,13 +44,8 @@ async function trialKey(): Promise<{ plain: string; record: ApiKeyRecord }> {
 }
 
 /** Test-only shortcut to the end of a month: sets the ledger row's `used` directly. */
-async function setUsed(key: ApiKeyRecord, month: string, used: number): Promise<void> {
-  const rows = await app.db
-    .update(sgpCredits)
-    .set({ used })
-    .where(and(eq(sgpCredits.apiKeyId, key.id), eq(sgpCredits.month, `${month}-01`)))
-    .returning();
-  expect(rows).toHaveLength(1);
+function setUsed(key: ApiKeyRecord, month: string, used: number): Promise<void> {
+  return setSgpCreditsUsed(app, key.id, month, used);
 }
 
 function ledger(key: ApiKeyRecord) {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlanId } from '#domain/plans.ts';
-import { apiKeys } from '#server/db/schema.ts';
+import { and, eq } from 'drizzle-orm';
+import { apiKeys, sgpCredits } from '#server/db/schema.ts';
 import { generateKey } from '#server/odds-api/keys.ts';
 
 // The paid API's test support (docs/decisions/080-086): keys created and revoked as operators do, raw SSE reads.
@@ -34,6 +35,24 @@ export async function createTrialKey(
     expiresAt: new Date(now + 7 * 86_400_000),
   });
   return { plain: trial.plain, prefix: trial.prefix };
+}
+
+/**
+ * Test-only shortcut to the end of a month: sets the `used` of a key's same-game-parlay ledger row for `month`
+ * (`YYYY-MM`), which its first spend of the month created. Throws when there is no such row.
+ */
+export async function setSgpCreditsUsed(
+  app: FastifyInstance,
+  apiKeyId: number,
+  month: string,
+  used: number,
+): Promise<void> {
+  const rows = await app.db
+    .update(sgpCredits)
+    .set({ used })
+    .where(and(eq(sgpCredits.apiKeyId, apiKeyId), eq(sgpCredits.month, `${month}-01`)))
+    .returning();
+  if (rows.length !== 1) throw new Error(`no SGP ledger row for key ${apiKeyId} in ${month}`);
 }
 
 /** Revokes a key (or the key of a prefix) through the operators' route, as `npm run keys -- revoke` does. */

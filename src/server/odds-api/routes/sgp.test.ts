@@ -1,13 +1,11 @@
-import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SgpResponseSchema, type SgpResponse } from '#domain/schemas/sgp.ts';
 import { jointProbability, calibrateSgp } from '#domain/sgp.ts';
 import { SGP_BOOKS } from '#engine/sources/simulation/models.ts';
 import { buildTestApp, manualSource, virtualClock } from '#tests/support/server/app.ts';
-import { createKey, createTrialKey } from '#tests/support/server/odds-api.ts';
+import { createKey, createTrialKey, setSgpCreditsUsed } from '#tests/support/server/odds-api.ts';
 import { ingestSgpBoard, sgpThreeLegs } from '#tests/support/sgp.ts';
-import { sgpCredits } from '../../db/schema.ts';
 import { monthOf } from '../sgp-credits.ts';
 
 // POST /v1/sgp on the real app (issue 16, decisions 127–129): legs resolved against the live board, the fair joint
@@ -170,10 +168,7 @@ describe('POST /v1/sgp credits', () => {
     // Test-only shortcut to the month's end: one credit left.
     const record = await app.apiKeys.authenticate(key);
     if (!record.ok) throw new Error('key refused');
-    await app.db
-      .update(sgpCredits)
-      .set({ used: 9_999 })
-      .where(and(eq(sgpCredits.apiKeyId, record.key.id), eq(sgpCredits.month, `${month}-01`)));
+    await setSgpCreditsUsed(app, record.key.id, month, 9_999);
     const last = await post({ event_id: id, legs: sgpThreeLegs(id) }, key);
     expect(priced(last).credits).toEqual({ used: 10_000, remaining: 0, resets_at: resetsAt.toISOString() });
     expect(last.headers['x-sgp-credits-remaining']).toBe('0');
