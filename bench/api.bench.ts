@@ -257,7 +257,7 @@ async function streams() {
       await fetch(`${server.origin}/admin/streams?since=${measureStart}`, {
         headers: { authorization: `Bearer ${adminToken(dataDir)}` },
       })
-    ).json()) as { releases: number; fanoutMs: unknown; deliveryMs: unknown };
+    ).json()) as { releases: number; fanoutMs: unknown; deliveryMs: unknown; eventLoop: unknown };
     const histogram = new Map<number, number>();
     for (const report of reports)
       for (const [ms, count] of report.histogram) histogram.set(ms, (histogram.get(ms) ?? 0) + count);
@@ -288,6 +288,8 @@ async function streams() {
       serverReleases: serverSide.releases,
       serverFanoutMs: serverSide.fanoutMs,
       serverDeliveryMs: serverSide.deliveryMs,
+      // How late the server's event loop ran while measuring (a 5 ms timer's lateness; max = longest stall).
+      serverEventLoop: serverSide.eventLoop,
       rssIdleMb: rssIdle,
       rssConnectedMb: rssConnected,
       rssPeakMb: rssPeak,

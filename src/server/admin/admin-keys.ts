@@ -75,7 +75,8 @@ export async function adminKeyRoutes(app: FastifyInstance) {
   );
 
   // How the open streams fare: how many, how many slow readers were dropped, and how long real-time releases took
-  // (fan-out, and from a change becoming known to its last write) since `since` (unix ms), e.g. a load test's start.
+  // (fan-out, and from a change becoming known to its last write) since `since` (unix ms), e.g. a load test's start,
+  // and how late the event loop ran meanwhile (p50, p99 and the longest stall).
   routes.get(
     '/admin/streams',
     { schema: { querystring: z.object({ since: z.coerce.number().int().min(0).default(0) }) } },
@@ -83,6 +84,7 @@ export async function adminKeyRoutes(app: FastifyInstance) {
       clients: app.streamHub.clientCount,
       dropped: app.streamHub.dropped,
       ...app.streamHub.releaseStats(request.query.since),
+      eventLoop: app.streamHub.loopStats(request.query.since),
     }),
   );
 }

@@ -125,7 +125,12 @@ describe('admin routes /admin/trials', () => {
     ).toBe(401);
     const streams = await admin('GET', '/admin/streams?since=0');
     expect(streams.statusCode).toBe(200);
-    expect(streams.json()).toMatchObject({ clients: 0, dropped: 0, releases: 0 });
+    expect(streams.json()).toMatchObject({
+      clients: 0,
+      dropped: 0,
+      releases: 0,
+      eventLoop: { samples: expect.any(Number) },
+    });
     expect((await admin('GET', '/admin/streams?since=-1')).statusCode).toBe(400);
   });
 

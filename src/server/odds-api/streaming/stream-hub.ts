@@ -14,7 +14,7 @@ import {
 import { priceChange } from './price-changes.ts';
 import { StreamsByKey } from './revocation.ts';
 import { Snapshots, type SnapshotOptions } from './snapshots.ts';
-import { ReleaseTelemetry, type ReleaseStats } from './telemetry.ts';
+import { LoopTelemetry, ReleaseTelemetry, type LoopStats, type ReleaseStats } from './telemetry.ts';
 
 // The fan-out behind GET /v1/stream, one per instance, composed of: the change log (change-log.ts) that price changes
 // (price-changes.ts) and arb changes (arb-changes.ts) are appended to; its delivery to delay tiers and filter groups
@@ -55,6 +55,7 @@ export class StreamHub {
   private readonly snapshots: Snapshots;
   private readonly keys = new StreamsByKey();
   private readonly telemetry = new ReleaseTelemetry();
+  private readonly loop: LoopTelemetry;
   private readonly arbChanges: ArbChanges;
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly unsubscribe: (() => void)[] = [];
@@ -76,6 +77,7 @@ export class StreamHub {
       this.close(client, 'shutdown'),
     );
     this.arbChanges = new ArbChanges(engine.store);
+    this.loop = new LoopTelemetry(now);
   }
 
   start(recheck: (ids: number[]) => Promise<number[]>): void {
@@ -92,6 +94,7 @@ export class StreamHub {
       }),
     );
     this.arbChanges.seed(this.engine.latest);
+    this.loop.start();
     const every = (ms: number, fn: () => void) => {
       const timer = setInterval(fn, ms);
       timer.unref();
@@ -107,6 +110,7 @@ export class StreamHub {
   }
 
   stop(): void {
+    this.loop.stop();
     for (const timer of this.timers) clearInterval(timer);
     for (const off of this.unsubscribe) off();
     for (const client of this.fanOut.clients()) this.close(client, 'shutdown');
@@ -136,6 +140,11 @@ export class StreamHub {
   /** How long real-time releases took since `sinceMs` (clock of the hub), for operators and the stream bench. */
   releaseStats(sinceMs = 0): ReleaseStats {
     return this.telemetry.stats(sinceMs);
+  }
+
+  /** How late the event loop ran since `sinceMs` (clock of the hub): every stall delays every stream. */
+  loopStats(sinceMs = 0): LoopStats {
+    return this.loop.stats(sinceMs);
   }
 
   private append(change: Change) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FakeSink, keyOf, prices, settle, setup } from '#tests/support/server/stream-hub.ts';
+import { LoopTelemetry } from './telemetry.ts';
 
 describe('StreamHub release figures', () => {
   it('records each real-time release: its fan-out, and the wait from the oldest change to its last write', async () => {
@@ -19,5 +20,39 @@ describe('StreamHub release figures', () => {
     expect(stats.deliveryMs.p50).toBeGreaterThanOrEqual(stats.fanoutMs.p50);
     expect(stats.fanoutMs.max).toBeGreaterThan(0);
     expect(hub.releaseStats(clock.now() + 1).releases).toBe(0);
+  });
+});
+
+describe('LoopTelemetry', () => {
+  it('merges per-second windows since a time: p50, p99 and the longest stall', () => {
+    let now = 1_000_000;
+    const loop = new LoopTelemetry(() => now);
+    for (let index = 0; index < 199; index += 1) loop.record(1);
+    loop.record(80); // one stall
+    now += 1500; // the window rolls on the next sample
+    loop.record(2);
+    const all = loop.stats(0);
+    expect(all.samples).toBe(201);
+    expect(all.delayMs.max).toBeGreaterThanOrEqual(79.9);
+    expect(all.delayMs.max).toBeLessThanOrEqual(80.1);
+    expect(all.delayMs.p50).toBeCloseTo(1, 1);
+    expect(all.delayMs.p99).toBeCloseTo(1, 1);
+    // Since after the first window ended: only the current one, without the stall.
+    const recent = loop.stats(now);
+    expect(recent.samples).toBe(1);
+    expect(recent.delayMs.max).toBeCloseTo(2, 1);
+  });
+
+  it('measures real stalls of the event loop once started', async () => {
+    const loop = new LoopTelemetry();
+    loop.start();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const busyUntil = performance.now() + 60;
+    while (performance.now() < busyUntil); // a 60 ms synchronous stall
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    loop.stop();
+    const stats = loop.stats(0);
+    expect(stats.delayMs.max).toBeGreaterThanOrEqual(50);
+    expect(stats.samples).toBeGreaterThan(2);
   });
 });

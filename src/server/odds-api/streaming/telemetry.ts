@@ -1,5 +1,8 @@
+import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
+
 // What real-time releases cost, for operators (`GET /admin/streams`) and the stream benches: each release with
-// clients records its synchronous fan-out and its delivery time (docs/decisions/085).
+// clients records its synchronous fan-out and its delivery time (docs/decisions/085); and how late the event loop
+// runs, since every stall delays every stream (issue 17).
 
 /** Percentiles of the real-time releases recorded since a time (`StreamHub.releaseStats`). */
 export interface ReleaseStats {
@@ -39,5 +42,78 @@ export class ReleaseTelemetry {
       fanoutMs: spread(recent.map(([, fanout]) => fanout)),
       deliveryMs: spread(recent.map(([, , delivery]) => delivery)),
     };
+  }
+}
+
+/** How often the loop monitor's timer asks to run (as `monitorEventLoopDelay`'s default resolution, halved). */
+const LOOP_RESOLUTION_MS = 5;
+/** Per-second windows of loop delays remembered (10 minutes). */
+const LOOP_WINDOWS = 600;
+
+/** Event-loop delay since a time: how late a 5 ms timer ran (p50, p99) and the longest stall seen. */
+export interface LoopStats {
+  samples: number;
+  delayMs: { p50: number; p99: number; max: number };
+}
+
+/**
+ * Measures event-loop delay as `monitorEventLoopDelay` does (a repeating timer's lateness), but in per-second
+ * windows that can be merged, so that a load test can ask for the delays since its start while the process keeps
+ * running (`monitorEventLoopDelay` offers one histogram since its last reset). A stall of 80 ms shows as one sample
+ * of ~75 ms; `max` is the longest stall.
+ */
+export class LoopTelemetry {
+  private readonly windows: { at: number; histogram: RecordableHistogram }[] = [];
+  private current: RecordableHistogram = createHistogram();
+  private currentAt: number;
+  private last = performance.now();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly now: () => number = Date.now) {
+    this.currentAt = now();
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.last = performance.now();
+    this.timer = setInterval(() => this.sample(), LOOP_RESOLUTION_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Records one delay (ms); the timer calls it, tests may too. */
+  record(delayMs: number): void {
+    const now = this.now();
+    if (now - this.currentAt >= 1000) {
+      this.windows.push({ at: this.currentAt, histogram: this.current });
+      if (this.windows.length > LOOP_WINDOWS) this.windows.shift();
+      this.current = createHistogram();
+      this.currentAt = now;
+    }
+    this.current.record(Math.max(1, Math.round(delayMs * 1e6)));
+  }
+
+  /** The delays recorded in the windows that end after `sinceMs` (clock of the hub), the current one included. */
+  stats(sinceMs: number): LoopStats {
+    const merged = createHistogram();
+    for (const window of this.windows) if (window.at + 1000 > sinceMs) merged.add(window.histogram);
+    merged.add(this.current);
+    const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+    if (merged.count === 0) return { samples: 0, delayMs: { p50: 0, p99: 0, max: 0 } };
+    return {
+      samples: merged.count,
+      delayMs: { p50: ms(merged.percentile(50)), p99: ms(merged.percentile(99)), max: ms(merged.max) },
+    };
+  }
+
+  private sample(): void {
+    const at = performance.now();
+    const delay = at - this.last - LOOP_RESOLUTION_MS;
+    this.last = at;
+    this.record(Math.max(0, delay));
   }
 }
