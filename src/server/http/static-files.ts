@@ -12,6 +12,8 @@ export interface StaticEntry {
   br?: Buffer;
   etag: string;
   contentType: string;
+  /** Set while `gzip`/`br` are still being computed: they are filled in when it resolves (an entry without it is complete). */
+  ready?: Promise<void>;
 }
 
 const CONTENT_TYPES: Record<string, string> = {
