@@ -6,6 +6,7 @@ import { SPORTSBOOK_KEYS, SPORTSBOOKS, isAllowedLink } from '#domain/sportsbooks
 import { OddsEngine } from '../engine.ts';
 import type { PriceMessage, SourceMessage } from '../messages.ts';
 import { MarketSimulator } from './simulation/market-simulator.ts';
+import { SIMULATOR_SLICE, simulatorSource } from './simulator.ts';
 
 const T0 = Date.UTC(2026, 10, 22, 0, 0, 0);
 const prices = (messages: SourceMessage[]) => messages.filter((m): m is PriceMessage => m.kind === 'price');
@@ -261,4 +262,46 @@ describe('MarketSimulator', () => {
       expect(hoursAway).toBeGreaterThan(fixtures.length / 2);
     },
   );
+});
+
+describe('simulatorSource', () => {
+  it('ingests each step in order, in slices that let timers run between them', async () => {
+    const stepMs = 250;
+    const source = simulatorSource(7, { stepMs, props: true });
+    const expected = new MarketSimulator({ seed: 7, startMs: T0, stepMs, props: true });
+    const initial = expected.initial().length;
+    const steps = [expected.step(), expected.step()];
+    const ingested: unknown[] = [];
+    /** Messages ingested in each synchronous run (a run ends at its microtask checkpoint). */
+    const runs: number[] = [];
+    let inRun = false;
+    source.start({
+      ingest: (message) => {
+        ingested.push(message);
+        if (!inRun) {
+          inRun = true;
+          runs.push(0);
+          queueMicrotask(() => (inRun = false));
+        }
+        runs[runs.length - 1]! += 1;
+        return true;
+      },
+      drop: () => {},
+      ready: () => {},
+      now: () => T0,
+      log: { info: () => {}, warn: () => {} },
+    });
+    const wanted = initial + steps[0]!.length + steps[1]!.length;
+    while (ingested.length < wanted) await new Promise((resolve) => setTimeout(resolve, 5));
+    await source.stop();
+    expect(steps[0]!.length).toBeGreaterThan(SIMULATOR_SLICE);
+    // Same messages, same order as the simulator's steps.
+    expect(ingested.slice(initial, wanted).map((m) => JSON.stringify(m))).toEqual(
+      [...steps[0]!, ...steps[1]!].map((m) => JSON.stringify(m)),
+    );
+    // After the initial board (ingested at once, before the feed is ready), no run took more than one slice.
+    expect(runs[0]).toBe(initial);
+    expect(Math.max(...runs.slice(1))).toBeLessThanOrEqual(SIMULATOR_SLICE);
+    expect(runs.length).toBeGreaterThanOrEqual(1 + Math.ceil(steps[0]!.length / SIMULATOR_SLICE));
+  });
 });
