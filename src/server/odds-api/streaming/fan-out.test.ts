@@ -177,3 +177,60 @@ describe('StreamHub slow readers', () => {
     expect(sinks.map(prices)).toEqual([2, 0, 2]);
   });
 });
+
+describe('StreamHub write pacing', () => {
+  it('spreads a release over turns, writesPerTurn clients each, every client its chunks once and in order', async () => {
+    const { hub, price } = setup(1 << 20, undefined, { writesPerTurn: 2 });
+    /** Writes in each synchronous run (a run ends at its microtask checkpoint). */
+    const runs: number[] = [];
+    let inRun = false;
+    class CountingSink extends FakeSink {
+      override write(chunk: string | Buffer) {
+        if (!inRun) {
+          inRun = true;
+          runs.push(0);
+          queueMicrotask(() => (inRun = false));
+        }
+        runs[runs.length - 1]! += 1;
+        super.write(chunk);
+        // The first write of a release brings the next change: its release may come while this one is being written.
+        if (this === sinks[0] && prices(this) === 1) price(160);
+      }
+    }
+    const sinks = Array.from({ length: 7 }, () => new CountingSink());
+    for (const sink of sinks) hub.connect(keyOf('elite'), {}, sink, undefined, false);
+    await settle();
+    runs.length = 0; // the connections' own `retry:` lines
+    price(150);
+    await settle();
+    await settle();
+    const first = ids(sinks[0]!);
+    expect(first).toHaveLength(2);
+    for (const sink of sinks) {
+      expect(ids(sink)).toEqual(first);
+      expect(prices(sink)).toBe(2);
+    }
+    expect(first[0]).toBeLessThan(first[1]!);
+    expect(Math.max(...runs)).toBeLessThanOrEqual(2);
+    expect(runs.length).toBeGreaterThanOrEqual(7);
+    expect(hub.releaseStats().releases).toBe(2);
+  });
+
+  it('sends heartbeats only to clients written nothing for half the heartbeat period', async () => {
+    const { clock, hub, price } = setup(1 << 20, undefined, { heartbeatMs: 40 });
+    const nba = new FakeSink();
+    const nhl = new FakeSink();
+    hub.connect(keyOf('elite'), { league: 'nba' }, nba, undefined, false);
+    hub.connect(keyOf('elite'), { league: 'nhl' }, nhl, undefined, false);
+    clock.advance(30);
+    price(150); // NBA: the nba client is written at +30 ms
+    await settle();
+    await settle();
+    expect(prices(nba)).toBe(1);
+    expect(nba.text).not.toContain(': heartbeat');
+    expect(nhl.text).toContain(': heartbeat\n\n');
+    clock.advance(30);
+    await settle();
+    expect(nba.text).toContain(': heartbeat\n\n');
+  });
+});

@@ -8,13 +8,20 @@ import type { ReleaseTelemetry } from './telemetry.ts';
 // per client), and writes each client one chunk per release with the entries its filters match. Within a tier,
 // clients with equal filters form a group indexed by league: a release visits only the groups of the leagues in the
 // batch (plus those of every league), renders each group's chunk once and writes the same Buffer to each of its
-// clients (docs/decisions/082, 085).
+// clients (docs/decisions/082, 085). The writes of a release are spread over turns of the event loop, at most
+// `writesPerTurn` per turn (each write also costs a system call when Node flushes the socket at the end of the turn:
+// 5,000 in one turn held the loop for tens of milliseconds); releases and heartbeats queue behind one another, so each
+// client still receives its chunks in order (decision 139).
 
 export interface FanOutOptions {
   /** A client whose socket has more than this many bytes queued is dropped (a slow reader). */
   maxQueuedBytes: number;
   /** Real-time changes are gathered this long before one write per client (bounds writes per second). */
   batchMs: number;
+  /** Client writes per turn of the event loop; a release to more clients continues on the next turns. */
+  writesPerTurn: number;
+  /** A client written nothing for this long gets a `: heartbeat` comment (checked every half of it). */
+  heartbeatMs: number;
 }
 
 export interface StreamFilters {
@@ -48,6 +55,8 @@ export interface StreamClient {
   live: boolean;
   /** Settles once the client is live (its snapshot and the entries since then written) or closed. */
   ready: Promise<void>;
+  /** When a release or heartbeat was last written to it (clock of the hub), or when it connected. */
+  lastWriteAt: number;
 }
 
 /** Clients of one tier with equal filters: each release's chunk for them is rendered and encoded once. */
@@ -105,9 +114,29 @@ export function render(log: ChangeLog, entries: Iterable<Entry>, filters: Stream
   return text;
 }
 
+/** A real-time release being written: its figures are recorded when its last write is done. */
+interface ReleaseRun {
+  startedAt: number;
+  oldestAt: number;
+  /** Synchronous milliseconds spent on it so far (rendering and writing). */
+  fanoutMs: number;
+  /** Its writes still queued. */
+  pending: number;
+}
+
+/** One chunk for a list of clients (fixed when the release was made), written from `next` on. */
+interface WriteJob {
+  clients: StreamClient[];
+  chunk: string | Buffer;
+  next: number;
+  run: ReleaseRun | null;
+}
+
 export class FanOut {
   private readonly tiers = new Map<number, Tier>();
   private flushScheduled = false;
+  private readonly jobs: WriteJob[] = [];
+  private draining: ReturnType<typeof setImmediate> | null = null;
 
   /** `dropSlow`: what the hub does with a client whose socket holds too much. */
   constructor(
@@ -211,14 +240,19 @@ export class FanOut {
     for (const tier of this.tiers.values()) if (tier.delayMs > 0) this.release(tier, now);
   }
 
-  /** Delivers to the tier's clients every entry up to `now − delay` not yet released. */
+  /**
+   * Delivers to the tier's clients every entry up to `now − delay` not yet released. The recipients are the clients
+   * live now (one that is still catching up gets these entries in its catch-up); the writes start in this turn and
+   * continue in the next ones when there are more than `writesPerTurn`.
+   */
   release(tier: Tier, now: number): void {
     const batch = this.log.releasable(tier.released, now - tier.delayMs);
     if (batch.length === 0) return;
     tier.released = batch[batch.length - 1]!.seq;
     if (tier.clients.size === 0) return;
     const started = performance.now();
-    const startedAt = this.now();
+    const run: ReleaseRun | null =
+      tier.delayMs === 0 ? { startedAt: this.now(), oldestAt: batch[0]!.at, fanoutMs: 0, pending: 0 } : null;
     const byLeague = new Map<string, Entry[]>();
     for (const entry of batch) {
       if (entry.league === undefined) continue;
@@ -227,34 +261,84 @@ export class FanOut {
       else byLeague.set(entry.league, [entry]);
     }
     for (const [league, entries] of byLeague)
-      for (const group of tier.byLeague.get(league) ?? []) this.deliverGroup(group, entries);
-    for (const group of tier.byLeague.get(ANY_LEAGUE) ?? []) this.deliverGroup(group, batch);
-    if (tier.delayMs === 0) {
-      const fanout = performance.now() - started;
-      this.telemetry.record(startedAt, fanout, startedAt - batch[0]!.at + fanout);
-    }
+      for (const group of tier.byLeague.get(league) ?? []) this.deliverGroup(group, entries, run);
+    for (const group of tier.byLeague.get(ANY_LEAGUE) ?? []) this.deliverGroup(group, batch, run);
+    if (run) run.fanoutMs += performance.now() - started;
+    this.drain();
   }
 
-  private deliverGroup(group: Group, entries: readonly Entry[]) {
+  private deliverGroup(group: Group, entries: readonly Entry[], run: ReleaseRun | null) {
     const text = render(this.log, entries, group.filters);
     if (!text) return;
-    const chunk = Buffer.from(text);
-    // A copy of the set: write() may close (and so remove) a slow client.
-    for (const client of [...group.clients]) this.write(client, chunk);
+    const clients: StreamClient[] = [];
+    for (const client of group.clients) if (client.live) clients.push(client);
+    if (clients.length === 0) return;
+    this.enqueue({ clients, chunk: Buffer.from(text), next: 0, run });
+  }
+
+  private enqueue(job: WriteJob): void {
+    if (job.run) job.run.pending += 1;
+    this.jobs.push(job);
+  }
+
+  /** Writes the queued jobs in order, `writesPerTurn` at most, and schedules the rest for the next turn. */
+  private drain(): void {
+    if (this.draining) return;
+    const started = performance.now();
+    const now = this.now();
+    const touched = new Set<ReleaseRun>();
+    let budget = this.options.writesPerTurn;
+    while (budget > 0 && this.jobs.length > 0) {
+      const job = this.jobs[0]!;
+      if (job.run) touched.add(job.run);
+      const end = Math.min(job.clients.length, job.next + budget);
+      budget -= end - job.next;
+      for (; job.next < end; job.next += 1) this.write(job.clients[job.next]!, job.chunk, now);
+      if (job.next < job.clients.length) break;
+      this.jobs.shift();
+      if (job.run) job.run.pending -= 1;
+    }
+    // Each release written in this turn is charged the turn's time; one whose last write is done is recorded.
+    const elapsed = performance.now() - started;
+    for (const run of touched) {
+      run.fanoutMs += elapsed;
+      if (run.pending === 0)
+        this.telemetry.record(run.startedAt, run.fanoutMs, Math.max(this.now() - run.oldestAt, run.fanoutMs));
+    }
+    if (this.jobs.length > 0)
+      this.draining = setImmediate(() => {
+        this.draining = null;
+        this.drain();
+      });
   }
 
   /** Writes to a live client, or drops it when its socket already holds more than `maxQueuedBytes`. */
-  private write(client: StreamClient, chunk: string | Buffer): void {
+  private write(client: StreamClient, chunk: string | Buffer, now: number): void {
     if (client.closed || !client.live) return;
     if (client.sink.queuedBytes > this.options.maxQueuedBytes) {
       this.dropSlow(client);
       return;
     }
     client.sink.write(chunk);
+    client.lastWriteAt = now;
   }
 
+  /** A `: heartbeat` to each live client written nothing for half of `heartbeatMs` (so none is silent longer). */
   heartbeat(): void {
-    for (const tier of this.tiers.values())
-      for (const client of [...tier.clients]) this.write(client, HEARTBEAT);
+    const quietSince = this.now() - this.options.heartbeatMs / 2;
+    for (const tier of this.tiers.values()) {
+      const clients: StreamClient[] = [];
+      for (const client of tier.clients)
+        if (client.live && client.lastWriteAt <= quietSince) clients.push(client);
+      if (clients.length > 0) this.enqueue({ clients, chunk: HEARTBEAT, next: 0, run: null });
+    }
+    this.drain();
+  }
+
+  /** Stops writing what is queued (the hub is closing every client). */
+  stop(): void {
+    if (this.draining) clearImmediate(this.draining);
+    this.draining = null;
+    this.jobs.length = 0;
   }
 }

@@ -22,8 +22,6 @@ import { LoopTelemetry, ReleaseTelemetry, type LoopStats, type ReleaseStats } fr
 // (revocation.ts); and the release figures (telemetry.ts). Decisions 082, 085, 087 and 008 (docs/decisions/).
 
 export interface StreamOptions extends ChangeLogOptions, FanOutOptions, SnapshotOptions {
-  /** A `:` comment line at least this often (the issue asks for at least every 15 s). */
-  heartbeatMs: number;
   /** How often open streams' keys are re-checked against the database (revocation by another instance). */
   recheckMs: number;
   /** How often delayed tiers release entries. */
@@ -37,6 +35,7 @@ export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
   recheckMs: 2_000,
   releaseMs: 250,
   batchMs: 20,
+  writesPerTurn: 500,
   snapshotChunkBytes: 64 * 1024,
   snapshotReuseMs: 1_000,
   catchUpMs: 60_000,
@@ -100,7 +99,7 @@ export class StreamHub {
       timer.unref();
       this.timers.push(timer);
     };
-    every(this.options.heartbeatMs, () => this.fanOut.heartbeat());
+    every(this.options.heartbeatMs / 2, () => this.fanOut.heartbeat());
     every(this.options.releaseMs, () => this.fanOut.releaseDelayed());
     every(this.options.recheckMs, () => {
       const now = this.now();
@@ -111,6 +110,7 @@ export class StreamHub {
 
   stop(): void {
     this.loop.stop();
+    this.fanOut.stop();
     for (const timer of this.timers) clearInterval(timer);
     for (const off of this.unsubscribe) off();
     for (const client of this.fanOut.clients()) this.close(client, 'shutdown');
@@ -167,7 +167,16 @@ export class StreamHub {
     // Bring the tier up to date first, so the snapshot and the replay end exactly where live delivery starts.
     this.fanOut.release(tier, this.now());
     const group = this.fanOut.groupFor(tier, filters);
-    const client: StreamClient = { key, sink, tier, group, closed: false, live: true, ready: LIVE };
+    const client: StreamClient = {
+      key,
+      sink,
+      tier,
+      group,
+      closed: false,
+      live: true,
+      ready: LIVE,
+      lastWriteAt: this.now(),
+    };
     const replayFrom = this.log.replayStart(lastEventId, tier.released);
     sink.write(`retry: 2000\n\n`);
     if (replayFrom !== undefined) {
