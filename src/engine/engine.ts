@@ -13,6 +13,7 @@ import {
 import type { DropCounters, DropReason } from './messages.ts';
 import { arbsJson, feedBody, SnapshotHistory, type Snapshot } from './publisher.ts';
 import {
+  bookBit,
   DEFAULT_SCAN_OPTIONS,
   isUsable,
   maxAgeFor,
@@ -233,12 +234,24 @@ export class OddsEngine<E = undefined> {
     }
     if (!market) return 'unknown_market';
     const previous = market.prices[value.outcomeIndex]!.get(value.book);
-    const links = value.links ?? previous?.links ?? { desktop: null, mobile: null };
+    const links = value.links ?? previous?.links ?? NO_LINKS;
     const maxAge = maxAgeFor(eventState.event, this.scan);
     let price: StoredPrice;
     let refresh = false;
-    if (
-      previous !== undefined &&
+    if (previous === undefined) {
+      price = {
+        book: value.book,
+        outcome: value.outcome,
+        american: value.american,
+        decimal: value.decimal,
+        links,
+        updatedAt: value.updatedAt,
+        receivedAt: now,
+        suspended: value.suspended,
+        history: -1,
+      };
+      this.store.put(market, value.outcomeIndex, price);
+    } else if (
       previous.american === value.american &&
       previous.decimal === value.decimal &&
       previous.suspended === value.suspended &&
@@ -253,25 +266,25 @@ export class OddsEngine<E = undefined> {
       this.store.confirm(market, previous, value.updatedAt, now);
       price = previous;
     } else {
-      price = {
-        book: value.book,
-        outcome: value.outcome,
-        american: value.american,
-        decimal: value.decimal,
+      // A new version: the book's price object takes its fields (the one it replaces joins the version ring).
+      this.store.update(
+        market,
+        previous,
+        value.american,
+        value.decimal,
         links,
-        updatedAt: value.updatedAt,
-        receivedAt: now,
-        suspended: value.suspended,
-        history: -1,
-      };
-      this.store.put(market, value.outcomeIndex, price, now);
+        value.updatedAt,
+        value.suspended,
+        now,
+      );
+      price = previous;
     }
     // A price outside the best few of its outcome at the last scan, that still is not among them, cannot change any
     // published combination (they are built from those best prices only): no re-scan either.
     const scanned = market.lastScan;
     const irrelevant =
       scanned !== undefined &&
-      !scanned.books[value.outcomeIndex]!.has(price.book) &&
+      (scanned.books[value.outcomeIndex]! & bookBit(price.book)) === 0 &&
       (price.suspended || !isUsable(price, now, maxAge) || price.decimal < scanned.kth[value.outcomeIndex]!);
     if (!refresh && !irrelevant) this.dirty.add(market);
     return null;
@@ -395,6 +408,9 @@ export class OddsEngine<E = undefined> {
     return this.timer !== null;
   }
 }
+
+/** The links of a price whose book sent none (frozen: shared by every such price). */
+const NO_LINKS: PriceLinks = Object.freeze({ desktop: null, mobile: null });
 
 function sameLinks(a: PriceLinks, b: PriceLinks): boolean {
   return a === b || (a.desktop === b.desktop && a.mobile === b.mobile);

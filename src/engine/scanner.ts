@@ -4,6 +4,7 @@ import { specLabel, specOutcomeLabel, specSelectionName } from '#domain/market-l
 import { LEAGUES, sideId, type BookPrice, type OddsEvent } from '#domain/markets.ts';
 import { formatAmerican, roundTo } from '#domain/odds.ts';
 import type { Arb, ArbEvent } from '#domain/schemas/feed.ts';
+import { SPORTSBOOK_KEYS } from '#domain/sportsbooks.ts';
 import type { MarketState, OddsStore } from './store.ts';
 
 // Arb detection for one market, and the results of many ranked for the feed. The engine re-scans only markets whose
@@ -59,9 +60,76 @@ function samePicks(a: readonly BookPrice[], b: readonly BookPrice[]): boolean {
   return true;
 }
 
+/** One bit per sportsbook (`MarketState.lastScan`'s sets of books). */
+const BOOK_BITS = new Map<string, number>(SPORTSBOOK_KEYS.map((book, index) => [book, 2 ** index]));
+if (SPORTSBOOK_KEYS.length > 31) throw new Error('lastScan holds one bit per book: at most 31 books');
+
+/** The book's bit in `MarketState.lastScan.books` (0 for a key that is no sportsbook). */
+export function bookBit(book: string): number {
+  return BOOK_BITS.get(book) ?? 0;
+}
+
+/** Whether `a` ranks before `b` among an outcome's prices: higher decimal, then book key (the sort of `bestCombinations`). */
+function ranksBefore(a: BookPrice, b: BookPrice): boolean {
+  return a.decimal > b.decimal || (a.decimal === b.decimal && a.book < b.book);
+}
+
+/**
+ * The `count` best usable prices of `list` into `top` (best first: decimal descending, then book), by insertion into
+ * at most `count` slots: no sort, no allocation once `top` has grown. Returns how many there are.
+ */
+function bestUsable(
+  list: readonly BookPrice[],
+  now: number,
+  maxAge: number,
+  count: number,
+  top: BookPrice[],
+): number {
+  let n = 0;
+  for (let i = 0; i < list.length; i += 1) {
+    const price = list[i]!;
+    if (price.suspended || now - price.updatedAt > maxAge) continue;
+    let slot: number;
+    if (n < count) {
+      slot = n;
+      n += 1;
+    } else if (ranksBefore(price, top[count - 1]!)) slot = count - 1;
+    else continue;
+    while (slot > 0 && ranksBefore(price, top[slot - 1]!)) {
+      top[slot] = top[slot - 1]!;
+      slot -= 1;
+    }
+    top[slot] = price;
+  }
+  return n;
+}
+
+/** Scratch for `scanMarket`: the best prices of each outcome, and how many (reused by every scan). */
+const scratchTops: BookPrice[][] = [];
+const scratchCounts: number[] = [];
+
+/** A copy of the fields an arb's reuse compares: the store updates its prices in place. */
+function pickOf(price: BookPrice): BookPrice {
+  return {
+    book: price.book,
+    outcome: price.outcome,
+    american: price.american,
+    decimal: price.decimal,
+    links: price.links,
+    updatedAt: price.updatedAt,
+    receivedAt: price.receivedAt,
+    suspended: price.suspended,
+  };
+}
+
 /**
  * Scans one market. `previous` is the market's last result: an arb whose prices did not change (same books, odds and
  * links, same event record) is reused as is, so a re-quote at the same price costs no rebuilding.
+ *
+ * Exactly `bestCombinations` over each outcome's best `topPerOutcome` usable prices, without building its inputs when
+ * no combination can pass the floor: the best price of every outcome, whatever its book, already sums to at least the
+ * limit (each of the combination's partial sums is at least the same partial sum of best prices: 1/d falls as d rises
+ * and floating-point addition is monotonic), which is the case of most markets.
  */
 export function scanMarket(
   market: MarketState,
@@ -71,22 +139,29 @@ export function scanMarket(
   previous?: MarketResult,
 ): MarketResult {
   const maxAge = maxAgeFor(event, options);
-  const byOutcome: BookPrice[][] = [];
-  const books: Set<string>[] = [];
-  const kth: number[] = [];
+  const ways = market.lists.length;
+  const count = options.topPerOutcome;
+  let scanned = market.lastScan;
+  if (!scanned || scanned.books.length !== ways) scanned = market.lastScan = { books: [], kth: [] };
+  while (scratchTops.length < ways) scratchTops.push([]);
   let empty = false;
-  for (const byBook of market.prices) {
-    const usable: BookPrice[] = [];
-    for (const price of byBook.values()) if (isUsable(price, now, maxAge)) usable.push(price);
-    usable.sort(byDecimalDescending);
-    if (usable.length > options.topPerOutcome) usable.length = options.topPerOutcome;
-    books.push(new Set(usable.map((price) => price.book)));
-    kth.push(usable.length < options.topPerOutcome ? 0 : usable[usable.length - 1]!.decimal);
-    if (usable.length === 0) empty = true;
-    byOutcome.push(usable);
+  const limit = 1 - options.floorPct / 100;
+  let bound = 0;
+  for (let way = 0; way < ways; way += 1) {
+    const top = scratchTops[way]!;
+    const n = bestUsable(market.lists[way]!, now, maxAge, count, top);
+    scratchCounts[way] = n;
+    let books = 0;
+    for (let i = 0; i < n; i += 1) books |= bookBit(top[i]!.book);
+    scanned.books[way] = books;
+    scanned.kth[way] = n < count ? 0 : top[n - 1]!.decimal;
+    if (n === 0) empty = true;
+    else bound += 1 / top[0]!.decimal;
   }
-  market.lastScan = { books, kth };
-  if (empty) return NONE;
+  if (empty || ways < 2 || ways > 3) return NONE;
+  if (count > 0 && bound >= limit) return NONE;
+  const byOutcome: BookPrice[][] = [];
+  for (let way = 0; way < ways; way += 1) byOutcome.push(scratchTops[way]!.slice(0, scratchCounts[way]));
   const combinations = bestCombinations(byOutcome, options);
   if (combinations.length === 0) return NONE;
   let validUntil = Infinity;
@@ -112,7 +187,7 @@ export function scanMarket(
       arbs.push(arb);
       keys.push(arbOrderKey(arb));
     }
-    picks.push(combination.picks);
+    picks.push(combination.picks.map(pickOf));
   }
   return { arbs, picks, keys, event, validUntil };
 }
@@ -200,10 +275,6 @@ export function rankResults(
 
 function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
   return a.length === b.length && a.every((item, index) => item === b[index]);
-}
-
-function byDecimalDescending(a: BookPrice, b: BookPrice): number {
-  return b.decimal - a.decimal || (a.book < b.book ? -1 : a.book > b.book ? 1 : 0);
 }
 
 interface FeedCache {

@@ -8,7 +8,9 @@ import {
   type OddsEvent,
   type OutcomeKey,
   type Period,
+  type PriceLinks,
 } from '#domain/markets.ts';
+import type { AmericanOdds, DecimalOdds } from '#domain/odds.ts';
 import { indexRoster, type RosterIndex, type SingleMatch } from '#domain/player-matching.ts';
 import { PROP_STAT_KEYS, propSpecProblem, type Player, type PropStatKey } from '#domain/props.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
@@ -34,10 +36,18 @@ export interface MarketState {
   /** A prop's player (the event roster's entry); undefined for game lines. */
   player?: Player;
   outcomes: readonly OutcomeKey[];
-  /** One map per outcome (same order as `outcomes`), book → newest price. */
+  /**
+   * One map per outcome (same order as `outcomes`), book → newest price. A book's newest price is one object for as
+   * long as the market lasts: a new version updates it in place (its predecessor joins the version ring).
+   */
   prices: Map<SportsbookKey, StoredPrice>[];
-  /** What the last scan saw per outcome: the books among the best prices, and the worst of those best decimals. */
-  lastScan?: { books: Set<string>[]; kth: number[] };
+  /** The same prices per outcome as arrays, books in the order they first quoted (the maps' order): the scanner's loop. */
+  lists: StoredPrice[][];
+  /**
+   * What the last scan saw per outcome: the books among the best prices (a bit per book, `bookBit`), and the worst of
+   * those best decimals (0 when fewer than the scan's top count were usable). Undefined before the first scan.
+   */
+  lastScan?: { books: number[]; kth: number[] };
   /** Feed fragments that depend only on the event and market (the scanner's cache). */
   feedCache?: unknown;
 }
@@ -289,7 +299,14 @@ export class OddsStore {
         return undefined;
       const key = marketKey(eventState.event.id, spec);
       const outcomes = specOutcomes(spec);
-      market = { key, eventId: eventState.event.id, spec, outcomes, prices: outcomes.map(() => new Map()) };
+      market = {
+        key,
+        eventId: eventState.event.id,
+        spec,
+        outcomes,
+        prices: outcomes.map(() => new Map()),
+        lists: outcomes.map(() => []),
+      };
       if (player) market.player = player;
       this.marketsByKey.set(key, market);
       eventState.markets.set(key, market);
@@ -298,12 +315,15 @@ export class OddsStore {
     return market;
   }
 
-  /** Stores a price (validated upstream) in its market; the version it replaces joins the version ring. */
-  put(market: MarketState, outcomeIndex: number, price: StoredPrice, now: number): void {
+  /**
+   * Stores a book's first price for an outcome of the market (validated upstream): the object the market keeps for
+   * that book and outcome from now on (`update` changes it in place).
+   */
+  put(market: MarketState, outcomeIndex: number, price: StoredPrice): void {
     const byBook = market.prices[outcomeIndex]!;
-    const previous = byBook.get(price.book) ?? null;
-    if (previous) this.versions.push(previous, price, now);
+    if (byBook.has(price.book)) throw new Error(`${price.book} already quotes this outcome: update it`);
     byBook.set(price.book, price);
+    market.lists[outcomeIndex]!.push(price);
     if (this.listeners.size > 0) {
       const change: PriceChange = {
         eventId: market.eventId,
@@ -311,7 +331,42 @@ export class OddsStore {
         spec: market.spec,
         player: market.player,
         price: stripHistory(price),
-        previous,
+        previous: null,
+      };
+      for (const listener of this.listeners) listener(change);
+    }
+  }
+
+  /**
+   * A new version of a price the market holds (validated upstream): the version it replaces joins the version ring,
+   * and `newest` takes the new version's fields in place. Listeners hear the change with copies of both versions.
+   */
+  update(
+    market: MarketState,
+    newest: StoredPrice,
+    american: AmericanOdds,
+    decimal: DecimalOdds,
+    links: PriceLinks,
+    updatedAt: number,
+    suspended: boolean,
+    now: number,
+  ): void {
+    const before = this.listeners.size > 0 ? stripHistory(newest) : null;
+    this.versions.replace(newest, links, now);
+    newest.american = american;
+    newest.decimal = decimal;
+    newest.links = links;
+    newest.updatedAt = updatedAt;
+    newest.receivedAt = now;
+    newest.suspended = suspended;
+    if (before) {
+      const change: PriceChange = {
+        eventId: market.eventId,
+        marketKey: market.key,
+        spec: market.spec,
+        player: market.player,
+        price: stripHistory(newest),
+        previous: before,
       };
       for (const listener of this.listeners) listener(change);
     }
@@ -324,7 +379,7 @@ export class OddsStore {
    */
   confirm(market: MarketState, newest: StoredPrice, updatedAt: number, now: number): void {
     const before = this.listeners.size > 0 ? stripHistory(newest) : null;
-    this.versions.push(newest, newest, now);
+    this.versions.replace(newest, newest.links, now);
     newest.receivedAt = now;
     newest.updatedAt = updatedAt;
     if (before) {

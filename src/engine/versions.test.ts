@@ -45,7 +45,7 @@ describe('VersionRing', () => {
         const updatedAt = now - Math.floor(random() * 5);
         if (random() < 0.4) {
           // A re-confirmation: the same object takes the new receipt's times.
-          ring.push(current, current, now);
+          ring.replace(current, current.links, now);
           current.receivedAt = now;
           current.updatedAt = Math.max(updatedAt, current.updatedAt);
           model[index]!.push({
@@ -55,15 +55,17 @@ describe('VersionRing', () => {
             desktop: current.links.desktop,
           });
         } else {
+          // A new version: the same object takes its fields in place once the one it replaces is in the ring.
           const american = -100 - Math.floor(random() * 50);
-          const next = owner(american, now);
-          next.updatedAt = updatedAt;
           // Now and then the book sends new links with the new price; otherwise it keeps the ones it had.
-          next.links =
+          const links =
             random() < 0.1 ? { desktop: `https://book.example/${step}`, mobile: null } : current.links;
-          ring.push(current, next, now);
-          newest[index] = next;
-          model[index]!.push({ american, receivedAt: now, updatedAt, desktop: next.links.desktop });
+          ring.replace(current, links, now);
+          current.american = american;
+          current.updatedAt = updatedAt;
+          current.receivedAt = now;
+          current.links = links;
+          model[index]!.push({ american, receivedAt: now, updatedAt, desktop: links.desktop });
         }
         maxSize = Math.max(maxSize, ring.size);
         if (step % 97 === 0) {
@@ -94,22 +96,27 @@ describe('VersionRing', () => {
 
   it('a price quiet for longer than the window keeps the one version a reader at the window start needs', () => {
     const ring = new VersionRing(WINDOW);
-    const first = owner(-110, 0);
-    const second = owner(-120, 60_000);
-    ring.push(first, second, 60_000);
+    const price = owner(-110, 0);
+    const renew = (american: number, now: number) => {
+      ring.replace(price, price.links, now);
+      price.american = american;
+      price.updatedAt = now;
+      price.receivedAt = now;
+    };
+    renew(-120, 60_000);
     // Another price's receipts drive the sweep for a long time.
-    let other = owner(100, 60_000);
+    const other = owner(100, 60_000);
     for (let now = 60_001; now < 200_000; now += 50) {
-      const next = owner(100 + (now % 7), now);
-      ring.push(other, next, now);
-      other = next;
+      ring.replace(other, other.links, now);
+      other.american = 100 + (now % 7);
+      other.updatedAt = now;
+      other.receivedAt = now;
     }
     // At 200 s the window starts at 190 s: −120 (received at 60 s) is what a reader sees there; −110 is gone.
-    expect(ring.versionAt(second, 195_000, false)).toBe(second);
-    const third = owner(-130, 200_000);
-    ring.push(second, third, 200_000);
-    expect(ring.versionAt(third, 195_000, false)?.american).toBe(-120);
-    expect(ring.versionAt(third, 199_999, true)?.american).toBe(-120);
-    expect(ring.chain(third).map((v) => v.american)).toEqual([-130, -120]);
+    expect(ring.versionAt(price, 195_000, false)).toBe(price);
+    renew(-130, 200_000);
+    expect(ring.versionAt(price, 195_000, false)?.american).toBe(-120);
+    expect(ring.versionAt(price, 199_999, true)?.american).toBe(-120);
+    expect(ring.chain(price).map((v) => v.american)).toEqual([-130, -120]);
   });
 });

@@ -56,30 +56,30 @@ export class VersionRing {
   }
 
   /**
-   * Records `replaced` (the version being replaced, or the receipt being re-confirmed, as it is now) as superseded at
-   * `now`, the latest entry of the chain `owner` heads from now on: the new newest version (with `replaced`'s chain),
-   * or `replaced` itself about to take the new receipt's times.
+   * Records `price` as it is now (the version being replaced, or the receipt being re-confirmed) as superseded at
+   * `now`: the latest entry of its chain. The caller then gives `price` the new version's fields in place, `links`
+   * among them (the same links for a re-confirmation).
    */
-  push(replaced: VersionOwner, owner: VersionOwner, now: number): void {
+  replace(price: VersionOwner, links: PriceLinks, now: number): void {
     this.sweep(now - this.windowMs);
     if (this.head - this.tail === this.capacity) this.grow();
     const seq = this.head;
     this.head += 1;
     const slot = seq % this.capacity;
-    const previous = replaced.history;
-    this.receivedAt[slot] = replaced.receivedAt;
-    this.updatedAt[slot] = replaced.updatedAt;
+    const previous = price.history;
+    this.receivedAt[slot] = price.receivedAt;
+    this.updatedAt[slot] = price.updatedAt;
     this.supersededAt[slot] = now;
-    this.decimal[slot] = replaced.decimal;
-    this.american[slot] = replaced.american;
+    this.decimal[slot] = price.decimal;
+    this.american[slot] = price.american;
     this.prevDelta[slot] = previous >= this.tail ? seq - previous : 0;
-    let flags = replaced.suspended ? SUSPENDED : 0;
-    if (replaced.links !== owner.links) {
+    let flags = price.suspended ? SUSPENDED : 0;
+    if (price.links !== links) {
       flags |= OWN_LINKS;
-      this.ownLinks.set(seq, replaced.links);
+      this.ownLinks.set(seq, price.links);
     }
     this.flags[slot] = flags;
-    owner.history = seq;
+    price.history = seq;
   }
 
   /**
