@@ -1,4 +1,5 @@
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { delayMs, PLANS } from '#domain/plans.ts';
@@ -26,23 +27,42 @@ export interface EnginePluginOptions {
   engine?: Partial<Omit<EngineOptions<StaticEntry>, 'source' | 'encode'>>;
 }
 
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+
 /**
  * The snapshot's precomputed answer. Not `makeEntry`: its gzip 9 / brotli 11 suit build-time files, but the feed
  * is re-encoded up to four times a second, where gzip 6 / brotli 5 cost a few milliseconds instead of hundreds.
+ * Those milliseconds run on zlib's thread pool, not the event loop (6–7 ms each held every stream's release;
+ * issue 17): the entry is returned at once with its body and ETag, and `ready` settles when `gzip` and `br` are
+ * filled in. Readers that negotiate an encoding await `ready` first. Compression cannot really fail on a Buffer; if
+ * it did, the entry would stay identity-only (still correct bytes) rather than reject.
  */
 export function snapshotEntry(body: Buffer): StaticEntry {
-  return {
+  const entry: StaticEntry = {
     body,
     etag: strongEtag(body),
     contentType: 'application/json; charset=utf-8',
-    gzip: gzipSync(body, { level: 6 }),
-    br: brotliCompressSync(body, {
+  };
+  entry.ready = Promise.all([
+    gzipAsync(body, { level: 6 }),
+    brotliAsync(body, {
       params: {
         [zlibConstants.BROTLI_PARAM_QUALITY]: 5,
         [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length,
       },
     }),
-  };
+  ]).then(
+    ([gzipped, brotli]) => {
+      entry.gzip = gzipped;
+      entry.br = brotli;
+      delete entry.ready;
+    },
+    () => {
+      delete entry.ready;
+    },
+  );
+  return entry;
 }
 
 /**
