@@ -19,8 +19,12 @@ export function sqlClient(db: Database, kind: DatabaseKind): SqlClient {
   const client = (db as unknown as { $client: unknown }).$client;
   if (kind === 'pglite') {
     const lite = client as PGlite;
+    // PGlite runs each statement synchronously on this thread, and awaiting it yields only to microtasks: a
+    // transaction of several bulk statements would hold the event loop for all of them at once. Each statement
+    // therefore starts on a turn of its own, so timers (stream releases) run between statements (issue 17).
     const runner = (target: PGlite | Transaction): SqlRunner => ({
       async query<T>(text: string, params?: unknown[]) {
+        await new Promise((resolve) => setImmediate(resolve));
         return (await target.query<T>(text, params)).rows;
       },
     });

@@ -9,9 +9,10 @@ import type { SqlClient, SqlRunner } from './sql-client.ts';
  * Rows per INSERT statement: a batch larger than this (the first one holds every price of the board: tens of thousands
  * of series with player props) is written in several statements of one transaction. PGlite's WebAssembly heap keeps
  * the high-water mark of what one statement needed (it never shrinks), so one huge statement would cost its memory
- * for the life of the process (decision 121, docs/benchmarks.md).
+ * for the life of the process (decision 121, docs/benchmarks.md). PGlite also runs each statement on the server's
+ * thread: 500 rows take a few milliseconds, 2,000 took ~13, all of it a stall for every stream (issue 17).
  */
-export const MAX_ROWS_PER_STATEMENT = 2_000;
+export const MAX_ROWS_PER_STATEMENT = 500;
 
 export interface WriterLog {
   info(details: Record<string, unknown>, message: string): void;
