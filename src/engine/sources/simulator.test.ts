@@ -305,3 +305,33 @@ describe('simulatorSource', () => {
     expect(runs.length).toBeGreaterThanOrEqual(1 + Math.ceil(steps[0]!.length / SIMULATOR_SLICE));
   });
 });
+
+describe('simulatorSource on a busy loop', () => {
+  it('takes the next step only once the last one is ingested: whole steps, in order, none piled up', async () => {
+    const stepMs = 250;
+    const source = simulatorSource(11, { stepMs, props: true });
+    const expected = new MarketSimulator({ seed: 11, startMs: T0, stepMs, props: true });
+    const initial = expected.initial().length;
+    const ingested: string[] = [];
+    source.start({
+      ingest: (message) => {
+        ingested.push(JSON.stringify(message));
+        const until = performance.now() + 0.3; // ~1,000 messages a step: a loop slower than the steps
+        while (performance.now() < until);
+        return true;
+      },
+      drop: () => {},
+      ready: () => {},
+      now: () => T0,
+      log: { info: () => {}, warn: () => {} },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    await source.stop();
+    const after = ingested.slice(initial);
+    // What was ingested is exactly the simulator's first steps, each whole but possibly the last, in order.
+    const steps: string[] = [];
+    while (steps.length < after.length) steps.push(...expected.step().map((m) => JSON.stringify(m)));
+    expect(after.length).toBeGreaterThan(SIMULATOR_SLICE);
+    expect(after).toEqual(steps.slice(0, after.length));
+  });
+});

@@ -20,7 +20,7 @@ export function simulatorSource(
 ): OddsSource {
   let timer: ReturnType<typeof setInterval> | null = null;
   let slicing: ReturnType<typeof setImmediate> | null = null;
-  /** Messages of the steps so far not yet ingested, in order (a slow loop lets them queue, never reorders them). */
+  /** The messages of the step being ingested. */
   let pending: unknown[] = [];
   let next = 0;
   return {
@@ -47,10 +47,12 @@ export function simulatorSource(
         }
       };
       timer = setInterval(() => {
-        const messages = sim.step();
-        if (pending.length === 0) pending = messages;
-        else for (const message of messages) pending.push(message);
-        if (!slicing) slice();
+        // A step still being ingested: this one waits for the next tick, as a synchronous step would have made the
+        // timer wait (a loop too busy to keep up must not pile steps up, each older than the last).
+        if (slicing) return;
+        pending = sim.step();
+        next = 0;
+        slice();
       }, options.stepMs ?? 250);
       timer.unref?.();
     },
