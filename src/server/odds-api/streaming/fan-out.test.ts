@@ -216,6 +216,31 @@ describe('StreamHub write pacing', () => {
     expect(hub.releaseStats().releases).toBe(2);
   });
 
+  it('holds timed releases while writes are queued, then sends what came meanwhile as one release', async () => {
+    const { hub, price } = setup(1 << 20, undefined, { writesPerTurn: 1 });
+    class SlowSink extends FakeSink {
+      override write(chunk: string | Buffer) {
+        super.write(chunk);
+        const until = performance.now() + 3; // each turn outlasts the 1 ms batch
+        while (performance.now() < until);
+        // Two changes arrive while the first release is still being written, in separate turns.
+        if (prices(this) === 1 && this === sinks[0]) price(160);
+        if (prices(this) === 1 && this === sinks[2]) price(170);
+      }
+    }
+    const sinks = Array.from({ length: 4 }, () => new SlowSink());
+    for (const sink of sinks) hub.connect(keyOf('elite'), {}, sink, undefined, false);
+    price(150);
+    await settle();
+    await settle();
+    for (const sink of sinks) {
+      expect(prices(sink)).toBe(3);
+      // The `retry:` line, the first release, then one release carrying both later changes.
+      expect(sink.chunks.filter((chunk) => chunk.toString().includes('event: price'))).toHaveLength(2);
+    }
+    expect(hub.releaseStats().releases).toBe(2);
+  });
+
   it('sends heartbeats only to clients written nothing for half the heartbeat period', async () => {
     const { clock, hub, price } = setup(1 << 20, undefined, { heartbeatMs: 40 });
     const nba = new FakeSink();

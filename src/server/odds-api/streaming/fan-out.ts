@@ -137,6 +137,8 @@ export class FanOut {
   private flushScheduled = false;
   private readonly jobs: WriteJob[] = [];
   private draining: ReturnType<typeof setImmediate> | null = null;
+  /** A timed release came while writes were queued: it runs once they are written (with what came meanwhile). */
+  private deferred = false;
 
   /** `dropSlow`: what the hub does with a client whose socket holds too much. */
   constructor(
@@ -230,14 +232,29 @@ export class FanOut {
       this.flushScheduled = true;
       setTimeout(() => {
         this.flushScheduled = false;
-        this.release(realTime, this.now());
+        if (this.jobs.length > 0) this.deferred = true;
+        else this.release(realTime, this.now());
       }, this.options.batchMs);
     }
   }
 
   releaseDelayed(): void {
+    if (this.jobs.length > 0) {
+      this.deferred = true;
+      return;
+    }
     const now = this.now();
     for (const tier of this.tiers.values()) if (tier.delayMs > 0) this.release(tier, now);
+  }
+
+  /**
+   * The timed releases that waited for queued writes: every tier, each with all it may now release. A loop too busy
+   * to write releases as fast as they come so sends fewer, larger ones instead of queueing them without bound.
+   */
+  private releaseDeferred(): void {
+    this.deferred = false;
+    const now = this.now();
+    for (const tier of this.tiers.values()) this.release(tier, now);
   }
 
   /**
@@ -305,10 +322,11 @@ export class FanOut {
       if (run.pending === 0)
         this.telemetry.record(run.startedAt, run.fanoutMs, Math.max(this.now() - run.oldestAt, run.fanoutMs));
     }
-    if (this.jobs.length > 0)
+    if (this.jobs.length > 0 || this.deferred)
       this.draining = setImmediate(() => {
         this.draining = null;
-        this.drain();
+        if (this.jobs.length === 0 && this.deferred) this.releaseDeferred();
+        else this.drain();
       });
   }
 
@@ -340,5 +358,6 @@ export class FanOut {
     if (this.draining) clearImmediate(this.draining);
     this.draining = null;
     this.jobs.length = 0;
+    this.deferred = false;
   }
 }
