@@ -13,7 +13,6 @@ import {
 import type { DropCounters, DropReason } from './messages.ts';
 import { arbsJson, feedBody, SnapshotHistory, type Snapshot } from './publisher.ts';
 import {
-  bookBit,
   DEFAULT_SCAN_OPTIONS,
   isUsable,
   maxAgeFor,
@@ -26,6 +25,8 @@ import {
 import { matchPlayer } from '#domain/player-matching.ts';
 import type { Player } from '#domain/props.ts';
 import {
+  BOOK_COUNT,
+  bookSlot,
   marketCode,
   OddsStore,
   propMarketCode,
@@ -233,7 +234,8 @@ export class OddsEngine<E = undefined> {
         });
     }
     if (!market) return 'unknown_market';
-    const previous = market.prices[value.outcomeIndex]!.get(value.book);
+    const slot = bookSlot(value.book);
+    const previous = market.slots[value.outcomeIndex * BOOK_COUNT + slot];
     const links = value.links ?? previous?.links ?? NO_LINKS;
     const maxAge = maxAgeFor(eventState.event, this.scan);
     let price: StoredPrice;
@@ -263,12 +265,13 @@ export class OddsEngine<E = undefined> {
       // changes no combination: the market is not re-scanned. Its result may be re-scanned at the old expiry, which
       // then finds it unchanged.
       refresh = isUsable(previous, now, maxAge);
-      this.store.confirm(market, previous, value.updatedAt, now);
+      this.store.confirm(market, value.outcomeIndex, previous, value.updatedAt, now);
       price = previous;
     } else {
       // A new version: the book's price object takes its fields (the one it replaces joins the version ring).
       this.store.update(
         market,
+        value.outcomeIndex,
         previous,
         value.american,
         value.decimal,
@@ -284,7 +287,7 @@ export class OddsEngine<E = undefined> {
     const scanned = market.lastScan;
     const irrelevant =
       scanned !== undefined &&
-      (scanned.books[value.outcomeIndex]! & bookBit(price.book)) === 0 &&
+      (scanned.books[value.outcomeIndex]! & (1 << slot)) === 0 &&
       (price.suspended || !isUsable(price, now, maxAge) || price.decimal < scanned.kth[value.outcomeIndex]!);
     if (!refresh && !irrelevant) this.dirty.add(market);
     return null;

@@ -1,11 +1,11 @@
-import { bestCombinations, PROB_PLACES, publishedEdge, type CombinationOptions } from '#domain/arbitrage.ts';
+import { PROB_PLACES, publishedEdge, type CombinationOptions } from '#domain/arbitrage.ts';
 import { arbOrderKey } from '#domain/arb-feed.ts';
 import { specLabel, specOutcomeLabel, specSelectionName } from '#domain/market-labels.ts';
 import { LEAGUES, sideId, type BookPrice, type OddsEvent } from '#domain/markets.ts';
 import { formatAmerican, roundTo } from '#domain/odds.ts';
 import type { Arb, ArbEvent } from '#domain/schemas/feed.ts';
-import { SPORTSBOOK_KEYS } from '#domain/sportsbooks.ts';
-import type { MarketState, OddsStore } from './store.ts';
+import { combineBest } from './combinations.ts';
+import { BOOK_COUNT, type MarketState, type OddsStore } from './store.ts';
 
 // Arb detection for one market, and the results of many ranked for the feed. The engine re-scans only markets whose
 // prices changed (or whose published arbs reached the age limit of one of their prices): a price update re-evaluates
@@ -60,53 +60,45 @@ function samePicks(a: readonly BookPrice[], b: readonly BookPrice[]): boolean {
   return true;
 }
 
-/** One bit per sportsbook (`MarketState.lastScan`'s sets of books). */
-const BOOK_BITS = new Map<string, number>(SPORTSBOOK_KEYS.map((book, index) => [book, 2 ** index]));
-if (SPORTSBOOK_KEYS.length > 31) throw new Error('lastScan holds one bit per book: at most 31 books');
-
-/** The book's bit in `MarketState.lastScan.books` (0 for a key that is no sportsbook). */
-export function bookBit(book: string): number {
-  return BOOK_BITS.get(book) ?? 0;
-}
-
-/** Whether `a` ranks before `b` among an outcome's prices: higher decimal, then book key (the sort of `bestCombinations`). */
-function ranksBefore(a: BookPrice, b: BookPrice): boolean {
-  return a.decimal > b.decimal || (a.decimal === b.decimal && a.book < b.book);
-}
-
 /**
- * The `count` best usable prices of `list` into `top` (best first: decimal descending, then book), by insertion into
- * at most `count` slots: no sort, no allocation once `top` has grown. Returns how many there are.
+ * The `count` best usable prices among one outcome's book slots (`hot` from `base`: decimals, 0 when suspended or
+ * absent; from `base + times`: book times) into `top` from `at` (best first: decimal descending, then book key, which
+ * is slot order), by insertion into at most `count` places: no sort, no allocation. Returns how many there are.
  */
-function bestUsable(
-  list: readonly BookPrice[],
+function bestSlots(
+  hot: Float64Array,
+  base: number,
+  times: number,
   now: number,
   maxAge: number,
   count: number,
-  top: BookPrice[],
+  top: Int32Array,
+  at: number,
 ): number {
   let n = 0;
-  for (let i = 0; i < list.length; i += 1) {
-    const price = list[i]!;
-    if (price.suspended || now - price.updatedAt > maxAge) continue;
-    let slot: number;
+  for (let slot = 0; slot < BOOK_COUNT; slot += 1) {
+    const decimal = hot[base + slot]!;
+    if (decimal === 0 || now - hot[base + times + slot]! > maxAge) continue;
+    // Slots come in key order: a later one ranks before an earlier one only with a higher decimal.
+    let place: number;
     if (n < count) {
-      slot = n;
+      place = n;
       n += 1;
-    } else if (ranksBefore(price, top[count - 1]!)) slot = count - 1;
+    } else if (decimal > hot[base + top[at + count - 1]!]!) place = count - 1;
     else continue;
-    while (slot > 0 && ranksBefore(price, top[slot - 1]!)) {
-      top[slot] = top[slot - 1]!;
-      slot -= 1;
+    while (place > 0 && decimal > hot[base + top[at + place - 1]!]!) {
+      top[at + place] = top[at + place - 1]!;
+      place -= 1;
     }
-    top[slot] = price;
+    top[at + place] = slot;
   }
   return n;
 }
 
-/** Scratch for `scanMarket`: the best prices of each outcome, and how many (reused by every scan). */
-const scratchTops: BookPrice[][] = [];
+/** Scratch for `scanMarket`: the best slots of each outcome (`topPerOutcome` places each), reused by every scan. */
+let scratchTop = new Int32Array(3 * 8);
 const scratchCounts: number[] = [];
+const scratchPlaces: number[] = [];
 
 /** A copy of the fields an arb's reuse compares: the store updates its prices in place. */
 function pickOf(price: BookPrice): BookPrice {
@@ -126,7 +118,7 @@ function pickOf(price: BookPrice): BookPrice {
  * Scans one market. `previous` is the market's last result: an arb whose prices did not change (same books, odds and
  * links, same event record) is reused as is, so a re-quote at the same price costs no rebuilding.
  *
- * Exactly `bestCombinations` over each outcome's best `topPerOutcome` usable prices, without building its inputs when
+ * Exactly `bestCombinations` over each outcome's best `topPerOutcome` usable prices (`combineBest`), not even begun when
  * no combination can pass the floor: the best price of every outcome, whatever its book, already sums to at least the
  * limit (each of the combination's partial sums is at least the same partial sum of best prices: 1/d falls as d rises
  * and floating-point addition is monotonic), which is the case of most markets.
@@ -139,41 +131,60 @@ export function scanMarket(
   previous?: MarketResult,
 ): MarketResult {
   const maxAge = maxAgeFor(event, options);
-  const ways = market.lists.length;
+  const ways = market.outcomes.length;
   const count = options.topPerOutcome;
+  const hot = market.hot;
+  const times = ways * BOOK_COUNT;
   let scanned = market.lastScan;
   if (!scanned || scanned.books.length !== ways) scanned = market.lastScan = { books: [], kth: [] };
-  while (scratchTops.length < ways) scratchTops.push([]);
+  if (scratchTop.length < ways * count) scratchTop = new Int32Array(ways * count);
+  const top = scratchTop;
   let empty = false;
   const limit = 1 - options.floorPct / 100;
   let bound = 0;
   for (let way = 0; way < ways; way += 1) {
-    const top = scratchTops[way]!;
-    const n = bestUsable(market.lists[way]!, now, maxAge, count, top);
+    const base = way * BOOK_COUNT;
+    const at = way * count;
+    const n = bestSlots(hot, base, times, now, maxAge, count, top, at);
     scratchCounts[way] = n;
     let books = 0;
-    for (let i = 0; i < n; i += 1) books |= bookBit(top[i]!.book);
+    for (let i = 0; i < n; i += 1) books |= 1 << top[at + i]!;
     scanned.books[way] = books;
-    scanned.kth[way] = n < count ? 0 : top[n - 1]!.decimal;
+    scanned.kth[way] = n < count ? 0 : hot[base + top[at + n - 1]!]!;
     if (n === 0) empty = true;
-    else bound += 1 / top[0]!.decimal;
+    else bound += 1 / hot[base + top[at]!]!;
   }
   if (empty || ways < 2 || ways > 3) return NONE;
   if (count > 0 && bound >= limit) return NONE;
-  const byOutcome: BookPrice[][] = [];
-  for (let way = 0; way < ways; way += 1) byOutcome.push(scratchTops[way]!.slice(0, scratchCounts[way]));
-  const combinations = bestCombinations(byOutcome, options);
-  if (combinations.length === 0) return NONE;
+  const found = combineBest(
+    hot,
+    BOOK_COUNT,
+    ways,
+    top,
+    count,
+    scratchCounts,
+    limit,
+    options.maxPerMarket,
+    scratchPlaces,
+  );
+  if (found === 0) return NONE;
+  const combinations: BookPrice[][] = [];
+  for (let index = 0; index < found; index += 1) {
+    const picks: BookPrice[] = [];
+    for (let way = 0; way < ways; way += 1)
+      picks.push(market.slots[way * BOOK_COUNT + top[way * count + scratchPlaces[index * ways + way]!]!]!);
+    combinations.push(picks);
+  }
   let validUntil = Infinity;
   const arbs: Arb[] = [];
   const picks: BookPrice[][] = [];
   const keys: string[] = [];
   for (const combination of combinations) {
-    for (const pick of combination.picks) validUntil = Math.min(validUntil, pick.updatedAt + maxAge + 1);
+    for (const pick of combination) validUntil = Math.min(validUntil, pick.updatedAt + maxAge + 1);
     let reused = -1;
     if (previous && previous.event === event) {
       for (let i = 0; i < previous.picks.length; i += 1) {
-        if (samePicks(previous.picks[i]!, combination.picks)) {
+        if (samePicks(previous.picks[i]!, combination)) {
           reused = i;
           break;
         }
@@ -183,11 +194,11 @@ export function scanMarket(
       arbs.push(previous!.arbs[reused]!);
       keys.push(previous!.keys[reused]!);
     } else {
-      const arb = buildArb(market, event, combination.picks, options.maxEdgePct);
+      const arb = buildArb(market, event, combination, options.maxEdgePct);
       arbs.push(arb);
       keys.push(arbOrderKey(arb));
     }
-    picks.push(combination.picks.map(pickOf));
+    picks.push(combination.map(pickOf));
   }
   return { arbs, picks, keys, event, validUntil };
 }

@@ -13,7 +13,7 @@ import {
 import type { AmericanOdds, DecimalOdds } from '#domain/odds.ts';
 import { indexRoster, type RosterIndex, type SingleMatch } from '#domain/player-matching.ts';
 import { PROP_STAT_KEYS, propSpecProblem, type Player, type PropStatKey } from '#domain/props.ts';
-import type { SportsbookKey } from '#domain/sportsbooks.ts';
+import { SPORTSBOOK_KEYS, type SportsbookKey } from '#domain/sportsbooks.ts';
 import { VersionRing } from './versions.ts';
 
 // The odds store: current prices per event, market, outcome and book, with their update times, plus a short
@@ -41,11 +41,17 @@ export interface MarketState {
    * long as the market lasts: a new version updates it in place (its predecessor joins the version ring).
    */
   prices: Map<SportsbookKey, StoredPrice>[];
-  /** The same prices per outcome as arrays, books in the order they first quoted (the maps' order): the scanner's loop. */
-  lists: StoredPrice[][];
+  /** The same prices by `outcome * BOOK_COUNT + bookSlot(book)` (undefined: the book has not quoted the outcome). */
+  slots: (StoredPrice | undefined)[];
   /**
-   * What the last scan saw per outcome: the books among the best prices (a bit per book, `bookBit`), and the worst of
-   * those best decimals (0 when fewer than the scan's top count were usable). Undefined before the first scan.
+   * What the scanner reads, beside the objects, at the same index as `slots`: each price's decimal (0 while suspended
+   * or before the book quotes), then at `outcomes.length * BOOK_COUNT` further on, its book time. One contiguous
+   * block per market instead of one object per price to visit: a scan reads a few cache lines.
+   */
+  hot: Float64Array;
+  /**
+   * What the last scan saw per outcome: the books among the best prices (a bit per book slot, `1 << bookSlot`), and the
+   * worst of those best decimals (0 when fewer than the scan's top count were usable). Undefined before the first scan.
    */
   lastScan?: { books: number[]; kth: number[] };
   /** Feed fragments that depend only on the event and market (the scanner's cache). */
@@ -63,6 +69,20 @@ export interface EventState {
   rosterIndex: RosterIndex | null;
   /** A book's naming of a player (id, name, team) → the match, so a repeated quote matches without normalising. */
   playerMatches: Map<string, SingleMatch>;
+}
+
+/**
+ * The sportsbooks in key order: a price's slot within its outcome. Slot order is key order, so comparing slots ranks
+ * books exactly as comparing their keys does (the scanner's tie-break).
+ */
+const BOOKS_BY_KEY: readonly string[] = [...SPORTSBOOK_KEYS].sort();
+export const BOOK_COUNT = BOOKS_BY_KEY.length;
+const BOOK_SLOTS = new Map<string, number>(BOOKS_BY_KEY.map((book, slot) => [book, slot]));
+if (BOOK_COUNT > 31) throw new Error('lastScan holds one bit per book slot: at most 31 books');
+
+/** A sportsbook's slot (0 … BOOK_COUNT − 1); -1 for a key that is no sportsbook. */
+export function bookSlot(book: string): number {
+  return BOOK_SLOTS.get(book) ?? -1;
 }
 
 /** The most players one event keeps (several event messages each add up to MAX_ROSTER of ingest.ts). */
@@ -305,7 +325,8 @@ export class OddsStore {
         spec,
         outcomes,
         prices: outcomes.map(() => new Map()),
-        lists: outcomes.map(() => []),
+        slots: new Array<StoredPrice | undefined>(outcomes.length * BOOK_COUNT).fill(undefined),
+        hot: new Float64Array(outcomes.length * BOOK_COUNT * 2),
       };
       if (player) market.player = player;
       this.marketsByKey.set(key, market);
@@ -323,7 +344,9 @@ export class OddsStore {
     const byBook = market.prices[outcomeIndex]!;
     if (byBook.has(price.book)) throw new Error(`${price.book} already quotes this outcome: update it`);
     byBook.set(price.book, price);
-    market.lists[outcomeIndex]!.push(price);
+    const index = outcomeIndex * BOOK_COUNT + bookSlot(price.book);
+    market.slots[index] = price;
+    setHot(market, index, price);
     if (this.listeners.size > 0) {
       const change: PriceChange = {
         eventId: market.eventId,
@@ -343,6 +366,7 @@ export class OddsStore {
    */
   update(
     market: MarketState,
+    outcomeIndex: number,
     newest: StoredPrice,
     american: AmericanOdds,
     decimal: DecimalOdds,
@@ -359,6 +383,7 @@ export class OddsStore {
     newest.updatedAt = updatedAt;
     newest.receivedAt = now;
     newest.suspended = suspended;
+    setHot(market, outcomeIndex * BOOK_COUNT + bookSlot(newest.book), newest);
     if (before) {
       const change: PriceChange = {
         eventId: market.eventId,
@@ -377,11 +402,18 @@ export class OddsStore {
    * it had joins the version ring and it takes this receipt's times. Listeners hear it as a change whose `previous`
    * is the version as it was.
    */
-  confirm(market: MarketState, newest: StoredPrice, updatedAt: number, now: number): void {
+  confirm(
+    market: MarketState,
+    outcomeIndex: number,
+    newest: StoredPrice,
+    updatedAt: number,
+    now: number,
+  ): void {
     const before = this.listeners.size > 0 ? stripHistory(newest) : null;
     this.versions.replace(newest, newest.links, now);
     newest.receivedAt = now;
     newest.updatedAt = updatedAt;
+    setHot(market, outcomeIndex * BOOK_COUNT + bookSlot(newest.book), newest);
     if (before) {
       const change: PriceChange = {
         eventId: market.eventId,
@@ -394,6 +426,12 @@ export class OddsStore {
       for (const listener of this.listeners) listener(change);
     }
   }
+}
+
+/** Mirrors a price's decimal (0 while suspended) and book time into the market's hot block. */
+function setHot(market: MarketState, index: number, price: StoredPrice): void {
+  market.hot[index] = price.suspended ? 0 : price.decimal;
+  market.hot[market.slots.length + index] = price.updatedAt;
 }
 
 function stripHistory(price: StoredPrice): BookPrice {

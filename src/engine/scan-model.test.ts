@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { bestCombinations } from '#domain/arbitrage.ts';
+import type { BookPrice, MarketSpec, OddsEvent } from '#domain/markets.ts';
+import { americanToDecimal, type AmericanOdds, type DecimalOdds } from '#domain/odds.ts';
+import { seededRandom } from '#domain/random.ts';
+import { SPORTSBOOK_KEYS } from '#domain/sportsbooks.ts';
+import { canonicalDecimal } from '#domain/arbitrage.ts';
+import {
+  buildArb,
+  DEFAULT_SCAN_OPTIONS,
+  isUsable,
+  maxAgeFor,
+  scanMarket,
+  type ScanOptions,
+} from './scanner.ts';
+import { bookSlot, OddsStore, type MarketState, type StoredPrice } from './store.ts';
+
+// The scanner's shortcuts (decisions 131, 132) against the scan they replace, from scratch: each outcome's usable
+// prices sorted (decimal descending, then book) and cut to the best few, `bestCombinations` of the domain over them,
+// one arb per combination. Random markets with many ties, suspended and stale prices, prices updated in place many
+// times over, and random options: the scanner must find the same arbs, from the same prices, and record the same
+// best books and worst best decimal per outcome (what the engine's intake test reads).
+
+const T0 = Date.UTC(2026, 10, 22, 0, 0, 0);
+const EVENT: OddsEvent = {
+  id: 'nba-bos-lal-202611220000',
+  league: 'nba',
+  home: { id: 'lal', name: 'Los Angeles Lakers', abbreviation: 'LAL' },
+  away: { id: 'bos', name: 'Boston Celtics', abbreviation: 'BOS' },
+  startsAt: T0 + 3_600_000,
+  live: false,
+} as OddsEvent;
+const EPL: OddsEvent = { ...EVENT, id: 'epl-che-ars-202611220000', league: 'epl' } as OddsEvent;
+
+/** The scan as it was: sort every outcome's usable prices, keep the best, and ask the domain for the combinations. */
+function referenceScan(market: MarketState, event: OddsEvent, now: number, options: ScanOptions) {
+  const maxAge = maxAgeFor(event, options);
+  const byOutcome: BookPrice[][] = market.prices.map((byBook) =>
+    [...byBook.values()]
+      .filter((price) => isUsable(price, now, maxAge))
+      .sort((a, b) => b.decimal - a.decimal || (a.book < b.book ? -1 : a.book > b.book ? 1 : 0))
+      .slice(0, options.topPerOutcome),
+  );
+  const books = byOutcome.map((usable) =>
+    usable.reduce((bits, price) => bits | (1 << bookSlot(price.book)), 0),
+  );
+  const kth = byOutcome.map((usable) =>
+    usable.length < options.topPerOutcome ? 0 : usable[usable.length - 1]!.decimal,
+  );
+  const combinations = byOutcome.some((usable) => usable.length === 0)
+    ? []
+    : bestCombinations(byOutcome, options);
+  return {
+    books,
+    kth,
+    arbs: combinations.map((combination) => buildArb(market, event, combination.picks, options.maxEdgePct)),
+    picks: combinations.map((combination) =>
+      combination.picks.map((price) => [price.book, price.decimal, price.american, price.updatedAt]),
+    ),
+  };
+}
+
+describe('scanMarket', () => {
+  it.each([1, 2, 3, 4, 5, 6, 7, 8])(
+    'finds exactly what sorting every outcome and bestCombinations find (seed %i)',
+    (seed) => {
+      const random = seededRandom(seed);
+      const store = new OddsStore(60_000);
+      const specs: [OddsEvent, MarketSpec][] = [
+        [EVENT, { type: 'moneyline', period: 'full', point: null }],
+        [EVENT, { type: 'total', period: 'full', point: 210.5 }],
+        [EPL, { type: '1x2', period: 'full', point: null }],
+      ];
+      const markets = specs.map(([event, spec], index) => {
+        const state = store.eventState(event.id) ?? store.upsertEvent(event);
+        return { event, market: store.marketFor(state, index, spec)! };
+      });
+      // Few distinct odds, so that ties (equal decimals, equal sums) are common.
+      const odds = [-130, -120, -115, -110, -105, 100, 105, 110, 120, 150, 200, 250, 300];
+      let now = T0;
+      let withArbs = 0;
+      for (let step = 0; step < 4_000; step += 1) {
+        now += Math.floor(random() * 3_000);
+        const { event, market } = markets[Math.floor(random() * markets.length)]!;
+        // A handful of prices change, in place when the book already quotes the outcome.
+        for (let change = 0; change < 1 + Math.floor(random() * 6); change += 1) {
+          const outcomeIndex = Math.floor(random() * market.outcomes.length);
+          const book = SPORTSBOOK_KEYS[Math.floor(random() * SPORTSBOOK_KEYS.length)]!;
+          const american = odds[Math.floor(random() * odds.length)]! as AmericanOdds;
+          const decimal = canonicalDecimal(americanToDecimal(american)) as DecimalOdds;
+          const suspended = random() < 0.1;
+          const updatedAt = now - Math.floor(random() * 80_000);
+          const links = { desktop: null, mobile: null };
+          const previous = market.prices[outcomeIndex]!.get(book);
+          if (previous)
+            store.update(market, outcomeIndex, previous, american, decimal, links, updatedAt, suspended, now);
+          else {
+            const price: StoredPrice = {
+              book,
+              outcome: market.outcomes[outcomeIndex]!,
+              american,
+              decimal,
+              links,
+              updatedAt,
+              receivedAt: now,
+              suspended,
+              history: -1,
+            };
+            store.put(market, outcomeIndex, price);
+          }
+        }
+        const options: ScanOptions = {
+          ...DEFAULT_SCAN_OPTIONS,
+          topPerOutcome: 1 + Math.floor(random() * 6),
+          maxPerMarket: 1 + Math.floor(random() * 4),
+          floorPct: [-1, -1, -3, -8, 0, 1][Math.floor(random() * 6)]!,
+        };
+        const expected = referenceScan(market, event, now, options);
+        const result = scanMarket(market, event, now, options);
+        expect(result.arbs).toEqual(expected.arbs);
+        expect(
+          result.picks.map((picks) => picks.map((p) => [p.book, p.decimal, p.american, p.updatedAt])),
+        ).toEqual(expected.picks);
+        expect(market.lastScan).toEqual({ books: expected.books, kth: expected.kth });
+        if (result.arbs.length > 0) withArbs += 1;
+      }
+      // The random markets do hold combinations that pass the floor, not only the shortcut's empty answer.
+      expect(withArbs).toBeGreaterThan(200);
+    },
+  );
+});
