@@ -196,7 +196,14 @@ function ask<T>(child: ChildProcess, type: string, answer: string): Promise<T> {
 
 async function streams() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sharpline-bench-sse-'));
-  const server = await startServer(PORT + 1, { DATA_DIR: dataDir, BUILD_DIR: fixtureBuild(), SIM_SEED: '7' });
+  // Each key opens 100 streams at once here: the per-key open rate limit (30 a minute, decision 087) would refuse
+  // most of them, and this bench measures delivery, not that limit.
+  const server = await startServer(PORT + 1, {
+    DATA_DIR: dataDir,
+    BUILD_DIR: fixtureBuild(),
+    SIM_SEED: '7',
+    STREAM_OPENS_PER_MINUTE: '10000',
+  });
   const pid = server.process.pid!;
   const children: ChildProcess[] = [];
   try {
