@@ -1,12 +1,14 @@
 // Feed benchmark (docs/decisions/040-044): requests per second for GET /tools/arbs.json on the real server (a deterministic
 // 200-arb feed from a replay file, gzip) against nginx serving the very same gzip bytes from a file, same autocannon
-// settings, on loopback; then the 304 path (If-None-Match) on both. One run each, reported as ratios.
+// settings (50 connections, as issue 17 measures; BENCH_FEED_CONNECTIONS to change), on loopback; then the 304 path
+// (If-None-Match) on both. One run each, reported as ratios, with the load average before and after (the machine is
+// shared: compare ratios of one run, not req/s across runs).
 // nginx runs as our own process (one worker, like Node's one thread) with a temp config, and is killed after.
 // Writes bench/results/feed.json.
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { ArbFeedSchema } from '#domain/schemas/feed.ts';
@@ -21,7 +23,12 @@ const ARBS = 200;
 // Checked before the server starts: a missing nginx used to crash the bench and leave its server running.
 if (!existsSync(NGINX))
   throw new Error(`nginx not found at ${NGINX}: apt-get install nginx, or set NGINX_PATH`);
-const SETTINGS = { connections: 32, duration: Number(process.env.BENCH_FEED_SECONDS ?? 10), pipelining: 1 };
+const SETTINGS = {
+  connections: Number(process.env.BENCH_FEED_CONNECTIONS ?? 50),
+  duration: Number(process.env.BENCH_FEED_SECONDS ?? 10),
+  pipelining: 1,
+};
+const loadBefore = loadavg().map((load) => Number(load.toFixed(2)));
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sharpline-feed-bench-'));
 chmodSync(dir, 0o755); // nginx workers run as an unprivileged user and must read the root below
@@ -171,6 +178,7 @@ http {
     date: new Date().toISOString(),
     node: process.version,
     settings: SETTINGS,
+    loadAverage: { before: loadBefore, after: loadavg().map((load) => Number(load.toFixed(2))) },
     arbs: ARBS,
     bodyBytes: Buffer.byteLength(JSON.stringify(feed)),
     gzipBytes: raw.body.length,
