@@ -26,7 +26,6 @@ import { matchPlayer } from '#domain/player-matching.ts';
 import type { Player } from '#domain/props.ts';
 import {
   BOOK_COUNT,
-  bookSlot,
   marketCode,
   OddsStore,
   propMarketCode,
@@ -85,6 +84,8 @@ export class OddsEngine<E = undefined> {
   private readonly results = new Map<string, MarketResult>();
   private readonly listeners = new Set<(snapshot: Snapshot<E>) => void>();
   private readonly foundAt = new FoundAt();
+  /** A source's event id → the event's state, so that a price finds its event in one lookup (dropped when removed). */
+  private readonly eventsBySource = new Map<string, EventState>();
   private accepted = 0;
   private published = 0;
   private scans = 0;
@@ -197,13 +198,20 @@ export class OddsEngine<E = undefined> {
       if (this.results.delete(market.key)) this.changed = true;
     }
     this.registry.forget(id);
+    for (const [sourceId, state] of this.eventsBySource)
+      if (state.removed) this.eventsBySource.delete(sourceId);
     return null;
   }
 
   private applyPrice(value: CheckedPrice, now: number): DropReason | null {
-    const eventId = this.registry.lookup(value.sourceEventId);
-    const eventState = eventId ? this.store.eventState(eventId) : undefined;
-    if (!eventState) return 'unknown_event';
+    let eventState = this.eventsBySource.get(value.sourceEventId);
+    if (eventState === undefined || eventState.removed) {
+      const eventId = this.registry.lookup(value.sourceEventId);
+      eventState = eventId ? this.store.eventState(eventId) : undefined;
+      if (!eventState) return 'unknown_event';
+      if (this.eventsBySource.size >= MAX_CACHED_SOURCE_IDS) this.eventsBySource.clear();
+      this.eventsBySource.set(value.sourceEventId, eventState);
+    }
     let market: MarketState | undefined;
     if (value.type === 'prop') {
       const player = this.resolvePlayer(eventState, value);
@@ -234,8 +242,9 @@ export class OddsEngine<E = undefined> {
         });
     }
     if (!market) return 'unknown_market';
-    const slot = bookSlot(value.book);
-    const previous = market.slots[value.outcomeIndex * BOOK_COUNT + slot];
+    const slot = value.bookSlot;
+    const index = value.outcomeIndex * BOOK_COUNT + slot;
+    const previous = market.slots[index];
     const links = value.links ?? previous?.links ?? NO_LINKS;
     const maxAge = maxAgeFor(eventState.event, this.scan);
     let price: StoredPrice;
@@ -265,13 +274,13 @@ export class OddsEngine<E = undefined> {
       // changes no combination: the market is not re-scanned. Its result may be re-scanned at the old expiry, which
       // then finds it unchanged.
       refresh = isUsable(previous, now, maxAge);
-      this.store.confirm(market, value.outcomeIndex, previous, value.updatedAt, now);
+      this.store.confirm(market, index, previous, value.updatedAt, now);
       price = previous;
     } else {
       // A new version: the book's price object takes its fields (the one it replaces joins the version ring).
       this.store.update(
         market,
-        value.outcomeIndex,
+        index,
         previous,
         value.american,
         value.decimal,
@@ -325,13 +334,14 @@ export class OddsEngine<E = undefined> {
   tick(): Snapshot<E> | undefined {
     if (!this.ready) return undefined;
     const now = this.now();
-    for (const [key, entry] of this.results) {
+    // forEach rather than for…of over entries: no [key, entry] pair allocated per result and tick.
+    this.results.forEach((entry, key) => {
       if (entry.validUntil <= now) {
         const market = this.store.market(key);
         if (market) this.dirty.add(market);
         else this.results.delete(key);
       }
-    }
+    });
     this.scans += this.dirty.size;
     if (rescanMarkets(this.dirty, this.store, now, this.scan, this.results)) this.changed = true;
     this.dirty.clear();
@@ -411,6 +421,9 @@ export class OddsEngine<E = undefined> {
     return this.timer !== null;
   }
 }
+
+/** Bounds the source id → event cache (a source that invents ids cannot grow it without end). */
+const MAX_CACHED_SOURCE_IDS = 100_000;
 
 /** The links of a price whose book sent none (frozen: shared by every such price). */
 const NO_LINKS: PriceLinks = Object.freeze({ desktop: null, mobile: null });

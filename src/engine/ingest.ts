@@ -23,11 +23,13 @@ import {
 } from '#domain/odds.ts';
 import {
   getSportsbook,
+  SPORTSBOOK_KEYS,
   isAllowedLink,
   type SportsbookConfig,
   type SportsbookKey,
 } from '#domain/sportsbooks.ts';
 import { slug } from './events.ts';
+import { bookSlot } from './store.ts';
 import { emptyDropCounters, type DropCounters, type DropReason } from './messages.ts';
 
 // Validation of untrusted source messages: the one place that parses, checks, normalises and bounds what sources send,
@@ -237,6 +239,8 @@ export interface CheckedPrice {
   kind: 'price';
   sourceEventId: string;
   book: SportsbookKey;
+  /** The book's slot in the store (`bookSlot`). */
+  bookSlot: number;
   type: MarketType;
   period: Period;
   /** The market's point: the home line for spreads, the line of an over/under prop. */
@@ -261,6 +265,7 @@ export function emptyCheckedPrice(): CheckedPrice {
     kind: 'price',
     sourceEventId: '',
     book: 'fanduel',
+    bookSlot: bookSlot('fanduel'),
     type: 'moneyline',
     period: 'full',
     point: null,
@@ -324,6 +329,11 @@ export function checkOdds(
   return reason ? fail(reason) : { ok: true, value: out };
 }
 
+/** Each sportsbook's config and store slot, by key: one lookup per price. */
+const BOOKS = new Map<string, { config: SportsbookConfig; slot: number }>(
+  SPORTSBOOK_KEYS.map((key) => [key, { config: getSportsbook(key)!, slot: bookSlot(key) }]),
+);
+
 /** Per-link verdicts are cached: a feed repeats the same links on every update. */
 const linkCache = new Map<string, 'ok' | 'bad_link' | 'unfilled_placeholder'>();
 
@@ -359,8 +369,9 @@ export function checkPrice(
   const sourceEventId = message.sourceEventId;
   if (typeof sourceEventId !== 'string' || sourceEventId.length === 0 || sourceEventId.length > 200)
     return 'malformed';
-  const book = typeof message.book === 'string' ? getSportsbook(message.book) : undefined;
-  if (!book) return 'unknown_book';
+  const known = typeof message.book === 'string' ? BOOKS.get(message.book) : undefined;
+  if (!known) return 'unknown_book';
+  const book = known.config;
   const type = message.market;
   if (typeof type !== 'string' || !isMarketType(type)) return 'unknown_market';
   const period = message.period ?? 'full';
@@ -422,6 +433,7 @@ export function checkPrice(
   }
   out.sourceEventId = sourceEventId;
   out.book = book.key;
+  out.bookSlot = known.slot;
   out.type = type;
   out.period = period;
   out.point = point;

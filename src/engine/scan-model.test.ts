@@ -13,7 +13,7 @@ import {
   scanMarket,
   type ScanOptions,
 } from './scanner.ts';
-import { bookSlot, OddsStore, type MarketState, type StoredPrice } from './store.ts';
+import { BOOK_COUNT, bookSlot, OddsStore, type MarketState, type StoredPrice } from './store.ts';
 
 // The scanner's shortcuts (decisions 131, 132) against the scan they replace, from scratch: each outcome's usable
 // prices sorted (decimal descending, then book) and cut to the best few, `bestCombinations` of the domain over them,
@@ -93,7 +93,17 @@ describe('scanMarket', () => {
           const links = { desktop: null, mobile: null };
           const previous = market.prices[outcomeIndex]!.get(book);
           if (previous)
-            store.update(market, outcomeIndex, previous, american, decimal, links, updatedAt, suspended, now);
+            store.update(
+              market,
+              outcomeIndex * BOOK_COUNT + bookSlot(book),
+              previous,
+              american,
+              decimal,
+              links,
+              updatedAt,
+              suspended,
+              now,
+            );
           else {
             const price: StoredPrice = {
               book,

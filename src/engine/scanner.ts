@@ -258,29 +258,85 @@ export function rankArbs(results: Iterable<MarketResult>, limit = Infinity): Arb
   return rankResults(results, limit).arbs;
 }
 
-/** `rankArbs` with each arb's key (`keys[i]` is that of `arbs[i]`). */
+/** Scratch for `rankResults`: every arb of the results, its key, gathered again on every ranking. */
+const rankArbsScratch: Arb[] = [];
+const rankKeysScratch: string[] = [];
+
+/**
+ * `rankArbs` with each arb's key (`keys[i]` is that of `arbs[i]`). The order is a total one: edge descending, then
+ * key, then the order the results hold them (what a stable sort by the first two gives). When `limit` keeps fewer
+ * than all, the best `limit` are chosen with a bounded heap before only they are sorted.
+ */
 export function rankResults(
   results: Iterable<MarketResult>,
   limit = Infinity,
 ): { arbs: Arb[]; keys: string[] } {
-  const edges: number[] = [];
-  const keys: string[] = [];
-  const arbs: Arb[] = [];
+  const arbs = rankArbsScratch;
+  const keys = rankKeysScratch;
+  arbs.length = 0;
+  keys.length = 0;
   for (const result of results) {
     for (let i = 0; i < result.arbs.length; i += 1) {
       arbs.push(result.arbs[i]!);
       keys.push(result.keys[i]!);
-      edges.push(result.arbs[i]!.edge_pct);
     }
   }
-  const order = arbs.map((_, index) => index);
-  order.sort((a, b) => edges[b]! - edges[a]! || (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : 0));
-  const count = Math.min(limit, order.length);
+  const n = arbs.length;
+  const count = Math.min(limit, n);
+  /** Whether arb x ranks before arb y. */
+  const before = (x: number, y: number): boolean => {
+    const ex = arbs[x]!.edge_pct;
+    const ey = arbs[y]!.edge_pct;
+    if (ex !== ey) return ex > ey;
+    const kx = keys[x]!;
+    const ky = keys[y]!;
+    if (kx !== ky) return kx < ky;
+    return x < y;
+  };
+  let order: number[];
+  if (count < n) {
+    // A heap of the best `count` so far, the worst of them at the root.
+    const heap: number[] = [];
+    const down = (from: number) => {
+      let at = from;
+      for (;;) {
+        const left = 2 * at + 1;
+        if (left >= heap.length) return;
+        const right = left + 1;
+        const worse = right < heap.length && before(heap[left]!, heap[right]!) ? right : left;
+        if (!before(heap[at]!, heap[worse]!)) return;
+        [heap[at], heap[worse]] = [heap[worse]!, heap[at]!];
+        at = worse;
+      }
+    };
+    for (let index = 0; index < n; index += 1) {
+      if (heap.length < count) {
+        heap.push(index);
+        let at = heap.length - 1;
+        while (at > 0) {
+          const parent = (at - 1) >> 1;
+          if (!before(heap[parent]!, heap[at]!)) break;
+          [heap[parent], heap[at]] = [heap[at]!, heap[parent]!];
+          at = parent;
+        }
+      } else if (count > 0 && before(index, heap[0]!)) {
+        heap[0] = index;
+        down(0);
+      }
+    }
+    order = heap;
+  } else {
+    order = new Array<number>(n);
+    for (let index = 0; index < n; index += 1) order[index] = index;
+  }
+  order.sort((x, y) => (before(x, y) ? -1 : before(y, x) ? 1 : 0));
   const ranked = { arbs: new Array<Arb>(count), keys: new Array<string>(count) };
   for (let i = 0; i < count; i += 1) {
     ranked.arbs[i] = arbs[order[i]!]!;
     ranked.keys[i] = keys[order[i]!]!;
   }
+  arbs.length = 0;
+  keys.length = 0;
   return ranked;
 }
 

@@ -69,6 +69,8 @@ export interface EventState {
   rosterIndex: RosterIndex | null;
   /** A book's naming of a player (id, name, team) → the match, so a repeated quote matches without normalising. */
   playerMatches: Map<string, SingleMatch>;
+  /** Set when the event leaves the store: whoever kept this state must look the event up again. */
+  removed?: boolean;
 }
 
 /**
@@ -269,6 +271,7 @@ export class OddsStore {
     const state = this.eventsById.get(id);
     if (!state) return [];
     this.eventsById.delete(id);
+    state.removed = true;
     for (const key of state.markets.keys()) this.marketsByKey.delete(key);
     const markets = [...state.markets.values()];
     for (const listener of this.eventListeners) listener({ kind: 'remove', eventId: id, markets });
@@ -363,10 +366,11 @@ export class OddsStore {
   /**
    * A new version of a price the market holds (validated upstream): the version it replaces joins the version ring,
    * and `newest` takes the new version's fields in place. Listeners hear the change with copies of both versions.
+   * `index` is the price's place in the market's slots: `outcomeIndex * BOOK_COUNT + bookSlot(book)`.
    */
   update(
     market: MarketState,
-    outcomeIndex: number,
+    index: number,
     newest: StoredPrice,
     american: AmericanOdds,
     decimal: DecimalOdds,
@@ -383,7 +387,7 @@ export class OddsStore {
     newest.updatedAt = updatedAt;
     newest.receivedAt = now;
     newest.suspended = suspended;
-    setHot(market, outcomeIndex * BOOK_COUNT + bookSlot(newest.book), newest);
+    setHot(market, index, newest);
     if (before) {
       const change: PriceChange = {
         eventId: market.eventId,
@@ -400,20 +404,14 @@ export class OddsStore {
   /**
    * A re-confirmation of the newest version (same odds, suspension and links; a book time not earlier): the receipt
    * it had joins the version ring and it takes this receipt's times. Listeners hear it as a change whose `previous`
-   * is the version as it was.
+   * is the version as it was. `index` is the price's place in the market's slots, as for `update`.
    */
-  confirm(
-    market: MarketState,
-    outcomeIndex: number,
-    newest: StoredPrice,
-    updatedAt: number,
-    now: number,
-  ): void {
+  confirm(market: MarketState, index: number, newest: StoredPrice, updatedAt: number, now: number): void {
     const before = this.listeners.size > 0 ? stripHistory(newest) : null;
     this.versions.replace(newest, newest.links, now);
     newest.receivedAt = now;
     newest.updatedAt = updatedAt;
-    setHot(market, outcomeIndex * BOOK_COUNT + bookSlot(newest.book), newest);
+    setHot(market, index, newest);
     if (before) {
       const change: PriceChange = {
         eventId: market.eventId,
