@@ -14,6 +14,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { fixtureBuild, startServer, type RunningServer } from './lib/server.ts';
+import { measureWriteFloor } from './lib/write-floor.ts';
 
 const PORT = Number(process.env.BENCH_API_PORT ?? 4450);
 const SECONDS = Number(process.env.BENCH_API_SECONDS ?? 10);
@@ -359,6 +360,9 @@ if (which === 'all' || which === 'rest') {
 if (which === 'all' || which === 'sse') {
   results.streams = await streams();
   console.log(results.streams);
+  // The same number of sockets written by a bare Node http server: what one release costs at the least, here.
+  results.writeFloor = await measureWriteFloor(SSE_CLIENTS);
+  console.log('write floor', results.writeFloor);
 }
 const dir = path.join(path.dirname(new URL(import.meta.url).pathname), 'results');
 mkdirSync(dir, { recursive: true });
