@@ -1,8 +1,11 @@
-// Feed benchmark (docs/decisions/040-044): requests per second for GET /tools/arbs.json on the real server (a deterministic
-// 200-arb feed from a replay file, gzip) against nginx serving the very same gzip bytes from a file, same autocannon
-// settings (50 connections, as issue 17 measures; BENCH_FEED_CONNECTIONS to change), on loopback; then the 304 path
-// (If-None-Match) on both. One run each, reported as ratios, with the load average before and after (the machine is
-// shared: compare ratios of one run, not req/s across runs).
+// Feed benchmark (docs/decisions/040-044, 136): requests per second for GET /tools/arbs.json on the real server (a
+// deterministic 200-arb feed from a replay file, gzip) against nginx serving the very same gzip bytes from a file, same
+// autocannon settings (50 connections, as issue 17 measures; BENCH_FEED_CONNECTIONS to change), on loopback; then the
+// 304 path (If-None-Match) on both. The targets take turns in slices (BENCH_FEED_ROUNDS, default 5 × 2 s each), so the
+// load others put on the shared machine weighs on all alike; reported as ratios, with the load average before and
+// after. nginx is measured twice: as configured since the bench began (Cache-Control only: 9 header lines against the
+// server's 21), and also sending the server's own header lines (helmet's, Vary, Cache-Control), since the client's
+// work per answer grows with them (decision 136).
 // nginx runs as our own process (one worker, like Node's one thread) with a temp config, and is killed after.
 // Writes bench/results/feed.json.
 import { spawn } from 'node:child_process';
@@ -18,6 +21,7 @@ import { startServer } from './lib/server.ts';
 
 const NODE_PORT = Number(process.env.BENCH_FEED_PORT ?? 4101);
 const NGINX_PORT = Number(process.env.BENCH_FEED_NGINX_PORT ?? 4102);
+const NGINX_SAME_PORT = NGINX_PORT + 1;
 const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 const ARBS = 200;
 // Checked before the server starts: a missing nginx used to crash the bench and leave its server running.
@@ -28,6 +32,7 @@ const SETTINGS = {
   duration: Number(process.env.BENCH_FEED_SECONDS ?? 10),
   pipelining: 1,
 };
+const ROUNDS = Number(process.env.BENCH_FEED_ROUNDS ?? 5);
 const loadBefore = loadavg().map((load) => Number(load.toFixed(2)));
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sharpline-feed-bench-'));
@@ -93,16 +98,48 @@ function replayFile(): string {
   return file;
 }
 
-async function cannon(url: string, headers: Record<string, string>) {
-  console.log(`autocannon ${url} ${JSON.stringify(headers)}`);
-  const result = await autocannon({ url, headers, ...SETTINGS });
-  return {
-    requestsPerSecond: Math.round(result.requests.average),
-    latencyP99Ms: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    throughputMBps: Number((result.throughput.average / 1e6).toFixed(1)),
-  };
+interface Target {
+  url: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * Loads the targets in turn, ROUNDS slices of duration/ROUNDS seconds each (server, nginx, …, server, nginx, …), so
+ * that the load others put on the shared machine weighs on every target alike; the totals are summed over the slices
+ * (p99: the highest of the slices').
+ */
+interface Measured {
+  requestsPerSecond: number;
+  latencyP99Ms: number;
+  non2xx: number;
+  errors: number;
+  throughputMBps: number;
+}
+
+async function cannonRounds(targets: [Target, Target, Target]): Promise<[Measured, Measured, Measured]> {
+  const totals = targets.map(() => ({ requests: 0, seconds: 0, bytes: 0, p99: 0, non2xx: 0, errors: 0 }));
+  const seconds = SETTINGS.duration / ROUNDS;
+  for (const target of targets) console.log(`autocannon ${target.url} ${JSON.stringify(target.headers)}`);
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (const [index, { url, headers }] of targets.entries()) {
+      const result = await autocannon({ url, headers, ...SETTINGS, duration: seconds });
+      const total = totals[index]!;
+      total.requests += result.requests.total;
+      total.seconds += result.duration;
+      total.bytes += result.throughput.total;
+      total.p99 = Math.max(total.p99, result.latency.p99);
+      total.non2xx += result.non2xx;
+      total.errors += result.errors;
+    }
+  }
+  const [a, b, c] = totals.map((total) => ({
+    requestsPerSecond: Math.round(total.requests / total.seconds),
+    latencyP99Ms: total.p99,
+    non2xx: total.non2xx,
+    errors: total.errors,
+    throughputMBps: Number((total.bytes / total.seconds / 1e6).toFixed(1)),
+  }));
+  return [a!, b!, c!];
 }
 
 const server = await startServer(NODE_PORT, { ODDS_SOURCE: `replay:${replayFile()}` });
@@ -113,13 +150,38 @@ try {
   const feed = ArbFeedSchema.parse(await plain.json());
   if (feed.arbs.length !== ARBS) throw new Error(`expected ${ARBS} arbs, got ${feed.arbs.length}`);
   // The exact gzip bytes the server sends (fetch would decompress them).
-  const raw = await new Promise<{ body: Buffer; etag: string }>((resolve, reject) => {
+  const raw = await new Promise<{ body: Buffer; etag: string; rawHeaders: string[] }>((resolve, reject) => {
     get(feedUrl, { headers: { 'accept-encoding': 'gzip' } }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ body: Buffer.concat(chunks), etag: String(response.headers.etag) }));
+      response.on('end', () =>
+        resolve({
+          body: Buffer.concat(chunks),
+          etag: String(response.headers.etag),
+          rawHeaders: response.rawHeaders,
+        }),
+      );
     }).on('error', reject);
   });
+  // The server's header lines that nginx does not write itself, for the "same headers" nginx.
+  const nginxOwn = new Set([
+    'content-type',
+    'content-length',
+    'content-encoding',
+    'etag',
+    'last-modified',
+    'date',
+    'connection',
+    'keep-alive',
+    'transfer-encoding',
+  ]);
+  const sameHeaders: string[] = [];
+  for (let i = 0; i < raw.rawHeaders.length; i += 2) {
+    const [name, value] = [raw.rawHeaders[i]!, raw.rawHeaders[i + 1]!];
+    if (nginxOwn.has(name.toLowerCase())) continue;
+    if (/["\\$]/.test(value)) throw new Error(`cannot pass header ${name} to nginx as is`);
+    sameHeaders.push(`      add_header ${name} "${value}";`);
+  }
 
   const root = path.join(dir, 'root');
   mkdirSync(path.join(root, 'tools'), { recursive: true });
@@ -151,6 +213,15 @@ http {
       add_header Cache-Control no-cache;
     }
   }
+  server {
+    listen 127.0.0.1:${NGINX_SAME_PORT};
+    root ${root};
+    location = /tools/arbs.json {
+      gzip_static on;
+      default_type "application/json; charset=utf-8";
+${sameHeaders.join('\n')}
+    }
+  }
 }
 `,
   );
@@ -168,24 +239,43 @@ http {
   }
   const nginxEtag =
     (await fetch(nginxUrl, { headers: { 'accept-encoding': 'gzip' } })).headers.get('etag') ?? '';
+  const nginxSameUrl = `http://127.0.0.1:${NGINX_SAME_PORT}/tools/arbs.json`;
+  const headerLines = async (url: string) =>
+    [...(await fetch(url, { headers: { 'accept-encoding': 'gzip' } })).headers.keys()].length;
+  const lines = {
+    server: await headerLines(feedUrl),
+    nginx: await headerLines(nginxUrl),
+    nginxSameHeaders: await headerLines(nginxSameUrl),
+  };
+  console.log(`header lines (fetch's view): ${JSON.stringify(lines)}`);
 
   const gzip = { 'accept-encoding': 'gzip' };
-  const nodeGzip = await cannon(`${feedUrl}?t=1`, gzip);
-  const nginxGzip = await cannon(nginxUrl, gzip);
-  const node304 = await cannon(`${feedUrl}?t=1`, { ...gzip, 'if-none-match': raw.etag });
-  const nginx304 = await cannon(nginxUrl, { ...gzip, 'if-none-match': nginxEtag });
+  const [nodeGzip, nginxGzip, nginxSameGzip] = await cannonRounds([
+    { url: `${feedUrl}?t=1`, headers: gzip },
+    { url: nginxUrl, headers: gzip },
+    { url: nginxSameUrl, headers: gzip },
+  ]);
+  const [node304, nginx304, nginxSame304] = await cannonRounds([
+    { url: `${feedUrl}?t=1`, headers: { ...gzip, 'if-none-match': raw.etag } },
+    { url: nginxUrl, headers: { ...gzip, 'if-none-match': nginxEtag } },
+    { url: nginxSameUrl, headers: { ...gzip, 'if-none-match': nginxEtag } },
+  ]);
   const results = {
     date: new Date().toISOString(),
     node: process.version,
-    settings: SETTINGS,
+    settings: { ...SETTINGS, rounds: ROUNDS },
     loadAverage: { before: loadBefore, after: loadavg().map((load) => Number(load.toFixed(2))) },
     arbs: ARBS,
     bodyBytes: Buffer.byteLength(JSON.stringify(feed)),
     gzipBytes: raw.body.length,
     server: { gzip: nodeGzip, notModified: node304 },
     nginx: { gzip: nginxGzip, notModified: nginx304 },
+    nginxSameHeaders: { gzip: nginxSameGzip, notModified: nginxSame304 },
+    headerLines: lines,
     ratioGzip: Number((nodeGzip.requestsPerSecond / nginxGzip.requestsPerSecond).toFixed(2)),
     ratio304: Number((node304.requestsPerSecond / nginx304.requestsPerSecond).toFixed(2)),
+    ratioGzipSameHeaders: Number((nodeGzip.requestsPerSecond / nginxSameGzip.requestsPerSecond).toFixed(2)),
+    ratio304SameHeaders: Number((node304.requestsPerSecond / nginxSame304.requestsPerSecond).toFixed(2)),
     server304OverGzip: Number((node304.requestsPerSecond / nodeGzip.requestsPerSecond).toFixed(2)),
   };
   console.log(JSON.stringify(results, null, 2));
