@@ -168,11 +168,40 @@ export function scanMarket(
     scratchPlaces,
   );
   if (found === 0) return NONE;
+  const pickAt = (index: number, way: number): BookPrice =>
+    market.slots[way * BOOK_COUNT + top[way * count + scratchPlaces[index * ways + way]!]!]!;
+  // The common case of a market re-scanned with the same arbs (its change was to a price none of them uses, or moved
+  // no combination): the previous result, with its expiry brought up to date, instead of a new one that would hold
+  // the same arbs, keys and picks.
+  if (previous && previous.event === event && previous.picks.length === found) {
+    let same = true;
+    let until = Infinity;
+    for (let index = 0; index < found && same; index += 1) {
+      const held = previous.picks[index]!;
+      for (let way = 0; way < ways; way += 1) {
+        const x = held[way]!;
+        const y = pickAt(index, way);
+        if (
+          x.book !== y.book ||
+          x.decimal !== y.decimal ||
+          x.american !== y.american ||
+          x.links !== y.links
+        ) {
+          same = false;
+          break;
+        }
+        until = Math.min(until, y.updatedAt + maxAge + 1);
+      }
+    }
+    if (same) {
+      previous.validUntil = until;
+      return previous;
+    }
+  }
   const combinations: BookPrice[][] = [];
   for (let index = 0; index < found; index += 1) {
     const picks: BookPrice[] = [];
-    for (let way = 0; way < ways; way += 1)
-      picks.push(market.slots[way * BOOK_COUNT + top[way * count + scratchPlaces[index * ways + way]!]!]!);
+    for (let way = 0; way < ways; way += 1) picks.push(pickAt(index, way));
     combinations.push(picks);
   }
   let validUntil = Infinity;
