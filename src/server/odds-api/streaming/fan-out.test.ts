@@ -202,7 +202,8 @@ describe('StreamHub write pacing', () => {
     await settle();
     runs.length = 0; // the connections' own `retry:` lines
     price(150);
-    await settle();
+    for (let waited = 0; waited < 5000 && sinks.some((sink) => prices(sink) < 2); waited += 10)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     await settle();
     const first = ids(sinks[0]!);
     expect(first).toHaveLength(2);
@@ -231,7 +232,9 @@ describe('StreamHub write pacing', () => {
     const sinks = Array.from({ length: 4 }, () => new SlowSink());
     for (const sink of sinks) hub.connect(keyOf('elite'), {}, sink, undefined, false);
     price(150);
-    await settle();
+    // The slices run on turns of their own: wait for all of them (the machine may be slow), not a fixed time.
+    for (let waited = 0; waited < 5000 && sinks.some((sink) => prices(sink) < 3); waited += 10)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     await settle();
     for (const sink of sinks) {
       expect(prices(sink)).toBe(3);
