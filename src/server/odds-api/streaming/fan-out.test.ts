@@ -250,15 +250,19 @@ describe('StreamHub write pacing', () => {
     const nhl = new FakeSink();
     hub.connect(keyOf('elite'), { league: 'nba' }, nba, undefined, false);
     hub.connect(keyOf('elite'), { league: 'nhl' }, nhl, undefined, false);
+    const until = async (done: () => boolean) => {
+      for (let waited = 0; waited < 5000 && !done(); waited += 10)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+    };
     clock.advance(30);
     price(150); // NBA: the nba client is written at +30 ms
-    await settle();
+    await until(() => prices(nba) === 1 && nhl.text.includes(': heartbeat'));
     await settle();
     expect(prices(nba)).toBe(1);
     expect(nba.text).not.toContain(': heartbeat');
     expect(nhl.text).toContain(': heartbeat\n\n');
     clock.advance(30);
-    await settle();
+    await until(() => nba.text.includes(': heartbeat'));
     expect(nba.text).toContain(': heartbeat\n\n');
   });
 });
