@@ -5,7 +5,8 @@
 // load others put on the shared machine weighs on all alike; reported as ratios, with the load average before and
 // after. nginx is measured twice: as configured since the bench began (Cache-Control only: 9 header lines against the
 // server's 21), and also sending the server's own header lines (helmet's, Vary, Cache-Control), since the client's
-// work per answer grows with them (decision 136).
+// work per answer grows with them (decision 136). A bare node:http server writing the server's header lines and bytes
+// (no framework, no app) is measured beside them: what any answer from Node costs here.
 // nginx runs as our own process (one worker, like Node's one thread) with a temp config, and is killed after.
 // Writes bench/results/feed.json.
 import { spawn } from 'node:child_process';
@@ -22,6 +23,9 @@ import { startServer } from './lib/server.ts';
 const NODE_PORT = Number(process.env.BENCH_FEED_PORT ?? 4101);
 const NGINX_PORT = Number(process.env.BENCH_FEED_NGINX_PORT ?? 4102);
 const NGINX_SAME_PORT = NGINX_PORT + 1;
+const BARE_NODE_PORT = NGINX_PORT + 2;
+/** The server's default KEEP_ALIVE_TIMEOUT_MS, for the bare node server's Keep-Alive line. */
+const KEEP_ALIVE_MS = 10_000;
 const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 const ARBS = 200;
 // Checked before the server starts: a missing nginx used to crash the bench and leave its server running.
@@ -116,7 +120,7 @@ interface Measured {
   throughputMBps: number;
 }
 
-async function cannonRounds(targets: [Target, Target, Target]): Promise<[Measured, Measured, Measured]> {
+async function cannonRounds(targets: Target[]): Promise<Measured[]> {
   const totals = targets.map(() => ({ requests: 0, seconds: 0, bytes: 0, p99: 0, non2xx: 0, errors: 0 }));
   const seconds = SETTINGS.duration / ROUNDS;
   for (const target of targets) console.log(`autocannon ${target.url} ${JSON.stringify(target.headers)}`);
@@ -132,18 +136,18 @@ async function cannonRounds(targets: [Target, Target, Target]): Promise<[Measure
       total.errors += result.errors;
     }
   }
-  const [a, b, c] = totals.map((total) => ({
+  return totals.map((total) => ({
     requestsPerSecond: Math.round(total.requests / total.seconds),
     latencyP99Ms: total.p99,
     non2xx: total.non2xx,
     errors: total.errors,
     throughputMBps: Number((total.bytes / total.seconds / 1e6).toFixed(1)),
   }));
-  return [a!, b!, c!];
 }
 
 const server = await startServer(NODE_PORT, { ODDS_SOURCE: `replay:${replayFile()}` });
 let nginx: ReturnType<typeof spawn> | null = null;
+let bareNode: ReturnType<typeof spawn> | null = null;
 try {
   const feedUrl = `${server.origin}/tools/arbs.json`;
   const plain = await fetch(feedUrl, { headers: { 'accept-encoding': 'identity' } });
@@ -226,6 +230,48 @@ ${sameHeaders.join('\n')}
 `,
   );
   nginx = spawn(NGINX, ['-c', config, '-p', dir], { stdio: ['ignore', 'inherit', 'inherit'] });
+  // The floor of any Node answer: a bare node:http server writing the server's own 200 and 304 header lines and bytes.
+  const notModifiedHeaders = await new Promise<string[]>((resolve, reject) => {
+    get(feedUrl, { headers: { 'accept-encoding': 'gzip', 'if-none-match': raw.etag } }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.rawHeaders));
+    }).on('error', reject);
+  });
+  const nodeOwn = new Set(['date', 'connection', 'keep-alive']);
+  const headerPairs = (rawHeaders: string[]) => {
+    const out: string[] = [];
+    for (let i = 0; i < rawHeaders.length; i += 2)
+      if (!nodeOwn.has(rawHeaders[i]!.toLowerCase())) out.push(rawHeaders[i]!, rawHeaders[i + 1]!);
+    return out;
+  };
+  const bareScript = `
+    const { createServer } = require('node:http');
+    const { readFileSync } = require('node:fs');
+    const [ok, notModified, etag, file, port] = JSON.parse(process.argv[1]);
+    const body = readFileSync(file);
+    const server = createServer((req, res) => {
+      if (req.headers['if-none-match'] === etag) { res.writeHead(304, notModified); res.end(); return; }
+      res.writeHead(200, ok);
+      res.end(body);
+    });
+    server.keepAliveTimeout = ${KEEP_ALIVE_MS};
+    server.listen(port, '127.0.0.1');
+    process.on('SIGTERM', () => process.exit(0));`;
+  bareNode = spawn(
+    process.execPath,
+    [
+      '-e',
+      bareScript,
+      JSON.stringify([
+        headerPairs(raw.rawHeaders),
+        headerPairs(notModifiedHeaders),
+        raw.etag,
+        path.join(root, 'tools', 'arbs.json.gz'),
+        BARE_NODE_PORT,
+      ]),
+    ],
+    { stdio: ['ignore', 'inherit', 'inherit'] },
+  );
   const nginxUrl = `http://127.0.0.1:${NGINX_PORT}/tools/arbs.json`;
   for (let attempt = 0; ; attempt += 1) {
     const status = await fetch(nginxUrl).then(
@@ -235,6 +281,16 @@ ${sameHeaders.join('\n')}
     if (status === 200) break;
     if (attempt > 50)
       throw new Error(`nginx did not serve the feed (status ${status}); see ${dir}/error.log`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const bareNodeUrl = `http://127.0.0.1:${BARE_NODE_PORT}/tools/arbs.json`;
+  for (let attempt = 0; ; attempt += 1) {
+    const status = await fetch(bareNodeUrl).then(
+      (response) => response.status,
+      () => 0,
+    );
+    if (status === 200) break;
+    if (attempt > 50) throw new Error(`the bare node server did not answer (status ${status})`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const nginxEtag =
@@ -250,16 +306,18 @@ ${sameHeaders.join('\n')}
   console.log(`header lines (fetch's view): ${JSON.stringify(lines)}`);
 
   const gzip = { 'accept-encoding': 'gzip' };
-  const [nodeGzip, nginxGzip, nginxSameGzip] = await cannonRounds([
+  const [nodeGzip, nginxGzip, nginxSameGzip, bareGzip] = (await cannonRounds([
     { url: `${feedUrl}?t=1`, headers: gzip },
     { url: nginxUrl, headers: gzip },
     { url: nginxSameUrl, headers: gzip },
-  ]);
-  const [node304, nginx304, nginxSame304] = await cannonRounds([
+    { url: bareNodeUrl, headers: gzip },
+  ])) as [Measured, Measured, Measured, Measured];
+  const [node304, nginx304, nginxSame304, bare304] = (await cannonRounds([
     { url: `${feedUrl}?t=1`, headers: { ...gzip, 'if-none-match': raw.etag } },
     { url: nginxUrl, headers: { ...gzip, 'if-none-match': nginxEtag } },
     { url: nginxSameUrl, headers: { ...gzip, 'if-none-match': nginxEtag } },
-  ]);
+    { url: bareNodeUrl, headers: { ...gzip, 'if-none-match': raw.etag } },
+  ])) as [Measured, Measured, Measured, Measured];
   const results = {
     date: new Date().toISOString(),
     node: process.version,
@@ -271,17 +329,25 @@ ${sameHeaders.join('\n')}
     server: { gzip: nodeGzip, notModified: node304 },
     nginx: { gzip: nginxGzip, notModified: nginx304 },
     nginxSameHeaders: { gzip: nginxSameGzip, notModified: nginxSame304 },
+    bareNode: { gzip: bareGzip, notModified: bare304 },
     headerLines: lines,
     ratioGzip: Number((nodeGzip.requestsPerSecond / nginxGzip.requestsPerSecond).toFixed(2)),
     ratio304: Number((node304.requestsPerSecond / nginx304.requestsPerSecond).toFixed(2)),
     ratioGzipSameHeaders: Number((nodeGzip.requestsPerSecond / nginxSameGzip.requestsPerSecond).toFixed(2)),
     ratio304SameHeaders: Number((node304.requestsPerSecond / nginxSame304.requestsPerSecond).toFixed(2)),
+    bareNodeRatioGzip: Number((bareGzip.requestsPerSecond / nginxGzip.requestsPerSecond).toFixed(2)),
+    bareNodeRatio304: Number((bare304.requestsPerSecond / nginx304.requestsPerSecond).toFixed(2)),
     server304OverGzip: Number((node304.requestsPerSecond / nodeGzip.requestsPerSecond).toFixed(2)),
   };
   console.log(JSON.stringify(results, null, 2));
   mkdirSync('bench/results', { recursive: true });
   writeFileSync('bench/results/feed.json', `${JSON.stringify(results, null, 2)}\n`);
 } finally {
+  if (bareNode && bareNode.exitCode === null) {
+    const exited = new Promise((resolve) => bareNode!.once('exit', resolve));
+    bareNode.kill('SIGTERM');
+    await exited;
+  }
   if (nginx && nginx.exitCode === null) {
     const exited = new Promise((resolve) => nginx!.once('exit', resolve));
     nginx.kill('SIGQUIT');
