@@ -186,12 +186,23 @@ export function installFeedFastPath(
     if (ready && !settled.has(ready)) {
       const done = () => {
         settled.add(ready);
-        answer(req, res, entry);
+        safely(req, res, entry);
       };
       ready.then(done, done);
       return;
     }
-    answer(req, res, entry);
+    safely(req, res, entry);
+  }
+
+  /** An error here must not become an uncaught exception: Fastify answers instead, or the socket is closed. */
+  function safely(req: IncomingMessage, res: ServerResponse, entry: StaticEntry) {
+    try {
+      answer(req, res, entry);
+    } catch (error) {
+      log.error({ err: error }, 'feed fast path failed');
+      if (!res.headersSent) pass(req, res);
+      else res.destroy();
+    }
   }
 
   server.removeListener('request', fastify);
