@@ -26,6 +26,7 @@ import { matchPlayer } from '#domain/player-matching.ts';
 import type { Player } from '#domain/props.ts';
 import {
   BOOK_COUNT,
+  lastScanAt,
   marketCode,
   OddsStore,
   propMarketCode,
@@ -293,11 +294,13 @@ export class OddsEngine<E = undefined> {
     }
     // A price outside the best few of its outcome at the last scan, that still is not among them, cannot change any
     // published combination (they are built from those best prices only): no re-scan either.
-    const scanned = market.lastScan;
+    const record = lastScanAt(market.outcomes.length) + value.outcomeIndex;
     const irrelevant =
-      scanned !== undefined &&
-      (scanned.books[value.outcomeIndex]! & (1 << slot)) === 0 &&
-      (price.suspended || !isUsable(price, now, maxAge) || price.decimal < scanned.kth[value.outcomeIndex]!);
+      market.scanned &&
+      (market.hot[record]! & (1 << slot)) === 0 &&
+      (price.suspended ||
+        !isUsable(price, now, maxAge) ||
+        price.decimal < market.hot[record + market.outcomes.length]!);
     if (!refresh && !irrelevant) this.dirty.add(market);
     return null;
   }

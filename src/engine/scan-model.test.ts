@@ -13,7 +13,7 @@ import {
   scanMarket,
   type ScanOptions,
 } from './scanner.ts';
-import { BOOK_COUNT, bookSlot, OddsStore, type MarketState, type StoredPrice } from './store.ts';
+import { BOOK_COUNT, bookSlot, lastScanAt, OddsStore, type MarketState, type StoredPrice } from './store.ts';
 
 // The scanner's shortcuts (decisions 131, 132) against the scan they replace, from scratch: each outcome's usable
 // prices sorted (decimal descending, then book) and cut to the best few, `bestCombinations` of the domain over them,
@@ -131,7 +131,13 @@ describe('scanMarket', () => {
         expect(
           result.picks.map((picks) => picks.map((p) => [p.book, p.decimal, p.american, p.updatedAt])),
         ).toEqual(expected.picks);
-        expect(market.lastScan).toEqual({ books: expected.books, kth: expected.kth });
+        const record = lastScanAt(market.outcomes.length);
+        const ways = market.outcomes.length;
+        expect(market.scanned).toBe(true);
+        expect({
+          books: [...market.hot.subarray(record, record + ways)],
+          kth: [...market.hot.subarray(record + ways, record + 2 * ways)],
+        }).toEqual({ books: expected.books, kth: expected.kth });
         if (result.arbs.length > 0) withArbs += 1;
       }
       // The random markets do hold combinations that pass the floor, not only the shortcut's empty answer.

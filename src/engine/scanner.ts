@@ -5,7 +5,7 @@ import { LEAGUES, sideId, type BookPrice, type OddsEvent } from '#domain/markets
 import { formatAmerican, roundTo } from '#domain/odds.ts';
 import type { Arb, ArbEvent } from '#domain/schemas/feed.ts';
 import { combineBest } from './combinations.ts';
-import { BOOK_COUNT, type MarketState, type OddsStore } from './store.ts';
+import { BOOK_COUNT, lastScanAt, type MarketState, type OddsStore } from './store.ts';
 
 // Arb detection for one market, and the results of many ranked for the feed. The engine re-scans only markets whose
 // prices changed (or whose published arbs reached the age limit of one of their prices): a price update re-evaluates
@@ -100,6 +100,18 @@ let scratchTop = new Int32Array(3 * 8);
 const scratchCounts: number[] = [];
 const scratchPlaces: number[] = [];
 
+/** The price of outcome `way` in the `index`-th combination `combineBest` found. */
+function pickAt(
+  market: MarketState,
+  top: Int32Array,
+  count: number,
+  ways: number,
+  index: number,
+  way: number,
+): BookPrice {
+  return market.slots[way * BOOK_COUNT + top[way * count + scratchPlaces[index * ways + way]!]!]!;
+}
+
 /** A copy of the fields an arb's reuse compares: the store updates its prices in place. */
 function pickOf(price: BookPrice): BookPrice {
   return {
@@ -135,8 +147,8 @@ export function scanMarket(
   const count = options.topPerOutcome;
   const hot = market.hot;
   const times = ways * BOOK_COUNT;
-  let scanned = market.lastScan;
-  if (!scanned || scanned.books.length !== ways) scanned = market.lastScan = { books: [], kth: [] };
+  const record = lastScanAt(ways);
+  market.scanned = true;
   if (scratchTop.length < ways * count) scratchTop = new Int32Array(ways * count);
   const top = scratchTop;
   let empty = false;
@@ -149,8 +161,8 @@ export function scanMarket(
     scratchCounts[way] = n;
     let books = 0;
     for (let i = 0; i < n; i += 1) books |= 1 << top[at + i]!;
-    scanned.books[way] = books;
-    scanned.kth[way] = n < count ? 0 : hot[base + top[at + n - 1]!]!;
+    hot[record + way] = books;
+    hot[record + ways + way] = n < count ? 0 : hot[base + top[at + n - 1]!]!;
     if (n === 0) empty = true;
     else bound += 1 / hot[base + top[at]!]!;
   }
@@ -168,8 +180,6 @@ export function scanMarket(
     scratchPlaces,
   );
   if (found === 0) return NONE;
-  const pickAt = (index: number, way: number): BookPrice =>
-    market.slots[way * BOOK_COUNT + top[way * count + scratchPlaces[index * ways + way]!]!]!;
   // The common case of a market re-scanned with the same arbs (its change was to a price none of them uses, or moved
   // no combination): the previous result, with its expiry brought up to date, instead of a new one that would hold
   // the same arbs, keys and picks.
@@ -180,7 +190,7 @@ export function scanMarket(
       const held = previous.picks[index]!;
       for (let way = 0; way < ways; way += 1) {
         const x = held[way]!;
-        const y = pickAt(index, way);
+        const y = pickAt(market, top, count, ways, index, way);
         if (
           x.book !== y.book ||
           x.decimal !== y.decimal ||
@@ -201,7 +211,7 @@ export function scanMarket(
   const combinations: BookPrice[][] = [];
   for (let index = 0; index < found; index += 1) {
     const picks: BookPrice[] = [];
-    for (let way = 0; way < ways; way += 1) picks.push(pickAt(index, way));
+    for (let way = 0; way < ways; way += 1) picks.push(pickAt(market, top, count, ways, index, way));
     combinations.push(picks);
   }
   let validUntil = Infinity;
@@ -291,6 +301,37 @@ export function rankArbs(results: Iterable<MarketResult>, limit = Infinity): Arb
 const rankArbsScratch: Arb[] = [];
 const rankKeysScratch: string[] = [];
 
+/** Whether gathered arb x ranks before gathered arb y: edge descending, then key, then gathering order. */
+function ranksBefore(x: number, y: number): boolean {
+  const ex = rankArbsScratch[x]!.edge_pct;
+  const ey = rankArbsScratch[y]!.edge_pct;
+  if (ex !== ey) return ex > ey;
+  const kx = rankKeysScratch[x]!;
+  const ky = rankKeysScratch[y]!;
+  if (kx !== ky) return kx < ky;
+  return x < y;
+}
+
+function byRank(x: number, y: number): number {
+  return ranksBefore(x, y) ? -1 : ranksBefore(y, x) ? 1 : 0;
+}
+
+/** Restores the heap below `from` (the worst of the kept arbs at the root). */
+function siftDown(heap: number[], from: number): void {
+  let at = from;
+  for (;;) {
+    const left = 2 * at + 1;
+    if (left >= heap.length) return;
+    const right = left + 1;
+    const worse = right < heap.length && ranksBefore(heap[left]!, heap[right]!) ? right : left;
+    if (!ranksBefore(heap[at]!, heap[worse]!)) return;
+    const swap = heap[at]!;
+    heap[at] = heap[worse]!;
+    heap[worse] = swap;
+    at = worse;
+  }
+}
+
 /**
  * `rankArbs` with each arb's key (`keys[i]` is that of `arbs[i]`). The order is a total one: edge descending, then
  * key, then the order the results hold them (what a stable sort by the first two gives). When `limit` keeps fewer
@@ -312,45 +353,25 @@ export function rankResults(
   }
   const n = arbs.length;
   const count = Math.min(limit, n);
-  /** Whether arb x ranks before arb y. */
-  const before = (x: number, y: number): boolean => {
-    const ex = arbs[x]!.edge_pct;
-    const ey = arbs[y]!.edge_pct;
-    if (ex !== ey) return ex > ey;
-    const kx = keys[x]!;
-    const ky = keys[y]!;
-    if (kx !== ky) return kx < ky;
-    return x < y;
-  };
   let order: number[];
   if (count < n) {
     // A heap of the best `count` so far, the worst of them at the root.
     const heap: number[] = [];
-    const down = (from: number) => {
-      let at = from;
-      for (;;) {
-        const left = 2 * at + 1;
-        if (left >= heap.length) return;
-        const right = left + 1;
-        const worse = right < heap.length && before(heap[left]!, heap[right]!) ? right : left;
-        if (!before(heap[at]!, heap[worse]!)) return;
-        [heap[at], heap[worse]] = [heap[worse]!, heap[at]!];
-        at = worse;
-      }
-    };
     for (let index = 0; index < n; index += 1) {
       if (heap.length < count) {
         heap.push(index);
         let at = heap.length - 1;
         while (at > 0) {
           const parent = (at - 1) >> 1;
-          if (!before(heap[parent]!, heap[at]!)) break;
-          [heap[parent], heap[at]] = [heap[at]!, heap[parent]!];
+          if (!ranksBefore(heap[parent]!, heap[at]!)) break;
+          const swap = heap[parent]!;
+          heap[parent] = heap[at]!;
+          heap[at] = swap;
           at = parent;
         }
-      } else if (count > 0 && before(index, heap[0]!)) {
+      } else if (count > 0 && ranksBefore(index, heap[0]!)) {
         heap[0] = index;
-        down(0);
+        siftDown(heap, 0);
       }
     }
     order = heap;
@@ -358,7 +379,7 @@ export function rankResults(
     order = new Array<number>(n);
     for (let index = 0; index < n; index += 1) order[index] = index;
   }
-  order.sort((x, y) => (before(x, y) ? -1 : before(y, x) ? 1 : 0));
+  order.sort(byRank);
   const ranked = { arbs: new Array<Arb>(count), keys: new Array<string>(count) };
   for (let i = 0; i < count; i += 1) {
     ranked.arbs[i] = arbs[order[i]!]!;

@@ -46,14 +46,13 @@ export interface MarketState {
   /**
    * What the scanner reads, beside the objects, at the same index as `slots`: each price's decimal (0 while suspended
    * or before the book quotes), then at `outcomes.length * BOOK_COUNT` further on, its book time. One contiguous
-   * block per market instead of one object per price to visit: a scan reads a few cache lines.
+   * block per market instead of one object per price to visit: a scan reads a few cache lines. After the times, what
+   * the last scan saw per outcome (`lastScanAt`): the books among the best prices (a bit per book slot, `1 << slot`),
+   * then the worst of those best decimals (0 when fewer than the scan's top count were usable).
    */
   hot: Float64Array;
-  /**
-   * What the last scan saw per outcome: the books among the best prices (a bit per book slot, `1 << bookSlot`), and the
-   * worst of those best decimals (0 when fewer than the scan's top count were usable). Undefined before the first scan.
-   */
-  lastScan?: { books: number[]; kth: number[] };
+  /** Whether the market was scanned since it was created (before that, the last scan's part of `hot` means nothing). */
+  scanned: boolean;
   /** Feed fragments that depend only on the event and market (the scanner's cache). */
   feedCache?: unknown;
 }
@@ -80,7 +79,15 @@ export interface EventState {
 const BOOKS_BY_KEY: readonly string[] = [...SPORTSBOOK_KEYS].sort();
 export const BOOK_COUNT = BOOKS_BY_KEY.length;
 const BOOK_SLOTS = new Map<string, number>(BOOKS_BY_KEY.map((book, slot) => [book, slot]));
-if (BOOK_COUNT > 31) throw new Error('lastScan holds one bit per book slot: at most 31 books');
+if (BOOK_COUNT > 31) throw new Error('the last scan holds one bit per book slot: at most 31 books');
+
+/**
+ * Where the last scan's record starts in a market's hot block: outcome `o`'s best books at `at + o`, its worst best
+ * decimal at `at + ways + o`.
+ */
+export function lastScanAt(ways: number): number {
+  return ways * BOOK_COUNT * 2;
+}
 
 /** A sportsbook's slot (0 … BOOK_COUNT − 1); -1 for a key that is no sportsbook. */
 export function bookSlot(book: string): number {
@@ -329,7 +336,8 @@ export class OddsStore {
         outcomes,
         prices: outcomes.map(() => new Map()),
         slots: new Array<StoredPrice | undefined>(outcomes.length * BOOK_COUNT).fill(undefined),
-        hot: new Float64Array(outcomes.length * BOOK_COUNT * 2),
+        hot: new Float64Array(outcomes.length * (BOOK_COUNT * 2 + 2)),
+        scanned: false,
       };
       if (player) market.player = player;
       this.marketsByKey.set(key, market);
