@@ -277,7 +277,8 @@ describe('player props in the engine', () => {
       }),
       { numRuns: 150 },
     );
-    // Not vacuous: random books at these prices make many arbs (far more than this bound whatever the seed).
-    expect(arbsSeen).toBeGreaterThan(20);
+    // Not vacuous: random books at these prices make arbs; fast-check's seeds 1–6 give 21–38 over the 150 runs, so
+    // a bound of 20 failed now and then; 5 is far below any seed seen and still fails if arbs stop being found.
+    expect(arbsSeen).toBeGreaterThan(5);
   });
 });

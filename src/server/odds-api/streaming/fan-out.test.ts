@@ -244,6 +244,41 @@ describe('StreamHub write pacing', () => {
     expect(hub.releaseStats().releases).toBe(2);
   });
 
+  it('streams opening while writes are queued add no release of their own; each gets every later change once', async () => {
+    const { hub, price } = setup(1 << 20, undefined, { writesPerTurn: 1 });
+    const opened: FakeSink[] = [];
+    class SlowSink extends FakeSink {
+      override write(chunk: string | Buffer) {
+        super.write(chunk);
+        const until = performance.now() + 2;
+        while (performance.now() < until);
+        if (this === sinks[0] && prices(this) === 1 && opened.length === 0) {
+          // Ten streams open during the first release, a change before each.
+          for (let index = 0; index < 10; index += 1) {
+            price(160 + index * 10);
+            const sink = new FakeSink();
+            opened.push(sink);
+            hub.connect(keyOf('elite'), {}, sink, undefined, false);
+          }
+        }
+      }
+    }
+    const sinks = Array.from({ length: 3 }, () => new SlowSink());
+    for (const sink of sinks) hub.connect(keyOf('elite'), {}, sink, undefined, false);
+    price(150);
+    const done = () => opened.length === 10 && opened.every((sink) => prices(sink) === 10);
+    for (let waited = 0; waited < 5000 && !done(); waited += 10)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    await settle();
+    expect(opened).toHaveLength(10);
+    // One release for 150, then one carrying the ten changes (not one more per opening stream).
+    expect(hub.releaseStats().releases).toBe(2);
+    const later = ids(sinks[0]!).slice(1);
+    expect(later).toHaveLength(10);
+    for (const sink of sinks) expect(prices(sink)).toBe(11);
+    for (const sink of opened) expect(ids(sink)).toEqual(later);
+  });
+
   it('sends heartbeats only to clients written nothing for half the heartbeat period', async () => {
     const { clock, hub, price } = setup(1 << 20, undefined, { heartbeatMs: 40 });
     const nba = new FakeSink();

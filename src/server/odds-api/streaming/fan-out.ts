@@ -247,6 +247,11 @@ export class FanOut {
     for (const tier of this.tiers.values()) if (tier.delayMs > 0) this.release(tier, now);
   }
 
+  /** Releases the tier unless writes are queued (then the next timed release carries it). */
+  releaseIfIdle(tier: Tier, now: number): void {
+    if (this.jobs.length === 0) this.release(tier, now);
+  }
+
   /**
    * The timed releases that waited for queued writes: every tier, each with all it may now release. A loop too busy
    * to write releases as fast as they come so sends fewer, larger ones instead of queueing them without bound.

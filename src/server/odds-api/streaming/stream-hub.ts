@@ -164,8 +164,10 @@ export class StreamHub {
     initial: boolean,
   ): StreamClient {
     const tier = this.fanOut.tierFor(delayMs(key.plan));
-    // Bring the tier up to date first, so the snapshot and the replay end exactly where live delivery starts.
-    this.fanOut.release(tier, this.now());
+    // Bring the tier up to date first when nothing is being written, so that the replay and the snapshot hold what
+    // is due now. Either way they end exactly at `tier.released` and live delivery starts right after it. While
+    // writes are queued it is not done: 5,000 streams opening would each queue a release to every open stream.
+    this.fanOut.releaseIfIdle(tier, this.now());
     const group = this.fanOut.groupFor(tier, filters);
     const client: StreamClient = {
       key,
