@@ -7,11 +7,13 @@ import type { OddsSource, SourceContext } from './types.ts';
 // over time, from one seeded generator).
 
 /**
- * Messages ingested per turn of the event loop. A step changes ~850 game-line and ~1,000 prop prices at once; ingested
- * in one synchronous burst they held the loop for tens of milliseconds, delaying every stream's release behind them
- * (issue 17). In slices of this size each turn takes about a millisecond, and timers (stream releases) run between.
+ * Messages ingested per turn of the event loop. A step changes ~1,300 prices (game lines and props; up to ~2,400);
+ * ingested at once, with what listens to the store (stream frames, history), it held the loop for 10–40 ms, delaying
+ * every stream's release behind it (issue 17). In slices of 500 a turn takes a few milliseconds, timers run between,
+ * and a step still fits in one stream batch (20 ms): slices of 200 spread a step over so many turns that other work
+ * pushed its end past the batch, and streams got two releases per step instead of one (docs/benchmarks.md).
  */
-export const SIMULATOR_SLICE = 200;
+export const SIMULATOR_SLICE = 500;
 
 /** The simulator as an engine source: steps on a timer (unref'd), stamping prices with the wall clock. */
 export function simulatorSource(

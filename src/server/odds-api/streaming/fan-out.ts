@@ -8,10 +8,10 @@ import type { ReleaseTelemetry } from './telemetry.ts';
 // per client), and writes each client one chunk per release with the entries its filters match. Within a tier,
 // clients with equal filters form a group indexed by league: a release visits only the groups of the leagues in the
 // batch (plus those of every league), renders each group's chunk once and writes the same Buffer to each of its
-// clients (docs/decisions/082, 085). The writes of a release are spread over turns of the event loop, at most
-// `writesPerTurn` per turn (each write also costs a system call when Node flushes the socket at the end of the turn:
-// 5,000 in one turn held the loop for tens of milliseconds); releases and heartbeats queue behind one another, so each
-// client still receives its chunks in order (decision 139).
+// clients (docs/decisions/082, 085). A release's writes go through one queue, at most `writesPerTurn` per turn of the
+// event loop (each write also costs a system call when Node flushes the socket at the end of the turn); releases and
+// heartbeats queue behind one another, so each client still receives its chunks in order, and timed releases wait
+// while writes are queued (decision 139).
 
 export interface FanOutOptions {
   /** A client whose socket has more than this many bytes queued is dropped (a slow reader). */

@@ -35,7 +35,7 @@ export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
   recheckMs: 2_000,
   releaseMs: 250,
   batchMs: 20,
-  writesPerTurn: 500,
+  writesPerTurn: 5_000,
   snapshotChunkBytes: 64 * 1024,
   snapshotReuseMs: 1_000,
   catchUpMs: 60_000,
