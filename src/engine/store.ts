@@ -396,17 +396,7 @@ export class OddsStore {
     newest.receivedAt = now;
     newest.suspended = suspended;
     setHot(market, index, newest);
-    if (before) {
-      const change: PriceChange = {
-        eventId: market.eventId,
-        marketKey: market.key,
-        spec: market.spec,
-        player: market.player,
-        price: stripHistory(newest),
-        previous: before,
-      };
-      for (const listener of this.listeners) listener(change);
-    }
+    if (before) this.notify(market, newest, before);
   }
 
   /**
@@ -420,17 +410,20 @@ export class OddsStore {
     newest.receivedAt = now;
     newest.updatedAt = updatedAt;
     setHot(market, index, newest);
-    if (before) {
-      const change: PriceChange = {
-        eventId: market.eventId,
-        marketKey: market.key,
-        spec: market.spec,
-        player: market.player,
-        price: stripHistory(newest),
-        previous: before,
-      };
-      for (const listener of this.listeners) listener(change);
-    }
+    if (before) this.notify(market, newest, before);
+  }
+
+  /** Tells the listeners that `newest` replaced `before` (a copy of it as it was). */
+  private notify(market: MarketState, newest: StoredPrice, before: BookPrice): void {
+    const change: PriceChange = {
+      eventId: market.eventId,
+      marketKey: market.key,
+      spec: market.spec,
+      player: market.player,
+      price: stripHistory(newest),
+      previous: before,
+    };
+    for (const listener of this.listeners) listener(change);
   }
 }
 

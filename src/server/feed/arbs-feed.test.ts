@@ -2,11 +2,12 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArbFeedSchema } from '#domain/schemas/feed.ts';
-import type { OddsSource } from '#engine/sources/index.ts';
 import { buildApp } from '../app.ts';
 import { enginePlugin } from './plugin.ts';
 import { errorsPlugin } from '../http/errors.ts';
 import { readinessPlugin } from '../http/readiness.ts';
+import type { OddsSource } from '#engine/sources/index.ts';
+import { fixedBoard } from '#tests/support/server/app.ts';
 import { testConfig } from '#tests/support/server/config.ts';
 import { arbsFeedRoutes } from './arbs-feed.ts';
 
@@ -83,42 +84,6 @@ describe('GET /tools/arbs.json', () => {
     expect(drops).toMatchObject({ bad_link: 0, invalid_odds: 0, unknown_player: 0, unknown_market: 0 });
   });
 });
-
-/**
- * A board that never changes after it is loaded: one event, a near-arb on its moneyline
- * (S = 1/2 + 1/1.9615 = 1.0098 → edge −0.97 %: inside the default floor, outside −0.5 %).
- */
-const fixedBoard: OddsSource = {
-  name: 'replay',
-  start(context) {
-    context.ingest({
-      kind: 'event',
-      sourceEventId: 'g',
-      league: 'nba',
-      home: { name: 'Los Angeles Lakers' },
-      away: { name: 'Boston Celtics' },
-      startsAt: Date.now() + 3_600_000,
-    });
-    context.ingest({
-      kind: 'price',
-      sourceEventId: 'g',
-      book: 'circa',
-      market: 'moneyline',
-      outcome: 'away',
-      american: 100,
-    });
-    context.ingest({
-      kind: 'price',
-      sourceEventId: 'g',
-      book: 'espn',
-      market: 'moneyline',
-      outcome: 'home',
-      american: -104,
-    });
-    context.ready();
-  },
-  stop() {},
-};
 
 describe('GET /tools/arbs.json of an unchanging board', () => {
   let fixed: FastifyInstance;

@@ -2,6 +2,7 @@ import { Agent, request as httpRequest, type OutgoingHttpHeaders } from 'node:ht
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OddsSource } from '#engine/sources/index.ts';
+import { fixedBoard } from '#tests/support/server/app.ts';
 import { testConfig } from '#tests/support/server/config.ts';
 import { buildApp } from '../app.ts';
 import { feedFastPathOf, type FeedFastPath } from './feed-fast-path.ts';
@@ -9,39 +10,6 @@ import { feedFastPathOf, type FeedFastPath } from './feed-fast-path.ts';
 // The fast path (decision 136) against the Fastify route it stands in front of, on the app users run: every request
 // of a matrix is sent over a socket (where the fast path sits) and with `inject()` (always the route), and the
 // status, every header line (name, value, order; Date, Connection and Keep-Alive are Node's) and the body must agree.
-
-/** One event with a near-arb on its moneyline, never changing after it is loaded. */
-const fixedBoard: OddsSource = {
-  name: 'replay',
-  start(context) {
-    context.ingest({
-      kind: 'event',
-      sourceEventId: 'g',
-      league: 'nba',
-      home: { name: 'Los Angeles Lakers' },
-      away: { name: 'Boston Celtics' },
-      startsAt: Date.now() + 3_600_000,
-    });
-    context.ingest({
-      kind: 'price',
-      sourceEventId: 'g',
-      book: 'circa',
-      market: 'moneyline',
-      outcome: 'away',
-      american: 100,
-    });
-    context.ingest({
-      kind: 'price',
-      sourceEventId: 'g',
-      book: 'espn',
-      market: 'moneyline',
-      outcome: 'home',
-      american: -104,
-    });
-    context.ready();
-  },
-  stop() {},
-};
 
 interface Answer {
   status: number;

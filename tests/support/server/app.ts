@@ -50,3 +50,39 @@ export function virtualClock(start = Date.UTC(2026, 10, 22, 12)): {
     },
   };
 }
+
+/**
+ * A board that never changes after it is loaded: one event, a near-arb on its moneyline
+ * (S = 1/2 + 1/1.9615 = 1.0098 → edge −0.97 %: inside the default floor, outside −0.5 %).
+ */
+export const fixedBoard: OddsSource = {
+  name: 'replay',
+  start(context) {
+    context.ingest({
+      kind: 'event',
+      sourceEventId: 'g',
+      league: 'nba',
+      home: { name: 'Los Angeles Lakers' },
+      away: { name: 'Boston Celtics' },
+      startsAt: Date.now() + 3_600_000,
+    });
+    context.ingest({
+      kind: 'price',
+      sourceEventId: 'g',
+      book: 'circa',
+      market: 'moneyline',
+      outcome: 'away',
+      american: 100,
+    });
+    context.ingest({
+      kind: 'price',
+      sourceEventId: 'g',
+      book: 'espn',
+      market: 'moneyline',
+      outcome: 'home',
+      american: -104,
+    });
+    context.ready();
+  },
+  stop() {},
+};
