@@ -25,6 +25,7 @@ describe('loadConfig', () => {
     ['ODDS_SOURCE', 'magic'],
     ['LOG_LEVEL', 'loud'],
     ['TRUST_PROXY', 'maybe'],
+    ['STREAM_WRITES_PER_TURN', '0'],
   ])('stops with a message naming %s when it is %j', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     try {

@@ -192,6 +192,14 @@ export const ConfigSchema = z.object({
     emptyToUndefined,
     z.coerce.number().int().min(1).max(10_000).default(30),
   ),
+  /**
+   * Stream writes per turn of the event loop: a release to more streams continues on the next turns. Lower keeps the
+   * loop freer for other requests at the cost of the streams' delivery (decision 139, docs/benchmarks.md).
+   */
+  STREAM_WRITES_PER_TURN: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(1_000_000).default(5_000),
+  ),
   /** Where the built site lives (tests point this at a fixture). */
   BUILD_DIR: z.preprocess(emptyToUndefined, z.string().min(1).default('./build/client')),
   /** HTTP hygiene (decision 012): socket inactivity, idle keep-alive, whole request, request headers, open sockets. */

@@ -85,3 +85,15 @@ describe('HEAD /v1/stream', () => {
     two.abort();
   });
 });
+
+describe('STREAM_WRITES_PER_TURN', () => {
+  it('sets how many stream writes a turn takes (5,000 by default)', async () => {
+    expect(app.streamHub.options.writesPerTurn).toBe(5_000);
+    const paced = await buildTestApp({ config: trialTestConfig({ STREAM_WRITES_PER_TURN: '500' }) });
+    try {
+      expect(paced.streamHub.options.writesPerTurn).toBe(500);
+    } finally {
+      await paced.close();
+    }
+  });
+});

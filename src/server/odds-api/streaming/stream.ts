@@ -56,7 +56,11 @@ export function createStreamHub(
   options: Partial<StreamOptions>,
   now: () => number = Date.now,
 ): StreamHub {
-  const hub = new StreamHub(app.engine, { ...DEFAULT_STREAM_OPTIONS, ...options }, now);
+  const hub = new StreamHub(
+    app.engine,
+    { ...DEFAULT_STREAM_OPTIONS, writesPerTurn: app.config.STREAM_WRITES_PER_TURN, ...options },
+    now,
+  );
   app.decorate('streamHub', hub);
   app.addHook('onReady', async () => hub.start((ids) => app.apiKeys.unusable(ids)));
   const offRevoke = app.apiKeys.onRevoke((ids) => {
