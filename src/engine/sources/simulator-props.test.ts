@@ -237,7 +237,9 @@ describe('MarketSimulator player props', () => {
       expect(firstPropAt.get(id)!).toBeGreaterThanOrEqual(rosterAt.get(id)!);
     }
     expect(posted).toBeGreaterThan(5);
-  });
+    // Twelve simulated hours of the whole board with props, minute by minute: ~28 s alone on this machine, so the
+    // 30 s default failed it whenever anything else ran beside it.
+  }, 120_000);
 
   it('feeds the engine props it stores and scans, dropping only the ambiguous namings it sends on purpose', () => {
     let now = T0;
