@@ -145,6 +145,19 @@ async function cannonRounds(targets: Target[]): Promise<Measured[]> {
   }));
 }
 
+/** Waits (5 s at most) until `url` answers 200; throws `failure` with the last status otherwise. */
+async function untilServed(url: string, failure: string): Promise<void> {
+  for (let attempt = 0; ; attempt += 1) {
+    const status = await fetch(url).then(
+      (response) => response.status,
+      () => 0,
+    );
+    if (status === 200) return;
+    if (attempt > 50) throw new Error(`${failure} (status ${status})`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 const server = await startServer(NODE_PORT, { ODDS_SOURCE: `replay:${replayFile()}` });
 let nginx: ReturnType<typeof spawn> | null = null;
 let bareNode: ReturnType<typeof spawn> | null = null;
@@ -273,26 +286,9 @@ ${sameHeaders.join('\n')}
     { stdio: ['ignore', 'inherit', 'inherit'] },
   );
   const nginxUrl = `http://127.0.0.1:${NGINX_PORT}/tools/arbs.json`;
-  for (let attempt = 0; ; attempt += 1) {
-    const status = await fetch(nginxUrl).then(
-      (response) => response.status,
-      () => 0,
-    );
-    if (status === 200) break;
-    if (attempt > 50)
-      throw new Error(`nginx did not serve the feed (status ${status}); see ${dir}/error.log`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await untilServed(nginxUrl, `nginx did not serve the feed; see ${dir}/error.log`);
   const bareNodeUrl = `http://127.0.0.1:${BARE_NODE_PORT}/tools/arbs.json`;
-  for (let attempt = 0; ; attempt += 1) {
-    const status = await fetch(bareNodeUrl).then(
-      (response) => response.status,
-      () => 0,
-    );
-    if (status === 200) break;
-    if (attempt > 50) throw new Error(`the bare node server did not answer (status ${status})`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await untilServed(bareNodeUrl, 'the bare node server did not answer');
   const nginxEtag =
     (await fetch(nginxUrl, { headers: { 'accept-encoding': 'gzip' } })).headers.get('etag') ?? '';
   const nginxSameUrl = `http://127.0.0.1:${NGINX_SAME_PORT}/tools/arbs.json`;

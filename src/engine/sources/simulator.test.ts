@@ -7,6 +7,7 @@ import { OddsEngine } from '../engine.ts';
 import type { PriceMessage, SourceMessage } from '../messages.ts';
 import { MarketSimulator } from './simulation/market-simulator.ts';
 import { SIMULATOR_SLICE, simulatorSource } from './simulator.ts';
+import type { SourceContext } from './types.ts';
 
 const T0 = Date.UTC(2026, 10, 22, 0, 0, 0);
 const prices = (messages: SourceMessage[]) => messages.filter((m): m is PriceMessage => m.kind === 'price');
@@ -264,6 +265,20 @@ describe('MarketSimulator', () => {
   );
 });
 
+/** A source context at a fixed clock that hands every message to `ingest` (and accepts it). */
+function contextAt(now: number, ingest: (message: unknown) => void): SourceContext {
+  return {
+    ingest: (message) => {
+      ingest(message);
+      return true;
+    },
+    drop: () => {},
+    ready: () => {},
+    now: () => now,
+    log: { info: () => {}, warn: () => {} },
+  };
+}
+
 describe('simulatorSource', () => {
   it('ingests each step in order, in slices that let timers run between them', async () => {
     const stepMs = 250;
@@ -275,8 +290,8 @@ describe('simulatorSource', () => {
     /** Messages ingested in each synchronous run (a run ends at its microtask checkpoint). */
     const runs: number[] = [];
     let inRun = false;
-    source.start({
-      ingest: (message) => {
+    source.start(
+      contextAt(T0, (message) => {
         ingested.push(message);
         if (!inRun) {
           inRun = true;
@@ -284,13 +299,8 @@ describe('simulatorSource', () => {
           queueMicrotask(() => (inRun = false));
         }
         runs[runs.length - 1]! += 1;
-        return true;
-      },
-      drop: () => {},
-      ready: () => {},
-      now: () => T0,
-      log: { info: () => {}, warn: () => {} },
-    });
+      }),
+    );
     const wanted = initial + steps[0]!.length + steps[1]!.length;
     while (ingested.length < wanted) await new Promise((resolve) => setTimeout(resolve, 5));
     await source.stop();
@@ -313,18 +323,13 @@ describe('simulatorSource on a busy loop', () => {
     const expected = new MarketSimulator({ seed: 11, startMs: T0, stepMs, props: true });
     const initial = expected.initial().length;
     const ingested: string[] = [];
-    source.start({
-      ingest: (message) => {
+    source.start(
+      contextAt(T0, (message) => {
         ingested.push(JSON.stringify(message));
         const until = performance.now() + 0.3; // ~1,000 messages a step: a loop slower than the steps
         while (performance.now() < until);
-        return true;
-      },
-      drop: () => {},
-      ready: () => {},
-      now: () => T0,
-      log: { info: () => {}, warn: () => {} },
-    });
+      }),
+    );
     await new Promise((resolve) => setTimeout(resolve, 800));
     await source.stop();
     const after = ingested.slice(initial);
