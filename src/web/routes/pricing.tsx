@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { PLANS } from '#domain/plans.ts';
 import { ROUTES, SITE } from '#domain/site.ts';
 import { PageShell } from '#web/components/page-shell.tsx';
+import { LostKeyForm } from '#web/features/pricing/components/lost-key-form.tsx';
 import { PlanCard } from '#web/features/pricing/components/plan-card.tsx';
 import { organizationLd, pageUrl, seoMeta } from '#web/lib/seo.ts';
 
@@ -88,6 +89,7 @@ export default function PricingRoute() {
             </a>
           </div>
         </div>
+        <LostKeyForm />
       </section>
     </PageShell>
   );
