@@ -1,22 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { emailsTo } from '../support/outbox-files.ts';
 
 // The home page form against the real endpoint (no mocks): the visitor sees the success banner and the key arrives
 // in the server's file outbox (DATA_DIR/outbox/*.eml, the default without SMTP_URL).
-
-function emailsTo(dataDir: string, address: string): string[] {
-  const dir = path.join(dataDir, 'outbox');
-  let files: string[] = [];
-  try {
-    files = readdirSync(dir).filter((file) => file.endsWith('.eml'));
-  } catch {
-    return [];
-  }
-  return files
-    .map((file) => readFileSync(path.join(dir, file), 'utf8'))
-    .filter((eml) => eml.includes(`To: ${address}`));
-}
 
 test('a visitor who requests a trial gets a one-week key by email', async ({ page, baseURL }) => {
   const dataDir = path.resolve(`data/e2e-${new URL(baseURL!).port}`);
