@@ -132,14 +132,15 @@ describe('LostKeyForm', () => {
   });
 
   it('rounds waits up to whole seconds, minutes or hours', () => {
-    expect([0, 1, 45, 60, 61, 3599, 3600, 3601, 8 * 3600].map(formatWait)).toEqual([
+    expect([0, 1, 45, 60, 61, 3540, 3541, 3600, 3601, 8 * 3600].map(formatWait)).toEqual([
       '1 second',
       '1 second',
       '45 seconds',
-      '60 seconds',
+      '1 minute',
       '2 minutes',
-      '60 minutes',
-      '60 minutes',
+      '59 minutes',
+      '1 hour',
+      '1 hour',
       '2 hours',
       '8 hours',
     ]);

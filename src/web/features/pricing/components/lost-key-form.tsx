@@ -16,13 +16,14 @@ export function lostKeySuccessText(email: string): string {
   return `If ${email} has a ${SITE.brand} subscription, a new key is on its way. Your previous key keeps working for 24 hours.`;
 }
 
-/** A wait in whole seconds, minutes or hours, rounded up: `45 seconds`, `1 minute`, `8 hours`. */
+/** A wait rounded up, in seconds or minutes while fewer than 60, else in hours: `45 seconds`, `59 minutes`, `2 hours`. */
 export function formatWait(seconds: number): string {
+  const minutes = Math.ceil(seconds / 60);
   const [count, unit] =
-    seconds <= 60
+    seconds < 60
       ? [Math.max(1, Math.ceil(seconds)), 'second']
-      : seconds <= 3600
-        ? [Math.ceil(seconds / 60), 'minute']
+      : minutes < 60
+        ? [minutes, 'minute']
         : [Math.ceil(seconds / 3600), 'hour'];
   return `${count} ${unit}${count === 1 ? '' : 's'}`;
 }
