@@ -17,6 +17,7 @@ import { outboxPlugin } from './email/plugin.ts';
 import { rateLimitPlugin } from './http/rate-limit.ts';
 import { secretsPlugin } from './secrets.ts';
 import { adminPlugin } from './admin/plugin.ts';
+import { billingPlugin } from './billing/plugin.ts';
 import { apiPlugin } from './odds-api/plugin.ts';
 import type { StreamOptions } from './odds-api/streaming/stream.ts';
 import { arbsFeedRoutes } from './feed/arbs-feed.ts';
@@ -145,6 +146,8 @@ export async function buildApp({
   await app.register(trialRequestRoutes);
   // The paid odds API (/v1 REST + SSE) and its reference (/openapi.json, /docs).
   await app.register(apiPlugin, { now, stream, keyCacheMs });
+  // Paid keys: the Stripe webhook (when STRIPE_SECRET_KEY is set) and the pricing page's "Lost your key?" form.
+  await app.register(billingPlugin, { now });
   // Operators' routes: trial requests, keys, streams.
   await app.register(adminPlugin);
   await app.register(sitePlugin, { buildDir: config.buildDir, origin: config.SITE_URL });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { isPlanId, PLANS, type PlanId } from '#domain/plans.ts';
 import { SITE } from '#domain/site.ts';
 import { TrustProxySchema } from './http/trust-proxy.ts';
 
@@ -224,6 +225,67 @@ export const ConfigSchema = z.object({
    * on a large machine let an idle server hold several times its live data; docs/decisions/008).
    */
   HEAP_GROWTH_PCT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(400).default(10)),
+  /** Billing (decision 142): Stripe's secret API key; unset, the webhook route answers 404 and nothing bills. */
+  STRIPE_SECRET_KEY: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(
+        /^(sk|rk)_(test|live)_[0-9A-Za-z]{8,}$/,
+        'must be a Stripe secret or restricted key (sk_… or rk_…)',
+      )
+      .optional(),
+  ),
+  /** The webhook endpoint's signing secret (whsec_…); required with STRIPE_SECRET_KEY. */
+  STRIPE_WEBHOOK_SECRET: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^whsec_[0-9A-Za-z+/=]{8,}$/, 'must be a webhook signing secret (whsec_…)')
+      .optional(),
+  ),
+  /** Which plan each Stripe price sells, `price_id:plan,…`, when the Payment Link does not say (metadata.plan). */
+  STRIPE_PRICE_PLANS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default('')
+      .transform((value, context) => {
+        const plans: Record<string, PlanId> = {};
+        for (const pair of value
+          .split(',')
+          .map((item) => item.trim())
+          .filter(Boolean)) {
+          const [price, plan, extra] = pair.split(':').map((part) => part.trim());
+          if (
+            !price ||
+            !plan ||
+            extra !== undefined ||
+            !/^price_[0-9A-Za-z_]+$/.test(price) ||
+            !isPlanId(plan)
+          ) {
+            context.addIssue({
+              code: 'custom',
+              message: `"${pair}" is not price_id:plan with a plan among ${PLANS.map((p) => p.id).join(', ')}`,
+            });
+            return z.NEVER;
+          }
+          plans[price] = plan;
+        }
+        return plans;
+      }),
+  ),
+  /** Stripe's API base (default https://api.stripe.com): a stripe-mock, a proxy, or a test's stand-in. */
+  STRIPE_API_URL: optionalUrl(['http:', 'https:']),
+  /** Hours a key keeps working after its subscription's payment became late (past_due, unpaid). */
+  BILLING_GRACE_HOURS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number()
+      .min(0)
+      .max(24 * 90)
+      .default(72),
+  ),
   /** Failed authentications per client address per minute before 429 (decision 013). */
   ADMIN_AUTH_FAILURES_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(10)),
   API_AUTH_FAILURES_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(20)),
@@ -250,6 +312,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (parsed.data.ODDS_SOURCE === 'the-odds-api' && !parsed.data.ODDS_API_KEY) {
     throw new ConfigError(['ODDS_API_KEY: required when ODDS_SOURCE is the-odds-api']);
+  }
+  if (parsed.data.STRIPE_SECRET_KEY && !parsed.data.STRIPE_WEBHOOK_SECRET) {
+    throw new ConfigError(['STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY is set']);
   }
   const dataDir = path.resolve(parsed.data.DATA_DIR);
   const secretsDir = path.resolve(parsed.data.SECRETS_DIR ?? `${dataDir}-secrets`);

@@ -34,6 +34,16 @@ export const apiKeys = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     expiresAt: ts('expires_at'),
     revokedAt: ts('revoked_at'),
+    /** Paid keys issued by a Stripe checkout (migration 0006): the customer and subscription they belong to. */
+    stripeCustomerId: text('stripe_customer_id'),
+    stripeSubscriptionId: text('stripe_subscription_id'),
+    /** Why the subscription's payment holds the key (it stops after BILLING_GRACE_HOURS; paused at once), and since when. */
+    billingHold: text('billing_hold', { enum: ['past_due', 'unpaid', 'paused'] }),
+    billingHoldSince: ts('billing_hold_since'),
+    /** The key that replaced this one (rotation). */
+    replacedBy: bigint('replaced_by', { mode: 'number' }),
+    /** The first key of a rotated line, whose SGP credits ledger this key uses (null: its own). */
+    ledgerKeyId: bigint('ledger_key_id', { mode: 'number' }),
   },
   (table) => [
     uniqueIndex('api_keys_hash_key').on(table.hash),
@@ -74,10 +84,22 @@ export const trialRequests = pgTable(
 );
 
 export type EmailKind =
-  'trial-issued' | 'trial-rotated' | 'trial-resent' | 'trial-refused' | 'trial-reminder';
+  | 'trial-issued'
+  | 'trial-rotated'
+  | 'trial-resent'
+  | 'trial-refused'
+  | 'trial-reminder'
+  | 'paid-key-issued'
+  | 'paid-key-rotated';
 
 /** Kinds whose email carries a plain key (sealed in the row until it is sent). */
-export const KEY_EMAIL_KINDS: readonly EmailKind[] = ['trial-issued', 'trial-rotated', 'trial-resent'];
+export const KEY_EMAIL_KINDS: readonly EmailKind[] = [
+  'trial-issued',
+  'trial-rotated',
+  'trial-resent',
+  'paid-key-issued',
+  'paid-key-rotated',
+];
 
 export interface EmailPayload {
   keyPrefix?: string;
@@ -85,6 +107,8 @@ export interface EmailPayload {
   /** ISO time the trial ends (or ended, for a refusal). */
   expiresAt?: string;
   plan?: string;
+  /** paid-key-rotated: when the previous key stops (absent: it was revoked at once). */
+  previousEndsAt?: string;
 }
 
 export const emailOutbox = pgTable(
@@ -146,5 +170,27 @@ export const sgpCredits = pgTable(
   (table) => [primaryKey({ columns: [table.apiKeyId, table.month] })],
 );
 
-export const schema = { apiKeys, trialRequests, emailOutbox, sgpCredits };
+/** Stripe events handled, by event id (docs/decisions/142): the idempotency record of the webhook. */
+export const stripeEvents = pgTable('stripe_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  createdAt: ts('created_at').notNull(),
+  receivedAt: ts('received_at').notNull().defaultNow(),
+  outcome: text('outcome').notNull(),
+});
+
+/** Each Stripe subscription as its events describe it, whichever came first (docs/decisions/142). */
+export const billingSubscriptions = pgTable('billing_subscriptions', {
+  subscriptionId: text('subscription_id').primaryKey(),
+  customerId: text('customer_id').notNull(),
+  email: text('email'),
+  plan: text('plan'),
+  status: text('status').notNull(),
+  statusAt: ts('status_at').notNull(),
+  apiKeyId: bigint('api_key_id', { mode: 'number' }).references(() => apiKeys.id),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const schema = { apiKeys, trialRequests, emailOutbox, sgpCredits, stripeEvents, billingSubscriptions };
 export type Schema = typeof schema;

@@ -1,8 +1,8 @@
-import { getPlan, TRIAL } from '#domain/plans.ts';
+import { getPlan, isPlanId, TRIAL, type Plan } from '#domain/plans.ts';
 import { SITE } from '#domain/site.ts';
 import type { EmailKind, EmailPayload } from '../db/schema.ts';
 
-// Trial emails, plain text and HTML. Nothing the visitor typed (name, company, message) is echoed: the recipient
+// Trial and paid-key emails, plain text and HTML. Nothing the visitor typed (name, company, message) is echoed: the recipient
 // address is the only submitted value that reaches the email, and only as the envelope/To address.
 
 export interface RenderedEmail {
@@ -65,6 +65,12 @@ ${htmlBlocks}
   return { subject, text: `${text}\n\n— ${SITE.brand}, ${SITE.tagline}\n`, html };
 }
 
+/** What a plan allows, in one sentence of an email. */
+function planLimits(plan: Plan): string {
+  const data = plan.realTime ? 'real-time odds' : `odds delayed up to ${plan.latencySeconds} seconds`;
+  return `${plan.name} plan: ${plan.requestsPerMinute.toLocaleString('en-US')} requests per minute, ${data}.`;
+}
+
 export function renderEmail(kind: EmailKind, payload: EmailPayload, context: RenderContext): RenderedEmail {
   const plan = getPlan(TRIAL.planId);
   const limits = `${plan.name} plan limits: ${plan.requestsPerMinute} requests per minute, odds delayed up to ${plan.latencySeconds} seconds.`;
@@ -83,7 +89,51 @@ export function renderEmail(kind: EmailKind, payload: EmailPayload, context: Ren
     text: 'Keep this key secret. We store only a fingerprint of it, so we cannot show it to you again.',
   };
   const ends = formatDate(payload.expiresAt);
+  const paidPlan = getPlan(payload.plan && isPlanId(payload.plan) ? payload.plan : 'starter');
+  const portal: Block = { kind: 'link', text: 'Manage your subscription', href: SITE.subscriptionPortalUrl };
   switch (kind) {
+    case 'paid-key-issued':
+      return compose(`Your ${SITE.brand} API key (${paidPlan.name} plan)`, [
+        {
+          kind: 'p',
+          text: `Thank you for subscribing to the ${SITE.brand} ${paidPlan.name} plan. Here is your API key:`,
+        },
+        { kind: 'key', text: context.key ?? '' },
+        { kind: 'p', text: `${planLimits(paidPlan)} Send the key in the X-Api-Key header.` },
+        ...(payload.previousPrefix
+          ? [
+              {
+                kind: 'p' as const,
+                text: `Your trial key (the one starting with ${payload.previousPrefix}) has stopped working; use this key instead.`,
+              },
+            ]
+          : []),
+        secrecy,
+        docs,
+        portal,
+      ]);
+    case 'paid-key-rotated':
+      return compose(`Your new ${SITE.brand} API key`, [
+        {
+          kind: 'p',
+          text: `As requested, here is a new API key for your ${SITE.brand} ${paidPlan.name} plan:`,
+        },
+        { kind: 'key', text: context.key ?? '' },
+        {
+          kind: 'p',
+          text: payload.previousEndsAt
+            ? `Your previous key (the one starting with ${payload.previousPrefix ?? 'sl_live_'}) keeps working until ${formatDate(payload.previousEndsAt)}, so that you can switch without a gap; then it stops.`
+            : `Your previous key (the one starting with ${payload.previousPrefix ?? 'sl_live_'}) has been revoked.`,
+        },
+        { kind: 'p', text: planLimits(paidPlan) },
+        secrecy,
+        {
+          kind: 'p',
+          text: `If you did not ask for a new key, write to ${SITE.supportEmail}: someone typed your address into our “Lost your key?” form, and only this mailbox received the new key.`,
+        },
+        docs,
+        portal,
+      ]);
     case 'trial-issued':
       return compose(`Your ${SITE.brand} trial API key`, [
         {

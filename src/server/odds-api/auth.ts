@@ -5,7 +5,8 @@ import { clientAddressKey } from '../http/client-address.ts';
 import { FailureThrottle, throttledProblem } from '../http/failure-throttle.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { isCredentialName, urlParameterNames } from '../http/redact.ts';
-import type { ApiKeyRecord, KeyCheck } from './keys.ts';
+import { SITE } from '#domain/site.ts';
+import type { ApiKeyRecord, BillingHoldReason, KeyProblemReason } from './keys.ts';
 import { phaseOf } from './quota.ts';
 
 // Authentication and per-key rate limits of the /v1 routes. The key comes in `X-Api-Key`; only the stream (for
@@ -38,7 +39,7 @@ declare module 'fastify' {
   }
 }
 
-const REASONS: Record<Exclude<KeyCheck, { ok: true }>['reason'], [code: string, detail: string]> = {
+const REASONS: Record<KeyProblemReason, [code: string, detail: string]> = {
   missing: ['api-key-missing', 'Send your API key in the X-Api-Key header.'],
   malformed: ['api-key-malformed', 'This is not a Sharpline API key (expected sl_live_… or sl_trial_…).'],
   unknown: [
@@ -47,16 +48,35 @@ const REASONS: Record<Exclude<KeyCheck, { ok: true }>['reason'], [code: string, 
   ],
   expired: ['api-key-expired', 'This API key has expired. Pick a plan to keep access.'],
   revoked: ['api-key-revoked', 'This API key has been revoked.'],
+  suspended: ['api-key-suspended', 'This API key is suspended.'],
 };
 
-export function keyProblem(reason: keyof typeof REASONS): HttpProblem {
-  const [code, detail] = REASONS[reason];
+const HOLDS: Record<BillingHoldReason, string> = {
+  past_due: 'the subscription’s payment is past due',
+  unpaid: 'the subscription is unpaid',
+  paused: 'the subscription is paused',
+};
+
+/** Why a held key stopped, for its 401 and its streams' close event (decision 142). */
+export function suspensionDetail(hold: NonNullable<ApiKeyRecord['billingHold']>, graceMs: number): string {
+  const grace =
+    hold.reason === 'paused'
+      ? ''
+      : ` since ${hold.since.toISOString()}, and the ${Math.round(graceMs / 3_600_000)}-hour grace period has ended`;
+  return `This API key is suspended: ${HOLDS[hold.reason]}${grace}. Update the payment method in the subscription portal (${SITE.subscriptionPortalUrl}) and the key works again.`;
+}
+
+export function keyProblem(reason: KeyProblemReason, key?: ApiKeyRecord, graceMs = 0): HttpProblem {
+  const [code, generic] = REASONS[reason];
+  const hold = reason === 'suspended' ? key?.billingHold : null;
   return new HttpProblem(
     401,
     code,
     'Invalid API key',
-    detail,
-    {},
+    hold ? suspensionDetail(hold, graceMs) : generic,
+    hold
+      ? { reason: hold.reason, since: hold.since.toISOString(), portal_url: SITE.subscriptionPortalUrl }
+      : {},
     { 'www-authenticate': 'ApiKey header="X-Api-Key"' },
   );
 }
@@ -140,7 +160,7 @@ async function authenticate(
         throw throttledProblem(wait, THROTTLED_DETAIL);
       }
     }
-    throw keyProblem(check.reason);
+    throw keyProblem(check.reason, check.key, app.apiKeys.billingGraceMs);
   }
   const { key } = check;
   const limit = key.plan.requestsPerMinute;

@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import { getPlan, isPlanId, type Plan, type PlanId } from '#domain/plans.ts';
 import type { Database } from '../db/database.ts';
 import { apiKeys } from '../db/schema.ts';
+import { emailIdentity } from '../trials/email-identity.ts';
 import { TtlCache } from './ttl-cache.ts';
 
 // API keys, paid and trial: `sl_<kind>_<32 base62 chars>` (190 bits of randomness). Only the SHA-256 hash and a short
@@ -72,6 +73,8 @@ export const KEY_IN_TEXT = /sl_(?:trial|live)_[0-9A-Za-z]{32}/g;
 // cache so that a hot key costs no query per request, creation and revocation for operators, and a listener hook so
 // that open streams of a revoked key close at once on this instance (other instances re-check every few seconds).
 
+export type BillingHoldReason = 'past_due' | 'unpaid' | 'paused';
+
 export interface ApiKeyRecord {
   id: number;
   prefix: string;
@@ -81,11 +84,20 @@ export interface ApiKeyRecord {
   createdAt: Date;
   expiresAt: Date | null;
   revokedAt: Date | null;
+  /** Paid keys from a Stripe checkout (decision 142). */
+  stripeCustomerId: string | null;
+  stripeSubscriptionId: string | null;
+  /** The subscription's payment holds the key: it stops once the hold is older than the grace period. */
+  billingHold: { reason: BillingHoldReason; since: Date } | null;
+  /** The key whose SGP credits ledger this one uses: the first of its rotated line (itself when never rotated). */
+  ledgerId: number;
+  replacedBy: number | null;
 }
 
+export type KeyProblemReason = 'missing' | 'malformed' | 'unknown' | 'expired' | 'revoked' | 'suspended';
+
 export type KeyCheck =
-  | { ok: true; key: ApiKeyRecord }
-  | { ok: false; reason: 'missing' | 'malformed' | 'unknown' | 'expired' | 'revoked'; key?: ApiKeyRecord };
+  { ok: true; key: ApiKeyRecord } | { ok: false; reason: KeyProblemReason; key?: ApiKeyRecord };
 
 type Row = typeof apiKeys.$inferSelect;
 
@@ -99,17 +111,47 @@ function toRecord(row: Row): ApiKeyRecord {
     createdAt: row.createdAt,
     expiresAt: row.expiresAt,
     revokedAt: row.revokedAt,
+    stripeCustomerId: row.stripeCustomerId,
+    stripeSubscriptionId: row.stripeSubscriptionId,
+    billingHold:
+      row.billingHold && row.billingHoldSince
+        ? { reason: row.billingHold, since: row.billingHoldSince }
+        : null,
+    ledgerId: row.ledgerKeyId ?? row.id,
+    replacedBy: row.replacedBy,
   };
 }
 
+/** BILLING_GRACE_HOURS' default: how long a key keeps working after its subscription's payment became late. */
+export const DEFAULT_BILLING_GRACE_MS = 72 * 3_600_000;
+
+/** When a held key stops working: after the grace period for late payment, at once for a paused subscription. */
+export function suspendedFrom(hold: NonNullable<ApiKeyRecord['billingHold']>, graceMs: number): number {
+  return hold.since.getTime() + (hold.reason === 'paused' ? 0 : graceMs);
+}
+
 /** Whether a stored key may be used at `now`. */
-export function checkRecord(key: ApiKeyRecord, now: number): KeyCheck {
+export function checkRecord(key: ApiKeyRecord, now: number, graceMs = DEFAULT_BILLING_GRACE_MS): KeyCheck {
   if (key.revokedAt) return { ok: false, reason: 'revoked', key };
   if (key.expiresAt && key.expiresAt.getTime() <= now) return { ok: false, reason: 'expired', key };
+  if (key.billingHold && suspendedFrom(key.billingHold, graceMs) <= now)
+    return { ok: false, reason: 'suspended', key };
   return { ok: true, key };
 }
 
 export type RevokeOrigin = 'local' | 'remote';
+
+/**
+ * What happened to some keys, told to listeners (streams, the Redis bus): revoked; their plan changed (streams reopen
+ * on the new plan); or their billing hold changed (the next request reads it).
+ */
+export type KeyChangeKind = 'revoked' | 'plan-changed' | 'billing';
+
+export interface KeyChange {
+  ids: number[];
+  origin: RevokeOrigin;
+  kind: KeyChangeKind;
+}
 
 export interface ApiKeyServiceOptions {
   /** How long a lookup is trusted before the database is asked again (revocation by another instance). */
@@ -118,6 +160,8 @@ export interface ApiKeyServiceOptions {
   negativeCacheMs?: number;
   /** Entries of each cache (known keys, unknown keys); the least recently used goes first. */
   cacheEntries?: number;
+  /** BILLING_GRACE_HOURS in milliseconds (default 72 hours). */
+  billingGraceMs?: number;
   now?: () => number;
 }
 
@@ -129,8 +173,9 @@ export class ApiKeyService {
   private readonly pending = new Map<string, Promise<ApiKeyRecord | null>>();
   /** Bumped by every revocation: a lookup that started before one is not cached. */
   private generation = 0;
-  private readonly revokeListeners = new Set<(ids: number[], origin: RevokeOrigin) => void>();
+  private readonly listeners = new Set<(change: KeyChange) => void>();
   private readonly cacheMs: number;
+  readonly billingGraceMs: number;
   private readonly negativeCacheMs: number;
   private readonly now: () => number;
 
@@ -141,6 +186,7 @@ export class ApiKeyService {
     this.cacheMs = options.cacheMs ?? 2_000;
     this.negativeCacheMs = options.negativeCacheMs ?? 5_000;
     this.now = options.now ?? Date.now;
+    this.billingGraceMs = options.billingGraceMs ?? DEFAULT_BILLING_GRACE_MS;
     this.known = new TtlCache(options.cacheEntries ?? 50_000);
     this.unknown = new TtlCache(options.cacheEntries ?? 50_000);
   }
@@ -155,7 +201,7 @@ export class ApiKeyService {
     if (record === undefined && this.unknown.get(hash, now)) record = null;
     if (record === undefined) record = await this.lookup(hash);
     if (!record) return { ok: false, reason: 'unknown' };
-    return checkRecord(record, now);
+    return checkRecord(record, now, this.billingGraceMs);
   }
 
   private lookup(hash: string): Promise<ApiKeyRecord | null> {
@@ -190,6 +236,7 @@ export class ApiKeyService {
         kind: 'paid',
         plan: args.planId,
         ownerEmail: args.email,
+        ownerIdentity: emailIdentity(args.email),
         expiresAt: args.expiresAt ?? null,
       })
       .returning();
@@ -217,43 +264,56 @@ export class ApiKeyService {
       .returning();
     const records = rows.map(toRecord);
     if (records.length > 0)
-      this.revoked(
+      this.changed(
         records.map((record) => record.id),
         'local',
+        'revoked',
       );
     return records;
   }
 
   /**
-   * Keys revoked here ('local') or on another instance ('remote', told through Redis): forgets every cached lookup,
-   * so the next request with such a key reads the database, and tells the listeners (streams close, the Redis bus
-   * publishes local revocations).
+   * Keys changed here ('local', after the commit) or on another instance ('remote', told through Redis): forgets
+   * every cached lookup, so the next request with such a key reads the database, and tells the listeners (streams
+   * close, the Redis bus publishes local changes).
    */
-  revoked(ids: number[], origin: RevokeOrigin): void {
+  changed(ids: number[], origin: RevokeOrigin, kind: KeyChangeKind): void {
+    if (ids.length === 0) return;
     this.generation += 1;
     this.pending.clear();
     this.known.clear();
-    for (const listener of this.revokeListeners) listener(ids, origin);
+    for (const listener of this.listeners) listener({ ids, origin, kind });
   }
 
-  /** Of the given key ids, those no longer usable (revoked or expired), read from the database. */
-  async unusable(ids: readonly number[]): Promise<number[]> {
+  /**
+   * Of the given key ids, those no longer usable (revoked, expired, or suspended by billing) and why, read from the
+   * database and judged at this service's clock, as `authenticate` judges them.
+   */
+  async unusable(
+    ids: readonly number[],
+  ): Promise<{ id: number; reason: 'revoked' | 'expired' | 'suspended' }[]> {
     if (ids.length === 0) return [];
     const rows = await this.db
-      .select({ id: apiKeys.id })
+      .select()
       .from(apiKeys)
       .where(
         and(
           inArray(apiKeys.id, [...ids]),
-          sql`(${apiKeys.revokedAt} IS NOT NULL OR (${apiKeys.expiresAt} IS NOT NULL AND ${apiKeys.expiresAt} <= now()))`,
+          sql`(${apiKeys.revokedAt} IS NOT NULL OR ${apiKeys.expiresAt} IS NOT NULL OR ${apiKeys.billingHold} IS NOT NULL)`,
         ),
       );
-    return rows.map((row) => row.id);
+    const now = this.now();
+    const gone: { id: number; reason: 'revoked' | 'expired' | 'suspended' }[] = [];
+    for (const row of rows) {
+      const check = checkRecord(toRecord(row), now, this.billingGraceMs);
+      if (!check.ok) gone.push({ id: row.id, reason: check.reason as 'revoked' | 'expired' | 'suspended' });
+    }
+    return gone;
   }
 
-  onRevoke(listener: (ids: number[], origin: RevokeOrigin) => void): () => void {
-    this.revokeListeners.add(listener);
-    return () => this.revokeListeners.delete(listener);
+  onChange(listener: (change: KeyChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 }
 

@@ -55,7 +55,11 @@ function withBodyExamples(
 }
 
 async function api(app: FastifyInstance, options: ApiPluginOptions) {
-  await app.register(apiKeysPlugin, { cacheMs: options.keyCacheMs, now: options.now });
+  await app.register(apiKeysPlugin, {
+    cacheMs: options.keyCacheMs,
+    now: options.now,
+    billingGraceMs: app.config.BILLING_GRACE_HOURS * 3_600_000,
+  });
   await app.register(sgpCreditsPlugin, { now: options.now });
   const { REDIS_URL, REDIS_PREFIX } = app.config;
   if (REDIS_URL) {

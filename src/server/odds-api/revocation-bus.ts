@@ -1,16 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
-import type { ApiKeyService } from './keys.ts';
+import type { ApiKeyService, KeyChangeKind } from './keys.ts';
 
 // Revocations told to every instance through Redis pub/sub (when REDIS_URL is set), so that another instance's key
 // cache forgets a revoked key at once instead of trusting it for up to its cache time (2 s), and closes its streams
-// at once instead of at its next database re-check. The re-check stays as the fallback for a lost message.
+// at once instead of at its next database re-check. The re-check stays as the fallback for a lost message. Plan and
+// billing changes travel the same way (decision 142), so that every instance serves a new plan from the next request.
 
 interface Message {
   from: string;
   ids: number[];
+  /** Absent in messages of instances older than decision 142: those were revocations. */
+  kind?: KeyChangeKind;
 }
+
+const KINDS: readonly KeyChangeKind[] = ['revoked', 'plan-changed', 'billing'];
 
 export class RedisRevocationBus {
   /** This instance, so that it ignores its own messages. */
@@ -47,12 +52,13 @@ export class RedisRevocationBus {
       }
       if (message.from === this.instance || !Array.isArray(message.ids)) return;
       const ids = message.ids.filter((id) => Number.isSafeInteger(id));
-      if (ids.length > 0) this.keys.revoked(ids, 'remote');
+      const kind = message.kind === undefined ? 'revoked' : message.kind;
+      if (ids.length > 0 && KINDS.includes(kind)) this.keys.changed(ids, 'remote', kind);
     });
     await this.subscriber.subscribe(this.channel);
-    this.off = this.keys.onRevoke((ids, origin) => {
+    this.off = this.keys.onChange(({ ids, origin, kind }) => {
       if (origin !== 'local') return;
-      const message: Message = { from: this.instance, ids };
+      const message: Message = { from: this.instance, ids, kind };
       this.publisher.publish(this.channel, JSON.stringify(message)).catch((error: Error) => {
         this.log.warn(
           { err: error.message },

@@ -121,7 +121,7 @@ function monthsBetween(from: SgpMonth, to: SgpMonth): number {
 }
 
 function rowId(spend: Pick<PendingSpend, 'key' | 'month'>): string {
-  return `${spend.key.id}|${spend.month.month}`;
+  return `${spend.key.ledgerId}|${spend.month.month}`;
 }
 
 interface PendingSpend {
@@ -192,7 +192,7 @@ export class SgpCredits {
     const fresh = groups.filter((group) => !this.rows.has(rowId(group[0]!)));
     if (fresh.length > 0) {
       const values = fresh.map(
-        (group) => sql`(${group[0]!.key.id}::bigint, ${dayOf(group[0]!.month)}::date)`,
+        (group) => sql`(${group[0]!.key.ledgerId}::bigint, ${dayOf(group[0]!.month)}::date)`,
       );
       await this.db.execute(sql`
         INSERT INTO sgp_credits (api_key_id, month, used)
@@ -203,7 +203,7 @@ export class SgpCredits {
     }
     const values = groups.map(
       (group) =>
-        sql`(${group[0]!.key.id}::bigint, ${dayOf(group[0]!.month)}::date, ${group.length}::integer, ${group[0]!.allowance}::integer)`,
+        sql`(${group[0]!.key.ledgerId}::bigint, ${dayOf(group[0]!.month)}::date, ${group.length}::integer, ${group[0]!.allowance}::integer)`,
     );
     const updated = rowsOf<{ api_key_id: number | string; month: string; used: number; granted: number }>(
       await this.db.execute(sql`
@@ -240,7 +240,7 @@ export class SgpCredits {
     const [row] = rowsOf<{ used: number; granted: number }>(
       await this.db.execute(sql`
         INSERT INTO sgp_credits (api_key_id, month, used)
-        SELECT ${key.id}::bigint, ${dayOf(month)}::date, 1 WHERE ${allowance}::integer > 0
+        SELECT ${key.ledgerId}::bigint, ${dayOf(month)}::date, 1 WHERE ${allowance}::integer > 0
         ON CONFLICT (api_key_id, month) DO UPDATE SET used = sgp_credits.used + 1, updated_at = now()
           WHERE sgp_credits.used < ${allowance}::integer + sgp_credits.granted
         RETURNING used, granted`),
@@ -263,7 +263,7 @@ export class SgpCredits {
     if (!parsed) throw new RangeError(`Not a month (YYYY-MM): ${JSON.stringify(month)}`);
     await this.db.execute(sql`
       UPDATE sgp_credits SET used = used - 1, updated_at = now()
-      WHERE api_key_id = ${key.id} AND month = ${dayOf(parsed)}::date AND used > 0`);
+      WHERE api_key_id = ${key.ledgerId} AND month = ${dayOf(parsed)}::date AND used > 0`);
   }
 
   /** The key's figures for the current month (`/v1/me`); all 0 when its plan has no SGP credits. */
@@ -292,7 +292,7 @@ export class SgpCredits {
     if (ahead > GRANT_MONTHS_AHEAD) return { granted: false, reason: 'too-far-ahead' };
     const [row] = await this.db
       .insert(sgpCredits)
-      .values({ apiKeyId: key.id, month: dayOf(target), granted: credits })
+      .values({ apiKeyId: key.ledgerId, month: dayOf(target), granted: credits })
       .onConflictDoUpdate({
         target: [sgpCredits.apiKeyId, sgpCredits.month],
         set: { granted: sql`${sgpCredits.granted} + excluded.granted`, updatedAt: sql`now()` },
@@ -316,7 +316,7 @@ export class SgpCredits {
     const rows = await this.db
       .select({ month: sgpCredits.month, used: sgpCredits.used, granted: sgpCredits.granted })
       .from(sgpCredits)
-      .where(and(eq(sgpCredits.apiKeyId, key.id), gte(sgpCredits.month, dayOf(oldest))));
+      .where(and(eq(sgpCredits.apiKeyId, key.ledgerId), gte(sgpCredits.month, dayOf(oldest))));
     const byMonth = new Map(rows.map((row) => [row.month.slice(0, 7), row]));
     const allowance = allowanceOf(key.plan);
     const later = [...byMonth.keys()]
@@ -339,7 +339,7 @@ export class SgpCredits {
     const [row] = await this.db
       .select({ used: sgpCredits.used, granted: sgpCredits.granted })
       .from(sgpCredits)
-      .where(and(eq(sgpCredits.apiKeyId, key.id), eq(sgpCredits.month, dayOf(month))));
+      .where(and(eq(sgpCredits.apiKeyId, key.ledgerId), eq(sgpCredits.month, dayOf(month))));
     return stateOf(month, allowanceOf(key.plan), row?.used ?? 0, row?.granted ?? 0);
   }
 }

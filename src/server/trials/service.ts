@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { and, desc, eq, gt, isNotNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { TRIAL } from '#domain/plans.ts';
 import type { TrialRequest } from '#domain/schemas/trial-request.ts';
@@ -12,6 +12,7 @@ import {
   type EmailPayload,
 } from '../db/schema.ts';
 import { generateKey } from '../odds-api/keys.ts';
+import { queueEmail, type QueueArgs, type Tx } from '../email/queue.ts';
 import type { Secrets } from '../secrets.ts';
 import { emailIdentity } from './email-identity.ts';
 
@@ -43,22 +44,6 @@ export function payloadHash(request: TrialRequest): string {
   return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
 }
 
-export function newMessageId(siteUrl: string): string {
-  return `<${randomUUID()}@${new URL(siteUrl).hostname || 'sharpline.io'}>`;
-}
-
-interface QueueArgs {
-  kind: EmailKind;
-  to: string;
-  payload: EmailPayload;
-  key?: string;
-  /** The key the email carries or reminds of. */
-  apiKeyId?: number;
-  trialRequestId?: number;
-}
-
-type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
-
 /** The columns of a trial request the operators' listings show. */
 const REQUEST_SUMMARY = {
   id: trialRequests.id,
@@ -76,22 +61,8 @@ export class TrialService {
     private readonly siteUrl: string,
   ) {}
 
-  private async queueEmail(tx: Tx, args: QueueArgs) {
-    const messageId = newMessageId(this.siteUrl);
-    const [row] = await tx
-      .insert(emailOutbox)
-      .values({
-        kind: args.kind,
-        toAddress: args.to,
-        toIdentity: emailIdentity(args.to),
-        payload: args.payload,
-        sealedSecret: args.key ? this.secrets.seal(args.key, messageId) : null,
-        messageId,
-        apiKeyId: args.apiKeyId ?? null,
-        trialRequestId: args.trialRequestId ?? null,
-      })
-      .returning({ id: emailOutbox.id });
-    return row!.id;
+  private queueEmail(tx: Tx, args: QueueArgs) {
+    return queueEmail(tx, this.secrets, this.siteUrl, args);
   }
 
   /** Serialises work on one mailbox identity across connections and instances (released at commit). */

@@ -39,8 +39,9 @@ export class FakeSink implements StreamSink {
 
 let nextId = 1;
 export function keyOf(planId: PlanId): ApiKeyRecord {
+  const id = nextId++;
   return {
-    id: nextId++,
+    id,
     prefix: 'sl_live_abcdef',
     kind: 'paid',
     plan: getPlan(planId),
@@ -48,6 +49,11 @@ export function keyOf(planId: PlanId): ApiKeyRecord {
     createdAt: new Date(0),
     expiresAt: null,
     revokedAt: null,
+    stripeCustomerId: null,
+    stripeSubscriptionId: null,
+    billingHold: null,
+    ledgerId: id,
+    replacedBy: null,
   };
 }
 

@@ -191,5 +191,5 @@ export async function waitFor<T>(
 
 /** The key in an email body (text part). */
 export function keyInEmail(raw: string): string | undefined {
-  return /sl_trial_[0-9A-Za-z]{32}/.exec(raw)?.[0];
+  return /sl_(?:trial|live)_[0-9A-Za-z]{32}/.exec(raw)?.[0];
 }

@@ -1,7 +1,9 @@
 import type { StreamClient } from './fan-out.ts';
+import type { KeyCloseReason } from './stream-hub.ts';
 
 // Open streams by API key: the per-key count the route's concurrent-stream cap reads, and the periodic check that
-// closes the streams of keys that expired here or were revoked on any instance (docs/decisions/082, 086).
+// closes the streams of keys that expired here or were revoked or suspended on any instance (docs/decisions/082, 086,
+// 142).
 
 export class StreamsByKey {
   private readonly byKey = new Map<number, Set<StreamClient>>();
@@ -30,12 +32,12 @@ export class StreamsByKey {
 
   /**
    * Closes the streams of keys expired at `now`, then asks `recheck` (one database query) which of the open keys can
-   * no longer be used, and closes theirs as revoked when it answers. A failed query is retried at the next check.
+   * no longer be used, and closes theirs with the reason it gives. A failed query is retried at the next check.
    */
   check(
     now: number,
-    recheck: (ids: number[]) => Promise<number[]>,
-    close: (keyId: number, reason: 'revoked' | 'expired') => void,
+    recheck: (ids: number[]) => Promise<{ id: number; reason: KeyCloseReason }[]>,
+    close: (keyId: number, reason: KeyCloseReason) => void,
   ): void {
     for (const [id, clients] of this.byKey) {
       const key = [...clients][0]?.key;
@@ -45,7 +47,7 @@ export class StreamsByKey {
     if (ids.length === 0) return;
     recheck(ids).then(
       (gone) => {
-        for (const id of gone) close(id, 'revoked');
+        for (const { id, reason } of gone) close(id, reason);
       },
       () => {},
     );

@@ -44,7 +44,17 @@ export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
   idleRetainMs: 60_000,
 };
 
-export type CloseReason = 'revoked' | 'expired' | 'slow' | 'shutdown';
+export type KeyCloseReason = 'revoked' | 'expired' | 'suspended';
+export type CloseReason = KeyCloseReason | 'plan-changed' | 'slow' | 'shutdown';
+
+/** What a `close` event says (slow readers get no event: their buffer is full). */
+const CLOSE_DETAIL: Record<Exclude<CloseReason, 'slow' | 'shutdown'>, string> = {
+  revoked: 'This API key has been revoked.',
+  expired: 'This API key has expired.',
+  suspended:
+    'This API key is suspended: its subscription’s payment is late or the subscription is paused. A request with it answers 401 api-key-suspended with the details.',
+  'plan-changed': 'This API key’s plan changed. Reconnect (with Last-Event-ID) to continue on the new plan.',
+};
 
 const LIVE = Promise.resolve();
 
@@ -79,7 +89,7 @@ export class StreamHub {
     this.loop = new LoopTelemetry(now);
   }
 
-  start(recheck: (ids: number[]) => Promise<number[]>): void {
+  start(recheck: (ids: number[]) => Promise<{ id: number; reason: KeyCloseReason }[]>): void {
     const store = this.engine.store;
     this.unsubscribe.push(
       store.subscribe((change) => {
@@ -205,7 +215,7 @@ export class StreamHub {
     const frame =
       reason === 'slow' || reason === 'shutdown'
         ? `event: close\ndata: ${JSON.stringify({ reason })}\n\n`
-        : `event: close\ndata: ${JSON.stringify({ reason, detail: reason === 'revoked' ? 'This API key has been revoked.' : 'This API key has expired.' })}\n\n`;
+        : `event: close\ndata: ${JSON.stringify({ reason, detail: CLOSE_DETAIL[reason] })}\n\n`;
     client.sink.end(reason === 'slow' ? undefined : frame);
   }
 

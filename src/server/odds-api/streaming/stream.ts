@@ -63,8 +63,11 @@ export function createStreamHub(
   );
   app.decorate('streamHub', hub);
   app.addHook('onReady', async () => hub.start((ids) => app.apiKeys.unusable(ids)));
-  const offRevoke = app.apiKeys.onRevoke((ids) => {
-    for (const id of ids) hub.closeKey(id, 'revoked');
+  // A revoked key's streams end; a key whose plan changed has them end with `plan-changed`, so that the client
+  // reconnects onto the new plan's delay and filters. A billing hold is judged by the periodic re-check.
+  const offRevoke = app.apiKeys.onChange(({ ids, kind }) => {
+    if (kind === 'billing') return;
+    for (const id of ids) hub.closeKey(id, kind);
   });
   app.addHook('preClose', async () => {
     offRevoke();

@@ -1,0 +1,477 @@
+import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import type { PlanId } from '#domain/plans.ts';
+import type { Database } from '../db/database.ts';
+import { apiKeys, billingSubscriptions, stripeEvents } from '../db/schema.ts';
+import { queueEmail, type Tx } from '../email/queue.ts';
+import { generateKey, type BillingHoldReason } from '../odds-api/keys.ts';
+import type { Secrets } from '../secrets.ts';
+import { emailIdentity } from '../trials/email-identity.ts';
+
+// Paid keys as Stripe's subscriptions make them (docs/decisions/142-stripe-webhooks-provision-keys.md). Each Stripe
+// event is applied in one transaction that first records its id (a replay, or a second delivery racing the first,
+// finds the row and changes nothing), then takes the subscription's lock, so that its events apply one at a time on
+// every instance. A key and the email carrying it are committed together: the outbox sends it exactly once, after a
+// crash too. The caller tells the key service what changed after the commit (caches, streams, other instances).
+
+/** Stripe subscription statuses (https://docs.stripe.com/api/subscriptions/object#subscription_object-status). */
+export type SubscriptionStatus =
+  'incomplete' | 'incomplete_expired' | 'trialing' | 'active' | 'past_due' | 'canceled' | 'unpaid' | 'paused';
+
+/** A subscription in these states has paid (or is in its trial): its key is issued, and works. */
+const GOOD: readonly string[] = ['active', 'trialing'];
+/** These states hold the key: it keeps working for the grace period (paused: it stops at once). */
+const HOLDS: readonly string[] = ['past_due', 'unpaid', 'paused'];
+/** These states end the subscription: its keys are revoked. */
+const ENDED: readonly string[] = ['canceled', 'incomplete_expired'];
+
+export interface StripeEventRef {
+  id: string;
+  type: string;
+  /** The event's `created` (Stripe's clock): it orders a subscription's changes. */
+  created: Date;
+}
+
+export interface CheckoutFacts {
+  subscriptionId: string;
+  customerId: string;
+  email: string;
+  plan: PlanId;
+  /** The checkout was paid (or needed no payment): the subscription is active unless a newer event said otherwise. */
+  paid: boolean;
+}
+
+export interface SubscriptionFacts {
+  subscriptionId: string;
+  customerId: string;
+  status: string;
+  /** The plan its price or metadata names; undefined when neither does (the plan stays as it was). */
+  plan: PlanId | undefined;
+}
+
+/** What an event did, for the webhook's log and answer, and for the key service after the commit. */
+export interface BillingEffects {
+  outcome: string;
+  /** Keys revoked (the subscription ended; a trial replaced by a paid key). */
+  revoked: number[];
+  /** Keys whose plan changed (their streams reopen on the new plan). */
+  planChanged: number[];
+  /** Keys whose billing hold was set or lifted. */
+  billing: number[];
+  /** Emails queued (kick the outbox). */
+  emails: number;
+  keyPrefix?: string;
+}
+
+export interface RotateResult {
+  fromPrefix: string;
+  toPrefix: string;
+  toId: number;
+  fromId: number;
+  /** When the previous key stops: null when it was revoked at once. */
+  previousEndsAt: Date | null;
+  emailId: number;
+}
+
+type SubscriptionRow = typeof billingSubscriptions.$inferSelect;
+type KeyRow = typeof apiKeys.$inferSelect;
+
+function none(outcome: string): BillingEffects {
+  return { outcome, revoked: [], planChanged: [], billing: [], emails: 0 };
+}
+
+function holdOf(status: string): BillingHoldReason | null {
+  return HOLDS.includes(status) ? (status as BillingHoldReason) : null;
+}
+
+export class PaidKeyService {
+  constructor(
+    private readonly db: Database,
+    private readonly secrets: Secrets,
+    private readonly siteUrl: string,
+  ) {}
+
+  /**
+   * Runs `apply` for `event` in one transaction, once: a second delivery of the event (a replay, or one racing this
+   * one on another connection or instance) returns `duplicate` and changes nothing.
+   */
+  async handle(
+    event: StripeEventRef,
+    apply: (tx: Tx) => Promise<BillingEffects>,
+  ): Promise<BillingEffects & { duplicate: boolean }> {
+    return this.db.transaction(async (tx) => {
+      // On PostgreSQL a concurrent INSERT of the same id waits here for the first transaction, then conflicts.
+      const fresh = await tx
+        .insert(stripeEvents)
+        .values({ id: event.id, type: event.type, createdAt: event.created, outcome: 'applying' })
+        .onConflictDoNothing({ target: stripeEvents.id })
+        .returning({ id: stripeEvents.id });
+      if (fresh.length === 0) return { ...none('duplicate'), duplicate: true };
+      const effects = await apply(tx);
+      await tx.update(stripeEvents).set({ outcome: effects.outcome }).where(eq(stripeEvents.id, event.id));
+      return { ...effects, duplicate: false };
+    });
+  }
+
+  /** Whether the event was applied already (a replay): a shortcut before any call to Stripe's API. */
+  async seen(eventId: string): Promise<boolean> {
+    const rows = await this.db
+      .select({ id: stripeEvents.id })
+      .from(stripeEvents)
+      .where(eq(stripeEvents.id, eventId))
+      .limit(1);
+    return rows.length > 0;
+  }
+
+  /** Records an event that changes nothing (an ignored type), so that its replays are recognised too. */
+  ignore(event: StripeEventRef, outcome: string) {
+    return this.handle(event, async () => none(outcome));
+  }
+
+  /** `checkout.session.completed` (and `async_payment_succeeded`) of a subscription: the key is issued once. */
+  checkout(event: StripeEventRef, facts: CheckoutFacts) {
+    return this.handle(event, async (tx) => {
+      const row = await this.lockSubscription(tx, facts.subscriptionId);
+      let current: SubscriptionRow | undefined;
+      if (!row) {
+        [current] = await tx
+          .insert(billingSubscriptions)
+          .values({
+            subscriptionId: facts.subscriptionId,
+            customerId: facts.customerId,
+            email: facts.email,
+            plan: facts.plan,
+            status: facts.paid ? 'active' : 'incomplete',
+            statusAt: event.created,
+          })
+          .returning();
+      } else {
+        // A subscription event newer than this checkout already set the plan and status: they stand.
+        const newer = row.statusAt.getTime() > event.created.getTime();
+        const status = !newer && facts.paid && row.status === 'incomplete' ? 'active' : row.status;
+        [current] = await tx
+          .update(billingSubscriptions)
+          .set({
+            customerId: facts.customerId,
+            email: facts.email,
+            plan: newer && row.plan ? row.plan : facts.plan,
+            status,
+            statusAt: newer ? row.statusAt : event.created,
+            updatedAt: sql`now()`,
+          })
+          .where(eq(billingSubscriptions.subscriptionId, facts.subscriptionId))
+          .returning();
+      }
+      return this.issueIfDue(tx, current!);
+    });
+  }
+
+  /** `customer.subscription.updated`: the plan and status as of the event; an older event than the last applied is ignored. */
+  update(event: StripeEventRef, facts: SubscriptionFacts) {
+    return this.handle(event, async (tx) => {
+      const row = await this.lockSubscription(tx, facts.subscriptionId);
+      if (!row) {
+        // Before its checkout event: remembered, so that the checkout issues the key with this plan and status.
+        if (!facts.plan) return none('ignored: not a subscription to a plan');
+        await tx.insert(billingSubscriptions).values({
+          subscriptionId: facts.subscriptionId,
+          customerId: facts.customerId,
+          plan: facts.plan,
+          status: facts.status,
+          statusAt: event.created,
+        });
+        return ENDED.includes(facts.status) ? none('recorded: ended before its checkout') : none('recorded');
+      }
+      if (row.status === 'canceled') return none('ignored: subscription already canceled');
+      if (row.statusAt.getTime() > event.created.getTime())
+        return none('ignored: older than the last change');
+      const plan = facts.plan ?? (row.plan as PlanId | null);
+      const [current] = await tx
+        .update(billingSubscriptions)
+        .set({ plan, status: facts.status, statusAt: event.created, updatedAt: sql`now()` })
+        .where(eq(billingSubscriptions.subscriptionId, facts.subscriptionId))
+        .returning();
+      if (ENDED.includes(facts.status)) return this.revokeSubscription(tx, facts.subscriptionId);
+      const effects = none('updated');
+      if (plan && plan !== row.plan) {
+        effects.planChanged = await this.keysOf(tx, facts.subscriptionId, { plan });
+        effects.outcome = `plan ${row.plan ?? 'none'} → ${plan}`;
+      }
+      const hold = holdOf(facts.status);
+      if (hold || GOOD.includes(facts.status)) {
+        effects.billing = await this.setHold(tx, facts.subscriptionId, hold, event.created);
+        if (effects.billing.length > 0) effects.outcome += hold ? `; held (${hold})` : '; hold lifted';
+      }
+      if (!current!.apiKeyId) {
+        const issued = await this.issueIfDue(tx, current!);
+        return { ...issued, planChanged: effects.planChanged, billing: effects.billing };
+      }
+      return effects;
+    });
+  }
+
+  /** `customer.subscription.deleted`: every key of the subscription is revoked, and none is issued for it later. */
+  delete(event: StripeEventRef, facts: Omit<SubscriptionFacts, 'status'>) {
+    return this.handle(event, async (tx) => {
+      const row = await this.lockSubscription(tx, facts.subscriptionId);
+      if (!row) {
+        await tx.insert(billingSubscriptions).values({
+          subscriptionId: facts.subscriptionId,
+          customerId: facts.customerId,
+          plan: facts.plan ?? null,
+          status: 'canceled',
+          statusAt: event.created,
+        });
+        return none('recorded: canceled before its checkout');
+      }
+      await tx
+        .update(billingSubscriptions)
+        .set({ status: 'canceled', statusAt: event.created, updatedAt: sql`now()` })
+        .where(eq(billingSubscriptions.subscriptionId, facts.subscriptionId));
+      return this.revokeSubscription(tx, facts.subscriptionId);
+    });
+  }
+
+  /**
+   * A new key for the key `prefix` names (operators' `npm run keys -- rotate`): same plan, owner, subscription and
+   * credits ledger; the old key is revoked at once, or keeps working for `overlapMs` (the "Lost your key?" form).
+   * Null when no usable key has this prefix.
+   */
+  async rotate(prefix: string, overlapMs: number): Promise<RotateResult | null> {
+    return this.db.transaction(async (tx) => {
+      const candidates = await tx
+        .select()
+        .from(apiKeys)
+        .where(and(eq(apiKeys.prefix, prefix), isNull(apiKeys.revokedAt), isNull(apiKeys.replacedBy)))
+        .for('update');
+      const live = candidates.filter((row) => !row.expiresAt || row.expiresAt.getTime() > Date.now());
+      if (live.length !== 1) return null;
+      return this.rotateRow(tx, live[0]!, overlapMs);
+    });
+  }
+
+  /**
+   * "Lost your key?": every usable paid key of the mailbox identity of `email` (decision 028) gets a successor,
+   * emailed to the key's owner address (never to the address typed); the old key keeps working for `overlapMs`.
+   * Returns how many were rotated (the form never says).
+   */
+  async lostKey(email: string, overlapMs: number): Promise<RotateResult[]> {
+    const identity = emailIdentity(email);
+    return this.db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`lost-key:${identity}`}, 0))`);
+      const rows = await tx
+        .select()
+        .from(apiKeys)
+        .where(
+          and(
+            or(
+              eq(apiKeys.ownerIdentity, identity),
+              and(
+                isNull(apiKeys.ownerIdentity),
+                sql`lower(${apiKeys.ownerEmail}) = ${email.trim().toLowerCase()}`,
+              ),
+            ),
+            eq(apiKeys.kind, 'paid'),
+            isNull(apiKeys.revokedAt),
+            isNull(apiKeys.replacedBy),
+            sql`(${apiKeys.expiresAt} IS NULL OR ${apiKeys.expiresAt} > now())`,
+          ),
+        )
+        .orderBy(apiKeys.id)
+        .for('update');
+      const results: RotateResult[] = [];
+      for (const row of rows) results.push(await this.rotateRow(tx, row, overlapMs));
+      return results;
+    });
+  }
+
+  private async rotateRow(tx: Tx, old: KeyRow, overlapMs: number): Promise<RotateResult> {
+    const key = generateKey(old.kind === 'trial' ? 'trial' : 'live');
+    const [created] = await tx
+      .insert(apiKeys)
+      .values({
+        prefix: key.prefix,
+        hash: key.hash,
+        kind: old.kind,
+        plan: old.plan,
+        ownerEmail: old.ownerEmail,
+        ownerIdentity: old.ownerIdentity ?? emailIdentity(old.ownerEmail),
+        expiresAt: old.expiresAt,
+        stripeCustomerId: old.stripeCustomerId,
+        stripeSubscriptionId: old.stripeSubscriptionId,
+        billingHold: old.billingHold,
+        billingHoldSince: old.billingHoldSince,
+        ledgerKeyId: old.ledgerKeyId ?? old.id,
+      })
+      .returning();
+    const [ended] = await tx
+      .update(apiKeys)
+      .set(
+        overlapMs > 0
+          ? {
+              replacedBy: created!.id,
+              expiresAt: sql`least(coalesce(${apiKeys.expiresAt}, 'infinity'::timestamptz), now() + make_interval(secs => ${overlapMs / 1000}))`,
+            }
+          : { replacedBy: created!.id, revokedAt: sql`now()` },
+      )
+      .where(eq(apiKeys.id, old.id))
+      .returning();
+    if (old.stripeSubscriptionId) {
+      await tx
+        .update(billingSubscriptions)
+        .set({ apiKeyId: created!.id, updatedAt: sql`now()` })
+        .where(eq(billingSubscriptions.subscriptionId, old.stripeSubscriptionId));
+    }
+    const previousEndsAt = overlapMs > 0 ? ended!.expiresAt : null;
+    const emailId = await queueEmail(tx, this.secrets, this.siteUrl, {
+      kind: 'paid-key-rotated',
+      to: old.ownerEmail,
+      payload: {
+        keyPrefix: key.prefix,
+        previousPrefix: old.prefix,
+        plan: old.plan,
+        ...(previousEndsAt ? { previousEndsAt: previousEndsAt.toISOString() } : {}),
+        ...(created!.expiresAt ? { expiresAt: created!.expiresAt.toISOString() } : {}),
+      },
+      key: key.plain,
+      apiKeyId: created!.id,
+    });
+    return {
+      fromPrefix: old.prefix,
+      fromId: old.id,
+      toPrefix: key.prefix,
+      toId: created!.id,
+      previousEndsAt,
+      emailId,
+    };
+  }
+
+  /** The subscription's row, locked for this transaction (its events apply one at a time on every instance). */
+  private async lockSubscription(tx: Tx, subscriptionId: string): Promise<SubscriptionRow | undefined> {
+    await tx.execute(
+      sql`SELECT pg_advisory_xact_lock(hashtextextended(${`stripe-sub:${subscriptionId}`}, 0))`,
+    );
+    const [row] = await tx
+      .select()
+      .from(billingSubscriptions)
+      .where(eq(billingSubscriptions.subscriptionId, subscriptionId));
+    return row;
+  }
+
+  /**
+   * Issues the subscription's key when it has none, its address is known and it is not ended or unpaid at checkout;
+   * the same address's active trial keys stop, and one email carries the key.
+   */
+  private async issueIfDue(tx: Tx, row: SubscriptionRow): Promise<BillingEffects> {
+    if (row.apiKeyId) return none('already issued');
+    if (ENDED.includes(row.status)) return none('ignored: subscription ended');
+    if (row.status === 'incomplete') return none('waiting for payment');
+    if (!row.email || !row.plan) return none('recorded');
+    const key = generateKey('live');
+    const identity = emailIdentity(row.email);
+    const hold = holdOf(row.status);
+    const [created] = await tx
+      .insert(apiKeys)
+      .values({
+        prefix: key.prefix,
+        hash: key.hash,
+        kind: 'paid',
+        plan: row.plan,
+        ownerEmail: row.email,
+        ownerIdentity: identity,
+        stripeCustomerId: row.customerId,
+        stripeSubscriptionId: row.subscriptionId,
+        billingHold: hold,
+        billingHoldSince: hold ? row.statusAt : null,
+      })
+      .returning({ id: apiKeys.id });
+    await tx
+      .update(billingSubscriptions)
+      .set({ apiKeyId: created!.id, updatedAt: sql`now()` })
+      .where(eq(billingSubscriptions.subscriptionId, row.subscriptionId));
+    const trials = await tx
+      .update(apiKeys)
+      .set({ revokedAt: sql`now()` })
+      .where(
+        and(
+          eq(apiKeys.ownerIdentity, identity),
+          eq(apiKeys.kind, 'trial'),
+          isNull(apiKeys.revokedAt),
+          sql`(${apiKeys.expiresAt} IS NULL OR ${apiKeys.expiresAt} > now())`,
+        ),
+      )
+      .returning({ id: apiKeys.id, prefix: apiKeys.prefix });
+    await queueEmail(tx, this.secrets, this.siteUrl, {
+      kind: 'paid-key-issued',
+      to: row.email,
+      payload: {
+        keyPrefix: key.prefix,
+        plan: row.plan,
+        ...(trials.length > 0 ? { previousPrefix: trials[0]!.prefix } : {}),
+      },
+      key: key.plain,
+      apiKeyId: created!.id,
+    });
+    return {
+      outcome: trials.length > 0 ? 'issued; trial key revoked' : 'issued',
+      revoked: trials.map((trial) => trial.id),
+      planChanged: [],
+      billing: [],
+      emails: 1,
+      keyPrefix: key.prefix,
+    };
+  }
+
+  /** Sets `changes` on the subscription's usable keys; returns their ids. */
+  private async keysOf(tx: Tx, subscriptionId: string, changes: { plan: PlanId }): Promise<number[]> {
+    const rows = await tx
+      .update(apiKeys)
+      .set(changes)
+      .where(and(eq(apiKeys.stripeSubscriptionId, subscriptionId), isNull(apiKeys.revokedAt)))
+      .returning({ id: apiKeys.id });
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * Puts the hold on the subscription's keys (or lifts it: null). A hold that continues (past_due → unpaid) keeps
+   * its start, so that the grace period is counted from when the payment first became late.
+   */
+  private async setHold(
+    tx: Tx,
+    subscriptionId: string,
+    hold: BillingHoldReason | null,
+    at: Date,
+  ): Promise<number[]> {
+    const since =
+      hold === null
+        ? sql`NULL`
+        : hold === 'paused'
+          ? sql`${at.toISOString()}::timestamptz`
+          : sql`CASE WHEN ${apiKeys.billingHold} IN ('past_due', 'unpaid') THEN ${apiKeys.billingHoldSince} ELSE ${at.toISOString()}::timestamptz END`;
+    const rows = await tx
+      .update(apiKeys)
+      .set({ billingHold: hold, billingHoldSince: since })
+      .where(
+        and(
+          eq(apiKeys.stripeSubscriptionId, subscriptionId),
+          isNull(apiKeys.revokedAt),
+          hold === null
+            ? sql`${apiKeys.billingHold} IS NOT NULL`
+            : sql`${apiKeys.billingHold} IS DISTINCT FROM ${hold}`,
+        ),
+      )
+      .returning({ id: apiKeys.id });
+    return rows.map((row) => row.id);
+  }
+
+  private async revokeSubscription(tx: Tx, subscriptionId: string): Promise<BillingEffects> {
+    const rows = await tx
+      .update(apiKeys)
+      .set({ revokedAt: sql`now()` })
+      .where(and(eq(apiKeys.stripeSubscriptionId, subscriptionId), isNull(apiKeys.revokedAt)))
+      .returning({ id: apiKeys.id });
+    return {
+      ...none(rows.length > 0 ? 'revoked' : 'canceled; no key to revoke'),
+      revoked: rows.map((row) => row.id),
+    };
+  }
+}

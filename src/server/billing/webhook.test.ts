@@ -1,0 +1,500 @@
+import { Writable } from 'node:stream';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiKeys, billingSubscriptions, emailOutbox, stripeEvents } from '../db/schema.ts';
+import { KEY_IN_TEXT, verifyKey } from '../odds-api/keys.ts';
+import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
+import { createTrialKey, openRawStream } from '#tests/support/server/odds-api.ts';
+import {
+  checkoutSession,
+  signedEvent,
+  StripeApiStandIn,
+  stripeEnv,
+  stripeId,
+  subscription,
+  STRIPE_TEST_WEBHOOK_SECRET,
+  type StripeDelivery,
+} from '#tests/support/server/stripe.ts';
+import { keyInEmail, SmtpPeer, trialTestConfig, waitFor } from '#tests/support/server/trials.ts';
+
+// The Stripe webhook (issue 18, decision 142) on the app users run: signed deliveries built with the official
+// library's test helper, Stripe's API stood in for on loopback, emails through a real SMTP peer.
+
+const HOUR = 3_600_000;
+const peer = new SmtpPeer(4231);
+const standIn = new StripeApiStandIn();
+const clock = virtualClock(Date.now());
+const logLines: string[] = [];
+let app: FastifyInstance;
+let port: number;
+
+const deliver = (delivery: StripeDelivery) =>
+  app.inject({
+    method: 'POST',
+    url: '/api/stripe/webhook',
+    headers: delivery.headers,
+    payload: delivery.payload,
+  });
+
+/** A delivery signed now on the app's clock, created at `created` (seconds; default now). */
+const event = (
+  type: string,
+  object: Record<string, unknown>,
+  options: { id?: string; created?: number } = {},
+) =>
+  signedEvent(type, object, {
+    ...options,
+    timestamp: Math.floor(clock.now() / 1000),
+    created: options.created ?? Math.floor(clock.now() / 1000),
+  });
+
+const me = (key: string) => app.inject({ method: 'GET', url: '/v1/me', headers: { 'x-api-key': key } });
+
+async function counts() {
+  const count = async (
+    table: typeof apiKeys | typeof emailOutbox | typeof stripeEvents | typeof billingSubscriptions,
+  ) => (await app.db.select({ n: sql<number>`count(*)::int` }).from(table))[0]!.n;
+  return {
+    keys: await count(apiKeys),
+    emails: await count(emailOutbox),
+    events: await count(stripeEvents),
+    subscriptions: await count(billingSubscriptions),
+  };
+}
+
+let buyers = 0;
+/** A new customer with a subscription id and an address of their own. */
+function buyer() {
+  buyers += 1;
+  return {
+    subscription: stripeId('sub'),
+    customer: stripeId('cus'),
+    email: `buyer${buyers}.${process.pid}@example.com`,
+  };
+}
+
+/** Checks out `who` on `plan` and returns the key from the email. */
+async function subscribe(who: ReturnType<typeof buyer>, plan = 'elite'): Promise<string> {
+  const response = await deliver(event('checkout.session.completed', checkoutSession({ ...who, plan })));
+  expect(response.statusCode).toBe(200);
+  const email = await waitFor(() => peer.to(who.email)[0], `the key email to ${who.email}`);
+  return keyInEmail(email.raw)!;
+}
+
+beforeAll(async () => {
+  await peer.start();
+  await standIn.start();
+  const log = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logLines.push(chunk.toString());
+      done();
+    },
+  });
+  app = await buildTestApp({
+    config: trialTestConfig({
+      ...stripeEnv(standIn, { STRIPE_PRICE_PLANS: 'price_1ProMonthly:pro,price_1EliteMonthly:elite' }),
+      SMTP_URL: peer.url,
+    }),
+    now: clock.now,
+    log,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  port = (app.server.address() as { port: number }).port;
+});
+
+afterAll(async () => {
+  await app?.close();
+  await peer.stop();
+  await standIn.stop();
+});
+
+describe('checkout.session.completed', () => {
+  it("issues one paid key of the Payment Link's plan, stored as a hash and tied to the customer and subscription, and emails it once", async () => {
+    const who = buyer();
+    const key = await subscribe(who, 'elite');
+    expect(key).toMatch(/^sl_live_[0-9A-Za-z]{32}$/);
+    const rows = await app.db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.stripeSubscriptionId, who.subscription));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      kind: 'paid',
+      plan: 'elite',
+      ownerEmail: who.email,
+      stripeCustomerId: who.customer,
+      revokedAt: null,
+      billingHold: null,
+    });
+    expect(verifyKey(key, rows[0]!.hash)).toBe(true);
+    expect(JSON.stringify(rows[0])).not.toContain(key);
+    const [outbox] = await app.db.select().from(emailOutbox).where(eq(emailOutbox.apiKeyId, rows[0]!.id));
+    await waitFor(async () => {
+      const [row] = await app.db.select().from(emailOutbox).where(eq(emailOutbox.id, outbox!.id));
+      return row!.status === 'sent' && row!.sealedSecret === null;
+    }, 'the email marked sent and its sealed key wiped');
+    expect(peer.to(who.email)).toHaveLength(1);
+    expect(peer.to(who.email)[0]!.raw).toMatch(/Subject: Your Sharpline API key \(Elite plan\)/);
+    const response = await me(key);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().plan.id).toBe('elite');
+    expect(response.headers['x-ratelimit-limit']).toBe('250');
+    // The key left only through the email.
+    expect(logLines.join('').match(KEY_IN_TEXT)).toBeNull();
+    expect(logLines.join('')).not.toContain(who.email);
+  });
+
+  it('stops the trial key of the same mailbox when the paid key is issued', async () => {
+    const who = buyer();
+    const trial = await createTrialKey(app, clock.now(), who.email.replace('@', '+trial@').toUpperCase());
+    await app.db.update(apiKeys).set({ ownerIdentity: who.email }).where(eq(apiKeys.prefix, trial.prefix));
+    expect((await me(trial.plain)).statusCode).toBe(200);
+    const key = await subscribe(who, 'pro');
+    const refused = await me(trial.plain);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().type).toMatch(/api-key-revoked$/);
+    expect((await me(key)).statusCode).toBe(200);
+    expect(peer.to(who.email)[0]!.raw).toContain(trial.prefix);
+  });
+
+  it('changes nothing on a replay, and two deliveries of one event at once issue one key and one email', async () => {
+    const who = buyer();
+    const delivery = event('checkout.session.completed', checkoutSession({ ...who, plan: 'pro' }));
+    const before = await counts();
+    const [first, second] = await Promise.all([deliver(delivery), deliver(delivery)]);
+    expect([first.statusCode, second.statusCode]).toEqual([200, 200]);
+    expect([first.json().duplicate, second.json().duplicate].filter(Boolean)).toHaveLength(1);
+    await waitFor(() => peer.to(who.email).length === 1, 'the key email');
+    const replay = await deliver(delivery);
+    expect(replay.statusCode).toBe(200);
+    expect(replay.json()).toEqual({ received: true, duplicate: true });
+    // The same checkout announced again under another event id (async payment) finds the key already issued.
+    expect(
+      (
+        await deliver(
+          event('checkout.session.async_payment_succeeded', checkoutSession({ ...who, plan: 'pro' })),
+        )
+      ).statusCode,
+    ).toBe(200);
+    const after = await counts();
+    expect(after.keys - before.keys).toBe(1);
+    expect(after.emails - before.emails).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(peer.to(who.email)).toHaveLength(1);
+  });
+
+  it("reads the plan from the subscription's price (STRIPE_PRICE_PLANS) through Stripe's API when the session names none", async () => {
+    const who = buyer();
+    standIn.subscriptions.set(
+      who.subscription,
+      subscription({ id: who.subscription, customer: who.customer, price: 'price_1ProMonthly' }),
+    );
+    const calls = standIn.requests.length;
+    const key = await subscribe(who, null as unknown as string);
+    expect((await me(key)).json().plan.id).toBe('pro');
+    expect(standIn.requests.slice(calls)).toEqual([
+      { path: `GET /v1/subscriptions/${who.subscription}`, key: 'sk_test_sharplineTestKey000' },
+    ]);
+  });
+
+  it("reads the customer's email from Stripe's API when the session carries none", async () => {
+    const who = buyer();
+    standIn.customers.set(who.customer, { id: who.customer, object: 'customer', email: who.email });
+    const response = await deliver(
+      event('checkout.session.completed', checkoutSession({ ...who, email: null, plan: 'starter' })),
+    );
+    expect(response.statusCode).toBe(200);
+    const email = await waitFor(() => peer.to(who.email)[0], 'the key email');
+    expect((await me(keyInEmail(email.raw)!)).json().plan.id).toBe('starter');
+  });
+
+  it('issues nothing for a one-time payment checkout, and answers 200', async () => {
+    const before = await counts();
+    const response = await deliver(
+      event('checkout.session.completed', checkoutSession({ ...buyer(), plan: 'pro', mode: 'payment' })),
+    );
+    expect(response.statusCode).toBe(200);
+    const after = await counts();
+    expect({ ...after, events: after.events - 1 }).toEqual(before);
+  });
+});
+
+describe('refused deliveries change nothing', () => {
+  const refused = async (delivery: StripeDelivery, detail: RegExp) => {
+    const before = await counts();
+    const response = await deliver(delivery);
+    expect(response.statusCode).toBe(400);
+    expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(response.json().detail).toMatch(detail);
+    expect(await counts()).toEqual(before);
+  };
+
+  it('a bad signature, a missing one, a tampered body and a stale timestamp get 400', async () => {
+    const object = checkoutSession({ ...buyer(), plan: 'pro' });
+    const now = Math.floor(clock.now() / 1000);
+    await refused(
+      signedEvent('checkout.session.completed', object, { timestamp: now, secret: 'whsec_notOurSecret000' }),
+      /signature/,
+    );
+    const good = signedEvent('checkout.session.completed', object, { timestamp: now });
+    await refused(
+      { ...good, headers: { 'content-type': 'application/json' } },
+      /Stripe-Signature header is missing/,
+    );
+    await refused({ ...good, payload: good.payload.replace('"pro"', '"enterprise"') }, /signature/);
+    // Stripe's default tolerance is 300 s.
+    await refused(signedEvent('checkout.session.completed', object, { timestamp: now - 301 }), /timestamp/);
+    expect((await deliver(signedEvent('invoice.paid', {}, { timestamp: now - 290 }))).statusCode).toBe(200);
+    expect(STRIPE_TEST_WEBHOOK_SECRET).toMatch(/^whsec_/);
+  });
+
+  it('a plan name that is not ours, or no plan anywhere, gets 400 and creates nothing', async () => {
+    await refused(
+      event('checkout.session.completed', checkoutSession({ ...buyer(), plan: 'platinum' })),
+      /"platinum", not a plan/,
+    );
+    const who = buyer();
+    standIn.subscriptions.set(
+      who.subscription,
+      subscription({ id: who.subscription, customer: who.customer, price: 'price_1Unmapped' }),
+    );
+    await refused(
+      event('checkout.session.completed', checkoutSession({ ...who, plan: null })),
+      /names no plan.*STRIPE_PRICE_PLANS/,
+    );
+    await refused(
+      event(
+        'customer.subscription.updated',
+        subscription({ ...who, id: who.subscription, priceMetadata: { plan: 'gold' } }),
+      ),
+      /"gold", not a plan/,
+    );
+  });
+
+  it('a signed but malformed event gets 400, is logged, and changes nothing', async () => {
+    const lines = logLines.length;
+    const { payment_status: _dropped, ...withoutStatus } = checkoutSession({ ...buyer(), plan: 'pro' });
+    await refused(event('checkout.session.completed', withoutStatus), /payment_status/);
+    await refused(
+      event('customer.subscription.deleted', { id: stripeId('sub'), object: 'subscription' }),
+      /customer/,
+    );
+    expect(logLines.slice(lines).join('')).toMatch(/event refused, nothing changed/);
+  });
+
+  it("answers 503 when Stripe's API fails, changing nothing, and the redelivery succeeds", async () => {
+    const who = buyer();
+    standIn.subscriptions.set(
+      who.subscription,
+      subscription({ id: who.subscription, customer: who.customer, price: 'price_1EliteMonthly' }),
+    );
+    const delivery = event('checkout.session.completed', checkoutSession({ ...who, plan: null }));
+    standIn.failing = true;
+    const before = await counts();
+    try {
+      const response = await deliver(delivery);
+      expect(response.statusCode).toBe(503);
+      expect(await counts()).toEqual(before);
+    } finally {
+      standIn.failing = false;
+    }
+    expect((await deliver(delivery)).statusCode).toBe(200);
+    await waitFor(() => peer.to(who.email).length === 1, 'the key email');
+  });
+
+  it('unknown event types get 200 and change nothing but the record of the event', async () => {
+    const before = await counts();
+    const response = await deliver(event('invoice.payment_succeeded', { id: 'in_1', object: 'invoice' }));
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ received: true });
+    expect(await counts()).toEqual({ ...before, events: before.events + 1 });
+  });
+});
+
+describe('a crash between creating the key and queuing its email', () => {
+  it('leaves no key and no record of the event; the redelivery issues exactly one key and one email', async () => {
+    const who = buyer();
+    const delivery = event('checkout.session.completed', checkoutSession({ ...who, plan: 'pro' }));
+    const before = await counts();
+    // The outbox insert, the transaction's last write after the key's, fails.
+    await app.db.execute(sql`ALTER TABLE email_outbox RENAME TO email_outbox_away`);
+    try {
+      const response = await deliver(delivery);
+      expect(response.statusCode).toBe(503);
+      expect(response.body).not.toMatch(/email_outbox|relation/);
+    } finally {
+      await app.db.execute(sql`ALTER TABLE email_outbox_away RENAME TO email_outbox`);
+    }
+    expect(await counts()).toEqual(before);
+    expect((await deliver(delivery)).statusCode).toBe(200);
+    await waitFor(() => peer.to(who.email).length === 1, 'the key email');
+    const after = await counts();
+    expect([after.keys - before.keys, after.emails - before.emails]).toEqual([1, 1]);
+  });
+});
+
+describe('customer.subscription.updated', () => {
+  it('a plan change takes effect on the existing key from the next request', async () => {
+    const who = buyer();
+    const key = await subscribe(who, 'elite');
+    expect((await me(key)).headers['x-ratelimit-limit']).toBe('250');
+    const response = await deliver(
+      event(
+        'customer.subscription.updated',
+        subscription({ id: who.subscription, customer: who.customer, priceMetadata: { plan: 'starter' } }),
+      ),
+    );
+    expect(response.statusCode).toBe(200);
+    const after = await me(key);
+    expect(after.json().plan.id).toBe('starter');
+    expect(after.headers['x-ratelimit-limit']).toBe('30');
+    // Starter has none of Elite's features: they are gone too.
+    expect(after.json().features).toEqual([]);
+    // A mapped price moves it again (STRIPE_PRICE_PLANS), still the same key.
+    await deliver(
+      event(
+        'customer.subscription.updated',
+        subscription({ id: who.subscription, customer: who.customer, price: 'price_1EliteMonthly' }),
+        { created: Math.floor(clock.now() / 1000) + 1 },
+      ),
+    );
+    expect((await me(key)).json().plan.id).toBe('elite');
+    expect(
+      await app.db.select().from(apiKeys).where(eq(apiKeys.stripeSubscriptionId, who.subscription)),
+    ).toHaveLength(1);
+  });
+
+  it('past_due holds the key for BILLING_GRACE_HOURS, then 401 naming the reason; active again restores it', async () => {
+    const who = buyer();
+    const key = await subscribe(who, 'pro');
+    const update = (status: string) =>
+      deliver(
+        event(
+          'customer.subscription.updated',
+          subscription({
+            id: who.subscription,
+            customer: who.customer,
+            status,
+            priceMetadata: { plan: 'pro' },
+          }),
+        ),
+      );
+    expect((await update('past_due')).statusCode).toBe(200);
+    const lateSince = new Date(Math.floor(clock.now() / 1000) * 1000).toISOString();
+    expect((await me(key)).statusCode).toBe(200);
+    clock.advance(60 * HOUR);
+    // unpaid continues the hold: the grace period still counts from when the payment became late.
+    expect((await update('unpaid')).statusCode).toBe(200);
+    clock.advance(11 * HOUR);
+    expect((await me(key)).statusCode).toBe(200);
+    clock.advance(2 * HOUR);
+    const suspended = await me(key);
+    expect(suspended.statusCode).toBe(401);
+    expect(suspended.json()).toMatchObject({
+      type: expect.stringMatching(/api-key-suspended$/),
+      reason: 'unpaid',
+      since: lateSince,
+      detail: expect.stringMatching(/is unpaid since .*72-hour grace period has ended/),
+    });
+    clock.advance(HOUR);
+    expect((await update('active')).statusCode).toBe(200);
+    expect((await me(key)).statusCode).toBe(200);
+    expect((await update('paused')).statusCode).toBe(200);
+    const paused = await me(key);
+    expect(paused.statusCode).toBe(401);
+    expect(paused.json().reason).toBe('paused');
+    expect((await update('active')).statusCode).toBe(200);
+    expect((await me(key)).statusCode).toBe(200);
+  });
+
+  it('an event older than the last applied one does not undo it', async () => {
+    const who = buyer();
+    const key = await subscribe(who, 'pro');
+    clock.advance(60_000);
+    const now = Math.floor(clock.now() / 1000);
+    const object = (status: string) =>
+      subscription({ id: who.subscription, customer: who.customer, status, priceMetadata: { plan: 'pro' } });
+    expect(
+      (await deliver(event('customer.subscription.updated', object('paused'), { created: now - 10 })))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await deliver(event('customer.subscription.updated', object('active'), { created: now - 20 })))
+        .statusCode,
+    ).toBe(200);
+    expect((await me(key)).json().reason).toBe('paused');
+  });
+
+  it('an update seen before its checkout is kept: the checkout then issues the key on the newer plan', async () => {
+    const who = buyer();
+    const now = Math.floor(clock.now() / 1000);
+    await deliver(
+      event(
+        'customer.subscription.updated',
+        subscription({ id: who.subscription, customer: who.customer, priceMetadata: { plan: 'enterprise' } }),
+        { created: now + 5 },
+      ),
+    );
+    const response = await deliver(
+      event('checkout.session.completed', checkoutSession({ ...who, plan: 'pro' }), { created: now }),
+    );
+    expect(response.statusCode).toBe(200);
+    const email = await waitFor(() => peer.to(who.email)[0], 'the key email');
+    expect((await me(keyInEmail(email.raw)!)).json().plan.id).toBe('enterprise');
+  });
+});
+
+describe('customer.subscription.deleted', () => {
+  it('revokes the key at once and closes its streams; a late checkout of the subscription issues nothing', async () => {
+    const who = buyer();
+    const key = await subscribe(who, 'elite');
+    const stream = await openRawStream(`http://127.0.0.1:${port}/v1/stream?initial=false`, {
+      'x-api-key': key,
+    });
+    expect(stream.status).toBe(200);
+    let ended = false;
+    void stream.ended.then(() => (ended = true));
+    const response = await deliver(
+      event(
+        'customer.subscription.deleted',
+        subscription({ id: who.subscription, customer: who.customer, status: 'canceled' }),
+      ),
+    );
+    expect(response.statusCode).toBe(200);
+    await waitFor(() => ended, 'the stream to close');
+    expect(stream.text()).toContain('"reason":"revoked"');
+    const refused = await me(key);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().type).toMatch(/api-key-revoked$/);
+    const before = await counts();
+    await deliver(
+      event('checkout.session.async_payment_succeeded', checkoutSession({ ...who, plan: 'elite' })),
+    );
+    const after = await counts();
+    expect([after.keys, after.emails]).toEqual([before.keys, before.emails]);
+  });
+});
+
+describe('without STRIPE_SECRET_KEY', () => {
+  it('the webhook route answers 404 and the rest of the app is unchanged', async () => {
+    const plain = await buildTestApp({ config: trialTestConfig() });
+    try {
+      const delivery = signedEvent(
+        'checkout.session.completed',
+        checkoutSession({ ...buyer(), plan: 'pro' }),
+      );
+      const response = await plain.inject({
+        method: 'POST',
+        url: '/api/stripe/webhook',
+        headers: delivery.headers,
+        payload: delivery.payload,
+      });
+      expect(response.statusCode).toBe(404);
+      const [keys] = await plain.db.select({ n: sql<number>`count(*)::int` }).from(apiKeys);
+      expect(keys!.n).toBe(0);
+    } finally {
+      await plain.close();
+    }
+  });
+});

@@ -1,0 +1,178 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type Stripe from 'stripe';
+import { describeError, emailHash } from '../http/log-safe.ts';
+import { HttpProblem } from '../http/problem.ts';
+import type { BillingEffects, StripeEventRef } from './paid-keys.ts';
+import type { StripeReads } from './stripe-api.ts';
+import {
+  BadEventError,
+  CheckoutSessionSchema,
+  namedPlan,
+  parseObject,
+  StripeEventSchema,
+  SubscriptionSchema,
+  subscriptionPlan,
+  type StripeEvent,
+} from './stripe-events.ts';
+
+// POST /api/stripe/webhook (decision 142): the raw body verified against STRIPE_WEBHOOK_SECRET with the official
+// library (its default tolerance, 300 s), then applied once per event id. 400 for a bad or missing signature, a
+// stale timestamp, a malformed event or a plan that is not ours (nothing changed; Stripe retries, so a fixed
+// configuration heals it); 503 when Stripe's API or the database failed (Stripe retries); 200 otherwise, unknown
+// event types included.
+
+export const STRIPE_WEBHOOK_PATH = '/api/stripe/webhook';
+/** Stripe's events are small; a subscription with many items stays far below this. */
+const BODY_LIMIT = 1024 * 1024;
+
+export interface WebhookOptions {
+  stripe: Stripe;
+  reads: StripeReads;
+  secret: string;
+  now: () => number;
+}
+
+function badRequest(detail: string): HttpProblem {
+  return new HttpProblem(400, 'stripe-webhook', 'Webhook refused', detail);
+}
+
+export async function stripeWebhookRoutes(app: FastifyInstance, options: WebhookOptions) {
+  const { config } = app;
+  // The signature covers the exact bytes: this context keeps every body as a Buffer.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_request, body, done) =>
+    done(null, body),
+  );
+
+  async function apply(
+    request: FastifyRequest,
+    event: StripeEvent,
+  ): Promise<BillingEffects & { duplicate: boolean }> {
+    const ref: StripeEventRef = { id: event.id, type: event.type, created: new Date(event.created * 1000) };
+    const paid = app.paidKeys;
+    // A replay is recognised before any call to Stripe's API (the transaction below decides for races).
+    if (await paid.seen(event.id))
+      return { outcome: 'duplicate', revoked: [], planChanged: [], billing: [], emails: 0, duplicate: true };
+    const object = event.data.object;
+    switch (event.type) {
+      case 'checkout.session.completed':
+      case 'checkout.session.async_payment_succeeded': {
+        const session = parseObject(CheckoutSessionSchema, object, event.type);
+        if (session.mode !== 'subscription' || !session.subscription) {
+          return paid.ignore(ref, `ignored: ${session.mode} checkout`);
+        }
+        if (!session.customer)
+          throw new BadEventError(`${event.type}: a subscription checkout without a customer`);
+        // The Payment Link's metadata is copied to its sessions; else the subscription's price says.
+        let plan = namedPlan(session.metadata?.plan, `metadata.plan of checkout session ${session.id}`);
+        if (!plan)
+          plan = subscriptionPlan(
+            await options.reads.subscription(session.subscription),
+            config.STRIPE_PRICE_PLANS,
+          );
+        if (!plan) {
+          throw new BadEventError(
+            `checkout session ${session.id} names no plan: set metadata.plan on the Payment Link, or map its price in STRIPE_PRICE_PLANS`,
+          );
+        }
+        const email =
+          session.customer_details?.email ??
+          session.customer_email ??
+          (await options.reads.customerEmail(session.customer));
+        if (!email)
+          throw new BadEventError(`checkout session ${session.id}: the customer has no email address`);
+        request.log.info({ to: emailHash(email), subscription: session.subscription }, 'stripe checkout');
+        return paid.checkout(ref, {
+          subscriptionId: session.subscription,
+          customerId: session.customer,
+          email: email.trim(),
+          plan,
+          paid:
+            event.type === 'checkout.session.async_payment_succeeded' || session.payment_status !== 'unpaid',
+        });
+      }
+      case 'customer.subscription.updated':
+      case 'customer.subscription.deleted': {
+        const subscription = parseObject(SubscriptionSchema, object, event.type);
+        const facts = {
+          subscriptionId: subscription.id,
+          customerId: subscription.customer,
+          status: subscription.status,
+          plan: subscriptionPlan(subscription, config.STRIPE_PRICE_PLANS),
+        };
+        return event.type === 'customer.subscription.deleted'
+          ? paid.delete(ref, facts)
+          : paid.update(ref, facts);
+      }
+      default:
+        return paid.ignore(ref, `ignored: ${event.type}`);
+    }
+  }
+
+  app.post(STRIPE_WEBHOOK_PATH, { bodyLimit: BODY_LIMIT }, async (request, reply) => {
+    const body = request.body;
+    const header = request.headers['stripe-signature'];
+    if (!Buffer.isBuffer(body) || body.length === 0) throw badRequest('The event body is empty.');
+    if (typeof header !== 'string' || header === '')
+      throw badRequest('The Stripe-Signature header is missing.');
+    let verified: unknown;
+    try {
+      verified = options.stripe.webhooks.constructEvent(
+        body,
+        header,
+        options.secret,
+        undefined,
+        undefined,
+        options.now(),
+      );
+    } catch (error) {
+      request.log.warn(
+        { error: (error as Error).message.slice(0, 200) },
+        'stripe webhook: signature refused',
+      );
+      throw badRequest(
+        'The signature does not match this endpoint’s signing secret, or its timestamp is outside the tolerance.',
+      );
+    }
+    let result: BillingEffects & { duplicate: boolean };
+    let event: StripeEvent;
+    try {
+      event = parseObject(StripeEventSchema, verified, 'event');
+      result = await apply(request, event);
+    } catch (error) {
+      if (error instanceof BadEventError) {
+        request.log.error({ error: error.message }, 'stripe webhook: event refused, nothing changed');
+        throw badRequest(error.message);
+      }
+      const stripeSide = (error as { type?: string }).type?.startsWith('Stripe') === true;
+      request.log.error(
+        { error: describeError(error) },
+        stripeSide ? 'stripe webhook: Stripe API call failed' : 'stripe webhook: not applied',
+      );
+      throw new HttpProblem(
+        503,
+        'unavailable',
+        'Service unavailable',
+        'The event could not be applied now; Stripe will deliver it again.',
+        {},
+        { 'retry-after': '5' },
+      );
+    }
+    // After the commit: caches, streams and the other instances learn of it; the outbox sends the key.
+    app.apiKeys.changed(result.revoked, 'local', 'revoked');
+    app.apiKeys.changed(result.planChanged, 'local', 'plan-changed');
+    app.apiKeys.changed(result.billing, 'local', 'billing');
+    if (result.emails > 0) app.outbox.kick();
+    request.log.info(
+      {
+        stripeEvent: event.id,
+        type: event.type,
+        outcome: result.outcome,
+        duplicate: result.duplicate,
+        keyPrefix: result.keyPrefix,
+      },
+      'stripe webhook applied',
+    );
+    return reply.send({ received: true, ...(result.duplicate ? { duplicate: true } : {}) });
+  });
+}
