@@ -22,6 +22,11 @@ export function keyView(record: ApiKeyRecord) {
     createdAt: record.createdAt.toISOString(),
     expiresAt: record.expiresAt?.toISOString() ?? null,
     revokedAt: record.revokedAt?.toISOString() ?? null,
+    stripeCustomer: record.stripeCustomerId,
+    stripeSubscription: record.stripeSubscriptionId,
+    billingHold: record.billingHold
+      ? `${record.billingHold.reason} since ${record.billingHold.since.toISOString()}`
+      : null,
   };
 }
 
@@ -71,6 +76,27 @@ export async function adminKeyRoutes(app: FastifyInstance) {
       }
       request.log.info({ keyPrefix: request.body.prefix, count: revoked.length }, 'api key revoked');
       return { revoked: revoked.map(keyView) };
+    },
+  );
+
+  // A new key by email for the key of `prefix` (same plan, owner, subscription, credits); the old one is revoked.
+  routes.post(
+    '/admin/keys/rotate',
+    { schema: { body: z.object({ prefix: KeyPrefixSchema }) } },
+    async (request) => {
+      const rotated = await app.paidKeys.rotate(request.body.prefix, 0);
+      if (!rotated) {
+        throw new HttpProblem(
+          404,
+          'key-not-found',
+          'Key not found',
+          'No usable key has this prefix (revoked, expired or already replaced keys cannot be rotated).',
+        );
+      }
+      app.apiKeys.changed([rotated.fromId], 'local', 'revoked');
+      app.outbox.kick();
+      request.log.info({ from: rotated.fromPrefix, to: rotated.toPrefix }, 'api key rotated');
+      return { from: rotated.fromPrefix, to: rotated.toPrefix, emailId: rotated.emailId };
     },
   );
 

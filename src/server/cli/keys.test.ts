@@ -1,13 +1,16 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY_IN_TEXT } from '../odds-api/keys.ts';
 import { monthOf } from '../odds-api/sgp-credits.ts';
-import { trialTestConfig } from '#tests/support/server/trials.ts';
+import { keyInEmail, trialTestConfig, waitFor } from '#tests/support/server/trials.ts';
+import { checkoutSession, signedEvent, stripeEnv, stripeId } from '#tests/support/server/stripe.ts';
 import { buildTestApp } from '#tests/support/server/app.ts';
 import { main } from './keys.ts';
 
 const PORT = 4420;
-const config = trialTestConfig();
+const config = trialTestConfig(stripeEnv());
 const env = { DATA_DIR: config.DATA_DIR, PORT: String(PORT), HOST: '127.0.0.1' };
 let app: FastifyInstance;
 
@@ -20,7 +23,66 @@ afterAll(async () => {
   await app.close();
 });
 
+/** The emails the file outbox wrote to `address` (DATA_DIR/outbox/*.eml). */
+function emailsTo(address: string): string[] {
+  const dir = path.join(config.dataDir, 'outbox');
+  let files: string[] = [];
+  try {
+    files = readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+  return files
+    .map((file) => readFileSync(path.join(dir, file), 'utf8'))
+    .filter((eml) => eml.includes(`To: ${address}`));
+}
+
 describe('npm run keys', () => {
+  it("list shows a paid key's Stripe customer and subscription; rotate emails a new key and revokes the old one", async () => {
+    const subscription = stripeId('sub');
+    const customer = stripeId('cus');
+    const email = `rotate.${process.pid}@example.com`;
+    const delivery = signedEvent(
+      'checkout.session.completed',
+      checkoutSession({ subscription, customer, email, plan: 'pro' }),
+    );
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/stripe/webhook',
+      headers: delivery.headers,
+      payload: delivery.payload,
+    });
+    expect(response.statusCode).toBe(200);
+    const first = keyInEmail((await waitFor(() => emailsTo(email)[0], 'the key email'))!)!;
+    const prefix = first.slice(0, 14);
+
+    const listed = await main(['list'], env);
+    const line = listed.out.split('\n').find((row) => row.includes(prefix))!;
+    expect(line).toContain(customer);
+    expect(line).toContain(subscription);
+
+    const rotated = await main(['rotate', prefix], env);
+    expect(rotated.code).toBe(0);
+    expect(rotated.out).toContain(prefix);
+    expect(rotated.out.match(KEY_IN_TEXT)).toBeNull();
+    const rotatedEmail = await waitFor(
+      () => emailsTo(email).find((eml) => /Subject: Your new Sharpline API key/.test(eml)),
+      'the rotated key email',
+    );
+    expect(rotatedEmail).toContain(`starting with ${prefix}) has been revoked`);
+    const second = keyInEmail(rotatedEmail)!;
+    expect(second).not.toBe(first);
+    const status = async (key: string) =>
+      (await fetch(`http://127.0.0.1:${PORT}/v1/me`, { headers: { 'x-api-key': key } })).status;
+    expect(await status(first)).toBe(401);
+    expect(await status(second)).toBe(200);
+    // The new key belongs to the same subscription: cancelling it revokes the new key.
+    expect(
+      (await main(['list'], env)).out.split('\n').find((row) => row.includes(second.slice(0, 14))),
+    ).toContain(subscription);
+    expect((await main(['rotate', prefix], env)).code).toBe(1);
+  });
+
   it('create prints a working key once; list shows only its prefix; revoke makes it answer 401', async () => {
     const created = await main(['create', '--plan', 'elite', '--email', 'Buyer@Example.com'], env);
     expect(created.code).toBe(0);

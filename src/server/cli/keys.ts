@@ -4,7 +4,7 @@ import { MAX_GRANT } from '../odds-api/sgp-credits.ts';
 import { connectAdmin, failure, runAsScript, table, type CliResult, type Row } from './admin-client.ts';
 
 // `npm run keys -- create --plan <name> --email <address> [--expires <ISO date>] | list [limit] | revoke <prefix> |
-// credits <prefix> | grant <prefix> <credits> [--month YYYY-MM]`: provisioning of paid API keys for operators
+// rotate <prefix> | credits <prefix> | grant <prefix> <credits> [--month YYYY-MM]`: provisioning of paid API keys for operators
 // (docs/decisions/080-086) and their same-game-parlay credits (decision 128). Like `npm run trials`, it talks to the
 // running server's loopback admin routes with the admin token (ADMIN_TOKEN or DATA_DIR/admin-token), so it works on the
 // embedded database, which admits one process. The new key is printed once, on stdout, and stored only as a hash.
@@ -14,6 +14,7 @@ const USAGE = `Usage: npm run keys -- <command>
                      issue a paid key; it is printed once, store it now
   list [limit]       latest keys (prefixes only; default 200)
   revoke <prefix>    revoke the key with this prefix (e.g. sl_live_AbC123); open streams close within seconds
+  rotate <prefix>    email a new key to the key's owner (same plan, subscription and credits) and revoke the old one
   credits <prefix>   the key's same-game-parlay credits: this UTC month and the 3 before (included, granted,
                      limit, used, remaining), and later months holding a grant
   grant <prefix> <credits> [--month YYYY-MM]
@@ -46,9 +47,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   const { plan, email, expires, month } = parsed.values;
   if (
     !command ||
-    !['create', 'list', 'revoke', 'credits', 'grant'].includes(command) ||
+    !['create', 'list', 'revoke', 'rotate', 'credits', 'grant'].includes(command) ||
     (command === 'create' && (!plan || !email)) ||
-    (['revoke', 'credits', 'grant'].includes(command) && !argument) ||
+    (['revoke', 'rotate', 'credits', 'grant'].includes(command) && !argument) ||
     (command === 'grant' && !amount)
   ) {
     return { code: 2, out: USAGE };
@@ -78,6 +79,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   const { base, request } = admin;
 
   const columns = ['prefix', 'kind', 'plan', 'email', 'createdAt', 'expiresAt', 'revokedAt'];
+  // Paid keys from Stripe name their customer and subscription, and a billing hold (decision 142).
+  const listColumns = [...columns, 'stripeCustomer', 'stripeSubscription', 'billingHold'];
   try {
     if (command === 'create') {
       const data = await request('/admin/keys', { plan, email, ...(expiresAt ? { expiresAt } : {}) });
@@ -94,11 +97,18 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       const data = await request(
         `/admin/keys?limit=${Number.isInteger(limit) && limit > 0 ? Math.min(limit, 1000) : 200}`,
       );
-      return { code: 0, out: table(data.keys as Row[], columns) };
+      return { code: 0, out: table(data.keys as Row[], listColumns) };
     }
     if (command === 'revoke') {
       const data = await request('/admin/keys/revoke', { prefix: argument });
       return { code: 0, out: `Revoked:\n${table(data.revoked as Row[], columns)}` };
+    }
+    if (command === 'rotate') {
+      const data = await request('/admin/keys/rotate', { prefix: argument });
+      return {
+        code: 0,
+        out: `Rotated ${String(data.from)} → ${String(data.to)}: the new key is queued by email to the key's owner; ${String(data.from)} is revoked.`,
+      };
     }
     if (command === 'credits') {
       const data = await request(`/admin/keys/credits?prefix=${encodeURIComponent(argument!)}`);

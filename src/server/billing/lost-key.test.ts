@@ -1,0 +1,152 @@
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiKeys, emailOutbox } from '../db/schema.ts';
+import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
+import { keyInEmail, SmtpPeer, trialTestConfig, waitFor } from '#tests/support/server/trials.ts';
+
+// POST /api/lost-key (issue 18, decision 142): a paid key's owner gets a new key by email; the old key works for 24
+// hours more; the answer never tells whether the address has a key; the form is rate limited like trial requests.
+
+const HOUR = 3_600_000;
+const peer = new SmtpPeer(4232);
+const clock = virtualClock(Date.now());
+let app: FastifyInstance;
+let addresses = 0;
+
+const ask = (email: string, headers: Record<string, string> = {}, body: Record<string, unknown> = {}) =>
+  app.inject({
+    method: 'POST',
+    url: '/api/lost-key',
+    headers: {
+      'content-type': 'application/json',
+      'x-forwarded-for': `203.0.113.${(addresses % 250) + 1}`,
+      ...headers,
+    },
+    payload: JSON.stringify({ email, ...body }),
+  });
+
+const me = (key: string) => app.inject({ method: 'GET', url: '/v1/me', headers: { 'x-api-key': key } });
+
+async function paidKey(email: string, plan: 'pro' | 'elite' = 'elite') {
+  const { plain, record } = await app.apiKeys.create({ planId: plan, email });
+  return { plain, record };
+}
+
+const outboxCount = async () =>
+  (await app.db.select({ n: sql<number>`count(*)::int` }).from(emailOutbox))[0]!.n;
+
+function newAddress(local = 'owner') {
+  addresses += 1;
+  return `${local}${addresses}.${process.pid}@example.com`;
+}
+
+beforeAll(async () => {
+  await peer.start();
+  app = await buildTestApp({
+    config: trialTestConfig({ SMTP_URL: peer.url, TRUST_PROXY: 'true' }),
+    now: clock.now,
+  });
+  await app.ready();
+});
+
+afterAll(async () => {
+  await app?.close();
+  await peer.stop();
+});
+
+describe('POST /api/lost-key', () => {
+  it("emails a new key to the key's owner; the old key keeps working for 24 hours, then stops", async () => {
+    const email = newAddress();
+    const old = await paidKey(email);
+    const response = await ask(email);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ success: true });
+    const sent = await waitFor(() => peer.to(email)[0], 'the new key email');
+    expect(sent.raw).toMatch(/Subject: Your new Sharpline API key/);
+    const fresh = keyInEmail(sent.raw)!;
+    expect(fresh).toMatch(/^sl_live_/);
+    expect(fresh).not.toBe(old.plain);
+    expect((await me(fresh)).json().plan.id).toBe('elite');
+    expect((await me(old.plain)).statusCode).toBe(200);
+    // The database set the old key's end 24 hours from its own clock.
+    const [row] = await app.db.select().from(apiKeys).where(eq(apiKeys.id, old.record.id));
+    expect(Math.abs(row!.expiresAt!.getTime() - (Date.now() + 24 * HOUR))).toBeLessThan(60_000);
+    clock.set(row!.expiresAt!.getTime() - 60_000);
+    expect((await me(old.plain)).statusCode).toBe(200);
+    clock.set(row!.expiresAt!.getTime() + 1);
+    const expired = await me(old.plain);
+    expect(expired.statusCode).toBe(401);
+    expect(expired.json().type).toMatch(/api-key-expired$/);
+    expect((await me(fresh)).statusCode).toBe(200);
+    // The new key uses the old one's SGP credits ledger: rotating renews no allowance.
+    const [next] = await app.db.select().from(apiKeys).where(eq(apiKeys.id, row!.replacedBy!));
+    expect(next!.ledgerKeyId).toBe(old.record.id);
+    clock.set(Date.now());
+  });
+
+  it('answers the same for an address without a key, and emails nothing', async () => {
+    const before = await outboxCount();
+    const response = await ask(newAddress('nobody'));
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ success: true });
+    expect(await outboxCount()).toBe(before);
+  });
+
+  it("finds the key under another spelling of the mailbox, and sends it only to the key's own address", async () => {
+    const email = newAddress('spelled');
+    await paidKey(email, 'pro');
+    const typed = email.replace('@', '+billing@').toUpperCase();
+    expect((await ask(typed)).statusCode).toBe(200);
+    const sent = await waitFor(() => peer.to(email)[0], 'the new key email');
+    expect(sent.to).toEqual([email]);
+    expect(peer.to(typed)).toHaveLength(0);
+  });
+
+  it('leaves trial keys alone (the trial form handles them)', async () => {
+    const email = newAddress('trial');
+    await app.db.insert(apiKeys).values({
+      prefix: 'sl_trial_Lost01',
+      hash: 'f'.repeat(64),
+      kind: 'trial',
+      plan: 'pro',
+      ownerEmail: email,
+      ownerIdentity: email,
+      expiresAt: new Date(Date.now() + 86_400_000),
+    });
+    const before = await outboxCount();
+    expect((await ask(email)).statusCode).toBe(200);
+    expect(await outboxCount()).toBe(before);
+  });
+
+  it('is rate limited per email like trial requests (3 a day), with Retry-After', async () => {
+    const email = newAddress('limited');
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      addresses += 1;
+      expect((await ask(email)).statusCode).toBe(200);
+    }
+    addresses += 1;
+    const refused = await ask(email);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.json().detail).toMatch(/Too many key requests for this address/);
+  });
+
+  it('refuses a bad address (400), another media type (415), and drops the honeypot silently', async () => {
+    const invalid = await ask('not-an-email');
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json().errors.email).toBeDefined();
+    const text = await app.inject({
+      method: 'POST',
+      url: '/api/lost-key',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'a@example.com',
+    });
+    expect(text.statusCode).toBe(415);
+    const email = newAddress('bot');
+    await paidKey(email);
+    const before = await outboxCount();
+    expect((await ask(email, {}, { website: 'https://spam.example' })).statusCode).toBe(200);
+    expect(await outboxCount()).toBe(before);
+  });
+});
