@@ -18,11 +18,13 @@ export function twoInstances(
   name: string,
   portB: number,
   optionsB: Omit<TestAppOptions, 'config'> = {},
+  /** More environment for both instances' config (e.g. billing). */
+  extraEnv: Record<string, string> = {},
 ): TwoInstances {
   const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   const tag = `${name}_${process.pid}_${Date.now().toString(36)}`;
-  const env = { DATABASE_URL, REDIS_URL, DATABASE_SCHEMA: tag, REDIS_PREFIX: `${tag}:` };
+  const env = { ...extraEnv, DATABASE_URL, REDIS_URL, DATABASE_SCHEMA: tag, REDIS_PREFIX: `${tag}:` };
   const instances = { portB } as TwoInstances;
 
   beforeAll(async () => {
