@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inArray } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/database.ts';
 import { emailOutbox, trialRequests } from '../db/schema.ts';
 import {
@@ -14,6 +13,7 @@ import {
   trialBody,
   waitFor,
 } from '#tests/support/server/trials.ts';
+import { serverProcesses } from '#tests/support/server/process.ts';
 
 // A real server process (`node --import tsx src/server/server.ts`) under a stream of trial posts is killed with
 // SIGKILL while an email is in flight; after a restart every acknowledged request is in the database and every email
@@ -22,40 +22,10 @@ import {
 const SMTP_PORT = 4210;
 const PORT = 4211;
 const base = `http://127.0.0.1:${PORT}`;
-const children = new Set<ChildProcess>();
-
-afterAll(() => {
-  for (const child of children) child.kill('SIGKILL');
-});
-
-function startServer(env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  return child;
-}
-
-async function ready() {
-  await waitFor(
-    async () => {
-      try {
-        return (await fetch(`${base}/readyz`)).ok;
-      } catch {
-        return false;
-      }
-    },
-    'the server to be ready',
-    60_000,
-  );
-}
-
-const exited = (child: ChildProcess) =>
-  new Promise<void>((resolve) =>
-    child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()),
-  );
+const processes = serverProcesses();
+const startServer = processes.start;
+const ready = () => processes.ready(base);
+const exited = processes.exited;
 
 describe('crash safety of POST /api/trial-requests', () => {
   it('keeps every acknowledged request and delivers each email exactly once across a SIGKILL and a restart', async () => {
