@@ -85,7 +85,7 @@ function typeOf(schema: Record<string, unknown> | undefined): string {
 const anchor = (method: string, path: string) =>
   `${method}-${path.replace(/[^a-z0-9]+/gi, '-')}`.replace(/-+$/, '');
 
-export function renderDocs(doc: OpenApiDocument, origin: string): string {
+export function renderDocs(doc: OpenApiDocument, origin: string, graceHours = 72): string {
   const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, operation]) => ({ path, method: method.toUpperCase(), operation })),
   );
@@ -168,7 +168,7 @@ source.addEventListener('close', (e) =&gt; { console.log('closed by server', e.d
 <h1>${escapeHtml(doc.info.title)}</h1>
 <p>${inline(doc.info.description ?? '')}</p>
 <h2 id="auth">Authentication</h2>
-<p>Send your key in the <code>X-Api-Key</code> header. Keys look like <code>sl_live_…</code> (paid) or <code>sl_trial_…</code> (7-day trial, Pro limits). A key in the query string of a REST route is refused with <code>400 api-key-in-query</code>; only <code>/v1/stream</code> accepts <code>?api_key=</code>, because EventSource cannot send headers. Missing, malformed, unknown, expired and revoked keys get <code>401</code> with types <code>api-key-missing</code>, <code>api-key-malformed</code>, <code>api-key-unknown</code>, <code>api-key-expired</code>, <code>api-key-revoked</code>.</p>
+<p>Send your key in the <code>X-Api-Key</code> header. Keys look like <code>sl_live_…</code> (paid) or <code>sl_trial_…</code> (7-day trial, Pro limits). A key in the query string of a REST route is refused with <code>400 api-key-in-query</code>; only <code>/v1/stream</code> accepts <code>?api_key=</code>, because EventSource cannot send headers. Missing, malformed, unknown, expired and revoked keys get <code>401</code> with types <code>api-key-missing</code>, <code>api-key-malformed</code>, <code>api-key-unknown</code>, <code>api-key-expired</code>, <code>api-key-revoked</code>. A paid key whose subscription payment is late keeps working for ${graceHours} hours, then gets <code>401 api-key-suspended</code> (its <code>reason</code> is <code>past_due</code>, <code>unpaid</code> or <code>paused</code>, with <code>since</code> and <code>portal_url</code>) until the payment goes through. A plan change applies from your next request; open streams end with <code>event: close</code>, reason <code>plan-changed</code>, so that they reconnect on the new plan. Lost your key? The form on the <a href="/sports-betting-api">plans page</a> emails a new one to your subscription's address.</p>
 <label class="key">Your key (kept in this tab only, used by the Try it forms): <input id="api-key" type="password" autocomplete="off" spellcheck="false"></label>
 <pre><code>${curl}</code></pre>
 <h2 id="limits">Rate limits and delays</h2>
@@ -247,7 +247,7 @@ export async function docsRoutes(app: FastifyInstance) {
   app.addHook('onReady', async () => {
     const doc = app.swagger() as unknown as OpenApiDocument;
     openapi = makeEntry(Buffer.from(JSON.stringify(doc)), 'application/json; charset=utf-8', true);
-    page = makeEntry(Buffer.from(renderDocs(doc, app.config.SITE_URL)), 'text/html; charset=utf-8', true);
+    page = makeEntry(Buffer.from(renderDocs(doc, app.config.SITE_URL, app.config.BILLING_GRACE_HOURS)), 'text/html; charset=utf-8', true);
   });
 
   const headers = { 'cache-control': 'no-cache', 'access-control-allow-origin': '*' };
