@@ -247,7 +247,11 @@ export async function docsRoutes(app: FastifyInstance) {
   app.addHook('onReady', async () => {
     const doc = app.swagger() as unknown as OpenApiDocument;
     openapi = makeEntry(Buffer.from(JSON.stringify(doc)), 'application/json; charset=utf-8', true);
-    page = makeEntry(Buffer.from(renderDocs(doc, app.config.SITE_URL, app.config.BILLING_GRACE_HOURS)), 'text/html; charset=utf-8', true);
+    page = makeEntry(
+      Buffer.from(renderDocs(doc, app.config.SITE_URL, app.config.BILLING_GRACE_HOURS)),
+      'text/html; charset=utf-8',
+      true,
+    );
   });
 
   const headers = { 'cache-control': 'no-cache', 'access-control-allow-origin': '*' };
