@@ -2,10 +2,14 @@ import net from 'node:net';
 
 // A loopback TCP proxy in front of a real server (PostgreSQL in the history's outage tests): `cut()` drops every
 // connection and refuses new ones, as a database going away does; `restore()` lets connections through again.
+// `pause()` keeps every connection open but forwards nothing either way (a network partition: requests hang, nothing
+// fails), until `resume()` delivers what was held.
 
 export class TcpProxy {
   private server: net.Server | undefined;
   private readonly sockets = new Set<net.Socket>();
+  private readonly pairs = new Set<[net.Socket, net.Socket]>();
+  private paused = false;
   port = 0;
 
   constructor(
@@ -24,7 +28,13 @@ export class TcpProxy {
           upstream.destroy();
         });
       }
-      client.pipe(upstream).pipe(client);
+      const pair: [net.Socket, net.Socket] = [client, upstream];
+      this.pairs.add(pair);
+      client.on('close', () => this.pairs.delete(pair));
+      if (this.paused) {
+        client.pause();
+        upstream.pause();
+      } else client.pipe(upstream).pipe(client);
     });
     await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     this.server = server;
@@ -39,6 +49,23 @@ export class TcpProxy {
     for (const socket of this.sockets) socket.destroy();
     this.sockets.clear();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** Holds every byte in both directions, connections open. */
+  pause(): void {
+    this.paused = true;
+    for (const [client, upstream] of this.pairs) {
+      client.unpipe(upstream);
+      upstream.unpipe(client);
+      client.pause();
+      upstream.pause();
+    }
+  }
+
+  /** Forwards again, starting with what was held. */
+  resume(): void {
+    this.paused = false;
+    for (const [client, upstream] of this.pairs) client.pipe(upstream).pipe(client);
   }
 
   /** Listens again on the same port. */
