@@ -42,17 +42,20 @@ export const TRIAL_LIMITS = {
   message: 2000,
 } as const;
 
+/** An email address as the site's forms take it: trimmed, required, at most 254 characters, a 64-character local part. */
+export const EmailFieldSchema = z
+  .string()
+  .trim()
+  .min(1, 'Email is required')
+  .max(TRIAL_LIMITS.email, `Must be at most ${TRIAL_LIMITS.email} characters`)
+  .pipe(z.email('Enter a valid email address'))
+  .refine(localPartFits, `The part before @ must be at most ${MAX_EMAIL_LOCAL_PART} characters`);
+
 export const TrialFormSchema = z.object({
   name: singleLine(TRIAL_LIMITS.name)
     .min(1, 'Full Name is required')
     .refine((value) => value === '' || hasVisibleText(value), 'Full Name is required'),
-  email: z
-    .string()
-    .trim()
-    .min(1, 'Email is required')
-    .max(TRIAL_LIMITS.email, `Must be at most ${TRIAL_LIMITS.email} characters`)
-    .pipe(z.email('Enter a valid email address'))
-    .refine(localPartFits, `The part before @ must be at most ${MAX_EMAIL_LOCAL_PART} characters`),
+  email: EmailFieldSchema,
   company: singleLine(TRIAL_LIMITS.company)
     .refine((value) => value === '' || hasVisibleText(value), 'Company must contain visible characters')
     .default(''),
@@ -73,3 +76,11 @@ export const TrialRequestSchema = TrialFormSchema.extend({
 export type TrialForm = z.input<typeof TrialFormSchema>;
 export type TrialRequest = z.infer<typeof TrialRequestSchema>;
 export type TrialRequestInput = z.input<typeof TrialRequestSchema>;
+
+/** POST /api/lost-key, the pricing page's "Lost your key?" form (decision 142). */
+export const LostKeyRequestSchema = z.object({
+  email: EmailFieldSchema,
+  /** Honeypot, as the trial form's. */
+  website: z.string().max(500).optional(),
+});
+export type LostKeyRequest = z.infer<typeof LostKeyRequestSchema>;

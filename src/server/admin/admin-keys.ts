@@ -84,7 +84,7 @@ export async function adminKeyRoutes(app: FastifyInstance) {
     '/admin/keys/rotate',
     { schema: { body: z.object({ prefix: KeyPrefixSchema }) } },
     async (request) => {
-      const rotated = await app.paidKeys.rotate(request.body.prefix, 0);
+      const rotated = await app.paidKeys.rotate(request.body.prefix);
       if (!rotated) {
         throw new HttpProblem(
           404,

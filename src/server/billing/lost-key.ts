@@ -1,25 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { LostKeyRequestSchema } from '#domain/schemas/trial-request.ts';
 import { clientAddressKey } from '../http/client-address.ts';
 import { describeError, emailHash } from '../http/log-safe.ts';
 import { enforceFormLimits, notStored, publicFormCors, requireJson } from '../http/public-form.ts';
 import { emailIdentity } from '../trials/email-identity.ts';
 
 // POST /api/lost-key: the pricing page's "Lost your key?" form (decision 142). Every usable paid key of the address's
-// mailbox gets a successor, emailed to the key's own address; the previous key keeps working for LOST_KEY_OVERLAP_MS,
-// so that someone typing a customer's address cannot cut them off. The answer is the same whether or not the address
-// has a key, and the form is rate limited like trial requests (per client address and per email).
+// mailbox gets a successor, emailed to the key's own address; the previous key keeps working until the new one is
+// first used, so that someone typing a customer's address cannot cut them off. The answer is the same whether or not
+// the address has a key, and the form is rate limited like trial requests (per client address and per email).
 
 export const LOST_KEY_PATH = '/api/lost-key';
-/** How long the previous key keeps working after a "Lost your key?" rotation. */
-export const LOST_KEY_OVERLAP_MS = 24 * 60 * 60_000;
-
-const LostKeySchema = z.object({
-  email: z.email('Enter a valid email address.').max(254, 'Email addresses are at most 254 characters.'),
-  /** Honeypot: people leave it empty. */
-  website: z.string().max(200).optional(),
-});
 
 export async function lostKeyRoutes(app: FastifyInstance) {
   const { config } = app;
@@ -28,7 +21,7 @@ export async function lostKeyRoutes(app: FastifyInstance) {
     LOST_KEY_PATH,
     {
       bodyLimit: 4 * 1024,
-      schema: { body: LostKeySchema, response: { 200: z.object({ success: z.literal(true) }) } },
+      schema: { body: LostKeyRequestSchema, response: { 200: z.object({ success: z.literal(true) }) } },
       onRequest: requireJson('Send the request as application/json.'),
     },
     async (request) => {
@@ -52,20 +45,12 @@ export async function lostKeyRoutes(app: FastifyInstance) {
       );
       let rotated;
       try {
-        rotated = await app.paidKeys.lostKey(email.trim(), LOST_KEY_OVERLAP_MS);
+        rotated = await app.paidKeys.lostKey(email);
       } catch (error) {
         request.log.error({ to: mailKey, error: describeError(error) }, 'lost-key request not processed');
         throw notStored('The request could not be processed. Please try again.');
       }
-      if (rotated.length > 0) {
-        // The old keys now expire: every instance forgets its cached copy.
-        app.apiKeys.changed(
-          rotated.map((result) => result.fromId),
-          'local',
-          'billing',
-        );
-        app.outbox.kick();
-      }
+      if (rotated.length > 0) app.outbox.kick();
       request.log.info(
         { to: mailKey, rotated: rotated.map((result) => `${result.fromPrefix}→${result.toPrefix}`) },
         'lost-key request',

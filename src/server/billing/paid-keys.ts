@@ -67,8 +67,8 @@ export interface RotateResult {
   toPrefix: string;
   toId: number;
   fromId: number;
-  /** When the previous key stops: null when it was revoked at once. */
-  previousEndsAt: Date | null;
+  /** The previous key works until the new one is first used (else it was revoked at once). */
+  previousUntilFirstUse: boolean;
   emailId: number;
 }
 
@@ -233,10 +233,9 @@ export class PaidKeyService {
 
   /**
    * A new key for the key `prefix` names (operators' `npm run keys -- rotate`): same plan, owner, subscription and
-   * credits ledger; the old key is revoked at once, or keeps working for `overlapMs` (the "Lost your key?" form).
-   * Null when no usable key has this prefix.
+   * credits ledger; the old key is revoked at once. Null when no usable key has this prefix.
    */
-  async rotate(prefix: string, overlapMs: number): Promise<RotateResult | null> {
+  async rotate(prefix: string): Promise<RotateResult | null> {
     return this.db.transaction(async (tx) => {
       const candidates = await tx
         .select()
@@ -245,16 +244,17 @@ export class PaidKeyService {
         .for('update');
       const live = candidates.filter((row) => !row.expiresAt || row.expiresAt.getTime() > Date.now());
       if (live.length !== 1) return null;
-      return this.rotateRow(tx, live[0]!, overlapMs);
+      return this.rotateRow(tx, live[0]!, 'now');
     });
   }
 
   /**
    * "Lost your key?": every usable paid key of the mailbox identity of `email` (decision 028) gets a successor,
-   * emailed to the key's owner address (never to the address typed); the old key keeps working for `overlapMs`.
-   * Returns how many were rotated (the form never says).
+   * emailed to the key's owner address (never to the address typed). The old key keeps working until the new one is
+   * first used, so that someone typing a customer's address cannot cut the customer off. Returns what was rotated
+   * (the form never says).
    */
-  async lostKey(email: string, overlapMs: number): Promise<RotateResult[]> {
+  async lostKey(email: string): Promise<RotateResult[]> {
     const identity = emailIdentity(email);
     return this.db.transaction(async (tx) => {
       await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`lost-key:${identity}`}, 0))`);
@@ -279,12 +279,13 @@ export class PaidKeyService {
         .orderBy(apiKeys.id)
         .for('update');
       const results: RotateResult[] = [];
-      for (const row of rows) results.push(await this.rotateRow(tx, row, overlapMs));
+      for (const row of rows) results.push(await this.rotateRow(tx, row, 'on-first-use'));
       return results;
     });
   }
 
-  private async rotateRow(tx: Tx, old: KeyRow, overlapMs: number): Promise<RotateResult> {
+  /** The old key is revoked `now`, or when the new one is first used (ApiKeyService.authenticate). */
+  private async rotateRow(tx: Tx, old: KeyRow, retire: 'now' | 'on-first-use'): Promise<RotateResult> {
     const key = generateKey(old.kind === 'trial' ? 'trial' : 'live');
     const [created] = await tx
       .insert(apiKeys)
@@ -303,25 +304,18 @@ export class PaidKeyService {
         ledgerKeyId: old.ledgerKeyId ?? old.id,
       })
       .returning();
-    const [ended] = await tx
+    await tx
       .update(apiKeys)
       .set(
-        overlapMs > 0
-          ? {
-              replacedBy: created!.id,
-              expiresAt: sql`least(coalesce(${apiKeys.expiresAt}, 'infinity'::timestamptz), now() + make_interval(secs => ${overlapMs / 1000}))`,
-            }
-          : { replacedBy: created!.id, revokedAt: sql`now()` },
+        retire === 'now' ? { replacedBy: created!.id, revokedAt: sql`now()` } : { replacedBy: created!.id },
       )
-      .where(eq(apiKeys.id, old.id))
-      .returning();
+      .where(eq(apiKeys.id, old.id));
     if (old.stripeSubscriptionId) {
       await tx
         .update(billingSubscriptions)
         .set({ apiKeyId: created!.id, updatedAt: sql`now()` })
         .where(eq(billingSubscriptions.subscriptionId, old.stripeSubscriptionId));
     }
-    const previousEndsAt = overlapMs > 0 ? ended!.expiresAt : null;
     const emailId = await queueEmail(tx, this.secrets, this.siteUrl, {
       kind: 'paid-key-rotated',
       to: old.ownerEmail,
@@ -329,7 +323,7 @@ export class PaidKeyService {
         keyPrefix: key.prefix,
         previousPrefix: old.prefix,
         plan: old.plan,
-        ...(previousEndsAt ? { previousEndsAt: previousEndsAt.toISOString() } : {}),
+        ...(retire === 'on-first-use' ? { previousUntilFirstUse: true } : {}),
         ...(created!.expiresAt ? { expiresAt: created!.expiresAt.toISOString() } : {}),
       },
       key: key.plain,
@@ -340,7 +334,7 @@ export class PaidKeyService {
       fromId: old.id,
       toPrefix: key.prefix,
       toId: created!.id,
-      previousEndsAt,
+      previousUntilFirstUse: retire === 'on-first-use',
       emailId,
     };
   }

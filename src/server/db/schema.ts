@@ -107,8 +107,8 @@ export interface EmailPayload {
   /** ISO time the trial ends (or ended, for a refusal). */
   expiresAt?: string;
   plan?: string;
-  /** paid-key-rotated: when the previous key stops (absent: it was revoked at once). */
-  previousEndsAt?: string;
+  /** paid-key-rotated: the previous key works until the new one is first used (absent: it was revoked at once). */
+  previousUntilFirstUse?: boolean;
 }
 
 export const emailOutbox = pgTable(

@@ -121,16 +121,20 @@ export function renderEmail(kind: EmailKind, payload: EmailPayload, context: Ren
         { kind: 'key', text: context.key ?? '' },
         {
           kind: 'p',
-          text: payload.previousEndsAt
-            ? `Your previous key (the one starting with ${payload.previousPrefix ?? 'sl_live_'}) keeps working until ${formatDate(payload.previousEndsAt)}, so that you can switch without a gap; then it stops.`
+          text: payload.previousUntilFirstUse
+            ? `Your previous key (the one starting with ${payload.previousPrefix ?? 'sl_live_'}) keeps working until your first request with this new key; from then on only the new key works.`
             : `Your previous key (the one starting with ${payload.previousPrefix ?? 'sl_live_'}) has been revoked.`,
         },
         { kind: 'p', text: planLimits(paidPlan) },
         secrecy,
-        {
-          kind: 'p',
-          text: `If you did not ask for a new key, write to ${SITE.supportEmail}: someone typed your address into our “Lost your key?” form, and only this mailbox received the new key.`,
-        },
+        ...(payload.previousUntilFirstUse
+          ? [
+              {
+                kind: 'p' as const,
+                text: `If you did not ask for a new key, you can ignore this email: someone typed your address into our “Lost your key?” form, only this mailbox received the new key, and your current key keeps working.`,
+              },
+            ]
+          : []),
         docs,
         portal,
       ]);

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { getPlan, isPlanId, type Plan, type PlanId } from '#domain/plans.ts';
@@ -92,6 +92,11 @@ export interface ApiKeyRecord {
   /** The key whose SGP credits ledger this one uses: the first of its rotated line (itself when never rotated). */
   ledgerId: number;
   replacedBy: number | null;
+  /**
+   * An earlier key of its line still works, because this key came from "Lost your key?": the first request with this
+   * key revokes it (decision 142).
+   */
+  supersedes: boolean;
 }
 
 export type KeyProblemReason = 'missing' | 'malformed' | 'unknown' | 'expired' | 'revoked' | 'suspended';
@@ -101,7 +106,7 @@ export type KeyCheck =
 
 type Row = typeof apiKeys.$inferSelect;
 
-function toRecord(row: Row): ApiKeyRecord {
+function toRecord(row: Row, supersedes = false): ApiKeyRecord {
   return {
     id: row.id,
     prefix: row.prefix,
@@ -119,6 +124,7 @@ function toRecord(row: Row): ApiKeyRecord {
         : null,
     ledgerId: row.ledgerKeyId ?? row.id,
     replacedBy: row.replacedBy,
+    supersedes,
   };
 }
 
@@ -201,7 +207,31 @@ export class ApiKeyService {
     if (record === undefined && this.unknown.get(hash, now)) record = null;
     if (record === undefined) record = await this.lookup(hash);
     if (!record) return { ok: false, reason: 'unknown' };
-    return checkRecord(record, now, this.billingGraceMs);
+    const check = checkRecord(record, now, this.billingGraceMs);
+    if (check.ok && record.supersedes) await this.retirePredecessors(record);
+    return check;
+  }
+
+  /** The first request with a key from "Lost your key?" revokes the earlier keys of its line (decision 142). */
+  private async retirePredecessors(key: ApiKeyRecord): Promise<void> {
+    const rows = await this.db
+      .update(apiKeys)
+      .set({ revokedAt: sql`now()` })
+      .where(
+        and(
+          sql`coalesce(${apiKeys.ledgerKeyId}, ${apiKeys.id}) = ${key.ledgerId}`,
+          sql`${apiKeys.id} < ${key.id}`,
+          isNotNull(apiKeys.replacedBy),
+          isNull(apiKeys.revokedAt),
+        ),
+      )
+      .returning({ id: apiKeys.id });
+    key.supersedes = false;
+    this.changed(
+      rows.map((row) => row.id),
+      'local',
+      'revoked',
+    );
   }
 
   private lookup(hash: string): Promise<ApiKeyRecord | null> {
@@ -210,8 +240,17 @@ export class ApiKeyService {
     const generation = this.generation;
     const query = (async () => {
       try {
-        const [row] = await this.db.select().from(apiKeys).where(eq(apiKeys.hash, hash)).limit(1);
-        const record = row ? toRecord(row) : null;
+        const [found] = await this.db
+          .select({
+            row: apiKeys,
+            // Plain SQL names: the outer table is unaliased, the subquery's is `p`.
+            supersedes: sql<boolean>`EXISTS (SELECT 1 FROM api_keys p WHERE p.replaced_by = api_keys.id
+              AND p.revoked_at IS NULL)`,
+          })
+          .from(apiKeys)
+          .where(eq(apiKeys.hash, hash))
+          .limit(1);
+        const record = found ? toRecord(found.row, found.supersedes) : null;
         if (generation === this.generation) {
           const now = this.now();
           if (record) this.known.set(hash, record, now + this.cacheMs);
@@ -246,13 +285,13 @@ export class ApiKeyService {
 
   async list(limit = 200): Promise<ApiKeyRecord[]> {
     const rows = await this.db.select().from(apiKeys).orderBy(desc(apiKeys.id)).limit(limit);
-    return rows.map(toRecord);
+    return rows.map((row) => toRecord(row));
   }
 
   /** Every key, active or not, whose public prefix is `prefix` (one, short of a 36-bit collision). */
   async byPrefix(prefix: string): Promise<ApiKeyRecord[]> {
     const rows = await this.db.select().from(apiKeys).where(eq(apiKeys.prefix, prefix)).orderBy(apiKeys.id);
-    return rows.map(toRecord);
+    return rows.map((row) => toRecord(row));
   }
 
   /** Revokes every active key whose public prefix is `prefix`; returns them. */
@@ -262,7 +301,7 @@ export class ApiKeyService {
       .set({ revokedAt: sql`now()` })
       .where(and(eq(apiKeys.prefix, prefix), isNull(apiKeys.revokedAt)))
       .returning();
-    const records = rows.map(toRecord);
+    const records = rows.map((row) => toRecord(row));
     if (records.length > 0)
       this.changed(
         records.map((record) => record.id),

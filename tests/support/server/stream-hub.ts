@@ -54,6 +54,7 @@ export function keyOf(planId: PlanId): ApiKeyRecord {
     billingHold: null,
     ledgerId: id,
     replacedBy: null,
+    supersedes: false,
   };
 }
 

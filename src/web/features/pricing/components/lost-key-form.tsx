@@ -8,12 +8,12 @@ import { NewKeyRequestError, requestNewKey } from '../api/request-new-key.ts';
 // The address is cleared on success only; an error never loses what was typed.
 
 export const LOST_KEY_INTRO =
-  "Enter the email address of your subscription. We'll email a new API key to it; your current key keeps working for 24 hours.";
+  "Enter the email address of your subscription. We'll email a new API key to it; your current key keeps working until you use the new one.";
 export const LOST_KEY_NETWORK_TEXT =
   'Could not reach the server. Check your connection and try again; your address is still in the form.';
 
 export function lostKeySuccessText(email: string): string {
-  return `If ${email} has a ${SITE.brand} subscription, a new key is on its way. Your previous key keeps working for 24 hours.`;
+  return `If ${email} has a ${SITE.brand} subscription, a new key is on its way. Your previous key keeps working until you use the new one.`;
 }
 
 /** A wait rounded up, in seconds or minutes while fewer than 60, else in hours: `45 seconds`, `59 minutes`, `2 hours`. */
