@@ -1,20 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../db/database.ts';
 import { apiKeys, emailOutbox } from '../db/schema.ts';
-import { serverProcesses } from '#tests/support/server/process.ts';
+import { crashTestEnv, openStoppedDatabase, serverProcesses } from '#tests/support/server/process.ts';
 import { checkoutSession, signedEvent, stripeEnv, stripeId } from '#tests/support/server/stripe.ts';
-import {
-  external,
-  externalEnv,
-  fixtureBuild,
-  keyInEmail,
-  SmtpPeer,
-  waitFor,
-} from '#tests/support/server/trials.ts';
+import { keyInEmail, SmtpPeer, waitFor } from '#tests/support/server/trials.ts';
 
 // A real server process is killed with SIGKILL while the email carrying a just-issued paid key is in flight (the mail
 // server read it but never answered). After a restart, and Stripe delivering the event again, there is exactly one key
@@ -29,22 +20,7 @@ describe('crash safety of a paid key issued by the Stripe webhook', () => {
   it('after a SIGKILL with the key email in flight and a restart: one key, one email, and the key works', async () => {
     const peer = new SmtpPeer(SMTP_PORT);
     await peer.start();
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'sharpline-billing-crash-'));
-    const env: Record<string, string> = {
-      ...externalEnv(),
-      ...stripeEnv(),
-      OUTBOX_LEASE_MS: '2000',
-      DATA_DIR: dataDir,
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      SMTP_URL: peer.url,
-      BUILD_DIR: fixtureBuild(path.join(dataDir, 'site')),
-      SITE_URL: 'https://example.test',
-      LOG_LEVEL: 'error',
-      SIM_PROPS: 'false',
-      OUTBOX_POLL_MS: '50',
-      OUTBOX_BACKOFF_MS: '50',
-    };
+    const { env, dataDir } = crashTestEnv(PORT, peer.url, stripeEnv());
     const who = {
       subscription: stripeId('sub'),
       customer: stripeId('cus'),
@@ -88,11 +64,7 @@ describe('crash safety of a paid key issued by the Stripe webhook', () => {
       await processes.exited(server);
 
       // The server is stopped: whatever the database says is final.
-      const handle = await openDatabase({
-        databaseUrl: external() ? env.DATABASE_URL : undefined,
-        pgliteDir: path.join(dataDir, 'pglite'),
-        schemaName: env.DATABASE_SCHEMA ?? 'public',
-      });
+      const handle = await openStoppedDatabase(env);
       try {
         const keys = await handle.db
           .select()

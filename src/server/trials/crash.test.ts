@@ -1,19 +1,10 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../db/database.ts';
 import { emailOutbox, trialRequests } from '../db/schema.ts';
-import {
-  external,
-  externalEnv,
-  fixtureBuild,
-  SmtpPeer,
-  trialBody,
-  waitFor,
-} from '#tests/support/server/trials.ts';
-import { serverProcesses } from '#tests/support/server/process.ts';
+import { SmtpPeer, trialBody, waitFor } from '#tests/support/server/trials.ts';
+import { crashTestEnv, openStoppedDatabase, serverProcesses } from '#tests/support/server/process.ts';
 
 // A real server process (`node --import tsx src/server/server.ts`) under a stream of trial posts is killed with
 // SIGKILL while an email is in flight; after a restart every acknowledged request is in the database and every email
@@ -31,22 +22,7 @@ describe('crash safety of POST /api/trial-requests', () => {
   it('keeps every acknowledged request and delivers each email exactly once across a SIGKILL and a restart', async () => {
     const peer = new SmtpPeer(SMTP_PORT);
     await peer.start();
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'sharpline-crash-'));
-    const env: Record<string, string> = {
-      ...externalEnv(),
-      // On PostgreSQL the claim of the killed process is taken over when its lease ends.
-      OUTBOX_LEASE_MS: '2000',
-      DATA_DIR: dataDir,
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      SMTP_URL: peer.url,
-      BUILD_DIR: fixtureBuild(path.join(dataDir, 'site')),
-      SITE_URL: 'https://example.test',
-      LOG_LEVEL: 'error',
-      TRIAL_LIMIT_PER_IP: '1000000',
-      OUTBOX_POLL_MS: '50',
-      OUTBOX_BACKOFF_MS: '50',
-    };
+    const { env, dataDir } = crashTestEnv(PORT, peer.url, { TRIAL_LIMIT_PER_IP: '1000000' });
     try {
       let server = startServer(env);
       await ready();
@@ -115,11 +91,7 @@ describe('crash safety of POST /api/trial-requests', () => {
       await exited(server);
 
       // The server is stopped: whatever the database says is final.
-      const handle = await openDatabase({
-        databaseUrl: external() ? env.DATABASE_URL : undefined,
-        pgliteDir: path.join(dataDir, 'pglite'),
-        schemaName: env.DATABASE_SCHEMA ?? 'public',
-      });
+      const handle = await openStoppedDatabase(env);
       try {
         const stored = await handle.db
           .select()

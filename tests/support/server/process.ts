@@ -1,6 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll } from 'vitest';
-import { waitFor } from './trials.ts';
+import { openDatabase, type DatabaseHandle } from '#server/db/database.ts';
+import { external, externalEnv, fixtureBuild, waitFor } from './trials.ts';
 
 // Real server processes (`node --import tsx src/server/server.ts`) for crash tests: started with an environment,
 // killed with any signal, all killed when the file's tests end.
@@ -47,4 +51,38 @@ export function serverProcesses(): ServerProcesses {
           : child.once('exit', () => resolve()),
       ),
   };
+}
+
+/**
+ * The environment of a crash test's server: a fresh DATA_DIR (returned), PostgreSQL and Redis under
+ * `useExternalStorage()`, mail to `smtpUrl`, a fast outbox and a short claim lease (on PostgreSQL the killed process's
+ * claim is taken over when its lease ends).
+ */
+export function crashTestEnv(port: number, smtpUrl: string, extra: Record<string, string> = {}) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'sharpline-crash-'));
+  const env: Record<string, string> = {
+    ...externalEnv(),
+    OUTBOX_LEASE_MS: '2000',
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SMTP_URL: smtpUrl,
+    BUILD_DIR: fixtureBuild(path.join(dataDir, 'site')),
+    SITE_URL: 'https://example.test',
+    LOG_LEVEL: 'error',
+    SIM_PROPS: 'false',
+    OUTBOX_POLL_MS: '50',
+    OUTBOX_BACKOFF_MS: '50',
+    ...extra,
+  };
+  return { env, dataDir };
+}
+
+/** The stopped server's database, as its environment names it: whatever it says is final. */
+export function openStoppedDatabase(env: Record<string, string>): Promise<DatabaseHandle> {
+  return openDatabase({
+    databaseUrl: external() ? env.DATABASE_URL : undefined,
+    pgliteDir: path.join(env.DATA_DIR!, 'pglite'),
+    schemaName: env.DATABASE_SCHEMA ?? 'public',
+  });
 }

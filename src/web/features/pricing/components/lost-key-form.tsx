@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { SITE } from '#domain/site.ts';
 import { Button } from '#web/ui/button.tsx';
+import { DismissButton } from '#web/ui/dismiss-button.tsx';
 import { NewKeyRequestError, requestNewKey } from '../api/request-new-key.ts';
 
 // Issue 18, "Lost your key?": idle → sending (button disabled) → a success status or an error alert (dismissible).
@@ -52,28 +53,6 @@ type State =
 
 const inputClass =
   'mt-1 block w-full rounded-md border border-slate-600 bg-slate-950 px-3 py-2.5 text-base text-white placeholder:text-slate-400 focus:border-emerald-300 focus:outline-2 focus:outline-emerald-300 aria-[invalid=true]:border-rose-400';
-
-function DismissButton({ onClick }: { onClick: () => void }) {
-  return (
-    <button
-      type="button"
-      onClick={onClick}
-      aria-label="Dismiss message"
-      className="-m-1 rounded p-1 leading-none hover:bg-white/10 focus-visible:outline-2 focus-visible:outline-white"
-    >
-      <svg
-        aria-hidden="true"
-        viewBox="0 0 16 16"
-        className="h-4 w-4"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-      >
-        <path d="m4 4 8 8M12 4l-8 8" />
-      </svg>
-    </button>
-  );
-}
 
 export function LostKeyForm({ request = requestNewKey }: { request?: typeof requestNewKey }) {
   const [email, setEmail] = useState('');

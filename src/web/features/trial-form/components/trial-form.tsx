@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '#web/ui/button.tsx';
+import { DismissButton } from '#web/ui/dismiss-button.tsx';
 import { buildTrialPayload, submitTrialRequest } from '../api/submit-trial-request.ts';
 
 // The shared zod schema is loaded on first focus or submit, not with the page: it is 23 KB gzip and the home page's
@@ -96,23 +97,7 @@ export function TrialForm({ submit = submitTrialRequest }: { submit?: typeof sub
           }
         >
           <span>{status === 'success' ? TRIAL_SUCCESS_TEXT : TRIAL_FAILURE_TEXT}</span>
-          <button
-            type="button"
-            onClick={() => setStatus('idle')}
-            aria-label="Dismiss message"
-            className="-m-1 rounded p-1 leading-none hover:bg-white/10 focus-visible:outline-2 focus-visible:outline-white"
-          >
-            <svg
-              aria-hidden="true"
-              viewBox="0 0 16 16"
-              className="h-4 w-4"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
-            >
-              <path d="m4 4 8 8M12 4l-8 8" />
-            </svg>
-          </button>
+          <DismissButton onClick={() => setStatus('idle')} />
         </div>
       ) : null}
 
