@@ -35,6 +35,28 @@ describe('loadConfig', () => {
     }
   });
 
+  it('billing: the webhook secret comes with the secret key; STRIPE_API_URL is https (http on loopback) without a path; STRIPE_PRICE_PLANS names plans', () => {
+    const stripe = { STRIPE_SECRET_KEY: 'sk_test_0123456789', STRIPE_WEBHOOK_SECRET: 'whsec_0123456789' };
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: stripe.STRIPE_SECRET_KEY })).toThrow(
+      /STRIPE_WEBHOOK_SECRET/,
+    );
+    expect(loadConfig({ ...stripe, STRIPE_API_URL: 'http://127.0.0.1:12111' }).STRIPE_API_URL).toBe(
+      'http://127.0.0.1:12111',
+    );
+    expect(
+      loadConfig({ ...stripe, STRIPE_API_URL: 'https://stripe-proxy.internal:8443' }).STRIPE_API_URL,
+    ).toBe('https://stripe-proxy.internal:8443');
+    for (const bad of ['http://stripe-proxy.internal', 'https://proxy.internal/stripe', 'ftp://127.0.0.1']) {
+      expect(() => loadConfig({ ...stripe, STRIPE_API_URL: bad })).toThrow(/STRIPE_API_URL/);
+    }
+    expect(loadConfig({ STRIPE_PRICE_PLANS: 'price_1A:pro, price_2B:elite' }).STRIPE_PRICE_PLANS).toEqual({
+      price_1A: 'pro',
+      price_2B: 'elite',
+    });
+    expect(() => loadConfig({ STRIPE_PRICE_PLANS: 'price_1A:gold' })).toThrow(/STRIPE_PRICE_PLANS/);
+    expect(loadConfig({}).BILLING_GRACE_HOURS).toBe(72);
+  });
+
   it('requires ODDS_API_KEY when the source is the-odds-api', () => {
     expect(() => loadConfig({ ODDS_SOURCE: 'the-odds-api' })).toThrow(/ODDS_API_KEY/);
     expect(loadConfig({ ODDS_SOURCE: 'the-odds-api', ODDS_API_KEY: 'k' }).ODDS_SOURCE).toBe('the-odds-api');

@@ -275,8 +275,21 @@ export const ConfigSchema = z.object({
         return plans;
       }),
   ),
-  /** Stripe's API base (default https://api.stripe.com): a stripe-mock, a proxy, or a test's stand-in. */
-  STRIPE_API_URL: optionalUrl(['http:', 'https:']),
+  /**
+   * Stripe's API base (default https://api.stripe.com): a stripe-mock, a proxy, or a test's stand-in. The secret key
+   * travels to it: https, or http on loopback only; no path (the library sends /v1/… from the root).
+   */
+  STRIPE_API_URL: optionalUrl(['http:', 'https:']).refine(
+    (value) => {
+      if (value === undefined) return true;
+      const url = new URL(value);
+      const loopback = ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname);
+      return (url.protocol === 'https:' || loopback) && url.pathname === '/' && !url.search;
+    },
+    {
+      message: 'must be https (http only on loopback) with no path, e.g. https://stripe-proxy.internal:8443',
+    },
+  ),
   /** Hours a key keeps working after its subscription's payment became late (past_due, unpaid). */
   BILLING_GRACE_HOURS: z.preprocess(
     emptyToUndefined,

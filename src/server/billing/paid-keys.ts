@@ -170,12 +170,12 @@ export class PaidKeyService {
     return this.handle(event, async (tx) => {
       const row = await this.lockSubscription(tx, facts.subscriptionId);
       if (!row) {
-        // Before its checkout event: remembered, so that the checkout issues the key with this plan and status.
-        if (!facts.plan) return none('ignored: not a subscription to a plan');
+        // Before its checkout event: remembered, so that the checkout issues the key with this status (and this plan
+        // when it names one; else the checkout's).
         await tx.insert(billingSubscriptions).values({
           subscriptionId: facts.subscriptionId,
           customerId: facts.customerId,
-          plan: facts.plan,
+          plan: facts.plan ?? null,
           status: facts.status,
           statusAt: event.created,
         });
@@ -237,14 +237,18 @@ export class PaidKeyService {
    */
   async rotate(prefix: string): Promise<RotateResult | null> {
     return this.db.transaction(async (tx) => {
-      const candidates = await tx
-        .select()
-        .from(apiKeys)
-        .where(and(eq(apiKeys.prefix, prefix), isNull(apiKeys.revokedAt), isNull(apiKeys.replacedBy)))
-        .for('update');
-      const live = candidates.filter((row) => !row.expiresAt || row.expiresAt.getTime() > Date.now());
-      if (live.length !== 1) return null;
-      return this.rotateRow(tx, live[0]!, 'now');
+      const usable = and(
+        eq(apiKeys.prefix, prefix),
+        eq(apiKeys.kind, 'paid'),
+        isNull(apiKeys.revokedAt),
+        isNull(apiKeys.replacedBy),
+        sql`(${apiKeys.expiresAt} IS NULL OR ${apiKeys.expiresAt} > now())`,
+      );
+      const found = await tx.select().from(apiKeys).where(usable);
+      if (found.length !== 1) return null;
+      await this.lockSubscriptionsOf(tx, found);
+      const [row] = await tx.select().from(apiKeys).where(usable).for('update');
+      return row ? this.rotateRow(tx, row, 'now') : null;
     });
   }
 
@@ -258,26 +262,21 @@ export class PaidKeyService {
     const identity = emailIdentity(email);
     return this.db.transaction(async (tx) => {
       await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`lost-key:${identity}`}, 0))`);
-      const rows = await tx
-        .select()
-        .from(apiKeys)
-        .where(
+      const usable = and(
+        or(
+          eq(apiKeys.ownerIdentity, identity),
           and(
-            or(
-              eq(apiKeys.ownerIdentity, identity),
-              and(
-                isNull(apiKeys.ownerIdentity),
-                sql`lower(${apiKeys.ownerEmail}) = ${email.trim().toLowerCase()}`,
-              ),
-            ),
-            eq(apiKeys.kind, 'paid'),
-            isNull(apiKeys.revokedAt),
-            isNull(apiKeys.replacedBy),
-            sql`(${apiKeys.expiresAt} IS NULL OR ${apiKeys.expiresAt} > now())`,
+            isNull(apiKeys.ownerIdentity),
+            sql`lower(${apiKeys.ownerEmail}) = ${email.trim().toLowerCase()}`,
           ),
-        )
-        .orderBy(apiKeys.id)
-        .for('update');
+        ),
+        eq(apiKeys.kind, 'paid'),
+        isNull(apiKeys.revokedAt),
+        isNull(apiKeys.replacedBy),
+        sql`(${apiKeys.expiresAt} IS NULL OR ${apiKeys.expiresAt} > now())`,
+      );
+      await this.lockSubscriptionsOf(tx, await tx.select().from(apiKeys).where(usable));
+      const rows = await tx.select().from(apiKeys).where(usable).orderBy(apiKeys.id).for('update');
       const results: RotateResult[] = [];
       for (const row of rows) results.push(await this.rotateRow(tx, row, 'on-first-use'));
       return results;
@@ -339,6 +338,17 @@ export class PaidKeyService {
     };
   }
 
+  /**
+   * The subscription locks of `keys`, in order, before their rows: the webhook takes a subscription's lock and then
+   * its keys' rows, so a rotation taking them the other way round could deadlock with it.
+   */
+  private async lockSubscriptionsOf(tx: Tx, keys: KeyRow[]): Promise<void> {
+    const ids = [...new Set(keys.map((key) => key.stripeSubscriptionId).filter((id) => id !== null))].sort();
+    for (const id of ids) {
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`stripe-sub:${id}`}, 0))`);
+    }
+  }
+
   /** The subscription's row, locked for this transaction (its events apply one at a time on every instance). */
   private async lockSubscription(tx: Tx, subscriptionId: string): Promise<SubscriptionRow | undefined> {
     await tx.execute(
@@ -362,6 +372,8 @@ export class PaidKeyService {
     if (!row.email || !row.plan) return none('recorded');
     const key = generateKey('live');
     const identity = emailIdentity(row.email);
+    // The trial service's lock of this mailbox: a trial being issued right now is either seen and revoked, or waits.
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`trial:${identity}`}, 0))`);
     const hold = holdOf(row.status);
     const [created] = await tx
       .insert(apiKeys)

@@ -15,7 +15,7 @@ export const StripeEventSchema = z.looseObject({
   id: z.string().regex(/^evt_[0-9A-Za-z_]+$/),
   type: z.string().min(1),
   created: z.number().int().positive(),
-  data: z.looseObject({ object: z.looseObject({}) }),
+  data: z.looseObject({ object: z.looseObject({}), previous_attributes: z.looseObject({}).optional() }),
 });
 
 export const CheckoutSessionSchema = z.looseObject({

@@ -41,7 +41,7 @@ const deliver = (delivery: StripeDelivery) =>
 const event = (
   type: string,
   object: Record<string, unknown>,
-  options: { id?: string; created?: number } = {},
+  options: { id?: string; created?: number; previous?: Record<string, unknown> } = {},
 ) =>
   signedEvent(type, object, {
     ...options,
@@ -473,6 +473,144 @@ describe('customer.subscription.deleted', () => {
     );
     const after = await counts();
     expect([after.keys, after.emails]).toEqual([before.keys, before.emails]);
+  });
+});
+
+describe('what Stripe does not order or says late', () => {
+  it('a checkout still waiting for its payment issues nothing; async_payment_succeeded then issues one key', async () => {
+    const who = buyer();
+    const before = await counts();
+    await deliver(
+      event('checkout.session.completed', checkoutSession({ ...who, plan: 'pro', paymentStatus: 'unpaid' })),
+    );
+    expect((await counts()).keys).toBe(before.keys);
+    await deliver(
+      event('checkout.session.async_payment_succeeded', checkoutSession({ ...who, plan: 'pro' })),
+    );
+    const email = await waitFor(() => peer.to(who.email)[0], 'the key email');
+    expect((await me(keyInEmail(email.raw)!)).json().plan.id).toBe('pro');
+    expect((await counts()).keys).toBe(before.keys + 1);
+  });
+
+  it('a deletion seen before its checkout is final: the checkout issues nothing', async () => {
+    const who = buyer();
+    const now = Math.floor(clock.now() / 1000);
+    const deleted = subscription({ id: who.subscription, customer: who.customer, status: 'canceled' });
+    expect(
+      (await deliver(event('customer.subscription.deleted', deleted, { created: now }))).statusCode,
+    ).toBe(200);
+    const before = await counts();
+    const late = event('checkout.session.completed', checkoutSession({ ...who, plan: 'pro' }), {
+      created: now - 5,
+    });
+    expect((await deliver(late)).statusCode).toBe(200);
+    const after = await counts();
+    expect([after.keys, after.emails]).toEqual([before.keys, before.emails]);
+  });
+
+  it('an update to canceled or incomplete_expired revokes the key like a deletion', async () => {
+    for (const status of ['canceled', 'incomplete_expired']) {
+      const who = buyer();
+      const key = await subscribe(who, 'pro');
+      const object = subscription({
+        id: who.subscription,
+        customer: who.customer,
+        status,
+        priceMetadata: { plan: 'pro' },
+      });
+      expect((await deliver(event('customer.subscription.updated', object))).statusCode).toBe(200);
+      expect((await me(key)).json().type).toMatch(/api-key-revoked$/);
+    }
+  });
+
+  it('a past_due update that names no plan, seen before its checkout, holds the key the checkout issues', async () => {
+    const who = buyer();
+    const now = Math.floor(clock.now() / 1000);
+    const pastDue = subscription({ id: who.subscription, customer: who.customer, status: 'past_due' });
+    await deliver(event('customer.subscription.updated', pastDue, { created: now }));
+    await deliver(
+      event('checkout.session.completed', checkoutSession({ ...who, plan: 'elite' }), { created: now - 2 }),
+    );
+    const email = await waitFor(() => peer.to(who.email)[0], 'the key email');
+    const [row] = await app.db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.stripeSubscriptionId, who.subscription));
+    expect(row).toMatchObject({ plan: 'elite', billingHold: 'past_due' });
+    expect((await me(keyInEmail(email.raw)!)).statusCode).toBe(200);
+  });
+
+  it('the session’s customer_email is used when customer_details has none', async () => {
+    const who = buyer();
+    const session = {
+      ...checkoutSession({ ...who, email: null, plan: 'starter' }),
+      customer_email: who.email,
+    };
+    expect((await deliver(event('checkout.session.completed', session))).statusCode).toBe(200);
+    await waitFor(() => peer.to(who.email)[0], 'the key email');
+  });
+
+  it('a switch in the portal to a price that names no plan gets 400 (Stripe retries), and the key keeps its plan', async () => {
+    const who = buyer();
+    const key = await subscribe(who, 'elite');
+    const lines = logLines.length;
+    const switched = event(
+      'customer.subscription.updated',
+      subscription({ id: who.subscription, customer: who.customer, price: 'price_1NewUnmapped' }),
+      { previous: { items: { data: [{ price: { id: 'price_1EliteOld' } }] } } },
+    );
+    const response = await deliver(switched);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().detail).toMatch(/price_1NewUnmapped, which names no plan/);
+    expect(logLines.slice(lines).join('')).toMatch(/event refused/);
+    expect((await me(key)).json().plan.id).toBe('elite');
+    // A status-only update naming no plan keeps the plan and is applied.
+    const statusOnly = event(
+      'customer.subscription.updated',
+      subscription({ id: who.subscription, customer: who.customer }),
+      { previous: { status: 'past_due' } },
+    );
+    expect((await deliver(statusOnly)).statusCode).toBe(200);
+    expect((await me(key)).json().plan.id).toBe('elite');
+  });
+});
+
+describe('open streams follow billing', () => {
+  it('a stream closes with suspended once the grace period ends on the app clock', async () => {
+    const who = buyer();
+    const key = await subscribe(who, 'elite');
+    const pastDue = subscription({
+      id: who.subscription,
+      customer: who.customer,
+      status: 'past_due',
+      priceMetadata: { plan: 'elite' },
+    });
+    await deliver(event('customer.subscription.updated', pastDue));
+    const stream = await openRawStream(`http://127.0.0.1:${port}/v1/stream?initial=false`, {
+      'x-api-key': key,
+    });
+    expect(stream.status).toBe(200);
+    let ended = false;
+    void stream.ended.then(() => (ended = true));
+    clock.advance(73 * HOUR);
+    await waitFor(() => ended, 'the stream to close at its next re-check', 10_000);
+    expect(stream.text()).toContain('"reason":"suspended"');
+  });
+
+  it('a plan changed without any message (a lost one) still ends the stream at the next re-check', async () => {
+    const who = buyer();
+    const key = await subscribe(who, 'elite');
+    const stream = await openRawStream(`http://127.0.0.1:${port}/v1/stream?initial=false`, {
+      'x-api-key': key,
+    });
+    let ended = false;
+    void stream.ended.then(() => (ended = true));
+    await app.db
+      .update(apiKeys)
+      .set({ plan: 'starter' })
+      .where(eq(apiKeys.stripeSubscriptionId, who.subscription));
+    await waitFor(() => ended, 'the stream to close at its next re-check', 10_000);
+    expect(stream.text()).toContain('"reason":"plan-changed"');
   });
 });
 

@@ -100,6 +100,20 @@ export async function stripeWebhookRoutes(app: FastifyInstance, options: Webhook
           status: subscription.status,
           plan: subscriptionPlan(subscription, config.STRIPE_PRICE_PLANS),
         };
+        // A switch in the portal changes the price (`previous_attributes.items`). A Payment Link's metadata.plan is
+        // copied to its checkout sessions only, so a price that names no plan would leave the key on the old plan.
+        const previous = event.data.previous_attributes as Record<string, unknown> | undefined;
+        if (
+          event.type === 'customer.subscription.updated' &&
+          !facts.plan &&
+          previous &&
+          'items' in previous
+        ) {
+          const prices = subscription.items.data.map((item) => item.price.id).join(', ');
+          throw new BadEventError(
+            `subscription ${subscription.id} moved to price ${prices}, which names no plan: set the price's metadata.plan or map it in STRIPE_PRICE_PLANS`,
+          );
+        }
         return event.type === 'customer.subscription.deleted'
           ? paid.delete(ref, facts)
           : paid.update(ref, facts);

@@ -212,20 +212,28 @@ export class ApiKeyService {
     return check;
   }
 
-  /** The first request with a key from "Lost your key?" revokes the earlier keys of its line (decision 142). */
+  /**
+   * The first request with a key from "Lost your key?" revokes the earlier keys of its line (decision 142). A failure
+   * fails nothing: the key is valid, and the next request tries again.
+   */
   private async retirePredecessors(key: ApiKeyRecord): Promise<void> {
-    const rows = await this.db
-      .update(apiKeys)
-      .set({ revokedAt: sql`now()` })
-      .where(
-        and(
-          sql`coalesce(${apiKeys.ledgerKeyId}, ${apiKeys.id}) = ${key.ledgerId}`,
-          sql`${apiKeys.id} < ${key.id}`,
-          isNotNull(apiKeys.replacedBy),
-          isNull(apiKeys.revokedAt),
-        ),
-      )
-      .returning({ id: apiKeys.id });
+    let rows: { id: number }[];
+    try {
+      rows = await this.db
+        .update(apiKeys)
+        .set({ revokedAt: sql`now()` })
+        .where(
+          and(
+            sql`coalesce(${apiKeys.ledgerKeyId}, ${apiKeys.id}) = ${key.ledgerId}`,
+            sql`${apiKeys.id} < ${key.id}`,
+            isNotNull(apiKeys.replacedBy),
+            isNull(apiKeys.revokedAt),
+          ),
+        )
+        .returning({ id: apiKeys.id });
+    } catch {
+      return;
+    }
     key.supersedes = false;
     this.changed(
       rows.map((row) => row.id),
@@ -325,27 +333,25 @@ export class ApiKeyService {
   }
 
   /**
-   * Of the given key ids, those no longer usable (revoked, expired, or suspended by billing) and why, read from the
-   * database and judged at this service's clock, as `authenticate` judges them.
+   * The open streams' periodic re-check: of the given keys (with the plan their streams run on), those no longer
+   * usable (revoked, expired, or suspended by billing) and those whose plan changed, read from the database and judged
+   * at this service's clock, as `authenticate` judges them. The fallback for a lost Redis message (decision 142).
    */
-  async unusable(
-    ids: readonly number[],
-  ): Promise<{ id: number; reason: 'revoked' | 'expired' | 'suspended' }[]> {
-    if (ids.length === 0) return [];
+  async recheckStreams(
+    keys: readonly { id: number; planId: string }[],
+  ): Promise<{ id: number; reason: 'revoked' | 'expired' | 'suspended' | 'plan-changed' }[]> {
+    if (keys.length === 0) return [];
     const rows = await this.db
       .select()
       .from(apiKeys)
-      .where(
-        and(
-          inArray(apiKeys.id, [...ids]),
-          sql`(${apiKeys.revokedAt} IS NOT NULL OR ${apiKeys.expiresAt} IS NOT NULL OR ${apiKeys.billingHold} IS NOT NULL)`,
-        ),
-      );
+      .where(inArray(apiKeys.id, [...new Set(keys.map((key) => key.id))]));
+    const planOf = new Map(keys.map((key) => [key.id, key.planId]));
     const now = this.now();
-    const gone: { id: number; reason: 'revoked' | 'expired' | 'suspended' }[] = [];
+    const gone: { id: number; reason: 'revoked' | 'expired' | 'suspended' | 'plan-changed' }[] = [];
     for (const row of rows) {
       const check = checkRecord(toRecord(row), now, this.billingGraceMs);
       if (!check.ok) gone.push({ id: row.id, reason: check.reason as 'revoked' | 'expired' | 'suspended' });
+      else if (row.plan !== planOf.get(row.id)) gone.push({ id: row.id, reason: 'plan-changed' });
     }
     return gone;
   }

@@ -28,7 +28,14 @@ export interface StripeDelivery {
 export function signedEvent(
   type: string,
   object: Record<string, unknown>,
-  options: { id?: string; created?: number; timestamp?: number; secret?: string } = {},
+  options: {
+    id?: string;
+    created?: number;
+    timestamp?: number;
+    secret?: string;
+    /** `data.previous_attributes` of an `*.updated` event: the fields that changed, with their old values. */
+    previous?: Record<string, unknown>;
+  } = {},
 ): StripeDelivery {
   const created = options.created ?? Math.floor(Date.now() / 1000);
   const eventId = options.id ?? stripeId('evt');
@@ -37,7 +44,7 @@ export function signedEvent(
     object: 'event',
     api_version: '2026-10-28.endive',
     created,
-    data: { object },
+    data: { object, ...(options.previous ? { previous_attributes: options.previous } : {}) },
     livemode: false,
     pending_webhooks: 1,
     request: { id: null, idempotency_key: null },

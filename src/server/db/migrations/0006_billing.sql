@@ -10,6 +10,8 @@ ALTER TABLE api_keys ADD COLUMN billing_hold_since timestamptz;
 ALTER TABLE api_keys ADD COLUMN replaced_by bigint REFERENCES api_keys (id);
 ALTER TABLE api_keys ADD COLUMN ledger_key_id bigint REFERENCES api_keys (id);
 ALTER TABLE api_keys ADD CONSTRAINT api_keys_hold_check CHECK ((billing_hold IS NULL) = (billing_hold_since IS NULL));
+-- Every uncached key lookup asks whether an unrevoked key names it in replaced_by (decision 142).
+CREATE INDEX api_keys_replaced_by_idx ON api_keys (replaced_by) WHERE replaced_by IS NOT NULL;
 CREATE INDEX api_keys_subscription_idx ON api_keys (stripe_subscription_id) WHERE stripe_subscription_id IS NOT NULL;
 -- Paid keys created before this migration have no owner_identity: "Lost your key?" finds them by their exact address.
 CREATE INDEX api_keys_paid_owner_idx ON api_keys (owner_identity) WHERE kind = 'paid';

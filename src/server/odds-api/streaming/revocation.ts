@@ -1,6 +1,11 @@
 import type { StreamClient } from './fan-out.ts';
 import type { KeyCloseReason } from './stream-hub.ts';
 
+/** Which of these keys (with the plan their streams run on) must close their streams, and why. */
+export type StreamRecheck = (
+  keys: { id: number; planId: string }[],
+) => Promise<{ id: number; reason: KeyCloseReason | 'plan-changed' }[]>;
+
 // Open streams by API key: the per-key count the route's concurrent-stream cap reads, and the periodic check that
 // closes the streams of keys that expired here or were revoked or suspended on any instance (docs/decisions/082, 086,
 // 142).
@@ -36,16 +41,19 @@ export class StreamsByKey {
    */
   check(
     now: number,
-    recheck: (ids: number[]) => Promise<{ id: number; reason: KeyCloseReason }[]>,
-    close: (keyId: number, reason: KeyCloseReason) => void,
+    recheck: StreamRecheck,
+    close: (keyId: number, reason: KeyCloseReason | 'plan-changed') => void,
   ): void {
     for (const [id, clients] of this.byKey) {
       const key = [...clients][0]?.key;
       if (key?.expiresAt && key.expiresAt.getTime() <= now) close(id, 'expired');
     }
-    const ids = [...this.byKey.keys()];
-    if (ids.length === 0) return;
-    recheck(ids).then(
+    const keys = [...this.byKey].flatMap(([id, clients]) => {
+      const first = clients.values().next().value;
+      return first ? [{ id, planId: first.key.plan.id }] : [];
+    });
+    if (keys.length === 0) return;
+    recheck(keys).then(
       (gone) => {
         for (const { id, reason } of gone) close(id, reason);
       },

@@ -12,7 +12,7 @@ import {
   type StreamSink,
 } from './fan-out.ts';
 import { priceChange } from './price-changes.ts';
-import { StreamsByKey } from './revocation.ts';
+import { StreamsByKey, type StreamRecheck } from './revocation.ts';
 import { Snapshots, type SnapshotOptions } from './snapshots.ts';
 import { LoopTelemetry, ReleaseTelemetry, type LoopStats, type ReleaseStats } from './telemetry.ts';
 
@@ -89,7 +89,7 @@ export class StreamHub {
     this.loop = new LoopTelemetry(now);
   }
 
-  start(recheck: (ids: number[]) => Promise<{ id: number; reason: KeyCloseReason }[]>): void {
+  start(recheck: StreamRecheck): void {
     const store = this.engine.store;
     this.unsubscribe.push(
       store.subscribe((change) => {

@@ -62,7 +62,7 @@ export function createStreamHub(
     now,
   );
   app.decorate('streamHub', hub);
-  app.addHook('onReady', async () => hub.start((ids) => app.apiKeys.unusable(ids)));
+  app.addHook('onReady', async () => hub.start((keys) => app.apiKeys.recheckStreams(keys)));
   // A revoked key's streams end; a key whose plan changed has them end with `plan-changed`, so that the client
   // reconnects onto the new plan's delay and filters. A billing hold is judged by the periodic re-check.
   const offRevoke = app.apiKeys.onChange(({ ids, kind }) => {
