@@ -60,7 +60,8 @@ function fakeDatabase() {
         where: () => ({
           limit: async () => {
             state.lookups += 1;
-            return state.row ? [state.row] : [];
+            // The lookup's shape: the row, and whether an older key of its line still works (decision 142).
+            return state.row ? [{ row: state.row, supersedes: false }] : [];
           },
         }),
       }),
