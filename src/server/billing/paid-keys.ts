@@ -72,7 +72,18 @@ export interface RotateResult {
   emailId: number;
 }
 
+/** How long handled Stripe event ids are kept (decision 142). */
+export const EVENT_RETENTION_DAYS = 90;
+
 type SubscriptionRow = typeof billingSubscriptions.$inferSelect;
+
+/** Two updates of one subscription created in the same second disagree: read the subscription from Stripe. */
+export class SameSecondUpdates extends Error {
+  constructor() {
+    super('two updates of the subscription were created in the same second and disagree');
+    this.name = 'SameSecondUpdates';
+  }
+}
 type KeyRow = typeof apiKeys.$inferSelect;
 
 function none(outcome: string): BillingEffects {
@@ -122,6 +133,18 @@ export class PaidKeyService {
     return rows.length > 0;
   }
 
+  /**
+   * Forgets handled events older than `days` (default 90). Stripe retries an event for three days and lets it be
+   * resent from its dashboard for 30, so an older id never comes back.
+   */
+  async pruneEvents(days = EVENT_RETENTION_DAYS): Promise<number> {
+    const rows = await this.db
+      .delete(stripeEvents)
+      .where(sql`${stripeEvents.receivedAt} < now() - make_interval(days => ${days})`)
+      .returning({ id: stripeEvents.id });
+    return rows.length;
+  }
+
   /** Records an event that changes nothing (an ignored type), so that its replays are recognised too. */
   ignore(event: StripeEventRef, outcome: string) {
     return this.handle(event, async () => none(outcome));
@@ -156,6 +179,7 @@ export class PaidKeyService {
             plan: newer && row.plan ? row.plan : facts.plan,
             status,
             statusAt: newer ? row.statusAt : event.created,
+            statusFrom: newer ? row.statusFrom : 'checkout',
             updatedAt: sql`now()`,
           })
           .where(eq(billingSubscriptions.subscriptionId, facts.subscriptionId))
@@ -165,8 +189,13 @@ export class PaidKeyService {
     });
   }
 
-  /** `customer.subscription.updated`: the plan and status as of the event; an older event than the last applied is ignored. */
-  update(event: StripeEventRef, facts: SubscriptionFacts) {
+  /**
+   * `customer.subscription.updated`: the plan and status as of the event; an older event than the last applied is
+   * ignored. Two updates created in the same second (Stripe's `created` has whole seconds) cannot be ordered: when
+   * they disagree, this throws SameSecondUpdates (nothing changed), and the caller applies the subscription as
+   * Stripe's API reads it now, `authoritative`.
+   */
+  update(event: StripeEventRef, facts: SubscriptionFacts, options: { authoritative?: boolean } = {}) {
     return this.handle(event, async (tx) => {
       const row = await this.lockSubscription(tx, facts.subscriptionId);
       if (!row) {
@@ -178,16 +207,29 @@ export class PaidKeyService {
           plan: facts.plan ?? null,
           status: facts.status,
           statusAt: event.created,
+          statusFrom: 'update',
         });
         return ENDED.includes(facts.status) ? none('recorded: ended before its checkout') : none('recorded');
       }
       if (row.status === 'canceled') return none('ignored: subscription already canceled');
-      if (row.statusAt.getTime() > event.created.getTime())
-        return none('ignored: older than the last change');
+      if (!options.authoritative) {
+        if (row.statusAt.getTime() > event.created.getTime())
+          return none('ignored: older than the last change');
+        const disagree = row.status !== facts.status || (facts.plan !== undefined && facts.plan !== row.plan);
+        if (row.statusFrom === 'update' && row.statusAt.getTime() === event.created.getTime() && disagree) {
+          throw new SameSecondUpdates();
+        }
+      }
       const plan = facts.plan ?? (row.plan as PlanId | null);
       const [current] = await tx
         .update(billingSubscriptions)
-        .set({ plan, status: facts.status, statusAt: event.created, updatedAt: sql`now()` })
+        .set({
+          plan,
+          status: facts.status,
+          statusAt: event.created,
+          statusFrom: 'update',
+          updatedAt: sql`now()`,
+        })
         .where(eq(billingSubscriptions.subscriptionId, facts.subscriptionId))
         .returning();
       if (ENDED.includes(facts.status)) return this.revokeSubscription(tx, facts.subscriptionId);
@@ -220,12 +262,13 @@ export class PaidKeyService {
           plan: facts.plan ?? null,
           status: 'canceled',
           statusAt: event.created,
+          statusFrom: 'delete',
         });
         return none('recorded: canceled before its checkout');
       }
       await tx
         .update(billingSubscriptions)
-        .set({ status: 'canceled', statusAt: event.created, updatedAt: sql`now()` })
+        .set({ status: 'canceled', statusAt: event.created, statusFrom: 'delete', updatedAt: sql`now()` })
         .where(eq(billingSubscriptions.subscriptionId, facts.subscriptionId));
       return this.revokeSubscription(tx, facts.subscriptionId);
     });

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { describeError } from '../http/log-safe.ts';
 import { lostKeyRoutes } from './lost-key.ts';
 import { PaidKeyService } from './paid-keys.ts';
 import { stripeClient, stripeReads } from './stripe-api.ts';
@@ -23,7 +24,21 @@ export interface BillingPluginOptions {
 export const billingPlugin = fp(
   async (app: FastifyInstance, options: BillingPluginOptions) => {
     const { config } = app;
-    app.decorate('paidKeys', new PaidKeyService(app.db, app.secrets, config.SITE_URL));
+    const paidKeys = new PaidKeyService(app.db, app.secrets, config.SITE_URL);
+    app.decorate('paidKeys', paidKeys);
+    // Old event ids are forgotten once a day (and at start); a failure waits for the next day.
+    const prune = () => {
+      paidKeys.pruneEvents().catch((error: unknown) => {
+        app.log.warn({ error: describeError(error) }, 'stripe events not pruned');
+      });
+    };
+    let timer: NodeJS.Timeout | undefined;
+    app.addHook('onReady', async () => {
+      prune();
+      timer = setInterval(prune, 24 * 3_600_000);
+      timer.unref();
+    });
+    app.addHook('onClose', async () => clearInterval(timer));
     await app.register(lostKeyRoutes);
     if (config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET) {
       const stripe = stripeClient(config);

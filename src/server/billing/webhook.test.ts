@@ -303,6 +303,21 @@ describe('refused deliveries change nothing', () => {
     await waitFor(() => peer.to(who.email).length === 1, 'the key email');
   });
 
+  it('forgets handled event ids after 90 days, and only those', async () => {
+    const old = stripeId('evt');
+    await app.db.insert(stripeEvents).values({
+      id: old,
+      type: 'invoice.paid',
+      createdAt: new Date(Date.now() - 91 * 86_400_000),
+      receivedAt: new Date(Date.now() - 91 * 86_400_000),
+      outcome: 'ignored: invoice.paid',
+    });
+    const before = await counts();
+    expect(await app.paidKeys.pruneEvents()).toBe(1);
+    expect((await counts()).events).toBe(before.events - 1);
+    expect(await app.paidKeys.seen(old)).toBe(false);
+  });
+
   it('unknown event types get 200 and change nothing but the record of the event', async () => {
     const before = await counts();
     const response = await deliver(event('invoice.payment_succeeded', { id: 'in_1', object: 'invoice' }));
@@ -400,11 +415,42 @@ describe('customer.subscription.updated', () => {
     clock.advance(HOUR);
     expect((await update('active')).statusCode).toBe(200);
     expect((await me(key)).statusCode).toBe(200);
+    clock.advance(1_000);
     expect((await update('paused')).statusCode).toBe(200);
     const paused = await me(key);
     expect(paused.statusCode).toBe(401);
     expect(paused.json().reason).toBe('paused');
+    clock.advance(1_000);
     expect((await update('active')).statusCode).toBe(200);
+    expect((await me(key)).statusCode).toBe(200);
+  });
+
+  it("two updates created in the same second that disagree are ordered by reading the subscription from Stripe's API", async () => {
+    const who = buyer();
+    const key = await subscribe(who, 'pro');
+    clock.advance(1_000);
+    const now = Math.floor(clock.now() / 1000);
+    const object = (status: string) =>
+      subscription({ id: who.subscription, customer: who.customer, status, priceMetadata: { plan: 'pro' } });
+    // Stripe made active then past_due in one second; they arrive the other way round. Its API says past_due.
+    standIn.subscriptions.set(who.subscription, object('past_due'));
+    const calls = standIn.requests.length;
+    expect(
+      (await deliver(event('customer.subscription.updated', object('past_due'), { created: now })))
+        .statusCode,
+    ).toBe(200);
+    expect(standIn.requests.length).toBe(calls);
+    expect(
+      (await deliver(event('customer.subscription.updated', object('active'), { created: now }))).statusCode,
+    ).toBe(200);
+    expect(standIn.requests.slice(calls).map((request) => request.path)).toEqual([
+      `GET /v1/subscriptions/${who.subscription}`,
+    ]);
+    const [row] = await app.db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.stripeSubscriptionId, who.subscription));
+    expect(row!.billingHold).toBe('past_due');
     expect((await me(key)).statusCode).toBe(200);
   });
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type Stripe from 'stripe';
 import { describeError, emailHash } from '../http/log-safe.ts';
 import { HttpProblem } from '../http/problem.ts';
-import type { BillingEffects, StripeEventRef } from './paid-keys.ts';
+import { SameSecondUpdates, type BillingEffects, type StripeEventRef } from './paid-keys.ts';
 import type { StripeReads } from './stripe-api.ts';
 import {
   BadEventError,
@@ -114,9 +114,28 @@ export async function stripeWebhookRoutes(app: FastifyInstance, options: Webhook
             `subscription ${subscription.id} moved to price ${prices}, which names no plan: set the price's metadata.plan or map it in STRIPE_PRICE_PLANS`,
           );
         }
-        return event.type === 'customer.subscription.deleted'
-          ? paid.delete(ref, facts)
-          : paid.update(ref, facts);
+        if (event.type === 'customer.subscription.deleted') return paid.delete(ref, facts);
+        try {
+          return await paid.update(ref, facts);
+        } catch (error) {
+          if (!(error instanceof SameSecondUpdates)) throw error;
+          // Stripe's API knows which came last: apply the subscription as it is now.
+          const current = await options.reads.subscription(subscription.id);
+          request.log.info(
+            { subscription: subscription.id },
+            'stripe webhook: same-second updates, read from Stripe',
+          );
+          return paid.update(
+            ref,
+            {
+              subscriptionId: current.id,
+              customerId: current.customer,
+              status: current.status,
+              plan: subscriptionPlan(current, config.STRIPE_PRICE_PLANS),
+            },
+            { authoritative: true },
+          );
+        }
       }
       default:
         return paid.ignore(ref, `ignored: ${event.type}`);

@@ -187,6 +187,10 @@ export const billingSubscriptions = pgTable('billing_subscriptions', {
   plan: text('plan'),
   status: text('status').notNull(),
   statusAt: ts('status_at').notNull(),
+  /** Which kind of event set the status: only two updates in one second need Stripe's API to order them. */
+  statusFrom: text('status_from', { enum: ['checkout', 'update', 'delete'] })
+    .notNull()
+    .default('checkout'),
   apiKeyId: bigint('api_key_id', { mode: 'number' }).references(() => apiKeys.id),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),

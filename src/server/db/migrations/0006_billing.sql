@@ -39,6 +39,8 @@ CREATE TABLE billing_subscriptions (
   plan text,
   status text NOT NULL,
   status_at timestamptz NOT NULL,
+  -- Which kind of event set the status: two updates created in the same second are ordered by Stripe's API.
+  status_from text NOT NULL DEFAULT 'checkout' CHECK (status_from IN ('checkout', 'update', 'delete')),
   api_key_id bigint REFERENCES api_keys (id),
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now()
