@@ -16,7 +16,9 @@ export const COMMON_ERRORS = {
   400: ProblemSchema.describe(
     'Invalid parameters (`validation`) or a key in the query string (`api-key-in-query`).',
   ),
-  401: ProblemSchema.describe('Missing, malformed, unknown, expired or revoked key (`api-key-*`).'),
+  401: ProblemSchema.describe(
+    'Missing, malformed, unknown, expired, revoked or suspended key (`api-key-*`; a suspended one names its `reason`).',
+  ),
   429: ProblemSchema.describe("Over the plan's requests per minute (`rate-limited`); see Retry-After."),
 } as const;
 
