@@ -137,9 +137,12 @@ export class OddsEngine<E = undefined> {
     return accepted;
   }
 
-  /** Checks and applies one untrusted message. Returns whether it was accepted. */
-  ingest(message: unknown): boolean {
-    const now = this.now();
+  /**
+   * Checks and applies one untrusted message. Returns whether it was accepted. `at` (default: the clock) is the time
+   * of receipt: an `api` instance replaying the ingest leader's accepted messages passes the leader's (issue 19).
+   */
+  ingest(message: unknown, at?: number): boolean {
+    const now = at ?? this.now();
     const checked = this.intake.check(message, now);
     if (!checked) return false;
     const refused = this.apply(checked, now);
@@ -369,6 +372,36 @@ export class OddsEngine<E = undefined> {
     this.published += 1;
     for (const listener of this.listeners) listener(snapshot);
     return snapshot;
+  }
+
+  /**
+   * Publishes a snapshot built elsewhere: an `api` instance installs the ingest leader's, byte for byte, instead of
+   * scanning (issue 19). Its arbs are those the body was serialised from.
+   */
+  install(snapshot: Omit<Snapshot<E>, 'encoded'>): Snapshot<E> {
+    this.ready = true;
+    const installed: Snapshot<E> = { ...snapshot, encoded: this.encode(snapshot.body) };
+    this.history.add(installed);
+    this.published += 1;
+    for (const listener of this.listeners) listener(installed);
+    return installed;
+  }
+
+  /**
+   * Forgets every fixture and price (an ingest instance that loses or takes the lead, an `api` instance following a
+   * new leader). Published snapshots stay: the feed keeps its last answer until the next publish.
+   */
+  clear(): void {
+    for (const event of this.store.events()) {
+      for (const market of this.store.removeEvent(event.id)) this.dirty.delete(market);
+      this.registry.forget(event.id);
+    }
+    this.results.clear();
+    this.dirty.clear();
+    this.eventsBySource.clear();
+    this.changed = true;
+    // Nothing is published again until a source has delivered its initial state (markReady).
+    this.ready = false;
   }
 
   /** The latest snapshot, or undefined before the first publish. */

@@ -25,6 +25,7 @@ import { healthRoutes } from './http/health.ts';
 import { trialRequestRoutes } from './trials/trial-requests.ts';
 import { trialsPlugin } from './trials/plugin.ts';
 import { seoRoutes } from './site/seo.ts';
+import { clusterPlugin, type ClusterPluginOptions } from './cluster/plugin.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -49,6 +50,8 @@ export interface AppOptions {
   keyCacheMs?: number;
   /** Sees every route as it is added. */
   onRoute?: (route: RouteOptions) => void;
+  /** ROLE=ingest/api: lease and publishing periods (tests shorten them). */
+  cluster?: ClusterPluginOptions;
 }
 
 /** Pino settings: headers and credential-like URL parameters redacted, and every line filtered (decision 010). */
@@ -86,6 +89,7 @@ export async function buildApp({
   stream,
   keyCacheMs,
   onRoute,
+  cluster,
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: log === false ? false : loggerOptions(config, log),
@@ -134,6 +138,15 @@ export async function buildApp({
 
   await app.register(healthRoutes);
   await app.register(enginePlugin, { source, engine: { now } });
+  // ROLE=ingest/api: the leader lease, and the changes on Redis Streams (issue 19; nothing for ROLE=all).
+  await app.register(clusterPlugin, cluster ?? {});
+  if (config.ROLE === 'ingest') {
+    // The source, the engine and the history writer; no public route but /healthz and /readyz.
+    await app.register(secretsPlugin);
+    await app.register(dbPlugin);
+    await app.register(historyPlugin, { now });
+    return app;
+  }
   await app.register(arbsFeedRoutes, { origins: [config.SITE_URL, ...config.CORS_ORIGINS] });
   // Storage, rate limits, trial requests, email outbox.
   await app.register(secretsPlugin);

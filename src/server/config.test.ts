@@ -57,6 +57,25 @@ describe('loadConfig', () => {
     expect(loadConfig({}).BILLING_GRACE_HOURS).toBe(72);
   });
 
+  it('ROLE is all by default; ingest and api stop at start without REDIS_URL or DATABASE_URL, naming each missing one', () => {
+    expect(loadConfig({}).ROLE).toBe('all');
+    expect(() => loadConfig({ ROLE: 'leader' })).toThrow(/ROLE/);
+    for (const role of ['ingest', 'api']) {
+      expect(() => loadConfig({ ROLE: role })).toThrow(
+        new RegExp(`REDIS_URL: required when ROLE is ${role}[^]*DATABASE_URL: required when ROLE is ${role}`),
+      );
+      expect(() => loadConfig({ ROLE: role, REDIS_URL: 'redis://127.0.0.1:6379' })).toThrow(/DATABASE_URL/);
+      expect(() => loadConfig({ ROLE: role, DATABASE_URL: 'postgres://127.0.0.1/x' })).toThrow(/REDIS_URL/);
+      expect(
+        loadConfig({
+          ROLE: role,
+          REDIS_URL: 'redis://127.0.0.1:6379',
+          DATABASE_URL: 'postgres://127.0.0.1/x',
+        }).ROLE,
+      ).toBe(role);
+    }
+  });
+
   it('requires ODDS_API_KEY when the source is the-odds-api', () => {
     expect(() => loadConfig({ ODDS_SOURCE: 'the-odds-api' })).toThrow(/ODDS_API_KEY/);
     expect(loadConfig({ ODDS_SOURCE: 'the-odds-api', ODDS_API_KEY: 'k' }).ODDS_SOURCE).toBe('the-odds-api');

@@ -116,6 +116,12 @@ export const ConfigSchema = z.object({
       .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
       .default('public'),
   ),
+  /**
+   * What this process does (issue 19, decision 144): `all` (default) everything in one process; `ingest` the odds
+   * source, engine and history writer, publishing to Redis Streams while it holds the leader lease; `api` the site
+   * and the API, following the ingest leader's stream. `ingest` and `api` require REDIS_URL and DATABASE_URL.
+   */
+  ROLE: z.preprocess(emptyToUndefined, z.enum(['all', 'ingest', 'api']).default('all')),
   /** Prefix of every Redis key (docs/decisions/020-024). */
   REDIS_PREFIX: z.preprocess(emptyToUndefined, z.string().max(64).default('sharpline:')),
   /** Trial requests allowed per client address per hour, and per email address per day (docs/decisions/020-024). */
@@ -325,6 +331,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (parsed.data.ODDS_SOURCE === 'the-odds-api' && !parsed.data.ODDS_API_KEY) {
     throw new ConfigError(['ODDS_API_KEY: required when ODDS_SOURCE is the-odds-api']);
+  }
+  if (parsed.data.ROLE !== 'all') {
+    const missing = (['REDIS_URL', 'DATABASE_URL'] as const).filter((name) => !parsed.data[name]);
+    if (missing.length > 0) {
+      throw new ConfigError(
+        missing.map(
+          (name) =>
+            `${name}: required when ROLE is ${parsed.data.ROLE} (instances share the leader's changes through Redis and history through PostgreSQL)`,
+        ),
+      );
+    }
   }
   if (parsed.data.STRIPE_SECRET_KEY && !parsed.data.STRIPE_WEBHOOK_SECRET) {
     throw new ConfigError(['STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY is set']);

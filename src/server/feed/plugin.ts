@@ -16,9 +16,22 @@ export type FeedEngine = OddsEngine<StaticEntry>;
 declare module 'fastify' {
   interface FastifyInstance {
     engine: FeedEngine;
-    /** The running odds source (what it carries besides prices: same-game-parlay books). */
+    /** The odds source (what it carries besides prices: same-game-parlay books); started only where prices enter. */
     oddsSource: OddsSource;
+    /** ROLE=ingest: starts and stops a fresh odds source as this instance gains and loses the lead (issue 19). */
+    ingestControl: IngestControl;
   }
+}
+
+/** How the cluster plugin drives an ingest instance's source (ROLE=ingest). */
+export interface IngestControl {
+  /**
+   * Clears the engine and starts a fresh source: each accepted message is handed to `accepted` with its time of
+   * receipt, and `ready` runs once the source's initial state is in, just before the first publish.
+   */
+  lead(accepted: (message: unknown, at: number) => void, ready: () => void): Promise<void>;
+  /** Stops the source (if running) and clears the engine. */
+  follow(): Promise<void>;
 }
 
 export interface EnginePluginOptions {
@@ -74,8 +87,8 @@ export const PRICE_HISTORY_MS = Math.max(...PLANS.map(delayMs)) + 10_000;
 
 export const enginePlugin = fp(
   async (app: FastifyInstance, options: EnginePluginOptions) => {
-    const source =
-      options.source ??
+    const role = app.config.ROLE;
+    const createConfiguredSource = () =>
       createSource({
         ODDS_SOURCE: app.config.ODDS_SOURCE,
         SIM_SEED: app.config.SIM_SEED,
@@ -86,6 +99,9 @@ export const enginePlugin = fp(
         ODDS_API_PROPS_WINDOW_H: app.config.ODDS_API_PROPS_WINDOW_H,
         ODDS_API_PROPS_MAX_EVENTS: app.config.ODDS_API_PROPS_MAX_EVENTS,
       });
+    // An `api` instance never starts it: it only names the feed's source and carries its same-game-parlay books.
+    let source = options.source ?? createConfiguredSource();
+    const now = options.engine?.now ?? Date.now;
     const pendingDrops = new Map<DropReason, number>();
     const engine: FeedEngine = new OddsEngine<StaticEntry>({
       historyMs: PRICE_HISTORY_MS,
@@ -120,7 +136,8 @@ export const enginePlugin = fp(
     app.readiness.register('engine', () => {
       const stats = engine.stats();
       return {
-        ok: engine.latest !== undefined,
+        // A standby ingest instance publishes nothing, and is ready to take the lead.
+        ok: engine.latest !== undefined || role === 'ingest',
         details: {
           source: stats.source,
           published: stats.published,
@@ -136,10 +153,21 @@ export const enginePlugin = fp(
       };
     });
 
-    const context: SourceContext = {
-      ingest: (message) => engine.ingest(message),
+    const contextFor = (
+      accepted?: (message: unknown, at: number) => void,
+      onReady?: () => void,
+    ): SourceContext => ({
+      ingest: accepted
+        ? (message) => {
+            const at = now();
+            const ok = engine.ingest(message, at);
+            if (ok) accepted(message, at);
+            return ok;
+          }
+        : (message) => engine.ingest(message),
       drop: (reason) => engine.drop(reason),
       ready: () => {
+        onReady?.();
         engine.markReady();
         engine.tick();
       },
@@ -148,18 +176,41 @@ export const enginePlugin = fp(
         info: (details, message) => app.log.info(details, message),
         warn: (details, message) => app.log.warn(details, message),
       },
-    };
+    });
 
-    let started = false;
+    let running = false;
+    const stopSource = async () => {
+      if (!running) return;
+      running = false;
+      await source.stop();
+    };
+    app.decorate('ingestControl', {
+      async lead(accepted, onReady) {
+        await stopSource();
+        engine.clear();
+        // A fresh source per lead: it starts from the current market, as after a restart.
+        if (!options.source) source = createConfiguredSource();
+        running = true;
+        await source.start(contextFor(accepted, onReady));
+      },
+      async follow() {
+        await stopSource();
+        engine.clear();
+      },
+    } satisfies IngestControl);
+
     app.addHook('onReady', async () => {
-      started = true;
+      if (role === 'api') return;
       engine.start();
-      await source.start(context);
+      if (role === 'all') {
+        running = true;
+        await source.start(contextFor());
+      }
     });
     app.addHook('onClose', async () => {
       clearInterval(dropLog);
       engine.stop();
-      if (started) await source.stop();
+      await stopSource();
     });
   },
   { name: 'engine', dependencies: ['readiness'] },

@@ -41,7 +41,8 @@ export const historyPlugin = fp(
     const service = new HistoryService(db, recorder, writer);
     app.decorate('history', service);
 
-    if (!app.config.HISTORY_RECORD) {
+    // An `api` instance's engine replays the ingest leader's prices: the leader records them (issue 19).
+    if (!app.config.HISTORY_RECORD || app.config.ROLE === 'api') {
       app.readiness.register('history', () => ({ ok: true, details: { recording: false } }));
       return;
     }

@@ -1,0 +1,140 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { serverProcesses } from '#tests/support/server/process.ts';
+import { externalEnv, fixtureBuild, useExternalStorage, waitFor } from '#tests/support/server/trials.ts';
+
+// Issue 19 on CI's PostgreSQL and Redis, with real server processes: two `ingest` instances (one leads, one stands
+// by) and two `api` instances following the leader's stream (decision 144).
+
+useExternalStorage();
+const processes = serverProcesses();
+const shared = {
+  ...externalEnv(),
+  HOST: '127.0.0.1',
+  SITE_URL: 'https://example.test',
+  LOG_LEVEL: 'error',
+  SIM_PROPS: 'false',
+  SERVER_SECRET: 'cluster-test-secret-0123456789abcdef0123',
+};
+const INGEST_PORTS = [4241, 4242] as const;
+const API_PORTS = [4243, 4244] as const;
+const base = (port: number) => `http://127.0.0.1:${port}`;
+
+function start(role: 'ingest' | 'api', port: number): ChildProcess {
+  const dataDir = mkdtempSync(path.join(tmpdir(), `sharpline-${role}-`));
+  return processes.start({
+    ...shared,
+    ROLE: role,
+    PORT: String(port),
+    INSTANCE_ID: `${role}-${port}`,
+    DATA_DIR: dataDir,
+    BUILD_DIR: fixtureBuild(path.join(dataDir, 'site')),
+  });
+}
+
+interface ClusterCheck {
+  ok: boolean;
+  details: {
+    role: string;
+    instance: string;
+    leader: string | null;
+    leading?: boolean;
+    takeoverGapMs?: number | null;
+    following?: boolean;
+    lagMs?: number | null;
+  };
+}
+
+async function cluster(port: number): Promise<ClusterCheck> {
+  const response = await fetch(`${base(port)}/readyz`);
+  const body = (await response.json()) as { checks: { cluster: ClusterCheck } };
+  return body.checks.cluster;
+}
+
+async function feed(port: number) {
+  const response = await fetch(`${base(port)}/tools/arbs.json`);
+  return {
+    status: response.status,
+    etag: response.headers.get('etag'),
+    body: await response.text(),
+  };
+}
+
+/** Both api instances answer the same feed bytes and ETag (retried: they may be one publish apart). */
+function sameFeed(what: string) {
+  return waitFor(
+    async () => {
+      const [a, b] = await Promise.all(API_PORTS.map(feed));
+      return a!.status === 200 && a!.etag === b!.etag && a!.body === b!.body ? a! : null;
+    },
+    what,
+    10_000,
+  );
+}
+
+const generatedAt = (body: string) => (JSON.parse(body) as { generated_at: number }).generated_at;
+
+describe('one ingest leader, a standby and two api instances (ROLE, Redis Streams)', () => {
+  it("serves the leader's feed byte for byte on both api instances; the standby leads within 10 s of the leader's SIGKILL; the old leader comes back as standby", async () => {
+    const ingest = INGEST_PORTS.map((port) => start('ingest', port));
+    await Promise.all(INGEST_PORTS.map((port) => processes.ready(base(port))));
+    const leaderPort = await waitFor(async () => {
+      const checks = await Promise.all(INGEST_PORTS.map(cluster));
+      const leading = INGEST_PORTS.filter((_, index) => checks[index]!.details.leading);
+      return leading.length === 1 ? leading[0] : null;
+    }, 'exactly one ingest leader');
+    const standbyPort = INGEST_PORTS.find((port) => port !== leaderPort)!;
+    expect((await cluster(standbyPort)).details.leader).toMatch(new RegExp(`^\\d+:ingest-${leaderPort}$`));
+
+    API_PORTS.map((port) => start('api', port));
+    await Promise.all(API_PORTS.map((port) => processes.ready(base(port))));
+    for (const port of API_PORTS) {
+      const check = await cluster(port);
+      expect(check.ok).toBe(true);
+      expect(check.details).toMatchObject({ role: 'api', following: true });
+      expect(check.details.leader).toMatch(new RegExp(`:ingest-${leaderPort}$`));
+      expect(check.details.lagMs).toBeLessThanOrEqual(5_000);
+    }
+    const before = await sameFeed('both api instances to serve the same feed');
+    expect(JSON.parse(before.body)).toMatchObject({ source: 'simulator' });
+    // The ingest instances have no public route but /healthz and /readyz.
+    expect((await fetch(`${base(leaderPort)}/tools/arbs.json`)).status).toBe(404);
+
+    const killedAt = Date.now();
+    ingest[INGEST_PORTS.indexOf(leaderPort)]!.kill('SIGKILL');
+    await waitFor(async () => (await cluster(standbyPort)).details.leading, 'the standby to lead', 10_000);
+    expect(Date.now() - killedAt).toBeLessThan(10_000);
+    // /readyz counts the takeover window: from the old leader's last entry to the new leader's first.
+    const gap = await waitFor(
+      async () => (await cluster(standbyPort)).details.takeoverGapMs,
+      "the new leader's first entry",
+    );
+    expect(gap).toBeGreaterThan(0);
+    expect(gap).toBeLessThan(10_000);
+
+    // The api instances follow the new leader, and the feed moves on, the same on both.
+    await waitFor(
+      async () => {
+        const checks = await Promise.all(API_PORTS.map(cluster));
+        return checks.every((check) => check.ok && check.details.leader?.endsWith(`:ingest-${standbyPort}`));
+      },
+      "the api instances to follow the new leader's stream",
+      15_000,
+    );
+    const after = await waitFor(async () => {
+      const current = await sameFeed('the same feed after the takeover');
+      return generatedAt(current.body) > generatedAt(before.body) ? current : null;
+    }, 'the feed to move on');
+    expect(after.etag).not.toBe(before.etag);
+
+    // The old leader restarted: it stands by while the new leader renews.
+    start('ingest', leaderPort);
+    await processes.ready(base(leaderPort));
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect((await cluster(leaderPort)).details.leading).toBe(false);
+    expect((await cluster(standbyPort)).details.leading).toBe(true);
+  }, 120_000);
+});

@@ -1,0 +1,188 @@
+import { isDeepStrictEqual } from 'node:util';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { OddsEngine } from '#engine/engine.ts';
+import { MarketSimulator } from '#engine/sources/simulation/market-simulator.ts';
+import type { StaticEntry } from '../http/static-files.ts';
+import { snapshotEntry } from '../feed/plugin.ts';
+import { TcpProxy } from '#tests/support/server/tcp-proxy.ts';
+import { waitFor } from '#tests/support/server/trials.ts';
+import { LeaderLease } from './leader-lease.ts';
+import { ClusterFollower, ClusterPublisher, clusterKeys } from './replication.ts';
+
+// The leader's stream on CI's Redis (issue 19, decision 144), in one process: a publisher fed by the simulator's
+// messages, followers that start at different times, a gap, and a deposed leader's appends refused.
+
+const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const clients: Redis[] = [];
+const stops: (() => Promise<unknown>)[] = [];
+let run = 0;
+const T0 = Date.now();
+const quiet = { info: () => {}, warn: () => {} };
+
+function client(): Redis {
+  const redis = new Redis(url, { maxRetriesPerRequest: null });
+  redis.on('error', () => {});
+  clients.push(redis);
+  return redis;
+}
+
+const engine = () => new OddsEngine<StaticEntry>({ source: 'simulator', encode: snapshotEntry });
+
+function board(of: OddsEngine<StaticEntry>) {
+  const out = new Map<string, unknown>();
+  for (const market of of.store.allMarkets()) out.set(market.key, of.store.prices(market.key));
+  return out;
+}
+
+/** A leader holding the lease, its engine fed by a simulator through the publisher, as `ingestControl.lead` does. */
+async function leader(prefix: string, name = 'leader') {
+  const keys = clusterKeys(prefix);
+  const redis = client();
+  const lease = new LeaderLease(redis, keys.lease, name, { ttlMs: 2_000, intervalMs: 500 });
+  lease.start();
+  stops.push(() => lease.stop());
+  await waitFor(() => lease.isLeader, 'the lease');
+  const own = engine();
+  const publisher = new ClusterPublisher(redis, keys, own, quiet, { batchMs: 20, fullMs: 300 });
+  stops.push(() => publisher.end());
+  publisher.begin(lease.fence!);
+  const sim = new MarketSimulator({ seed: 11, startMs: T0, events: 12, stepMs: 1_000, props: false });
+  let now = T0;
+  const feed = (messages: ReturnType<MarketSimulator['step']>) => {
+    for (const message of messages) if (own.ingest(message, now)) publisher.accepted(message, now);
+  };
+  feed(sim.initial());
+  publisher.ready();
+  own.markReady();
+  return {
+    keys,
+    lease,
+    engine: own,
+    publisher,
+    /** One simulator step, then a publish. */
+    step() {
+      now += 1_000;
+      feed(sim.step());
+      return own.tick();
+    },
+  };
+}
+
+function follower(prefix: string, through = url) {
+  const own = engine();
+  const reader = new Redis(through, { maxRetriesPerRequest: null });
+  reader.on('error', () => {});
+  const follow = new ClusterFollower(reader, clusterKeys(prefix), own, quiet, 200);
+  follow.start();
+  stops.push(() => follow.stop());
+  return { engine: own, follower: follow };
+}
+
+const prefix = () => `sharpline-it:cluster:${process.pid}:${Date.now().toString(36)}:${(run += 1)}:`;
+
+afterEach(async () => {
+  for (const stop of stops.splice(0).reverse()) await stop();
+});
+
+afterAll(() => {
+  for (const redis of clients) redis.disconnect();
+});
+
+describe('ClusterPublisher and ClusterFollower (Redis)', () => {
+  it("followers started before and after the leader's first entries hold its prices and serve its snapshots byte for byte", async () => {
+    const name = prefix();
+    const early = follower(name);
+    const lead = await leader(name);
+    for (let step = 0; step < 5; step += 1) lead.step();
+    const late = follower(name);
+    let last = lead.step()!;
+    for (let step = 0; step < 10; step += 1) last = lead.step() ?? last;
+    expect(last.arbs.length).toBeGreaterThan(0);
+    for (const { engine: replica, follower: follow } of [early, late]) {
+      await waitFor(() => replica.latest?.at === last.at, 'the last snapshot to arrive');
+      expect(replica.latest!.body.equals(last.body)).toBe(true);
+      expect(replica.latest!.encoded.etag).toBe(last.encoded.etag);
+      expect(replica.latest!.arbs).toEqual(last.arbs);
+      expect(board(replica)).toEqual(board(lead.engine));
+      expect(follow.stats()).toMatchObject({ following: true, leader: lead.lease.fence, restarts: 0 });
+    }
+  });
+
+  it('an arb whose prices did not change keeps its object from one installed snapshot to the next', async () => {
+    const name = prefix();
+    const replica = follower(name);
+    const lead = await leader(name);
+    let previous = lead.step()!;
+    await waitFor(() => replica.engine.latest?.at === previous.at, 'a snapshot');
+    let kept = 0;
+    for (let step = 0; step < 10 && kept === 0; step += 1) {
+      const before = replica.engine.latest!;
+      const next = lead.step();
+      if (!next) continue;
+      await waitFor(() => replica.engine.latest?.at === next.at, 'the next snapshot');
+      const after = replica.engine.latest!;
+      for (const arb of after.arbs) {
+        const same = before.arbs.find((old) => JSON.stringify(old) === JSON.stringify(arb));
+        if (same) {
+          expect(same).toBe(arb);
+          kept += 1;
+        }
+      }
+      previous = next;
+    }
+    expect(kept).toBeGreaterThan(0);
+  });
+
+  it('a follower that misses an entry (cut off from Redis meanwhile) starts over from the newest full entry and ends with the same prices', async () => {
+    const name = prefix();
+    const target = new URL(url);
+    const proxy = new TcpProxy(target.hostname, Number(target.port || 6379));
+    await proxy.start();
+    stops.push(() => proxy.stop());
+    const replica = follower(name, `redis://127.0.0.1:${proxy.port}`);
+    const lead = await leader(name);
+    lead.step();
+    await waitFor(() => replica.follower.stats().applied > 1, 'the follower to start');
+    proxy.pause();
+    // What the follower's pending XREAD answers is composed within its 200 ms block; later entries are not in it.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const redis = client();
+    const before = (await redis.xrevrange(lead.keys.stream, '+', '-', 'COUNT', 1))[0]![0];
+    lead.step();
+    await waitFor(
+      async () => (await redis.xrange(lead.keys.stream, `(${before}`, '+')).length > 0,
+      'an entry',
+    );
+    const [missed] = await redis.xrange(lead.keys.stream, `(${before}`, '+', 'COUNT', 1);
+    expect(await redis.xdel(lead.keys.stream, missed![0])).toBe(1);
+    proxy.resume();
+    await new Promise((resolve) => setTimeout(resolve, 400)); // a full entry after the gap (fullMs 300)
+    const last = lead.step() ?? lead.engine.latest!;
+    await waitFor(
+      () => replica.follower.stats().restarts > 0 && replica.engine.latest?.at === last.at,
+      'a restart from the full entry',
+    );
+    await waitFor(() => isDeepStrictEqual(board(replica.engine), board(lead.engine)), 'the same prices');
+  });
+
+  it("refuses a deposed leader's appends inside Redis: the stream holds only the new leader's entries", async () => {
+    const name = prefix();
+    const old = await leader(name, 'old');
+    old.step();
+    const redis = client();
+    await waitFor(async () => (await redis.xlen(old.keys.stream)) > 0, 'the old leader to publish');
+    // The old leader's lease ends without it noticing (a partition): another candidate takes it.
+    await redis.del(old.keys.lease);
+    const fresh = new LeaderLease(client(), old.keys.lease, 'new', { ttlMs: 2_000, intervalMs: 500 });
+    fresh.start();
+    stops.push(() => fresh.stop());
+    await waitFor(() => fresh.isLeader, 'the new leader');
+    const length = await redis.xlen(old.keys.stream);
+    const failures = old.publisher.stats().failures;
+    old.step();
+    old.step();
+    await waitFor(() => old.publisher.stats().failures > failures, 'the refused appends');
+    expect(await redis.xlen(old.keys.stream)).toBe(length);
+  });
+});

@@ -1,0 +1,421 @@
+import type { Redis } from 'ioredis';
+import type { Arb } from '#domain/schemas/feed.ts';
+import type { Snapshot } from '#engine/publisher.ts';
+import type { FeedEngine } from '../feed/plugin.ts';
+import { FENCE_CHECK, FencedError } from './leader-lease.ts';
+import { decodeEntries, encodeEntries, MessageBook, type BookEntry } from './message-book.ts';
+
+// The ingest leader's changes on a Redis Stream, and the `api` instances that follow them (issue 19, decision 144).
+//
+// Every entry carries the leader's lease value `L` and its number `n` within that lead (0, 1, 2, …). Entries:
+// - `t=f` (full): every fixture and current price the leader holds (MessageBook), as `[at, message]` pairs in `d`. The
+//   first entry of every lead, then one every `fullMs` (30 s); the key `<prefix>cluster:full` names the newest.
+// - `t=m`: the messages the leader's engine accepted since the previous entry, `[at, message]` pairs in `d`.
+// - `t=s`: a published snapshot: `at`, `g` (generated_at), `k` (the arbs' engine keys, JSON) and `b` (the feed's bytes).
+// An `api` instance starts from the newest full entry and applies every later entry in order: its engine then holds
+// the leader's prices (received at the leader's times) and serves the leader's snapshots byte for byte. A missing
+// number (an entry it could not see) or a new leader sends it back to the newest full entry.
+
+export interface ClusterKeys {
+  lease: string;
+  stream: string;
+  full: string;
+}
+
+export function clusterKeys(prefix: string): ClusterKeys {
+  return {
+    lease: `${prefix}cluster:leader`,
+    stream: `${prefix}cluster:changes`,
+    full: `${prefix}cluster:full`,
+  };
+}
+
+/**
+ * XADD guarded by the lease (KEYS: lease, stream, full pointer; ARGV: lease value, '1' for a full entry, fields…).
+ * The stream keeps every entry since the previous full entry (MINID), so a follower starting from the newest full
+ * entry, or one still reading the one before, finds everything after it.
+ */
+const APPEND = `${FENCE_CHECK}
+local floor = redis.call('GET', KEYS[3])
+local id
+if floor then
+  id = redis.call('XADD', KEYS[2], 'MINID', '~', floor, '*', unpack(ARGV, 3))
+else
+  id = redis.call('XADD', KEYS[2], '*', unpack(ARGV, 3))
+end
+if ARGV[2] == '1' then
+  redis.call('SET', KEYS[3], id)
+end
+return id`;
+
+export interface PublisherLog {
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
+export interface PublisherOptions {
+  /** Accepted messages are sent at least this often (ms). */
+  batchMs?: number;
+  /** A full entry every so often (ms): how far back a starting follower reads. */
+  fullMs?: number;
+}
+
+export interface PublisherStats {
+  leading: boolean;
+  /** Entries written in this lead. */
+  entries: number;
+  /** Writes that failed (Redis away, or fenced) since start. */
+  failures: number;
+  /** First and newest entry ids written in this lead. */
+  firstId: string | null;
+  lastId: string | null;
+}
+
+/** The leader's side: records what its engine accepts and appends it, with its snapshots, to the stream. */
+export class ClusterPublisher {
+  private readonly book = new MessageBook();
+  private readonly batchMs: number;
+  private readonly fullMs: number;
+  private pending: BookEntry[] = [];
+  private fence: string | null = null;
+  /** Set once the lead's first full entry is queued; until then accepted messages only go to the book. */
+  private started = false;
+  private next = 0;
+  private written = 0;
+  private failures = 0;
+  private firstId: string | null = null;
+  private lastId: string | null = null;
+  private chain: Promise<void> = Promise.resolve();
+  private timers: NodeJS.Timeout[] = [];
+  private lastFullAt = 0;
+  private offSnapshot: (() => void) | undefined;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: ClusterKeys,
+    private readonly engine: FeedEngine,
+    private readonly log: PublisherLog,
+    options: PublisherOptions = {},
+    private readonly now: () => number = Date.now,
+  ) {
+    this.batchMs = options.batchMs ?? 50;
+    this.fullMs = options.fullMs ?? 30_000;
+  }
+
+  /** Starts a lead with `fence` (the lease's value): nothing is written before `ready()`. */
+  begin(fence: string): void {
+    this.fence = fence;
+    this.book.clear();
+    this.pending = [];
+    this.started = false;
+    this.next = 0;
+    this.written = 0;
+    this.firstId = null;
+    this.offSnapshot ??= this.engine.onSnapshot((snapshot) => this.snapshot(snapshot));
+    const every = (ms: number, fn: () => void) => {
+      const timer = setInterval(fn, ms);
+      timer.unref();
+      this.timers.push(timer);
+    };
+    every(this.batchMs, () => this.flush());
+    every(Math.min(this.fullMs, 1_000), () => {
+      if (this.started && this.now() - this.lastFullAt >= this.fullMs) this.full();
+    });
+  }
+
+  /** The lead is over (lost, or the instance stops): nothing more is written. */
+  async end(): Promise<void> {
+    this.fence = null;
+    this.started = false;
+    this.pending = [];
+    this.book.clear();
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
+    await this.chain;
+  }
+
+  /** The source handed the engine a message it accepted at `at`. */
+  accepted(message: unknown, at: number): void {
+    if (this.fence === null) return;
+    const json = JSON.stringify(message);
+    this.book.record(message, at, json);
+    if (this.started) this.pending.push([at, json]);
+  }
+
+  /** The source's initial state is in: the lead's first full entry, before the first snapshot. */
+  ready(): void {
+    if (this.fence === null) return;
+    this.started = true;
+    this.full();
+  }
+
+  stats(): PublisherStats {
+    return {
+      leading: this.fence !== null,
+      entries: this.written,
+      failures: this.failures,
+      firstId: this.firstId,
+      lastId: this.lastId,
+    };
+  }
+
+  private full(): void {
+    this.pending = [];
+    this.lastFullAt = this.now();
+    this.append(true, { t: 'f', d: encodeEntries(this.book.entries()) });
+  }
+
+  private flush(): void {
+    if (!this.started || this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    this.append(false, { t: 'm', d: encodeEntries(batch) });
+  }
+
+  private snapshot(snapshot: Snapshot): void {
+    if (!this.started || this.fence === null) return;
+    this.flush();
+    this.append(false, {
+      t: 's',
+      at: String(snapshot.at),
+      g: String(snapshot.generatedAt),
+      k: JSON.stringify(snapshot.keys),
+      b: snapshot.body,
+    });
+  }
+
+  /** Queues one entry behind the previous ones (the stream's order is the order of calls). */
+  private append(full: boolean, fields: Record<string, string | Buffer>): void {
+    const fence = this.fence;
+    if (fence === null) return;
+    const n = this.next;
+    this.next += 1;
+    const args = Object.entries({ ...fields, L: fence, n: String(n) }).flat();
+    this.chain = this.chain.then(async () => {
+      try {
+        const id = (await this.redis.eval(
+          APPEND,
+          3,
+          this.keys.lease,
+          this.keys.stream,
+          this.keys.full,
+          fence,
+          full ? '1' : '0',
+          ...args,
+        )) as string;
+        this.written += 1;
+        this.firstId ??= id;
+        this.lastId = id;
+      } catch (error) {
+        this.failures += 1;
+        const fenced = error instanceof Error && /FENCED/.test(error.message);
+        this.log.warn(
+          {
+            error: fenced
+              ? new FencedError().message
+              : error instanceof Error
+                ? error.message
+                : String(error),
+          },
+          'cluster publish failed',
+        );
+        // Followers see the missing number and go back to a full entry: make the next one come soon.
+        if (!fenced) this.lastFullAt = 0;
+      }
+    });
+  }
+}
+
+export interface FollowerLog {
+  info(details: Record<string, unknown>, message: string): void;
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
+export interface FollowerStats {
+  /** Whether it holds a leader's state (a full entry and what followed it). */
+  following: boolean;
+  /** The lease value of the leader it follows. */
+  leader: string | null;
+  /** The last entry applied, and when the leader wrote it (unix ms, from the id). */
+  appliedId: string | null;
+  appliedAt: number | null;
+  /** Entries applied, and how often it went back to a full entry, since start. */
+  applied: number;
+  restarts: number;
+}
+
+export const idTime = (id: string): number => Number(id.slice(0, id.indexOf('-')));
+
+type Fields = Map<string, Buffer>;
+
+function fieldsOf(flat: Buffer[]): Fields {
+  const fields: Fields = new Map();
+  for (let index = 0; index + 1 < flat.length; index += 2)
+    fields.set(flat[index]!.toString(), flat[index + 1]!);
+  return fields;
+}
+
+/** An `api` instance's side: applies the leader's entries to its own engine, which never scans or ticks. */
+export class ClusterFollower {
+  private leader: string | null = null;
+  private n = -1;
+  private lastId: string | null = null;
+  private following = false;
+  private applied = 0;
+  private restarts = 0;
+  private stopped = false;
+  private loop: Promise<void> | undefined;
+  /** The arbs of the last installed snapshot by engine key, with their JSON: an unchanged arb keeps its object. */
+  private arbs = new Map<string, { json: string; arb: Arb }>();
+
+  constructor(
+    /** A connection of its own: XREAD BLOCK holds it. */
+    private readonly redis: Redis,
+    private readonly keys: ClusterKeys,
+    private readonly engine: FeedEngine,
+    private readonly log: FollowerLog,
+    private readonly blockMs = 1_000,
+  ) {}
+
+  start(): void {
+    this.loop ??= this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.redis.disconnect();
+    await this.loop;
+  }
+
+  stats(): FollowerStats {
+    return {
+      following: this.following,
+      leader: this.leader,
+      appliedId: this.lastId,
+      appliedAt: this.lastId === null ? null : idTime(this.lastId),
+      applied: this.applied,
+      restarts: this.restarts,
+    };
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        if (!this.following && !(await this.bootstrap())) {
+          await sleep(250);
+          continue;
+        }
+        const reply = (await this.redis.xreadBuffer(
+          'COUNT',
+          500,
+          'BLOCK',
+          this.blockMs,
+          'STREAMS',
+          this.keys.stream,
+          this.lastId!,
+        )) as [Buffer, [Buffer, Buffer[]][]][] | null;
+        for (const [, entries] of reply ?? []) {
+          for (const [id, flat] of entries) {
+            if (!this.apply(id.toString(), fieldsOf(flat))) break;
+          }
+        }
+      } catch (error) {
+        if (this.stopped) return;
+        this.log.warn(
+          { error: error instanceof Error ? error.message : String(error) },
+          'cluster follow failed',
+        );
+        await sleep(500);
+      }
+    }
+  }
+
+  /** Starts over from the newest full entry; false when there is none yet (no leader has published). */
+  private async bootstrap(): Promise<boolean> {
+    const pointer = await this.redis.get(this.keys.full);
+    if (pointer === null) return false;
+    const [entry] = (await this.redis.xrangeBuffer(this.keys.stream, pointer, pointer)) as [
+      Buffer,
+      Buffer[],
+    ][];
+    if (!entry) return false;
+    const fields = fieldsOf(entry[1]);
+    this.leader = null;
+    this.n = -1;
+    this.applyFull(pointer, fields);
+    this.following = true;
+    this.log.info({ leader: this.leader, id: pointer }, 'cluster: following the leader');
+    return true;
+  }
+
+  /** Applies one entry; false when it cannot follow on (a gap or a new leader's late entry): it starts over. */
+  private apply(id: string, fields: Fields): boolean {
+    const leader = fields.get('L')?.toString() ?? '';
+    const n = Number(fields.get('n')?.toString());
+    const kind = fields.get('t')?.toString();
+    const next = leader === this.leader && n === this.n + 1;
+    if (!next && !(kind === 'f' && n === 0)) {
+      this.following = false;
+      this.restarts += 1;
+      this.log.warn({ id, leader, n, expected: this.n + 1 }, 'cluster: entry out of sequence, starting over');
+      return false;
+    }
+    if (kind === 'f') {
+      // The same lead's periodic full entry holds nothing new for a follower that saw every entry before it.
+      if (next) this.advance(id, leader, n);
+      else {
+        this.log.info({ leader, id }, 'cluster: following a new leader');
+        this.applyFull(id, fields);
+      }
+    } else {
+      if (kind === 'm') this.applyMessages(fields.get('d'));
+      else if (kind === 's') this.installSnapshot(fields);
+      this.advance(id, leader, n);
+    }
+    return true;
+  }
+
+  private applyFull(id: string, fields: Fields): void {
+    this.engine.clear();
+    this.applyMessages(fields.get('d'));
+    this.advance(id, fields.get('L')?.toString() ?? '', Number(fields.get('n')?.toString()));
+  }
+
+  private advance(id: string, leader: string, n: number): void {
+    this.lastId = id;
+    this.leader = leader;
+    this.n = n;
+    this.applied += 1;
+  }
+
+  private applyMessages(payload: Buffer | undefined): void {
+    if (!payload) return;
+    for (const [at, message] of decodeEntries(payload.toString())) this.engine.ingest(message, at);
+  }
+
+  private installSnapshot(fields: Fields): void {
+    const body = fields.get('b') ?? Buffer.alloc(0);
+    const keys = JSON.parse(fields.get('k')?.toString() ?? '[]') as string[];
+    const parsed = JSON.parse(body.toString()) as { arbs: Arb[] };
+    const previous = this.arbs;
+    this.arbs = new Map();
+    const arbs = parsed.arbs.map((arb, index) => {
+      const key = keys[index] ?? String(index);
+      const json = JSON.stringify(arb);
+      const kept = previous.get(key);
+      const same = kept && kept.json === json ? kept.arb : arb;
+      this.arbs.set(key, { json, arb: same });
+      return same;
+    });
+    this.engine.install({
+      at: Number(fields.get('at')?.toString()),
+      generatedAt: Number(fields.get('g')?.toString()),
+      arbs,
+      keys,
+      body,
+    });
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
