@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openRawStream, type RawStream } from '#tests/support/server/odds-api.ts';
 import { serverProcesses } from '#tests/support/server/process.ts';
 import { externalEnv, fixtureBuild, useExternalStorage, waitFor } from '#tests/support/server/trials.ts';
 
@@ -18,6 +19,7 @@ const shared = {
   LOG_LEVEL: 'error',
   SIM_PROPS: 'false',
   SERVER_SECRET: 'cluster-test-secret-0123456789abcdef0123',
+  ADMIN_TOKEN: 'cluster-test-admin-token-0123456789',
 };
 const INGEST_PORTS = [4241, 4242] as const;
 const API_PORTS = [4243, 4244] as const;
@@ -75,6 +77,26 @@ function sameFeed(what: string) {
   );
 }
 
+/** A real-time (Elite) key, made through one api instance's operators' route: keys live in the shared database. */
+async function eliteKey(port: number): Promise<string> {
+  const response = await fetch(`${base(port)}/admin/keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${shared.ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ plan: 'elite', email: 'cluster@example.com' }),
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { key: string }).key;
+}
+
+/** The ids of the price and arb events a stream received, in order (snapshots and comments left out). */
+function changeIds(stream: RawStream): string[] {
+  return [...stream.text().matchAll(/^id: (\S+)\nevent: (?:price|arb|arb_removed)$/gm)].map(
+    (match) => match[1]!,
+  );
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 const generatedAt = (body: string) => (JSON.parse(body) as { generated_at: number }).generated_at;
 
 describe('one ingest leader, a standby and two api instances (ROLE, Redis Streams)', () => {
@@ -102,6 +124,30 @@ describe('one ingest leader, a standby and two api instances (ROLE, Redis Stream
     expect(JSON.parse(before.body)).toMatchObject({ source: 'simulator' });
     // The ingest instances have no public route but /healthz and /readyz.
     expect((await fetch(`${base(leaderPort)}/tools/arbs.json`)).status).toBe(404);
+
+    // A stream client that reconnects to the other api instance with its Last-Event-ID misses no change: what it
+    // gets, before and after, is exactly what a client that stayed connected got over the same span.
+    const key = await eliteKey(API_PORTS[0]);
+    const stream = (port: number, headers: Record<string, string> = {}) =>
+      openRawStream(`${base(port)}/v1/stream?initial=false`, { 'x-api-key': key, ...headers });
+    const stayed = await stream(API_PORTS[1]);
+    const first = await stream(API_PORTS[0]);
+    expect(first.status).toBe(200);
+    await waitFor(() => changeIds(first).length >= 20, 'changes on the first stream');
+    first.abort();
+    const seen = changeIds(first);
+    await sleep(1_000); // changes the client is away for
+    const resumed = await stream(API_PORTS[1], { 'last-event-id': seen.at(-1)! });
+    await waitFor(() => changeIds(resumed).length >= 20, 'changes on the resumed stream');
+    resumed.abort();
+    expect(resumed.text()).not.toContain('event: snapshot');
+    const all = changeIds(stayed);
+    stayed.abort();
+    const got = [...seen, ...changeIds(resumed)];
+    const from = all.indexOf(got[0]!);
+    expect(from).toBeGreaterThanOrEqual(0);
+    expect(got).toEqual(all.slice(from, from + got.length));
+    expect(seen.at(-1)).toMatch(/^\d+-\d+-\d+$/);
 
     const killedAt = Date.now();
     ingest[INGEST_PORTS.indexOf(leaderPort)]!.kill('SIGKILL');

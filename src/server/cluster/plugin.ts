@@ -23,9 +23,17 @@ export interface ClusterPluginOptions {
   publisher?: PublisherOptions;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** ROLE=api: what follows the leader's stream (the stream hub names its changes by it); null otherwise. */
+    clusterFollower: ClusterFollower | null;
+  }
+}
+
 export const clusterPlugin = fp(
   async (app: FastifyInstance, options: ClusterPluginOptions) => {
     const { ROLE: role, REDIS_URL: url, REDIS_PREFIX: prefix } = app.config;
+    app.decorate('clusterFollower', null);
     if (role === 'all') return;
     if (!url) throw new Error(`REDIS_URL is required when ROLE is ${role}`);
     const instance = app.config.INSTANCE_ID ?? `${hostname()}:${app.config.PORT}`;
@@ -80,6 +88,7 @@ export const clusterPlugin = fp(
       const reader = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: null });
       reader.on('error', () => {});
       follower = new ClusterFollower(reader, keys, app.engine, log);
+      app.clusterFollower = follower;
     }
 
     app.readiness.register('cluster', async () => {

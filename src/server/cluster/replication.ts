@@ -254,14 +254,25 @@ function fieldsOf(flat: Buffer[]): Fields {
   return fields;
 }
 
+/** Told where the changes an entry causes come from: the stream hub names them by it (decision 145). */
+export interface FollowerListener {
+  /** The entry `<ms>-<seq>` is about to be applied. */
+  entry(ms: number, seq: number): void;
+  /** The entry being applied is a full entry the follower starts over from. */
+  restarted(): void;
+}
+
 /** An `api` instance's side: applies the leader's entries to its own engine, which never scans or ticks. */
 export class ClusterFollower {
+  /** Set by the stream hub (ROLE=api). */
+  listener: FollowerListener | undefined;
   private leader: string | null = null;
   private n = -1;
   private lastId: string | null = null;
   private following = false;
   private applied = 0;
   private restarts = 0;
+  private diffPending = false;
   private stopped = false;
   private loop: Promise<void> | undefined;
   /** The arbs of the last installed snapshot by engine key, with their JSON: an unchanged arb keeps its object. */
@@ -341,6 +352,7 @@ export class ClusterFollower {
     const fields = fieldsOf(entry[1]);
     this.leader = null;
     this.n = -1;
+    this.enter(pointer);
     this.applyFull(pointer, fields);
     this.following = true;
     this.log.info({ leader: this.leader, id: pointer }, 'cluster: following the leader');
@@ -359,6 +371,7 @@ export class ClusterFollower {
       this.log.warn({ id, leader, n, expected: this.n + 1 }, 'cluster: entry out of sequence, starting over');
       return false;
     }
+    this.enter(id);
     if (kind === 'f') {
       // The same lead's periodic full entry holds nothing new for a follower that saw every entry before it.
       if (next) this.advance(id, leader, n);
@@ -368,13 +381,26 @@ export class ClusterFollower {
       }
     } else {
       if (kind === 'm') this.applyMessages(fields.get('d'));
-      else if (kind === 's') this.installSnapshot(fields);
+      else if (kind === 's') {
+        // The first snapshot after starting over is diffed against what this instance held before, not what the
+        // others held: its arb changes may differ from theirs, so resuming inside it gets a snapshot too.
+        if (this.diffPending) this.listener?.restarted();
+        this.diffPending = false;
+        this.installSnapshot(fields);
+      }
       this.advance(id, leader, n);
     }
     return true;
   }
 
+  private enter(id: string): void {
+    const dash = id.indexOf('-');
+    this.listener?.entry(Number(id.slice(0, dash)), Number(id.slice(dash + 1)));
+  }
+
   private applyFull(id: string, fields: Fields): void {
+    this.listener?.restarted();
+    this.diffPending = true;
     this.engine.clear();
     this.applyMessages(fields.get('d'));
     this.advance(id, fields.get('L')?.toString() ?? '', Number(fields.get('n')?.toString()));

@@ -38,3 +38,76 @@ describe('StreamHub idle buffer', () => {
     expect(late.text).toContain('"american":"+190"');
   });
 });
+
+describe('StreamHub ids on ROLE=api instances (the leader stream’s positions)', () => {
+  const ids = (sink: FakeSink) => [...sink.text.matchAll(/^id: (\S+)$/gm)].map((match) => match[1]!);
+  const amounts = (sink: FakeSink) =>
+    [...sink.text.matchAll(/"american":"\+(\d+)"/g)].map((match) => match[1]);
+
+  /** Two instances that applied the same stream entries: entry `1000-<n>` sets the price 100 + n. */
+  function twoFollowers() {
+    // An api instance keeps its buffer with no client connected (a client may come back from another instance).
+    const instances = [0, 1].map(() =>
+      setup(1 << 20, DEFAULT_STREAM_OPTIONS.catchUpMs, { idleRetainMs: Number.POSITIVE_INFINITY }),
+    );
+    const apply = (from: number, to: number) => {
+      for (const { hub, price } of instances) {
+        for (let n = from; n <= to; n += 1) {
+          hub.streamEntry(1000, n);
+          price(100 + n);
+        }
+      }
+    };
+    for (const { hub } of instances) {
+      hub.streamEntry(1000, 0);
+      hub.streamRestarted();
+    }
+    return { instances, apply };
+  }
+
+  it('names each change by its stream entry and index, the same on both instances, so a Last-Event-ID from one resumes on the other', async () => {
+    const { instances, apply } = twoFollowers();
+    const [a, b] = instances;
+    const onA = new FakeSink();
+    const clientA = a!.hub.connect(keyOf('elite'), {}, onA, undefined, false);
+    apply(1, 3);
+    await settle();
+    expect(ids(onA)).toEqual(['1000-1-0', '1000-2-0', '1000-3-0']);
+    a!.hub.disconnect(clientA);
+    // Entries 4 and 5 arrive while the client is away; it comes back on the other instance.
+    apply(4, 5);
+    const onB = new FakeSink();
+    await b!.hub.connect(keyOf('elite'), {}, onB, '1000-3-0', true).ready;
+    expect(onB.text).not.toContain('event: snapshot');
+    expect(ids(onB)).toEqual(['1000-4-0', '1000-5-0']);
+    expect(amounts(onB)).toEqual(['104', '105']);
+  });
+
+  it('gives a snapshot for an id from before the full entry an instance started over from, or from no stream at all', async () => {
+    const { instances, apply } = twoFollowers();
+    apply(1, 3);
+    const b = instances[1]!;
+    // B missed an entry and started over from the full entry 1000-7.
+    b.hub.streamEntry(1000, 7);
+    b.hub.streamRestarted();
+    b.price(107);
+    for (const lastEventId of ['1000-3-0', '1000-7-0', 'lz0abc-12', '0-0-0']) {
+      b.clock.advance(DEFAULT_STREAM_OPTIONS.snapshotReuseMs + 1); // each builds its own snapshot
+      const sink = new FakeSink();
+      await b.hub.connect(keyOf('elite'), {}, sink, lastEventId, true).ready;
+      expect(sink.text, lastEventId).toContain('event: snapshot');
+    }
+    b.hub.streamEntry(1000, 8);
+    b.price(108);
+    b.clock.advance(DEFAULT_STREAM_OPTIONS.snapshotReuseMs + 1);
+    const after = new FakeSink();
+    await b.hub.connect(keyOf('elite'), {}, after, '1000-7-0', true).ready;
+    expect(after.text).toContain('event: snapshot');
+    const later = new FakeSink();
+    b.hub.streamEntry(1000, 9);
+    b.price(109);
+    await b.hub.connect(keyOf('elite'), {}, later, '1000-8-0', true).ready;
+    expect(later.text).not.toContain('event: snapshot');
+    expect(amounts(later)).toEqual(['109']);
+  });
+});

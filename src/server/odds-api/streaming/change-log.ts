@@ -2,6 +2,10 @@
 // number and its SSE frame serialised once, in a bounded buffer that the delay tiers release from and that a
 // reconnecting client replays from. Event ids are `<boot>-<seq>`: a Last-Event-ID of this process still inside the
 // buffer replays exactly what was missed; anything else gets a snapshot instead.
+//
+// On a ROLE=api instance (issue 19, decision 145) every change comes from applying one entry of the ingest leader's
+// Redis Stream, and its id is `<entry ms>-<entry seq>-<index of the change in the entry>`: every api instance derives
+// the same changes from the same entry, so a Last-Event-ID resumes on any of them.
 
 export interface ChangeLogOptions {
   /** Entries kept for replay (and for the delayed tiers to catch up on). */
@@ -44,7 +48,21 @@ export interface Entry {
   books: readonly string[];
   /** The complete SSE frame minus its `id` line: `event: …\ndata: …\n\n`. */
   frame: string;
+  /** ROLE=api: where the change came from in the leader's stream (see `StreamPosition`). */
+  position?: StreamPosition;
 }
+
+/** A change's place in the leader's stream: the entry id's two parts and the change's index within the entry. */
+export type StreamPosition = readonly [ms: number, seq: number, index: number];
+
+function compare(a: StreamPosition, b: StreamPosition): number {
+  return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+}
+
+const positionId = (position: StreamPosition) => `${position[0]}-${position[1]}-${position[2]}`;
+
+/** Older than any change: a client holding it gets a snapshot. */
+const BEFORE_ALL: StreamPosition = [0, 0, 0];
 
 export class ChangeLog {
   /** Distinguishes this process's event ids from another's (a restart, another instance behind the balancer). */
@@ -54,6 +72,12 @@ export class ChangeLog {
   private seq = 0;
   /** When a client was last seen connected (hub clock); entries are kept only within `idleRetainMs` of it. */
   private lastClientAt = Number.NEGATIVE_INFINITY;
+  /** ROLE=api: the stream entry being applied, and how many changes it made so far. */
+  private streamEntry: [ms: number, seq: number] | undefined;
+  private indexInEntry = 0;
+  /** ROLE=api: the position of the newest change, and the newest position that may no longer be kept here. */
+  private lastPosition: StreamPosition | undefined;
+  private floor: StreamPosition | undefined;
 
   /**
    * `lowestReleased`: the lowest seq released by a delay tier that has clients (Infinity when none): the entries
@@ -75,7 +99,27 @@ export class ChangeLog {
 
   /** The SSE id of a seq. */
   id(seq: number): string {
-    return `${this.boot}-${seq}`;
+    if (this.streamEntry === undefined) return `${this.boot}-${seq}`;
+    const entry = this.entries[seq - this.firstSeq];
+    if (entry?.position) return positionId(entry.position);
+    if (seq >= this.seq && this.lastPosition) return positionId(this.lastPosition);
+    // Not kept here any more: an id that asks for a snapshot on resume rather than one that would skip changes.
+    return positionId(BEFORE_ALL);
+  }
+
+  /** ROLE=api: the changes appended from now on come from the leader's stream entry `<ms>-<seq>`. */
+  enterStreamEntry(ms: number, seq: number): void {
+    this.streamEntry = [ms, seq];
+    this.indexInEntry = 0;
+  }
+
+  /**
+   * ROLE=api: the follower started over from the full entry it is in (it started, missed an entry, or follows a new
+   * leader): what came before it, and the entry itself, may differ from what other instances sent, so an id up to
+   * the end of this entry gets a snapshot.
+   */
+  restartStream(): void {
+    if (this.streamEntry) this.floor = [this.streamEntry[0], this.streamEntry[1], Number.MAX_SAFE_INTEGER];
   }
 
   /**
@@ -85,10 +129,17 @@ export class ChangeLog {
   append(change: Change, clients: number): Entry | undefined {
     this.seq += 1;
     const now = this.now();
+    let position: StreamPosition | undefined;
+    if (this.streamEntry) {
+      position = [this.streamEntry[0], this.streamEntry[1], this.indexInEntry];
+      this.indexInEntry += 1;
+      this.lastPosition = position;
+    }
     if (clients > 0) this.lastClientAt = now;
     else if (now - this.lastClientAt > this.options.idleRetainMs) {
       if (this.entries.length > 0) this.entries.length = 0;
       this.firstSeq = this.seq + 1;
+      if (position) this.floor = position;
       return undefined;
     }
     const entry: Entry = {
@@ -101,6 +152,7 @@ export class ChangeLog {
       books: change.books,
       frame: `event: ${change.kind}\ndata: ${JSON.stringify(change.data)}\n\n`,
     };
+    if (position) entry.position = position;
     if (change.stat !== undefined) {
       entry.stat = change.stat;
       entry.playerId = change.playerId;
@@ -122,6 +174,8 @@ export class ChangeLog {
     if (this.entries.length < bufferSize * 2)
       limit = Math.min(limit, this.lowestReleased() + 1 - this.firstSeq);
     if (limit <= 0) return;
+    const dropped = this.entries[limit - 1]!.position;
+    if (dropped) this.floor = dropped;
     this.entries.splice(0, limit);
     this.firstSeq += limit;
   }
@@ -162,11 +216,32 @@ export class ChangeLog {
    */
   replayStart(lastEventId: string | undefined, released: number): number | undefined {
     if (lastEventId === undefined) return undefined;
+    if (this.streamEntry !== undefined) return this.replayStartInStream(lastEventId.trim(), released);
     const match = /^([0-9a-z]+)-(\d+)$/.exec(lastEventId.trim());
     if (!match || match[1] !== this.boot) return undefined;
     const seq = Number(match[2]);
     if (seq > released) return undefined;
     if (!this.keepsAfter(seq)) return undefined;
     return seq + 1;
+  }
+
+  /** ROLE=api: the first kept change after a stream position, if everything after it is still kept here. */
+  private replayStartInStream(lastEventId: string, released: number): number | undefined {
+    const match = /^(\d{1,16})-(\d{1,16})-(\d{1,16})$/.exec(lastEventId);
+    if (!match) return undefined;
+    const seen: StreamPosition = [Number(match[1]), Number(match[2]), Number(match[3])];
+    if (this.floor && compare(seen, this.floor) < 0) return undefined;
+    // The first kept change after `seen` (entries are in stream order).
+    let lo = 0;
+    let hi = this.entries.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (compare(this.entries[mid]!.position ?? BEFORE_ALL, seen) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    const start = this.firstSeq + lo;
+    // The client saw more than this tier has released (a faster tier's id): it gets a snapshot.
+    if (start - 1 > released) return undefined;
+    return start;
   }
 }

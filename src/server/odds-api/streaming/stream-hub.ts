@@ -157,6 +157,16 @@ export class StreamHub {
     return this.loop.stats(sinceMs);
   }
 
+  /** ROLE=api: the changes from now on come from the leader's stream entry `<ms>-<seq>` (their ids say so). */
+  streamEntry(ms: number, seq: number): void {
+    this.log.enterStreamEntry(ms, seq);
+  }
+
+  /** ROLE=api: the follower starts over from the current (full) entry; older ids get a snapshot. */
+  streamRestarted(): void {
+    this.log.restartStream();
+  }
+
   private append(change: Change) {
     if (this.log.append(change, this.fanOut.clientCount)) this.fanOut.changed();
   }

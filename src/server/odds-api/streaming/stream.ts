@@ -58,10 +58,23 @@ export function createStreamHub(
 ): StreamHub {
   const hub = new StreamHub(
     app.engine,
-    { ...DEFAULT_STREAM_OPTIONS, writesPerTurn: app.config.STREAM_WRITES_PER_TURN, ...options },
+    {
+      ...DEFAULT_STREAM_OPTIONS,
+      writesPerTurn: app.config.STREAM_WRITES_PER_TURN,
+      // ROLE=api keeps its replay buffer with no client connected: a client may come back from another instance.
+      ...(app.config.ROLE === 'api' ? { idleRetainMs: Number.POSITIVE_INFINITY } : {}),
+      ...options,
+    },
     now,
   );
   app.decorate('streamHub', hub);
+  // ROLE=api: stream ids name the leader's stream entries, the same on every instance (decision 145).
+  if (app.clusterFollower) {
+    app.clusterFollower.listener = {
+      entry: (ms, seq) => hub.streamEntry(ms, seq),
+      restarted: () => hub.streamRestarted(),
+    };
+  }
   app.addHook('onReady', async () => hub.start((keys) => app.apiKeys.recheckStreams(keys)));
   // A revoked key's streams end; a key whose plan changed has them end with `plan-changed`, so that the client
   // reconnects onto the new plan's delay and filters. A billing hold is judged by the periodic re-check.
