@@ -76,6 +76,17 @@ describe('loadConfig', () => {
     }
   });
 
+  it('ODDS_API_URL, where The Odds API key travels, is https (http on loopback) without a path', () => {
+    expect(loadConfig({}).ODDS_API_URL).toBeUndefined();
+    expect(loadConfig({ ODDS_API_URL: 'http://127.0.0.1:4250' }).ODDS_API_URL).toBe('http://127.0.0.1:4250');
+    expect(loadConfig({ ODDS_API_URL: 'https://odds-proxy.internal' }).ODDS_API_URL).toBe(
+      'https://odds-proxy.internal',
+    );
+    for (const bad of ['http://odds-proxy.internal', 'https://odds-proxy.internal/v4', 'ftp://127.0.0.1']) {
+      expect(() => loadConfig({ ODDS_API_URL: bad }), bad).toThrow(/ODDS_API_URL/);
+    }
+  });
+
   it('requires ODDS_API_KEY when the source is the-odds-api', () => {
     expect(() => loadConfig({ ODDS_SOURCE: 'the-odds-api' })).toThrow(/ODDS_API_KEY/);
     expect(loadConfig({ ODDS_SOURCE: 'the-odds-api', ODDS_API_KEY: 'k' }).ODDS_SOURCE).toBe('the-odds-api');

@@ -26,6 +26,21 @@ const optionalUrl = (protocols: readonly string[]) =>
       .optional(),
   );
 
+/**
+ * The base of a third-party API the server sends a secret to (a proxy, a mock, a test's stand-in): https, or http on
+ * loopback only; no path (clients send their own paths from the root).
+ */
+const serviceUrl = (example: string) =>
+  optionalUrl(['http:', 'https:']).refine(
+    (value) => {
+      if (value === undefined) return true;
+      const url = new URL(value);
+      const loopback = ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname);
+      return (url.protocol === 'https:' || loopback) && url.pathname === '/' && !url.search;
+    },
+    { message: `must be https (http only on loopback) with no path, e.g. ${example}` },
+  );
+
 export const ConfigSchema = z.object({
   PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
   HOST: z.preprocess(emptyToUndefined, z.string().min(1).default('127.0.0.1')),
@@ -55,6 +70,8 @@ export const ConfigSchema = z.object({
       .default('simulator'),
   ),
   ODDS_API_KEY: z.preprocess(emptyToUndefined, z.string().min(1).optional()),
+  /** The Odds API's base (default https://api.the-odds-api.com): a proxy, or a test's stand-in. The key travels to it. */
+  ODDS_API_URL: serviceUrl('https://odds-proxy.internal'),
   /** The Odds API player props (decision 123): credits prop calls may spend over any 24 hours; 0 turns props off. */
   ODDS_API_PROPS_BUDGET: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).default(10_000)),
   /** Props are polled only while at least this many credits of the monthly quota remain (`x-requests-remaining`). */
@@ -285,17 +302,7 @@ export const ConfigSchema = z.object({
    * Stripe's API base (default https://api.stripe.com): a stripe-mock, a proxy, or a test's stand-in. The secret key
    * travels to it: https, or http on loopback only; no path (the library sends /v1/… from the root).
    */
-  STRIPE_API_URL: optionalUrl(['http:', 'https:']).refine(
-    (value) => {
-      if (value === undefined) return true;
-      const url = new URL(value);
-      const loopback = ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname);
-      return (url.protocol === 'https:' || loopback) && url.pathname === '/' && !url.search;
-    },
-    {
-      message: 'must be https (http only on loopback) with no path, e.g. https://stripe-proxy.internal:8443',
-    },
-  ),
+  STRIPE_API_URL: serviceUrl('https://stripe-proxy.internal:8443'),
   /** Hours a key keeps working after its subscription's payment became late (past_due, unpaid). */
   BILLING_GRACE_HOURS: z.preprocess(
     emptyToUndefined,

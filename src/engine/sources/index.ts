@@ -11,6 +11,8 @@ export interface SourceSettings {
   /** The simulator quotes player props (default true). */
   SIM_PROPS?: boolean;
   ODDS_API_KEY?: string | undefined;
+  /** The Odds API's base URL; absent: the real one. */
+  ODDS_API_URL?: string | undefined;
   /** The Odds API's player-prop budget (decision 123); absent: the source's defaults. */
   ODDS_API_PROPS_BUDGET?: number;
   ODDS_API_PROPS_RESERVE?: number;
@@ -27,6 +29,7 @@ export function createSource(settings: SourceSettings): OddsSource {
     if (!settings.ODDS_API_KEY) throw new Error('ODDS_API_KEY is required when ODDS_SOURCE is the-odds-api');
     return new TheOddsApiSource({
       apiKey: settings.ODDS_API_KEY,
+      ...(settings.ODDS_API_URL !== undefined && { baseUrl: settings.ODDS_API_URL }),
       ...(settings.ODDS_API_PROPS_BUDGET !== undefined && { propsBudget: settings.ODDS_API_PROPS_BUDGET }),
       ...(settings.ODDS_API_PROPS_RESERVE !== undefined && { propsReserve: settings.ODDS_API_PROPS_RESERVE }),
       ...(settings.ODDS_API_PROPS_WINDOW_H !== undefined && {

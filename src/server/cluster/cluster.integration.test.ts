@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,8 +13,9 @@ import { externalEnv, fixtureBuild, useExternalStorage, waitFor } from '#tests/s
 
 useExternalStorage();
 const processes = serverProcesses();
+const storage = externalEnv();
 const shared = {
-  ...externalEnv(),
+  ...storage,
   HOST: '127.0.0.1',
   SITE_URL: 'https://example.test',
   LOG_LEVEL: 'error',
@@ -25,10 +27,15 @@ const INGEST_PORTS = [4241, 4242] as const;
 const API_PORTS = [4243, 4244] as const;
 const base = (port: number) => `http://127.0.0.1:${port}`;
 
-function start(role: 'ingest' | 'api', port: number): ChildProcess {
+function start(
+  role: 'ingest' | 'api' | 'all',
+  port: number,
+  extra: Record<string, string> = {},
+): ChildProcess {
   const dataDir = mkdtempSync(path.join(tmpdir(), `sharpline-${role}-`));
   return processes.start({
     ...shared,
+    ...extra,
     ROLE: role,
     PORT: String(port),
     INSTANCE_ID: `${role}-${port}`,
@@ -183,4 +190,51 @@ describe('one ingest leader, a standby and two api instances (ROLE, Redis Stream
     expect((await cluster(leaderPort)).details.leading).toBe(false);
     expect((await cluster(standbyPort)).details.leading).toBe(true);
   }, 120_000);
+
+  it('polls The Odds API (a local stand-in) as often with three ingest instances as one instance does alone', async () => {
+    let requests = 0;
+    const standIn = createServer((request, response) => {
+      if (request.url?.startsWith('/v4/sports/')) requests += 1;
+      response.writeHead(200, {
+        'content-type': 'application/json',
+        'x-requests-remaining': '480',
+        'x-requests-used': '20',
+      });
+      response.end('[]');
+    });
+    await new Promise<void>((resolve) => standIn.listen(0, '127.0.0.1', resolve));
+    try {
+      const upstream = {
+        ODDS_SOURCE: 'the-odds-api',
+        ODDS_API_KEY: 'stand-in-key',
+        ODDS_API_URL: `http://127.0.0.1:${(standIn.address() as { port: number }).port}`,
+      };
+      /** Requests from the first one until 3 s later (the first poll cycle; the next is 30 s away). */
+      const firstCycle = async () => {
+        await waitFor(() => requests > 0, 'a poll');
+        await sleep(3_000);
+        return requests;
+      };
+
+      const alone = start('all', 4245, upstream);
+      await processes.ready(base(4245));
+      const one = await firstCycle();
+      alone.kill('SIGKILL');
+      await processes.exited(alone);
+      expect(one).toBeGreaterThan(0);
+
+      requests = 0;
+      // Three ingest instances on a Redis prefix of their own: one leads and polls; the others stand by.
+      const own = { ...upstream, REDIS_PREFIX: `${storage.REDIS_PREFIX}quota:` };
+      const ports = [4246, 4247, 4248];
+      for (const port of ports) start('ingest', port, own);
+      await Promise.all(ports.map((port) => processes.ready(base(port))));
+      const three = await firstCycle();
+      expect(three).toBe(one);
+      const leading = await Promise.all(ports.map(async (port) => (await cluster(port)).details.leading));
+      expect(leading.filter(Boolean)).toHaveLength(1);
+    } finally {
+      await new Promise((resolve) => standIn.close(resolve));
+    }
+  }, 60_000);
 });

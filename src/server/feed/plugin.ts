@@ -94,6 +94,7 @@ export const enginePlugin = fp(
         SIM_SEED: app.config.SIM_SEED,
         SIM_PROPS: app.config.SIM_PROPS,
         ODDS_API_KEY: app.config.ODDS_API_KEY,
+        ODDS_API_URL: app.config.ODDS_API_URL,
         ODDS_API_PROPS_BUDGET: app.config.ODDS_API_PROPS_BUDGET,
         ODDS_API_PROPS_RESERVE: app.config.ODDS_API_PROPS_RESERVE,
         ODDS_API_PROPS_WINDOW_H: app.config.ODDS_API_PROPS_WINDOW_H,
