@@ -8,12 +8,23 @@
 //    time from a price update (its `updated_at`, stamped by the engine on receipt) to its arrival at the clients
 //    (p50/p99 over every chunk received), and the server's resident memory.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
-import { fixtureBuild, startServer, type RunningServer } from './lib/server.ts';
+import { fixtureBuild, startServer } from './lib/server.ts';
+import {
+  adminToken,
+  ask,
+  clientProcess,
+  cpuSeconds,
+  createKeys,
+  mergedLatency,
+  rssMb,
+  waitReady,
+  type ClientReport,
+} from './lib/sse-pool.ts';
 import { measureWriteFloor } from './lib/write-floor.ts';
 
 const PORT = Number(process.env.BENCH_API_PORT ?? 4450);
@@ -27,37 +38,6 @@ const SSE_CONNECT_TIMEOUT_S = Number(process.env.BENCH_SSE_CONNECT_TIMEOUT ?? 24
 /** What each stream client asks for, besides its league (the leagues rotate over the clients). */
 const SSE_QUERY = process.env.BENCH_SSE_QUERY ?? 'types=price&markets=moneyline,1x2&initial=false';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function waitReady(server: RunningServer) {
-  for (;;) {
-    const ready = await fetch(`${server.origin}/readyz`).catch(() => null);
-    if (ready?.ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-function adminToken(dataDir: string): string {
-  return readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
-}
-
-async function createKeys(
-  server: RunningServer,
-  token: string,
-  plan: string,
-  count: number,
-): Promise<string[]> {
-  const keys: string[] = [];
-  for (let index = 0; index < count; index += 1) {
-    const response = await fetch(`${server.origin}/admin/keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ plan, email: `bench+${index}@example.com` }),
-    });
-    if (!response.ok) throw new Error(`key creation failed: ${response.status} ${await response.text()}`);
-    keys.push(((await response.json()) as { key: string }).key);
-  }
-  return keys;
-}
 
 interface RestFigures {
   requestsPerSecond: number;
@@ -141,60 +121,6 @@ async function rest(label: string, env: Record<string, string>) {
   }
 }
 
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
-}
-
-function cpuSeconds(pid: number): number {
-  // utime + stime, fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 per second on Linux).
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-interface ClientReport {
-  histogram: [number, number][];
-  chunks: number;
-  events: number;
-  /** Streams the server ended (slow reader, shutdown) before the report. */
-  closed: number;
-}
-
-/** Forks one client process; resolves once it has opened its connections. */
-function clientProcess(
-  open: Record<string, unknown>,
-  progress: { connected: number },
-  onProgress: () => void,
-): Promise<{ child: ChildProcess; connected: number; failed: number }> {
-  const child = fork(path.join(path.dirname(new URL(import.meta.url).pathname), 'lib', 'sse-clients.ts'), {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    child.on('message', (message: { type: string; connected: number; failed: number }) => {
-      if (message.type === 'progress') {
-        progress.connected = message.connected;
-        onProgress();
-      }
-      if (message.type === 'opened') resolve({ child, connected: message.connected, failed: message.failed });
-    });
-    child.once('exit', (code) => reject(new Error(`client process exited with ${code}`)));
-    child.send({ type: 'open', ...open });
-  });
-}
-
-function ask<T>(child: ChildProcess, type: string, answer: string): Promise<T> {
-  return new Promise((resolve) => {
-    const listener = (message: { type: string }) => {
-      if (message.type !== answer) return;
-      child.off('message', listener);
-      resolve(message as T);
-    };
-    child.on('message', listener);
-    child.send({ type });
-  });
-}
-
 async function streams() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sharpline-bench-sse-'));
   // Each key opens 100 streams at once here: the per-key open rate limit (30 a minute, decision 087) would refuse
@@ -266,19 +192,9 @@ async function streams() {
         headers: { authorization: `Bearer ${adminToken(dataDir)}` },
       })
     ).json()) as { releases: number; fanoutMs: unknown; deliveryMs: unknown; eventLoop: unknown };
-    const histogram = new Map<number, number>();
-    for (const report of reports)
-      for (const [ms, count] of report.histogram) histogram.set(ms, (histogram.get(ms) ?? 0) + count);
-    const total = [...histogram.values()].reduce((sum, count) => sum + count, 0);
-    const sorted = [...histogram].sort((a, b) => a[0] - b[0]);
-    const percentile = (p: number) => {
-      let seen = 0;
-      for (const [ms, count] of sorted) {
-        seen += count;
-        if (seen > (p / 100) * total) return ms;
-      }
-      return Number.NaN;
-    };
+    const latency = mergedLatency(reports);
+    const total = latency.total;
+    const percentile = latency.percentile;
     return {
       clients: SSE_CLIENTS,
       database: process.env.DATABASE_URL ? 'postgresql' : 'pglite',
@@ -292,7 +208,7 @@ async function streams() {
       priceEventsReceived: reports.reduce((sum, report) => sum + report.events, 0),
       p50Ms: percentile(50),
       p99Ms: percentile(99),
-      maxMs: sorted.at(-1)?.[0] ?? Number.NaN,
+      maxMs: latency.max,
       serverReleases: serverSide.releases,
       serverFanoutMs: serverSide.fanoutMs,
       serverDeliveryMs: serverSide.deliveryMs,

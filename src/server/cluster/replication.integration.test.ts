@@ -106,6 +106,7 @@ describe('ClusterPublisher and ClusterFollower (Redis)', () => {
       expect(replica.latest!.arbs).toEqual(last.arbs);
       expect(board(replica)).toEqual(board(lead.engine));
       expect(follow.stats()).toMatchObject({ following: true, leader: lead.lease.fence, restarts: 0 });
+      expect(follow.stats().snapshotLagMs!.samples).toBeGreaterThan(0);
     }
   });
 

@@ -241,7 +241,15 @@ export interface FollowerStats {
   /** Entries applied, and how often it went back to a full entry, since start. */
   applied: number;
   restarts: number;
+  /**
+   * From the leader's append of a snapshot (its entry id's time, Redis's clock) to this instance serving it, over the
+   * snapshots of the last `LAG_WINDOW_MS` (at most `LAG_SAMPLES` of them), in ms.
+   */
+  snapshotLagMs: { p50: number; p99: number; max: number; samples: number } | null;
 }
+
+const LAG_SAMPLES = 1024;
+const LAG_WINDOW_MS = 10_000;
 
 export const idTime = (id: string): number => Number(id.slice(0, id.indexOf('-')));
 
@@ -274,6 +282,9 @@ export class ClusterFollower {
   private restarts = 0;
   private diffPending = false;
   private stopped = false;
+  private readonly lags = new Float64Array(LAG_SAMPLES);
+  private readonly lagTimes = new Float64Array(LAG_SAMPLES);
+  private lagCount = 0;
   private loop: Promise<void> | undefined;
   /** The arbs of the last installed snapshot by engine key, with their JSON: an unchanged arb keeps its object. */
   private arbs = new Map<string, { json: string; arb: Arb }>();
@@ -305,7 +316,20 @@ export class ClusterFollower {
       appliedAt: this.lastId === null ? null : idTime(this.lastId),
       applied: this.applied,
       restarts: this.restarts,
+      snapshotLagMs: this.lagPercentiles(),
     };
+  }
+
+  private lagPercentiles(): FollowerStats['snapshotLagMs'] {
+    const since = Date.now() - LAG_WINDOW_MS;
+    const recent: number[] = [];
+    for (let index = 0; index < Math.min(this.lagCount, LAG_SAMPLES); index += 1)
+      if (this.lagTimes[index]! >= since) recent.push(this.lags[index]!);
+    const samples = recent.length;
+    if (samples === 0) return null;
+    const sorted = Float64Array.from(recent).sort();
+    const at = (p: number) => sorted[Math.min(samples - 1, Math.floor((p / 100) * samples))]!;
+    return { p50: at(50), p99: at(99), max: sorted[samples - 1]!, samples };
   }
 
   private async run(): Promise<void> {
@@ -387,6 +411,10 @@ export class ClusterFollower {
         if (this.diffPending) this.listener?.restarted();
         this.diffPending = false;
         this.installSnapshot(fields);
+        const now = Date.now();
+        this.lags[this.lagCount % LAG_SAMPLES] = Math.max(0, now - idTime(id));
+        this.lagTimes[this.lagCount % LAG_SAMPLES] = now;
+        this.lagCount += 1;
       }
       this.advance(id, leader, n);
     }
