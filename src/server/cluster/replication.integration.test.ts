@@ -36,7 +36,7 @@ function board(of: OddsEngine<StaticEntry>) {
 }
 
 /** A leader holding the lease, its engine fed by a simulator through the publisher, as `ingestControl.lead` does. */
-async function leader(prefix: string, name = 'leader') {
+async function leader(prefix: string, name = 'leader', fullMs = 300) {
   const keys = clusterKeys(prefix);
   const redis = client();
   const lease = new LeaderLease(redis, keys.lease, name, { ttlMs: 2_000, intervalMs: 500 });
@@ -44,7 +44,7 @@ async function leader(prefix: string, name = 'leader') {
   stops.push(() => lease.stop());
   await waitFor(() => lease.isLeader, 'the lease');
   const own = engine();
-  const publisher = new ClusterPublisher(redis, keys, own, quiet, { batchMs: 20, fullMs: 300 });
+  const publisher = new ClusterPublisher(redis, keys, own, quiet, { batchMs: 20, fullMs });
   stops.push(() => publisher.end());
   publisher.begin(lease.fence!);
   const sim = new MarketSimulator({ seed: 11, startMs: T0, events: 12, stepMs: 1_000, props: false });
@@ -110,6 +110,24 @@ describe('ClusterPublisher and ClusterFollower (Redis)', () => {
     }
   });
 
+  it("a follower starting while the arbs do not change serves the leader's newest snapshot from the full entry", async () => {
+    const name = prefix();
+    const lead = await leader(name);
+    let last = lead.step()!;
+    for (let step = 0; step < 3; step += 1) last = lead.step() ?? last;
+    // No snapshot after this; full entries keep coming (every 300 ms here).
+    const redis = client();
+    const fullBefore = await redis.get(lead.keys.full);
+    await waitFor(
+      async () => (await redis.get(lead.keys.full)) !== fullBefore,
+      'a full entry after the snapshot',
+    );
+    const late = follower(name);
+    await waitFor(() => late.engine.latest?.at === last.at, "the leader's snapshot");
+    expect(late.engine.latest!.body.equals(last.body)).toBe(true);
+    expect(board(late.engine)).toEqual(board(lead.engine));
+  });
+
   it('an arb whose prices did not change keeps its object from one installed snapshot to the next', async () => {
     const name = prefix();
     const replica = follower(name);
@@ -165,6 +183,31 @@ describe('ClusterPublisher and ClusterFollower (Redis)', () => {
       'a restart from the full entry',
     );
     await waitFor(() => isDeepStrictEqual(board(replica.engine), board(lead.engine)), 'the same prices');
+  });
+
+  it('a follower a little behind when a full entry is written reads on without starting over (the stream keeps the previous full period)', async () => {
+    const name = prefix();
+    const target = new URL(url);
+    const proxy = new TcpProxy(target.hostname, Number(target.port || 6379));
+    await proxy.start();
+    stops.push(() => proxy.stop());
+    const replica = follower(name, `redis://127.0.0.1:${proxy.port}`);
+    const lead = await leader(name, 'leader', 1_000);
+    lead.step();
+    await waitFor(() => replica.follower.stats().applied > 1, 'the follower to start');
+    const redis = client();
+    const fullBefore = await redis.get(lead.keys.full);
+    proxy.pause();
+    lead.step();
+    // Full entries are at least 1 s apart: exactly one is written while the follower is cut off.
+    await waitFor(async () => (await redis.get(lead.keys.full)) !== fullBefore, 'a full entry', 5_000);
+    lead.step();
+    lead.step();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    proxy.resume();
+    const last = lead.step() ?? lead.engine.latest!;
+    await waitFor(() => replica.engine.latest?.at === last.at, 'the follower to catch up');
+    expect(replica.follower.stats().restarts).toBe(0);
   });
 
   it("refuses a deposed leader's appends inside Redis: the stream holds only the new leader's entries", async () => {

@@ -9,7 +9,8 @@ import { decodeEntries, encodeEntries, MessageBook, type BookEntry } from './mes
 //
 // Every entry carries the leader's lease value `L` and its number `n` within that lead (0, 1, 2, …). Entries:
 // - `t=f` (full): every fixture and current price the leader holds (MessageBook), as `[at, message]` pairs in `d`. The
-//   first entry of every lead, then one every `fullMs` (30 s); the key `<prefix>cluster:full` names the newest.
+//   first entry of every lead, then one every `fullMs` (30 s), with the lead's newest snapshot's fields (below) once
+//   there is one; the key `<prefix>cluster:full` names the newest, and the stream keeps entries from the one before.
 // - `t=m`: the messages the leader's engine accepted since the previous entry, `[at, message]` pairs in `d`.
 // - `t=s`: a published snapshot: `at`, `g` (generated_at), `k` (the arbs' engine keys, JSON) and `b` (the feed's bytes).
 // An `api` instance starts from the newest full entry and applies every later entry in order: its engine then holds
@@ -20,6 +21,8 @@ export interface ClusterKeys {
   lease: string;
   stream: string;
   full: string;
+  /** The full entry before the newest: the stream is trimmed below it. */
+  previousFull: string;
 }
 
 export function clusterKeys(prefix: string): ClusterKeys {
@@ -27,16 +30,17 @@ export function clusterKeys(prefix: string): ClusterKeys {
     lease: `${prefix}cluster:leader`,
     stream: `${prefix}cluster:changes`,
     full: `${prefix}cluster:full`,
+    previousFull: `${prefix}cluster:full:previous`,
   };
 }
 
 /**
- * XADD guarded by the lease (KEYS: lease, stream, full pointer; ARGV: lease value, '1' for a full entry, fields…).
- * The stream keeps every entry since the previous full entry (MINID), so a follower starting from the newest full
- * entry, or one still reading the one before, finds everything after it.
+ * XADD guarded by the lease (KEYS: lease, stream, newest full, previous full; ARGV: lease value, '1' for a full
+ * entry, fields…). The stream is trimmed (MINID) below the full entry before the newest, so a follower starting from
+ * the newest full entry, or one still reading up to a full period behind it, finds every entry after its position.
  */
 const APPEND = `${FENCE_CHECK}
-local floor = redis.call('GET', KEYS[3])
+local floor = redis.call('GET', KEYS[4])
 local id
 if floor then
   id = redis.call('XADD', KEYS[2], 'MINID', '~', floor, '*', unpack(ARGV, 3))
@@ -44,6 +48,10 @@ else
   id = redis.call('XADD', KEYS[2], '*', unpack(ARGV, 3))
 end
 if ARGV[2] == '1' then
+  local newest = redis.call('GET', KEYS[3])
+  if newest then
+    redis.call('SET', KEYS[4], newest)
+  end
   redis.call('SET', KEYS[3], id)
 end
 return id`;
@@ -88,6 +96,8 @@ export class ClusterPublisher {
   private timers: NodeJS.Timeout[] = [];
   private lastFullAt = 0;
   private offSnapshot: (() => void) | undefined;
+  /** The newest snapshot published in this lead. */
+  private latest: Snapshot | undefined;
 
   constructor(
     private readonly redis: Redis,
@@ -110,6 +120,7 @@ export class ClusterPublisher {
     this.next = 0;
     this.written = 0;
     this.firstId = null;
+    this.latest = undefined;
     this.offSnapshot ??= this.engine.onSnapshot((snapshot) => this.snapshot(snapshot));
     const every = (ms: number, fn: () => void) => {
       const timer = setInterval(fn, ms);
@@ -161,7 +172,10 @@ export class ClusterPublisher {
   private full(): void {
     this.pending = [];
     this.lastFullAt = this.now();
-    this.append(true, { t: 'f', d: encodeEntries(this.book.entries()) });
+    // With the lead's newest snapshot: a follower starting here serves the feed at once, even if the arbs do not
+    // change (no `s` entry) for a long time.
+    const snapshot = this.latest ? snapshotFields(this.latest) : {};
+    this.append(true, { t: 'f', d: encodeEntries(this.book.entries()), ...snapshot });
   }
 
   private flush(): void {
@@ -173,14 +187,9 @@ export class ClusterPublisher {
 
   private snapshot(snapshot: Snapshot): void {
     if (!this.started || this.fence === null) return;
+    this.latest = snapshot;
     this.flush();
-    this.append(false, {
-      t: 's',
-      at: String(snapshot.at),
-      g: String(snapshot.generatedAt),
-      k: JSON.stringify(snapshot.keys),
-      b: snapshot.body,
-    });
+    this.append(false, { t: 's', ...snapshotFields(snapshot) });
   }
 
   /** Queues one entry behind the previous ones (the stream's order is the order of calls). */
@@ -194,10 +203,11 @@ export class ClusterPublisher {
       try {
         const id = (await this.redis.eval(
           APPEND,
-          3,
+          4,
           this.keys.lease,
           this.keys.stream,
           this.keys.full,
+          this.keys.previousFull,
           fence,
           full ? '1' : '0',
           ...args,
@@ -223,6 +233,16 @@ export class ClusterPublisher {
       }
     });
   }
+}
+
+/** A snapshot's fields in an `s` or `f` entry. */
+function snapshotFields(snapshot: Snapshot): Record<string, string | Buffer> {
+  return {
+    at: String(snapshot.at),
+    g: String(snapshot.generatedAt),
+    k: JSON.stringify(snapshot.keys),
+    b: snapshot.body,
+  };
 }
 
 export interface FollowerLog {
@@ -428,9 +448,13 @@ export class ClusterFollower {
 
   private applyFull(id: string, fields: Fields): void {
     this.listener?.restarted();
-    this.diffPending = true;
     this.engine.clear();
     this.applyMessages(fields.get('d'));
+    // The lead's newest snapshot, if it published one (a new leader's first full entry has none: the feed keeps the
+    // previous leader's until the first `s` entry). Its arb changes are inside this entry, under the floor.
+    const withSnapshot = fields.has('b');
+    if (withSnapshot) this.installSnapshot(fields);
+    this.diffPending = !withSnapshot;
     this.advance(id, fields.get('L')?.toString() ?? '', Number(fields.get('n')?.toString()));
   }
 
