@@ -201,14 +201,7 @@ export class PaidKeyService {
       if (!row) {
         // Before its checkout event: remembered, so that the checkout issues the key with this status (and this plan
         // when it names one; else the checkout's).
-        await tx.insert(billingSubscriptions).values({
-          subscriptionId: facts.subscriptionId,
-          customerId: facts.customerId,
-          plan: facts.plan ?? null,
-          status: facts.status,
-          statusAt: event.created,
-          statusFrom: 'update',
-        });
+        await this.rememberEarly(tx, event, facts, facts.status, 'update');
         return ENDED.includes(facts.status) ? none('recorded: ended before its checkout') : none('recorded');
       }
       if (row.status === 'canceled') return none('ignored: subscription already canceled');
@@ -256,14 +249,7 @@ export class PaidKeyService {
     return this.handle(event, async (tx) => {
       const row = await this.lockSubscription(tx, facts.subscriptionId);
       if (!row) {
-        await tx.insert(billingSubscriptions).values({
-          subscriptionId: facts.subscriptionId,
-          customerId: facts.customerId,
-          plan: facts.plan ?? null,
-          status: 'canceled',
-          statusAt: event.created,
-          statusFrom: 'delete',
-        });
+        await this.rememberEarly(tx, event, facts, 'canceled', 'delete');
         return none('recorded: canceled before its checkout');
       }
       await tx
@@ -393,6 +379,24 @@ export class PaidKeyService {
   }
 
   /** The subscription's row, locked for this transaction (its events apply one at a time on every instance). */
+  /** A subscription's update or deletion that came before its checkout event: kept for the checkout to apply. */
+  private async rememberEarly(
+    tx: Tx,
+    event: StripeEventRef,
+    facts: Omit<SubscriptionFacts, 'status'>,
+    status: SubscriptionFacts['status'],
+    from: 'update' | 'delete',
+  ): Promise<void> {
+    await tx.insert(billingSubscriptions).values({
+      subscriptionId: facts.subscriptionId,
+      customerId: facts.customerId,
+      plan: facts.plan ?? null,
+      status,
+      statusAt: event.created,
+      statusFrom: from,
+    });
+  }
+
   private async lockSubscription(tx: Tx, subscriptionId: string): Promise<SubscriptionRow | undefined> {
     await tx.execute(
       sql`SELECT pg_advisory_xact_lock(hashtextextended(${`stripe-sub:${subscriptionId}`}, 0))`,

@@ -79,6 +79,15 @@ function follower(prefix: string, through = url) {
   return { engine: own, follower: follow };
 }
 
+/** A follower whose connection to Redis runs through a TCP proxy the test can pause (a partition). */
+async function followerThroughProxy(name: string) {
+  const target = new URL(url);
+  const proxy = new TcpProxy(target.hostname, Number(target.port || 6379));
+  await proxy.start();
+  stops.push(() => proxy.stop());
+  return { proxy, replica: follower(name, `redis://127.0.0.1:${proxy.port}`) };
+}
+
 const prefix = () => `sharpline-it:cluster:${process.pid}:${Date.now().toString(36)}:${(run += 1)}:`;
 
 afterEach(async () => {
@@ -155,11 +164,7 @@ describe('ClusterPublisher and ClusterFollower (Redis)', () => {
 
   it('a follower that misses an entry (cut off from Redis meanwhile) starts over from the newest full entry and ends with the same prices', async () => {
     const name = prefix();
-    const target = new URL(url);
-    const proxy = new TcpProxy(target.hostname, Number(target.port || 6379));
-    await proxy.start();
-    stops.push(() => proxy.stop());
-    const replica = follower(name, `redis://127.0.0.1:${proxy.port}`);
+    const { proxy, replica } = await followerThroughProxy(name);
     const lead = await leader(name);
     lead.step();
     await waitFor(() => replica.follower.stats().applied > 1, 'the follower to start');
@@ -187,11 +192,7 @@ describe('ClusterPublisher and ClusterFollower (Redis)', () => {
 
   it('a follower a little behind when a full entry is written reads on without starting over (the stream keeps the previous full period)', async () => {
     const name = prefix();
-    const target = new URL(url);
-    const proxy = new TcpProxy(target.hostname, Number(target.port || 6379));
-    await proxy.start();
-    stops.push(() => proxy.stop());
-    const replica = follower(name, `redis://127.0.0.1:${proxy.port}`);
+    const { proxy, replica } = await followerThroughProxy(name);
     const lead = await leader(name, 'leader', 1_000);
     lead.step();
     await waitFor(() => replica.follower.stats().applied > 1, 'the follower to start');
