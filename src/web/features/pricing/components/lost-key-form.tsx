@@ -3,6 +3,7 @@ import { SITE } from '#domain/site.ts';
 import { Button } from '#web/ui/button.tsx';
 import { DismissButton } from '#web/ui/dismiss-button.tsx';
 import { NewKeyRequestError, requestNewKey } from '../api/request-new-key.ts';
+import { HoneypotField } from '#web/ui/honeypot-field.tsx';
 
 // Issue 18, "Lost your key?": idle → sending (button disabled) → a success status or an error alert (dismissible).
 // The success text is the same whether or not the address has a subscription, so the form reveals nothing about it.
@@ -127,18 +128,7 @@ export function LostKeyForm({ request = requestNewKey }: { request?: typeof requ
             {sending ? 'Sending...' : 'Email me a new key'}
           </Button>
         </div>
-        {/* Honeypot: invisible to people and assistive technology; bots that fill it are discarded server-side. */}
-        <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
-          <label htmlFor={`${id}-website`}>Website</label>
-          <input
-            id={`${id}-website`}
-            name="website"
-            tabIndex={-1}
-            autoComplete="off"
-            value={honeypot}
-            onChange={(event) => setHoneypot(event.target.value)}
-          />
-        </div>
+        <HoneypotField id={id} value={honeypot} onChange={setHoneypot} />
 
         {/* Always in the page, so that screen readers announce the text when it appears. */}
         <div role="status" aria-live="polite">

@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { Button } from '#web/ui/button.tsx';
 import { DismissButton } from '#web/ui/dismiss-button.tsx';
 import { buildTrialPayload, submitTrialRequest } from '../api/submit-trial-request.ts';
+import { HoneypotField } from '#web/ui/honeypot-field.tsx';
 
 // The shared zod schema is loaded on first focus or submit, not with the page: it is 23 KB gzip and the home page's
 // JavaScript budget is 120 KB (docs/decisions/004-home-page-javascript-budget.md).
@@ -174,18 +175,7 @@ export function TrialForm({ submit = submitTrialRequest }: { submit?: typeof sub
             </p>
           ) : null}
         </div>
-        {/* Honeypot: invisible to people and assistive technology; bots that fill it are discarded server-side. */}
-        <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
-          <label htmlFor={`${id}-website`}>Website</label>
-          <input
-            id={`${id}-website`}
-            name="website"
-            tabIndex={-1}
-            autoComplete="off"
-            value={honeypot}
-            onChange={(event) => setHoneypot(event.target.value)}
-          />
-        </div>
+        <HoneypotField id={id} value={honeypot} onChange={setHoneypot} />
       </div>
       <Button type="submit" size="lg" className="mt-5 w-full" disabled={submitting}>
         {submitting ? 'Submitting Request...' : 'Get Free Trial Key'}
