@@ -393,7 +393,7 @@ export class OddsEngine<E = undefined> {
    */
   clear(): void {
     for (const event of this.store.events()) {
-      for (const market of this.store.removeEvent(event.id)) this.dirty.delete(market);
+      for (const market of this.store.removeEvent(event.id, true)) this.dirty.delete(market);
       this.registry.forget(event.id);
     }
     this.results.clear();

@@ -158,7 +158,17 @@ export type PriceListener = (change: PriceChange) => void;
 
 /** A fixture created or changed (start time, live), or removed with its markets (ended or withdrawn). */
 export type EventChange =
-  { kind: 'upsert'; event: OddsEvent } | { kind: 'remove'; eventId: string; markets: readonly MarketState[] };
+  | { kind: 'upsert'; event: OddsEvent }
+  | {
+      kind: 'remove';
+      eventId: string;
+      markets: readonly MarketState[];
+      /**
+       * The engine was emptied (a leadership change, or an api instance starting over from a full entry), not the
+       * event ended: the market did not change, so the odds history records nothing for it (issue 19).
+       */
+      cleared: boolean;
+    };
 
 export type EventListener = (change: EventChange) => void;
 
@@ -274,14 +284,14 @@ export class OddsStore {
     return state;
   }
 
-  removeEvent(id: string): MarketState[] {
+  removeEvent(id: string, cleared = false): MarketState[] {
     const state = this.eventsById.get(id);
     if (!state) return [];
     this.eventsById.delete(id);
     state.removed = true;
     for (const key of state.markets.keys()) this.marketsByKey.delete(key);
     const markets = [...state.markets.values()];
-    for (const listener of this.eventListeners) listener({ kind: 'remove', eventId: id, markets });
+    for (const listener of this.eventListeners) listener({ kind: 'remove', eventId: id, markets, cleared });
     return markets;
   }
 

@@ -291,8 +291,13 @@ export const HistoryGapSchema = z
     from: isoMs(),
     to: isoMs(),
     dropped_changes: z.number().int().nonnegative(),
+    cause: z
+      .enum(['queue-full', 'takeover'])
+      .describe(
+        '`queue-full`: the database was away and `dropped_changes` changes were lost; `takeover`: the window in which one ingest server took over from another (changes in it were not recorded, and are not counted).',
+      ),
   })
-  .describe('A stretch of time whose price changes the history could not store (its database was away).')
+  .describe('A stretch of time whose price changes the history could not store.')
   .meta({ id: 'HistoryGap' });
 
 /** A prop's player in the history's answers: `Player`, with `team` null when the source listed him without one. */

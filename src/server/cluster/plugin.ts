@@ -69,6 +69,8 @@ export const clusterPlugin = fp(
               previousEntryId = (await redis.xrevrange(keys.stream, '+', '-', 'COUNT', 1))[0]?.[0] ?? null;
               app.log.info({ instance, fence }, 'cluster: leading; starting the odds source');
               ownPublisher.begin(fence);
+              // The history this lead gathers is written under its token; a deposed leader's is refused (decision 146).
+              app.history.lead({ token: Number(fence.slice(0, fence.indexOf(':'))), holder: instance });
               await app.ingestControl.lead(
                 (message, at) => ownPublisher.accepted(message, at),
                 () => ownPublisher.ready(),

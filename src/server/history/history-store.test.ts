@@ -325,6 +325,67 @@ describe('odds history across a restart', () => {
   });
 });
 
+describe('odds history when the engine starts over (a restart, a leadership change)', () => {
+  it('a price seen again unchanged after a restart writes no tick; a changed one does', async () => {
+    const config = external()
+      ? trialTestConfig()
+      : trialTestConfig({
+          PGLITE_DIR: path.join(mkdtempSync(path.join(tmpdir(), 'sharpline-history-')), 'db'),
+        });
+    const again = virtualClock(Date.UTC(2026, 10, 22, 19));
+    let server = await buildTestApp({ config, now: again.now });
+    await server.ready();
+    let hand = new HandBoard(server, again, 'ru');
+    const event = hand.addEvent();
+    hand.price(event, 'fanduel', 'moneyline', 'home', -110);
+    hand.price(event, 'fanduel', 'moneyline', 'away', -110);
+    await server.close();
+
+    again.advance(5_000);
+    server = await buildTestApp({ config, now: again.now });
+    await server.ready();
+    hand = new HandBoard(server, again, 'ru');
+    const same = hand.addEvent({ startsInMs: event.startsAt - again.now() });
+    hand.price(same, 'fanduel', 'moneyline', 'home', -110); // as the database has it: not a change
+    hand.price(same, 'fanduel', 'moneyline', 'away', -115); // moved while the server was down: a change
+    await hand.flush();
+    const series = await server.history.series(event.id, { book: 'fanduel' });
+    const ticks = await server.history.ticks(
+      series.map((row) => row.id),
+      { from: 0, to: again.now(), limit: 10 },
+    );
+    const byOutcome = (outcome: string) =>
+      ticks
+        .filter((tick) => tick.seriesId === series.find((row) => row.outcome === outcome)!.id)
+        .map((tick) => [tick.american, tick.at]);
+    expect(byOutcome('home')).toEqual([[-110, again.now() - 5_000]]);
+    expect(byOutcome('away')).toEqual([
+      [-110, again.now() - 5_000],
+      [-115, again.now()],
+    ]);
+    const ready = (await server.inject({ method: 'GET', url: '/readyz' })).json();
+    expect(ready.checks.history.details.unchangedSkipped).toBe(1);
+    await server.close();
+  });
+
+  it('emptying the engine (engine.clear) records no removed ticks and ends no event', async () => {
+    const event = board.addEvent({ startsInMs: 10 * 60_000 });
+    board.price(event, 'fanduel', 'moneyline', 'home', -110);
+    board.price(event, 'draftkings', 'moneyline', 'away', 105);
+    await board.flush();
+    clock.advance(1_000);
+    app.engine.clear();
+    await board.flush();
+    const series = await app.history.series(event.id);
+    const ticks = await app.history.ticks(
+      series.map((row) => row.id),
+      { from: 0, to: clock.now(), limit: 10 },
+    );
+    expect(ticks.map((tick) => tick.state)).toEqual(['open', 'open']);
+    expect((await app.history.event(event.id))?.endedAt).toBeNull();
+  });
+});
+
 describe('an instance that does not record (HISTORY_RECORD=false)', () => {
   it('writes nothing and says so in /readyz, while reads still answer', async () => {
     const quietClock = virtualClock(Date.UTC(2026, 10, 22, 20));

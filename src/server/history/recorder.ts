@@ -54,6 +54,12 @@ export interface HistoryBatch {
     decimal: number[];
     state: TickStateCode[];
   };
+  /**
+   * Indexes (into `ticks`) of first sights: prices this process had no earlier version of (its start, or a new lead).
+   * The database may already hold the same price as its series' last tick (written before a restart, or by the
+   * previous leader): the writer then skips it rather than record a change that did not happen.
+   */
+  fresh: number[];
   /** Every change received at or before this time (unix ms) is in this batch or an earlier one. */
   upTo: number;
 }
@@ -74,6 +80,7 @@ export class HistoryRecorder {
       events: [],
       series: [],
       ticks: { key: [], atUs: [], american: [], decimal: [], state: [] },
+      fresh: [],
       upTo: 0,
     };
   }
@@ -130,6 +137,7 @@ export class HistoryRecorder {
       });
     }
     const state = price.suspended ? TICK_STATE.suspended : TICK_STATE.open;
+    if (!previous) this.batch.fresh.push(this.batch.ticks.key.length);
     this.push(key, this.atOf(price.receivedAt), price.american, price.decimal, state);
   }
 
@@ -171,6 +179,11 @@ export class HistoryRecorder {
       }
       this.events.set(event.id, row);
       this.batch.events.push(row);
+      return;
+    }
+    // The engine was emptied for a leadership change: the event goes on, and whoever leads next records it.
+    if (change.cleared) {
+      this.events.delete(change.eventId);
       return;
     }
     // Removed (ended or withdrawn): every price still standing is closed with a "removed" tick.

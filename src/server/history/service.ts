@@ -3,7 +3,7 @@ import { normalizePlayerName } from '#domain/player-matching.ts';
 import type { Tick } from '#domain/history.ts';
 import type { HistoryRecorder } from './recorder.ts';
 import type { SqlClient } from './sql-client.ts';
-import type { HistoryWriter } from './writer.ts';
+import type { HistoryFence, HistoryWriter } from './writer.ts';
 
 // Reads of the odds history (app.history): the queries behind /v1/events/{id}/movement, /lines, /v1/clv,
 // /v1/historical/odds and /tools/history.json. Every read is an index lookup on history_events (event_id),
@@ -77,6 +77,8 @@ export interface HistoryGap {
   from: number;
   to: number;
   droppedChanges: number;
+  /** `queue-full`: changes dropped while the database was away; `takeover`: the window between two ingest leaders. */
+  cause: 'queue-full' | 'takeover';
 }
 
 const STATES: Readonly<Record<number, Tick['state']>> = { 0: 'open', 1: 'suspended', 2: 'removed' };
@@ -209,6 +211,14 @@ export class HistoryService {
     const batch = this.recorder.cut();
     if (batch) this.writer.enqueue(batch);
     return this.writer.drain(timeoutMs);
+  }
+
+  /** ROLE=ingest, on taking the lead: what is gathered from now on is written under this fence (decision 146). */
+  lead(fence: HistoryFence): void {
+    // What an earlier lead of this instance gathered goes out under that lead's token.
+    const batch = this.recorder.cut();
+    if (batch) this.writer.enqueue(batch);
+    this.writer.lead(fence);
   }
 
   /** Partitions ahead, retention and size cap now (the plugin runs it every 10 minutes). */
@@ -371,8 +381,13 @@ export class HistoryService {
 
   /** Stretches of time (unix ms) overlapping [from, to] whose changes the writer had to drop. */
   async gaps(from: number, to: number): Promise<HistoryGap[]> {
-    const rows = await this.db.query<{ from_at: string; to_at: string; dropped_changes: number }>(
-      `SELECT ${MS('from_at')}, ${MS('to_at')}, dropped_changes FROM history_gaps
+    const rows = await this.db.query<{
+      from_at: string;
+      to_at: string;
+      dropped_changes: number;
+      cause: HistoryGap['cause'];
+    }>(
+      `SELECT ${MS('from_at')}, ${MS('to_at')}, dropped_changes, cause FROM history_gaps
        WHERE to_at >= ${AT(1)} AND from_at <= ${AT(2)} ORDER BY from_at`,
       [from, to],
     );
@@ -380,6 +395,7 @@ export class HistoryService {
       from: Number(row.from_at),
       to: Number(row.to_at),
       droppedChanges: row.dropped_changes,
+      cause: row.cause,
     }));
   }
 }

@@ -31,6 +31,22 @@ export interface HistoryWriterOptions {
   retryMs?: number;
 }
 
+/** The ingest leader's right to write (ROLE=ingest): its lease's fencing token, and who it is. */
+export interface HistoryFence {
+  token: number;
+  holder: string;
+}
+
+/** A batch was cut under a fencing token older than the one the database holds: a newer leader writes now. */
+export class HistoryFencedError extends Error {
+  constructor(
+    readonly token: number,
+    readonly current: number,
+  ) {
+    super(`odds history fenced: token ${token} is older than the database's ${current}`);
+  }
+}
+
 export interface HistoryWriterStats {
   queuedBatches: number;
   queuedChanges: number;
@@ -45,6 +61,15 @@ export interface HistoryWriterStats {
   /** Set while writes fail: since when, and the last error's message. */
   failingSince: string | null;
   lastError: string | null;
+  /** ROLE=ingest: the fence this instance writes under (null: ROLE=all, or never led). */
+  fence: HistoryFence | null;
+  /** Batches (and their changes) refused because a newer leader had written: never retried. */
+  fencedBatches: number;
+  fencedChanges: number;
+  /** First sights skipped because the database already held the same price as the series' last tick. */
+  unchangedSkipped: number;
+  /** The window between the previous leader's last write and this lead's first change, as recorded (a gap). */
+  takeoverGap: { from: string; to: string; ms: number } | null;
 }
 
 interface Gap {
@@ -52,6 +77,9 @@ interface Gap {
   to: number;
   changes: number;
 }
+
+/** Batches are written under the fence that was current when they were queued (a lead they were gathered in). */
+const batchFences = new WeakMap<HistoryBatch, HistoryFence>();
 
 const DAY_MS = 86_400_000;
 /** Day partitions kept ready ahead of the clock. */
@@ -84,7 +112,13 @@ export class HistoryWriter {
     overSizeCap: false,
     failingSince: null,
     lastError: null,
+    fence: null,
+    fencedBatches: 0,
+    fencedChanges: 0,
+    unchangedSkipped: 0,
+    takeoverGap: null,
   };
+  private fence: HistoryFence | null = null;
 
   constructor(
     private readonly db: SqlClient,
@@ -97,10 +131,20 @@ export class HistoryWriter {
     return { ...this.stats_, queuedBatches: this.queue.length, queuedChanges: this.queuedChanges };
   }
 
+  /**
+   * ROLE=ingest, on taking the lead: later batches are written under `fence`. Losing the lead changes nothing here:
+   * what was gathered while leading is still written under the old token, and refused once a newer leader has written.
+   */
+  lead(fence: HistoryFence): void {
+    this.fence = fence;
+    this.stats_.fence = fence;
+  }
+
   /** Queues a batch (never waits). Returns false when the queue was full and the batch was dropped. */
   enqueue(batch: HistoryBatch): boolean {
     const rows = batch.ticks.key.length;
     if (this.stopped) return false;
+    if (this.fence) batchFences.set(batch, this.fence);
     if (this.queuedChanges + rows > this.options.maxQueueRows && rows > 0) {
       this.drop(batch);
       return false;
@@ -134,7 +178,11 @@ export class HistoryWriter {
       next.events.push(...batch.events);
       next.series.push(...batch.series);
     } else if (batch.events.length > 0 || batch.series.length > 0) {
-      this.queue.push({ ...batch, ticks: { key: [], atUs: [], american: [], decimal: [], state: [] } });
+      this.queue.push({
+        ...batch,
+        ticks: { key: [], atUs: [], american: [], decimal: [], state: [] },
+        fresh: [],
+      });
     }
     if (this.stats_.droppedBatches === 1 || this.stats_.droppedBatches % 100 === 0) {
       this.options.log.warn(
@@ -162,6 +210,10 @@ export class HistoryWriter {
       try {
         await this.write(batch);
       } catch (error) {
+        if (error instanceof HistoryFencedError) {
+          this.refuse(batch, error);
+          continue;
+        }
         this.failed(error);
         return;
       }
@@ -180,6 +232,21 @@ export class HistoryWriter {
         this.stats_.lastError = null;
       }
       this.retryDelay = this.options.retryMs ?? 500;
+    }
+  }
+
+  /** A newer leader writes the history now: the batch is dropped (no gap: the new leader has the market). */
+  private refuse(batch: HistoryBatch, error: HistoryFencedError): void {
+    this.queue.shift();
+    const rows = batch.ticks.key.length;
+    this.queuedChanges -= rows;
+    this.stats_.fencedBatches += 1;
+    this.stats_.fencedChanges += rows;
+    if (this.stats_.fencedBatches === 1 || this.stats_.fencedBatches % 100 === 0) {
+      this.options.log.warn(
+        { token: error.token, current: error.current, fencedBatches: this.stats_.fencedBatches },
+        'odds history batch refused: a newer leader writes the history',
+      );
     }
   }
 
@@ -225,7 +292,10 @@ export class HistoryWriter {
 
   private async write(batch: HistoryBatch): Promise<void> {
     const added = new Map<string, number>();
+    const fence = batchFences.get(batch);
+    let takeover: Gap | null = null;
     await this.db.transaction(async (tx) => {
+      if (fence) takeover = await this.checkFence(tx, fence, batch);
       if (this.pendingGaps.length > 0) await this.writeGaps(tx);
       if (batch.events.length > 0) await this.writeEvents(tx, batch);
       await this.writeSeries(tx, batch, added);
@@ -233,6 +303,14 @@ export class HistoryWriter {
       if (batch.upTo - this.lastClosingCheck >= CLOSING_CHECK_MS) await this.takeClosings(tx, batch.upTo);
     });
     this.pendingGaps.length = 0;
+    if (takeover) {
+      const { from, to } = takeover as Gap;
+      this.stats_.takeoverGap = {
+        from: new Date(from).toISOString(),
+        to: new Date(to).toISOString(),
+        ms: to - from,
+      };
+    }
     if (batch.upTo - this.lastClosingCheck >= CLOSING_CHECK_MS) this.lastClosingCheck = batch.upTo;
     for (const [key, value] of added) this.seriesIds.set(key, value);
     for (const event of batch.events) {
@@ -240,6 +318,41 @@ export class HistoryWriter {
       const prefix = `${event.id}|`;
       for (const key of this.seriesIds.keys()) if (key.startsWith(prefix)) this.seriesIds.delete(key);
     }
+  }
+
+  /**
+   * Locks the fence row (one writer at a time) and checks the batch's token against it: older → refused; newer → this
+   * lead's first write, which records the window since the previous leader's last write as a gap; equal → moves on.
+   */
+  private async checkFence(tx: SqlRunner, fence: HistoryFence, batch: HistoryBatch): Promise<Gap | null> {
+    const [row] = await tx.query<{ token: string; up_to: string | null }>(
+      `SELECT token::text AS token, (extract(epoch from up_to) * 1000)::int8::text AS up_to
+       FROM history_fence WHERE id = 1 FOR UPDATE`,
+    );
+    const current = row ? Number(row.token) : 0;
+    if (current > fence.token) throw new HistoryFencedError(fence.token, current);
+    let gap: Gap | null = null;
+    if (current < fence.token && row?.up_to) {
+      let first = batch.upTo;
+      for (const at of batch.ticks.atUs) first = Math.min(first, Math.floor(at / 1000));
+      const from = Number(row.up_to);
+      if (first > from) {
+        gap = { from, to: first, changes: 0 };
+        await tx.query(
+          `INSERT INTO history_gaps (from_at, to_at, dropped_changes, cause)
+           VALUES (to_timestamp($1 / 1000.0), to_timestamp($2 / 1000.0), 0, 'takeover')`,
+          [from, first],
+        );
+      }
+    }
+    await tx.query(
+      `INSERT INTO history_fence AS f (id, token, holder, since, up_to)
+       VALUES (1, $1, $2, now(), to_timestamp($3 / 1000.0))
+       ON CONFLICT (id) DO UPDATE SET token = EXCLUDED.token, up_to = EXCLUDED.up_to,
+         holder = EXCLUDED.holder, since = CASE WHEN f.token = EXCLUDED.token THEN f.since ELSE EXCLUDED.since END`,
+      [fence.token, fence.holder, batch.upTo],
+    );
+    return gap;
   }
 
   private async writeGaps(tx: SqlRunner): Promise<void> {
@@ -370,12 +483,28 @@ export class HistoryWriter {
     const am: number[] = [];
     const de: number[] = [];
     const st: number[] = [];
+    const fresh = new Set(batch.fresh);
+    const first: { ids: number[]; at: number[]; am: number[]; de: number[]; st: number[] } = {
+      ids: [],
+      at: [],
+      am: [],
+      de: [],
+      st: [],
+    };
     for (let index = 0; index < key.length; index += 1) {
       const series = added.get(key[index]!) ?? this.seriesIds.get(key[index]!);
       // Never expected (a dropped batch hands its new series to the next one), but a tick whose series could not be
       // resolved is counted as dropped rather than written under a wrong series.
       if (series === undefined) {
         this.stats_.droppedChanges += 1;
+        continue;
+      }
+      if (fresh.has(index)) {
+        first.ids.push(idOf(series));
+        first.at.push(atUs[index]!);
+        first.am.push(american[index]!);
+        first.de.push(decimal[index]!);
+        first.st.push(state[index]!);
         continue;
       }
       ids.push(idOf(series));
@@ -392,6 +521,38 @@ export class HistoryWriter {
          FROM unnest($1::int8[], $2::float8[], $3::float8[], $4::int4[], $5::int2[]) AS r(a, am, de, id, st)`,
         [at.slice(from, to), am.slice(from, to), de.slice(from, to), ids.slice(from, to), st.slice(from, to)],
       );
+    }
+    // First sights (this process's start, or a new lead): written unless the series' last tick before them already
+    // holds the same price and state, which a restart or the previous leader wrote (one index probe each).
+    for (let from = 0; from < first.ids.length; from += MAX_ROWS_PER_STATEMENT) {
+      const to = from + MAX_ROWS_PER_STATEMENT;
+      const [written] = await tx.query<{ n: number }>(
+        `WITH r AS (
+           SELECT timestamptz 'epoch' + a * interval '1 microsecond' AS at, am, de, id, st
+           FROM unnest($1::int8[], $2::float8[], $3::float8[], $4::int4[], $5::int2[]) AS r(a, am, de, id, st)
+         ), ins AS (
+           INSERT INTO price_ticks (at, american, decimal, series_id, state)
+           SELECT r.at, r.am, r.de, r.id, r.st FROM r
+           WHERE NOT EXISTS (
+             SELECT 1 FROM (
+               SELECT p.american, p.decimal, p.state FROM price_ticks p
+               WHERE p.series_id = r.id AND p.at <= r.at ORDER BY p.at DESC LIMIT 1
+             ) AS last
+             WHERE last.american = r.am AND last.decimal = r.de AND last.state = r.st
+           )
+           RETURNING 1
+         )
+         SELECT count(*)::int AS n FROM ins`,
+        [
+          first.at.slice(from, to),
+          first.am.slice(from, to),
+          first.de.slice(from, to),
+          first.ids.slice(from, to),
+          first.st.slice(from, to),
+        ],
+      );
+      const rows = Math.min(to, first.ids.length) - from;
+      this.stats_.unchangedSkipped += rows - Number(written?.n ?? rows);
     }
   }
 

@@ -256,6 +256,7 @@ export async function movementRoutes(app: FastifyInstance, { now }: { now: () =>
           from: iso(gap.from),
           to: iso(gap.to),
           dropped_changes: gap.droppedChanges,
+          cause: gap.cause,
         })),
         next_cursor: next && encodeCursor(next, print),
       };
