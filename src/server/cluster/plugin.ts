@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
+import { delayMs, PLANS } from '#domain/plans.ts';
 import { LeaderLease } from './leader-lease.ts';
 import {
   ClusterFollower,
@@ -57,7 +58,12 @@ export const clusterPlugin = fp(
 
     if (role === 'ingest') {
       lease = new LeaderLease(redis, keys.lease, instance, options.lease);
-      publisher = new ClusterPublisher(redis, keys, app.engine, log, options.publisher);
+      // The stream reaches back as far as the longest plan delay: every api instance can then show delayed plans the
+      // market as it was, however recently it started (decision 146).
+      publisher = new ClusterPublisher(redis, keys, app.engine, log, {
+        retainMs: Math.max(...PLANS.map(delayMs)),
+        ...options.publisher,
+      });
       const ownLease = lease;
       const ownPublisher = publisher;
       ownLease.onChange((leading) => {

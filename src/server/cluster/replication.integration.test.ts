@@ -35,8 +35,26 @@ function board(of: OddsEngine<StaticEntry>) {
   return out;
 }
 
+/** Every price of the engine as a reader delayed to `at` sees it (the version it would be shown, or none). */
+function delayedBoard(of: OddsEngine<StaticEntry>, at: number) {
+  const out = new Map<string, unknown>();
+  for (const market of of.store.allMarkets())
+    for (const [index, byBook] of market.prices.entries())
+      for (const [book, newest] of byBook) {
+        const version = of.store.versionAt(newest, at, true);
+        out.set(`${market.key}|${index}|${book}`, version && [version.american, version.receivedAt]);
+      }
+  return out;
+}
+
 /** A leader holding the lease, its engine fed by a simulator through the publisher, as `ingestControl.lead` does. */
-async function leader(prefix: string, name = 'leader', fullMs = 300) {
+async function leader(
+  prefix: string,
+  name = 'leader',
+  fullMs = 300,
+  /** Messages received at the wall clock (rather than a step's virtual second), and the stream's retention. */
+  wall?: { retainMs: number },
+) {
   const keys = clusterKeys(prefix);
   const redis = client();
   const lease = new LeaderLease(redis, keys.lease, name, { ttlMs: 2_000, intervalMs: 500 });
@@ -44,11 +62,15 @@ async function leader(prefix: string, name = 'leader', fullMs = 300) {
   stops.push(() => lease.stop());
   await waitFor(() => lease.isLeader, 'the lease');
   const own = engine();
-  const publisher = new ClusterPublisher(redis, keys, own, quiet, { batchMs: 20, fullMs });
+  const publisher = new ClusterPublisher(redis, keys, own, quiet, {
+    batchMs: 20,
+    fullMs,
+    retainMs: wall?.retainMs ?? 0,
+  });
   stops.push(() => publisher.end());
   publisher.begin(lease.fence!);
   const sim = new MarketSimulator({ seed: 11, startMs: T0, events: 12, stepMs: 1_000, props: false });
-  let now = T0;
+  let now = wall ? Date.now() : T0;
   const feed = (messages: ReturnType<MarketSimulator['step']>) => {
     for (const message of messages) if (own.ingest(message, now)) publisher.accepted(message, now);
   };
@@ -62,7 +84,7 @@ async function leader(prefix: string, name = 'leader', fullMs = 300) {
     publisher,
     /** One simulator step, then a publish. */
     step() {
-      now += 1_000;
+      now = wall ? Date.now() : now + 1_000;
       feed(sim.step());
       return own.tick();
     },
@@ -119,6 +141,30 @@ describe('ClusterPublisher and ClusterFollower (Redis)', () => {
     }
   });
 
+  it('a follower starting late replays the retained stream: a delayed reader sees on it every version the leader shows', async () => {
+    const name = prefix();
+    const lead = await leader(name, 'leader', 300, { retainMs: 1_500 });
+    const started = Date.now();
+    while (Date.now() - started < 2_500) {
+      lead.step();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const late = follower(name);
+    await waitFor(
+      () => late.follower.stats().appliedId === lead.publisher.stats().lastId,
+      'the late follower to catch up',
+    );
+    const now = Date.now();
+    // The window holds changes: a reader 1.5 s behind sees another board than a real-time one.
+    expect(delayedBoard(lead.engine, now - 1_500)).not.toEqual(delayedBoard(lead.engine, now));
+    for (const behind of [1_500, 1_000, 500, 0])
+      expect(delayedBoard(late.engine, now - behind)).toEqual(delayedBoard(lead.engine, now - behind));
+    // It started from a full entry at least the retention old (the oldest kept), not the newest.
+    const kept = await client().lrange(lead.keys.fulls, 0, -1);
+    expect(kept.length).toBeGreaterThan(1);
+    expect(now - Number(kept[0]!.split('-')[0])).toBeGreaterThanOrEqual(1_500);
+  });
+
   it("a follower starting while the arbs do not change serves the leader's newest snapshot from the full entry", async () => {
     const name = prefix();
     const lead = await leader(name);
@@ -162,7 +208,7 @@ describe('ClusterPublisher and ClusterFollower (Redis)', () => {
     expect(kept).toBeGreaterThan(0);
   });
 
-  it('a follower that misses an entry (cut off from Redis meanwhile) starts over from the newest full entry and ends with the same prices', async () => {
+  it('a follower that misses an entry (cut off from Redis meanwhile) starts over from a full entry and ends with the same prices', async () => {
     const name = prefix();
     const { proxy, replica } = await followerThroughProxy(name);
     const lead = await leader(name);

@@ -10,19 +10,21 @@ import { decodeEntries, encodeEntries, MessageBook, type BookEntry } from './mes
 // Every entry carries the leader's lease value `L` and its number `n` within that lead (0, 1, 2, …). Entries:
 // - `t=f` (full): every fixture and current price the leader holds (MessageBook), as `[at, message]` pairs in `d`. The
 //   first entry of every lead, then one every `fullMs` (30 s), with the lead's newest snapshot's fields (below) once
-//   there is one; the key `<prefix>cluster:full` names the newest, and the stream keeps entries from the one before.
+//   there is one; the key `<prefix>cluster:full` names the newest, the list `<prefix>cluster:fulls` the ones kept.
 // - `t=m`: the messages the leader's engine accepted since the previous entry, `[at, message]` pairs in `d`.
 // - `t=s`: a published snapshot: `at`, `g` (generated_at), `k` (the arbs' engine keys, JSON) and `b` (the feed's bytes).
-// An `api` instance starts from the newest full entry and applies every later entry in order: its engine then holds
-// the leader's prices (received at the leader's times) and serves the leader's snapshots byte for byte. A missing
-// number (an entry it could not see) or a new leader sends it back to the newest full entry.
+// The stream keeps every entry from the newest full entry that is at least `retainMs` old (the longest plan delay,
+// decision 146). An `api` instance starts from that full entry, the oldest kept, and applies every later entry in
+// order: its engine then holds the leader's prices (received at the leader's times) with every version a delayed plan
+// may be shown, and serves the leader's snapshots byte for byte, the delayed ones too, like every other instance. A
+// missing number (an entry it could not see) or a new leader sends it back to the oldest kept full entry.
 
 export interface ClusterKeys {
   lease: string;
   stream: string;
   full: string;
-  /** The full entry before the newest: the stream is trimmed below it. */
-  previousFull: string;
+  /** The full entries kept, oldest first: the stream is trimmed below the first. */
+  fulls: string;
 }
 
 export function clusterKeys(prefix: string): ClusterKeys {
@@ -30,29 +32,37 @@ export function clusterKeys(prefix: string): ClusterKeys {
     lease: `${prefix}cluster:leader`,
     stream: `${prefix}cluster:changes`,
     full: `${prefix}cluster:full`,
-    previousFull: `${prefix}cluster:full:previous`,
+    fulls: `${prefix}cluster:fulls`,
   };
 }
 
 /**
- * XADD guarded by the lease (KEYS: lease, stream, newest full, previous full; ARGV: lease value, '1' for a full
- * entry, fields…). The stream is trimmed (MINID) below the full entry before the newest, so a follower starting from
- * the newest full entry, or one still reading up to a full period behind it, finds every entry after its position.
+ * XADD guarded by the lease (KEYS: lease, stream, newest full, kept fulls; ARGV: lease value, '1' for a full entry,
+ * the retention cutoff (unix ms), fields…). A full entry joins the kept list, which then drops its first while the
+ * second is at or before the cutoff: the first is the newest full entry at least the retention old. The stream is
+ * trimmed (MINID) below the first, so a follower starting there finds every entry after it, and a live follower up to
+ * the retention behind still reads on.
  */
 const APPEND = `${FENCE_CHECK}
-local floor = redis.call('GET', KEYS[4])
+local floor = redis.call('LINDEX', KEYS[4], 0)
 local id
 if floor then
-  id = redis.call('XADD', KEYS[2], 'MINID', '~', floor, '*', unpack(ARGV, 3))
+  id = redis.call('XADD', KEYS[2], 'MINID', '~', floor, '*', unpack(ARGV, 4))
 else
-  id = redis.call('XADD', KEYS[2], '*', unpack(ARGV, 3))
+  id = redis.call('XADD', KEYS[2], '*', unpack(ARGV, 4))
 end
 if ARGV[2] == '1' then
-  local newest = redis.call('GET', KEYS[3])
-  if newest then
-    redis.call('SET', KEYS[4], newest)
-  end
+  redis.call('RPUSH', KEYS[4], id)
   redis.call('SET', KEYS[3], id)
+  local cutoff = tonumber(ARGV[3])
+  while redis.call('LLEN', KEYS[4]) > 1 do
+    local second = redis.call('LINDEX', KEYS[4], 1)
+    if tonumber(string.match(second, '^(%d+)')) <= cutoff then
+      redis.call('LPOP', KEYS[4])
+    else
+      break
+    end
+  end
 end
 return id`;
 
@@ -63,8 +73,13 @@ export interface PublisherLog {
 export interface PublisherOptions {
   /** Accepted messages are sent at least this often (ms). */
   batchMs?: number;
-  /** A full entry every so often (ms): how far back a starting follower reads. */
+  /** A full entry every so often (ms). */
   fullMs?: number;
+  /**
+   * How far back the stream reaches at least (ms): a starting follower replays that much, so that it holds every
+   * version a delayed plan may be shown (the longest plan delay). Default 0: from the newest full entry.
+   */
+  retainMs?: number;
 }
 
 export interface PublisherStats {
@@ -83,6 +98,7 @@ export class ClusterPublisher {
   private readonly book = new MessageBook();
   private readonly batchMs: number;
   private readonly fullMs: number;
+  private readonly retainMs: number;
   private pending: BookEntry[] = [];
   private fence: string | null = null;
   /** Set once the lead's first full entry is queued; until then accepted messages only go to the book. */
@@ -109,6 +125,7 @@ export class ClusterPublisher {
   ) {
     this.batchMs = options.batchMs ?? 50;
     this.fullMs = options.fullMs ?? 30_000;
+    this.retainMs = options.retainMs ?? 0;
   }
 
   /** Starts a lead with `fence` (the lease's value): nothing is written before `ready()`. */
@@ -207,9 +224,11 @@ export class ClusterPublisher {
           this.keys.lease,
           this.keys.stream,
           this.keys.full,
-          this.keys.previousFull,
+          this.keys.fulls,
           fence,
           full ? '1' : '0',
+          // At least one full period back: a live follower a little behind a new full entry reads on.
+          String(this.now() - Math.max(this.retainMs, this.fullMs)),
           ...args,
         )) as string;
         this.written += 1;
@@ -384,9 +403,13 @@ export class ClusterFollower {
     }
   }
 
-  /** Starts over from the newest full entry; false when there is none yet (no leader has published). */
+  /**
+   * Starts over from the oldest full entry the stream keeps (then replays what followed it); false when there is none
+   * yet (no leader has published) or it was just trimmed away.
+   */
   private async bootstrap(): Promise<boolean> {
-    const pointer = await this.redis.get(this.keys.full);
+    const pointer =
+      (await this.redis.lindex(this.keys.fulls, 0)) ?? (await this.redis.get(this.keys.full));
     if (pointer === null) return false;
     const [entry] = (await this.redis.xrangeBuffer(this.keys.stream, pointer, pointer)) as [
       Buffer,

@@ -84,9 +84,9 @@ describe('the odds history under two ingest leaders (history_fence)', () => {
       takeoverGap: { ms: 4_000 },
     });
 
-    const fence = await next.db.execute(
+    const fence = (await next.db.execute(
       sql.raw(`SELECT token::int AS token, holder FROM "${tag}".history_fence`),
-    );
+    )) as unknown as { rows: unknown[] };
     expect(fence.rows).toEqual([{ token: 8, holder: 'ingest-b' }]);
   });
 });
