@@ -703,3 +703,36 @@ describe("found_at and the event's sport and league (issue 14, decision 116)", (
     expect(events).toContainEqual(['Home 2', 'soccer', 'epl']);
   });
 });
+
+describe('retire: a new ingest leader starts the market over (issue 19, decision 146)', () => {
+  it('keeps the retired market for readers before its end, for as long as the versions window lasts', () => {
+    const t = setup();
+    const { engine } = t;
+    engine.ingest(fixture(1));
+    engine.ingest(price(1, 'fanduel', 'moneyline', 'home', -110));
+    t.advance(1_000);
+    const until = t.now;
+    engine.retire(until);
+    expect(engine.store.eventCount).toBe(0);
+    engine.ingest(fixture(2));
+    engine.ingest(price(2, 'draftkings', 'moneyline', 'away', 120));
+    const names = (at: number | undefined) =>
+      engine
+        .storeAt(at)
+        .events()
+        .map((event) => event.home.name);
+    expect(names(until - 500)).toEqual(['Home 1']);
+    expect(names(until)).toEqual(['Home 2']);
+    expect(names(undefined)).toEqual(['Home 2']);
+    const [market] = engine.storeAt(until - 500).allMarkets();
+    expect(
+      engine
+        .storeAt(until - 500)
+        .prices(market!.key, until - 500)
+        .map((p) => p.american),
+    ).toEqual([-110]);
+    // Past the window (180 s by default) no reader can be that far behind: the retired market is let go.
+    t.advance(181_000);
+    expect(names(until - 500)).toEqual(['Home 2']);
+  });
+});

@@ -94,6 +94,9 @@ export class OddsEngine<E = undefined> {
   private ready = false;
   private lastArbsJson: string | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
+  private readonly historyMs: number;
+  /** What `retire()` kept for delayed readers before `until`. */
+  private retired: { store: OddsStore; until: number } | undefined;
 
   constructor(options: EngineOptions<E>) {
     this.source = options.source;
@@ -104,6 +107,7 @@ export class OddsEngine<E = undefined> {
     this.intake = new Intake(options.limits, options.onDrop);
     this.encode = options.encode ?? ((() => undefined) as unknown as (body: Buffer) => E);
     const historyMs = options.historyMs ?? 180_000;
+    this.historyMs = historyMs;
     this.store = new OddsStore(historyMs);
     this.history = new SnapshotHistory<E>(historyMs, options.historyStepMs ?? 1_000);
   }
@@ -388,14 +392,44 @@ export class OddsEngine<E = undefined> {
   }
 
   /**
-   * Forgets every fixture and price (an ingest instance that loses or takes the lead, an `api` instance following a
-   * new leader). Published snapshots stay: the feed keeps its last answer until the next publish.
+   * Forgets every fixture and price (an ingest instance that loses or takes the lead). Published snapshots stay: the
+   * feed keeps its last answer until the next publish.
    */
   clear(): void {
     for (const event of this.store.events()) {
       for (const market of this.store.removeEvent(event.id, true)) this.dirty.delete(market);
       this.registry.forget(event.id);
     }
+    this.restart();
+  }
+
+  /**
+   * Starts over empty, like `clear()`, but what the engine held stays readable for delayed readers whose horizon is
+   * before `until` (unix ms), for as long as the versions window could show it (an `api` instance following a new
+   * ingest leader, whose market starts at `until`; decision 146). Nothing is announced as removed.
+   */
+  retire(until: number): void {
+    const retired = this.store.handOver();
+    for (const event of retired.events()) this.registry.forget(event.id);
+    this.retired = { store: retired, until };
+    this.restart();
+  }
+
+  /**
+   * The store a reader at `at` reads (undefined: real time): the one `retire()` kept when `at` is before its end and
+   * the window still holds it, else the current one.
+   */
+  storeAt(at: number | undefined): OddsStore {
+    const retired = this.retired;
+    if (retired === undefined || at === undefined || at >= retired.until) return this.store;
+    if (this.now() - retired.until > this.historyMs) {
+      this.retired = undefined;
+      return this.store;
+    }
+    return retired.store;
+  }
+
+  private restart(): void {
     this.results.clear();
     this.dirty.clear();
     this.eventsBySource.clear();

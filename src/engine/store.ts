@@ -173,15 +173,31 @@ export type EventChange =
 export type EventListener = (change: EventChange) => void;
 
 export class OddsStore {
-  private readonly eventsById = new Map<string, EventState>();
-  private readonly marketsByKey = new Map<string, MarketState>();
+  private eventsById = new Map<string, EventState>();
+  private marketsByKey = new Map<string, MarketState>();
   private readonly listeners = new Set<PriceListener>();
   private readonly eventListeners = new Set<EventListener>();
 
-  private readonly versions: VersionRing;
+  private versions: VersionRing;
 
-  constructor(historyMs: number) {
+  constructor(private readonly historyMs: number) {
     this.versions = new VersionRing(historyMs);
+  }
+
+  /**
+   * Moves every fixture, price and version to a new store, which nobody subscribes to and nothing changes any more,
+   * and goes on empty with its subscribers (an `api` instance following a new ingest leader: delayed readers still
+   * read the previous leader's market from the store handed over; decision 146). No change is announced.
+   */
+  handOver(): OddsStore {
+    const retired = new OddsStore(this.historyMs);
+    retired.eventsById = this.eventsById;
+    retired.marketsByKey = this.marketsByKey;
+    retired.versions = this.versions;
+    this.eventsById = new Map();
+    this.marketsByKey = new Map();
+    this.versions = new VersionRing(this.historyMs);
+    return retired;
   }
 
   /** Earlier versions and receipts held for delayed readers. */

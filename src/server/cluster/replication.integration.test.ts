@@ -38,10 +38,11 @@ function board(of: OddsEngine<StaticEntry>) {
 /** Every price of the engine as a reader delayed to `at` sees it (the version it would be shown, or none). */
 function delayedBoard(of: OddsEngine<StaticEntry>, at: number) {
   const out = new Map<string, unknown>();
-  for (const market of of.store.allMarkets())
+  const store = of.storeAt(at);
+  for (const market of store.allMarkets())
     for (const [index, byBook] of market.prices.entries())
       for (const [book, newest] of byBook) {
-        const version = of.store.versionAt(newest, at, true);
+        const version = store.versionAt(newest, at, true);
         out.set(`${market.key}|${index}|${book}`, version && [version.american, version.receivedAt]);
       }
   return out;
@@ -54,6 +55,7 @@ async function leader(
   fullMs = 300,
   /** Messages received at the wall clock (rather than a step's virtual second), and the stream's retention. */
   wall?: { retainMs: number },
+  seed = 11,
 ) {
   const keys = clusterKeys(prefix);
   const redis = client();
@@ -69,7 +71,7 @@ async function leader(
   });
   stops.push(() => publisher.end());
   publisher.begin(lease.fence!);
-  const sim = new MarketSimulator({ seed: 11, startMs: T0, events: 12, stepMs: 1_000, props: false });
+  const sim = new MarketSimulator({ seed, startMs: T0, events: 12, stepMs: 1_000, props: false });
   let now = wall ? Date.now() : T0;
   const feed = (messages: ReturnType<MarketSimulator['step']>) => {
     for (const message of messages) if (own.ingest(message, now)) publisher.accepted(message, now);
@@ -163,6 +165,37 @@ describe('ClusterPublisher and ClusterFollower (Redis)', () => {
     const kept = await client().lrange(lead.keys.fulls, 0, -1);
     expect(kept.length).toBeGreaterThan(1);
     expect(now - Number(kept[0]!.split('-')[0])).toBeGreaterThanOrEqual(1_500);
+  });
+
+  it("a follower of a new leader keeps the previous leader's market for delayed readers before the takeover", async () => {
+    const name = prefix();
+    const first = await leader(name, 'first', 300, { retainMs: 1_000 });
+    const replica = follower(name);
+    const run = async (lead: Awaited<ReturnType<typeof leader>>, ms: number) => {
+      const started = Date.now();
+      while (Date.now() - started < ms) {
+        lead.step();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await waitFor(
+        () => replica.follower.stats().appliedId === lead.publisher.stats().lastId,
+        'the follower to catch up',
+      );
+    };
+    await run(first, 1_000);
+    const before = Date.now();
+    const kept = delayedBoard(first.engine, before);
+    await first.publisher.end();
+    await first.lease.stop();
+    // The next leader's simulator starts another market (another seed), as a fresh source may.
+    const second = await leader(name, 'second', 300, { retainMs: 1_000 }, 12);
+    await run(second, 500);
+    expect(replica.follower.stats().leader).toBe(second.lease.fence);
+    expect(kept.size).toBeGreaterThan(0);
+    expect(delayedBoard(replica.engine, before)).toEqual(kept);
+    const now = Date.now();
+    expect(delayedBoard(replica.engine, now)).toEqual(delayedBoard(second.engine, now));
+    expect(delayedBoard(replica.engine, now)).not.toEqual(kept);
   });
 
   it("a follower starting while the arbs do not change serves the leader's newest snapshot from the full entry", async () => {

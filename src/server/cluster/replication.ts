@@ -408,8 +408,7 @@ export class ClusterFollower {
    * yet (no leader has published) or it was just trimmed away.
    */
   private async bootstrap(): Promise<boolean> {
-    const pointer =
-      (await this.redis.lindex(this.keys.fulls, 0)) ?? (await this.redis.get(this.keys.full));
+    const pointer = (await this.redis.lindex(this.keys.fulls, 0)) ?? (await this.redis.get(this.keys.full));
     if (pointer === null) return false;
     const [entry] = (await this.redis.xrangeBuffer(this.keys.stream, pointer, pointer)) as [
       Buffer,
@@ -471,7 +470,8 @@ export class ClusterFollower {
 
   private applyFull(id: string, fields: Fields): void {
     this.listener?.restarted();
-    this.engine.clear();
+    // Delayed readers before this entry still see the market as it was (a new leader's starts empty; decision 146).
+    this.engine.retire(idTime(id));
     this.applyMessages(fields.get('d'));
     // The lead's newest snapshot, if it published one (a new leader's first full entry has none: the feed keeps the
     // previous leader's until the first `s` entry). Its arb changes are inside this entry, under the floor.

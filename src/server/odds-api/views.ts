@@ -339,7 +339,11 @@ export class OddsJsonCache {
   hits = 0;
   misses = 0;
 
-  constructor(private readonly store: OddsStore) {
+  constructor(
+    store: OddsStore,
+    /** The store a read at `at` uses (the engine's `storeAt`); by default `store` for every instant. */
+    private readonly storeAt: (at: number | undefined) => OddsStore = () => store,
+  ) {
     this.unsubscribe = store.subscribe((change) => this.realTime.delete(change.eventId));
   }
 
@@ -369,7 +373,7 @@ export class OddsJsonCache {
       return cached;
     }
     this.misses += 1;
-    const odds = eventOdds(this.store, event, at, filters);
+    const odds = eventOdds(this.storeAt(at), event, at, filters);
     const part = odds ? { id: nextPartId++, raw: Buffer.from(JSON.stringify(odds)) } : null;
     // Bounded: a client cycling through filter combinations cannot grow it without limit.
     if (entries.size >= 256) entries.clear();

@@ -12,7 +12,6 @@ import { marketsParam } from './odds.ts';
 
 export async function arbRoutes(app: FastifyInstance, { now }: { now: () => number }) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const store = app.engine.store;
 
   routes.get(
     '/arbs',
@@ -62,7 +61,7 @@ export async function arbRoutes(app: FastifyInstance, { now }: { now: () => numb
         generated_at: snapshot.generatedAt,
         source: app.engine.source,
         delay_seconds: delay,
-        arbs: filterArbs(snapshot.arbs, store, {
+        arbs: filterArbs(snapshot.arbs, app.engine.storeAt(at), {
           live,
           league,
           minEdge,

@@ -68,8 +68,7 @@ const OddsQuery = z.object({
 
 export async function oddsRoutes(app: FastifyInstance, { now }: { now: () => number }) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const store = app.engine.store;
-  const cache = new OddsJsonCache(store);
+  const cache = new OddsJsonCache(app.engine.store, (at) => app.engine.storeAt(at));
   app.addHook('onClose', async () => cache.close());
 
   routes.get(
@@ -115,6 +114,8 @@ export async function oddsRoutes(app: FastifyInstance, { now }: { now: () => num
         filters.player?.query,
         filters.stats,
       ]);
+      // A delayed read before a new ingest leader's start reads the market kept from the previous one (decision 146).
+      const store = app.engine.storeAt(at);
       let events;
       if (query.event) {
         const event = store.event(query.event);

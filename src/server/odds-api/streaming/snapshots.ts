@@ -253,7 +253,7 @@ export class Snapshots {
    */
   private async build(tier: Tier, filters: StreamFilters, seq: number, now: number): Promise<Buffer[]> {
     const at = tier.delayMs === 0 ? undefined : now - tier.delayMs;
-    const store = this.engine.store;
+    const store = this.engine.storeAt(at);
     const kinds = filters.kinds;
     let arbs: Arb[] = [];
     if (!kinds || kinds.has('arb')) {
