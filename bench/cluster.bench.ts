@@ -5,6 +5,9 @@
 // 2. Streams: BENCH_CLUSTER_CLIENTS (default 2,500) SSE clients on each api instance; the time from a price's receipt
 //    by the leader (its `updated_at`) to its arrival at the clients (p50/p99 over every chunk), and, from each api
 //    instance's /readyz, the lag from the leader's append of a snapshot to the instance serving it.
+// 3. Bootstrap (decision 146): once the stream reaches back the longest plan delay (its oldest kept full entry at
+//    least 120 s old), a third api instance starts; the time until it is ready (it replays the whole retained stream
+//    first), the CPU it spent, and the stream's length and memory in Redis. BENCH_CLUSTER_BOOTSTRAP=false skips it.
 // Writes bench/results/cluster.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
@@ -163,6 +166,38 @@ try {
     cpuCores: { ingest: cpu[0], api: cpu.slice(1) },
   };
   console.dir(results.streams, { depth: null });
+  for (const child of children.splice(0)) child.send({ type: 'close' });
+
+  // 3. Bootstrap: a new api instance replays the retained stream before it is ready.
+  if (process.env.BENCH_CLUSTER_BOOTSTRAP !== 'false') {
+    const redis = new Redis(REDIS_URL);
+    const streamKey = `${tag}:cluster:changes`;
+    const oldestAge = async () => {
+      const first = await redis.lindex(`${tag}:cluster:fulls`, 0);
+      return first === null ? 0 : Date.now() - Number(first.split('-')[0]);
+    };
+    while ((await oldestAge()) < 120_000) await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const replayFromAgeMs = await oldestAge();
+    const entries = await redis.xlen(streamKey);
+    const bytes = Number(await redis.call('MEMORY', 'USAGE', streamKey, 'SAMPLES', '0'));
+    redis.disconnect();
+    const startedAt = Date.now();
+    const late = await startServer(PORT + 4, { ...cluster, ROLE: 'api', INSTANCE_ID: 'bench-api-late' });
+    try {
+      await waitReady(late);
+      results.bootstrap = {
+        replayFromAgeMs,
+        streamEntries: entries,
+        streamMegabytes: Number((bytes / 1024 ** 2).toFixed(1)),
+        readyAfterMs: Date.now() - startedAt,
+        cpuSeconds: cpuSeconds(late.process.pid!),
+        follower: await snapshotLag(late),
+      };
+      console.dir(results.bootstrap, { depth: null });
+    } finally {
+      await late.stop();
+    }
+  }
 } finally {
   for (const child of children) child.send({ type: 'close' });
   await Promise.all([ingest, ...apis].map((server) => server.stop()));

@@ -63,6 +63,18 @@ async function cluster(port: number): Promise<ClusterCheck> {
   return body.checks.cluster;
 }
 
+interface HistoryDetails {
+  fence: { token: number; holder: string } | null;
+  fencedBatches: number;
+  takeoverGap: { from: string; to: string; ms: number } | null;
+}
+
+async function historyOf(port: number): Promise<HistoryDetails> {
+  const response = await fetch(`${base(port)}/readyz`);
+  return ((await response.json()) as { checks: { history: { details: HistoryDetails } } }).checks.history
+    .details;
+}
+
 async function feed(port: number) {
   const response = await fetch(`${base(port)}/tools/arbs.json`);
   return {
@@ -167,6 +179,17 @@ describe('one ingest leader, a standby and two api instances (ROLE, Redis Stream
     );
     expect(gap).toBeGreaterThan(0);
     expect(gap).toBeLessThan(10_000);
+    // The history too: the new leader writes under its own token (decision 146), and its first write recorded the
+    // window since the old leader's last one as a gap, no longer than the takeover.
+    const newToken = Number((await cluster(standbyPort)).details.leader!.split(':')[0]);
+    const history = await waitFor(async () => {
+      const details = await historyOf(standbyPort);
+      return details.takeoverGap ? details : null;
+    }, "the new leader's first history write");
+    expect(history.fence).toEqual({ token: newToken, holder: `ingest-${standbyPort}` });
+    expect(history.takeoverGap!.ms).toBeGreaterThan(0);
+    expect(history.takeoverGap!.ms).toBeLessThan(10_000);
+    expect(history.fencedBatches).toBe(0);
 
     // The api instances follow the new leader, and the feed moves on, the same on both.
     await waitFor(
