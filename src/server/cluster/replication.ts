@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import { constants as zlibConstants, gzip, gunzipSync } from 'node:zlib';
 import type { Redis } from 'ioredis';
 import type { Arb } from '#domain/schemas/feed.ts';
 import type { Snapshot } from '#engine/publisher.ts';
@@ -13,6 +15,9 @@ import { decodeEntries, encodeEntries, MessageBook, type BookEntry } from './mes
 //   there is one; the key `<prefix>cluster:full` names the newest, the list `<prefix>cluster:fulls` the ones kept.
 // - `t=m`: the messages the leader's engine accepted since the previous entry, `[at, message]` pairs in `d`.
 // - `t=s`: a published snapshot: `at`, `g` (generated_at), `k` (the arbs' engine keys, JSON) and `b` (the feed's bytes).
+// The bulky fields (`d`, `b`) are gzipped (level 1, off the main thread), marked `z=1`: the stream keeps the longest
+// plan delay and more, ~2 MB/s of JSON from the simulator's game lines before compression.
+//
 // The stream keeps every entry from the newest full entry that is at least `retainMs` old (the longest plan delay,
 // decision 146). An `api` instance starts from that full entry, the oldest kept, and applies every later entry in
 // order: its engine then holds the leader's prices (received at the leader's times) with every version a delayed plan
@@ -77,7 +82,8 @@ export interface PublisherOptions {
   fullMs?: number;
   /**
    * How far back the stream reaches at least (ms): a starting follower replays that much, so that it holds every
-   * version a delayed plan may be shown (the longest plan delay). Default 0: from the newest full entry.
+   * version a delayed plan may be shown (the longest plan delay). At least one full period (the default). The cutoff is
+   * taken on this process's clock and compared with entry ids (Redis's clock): keep the two in sync (NTP).
    */
   retainMs?: number;
 }
@@ -209,15 +215,24 @@ export class ClusterPublisher {
     this.append(false, { t: 's', ...snapshotFields(snapshot) });
   }
 
-  /** Queues one entry behind the previous ones (the stream's order is the order of calls). */
+  /**
+   * Queues one entry behind the previous ones (the stream's order is the order of calls). Its `d` and `b` are gzipped
+   * at once, in parallel with the entries before it.
+   */
   private append(full: boolean, fields: Record<string, string | Buffer>): void {
     const fence = this.fence;
     if (fence === null) return;
     const n = this.next;
     this.next += 1;
-    const args = Object.entries({ ...fields, L: fence, n: String(n) }).flat();
+    const packed = Promise.all(
+      Object.entries({ ...fields, z: '1', L: fence, n: String(n) }).map(async ([name, value]) => [
+        name,
+        name === 'd' || name === 'b' ? await gzipFast(value) : value,
+      ]),
+    );
     this.chain = this.chain.then(async () => {
       try {
+        const args = (await packed).flat();
         const id = (await this.redis.eval(
           APPEND,
           4,
@@ -253,6 +268,9 @@ export class ClusterPublisher {
     });
   }
 }
+
+const gzipAsync = promisify(gzip);
+const gzipFast = (value: string | Buffer) => gzipAsync(value, { level: zlibConstants.Z_BEST_SPEED });
 
 /** A snapshot's fields in an `s` or `f` entry. */
 function snapshotFields(snapshot: Snapshot): Record<string, string | Buffer> {
@@ -301,6 +319,12 @@ function fieldsOf(flat: Buffer[]): Fields {
   return fields;
 }
 
+/** An entry's `d` or `b`, unzipped when the entry says it is zipped (`z=1`); only when it is used. */
+function bulk(fields: Fields, name: 'd' | 'b'): Buffer | undefined {
+  const value = fields.get(name);
+  return value && fields.get('z')?.toString() === '1' ? gunzipSync(value) : value;
+}
+
 /** Told where the changes an entry causes come from: the stream hub names them by it (decision 145). */
 export interface FollowerListener {
   /** The entry `<ms>-<seq>` is about to be applied. */
@@ -324,6 +348,8 @@ export class ClusterFollower {
   private readonly lags = new Float64Array(LAG_SAMPLES);
   private readonly lagTimes = new Float64Array(LAG_SAMPLES);
   private lagCount = 0;
+  /** When this instance last started over from the oldest kept full entry: entries before it are a replay. */
+  private liveFrom = 0;
   private loop: Promise<void> | undefined;
   /** The arbs of the last installed snapshot by engine key, with their JSON: an unchanged arb keeps its object. */
   private arbs = new Map<string, { json: string; arb: Arb }>();
@@ -416,6 +442,7 @@ export class ClusterFollower {
     ][];
     if (!entry) return false;
     const fields = fieldsOf(entry[1]);
+    this.liveFrom = Date.now();
     this.leader = null;
     this.n = -1;
     this.enter(pointer);
@@ -446,7 +473,7 @@ export class ClusterFollower {
         this.applyFull(id, fields);
       }
     } else {
-      if (kind === 'm') this.applyMessages(fields.get('d'));
+      if (kind === 'm') this.applyMessages(bulk(fields, 'd'));
       else if (kind === 's') {
         // The first snapshot after starting over is diffed against what this instance held before, not what the
         // others held: its arb changes may differ from theirs, so resuming inside it gets a snapshot too.
@@ -454,13 +481,18 @@ export class ClusterFollower {
         this.diffPending = false;
         this.installSnapshot(fields);
         const now = Date.now();
-        this.lags[this.lagCount % LAG_SAMPLES] = Math.max(0, now - idTime(id));
-        this.lagTimes[this.lagCount % LAG_SAMPLES] = now;
-        this.lagCount += 1;
+        // Snapshots replayed after starting over were appended before this instance read on: not a lag of its own.
+        if (idTime(id) >= this.liveFrom) this.recordLag(id, now);
       }
       this.advance(id, leader, n);
     }
     return true;
+  }
+
+  private recordLag(id: string, now: number): void {
+    this.lags[this.lagCount % LAG_SAMPLES] = Math.max(0, now - idTime(id));
+    this.lagTimes[this.lagCount % LAG_SAMPLES] = now;
+    this.lagCount += 1;
   }
 
   private enter(id: string): void {
@@ -472,7 +504,7 @@ export class ClusterFollower {
     this.listener?.restarted();
     // Delayed readers before this entry still see the market as it was (a new leader's starts empty; decision 146).
     this.engine.retire(idTime(id));
-    this.applyMessages(fields.get('d'));
+    this.applyMessages(bulk(fields, 'd'));
     // The lead's newest snapshot, if it published one (a new leader's first full entry has none: the feed keeps the
     // previous leader's until the first `s` entry). Its arb changes are inside this entry, under the floor.
     const withSnapshot = fields.has('b');
@@ -494,7 +526,7 @@ export class ClusterFollower {
   }
 
   private installSnapshot(fields: Fields): void {
-    const body = fields.get('b') ?? Buffer.alloc(0);
+    const body = bulk(fields, 'b') ?? Buffer.alloc(0);
     const keys = JSON.parse(fields.get('k')?.toString() ?? '[]') as string[];
     const parsed = JSON.parse(body.toString()) as { arbs: Arb[] };
     const previous = this.arbs;

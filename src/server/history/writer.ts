@@ -178,11 +178,14 @@ export class HistoryWriter {
       next.events.push(...batch.events);
       next.series.push(...batch.series);
     } else if (batch.events.length > 0 || batch.series.length > 0) {
-      this.queue.push({
+      const kept: HistoryBatch = {
         ...batch,
         ticks: { key: [], atUs: [], american: [], decimal: [], state: [] },
         fresh: [],
-      });
+      };
+      const fence = batchFences.get(batch);
+      if (fence) batchFences.set(kept, fence);
+      this.queue.push(kept);
     }
     if (this.stats_.droppedBatches === 1 || this.stats_.droppedBatches % 100 === 0) {
       this.options.log.warn(
