@@ -76,6 +76,13 @@ describe('loadConfig', () => {
     }
   });
 
+  it('LEADER_LEASE_MS is 5 s by default and refused outside 1–60 s', () => {
+    expect(loadConfig({}).LEADER_LEASE_MS).toBe(5_000);
+    expect(loadConfig({ LEADER_LEASE_MS: '2000' }).LEADER_LEASE_MS).toBe(2_000);
+    for (const bad of ['999', '60001', 'soon'])
+      expect(() => loadConfig({ LEADER_LEASE_MS: bad })).toThrow(/LEADER_LEASE_MS/);
+  });
+
   it('ODDS_API_URL, where The Odds API key travels, is https (http on loopback) without a path', () => {
     expect(loadConfig({}).ODDS_API_URL).toBeUndefined();
     expect(loadConfig({ ODDS_API_URL: 'http://127.0.0.1:4250' }).ODDS_API_URL).toBe('http://127.0.0.1:4250');

@@ -139,6 +139,14 @@ export const ConfigSchema = z.object({
    * and the API, following the ingest leader's stream. `ingest` and `api` require REDIS_URL and DATABASE_URL.
    */
   ROLE: z.preprocess(emptyToUndefined, z.enum(['all', 'ingest', 'api']).default('all')),
+  /**
+   * ROLE=ingest: how long the leader lease lasts without a renewal (ms; renewed every fifth of it). A standby leads
+   * within about this plus one renewal interval of the leader's death (decision 143).
+   */
+  LEADER_LEASE_MS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1_000).max(60_000).default(5_000),
+  ),
   /** Prefix of every Redis key (docs/decisions/020-024). */
   REDIS_PREFIX: z.preprocess(emptyToUndefined, z.string().max(64).default('sharpline:')),
   /** Trial requests allowed per client address per hour, and per email address per day (docs/decisions/020-024). */

@@ -168,6 +168,10 @@ describe('one ingest leader, a standby and two api instances (ROLE, Redis Stream
     expect(got).toEqual(all.slice(from, from + got.length));
     expect(seen.at(-1)).toMatch(/^\d+-\d+-\d+$/);
 
+    // A client connected across the takeover (it comes back to the other api instance afterwards).
+    const across = await stream(API_PORTS[0]);
+    await waitFor(() => changeIds(across).length >= 5, 'changes before the takeover');
+
     const killedAt = Date.now();
     ingest[INGEST_PORTS.indexOf(leaderPort)]!.kill('SIGKILL');
     await waitFor(async () => (await cluster(standbyPort)).details.leading, 'the standby to lead', 10_000);
@@ -205,6 +209,19 @@ describe('one ingest leader, a standby and two api instances (ROLE, Redis Stream
       return generatedAt(current.body) > generatedAt(before.body) ? current : null;
     }, 'the feed to move on');
     expect(after.etag).not.toBe(before.etag);
+
+    // The client back on the other api instance with its Last-Event-ID: the new leader's source started a fresh
+    // market, so it gets the whole current state first (a snapshot, never a partial replay), then the changes.
+    across.abort();
+    const lastSeen = changeIds(across).at(-1)!;
+    const back = await stream(API_PORTS[1], { 'last-event-id': lastSeen });
+    await waitFor(() => changeIds(back).length >= 5, 'changes after the takeover');
+    back.abort();
+    const text = back.text();
+    expect(text.indexOf('event: snapshot')).toBeGreaterThanOrEqual(0);
+    expect(text.indexOf('event: snapshot')).toBeLessThan(text.search(/^event: (price|arb)/m));
+    const seenMs = Number(lastSeen.split('-')[0]);
+    for (const id of changeIds(back)) expect(Number(id.split('-')[0])).toBeGreaterThan(seenMs);
 
     // The old leader restarted: it stands by while the new leader renews.
     start('ingest', leaderPort);

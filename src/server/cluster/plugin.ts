@@ -39,6 +39,8 @@ export const clusterPlugin = fp(
     if (!url) throw new Error(`REDIS_URL is required when ROLE is ${role}`);
     const instance = app.config.INSTANCE_ID ?? `${hostname()}:${app.config.PORT}`;
     const keys = clusterKeys(prefix);
+    const ttlMs = options.lease?.ttlMs ?? app.config.LEADER_LEASE_MS;
+    const leaseOptions = { ttlMs, intervalMs: options.lease?.intervalMs ?? Math.floor(ttlMs / 5) };
     // Commands fail fast while Redis is away (the lease then runs out by its own clock) rather than queue.
     const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });
     redis.on('error', () => {});
@@ -57,7 +59,7 @@ export const clusterPlugin = fp(
     let transitions = Promise.resolve();
 
     if (role === 'ingest') {
-      lease = new LeaderLease(redis, keys.lease, instance, options.lease);
+      lease = new LeaderLease(redis, keys.lease, instance, leaseOptions);
       // The stream reaches back as far as the longest plan delay: every api instance can then show delayed plans the
       // market as it was, however recently it started (decision 146).
       publisher = new ClusterPublisher(redis, keys, app.engine, log, {
@@ -110,7 +112,7 @@ export const clusterPlugin = fp(
         role,
         instance,
         leader: holder,
-        leaseAgeMs: holder && ttl >= 0 ? Math.max(0, (options.lease?.ttlMs ?? 5_000) - ttl) : null,
+        leaseAgeMs: holder && ttl >= 0 ? Math.max(0, leaseOptions.ttlMs - ttl) : null,
         newestId,
       };
       if (lease && publisher) {
