@@ -168,9 +168,11 @@ describe('one ingest leader, a standby and two api instances (ROLE, Redis Stream
     expect(got).toEqual(all.slice(from, from + got.length));
     expect(seen.at(-1)).toMatch(/^\d+-\d+-\d+$/);
 
-    // A client connected across the takeover (it comes back to the other api instance afterwards).
+    // A client that last heard the old leader's changes, and comes back to the other api instance after the takeover.
     const across = await stream(API_PORTS[0]);
     await waitFor(() => changeIds(across).length >= 5, 'changes before the takeover');
+    across.abort();
+    const lastSeen = changeIds(across).at(-1)!;
 
     const killedAt = Date.now();
     ingest[INGEST_PORTS.indexOf(leaderPort)]!.kill('SIGKILL');
@@ -194,6 +196,12 @@ describe('one ingest leader, a standby and two api instances (ROLE, Redis Stream
     expect(history.takeoverGap!.ms).toBeGreaterThan(0);
     expect(history.takeoverGap!.ms).toBeLessThan(10_000);
     expect(history.fencedBatches).toBe(0);
+    // The api instances show how far the shared history is written, from the leader's `h` entries.
+    await waitFor(async () => {
+      const details = (await cluster(API_PORTS[0])).details as { history?: { writtenUpTo: string | null } };
+      const upTo = details.history?.writtenUpTo;
+      return upTo && Date.parse(upTo) > Date.parse(history.takeoverGap!.to) ? upTo : null;
+    }, "the new leader's history progress on an api instance");
 
     // The api instances follow the new leader, and the feed moves on, the same on both.
     await waitFor(
@@ -212,8 +220,6 @@ describe('one ingest leader, a standby and two api instances (ROLE, Redis Stream
 
     // The client back on the other api instance with its Last-Event-ID: the new leader's source started a fresh
     // market, so it gets the whole current state first (a snapshot, never a partial replay), then the changes.
-    across.abort();
-    const lastSeen = changeIds(across).at(-1)!;
     const back = await stream(API_PORTS[1], { 'last-event-id': lastSeen });
     await waitFor(() => changeIds(back).length >= 5, 'changes after the takeover');
     back.abort();

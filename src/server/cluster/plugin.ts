@@ -64,6 +64,16 @@ export const clusterPlugin = fp(
       // market as it was, however recently it started (decision 146).
       publisher = new ClusterPublisher(redis, keys, app.engine, log, {
         retainMs: Math.max(...PLANS.map(delayMs)),
+        // How far the shared odds history is written, for the api instances' /readyz.
+        progress: () => {
+          const stats = app.history.stats();
+          return {
+            writtenUpTo: stats.writtenUpTo,
+            queuedChanges: stats.queuedChanges,
+            failingSince: stats.failingSince,
+            fencedBatches: stats.fencedBatches,
+          };
+        },
         ...options.publisher,
       });
       const ownLease = lease;

@@ -8,7 +8,13 @@ import { snapshotEntry } from '../feed/plugin.ts';
 import { TcpProxy } from '#tests/support/server/tcp-proxy.ts';
 import { waitFor } from '#tests/support/server/trials.ts';
 import { LeaderLease } from './leader-lease.ts';
-import { ClusterFollower, ClusterPublisher, clusterKeys } from './replication.ts';
+import {
+  ClusterFollower,
+  ClusterPublisher,
+  clusterKeys,
+  type HistoryProgress,
+  type PublisherOptions,
+} from './replication.ts';
 
 // The leader's stream on CI's Redis (issue 19, decision 144), in one process: a publisher fed by the simulator's
 // messages, followers that start at different times, a gap, and a deposed leader's appends refused.
@@ -56,6 +62,7 @@ async function leader(
   /** Messages received at the wall clock (rather than a step's virtual second), and the stream's retention. */
   wall?: { retainMs: number },
   seed = 11,
+  more: PublisherOptions = {},
 ) {
   const keys = clusterKeys(prefix);
   const redis = client();
@@ -68,6 +75,7 @@ async function leader(
     batchMs: 20,
     fullMs,
     retainMs: wall?.retainMs ?? 0,
+    ...more,
   });
   stops.push(() => publisher.end());
   publisher.begin(lease.fence!);
@@ -202,6 +210,36 @@ describe('ClusterPublisher and ClusterFollower (Redis)', () => {
     const now = Date.now();
     expect(delayedBoard(replica.engine, now)).toEqual(delayedBoard(second.engine, now));
     expect(delayedBoard(replica.engine, now)).not.toEqual(kept);
+  });
+
+  it("carries the leader's history writer progress to every follower (h entries)", async () => {
+    const name = prefix();
+    let progress: HistoryProgress = {
+      writtenUpTo: null,
+      queuedChanges: 0,
+      failingSince: null,
+      fencedBatches: 0,
+    };
+    const lead = await leader(name, 'leader', 300, undefined, 11, {
+      progress: () => progress,
+      progressMs: 100,
+    });
+    const replica = follower(name);
+    lead.step();
+    await waitFor(() => replica.follower.stats().history !== null, 'a first h entry');
+    expect(replica.follower.stats().history).toEqual(progress);
+    progress = {
+      writtenUpTo: new Date().toISOString(),
+      queuedChanges: 120,
+      failingSince: null,
+      fencedBatches: 0,
+    };
+    await waitFor(
+      () => replica.follower.stats().history?.writtenUpTo === progress.writtenUpTo,
+      'the next h entry',
+    );
+    expect(replica.follower.stats().history).toEqual(progress);
+    expect(replica.follower.stats().restarts).toBe(0);
   });
 
   it("a follower starting while the arbs do not change serves the leader's newest snapshot from the full entry", async () => {

@@ -15,6 +15,7 @@ import { decodeEntries, encodeEntries, MessageBook, type BookEntry } from './mes
 //   there is one; the key `<prefix>cluster:full` names the newest, the list `<prefix>cluster:fulls` the ones kept.
 // - `t=m`: the messages the leader's engine accepted since the previous entry, `[at, message]` pairs in `d`.
 // - `t=s`: a published snapshot: `at`, `g` (generated_at), `k` (the arbs' engine keys, JSON) and `b` (the feed's bytes).
+// - `t=h`: the history writer's progress (`p`, JSON: how far the shared odds history is written), every `progressMs`.
 // The bulky fields (`d`, `b`) are gzipped (level 1, off the main thread), marked `z=1`: the stream keeps the longest
 // plan delay and more, ~2 MB/s of JSON from the simulator's game lines before compression.
 //
@@ -86,6 +87,18 @@ export interface PublisherOptions {
    * taken on this process's clock and compared with entry ids (Redis's clock): keep the two in sync (NTP).
    */
   retainMs?: number;
+  /** The history writer's progress, appended as an `h` entry every `progressMs` (default 5 s) while leading. */
+  progress?: () => HistoryProgress;
+  progressMs?: number;
+}
+
+/** How far the leader's odds history writer has got (issue 19: api instances show it in `/readyz`). */
+export interface HistoryProgress {
+  /** Every change received up to this instant is written (ISO 8601), or null before the first write. */
+  writtenUpTo: string | null;
+  queuedChanges: number;
+  failingSince: string | null;
+  fencedBatches: number;
 }
 
 export interface PublisherStats {
@@ -126,7 +139,7 @@ export class ClusterPublisher {
     private readonly keys: ClusterKeys,
     private readonly engine: FeedEngine,
     private readonly log: PublisherLog,
-    options: PublisherOptions = {},
+    private readonly options: PublisherOptions = {},
     private readonly now: () => number = Date.now,
   ) {
     this.batchMs = options.batchMs ?? 50;
@@ -151,6 +164,12 @@ export class ClusterPublisher {
       this.timers.push(timer);
     };
     every(this.batchMs, () => this.flush());
+    const progress = this.options.progress;
+    if (progress) {
+      every(this.options.progressMs ?? 5_000, () => {
+        if (this.started) this.append(false, { t: 'h', p: JSON.stringify(progress()) });
+      });
+    }
     every(Math.min(this.fullMs, 1_000), () => {
       if (this.started && this.now() - this.lastFullAt >= this.fullMs) this.full();
     });
@@ -303,6 +322,8 @@ export interface FollowerStats {
    * snapshots of the last `LAG_WINDOW_MS` (at most `LAG_SAMPLES` of them), in ms.
    */
   snapshotLagMs: { p50: number; p99: number; max: number; samples: number } | null;
+  /** The leader's history writer, as of its last `h` entry (null before one). */
+  history: HistoryProgress | null;
 }
 
 const LAG_SAMPLES = 1024;
@@ -350,6 +371,7 @@ export class ClusterFollower {
   private lagCount = 0;
   /** When this instance last started over from the oldest kept full entry: entries before it are a replay. */
   private liveFrom = 0;
+  private history: HistoryProgress | null = null;
   private loop: Promise<void> | undefined;
   /** The arbs of the last installed snapshot by engine key, with their JSON: an unchanged arb keeps its object. */
   private arbs = new Map<string, { json: string; arb: Arb }>();
@@ -382,6 +404,7 @@ export class ClusterFollower {
       applied: this.applied,
       restarts: this.restarts,
       snapshotLagMs: this.lagPercentiles(),
+      history: this.history,
     };
   }
 
@@ -474,6 +497,8 @@ export class ClusterFollower {
       }
     } else {
       if (kind === 'm') this.applyMessages(bulk(fields, 'd'));
+      else if (kind === 'h')
+        this.history = JSON.parse(fields.get('p')?.toString() ?? 'null') as HistoryProgress;
       else if (kind === 's') {
         // The first snapshot after starting over is diffed against what this instance held before, not what the
         // others held: its arb changes may differ from theirs, so resuming inside it gets a snapshot too.

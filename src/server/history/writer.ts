@@ -55,6 +55,8 @@ export interface HistoryWriterStats {
   writtenBatches: number;
   writtenChanges: number;
   lastWriteAt: string | null;
+  /** Every change received up to this instant is written (or counted as dropped): the last written batch's `upTo`. */
+  writtenUpTo: string | null;
   /** What the ticks took at the last maintenance (bytes, indexes included), and whether that was over the cap. */
   storedBytes: number | null;
   overSizeCap: boolean;
@@ -108,6 +110,7 @@ export class HistoryWriter {
     writtenBatches: 0,
     writtenChanges: 0,
     lastWriteAt: null,
+    writtenUpTo: null,
     storedBytes: null,
     overSizeCap: false,
     failingSince: null,
@@ -226,6 +229,7 @@ export class HistoryWriter {
       this.stats_.writtenBatches += 1;
       this.stats_.writtenChanges += rows;
       this.stats_.lastWriteAt = new Date(this.options.now()).toISOString();
+      this.stats_.writtenUpTo = new Date(batch.upTo).toISOString();
       if (this.stats_.failingSince) {
         this.options.log.info(
           { failingSince: this.stats_.failingSince, queuedChanges: this.queuedChanges },

@@ -83,6 +83,28 @@ describe('StreamHub ids on ROLE=api instances (the leader stream’s positions)'
     expect(amounts(onB)).toEqual(['104', '105']);
   });
 
+  it('still gives a snapshot for an id from before the full entry it started over from once older changes are trimmed', async () => {
+    const b = setup(1 << 20, DEFAULT_STREAM_OPTIONS.catchUpMs, {
+      idleRetainMs: Number.POSITIVE_INFINITY,
+      bufferSize: 16,
+    });
+    b.hub.streamEntry(1000, 0);
+    b.hub.streamRestarted();
+    for (let n = 1; n <= 30; n += 1) {
+      b.hub.streamEntry(1000, n);
+      b.price(100 + n);
+    }
+    // A new leader's full entry: its changes push the buffer past its bound, and the oldest of the old leader's
+    // changes (up to entry 19) are trimmed after the restart.
+    b.hub.streamEntry(1000, 40);
+    b.hub.streamRestarted();
+    for (let n = 0; n < 5; n += 1) b.price(200 + n);
+    expect(b.hub.oldestSeq).toBeGreaterThan(10);
+    const sink = new FakeSink();
+    await b.hub.connect(keyOf('elite'), {}, sink, '1000-25-0', true).ready;
+    expect(sink.text).toContain('event: snapshot');
+  });
+
   it('gives a snapshot for an id from before the full entry an instance started over from, or from no stream at all', async () => {
     const { instances, apply } = twoFollowers();
     apply(1, 3);

@@ -119,7 +119,16 @@ export class ChangeLog {
    * the end of this entry gets a snapshot.
    */
   restartStream(): void {
-    if (this.streamEntry) this.floor = [this.streamEntry[0], this.streamEntry[1], Number.MAX_SAFE_INTEGER];
+    if (this.streamEntry)
+      this.raiseFloor([this.streamEntry[0], this.streamEntry[1], Number.MAX_SAFE_INTEGER]);
+  }
+
+  /**
+   * The floor only moves forward: trimming changes older than a restart must not let an id from before the restart
+   * (another leader's, another instance's view) resume across it.
+   */
+  private raiseFloor(position: StreamPosition): void {
+    if (!this.floor || compare(position, this.floor) > 0) this.floor = position;
   }
 
   /**
@@ -139,7 +148,7 @@ export class ChangeLog {
     else if (now - this.lastClientAt > this.options.idleRetainMs) {
       if (this.entries.length > 0) this.entries.length = 0;
       this.firstSeq = this.seq + 1;
-      if (position) this.floor = position;
+      if (position) this.raiseFloor(position);
       return undefined;
     }
     const entry: Entry = {
@@ -175,7 +184,7 @@ export class ChangeLog {
       limit = Math.min(limit, this.lowestReleased() + 1 - this.firstSeq);
     if (limit <= 0) return;
     const dropped = this.entries[limit - 1]!.position;
-    if (dropped) this.floor = dropped;
+    if (dropped) this.raiseFloor(dropped);
     this.entries.splice(0, limit);
     this.firstSeq += limit;
   }
