@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { TcpProxy } from '#tests/support/server/tcp-proxy.ts';
-import { waitFor } from '#tests/support/server/trials.ts';
+import { deleteRedisKeys, waitFor } from '#tests/support/server/trials.ts';
 import { FencedError, fencedXadd, LeaderLease } from './leader-lease.ts';
 
 // The ingest leader's lease on CI's Redis (issue 19, decision 143): one leader among candidates, a standby taking
@@ -40,8 +40,9 @@ afterEach(async () => {
   for (const proxy of proxies.splice(0)) await proxy.stop();
 });
 
-afterAll(() => {
+afterAll(async () => {
   for (const redis of clients) redis.disconnect();
+  await deleteRedisKeys(url.href, `sharpline-it:lease:${process.pid}:*`);
 });
 
 describe('LeaderLease (Redis)', () => {

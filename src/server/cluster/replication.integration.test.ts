@@ -6,7 +6,7 @@ import { MarketSimulator } from '#engine/sources/simulation/market-simulator.ts'
 import type { StaticEntry } from '../http/static-files.ts';
 import { snapshotEntry } from '../feed/plugin.ts';
 import { TcpProxy } from '#tests/support/server/tcp-proxy.ts';
-import { waitFor } from '#tests/support/server/trials.ts';
+import { deleteRedisKeys, waitFor } from '#tests/support/server/trials.ts';
 import { LeaderLease } from './leader-lease.ts';
 import {
   ClusterFollower,
@@ -126,8 +126,9 @@ afterEach(async () => {
   for (const stop of stops.splice(0).reverse()) await stop();
 });
 
-afterAll(() => {
+afterAll(async () => {
   for (const redis of clients) redis.disconnect();
+  await deleteRedisKeys(url, `sharpline-it:cluster:${process.pid}:*`);
 });
 
 describe('ClusterPublisher and ClusterFollower (Redis)', () => {

@@ -37,17 +37,20 @@ export function useExternalStorage(): void {
     await client.connect();
     for (const schema of schemas.splice(0)) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await client.end();
-    if (process.env.REDIS_URL) {
-      const redis = new Redis(process.env.REDIS_URL);
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `sharpline-it:it_${runId}_*`, 'COUNT', 1000);
-        cursor = next;
-        if (keys.length) await redis.del(...keys);
-      } while (cursor !== '0');
-      redis.disconnect();
-    }
+    if (process.env.REDIS_URL) await deleteRedisKeys(process.env.REDIS_URL, `sharpline-it:it_${runId}_*`);
   });
+}
+
+/** Deletes the keys matching `pattern` (a test's own prefix) from the Redis at `url`. */
+export async function deleteRedisKeys(url: string, pattern: string): Promise<void> {
+  const redis = new Redis(url);
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length) await redis.del(...keys);
+  } while (cursor !== '0');
+  redis.disconnect();
 }
 
 /** Whether `useExternalStorage()` was called: the apps run on PostgreSQL and Redis rather than PGlite and memory. */
