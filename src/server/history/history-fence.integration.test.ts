@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
-import { HandBoard } from '#tests/support/server/history.ts';
+import { HandBoard, ticksByOutcome } from '#tests/support/server/history.ts';
 import { trialTestConfig } from '#tests/support/server/trials.ts';
 
 // Two ingest leaders, one after the other, writing the odds history of one PostgreSQL database (issue 19, decision
@@ -58,15 +58,8 @@ describe('the odds history under two ingest leaders (history_fence)', () => {
     oldBoard.price(event, 'fanduel', 'moneyline', 'home', +250);
     expect(await old.history.flush()).toBe(true);
 
-    const series = await next.history.series(event.id, { book: 'fanduel' });
-    const ticks = await next.history.ticks(
-      series.map((row) => row.id),
-      { from: 0, to: clock.now(), limit: 20 },
-    );
-    const of = (outcome: string) =>
-      ticks
-        .filter((tick) => tick.seriesId === series.find((row) => row.outcome === outcome)!.id)
-        .map((tick) => tick.american);
+    const ticks = await ticksByOutcome(next, event.id, 'fanduel', clock.now());
+    const of = (outcome: string) => ticks.get(outcome)!.map((tick) => tick.american);
     expect(of('home')).toEqual([-110]);
     expect(of('away')).toEqual([-110, -120]);
     expect(await next.history.gaps(0, clock.now())).toEqual([

@@ -5,13 +5,20 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sideId } from '#domain/markets.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
-import { HandBoard, type BoardEvent } from '#tests/support/server/history.ts';
+import { HandBoard, ticksByOutcome, type BoardEvent } from '#tests/support/server/history.ts';
 import { MAX_ROWS_PER_STATEMENT } from './writer.ts';
 import { external, trialTestConfig } from '#tests/support/server/trials.ts';
 
 // The history store on the real app: what the engine accepts is written (every change, no re-confirmations), the
 // opening line is the first price, the closing line the last open price at or before the start, an ended event's
 // prices are closed with "removed" ticks, and a restart keeps it all. PGlite here; PostgreSQL in the integration twin.
+
+/** Storage that outlives an app (a restart): a PGlite directory, or the suite's PostgreSQL schema. */
+function durableStorage(): Record<string, string> {
+  return external()
+    ? {}
+    : { PGLITE_DIR: path.join(mkdtempSync(path.join(tmpdir(), 'sharpline-history-')), 'db') };
+}
 
 const clock = virtualClock(Date.UTC(2026, 10, 22, 12));
 let app: FastifyInstance;
@@ -292,11 +299,7 @@ describe('player props in the odds history (issue 15)', () => {
 
 describe('odds history across a restart', () => {
   it('a restarted server on the same database keeps the ticks, the opening line, and adds to them', async () => {
-    const config = external()
-      ? trialTestConfig()
-      : trialTestConfig({
-          PGLITE_DIR: path.join(mkdtempSync(path.join(tmpdir(), 'sharpline-history-')), 'db'),
-        });
+    const config = trialTestConfig(durableStorage());
     const restartClock = virtualClock(Date.UTC(2026, 10, 22, 18));
     let first = await buildTestApp({ config, now: restartClock.now });
     await first.ready();
@@ -327,11 +330,7 @@ describe('odds history across a restart', () => {
 
 describe('odds history when the engine starts over (a restart, a leadership change)', () => {
   it('a price seen again unchanged after a restart writes no tick; a changed one does', async () => {
-    const config = external()
-      ? trialTestConfig()
-      : trialTestConfig({
-          PGLITE_DIR: path.join(mkdtempSync(path.join(tmpdir(), 'sharpline-history-')), 'db'),
-        });
+    const config = trialTestConfig(durableStorage());
     const again = virtualClock(Date.UTC(2026, 10, 22, 19));
     let server = await buildTestApp({ config, now: again.now });
     await server.ready();
@@ -349,15 +348,8 @@ describe('odds history when the engine starts over (a restart, a leadership chan
     hand.price(same, 'fanduel', 'moneyline', 'home', -110); // as the database has it: not a change
     hand.price(same, 'fanduel', 'moneyline', 'away', -115); // moved while the server was down: a change
     await hand.flush();
-    const series = await server.history.series(event.id, { book: 'fanduel' });
-    const ticks = await server.history.ticks(
-      series.map((row) => row.id),
-      { from: 0, to: again.now(), limit: 10 },
-    );
-    const byOutcome = (outcome: string) =>
-      ticks
-        .filter((tick) => tick.seriesId === series.find((row) => row.outcome === outcome)!.id)
-        .map((tick) => [tick.american, tick.at]);
+    const ticks = await ticksByOutcome(server, event.id, 'fanduel', again.now());
+    const byOutcome = (outcome: string) => ticks.get(outcome)!.map((tick) => [tick.american, tick.at]);
     expect(byOutcome('home')).toEqual([[-110, again.now() - 5_000]]);
     expect(byOutcome('away')).toEqual([
       [-110, again.now() - 5_000],
@@ -409,10 +401,7 @@ describe('an instance that does not record (HISTORY_RECORD=false)', () => {
 describe('retention and the size cap', () => {
   it('drops day partitions past HISTORY_RETENTION_DAYS with their events, and days over HISTORY_MAX_GB oldest first', async () => {
     const dayClock = virtualClock(Date.UTC(2026, 9, 1, 12));
-    const persistent: Record<string, string> = external()
-      ? {}
-      : { PGLITE_DIR: path.join(mkdtempSync(path.join(tmpdir(), 'sharpline-history-')), 'db') };
-    const config = trialTestConfig({ ...persistent, HISTORY_RETENTION_DAYS: '2', HISTORY_MAX_GB: '1' });
+    const config = trialTestConfig({ ...durableStorage(), HISTORY_RETENTION_DAYS: '2', HISTORY_MAX_GB: '1' });
     const timed = await buildTestApp({ config, now: dayClock.now });
     await timed.ready();
     const hand = new HandBoard(timed, dayClock, 'rt');

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
+import type { SeriesTick } from '#server/history/service.ts';
 
 // A hand-fed board for the odds history's tests: fixtures and prices go through the engine's real intake
 // (app.engine.ingest), on the test's virtual clock, and `flush()` writes what the history gathered.
@@ -84,4 +85,21 @@ export class HandBoard {
   async flush(): Promise<void> {
     expect(await this.app.history.flush()).toBe(true);
   }
+}
+
+/** One book's recorded ticks of an event up to `to`, by outcome (oldest first). */
+export async function ticksByOutcome(
+  app: FastifyInstance,
+  eventId: string,
+  book: string,
+  to: number,
+): Promise<Map<string, SeriesTick[]>> {
+  const series = await app.history.series(eventId, { book });
+  const ticks = await app.history.ticks(
+    series.map((row) => row.id),
+    { from: 0, to, limit: 1_000 },
+  );
+  return new Map(
+    series.map((row) => [row.outcome, ticks.filter((tick) => tick.seriesId === row.id)] as const),
+  );
 }
