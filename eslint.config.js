@@ -6,11 +6,11 @@ import importX from 'eslint-plugin-import-x';
 import { readdirSync } from 'node:fs';
 import globals from 'globals';
 
-// Layer boundaries of DESIGN.md: domain imports nothing outside itself, engine only domain,
+// Layer boundaries of docs/architecture.md: domain imports nothing outside itself, engine only domain,
 // web only domain (never server or engine). Enforced on both relative paths and #aliases.
 const layer = (target, from, message) => ({ target, from, message });
 
-// One web feature never imports another (CONVENTIONS.md); pages in src/web/routes compose them. One zone per
+// One web feature never imports another (docs/conventions.md); pages in src/web/routes compose them. One zone per
 // feature folder, so a new feature is covered without touching this file.
 const FEATURES = './src/web/features';
 const features = readdirSync(new URL(`${FEATURES}/`, import.meta.url), { withFileTypes: true })
@@ -92,7 +92,7 @@ export default tseslint.config(
                 '#web/*',
               ],
               message:
-                'src/domain is pure TypeScript: no framework, database, DOM or Node imports (DESIGN.md).',
+                'src/domain is pure TypeScript: no framework, database, DOM or Node imports (docs/architecture.md).',
             },
           ],
         },
@@ -108,7 +108,7 @@ export default tseslint.config(
           patterns: [
             {
               group: ['#server/*', '#web/*', 'react', 'react-*', 'fastify', '@fastify/*'],
-              message: 'engine may import only domain (DESIGN.md).',
+              message: 'engine may import only domain (docs/architecture.md).',
             },
           ],
         },
@@ -145,7 +145,7 @@ export default tseslint.config(
                 'ioredis',
                 'node:*',
               ],
-              message: 'web may import only domain (DESIGN.md).',
+              message: 'web may import only domain (docs/architecture.md).',
             },
           ],
         },

@@ -6,5 +6,13 @@ export default {
   // SHARPLINE_BUILD_DIR lets a second build go elsewhere (benchmarks, parallel work) without emptying build/.
   buildDirectory: process.env.SHARPLINE_BUILD_DIR ?? 'build',
   ssr: false,
-  prerender: ['/', '/betting-tools/arbitrage', '/sports-betting-api', '/404'],
+  prerender: [
+    '/',
+    '/betting-tools/arbitrage',
+    '/betting-tools/positive-ev',
+    '/sports-betting-api',
+    '/welcome',
+    '/account',
+    '/404',
+  ],
 } satisfies Config;

@@ -76,14 +76,7 @@ function replayFile(): string {
     const pair = [books[i % books.length]!, books[(i + 3) % books.length]!] as const;
     const american = [140 + (i % 40), -130 - (i % 17)];
     (['away', 'home'] as const).forEach((outcome, side) => {
-      const links = simulatedLinks(pair[side]!, {
-        league,
-        fixture: i,
-        market: 0,
-        marketType: 'moneyline',
-        outcome,
-        eventSlug: `${away[0]}-${home[0]}`.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
-      });
+      const links = simulatedLinks(pair[side]!);
       lines.push(
         JSON.stringify({
           kind: 'price',

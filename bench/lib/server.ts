@@ -14,14 +14,19 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function startServer(port: number, env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(
+  port: number,
+  env: Record<string, string> = {},
+  /** The script to run (default the real server; bench/lib/app-server.ts passes AppOptions a bench needs). */
+  entry = 'src/server/server.ts',
+): Promise<RunningServer> {
   const origin = `http://127.0.0.1:${port}`;
   // BENCH_PROFILE_DIR: the server writes a V8 CPU profile there when it stops (open it in Chrome DevTools).
   const profile = process.env.BENCH_PROFILE_DIR
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`, '--cpu-prof-interval=250']
     : [];
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'sharpline-bench-'));
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/server/server.ts'], {
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], {
     env: {
       ...process.env,
       PORT: String(port),
@@ -33,7 +38,9 @@ export async function startServer(port: number, env: Record<string, string> = {}
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const deadline = Date.now() + 60_000;
+  // BENCH_START_TIMEOUT_S: a loaded machine (other jobs) may need longer than a minute for a first start.
+  const startSeconds = Number(process.env.BENCH_START_TIMEOUT_S ?? 60);
+  const deadline = Date.now() + startSeconds * 1000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     try {
@@ -44,7 +51,7 @@ export async function startServer(port: number, env: Record<string, string> = {}
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error('server did not start within 60 s');
+      throw new Error(`server did not start within ${startSeconds} s`);
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -64,7 +71,15 @@ export async function startServer(port: number, env: Record<string, string> = {}
 /** A stand-in for the built site, so a server bench neither needs nor races with `npm run build`. */
 export function fixtureBuild(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'sharpline-bench-site-'));
-  for (const page of ['', 'betting-tools/arbitrage', 'sports-betting-api', '404']) {
+  for (const page of [
+    '',
+    'betting-tools/arbitrage',
+    'betting-tools/positive-ev',
+    'sports-betting-api',
+    'welcome',
+    'account',
+    '404',
+  ]) {
     mkdirSync(path.join(dir, page), { recursive: true });
     writeFileSync(path.join(dir, page, 'index.html'), '<!doctype html><title>bench</title>');
   }

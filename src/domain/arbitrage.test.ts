@@ -1,14 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { arbKey, arbKeyOf, buildFeed, compareArbs, toArb } from './arb-feed.ts';
-import {
-  bestCombinations,
-  bookSum,
-  canonicalDecimal,
-  edgePct,
-  passesFloor,
-  publishedEdge,
-} from './arbitrage.ts';
+import { buildFeed, compareArbs, toArb } from '#tests/support/arb-feed.ts';
+import { bestCombinations, passesFloor } from '#tests/support/best-combinations.ts';
+import { arbKey, arbKeyOf } from './arb-feed.ts';
+import { bookSum, canonicalDecimal, edgePct, publishedEdge } from './arbitrage.ts';
 import {
   marketLabel,
   outcomeLabel,

@@ -1,9 +1,9 @@
-import type { DecimalOdds, Probability } from './odds.ts';
+import type { DecimalOdds } from './odds.ts';
 
-// Arbitrage maths of DESIGN.md "Domain decisions". For outcomes that together cover every result, with decimal odds
+// Arbitrage maths of docs/product.md §10. For outcomes that together cover every result, with decimal odds
 // dᵢ: S = Σ 1/dᵢ, edge_pct = (1/S − 1) × 100. Stakes for equal payouts, sᵢ = T·(1/dᵢ)/S, in whole cents: wagers.ts.
 
-/** Default near-arb floor (DESIGN.md): combinations down to −1.0 % are published so the UI can colour them. */
+/** Default near-arb floor (docs/product.md §10): combinations down to −1.0 % are published so the UI can colour them. */
 export const DEFAULT_FLOOR_PCT = -1;
 
 /** Decimal odds are kept to 4 places, always rounded down so no derived figure overstates a payout. */
@@ -24,10 +24,6 @@ export function canonicalDecimal(decimal: number): DecimalOdds {
   return floorTo(decimal, DECIMAL_PLACES) as DecimalOdds;
 }
 
-export function impliedProb(decimal: DecimalOdds | number): Probability {
-  return (1 / decimal) as Probability;
-}
-
 /** S = Σ 1/dᵢ, the book sum of a covering set of outcomes. */
 export function bookSum(decimals: readonly number[]): number {
   let sum = 0;
@@ -45,28 +41,12 @@ export function publishedEdge(decimals: readonly number[]): number {
   return floorTo(edgePct(decimals), EDGE_PLACES) + 0;
 }
 
-/**
- * Whether a covering combination is published: the floor is applied to the book sum, S < 1 − floor/100 (for the
- * default −1 %: S < 1.01, i.e. edge > −0.990 %). So a market whose S ≥ 1 − floor/100 never yields an entry.
- */
-export function passesFloor(sum: number, floorPct: number): boolean {
-  return sum < 1 - floorPct / 100;
-}
-
-/** A candidate price for one outcome: which book, at what decimal odds. */
-export interface Candidate {
-  book: string;
-  decimal: number;
-}
-
-export interface Combination<C extends Candidate> {
-  /** One candidate per outcome, in the outcomes' order. */
-  picks: C[];
-  sum: number;
-  edgePct: number;
-}
-
+/** How the combinations of a market's best prices are chosen (the engine's scan options extend these). */
 export interface CombinationOptions {
+  /**
+   * The near-arb floor, applied to the book sum: a covering combination is published when S < 1 − floorPct/100 (for
+   * the default −1 %: S < 1.01, i.e. edge > −0.990 %), so a market whose S ≥ 1 − floorPct/100 never yields an entry.
+   */
   floorPct: number;
   /** How many entries one market may publish (one per distinct set of books, best first). */
   maxPerMarket: number;
@@ -79,75 +59,3 @@ export const DEFAULT_COMBINATION_OPTIONS: CombinationOptions = {
   maxPerMarket: 3,
   topPerOutcome: 6,
 };
-
-function topByDecimal<C extends Candidate>(list: readonly C[], count: number): C[] {
-  return [...list]
-    .sort((a, b) => b.decimal - a.decimal || (a.book < b.book ? -1 : a.book > b.book ? 1 : 0))
-    .slice(0, count);
-}
-
-/**
- * The best combination for each distinct set of books across the outcomes of one market (each outcome from a
- * different book), keeping those that pass the floor, best first, at most `maxPerMarket`. `byOutcome` must hold only
- * usable prices (fresh, not suspended); an outcome with no price means no combination at all.
- *
- * Work is bounded: the `topPerOutcome` best prices per outcome are combined (6² or 6³ sums, numbers only), sorted by
- * S, and walked best first until `maxPerMarket` distinct sets of books are found. Any combination outside the top
- * prices is beaten, for its own set of books or a better one, by a combination inside them.
- */
-export function bestCombinations<C extends Candidate>(
-  byOutcome: readonly (readonly C[])[],
-  options: CombinationOptions = DEFAULT_COMBINATION_OPTIONS,
-): Combination<C>[] {
-  const ways = byOutcome.length;
-  if (ways < 2 || ways > 3 || byOutcome.some((list) => list.length === 0)) return [];
-  const tops = byOutcome.map((list) => topByDecimal(list, options.topPerOutcome));
-  const limit = 1 - options.floorPct / 100;
-  const sums: number[] = [];
-  const picks: number[] = []; // `ways` indices per combination
-  const [first, second, third] = tops as [C[], C[], C[] | undefined];
-  for (let i = 0; i < first.length; i += 1) {
-    const a = first[i]!;
-    const sa = 1 / a.decimal;
-    if (sa >= limit) break; // sorted by decimal: later ones are worse
-    for (let j = 0; j < second.length; j += 1) {
-      const b = second[j]!;
-      if (b.book === a.book) continue;
-      const sb = sa + 1 / b.decimal;
-      if (sb >= limit) break;
-      if (!third) {
-        sums.push(sb);
-        picks.push(i, j);
-        continue;
-      }
-      for (let k = 0; k < third.length; k += 1) {
-        const c = third[k]!;
-        if (c.book === a.book || c.book === b.book) continue;
-        const sc = sb + 1 / c.decimal;
-        if (sc >= limit) break;
-        sums.push(sc);
-        picks.push(i, j, k);
-      }
-    }
-  }
-  if (sums.length === 0) return [];
-  const order = sums.map((_, index) => index);
-  const books = (index: number) => tops.map((top, way) => top[picks[index * ways + way]!]!.book);
-  const setKey = (index: number) => books(index).sort().join('+');
-  order.sort((x, y) => sums[x]! - sums[y]! || (setKey(x) < setKey(y) ? -1 : setKey(x) > setKey(y) ? 1 : 0));
-  const out: Combination<C>[] = [];
-  const seen = new Set<string>();
-  for (const index of order) {
-    const key = setKey(index);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const sum = sums[index]!;
-    out.push({
-      picks: tops.map((top, way) => top[picks[index * ways + way]!]!),
-      sum,
-      edgePct: (1 / sum - 1) * 100,
-    });
-    if (out.length >= options.maxPerMarket) break;
-  }
-  return out;
-}

@@ -6,13 +6,14 @@ import {
   clvPct,
   consensusFair,
   devig,
-  fairProbabilities,
   minuteSeries,
   openingTick,
   priceAt,
+  referenceFair,
   type Candle,
   type Tick,
 } from './history.ts';
+import { DEVIG_METHODS, devigImplied } from './devig.ts';
 import {
   americanToDecimal,
   decimalToAmerican,
@@ -140,6 +141,16 @@ describe('candles', () => {
     expect(candles(SERIES, FIVE, m(20), m(29))).toEqual([]);
     expect(candles(SERIES, FIVE, m(50), m(54))).toEqual([candle(50, 2.35, 2.35, 2.35, 2.35)]); // still open after
     expect(candles(SERIES, FIVE, m(10), m(5))).toEqual([]);
+  });
+
+  it('stops after `max` candles, the first ones, skipping empty buckets without counting them', () => {
+    expect(candles(SERIES, FIVE, m(0), m(44), 3)).toEqual(ALL.slice(0, 3));
+    expect(candles(SERIES, FIVE, m(15), m(44), 2)).toEqual(ALL.slice(3, 5)); // 20 and 25 have none
+    expect(candles(SERIES, FIVE, m(0), m(44), ALL.length + 5)).toEqual(ALL);
+    // A flat price in force for a year: as many candles as asked, not one per bucket of the year.
+    expect(candles([tick(m(0), 2.0)], MINUTE, m(0), m(365 * 24 * 60), 4)).toEqual(
+      [0, 1, 2, 3].map((minute) => candle(minute, 2.0, 2.0, 2.0, 2.0)),
+    );
   });
 
   it('aligns hourly buckets to UTC hours', () => {
@@ -302,39 +313,90 @@ describe('consensusFair', () => {
   });
 });
 
-describe('fairProbabilities', () => {
-  const pinnacle = { book: 'pinnacle', decimals: [2.5, 3.4, 2.9] };
+describe('referenceFair', () => {
+  const circa = { book: 'circa', decimals: [2.5, 3.4, 2.9] };
+  const betonline = { book: 'betonline', decimals: [2.55, 3.3, 2.85] };
   const others = [
     { book: 'draftkings', decimals: [2.4, 3.3, 2.95] },
     { book: 'fanduel', decimals: [2.45, 3.5, 2.8] },
     { book: 'betmgm', decimals: [2.6, 3.2, 2.85] },
   ];
+  const implied = (decimals: readonly number[]) => decimals.map((decimal) => 1 / decimal);
 
-  it("uses the reference book's de-vigged prices when it priced every outcome", () => {
-    expect(fairProbabilities([...others, pinnacle], 'pinnacle')).toEqual({
-      reference: 'pinnacle',
-      probabilities: devig([2.5, 3.4, 2.9]),
-    });
+  it("uses the reference book's own prices, de-vigged by the method asked for, when it priced every outcome", () => {
+    for (const method of DEVIG_METHODS) {
+      expect(referenceFair([...others, circa], { reference: 'circa', method })).toEqual({
+        reference: 'circa',
+        fallback: null,
+        method,
+        books: ['circa'],
+        implied: implied([2.5, 3.4, 2.9]),
+        probabilities: devigImplied(implied([2.5, 3.4, 2.9]), method),
+      });
+    }
   });
 
-  it('falls back to the consensus, and says so, when the reference is missing or incomplete', () => {
-    const consensus = { reference: 'consensus', probabilities: consensusFair(others.map((o) => o.decimals)) };
-    expect(fairProbabilities(others, 'pinnacle')).toEqual(consensus);
-    const noDraw = { book: 'pinnacle', decimals: [2.5, undefined, 2.9] };
-    expect(fairProbabilities([noDraw, ...others], 'pinnacle')).toEqual(consensus);
-    const twoOfThree = { book: 'pinnacle', decimals: [2.5, 3.4] };
-    expect(fairProbabilities([twoOfThree, ...others], 'pinnacle')).toEqual(consensus);
+  it('consensus: the median implied probability per outcome across every complete book, then the method', () => {
+    // Medians by hand: outcome 0 of 2.4, 2.45, 2.5, 2.6 → (1/2.45 + 1/2.5) / 2; outcome 1 of 3.2, 3.3, 3.4, 3.5 →
+    // (1/3.3 + 1/3.4) / 2; outcome 2 of 2.8, 2.85, 2.9, 2.95 → (1/2.85 + 1/2.9) / 2.
+    const medians = [(1 / 2.45 + 1 / 2.5) / 2, (1 / 3.3 + 1 / 3.4) / 2, (1 / 2.85 + 1 / 2.9) / 2];
+    const fair = referenceFair([...others, circa], { reference: 'consensus', method: 'power' })!;
+    expect(fair).toMatchObject({ reference: 'consensus', fallback: null, method: 'power' });
+    expect(fair.books).toEqual(['betmgm', 'circa', 'draftkings', 'fanduel']);
+    fair.implied.forEach((q, i) => expect(q).toBeCloseTo(medians[i]!, 15));
+    expect(fair.probabilities).toEqual(devigImplied(fair.implied, 'power'));
+    expect(
+      consensusFair(
+        [...others, circa].map((o) => o.decimals),
+        'power',
+      ),
+    ).toEqual(fair.probabilities);
+  });
+
+  it('sharp: the median of the sharp books (circa, betonline) that priced every outcome', () => {
+    const fair = referenceFair([...others, circa, betonline], { reference: 'sharp', method: 'shin' })!;
+    expect(fair).toMatchObject({ reference: 'sharp', fallback: null, books: ['betonline', 'circa'] });
+    fair.implied.forEach((q, i) =>
+      expect(q).toBeCloseTo((1 / circa.decimals[i]! + 1 / betonline.decimals[i]!) / 2, 15),
+    );
+    expect(fair.probabilities).toEqual(devigImplied(fair.implied, 'shin'));
+    const incomplete = { book: 'betonline', decimals: [2.55, undefined, 2.85] };
+    expect(
+      referenceFair([...others, circa, incomplete], { reference: 'sharp', method: 'shin' })!.books,
+    ).toEqual(['circa']);
+  });
+
+  it('falls back to the consensus, and says why, when the reference cannot give the fair probabilities', () => {
+    const consensus = (fallback: string) => ({
+      ...referenceFair(others, { reference: 'consensus', method: 'shin' }),
+      fallback,
+    });
+    expect(referenceFair(others, { reference: 'pinnacle', method: 'shin' })).toEqual(
+      consensus('book_not_carried'),
+    );
+    expect(referenceFair(others, { reference: 'circa', method: 'shin' })).toEqual(
+      consensus('book_missing_outcomes'),
+    );
+    const noDraw = { book: 'circa', decimals: [2.5, undefined, 2.9] };
+    expect(referenceFair([noDraw, ...others], { reference: 'circa', method: 'shin' })).toEqual(
+      consensus('book_missing_outcomes'),
+    );
+    const twoOfThree = { book: 'circa', decimals: [2.5, 3.4] };
+    expect(referenceFair([twoOfThree, ...others], { reference: 'circa', method: 'shin' })).toEqual(
+      consensus('book_missing_outcomes'),
+    );
+    expect(referenceFair(others, { reference: 'sharp', method: 'shin' })).toEqual(consensus('no_sharp_book'));
   });
 
   it('is undefined when no book priced every outcome', () => {
-    expect(fairProbabilities([], 'pinnacle')).toBeUndefined();
+    expect(referenceFair([], { reference: 'circa', method: 'shin' })).toBeUndefined();
     expect(
-      fairProbabilities(
+      referenceFair(
         [
-          { book: 'pinnacle', decimals: [2.5, undefined] },
+          { book: 'circa', decimals: [2.5, undefined] },
           { book: 'fanduel', decimals: [undefined, 1.6] },
         ],
-        'pinnacle',
+        { reference: 'circa', method: 'shin' },
       ),
     ).toBeUndefined();
   });

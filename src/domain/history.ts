@@ -1,12 +1,14 @@
+import { devigImplied, type DevigMethod } from './devig.ts';
 import { isValidDecimal } from './odds.ts';
+import { isSportsbookKey, SHARP_BOOKS } from './sportsbooks.ts';
 
 // Odds-history maths of issue 13: opening and closing lines, the price at an instant, OHLC candles, the one-minute
-// teaser series, fair (no-vig) probabilities and CLV/OLV. Pure functions over one price series: the ticks of one
+// teaser series, fair (no-vig) probabilities (the methods are in devig.ts) and CLV/OLV. Pure functions over one price series: the ticks of one
 // (event, market, period, line, outcome, book), sorted ascending by `at`. Ticks with the same `at` keep their arrival
 // order and the later one wins (it is what was in force from that instant on). Nothing here checks the sort: it is
 // the caller's contract, as binary search needs it.
 //
-// Prices are decimal odds throughout (DESIGN.md: compute in decimal, display American); `decimalToAmerican` in
+// Prices are decimal odds throughout (docs/product.md §10: compute in decimal, display American); `decimalToAmerican` in
 // odds.ts converts a candle's values for display. Figures are returned at full precision: callers round for display
 // (`roundTo` in odds.ts, CLV to 3 places), so every published figure is recomputable from the ticks we return.
 
@@ -122,10 +124,17 @@ export function priceAt(ticks: readonly Tick[], at: number): Tick | undefined {
  *
  * `from` and `to` (inclusive) select the buckets: those starting from floor(from / intervalMs) × intervalMs to
  * floor(to / intervalMs) × intervalMs. A candle always describes its whole bucket, so the same bucket is the same
- * candle whatever range asked for it; an empty array when from > to. Work is O(log n + ticks in range + candles): the
- * caller bounds the range. RangeError for an interval that is not a positive integer or a range that is not finite.
+ * candle whatever range asked for it; an empty array when from > to. At most `max` candles, the first ones (a page
+ * stops there). Work is O(log n + ticks in range + candles): the caller bounds the range or `max`. RangeError for an
+ * interval that is not a positive integer or a range that is not finite.
  */
-export function candles(ticks: readonly Tick[], intervalMs: number, from: number, to: number): Candle[] {
+export function candles(
+  ticks: readonly Tick[],
+  intervalMs: number,
+  from: number,
+  to: number,
+  max = Infinity,
+): Candle[] {
   checkRange('intervalMs', intervalMs, from, to);
   const out: Candle[] = [];
   if (from > to) return out;
@@ -163,7 +172,10 @@ export function candles(ticks: readonly Tick[], intervalMs: number, from: number
       close = tick.decimal;
       inForce = tick.decimal;
     }
-    if (open !== undefined && close !== undefined) out.push({ at: bucket, open, high, low, close });
+    if (open !== undefined && close !== undefined) {
+      out.push({ at: bucket, open, high, low, close });
+      if (out.length >= max) break;
+    }
     bucket = end;
   }
   return out;
@@ -195,18 +207,19 @@ export function minuteSeries(
 }
 
 /**
- * Fair probabilities by the multiplicative method: p_i = (1/d_i) / Σ_j (1/d_j). They sum to 1 and keep the order of
- * the prices (shorter odds, higher probability). Throws RangeError for fewer than 2 outcomes or any odds that are
- * not finite decimal odds > 1.
+ * Fair probabilities of one set of decimal odds by `method` (default multiplicative: p_i = (1/d_i) / Σ_j (1/d_j);
+ * the other methods are in devig.ts). They sum to 1 and keep the order of the prices (shorter odds, higher
+ * probability). Throws RangeError for fewer than 2 outcomes or any odds that are not finite decimal odds > 1.
  */
-export function devig(decimals: readonly number[]): number[] {
+export function devig(decimals: readonly number[], method: DevigMethod = 'multiplicative'): number[] {
   if (decimals.length < 2) throw new RangeError(`devig needs at least 2 outcomes, got ${decimals.length}`);
   for (const decimal of decimals) {
     if (!isValidDecimal(decimal)) throw new RangeError(`Decimal odds must be finite and > 1, got ${decimal}`);
   }
-  const implied = decimals.map((decimal) => 1 / decimal);
-  const sum = implied.reduce((total, p) => total + p, 0);
-  return implied.map((p) => p / sum);
+  return devigImplied(
+    decimals.map((decimal) => 1 / decimal),
+    method,
+  );
 }
 
 function median(values: readonly number[]): number {
@@ -224,51 +237,117 @@ const isComplete = (row: readonly (number | undefined)[], width: number): row is
   row.length === width && row.every((decimal) => decimal !== undefined && isValidDecimal(decimal));
 
 /**
+ * The median implied probability 1/d per outcome across the rows that price every outcome (the mean of the two middle
+ * ones for an even count): the input the consensus de-vigs. Undefined when no row is complete.
+ */
+function medianImplied(complete: readonly (readonly number[])[], width: number): number[] | undefined {
+  if (complete.length === 0) return undefined;
+  return Array.from({ length: width }, (_, outcome) => median(complete.map((row) => 1 / row[outcome]!)));
+}
+
+/**
  * Consensus fair probabilities: each row is one book's decimal odds for the same outcomes in the same order. Books
  * that do not price every outcome (a missing, undefined or NaN entry, or anything that is not valid decimal odds > 1,
  * or a shorter row: the outcome count is the longest row's) are left out. For each outcome, the median implied
  * probability 1/d across the remaining books (the mean of the two middle ones for an even count), then the medians
- * de-vigged multiplicatively (divided by their sum) so they sum to 1. The median, not the mean, so one stale or
- * off-market book cannot move the consensus. Undefined when no book priced every outcome; RangeError for a market of
- * fewer than 2 outcomes.
+ * de-vigged by `method` (default multiplicative: divided by their sum) so they sum to 1. The median, not the mean, so
+ * one stale or off-market book cannot move the consensus. Undefined when no book priced every outcome; RangeError for
+ * a market of fewer than 2 outcomes. `referenceFair` also says which books and which inputs gave the answer.
  */
-export function consensusFair(byBook: readonly (readonly (number | undefined)[])[]): number[] | undefined {
+export function consensusFair(
+  byBook: readonly (readonly (number | undefined)[])[],
+  method: DevigMethod = 'multiplicative',
+): number[] | undefined {
   if (byBook.length === 0) return undefined;
   const width = widthOf(byBook);
   if (width < 2) throw new RangeError(`A market needs at least 2 outcomes, got ${width}`);
-  const complete = byBook.filter((row) => isComplete(row, width));
-  if (complete.length === 0) return undefined;
-  const medians = Array.from({ length: width }, (_, outcome) =>
-    median(complete.map((row) => 1 / row[outcome]!)),
+  const medians = medianImplied(
+    byBook.filter((row) => isComplete(row, width)),
+    width,
   );
-  const sum = medians.reduce((total, p) => total + p, 0);
-  return medians.map((p) => p / sum);
+  return medians && devigImplied(medians, method);
 }
 
-/** Fair probabilities and where they came from: a book's id, or `'consensus'`. */
-export interface FairProbabilities {
+/**
+ * Where fair probabilities are taken from: the median of every book (`consensus`), the median of the sharp books
+ * (`sharp`, SHARP_BOOKS in sportsbooks.ts), or one book's own prices (its key).
+ */
+export type FairReference = 'consensus' | 'sharp' | (string & {});
+
+/**
+ * Why the fair probabilities did not come from the reference asked for (null when they did): `book_not_carried`, the
+ * book is not in the catalogue (no source carries it, e.g. pinnacle); `book_missing_outcomes`, the book did not price
+ * every outcome of this market; `no_sharp_book`, no sharp book priced every outcome. The fallback is the consensus.
+ */
+export type FairFallback = 'book_not_carried' | 'book_missing_outcomes' | 'no_sharp_book';
+
+/** Fair probabilities of one market, with everything needed to recompute them. */
+export interface MarketFair {
+  /** What they came from: a book's key, `sharp` or `consensus`. */
   reference: string;
+  /** Why `reference` is not the one asked for; null when it is. */
+  fallback: FairFallback | null;
+  method: DevigMethod;
+  /** The books whose prices were used, sorted. */
+  books: string[];
+  /** The de-vigged input per outcome: 1/d of the book, or the median 1/d across `books`. Full precision. */
+  implied: number[];
+  /** `devigImplied(implied, method)`. */
   probabilities: number[];
 }
 
 /**
- * Fair probabilities of one market for CLV/OLV: the reference book's own prices de-vigged (`devig`) when it priced
- * every outcome (the outcome count is the longest row's; its first row counts if a book appears twice), otherwise
- * the consensus of every book that did (`consensusFair`), with `reference: 'consensus'`. Undefined when no book
- * priced every outcome.
+ * Fair probabilities of one market (one row of decimal odds per book, outcomes in the same order) from `reference`,
+ * de-vigged by `method`: a book's own prices when it priced every outcome (the outcome count is the longest row's;
+ * its first row counts if a book appears twice), the median implied probabilities of the sharp books that did for
+ * `sharp`, of every book that did for `consensus`. When the reference asked for cannot give them, the consensus does,
+ * and `fallback` says why. Undefined when no book priced every outcome; RangeError for fewer than 2 outcomes.
  */
-export function fairProbabilities(
+export function referenceFair(
   prices: readonly { book: string; decimals: readonly (number | undefined)[] }[],
-  referenceBook: string,
-): FairProbabilities | undefined {
-  const rows = prices.map((price) => price.decimals);
-  const width = widthOf(rows);
-  const reference = prices.find((price) => price.book === referenceBook);
-  if (reference && width >= 2 && isComplete(reference.decimals, width)) {
-    return { reference: referenceBook, probabilities: devig(reference.decimals) };
+  options: { reference: FairReference; method: DevigMethod; sharpBooks?: readonly string[] },
+): MarketFair | undefined {
+  const { reference, method, sharpBooks = SHARP_BOOKS } = options;
+  if (prices.length === 0) return undefined;
+  const width = widthOf(prices.map((price) => price.decimals));
+  if (width < 2) throw new RangeError(`A market needs at least 2 outcomes, got ${width}`);
+  const seen = new Set<string>();
+  const complete = prices.filter((price) => {
+    if (seen.has(price.book)) return false;
+    seen.add(price.book);
+    return isComplete(price.decimals, width);
+  });
+  const fairOf = (
+    used: typeof complete,
+    name: string,
+    fallback: FairFallback | null,
+  ): MarketFair | undefined => {
+    const implied = medianImplied(
+      used.map((price) => price.decimals as readonly number[]),
+      width,
+    );
+    if (!implied) return undefined;
+    return {
+      reference: name,
+      fallback,
+      method,
+      books: used.map((price) => price.book).sort(),
+      implied,
+      probabilities: devigImplied(implied, method),
+    };
+  };
+  if (reference === 'consensus') return fairOf(complete, 'consensus', null);
+  if (reference === 'sharp') {
+    const sharp = complete.filter((price) => sharpBooks.includes(price.book));
+    return sharp.length > 0 ? fairOf(sharp, 'sharp', null) : fairOf(complete, 'consensus', 'no_sharp_book');
   }
-  const consensus = consensusFair(rows);
-  return consensus && { reference: 'consensus', probabilities: consensus };
+  const own = complete.find((price) => price.book === reference);
+  if (own) return fairOf([own], reference, null);
+  return fairOf(
+    complete,
+    'consensus',
+    isSportsbookKey(reference) ? 'book_missing_outcomes' : 'book_not_carried',
+  );
 }
 
 /**

@@ -23,8 +23,8 @@ import {
 /** A prop's player as labels need him; a market without one (a game line) passes null. */
 export type LabelPlayer = Pick<Player, 'name'> | null | undefined;
 
-// Built on first use, not at import: the arbitrage page imports this module (through arb-feed.ts) for arb keys, and a
-// top-level loop would keep the whole prop catalogue in its first-load JS (decision 126).
+// Built on first use, not at import: a top-level loop would put the whole prop catalogue in the first-load JS of any
+// page importing this module (decision 126).
 let kindOfStat: Map<PropStatKey, PropKind> | undefined;
 
 /** Over/under or yes/no; undefined for a stat no league offers. */

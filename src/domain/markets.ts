@@ -1,5 +1,6 @@
 import type { AmericanOdds, DecimalOdds } from './odds.ts';
-import type { PropMarketSpec, PropStatKey } from './props.ts';
+import type { PropMarketSpec } from './props.ts';
+import type { ArbEvent } from './schemas/feed.ts';
 import type { SportsbookKey } from './sportsbooks.ts';
 
 // The canonical odds model (docs/decisions/040-044): sport, league, event, market (type + period + point), outcome, and one price
@@ -89,10 +90,6 @@ export interface GameMarketSpec {
 /** A market of one event: a game line, or a player prop (one player, stat, period and line). */
 export type MarketSpec = GameMarketSpec | PropMarketSpec;
 
-export function isPropSpec(spec: MarketSpec): spec is PropMarketSpec {
-  return spec.type === 'prop';
-}
-
 /** The outcomes that together cover every result of a game line, in the order the feed lists them. */
 export function outcomesOf(type: GameMarketType): readonly OutcomeKey[] {
   switch (type) {
@@ -151,12 +148,6 @@ export function marketKey(eventId: string, spec: MarketSpec): string {
   if (spec.type === 'prop')
     return `${eventId}|prop|${spec.stat}|${spec.period}|${encodeURIComponent(spec.playerId)}|${spec.point ?? ''}`;
   return `${eventId}|${spec.type}|${spec.period}|${spec.point ?? ''}`;
-}
-
-/** The stat of a prop market key, or null for a game line's key (`event|prop|stat|…`). */
-export function propStatOfKey(key: string): PropStatKey | null {
-  const parts = key.split('|');
-  return parts.length === 6 && parts[1] === 'prop' ? (parts[2] as PropStatKey) : null;
 }
 
 /** The market as a bettor reads it: "Moneyline", "Spread -3.5 / +3.5", "Total 221.5", "1X2", "1st Half Total 110.5". */
@@ -246,6 +237,18 @@ export function stableHash(text: string): string {
     b = Math.imul(b ^ code, 0x5bd1e995) ^ (b >>> 15);
   }
   return (a >>> 0).toString(36).padStart(7, '0') + (b >>> 0).toString(36).padStart(7, '0');
+}
+
+/** The event block of a feed arb (docs/product.md §3): the event's id, teams, live flag, start (ISO 8601), sport and league. */
+export function arbEventOf(event: OddsEvent): ArbEvent {
+  return {
+    id: event.id,
+    teams: { away: { ...event.away }, home: { ...event.home } },
+    live: event.live,
+    date: new Date(event.startsAt).toISOString(),
+    sport: LEAGUES[event.league].sport,
+    league: event.league,
+  };
 }
 
 /** Stable side id: the same book, market and outcome always give the same id (the page's new-arb key uses it). */

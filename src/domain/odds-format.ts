@@ -1,5 +1,7 @@
-import { canonicalDecimal, floorTo } from './arbitrage.ts';
-import { americanToDecimal, parseAmerican, type AmericanOdds } from './odds.ts';
+import { floorTo } from './arbitrage.ts';
+import { exactDecimal, integerAmerican, type PricedSide } from './exact-odds.ts';
+
+export { exactDecimal, type PricedSide } from './exact-odds.ts';
 
 // The odds formats a bettor can read prices in (issue 14, docs/decisions/115). Every conversion rounds so that the
 // price shown is never better than the one the feed carries: decimal odds and fractions are rounded down, implied
@@ -7,12 +9,6 @@ import { americanToDecimal, parseAmerican, type AmericanOdds } from './odds.ts';
 
 /** How a price is written. The same union as the arbitrage page's settings (src/web imports nothing into domain). */
 export type OddsFormat = 'american' | 'decimal' | 'fractional' | 'probability';
-
-/** A side's price as the feed carries it: `decimal` is `decimal_odds` (4 places, floored), `american` is `price`. */
-export interface PricedSide {
-  decimal: number;
-  american: string;
-}
 
 /** A fraction p/q in lowest terms (the UK "p/q": win p for every q staked). */
 export interface Fraction {
@@ -30,25 +26,6 @@ function gcd(a: number, b: number): number {
 function reduced(numerator: number, denominator: number): Fraction {
   const divisor = gcd(numerator, denominator) || 1;
   return { numerator: numerator / divisor, denominator: denominator / divisor };
-}
-
-/** The side's integer American price, when its text is one and it is the price its decimal was derived from. */
-function integerAmerican(side: PricedSide): AmericanOdds | null {
-  const american = parseAmerican(side.american);
-  if (american === null || !Number.isInteger(american)) return null;
-  // The feed's decimal is the exact one floored to 4 places. A decimal that is not (a source that sent both, or an
-  // American text rounded from a decimal) is the price: the American text must not make it look better.
-  return canonicalDecimal(americanToDecimal(american)) === side.decimal ? american : null;
-}
-
-/**
- * The side's decimal odds at full precision: 1 + A/100 or 1 + 100/|A| when the American text is an integer price and
- * the feed's decimal is that price floored to 4 places (−110 → 1.909090…, where the feed says 1.909); otherwise the
- * feed's decimal as is. Payouts computed from it are the sportsbook's to the cent (the 4-place floor can cost 1¢).
- */
-export function exactDecimal(side: PricedSide): number {
-  const american = integerAmerican(side);
-  return american === null ? side.decimal : americanToDecimal(american);
 }
 
 /** Largest denominator of an approximated fraction (prices without an integer American text). */

@@ -1,4 +1,4 @@
-// Odds conversions (DESIGN.md "Domain decisions"): compute in decimal, display American.
+// Odds conversions (docs/product.md §10): compute in decimal, display American.
 declare const brand: unique symbol;
 export type Brand<T, B extends string> = T & { readonly [brand]: B };
 
@@ -6,8 +6,6 @@ export type Brand<T, B extends string> = T & { readonly [brand]: B };
 export type DecimalOdds = Brand<number, 'DecimalOdds'>;
 /** American odds: an integer-like value <= -100 or >= +100. */
 export type AmericanOdds = Brand<number, 'AmericanOdds'>;
-/** A probability in [0, 1]. */
-export type Probability = Brand<number, 'Probability'>;
 /** Money as an integer count of cents. */
 export type Cents = Brand<number, 'Cents'>;
 
@@ -45,16 +43,24 @@ export function formatAmerican(american: AmericanOdds): string {
   return rounded > 0 ? `+${rounded}` : `${rounded}`;
 }
 
+/**
+ * The American text of a computed price (a fair price, a parlay price) rounded in the bettor's disfavour: down to the
+ * whole American point below (toward −∞), so the price read is never better than the decimal it stands for (6.0968 is
+ * +509.68 → "+509", not "+510"; 1.9 is −111.1… → "-112"). The 1e-9 guard keeps a price that is a whole American point
+ * (5.1 → +410, 1 + 100/110 → −110) from dropping a point through binary representation error. Book prices the feed
+ * carries keep their own text (`formatAmerican`): their 4-place decimal is a floor of the price, not the price.
+ */
+export function formatAmericanAtMost(decimal: number): string {
+  const points = Math.floor(decimalToAmerican(decimal as DecimalOdds) + 1e-9);
+  return points > 0 ? `+${points}` : `${points}`;
+}
+
 /** Parses "+150", "150", "-110" (as feeds send them); null when not valid American odds. */
 export function parseAmerican(text: string): AmericanOdds | null {
   const trimmed = text.trim();
   if (!/^[+-]?\d+(\.\d+)?$/.test(trimmed)) return null;
   const value = Number(trimmed);
   return isValidAmerican(value) ? value : null;
-}
-
-export function impliedProbability(decimal: DecimalOdds): Probability {
-  return (1 / decimal) as Probability;
 }
 
 export function roundTo(value: number, places: number): number {

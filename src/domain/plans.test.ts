@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  API_FEATURES,
-  cheapestPlanWith,
-  delayMs,
-  getPlan,
-  includes,
-  isPlanId,
-  PLAN_IDS,
-  PLANS,
-  plansWith,
-} from './plans.ts';
+import { API_FEATURES, delayMs, getPlan, includes, isPlanId, PLAN_IDS, PLANS, plansWith } from './plans.ts';
 
 describe('the plan table', () => {
-  it('gives each plan the rate, delay, streams and credits of DESIGN.md', () => {
+  it('gives each plan the rate, delay, streams and credits of docs/product.md §9', () => {
     const table = PLANS.map((plan) => [
       plan.id,
       plan.price,
@@ -40,13 +30,13 @@ describe('the plan table', () => {
     expect(PLANS.filter((plan) => includes(plan, API_FEATURES.lineMovement)).map((plan) => plan.id)).toEqual([
       'enterprise',
     ]);
-    expect(cheapestPlanWith(API_FEATURES.lineMovement)).toBe(getPlan('enterprise'));
+    expect(plansWith(API_FEATURES.lineMovement)[0]).toBe(getPlan('enterprise'));
   });
 
   it('gates closing lines (CLV, OLV) and historical odds to Elite and Enterprise, and names both', () => {
     for (const feature of [API_FEATURES.closingLines, API_FEATURES.historicalOdds]) {
       expect(plansWith(feature).map((plan) => plan.id)).toEqual(['elite', 'enterprise']);
-      expect(cheapestPlanWith(feature)).toBe(getPlan('elite'));
+      expect(plansWith(feature)[0]).toBe(getPlan('elite'));
     }
     expect(plansWith(API_FEATURES.lineMovement).map((plan) => plan.id)).toEqual(['enterprise']);
     expect(PLANS.map((plan) => [plan.id, plan.apiFeatures])).toEqual([
@@ -64,19 +54,24 @@ describe('the plan table', () => {
       expect(includes(plan, API_FEATURES.sameGameParlays), plan.id).toBe((plan.sgpCreditsPerMonth ?? 0) > 0);
   });
 
-  it('links the history and SGP bullets of Elite and Enterprise to their /docs operations, text unchanged', () => {
+  it('links the positive-EV bullet of every plan and the history and SGP bullets of Elite and Enterprise to their /docs operations, text unchanged', () => {
+    const EV_BULLET = 'Positive-EV prices with their fair odds';
     const linked = PLANS.flatMap((plan) =>
       plan.features
         .filter((feature) => feature.docsHref)
         .map((feature) => [plan.id, feature.text, feature.docsHref]),
     );
     expect(linked).toEqual([
+      ['starter', EV_BULLET, '/docs#GET--v1-ev'],
+      ['pro', EV_BULLET, '/docs#GET--v1-ev'],
+      ['elite', EV_BULLET, '/docs#GET--v1-ev'],
       ['elite', '10K same-game-parlay credits per month', '/docs#POST--v1-sgp'],
       [
         'elite',
         'Historical closing and opening line values (CLV, OLV)',
         '/docs#GET--v1-events-eventId-lines',
       ],
+      ['enterprise', EV_BULLET, '/docs#GET--v1-ev'],
       ['enterprise', '100K same-game-parlay credits per month', '/docs#POST--v1-sgp'],
       [
         'enterprise',

@@ -1,9 +1,9 @@
 import { SITE } from './site.ts';
 
-// The four API plans (DESIGN.md "Business constants", SPEC §9 Plans): the one table of what each plan gets (price,
-// request rate, delay, concurrent streams, gated API features, SGP credits) and the text the pricing page shows.
-// The server reads its limits from here. Where SPEC says "not stated" the plan simply does not list that feature:
-// nothing is claimed either way.
+// The four API plans (docs/product.md §9): the one table of what each plan gets (price, request rate, delay,
+// concurrent streams, gated API features, SGP credits) and the text the pricing page shows. The server reads its
+// limits from here. Where the product does not state a figure the plan simply does not list that feature: nothing is
+// claimed either way. How a plan is bought is the server's configuration, not data here (decision 151).
 
 export type PlanId = 'starter' | 'pro' | 'elite' | 'enterprise';
 export type FeatureIcon = 'bolt' | 'clock' | 'gauge' | 'layers' | 'history' | 'chart';
@@ -32,6 +32,7 @@ export const DOCS_ANCHORS = {
   movement: `${SITE.docsUrl}#GET--v1-events-eventId-movement`,
   historicalOdds: `${SITE.docsUrl}#GET--v1-historical-odds`,
   sgp: `${SITE.docsUrl}#POST--v1-sgp`,
+  ev: `${SITE.docsUrl}#GET--v1-ev`,
 } as const;
 
 export type ApiFeatureId = ApiFeature['id'];
@@ -60,7 +61,6 @@ export interface Plan {
   /** Same-game-parlay credits per month; null when the plan has none or the figure is not stated. */
   sgpCreditsPerMonth: number | null;
   features: readonly PlanFeature[];
-  checkoutUrl: string;
   realTime: boolean;
   highlighted?: boolean;
 }
@@ -77,11 +77,16 @@ export const PLANS: readonly Plan[] = [
     apiFeatures: [],
     sgpCreditsPerMonth: null,
     realTime: false,
-    checkoutUrl: SITE.checkoutUrls.starter,
     features: [
       { text: 'Odds delayed up to 2 minutes', included: true, icon: 'clock' },
       { text: '30 requests per minute', included: true, icon: 'gauge' },
       { text: 'Main lines, alternates and player props', included: true, icon: 'layers' },
+      {
+        text: 'Positive-EV prices with their fair odds',
+        included: true,
+        icon: 'chart',
+        docsHref: DOCS_ANCHORS.ev,
+      },
       { text: 'Same-game-parlay pricing', included: false },
       { text: 'Historical odds', included: false },
     ],
@@ -98,11 +103,16 @@ export const PLANS: readonly Plan[] = [
     sgpCreditsPerMonth: null,
     realTime: false,
     highlighted: true,
-    checkoutUrl: SITE.checkoutUrls.pro,
     features: [
       { text: 'Odds delayed up to 15 seconds', included: true, icon: 'clock' },
       { text: '100 requests per minute', included: true, icon: 'gauge' },
       { text: 'Main lines, alternates and player props', included: true, icon: 'layers' },
+      {
+        text: 'Positive-EV prices with their fair odds',
+        included: true,
+        icon: 'chart',
+        docsHref: DOCS_ANCHORS.ev,
+      },
     ],
   },
   {
@@ -116,11 +126,16 @@ export const PLANS: readonly Plan[] = [
     apiFeatures: ['closing-lines', 'historical-odds', 'same-game-parlays'],
     sgpCreditsPerMonth: 10_000,
     realTime: true,
-    checkoutUrl: SITE.checkoutUrls.elite,
     features: [
       { text: 'Real-time odds', included: true, icon: 'bolt' },
       { text: '250 requests per minute', included: true, icon: 'gauge' },
       { text: 'Main lines, alternates and player props', included: true, icon: 'layers' },
+      {
+        text: 'Positive-EV prices with their fair odds',
+        included: true,
+        icon: 'chart',
+        docsHref: DOCS_ANCHORS.ev,
+      },
       {
         text: '10K same-game-parlay credits per month',
         included: true,
@@ -146,11 +161,16 @@ export const PLANS: readonly Plan[] = [
     apiFeatures: ['line-movement', 'closing-lines', 'historical-odds', 'same-game-parlays'],
     sgpCreditsPerMonth: 100_000,
     realTime: true,
-    checkoutUrl: SITE.checkoutUrls.enterprise,
     features: [
       { text: 'Real-time odds', included: true, icon: 'bolt' },
       { text: '2,000 requests per minute', included: true, icon: 'gauge' },
       { text: 'Main lines, alternates and player props', included: true, icon: 'layers' },
+      {
+        text: 'Positive-EV prices with their fair odds',
+        included: true,
+        icon: 'chart',
+        docsHref: DOCS_ANCHORS.ev,
+      },
       {
         text: '100K same-game-parlay credits per month',
         included: true,
@@ -173,8 +193,18 @@ export const PLANS: readonly Plan[] = [
   },
 ];
 
-/** A trial key lasts 7 days and has the Pro plan's limits (DESIGN.md). */
+/** A trial key lasts 7 days and has the Pro plan's limits (docs/product.md §12). */
 export const TRIAL = { days: 7, planId: 'pro' as PlanId } as const;
+
+/**
+ * What a trial key gets, as the site says it (issue 34: the trial box promised real-time odds): "Pro plan limits:
+ * odds delayed up to 15 seconds, 100 requests per minute", from the trial's plan.
+ */
+export function trialTerms(): string {
+  const plan = getPlan(TRIAL.planId);
+  const data = plan.realTime ? 'real-time odds' : `odds delayed up to ${plan.latencySeconds} seconds`;
+  return `${plan.name} plan limits: ${data}, ${plan.requestsPerMinute} requests per minute`;
+}
 
 export const PLAN_IDS: readonly PlanId[] = PLANS.map((plan) => plan.id);
 
@@ -204,10 +234,4 @@ export function includes(plan: Plan, feature: ApiFeature): boolean {
 /** Every plan that includes the feature, cheapest first. */
 export function plansWith(feature: ApiFeature): Plan[] {
   return PLANS.filter((plan) => includes(plan, feature)).sort((a, b) => a.price - b.price);
-}
-
-/** The cheapest plan that includes the feature. */
-export function cheapestPlanWith(feature: ApiFeature): Plan {
-  const plans = PLANS.filter((plan) => includes(plan, feature)).sort((a, b) => a.price - b.price);
-  return plans[0] ?? getPlan('enterprise');
 }

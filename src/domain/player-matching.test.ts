@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { matchPlayers } from '#tests/support/player-matching.ts';
 import {
   indexRoster,
   matchPlayer,
-  matchPlayers,
   normalizePlayerName,
   type BookPlayer,
   type EventRoster,

@@ -20,32 +20,8 @@ export interface EventRoster {
   awayTeamId?: string;
 }
 
-export interface PlayerMatch {
-  book: BookPlayer;
-  player: Player;
-  by: 'id' | 'name';
-}
-
 export type UnmatchedReason = 'empty_name' | 'not_found' | 'team_mismatch';
 export type AmbiguousReason = 'same_name' | 'shared_surname';
-
-export interface UnmatchedPlayer {
-  book: BookPlayer;
-  reason: UnmatchedReason;
-}
-
-export interface AmbiguousPlayer {
-  book: BookPlayer;
-  reason: AmbiguousReason;
-  /** The event's players it could be. */
-  candidates: Player[];
-}
-
-export interface PlayerMatchResult {
-  matched: PlayerMatch[];
-  unmatched: UnmatchedPlayer[];
-  ambiguous: AmbiguousPlayer[];
-}
 
 export type SingleMatch =
   | { status: 'matched'; player: Player; by: 'id' | 'name' }
@@ -181,17 +157,4 @@ export function matchPlayer(index: RosterIndex, book: BookPlayer): SingleMatch {
     }
   }
   return { status: 'matched', player, by: 'name' };
-}
-
-/** Every book player against the event: matched ones, and the dropped ones counted by why. */
-export function matchPlayers(roster: EventRoster, bookPlayers: readonly BookPlayer[]): PlayerMatchResult {
-  const index = indexRoster(roster);
-  const result: PlayerMatchResult = { matched: [], unmatched: [], ambiguous: [] };
-  for (const book of bookPlayers) {
-    const match = matchPlayer(index, book);
-    if (match.status === 'matched') result.matched.push({ book, player: match.player, by: match.by });
-    else if (match.status === 'unmatched') result.unmatched.push({ book, reason: match.reason });
-    else result.ambiguous.push({ book, reason: match.reason, candidates: match.candidates });
-  }
-  return result;
 }

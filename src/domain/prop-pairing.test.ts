@@ -1,17 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bookSum, canonicalDecimal, DEFAULT_COMBINATION_OPTIONS, edgePct, passesFloor } from './arbitrage.ts';
-import type { LeagueKey, Period } from './markets.ts';
-import { pairPropPrices, propPriceProblem, type PropPrice } from './prop-pairing.ts';
+import { passesFloor } from '#tests/support/best-combinations.ts';
 import {
   oppositeOutcome,
-  PROP_CATALOGUE,
-  propMarketKey,
-  propOutcomes,
-  propStat,
-  type PropOutcomeKey,
-  type PropStatKey,
-} from './props.ts';
+  pairPropPrices,
+  propPriceProblem,
+  type PropPrice,
+} from '#tests/support/prop-pairing.ts';
+import { bookSum, canonicalDecimal, DEFAULT_COMBINATION_OPTIONS, edgePct } from './arbitrage.ts';
+import { marketKey, type LeagueKey, type Period } from './markets.ts';
+import { PROP_CATALOGUE, propOutcomes, propStat, type PropOutcomeKey, type PropStatKey } from './props.ts';
 
 const price = (overrides: Partial<PropPrice>): PropPrice => ({
   eventId: 'e1',
@@ -208,7 +206,7 @@ const booksArb = fc
   ]);
 
 const keyOf = (p: PropPrice) =>
-  propMarketKey(p.eventId, {
+  marketKey(p.eventId, {
     type: 'prop',
     stat: p.stat,
     period: p.period,

@@ -1,26 +1,30 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LEAGUES, marketKey, PERIODS, type LeagueKey } from './markets.ts';
+import { LEAGUES, marketKey, PERIODS, sideId, type LeagueKey } from './markets.ts';
 import {
-  isPropOutcomeOf,
   isPropStatKey,
-  leaguesOffering,
   oddsApiMarketKey,
-  oppositeOutcome,
   PROP_CATALOGUE,
   PROP_STAT_KEYS,
-  propMarketKey,
   propMarketLabel,
   propOutcomeLabel,
   propOutcomes,
-  propSideId,
   propSpecProblem,
   propStat,
   type PropMarketSpec,
+  type PropOutcomeKey,
   type PropStatKey,
 } from './props.ts';
 
 const LEAGUE_KEYS = Object.keys(LEAGUES) as LeagueKey[];
+/** The leagues offering a stat. */
+const leaguesOffering = (stat: PropStatKey) =>
+  LEAGUE_KEYS.filter((league) => propStat(league, stat) !== undefined);
+/** Whether the outcome belongs to the stat's kind in this league (an over never belongs to a yes/no prop). */
+const isPropOutcomeOf = (league: LeagueKey, stat: PropStatKey, outcome: PropOutcomeKey) => {
+  const def = propStat(league, stat);
+  return def !== undefined && propOutcomes(def.kind).includes(outcome);
+};
 const spec = (
   stat: PropStatKey,
   point: number | null,
@@ -107,13 +111,9 @@ describe('prop catalogue', () => {
 });
 
 describe('prop outcomes', () => {
-  it('over/under and yes/no, each the opposite of the other', () => {
+  it('over/under and yes/no, each stat with the pair of its kind', () => {
     expect(propOutcomes('over_under')).toEqual(['over', 'under']);
     expect(propOutcomes('yes_no')).toEqual(['yes', 'no']);
-    for (const outcome of ['over', 'under', 'yes', 'no'] as const) {
-      expect(oppositeOutcome(oppositeOutcome(outcome))).toBe(outcome);
-      expect(oppositeOutcome(outcome)).not.toBe(outcome);
-    }
     expect(isPropOutcomeOf('nba', 'player_points', 'over')).toBe(true);
     expect(isPropOutcomeOf('nba', 'player_points', 'yes')).toBe(false);
     expect(isPropOutcomeOf('nfl', 'player_anytime_td', 'no')).toBe(true);
@@ -122,16 +122,16 @@ describe('prop outcomes', () => {
   });
 });
 
-describe('propMarketKey', () => {
+describe('marketKey of a prop', () => {
   it('alternate lines, players, periods and stats are separate markets', () => {
-    const base = propMarketKey('e1', spec('player_points', 27.5));
+    const base = marketKey('e1', spec('player_points', 27.5));
     expect(base).toBe('e1|prop|player_points|full|p1|27.5');
-    expect(propMarketKey('e1', spec('player_points', 28.5))).not.toBe(base);
-    expect(propMarketKey('e1', spec('player_points', 27.5, 'p2'))).not.toBe(base);
-    expect(propMarketKey('e1', spec('player_points', 27.5, 'p1', 'q1'))).not.toBe(base);
-    expect(propMarketKey('e1', spec('player_rebounds', 27.5))).not.toBe(base);
-    expect(propMarketKey('e2', spec('player_points', 27.5))).not.toBe(base);
-    expect(propMarketKey('e1', spec('player_anytime_td', null))).toBe('e1|prop|player_anytime_td|full|p1|');
+    expect(marketKey('e1', spec('player_points', 28.5))).not.toBe(base);
+    expect(marketKey('e1', spec('player_points', 27.5, 'p2'))).not.toBe(base);
+    expect(marketKey('e1', spec('player_points', 27.5, 'p1', 'q1'))).not.toBe(base);
+    expect(marketKey('e1', spec('player_rebounds', 27.5))).not.toBe(base);
+    expect(marketKey('e2', spec('player_points', 27.5))).not.toBe(base);
+    expect(marketKey('e1', spec('player_anytime_td', null))).toBe('e1|prop|player_anytime_td|full|p1|');
   });
 
   it('distinct specs give distinct keys, whatever the player ids hold, and never a game-line key', () => {
@@ -149,8 +149,8 @@ describe('propMarketKey', () => {
       fc.property(fc.string({ maxLength: 4 }), specArb, specArb, (eventId, a, b) => {
         const same =
           a.stat === b.stat && a.period === b.period && a.playerId === b.playerId && a.point === b.point;
-        expect(propMarketKey(eventId, a) === propMarketKey(eventId, b)).toBe(same);
-        expect(propMarketKey(eventId, a)).not.toBe(
+        expect(marketKey(eventId, a) === marketKey(eventId, b)).toBe(same);
+        expect(marketKey(eventId, a)).not.toBe(
           marketKey(eventId, { type: 'total', period: a.period, point: a.point }),
         );
       }),
@@ -159,10 +159,10 @@ describe('propMarketKey', () => {
 
   it('side ids are stable and differ by outcome and book', () => {
     const s = spec('player_points', 27.5);
-    expect(propSideId('e1', s, 'over', 'fanduel')).toBe(propSideId('e1', s, 'over', 'fanduel'));
-    expect(propSideId('e1', s, 'over', 'fanduel')).not.toBe(propSideId('e1', s, 'under', 'fanduel'));
-    expect(propSideId('e1', s, 'over', 'fanduel')).not.toBe(propSideId('e1', s, 'over', 'betmgm'));
-    expect(propSideId('e1', s, 'over', 'fanduel')).toMatch(/^fanduel-/);
+    expect(sideId('e1', s, 'over', 'fanduel')).toBe(sideId('e1', s, 'over', 'fanduel'));
+    expect(sideId('e1', s, 'over', 'fanduel')).not.toBe(sideId('e1', s, 'under', 'fanduel'));
+    expect(sideId('e1', s, 'over', 'fanduel')).not.toBe(sideId('e1', s, 'over', 'betmgm'));
+    expect(sideId('e1', s, 'over', 'fanduel')).toMatch(/^fanduel-/);
   });
 });
 

@@ -1,7 +1,8 @@
-import { LEAGUES, marketKey, PERIOD_LABELS, stableHash, type LeagueKey, type Period } from './markets.ts';
+import { PERIOD_LABELS, type LeagueKey, type Period } from './markets.ts';
 
-// Player props (issue 15, decision 120): the players, the prop catalogue per league as data, the prop market spec, its
-// key, outcomes, labels and validation. A prop market is one of `MarketSpec`'s kinds (markets.ts; decision 121).
+// Player props (issue 15, decision 120): the players, the prop catalogue per league as data, the prop market spec,
+// its outcomes, labels and validation. A prop market is one of `MarketSpec`'s kinds, keyed by its `marketKey`
+// (markets.ts; decision 121).
 
 /** A player of one event. `team` is 'home', 'away' or a team id (the event's `home.id` / `away.id`). */
 export interface Player {
@@ -147,39 +148,6 @@ export function propOutcomes(kind: PropKind): readonly [PropOutcomeKey, PropOutc
   return kind === 'over_under' ? ['over', 'under'] : ['yes', 'no'];
 }
 
-/** The other side of a prop outcome (over ↔ under, yes ↔ no). */
-export function oppositeOutcome(outcome: PropOutcomeKey): PropOutcomeKey {
-  switch (outcome) {
-    case 'over':
-      return 'under';
-    case 'under':
-      return 'over';
-    case 'yes':
-      return 'no';
-    case 'no':
-      return 'yes';
-  }
-}
-
-/**
- * The market key. Alternate lines of one stat are separate markets (27.5 and 28.5 never share a key), as alternate
- * totals are. The player id is URI-encoded so no id can forge a separator; the `prop` segment sits where a game
- * line's type does (`marketKey` of markets.ts), so a prop key never equals a game-line key.
- */
-export function propMarketKey(eventId: string, spec: PropMarketSpec): string {
-  return marketKey(eventId, spec);
-}
-
-/** Stable side id for a prop price, like `sideId` of markets.ts for game lines. */
-export function propSideId(
-  eventId: string,
-  spec: PropMarketSpec,
-  outcome: PropOutcomeKey,
-  book: string,
-): string {
-  return `${book}-${stableHash(`${propMarketKey(eventId, spec)}|${outcome}|${book}`)}`;
-}
-
 function statLabel(spec: PropMarketSpec, def: Pick<PropStatDef, 'label'> | undefined): string {
   const period = PERIOD_LABELS[spec.period];
   const label = def?.label ?? spec.stat;
@@ -253,19 +221,4 @@ export function propSpecProblem(league: LeagueKey, spec: PropMarketSpec): PropSp
     return 'point_out_of_range';
   if (!Number.isInteger(spec.point - 0.5)) return 'point_not_half_line';
   return null;
-}
-
-export function isValidPropSpec(league: LeagueKey, spec: PropMarketSpec): boolean {
-  return propSpecProblem(league, spec) === null;
-}
-
-/** Whether the outcome belongs to the stat's kind in this league (an over never belongs to a yes/no prop). */
-export function isPropOutcomeOf(league: LeagueKey, stat: PropStatKey, outcome: PropOutcomeKey): boolean {
-  const def = propStat(league, stat);
-  return def !== undefined && propOutcomes(def.kind).includes(outcome);
-}
-
-/** The leagues offering a stat (for filters and tests). */
-export function leaguesOffering(stat: PropStatKey): LeagueKey[] {
-  return (Object.keys(LEAGUES) as LeagueKey[]).filter((league) => propStat(league, stat) !== undefined);
 }

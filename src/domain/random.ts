@@ -12,3 +12,10 @@ export function seededRandom(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** A standard normal draw from two of `random`'s numbers (Box–Muller; the simulators' noise). */
+export function gaussian(random: () => number): number {
+  const u = 1 - random();
+  const v = random();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+}

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LEAGUES, type LeagueKey, type Period } from './markets.ts';
-import { normalQuantile } from './mvn.ts';
+import { normalCdf, normalQuantile } from './mvn.ts';
 import type { PropStatKey } from './props.ts';
 import { seededRandom } from './random.ts';
 import {
@@ -9,15 +9,18 @@ import {
   calibrateSgp,
   jointProbability,
   MAX_SGP_MODEL_LEGS,
+  priceSgp,
   SGP_DRAW_TOTAL_CORRELATION,
   SGP_GAME_PRIORS,
+  SGP_MARGIN_TOTAL_BANDS,
   SGP_PLAYER_CORRELATIONS,
   SGP_STAT_PRIORS,
   sgpConflicts,
   sgpCorrelation,
   sgpMargin,
-  TYPICAL_SGP_MARGIN,
   type SgpCalibration,
+  type SgpCorrelationBand,
+  type SgpMarginSchedule,
   type SgpModelLeg,
   type SgpSide,
   type SgpVariable,
@@ -27,6 +30,16 @@ import {
 // bracketing lines), the direction and size of the structural correlations, the bounds over random leg sets, a Monte
 // Carlo of the structural model written here from its description (not from the correlation code), the conflicts,
 // and the book prices' margin and anti-arbitrage rules.
+
+/**
+ * A typical SGP schedule (decision 127): 4.5 % a leg and a 5 % SGP premium, so 2 legs ≈ 14.7 %, 4 legs ≈ 25.2 %,
+ * 8 legs ≈ 49.3 % over the fair joint. Sources: a standard parlay of −110 legs compounds 4.76 % a leg (2 legs pay
+ * +264 against a fair +300); regulators that report parlays separately show parlay holds of ~16–17 % (Illinois,
+ * March 2021: 17.3 %; New Jersey, first half of 2022: 16 %), and a hold h is a margin h / (1 − h) ≈ 20 %, the
+ * margin of a 3–4 leg SGP here; the premium is what same-game correlation costs the bettor on top (a prior). Each
+ * simulated book has its own (`SGP_BOOKS`, src/engine/sources/simulation/models.ts).
+ */
+const TYPICAL_SGP_MARGIN: SgpMarginSchedule = { perLeg: 0.045, premium: 0.05 };
 
 const margin = (period: Period = 'full'): SgpVariable => ({ kind: 'margin', period });
 const total = (period: Period = 'full'): SgpVariable => ({ kind: 'total', period });
@@ -50,8 +63,10 @@ const leg = (
 });
 
 describe('calibrateSgp', () => {
-  it('couples margin and total by Φ⁻¹(p)·(σM² + σT²)/(2 μT σT): zero for an even game, signed by the favourite', () => {
-    for (const league of Object.keys(LEAGUES) as LeagueKey[]) {
+  it('couples margin and total by Φ⁻¹(p)·(σM² + σT²)/(2 μT σT) where no published bands exist: zero for an even game, signed by the favourite', () => {
+    const derived = (Object.keys(LEAGUES) as LeagueKey[]).filter((league) => !SGP_MARGIN_TOTAL_BANDS[league]);
+    expect(derived).toEqual(['ncaab', 'nhl', 'epl', 'mls']);
+    for (const league of derived) {
       const prior = SGP_GAME_PRIORS[league];
       expect(calibrateSgp(league, 0.5).marginTotalCorrelation).toBe(0);
       const expected =
@@ -60,6 +75,35 @@ describe('calibrateSgp', () => {
       expect(calibrateSgp(league, 0.6).marginTotalCorrelation).toBeCloseTo(expected, 12);
       expect(calibrateSgp(league, 0.4).marginTotalCorrelation).toBeCloseTo(-expected, 12);
       expect(Math.abs(calibrateSgp(league, 0.999).marginTotalCorrelation)).toBeLessThanOrEqual(0.5);
+    }
+  });
+
+  it("takes the banded leagues' ρ from their table at the expected margin σM·Φ⁻¹(p): 0 at a pick'em, linear between points, held beyond the last, signed by the favourite", () => {
+    for (const [league, bands] of Object.entries(SGP_MARGIN_TOTAL_BANDS) as [
+      LeagueKey,
+      SgpCorrelationBand[],
+    ][]) {
+      const sigma = SGP_GAME_PRIORS[league].sigmaMargin;
+      const pAt = (spread: number) => normalCdf(spread / sigma);
+      expect(calibrateSgp(league, 0.5).marginTotalCorrelation).toBe(0);
+      for (const band of bands) {
+        expect(calibrateSgp(league, pAt(band.spread)).marginTotalCorrelation).toBeCloseTo(band.rho, 10);
+        expect(calibrateSgp(league, 1 - pAt(band.spread)).marginTotalCorrelation).toBeCloseTo(-band.rho, 10);
+      }
+      const first = bands[0]!;
+      expect(calibrateSgp(league, pAt(first.spread / 2)).marginTotalCorrelation).toBeCloseTo(
+        first.rho / 2,
+        10,
+      );
+      const last = bands[bands.length - 1]!;
+      expect(calibrateSgp(league, pAt(last.spread + 5)).marginTotalCorrelation).toBeCloseTo(last.rho, 10);
+      if (bands.length > 1) {
+        const [a, b] = [bands[0]!, bands[1]!];
+        expect(calibrateSgp(league, pAt((a.spread + b.spread) / 2)).marginTotalCorrelation).toBeCloseTo(
+          (a.rho + b.rho) / 2,
+          10,
+        );
+      }
     }
   });
 
@@ -88,7 +132,8 @@ describe('sgpCorrelation', () => {
   });
 
   it('gives corr(margin, total) = ρ of the calibration in every period', () => {
-    const favourite = calibrateSgp('nfl', 0.75);
+    // An NBA away favourite of ~10 points: its cover goes with the under, so the home margin with the over.
+    const favourite = calibrateSgp('nba', 0.2);
     const rho = favourite.marginTotalCorrelation;
     expect(rho).toBeGreaterThan(0.15);
     expect(sgpCorrelation(favourite, [margin(), total()])[0]![1]).toBeCloseTo(rho, 15);
@@ -247,9 +292,9 @@ describe('jointProbability: exact cases', () => {
 
 describe('jointProbability: the structure', () => {
   it('puts a favourite with the over above the product, mildly (ratio in (1, 1.1)), and an underdog with it below', () => {
+    // Not the NBA: its published outcomes put a favourite's cover with the under (decision 165; tested below).
     for (const [league, p, line] of [
       ['nfl', 0.7, 44.5],
-      ['nba', 0.75, 225.5],
       ['nhl', 0.62, 6.5],
       ['mlb', 0.6, 8.5],
       ['ncaab', 0.8, 145.5],
@@ -562,6 +607,96 @@ describe('jointProbability against a Monte Carlo of the structural model', () =>
     );
     // At even thresholds, both halves won imply the game won: exactly 1/4.
     expect(joint).toBeCloseTo(0.25, 6);
+  });
+});
+
+/**
+ * Decision 165: the model's conditional figures against published samples, computed by the model's own maths at
+ * representative fair lines of each band. A favourite of `spread` points has the home win probability
+ * Φ(spread / σM) the model itself implies; its spread leg and the over at a fair line are 0.5 each. Within 1.5 pp.
+ */
+describe('calibration to published samples (within 1.5 pp)', () => {
+  const TOLERANCE = 0.015;
+  /** The model's P(favourite covers −spread and over), home favourite or away favourite. */
+  const coverAndOver = (league: LeagueKey, spread: number, totalLine: number, home: boolean) => {
+    const p = normalCdf(spread / SGP_GAME_PRIORS[league].sigmaMargin);
+    const cal = calibrateSgp(league, home ? p : 1 - p);
+    const cover = home ? leg(margin(), 'high', spread, 0.5) : leg(margin(), 'low', -spread, 0.5);
+    return jointProbability(cal, [cover, leg(total(), 'high', totalLine, 0.5)]);
+  };
+
+  it('NFL: P(over | favourite covers) 51.1 % at −3, 52.1 % at −7, 50.7 % at −10 (total 44.5)', () => {
+    for (const [spread, published] of [
+      [3, 0.511],
+      [7, 0.521],
+      [10, 0.507],
+    ] as const) {
+      for (const home of [true, false]) {
+        const conditional = coverAndOver('nfl', spread, 44.5, home) / 0.5;
+        expect(Math.abs(conditional - published), `spread ${spread}: ${conditional}`).toBeLessThan(TOLERANCE);
+      }
+    }
+  });
+
+  it('NBA: favourite covers and over 23.9 % at −6, 18.0 % at −13 (total 225)', () => {
+    for (const [spread, published] of [
+      [6, 0.239],
+      [13, 0.18],
+    ] as const) {
+      for (const home of [true, false]) {
+        const joint = coverAndOver('nba', spread, 225, home);
+        expect(Math.abs(joint - published), `spread ${spread}: ${joint}`).toBeLessThan(TOLERANCE);
+      }
+    }
+  });
+
+  it('MLB: the over rate 1.9 pp higher when a −150 favourite wins than when the underdog does (total 8.5)', () => {
+    const p = 0.6; // −150, fair
+    for (const home of [true, false]) {
+      const cal = calibrateSgp('mlb', home ? p : 1 - p);
+      const over = leg(total(), 'high', 8.5, 0.5);
+      const favourite = leg(margin(), home ? 'high' : 'low', 0, p);
+      const underdog = leg(margin(), home ? 'low' : 'high', 0, 1 - p);
+      const difference =
+        jointProbability(cal, [favourite, over]) / p - jointProbability(cal, [underdog, over]) / (1 - p);
+      expect(Math.abs(difference - 0.019), `difference ${difference}`).toBeLessThan(TOLERANCE);
+    }
+  });
+});
+
+describe('priceSgp: the model named', () => {
+  const market = { home: 0.2, draw: 0.25, away: 0.55, total: { line: 2.5, over: 0.56 } };
+  const awayWin: SgpModelLeg = {
+    variable: { kind: 'margin', period: 'full' },
+    side: 'low',
+    line: 0,
+    probability: market.away,
+  };
+  const over: SgpModelLeg = {
+    variable: { kind: 'total', period: 'full' },
+    side: 'high',
+    line: 2.5,
+    probability: market.total.over,
+  };
+
+  it('is the goals grid for full-game soccer legs, and the same probability jointProbability gives', () => {
+    const calibration = calibrateSgp('epl', market.home / (market.home + market.away), market);
+    const priced = priceSgp(calibration, [awayWin, over]);
+    expect(priced.model).toBe('goals');
+    expect(priced.probability).toBe(jointProbability(calibration, [awayWin, over]));
+  });
+
+  it('falls back to the correlation model for a leg the grid does not cover (a half), and without a fitted match', () => {
+    const calibration = calibrateSgp('epl', market.home / (market.home + market.away), market);
+    const firstHalfOver: SgpModelLeg = {
+      variable: { kind: 'total', period: 'h1' },
+      side: 'high',
+      line: 1.5,
+      probability: 0.3,
+    };
+    expect(priceSgp(calibration, [awayWin, firstHalfOver]).model).toBe('correlation');
+    expect(priceSgp(calibrateSgp('epl', 0.27), [awayWin, over]).model).toBe('correlation');
+    expect(priceSgp(calibrateSgp('nba', 0.6), [awayWin, over]).model).toBe('correlation');
   });
 });
 

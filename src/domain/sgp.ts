@@ -1,6 +1,7 @@
 import { LEAGUES, type LeagueKey, type Period, type SportKey } from './markets.ts';
 import { mvnProbability, normalCdf, normalQuantile } from './mvn.ts';
 import { PROP_CATALOGUE, type PropStatKey } from './props.ts';
+import { fitGoals, goalsJoint, type GoalsMarket, type GoalsModel } from './soccer-goals.ts';
 
 // Same-game parlays (issue 16, decision 127): the joint fair probability of legs of one game, and each book's SGP
 // price from it. A Gaussian copula over a structural model of the game: every leg is a condition on one latent
@@ -20,7 +21,8 @@ import { PROP_CATALOGUE, type PropStatKey } from './props.ts';
 //   of two periods relate only through their totals. Against a margin leg of its own period it is geometry: a
 //   conflict (a win), or the draw implies the leg (home +0.5) and the leg is dropped.
 //
-// Every constant below is a prior (published score deviations, typical scoring, stated judgement), not a fit.
+// Every constant below is a prior (published score deviations, typical scoring, stated judgement), not a fit, except
+// corr(margin, total) in the NFL, NBA and MLB, calibrated per spread band to published outcomes (decision 165).
 // Deviations from the issue's sketch, argued in decision 127: ρ is derived from the home win probability, the
 // league's score deviations and its typical total (team scores with variance proportional to their means) instead of
 // c · (2p − 1); for a league with draws the home win probability is the home side's share of the decisive results
@@ -305,6 +307,56 @@ export const SGP_DRAW_TOTAL_CORRELATION = -0.35;
 /** |corr(margin, total)| never exceeds this (the independent-Poisson value when one side scores 3× the other). */
 export const SGP_MAX_MARGIN_TOTAL_CORRELATION = 0.5;
 
+/**
+ * One point of a league's margin–total calibration: at an expected margin of `spread` (the favourite's, in the
+ * league's units), corr(favourite's margin, total) = `rho`. `figure` is the published outcome it reproduces.
+ */
+export interface SgpCorrelationBand {
+  spread: number;
+  rho: number;
+  figure: string;
+}
+
+/**
+ * corr(margin, total) calibrated to published outcomes (decision 165) for the leagues that have them, as a function of
+ * the favourite's expected margin |σM · Φ⁻¹(p)|: linear between the points, 0 at a pick'em, held at the last point
+ * beyond it, signed by the favourite (a home favourite's margin is 'high'). Each `rho` is the value at which the
+ * model's own joint reproduces the figure for fair lines at that spread (a cover and an over at 0.5; MLB: a −150
+ * moneyline and over 8.5 at 0.5). Leagues not listed keep the derived ρ of decision 127.
+ */
+export const SGP_MARGIN_TOTAL_BANDS: Readonly<Partial<Record<LeagueKey, readonly SgpCorrelationBand[]>>> = {
+  nfl: [
+    { spread: 3, rho: 0.035, figure: 'P(over | favourite covers) 51.1 % with spreads ≥ 3 (n = 2,184)' },
+    { spread: 7, rho: 0.066, figure: 'P(over | favourite covers) 52.1 % with spreads ≥ 7' },
+    { spread: 10, rho: 0.022, figure: 'P(over | favourite covers) 50.7 % with spreads ≥ 10' },
+  ],
+  nba: [
+    { spread: 6, rho: -0.069, figure: 'favourite covers and over in 23.9 % of 6,327 games' },
+    { spread: 13, rho: -0.426, figure: 'favourite covers and over in 18.0 % of games with spreads ≥ 12' },
+  ],
+  mlb: [
+    {
+      // The run margin a −150 favourite (p = 0.6) is expected to win by: 4.2 × Φ⁻¹(0.6).
+      spread: 1.06,
+      rho: 0.03,
+      figure: 'over rate 1.9 pp higher when the favourite wins than when the underdog wins (19,236 games)',
+    },
+  ],
+};
+
+/** ρ of a league's bands at the favourite's expected margin (≥ 0), unsigned. */
+function bandCorrelation(bands: readonly SgpCorrelationBand[], spread: number): number {
+  let previous = { spread: 0, rho: 0 };
+  for (const band of bands) {
+    if (spread <= band.spread) {
+      const weight = (spread - previous.spread) / (band.spread - previous.spread);
+      return previous.rho + weight * (band.rho - previous.rho);
+    }
+    previous = band;
+  }
+  return previous.rho;
+}
+
 /** What `jointProbability` needs of one event, computed once (the route caches it per event and moneyline). */
 export interface SgpCalibration {
   league: LeagueKey;
@@ -314,7 +366,10 @@ export interface SgpCalibration {
   sigmaMargin: number;
   sigmaTotal: number;
   meanTotal: number;
-  /** corr(margin, total) within every segment: Φ⁻¹(p) × (σM² + σT²) / (2 μT σT), capped at ±0.5. */
+  /**
+   * corr(margin, total) within every segment: from the league's published-outcome bands at the expected margin
+   * σM · Φ⁻¹(p) (NFL, NBA, MLB; decision 165), otherwise Φ⁻¹(p) × (σM² + σT²) / (2 μT σT); capped at ±0.5.
+   */
   marginTotalCorrelation: number;
   /** The segments and their shares of the game's variance. */
   segments: readonly { key: string; share: number }[];
@@ -330,6 +385,11 @@ export interface SgpCalibration {
     home: readonly [number, number];
     away: readonly [number, number];
   };
+  /**
+   * Soccer: the goals model fitted to the match's fair 1X2 and total (src/domain/soccer-goals.ts, decision 166), which
+   * prices every parlay whose legs it covers; null elsewhere, or when no 1X2 was given.
+   */
+  goals: GoalsModel | null;
 }
 
 /**
@@ -337,12 +397,17 @@ export interface SgpCalibration {
  * or for a league with draws the home side's share of the decisive results, p_home / (p_home + p_away) of the 1X2
  * (the draw itself is a leg's own probability). RangeError for an unknown league or p outside (0, 1).
  *
- * corr(margin, total): if each team's score has variance proportional to its expected score (exact for Poisson goals,
+ * corr(margin, total), for the leagues with published-outcome bands (`SGP_MARGIN_TOTAL_BANDS`, decision 165): the
+ * bands' value at the favourite's expected margin σM · Φ⁻¹(p), signed by the favourite. Otherwise derived: if each team's score has variance proportional to its expected score (exact for Poisson goals,
  * close for points scored in bursts), cov(margin, total) = var(home) − var(away) = k · E[margin] with
  * k = (σM² + σT²) / (2 μT), and E[margin] = σM · Φ⁻¹(p) (a normal margin wins with probability p). A favourite makes the game's
  * variance lopsided towards its own score, so the favourite and the over go together, mildly.
  */
-export function calibrateSgp(league: LeagueKey, homeWinProbability: number): SgpCalibration {
+export function calibrateSgp(
+  league: LeagueKey,
+  homeWinProbability: number,
+  goalsMarket: GoalsMarket | null = null,
+): SgpCalibration {
   if (!Object.prototype.hasOwnProperty.call(LEAGUES, league))
     throw new RangeError(`Unknown league ${league}`);
   const info = LEAGUES[league];
@@ -350,9 +415,12 @@ export function calibrateSgp(league: LeagueKey, homeWinProbability: number): Sgp
     throw new RangeError(`A home win probability must be in (0, 1), got ${homeWinProbability}`);
   }
   const prior = SGP_GAME_PRIORS[league];
-  const raw =
-    (normalQuantile(homeWinProbability) * (prior.sigmaMargin ** 2 + prior.sigmaTotal ** 2)) /
-    (2 * prior.meanTotal * prior.sigmaTotal);
+  const bands = SGP_MARGIN_TOTAL_BANDS[league];
+  const expectedMargin = prior.sigmaMargin * normalQuantile(homeWinProbability);
+  const raw = bands
+    ? Math.sign(expectedMargin) * bandCorrelation(bands, Math.abs(expectedMargin))
+    : (normalQuantile(homeWinProbability) * (prior.sigmaMargin ** 2 + prior.sigmaTotal ** 2)) /
+      (2 * prior.meanTotal * prior.sigmaTotal);
   const rho = Math.max(-SGP_MAX_MARGIN_TOTAL_CORRELATION, Math.min(SGP_MAX_MARGIN_TOTAL_CORRELATION, raw));
   const layout = LAYOUTS[prior.layout];
   const periodMasks: Partial<Record<Period, number>> = {};
@@ -380,6 +448,7 @@ export function calibrateSgp(league: LeagueKey, homeWinProbability: number): Sgp
     segments: layout.segments,
     periodMasks,
     loadings: { margin: [1, 0], total, home: score(1), away: score(-1) },
+    goals: info.sport === 'soccer' && goalsMarket ? fitGoals(goalsMarket) : null,
   };
 }
 
@@ -484,7 +553,7 @@ function correlationOf(calibration: SgpCalibration, x: Resolved, y: Resolved): n
   return overlap * within;
 }
 
-/** The correlation matrix of these variables, in their order (for tests and explanation). RangeError as `resolve`. */
+/** The correlation matrix of these variables, in their order (the joint probability's). RangeError as `resolve`. */
 export function sgpCorrelation(calibration: SgpCalibration, variables: readonly SgpVariable[]): number[][] {
   const resolved = variables.map((variable) => resolve(calibration, variable));
   return resolved.map((x) => resolved.map((y) => correlationOf(calibration, x, y)));
@@ -598,6 +667,20 @@ function validateLeg(leg: SgpModelLeg, index: number): void {
  * total without a line, a period or prop the league does not have, one player listed with two teams).
  */
 export function jointProbability(calibration: SgpCalibration, legs: readonly SgpModelLeg[]): number {
+  return priceSgp(calibration, legs).probability;
+}
+
+/**
+ * Which model gave a parlay's joint probability: `goals`, a soccer match's score grid (decision 166), whenever every leg
+ * is one it covers; else `correlation`, the Gaussian correlation model (decision 127).
+ */
+export type SgpModel = 'goals' | 'correlation';
+
+/** `jointProbability` with the model that gave it (the answer of /v1/sgp names it). */
+export function priceSgp(
+  calibration: SgpCalibration,
+  legs: readonly SgpModelLeg[],
+): { probability: number; model: SgpModel } {
   if (legs.length === 0) throw new RangeError('An SGP needs at least one leg');
   if (legs.length > MAX_SGP_MODEL_LEGS) throw new RangeError(`An SGP has at most ${MAX_SGP_MODEL_LEGS} legs`);
   legs.forEach(validateLeg);
@@ -614,6 +697,21 @@ export function jointProbability(calibration: SgpCalibration, legs: readonly Sgp
     if (known !== undefined && known !== v.team)
       throw new RangeError(`Player ${v.playerId} is listed with two teams`);
     teams.set(v.playerId, v.team);
+  }
+
+  // Soccer with a fitted goals model: the score grid prices every leg it covers (decision 166), kept within the legs'
+  // own Fréchet bounds (a leg the fit did not use, another total line or a spread, has the grid's own marginal).
+  if (calibration.goals) {
+    const goals = goalsJoint(calibration.goals, legs);
+    if (goals !== null) {
+      const upper = Math.min(...legs.map((leg) => leg.probability));
+      const lower = legs.reduce((sum, leg) => sum + leg.probability, 0) - (legs.length - 1);
+      const joint = Math.min(upper, Math.max(lower, goals));
+      return {
+        probability: Math.min(1 - SGP_PROBABILITY_FLOOR, Math.max(SGP_PROBABILITY_FLOOR, joint)),
+        model: 'goals',
+      };
+    }
   }
 
   // Legs a draw of the same period settles: the draw implies a margin leg that holds at 0; a margin leg that fails
@@ -647,7 +745,10 @@ export function jointProbability(calibration: SgpCalibration, legs: readonly Sgp
     else entry.hi = Math.min(entry.hi, z);
   });
   const entries = order.map((key) => byKey.get(key)!);
-  const resolved = entries.map((entry) => resolve(calibration, entry.variable));
+  const matrix = sgpCorrelation(
+    calibration,
+    entries.map((entry) => entry.variable),
+  );
   const lower = entries.map((entry) => entry.lo);
   const upper = entries.map((entry) => entry.hi);
 
@@ -656,11 +757,13 @@ export function jointProbability(calibration: SgpCalibration, legs: readonly Sgp
     const marginal = entry.lo >= entry.hi ? 0 : intervalProbability(entry.lo, entry.hi);
     frechet += marginal - 1;
   }
-  const matrix = resolved.map((x) => resolved.map((y) => correlationOf(calibration, x, y)));
   const raw = mvnProbability(lower, upper, matrix);
   const smallest = Math.min(...legs.map((leg) => leg.probability));
   const joint = Math.min(smallest, Math.max(frechet, raw));
-  return Math.min(1 - SGP_PROBABILITY_FLOOR, Math.max(SGP_PROBABILITY_FLOOR, joint));
+  return {
+    probability: Math.min(1 - SGP_PROBABILITY_FLOOR, Math.max(SGP_PROBABILITY_FLOOR, joint)),
+    model: 'correlation',
+  };
 }
 
 function intervalProbability(lo: number, hi: number): number {
@@ -679,15 +782,6 @@ export function sgpMargin(schedule: SgpMarginSchedule, legCount: number): number
   if (!(schedule.perLeg >= 0 && schedule.premium >= 0)) throw new RangeError('Margins are never negative');
   return (1 + schedule.perLeg) ** legCount * (1 + schedule.premium) - 1;
 }
-
-/**
- * The simulator's typical SGP schedule: 4.5 % a leg and a 5 % SGP premium, so 2 legs ≈ 14.7 %, 4 legs ≈ 25.2 %,
- * 8 legs ≈ 49.3 % over the fair joint. Sources: a standard parlay of −110 legs compounds 4.76 % a leg (2 legs pay
- * +264 against a fair +300); regulators that report parlays separately show parlay holds of ~16–17 % (Illinois,
- * March 2021: 17.3 %; New Jersey, first half of 2022: 16 %), and a hold h is a margin h / (1 − h) ≈ 20 %, the
- * margin of a 3–4 leg SGP here; the premium is what same-game correlation costs the bettor on top (a prior).
- */
-export const TYPICAL_SGP_MARGIN: SgpMarginSchedule = { perLeg: 0.045, premium: 0.05 };
 
 /** The cover rule's slack: the parlay's implied probability stays this far above the arbitrage bound. */
 export const SGP_COVER_SLACK = 0.01;

@@ -1,5 +1,6 @@
-// One typed module for the brand and every external URL the site links to (DESIGN.md "Business constants").
-// Change a URL here, nowhere else. Build-time overrides come from the web app's public config.
+// One typed module for the brand and every external URL the site links to (docs/product.md §7).
+// Change a URL here, nowhere else. Build-time overrides come from the web app's public config. Checkout and the
+// subscription portal are not here: they are the server's settings, read by the pages at run time (decision 151).
 
 export interface SocialLink {
   name: string;
@@ -14,8 +15,6 @@ export interface SiteConfig {
   supportEmail: string;
   /** API reference; same-origin `/docs` by default (the paid API issue serves it). */
   docsUrl: string;
-  subscriptionPortalUrl: string;
-  checkoutUrls: Readonly<Record<'starter' | 'pro' | 'elite' | 'enterprise', string>>;
   social: readonly SocialLink[];
 }
 
@@ -25,13 +24,6 @@ export const SITE: SiteConfig = {
   defaultOrigin: 'https://sharpline.io',
   supportEmail: 'support@sharpline.io',
   docsUrl: '/docs',
-  subscriptionPortalUrl: 'https://billing.sharpline.io/p/login/manage',
-  checkoutUrls: {
-    starter: 'https://checkout.sharpline.io/b/starter-monthly',
-    pro: 'https://checkout.sharpline.io/b/pro-monthly',
-    elite: 'https://checkout.sharpline.io/b/elite-monthly',
-    enterprise: 'https://checkout.sharpline.io/b/enterprise-monthly',
-  },
   social: [
     { name: 'X (Twitter)', href: 'https://x.com/sharplinedata' },
     { name: 'LinkedIn', href: 'https://www.linkedin.com/company/sharpline-data' },
@@ -43,7 +35,20 @@ export const SITE: SiteConfig = {
 export const ROUTES = {
   home: '/',
   arbitrage: '/betting-tools/arbitrage',
+  /** Prices above the market's fair odds, delayed and coarse (issue 36, decision 163). */
+  positiveEv: '/betting-tools/positive-ev',
   pricing: '/sports-betting-api',
+  /** Where a paid Checkout Session returns the buyer (`?session_id=`): payment received, the key is on its way. */
+  welcome: '/welcome',
+  /**
+   * Self-service with the key (issue 33, decision 156): a pasted key shows its plan, limits, usage and credits, and
+   * rotates. No login: the key stays in the tab's sessionStorage and goes only to this site's /v1 as X-Api-Key.
+   */
+  account: '/account',
+  /** "Manage Subscription": the server sends the visitor to Stripe's portal, or to the pricing page's form. */
+  manageSubscription: '/manage-subscription',
+  /** The home page's trial form. */
+  trialForm: '/#trial',
 } as const;
 
 /** Joins a canonical origin and a path without doubling or dropping slashes. */

@@ -1,10 +1,10 @@
-// Bet links shown to a visitor (SPEC §9 "Link rewriting", DESIGN.md "Sportsbook links and states"): a side's link is
+// Bet links shown to a visitor (docs/product.md §9 "Link rewriting", docs/product.md §11): a side's link is
 // moved onto the visitor's state (and Bovada's bodog links onto bovada.lv) using the catalogue's rules, then checked
 // with the book's link rules. Only https links already on the book's own hosts are rewritten, only to states the book
 // lists; app links are never turned into web links.
 import { isAllowedLink, isBookHost, type LinkKind, type SportsbookConfig } from './sportsbooks.ts';
 
-/** The kind of device a visitor uses, which decides the link a bet button opens (SPEC §9). */
+/** The kind of device a visitor uses, which decides the link a bet button opens (docs/product.md §9). */
 export type DeviceKind = 'mobile' | 'desktop';
 
 export interface SideLinks {
@@ -66,7 +66,7 @@ function usable(book: SportsbookConfig, link: string | null | undefined, kind: L
 /**
  * The link a bet button opens: on mobile the side's mobile link (which may use the book's app scheme), falling back
  * to its desktop link; on desktop the desktop link. Null when no link passes the book's rules: the button is then
- * disabled with SPEC §8's tooltip.
+ * disabled with docs/product.md §8's tooltip.
  */
 export function resolveBetLink(
   book: SportsbookConfig,
@@ -82,7 +82,7 @@ export function resolveBetLink(
   return desktop ? { href: desktop, kind: 'desktop' } : null;
 }
 
-/** SPEC §9: a state selector is shown for books with states when the device is not mobile or no mobile link exists. */
+/** docs/product.md §9: a state selector is shown for books with states when the device is not mobile or no mobile link exists. */
 export function showsStateSelector(
   book: SportsbookConfig,
   links: SideLinks,

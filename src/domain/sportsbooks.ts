@@ -1,4 +1,4 @@
-// The sportsbook catalogue (SPEC §3 "Sportsbook config", DESIGN.md "Sportsbook links and states").
+// The sportsbook catalogue (docs/product.md §3 "Sportsbook config", docs/product.md §11).
 // Operating states are data: update the lists below when a book enters or leaves a state.
 
 export const SPORTSBOOK_KEYS = [
@@ -21,7 +21,7 @@ export const SPORTSBOOK_KEYS = [
 
 export type SportsbookKey = (typeof SPORTSBOOK_KEYS)[number];
 
-/** How a book's links change with the visitor's state (DESIGN.md table). */
+/** How a book's links change with the visitor's state (docs/product.md §11 table). */
 export type StateRewrite =
   /** The first host label is the state: `https://{st}.betrivers.com/...`. `overrides` maps a state to a whole host. */
   | { kind: 'host-label'; overrides?: Readonly<Record<string, string>> }
@@ -30,9 +30,18 @@ export type StateRewrite =
   /** Caesars: the path segment `/us/{st}/`; Ontario becomes `/ca/on/`. */
   | { kind: 'path-segment' };
 
+/**
+ * How a book is allowed to take US bets (issue 34: the site says which books are which):
+ * `us-licensed`, licensed by US state regulators (or a tribal compact) in the states it operates;
+ * `sweepstakes`, a social sportsbook run under sweepstakes rules rather than a state sports-betting licence;
+ * `offshore`, licensed outside the US and licensed in no US state.
+ */
+export type SportsbookLicence = 'us-licensed' | 'sweepstakes' | 'offshore';
+
 export interface SportsbookConfig {
   key: SportsbookKey;
   displayName: string;
+  licence: SportsbookLicence;
   /** Letter shown in the book's badge. */
   letter: string;
   background: string;
@@ -61,6 +70,7 @@ export const SPORTSBOOKS: Readonly<Record<SportsbookKey, SportsbookConfig>> = {
   ballybet: withDefault({
     key: 'ballybet',
     displayName: 'Bally Bet',
+    licence: 'us-licensed',
     letter: 'B',
     background: '#c8102e',
     text: '#ffffff',
@@ -71,6 +81,7 @@ export const SPORTSBOOKS: Readonly<Record<SportsbookKey, SportsbookConfig>> = {
   betmgm: withDefault({
     key: 'betmgm',
     displayName: 'BetMGM',
+    licence: 'us-licensed',
     letter: 'M',
     background: '#1c1c1c',
     text: '#dbc285',
@@ -83,6 +94,7 @@ export const SPORTSBOOKS: Readonly<Record<SportsbookKey, SportsbookConfig>> = {
   betonline: withDefault({
     key: 'betonline',
     displayName: 'BetOnline',
+    licence: 'offshore',
     letter: 'O',
     background: '#0e2a47',
     text: '#ffffff',
@@ -93,6 +105,7 @@ export const SPORTSBOOKS: Readonly<Record<SportsbookKey, SportsbookConfig>> = {
   betparx: withDefault({
     key: 'betparx',
     displayName: 'betPARX',
+    licence: 'us-licensed',
     letter: 'P',
     background: '#0a3d91',
     text: '#ffffff',
@@ -105,6 +118,7 @@ export const SPORTSBOOKS: Readonly<Record<SportsbookKey, SportsbookConfig>> = {
   betrivers: withDefault({
     key: 'betrivers',
     displayName: 'BetRivers',
+    licence: 'us-licensed',
     letter: 'R',
     background: '#13294b',
     text: '#f9c22e',
@@ -117,6 +131,7 @@ export const SPORTSBOOKS: Readonly<Record<SportsbookKey, SportsbookConfig>> = {
   bodog: withDefault({
     key: 'bodog',
     displayName: 'Bovada',
+    licence: 'offshore',
     letter: 'B',
     background: '#b3001b',
     text: '#ffffff',
@@ -128,6 +143,7 @@ export const SPORTSBOOKS: Readonly<Record<SportsbookKey, SportsbookConfig>> = {
   circa: withDefault({
     key: 'circa',
     displayName: 'Circa',
+    licence: 'us-licensed',
     letter: 'C',
     background: '#000000',
     text: '#ffffff',
@@ -138,6 +154,7 @@ export const SPORTSBOOKS: Readonly<Record<SportsbookKey, SportsbookConfig>> = {
   espn: withDefault({
     key: 'espn',
     displayName: 'ESPN BET',
+    licence: 'us-licensed',
     letter: 'E',
     background: '#c8102e',
     text: '#ffffff',
@@ -148,6 +165,7 @@ export const SPORTSBOOKS: Readonly<Record<SportsbookKey, SportsbookConfig>> = {
   fanatics: withDefault({
     key: 'fanatics',
     displayName: 'Fanatics',
+    licence: 'us-licensed',
     letter: 'F',
     background: '#003da5',
     text: '#ffffff',
@@ -158,6 +176,7 @@ export const SPORTSBOOKS: Readonly<Record<SportsbookKey, SportsbookConfig>> = {
   fliff: withDefault({
     key: 'fliff',
     displayName: 'Fliff',
+    licence: 'sweepstakes',
     letter: 'F',
     background: '#5b21b6',
     text: '#ffffff',
@@ -168,6 +187,7 @@ export const SPORTSBOOKS: Readonly<Record<SportsbookKey, SportsbookConfig>> = {
   fanduel: withDefault({
     key: 'fanduel',
     displayName: 'FanDuel',
+    licence: 'us-licensed',
     letter: 'F',
     background: '#1167c9',
     text: '#ffffff',
@@ -180,6 +200,7 @@ export const SPORTSBOOKS: Readonly<Record<SportsbookKey, SportsbookConfig>> = {
   draftkings: withDefault({
     key: 'draftkings',
     displayName: 'DraftKings',
+    licence: 'us-licensed',
     letter: 'D',
     background: '#0b5d1e',
     text: '#ffffff',
@@ -190,6 +211,7 @@ export const SPORTSBOOKS: Readonly<Record<SportsbookKey, SportsbookConfig>> = {
   caesars: withDefault({
     key: 'caesars',
     displayName: 'Caesars',
+    licence: 'us-licensed',
     letter: 'C',
     background: '#0f3d33',
     text: '#e7c77e',
@@ -202,6 +224,7 @@ export const SPORTSBOOKS: Readonly<Record<SportsbookKey, SportsbookConfig>> = {
   hardrock: withDefault({
     key: 'hardrock',
     displayName: 'Hard Rock',
+    licence: 'us-licensed',
     letter: 'H',
     background: '#4b2a7b',
     text: '#ffffff',
@@ -212,6 +235,7 @@ export const SPORTSBOOKS: Readonly<Record<SportsbookKey, SportsbookConfig>> = {
   hardrock_in: withDefault({
     key: 'hardrock_in',
     displayName: 'Hard Rock Indiana',
+    licence: 'us-licensed',
     letter: 'H',
     background: '#3b1f63',
     text: '#ffffff',
@@ -220,6 +244,47 @@ export const SPORTSBOOKS: Readonly<Record<SportsbookKey, SportsbookConfig>> = {
     appSchemes: [],
   }),
 };
+
+/**
+ * Each book's own home page (its sportsbook's front page), with `{state}` where the book's site is per state. The
+ * demo's bet buttons open it (decision 162): a simulated price has no event at the book to deep-link to.
+ */
+const HOME_PAGES: Readonly<Record<SportsbookKey, string>> = {
+  ballybet: 'https://play.ballybet.com/sports',
+  betmgm: 'https://sports.{state}.betmgm.com/en/sports',
+  betonline: 'https://www.betonline.ag/sportsbook',
+  betparx: 'https://{state}.betparx.com/',
+  betrivers: 'https://{state}.betrivers.com/',
+  bodog: 'https://www.bovada.lv/sports',
+  circa: 'https://www.circasports.com/',
+  espn: 'https://espnbet.com/',
+  fanatics: 'https://sportsbook.fanatics.com/',
+  fliff: 'https://www.getfliff.com/',
+  fanduel: 'https://{state}.sportsbook.fanduel.com/',
+  draftkings: 'https://sportsbook.draftkings.com/',
+  caesars: 'https://sportsbook.caesars.com/us/{state}/bet',
+  hardrock: 'https://app.hardrock.bet/',
+  hardrock_in: 'https://in.hardrock.bet/',
+};
+
+/**
+ * The book's home page, in its default state where its site is per state (the bet button moves it onto the visitor's
+ * state as it does any of the book's links, src/domain/sportsbook-links.ts).
+ */
+export function homePage(book: SportsbookKey): string {
+  return HOME_PAGES[book].replace('{state}', SPORTSBOOKS[book].defaultState ?? '');
+}
+
+/** The books of each licence, in catalogue order (the home and pricing pages say which are which). */
+export function sportsbooksByLicence(licence: SportsbookLicence): SportsbookConfig[] {
+  return SPORTSBOOK_KEYS.map((key) => SPORTSBOOKS[key]).filter((book) => book.licence === licence);
+}
+
+/** "15 sportsbooks (12 US state-licensed, 1 sweepstakes, 2 offshore)", counted from the catalogue. */
+export function sportsbookCoverage(): string {
+  const count = (licence: SportsbookLicence) => sportsbooksByLicence(licence).length;
+  return `${SPORTSBOOK_KEYS.length} sportsbooks (${count('us-licensed')} US state-licensed, ${count('sweepstakes')} sweepstakes, ${count('offshore')} offshore)`;
+}
 
 export function isSportsbookKey(value: string): value is SportsbookKey {
   return Object.prototype.hasOwnProperty.call(SPORTSBOOKS, value);
@@ -249,7 +314,7 @@ export function isBookHost(book: SportsbookConfig, host: string): boolean {
 export type LinkKind = 'desktop' | 'mobile';
 
 /**
- * DESIGN.md link rule: desktop links must be `https:` to one of the book's hosts; mobile links may also use the
+ * docs/product.md §11 link rule: desktop links must be `https:` to one of the book's hosts; mobile links may also use the
  * book's own app scheme. Anything else (javascript:, data:, http:, another host or scheme, unfilled `{placeholders}`)
  * is refused.
  */
@@ -271,3 +336,11 @@ export function isAllowedLink(
   if (scheme === 'https') return url.username === '' && url.password === '' && isBookHost(book, url.hostname);
   return kind === 'mobile' && book.appSchemes.includes(scheme);
 }
+
+/**
+ * The sharp books of the catalogue (decision 164): Circa (Las Vegas, high limits, takes professional action and moves
+ * on it) and BetOnline (offshore, among the first to post lines, high limits). Their prices are what `reference=sharp`
+ * de-vigs (the median across those that priced every outcome). The other offshore book, Bodog, is a recreational book
+ * and is not in the set. Pinnacle, the sharpest book, is not carried by any source.
+ */
+export const SHARP_BOOKS: readonly SportsbookKey[] = ['circa', 'betonline'];

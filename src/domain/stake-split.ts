@@ -1,34 +1,9 @@
 import { type Cents } from './odds.ts';
-import { defaultSplit, payout } from './wagers.ts';
+import { defaultSplit, payout, priceStakes, type StakeSplit } from './wagers.ts';
 
 // Rounded stakes (issue 14, decision 115): the split of a total over an arb's outcomes in whole multiples of a step,
 // chosen to keep the guaranteed (worst-case) profit as high as possible. Its own module so that the arbitrage page
-// loads it only when a bettor rounds stakes (the cent split of SPEC needs only wagers.ts).
-
-/** A split of a total between the outcomes of an arb, with what it pays (SPEC §5 rules: payouts floored to the cent). */
-export interface StakeSplit {
-  /** One stake per outcome, in the outcomes' order. */
-  stakes: Cents[];
-  /** What each stake pays, rounded down to the cent. */
-  payouts: Cents[];
-  /** The sum of the stakes (a rounded split may differ from the requested total). */
-  total: Cents;
-  /** Smallest payout minus the total: what the bettor wins whichever outcome comes in (negative: loses). */
-  guaranteedProfit: Cents;
-  /** Indexes of the outcomes whose payout is below the total staked: the bettor loses money if one of them wins. */
-  losesIn: number[];
-}
-
-function describeSplit(stakes: readonly Cents[], decimals: readonly number[]): StakeSplit {
-  const payouts = stakes.map((stake, i) => payout(stake, decimals[i] ?? 1));
-  const total = stakes.reduce((a, b) => a + b, 0) as Cents;
-  const losesIn: number[] = [];
-  payouts.forEach((paid, i) => {
-    if (paid < total) losesIn.push(i);
-  });
-  const worst = payouts.length ? Math.min(...payouts) : 0;
-  return { stakes: [...stakes], payouts, total, guaranteedProfit: (worst - total) as Cents, losesIn };
-}
+// loads it only when a bettor rounds stakes (the cent split of docs/product.md needs only wagers.ts).
 
 /** The smallest whole number of steps whose stake pays at least `target` cents at `decimal` odds (floored payout). */
 function stepsToPay(target: number, decimal: number, step: number): number {
@@ -90,20 +65,20 @@ function bestSplitOfTotal(decimals: readonly number[], total: number, step: numb
  *   guaranteed profit wins, then the total closer to the requested one, then the lower total. The total is not free:
  *   a larger total earns more on a positive edge, so maximising profit over every total would only stake more.
  *
- * Decimals are the sides' odds as paid: `exactDecimal` of src/domain/odds-format.ts when the page has the American
+ * Decimals are the sides' odds as paid: `exactDecimal` of src/domain/exact-odds.ts when the page has the American
  * text. `losesIn` names the outcomes that pay less than the total staked.
  */
 export function splitStakes(decimals: readonly number[], totalCents: number, stepCents: number): StakeSplit {
   if (!Number.isInteger(stepCents) || stepCents < 0)
     throw new RangeError(`step must be whole cents ≥ 0, got ${stepCents}`);
   const total = Number.isFinite(totalCents) ? Math.max(0, Math.round(totalCents)) : 0;
-  if (decimals.length === 0) return describeSplit([], decimals);
-  if (stepCents === 0) return describeSplit(defaultSplit(decimals, total as Cents), decimals);
+  if (decimals.length === 0) return priceStakes([], decimals);
+  if (stepCents === 0) return priceStakes(defaultSplit(decimals, total as Cents), decimals);
   const below = Math.floor(total / stepCents) * stepCents;
   const totals = below === total ? [total] : below === 0 ? [below + stepCents] : [below, below + stepCents];
   let best: StakeSplit | null = null;
   for (const candidate of totals) {
-    const split = describeSplit(bestSplitOfTotal(decimals, candidate, stepCents), decimals);
+    const split = priceStakes(bestSplitOfTotal(decimals, candidate, stepCents), decimals);
     if (
       best === null ||
       split.guaranteedProfit > best.guaranteedProfit ||

@@ -3,21 +3,29 @@ import { describe, expect, it } from 'vitest';
 import { edgePct } from './arbitrage.ts';
 import type { Cents } from './odds.ts';
 import {
-  blurWager,
+  centsToInput,
   changeWager,
-  defaultInputs,
   defaultSplit,
   DEFAULT_TOTAL_CENTS,
   formatUsd,
-  guaranteedProfit,
   inputsToStakes,
   otherStake,
   parseStake,
   payout,
+  priceStakes,
+  resetsOnBlur,
+  type WagerInputs,
 } from './wagers.ts';
 import { splitStakes } from './stake-split.ts';
 
 const c = (n: number) => n as Cents;
+const guaranteedProfit = (stakes: readonly Cents[], decimals: readonly number[]) =>
+  priceStakes(stakes, decimals).guaranteedProfit;
+/** The two inputs of a two-way arb as the page first shows them: the default split, in dollars. */
+const defaultInputs = (decimals: readonly [number, number]): WagerInputs => {
+  const [a, b] = defaultSplit(decimals);
+  return [centsToInput(a!), centsToInput(b!)];
+};
 // +155 and -140: decimals 2.55 and 1.714285…, which the stake formula rounds to 1.71.
 const ML: [number, number] = [2.55, 1.7142857142857142];
 
@@ -184,17 +192,18 @@ describe('changeWager', () => {
   });
 });
 
-describe('blurWager', () => {
-  it('resets both sides to the default split when the value is empty or zero', () => {
-    const split = defaultInputs(ML);
-    expect(split).toEqual(['80.40', '119.60']);
-    expect(blurWager(['', '149.12'], 0, ML)).toEqual(split);
-    expect(blurWager(['0', '0.00'], 0, ML)).toEqual(split);
-    expect(blurWager(['100', '0'], 1, ML)).toEqual(split);
+describe('resetsOnBlur', () => {
+  it('resets both sides to the default split when the value is empty, zero or unreadable', () => {
+    expect(defaultInputs(ML)).toEqual(['80.40', '119.60']);
+    expect(resetsOnBlur('')).toBe(true);
+    expect(resetsOnBlur('0')).toBe(true);
+    expect(resetsOnBlur('0.00')).toBe(true);
+    expect(resetsOnBlur('abc')).toBe(true);
   });
 
   it('keeps a positive value as typed', () => {
-    expect(blurWager(['100', '149.12'], 0, ML)).toEqual(['100', '149.12']);
+    expect(resetsOnBlur('100')).toBe(false);
+    expect(resetsOnBlur('0.01')).toBe(false);
   });
 });
 

@@ -1,4 +1,4 @@
-// Wager maths of SPEC §5 "Wager inputs" and §9 "Wagers", and the domain's one equal-payout stake rule
+// Wager maths of docs/product.md §5 "Wager inputs" and §9 "Wagers", and the domain's one equal-payout stake rule
 // (docs/decisions/089). Money is integer cents; the inputs hold the text a visitor typed. Decimal odds are rounded to
 // 2 places for the typed-stake formula, as the specification says; the default split and payouts use the side's exact
 // decimal odds, because that is what the sportsbook pays. A payout is rounded down to the cent, so no payout or profit
@@ -17,7 +17,7 @@ export function stakeOdds(decimal: number): number {
 /**
  * Equal-payout stakes summing exactly to `total`: sᵢ = T·(1/dᵢ)/Σ(1/d) with the exact decimal odds, each rounded to
  * the cent and the remainder on the last side, so the default split's profit is the edge badge's to within cents (the
- * 2-place rounding of SPEC §5 applies to typed stakes).
+ * 2-place rounding of docs/product.md §5 applies to typed stakes).
  */
 export function defaultSplit(decimals: readonly number[], total: Cents = DEFAULT_TOTAL_CENTS): Cents[] {
   const weights = decimals.map((d) => 1 / d);
@@ -45,11 +45,30 @@ export function payout(stake: Cents, decimal: number): Cents {
   return Math.floor(stake * decimal + PAYOUT_GUARD) as Cents;
 }
 
-/** Smallest payout minus the total staked: what the visitor wins whichever side comes in (the worst case). */
-export function guaranteedProfit(stakes: readonly Cents[], decimals: readonly number[]): Cents {
+/** Stakes on an arb's outcomes with what they pay (docs/product.md §5 rules: payouts floored to the cent). */
+export interface StakeSplit {
+  /** One stake per outcome, in the outcomes' order. */
+  stakes: Cents[];
+  /** What each stake pays, rounded down to the cent. */
+  payouts: Cents[];
+  /** The sum of the stakes (a rounded split may differ from the requested total). */
+  total: Cents;
+  /** Smallest payout minus the total: what the bettor wins whichever outcome comes in (negative: loses). */
+  guaranteedProfit: Cents;
+  /** Indexes of the outcomes whose payout is below the total staked: the bettor loses money if one of them wins. */
+  losesIn: number[];
+}
+
+/** What these stakes pay at these decimal odds: payouts, total, guaranteed (worst-case) profit, losing outcomes. */
+export function priceStakes(stakes: readonly Cents[], decimals: readonly number[]): StakeSplit {
   const payouts = stakes.map((stake, i) => payout(stake, decimals[i] ?? 1));
-  const staked = stakes.reduce((a, b) => a + b, 0);
-  return ((payouts.length ? Math.min(...payouts) : 0) - staked) as Cents;
+  const total = stakes.reduce((a, b) => a + b, 0) as Cents;
+  const losesIn: number[] = [];
+  payouts.forEach((paid, i) => {
+    if (paid < total) losesIn.push(i);
+  });
+  const worst = payouts.length ? Math.min(...payouts) : 0;
+  return { stakes: [...stakes], payouts, total, guaranteedProfit: (worst - total) as Cents, losesIn };
 }
 
 /** Text of a wager input → cents; null when empty, not a number or negative. */
@@ -73,11 +92,6 @@ export function formatUsd(cents: Cents): string {
   return usd.format(cents / 100);
 }
 
-export function defaultInputs(decimals: readonly [number, number]): WagerInputs {
-  const [a, b] = defaultSplit(decimals);
-  return [centsToInput(a ?? (0 as Cents)), centsToInput(b ?? (0 as Cents))];
-}
-
 /**
  * A visitor typed `text` into side `index`: the other side follows so payouts stay equal; a zero sets the other to
  * 0.00; while the value is empty or not a number the other side keeps its value (blur resets it).
@@ -96,14 +110,13 @@ export function changeWager(
   return index === 0 ? [text, otherText] : [otherText, text];
 }
 
-/** Leaving a wager input: an empty or zero (or unreadable) value resets both sides to the default split. */
-export function blurWager(
-  inputs: WagerInputs,
-  index: 0 | 1,
-  decimals: readonly [number, number],
-): WagerInputs {
-  const stake = parseStake(inputs[index]);
-  return stake === null || stake === 0 ? defaultInputs(decimals) : inputs;
+/**
+ * Whether leaving a wager input holding `text` resets both sides to the default split (docs/product.md §5): an empty,
+ * zero or unreadable value does.
+ */
+export function resetsOnBlur(text: string): boolean {
+  const stake = parseStake(text);
+  return stake === null || stake === 0;
 }
 
 /** Stakes the inputs stand for (unreadable → 0), for payouts and profit. */

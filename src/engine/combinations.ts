@@ -1,7 +1,7 @@
 // The scanner's combination search over one market's best prices held as book slots (store.ts): exactly what
-// `bestCombinations` (src/domain/arbitrage.ts) returns for the same prices, without its per-comparison strings (the
-// sorted books of a combination, joined, built on every comparison of its sort) and with no allocation beyond the
-// result. Decision 132.
+// `bestCombinations` (the search it replaced, now the tests' reference in tests/support/best-combinations.ts) returns
+// for the same prices, without its per-comparison strings (the sorted books of a combination, joined, built on every
+// comparison of its sort) and with no allocation beyond the result. Decision 132.
 //
 // `bestCombinations` enumerates the combinations of the best prices per outcome (each outcome from a different book),
 // cutting each loop once the partial sum reaches the floor's limit, sorts them stably by (sum, set of books as text)

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { toArb } from '#domain/arb-feed.ts';
+import { toArb } from '#tests/support/arb-feed.ts';
 import { marketKey } from '#domain/markets.ts';
 import { ArbFeedSchema } from '#domain/schemas/feed.ts';
 import { OddsEngine } from './engine.ts';

@@ -11,7 +11,7 @@ import {
   type IngestLimits,
 } from './ingest.ts';
 import type { DropCounters, DropReason } from './messages.ts';
-import { arbsJson, feedBody, SnapshotHistory, type Snapshot } from './publisher.ts';
+import { arbsJson, feedBody, SnapshotHistory, type PastSnapshot, type Snapshot } from './publisher.ts';
 import {
   DEFAULT_SCAN_OPTIONS,
   isUsable,
@@ -175,6 +175,11 @@ export class OddsEngine<E = undefined> {
   }
 
   private applyEvent(value: CheckedEvent): void {
+    // A league is part of a fixture's identity (its id, its matching, the markets it may have): a source that changes
+    // it names another fixture. The one it named before ends, and this one starts (decision 148).
+    const known = this.registry.lookup(value.sourceEventId);
+    if (known !== undefined && this.store.event(known)?.league !== value.league)
+      this.applyEnd({ kind: 'end', sourceEventId: value.sourceEventId });
     const id = this.registry.resolve(
       value.sourceEventId,
       value.league,
@@ -444,7 +449,7 @@ export class OddsEngine<E = undefined> {
   }
 
   /** The newest snapshot published at or before `time` (unix ms): what a reader delayed to `time` may see. */
-  snapshotAt(time: number): Snapshot<E> | undefined {
+  snapshotAt(time: number): PastSnapshot | undefined {
     return this.history.at(time);
   }
 

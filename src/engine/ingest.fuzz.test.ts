@@ -229,6 +229,76 @@ const BAD: { name: string; input: unknown; reason: DropReason; priceKept?: boole
   { name: 'a message of unknown kind', input: { kind: 'delete-everything' }, reason: 'malformed' },
 ];
 
+/**
+ * Characters no accepted text may hold (decision 148), written out here rather than taken from the intake: C0, DEL and
+ * C1 controls, bidi marks, embeddings, overrides and isolates, line and paragraph separators, lone surrogate halves.
+ */
+const UNSAFE =
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+const UNSAFE_CHARS = [
+  '\u0000',
+  '\u0001',
+  '\u0009',
+  '\u000a',
+  '\u001b',
+  '\u007f',
+  '\u0085',
+  '\u009f',
+  '\u061c',
+  '\u200e',
+  '\u200f',
+  '\u2028',
+  '\u202a',
+  '\u202e',
+  '\u2066',
+  '\u2069',
+  '\ud800',
+  '\udfff',
+];
+
+/** Text as a hostile source writes it: plain, any code units, or a name with unsafe characters put in. */
+const hostileText = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.string({ unit: 'binary', maxLength: 12 }),
+  fc
+    .tuple(fc.string({ maxLength: 8 }), fc.constantFrom(...UNSAFE_CHARS), fc.string({ maxLength: 8 }))
+    .map(([before, unsafe, after]) => `Team ${before}${unsafe}${after}`),
+);
+
+/** Every string the engine holds for its fixtures, rosters, markets and links (what /v1, the history and the feed show). */
+function storedTexts(engine: OddsEngine): string[] {
+  const texts: string[] = [];
+  for (const event of engine.store.events()) {
+    texts.push(event.id, event.home.id, event.home.name, event.home.abbreviation);
+    texts.push(event.away.id, event.away.name, event.away.abbreviation);
+    const state = engine.store.eventState(event.id)!;
+    for (const { player } of state.players.values()) texts.push(player.id, player.name, player.team);
+    for (const market of state.markets.values()) {
+      texts.push(market.key);
+      if (market.player) texts.push(market.player.id, market.player.name, market.player.team);
+      for (let slot = 0; slot < market.slots.length; slot += 1) {
+        const links = market.slots[slot]?.links;
+        if (links?.desktop) texts.push(links.desktop);
+        if (links?.mobile) texts.push(links.mobile);
+      }
+    }
+  }
+  return texts;
+}
+
+/** Every string value of a parsed JSON document. */
+function jsonTexts(value: unknown, into: string[] = []): string[] {
+  if (typeof value === 'string') into.push(value);
+  else if (Array.isArray(value)) for (const item of value) jsonTexts(item, into);
+  else if (typeof value === 'object' && value !== null)
+    for (const [key, item] of Object.entries(value)) {
+      into.push(key);
+      jsonTexts(item, into);
+    }
+  return into;
+}
+
 describe('ingestion of bad input', () => {
   for (const bad of BAD) {
     it(`counts and skips ${bad.name}, keeping the last good snapshot`, () => {
@@ -308,9 +378,61 @@ describe('ingestion of bad input', () => {
     expect(engine.latest!.body.equals(good.body)).toBe(true);
   });
 
-  it('survives arbitrary junk: never throws, counts every refusal, publishes only valid feeds', () => {
+  it('survives arbitrary junk: never throws, counts every refusal, publishes only valid feeds, holds no unsafe text', () => {
     const { engine } = goodEngine();
+    const team = fc.record(
+      { name: hostileText, abbreviation: hostileText, id: hostileText },
+      { requiredKeys: ['name'] },
+    );
+    // Fixtures that would hold, but for their text: ids, names, abbreviations, rosters.
+    const hostileEvent = fc.record({
+      kind: fc.constant('event'),
+      sourceEventId: fc.oneof(fc.constantFrom('e1', 'e2'), hostileText),
+      league: fc.constantFrom('nba', 'epl'),
+      home: team,
+      away: team,
+      startsAt: fc.constant(T0 + 3_600_000),
+      players: fc.array(
+        fc.record(
+          { id: hostileText, name: hostileText, team: fc.constantFrom('home', 'away') },
+          { requiredKeys: ['name', 'team'] },
+        ),
+        { maxLength: 4 },
+      ),
+    });
+    // Prices that would hold, but for their text: a prop's player, links.
+    const hostilePrice = fc.oneof(
+      fc.record({
+        kind: fc.constant('price'),
+        sourceEventId: fc.constantFrom('e1', 'e2'),
+        book: fc.constantFrom('fanduel', 'betmgm'),
+        market: fc.constant('prop'),
+        stat: fc.constant('player_points'),
+        point: fc.constant(20.5),
+        outcome: fc.constantFrom('over', 'under'),
+        american: fc.constant(-110),
+        player: fc.record(
+          { id: hostileText, name: hostileText, team: hostileText },
+          { requiredKeys: ['name'] },
+        ),
+      }),
+      fc.record({
+        kind: fc.constant('price'),
+        sourceEventId: fc.constantFrom('e1', 'e2'),
+        book: fc.constant('fanduel'),
+        market: fc.constant('moneyline'),
+        outcome: fc.constantFrom('home', 'away'),
+        american: fc.constantFrom(-110, 120, 150),
+        links: fc.record({
+          desktop: hostileText.map(
+            (tail) => `https://az.sportsbook.fanduel.com/addToBetslip?marketId=${tail}`,
+          ),
+        }),
+      }),
+    );
     const junk = fc.oneof(
+      hostileEvent,
+      hostilePrice,
       fc.anything(),
       fc.record({
         kind: fc.constantFrom('price', 'event', 'end'),
@@ -338,13 +460,21 @@ describe('ingestion of bad input', () => {
           if (!accepted) expect(after.dropped).toBeGreaterThan(before.dropped);
         }
         engine.tick();
-        const feed = ArbFeedSchema.parse(JSON.parse(engine.latest!.body.toString('utf8')));
+        const json: unknown = JSON.parse(engine.latest!.body.toString('utf8'));
+        const feed = ArbFeedSchema.parse(json);
         for (const arb of feed.arbs) {
           expect(new Set(arb.sides.map((side) => side.sportsbook)).size).toBe(arb.sides.length);
         }
+        expect(storedTexts(engine).filter((text) => UNSAFE.test(text))).toEqual([]);
+        expect(jsonTexts(json).filter((text) => UNSAFE.test(text))).toEqual([]);
       }),
       { numRuns: 200 },
     );
-    expect(engine.stats().dropped).toBeGreaterThan(0);
+    const stats = engine.stats();
+    expect(stats.dropped).toBeGreaterThan(0);
+    // The hostile texts were met: some cleaned and kept, some refused.
+    expect(stats.drops.text_cleaned).toBeGreaterThan(0);
+    expect(stats.drops.control_characters).toBeGreaterThan(0);
+    expect(engine.store.eventCount).toBeGreaterThan(1);
   });
 });

@@ -116,6 +116,67 @@ describe('Intake', () => {
     });
   });
 
+  it('removes control and bidi characters from every name (counted text_cleaned), refusing ids that hold them', () => {
+    const intake = new Intake();
+    const event = (fields: Record<string, unknown>) => ({
+      kind: 'event',
+      sourceEventId: 'e1',
+      league: 'nba',
+      home: { name: 'Boston Celtics' },
+      away: { name: 'Utah Jazz' },
+      startsAt: T0 + 3_600_000,
+      ...fields,
+    });
+    // The attack report's team name (a NUL the database cannot store), a right-to-left override, a C1 control, a lone
+    // surrogate, and an abbreviation made of nothing else (derived again from the name).
+    const checked = intake.check(
+      event({
+        home: { name: 'Utah Jazz\u0000' },
+        away: { name: '\u202eBoston\u0085 Celtics\ud800', abbreviation: '\u2066\u0007' },
+        players: [
+          { id: 'p1', name: 'Lauri\u200f Markkanen\u001b[31m', team: 'home' },
+          { id: 'p\u00002', name: 'Keyonte George', team: 'home' },
+          { name: '\u0000\u061c', team: 'home' },
+        ],
+      }),
+      T0,
+    );
+    expect(checked).toMatchObject({
+      home: { id: 'utah-jazz', name: 'Utah Jazz', abbreviation: 'UJ' },
+      away: { id: 'boston-celtics', name: 'Boston Celtics', abbreviation: 'BC' },
+      players: [{ id: 'p1', name: 'Lauri Markkanen[31m', team: 'home' }],
+    });
+    // Four names cleaned (home, away, the away abbreviation, one player); two roster entries refused.
+    expect(intake.drops()).toMatchObject({ text_cleaned: 4, control_characters: 2 });
+
+    // Ids are keys: one holding a control character refuses its message, as does a name with nothing else in it.
+    expect(intake.check(event({ sourceEventId: 'e1\u0000' }), T0)).toBeNull();
+    expect(intake.check(event({ home: { name: 'Utah Jazz', id: 'uta\u202e' } }), T0)).toBeNull();
+    expect(intake.check(event({ home: { name: '\u0000 \u202e' } }), T0)).toBeNull();
+    expect(intake.drops()).toMatchObject({ text_cleaned: 4, control_characters: 5 });
+  });
+
+  it('removes a link holding control or bidi characters (counted control_characters), keeping its price', () => {
+    const intake = new Intake();
+    const linked = intake.check(
+      {
+        kind: 'price',
+        sourceEventId: 'e1',
+        book: 'fanduel',
+        market: 'moneyline',
+        outcome: 'home',
+        american: -110,
+        links: {
+          desktop: 'https://az.sportsbook.fanduel.com/addToBetslip?marketId=1\u202e&selectionId=2',
+          mobile: 'https://az.sportsbook.fanduel.com/addToBetslip?marketId=1\u0085&selectionId=2',
+        },
+      },
+      T0,
+    );
+    expect(linked).toMatchObject({ links: { desktop: null, mobile: null } });
+    expect(intake.drops()).toMatchObject({ control_characters: 2, bad_link: 0 });
+  });
+
   it('refuses an odds range that could publish a non-finite figure', () => {
     expect(() => new Intake({ minDecimal: 1 })).toThrow(RangeError);
     expect(() => new Intake({ maxDecimal: 2e6 })).toThrow(RangeError);

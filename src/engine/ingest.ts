@@ -51,6 +51,41 @@ function text(value: unknown, max: number): string | null {
   return trimmed.length > 0 && trimmed.length <= max ? trimmed : null;
 }
 
+/**
+ * What no text from a source may carry (decision 148): C0 and C1 controls and DEL (PostgreSQL cannot even store a NUL,
+ * and one stopped the odds history: issue 31), the bidi marks, embeddings, overrides and isolates (U+061C, U+200E,
+ * U+200F, U+202A–U+202E, U+2066–U+2069: they reorder what a page shows around them), the line and paragraph separators,
+ * and lone surrogate halves (no UTF-8 encodes them).
+ */
+const UNSAFE =
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNSAFE_ALL = new RegExp(UNSAFE.source, 'g');
+
+/** What the checks of one message cleaned (names kept without their unsafe characters) and left out (roster entries). */
+export interface TextNotes {
+  cleaned: number;
+  refused: number;
+}
+
+/**
+ * A name (shown, never a key): trimmed and bounded like `text`, its unsafe characters removed and counted in `notes`.
+ * False when nothing but such characters (and spaces) was there: the record is refused (`control_characters`).
+ */
+function nameText(value: unknown, max: number, notes: TextNotes): string | null | false {
+  if (typeof value !== 'string' || !UNSAFE.test(value)) return text(value, max);
+  const cleaned = value.replace(UNSAFE_ALL, '').trim();
+  if (cleaned.length === 0) return false;
+  if (cleaned.length > max) return null;
+  notes.cleaned += 1;
+  return cleaned;
+}
+
+/** An id (a key: matched, stored, compared): like `text`, but false, never cleaned, when it holds unsafe characters. */
+function idText(value: unknown, max: number): string | null | false {
+  if (typeof value === 'string' && UNSAFE.test(value)) return false;
+  return text(value, max);
+}
+
 export interface CheckedEvent {
   kind: 'event';
   sourceEventId: string;
@@ -82,13 +117,19 @@ export function deriveAbbreviation(name: string): string {
   return letters.toUpperCase().slice(0, 4) || 'TBD';
 }
 
-/** A team as the store keeps it: without an id from the source, the slug of its name. */
-function checkTeam(value: unknown): Team | null {
+/**
+ * A team as the store keeps it: without an id from the source, the slug of its name. False when its id holds unsafe
+ * characters or its name nothing else; an abbreviation of nothing else is derived from the name, like a missing one.
+ */
+function checkTeam(value: unknown, notes: TextNotes): Team | null | false {
   if (!isRecord(value)) return null;
-  const name = text(value.name, 200);
+  const name = nameText(value.name, 200, notes);
+  const id = idText(value.id, 128);
+  if (name === false || id === false) return false;
   if (!name) return null;
-  const abbreviation = text(value.abbreviation, 16) ?? deriveAbbreviation(name);
-  return { id: text(value.id, 128) ?? slug(name), name, abbreviation };
+  const abbreviation = nameText(value.abbreviation, 16, notes);
+  if (abbreviation === false) notes.cleaned += 1;
+  return { id: id ?? slug(name), name, abbreviation: abbreviation || deriveAbbreviation(name) };
 }
 
 export function parseTime(value: unknown): number | null {
@@ -156,16 +197,23 @@ export function timerDelay(ms: number): number {
   return ms > 0 ? Math.min(ms, MAX_TIMER_MS) : 0;
 }
 
+/**
+ * Checks an event message. Its names are cleaned of unsafe characters and its roster entries may be left out: `notes`
+ * counts both (the intake counts them as `text_cleaned` and `control_characters` when the event is accepted).
+ */
 export function checkEvent(
   message: Record<string, unknown>,
   now: number,
   limits: IngestLimits = DEFAULT_INGEST_LIMITS,
+  notes: TextNotes = { cleaned: 0, refused: 0 },
 ): Checked<CheckedEvent> {
   const sourceEventId = message.sourceEventId;
   if (typeof sourceEventId !== 'string' || sourceEventId.length === 0 || sourceEventId.length > 200)
     return fail('malformed');
-  const home = checkTeam(message.home);
-  const away = checkTeam(message.away);
+  if (UNSAFE.test(sourceEventId)) return fail('control_characters');
+  const home = checkTeam(message.home, notes);
+  const away = checkTeam(message.away, notes);
+  if (home === false || away === false) return fail('control_characters');
   if (!home || !away || normalisedEqual(home.name, away.name)) return fail('missing_teams');
   if (typeof message.league !== 'string' || !isLeagueKey(message.league)) return fail('unknown_league');
   const startsAt = parseTime(message.startsAt);
@@ -176,7 +224,7 @@ export function checkEvent(
   let players: Player[] = [];
   if (message.players !== undefined) {
     if (!Array.isArray(message.players) || message.players.length > MAX_ROSTER) return fail('malformed');
-    players = checkRoster(message.players, home, away);
+    players = checkRoster(message.players, home, away, notes);
   }
   return {
     ok: true,
@@ -200,12 +248,19 @@ export function checkEvent(
  * which no team a book names ever equals, so a prop that names a team never matches him by name. A team that is given
  * but is neither of the two still leaves the entry out, as does anything else that does not hold; the fixture stands.
  */
-function checkRoster(entries: readonly unknown[], home: Team, away: Team): Player[] {
+function checkRoster(entries: readonly unknown[], home: Team, away: Team, notes: TextNotes): Player[] {
   const players: Player[] = [];
   const ids = new Set<string>();
   for (const entry of entries) {
     if (!isRecord(entry)) continue;
-    const name = text(entry.name, 100);
+    // An entry whose id holds unsafe characters, or whose name holds nothing else, is left out (and counted).
+    const entryNotes = { cleaned: 0, refused: 0 };
+    const name = nameText(entry.name, 100, entryNotes);
+    const givenId = idText(entry.id, 128);
+    if (name === false || givenId === false) {
+      notes.refused += 1;
+      continue;
+    }
     const rawTeam = typeof entry.team === 'string' ? entry.team : '';
     const team =
       entry.team === undefined || entry.team === null
@@ -216,9 +271,10 @@ function checkRoster(entries: readonly unknown[], home: Team, away: Team): Playe
             ? 'away'
             : null;
     if (!name || team === null) continue;
-    const id = text(entry.id, 128) ?? `${team || 'unknown'}:${slug(name)}`;
+    const id = givenId ?? `${team || 'unknown'}:${slug(name)}`;
     if (ids.has(id)) continue;
     ids.add(id);
+    notes.cleaned += entryNotes.cleaned;
     players.push({ id, name, team });
   }
   return players;
@@ -334,8 +390,10 @@ const BOOKS = new Map<string, { config: SportsbookConfig; slot: number }>(
   SPORTSBOOK_KEYS.map((key) => [key, { config: getSportsbook(key)!, slot: bookSlot(key) }]),
 );
 
+type LinkVerdict = 'ok' | 'bad_link' | 'unfilled_placeholder' | 'control_characters';
+
 /** Per-link verdicts are cached: a feed repeats the same links on every update. */
-const linkCache = new Map<string, 'ok' | 'bad_link' | 'unfilled_placeholder'>();
+const linkCache = new Map<string, LinkVerdict>();
 
 export function checkLink(
   book: SportsbookConfig,
@@ -346,8 +404,10 @@ export function checkLink(
   const key = `${book.key}|${kind}|${link}`;
   const cached = linkCache.get(key);
   if (cached) return cached;
-  let verdict: 'ok' | 'bad_link' | 'unfilled_placeholder';
-  if (/\{[A-Za-z_][A-Za-z0-9_]*\}|%7b[a-z_][a-z0-9_]*%7d/i.test(link)) verdict = 'unfilled_placeholder';
+  let verdict: LinkVerdict;
+  // A link is never cleaned (that would make it another address): one with unsafe characters is removed.
+  if (UNSAFE.test(link)) verdict = 'control_characters';
+  else if (/\{[A-Za-z_][A-Za-z0-9_]*\}|%7b[a-z_][a-z0-9_]*%7d/i.test(link)) verdict = 'unfilled_placeholder';
   else verdict = isAllowedLink(book, link, kind) ? 'ok' : 'bad_link';
   if (linkCache.size > 50_000) linkCache.clear();
   linkCache.set(key, verdict);
@@ -356,14 +416,17 @@ export function checkLink(
 
 /**
  * Checks one price message into `out` (reused across calls: no allocation per update) and returns the drop reason,
- * or null when it holds. `onLinkDrop` counts a refused link: the link is removed (the page then disables the bet
- * button) while the price itself, valid on its own, is kept.
+ * or null when it holds. `onPartialDrop` counts what is left out of a price that is kept: a refused link (removed: the
+ * page then disables the bet button; one holding unsafe characters too). The event id and a prop's player naming (id,
+ * name, team) are not searched for unsafe characters (the hot path, decision 148): they are only looked up in what the
+ * intake has cleaned (the fixtures, their rosters) and never stored, so they match nothing unsafe: no fixture holding
+ * one is accepted (`unknown_event`), and a matched player is the roster's entry.
  */
 export function checkPrice(
   message: Record<string, unknown>,
   now: number,
   limits: IngestLimits,
-  onLinkDrop: (reason: DropReason) => void,
+  onPartialDrop: (reason: DropReason) => void,
   out: CheckedPrice,
 ): DropReason | null {
   const sourceEventId = message.sourceEventId;
@@ -428,7 +491,7 @@ export function checkPrice(
       if (link === undefined || link === null || link === '') continue;
       const verdict = checkLink(book, link, kind);
       if (verdict === 'ok') links[kind] = link as string;
-      else onLinkDrop(verdict);
+      else onPartialDrop(verdict);
     }
   }
   out.sourceEventId = sourceEventId;
@@ -483,7 +546,7 @@ export class Intake {
   private readonly counters = emptyDropCounters();
   private total = 0;
   private readonly price = emptyCheckedPrice();
-  private readonly countLinkDrop = (reason: DropReason) => this.drop(reason);
+  private readonly countPartialDrop = (reason: DropReason) => this.drop(reason);
 
   constructor(
     limits: Partial<IngestLimits> = {},
@@ -523,12 +586,16 @@ export class Intake {
     if (!isRecord(message)) return this.refuse('malformed');
     switch (message.kind) {
       case 'price': {
-        const reason = checkPrice(message, now, this.limits, this.countLinkDrop, this.price);
+        const reason = checkPrice(message, now, this.limits, this.countPartialDrop, this.price);
         return reason ? this.refuse(reason) : this.price;
       }
       case 'event': {
-        const checked = checkEvent(message, now, this.limits);
-        return checked.ok ? checked.value : this.refuse(checked.reason);
+        const notes = { cleaned: 0, refused: 0 };
+        const checked = checkEvent(message, now, this.limits, notes);
+        if (!checked.ok) return this.refuse(checked.reason);
+        if (notes.cleaned > 0) this.drop('text_cleaned', notes.cleaned);
+        if (notes.refused > 0) this.drop('control_characters', notes.refused);
+        return checked.value;
       }
       case 'end': {
         const checked = checkEnd(message);

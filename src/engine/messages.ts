@@ -104,6 +104,13 @@ export const DROP_REASONS = [
   'unknown_player',
   /** A prop whose player could be two of the roster's (same name, or a surname two players share, without an id). */
   'ambiguous_player',
+  /**
+   * Refused for control or bidi characters (decision 148): an id (a key: never cleaned) or a link holding one, or a
+   * name with nothing else in it. A roster entry or a link is left out, its message kept; anything else is refused.
+   */
+  'control_characters',
+  /** Not a refusal: control or bidi characters removed from a name or abbreviation that was kept (decision 148). */
+  'text_cleaned',
 ] as const;
 export type DropReason = (typeof DROP_REASONS)[number];
 export type DropCounters = Record<DropReason, number>;

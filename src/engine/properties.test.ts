@@ -8,7 +8,7 @@ import { ArbFeedSchema } from '#domain/schemas/feed.ts';
 import { OddsEngine } from './engine.ts';
 
 // Properties of every published feed, over random update streams and clocks: the maths, and the pairing rules of
-// DESIGN.md (no mismatched points or periods, no suspended or stale price, never one book with itself).
+// docs/product.md §10 (no mismatched points or periods, no suspended or stale price, never one book with itself).
 
 const T0 = Date.UTC(2026, 10, 22, 0, 0, 0);
 const BOOKS = ['fanduel', 'draftkings', 'betmgm', 'caesars', 'circa'] as const;
@@ -55,7 +55,7 @@ interface Held {
 }
 
 describe('published feed properties', () => {
-  it('every arb is correct, fresh, unsuspended, paired by DESIGN.md rules and cross-book', () => {
+  it('every arb is correct, fresh, unsuspended, paired by docs/product.md §10 rules and cross-book', () => {
     let checked = 0;
     fc.assert(
       fc.property(ops, fc.double({ min: -3, max: 0, noNaN: true }), (stream, floorPct) => {

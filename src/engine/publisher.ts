@@ -2,9 +2,9 @@ import type { Arb, FeedSource } from '#domain/schemas/feed.ts';
 
 // Snapshots and their short history. The body is built only when the arbs changed, so an unchanged market keeps
 // its bytes and ETag (clients then get 304s). Beside the bytes, a snapshot carries the arbs they were serialised from,
-// so that readers in this process never parse what it wrote. The history keeps at most one snapshot per
-// `historyStepMs` over the last `historyMs`, so delayed readers get the newest snapshot published at or before their
-// horizon.
+// so that readers in this process never parse what it wrote. The history keeps the newest snapshot of each
+// `historyStepMs` slot of time over the last `historyMs` (its arbs, not its bytes), so delayed readers get the newest
+// snapshot published at or before their horizon, at most a step and a publish interval early.
 
 export interface Snapshot<E = unknown> {
   /** When it was built, unix ms. */
@@ -34,8 +34,12 @@ export function arbsJson(arbs: readonly Arb[]): string {
   return JSON.stringify(arbs);
 }
 
+/** What a delayed reader needs of an older snapshot: its instant and arbs (its bytes are dropped once superseded). */
+export type PastSnapshot = Pick<Snapshot, 'at' | 'generatedAt' | 'arbs' | 'keys'>;
+
 export class SnapshotHistory<E> {
-  private readonly items: Snapshot<E>[] = [];
+  /** One snapshot per `historyStepMs` bucket of time (the bucket's newest), oldest first. */
+  private readonly items: PastSnapshot[] = [];
   private latestSnapshot: Snapshot<E> | undefined;
 
   constructor(
@@ -53,9 +57,17 @@ export class SnapshotHistory<E> {
 
   add(snapshot: Snapshot<E>): void {
     this.latestSnapshot = snapshot;
+    const past: PastSnapshot = {
+      at: snapshot.at,
+      generatedAt: snapshot.generatedAt,
+      arbs: snapshot.arbs,
+      keys: snapshot.keys,
+    };
+    // Buckets are fixed slots of time, so a market that publishes every 250 ms still leaves one snapshot per step
+    // behind it (replacing while "less than a step after the last kept one" kept replacing the same slot for ever).
     const last = this.items[this.items.length - 1];
-    if (last && snapshot.at - last.at < this.historyStepMs) this.items[this.items.length - 1] = snapshot;
-    else this.items.push(snapshot);
+    if (last && this.bucket(last.at) === this.bucket(snapshot.at)) this.items[this.items.length - 1] = past;
+    else this.items.push(past);
     // Keep one snapshot at or before the window start so `at(now − window)` still has an answer.
     const horizon = snapshot.at - this.historyMs;
     let drop = 0;
@@ -63,13 +75,16 @@ export class SnapshotHistory<E> {
     if (drop > 0) this.items.splice(0, drop);
   }
 
-  /** The newest snapshot built at or before `time` (unix ms); undefined when none that old is kept. */
-  at(time: number): Snapshot<E> | undefined {
+  /**
+   * The newest snapshot built at or before `time` (unix ms), as far as the steps keep it: at most one step plus one
+   * publish interval older than the exact one. Undefined when none that old is kept.
+   */
+  at(time: number): PastSnapshot | undefined {
     const latest = this.latestSnapshot;
     if (latest && latest.at <= time) return latest;
     let lo = 0;
     let hi = this.items.length - 1;
-    let found: Snapshot<E> | undefined;
+    let found: PastSnapshot | undefined;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
       const item = this.items[mid]!;
@@ -79,5 +94,9 @@ export class SnapshotHistory<E> {
       } else hi = mid - 1;
     }
     return found;
+  }
+
+  private bucket(at: number): number {
+    return Math.floor(at / this.historyStepMs);
   }
 }

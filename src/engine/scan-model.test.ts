@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { bestCombinations } from '#domain/arbitrage.ts';
 import type { BookPrice, MarketSpec, OddsEvent } from '#domain/markets.ts';
 import { americanToDecimal, type AmericanOdds, type DecimalOdds } from '#domain/odds.ts';
 import { seededRandom } from '#domain/random.ts';
 import { SPORTSBOOK_KEYS } from '#domain/sportsbooks.ts';
 import { canonicalDecimal } from '#domain/arbitrage.ts';
+import { bestCombinations } from '#tests/support/best-combinations.ts';
 import {
   buildArb,
   DEFAULT_SCAN_OPTIONS,
@@ -16,7 +16,7 @@ import {
 import { BOOK_COUNT, bookSlot, lastScanAt, OddsStore, type MarketState, type StoredPrice } from './store.ts';
 
 // The scanner's shortcuts (decisions 131, 132) against the scan they replace, from scratch: each outcome's usable
-// prices sorted (decimal descending, then book) and cut to the best few, `bestCombinations` of the domain over them,
+// prices sorted (decimal descending, then book) and cut to the best few, `bestCombinations` (tests/support) over them,
 // one arb per combination. Random markets with many ties, suspended and stale prices, prices updated in place many
 // times over, and random options: the scanner must find the same arbs, from the same prices, and record the same
 // best books and worst best decimal per outcome (what the engine's intake test reads).
@@ -32,7 +32,7 @@ const EVENT: OddsEvent = {
 } as OddsEvent;
 const EPL: OddsEvent = { ...EVENT, id: 'epl-che-ars-202611220000', league: 'epl' } as OddsEvent;
 
-/** The scan as it was: sort every outcome's usable prices, keep the best, and ask the domain for the combinations. */
+/** The scan as it was: sort every outcome's usable prices, keep the best, and search their combinations with strings. */
 function referenceScan(market: MarketState, event: OddsEvent, now: number, options: ScanOptions) {
   const maxAge = maxAgeFor(event, options);
   const byOutcome: BookPrice[][] = market.prices.map((byBook) =>

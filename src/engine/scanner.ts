@@ -1,7 +1,12 @@
-import { PROB_PLACES, publishedEdge, type CombinationOptions } from '#domain/arbitrage.ts';
+import {
+  DEFAULT_COMBINATION_OPTIONS,
+  PROB_PLACES,
+  publishedEdge,
+  type CombinationOptions,
+} from '#domain/arbitrage.ts';
 import { arbOrderKey } from '#domain/arb-feed.ts';
 import { specLabel, specOutcomeLabel, specSelectionName } from '#domain/market-labels.ts';
-import { LEAGUES, sideId, type BookPrice, type OddsEvent } from '#domain/markets.ts';
+import { arbEventOf, sideId, type BookPrice, type OddsEvent } from '#domain/markets.ts';
 import { formatAmerican, roundTo } from '#domain/odds.ts';
 import type { Arb, ArbEvent } from '#domain/schemas/feed.ts';
 import { combineBest } from './combinations.ts';
@@ -12,7 +17,7 @@ import { BOOK_COUNT, lastScanAt, type MarketState, type OddsStore } from './stor
 // only its market. `rescanAll` re-scans every market: the engine benchmark's baseline.
 
 export interface ScanOptions extends CombinationOptions {
-  /** A price older than this is stale and never used (DESIGN.md: 60 s pre-match, 10 s live). */
+  /** A price older than this is stale and never used (docs/product.md §10: 60 s pre-match, 10 s live). */
   maxAgePreMatchMs: number;
   maxAgeLiveMs: number;
   /** An arb whose edge_pct is above this is published with `suspect: true` (ARB_MAX_EDGE_PCT; decision 046). */
@@ -20,9 +25,7 @@ export interface ScanOptions extends CombinationOptions {
 }
 
 export const DEFAULT_SCAN_OPTIONS: ScanOptions = {
-  floorPct: -1,
-  maxPerMarket: 3,
-  topPerOutcome: 6,
+  ...DEFAULT_COMBINATION_OPTIONS,
   maxAgePreMatchMs: 60_000,
   maxAgeLiveMs: 10_000,
   maxEdgePct: 10,
@@ -130,10 +133,11 @@ function pickOf(price: BookPrice): BookPrice {
  * Scans one market. `previous` is the market's last result: an arb whose prices did not change (same books, odds and
  * links, same event record) is reused as is, so a re-quote at the same price costs no rebuilding.
  *
- * Exactly `bestCombinations` over each outcome's best `topPerOutcome` usable prices (`combineBest`), not even begun when
- * no combination can pass the floor: the best price of every outcome, whatever its book, already sums to at least the
- * limit (each of the combination's partial sums is at least the same partial sum of best prices: 1/d falls as d rises
- * and floating-point addition is monotonic), which is the case of most markets.
+ * Exactly the tests' reference `bestCombinations` (tests/support/best-combinations.ts) over each outcome's best
+ * `topPerOutcome` usable prices (`combineBest`), not even begun when no combination can pass the floor: the best price
+ * of every outcome, whatever its book, already sums to at least the limit (each of the combination's partial sums is
+ * at least the same partial sum of best prices: 1/d falls as d rises and floating-point addition is monotonic), which
+ * is the case of most markets.
  */
 export function scanMarket(
   market: MarketState,
@@ -402,9 +406,10 @@ interface FeedCache {
 }
 
 /**
- * The same Arb as the domain's `toArb`, with the parts that depend only on the event and market (event block, market
- * label, side ids and names) cached on the market until the event record changes. An edge above `maxEdgePct` is more
- * likely a bad price than money: the arb is flagged `suspect` (decision 046).
+ * The feed's Arb (docs/product.md §3), with the parts that depend only on the event and market (event block, market label, side
+ * ids and names) cached on the market until the event record changes; the engine's tests compare it with the uncached
+ * `toArb` of tests/support/arb-feed.ts. An edge above `maxEdgePct` is more likely a bad price than money: the arb is
+ * flagged `suspect` (decision 046).
  */
 export function buildArb(
   market: MarketState,
@@ -416,14 +421,7 @@ export function buildArb(
   if (!cache || cache.event !== event) {
     cache = {
       event,
-      arbEvent: {
-        id: event.id,
-        teams: { away: { ...event.away }, home: { ...event.home } },
-        live: event.live,
-        date: new Date(event.startsAt).toISOString(),
-        sport: LEAGUES[event.league].sport,
-        league: event.league,
-      },
+      arbEvent: arbEventOf(event),
       label: specLabel(market.spec, market.player),
       sides: new Map(),
     };

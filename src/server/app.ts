@@ -5,12 +5,14 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { OddsSource } from '#engine/sources/index.ts';
 import type { Config } from './config.ts';
 import { redactingDestination, redactUrl, serializeError } from './http/redact.ts';
-import { fastifyTrustProxy } from './http/trust-proxy.ts';
+import { fastifyTrustProxy, normaliseForwardedForHook } from './http/trust-proxy.ts';
 import { enginePlugin } from './feed/plugin.ts';
+import { evPlugin } from './ev/plugin.ts';
+import { middlesPlugin } from './middles/plugin.ts';
 import { clientErrorHandler, errorsPlugin, frameworkErrors } from './http/errors.ts';
 import { readinessPlugin } from './http/readiness.ts';
-import { sitePlugin } from './site/plugin.ts';
-import { dbPlugin } from './db/plugin.ts';
+import { loadSite, sitePlugin } from './site/plugin.ts';
+import { dbPlugin, openAppDatabase } from './db/plugin.ts';
 import { historyPlugin } from './history/plugin.ts';
 import { historyTeaserRoutes } from './history/history-teaser.ts';
 import { outboxPlugin } from './email/plugin.ts';
@@ -19,6 +21,9 @@ import { secretsPlugin } from './secrets.ts';
 import { adminPlugin } from './admin/plugin.ts';
 import { billingPlugin } from './billing/plugin.ts';
 import { apiPlugin } from './odds-api/plugin.ts';
+import { sgpCreditsPlugin } from './sgp/plugin.ts';
+import { usagePlugin, type UsagePluginOptions } from './usage/plugin.ts';
+import { sgpRoutes } from './sgp/routes.ts';
 import type { StreamOptions } from './odds-api/streaming/stream.ts';
 import { arbsFeedRoutes } from './feed/arbs-feed.ts';
 import { healthRoutes } from './http/health.ts';
@@ -42,7 +47,10 @@ export interface AppOptions {
   log?: { write(line: string): unknown } | false;
   /** Overrides ODDS_SOURCE (tests pass a fixed board, a hand-fed or a fake source). */
   source?: OddsSource;
-  /** The clock of the engine and the paid API: delay tiers, quota windows, the stream hub, key lookups and expiry. */
+  /**
+   * The clock of the engine and the paid API (delay tiers, quota windows, the stream hub, key lookups and expiry, SGP
+   * credit months), of trial expiry reminders and of one-time portal links.
+   */
   now?: () => number;
   /** Stream hub settings over the defaults (tests shorten heartbeats and re-checks). */
   stream?: Partial<StreamOptions>;
@@ -52,7 +60,18 @@ export interface AppOptions {
   onRoute?: (route: RouteOptions) => void;
   /** ROLE=ingest/api: lease and publishing periods (tests shorten them). */
   cluster?: ClusterPluginOptions;
+  /** Fastify's per-plugin and per-hook budget (default PLUGIN_TIMEOUT_MS; a test sets Fastify's own 10 s). */
+  pluginTimeout?: number;
+  /** Usage counting (decision 155): flush period and on/off (tests and the bench). */
+  usage?: Omit<UsagePluginOptions, 'now'>;
 }
+
+/**
+ * What each plugin, onReady and preClose hook may take (Fastify's own default is 10 s). Work whose duration follows
+ * the machine's load runs outside it (the database, the site: issue 31); this is a safety net against a hook that
+ * never settles, and never shorter than SHUTDOWN_TIMEOUT_MS, so that a slow preClose hook is not cut before it.
+ */
+export const PLUGIN_TIMEOUT_MS = 60_000;
 
 /** Pino settings: headers and credential-like URL parameters redacted, and every line filtered (decision 010). */
 function loggerOptions(
@@ -90,10 +109,13 @@ export async function buildApp({
   keyCacheMs,
   onRoute,
   cluster,
+  pluginTimeout,
+  usage,
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: log === false ? false : loggerOptions(config, log),
     trustProxy: fastifyTrustProxy(config.TRUST_PROXY),
+    pluginTimeout: pluginTimeout ?? Math.max(PLUGIN_TIMEOUT_MS, config.SHUTDOWN_TIMEOUT_MS),
     bodyLimit: 64 * 1024,
     return503OnClosing: true,
     routerOptions: { ignoreDuplicateSlashes: false, maxParamLength: 200 },
@@ -114,6 +136,8 @@ export async function buildApp({
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
+  // Before every other hook: X-Forwarded-For reduced to addresses, so `request.ip` is one per client (issue 31).
+  normaliseForwardedForHook(app, config.TRUST_PROXY);
   if (onRoute) app.addHook('onRoute', onRoute);
 
   await app.register(errorsPlugin);
@@ -140,30 +164,43 @@ export async function buildApp({
   await app.register(enginePlugin, { source, engine: { now } });
   // ROLE=ingest/api: the leader lease, and the changes on Redis Streams (issue 19; nothing for ROLE=all).
   await app.register(clusterPlugin, cluster ?? {});
+  // The database is opened between plugins, not inside one: a first start (initdb, migrations) on a busy machine takes
+  // longer than Fastify's per-plugin timeout (issue 31); its progress is logged.
+  const registerDb = async () => app.register(dbPlugin, { handle: await openAppDatabase(config, app.log) });
   if (config.ROLE === 'ingest') {
     // The source, the engine and the history writer; no public route but /healthz and /readyz.
     await app.register(secretsPlugin);
-    await app.register(dbPlugin);
+    await registerDb();
     await app.register(historyPlugin, { now });
     return app;
   }
   await app.register(arbsFeedRoutes, { origins: [config.SITE_URL, ...config.CORS_ORIGINS] });
+  // Positive EV (issue 36): app.evBoard, read by GET /v1/ev, and the public page's feed GET /tools/ev.json.
+  await app.register(evPlugin, { now, origins: [config.SITE_URL, ...config.CORS_ORIGINS] });
+  // Middles (issue 36): app.middlesBoard, read by GET /v1/middles.
+  await app.register(middlesPlugin);
   // Storage, rate limits, trial requests, email outbox.
   await app.register(secretsPlugin);
-  await app.register(dbPlugin);
+  await registerDb();
   await app.register(historyPlugin, { now });
   await app.register(rateLimitPlugin, { now });
   await app.register(historyTeaserRoutes, { now });
-  await app.register(trialsPlugin);
+  await app.register(trialsPlugin, { now });
   await app.register(outboxPlugin);
   await app.register(trialRequestRoutes);
-  // The paid odds API (/v1 REST + SSE) and its reference (/openapi.json, /docs).
-  await app.register(apiPlugin, { now, stream, keyCacheMs });
+  // Same-game-parlay credits (app.sgpCredits), then the paid odds API (/v1 REST + SSE, POST /v1/sgp among them) and
+  // its reference (/openapi.json, /docs).
+  await app.register(sgpCreditsPlugin, { now });
+  // Per-key daily usage, counted in memory and flushed in batches (decision 155).
+  await app.register(usagePlugin, { ...usage, now });
+  await app.register(apiPlugin, { now, stream, keyCacheMs, sgpRoutes });
   // Paid keys: the Stripe webhook (when STRIPE_SECRET_KEY is set) and the pricing page's "Lost your key?" form.
   await app.register(billingPlugin, { now });
   // Operators' routes: trial requests, keys, streams.
   await app.register(adminPlugin);
-  await app.register(sitePlugin, { buildDir: config.buildDir, origin: config.SITE_URL });
+  // Read and compressed between plugins, not inside one: on a busy machine it outlasts the per-plugin timeout (issue 31).
+  const site = await loadSite({ buildDir: config.buildDir, origin: config.SITE_URL }, app.log);
+  await app.register(sitePlugin, { site });
   await app.register(seoRoutes, { origin: config.SITE_URL, builtAt: app.siteBuiltAt });
 
   return app;

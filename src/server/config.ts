@@ -4,7 +4,7 @@ import { isPlanId, PLANS, type PlanId } from '#domain/plans.ts';
 import { SITE } from '#domain/site.ts';
 import { TrustProxySchema } from './http/trust-proxy.ts';
 
-// Environment contract of DESIGN.md "Runtime contract". Parsed once at start; a bad value stops the server with a
+// Environment contract of docs/configuration.md. Parsed once at start; a bad value stops the server with a
 // message naming the variable.
 
 const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
@@ -173,11 +173,16 @@ export const ConfigSchema = z.object({
       .regex(/^[\x21-\x7e]{1,100}$/, 'must be 1-100 printable ASCII characters')
       .optional(),
   ),
-  /** Arb feed: near-arbs are published down to this edge (percent, ≤ 0; DESIGN.md default −1). */
+  /** Arb feed: near-arbs are published down to this edge (percent, ≤ 0; docs/product.md §10 default −1). */
   ARB_FLOOR_PCT: z.preprocess(emptyToUndefined, z.coerce.number().min(-10).max(0).default(-1)),
   /** Arb feed: a price older than this is stale and never used (seconds, pre-match / live). */
   ARB_MAX_AGE_PREMATCH_S: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(3600).default(60)),
   ARB_MAX_AGE_LIVE_S: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(600).default(10)),
+  /**
+   * The public positive-EV page's feed (GET /tools/ev.json): how old its prices are, in seconds. Default 120, the
+   * cheapest plan's delay, so the free page never shows sooner what a plan sells (decision 163).
+   */
+  EV_PUBLIC_DELAY_S: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(600).default(120)),
   /** Arb feed: an arb above this edge (percent) is published with `suspect: true` (decision 046). */
   ARB_MAX_EDGE_PCT: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(1000).default(10)),
   /** Ingestion: decimal odds outside [ODDS_MIN_DECIMAL, ODDS_MAX_DECIMAL] are dropped and counted (decision 046). */
@@ -193,13 +198,18 @@ export const ConfigSchema = z.object({
    * retention (the simulator writes about 18 GB a day: decision 106).
    */
   HISTORY_MAX_GB: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(1_000_000).default(20)),
-  /** Odds history: the book whose de-vigged prices are the fair reference for CLV/OLV when it priced the market. */
+  /**
+   * The default reference of fair probabilities (/v1/events/{id}/lines, /v1/clv, /v1/sgp), when a request names none
+   * (decision 164): `sharp` (the median of the sharp books, SHARP_BOOKS in src/domain/sportsbooks.ts), `consensus` (the
+   * median of every book) or a book's id (its own prices). Where it cannot give them, the consensus does and the
+   * answer says why (a book no source carries, such as pinnacle, always falls back).
+   */
   CLV_REFERENCE_BOOK: z.preprocess(
     emptyToUndefined,
     z
       .string()
-      .regex(/^[a-z0-9_]{1,64}$/, 'must be a sportsbook id such as pinnacle or circa')
-      .default('pinnacle'),
+      .regex(/^[a-z0-9_]{1,64}$/, 'must be sharp, consensus or a sportsbook id such as circa')
+      .default('sharp'),
   ),
   /** Odds history: price changes the write queue holds while the database is slow or away, before it drops batches. */
   HISTORY_QUEUE_MAX_CHANGES: z.preprocess(
@@ -251,6 +261,12 @@ export const ConfigSchema = z.object({
   REQUEST_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(30_000)),
   HEADERS_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(10_000)),
   MAX_CONNECTIONS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(10_000)),
+  /**
+   * SIGTERM/SIGINT: how long closing (streams, the history's last batch, the outbox, the database) may take before the
+   * process exits with 1 anyway (issue 31: 10 s was not enough on a busy machine). Keep it below the orchestrator's
+   * grace period before SIGKILL (Kubernetes 30 s, `docker stop` 10 s unless `-t`).
+   */
+  SHUTDOWN_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1_000).default(25_000)),
   /**
    * V8 may let the heap grow to this many percent above what is live after a full GC (0: V8's own heuristics, which
    * on a large machine let an idle server hold several times its live data; docs/decisions/008).
@@ -311,6 +327,19 @@ export const ConfigSchema = z.object({
    * travels to it: https, or http on loopback only; no path (the library sends /v1/… from the root).
    */
   STRIPE_API_URL: serviceUrl('https://stripe-proxy.internal:8443'),
+  /**
+   * Checkout (decision 151): an operator's Stripe Payment Link per plan (https). Set, the plan's "Choose" button goes
+   * there; unset, POST /api/checkout creates a Checkout Session with the plan's price from STRIPE_PRICE_PLANS.
+   */
+  CHECKOUT_URL_STARTER: optionalUrl(['https:']),
+  CHECKOUT_URL_PRO: optionalUrl(['https:']),
+  CHECKOUT_URL_ELITE: optionalUrl(['https:']),
+  CHECKOUT_URL_ENTERPRISE: optionalUrl(['https:']),
+  /**
+   * Stripe's customer-portal login link (https). Set, "Manage subscription" goes there; unset with STRIPE_SECRET_KEY,
+   * the pricing page emails a one-time link that opens a Billing Portal session (decision 151).
+   */
+  SUBSCRIPTION_PORTAL_URL: optionalUrl(['https:']),
   /** Hours a key keeps working after its subscription's payment became late (past_due, unpaid). */
   BILLING_GRACE_HOURS: z.preprocess(
     emptyToUndefined,

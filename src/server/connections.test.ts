@@ -1,4 +1,4 @@
-import { connect, type Socket } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -18,9 +18,11 @@ afterEach(async () => {
   app = undefined;
 });
 
-async function start(port: number, env: Record<string, string>) {
+/** Listens on a port the system picks (never a fixed one, decision 159) and returns it. */
+async function start(env: Record<string, string>): Promise<number> {
   app = await buildApp({ config: trialTestConfig(env), log: false });
-  await app.listen({ port, host: HOST });
+  await app.listen({ port: 0, host: HOST });
+  return (app.server.address() as AddressInfo).port;
 }
 
 interface Peer {
@@ -58,16 +60,16 @@ const HEALTH = 'GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n';
 
 describe('sockets', () => {
   it('closes a socket that sends nothing after HEADERS_TIMEOUT_MS, with a 408 problem', async () => {
-    await start(4251, { HEADERS_TIMEOUT_MS: '300', REQUEST_TIMEOUT_MS: '600' });
-    const peer = await open(4251);
+    const port = await start({ HEADERS_TIMEOUT_MS: '300', REQUEST_TIMEOUT_MS: '600' });
+    const peer = await open(port);
     await peer.closed;
     expect(peer.received()).toMatch(/^HTTP\/1\.1 408 /);
     expect(peer.received()).toContain('application/problem+json');
   });
 
   it('closes a socket that dribbles half a header after HEADERS_TIMEOUT_MS', async () => {
-    await start(4251, { HEADERS_TIMEOUT_MS: '300', REQUEST_TIMEOUT_MS: '600' });
-    const peer = await open(4251);
+    const port = await start({ HEADERS_TIMEOUT_MS: '300', REQUEST_TIMEOUT_MS: '600' });
+    const peer = await open(port);
     peer.socket.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n');
     const dribble = setInterval(() => peer.socket.write('X-A: 1\r\n'), 50);
     await peer.closed;
@@ -76,19 +78,19 @@ describe('sockets', () => {
   });
 
   it('closes an idle keep-alive connection after KEEP_ALIVE_TIMEOUT_MS', async () => {
-    await start(4251, { KEEP_ALIVE_TIMEOUT_MS: '300' });
-    const peer = await open(4251);
+    const port = await start({ KEEP_ALIVE_TIMEOUT_MS: '300' });
+    const peer = await open(port);
     expect(await answerOn(peer, HEALTH)).toMatch(/^HTTP\/1\.1 200 /);
     await peer.closed;
   });
 
   it('refuses connections above MAX_CONNECTIONS while /healthz on an existing connection still works', async () => {
-    await start(4252, { MAX_CONNECTIONS: '3' });
-    const first = await open(4252);
+    const port = await start({ MAX_CONNECTIONS: '3' });
+    const first = await open(port);
     expect(await answerOn(first, HEALTH)).toMatch(/^HTTP\/1\.1 200 /);
-    await open(4252);
-    await open(4252);
-    const extra = await open(4252);
+    await open(port);
+    await open(port);
+    const extra = await open(port);
     extra.socket.write(HEALTH);
     await extra.closed;
     expect(extra.received()).toBe('');
@@ -96,11 +98,13 @@ describe('sockets', () => {
   });
 
   it('keeps a /v1/stream answer open past REQUEST_TIMEOUT_MS and HEADERS_TIMEOUT_MS', async () => {
-    await start(4253, { HEADERS_TIMEOUT_MS: '200', REQUEST_TIMEOUT_MS: '300' });
+    // Timeouts long enough that a busy machine still reads the request within them (at 200/300 ms a loaded CI machine
+    // answered 408 before the stream began); the stream is then watched for twice REQUEST_TIMEOUT_MS.
+    const port = await start({ HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '1500' });
     const { plain } = await app!.apiKeys.create({ planId: 'enterprise', email: 'ops@example.com' });
-    const stream = await openRawStream(`http://${HOST}:4253/v1/stream`, { 'x-api-key': plain });
+    const stream = await openRawStream(`http://${HOST}:${port}/v1/stream`, { 'x-api-key': plain });
     expect(stream.status).toBe(200);
-    const outcome = await Promise.race([stream.ended.then(() => 'ended'), sleep(1500).then(() => 'open')]);
+    const outcome = await Promise.race([stream.ended.then(() => 'ended'), sleep(3000).then(() => 'open')]);
     stream.abort();
     expect(outcome).toBe('open');
     expect(stream.text()).toContain('event: snapshot');

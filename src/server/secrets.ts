@@ -74,6 +74,7 @@ function evictLegacySecret(
 export class Secrets {
   private readonly sealKey: Buffer;
   private readonly hmacKey: Buffer;
+  private readonly cursorKey: Buffer;
 
   constructor(
     serverSecret: string,
@@ -82,6 +83,19 @@ export class Secrets {
     const ikm = Buffer.from(serverSecret, 'utf8');
     this.sealKey = Buffer.from(hkdfSync('sha256', ikm, 'sharpline', 'outbox-seal', 32));
     this.hmacKey = Buffer.from(hkdfSync('sha256', ikm, 'sharpline', 'client-address', 32));
+    this.cursorKey = Buffer.from(hkdfSync('sha256', ikm, 'sharpline', 'page-cursor', 32));
+  }
+
+  /**
+   * The signature of a page cursor's payload (HMAC-SHA256 truncated to 128 bits, base64url): a cursor is accepted
+   * only with the signature this server secret gives it, so a client cannot edit what it continues (decision 147).
+   */
+  signCursor(payload: string): string {
+    return createHmac('sha256', this.cursorKey)
+      .update(payload)
+      .digest()
+      .subarray(0, 16)
+      .toString('base64url');
   }
 
   /** Keyed hash (hex) of a client address: comparable across requests, not reversible by enumerating IPv4. */

@@ -23,14 +23,21 @@ async function main() {
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
+    const started = performance.now();
+    app.log.info({ signal, timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, 'shutting down');
     const timer = setTimeout(() => {
-      app.log.error('shutdown timed out after 10 s; exiting');
+      app.log.error(
+        `shutdown timed out after ${config.SHUTDOWN_TIMEOUT_MS} ms (SHUTDOWN_TIMEOUT_MS); exiting`,
+      );
       process.exit(1);
-    }, 10_000);
+    }, config.SHUTDOWN_TIMEOUT_MS);
     timer.unref();
     app.close().then(
-      () => process.exit(0),
+      () => {
+        const ms = Math.round(performance.now() - started);
+        app.log.info({ ms }, `shut down in ${ms} ms`);
+        process.exit(0);
+      },
       (error: unknown) => {
         app.log.error({ err: error }, 'error during shutdown');
         process.exit(1);

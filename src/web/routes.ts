@@ -3,6 +3,9 @@ import { type RouteConfig, index, route } from '@react-router/dev/routes';
 export default [
   index('routes/home.tsx'),
   route('betting-tools/arbitrage', 'routes/arbitrage.tsx'),
+  route('betting-tools/positive-ev', 'routes/positive-ev.tsx'),
   route('sports-betting-api', 'routes/pricing.tsx'),
+  route('welcome', 'routes/welcome.tsx'),
+  route('account', 'routes/account.tsx'),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

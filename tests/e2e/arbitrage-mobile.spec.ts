@@ -39,3 +39,32 @@ test('on a phone the bet buttons use the mobile links, sides stack and nothing o
   const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
   expect((await new AxeBuilder({ page }).withTags(tags).analyze()).violations).toEqual([]);
 });
+
+// Issue 34: on a 390 × 844 phone the filters and settings fold under one button, so the first arb is on the first
+// screen; the button unfolds them.
+test.describe('on a 390 × 844 phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('the first arb is on the first screen; "Filters and settings" unfolds the toolbar', async ({
+    page,
+  }) => {
+    await page.goto('/betting-tools/arbitrage');
+    const firstRow = page.getByRole('table').getByRole('row').nth(1);
+    await expect(firstRow).toBeVisible();
+    // The row's edge and its first bet button are on screen without scrolling.
+    await expect(firstRow.getByText(/^Edge -?\d+\.\d\d%$/).first()).toBeInViewport({ ratio: 1 });
+    await expect(firstRow.getByRole('link', { name: /^bet at /i }).first()).toBeInViewport({ ratio: 1 });
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+
+    const minEdge = page.getByRole('spinbutton', { name: 'Minimum edge' });
+    await expect(minEdge).toBeHidden();
+    const fold = page.getByRole('button', { name: 'Filters and settings' });
+    await expect(fold).toHaveAttribute('aria-expanded', 'false');
+    await fold.click();
+    await expect(fold).toHaveAttribute('aria-expanded', 'true');
+    await expect(minEdge).toBeVisible();
+    await expect(page.getByRole('spinbutton', { name: 'Alert threshold' })).toBeVisible();
+    await fold.click();
+    await expect(minEdge).toBeHidden();
+  });
+});

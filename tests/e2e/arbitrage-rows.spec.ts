@@ -38,7 +38,8 @@ test('prices follow the odds format; stakes and payouts do not', async ({ page }
     await format.selectOption(value);
     await expect(prices).toHaveText([...texts]);
     await expect(page.getByRole('spinbutton', { name: /stake on boston celtics/i })).toHaveValue('80.40');
-    await expect(row).toContainText('Profit $5.01');
+    // At the book's exact −140 (12/7, docs/decisions/160): 119.60 × 12/7 = 205.028… → 205.02 = 80.40 × 2.55.
+    await expect(row).toContainText('Profit $5.02');
   }
 });
 
@@ -52,13 +53,15 @@ test('the total and rounding set the split, and the row shows the worst case and
   const lakers = page.getByRole('spinbutton', { name: /stake on los angeles lakers/i });
   await expect(celtics).toHaveValue('200.00');
   await expect(lakers).toHaveValue('300.00');
-  // 200 × 2.55 = 510.00 and 300 × 1.7142 = 514.26: the guaranteed profit is 510 − 500.
+  // 200 × 2.55 = 510.00 and 300 × 12/7 (−140 exactly) = 514.285… → 514.28: the guaranteed profit is 510 − 500,
+  // 2.00 % of the total, shown beside the 2.51 % badge (docs/decisions/160).
   const row = arbRow(page, /BOS @ LAL/);
   await expect(row).toContainText('Pays $510.00');
-  await expect(row).toContainText('Pays $514.26');
+  await expect(row).toContainText('Pays $514.28');
   await expect(row).toContainText('Staked $500.00');
   await expect(row).toContainText('Profit $10.00');
-  // Typing still moves the other side (SPEC §5), and an emptied field goes back to the rounded split.
+  await expect(row.locator('[data-split-return]')).toHaveText('$5 split guaranteed: $10.00 (2.00%)');
+  // Typing still moves the other side (docs/product.md §5), and an emptied field goes back to the rounded split.
   await celtics.fill('100');
   await expect(lakers).toHaveValue('149.12');
   await celtics.fill('');
@@ -70,6 +73,8 @@ test('the total and rounding set the split, and the row shows the worst case and
   await page.getByRole('combobox', { name: 'Round stakes to' }).selectOption('10');
   const yankees = arbRow(page, /NYY @ BOS/);
   await expect(yankees).toContainText('Profit -$9.00');
+  // Beside its positive badge, the $10 split's own return: −900 / 5,000 = −18.00 %.
+  await expect(yankees.locator('[data-split-return]')).toHaveText('$10 split guaranteed: -$9.00 (-18.00%)');
   await expect(yankees.getByText(/^Loses \$9\.00 if .+ wins$/)).toBeVisible();
 });
 
@@ -91,6 +96,8 @@ for (const width of [320, 390, 1280]) {
   test(`rows fit ${width} px with every tool in use, axe clean`, async ({ page }, testInfo) => {
     await page.setViewportSize({ width, height: 900 });
     await open(page);
+    // Phones fold the toolbar under one button (issue 34).
+    if (width < 640) await page.getByRole('button', { name: 'Filters and settings' }).click();
     await page.getByRole('combobox', { name: 'Odds format' }).selectOption('fractional');
     await setTotal(page, '50');
     await page.getByRole('combobox', { name: 'Round stakes to' }).selectOption('10');

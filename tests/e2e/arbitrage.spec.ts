@@ -196,9 +196,10 @@ test.describe('arbitrage finder on a desktop', () => {
     await celtics.fill('');
     await celtics.blur();
     await expect(celtics).toHaveValue('80.40');
-    // Payouts are rounded down to the cent from the feed's decimal odds (decision 089): 80.40 × 2.55 = 205.02 and
-    // 119.60 × 1.7142 (−140, stored floored to 4 places) = 205.018, so the guaranteed profit is 205.01 − 200.
-    await expect(arbRow(page, /BOS @ LAL/)).toContainText('Profit $5.01');
+    // Payouts are rounded down to the cent from the book's exact price (decisions 089 and 160): 80.40 × 2.55 =
+    // 205.02 and 119.60 × 12/7 (−140) = 205.028…, so the guaranteed profit is 205.02 − 200 (the feed's 4-place
+    // 1.7142 would pay 205.018 → 205.01).
+    await expect(arbRow(page, /BOS @ LAL/)).toContainText('Profit $5.02');
   });
 
   test('the page is usable with the keyboard alone', async ({ page }) => {

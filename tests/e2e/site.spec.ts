@@ -32,25 +32,43 @@ test.describe('header dropdowns', () => {
     await expect(page).toHaveURL(/\/betting-tools\/arbitrage$/);
   });
 
-  test('the pricing page offers API documentation and subscription management, by arrow keys', async ({
-    page,
-  }) => {
+  // Issue 34: one header on every page, the tools, API pricing and the docs all on screen at 390 px (the pricing link
+  // used to disappear on phones, and the pricing page had another header).
+  for (const path of [...PAGES, '/this/does/not/exist']) {
+    test(`${path} has the one header: Betting Tools, API Pricing and Docs, all on a 390 px screen`, async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(path);
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      const items = [
+        nav.getByRole('link', { name: 'Sharpline home' }),
+        nav.getByRole('button', { name: 'Betting Tools' }),
+        nav.getByRole('link', { name: 'API Pricing' }),
+        nav.getByRole('link', { name: 'Docs' }),
+        nav.getByRole('link', { name: 'Your Account' }),
+      ];
+      for (const item of items) await expect(item).toBeInViewport({ ratio: 1 });
+      await expect(nav.getByRole('link', { name: 'API Pricing' })).toHaveAttribute(
+        'href',
+        '/sports-betting-api',
+      );
+      await expect(nav.getByRole('link', { name: 'Docs' })).toHaveAttribute('href', '/docs');
+      await expect(nav.getByRole('link', { name: 'Your Account' })).toHaveAttribute('href', '/account');
+      await nav.getByRole('button', { name: 'Betting Tools' }).click();
+      await expect(page.getByRole('menuitem', { name: 'Arbitrage Finder' })).toBeInViewport({ ratio: 1 });
+      await expect(page.getByRole('menuitem', { name: 'Positive EV Finder' })).toBeInViewport({ ratio: 1 });
+    });
+  }
+
+  test('on a server that manages no subscriptions, no page offers Manage Subscription', async ({ page }) => {
+    // This server runs without Stripe (tests/e2e/checkout.spec.ts follows Manage Subscription from the footer).
     await page.goto('/sports-betting-api');
-    await expect(page.getByRole('button', { name: 'Betting Tools' })).toHaveCount(0);
-    const trigger = page.getByRole('button', { name: 'Sports Betting API' });
-    await trigger.focus();
-    await page.keyboard.press('Space');
-    const docs = page.getByRole('menuitem', { name: 'API Documentation' });
-    const portal = page.getByRole('menuitem', { name: 'Manage Subscription' });
-    await expect(docs).toBeFocused();
-    await page.keyboard.press('ArrowDown');
-    await expect(portal).toBeFocused();
-    await page.keyboard.press('ArrowDown');
-    await expect(docs).toBeFocused();
-    await page.keyboard.press('End');
-    await expect(portal).toBeFocused();
-    await expect(docs).toHaveAttribute('href', '/docs');
-    await expect(portal).toHaveAttribute('href', /^https:\/\//);
+    // The page has read the server's configuration once the plan buttons say so.
+    await expect(page.getByRole('link', { name: /^Purchases not open: start a free trial$/i })).toHaveCount(
+      4,
+    );
+    await expect(page.getByRole('link', { name: 'Manage Subscription' })).toHaveCount(0);
   });
 
   test('a click outside closes an open menu', async ({ page }) => {
@@ -168,7 +186,7 @@ test.describe('home page', () => {
     await expect(page.getByTestId('twinkling-dots').locator('span')).toHaveCount(50);
     for (const title of [
       'Standardized data',
-      'Same-game-parlay builder',
+      'Same-game-parlay pricing API',
       'Push via SSE or pull via REST',
       'Full coverage',
     ]) {
@@ -176,6 +194,38 @@ test.describe('home page', () => {
     }
     await page.getByRole('link', { name: /Compare the Sports Betting API plans/ }).click();
     await expect(page).toHaveURL(/\/sports-betting-api$/);
+  });
+
+  // Issue 34: the site tells the truth.
+  test('says what a trial key gets, what the SGP card offers, three 1X2 prices, and which books are offshore', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    const trial = page.getByRole('form', { name: 'Get your free trial API key' });
+    await expect(trial).toContainText(
+      '7 days with Pro plan limits: odds delayed up to 15 seconds, 100 requests per minute.',
+    );
+    await expect(trial).not.toContainText(/real-time/i);
+    await expect(page.getByText('builder', { exact: false })).toHaveCount(0);
+    await expect(
+      page.getByRole('listitem').filter({ hasText: 'Same-game-parlay pricing API' }),
+    ).toContainText('Elite and Enterprise');
+    // The 1X2 card: home, draw and away.
+    const oneXTwo = page.getByTestId('odds-card-prices').filter({ hasText: '+240' });
+    await expect(oneXTwo.locator('span')).toHaveText(['+125', '+240', '+210']);
+    await expect(page.locator('body')).not.toContainText('15 US sportsbooks');
+    const books = page.getByTestId('sportsbook-coverage');
+    await expect(books.getByRole('term')).toHaveText([
+      'US state-licensed (12)',
+      'Sweepstakes (1)',
+      'Offshore (2)',
+    ]);
+    await expect(books.getByRole('definition').nth(4)).toHaveText('BetOnline, Bovada');
+    await page.goto('/sports-betting-api');
+    await expect(page.locator('main')).toContainText(
+      'Odds from 15 sportsbooks (12 US state-licensed, 1 sweepstakes, 2 offshore) by REST or server-sent events (which books are which).',
+    );
+    await expect(page.locator('body')).not.toContainText('15 US sportsbooks');
   });
 
   test('the dots stay still when the visitor prefers reduced motion', async ({ browser }) => {
@@ -193,7 +243,9 @@ test.describe('home page', () => {
 });
 
 test.describe('pricing page', () => {
-  test('lists the four plans with their prices and checkout links', async ({ page }) => {
+  test('lists the four plans with their prices; on a server that sells nothing each offers the free trial', async ({
+    page,
+  }) => {
     await page.goto('/sports-betting-api');
     const expected = [
       ['Starter', '$29'],
@@ -205,7 +257,11 @@ test.describe('pricing page', () => {
       const card = page.getByRole('article', { name });
       await expect(card).toContainText(price);
       await expect(card).toContainText('/month');
-      await expect(card.getByRole('link', { name: `Choose ${name}` })).toHaveAttribute('href', /^https:\/\//);
+      // No Payment Link and no Stripe on this server (tests/e2e/checkout.spec.ts buys on one with Stripe).
+      await expect(
+        card.getByRole('link', { name: /^Purchases not open: start a free trial$/i }),
+      ).toHaveAttribute('href', '/#trial');
+      await expect(card.getByRole('button', { name: `Choose ${name}` })).toHaveCount(0);
     }
     await expect(page.getByRole('article', { name: 'Starter' })).toContainText(
       'Not included: Historical odds',
@@ -213,6 +269,29 @@ test.describe('pricing page', () => {
     await expect(page.getByRole('article', { name: 'Enterprise' })).toContainText(
       '100K same-game-parlay credits',
     );
+    await expect(page.getByRole('region', { name: 'Manage your subscription' })).toHaveCount(0);
+    await page
+      .getByRole('article', { name: 'Pro' })
+      .getByRole('link', { name: /Purchases not open/ })
+      .click();
+    await expect(page).toHaveURL(/\/#trial$/);
+    await expect(page.getByRole('button', { name: 'Get Free Trial Key' })).toBeInViewport();
+  });
+
+  test('without JavaScript the plan buttons still post, and the server says purchases are not open here', async ({
+    browser,
+    baseURL,
+  }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false, baseURL: baseURL! });
+    const page = await context.newPage();
+    await page.goto('/sports-betting-api');
+    const notice = page.locator('#purchases-closed');
+    await expect(notice).toBeHidden();
+    await page.getByRole('button', { name: 'Choose Pro' }).click();
+    await expect(page).toHaveURL(/\/sports-betting-api\?checkout=closed#purchases-closed$/);
+    await expect(notice).toBeVisible();
+    await expect(notice).toContainText('Purchases are not open on this server yet.');
+    await context.close();
   });
 });
 

@@ -17,3 +17,5 @@ export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 /** The site served with the arbitrage page's deterministic replayed feed. */
 export const E2E_REPLAY_PORT = Number(process.env.E2E_REPLAY_PORT ?? 3101);
 export const E2E_REPLAY_ORIGIN = `http://127.0.0.1:${E2E_REPLAY_PORT}`;
+/** The site with Stripe's API stood in for (tests/e2e/checkout.spec.ts starts it itself, with its stand-in). */
+export const E2E_CHECKOUT_PORT = Number(process.env.E2E_CHECKOUT_PORT ?? 3102);

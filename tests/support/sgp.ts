@@ -54,3 +54,39 @@ export function sgpThreeLegs(id: string) {
     { market: `${id}|prop|player_points|full|p-tatum|27.5`, outcome: 'over' },
   ];
 }
+
+/**
+ * A Premier League event named `Goals Home <n>` v `Goals Away <n>` starting in an hour, at FanDuel and DraftKings:
+ * 1X2 home −250 / draw +380 / away +750, total 2.5 over −135 / under +115, total 3.5 over +160 / under −190, and
+ * the away striker "Goals Striker" to score anytime at +300 / no −400. Returns the event id.
+ */
+export function ingestSoccerSgpBoard(app: FastifyInstance, n: number, now: number): string {
+  const source = `sgp-soccer-${n}`;
+  const accept = (message: unknown) => {
+    if (!app.engine.ingest(message)) throw new Error(`the engine dropped ${JSON.stringify(message)}`);
+  };
+  const striker = { id: 'p-goals-striker', name: 'Goals Striker' };
+  accept({
+    kind: 'event',
+    sourceEventId: source,
+    league: 'epl',
+    home: { name: `Goals Home ${n}`, abbreviation: `GH${n}` },
+    away: { name: `Goals Away ${n}`, abbreviation: `GA${n}` },
+    startsAt: now + 3_600_000,
+    players: [{ ...striker, team: 'away' }],
+  });
+  for (const book of ['fanduel', 'draftkings']) {
+    const game = { kind: 'price', sourceEventId: source, book };
+    accept({ ...game, market: '1x2', outcome: 'home', american: -250 });
+    accept({ ...game, market: '1x2', outcome: 'draw', american: 380 });
+    accept({ ...game, market: '1x2', outcome: 'away', american: 750 });
+    accept({ ...game, market: 'total', point: 2.5, outcome: 'over', american: -135 });
+    accept({ ...game, market: 'total', point: 2.5, outcome: 'under', american: 115 });
+    accept({ ...game, market: 'total', point: 3.5, outcome: 'over', american: 160 });
+    accept({ ...game, market: 'total', point: 3.5, outcome: 'under', american: -190 });
+    const scorer = { stat: 'player_goal_scorer_anytime', point: undefined };
+    accept(propPrice(source, book, striker, 'yes', 300, scorer));
+    accept(propPrice(source, book, striker, 'no', -400, scorer));
+  }
+  return app.engine.store.events().find((event) => event.home.name === `Goals Home ${n}`)!.id;
+}

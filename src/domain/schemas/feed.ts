@@ -1,9 +1,9 @@
 import { z } from 'zod/mini';
 
-// The arbitrage feed of SPEC §3 ("Arbitrage feed", "Arb", "Side") and §7 call 2, shared by the engine that
+// The arbitrage feed of docs/product.md §3 ("Arbitrage feed", "Arb", "Side") and §7 call 2, shared by the engine that
 // publishes it, the server route that serves it and the page that polls it. Written with zod/mini, the same
 // validator with functions instead of methods: the page loads 7 KB of it instead of zod's 24 KB (decision 063). Its
-// schemas compose with the full zod's (schemas/api.ts embeds them).
+// schemas compose with the full zod's (the API's schemas in schemas/api/ embed them).
 
 /** A string of `min` to `max` characters. */
 const text = (min: number, max: number) =>

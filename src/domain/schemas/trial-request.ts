@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// SPEC §3 "Trial request" and §7 call 1. The form validates with TrialFormSchema; the server validates the whole
+// docs/product.md §3 "Trial request" and §7 call 1. The form validates with TrialFormSchema; the server validates the whole
 // payload with TrialRequestSchema. Unknown fields are stripped (zod's default for objects).
 
 // Refused everywhere: C0 and C1 controls (NUL, ESC, CSI…) and bidirectional overrides/isolates, which make stored text

@@ -6,8 +6,8 @@ import { MAX_TIMER_MS } from '../ingest.ts';
 import { MAX_AT_MS, parseReplay, recordSimulation, replaySource } from './replay.ts';
 import type { SourceContext } from './types.ts';
 
-const EXAMPLE = path.resolve('src/engine/sources/fixtures/replay-example.jsonl');
-const HOSTILE = path.resolve('src/engine/sources/fixtures/replay-hostile.jsonl');
+const EXAMPLE = path.resolve('tests/fixtures/replay-example.jsonl');
+const HOSTILE = path.resolve('tests/fixtures/replay-hostile.jsonl');
 
 function harness() {
   const engine = new OddsEngine({ source: 'replay' });

@@ -90,11 +90,20 @@ describe('MarketSimulator player props', () => {
     const mean = counts.reduce((a, b) => a + b, 0) / counts.length;
     expect(mean).toBeGreaterThan(24);
     expect(mean).toBeLessThan(70);
-    // Every league's whole catalogue appears somewhere on the board (yes/no props included).
-    for (const league of ['nba', 'ncaab', 'nfl', 'mlb', 'nhl'] as const) {
+    // Every league's whole catalogue appears somewhere on the board (yes/no props included); MLB, out of season on T0
+    // (late November, decision 162), on a board of early April.
+    for (const league of ['nba', 'ncaab', 'nfl', 'nhl'] as const) {
       const stats = new Set(props.filter((m) => leagues.get(m.sourceEventId) === league).map((m) => m.stat));
       for (const def of PROP_CATALOGUE[league]) expect(stats, `${league} ${def.key}`).toContain(def.key);
     }
+    const april = new MarketSimulator({
+      seed: 3,
+      startMs: Date.UTC(2027, 3, 2),
+      propsPostedMs: Infinity,
+    }).initial();
+    const mlb = new Set(events(april).flatMap((e) => (e.league === 'mlb' ? [e.sourceEventId] : [])));
+    const mlbStats = new Set(april.filter(isProp).flatMap((m) => (mlb.has(m.sourceEventId) ? [m.stat] : [])));
+    for (const def of PROP_CATALOGUE.mlb) expect(mlbStats, `mlb ${def.key}`).toContain(def.key);
     expect(props.some((m) => m.period === 'q1')).toBe(true);
     // Alternate lines (and books hanging their own number) give some stats more than one line.
     expect([...linesPerStat.values()].filter((lines) => lines.size > 1).length).toBeGreaterThan(100);
@@ -205,7 +214,8 @@ describe('MarketSimulator player props', () => {
   });
 
   it("posts a fixture's props PROPS_POSTED_MS before its start: its roster first, then its props", () => {
-    const sim = new MarketSimulator({ seed: 8, startMs: T0, stepMs: 60_000 });
+    // 40 fixtures over eight hours (twelve hours of the default board, 110 fixtures, took ~48 s on a loaded machine).
+    const sim = new MarketSimulator({ seed: 8, startMs: T0, stepMs: 60_000, events: 40 });
     const rosterAt = new Map<string, number>();
     const firstPropAt = new Map<string, number>();
     const startsAt = new Map<string, number>();
@@ -226,7 +236,7 @@ describe('MarketSimulator player props', () => {
       expect(rosterAt.has(id), id).toBe(false);
       expect(firstPropAt.has(id), id).toBe(false);
     }
-    for (let step = 1; step <= 12 * 60; step += 1) seen(sim.step(), T0 + step * 60_000);
+    for (let step = 1; step <= 8 * 60; step += 1) seen(sim.step(), T0 + step * 60_000);
     let posted = 0;
     for (const id of early) {
       if (!firstPropAt.has(id)) continue;
@@ -237,8 +247,7 @@ describe('MarketSimulator player props', () => {
       expect(firstPropAt.get(id)!).toBeGreaterThanOrEqual(rosterAt.get(id)!);
     }
     expect(posted).toBeGreaterThan(5);
-    // Twelve simulated hours of the whole board with props, minute by minute: ~28 s alone on this machine, so the
-    // 30 s default failed it whenever anything else ran beside it.
+    // Eight simulated hours of 40 fixtures with props, minute by minute.
   }, 120_000);
 
   it('feeds the engine props it stores and scans, dropping only the ambiguous namings it sends on purpose', () => {

@@ -17,10 +17,7 @@ const NOW = Date.parse('2026-11-22T00:00:00Z');
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
 const fixture = (name: string) =>
-  JSON.parse(readFileSync(path.resolve('src/engine/sources/fixtures', name), 'utf8')) as Record<
-    string,
-    unknown
-  >;
+  JSON.parse(readFileSync(path.resolve('tests/fixtures', name), 'utf8')) as Record<string, unknown>;
 const NBA_PROPS = fixture('the-odds-api-nba-event-props.json');
 const NFL_PROPS = fixture('the-odds-api-nfl-event-props.json');
 const OKC = NBA_PROPS.id as string;

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ArbFeedSchema } from '#domain/schemas/feed.ts';
@@ -8,12 +9,13 @@ import { MAX_TIMER_MS } from '../ingest.ts';
 import { TheOddsApiSource } from './the-odds-api.ts';
 import type { SourceContext } from './types.ts';
 
-// The Odds API v4 source against a local HTTP server answering in the documented format (fixtures/ hold our own
+// The Odds API v4 source against a local HTTP server answering in the documented format (tests/fixtures/ holds our own
 // responses: real shapes, invented prices).
 
-const PORT = 4150;
+// The port the system picked when the server started (never a fixed one: two runs on one machine would collide).
+let PORT = 0;
 const NOW = Date.parse('2026-11-22T00:00:00Z');
-const fixture = (name: string) => readFileSync(path.resolve('src/engine/sources/fixtures', name));
+const fixture = (name: string) => readFileSync(path.resolve('tests/fixtures', name));
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 let handler: Handler;
@@ -25,7 +27,8 @@ beforeAll(async () => {
     requests.push(new URL(request.url ?? '/', `http://127.0.0.1:${PORT}`));
     handler(request, response);
   });
-  await new Promise<void>((resolve) => server.listen(PORT, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  PORT = (server.address() as AddressInfo).port;
 });
 
 afterAll(async () => {

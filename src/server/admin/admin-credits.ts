@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { ApiKeyRecord } from '../odds-api/keys.ts';
+import type { ApiKeyRecord } from '../keys/service.ts';
 import {
   GRANT_MONTHS_AHEAD,
   MAX_GRANT,
@@ -9,7 +9,7 @@ import {
   plansWithSgp,
   type SgpGrant,
   type SgpMonthUsage,
-} from '../odds-api/sgp-credits.ts';
+} from '../sgp/sgp-credits.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { guardAdminRoutes } from './admin-guard.ts';
 import { KeyPrefixSchema, keyView } from './admin-keys.ts';

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
+import { manualSource } from '#tests/support/server/app.ts';
 import { trialTestConfig } from '#tests/support/server/trials.ts';
 
 // Decision 013: wrong admin tokens are logged without the token and throttled per peer address.
@@ -11,6 +12,7 @@ let app: FastifyInstance;
 beforeAll(async () => {
   const config = trialTestConfig({ LOG_LEVEL: 'info', ADMIN_AUTH_FAILURES_PER_MINUTE: '3' });
   app = await buildApp({
+    source: manualSource(),
     config,
     log: { write: (line: string) => logLines.push(line) },
   });

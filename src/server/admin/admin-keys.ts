@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { PlanIdSchema } from '#domain/schemas/api.ts';
-import type { ApiKeyRecord } from '../odds-api/keys.ts';
+import { PlanIdSchema } from '#domain/schemas/api/common.ts';
+import type { ApiKeyRecord } from '../keys/service.ts';
 import { guardAdminRoutes } from './admin-guard.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { normaliseEmail } from '../trials/service.ts';

@@ -6,13 +6,21 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
+import { manualSource } from '#tests/support/server/app.ts';
 import type { Config } from '../config.ts';
 import { apiKeys, emailOutbox, trialRequests } from '../db/schema.ts';
-import { verifyKey } from '../odds-api/keys.ts';
-import { keyInEmail, SmtpPeer, trialBody, trialTestConfig, waitFor } from '#tests/support/server/trials.ts';
+import { verifyKey } from '../keys/key-format.ts';
+import {
+  freePort,
+  keyInEmail,
+  SmtpPeer,
+  trialBody,
+  trialTestConfig,
+  waitFor,
+} from '#tests/support/server/trials.ts';
 
-const peer = new SmtpPeer(4205);
-const PORT = 4206;
+const peer = new SmtpPeer(await freePort());
+const PORT = await freePort();
 let app: FastifyInstance;
 let config: Config;
 let token: string;
@@ -48,7 +56,7 @@ beforeAll(async () => {
     TRIAL_LIMIT_PER_IP: '1000',
     PGLITE_DIR: '',
   });
-  app = await buildApp({ config, log: false });
+  app = await buildApp({ source: manualSource(), config, log: false });
   await app.listen({ port: PORT, host: '127.0.0.1' });
   token = readFileSync(path.join(config.dataDir, 'admin-token'), 'utf8').trim();
 });

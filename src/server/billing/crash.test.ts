@@ -5,14 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { apiKeys, emailOutbox } from '../db/schema.ts';
 import { crashTestEnv, openStoppedDatabase, serverProcesses } from '#tests/support/server/process.ts';
 import { checkoutSession, signedEvent, stripeEnv, stripeId } from '#tests/support/server/stripe.ts';
-import { keyInEmail, SmtpPeer, waitFor } from '#tests/support/server/trials.ts';
+import { freePort, keyInEmail, SmtpPeer, waitFor } from '#tests/support/server/trials.ts';
 
 // A real server process is killed with SIGKILL while the email carrying a just-issued paid key is in flight (the mail
 // server read it but never answered). After a restart, and Stripe delivering the event again, there is exactly one key
 // for the subscription and exactly one email, carrying a key that works.
 
-const SMTP_PORT = 4233;
-const PORT = 4234;
+const SMTP_PORT = await freePort();
+const PORT = await freePort();
 const base = `http://127.0.0.1:${PORT}`;
 const processes = serverProcesses();
 

@@ -1,18 +1,34 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeys, emailOutbox } from '../db/schema.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { apiKeys, emailOutbox, lostKeyRequests } from '../db/schema.ts';
+import { emailHash } from '../http/log-safe.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
-import { keyInEmail, SmtpPeer, trialTestConfig, waitFor } from '#tests/support/server/trials.ts';
+import { freePort, keyInEmail, SmtpPeer, trialTestConfig, waitFor } from '#tests/support/server/trials.ts';
+import { emailIdentity } from '../keys/email-identity.ts';
 
 // POST /api/lost-key (issue 18, decision 142): a paid key's owner gets a new key by email; the old key works for 24
 // hours more; the answer never tells whether the address has a key; the form is rate limited like trial requests.
 
 const HOUR = 3_600_000;
-const peer = new SmtpPeer(4232);
+const peer = new SmtpPeer(await freePort());
 const clock = virtualClock(Date.now());
 let app: FastifyInstance;
 let addresses = 0;
+const logLines: string[] = [];
+const logTo = (lines: string[]) =>
+  new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+/** Every lost-key answer, in the order the app finished sending them (an onResponse hook of the test). */
+const events: string[] = [];
 
 const ask = (email: string, headers: Record<string, string> = {}, body: Record<string, unknown> = {}) =>
   app.inject({
@@ -36,6 +52,13 @@ async function paidKey(email: string, plan: 'pro' | 'elite' = 'elite') {
 const outboxCount = async () =>
   (await app.db.select({ n: sql<number>`count(*)::int` }).from(emailOutbox))[0]!.n;
 
+/** Resolves once every recorded lost-key request has been processed (the work runs after the answer). */
+const processed = (target = app) =>
+  waitFor(
+    async () => (await target.db.select({ n: sql<number>`count(*)::int` }).from(lostKeyRequests))[0]!.n === 0,
+    'the lost-key requests to be processed',
+  );
+
 function newAddress(local = 'owner') {
   addresses += 1;
   return `${local}${addresses}.${process.pid}@example.com`;
@@ -46,6 +69,10 @@ beforeAll(async () => {
   app = await buildTestApp({
     config: trialTestConfig({ SMTP_URL: peer.url, TRUST_PROXY: 'true' }),
     now: clock.now,
+    log: logTo(logLines),
+  });
+  app.addHook('onResponse', async (request) => {
+    if (request.url === '/api/lost-key') events.push('answered');
   });
   await app.ready();
 });
@@ -107,6 +134,7 @@ describe('POST /api/lost-key', () => {
     const response = await ask(newAddress('nobody'));
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ success: true });
+    await processed();
     expect(await outboxCount()).toBe(before);
   });
 
@@ -133,6 +161,7 @@ describe('POST /api/lost-key', () => {
     });
     const before = await outboxCount();
     expect((await ask(email)).statusCode).toBe(200);
+    await processed();
     expect(await outboxCount()).toBe(before);
   });
 
@@ -164,6 +193,88 @@ describe('POST /api/lost-key', () => {
     await paidKey(email);
     const before = await outboxCount();
     expect((await ask(email, {}, { website: 'https://spam.example' })).statusCode).toBe(200);
+    await processed();
     expect(await outboxCount()).toBe(before);
   });
+});
+
+describe('the answer does not depend on the address (issue 31)', () => {
+  it('answers before any key lookup starts, for an address with a paid key and for one without', async () => {
+    await processed();
+    const lookup = app.paidKeys.lostKey.bind(app.paidKeys);
+    const work = vi.spyOn(app.paidKeys, 'lostKey').mockImplementation(async (...args) => {
+      events.push('lookup');
+      return lookup(...args);
+    });
+    try {
+      const owner = newAddress('timing');
+      await paidKey(owner);
+      for (const email of [owner, newAddress('timing-nobody')]) {
+        events.length = 0;
+        addresses += 1;
+        expect((await ask(email)).statusCode).toBe(200);
+        await waitFor(() => events.includes('lookup'), 'the lookup');
+        // The answer was sent before the lookup began: its duration cannot depend on what the lookup finds.
+        expect(events).toEqual(['answered', 'lookup']);
+        await processed();
+      }
+      await waitFor(() => peer.to(owner)[0], 'the new key email');
+    } finally {
+      work.mockRestore();
+    }
+  });
+
+  it('a failure after the answer is logged without the address and retried: the request is not lost', async () => {
+    const email = newAddress('retried');
+    const old = await paidKey(email);
+    const work = vi.spyOn(app.paidKeys, 'lostKey');
+    work.mockRejectedValueOnce(new Error(`database unavailable for ${email}`));
+    const lines = logLines.length;
+    try {
+      expect((await ask(email)).statusCode).toBe(200);
+      const sent = await waitFor(() => peer.to(email)[0], 'the new key email after a retry');
+      expect(keyInEmail(sent.raw)).not.toBe(old.plain);
+      const logged = logLines.slice(lines).join('');
+      expect(logged).toMatch(/lost-key request not processed/);
+      expect(logged).toContain(emailHash(emailIdentity(email)));
+      expect(logged).not.toContain(email);
+      expect(work).toHaveBeenCalledTimes(2);
+    } finally {
+      work.mockRestore();
+    }
+  });
+
+  it('a request answered but not yet processed when the server stops is processed at the next start', async () => {
+    const pgliteDir = path.join(mkdtempSync(path.join(tmpdir(), 'sharpline-lost-key-')), 'pglite');
+    // One config for both starts: the same DATA_DIR and database (on PostgreSQL, the same schema).
+    const config = trialTestConfig({ SMTP_URL: peer.url, TRUST_PROXY: 'true', PGLITE_DIR: pgliteDir });
+    const email = newAddress('restart');
+    const first = await buildTestApp({ config });
+    await first.ready();
+    try {
+      await first.apiKeys.create({ planId: 'pro', email });
+      // The work keeps failing (the database, say) until the server stops.
+      vi.spyOn(first.paidKeys, 'lostKey').mockRejectedValue(new Error('database unavailable'));
+      const answer = await first.inject({
+        method: 'POST',
+        url: '/api/lost-key',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.251' },
+        payload: JSON.stringify({ email }),
+      });
+      expect(answer.statusCode).toBe(200);
+      await waitFor(() => vi.mocked(first.paidKeys.lostKey).mock.calls.length > 0, 'a first attempt');
+    } finally {
+      await first.close();
+    }
+    expect(peer.to(email)).toHaveLength(0);
+    const second = await buildTestApp({ config });
+    await second.ready();
+    try {
+      const sent = await waitFor(() => peer.to(email)[0], 'the new key email from the next start');
+      expect(keyInEmail(sent.raw)).toMatch(/^sl_live_/);
+      await processed(second);
+    } finally {
+      await second.close();
+    }
+  }, 120_000);
 });

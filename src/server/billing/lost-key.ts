@@ -5,12 +5,14 @@ import { LostKeyRequestSchema } from '#domain/schemas/trial-request.ts';
 import { clientAddressKey } from '../http/client-address.ts';
 import { describeError, emailHash } from '../http/log-safe.ts';
 import { enforceFormLimits, notStored, publicFormCors, requireJson } from '../http/public-form.ts';
-import { emailIdentity } from '../trials/email-identity.ts';
+import { emailIdentity } from '../keys/email-identity.ts';
 
 // POST /api/lost-key: the pricing page's "Lost your key?" form (decision 142). Every usable paid key of the address's
 // mailbox gets a successor, emailed to the key's own address; the previous key keeps working until the new one is
 // first used, so that someone typing a customer's address cannot cut them off. The answer is the same whether or not
-// the address has a key, and the form is rate limited like trial requests (per client address and per email).
+// the address has a key, and so is its timing (issue 31, decision 149): the route records the request (one INSERT)
+// and answers; the lookup and the rotation run after the answer (LostKeyQueue). The form is rate limited like trial
+// requests (per client address and per email).
 
 export const LOST_KEY_PATH = '/api/lost-key';
 
@@ -23,6 +25,10 @@ export async function lostKeyRoutes(app: FastifyInstance) {
       bodyLimit: 4 * 1024,
       schema: { body: LostKeyRequestSchema, response: { 200: z.object({ success: z.literal(true) }) } },
       onRequest: requireJson('Send the request as application/json.'),
+      // The work starts once the answer has been sent, so the answer cannot wait for (or tell) what it finds.
+      onResponse: async (_request, reply) => {
+        if (reply.statusCode === 200) app.lostKeys.kick();
+      },
     },
     async (request) => {
       const { email, website } = request.body;
@@ -43,18 +49,14 @@ export async function lostKeyRoutes(app: FastifyInstance) {
         clientAddressKey(request.ip),
         mailKey,
       );
-      let rotated;
+      // The same INSERT for every address; whether it has a key is found after the answer.
       try {
-        rotated = await app.paidKeys.lostKey(email);
+        await app.lostKeys.record(email);
       } catch (error) {
-        request.log.error({ to: mailKey, error: describeError(error) }, 'lost-key request not processed');
+        request.log.error({ to: mailKey, error: describeError(error) }, 'lost-key request not stored');
         throw notStored('The request could not be processed. Please try again.');
       }
-      if (rotated.length > 0) app.outbox.kick();
-      request.log.info(
-        { to: mailKey, rotated: rotated.map((result) => `${result.fromPrefix}→${result.toPrefix}`) },
-        'lost-key request',
-      );
+      request.log.info({ to: mailKey }, 'lost-key request recorded');
       return { success: true as const };
     },
   );

@@ -1,11 +1,25 @@
-import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { PlanId } from '#domain/plans.ts';
 import type { Database } from '../db/database.ts';
-import { apiKeys, billingSubscriptions, stripeEvents } from '../db/schema.ts';
+import { billingSubscriptionPeriods, billingSubscriptions, stripeEvents } from '../db/schema.ts';
 import { queueEmail, type Tx } from '../email/queue.ts';
-import { generateKey, type BillingHoldReason } from '../odds-api/keys.ts';
+import { generateKey } from '../keys/key-format.ts';
+import {
+  insertKey,
+  keysByIds,
+  markReplaced,
+  revokeActiveTrialsOf,
+  revokeSubscriptionKeys,
+  setSubscriptionHold,
+  setSubscriptionPlan,
+  usablePaidKeysByPrefix,
+  usablePaidKeysOfMailbox,
+  usableKeyForRotation,
+  type KeyRow,
+} from '../keys/repository.ts';
+import type { BillingHoldReason } from '../keys/service.ts';
 import type { Secrets } from '../secrets.ts';
-import { emailIdentity } from '../trials/email-identity.ts';
+import { emailIdentity } from '../keys/email-identity.ts';
 
 // Paid keys as Stripe's subscriptions make them (docs/decisions/142-stripe-webhooks-provision-keys.md). Each Stripe
 // event is applied in one transaction that first records its id (a replay, or a second delivery racing the first,
@@ -46,6 +60,20 @@ export interface SubscriptionFacts {
   status: string;
   /** The plan its price or metadata names; undefined when neither does (the plan stays as it was). */
   plan: PlanId | undefined;
+  /** Its current period (decision 155): shown by GET /v1/me; absent, nothing is recorded. */
+  period?: SubscriptionPeriod;
+}
+
+export interface SubscriptionPeriod {
+  currentPeriodEnd: Date | null;
+  cancelAtPeriodEnd: boolean;
+}
+
+/** A key's subscription as GET /v1/me shows it (decision 155). */
+export interface SubscriptionView {
+  status: string;
+  currentPeriodEnd: Date | null;
+  cancelAtPeriodEnd: boolean;
 }
 
 /** What an event did, for the webhook's log and answer, and for the key service after the commit. */
@@ -84,7 +112,6 @@ export class SameSecondUpdates extends Error {
     this.name = 'SameSecondUpdates';
   }
 }
-type KeyRow = typeof apiKeys.$inferSelect;
 
 function none(outcome: string): BillingEffects {
   return { outcome, revoked: [], planChanged: [], billing: [], emails: 0 };
@@ -198,6 +225,7 @@ export class PaidKeyService {
   update(event: StripeEventRef, facts: SubscriptionFacts, options: { authoritative?: boolean } = {}) {
     return this.handle(event, async (tx) => {
       const row = await this.lockSubscription(tx, facts.subscriptionId);
+      await this.savePeriod(tx, event, facts);
       if (!row) {
         // Before its checkout event: remembered, so that the checkout issues the key with this status (and this plan
         // when it names one; else the checkout's).
@@ -228,12 +256,12 @@ export class PaidKeyService {
       if (ENDED.includes(facts.status)) return this.revokeSubscription(tx, facts.subscriptionId);
       const effects = none('updated');
       if (plan && plan !== row.plan) {
-        effects.planChanged = await this.keysOf(tx, facts.subscriptionId, { plan });
+        effects.planChanged = await setSubscriptionPlan(tx, facts.subscriptionId, plan);
         effects.outcome = `plan ${row.plan ?? 'none'} → ${plan}`;
       }
       const hold = holdOf(facts.status);
       if (hold || GOOD.includes(facts.status)) {
-        effects.billing = await this.setHold(tx, facts.subscriptionId, hold, event.created);
+        effects.billing = await setSubscriptionHold(tx, facts.subscriptionId, hold, event.created);
         if (effects.billing.length > 0) effects.outcome += hold ? `; held (${hold})` : '; hold lifted';
       }
       if (!current!.apiKeyId) {
@@ -248,6 +276,7 @@ export class PaidKeyService {
   delete(event: StripeEventRef, facts: Omit<SubscriptionFacts, 'status'>) {
     return this.handle(event, async (tx) => {
       const row = await this.lockSubscription(tx, facts.subscriptionId);
+      await this.savePeriod(tx, event, facts);
       if (!row) {
         await this.rememberEarly(tx, event, facts, 'canceled', 'delete');
         return none('recorded: canceled before its checkout');
@@ -261,22 +290,76 @@ export class PaidKeyService {
   }
 
   /**
+   * `customer.subscription.created` (decision 155): only its period is recorded (the checkout event issues the key,
+   * and the status waits for it or for an update), so that GET /v1/me can say when a new subscription renews.
+   */
+  created(event: StripeEventRef, facts: Pick<SubscriptionFacts, 'subscriptionId' | 'period'>) {
+    return this.handle(event, async (tx) => {
+      await this.lockSubscription(tx, facts.subscriptionId);
+      return none((await this.savePeriod(tx, event, facts)) ? 'period recorded' : 'ignored: older period');
+    });
+  }
+
+  /** The period of `facts` as of `event`, unless a newer event recorded one; whether it was recorded. */
+  private async savePeriod(
+    tx: Tx,
+    event: StripeEventRef,
+    facts: Pick<SubscriptionFacts, 'subscriptionId' | 'period'>,
+  ): Promise<boolean> {
+    if (!facts.period) return false;
+    const rows = await tx
+      .insert(billingSubscriptionPeriods)
+      .values({
+        subscriptionId: facts.subscriptionId,
+        currentPeriodEnd: facts.period.currentPeriodEnd,
+        cancelAtPeriodEnd: facts.period.cancelAtPeriodEnd,
+        eventAt: event.created,
+      })
+      .onConflictDoUpdate({
+        target: billingSubscriptionPeriods.subscriptionId,
+        set: {
+          currentPeriodEnd: sql`excluded.current_period_end`,
+          cancelAtPeriodEnd: sql`excluded.cancel_at_period_end`,
+          eventAt: sql`excluded.event_at`,
+        },
+        setWhere: sql`excluded.event_at >= ${billingSubscriptionPeriods.eventAt}`,
+      })
+      .returning({ id: billingSubscriptionPeriods.subscriptionId });
+    return rows.length > 0;
+  }
+
+  /** The subscription `subscriptionId` as GET /v1/me shows it; undefined when no event told of it. */
+  async subscriptionView(subscriptionId: string): Promise<SubscriptionView | undefined> {
+    const [row] = await this.db
+      .select({
+        status: billingSubscriptions.status,
+        currentPeriodEnd: billingSubscriptionPeriods.currentPeriodEnd,
+        cancelAtPeriodEnd: billingSubscriptionPeriods.cancelAtPeriodEnd,
+      })
+      .from(billingSubscriptions)
+      .leftJoin(
+        billingSubscriptionPeriods,
+        eq(billingSubscriptionPeriods.subscriptionId, billingSubscriptions.subscriptionId),
+      )
+      .where(eq(billingSubscriptions.subscriptionId, subscriptionId));
+    if (!row) return undefined;
+    return {
+      status: row.status,
+      currentPeriodEnd: row.currentPeriodEnd,
+      cancelAtPeriodEnd: row.cancelAtPeriodEnd ?? false,
+    };
+  }
+
+  /**
    * A new key for the key `prefix` names (operators' `npm run keys -- rotate`): same plan, owner, subscription and
    * credits ledger; the old key is revoked at once. Null when no usable key has this prefix.
    */
   async rotate(prefix: string): Promise<RotateResult | null> {
     return this.db.transaction(async (tx) => {
-      const usable = and(
-        eq(apiKeys.prefix, prefix),
-        eq(apiKeys.kind, 'paid'),
-        isNull(apiKeys.revokedAt),
-        isNull(apiKeys.replacedBy),
-        sql`(${apiKeys.expiresAt} IS NULL OR ${apiKeys.expiresAt} > now())`,
-      );
-      const found = await tx.select().from(apiKeys).where(usable);
+      const found = await usablePaidKeysByPrefix(tx, prefix, false);
       if (found.length !== 1) return null;
       await this.lockSubscriptionsOf(tx, found);
-      const [row] = await tx.select().from(apiKeys).where(usable).for('update');
+      const [row] = await usablePaidKeysByPrefix(tx, prefix, true);
       return row ? this.rotateRow(tx, row, 'now') : null;
     });
   }
@@ -285,66 +368,113 @@ export class PaidKeyService {
    * "Lost your key?": every usable paid key of the mailbox identity of `email` (decision 028) gets a successor,
    * emailed to the key's owner address (never to the address typed). The old key keeps working until the new one is
    * first used, so that someone typing a customer's address cannot cut the customer off. Returns what was rotated
-   * (the form never says).
+   * (the form never says). Runs in `within` when given (the lost-key queue's transaction, which also deletes the
+   * request), else in a transaction of its own.
    */
-  async lostKey(email: string): Promise<RotateResult[]> {
+  async lostKey(email: string, within?: Tx): Promise<RotateResult[]> {
     const identity = emailIdentity(email);
-    return this.db.transaction(async (tx) => {
+    const run = async (tx: Tx) => {
       await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`lost-key:${identity}`}, 0))`);
-      const usable = and(
-        or(
-          eq(apiKeys.ownerIdentity, identity),
-          and(
-            isNull(apiKeys.ownerIdentity),
-            sql`lower(${apiKeys.ownerEmail}) = ${email.trim().toLowerCase()}`,
-          ),
-        ),
-        eq(apiKeys.kind, 'paid'),
-        isNull(apiKeys.revokedAt),
-        isNull(apiKeys.replacedBy),
-        sql`(${apiKeys.expiresAt} IS NULL OR ${apiKeys.expiresAt} > now())`,
-      );
-      await this.lockSubscriptionsOf(tx, await tx.select().from(apiKeys).where(usable));
-      const rows = await tx.select().from(apiKeys).where(usable).orderBy(apiKeys.id).for('update');
+      await this.lockSubscriptionsOf(tx, await usablePaidKeysOfMailbox(tx, identity, email, false));
+      const rows = await usablePaidKeysOfMailbox(tx, identity, email, true);
       const results: RotateResult[] = [];
       for (const row of rows) results.push(await this.rotateRow(tx, row, 'on-first-use'));
       return results;
+    };
+    return within ? run(within) : this.db.transaction(run);
+  }
+
+  /**
+   * POST /v1/me/rotate (decision 155): the key `id` itself asks for a successor, shown once in the answer. Same plan,
+   * owner, expiry, subscription, SGP ledger and usage line; the old key is revoked at once, and its owner gets a notice
+   * naming the new prefix, never the key. Trial keys too (still a trial, same expiry). `replaced`: a newer key of the
+   * line exists already ("Lost your key?" sent one); `gone`: no longer usable (revoked, expired, rotated meanwhile).
+   */
+  async rotateOwn(
+    id: number,
+    at: Date,
+  ): Promise<
+    { ok: true; result: RotateResult & { plain: string } } | { ok: false; reason: 'replaced' | 'gone' }
+  > {
+    return this.db.transaction(async (tx) => {
+      const found = await keysByIds(tx, [id]);
+      await this.lockSubscriptionsOf(tx, found);
+      const usable = await usableKeyForRotation(tx, id);
+      if (!usable) return { ok: false, reason: 'gone' };
+      if (usable.replaced) return { ok: false, reason: 'replaced' };
+      const { plain, ...result } = await this.rotateRow(tx, usable.row, 'now', { notice: at });
+      return { ok: true, result: { ...result, plain: plain! } };
     });
   }
 
-  /** The old key is revoked `now`, or when the new one is first used (ApiKeyService.authenticate). */
-  private async rotateRow(tx: Tx, old: KeyRow, retire: 'now' | 'on-first-use'): Promise<RotateResult> {
+  /**
+   * The old key is revoked `now`, or when the new one is first used (ApiKeyService.authenticate). The new key is
+   * emailed to the owner, or with `notice` (self-service rotation) only its prefix is, and the caller shows the key.
+   */
+  private async rotateRow(
+    tx: Tx,
+    old: KeyRow,
+    retire: 'now' | 'on-first-use',
+    notice?: { notice: Date },
+  ): Promise<RotateResult & { plain?: string }> {
     const key = generateKey(old.kind === 'trial' ? 'trial' : 'live');
-    const [created] = await tx
-      .insert(apiKeys)
-      .values({
-        prefix: key.prefix,
-        hash: key.hash,
-        kind: old.kind,
-        plan: old.plan,
-        ownerEmail: old.ownerEmail,
-        ownerIdentity: old.ownerIdentity ?? emailIdentity(old.ownerEmail),
-        expiresAt: old.expiresAt,
-        stripeCustomerId: old.stripeCustomerId,
-        stripeSubscriptionId: old.stripeSubscriptionId,
-        billingHold: old.billingHold,
-        billingHoldSince: old.billingHoldSince,
-        ledgerKeyId: old.ledgerKeyId ?? old.id,
-      })
-      .returning();
-    await tx
-      .update(apiKeys)
-      .set(
-        retire === 'now' ? { replacedBy: created!.id, revokedAt: sql`now()` } : { replacedBy: created!.id },
-      )
-      .where(eq(apiKeys.id, old.id));
+    const created = await insertKey(tx, {
+      prefix: key.prefix,
+      hash: key.hash,
+      kind: old.kind,
+      plan: old.plan,
+      ownerEmail: old.ownerEmail,
+      ownerIdentity: old.ownerIdentity ?? emailIdentity(old.ownerEmail),
+      expiresAt: old.expiresAt,
+      stripeCustomerId: old.stripeCustomerId,
+      stripeSubscriptionId: old.stripeSubscriptionId,
+      billingHold: old.billingHold,
+      billingHoldSince: old.billingHoldSince,
+      ledgerKeyId: old.ledgerKeyId ?? old.id,
+      // A rotated trial key keeps its predecessor's "your trial ends" mark (decision 151).
+      expiryRemindedAt: old.expiryRemindedAt,
+    });
+    await markReplaced(tx, old.id, created.id, retire === 'now');
     if (old.stripeSubscriptionId) {
       await tx
         .update(billingSubscriptions)
-        .set({ apiKeyId: created!.id, updatedAt: sql`now()` })
+        .set({ apiKeyId: created.id, updatedAt: sql`now()` })
         .where(eq(billingSubscriptions.subscriptionId, old.stripeSubscriptionId));
     }
-    const emailId = await queueEmail(tx, this.secrets, this.siteUrl, {
+    const emailId = notice
+      ? await queueEmail(tx, this.secrets, this.siteUrl, {
+          kind: 'key-rotated-notice',
+          to: old.ownerEmail,
+          payload: {
+            keyPrefix: key.prefix,
+            previousPrefix: old.prefix,
+            rotatedAt: notice.notice.toISOString(),
+            ...(old.stripeSubscriptionId ? { plan: old.plan } : {}),
+          },
+          apiKeyId: created.id,
+        })
+      : await this.queueRotatedKey(tx, old, created, key, retire);
+    const result: RotateResult = {
+      fromPrefix: old.prefix,
+      fromId: old.id,
+      toPrefix: key.prefix,
+      toId: created.id,
+      previousUntilFirstUse: retire === 'on-first-use',
+      emailId,
+    };
+    // Only the self-service rotation hands the key back (its answer shows it once); the others email it.
+    return notice ? { ...result, plain: key.plain } : result;
+  }
+
+  /** The email carrying a rotated key (operators' rotation, "Lost your key?"). */
+  private queueRotatedKey(
+    tx: Tx,
+    old: KeyRow,
+    created: { id: number; expiresAt: Date | null },
+    key: { plain: string; prefix: string },
+    retire: 'now' | 'on-first-use',
+  ): Promise<number> {
+    return queueEmail(tx, this.secrets, this.siteUrl, {
       kind: 'paid-key-rotated',
       to: old.ownerEmail,
       payload: {
@@ -352,19 +482,11 @@ export class PaidKeyService {
         previousPrefix: old.prefix,
         plan: old.plan,
         ...(retire === 'on-first-use' ? { previousUntilFirstUse: true } : {}),
-        ...(created!.expiresAt ? { expiresAt: created!.expiresAt.toISOString() } : {}),
+        ...(created.expiresAt ? { expiresAt: created.expiresAt.toISOString() } : {}),
       },
       key: key.plain,
-      apiKeyId: created!.id,
+      apiKeyId: created.id,
     });
-    return {
-      fromPrefix: old.prefix,
-      fromId: old.id,
-      toPrefix: key.prefix,
-      toId: created!.id,
-      previousUntilFirstUse: retire === 'on-first-use',
-      emailId,
-    };
   }
 
   /**
@@ -422,37 +544,23 @@ export class PaidKeyService {
     // The trial service's lock of this mailbox: a trial being issued right now is either seen and revoked, or waits.
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`trial:${identity}`}, 0))`);
     const hold = holdOf(row.status);
-    const [created] = await tx
-      .insert(apiKeys)
-      .values({
-        prefix: key.prefix,
-        hash: key.hash,
-        kind: 'paid',
-        plan: row.plan,
-        ownerEmail: row.email,
-        ownerIdentity: identity,
-        stripeCustomerId: row.customerId,
-        stripeSubscriptionId: row.subscriptionId,
-        billingHold: hold,
-        billingHoldSince: hold ? row.statusAt : null,
-      })
-      .returning({ id: apiKeys.id });
+    const created = await insertKey(tx, {
+      prefix: key.prefix,
+      hash: key.hash,
+      kind: 'paid',
+      plan: row.plan,
+      ownerEmail: row.email,
+      ownerIdentity: identity,
+      stripeCustomerId: row.customerId,
+      stripeSubscriptionId: row.subscriptionId,
+      billingHold: hold,
+      billingHoldSince: hold ? row.statusAt : null,
+    });
     await tx
       .update(billingSubscriptions)
-      .set({ apiKeyId: created!.id, updatedAt: sql`now()` })
+      .set({ apiKeyId: created.id, updatedAt: sql`now()` })
       .where(eq(billingSubscriptions.subscriptionId, row.subscriptionId));
-    const trials = await tx
-      .update(apiKeys)
-      .set({ revokedAt: sql`now()` })
-      .where(
-        and(
-          eq(apiKeys.ownerIdentity, identity),
-          eq(apiKeys.kind, 'trial'),
-          isNull(apiKeys.revokedAt),
-          sql`(${apiKeys.expiresAt} IS NULL OR ${apiKeys.expiresAt} > now())`,
-        ),
-      )
-      .returning({ id: apiKeys.id, prefix: apiKeys.prefix });
+    const trials = await revokeActiveTrialsOf(tx, identity);
     await queueEmail(tx, this.secrets, this.siteUrl, {
       kind: 'paid-key-issued',
       to: row.email,
@@ -462,7 +570,7 @@ export class PaidKeyService {
         ...(trials.length > 0 ? { previousPrefix: trials[0]!.prefix } : {}),
       },
       key: key.plain,
-      apiKeyId: created!.id,
+      apiKeyId: created.id,
     });
     return {
       outcome: trials.length > 0 ? 'issued; trial key revoked' : 'issued',
@@ -474,57 +582,8 @@ export class PaidKeyService {
     };
   }
 
-  /** Sets `changes` on the subscription's usable keys; returns their ids. */
-  private async keysOf(tx: Tx, subscriptionId: string, changes: { plan: PlanId }): Promise<number[]> {
-    const rows = await tx
-      .update(apiKeys)
-      .set(changes)
-      .where(and(eq(apiKeys.stripeSubscriptionId, subscriptionId), isNull(apiKeys.revokedAt)))
-      .returning({ id: apiKeys.id });
-    return rows.map((row) => row.id);
-  }
-
-  /**
-   * Puts the hold on the subscription's keys (or lifts it: null). A hold that continues (past_due → unpaid) keeps
-   * its start, so that the grace period is counted from when the payment first became late.
-   */
-  private async setHold(
-    tx: Tx,
-    subscriptionId: string,
-    hold: BillingHoldReason | null,
-    at: Date,
-  ): Promise<number[]> {
-    const since =
-      hold === null
-        ? sql`NULL`
-        : hold === 'paused'
-          ? sql`${at.toISOString()}::timestamptz`
-          : sql`CASE WHEN ${apiKeys.billingHold} IN ('past_due', 'unpaid') THEN ${apiKeys.billingHoldSince} ELSE ${at.toISOString()}::timestamptz END`;
-    const rows = await tx
-      .update(apiKeys)
-      .set({ billingHold: hold, billingHoldSince: since })
-      .where(
-        and(
-          eq(apiKeys.stripeSubscriptionId, subscriptionId),
-          isNull(apiKeys.revokedAt),
-          hold === null
-            ? sql`${apiKeys.billingHold} IS NOT NULL`
-            : sql`${apiKeys.billingHold} IS DISTINCT FROM ${hold}`,
-        ),
-      )
-      .returning({ id: apiKeys.id });
-    return rows.map((row) => row.id);
-  }
-
   private async revokeSubscription(tx: Tx, subscriptionId: string): Promise<BillingEffects> {
-    const rows = await tx
-      .update(apiKeys)
-      .set({ revokedAt: sql`now()` })
-      .where(and(eq(apiKeys.stripeSubscriptionId, subscriptionId), isNull(apiKeys.revokedAt)))
-      .returning({ id: apiKeys.id });
-    return {
-      ...none(rows.length > 0 ? 'revoked' : 'canceled; no key to revoke'),
-      revoked: rows.map((row) => row.id),
-    };
+    const revoked = await revokeSubscriptionKeys(tx, subscriptionId);
+    return { ...none(revoked.length > 0 ? 'revoked' : 'canceled; no key to revoke'), revoked };
   }
 }

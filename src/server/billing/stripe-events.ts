@@ -36,8 +36,16 @@ export const SubscriptionSchema = z.looseObject({
   customer: Ref,
   status: z.string().min(1),
   metadata: Metadata,
+  /** Before Stripe's API version 2025-03-31 the period is the subscription's; since then each item's. */
+  current_period_end: z.number().int().positive().nullish(),
+  cancel_at_period_end: z.boolean().nullish(),
   items: z.looseObject({
-    data: z.array(z.looseObject({ price: z.looseObject({ id: z.string().min(1), metadata: Metadata }) })),
+    data: z.array(
+      z.looseObject({
+        price: z.looseObject({ id: z.string().min(1), metadata: Metadata }),
+        current_period_end: z.number().int().positive().nullish(),
+      }),
+    ),
   }),
 });
 
@@ -73,6 +81,21 @@ export function subscriptionPlan(
     if (plan) return plan;
   }
   return namedPlan(subscription.metadata?.plan, `metadata.plan of subscription ${subscription.id}`);
+}
+
+/** When the subscription's current period ends (it renews then, or ends with `cancel_at_period_end`), if it says. */
+export function subscriptionPeriod(subscription: Subscription): {
+  currentPeriodEnd: Date | null;
+  cancelAtPeriodEnd: boolean;
+} {
+  const ends = [
+    subscription.current_period_end,
+    ...subscription.items.data.map((item) => item.current_period_end),
+  ].filter((end): end is number => typeof end === 'number');
+  return {
+    currentPeriodEnd: ends.length > 0 ? new Date(Math.max(...ends) * 1000) : null,
+    cancelAtPeriodEnd: subscription.cancel_at_period_end === true,
+  };
 }
 
 /** Parses `object` with `schema`, or throws BadEventError naming the first problem. */

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, billingSubscriptions, emailOutbox, stripeEvents } from '../db/schema.ts';
-import { KEY_IN_TEXT, verifyKey } from '../odds-api/keys.ts';
+import { KEY_IN_TEXT, verifyKey } from '../keys/key-format.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
 import { createTrialKey, openRawStream } from '#tests/support/server/odds-api.ts';
 import {
@@ -16,13 +16,13 @@ import {
   STRIPE_TEST_WEBHOOK_SECRET,
   type StripeDelivery,
 } from '#tests/support/server/stripe.ts';
-import { keyInEmail, SmtpPeer, trialTestConfig, waitFor } from '#tests/support/server/trials.ts';
+import { freePort, keyInEmail, SmtpPeer, trialTestConfig, waitFor } from '#tests/support/server/trials.ts';
 
 // The Stripe webhook (issue 18, decision 142) on the app users run: signed deliveries built with the official
 // library's test helper, Stripe's API stood in for on loopback, emails through a real SMTP peer.
 
 const HOUR = 3_600_000;
-const peer = new SmtpPeer(4231);
+const peer = new SmtpPeer(await freePort());
 const standIn = new StripeApiStandIn();
 const clock = virtualClock(Date.now());
 const logLines: string[] = [];
@@ -249,6 +249,35 @@ describe('refused deliveries change nothing', () => {
     expect(STRIPE_TEST_WEBHOOK_SECRET).toMatch(/^whsec_/);
   });
 
+  it('a signature dated more than 5 minutes ahead of our clock gets 400 (a year ahead too); a little skew passes', async () => {
+    const object = checkoutSession({ ...buyer(), plan: 'pro' });
+    const now = Math.floor(clock.now() / 1000);
+    await refused(
+      signedEvent('checkout.session.completed', object, { timestamp: now + 365 * 86_400 }),
+      /timestamp/,
+    );
+    await refused(signedEvent('checkout.session.completed', object, { timestamp: now + 301 }), /timestamp/);
+    expect((await deliver(signedEvent('invoice.paid', {}, { timestamp: now + 290 }))).statusCode).toBe(200);
+  });
+
+  it('a signed event created in the far future (or beyond any date) gets 400 on every delivery and changes nothing', async () => {
+    const who = buyer();
+    const delivery = event('checkout.session.completed', checkoutSession({ ...who, plan: 'pro' }), {
+      created: 9e15,
+    });
+    // Stripe retries a 5xx for days; a 400 says the event itself is wrong.
+    await refused(delivery, /created/);
+    await refused(delivery, /created/);
+    const nextYear = Math.floor(clock.now() / 1000) + 365 * 86_400;
+    await refused(
+      event('customer.subscription.updated', subscription({ id: who.subscription, customer: who.customer }), {
+        created: nextYear,
+      }),
+      /created/,
+    );
+    expect(peer.to(who.email)).toHaveLength(0);
+  });
+
   it('a plan name that is not ours, or no plan anywhere, gets 400 and creates nothing', async () => {
     await refused(
       event('checkout.session.completed', checkoutSession({ ...buyer(), plan: 'platinum' })),
@@ -346,6 +375,57 @@ describe('a crash between creating the key and queuing its email', () => {
     await waitFor(() => peer.to(who.email).length === 1, 'the key email');
     const after = await counts();
     expect([after.keys - before.keys, after.emails - before.emails]).toEqual([1, 1]);
+  });
+});
+
+describe('the subscription in GET /v1/me (decision 155)', () => {
+  it('shows the status and the period from customer.subscription.created and .updated, an older event changing nothing', async () => {
+    const who = buyer();
+    const now = Math.floor(clock.now() / 1000);
+    const renews = now + 30 * 86_400;
+    const created = await deliver(
+      event(
+        'customer.subscription.created',
+        subscription({ id: who.subscription, customer: who.customer, currentPeriodEnd: renews }),
+        { created: now - 5 },
+      ),
+    );
+    expect(created.statusCode).toBe(200);
+    const key = await subscribe(who, 'elite');
+    expect((await me(key)).json().subscription).toEqual({
+      status: 'active',
+      renews_at: new Date(renews * 1000).toISOString(),
+      cancel_at_period_end: false,
+    });
+    // Cancelled at the period's end: still active, renews_at is when it ends.
+    await deliver(
+      event(
+        'customer.subscription.updated',
+        subscription({
+          id: who.subscription,
+          customer: who.customer,
+          price: 'price_1EliteMonthly',
+          currentPeriodEnd: renews,
+          cancelAtPeriodEnd: true,
+        }),
+        { created: now + 2 },
+      ),
+    );
+    expect((await me(key)).json().subscription).toEqual({
+      status: 'active',
+      renews_at: new Date(renews * 1000).toISOString(),
+      cancel_at_period_end: true,
+    });
+    // A late delivery of an older event leaves the newer period as it is.
+    await deliver(
+      event(
+        'customer.subscription.created',
+        subscription({ id: who.subscription, customer: who.customer, currentPeriodEnd: renews - 99 }),
+        { created: now - 10 },
+      ),
+    );
+    expect((await me(key)).json().subscription.cancel_at_period_end).toBe(true);
+    expect((await me(key)).json().subscription.renews_at).toBe(new Date(renews * 1000).toISOString());
   });
 });
 

@@ -11,19 +11,36 @@ import {
   parseObject,
   StripeEventSchema,
   SubscriptionSchema,
+  subscriptionPeriod,
   subscriptionPlan,
   type StripeEvent,
 } from './stripe-events.ts';
 
 // POST /api/stripe/webhook (decision 142): the raw body verified against STRIPE_WEBHOOK_SECRET with the official
-// library (its default tolerance, 300 s), then applied once per event id. 400 for a bad or missing signature, a
-// stale timestamp, a malformed event or a plan that is not ours (nothing changed; Stripe retries, so a fixed
-// configuration heals it); 503 when Stripe's API or the database failed (Stripe retries); 200 otherwise, unknown
-// event types included.
+// library (its default tolerance, 300 s, in the past; the same 300 s ahead of our clock, decision 149), then applied
+// once per event id. 400 for a bad or missing signature, a timestamp outside the tolerance, a malformed event, an
+// event created more than the tolerance ahead of our clock, or a plan that is not ours (nothing changed; Stripe
+// retries, so a fixed configuration heals it); 503 when Stripe's API or the database failed (Stripe retries); 200
+// otherwise, unknown event types included.
 
 export const STRIPE_WEBHOOK_PATH = '/api/stripe/webhook';
 /** Stripe's events are small; a subscription with many items stays far below this. */
 const BODY_LIMIT = 1024 * 1024;
+/**
+ * How far a signature's timestamp may lie in the past (the library's default) or ahead of our clock (clock skew), and
+ * an event's `created` ahead of it, in seconds.
+ */
+export const SIGNATURE_TOLERANCE_S = 300;
+
+/** The `t=` of a Stripe-Signature header (the last one, as the library reads it); NaN without one. */
+function signatureTimestamp(header: string): number {
+  let timestamp = Number.NaN;
+  for (const item of header.split(',')) {
+    const [name, value = ''] = item.split('=');
+    if (name === 't') timestamp = /^\d{1,12}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+  }
+  return timestamp;
+}
 
 export interface WebhookOptions {
   stripe: Stripe;
@@ -91,6 +108,14 @@ export async function stripeWebhookRoutes(app: FastifyInstance, options: Webhook
             event.type === 'checkout.session.async_payment_succeeded' || session.payment_status !== 'unpaid',
         });
       }
+      case 'customer.subscription.created': {
+        // Only its period (decision 155): the checkout event issues the key.
+        const subscription = parseObject(SubscriptionSchema, object, event.type);
+        return paid.created(ref, {
+          subscriptionId: subscription.id,
+          period: subscriptionPeriod(subscription),
+        });
+      }
       case 'customer.subscription.updated':
       case 'customer.subscription.deleted': {
         const subscription = parseObject(SubscriptionSchema, object, event.type);
@@ -99,6 +124,7 @@ export async function stripeWebhookRoutes(app: FastifyInstance, options: Webhook
           customerId: subscription.customer,
           status: subscription.status,
           plan: subscriptionPlan(subscription, config.STRIPE_PRICE_PLANS),
+          period: subscriptionPeriod(subscription),
         };
         // A switch in the portal changes the price (`previous_attributes.items`). A Payment Link's metadata.plan is
         // copied to its checkout sessions only, so a price that names no plan would leave the key on the old plan.
@@ -132,6 +158,7 @@ export async function stripeWebhookRoutes(app: FastifyInstance, options: Webhook
               customerId: current.customer,
               status: current.status,
               plan: subscriptionPlan(current, config.STRIPE_PRICE_PLANS),
+              period: subscriptionPeriod(current),
             },
             { authoritative: true },
           );
@@ -149,15 +176,22 @@ export async function stripeWebhookRoutes(app: FastifyInstance, options: Webhook
     if (typeof header !== 'string' || header === '')
       throw badRequest('The Stripe-Signature header is missing.');
     let verified: unknown;
+    const now = options.now();
     try {
       verified = options.stripe.webhooks.constructEvent(
         body,
         header,
         options.secret,
+        SIGNATURE_TOLERANCE_S,
         undefined,
-        undefined,
-        options.now(),
+        now,
       );
+      // The library only bounds the age: a timestamp ahead of our clock (a year, say) would pass, and a captured
+      // delivery would stay replayable until then.
+      const timestamp = signatureTimestamp(header);
+      if (!(timestamp * 1000 <= now + SIGNATURE_TOLERANCE_S * 1000)) {
+        throw new Error(`Timestamp ahead of our clock by more than ${SIGNATURE_TOLERANCE_S} s`);
+      }
     } catch (error) {
       request.log.warn(
         { error: (error as Error).message.slice(0, 200) },
@@ -171,6 +205,13 @@ export async function stripeWebhookRoutes(app: FastifyInstance, options: Webhook
     let event: StripeEvent;
     try {
       event = parseObject(StripeEventSchema, verified, 'event');
+      // `created` orders a subscription's changes and is stored: one from the future would freeze the subscription
+      // (every later event "older"), one beyond any date fails the insert on every retry.
+      if (event.created * 1000 > now + SIGNATURE_TOLERANCE_S * 1000) {
+        throw new BadEventError(
+          `event ${event.id}: created ${event.created} lies more than ${SIGNATURE_TOLERANCE_S} s ahead of our clock`,
+        );
+      }
       result = await apply(request, event);
     } catch (error) {
       if (error instanceof BadEventError) {

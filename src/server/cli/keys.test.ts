@@ -2,14 +2,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEY_IN_TEXT } from '../odds-api/keys.ts';
-import { monthOf } from '../odds-api/sgp-credits.ts';
-import { keyInEmail, trialTestConfig, waitFor } from '#tests/support/server/trials.ts';
+import { KEY_IN_TEXT } from '../keys/key-format.ts';
+import { monthOf } from '../sgp/sgp-credits.ts';
+import { freePort, keyInEmail, trialTestConfig, waitFor } from '#tests/support/server/trials.ts';
 import { checkoutSession, signedEvent, stripeEnv, stripeId } from '#tests/support/server/stripe.ts';
 import { buildTestApp } from '#tests/support/server/app.ts';
 import { main } from './keys.ts';
 
-const PORT = 4420;
+const PORT = await freePort();
 const config = trialTestConfig(stripeEnv());
 const env = { DATA_DIR: config.DATA_DIR, PORT: String(PORT), HOST: '127.0.0.1' };
 let app: FastifyInstance;

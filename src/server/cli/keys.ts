@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { PLANS } from '#domain/plans.ts';
-import { MAX_GRANT } from '../odds-api/sgp-credits.ts';
+import { MAX_GRANT } from '../sgp/sgp-credits.ts';
 import { connectAdmin, failure, runAsScript, table, type CliResult, type Row } from './admin-client.ts';
 
 // `npm run keys -- create --plan <name> --email <address> [--expires <ISO date>] | list [limit] | revoke <prefix> |

@@ -235,7 +235,7 @@ describe('one ingest leader, a standby and two api instances (ROLE, Redis Stream
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     expect((await cluster(leaderPort)).details.leading).toBe(false);
     expect((await cluster(standbyPort)).details.leading).toBe(true);
-  }, 120_000);
+  }, 400_000);
 
   it('polls The Odds API (a local stand-in) as often with three ingest instances as one instance does alone', async () => {
     let requests = 0;
@@ -282,5 +282,5 @@ describe('one ingest leader, a standby and two api instances (ROLE, Redis Stream
     } finally {
       await new Promise((resolve) => standIn.close(resolve));
     }
-  }, 60_000);
+  }, 240_000);
 });

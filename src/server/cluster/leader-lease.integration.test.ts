@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { TcpProxy } from '#tests/support/server/tcp-proxy.ts';
 import { deleteRedisKeys, waitFor } from '#tests/support/server/trials.ts';
-import { FencedError, fencedXadd, LeaderLease } from './leader-lease.ts';
+import { FENCE_CHECK, FencedError, LeaderLease } from './leader-lease.ts';
 
 // The ingest leader's lease on CI's Redis (issue 19, decision 143): one leader among candidates, a standby taking
 // over when the leader dies or is cut off, and the fencing token refusing a deposed leader's writes inside Redis.
@@ -14,6 +14,32 @@ const clients: Redis[] = [];
 const leases: LeaderLease[] = [];
 const proxies: TcpProxy[] = [];
 let run = 0;
+
+/**
+ * A fenced write built like replication.ts's APPEND: appends `fields` to the stream `stream` (trimmed to about `maxLen`
+ * entries) only while `fence` holds the lease.
+ */
+const FENCED_XADD = `${FENCE_CHECK}
+return redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], '*', unpack(ARGV, 3))`;
+
+/** XADD guarded by the lease: resolves with the entry id, or rejects with FencedError when `fence` is not the holder's. */
+async function fencedXadd(
+  redis: Redis,
+  leaseKey: string,
+  fence: string | null,
+  stream: string,
+  maxLen: number,
+  fields: Record<string, string | Buffer>,
+): Promise<string> {
+  if (fence === null) throw new FencedError();
+  const args = Object.entries(fields).flat();
+  try {
+    return (await redis.eval(FENCED_XADD, 2, leaseKey, stream, fence, String(maxLen), ...args)) as string;
+  } catch (error) {
+    if (error instanceof Error && /FENCED/.test(error.message)) throw new FencedError();
+    throw error;
+  }
+}
 
 function client(port = Number(url.port || 6379)): Redis {
   const redis = new Redis({ host: url.hostname, port, maxRetriesPerRequest: null, lazyConnect: false });

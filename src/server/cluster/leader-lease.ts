@@ -178,33 +178,10 @@ export class LeaderLease {
   }
 }
 
-/** Appends `fields` to the stream `stream` (trimmed to about `maxLen` entries) only while `fence` holds the lease. */
-const FENCED_XADD = `${FENCE_CHECK}
-return redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], '*', unpack(ARGV, 3))`;
-
 /** Thrown by fenced writes when the caller no longer holds the lease. */
 export class FencedError extends Error {
   constructor() {
     super('fenced: another instance holds the leader lease');
     this.name = 'FencedError';
-  }
-}
-
-/** XADD guarded by the lease: resolves with the entry id, or rejects with FencedError when `fence` is not the holder's. */
-export async function fencedXadd(
-  redis: Redis,
-  leaseKey: string,
-  fence: string | null,
-  stream: string,
-  maxLen: number,
-  fields: Record<string, string | Buffer>,
-): Promise<string> {
-  if (fence === null) throw new FencedError();
-  const args = Object.entries(fields).flat();
-  try {
-    return (await redis.eval(FENCED_XADD, 2, leaseKey, stream, fence, String(maxLen), ...args)) as string;
-  } catch (error) {
-    if (error instanceof Error && /FENCED/.test(error.message)) throw new FencedError();
-    throw error;
   }
 }

@@ -47,7 +47,10 @@ describe('MessageBook', () => {
     for (const [at, message] of entries) expect(follower.ingest(message, at)).toBe(true);
 
     expect(follower.store.eventCount).toBe(leader.store.eventCount);
-    expect(follower.store.events()).toEqual(leader.store.events());
+    // The same fixtures, field for field. Their order in the store is not kept (the book moves a fixture to its latest
+    // event message, e.g. its kick-off) and nothing reads it: listings sort by start time and id (views.ts).
+    const byId = (events: { id: string }[]) => [...events].sort((a, b) => (a.id < b.id ? -1 : 1));
+    expect(byId(follower.store.events())).toEqual(byId(leader.store.events()));
     const leaderBoard = board(leader);
     expect(leaderBoard.size).toBeGreaterThan(100);
     expect(board(follower)).toEqual(leaderBoard);

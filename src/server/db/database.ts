@@ -32,6 +32,11 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
+/** Where opening the database reports its progress (the app's logger). */
+export interface DatabaseLog {
+  info(fields: object, message: string): void;
+}
+
 export interface DatabaseOptions {
   /** Unset: embedded PGlite at `pgliteDir`. */
   databaseUrl?: string | undefined;
@@ -40,6 +45,18 @@ export interface DatabaseOptions {
   /** Schema (search_path) holding every table. */
   schemaName: string;
   poolSize?: number;
+  /** Progress: a first start's initdb, and the migrations applied (each with its duration). */
+  log?: DatabaseLog;
+}
+
+const elapsedMs = (since: number) => Math.round(performance.now() - since);
+
+/** Applies pending migrations and logs them with their duration (nothing when none was pending). */
+async function migrateLogged(db: Database, options: DatabaseOptions): Promise<void> {
+  const started = performance.now();
+  const applied = await migrate(db, options.schemaName);
+  const ms = elapsedMs(started);
+  if (applied.length > 0) options.log?.info({ applied, ms }, `migrations applied in ${ms} ms`);
 }
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -63,14 +80,18 @@ export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
     }));
 }
 
-/** Applies pending migrations in one transaction, serialised across instances by an advisory lock. */
+/**
+ * Applies pending migrations in one transaction, serialised across instances by an advisory lock. The schema is
+ * created under that lock too: CREATE SCHEMA IF NOT EXISTS run by two instances at once fails in one of them (a
+ * unique violation in pg_namespace), and two instances of a new deployment do start at once.
+ */
 export async function migrate(db: Database, schemaName: string): Promise<string[]> {
-  if (schemaName !== 'public') await db.execute(sql.raw(`CREATE SCHEMA IF NOT EXISTS "${schemaName}"`));
   const migrations = loadMigrations();
   return db.transaction(async (tx) => {
     await tx.execute(
       sql`SELECT pg_advisory_xact_lock(hashtextextended(${`sharpline-migrations:${schemaName}`}, 0))`,
     );
+    if (schemaName !== 'public') await tx.execute(sql.raw(`CREATE SCHEMA IF NOT EXISTS "${schemaName}"`));
     await tx.execute(
       sql`CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
     );
@@ -192,7 +213,16 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
     if (template && fresh) {
       client = await PGlite.create(dataDir, { loadDataDir: await template, startParams });
     } else {
-      if (fresh && !inMemory) await initDataDirInChild(options.pgliteDir);
+      if (fresh && !inMemory) {
+        options.log?.info(
+          { dir: options.pgliteDir },
+          'initialising embedded database… (first start on this data folder; up to a minute on a busy machine)',
+        );
+        const started = performance.now();
+        await initDataDirInChild(options.pgliteDir);
+        const ms = elapsedMs(started);
+        options.log?.info({ dir: options.pgliteDir, ms }, `embedded database initialised in ${ms} ms`);
+      }
       client = await PGlite.create(dataDir, { startParams });
     }
     if (options.schemaName !== 'public') {
@@ -201,7 +231,7 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
       );
     }
     const db = drizzlePglite({ client, schema }) as unknown as Database;
-    await migrate(db, options.schemaName);
+    await migrateLogged(db, options);
     // Only in-memory databases (tests) keep a template: a server opens one database, and a dump is ~40 MB.
     if (!template && inMemory) {
       const dump = client.dumpDataDir('none');
@@ -225,6 +255,35 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
   }
 }
 
+/**
+ * `db.transaction` on PostgreSQL, on a client taken from the pool and always given back. Drizzle's own (drizzle-orm
+ * 0.45, drizzle-team/drizzle-orm#6023) runs BEGIN before the try/finally that releases the client, so a BEGIN failing
+ * on a lost connection kept the client checked out for good (`pool.end()` then waited for it forever, and ten such
+ * losses would empty the pool); and a checked-out client has no 'error' listener there, so the connection's loss was
+ * thrown as an uncaught exception that ends the process. Here the client listens while it is out, and is released
+ * whatever happens; drizzle runs BEGIN, COMMIT and ROLLBACK on it as on any single client.
+ */
+function poolTransaction(pool: pg.Pool): Database['transaction'] {
+  const sessions = new WeakMap<pg.PoolClient, Database>();
+  const ignore = () => {};
+  return async (work, config) => {
+    const client = await pool.connect();
+    client.on('error', ignore);
+    try {
+      let session = sessions.get(client);
+      if (!session) {
+        session = drizzlePg({ client, schema }) as unknown as Database;
+        sessions.set(client, session);
+      }
+      return await session.transaction(work, config);
+    } finally {
+      client.off('error', ignore);
+      // A client whose connection was lost is not queryable: the pool closes it rather than keep it.
+      client.release();
+    }
+  };
+}
+
 async function openPostgres(options: DatabaseOptions & { databaseUrl: string }): Promise<DatabaseHandle> {
   const pool = new pg.Pool({
     connectionString: options.databaseUrl,
@@ -235,8 +294,9 @@ async function openPostgres(options: DatabaseOptions & { databaseUrl: string }):
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   const db = drizzlePg({ client: pool, schema }) as unknown as Database;
+  db.transaction = poolTransaction(pool);
   try {
-    await migrate(db, options.schemaName);
+    await migrateLogged(db, options);
   } catch (error) {
     await pool.end();
     throw error;

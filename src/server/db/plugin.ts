@@ -1,8 +1,9 @@
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { openDatabase, type Database, type DatabaseKind } from './database.ts';
+import type { Config } from '../config.ts';
+import { openDatabase, type Database, type DatabaseHandle, type DatabaseKind } from './database.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -14,14 +15,27 @@ declare module 'fastify' {
 /** Which driver `app.db` runs on; PGlite admits one process, which the outbox worker relies on. */
 export const dbKinds = new WeakMap<Database, DatabaseKind>();
 
+/**
+ * Opens the configured database (PGlite's first initialisation and the migrations included). `buildApp()` calls it
+ * before registering the plugin, outside Fastify's per-plugin timeout: a first start on a busy machine takes longer
+ * than that (issue 31), and the time it takes is in the log instead.
+ */
+export function openAppDatabase(config: Config, log: FastifyBaseLogger): Promise<DatabaseHandle> {
+  return openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    pgliteDir: config.PGLITE_DIR ?? path.join(config.dataDir, 'pglite'),
+    schemaName: config.DATABASE_SCHEMA,
+    log,
+  });
+}
+
+export interface DbPluginOptions {
+  /** The open database (openAppDatabase); the plugin closes it with the app. */
+  handle: DatabaseHandle;
+}
+
 export const dbPlugin = fp(
-  async (app: FastifyInstance) => {
-    const { config } = app;
-    const handle = await openDatabase({
-      databaseUrl: config.DATABASE_URL,
-      pgliteDir: config.PGLITE_DIR ?? path.join(config.dataDir, 'pglite'),
-      schemaName: config.DATABASE_SCHEMA,
-    });
+  async (app: FastifyInstance, { handle }: DbPluginOptions) => {
     dbKinds.set(handle.db, handle.kind);
     app.decorate('db', handle.db);
     app.readiness.register('database', async () => {

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigserial,
   bigint,
+  boolean,
   date,
   index,
   integer,
@@ -44,6 +45,8 @@ export const apiKeys = pgTable(
     replacedBy: bigint('replaced_by', { mode: 'number' }),
     /** The first key of a rotated line, whose SGP credits ledger this key uses (null: its own). */
     ledgerKeyId: bigint('ledger_key_id', { mode: 'number' }),
+    /** Trial keys (migration 0009): when the "your trial ends soon" email was queued; each key is reminded once. */
+    expiryRemindedAt: ts('expiry_reminded_at'),
   },
   (table) => [
     uniqueIndex('api_keys_hash_key').on(table.hash),
@@ -90,15 +93,22 @@ export type EmailKind =
   | 'trial-refused'
   | 'trial-reminder'
   | 'paid-key-issued'
-  | 'paid-key-rotated';
+  | 'paid-key-rotated'
+  /** About a day before a trial key expires (decision 151): the plans, with the address filled in. */
+  | 'trial-expiring'
+  /** "Manage subscription": a one-time link (its token sealed like a key) to the Stripe Billing Portal. */
+  | 'billing-portal-link'
+  /** POST /v1/me/rotate (decision 155): the key was rotated; names the new prefix, never carries the key. */
+  | 'key-rotated-notice';
 
-/** Kinds whose email carries a plain key (sealed in the row until it is sent). */
+/** Kinds whose email carries a plain key, or a one-time link's token (sealed in the row until it is sent). */
 export const KEY_EMAIL_KINDS: readonly EmailKind[] = [
   'trial-issued',
   'trial-rotated',
   'trial-resent',
   'paid-key-issued',
   'paid-key-rotated',
+  'billing-portal-link',
 ];
 
 export interface EmailPayload {
@@ -109,6 +119,8 @@ export interface EmailPayload {
   plan?: string;
   /** paid-key-rotated: the previous key works until the new one is first used (absent: it was revoked at once). */
   previousUntilFirstUse?: boolean;
+  /** key-rotated-notice: when the key was rotated (ISO). */
+  rotatedAt?: string;
 }
 
 export const emailOutbox = pgTable(
@@ -196,5 +208,73 @@ export const billingSubscriptions = pgTable('billing_subscriptions', {
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
 
-export const schema = { apiKeys, trialRequests, emailOutbox, sgpCredits, stripeEvents, billingSubscriptions };
+/**
+ * "Lost your key?" requests answered and not yet processed (issue 31): recorded before the answer, deleted by the
+ * transaction that rotates the mailbox's keys after it.
+ */
+export const lostKeyRequests = pgTable(
+  'lost_key_requests',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    email: text('email').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    lastError: text('last_error'),
+  },
+  (table) => [index('lost_key_requests_due_idx').on(table.nextAttemptAt, table.id)],
+);
+
+/** One-time "Manage subscription" links (decision 151): the token's SHA-256, the customer it opens, once, briefly. */
+export const billingPortalLinks = pgTable(
+  'billing_portal_links',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    customerId: text('customer_id').notNull(),
+    email: text('email').notNull(),
+    createdAt: ts('created_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+  },
+  (table) => [index('billing_portal_links_expires_idx').on(table.expiresAt)],
+);
+
+/**
+ * Usage per key line and UTC day (migration 0010, docs/decisions/155): `metric` is `req:<family>`, `stream_minutes`
+ * or `sgp_credits`; `ledgerKeyId` is the first key of a rotated line, so the history survives a rotation.
+ */
+export const keyUsageDaily = pgTable(
+  'key_usage_daily',
+  {
+    ledgerKeyId: bigint('ledger_key_id', { mode: 'number' })
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    metric: text('metric').notNull(),
+    count: bigint('count', { mode: 'number' }).notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.ledgerKeyId, table.day, table.metric] })],
+);
+
+/** A Stripe subscription's current period, from its subscription events (migration 0010, decision 155). */
+export const billingSubscriptionPeriods = pgTable('billing_subscription_periods', {
+  subscriptionId: text('subscription_id').primaryKey(),
+  currentPeriodEnd: ts('current_period_end'),
+  cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+  /** Stripe's `created` of the event that set it: an older event never overwrites it. */
+  eventAt: ts('event_at').notNull(),
+});
+
+export const schema = {
+  apiKeys,
+  trialRequests,
+  emailOutbox,
+  sgpCredits,
+  stripeEvents,
+  billingSubscriptions,
+  lostKeyRequests,
+  billingPortalLinks,
+  keyUsageDaily,
+  billingSubscriptionPeriods,
+};
 export type Schema = typeof schema;

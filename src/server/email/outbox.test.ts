@@ -6,10 +6,12 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
+import { manualSource } from '#tests/support/server/app.ts';
 import { emailOutbox } from '../db/schema.ts';
-import { KEY_IN_TEXT } from '../odds-api/keys.ts';
+import { KEY_IN_TEXT } from '../keys/key-format.ts';
 import {
   external,
+  freePort,
   keyInEmail,
   SmtpPeer,
   trialBody,
@@ -48,9 +50,10 @@ const post = (app: FastifyInstance, body: unknown) =>
 
 describe('email outbox', () => {
   it('keeps acknowledging requests while SMTP is down and delivers every email once after it comes back', async () => {
-    const peer = new SmtpPeer(4202);
+    const peer = new SmtpPeer(await freePort());
     peers.push(peer);
     const app = await buildApp({
+      source: manualSource(),
       config: trialTestConfig({ SMTP_URL: peer.url, TRIAL_LIMIT_PER_IP: '100', OUTBOX_BACKOFF_MS: '40' }),
       log: false,
     });
@@ -87,10 +90,14 @@ describe('email outbox', () => {
   });
 
   it('wipes the sealed key of an email once it is sent', async () => {
-    const peer = new SmtpPeer(4203);
+    const peer = new SmtpPeer(await freePort());
     peers.push(peer);
     await peer.start();
-    const app = await buildApp({ config: trialTestConfig({ SMTP_URL: peer.url }), log: false });
+    const app = await buildApp({
+      source: manualSource(),
+      config: trialTestConfig({ SMTP_URL: peer.url }),
+      log: false,
+    });
     apps.push(app);
     await app.ready();
     const body = trialBody();
@@ -115,7 +122,7 @@ describe('email outbox', () => {
         done();
       },
     });
-    const app = await buildApp({ config, log: stream });
+    const app = await buildApp({ source: manualSource(), config, log: stream });
     apps.push(app);
     await app.ready();
     const body = trialBody();
@@ -141,10 +148,11 @@ describe('email outbox', () => {
   });
 
   it('takes over the claim of a dead worker: at start on PGlite (one process), when its lease ends on PostgreSQL', async () => {
-    const peer = new SmtpPeer(4204);
+    const peer = new SmtpPeer(await freePort());
     peers.push(peer);
     await peer.start();
     const app = await buildApp({
+      source: manualSource(),
       config: trialTestConfig({ SMTP_URL: peer.url, OUTBOX_POLL_MS: '100' }),
       log: false,
     });
@@ -182,7 +190,7 @@ describe('email outbox files and sealed keys', () => {
       }
     };
     for (const config of [first, trialTestConfig({ DATA_DIR: first.dataDir })]) {
-      const app = await buildApp({ config, log: false });
+      const app = await buildApp({ source: manualSource(), config, log: false });
       apps.push(app);
       await app.ready();
       const before = emlFiles().length;
@@ -201,10 +209,11 @@ describe('email outbox files and sealed keys', () => {
   });
 
   it('discards a sealed key not sent within OUTBOX_SEALED_TTL_MS: never sent, marked failed, and resend issues a new key', async () => {
-    const peer = new SmtpPeer(4401);
+    const peer = new SmtpPeer(await freePort());
     peers.push(peer);
     await peer.start();
     const app = await buildApp({
+      source: manualSource(),
       config: trialTestConfig({ SMTP_URL: peer.url, OUTBOX_SEALED_TTL_MS: '600000' }),
       log: false,
     });
@@ -233,7 +242,11 @@ describe('email outbox files and sealed keys', () => {
 
 describe('OutboxWorker claims', () => {
   it('never lets two workers send the same email', async () => {
-    const app = await buildApp({ config: trialTestConfig({ OUTBOX_POLL_MS: '600000' }), log: false });
+    const app = await buildApp({
+      source: manualSource(),
+      config: trialTestConfig({ OUTBOX_POLL_MS: '600000' }),
+      log: false,
+    });
     apps.push(app);
     await app.ready();
     await app.outbox.stop();
@@ -267,7 +280,11 @@ describe('OutboxWorker claims', () => {
 
 describe('OutboxWorker restarts', () => {
   it('releases at start the claims of its own previous incarnation (same INSTANCE_ID), not those of another instance', async () => {
-    const app = await buildApp({ config: trialTestConfig({ OUTBOX_POLL_MS: '600000' }), log: false });
+    const app = await buildApp({
+      source: manualSource(),
+      config: trialTestConfig({ OUTBOX_POLL_MS: '600000' }),
+      log: false,
+    });
     apps.push(app);
     await app.ready();
     await app.outbox.stop();
@@ -315,11 +332,19 @@ describe('OutboxWorker restarts', () => {
   });
 
   it('names its claims after INSTANCE_ID, or <hostname>:<PORT> by default', async () => {
-    const named = await buildApp({ config: trialTestConfig({ INSTANCE_ID: 'web-1' }), log: false });
+    const named = await buildApp({
+      source: manualSource(),
+      config: trialTestConfig({ INSTANCE_ID: 'web-1' }),
+      log: false,
+    });
     apps.push(named);
     expect(named.outbox.instanceId).toBe('web-1');
     expect(named.outbox.id).toMatch(/^web-1#/);
-    const byPort = await buildApp({ config: trialTestConfig({ PORT: '4402' }), log: false });
+    const byPort = await buildApp({
+      source: manualSource(),
+      config: trialTestConfig({ PORT: '4402' }),
+      log: false,
+    });
     apps.push(byPort);
     expect(byPort.outbox.instanceId).toBe(`${hostname()}:4402`);
   });

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/database.ts';
 import { emailOutbox, KEY_EMAIL_KINDS } from '../db/schema.ts';
 import { describeError, emailHash } from '../http/log-safe.ts';
+import { Poller } from '../lib/poller.ts';
 import type { Secrets } from '../secrets.ts';
 import { renderEmail } from './templates.ts';
 import type { Mailer } from './transport.ts';
@@ -54,10 +55,7 @@ export class OutboxWorker {
   readonly instanceId: string;
   /** This incarnation: what `claimed_by` holds, so that a restarted instance never mistakes old claims for its own. */
   readonly id: string;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private rerun = false;
-  private stopped = true;
+  private readonly poller: Poller;
 
   constructor(
     private readonly db: Database,
@@ -68,6 +66,14 @@ export class OutboxWorker {
   ) {
     this.instanceId = options.instanceId ?? `w-${randomUUID()}`;
     this.id = `${this.instanceId}#${randomUUID()}`;
+    const batchSize = options.batchSize ?? 10;
+    this.poller = new Poller(
+      async () => {
+        while (this.poller.active && (await this.runOnce()) === batchSize);
+      },
+      options.pollMs,
+      (error) => this.log.error({ error: scrubError(error) }, 'outbox pass failed'),
+    );
   }
 
   async start(): Promise<void> {
@@ -85,51 +91,23 @@ export class OutboxWorker {
       )
       .returning({ id: emailOutbox.id });
     if (released.length > 0) this.log.info({ released: released.length }, 'released claims of a dead worker');
-    this.stopped = false;
-    this.kick();
+    this.poller.start();
   }
 
   /** Runs a pass now (after a commit queued an email) instead of waiting for the next poll. */
   kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.rerun = true;
-      return;
-    }
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    this.running = this.loop().finally(() => {
-      this.running = undefined;
-      if (this.stopped) return;
-      if (this.rerun) {
-        this.rerun = false;
-        this.kick();
-      } else {
-        this.timer = setTimeout(() => this.kick(), this.options.pollMs);
-        this.timer.unref();
-      }
-    });
+    this.poller.kick();
   }
 
   /** Stops polling after the email in hand; `start()` resumes. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+    await this.poller.stop();
   }
 
   /** Stops for good and closes the mail transport. */
   async close(): Promise<void> {
     await this.stop();
     this.mailer.close();
-  }
-
-  private async loop(): Promise<void> {
-    try {
-      while (!this.stopped && (await this.runOnce()) === (this.options.batchSize ?? 10));
-    } catch (error) {
-      this.log.error({ error: scrubError(error) }, 'outbox pass failed');
-    }
   }
 
   /**
@@ -197,7 +175,7 @@ export class OutboxWorker {
     claimed.sort((a, b) => a.id - b.id);
     const deadline = Date.now() + this.options.leaseMs * 0.5;
     for (const row of claimed) {
-      if (this.stopped || Date.now() > deadline) {
+      if (!this.poller.active || Date.now() > deadline) {
         // Hand back what we will not send now, so that nobody waits for our lease.
         await this.release(row.id);
         continue;
@@ -233,7 +211,11 @@ export class OutboxWorker {
     try {
       const key = row.sealedSecret ? this.secrets.unseal(row.sealedSecret, row.messageId) : undefined;
       if (!key && KEY_EMAIL_KINDS.includes(row.kind)) throw new KeyGoneError();
-      const rendered = renderEmail(row.kind, row.payload, { siteUrl: this.options.siteUrl, key });
+      const rendered = renderEmail(row.kind, row.payload, {
+        siteUrl: this.options.siteUrl,
+        key,
+        to: row.toAddress,
+      });
       where = await this.mailer.send({
         from: this.options.from,
         to: row.toAddress,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/database.ts';
 import { emailOutbox, type EmailKind, type EmailPayload } from '../db/schema.ts';
 import type { Secrets } from '../secrets.ts';
-import { emailIdentity } from '../trials/email-identity.ts';
+import { emailIdentity } from '../keys/email-identity.ts';
 
 // Queuing an email is one INSERT in the caller's transaction: the email exists exactly when what it tells of was
 // committed, and the outbox worker (outbox.ts) sends it once. A key it carries is sealed in the row until it is sent.

@@ -1,5 +1,6 @@
+import { pricingWithEmailPath } from '#domain/checkout.ts';
 import { getPlan, isPlanId, TRIAL, type Plan } from '#domain/plans.ts';
-import { SITE } from '#domain/site.ts';
+import { ROUTES, SITE } from '#domain/site.ts';
 import type { EmailKind, EmailPayload } from '../db/schema.ts';
 
 // Trial and paid-key emails, plain text and HTML. Nothing the visitor typed (name, company, message) is echoed: the recipient
@@ -13,8 +14,10 @@ export interface RenderedEmail {
 
 export interface RenderContext {
   siteUrl: string;
-  /** The plain key, for the kinds that carry one. */
+  /** The plain key, for the kinds that carry one (the one-time link's token, for `billing-portal-link`). */
   key?: string | undefined;
+  /** The recipient: links to the plans carry it, so that checkout starts with it filled in. */
+  to?: string | undefined;
 }
 
 const escapeHtml = (value: string) =>
@@ -79,18 +82,36 @@ export function renderEmail(kind: EmailKind, payload: EmailPayload, context: Ren
     text: 'API documentation',
     href: new URL(SITE.docsUrl, context.siteUrl).href,
   };
-  const pricing: Block = {
+  // The recipient's address rides in the fragment: the pricing page fills it into each plan's checkout, and it never
+  // reaches a request log (decision 151).
+  const plans = (text: string): Block => ({
     kind: 'link',
-    text: 'API plans',
-    href: new URL('/sports-betting-api', context.siteUrl).href,
-  };
+    text,
+    href: new URL(context.to ? pricingWithEmailPath(context.to) : ROUTES.pricing, context.siteUrl).href,
+  });
+  const pricing = plans('API plans');
   const secrecy: Block = {
     kind: 'p',
     text: 'Keep this key secret. We store only a fingerprint of it, so we cannot show it to you again.',
   };
   const ends = formatDate(payload.expiresAt);
   const paidPlan = getPlan(payload.plan && isPlanId(payload.plan) ? payload.plan : 'starter');
-  const portal: Block = { kind: 'link', text: 'Manage your subscription', href: SITE.subscriptionPortalUrl };
+  // The server sends this to Stripe's portal login, or to the pricing page's one-time link form (decision 151).
+  const portal: Block = {
+    kind: 'link',
+    text: 'Manage your subscription',
+    href: new URL(ROUTES.manageSubscription, context.siteUrl).href,
+  };
+  // The key's own page (decision 156): usage per day, limits, and rotation, opened with the key itself.
+  const account: Block = {
+    kind: 'link',
+    text: 'Your usage, limits and key rotation (paste this key on your account page)',
+    href: new URL(ROUTES.account, context.siteUrl).href,
+  };
+  const afterTrial: Block = {
+    kind: 'p',
+    text: 'Subscribe with this address and your paid key arrives by email; the trial key stops when it does.',
+  };
   switch (kind) {
     case 'paid-key-issued':
       return compose(`Your ${SITE.brand} API key (${paidPlan.name} plan)`, [
@@ -110,6 +131,7 @@ export function renderEmail(kind: EmailKind, payload: EmailPayload, context: Ren
           : []),
         secrecy,
         docs,
+        account,
         portal,
       ]);
     case 'paid-key-rotated':
@@ -136,6 +158,7 @@ export function renderEmail(kind: EmailKind, payload: EmailPayload, context: Ren
             ]
           : []),
         docs,
+        account,
         portal,
       ]);
     case 'trial-issued':
@@ -148,6 +171,8 @@ export function renderEmail(kind: EmailKind, payload: EmailPayload, context: Ren
         { kind: 'p', text: `It works until ${ends}. ${limits}` },
         secrecy,
         docs,
+        account,
+        plans('Choose a plan when your trial ends'),
       ]);
     case 'trial-rotated':
     case 'trial-resent':
@@ -183,6 +208,47 @@ export function renderEmail(kind: EmailKind, payload: EmailPayload, context: Ren
           text: `If you cannot find that email, write to ${SITE.supportEmail} and we will send you a new key. If you did not ask for a trial, you can ignore this email.`,
         },
         docs,
+      ]);
+    case 'trial-expiring':
+      return compose(`Your ${SITE.brand} trial ends on ${ends}`, [
+        {
+          kind: 'p',
+          text: `Your ${SITE.brand} trial key (the one starting with ${payload.keyPrefix ?? 'sl_trial_'}) stops working at ${ends}.`,
+        },
+        { kind: 'p', text: 'To keep using the API, pick the plan that fits you:' },
+        plans('Choose a plan'),
+        afterTrial,
+        docs,
+      ]);
+    case 'billing-portal-link':
+      return compose(`Manage your ${SITE.brand} subscription`, [
+        {
+          kind: 'p',
+          text: `Someone, probably you, asked to manage the ${SITE.brand} subscription of this address. This link opens Stripe's billing portal, where you can change your plan, update your card, see your invoices or cancel:`,
+        },
+        {
+          kind: 'link',
+          text: 'Open the billing portal',
+          href: `${new URL(ROUTES.manageSubscription, context.siteUrl).href}?token=${encodeURIComponent(context.key ?? '')}`,
+        },
+        {
+          kind: 'p',
+          text: `The link works once, until ${ends}. If it has expired, ask for a new one on the plans page. If you did not ask for it, you can ignore this email: only this mailbox received it.`,
+        },
+      ]);
+    case 'key-rotated-notice':
+      // Sent after POST /v1/me/rotate (decision 155): the new key was shown once to whoever rotated; never in here.
+      return compose(`Your ${SITE.brand} API key was rotated`, [
+        {
+          kind: 'p',
+          text: `Your ${SITE.brand} API key (the one starting with ${payload.previousPrefix ?? 'sl_'}) was rotated through the API at ${formatDate(payload.rotatedAt)}. It stopped working at once; its replacement starts with ${payload.keyPrefix ?? 'sl_'}, keeps your plan, expiry, subscription and usage history, and was shown once to whoever rotated it.`,
+        },
+        {
+          kind: 'p',
+          text: `If you did not rotate it, someone else holds a working key of yours: write to ${SITE.supportEmail} with the prefix ${payload.keyPrefix ?? ''}, or use “Lost your key?” on the plans page to get a new key by email.`,
+        },
+        docs,
+        ...(payload.plan ? [portal] : []),
       ]);
     case 'trial-refused':
       return compose(`About your ${SITE.brand} trial request`, [

@@ -1,15 +1,12 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArbFeedSchema } from '#domain/schemas/feed.ts';
 import { buildApp } from '../app.ts';
-import { enginePlugin } from './plugin.ts';
-import { errorsPlugin } from '../http/errors.ts';
-import { readinessPlugin } from '../http/readiness.ts';
 import type { OddsSource } from '#engine/sources/index.ts';
-import { fixedBoard } from '#tests/support/server/app.ts';
+import { buildTestApp, fixedBoard } from '#tests/support/server/app.ts';
 import { testConfig } from '#tests/support/server/config.ts';
-import { arbsFeedRoutes } from './arbs-feed.ts';
+import { trialTestConfig } from '#tests/support/server/trials.ts';
 
 let app: FastifyInstance;
 
@@ -88,7 +85,7 @@ describe('GET /tools/arbs.json', () => {
 describe('GET /tools/arbs.json of an unchanging board', () => {
   let fixed: FastifyInstance;
   beforeAll(async () => {
-    fixed = await buildApp({ config: testConfig(), log: false, source: fixedBoard });
+    fixed = await buildTestApp({ source: fixedBoard });
     await fixed.ready();
   });
   afterAll(async () => {
@@ -154,23 +151,18 @@ describe('GET /tools/arbs.json of an unchanging board', () => {
 describe('GET /tools/arbs.json before the first snapshot', () => {
   it('answers 503 problem+json with Retry-After', async () => {
     const silent: OddsSource = { name: 'replay', start() {}, stop() {} };
-    const bare = Fastify({ logger: false });
-    bare.decorate('config', testConfig());
-    await bare.register(errorsPlugin);
-    await bare.register(readinessPlugin);
-    await bare.register(enginePlugin, { source: silent });
-    await bare.register(arbsFeedRoutes, { origins: ['https://example.test'] });
-    await bare.ready();
+    const app = await buildTestApp({ source: silent });
+    await app.ready();
     try {
-      const response = await bare.inject({ method: 'GET', url: '/tools/arbs.json' });
+      const response = await app.inject({ method: 'GET', url: '/tools/arbs.json' });
       expect(response.statusCode).toBe(503);
       expect(response.headers['retry-after']).toBe('1');
       expect(response.headers['content-type']).toContain('application/problem+json');
       expect(response.json()).toMatchObject({ status: 503, type: expect.stringContaining('feed-not-ready') });
-      const ready = await bare.readiness.run();
+      const ready = await app.readiness.run();
       expect(ready.checks.engine!.ok).toBe(false);
     } finally {
-      await bare.close();
+      await app.close();
     }
   });
 });
@@ -188,37 +180,27 @@ describe('engine plugin', () => {
         calls.push('stop');
       },
     };
-    const bare = Fastify({ logger: false });
-    bare.decorate('config', testConfig());
-    await bare.register(errorsPlugin);
-    await bare.register(readinessPlugin);
-    await bare.register(enginePlugin, { source });
+    const app = await buildTestApp({ source });
     expect(calls).toEqual([]);
-    await bare.ready();
+    await app.ready();
     expect(calls).toEqual(['start']);
-    expect(bare.engine.running).toBe(true);
-    expect(bare.engine.latest?.encoded.etag).toMatch(/^"/);
-    await bare.close();
+    expect(app.engine.running).toBe(true);
+    expect(app.engine.latest?.encoded.etag).toMatch(/^"/);
+    await app.close();
     expect(calls).toEqual(['start', 'stop']);
-    expect(bare.engine.running).toBe(false);
+    expect(app.engine.running).toBe(false);
   });
 });
 
 describe('engine plugin configuration', () => {
   async function feedWith(env: Record<string, string>) {
-    const source = fixedBoard;
-    const bare = Fastify({ logger: false });
-    bare.decorate('config', testConfig(env));
-    await bare.register(errorsPlugin);
-    await bare.register(readinessPlugin);
-    await bare.register(enginePlugin, { source });
-    await bare.register(arbsFeedRoutes, { origins: [] });
-    await bare.ready();
+    const app = await buildTestApp({ config: trialTestConfig(env), source: fixedBoard });
+    await app.ready();
     try {
-      const response = await bare.inject({ method: 'GET', url: '/tools/arbs.json' });
+      const response = await app.inject({ method: 'GET', url: '/tools/arbs.json' });
       return ArbFeedSchema.parse(response.json());
     } finally {
-      await bare.close();
+      await app.close();
     }
   }
 

@@ -3,7 +3,7 @@ import { HttpProblem } from '../http/problem.ts';
 import { sendEntry } from '../http/send-entry.ts';
 import { FEED_PATH, installFeedFastPath } from './feed-fast-path.ts';
 
-// GET /tools/arbs.json (SPEC §7 call 2): the latest snapshot's bytes as the engine published them. `t` (and any other
+// GET /tools/arbs.json (docs/product.md §7 call 2): the latest snapshot's bytes as the engine published them. `t` (and any other
 // query parameter) is ignored: the body depends on nothing but the snapshot, so caches revalidate with the ETag.
 // Most requests are answered by the fast path (feed-fast-path.ts, decision 136) with what this route answered for the
 // same case; the route answers the first of each case, HEAD, and everything the fast path leaves alone.

@@ -2,11 +2,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { sideId } from '#domain/markets.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
 import { HandBoard, ticksByOutcome, type BoardEvent } from '#tests/support/server/history.ts';
-import { MAX_ROWS_PER_STATEMENT } from './writer.ts';
+import { MAX_ROWS_PER_STATEMENT } from './batch-sql.ts';
+import type { SqlClient, SqlRunner } from './sql-client.ts';
 import { external, trialTestConfig } from '#tests/support/server/trials.ts';
 
 // The history store on the real app: what the engine accepts is written (every change, no re-confirmations), the
@@ -395,6 +396,121 @@ describe('an instance that does not record (HISTORY_RECORD=false)', () => {
     const ready = (await quiet.inject({ method: 'GET', url: '/readyz' })).json();
     expect(ready.checks.history).toEqual({ ok: true, details: { recording: false } });
     await quiet.close();
+  });
+});
+
+describe('the write queue when full (HISTORY_QUEUE_MAX_CHANGES)', () => {
+  /** An app whose queue holds 1,000 changes, with one event already written. */
+  async function smallQueue(prefix: string) {
+    const clock = virtualClock(Date.UTC(2026, 10, 22, 21));
+    const app = await buildTestApp({
+      config: trialTestConfig({ HISTORY_QUEUE_MAX_CHANGES: '1000', HISTORY_FLUSH_MS: '60000' }),
+      now: clock.now,
+    });
+    onTestFinished(() => app.close());
+    await app.ready();
+    const hand = new HandBoard(app, clock, prefix);
+    const busy = hand.addEvent();
+    hand.price(busy, 'fanduel', 'moneyline', 'home', -110);
+    await hand.flush();
+    return { clock, app, hand, busy };
+  }
+
+  /** Stops the next batch's transaction before its ticks (it is being written) until `release()`. */
+  function holdAtTicks(app: FastifyInstance) {
+    const db = (app.history as unknown as { db: SqlClient }).db;
+    const transaction = db.transaction;
+    let reached = () => {};
+    const atTicks = new Promise<void>((resolve) => (reached = resolve));
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    db.transaction = <T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> =>
+      transaction.call(db, (tx: SqlRunner) =>
+        work({
+          async query<R>(text: string, params?: unknown[]) {
+            if (text.includes('INSERT INTO price_ticks')) {
+              reached();
+              await released;
+            }
+            return tx.query<R>(text, params);
+          },
+        }),
+      ) as Promise<T>;
+    return { atTicks, release, restore: () => (db.transaction = transaction) };
+  }
+
+  it("keeps a dropped batch's new fixture and series when the only batch queued is the one being written", async () => {
+    const { clock: fullClock, app: small, hand, busy } = await smallQueue('fq');
+    const hold = holdAtTicks(small);
+    let dropped: { fixture: BoardEvent; stats: Record<string, unknown> };
+    try {
+      for (let step = 0; step < 600; step += 1) {
+        fullClock.advance(10);
+        hand.price(busy, 'fanduel', 'moneyline', 'home', step % 2 ? -110 : -120);
+      }
+      const writing = small.history.flush(10_000);
+      await hold.atTicks;
+      // While those 600 changes are written, 500 more arrive with a new fixture: past the queue's 1,000, dropped.
+      const fixture = hand.addEvent();
+      hand.price(fixture, 'draftkings', 'moneyline', 'away', 130);
+      for (let step = 0; step < 499; step += 1) {
+        fullClock.advance(10);
+        hand.price(busy, 'caesars', 'moneyline', 'home', step % 2 ? -110 : -120);
+      }
+      const dropping = small.history.flush(10_000);
+      hold.release();
+      expect(await writing).toBe(true);
+      expect(await dropping).toBe(true);
+      dropped = { fixture, stats: small.history.stats() };
+    } finally {
+      hold.restore();
+    }
+    expect(dropped.stats).toMatchObject({ droppedBatches: 1, droppedChanges: 500, queuedChanges: 0 });
+
+    // Only the dropped batch's ticks are lost: its fixture is recorded, and its series takes the next change.
+    const { fixture } = dropped;
+    expect(await small.history.event(fixture.id)).toMatchObject({ id: fixture.id });
+    fullClock.advance(1_000);
+    hand.price(fixture, 'draftkings', 'moneyline', 'away', 135);
+    await hand.flush();
+    const ticks = await ticksByOutcome(small, fixture.id, 'draftkings', fullClock.now());
+    expect(ticks.get('away')?.map((tick) => tick.american)).toEqual([135]);
+    expect(small.history.stats()).toMatchObject({ droppedChanges: 500 });
+  });
+
+  it('records the gap of a batch dropped while another batch is being written', async () => {
+    const { clock, app, hand, busy } = await smallQueue('fg');
+    const hold = holdAtTicks(app);
+    let from = 0;
+    try {
+      for (let step = 0; step < 600; step += 1) {
+        clock.advance(10);
+        hand.price(busy, 'fanduel', 'moneyline', 'home', step % 2 ? -110 : -120);
+      }
+      const writing = app.history.flush(10_000);
+      await hold.atTicks;
+      // While those 600 changes are written, 500 more arrive 10 ms apart: past the queue's 1,000, dropped.
+      from = clock.now() + 10;
+      for (let step = 0; step < 500; step += 1) {
+        clock.advance(10);
+        hand.price(busy, 'caesars', 'moneyline', 'home', step % 2 ? -110 : -120);
+      }
+      const dropping = app.history.flush(10_000);
+      hold.release();
+      expect(await writing).toBe(true);
+      expect(await dropping).toBe(true);
+    } finally {
+      hold.restore();
+    }
+    expect(app.history.stats()).toMatchObject({ droppedBatches: 1, droppedChanges: 500 });
+
+    // The gap is recorded with the next batch written.
+    clock.advance(1_000);
+    hand.price(busy, 'fanduel', 'moneyline', 'home', -130);
+    await hand.flush();
+    expect(await app.history.gaps(from - 1_000, clock.now())).toEqual([
+      { from, to: from + 4_990, droppedChanges: 500, cause: 'queue-full' },
+    ]);
   });
 });
 

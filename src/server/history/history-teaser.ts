@@ -7,7 +7,7 @@ import {
 } from '#domain/schemas/history-teaser.ts';
 import { clientAddressKey } from '../http/client-address.ts';
 import { HttpProblem } from '../http/problem.ts';
-import { TtlCache } from '../odds-api/ttl-cache.ts';
+import { TtlCache } from '../lib/ttl-cache.ts';
 
 // GET /tools/history.json?event=<id>&sides=<side id>,…: the arbitrage page's teaser of what the API sells. Public,
 // coarse and cached: each side's price at every minute boundary of the last hour (null while it could not be taken),

@@ -16,6 +16,8 @@ declare module 'fastify' {
 }
 
 const MAINTENANCE_MS = 10 * 60_000;
+/** History writes failing without a break for longer than this make the server not ready (decision 148). */
+export const HISTORY_FAILING_MAX_MS = 30_000;
 
 export interface HistoryPluginOptions {
   /** The engine's clock (tests pass a virtual one). */
@@ -72,8 +74,11 @@ export const historyPlugin = fp(
 
     app.readiness.register('history', () => {
       const stats = service.stats();
-      // History never makes the server unready: the feed and the API run without it; the figures say how it does.
-      return { ok: true, details: { recording: true, ...stats } };
+      // The feed and the API run without the history, so a short outage leaves the server ready; writes failing
+      // without a break for over HISTORY_FAILING_MAX_MS do not (decision 148): the history is being lost, or about to
+      // be once the queue fills, and whoever watches /readyz must hear of it.
+      const failingMs = stats.failingSince === null ? 0 : now() - Date.parse(stats.failingSince);
+      return { ok: failingMs <= HISTORY_FAILING_MAX_MS, details: { recording: true, ...stats } };
     });
 
     // Before the database closes: what was gathered is written (bounded wait), then nothing more is taken.

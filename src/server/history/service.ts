@@ -55,6 +55,13 @@ export interface HistoryPlayer {
   team: 'home' | 'away' | null;
 }
 
+/** Where a series sits in an event's key order (the history_series_key index after event_id). */
+export interface SeriesKey {
+  marketKey: string;
+  outcome: string;
+  book: string;
+}
+
 export interface SeriesTick extends Tick {
   seriesId: number;
   /** Unix microseconds: unique and increasing within a series (the pagination cursor). */
@@ -71,6 +78,8 @@ export interface SeriesFilter {
   playerIds?: readonly string[] | undefined;
   /** Props of these stats only. */
   stats?: readonly string[] | undefined;
+  /** Series of any of these market keys or market types (POST /v1/clv: every bet's market in one statement). */
+  markets?: { keys: readonly string[]; types: readonly string[] } | undefined;
 }
 
 export interface HistoryGap {
@@ -238,6 +247,16 @@ export class HistoryService {
     return rows[0] ? toEvent(rows[0]) : undefined;
   }
 
+  /** The events of these ids the history knows, by id: one statement for a whole batch (POST /v1/clv). */
+  async events(ids: readonly string[]): Promise<Map<string, HistoryEvent>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.query<EventRowSql>(
+      `SELECT ${EVENT_COLUMNS} FROM history_events WHERE event_id = ANY($1::text[])`,
+      [[...new Set(ids)]],
+    );
+    return new Map(rows.map((row) => [row.event_id, toEvent(row)]));
+  }
+
   /** Events of a league the history knew at `at` (first seen at or before it, not ended before it). */
   async eventsAt(league: string, at: number): Promise<HistoryEvent[]> {
     const rows = await this.db.query<EventRowSql>(
@@ -289,10 +308,31 @@ export class HistoryService {
     if (filter.sideIds !== undefined) add('side_id = ANY(?::text[])', [...filter.sideIds]);
     if (filter.playerIds !== undefined) add('player_id = ANY(?::text[])', [...filter.playerIds]);
     if (filter.stats !== undefined) add('stat = ANY(?::text[])', [...filter.stats]);
+    if (filter.markets !== undefined) {
+      params.push([...filter.markets.keys], [...filter.markets.types]);
+      where.push(
+        `(market_key = ANY($${params.length - 1}::text[]) OR market_type = ANY($${params.length}::text[]))`,
+      );
+    }
     const rows = await this.db.query<SeriesRowSql>(
       `SELECT ${SERIES_COLUMNS} FROM history_series WHERE ${where.join(' AND ')}
        ORDER BY event_id, market_key, outcome, book`,
       params,
+    );
+    return rows.map(toSeries);
+  }
+
+  /**
+   * One event's series in key order (market, outcome, book), at most `limit`, after the series `after` when given:
+   * a range of the (event_id, market_key, outcome, book) index, so that a large event is read in statements of a
+   * bounded size.
+   */
+  async seriesPage(eventId: string, after: SeriesKey | undefined, limit: number): Promise<HistorySeries[]> {
+    const rows = await this.db.query<SeriesRowSql>(
+      `SELECT ${SERIES_COLUMNS} FROM history_series
+       WHERE event_id = $1 AND (market_key, outcome, book) > ($2, $3, $4)
+       ORDER BY market_key, outcome, book LIMIT $5`,
+      [eventId, after?.marketKey ?? '', after?.outcome ?? '', after?.book ?? '', limit],
     );
     return rows.map(toSeries);
   }
@@ -350,6 +390,59 @@ export class HistoryService {
       [[...seriesIds], at + 1],
     );
     return time(rows[0]?.at ?? null);
+  }
+
+  /**
+   * Over one event's series in key order (at most `limit`, after the key `after` when given): the last change of any
+   * of them strictly before `at` (unix ms) and the first strictly after it, or null (what lastTicks(ids, at − 1) and
+   * nextChangeAfter(ids, at) say), with how many series it looked at and the last one's key, to continue. One
+   * statement answering one row: /v1/historical/odds' walk over a league without reading its series.
+   */
+  async changesAround(
+    eventId: string,
+    at: number,
+    after: SeriesKey | undefined,
+    limit: number,
+  ): Promise<{ previous: number | null; next: number | null; count: number; last: SeriesKey | null }> {
+    const [row] = await this.db.query<{
+      previous: string | null;
+      next: string | null;
+      count: number;
+      market_key: string | null;
+      outcome: string | null;
+      book: string | null;
+    }>(
+      `WITH s AS MATERIALIZED (
+         SELECT id, market_key, outcome, book FROM history_series
+         WHERE event_id = $1 AND (market_key, outcome, book) > ($4, $5, $6)
+         ORDER BY market_key, outcome, book LIMIT $7),
+       last AS (SELECT market_key, outcome, book FROM s ORDER BY market_key DESC, outcome DESC, book DESC LIMIT 1)
+       SELECT
+         (SELECT count(*) FROM s)::int AS count,
+         (SELECT market_key FROM last) AS market_key,
+         (SELECT outcome FROM last) AS outcome,
+         (SELECT book FROM last) AS book,
+         (SELECT floor(extract(epoch from max(t.at)) * 1000)::int8::text FROM s
+            CROSS JOIN LATERAL (
+              SELECT p.at FROM price_ticks p WHERE p.series_id = s.id AND p.at < ${AT(2)}
+              ORDER BY p.at DESC LIMIT 1
+            ) AS t) AS previous,
+         (SELECT (extract(epoch from min(t.at)) * 1000)::int8::text FROM s
+            CROSS JOIN LATERAL (
+              SELECT p.at FROM price_ticks p WHERE p.series_id = s.id AND p.at >= ${AT(3)}
+              ORDER BY p.at LIMIT 1
+            ) AS t) AS next`,
+      [eventId, at, at + 1, after?.marketKey ?? '', after?.outcome ?? '', after?.book ?? '', limit],
+    );
+    return {
+      previous: time(row?.previous ?? null),
+      next: time(row?.next ?? null),
+      count: row?.count ?? 0,
+      last:
+        row?.market_key == null
+          ? null
+          : { marketKey: row.market_key, outcome: row.outcome!, book: row.book! },
+    };
   }
 
   /**

@@ -1,4 +1,20 @@
-import { isIPv4, isIPv6 } from 'node:net';
+import { isIP, isIPv4, isIPv6 } from 'node:net';
+
+/**
+ * The address an X-Forwarded-For entry names (issue 31): `ip`, `ip:port`, `[v6]` and `[v6]:port`, in double quotes
+ * or not; undefined for anything else (`unknown`, `garbage-7`, `999.1.1.1`, `0x7f.0.0.1`, an empty entry), which names
+ * no client. Addresses are checked strictly (node:net), so one client cannot spell itself many ways.
+ */
+export function forwardedAddress(entry: string): string | undefined {
+  let value = entry.trim();
+  if (value.length > 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1).trim();
+  if (isIP(value) !== 0) return value;
+  const v4 = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/.exec(value);
+  if (v4 && isIPv4(v4[1]!)) return v4[1]!;
+  const v6 = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(value);
+  if (v6 && isIPv6(v6[1]!)) return v6[1]!;
+  return undefined;
+}
 
 /**
  * The rate-limit identity of a client address: IPv4 as is (IPv4-mapped IPv6 unwrapped), IPv6 by its /64, since one

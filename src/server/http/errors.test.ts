@@ -2,16 +2,17 @@ import { connect } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
+import { manualSource } from '#tests/support/server/app.ts';
 import { SECURITY_HEADERS } from './security-headers.ts';
-import { trialTestConfig } from '#tests/support/server/trials.ts';
+import { freePort, trialTestConfig } from '#tests/support/server/trials.ts';
 
 // Decision 014: answers written by Node's parser and Fastify's router look like every other error answer.
 
-const PORT = 4254;
+const PORT = await freePort();
 let app: FastifyInstance;
 
 beforeAll(async () => {
-  app = await buildApp({ config: trialTestConfig(), log: false });
+  app = await buildApp({ source: manualSource(), config: trialTestConfig(), log: false });
   await app.listen({ port: PORT, host: '127.0.0.1' });
 });
 

@@ -4,12 +4,12 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRawStream } from '#tests/support/server/odds-api.ts';
 import { buildApp } from '../app.ts';
-import { trialTestConfig } from '#tests/support/server/trials.ts';
+import { freePort, trialTestConfig } from '#tests/support/server/trials.ts';
 import { redactKeys, redactUrl } from './redact.ts';
 
 // Decision 010: no log line holds a key, whatever the spelling of the parameter that carried it.
 
-const PORT = 4250;
+const PORT = await freePort();
 const origin = `http://127.0.0.1:${PORT}`;
 const logLines: string[] = [];
 let app: FastifyInstance;

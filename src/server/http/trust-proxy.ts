@@ -1,5 +1,7 @@
 import { isIP } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { forwardedAddress } from './client-address.ts';
 
 // TRUST_PROXY (decision 011): which hops of X-Forwarded-For the server believes. `false` (default) none; a number N
 // the N nearest hops (`true` means exactly one: the proxy in front of us); a comma-separated list of proxy addresses
@@ -52,4 +54,45 @@ export function fastifyTrustProxy(
 ): false | string[] | ((address: string, hop: number) => boolean) {
   if (typeof value === 'number') return (_address, hop) => hop < value;
   return value;
+}
+
+/**
+ * X-Forwarded-For as the trust rules should read it (issue 31, decision 149): each entry reduced to its address
+ * (`ip:port` → `ip`, `[v6]:port` → `v6`), and read from the nearest hop outwards, the first entry that names no
+ * address stands for the hop that wrote it (for the right-most entry, the socket peer: the proxy itself); nothing left
+ * of it is believed. Without this a proxy forwarding `198.51.100.10:1001` or a client's `garbage-7` made every spelling
+ * a new client with a fresh rate-limit bucket. Undefined: no entry left (drop the header).
+ */
+export function normaliseForwardedFor(header: string, peer: string | undefined): string | undefined {
+  const entries = header.split(',');
+  const kept: string[] = [];
+  let writer = peer;
+  for (let index = entries.length - 1; index >= 0; index -= 1) {
+    const address = forwardedAddress(entries[index]!);
+    if (address === undefined) {
+      if (writer !== undefined) kept.unshift(writer);
+      break;
+    }
+    kept.unshift(address);
+    writer = address;
+  }
+  return kept.length > 0 ? kept.join(', ') : undefined;
+}
+
+/**
+ * With TRUST_PROXY set, rewrites each request's X-Forwarded-For with normaliseForwardedFor() before any hook or
+ * handler reads `request.ip` (Fastify derives it from the header on each read). Register it first, on the root.
+ */
+export function normaliseForwardedForHook(app: FastifyInstance, value: TrustProxy): void {
+  if (value === false) return;
+  app.addHook('onRequest', async (request) => {
+    const header = request.headers['x-forwarded-for'];
+    if (header === undefined) return;
+    const normalised = normaliseForwardedFor(
+      Array.isArray(header) ? header.join(',') : header,
+      request.raw.socket?.remoteAddress,
+    );
+    if (normalised === undefined) delete request.headers['x-forwarded-for'];
+    else request.headers['x-forwarded-for'] = normalised;
+  });
 }

@@ -3,15 +3,20 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../app.ts';
 import type { Database } from '../db/database.ts';
 import { trialTestConfig } from '#tests/support/server/trials.ts';
-import { ApiKeyService, generateKey } from './keys.ts';
-import { virtualClock } from '#tests/support/server/app.ts';
+import { generateKey } from '../keys/key-format.ts';
+import { ApiKeyService } from '../keys/service.ts';
+import { virtualClock, manualSource } from '#tests/support/server/app.ts';
 
 // Decision 013: unknown keys are throttled per client address and cached apart from the keys in use.
 
 let app: FastifyInstance;
 
 beforeAll(async () => {
-  app = await buildApp({ config: trialTestConfig({ API_AUTH_FAILURES_PER_MINUTE: '5' }), log: false });
+  app = await buildApp({
+    source: manualSource(),
+    config: trialTestConfig({ API_AUTH_FAILURES_PER_MINUTE: '5' }),
+    log: false,
+  });
   await app.ready();
 });
 

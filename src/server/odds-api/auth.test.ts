@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLANS, type PlanId } from '#domain/plans.ts';
-import { generateKey, KEY_IN_TEXT } from './keys.ts';
+import { generateKey, KEY_IN_TEXT } from '../keys/key-format.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
 import { createKey, createTrialKey, revokeKey } from '#tests/support/server/odds-api.ts';
 
@@ -117,6 +117,8 @@ describe('GET /v1/events/:eventId/movement (plan-gated feature)', () => {
       type: 'https://sharpline.io/problems/plan-feature',
       plan: 'pro',
       required_plan: 'enterprise',
+      // That plan on the pricing page of SITE_URL (decision 151): its checkout, and the portal's plan switch.
+      upgrade_url: 'https://example.test/sports-betting-api#plan-enterprise',
     });
     expect(refused.json().detail).toContain('Enterprise plan');
     expect(refused.headers['x-ratelimit-limit']).toBe('100');

@@ -1,13 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { includes, plansWith, type ApiFeature } from '#domain/plans.ts';
+import { includes, plansWith, type ApiFeature, type Plan } from '#domain/plans.ts';
 import { clientAddressKey } from '../http/client-address.ts';
 import { FailureThrottle, throttledProblem } from '../http/failure-throttle.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { isCredentialName, urlParameterNames } from '../http/redact.ts';
-import { SITE } from '#domain/site.ts';
-import type { ApiKeyRecord, BillingHoldReason, KeyProblemReason } from './keys.ts';
+import { absoluteUrl, ROUTES } from '#domain/site.ts';
+import type { ApiKeyRecord, BillingHoldReason, KeyProblemReason } from '../keys/service.ts';
 import { phaseOf } from './quota.ts';
+import { usageFamilyOf, type UsageFamily } from '#domain/usage.ts';
 
 // Authentication and per-key rate limits of the /v1 routes. The key comes in `X-Api-Key`; only the stream (for
 // browsers' EventSource, which cannot send headers) also takes `?api_key=`, which the request-log serializer redacts.
@@ -34,8 +35,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route accepts the key in `?api_key=` (the stream only). */
     apiKeyInQuery?: boolean;
-    /** Requests one call counts for against the per-minute quota (default 1; /v1/historical/odds: 10). */
-    requestCost?: number;
+    /**
+     * Requests one call counts for against the per-minute quota (default 1; /v1/historical/odds: 10). A function
+     * weighs the call by its body (POST /v1/clv: one per started 10 bets): the key is still checked on arrival, and
+     * the quota is charged once the body is parsed, before it is validated.
+     */
+    requestCost?: number | ((request: FastifyRequest) => number);
   }
 }
 
@@ -58,25 +63,49 @@ const HOLDS: Record<BillingHoldReason, string> = {
 };
 
 /** Why a held key stopped, for its 401 and its streams' close event (decision 142). */
-export function suspensionDetail(hold: NonNullable<ApiKeyRecord['billingHold']>, graceMs: number): string {
+/**
+ * Where a customer manages their subscription (decision 151): the server's /manage-subscription, which goes to
+ * Stripe's portal login (SUBSCRIPTION_PORTAL_URL) or to the pricing page's one-time link form.
+ */
+export function portalUrl(siteUrl: string): string {
+  return absoluteUrl(siteUrl, ROUTES.manageSubscription);
+}
+
+/**
+ * Where a key gets a plan that includes a feature (decision 151): that plan on the pricing page, whose "Choose" button
+ * checks out (a trial) and whose "Manage subscription" switches the plan of a subscription (a customer: a second
+ * checkout would start a second subscription).
+ */
+export function upgradeUrl(siteUrl: string, plan: Plan): string {
+  return absoluteUrl(siteUrl, `${ROUTES.pricing}#plan-${plan.id}`);
+}
+
+export function suspensionDetail(
+  hold: NonNullable<ApiKeyRecord['billingHold']>,
+  graceMs: number,
+  siteUrl: string,
+): string {
   const grace =
     hold.reason === 'paused'
       ? ''
       : ` since ${hold.since.toISOString()}, and the ${Math.round(graceMs / 3_600_000)}-hour grace period has ended`;
-  return `This API key is suspended: ${HOLDS[hold.reason]}${grace}. Update the payment method in the subscription portal (${SITE.subscriptionPortalUrl}) and the key works again.`;
+  return `This API key is suspended: ${HOLDS[hold.reason]}${grace}. Update the payment method in the subscription portal (${portalUrl(siteUrl)}) and the key works again.`;
 }
 
-export function keyProblem(reason: KeyProblemReason, key?: ApiKeyRecord, graceMs = 0): HttpProblem {
+export function keyProblem(
+  reason: KeyProblemReason,
+  key: ApiKeyRecord | undefined,
+  graceMs: number,
+  siteUrl: string,
+): HttpProblem {
   const [code, generic] = REASONS[reason];
   const hold = reason === 'suspended' ? key?.billingHold : null;
   return new HttpProblem(
     401,
     code,
     'Invalid API key',
-    hold ? suspensionDetail(hold, graceMs) : generic,
-    hold
-      ? { reason: hold.reason, since: hold.since.toISOString(), portal_url: SITE.subscriptionPortalUrl }
-      : {},
+    hold ? suspensionDetail(hold, graceMs, siteUrl) : generic,
+    hold ? { reason: hold.reason, since: hold.since.toISOString(), portal_url: portalUrl(siteUrl) } : {},
     { 'www-authenticate': 'ApiKey header="X-Api-Key"' },
   );
 }
@@ -98,7 +127,7 @@ function listNames(names: readonly string[]): string {
 
 /**
  * Throws a 403 problem naming every plan that includes the feature when the key's plan lacks it: `plans` lists them
- * cheapest first, `required_plan` is the cheapest (and `upgrade_url` its checkout).
+ * cheapest first, `required_plan` is the cheapest (and `upgrade_url` that plan on the pricing page).
  */
 export function requireFeature(request: FastifyRequest, feature: ApiFeature): void {
   const plan = request.apiKey!.plan;
@@ -116,7 +145,7 @@ export function requireFeature(request: FastifyRequest, feature: ApiFeature): vo
       plan: plan.id,
       required_plan: needed.id,
       plans: plans.map((candidate) => candidate.id),
-      upgrade_url: needed.checkoutUrl,
+      upgrade_url: upgradeUrl(request.server.config.SITE_URL, needed),
     },
   );
 }
@@ -160,11 +189,38 @@ async function authenticate(
         throw throttledProblem(wait, THROTTLED_DETAIL);
       }
     }
-    throw keyProblem(check.reason, check.key, app.apiKeys.billingGraceMs);
+    throw keyProblem(check.reason, check.key, app.apiKeys.billingGraceMs, app.config.SITE_URL);
   }
-  const { key } = check;
-  const limit = key.plan.requestsPerMinute;
   const cost = request.routeOptions.config.requestCost ?? 1;
+  if (typeof cost === 'number') await charge(app, request, reply, check.key, cost);
+  // A cost weighed by the body is charged once the body is parsed (the preValidation hook below).
+  else pendingCharge.set(request, check.key);
+}
+
+/** The usage family of the request's route, remembered per route pattern. */
+const families = new Map<string | undefined, UsageFamily>();
+function familyOf(request: FastifyRequest): UsageFamily {
+  const url = request.routeOptions.url;
+  let family = families.get(url);
+  if (family === undefined) families.set(url, (family = usageFamilyOf(url)));
+  return family;
+}
+
+/** Keys authenticated on arrival whose call is charged by its body, once parsed. */
+const pendingCharge = new WeakMap<FastifyRequest, ApiKeyRecord>();
+
+/**
+ * Charges `cost` requests to the key's window: the quota headers and `request.apiKey` when admitted, else a 429 (a
+ * refused call of cost > 1 is not charged).
+ */
+async function charge(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  key: ApiKeyRecord,
+  cost: number,
+) {
+  const limit = key.plan.requestsPerMinute;
   const result = await app.rateLimiter.window(
     `key:${key.id}`,
     phaseOf(key.id, WINDOW_MS),
@@ -174,8 +230,6 @@ async function authenticate(
   );
   const resetSeconds = Math.max(1, Math.ceil(result.resetMs / 1000));
   const quota: Quota = { limit, remaining: result.remaining, resetSeconds, used: result.used };
-  request.apiKey = key;
-  request.quota = quota;
   const headers = quotaHeaders(quota);
   if (!result.allowed) {
     const retryAfter = resetSeconds;
@@ -183,11 +237,15 @@ async function authenticate(
       429,
       'rate-limited',
       'Too many requests',
-      `The ${key.plan.name} plan allows ${limit} requests per minute${cost > 1 ? `; this route counts as ${cost} requests and ${result.remaining} remain` : ''}. Retry in ${retryAfter} s.`,
+      `The ${key.plan.name} plan allows ${limit} requests per minute${cost > 1 ? `; this call counts as ${cost} requests and ${result.remaining} remain` : ''}. Retry in ${retryAfter} s.`,
       { limit, retry_after_seconds: retryAfter, ...(cost > 1 ? { request_cost: cost } : {}) },
       { ...headers, 'retry-after': String(retryAfter) },
     );
   }
+  request.apiKey = key;
+  request.quota = quota;
+  // Usage by day and route family (decision 155): in memory, flushed in batches.
+  app.usage.request(key.ledgerId, familyOf(request));
   void reply.headers(headers).header('cache-control', 'no-store');
 }
 
@@ -203,6 +261,11 @@ export const apiAuthPlugin = fp(
       (client) => app.secrets.hashAddress(client).slice(0, 32),
     );
     app.addHook('onRequest', (request, reply) => authenticate(app, throttle, request, reply));
+    app.addHook('preValidation', async (request, reply) => {
+      const key = pendingCharge.get(request);
+      const cost = request.routeOptions.config.requestCost;
+      if (key && typeof cost === 'function') await charge(app, request, reply, key, cost(request));
+    });
   },
-  { name: 'api-auth', dependencies: ['api-keys', 'rate-limit', 'secrets'] },
+  { name: 'api-auth', dependencies: ['api-keys', 'rate-limit', 'secrets', 'usage'] },
 );

@@ -1,15 +1,53 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { devigImplied, type DevigMethod } from '#domain/devig.ts';
 import { DOCS_ANCHORS, PLANS } from '#domain/plans.ts';
+import {
+  MeResponseSchema,
+  RotationResponseSchema,
+  UsageResponseSchema,
+} from '#domain/schemas/api/account.ts';
+import { LeaguesResponseSchema, ProblemSchema, SportsResponseSchema } from '#domain/schemas/api/common.ts';
+import {
+  ARBS_EXAMPLE,
+  CLV_REQUEST_EXAMPLE,
+  CLV_RESPONSE_EXAMPLE,
+  EVENT_EXAMPLE,
+  EVENTS_EXAMPLE,
+  LEAGUES_EXAMPLE,
+  LINES_EXAMPLE,
+  ME_EXAMPLE,
+  ROTATION_EXAMPLE,
+  USAGE_EXAMPLE,
+  ODDS_EXAMPLE,
+  SGP_RESPONSE_EXAMPLE,
+  SPORTS_EXAMPLE,
+} from '#domain/schemas/api/examples.ts';
+import {
+  ArbsResponseSchema,
+  EventResponseSchema,
+  EventsResponseSchema,
+  OddsResponseSchema,
+} from '#domain/schemas/api/odds.ts';
+import { ClvRequestSchema, ClvResponseSchema, LinesResponseSchema } from '#domain/schemas/api/history.ts';
+import { API_PROBLEMS, problemExample } from '#domain/schemas/api/problems.ts';
+import { SgpResponseSchema } from '#domain/schemas/api/sgp.ts';
 import { buildTestApp } from '#tests/support/server/app.ts';
+import { trialTestConfig } from '#tests/support/server/trials.ts';
+import { KEY_PLACEHOLDER, QUICKSTART_PATHS } from './docs.ts';
+import { COMPONENT_ORDER } from './plugin.ts';
 
 let app: FastifyInstance;
+/** A near-arb floor and a suspect ceiling other than the defaults: /docs states this server's. */
+const config = trialTestConfig({ ARB_FLOOR_PCT: '-0.75', ARB_MAX_EDGE_PCT: '12.5' });
 /** Every /v1 route the app registered, as OpenAPI writes it: `GET /v1/events/{eventId}`. */
 const v1Routes = new Set<string>();
 
 beforeAll(async () => {
   app = await buildTestApp({
+    config,
     onRoute(route) {
       if (!route.url.startsWith('/v1') || route.method === 'HEAD') return;
       const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -55,6 +93,66 @@ describe('GET /openapi.json', () => {
     );
     expect(Object.keys(doc.paths['/v1/events/{eventId}/movement'].get.responses)).toContain('403');
   });
+
+  type Responses = Record<string, { description: string; content: Record<string, { example?: unknown }> }>;
+  const operationsOf = (doc: { paths: Record<string, Record<string, { responses: Responses }>> }) =>
+    Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({ name: `${method} ${path}`, operation })),
+    );
+
+  it('describes every response in words and gives each an example', async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const operations = operationsOf(doc);
+    expect(operations.length).toBeGreaterThanOrEqual(13);
+    for (const { name, operation } of operations) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        expect(response.description, `${name} ${status}`).not.toMatch(
+          /^(Default Response|text\/event-stream)$/,
+        );
+        expect(response.description.length, `${name} ${status}`).toBeGreaterThan(20);
+        const media = Object.values(response.content);
+        expect(media, `${name} ${status}`).toHaveLength(1);
+        expect(media[0]!.example, `${name} ${status}`).toBeDefined();
+      }
+    }
+    const stream = doc.paths['/v1/stream'].get.responses['200'];
+    expect(Object.keys(stream.content)).toEqual(['text/event-stream']);
+    expect(stream.content['text/event-stream'].example).toMatch(/^event: snapshot\ndata: \{/m);
+    expect(doc.paths['/v1/odds'].get.responses['200'].content['application/json'].example).toEqual(
+      ODDS_EXAMPLE,
+    );
+  });
+
+  it('documents each error as problem+json with an example of a problem its description names', async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const byCode = new Map(API_PROBLEMS.map((problem) => [problem.code, problem]));
+    let errors = 0;
+    for (const { name, operation } of operationsOf(doc)) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (Number(status) < 400) continue;
+        errors++;
+        const media = response.content['application/problem+json'];
+        expect(media, `${name} ${status}`).toBeDefined();
+        const example = ProblemSchema.parse(media!.example);
+        const code = example.type.replace('https://sharpline.io/problems/', '');
+        expect(example.status, `${name} ${status}`).toBe(Number(status));
+        expect(response.description, `${name} ${status}`).toContain(`\`${code}\``);
+        expect(example).toEqual(problemExample(byCode.get(code)!));
+      }
+    }
+    expect(errors).toBeGreaterThan(40);
+    expect(
+      doc.paths['/v1/stream'].get.responses['429'].content['application/problem+json'].example.type,
+    ).toBe('https://sharpline.io/problems/stream-limit');
+  });
+
+  it('lists its named schemas in COMPONENT_ORDER, request sides first, whatever order their modules loaded in', async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const names = Object.keys(doc.components.schemas);
+    const ordered = [...COMPONENT_ORDER.map((name) => `${name}Input`), ...COMPONENT_ORDER];
+    expect(names).toEqual(ordered.filter((name) => names.includes(name)));
+    expect(names).toEqual(expect.arrayContaining(COMPONENT_ORDER));
+  });
 });
 
 describe('the odds-history operations', () => {
@@ -92,6 +190,34 @@ describe('the odds-history operations', () => {
       state: 'open',
     });
     expect(historical.summary).toContain('10 requests');
+    // An opening first recorded after the start is marked, and gives no OLV but a reason (docs/decisions/161).
+    const schemas = doc.components.schemas;
+    expect(schemas.OpeningLine.properties.in_play).toMatchObject({ type: 'boolean' });
+    expect(schemas.OpeningLine.properties.in_play.description).toContain('in-play price');
+    expect(schemas.OpeningLine.required).toContain('in_play');
+    expect(schemas.ClvResult.properties.olv_reason.anyOf[0]).toMatchObject({
+      enum: ['opening_in_play', 'no_opening_line', 'zero_fair_probability'],
+    });
+    // The de-vig method and the reference are parameters, each fair names them and carries its inputs (decision 164).
+    expect(names(lines)).toEqual(expect.arrayContaining(['devig', 'reference']));
+    const lineParameter = (name: string) =>
+      lines.parameters.find((parameter: { name: string }) => parameter.name === name).schema;
+    expect(lineParameter('devig').enum).toEqual(['multiplicative', 'additive', 'power', 'shin']);
+    expect(lineParameter('reference').enum).toEqual(expect.arrayContaining(['consensus', 'sharp', 'circa']));
+    expect(Object.keys(schemas.Fair.properties)).toEqual(
+      expect.arrayContaining([
+        'reference',
+        'reference_fallback',
+        'method',
+        'books',
+        'implied',
+        'probabilities',
+      ]),
+    );
+    expect(clv.responses['200'].content['application/json'].example.results[1]).toMatchObject({
+      olv_pct: null,
+      olv_reason: 'opening_in_play',
+    });
   });
 
   it('are on /docs with their examples, at the anchors the pricing page links to', async () => {
@@ -105,7 +231,11 @@ describe('the odds-history operations', () => {
       expect(html).toContain(`<code>${path}</code>`);
     expect(html).toContain('Example request body');
     expect(html).toContain('Example response');
-    expect(html).toContain('&quot;clv_pct&quot;: 22.284');
+    // The example bet: +150 (2.5) on the home side, whose fair closing probability is fanduel's close (home 1.9523,
+    // away 1.8695) de-vigged by Shin's method, which on two outcomes takes half the overround from each.
+    const overround = 1 / 1.9523 + 1 / 1.8695 - 1;
+    const clv = Math.round((2.5 * (1 / 1.9523 - overround / 2) - 1) * 100 * 1000) / 1000;
+    expect(html).toContain(`&quot;clv_pct&quot;: ${clv}`);
     const hrefs = [
       ...Object.values(DOCS_ANCHORS),
       ...PLANS.flatMap((plan) =>
@@ -121,7 +251,91 @@ describe('the odds-history operations', () => {
   });
 });
 
+describe('the examples', () => {
+  it('are valid answers of the schemas they document', () => {
+    const pairs: [z.ZodType, unknown][] = [
+      [SportsResponseSchema, SPORTS_EXAMPLE],
+      [LeaguesResponseSchema, LEAGUES_EXAMPLE],
+      [EventsResponseSchema, EVENTS_EXAMPLE],
+      [EventResponseSchema, EVENT_EXAMPLE],
+      [OddsResponseSchema, ODDS_EXAMPLE],
+      [ArbsResponseSchema, ARBS_EXAMPLE],
+      [MeResponseSchema, ME_EXAMPLE],
+      [UsageResponseSchema, USAGE_EXAMPLE],
+      [RotationResponseSchema, ROTATION_EXAMPLE],
+      [SgpResponseSchema, SGP_RESPONSE_EXAMPLE],
+      [LinesResponseSchema, LINES_EXAMPLE],
+      [ClvRequestSchema, CLV_REQUEST_EXAMPLE],
+      [ClvResponseSchema, CLV_RESPONSE_EXAMPLE],
+    ];
+    for (const [schema, example] of pairs) expect(schema.safeParse(example).error).toBeUndefined();
+  });
+
+  it('give fair probabilities that their inputs give by their method (decision 164)', () => {
+    const fairs = [
+      LINES_EXAMPLE.markets[0]!.fair.opening,
+      LINES_EXAMPLE.markets[0]!.fair.closing,
+      CLV_RESPONSE_EXAMPLE.results[0]!.fair_closing!,
+      ...SGP_RESPONSE_EXAMPLE.legs.map((leg) => leg.fair),
+    ];
+    for (const fair of fairs) {
+      const outcomes = Object.keys(fair.implied);
+      const recomputed = devigImplied(
+        outcomes.map((outcome) => fair.implied[outcome]!),
+        fair.method as DevigMethod,
+      );
+      outcomes.forEach((outcome, index) =>
+        expect(fair.probabilities[outcome]).toBeCloseTo(recomputed[index]!, 6),
+      );
+    }
+    for (const leg of SGP_RESPONSE_EXAMPLE.legs) {
+      expect(leg.fair.probabilities[leg.outcome]).toBe(leg.fair_probability);
+      expect(leg.books).toBe(leg.fair.books.length);
+    }
+  });
+
+  it("give the arbs' edge_pct as the feed computes it: (1/Σ(1/d) − 1) × 100, rounded down to 3 places", () => {
+    for (const arb of ARBS_EXAMPLE.arbs) {
+      const sum = arb.sides.reduce((total, side) => total + 1 / side.decimal_odds, 0);
+      expect(arb.edge_pct).toBe(Math.floor((1 / sum - 1) * 100 * 1000) / 1000);
+    }
+    expect(ARBS_EXAMPLE.arbs.map((arb) => arb.edge_pct > 0)).toEqual([true, false]);
+  });
+});
+
 describe('GET /docs', () => {
+  it('opens with a quickstart, the key terms and the error table, before the reference', async () => {
+    const html = (await app.inject({ method: 'GET', url: '/docs' })).body;
+    const at = (text: string) => {
+      const index = html.indexOf(text);
+      expect(index, text).toBeGreaterThan(-1);
+      return index;
+    };
+    expect(at('id="quickstart"')).toBeLessThan(at('id="glossary"'));
+    expect(at('id="glossary"')).toBeLessThan(at('id="errors"'));
+    expect(at('id="errors"')).toBeLessThan(at('id="GET--v1-sports"'));
+    // Three languages for the first call and the first stream, on this server's address, with the key's slot.
+    for (const group of ['call', 'stream'])
+      for (const lang of ['curl', 'js', 'python']) expect(html).toContain(`data-snippet="${group}-${lang}"`);
+    const site = config.SITE_URL;
+    expect(html).toContain(
+      `<span data-slot="origin">${site}</span>${QUICKSTART_PATHS.call.replaceAll('&', '&amp;')}`,
+    );
+    expect(html).toContain(`X-Api-Key: $SHARPLINE_KEY`);
+    expect(html).toContain(`<span data-slot="key">${KEY_PLACEHOLDER}</span>`);
+    expect(html).toContain('api_key=');
+    expect(html).toContain('iter_lines(');
+    expect(html).toContain(`data-snippet="props-curl"`);
+    expect(html).not.toContain('lebron%20james');
+    // The key terms, with this server's near-arb floor and suspect ceiling.
+    expect(html).toContain('(1/S − 1) × 100');
+    expect(html).toMatch(/id="term-near-arb"[\s\S]*down to -0\.75 %/);
+    expect(html).toMatch(/id="term-suspect"[\s\S]*above 12\.5 %/);
+    // Every problem type, with what to do.
+    for (const problem of API_PROBLEMS) expect(html).toContain(`id="problem-${problem.code}"`);
+    expect(html).not.toContain('Default Response');
+  });
+
   it('serves a self-contained reference page under its own CSP: no inline script, no external origin', async () => {
     const response = await app.inject({ method: 'GET', url: '/docs' });
     expect(response.statusCode).toBe(200);

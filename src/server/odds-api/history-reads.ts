@@ -1,6 +1,8 @@
-import { createHash } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { fairProbabilities } from '#domain/history.ts';
+import { DEFAULT_DEVIG_METHOD, type DevigMethod } from '#domain/devig.ts';
+import { referenceFair, type FairReference, type MarketFair } from '#domain/history.ts';
 import { specOutcomes } from '#domain/market-labels.ts';
 import {
   LEAGUES,
@@ -18,7 +20,14 @@ import {
   type DecimalOdds,
 } from '#domain/odds.ts';
 import { isPropStatKey, type Player } from '#domain/props.ts';
-import type { EventDto, HistoryEventDto, HistoryPlayerDto, LinePriceDto } from '#domain/schemas/api.ts';
+import { ProblemSchema, type FairDto } from '#domain/schemas/api/common.ts';
+import type { EventDto } from '#domain/schemas/api/odds.ts';
+import {
+  EventIdSchema,
+  type HistoryEventDto,
+  type HistoryPlayerDto,
+  type LinePriceDto,
+} from '#domain/schemas/api/history.ts';
 import { HttpProblem } from '../http/problem.ts';
 import type {
   HistoryEvent,
@@ -141,6 +150,9 @@ export const PlayerParam = z
     'Player props of one player only (game lines are left out): the id (`player.id`) or the name, compared normalised (`Nikola Jokić` = `nikola jokic`).',
   );
 
+/** `{eventId}` of the history routes: an id with control characters is a 400 before anything is read. */
+export const EventIdParams = z.object({ eventId: EventIdSchema });
+
 /** A market type as a client writes it: `props` is accepted for `prop`. */
 export function marketTypeOf(value: string): string {
   return value === 'props' ? 'prop' : value;
@@ -175,21 +187,30 @@ export function matchesChoice(series: HistorySeries, choice: MarketChoice): bool
   return true;
 }
 
-export interface FairDto {
-  reference: string;
-  probabilities: Record<string, number>;
+/** What fair probabilities are asked for: the request's `reference=` and `devig=`, or the server's defaults. */
+export interface FairChoice {
+  reference: FairReference;
+  method: DevigMethod;
+}
+
+/** The request's choice (`devig=`, `reference=`), else the defaults: Shin, and the server's `CLV_REFERENCE_BOOK`. */
+export function fairChoice(
+  defaultReference: string,
+  asked: { devig?: DevigMethod | undefined; reference?: string | undefined },
+): FairChoice {
+  return { reference: asked.reference ?? defaultReference, method: asked.devig ?? DEFAULT_DEVIG_METHOD };
 }
 
 /**
  * Fair probabilities of one market (its series, every book) from the price `pick` takes of each series (the opening
- * or the closing line): the reference book's prices de-vigged when it priced every outcome, else the consensus
- * (fairProbabilities in src/domain/history.ts). Full precision in `exact`, 6 places in `dto`; null when no book
- * priced every outcome.
+ * or the closing line), from the reference and by the method of `choice` (referenceFair in src/domain/history.ts:
+ * the consensus when the reference cannot give them, and the answer says why). Full precision in `exact`, 6 places
+ * in `dto` (its `implied` inputs at full precision); null when no book priced every outcome.
  */
 export function marketFair(
   series: readonly HistorySeries[],
   pick: (series: HistorySeries) => PricePoint | null,
-  referenceBook: string,
+  choice: FairChoice,
 ): { dto: FairDto; exact: Map<string, number> } | null {
   const spec = series[0] && seriesSpec(series[0]);
   if (!spec) return null;
@@ -202,19 +223,45 @@ export function marketFair(
     if (!decimals) byBook.set(row.book, (decimals = outcomes.map(() => undefined)));
     decimals[index] = pick(row)?.decimal;
   }
-  const fair = fairProbabilities(
+  const fair = referenceFair(
     [...byBook].map(([book, decimals]) => ({ book, decimals })),
-    referenceBook,
+    choice,
   );
   if (!fair) return null;
   const exact = new Map(outcomes.map((outcome, index) => [outcome as string, fair.probabilities[index]!]));
+  return { exact, dto: fairDto(fair, outcomes) };
+}
+
+/**
+ * A market's fair probabilities as the API shows them (`Fair`): per outcome key, the inputs at full precision and the
+ * probabilities to 6 places, so that `method` applied to `implied` gives `probabilities`.
+ */
+export function fairDto(fair: MarketFair, outcomes: readonly string[]): FairDto {
+  const perOutcome = (values: readonly number[], round: (value: number) => number) =>
+    Object.fromEntries(outcomes.map((outcome, index) => [outcome, round(values[index]!)]));
   return {
-    exact,
-    dto: {
-      reference: fair.reference,
-      probabilities: Object.fromEntries([...exact].map(([outcome, p]) => [outcome, roundTo(p, 6)])),
-    },
+    reference: fair.reference,
+    reference_fallback: fair.fallback,
+    method: fair.method,
+    books: fair.books as FairDto['books'],
+    implied: perOutcome(fair.implied, (value) => value),
+    probabilities: perOutcome(fair.probabilities, (value) => roundTo(value, 6)),
   };
+}
+
+/**
+ * Whether an opening was first recorded after the event's start (docs/decisions/161): an in-play price, not an
+ * opening line. A price recorded at the start itself is still pre-match (it can be the closing line).
+ */
+export function isInPlayOpening(opening: PricePoint, event: Pick<HistoryEvent, 'startsAt'>): boolean {
+  return opening.at > event.startsAt;
+}
+
+/** The series' opening when it is an opening line (recorded at or before the start), else null: `marketFair`'s pick. */
+export function preMatchOpening(
+  event: Pick<HistoryEvent, 'startsAt'>,
+): (series: HistorySeries) => PricePoint | null {
+  return (series) => (series.opening && !isInPlayOpening(series.opening, event) ? series.opening : null);
 }
 
 /** Series grouped by market key, in key order (a Map keeps insertion order). */
@@ -230,46 +277,116 @@ export function byMarket(series: readonly HistorySeries[]): Map<string, HistoryS
   return groups;
 }
 
-// The page cursor: opaque to clients (base64url JSON), bound to the question it continues (a fingerprint of the
-// event and filters), so that a cursor sent with other filters is refused instead of silently skipping data.
+// Page cursors: opaque to clients (base64url JSON, then `.` and its signature), bound to the question they continue
+// (a fingerprint of the event, filters and window), so that a cursor sent with other filters is refused instead of
+// silently skipping data, and signed with the server secret (decision 147), so that an edited one is refused too: what
+// a cursor carries (a position, a pinned window, the walk of the first page) is trusted as the server wrote it.
 
-export interface PageCursor {
-  /** Series id of the next item. */
-  s: number;
-  /** Points: the last tick's time in unix µs (the next page starts after it). Candles: the next bucket (unix ms). */
-  u: number;
+/** What signs cursors: `app.secrets`. */
+export interface CursorSigner {
+  signCursor(payload: string): string;
 }
 
 export function fingerprint(parts: readonly unknown[]): string {
   return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 12);
 }
 
-export function encodeCursor(cursor: PageCursor, print: string): string {
-  return Buffer.from(JSON.stringify({ v: 1, f: print, s: cursor.s, u: cursor.u })).toString('base64url');
+const CURSOR_VERSION = 2;
+const notOurs = () => invalid('cursor', 'Not a cursor from this API');
+
+/** A signed cursor of `fields` (numbers, strings or null) for the question `print`. */
+export function encodeCursor(
+  signer: CursorSigner,
+  print: string,
+  fields: Readonly<Record<string, number | string | null>>,
+): string {
+  const body = Buffer.from(JSON.stringify({ ...fields, v: CURSOR_VERSION, f: print })).toString('base64url');
+  return `${body}.${signer.signCursor(body)}`;
 }
 
-export function decodeCursor(text: string, print: string): PageCursor {
+/**
+ * The fields of a cursor this server signed for the question `print`; a 400 (`validation`, field `cursor`) for
+ * anything else: not ours, edited, of an older version, or continuing another question.
+ */
+export function decodeCursor(
+  signer: CursorSigner,
+  text: string,
+  print: string,
+): Readonly<Record<string, unknown>> {
+  const [body, signature, ...rest] = text.split('.');
+  if (!body || !signature || rest.length > 0) throw notOurs();
+  const expected = Buffer.from(signer.signCursor(body));
+  const given = Buffer.from(signature);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw notOurs();
   let value: unknown;
   try {
-    value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+    value = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
   } catch {
-    throw invalid('cursor', 'Not a cursor from this API');
+    throw notOurs();
   }
-  const cursor = value as { v?: unknown; f?: unknown; s?: unknown; u?: unknown } | null;
-  if (
-    !cursor ||
-    cursor.v !== 1 ||
-    typeof cursor.f !== 'string' ||
-    !Number.isSafeInteger(cursor.s) ||
-    !Number.isSafeInteger(cursor.u)
-  ) {
-    throw invalid('cursor', 'Not a cursor from this API');
-  }
+  const cursor = value as Record<string, unknown> | null;
+  if (typeof cursor !== 'object' || cursor === null || cursor.v !== CURSOR_VERSION) throw notOurs();
   if (cursor.f !== print) {
     throw invalid(
       'cursor',
       'This cursor continues another question: send the same filters as the first page',
     );
   }
-  return { s: cursor.s as number, u: cursor.u as number };
+  return cursor;
+}
+
+/** A field of a decoded cursor that must be a safe integer (a signed cursor always has it). */
+export function cursorInteger(cursor: Readonly<Record<string, unknown>>, field: string): number {
+  const value = cursor[field];
+  if (!Number.isSafeInteger(value)) throw notOurs();
+  return value as number;
+}
+
+// Every history read runs under a guard (decision 147): it stops once the client has gone (nobody would read the
+// answer) and once it has spent its time budget (a 503 problem instead of running on). The routes call `check()`
+// before each statement and between chunks of work; the service's statements are index lookups of bounded size.
+
+/** The server time one history read may take. */
+export const READ_BUDGET_MS = 5_000;
+
+export const READ_BUDGET_PROBLEM = ProblemSchema.describe(
+  `The read needed more than ${READ_BUDGET_MS / 1000} s of server time and was stopped (\`read-budget-exceeded\`): narrow the window (\`from\`/\`to\`), the filters, or \`limit\`.`,
+);
+
+export class ReadGuard {
+  private readonly deadline: number;
+
+  constructor(
+    private readonly request: FastifyRequest,
+    private readonly reply: FastifyReply,
+    private readonly now: () => number,
+    private readonly budgetMs = READ_BUDGET_MS,
+  ) {
+    this.deadline = now() + budgetMs;
+  }
+
+  /** Whether the client has gone: its socket closed, the answer can no longer be sent, or the request was aborted. */
+  get clientGone(): boolean {
+    return (
+      this.request.raw.socket?.destroyed === true ||
+      this.reply.raw.destroyed ||
+      this.request.raw.readableAborted === true
+    );
+  }
+
+  /** Throws when the client has gone (499, sent to nobody) or the budget is spent (503 `read-budget-exceeded`). */
+  check(): void {
+    if (this.clientGone) {
+      throw new HttpProblem(499, 'client-closed-request', 'Client closed the request');
+    }
+    if (this.now() >= this.deadline) {
+      throw new HttpProblem(
+        503,
+        'read-budget-exceeded',
+        'Read stopped',
+        `This read needed more than ${this.budgetMs / 1000} s of server time and was stopped. Narrow the window (from/to), the filters, or limit.`,
+        { budget_ms: this.budgetMs },
+      );
+    }
+  }
 }

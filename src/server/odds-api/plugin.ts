@@ -5,11 +5,14 @@ import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { SITE } from '#domain/site.ts';
-import { PROBLEM_CONTENT_TYPE, problemType } from '../http/problem.ts';
+import { sendNotFound } from '../http/not-found.ts';
 import { apiAuthPlugin } from './auth.ts';
 import { docsRoutes } from './docs.ts';
-import { apiKeysPlugin } from './keys.ts';
+import { withResponseExamples } from './openapi-responses.ts';
+import { apiKeysPlugin } from '../keys/plugin.ts';
 import { arbRoutes } from './routes/arbs.ts';
+import { evRoutes } from './routes/ev.ts';
+import { middlesRoutes } from './routes/middles.ts';
 import { eventRoutes } from './routes/events.ts';
 import { leagueRoutes } from './routes/leagues.ts';
 import { meRoutes } from './routes/me.ts';
@@ -18,20 +21,21 @@ import { historicalOddsRoutes } from './routes/historical-odds.ts';
 import { linesRoutes } from './routes/lines.ts';
 import { movementRoutes } from './routes/movement.ts';
 import { oddsRoutes } from './routes/odds.ts';
-import { RedisRevocationBus } from './revocation-bus.ts';
-import { sgpRoutes } from './routes/sgp.ts';
-import { sgpCreditsPlugin } from './sgp-credits.ts';
 import { createStreamHub, streamRoutes, type StreamOptions } from './streaming/stream.ts';
 
 // The paid odds API (docs/decisions/080-086) as one plugin: keys, the OpenAPI document generated from the /v1 route
-// schemas, the reference page, and /v1 (REST + server-sent events) behind key auth and rate limits.
+// schemas, the reference page, and /v1 (REST + server-sent events) behind key auth and rate limits. POST /v1/sgp is
+// the same-game-parlay feature's (`src/server/sgp/`): app.ts hands its routes in (`sgpRoutes`), so that sgp/, which
+// uses the /v1 plumbing, is not imported back; they are registered here under /v1 with the rest.
 
 export interface ApiPluginOptions {
   stream?: Partial<StreamOptions>;
-  /** Clock of the delayed tiers, quota windows, stream hub, key lookups and SGP credit months (unix ms); tests pass a virtual clock. */
+  /** Clock of the delayed tiers, quota windows, stream hub and key lookups (unix ms); tests pass a virtual clock. */
   now?: () => number;
   /** How long a key lookup is trusted (default 2 s); tests lengthen it to show the Redis invalidation. */
   keyCacheMs?: number;
+  /** POST /v1/sgp (`src/server/sgp/routes.ts`), registered in the /v1 scope between the history routes and /v1/me. */
+  sgpRoutes: (v1: FastifyInstance, options: { now?: () => number }) => Promise<void>;
 }
 
 export const OPENAPI_INFO = {
@@ -54,19 +58,52 @@ function withBodyExamples(
   return { ...transformed, schema: { ...transformed.schema, body: { ...json, examples } } };
 }
 
+/**
+ * The document's named schemas, in the order it lists them (`<name>Input`, the request side, all before the answers):
+ * the odds API's vocabulary, the live board, the odds history, /v1/me (with its usage and rotation), and Problem last. Zod registers a named
+ * schema when its module loads, and the converter lists them in that order; this fixed order keeps the document from
+ * changing when a route module starts importing another family first. A new named schema takes its place here (the
+ * docs test fails until it has one).
+ */
+export const COMPONENT_ORDER = [
+  ...['Player', 'League', 'Sport'],
+  ...['Event', 'Price', 'Outcome', 'Market', 'EventOdds', 'OddsResponse', 'ArbsResponse'],
+  ...['EvFair', 'EvPrice', 'EvResponse'],
+  ...['MiddleSide', 'Middle', 'MiddlesResponse'],
+  ...[
+    'HistoryEvent',
+    'LinePrice',
+    'HistoryGap',
+    'HistoryPlayer',
+    'MovementPoint',
+    'Candle',
+    'MovementSeries',
+  ],
+  ...['Fair', 'OpeningLine', 'CurrentLine', 'MarketLines', 'ClvBet', 'ClvResult'],
+  ...['Me', 'Usage', 'KeyRotation', 'Problem'],
+];
+
+/** The converter's document with its named schemas sorted by `COMPONENT_ORDER` (names it lacks keep their order, last). */
+function inComponentOrder<Document extends object>(document: Document): Document {
+  const { components } = document as { components?: { schemas?: Record<string, unknown> } };
+  if (!components?.schemas) return document;
+  const rank = (name: string) => {
+    const index = COMPONENT_ORDER.indexOf(name.replace(/Input$/, ''));
+    return index === -1 ? COMPONENT_ORDER.length : index;
+  };
+  const side = (name: string) => (name.endsWith('Input') ? 0 : 1);
+  const schemas = Object.entries(components.schemas).sort(
+    ([a], [b]) => side(a) - side(b) || rank(a) - rank(b),
+  );
+  return { ...document, components: { ...components, schemas: Object.fromEntries(schemas) } };
+}
+
 async function api(app: FastifyInstance, options: ApiPluginOptions) {
   await app.register(apiKeysPlugin, {
     cacheMs: options.keyCacheMs,
     now: options.now,
     billingGraceMs: app.config.BILLING_GRACE_HOURS * 3_600_000,
   });
-  await app.register(sgpCreditsPlugin, { now: options.now });
-  const { REDIS_URL, REDIS_PREFIX } = app.config;
-  if (REDIS_URL) {
-    const bus = new RedisRevocationBus(REDIS_URL, `${REDIS_PREFIX}api-keys:revoked`, app.apiKeys, app.log);
-    await bus.start();
-    app.addHook('onClose', () => bus.close());
-  }
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -90,7 +127,7 @@ async function api(app: FastifyInstance, options: ApiPluginOptions) {
       input.url.startsWith('/v1')
         ? withBodyExamples(input.schema?.body, jsonSchemaTransform(input))
         : { schema: { hide: true }, url: input.url },
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (input) => withResponseExamples(inComponentOrder(jsonSchemaTransformObject(input))),
   });
   const now = options.now ?? Date.now;
   const hub = createStreamHub(app, options.stream ?? {}, now);
@@ -105,23 +142,17 @@ async function api(app: FastifyInstance, options: ApiPluginOptions) {
       await v1.register(eventRoutes);
       await v1.register(oddsRoutes, { now });
       await v1.register(arbRoutes, { now });
+      await v1.register(evRoutes, { now });
+      await v1.register(middlesRoutes, { now });
       await v1.register(movementRoutes, { now });
       await v1.register(linesRoutes);
-      await v1.register(clvRoutes);
+      await v1.register(clvRoutes, { now });
       await v1.register(historicalOddsRoutes, { now });
-      await v1.register(sgpRoutes, { now });
-      await v1.register(meRoutes);
+      await v1.register(options.sgpRoutes, { now });
+      await v1.register(meRoutes, { now });
       await v1.register(streamRoutes, { hub });
       v1.setNotFoundHandler((request, reply) =>
-        reply
-          .code(404)
-          .type(PROBLEM_CONTENT_TYPE)
-          .send({
-            type: problemType('not-found'),
-            title: 'Not found',
-            status: 404,
-            detail: `No API route for ${request.method} ${request.url.split('?')[0]}; see /docs.`,
-          }),
+        sendNotFound(request, reply, { routes: 'API route', hint: 'see /docs.' }),
       );
     },
     { prefix: '/v1' },
@@ -129,8 +160,8 @@ async function api(app: FastifyInstance, options: ApiPluginOptions) {
   await app.register(docsRoutes);
 }
 
-/** Not encapsulated, so that `app.apiKeys`, `app.sgpCredits`, `app.streamHub` and `app.swagger()` are visible to tests and the admin routes. */
+/** Not encapsulated, so that `app.apiKeys`, `app.streamHub` and `app.swagger()` are visible to tests and the admin routes. */
 export const apiPlugin = fp(api, {
   name: 'api',
-  dependencies: ['db', 'engine', 'history', 'secrets', 'rate-limit'],
+  dependencies: ['db', 'engine', 'ev', 'middles', 'history', 'secrets', 'rate-limit', 'sgp-credits', 'usage'],
 });

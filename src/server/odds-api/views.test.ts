@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Player } from '#domain/props.ts';
-import type { MarketDto } from '#domain/schemas/api.ts';
+import type { MarketDto } from '#domain/schemas/api/odds.ts';
 import { filterKey, markMainLines, matchesPlayer, playerFilter } from './views.ts';
 
 describe('filterKey', () => {

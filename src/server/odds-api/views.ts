@@ -1,9 +1,11 @@
+import { toEventDto } from '#domain/event-dto.ts';
 import { specLabel, specOutcomeLabel } from '#domain/market-labels.ts';
-import { LEAGUES, type BookPrice, type MarketType, type OddsEvent, type Period } from '#domain/markets.ts';
+import { type BookPrice, type MarketType, type OddsEvent, type Period } from '#domain/markets.ts';
 import { formatAmerican, roundTo } from '#domain/odds.ts';
 import { normalizePlayerName } from '#domain/player-matching.ts';
 import type { Player, PropStatKey } from '#domain/props.ts';
-import type { EventDto, EventOddsDto, MarketDto, PlayerSchema, PriceDto } from '#domain/schemas/api.ts';
+import type { PlayerSchema } from '#domain/schemas/api/common.ts';
+import type { EventOddsDto, MarketDto, PriceDto } from '#domain/schemas/api/odds.ts';
 import type { Arb } from '#domain/schemas/feed.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
 import type { MarketState, OddsStore, StoredPrice } from '#engine/store.ts';
@@ -13,18 +15,6 @@ import type { DeflatedPiece } from './gzip-join.ts';
 // Read models of the paid API over the engine's store. Every read takes `at`: undefined for real-time plans, or the
 // plan's horizon (now − delay) for delayed ones, in which case each price is the newest version the engine had
 // received by then and that the book had stamped by then; versions after the horizon are never shown.
-
-export function toEventDto(event: OddsEvent): EventDto {
-  return {
-    id: event.id,
-    league: event.league,
-    sport: LEAGUES[event.league].sport,
-    home: { ...event.home },
-    away: { ...event.away },
-    starts_at: new Date(event.startsAt).toISOString(),
-    live: event.live,
-  };
-}
 
 export interface EventFilters {
   league?: string | undefined;

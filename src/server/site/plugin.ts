@@ -5,14 +5,32 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ROUTES, SITE } from '#domain/site.ts';
-import { PROBLEM_CONTENT_TYPE, problemType } from '../http/problem.ts';
+import { sendNotFound } from '../http/not-found.ts';
 import { sendEntry } from '../http/send-entry.ts';
 import { listFiles, loadEntry, makeEntry, type StaticEntry } from '../http/static-files.ts';
 
-// Serves the prerendered site from memory: the three pages with their own CSP (hashes of their inline scripts),
-// hashed assets as immutable, and the site's 404 page with status 404 for every unknown path.
+// Serves the prerendered site from memory: the pages with their own CSP (hashes of their inline scripts), hashed
+// assets as immutable, and the site's 404 page with status 404 for every unknown path.
 
-export const PAGE_PATHS = [ROUTES.home, ROUTES.arbitrage, ROUTES.pricing] as const;
+export const PAGE_PATHS = [
+  ROUTES.home,
+  ROUTES.arbitrage,
+  ROUTES.positiveEv,
+  ROUTES.pricing,
+  ROUTES.welcome,
+  ROUTES.account,
+] as const;
+
+/**
+ * Where a page's forms may lead. The pricing page's plan forms post to /api/checkout, whose 303 goes to a Stripe
+ * Payment Link or Checkout Session (checkout.stripe.com, buy.stripe.com, or the Stripe account's own domain), and
+ * browsers hold redirects after a form to form-action too: any https origin (decision 151). The account page offers
+ * a trial key's owner the same form (decision 156).
+ */
+const FORM_TARGETS: Partial<Record<string, readonly string[]>> = {
+  [ROUTES.pricing]: ['https:'],
+  [ROUTES.account]: ['https:'],
+};
 const NOT_FOUND_PAGE = '/404';
 
 export interface SiteOptions {
@@ -48,7 +66,11 @@ export function inlineScriptHashes(html: string): string[] {
   return [...new Set(hashes)];
 }
 
-export function pageCsp(html: string, connectOrigins: readonly string[] = []): string {
+export function pageCsp(
+  html: string,
+  connectOrigins: readonly string[] = [],
+  formTargets: readonly string[] = [],
+): string {
   return [
     `default-src 'self'`,
     `script-src 'self' ${inlineScriptHashes(html).join(' ')}`.trim(),
@@ -58,7 +80,7 @@ export function pageCsp(html: string, connectOrigins: readonly string[] = []): s
     `connect-src 'self' ${connectOrigins.join(' ')}`.trim(),
     `object-src 'none'`,
     `base-uri 'self'`,
-    `form-action 'self'`,
+    `form-action 'self' ${formTargets.join(' ')}`.trim(),
     `frame-ancestors 'none'`,
     `upgrade-insecure-requests`,
   ].join('; ');
@@ -76,26 +98,59 @@ function wantsHtml(request: FastifyRequest): boolean {
   return !accept || accept.includes('text/html') || accept.includes('*/*');
 }
 
+/** The site read from the build and held in memory (compressed), ready for sitePlugin to serve. */
+export interface SiteFiles {
+  pages: Map<string, Page>;
+  assets: { urlPath: string; entry: StaticEntry; cacheControl: string }[];
+  builtAt: Date;
+}
+
+/**
+ * Reads the build and compresses every file (gzip and brotli). `buildApp()` calls it before registering sitePlugin,
+ * outside Fastify's per-plugin timeout: on a busy machine compressing the assets takes longer than that (issue 31).
+ */
+export async function loadSite(
+  options: SiteOptions,
+  log?: { info(fields: object, message: string): void },
+): Promise<SiteFiles> {
+  const started = performance.now();
+  const { buildDir } = options;
+  if (!existsSync(path.join(buildDir, 'index.html'))) {
+    throw new Error(`The site is not built: ${buildDir}/index.html is missing. Run "npm run build".`);
+  }
+  // Pages are prerendered with SITE.defaultOrigin; the configured SITE_URL replaces it at load.
+  const localize = (html: string) => html.split(SITE.defaultOrigin).join(options.origin);
+
+  const pages = new Map<string, Page>();
+  for (const pagePath of [...PAGE_PATHS, NOT_FOUND_PAGE]) {
+    const file = htmlFileFor(buildDir, pagePath);
+    const raw = await loadEntry(file);
+    const html = localize(raw.body.toString('utf8'));
+    pages.set(pagePath, {
+      entry: makeEntry(Buffer.from(html), 'text/html; charset=utf-8', true),
+      csp: pageCsp(html, options.connectOrigins, FORM_TARGETS[pagePath]),
+    });
+  }
+
+  const htmlFiles = new Set(
+    [...PAGE_PATHS, NOT_FOUND_PAGE].map((pagePath) => path.resolve(htmlFileFor(buildDir, pagePath))),
+  );
+  const assets: SiteFiles['assets'] = [];
+  for (const file of await listFiles(buildDir)) {
+    const resolved = path.resolve(file);
+    if (htmlFiles.has(resolved) || resolved.endsWith('.html')) continue;
+    const urlPath = `/${path.relative(buildDir, resolved).split(path.sep).map(encodeURIComponent).join('/')}`;
+    const entry = await loadEntry(resolved);
+    assets.push({ urlPath, entry, cacheControl: urlPath.startsWith('/assets/') ? IMMUTABLE : SHORT });
+  }
+  const ms = Math.round(performance.now() - started);
+  log?.info({ files: pages.size + assets.length, ms }, `site loaded in ${ms} ms`);
+  return { pages, assets, builtAt: (await stat(path.join(buildDir, 'index.html'))).mtime };
+}
+
 export const sitePlugin = fp(
-  async (app: FastifyInstance, options: SiteOptions) => {
-    const { buildDir } = options;
-    if (!existsSync(path.join(buildDir, 'index.html'))) {
-      throw new Error(`The site is not built: ${buildDir}/index.html is missing. Run "npm run build".`);
-    }
-    // Pages are prerendered with SITE.defaultOrigin; the configured SITE_URL replaces it at load.
-    const localize = (html: string) => html.split(SITE.defaultOrigin).join(options.origin);
-
-    const pages = new Map<string, Page>();
-    for (const pagePath of [...PAGE_PATHS, NOT_FOUND_PAGE]) {
-      const file = htmlFileFor(buildDir, pagePath);
-      const raw = await loadEntry(file);
-      const html = localize(raw.body.toString('utf8'));
-      pages.set(pagePath, {
-        entry: makeEntry(Buffer.from(html), 'text/html; charset=utf-8', true),
-        csp: pageCsp(html, options.connectOrigins),
-      });
-    }
-
+  async (app: FastifyInstance, { site }: { site: SiteFiles }) => {
+    const { pages } = site;
     const sendPage = (request: FastifyRequest, reply: FastifyReply, page: Page, status = 200) =>
       sendEntry(
         request,
@@ -113,15 +168,7 @@ export const sitePlugin = fp(
       }
     }
 
-    const htmlFiles = new Set(
-      [...PAGE_PATHS, NOT_FOUND_PAGE].map((pagePath) => path.resolve(htmlFileFor(buildDir, pagePath))),
-    );
-    for (const file of await listFiles(buildDir)) {
-      const resolved = path.resolve(file);
-      if (htmlFiles.has(resolved) || resolved.endsWith('.html')) continue;
-      const urlPath = `/${path.relative(buildDir, resolved).split(path.sep).map(encodeURIComponent).join('/')}`;
-      const entry = await loadEntry(resolved);
-      const cacheControl = urlPath.startsWith('/assets/') ? IMMUTABLE : SHORT;
+    for (const { urlPath, entry, cacheControl } of site.assets) {
       app.get(urlPath, (request, reply) =>
         sendEntry(request, reply, entry, { 'cache-control': cacheControl }),
       );
@@ -130,18 +177,10 @@ export const sitePlugin = fp(
     const notFound = pages.get(NOT_FOUND_PAGE)!;
     app.setNotFoundHandler((request, reply) => {
       if (wantsHtml(request)) return sendPage(request, reply, notFound, 404);
-      return reply
-        .code(404)
-        .type(PROBLEM_CONTENT_TYPE)
-        .send({
-          type: problemType('not-found'),
-          title: 'Not found',
-          status: 404,
-          detail: `No route for ${request.method} ${request.url.split('?')[0]}`,
-        });
+      return sendNotFound(request, reply);
     });
 
-    app.decorate('siteBuiltAt', (await stat(path.join(buildDir, 'index.html'))).mtime);
+    app.decorate('siteBuiltAt', site.builtAt);
   },
   { name: 'site' },
 );

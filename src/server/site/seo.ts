@@ -1,7 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { absoluteUrl, ROUTES } from '#domain/site.ts';
+import { absoluteUrl, ROUTES, SITE } from '#domain/site.ts';
 
-export const SITEMAP_PATHS = [ROUTES.home, ROUTES.arbitrage, ROUTES.pricing] as const;
+/** The indexed pages, and the API reference when this server serves it (`/docs`, issue 34). */
+export const SITEMAP_PATHS: readonly string[] = [
+  ROUTES.home,
+  ROUTES.arbitrage,
+  ROUTES.positiveEv,
+  ROUTES.pricing,
+  ...(SITE.docsUrl.startsWith('/') ? [SITE.docsUrl] : []),
+];
 
 export function sitemapXml(origin: string, lastModified: Date): string {
   const lastmod = lastModified.toISOString().slice(0, 10);

@@ -84,6 +84,36 @@ describe('GET the three pages', () => {
     expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
   });
 
+  it('lets only the pricing and account pages’ forms lead to other https origins (plan forms end at Stripe’s checkout)', async () => {
+    const formAction = async (path: string) =>
+      /form-action ([^;]+)/.exec(
+        (await app.inject({ url: path })).headers['content-security-policy'] as string,
+      )?.[1];
+    expect(await formAction('/sports-betting-api')).toBe("'self' https:");
+    expect(await formAction('/account')).toBe("'self' https:");
+    for (const path of ['/', '/betting-tools/arbitrage', '/welcome'])
+      expect(await formAction(path)).toBe("'self'");
+  });
+
+  it('serves /welcome (where checkout returns a buyer) not indexed, and leaves it out of the sitemap', async () => {
+    const response = await app.inject({ url: '/welcome?session_id=cs_test_abc' });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('<meta name="robots" content="noindex"');
+    expect(response.body).not.toContain('rel="canonical"');
+    expect((await app.inject({ url: '/sitemap.xml' })).body).not.toContain('/welcome');
+  });
+
+  it('serves /account (self-service with a key) not indexed, with the key form, and leaves it out of the sitemap', async () => {
+    const response = await app.inject({ url: '/account' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.body).toContain('<meta name="robots" content="noindex"');
+    expect(response.body).not.toContain('rel="canonical"');
+    expect(response.body).toContain('Paste your API key');
+    expect(response.body).toContain('<meta property="og:url" content="https://example.test/account"');
+    expect((await app.inject({ url: '/sitemap.xml' })).body).not.toContain('/account');
+  });
+
   it('redirects a trailing slash to the canonical path', async () => {
     const response = await app.inject({ url: '/sports-betting-api/' });
     expect(response.statusCode).toBe(301);
@@ -177,10 +207,16 @@ describe('bad requests', () => {
 });
 
 describe('GET /robots.txt and /sitemap.xml', () => {
-  it('lists the three pages on SITE_URL', async () => {
+  it('lists the four pages and the API reference (/docs) on SITE_URL', async () => {
     const sitemap = await app.inject({ url: '/sitemap.xml' });
     expect(sitemap.headers['content-type']).toBe('application/xml; charset=utf-8');
-    for (const path of ['/', '/betting-tools/arbitrage', '/sports-betting-api']) {
+    for (const path of [
+      '/',
+      '/betting-tools/arbitrage',
+      '/betting-tools/positive-ev',
+      '/sports-betting-api',
+      '/docs',
+    ]) {
       expect(sitemap.body).toContain(`<loc>https://example.test${path}</loc>`);
     }
     const robots = await app.inject({ url: '/robots.txt' });

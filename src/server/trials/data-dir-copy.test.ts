@@ -5,16 +5,24 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
+import { manualSource } from '#tests/support/server/app.ts';
 import { emailOutbox } from '../db/schema.ts';
-import { KEY_IN_TEXT } from '../odds-api/keys.ts';
+import { KEY_IN_TEXT } from '../keys/key-format.ts';
 import { Secrets } from '../secrets.ts';
-import { keyInEmail, SmtpPeer, trialBody, trialTestConfig, waitFor } from '#tests/support/server/trials.ts';
+import {
+  freePort,
+  keyInEmail,
+  SmtpPeer,
+  trialBody,
+  trialTestConfig,
+  waitFor,
+} from '#tests/support/server/trials.ts';
 
 // What a stolen backup of DATA_DIR gives away (docs/decisions/025-sealing-secret-outside-data-dir.md): the embedded
 // database's files (heap and WAL keep old row versions, sealed keys included) but never a plain key, nor anything that
 // unseals one.
 
-const peer = new SmtpPeer(4410);
+const peer = new SmtpPeer(await freePort());
 let app: FastifyInstance | undefined;
 
 afterAll(async () => {
@@ -35,7 +43,7 @@ describe('a copy of DATA_DIR', () => {
     await peer.start();
     // The embedded database on disk in DATA_DIR (the default), email over SMTP (the .eml outbox is sent mail).
     const config = trialTestConfig({ SMTP_URL: peer.url, PGLITE_DIR: '', TRIAL_LIMIT_PER_IP: '1000' });
-    app = await buildApp({ config, log: false });
+    app = await buildApp({ source: manualSource(), config, log: false });
     await app.ready();
     const addresses: string[] = [];
     for (let i = 0; i < 12; i += 1) {

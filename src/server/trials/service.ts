@@ -11,13 +11,14 @@ import {
   type EmailKind,
   type EmailPayload,
 } from '../db/schema.ts';
-import { generateKey } from '../odds-api/keys.ts';
+import { generateKey } from '../keys/key-format.ts';
+import { insertTrialKey, keysOfMailbox, latestTrialKeyOf, revokeKey } from '../keys/repository.ts';
 import { queueEmail, type QueueArgs, type Tx } from '../email/queue.ts';
 import type { Secrets } from '../secrets.ts';
-import { emailIdentity } from './email-identity.ts';
+import { emailIdentity } from '../keys/email-identity.ts';
 
 // Trial requests: one transaction stores the request, issues the trial key (or not) and queues the email.
-// Rules (DESIGN.md; docs/decisions/021, 026, 028): a key lives 7 days with the Pro plan's limits; one trial per mailbox
+// Rules (docs/product.md §12; docs/decisions/021, 026, 028): a key lives 7 days with the Pro plan's limits; one trial per mailbox
 // identity (emailIdentity); a new request while the trial is active never invalidates a delivered key: it queues a
 // reminder (prefix and expiry, never the key); only a key whose email was lost (failed, or its sealed copy expired) is
 // rotated, since nobody can hold it; after the trial ended, the request is refused by email.
@@ -71,53 +72,32 @@ export class TrialService {
   }
 
   /**
-   * The identity's latest trial key; `delivered` is false only when no email carrying it was sent and none still
-   * holds its sealed copy (every attempt failed or the copy expired): nobody can hold such a key.
+   * Issues a trial key for `email` that expires at `expiresAt`; the plain key leaves only through the email.
+   * `expiryRemindedAt`: a rotated key keeps its predecessor's, so a trial is reminded of its end once (decision 151).
    */
-  private async latestTrialKey(tx: Tx, identity: string) {
-    const [latest] = await tx
-      .select({
-        id: apiKeys.id,
-        prefix: apiKeys.prefix,
-        ownerEmail: apiKeys.ownerEmail,
-        expiresAt: apiKeys.expiresAt,
-        active: sql<boolean>`(${apiKeys.revokedAt} IS NULL AND ${apiKeys.expiresAt} > now())`,
-        // Plain SQL names: Drizzle leaves columns unqualified in a one-table select, which the subquery would misread.
-        delivered: sql<boolean>`EXISTS (SELECT 1 FROM email_outbox o WHERE o.api_key_id = api_keys.id
-          AND (o.status = 'sent' OR o.sealed_secret IS NOT NULL))`,
-      })
-      .from(apiKeys)
-      .where(and(eq(apiKeys.ownerIdentity, identity), eq(apiKeys.kind, 'trial')))
-      .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
-      .limit(1);
-    return latest;
-  }
-
-  /** Issues a trial key for `email` that expires at `expiresAt`; the plain key leaves only through the email. */
-  private async insertTrialKey(tx: Tx, email: string, expiresAt: Date | SQL) {
+  private async insertTrialKey(
+    tx: Tx,
+    email: string,
+    expiresAt: Date | SQL,
+    expiryRemindedAt: Date | null = null,
+  ) {
     const key = generateKey('trial');
-    const [row] = await tx
-      .insert(apiKeys)
-      .values({
-        prefix: key.prefix,
-        hash: key.hash,
-        kind: 'trial',
-        plan: TRIAL.planId,
-        ownerEmail: email,
-        ownerIdentity: emailIdentity(email),
-        expiresAt,
-      })
-      .returning({ id: apiKeys.id, expiresAt: apiKeys.expiresAt });
-    return { key, id: row!.id, expiresAt: row!.expiresAt! };
+    const row = await insertTrialKey(tx, {
+      prefix: key.prefix,
+      hash: key.hash,
+      plan: TRIAL.planId,
+      ownerEmail: email,
+      ownerIdentity: emailIdentity(email),
+      expiresAt,
+      expiryRemindedAt,
+    });
+    return { key, id: row.id, expiresAt: row.expiresAt };
   }
 
   /** Revokes `previousId` and issues a key with the same expiry (never extended). */
   private async rotate(tx: Tx, email: string, previousId: number, expiresAt: Date) {
-    await tx
-      .update(apiKeys)
-      .set({ revokedAt: sql`now()` })
-      .where(eq(apiKeys.id, previousId));
-    return this.insertTrialKey(tx, email, expiresAt);
+    const previous = await revokeKey(tx, previousId);
+    return this.insertTrialKey(tx, email, expiresAt, previous?.expiryRemindedAt ?? null);
   }
 
   async submit(
@@ -143,7 +123,7 @@ export class TrialService {
         .limit(1);
       if (duplicate.length > 0) return { outcome: 'duplicate' as const, requestId: duplicate[0]!.id };
 
-      const latest = await this.latestTrialKey(tx, identity);
+      const latest = await latestTrialKeyOf(tx, identity);
       let outcome: Exclude<TrialOutcome, 'duplicate'>;
       let keyId: number | null = null;
       let plainKey: string | undefined;
@@ -254,18 +234,7 @@ export class TrialService {
         .from(trialRequests)
         .where(eq(trialRequests.emailIdentity, email))
         .orderBy(desc(trialRequests.id)),
-      this.db
-        .select({
-          id: apiKeys.id,
-          prefix: apiKeys.prefix,
-          plan: apiKeys.plan,
-          createdAt: apiKeys.createdAt,
-          expiresAt: apiKeys.expiresAt,
-          revokedAt: apiKeys.revokedAt,
-        })
-        .from(apiKeys)
-        .where(or(eq(apiKeys.ownerIdentity, email), eq(apiKeys.ownerEmail, normaliseEmail(rawEmail))))
-        .orderBy(desc(apiKeys.id)),
+      keysOfMailbox(this.db, email, normaliseEmail(rawEmail)),
       this.db
         .select({
           id: emailOutbox.id,
@@ -314,7 +283,7 @@ export class TrialService {
           detail: `${retried.length} queued email(s) will be sent now`,
         };
       }
-      const latest = await this.latestTrialKey(tx, identity);
+      const latest = await latestTrialKeyOf(tx, identity);
       if (!latest?.active || !latest.expiresAt) {
         return {
           action: 'none' as const,

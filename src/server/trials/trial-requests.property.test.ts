@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
+import { manualSource } from '#tests/support/server/app.ts';
 import { emailOutbox, trialRequests } from '../db/schema.ts';
 import { trialTestConfig } from '#tests/support/server/trials.ts';
 
@@ -13,6 +14,7 @@ let app: FastifyInstance;
 
 beforeAll(async () => {
   app = await buildApp({
+    source: manualSource(),
     config: trialTestConfig({ TRIAL_LIMIT_PER_IP: '1000000', TRIAL_LIMIT_PER_EMAIL: '1000000' }),
     log: false,
   });

@@ -3,11 +3,13 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
+import { manualSource } from '#tests/support/server/app.ts';
 import { rowsOf } from '../db/database.ts';
 import { apiKeys, emailOutbox, trialRequests } from '../db/schema.ts';
-import { KEY_IN_TEXT, verifyKey } from '../odds-api/keys.ts';
+import { KEY_IN_TEXT, verifyKey } from '../keys/key-format.ts';
 import {
   external,
+  freePort,
   keyInEmail,
   SmtpPeer,
   trialBody,
@@ -15,7 +17,7 @@ import {
   waitFor,
 } from '#tests/support/server/trials.ts';
 
-const peer = new SmtpPeer(4201);
+const peer = new SmtpPeer(await freePort());
 const logLines: string[] = [];
 let app: FastifyInstance;
 
@@ -52,7 +54,7 @@ beforeAll(async () => {
       done();
     },
   });
-  app = await buildApp({ config, log: stream });
+  app = await buildApp({ source: manualSource(), config, log: stream });
   await app.ready();
 });
 
@@ -557,7 +559,11 @@ describe('OPTIONS and CORS on /api/trial-requests', () => {
 
 describe('POST /api/trial-requests behind TRUST_PROXY', () => {
   it('ignores X-Forwarded-For unless TRUST_PROXY is set, so a client cannot dodge the per-address limit', async () => {
-    const direct = await buildApp({ config: trialTestConfig({ TRUST_PROXY: 'false' }), log: false });
+    const direct = await buildApp({
+      source: manualSource(),
+      config: trialTestConfig({ TRUST_PROXY: 'false' }),
+      log: false,
+    });
     try {
       await direct.ready();
       const statuses: number[] = [];

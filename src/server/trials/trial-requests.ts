@@ -5,9 +5,9 @@ import { TrialRequestSchema } from '#domain/schemas/trial-request.ts';
 import { clientAddressKey } from '../http/client-address.ts';
 import { describeError, emailHash } from '../http/log-safe.ts';
 import { enforceFormLimits, notStored, publicFormCors, requireJson } from '../http/public-form.ts';
-import { emailIdentity } from './email-identity.ts';
+import { emailIdentity } from '../keys/email-identity.ts';
 
-// POST /api/trial-requests: SPEC §7 call 1. JSON only, 16 KiB at most, validated with the form's schema, rate limited
+// POST /api/trial-requests: docs/product.md §7 call 1. JSON only, 16 KiB at most, validated with the form's schema, rate limited
 // per client address and per email, answered only after the commit. CORS for SITE_URL and CORS_ORIGINS.
 
 export const TRIAL_PATH = '/api/trial-requests';

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { SiteFooter } from './site-footer.tsx';
-import { SiteHeader, type HeaderVariant } from './site-header.tsx';
+import { SiteHeader } from './site-header.tsx';
 
-export function PageShell({ header, children }: { header: HeaderVariant; children: ReactNode }) {
+export function PageShell({ children }: { children: ReactNode }) {
   return (
     <div className="flex min-h-screen flex-col">
       <a
@@ -11,7 +11,7 @@ export function PageShell({ header, children }: { header: HeaderVariant; childre
       >
         Skip to content
       </a>
-      <SiteHeader variant={header} />
+      <SiteHeader />
       <main id="main" className="flex-1">
         {children}
       </main>

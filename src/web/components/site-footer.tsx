@@ -1,9 +1,15 @@
 import { Link } from 'react-router';
 import { ROUTES, SITE } from '#domain/site.ts';
+import { useSiteConfig } from '#web/lib/site-config.ts';
 import { Logo } from './logo.tsx';
 
-/** SPEC §2 footer: social links, and links to the API page, the docs, subscription management and the arbitrage tool. */
+/**
+ * docs/product.md §2 footer: social links, and links to the API page, the docs, subscription management, the account
+ * page and the arbitrage tool.
+ */
 export function SiteFooter() {
+  // As in the header: through the server, hidden once it says it manages no subscriptions (decision 151).
+  const manages = useSiteConfig()?.manageSubscription !== 'none';
   const linkClass = 'text-slate-300 underline-offset-4 hover:text-white hover:underline';
   return (
     <footer className="border-t border-slate-800 bg-slate-950">
@@ -27,14 +33,26 @@ export function SiteFooter() {
                 API Documentation
               </a>
             </li>
+            {manages ? (
+              <li>
+                <a className={linkClass} href={ROUTES.manageSubscription}>
+                  Manage Subscription
+                </a>
+              </li>
+            ) : null}
             <li>
-              <a className={linkClass} href={SITE.subscriptionPortalUrl} rel="noopener">
-                Manage Subscription
+              <a className={linkClass} href={ROUTES.account}>
+                Your Account
               </a>
             </li>
             <li>
               <Link className={linkClass} to={ROUTES.arbitrage}>
                 Arbitrage Finder
+              </Link>
+            </li>
+            <li>
+              <Link className={linkClass} to={ROUTES.positiveEv}>
+                Positive EV Finder
               </Link>
             </li>
           </ul>

@@ -8,7 +8,7 @@ export const meta = () =>
     path: ROUTES.arbitrage,
     title: `Live Arbitrage Finder: Sure Bets Across 15 Sportsbooks | ${SITE.brand}`,
     description:
-      'Find live and pre-match arbitrage bets across 15 US sportsbooks. Edges, equal-payout stakes and one-click bet links, refreshed every second.',
+      'Find live and pre-match arbitrage bets across 15 sportsbooks, US state-licensed and offshore. Edges, equal-payout stakes and one-click bet links, refreshed every second.',
     keywords: [
       'arbitrage betting',
       'arb finder',
@@ -33,7 +33,7 @@ export const meta = () =>
 
 export default function ArbitrageRoute() {
   return (
-    <PageShell header="tools">
+    <PageShell>
       <ArbitrageTool />
     </PageShell>
   );

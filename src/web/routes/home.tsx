@@ -1,8 +1,10 @@
 import { Link } from 'react-router';
 import { ROUTES, SITE } from '#domain/site.ts';
+import { SPORTSBOOK_KEYS, sportsbookCoverage } from '#domain/sportsbooks.ts';
 import { PageShell } from '#web/components/page-shell.tsx';
 import { FeatureBlurbs } from '#web/features/marketing/components/feature-blurbs.tsx';
 import { OddsStrip } from '#web/features/marketing/components/odds-strip.tsx';
+import { SportsbookCoverage } from '#web/features/marketing/components/sportsbook-coverage.tsx';
 import { TwinklingDots } from '#web/features/marketing/components/twinkling-dots.tsx';
 import { TrialForm } from '#web/features/trial-form/components/trial-form.tsx';
 import { organizationLd, pageUrl, seoMeta } from '#web/lib/seo.ts';
@@ -11,8 +13,7 @@ export const meta = () =>
   seoMeta({
     path: ROUTES.home,
     title: `${SITE.brand}: Real-Time Sports Betting Odds API and Betting Tools`,
-    description:
-      'Real-time odds from 15 US sportsbooks with sub-second latency: main lines, alternates and player props by REST or server-sent events. Start a free one-week API trial.',
+    description: `Odds from ${SPORTSBOOK_KEYS.length} sportsbooks, US state-licensed and offshore: main lines, alternates and player props by REST or server-sent events, real time on the Elite and Enterprise plans. Start a free one-week API trial.`,
     keywords: [
       'sports betting API',
       'odds API',
@@ -36,7 +37,7 @@ export const meta = () =>
 
 export default function HomeRoute() {
   return (
-    <PageShell header="tools">
+    <PageShell>
       <section className="relative isolate overflow-hidden border-b border-slate-800 bg-[radial-gradient(ellipse_at_top,_#064e3b_0%,_#020617_60%)]">
         <TwinklingDots />
         <div className="relative mx-auto grid max-w-6xl items-center gap-10 px-4 py-14 md:grid-cols-[1.2fr_1fr] md:py-20">
@@ -48,8 +49,8 @@ export default function HomeRoute() {
               Real-time sports betting odds, one API.
             </h1>
             <p className="mt-5 max-w-xl text-lg leading-relaxed text-slate-300">
-              Prices from 15 US sportsbooks, standardized into one schema and delivered with sub-second
-              latency. Try it free for one week.
+              Prices from {sportsbookCoverage()}, standardized into one schema and delivered with sub-second
+              latency on the real-time plans. Try it free for one week.
             </p>
             <div className="mt-6 flex flex-wrap gap-3">
               <Link
@@ -66,7 +67,10 @@ export default function HomeRoute() {
               </Link>
             </div>
           </div>
-          <TrialForm />
+          {/* The pricing page's "start a free trial" links land here (/#trial). */}
+          <div id="trial" className="scroll-mt-24">
+            <TrialForm />
+          </div>
         </div>
         <div className="relative mx-auto max-w-6xl px-4 pb-12">
           <OddsStrip />
@@ -81,6 +85,42 @@ export default function HomeRoute() {
         </p>
         <div className="mt-8">
           <FeatureBlurbs />
+        </div>
+        <h2 id="tools-title" className="mt-12 text-xl font-bold tracking-tight text-white">
+          Free betting tools
+        </h2>
+        <ul className="mt-3 grid max-w-3xl gap-3 text-slate-300">
+          <li>
+            <Link
+              to={ROUTES.arbitrage}
+              className="font-semibold text-emerald-300 underline-offset-4 hover:underline"
+            >
+              Arbitrage finder
+            </Link>
+            : opposite sides at different sportsbooks that together pay whatever happens, with equal-payout
+            stakes.
+          </li>
+          <li>
+            <Link
+              to={ROUTES.positiveEv}
+              className="font-semibold text-emerald-300 underline-offset-4 hover:underline"
+            >
+              Positive EV finder
+            </Link>
+            : prices that pay more than the market&apos;s fair odds (the consensus of the books, margin
+            removed), with the expected value and a Kelly stake for your bankroll. Delayed by minutes on the
+            site, in real time through the API; an expectation over many bets, never a guaranteed profit.
+          </li>
+        </ul>
+        <h2 id="sportsbooks-title" className="mt-12 text-xl font-bold tracking-tight text-white">
+          Where the prices come from
+        </h2>
+        <p className="mt-2 max-w-2xl text-slate-300">
+          {sportsbookCoverage()}. Offshore books take bets from US bettors without a US licence: check what
+          the law allows where you are.
+        </p>
+        <div className="mt-4">
+          <SportsbookCoverage id="sportsbooks" />
         </div>
         <p className="mt-10">
           <Link

@@ -16,7 +16,7 @@ export const meta = () =>
 
 export default function NotFoundRoute() {
   return (
-    <PageShell header="tools">
+    <PageShell>
       <section className="mx-auto max-w-xl px-4 py-24 text-center">
         <p className="text-sm font-semibold uppercase tracking-widest text-emerald-300">404</p>
         <h1 className="mt-2 text-3xl font-bold tracking-tight text-white">Page not found</h1>

@@ -1,10 +1,16 @@
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { PLANS } from '#domain/plans.ts';
+import { emailFromFragment, pricingNoticeOf, type PricingNotice } from '#domain/checkout.ts';
+import { PLANS, trialTerms } from '#domain/plans.ts';
 import { ROUTES, SITE } from '#domain/site.ts';
+import { SPORTSBOOK_KEYS, sportsbookCoverage } from '#domain/sportsbooks.ts';
 import { PageShell } from '#web/components/page-shell.tsx';
 import { LostKeyForm } from '#web/features/pricing/components/lost-key-form.tsx';
+import { ManageSubscription } from '#web/features/pricing/components/manage-subscription.tsx';
 import { PlanCard } from '#web/features/pricing/components/plan-card.tsx';
+import { PricingNoticeBox } from '#web/features/pricing/components/pricing-notice.tsx';
 import { organizationLd, pageUrl, seoMeta } from '#web/lib/seo.ts';
+import { useSiteConfig } from '#web/lib/site-config.ts';
 
 export const meta = () =>
   seoMeta({
@@ -24,8 +30,7 @@ export const meta = () =>
         '@context': 'https://schema.org',
         '@type': 'Product',
         name: `${SITE.brand} Sports Betting API`,
-        description:
-          'Real-time and delayed sports betting odds from 15 US sportsbooks, by REST and server-sent events.',
+        description: `Real-time and delayed sports betting odds from ${SPORTSBOOK_KEYS.length} sportsbooks, US state-licensed and offshore, by REST and server-sent events.`,
         url: pageUrl(ROUTES.pricing),
         brand: { '@type': 'Brand', name: SITE.brand },
         manufacturer: organizationLd(),
@@ -34,7 +39,7 @@ export const meta = () =>
           name: plan.name,
           price: plan.price.toFixed(2),
           priceCurrency: 'USD',
-          url: plan.checkoutUrl,
+          url: pageUrl(`${ROUTES.pricing}#plan-${plan.id}`),
           availability: 'https://schema.org/InStock',
           priceSpecification: {
             '@type': 'UnitPriceSpecification',
@@ -48,9 +53,32 @@ export const meta = () =>
     ],
   });
 
+const CHECKOUT_NOTICES: PricingNotice[] = ['checkoutUnavailable', 'purchasesClosed', 'checkoutBusy'];
+
+/** What the address bar says, read after hydration: a notice the server sent the visitor back with, and an address. */
+function usePageUrl(): { notice: PricingNotice | null; email: string | undefined } {
+  const [state, setState] = useState<{ notice: PricingNotice | null; email: string | undefined }>({
+    notice: null,
+    email: undefined,
+  });
+  useEffect(() => {
+    const read = () =>
+      setState({
+        notice: pricingNoticeOf(window.location.search, window.location.hash),
+        email: emailFromFragment(window.location.hash) ?? undefined,
+      });
+    read();
+    window.addEventListener('hashchange', read);
+    return () => window.removeEventListener('hashchange', read);
+  }, []);
+  return state;
+}
+
 export default function PricingRoute() {
+  const config = useSiteConfig();
+  const { notice, email } = usePageUrl();
   return (
-    <PageShell header="api">
+    <PageShell>
       <section className="mx-auto max-w-6xl px-4 py-14">
         <div className="max-w-2xl">
           <p className="text-sm font-semibold uppercase tracking-widest text-emerald-300">
@@ -58,20 +86,26 @@ export default function PricingRoute() {
           </p>
           <h1 className="mt-2 text-4xl font-extrabold tracking-tight text-white">Plans and pricing</h1>
           <p className="mt-4 text-lg text-slate-300">
-            Odds from 15 US sportsbooks by REST or server-sent events. Billed monthly; cancel any time from
-            the subscription portal.
+            Odds from {sportsbookCoverage()} by REST or server-sent events (
+            <Link to={`${ROUTES.home}#sportsbooks`} className="text-emerald-300 underline underline-offset-4">
+              which books are which
+            </Link>
+            ). Billed monthly; cancel any time from the subscription portal.
           </p>
         </div>
+        {CHECKOUT_NOTICES.map((name) => (
+          <PricingNoticeBox key={name} notice={name} shown={notice === name} className="mt-8" />
+        ))}
         <div className="mt-10 grid gap-5 sm:grid-cols-2 lg:grid-cols-4">
           {PLANS.map((plan) => (
-            <PlanCard key={plan.id} plan={plan} />
+            <PlanCard key={plan.id} plan={plan} purchase={config?.checkout[plan.id]} email={email} />
           ))}
         </div>
         <div className="mt-12 rounded-2xl border border-slate-800 bg-slate-900/60 p-6 sm:flex sm:items-center sm:justify-between">
           <div>
             <h2 className="text-lg font-semibold text-white">Not sure which plan fits?</h2>
             <p className="mt-1 text-slate-300">
-              Request a free one-week trial key with Pro limits and test it against your stack.
+              Request a free one-week trial key ({trialTerms()}) and test it against your stack.
             </p>
           </div>
           <div className="mt-4 flex flex-wrap gap-3 sm:mt-0">
@@ -89,7 +123,10 @@ export default function PricingRoute() {
             </a>
           </div>
         </div>
-        <LostKeyForm />
+        <ManageSubscription mode={config?.manageSubscription} notice={notice} />
+        <div id="lost-key" className="scroll-mt-24">
+          <LostKeyForm />
+        </div>
       </section>
     </PageShell>
   );

@@ -25,7 +25,8 @@ export function MenuButton({
   items,
   className,
 }: {
-  label: string;
+  /** The button's text (its accessible name). */
+  label: ReactNode;
   items: readonly MenuItem[];
   className?: string;
 }) {
@@ -124,7 +125,7 @@ export function MenuButton({
           role="menu"
           aria-labelledby={`${id}-button`}
           onKeyDown={onMenuKeyDown}
-          className="absolute right-0 z-50 mt-2 min-w-56 rounded-lg border border-slate-700 bg-slate-900 p-1 shadow-xl"
+          className="absolute left-0 z-50 mt-2 min-w-56 sm:left-auto sm:right-0 rounded-lg border border-slate-700 bg-slate-900 p-1 shadow-xl"
         >
           {items.map((item) => (
             <li key={item.href} role="none">

@@ -10,6 +10,12 @@ import { loadConfig, type Config } from '#server/config.ts';
  * variables.
  */
 export function testConfig(env: Record<string, string> = {}): Config {
+  // scripts/test.sh runs the other projects while `npm run build` rewrites build/: only the `site` project waits for it.
+  if (process.env.VITEST && !process.env.SHARPLINE_TEST_READS_BUILD) {
+    throw new Error(
+      'testConfig() reads the real build: list this test file in READS_THE_BUILD in vitest.config.ts (the site project)',
+    );
+  }
   return loadConfig({
     DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sharpline-test-')),
     BUILD_DIR: path.resolve('build/client'),

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import type { SeriesTick } from '#server/history/service.ts';
+import type { SqlRunner } from '#server/history/sql-client.ts';
 
 // A hand-fed board for the odds history's tests: fixtures and prices go through the engine's real intake
 // (app.engine.ingest), on the test's virtual clock, and `flush()` writes what the history gathered.
@@ -102,4 +103,33 @@ export async function ticksByOutcome(
   return new Map(
     series.map((row) => [row.outcome, ticks.filter((tick) => tick.seriesId === row.id)] as const),
   );
+}
+
+/**
+ * Counts the SQL statements app.history runs from now on (its reads: the writer's batches go through transactions
+ * and are not counted), by wrapping the service's SQL client in place. `after` runs once each statement has answered,
+ * before the caller sees the rows (a test may abort the client or move the clock there). `restore()` unwraps it.
+ */
+export function countHistoryQueries(
+  app: FastifyInstance,
+  after?: (text: string, index: number) => void | Promise<void>,
+): { readonly count: number; readonly texts: readonly string[]; restore(): void } {
+  const db = (app.history as unknown as { db: SqlRunner }).db;
+  const original = db.query;
+  const texts: string[] = [];
+  db.query = async function <T>(text: string, params?: unknown[]): Promise<T[]> {
+    texts.push(text);
+    const rows = await original.call(db, text, params);
+    await after?.(text, texts.length);
+    return rows as T[];
+  };
+  return {
+    get count() {
+      return texts.length;
+    },
+    texts,
+    restore() {
+      db.query = original;
+    },
+  };
 }

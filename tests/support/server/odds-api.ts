@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { PlanId } from '#domain/plans.ts';
 import { and, eq } from 'drizzle-orm';
 import { apiKeys, sgpCredits } from '#server/db/schema.ts';
-import { generateKey } from '#server/odds-api/keys.ts';
+import { generateKey } from '#server/keys/key-format.ts';
 
 // The paid API's test support (docs/decisions/080-086): keys created and revoked as operators do, raw SSE reads.
 

@@ -18,6 +18,8 @@ export interface ServerProcesses {
 
 export function serverProcesses(): ServerProcesses {
   const children = new Set<ChildProcess>();
+  // The last child started on each PORT: ready() stops waiting, with the exit status, if it has exited.
+  const byPort = new Map<string, ChildProcess>();
   afterAll(() => {
     for (const child of children) child.kill('SIGKILL');
   });
@@ -28,12 +30,19 @@ export function serverProcesses(): ServerProcesses {
         stdio: ['ignore', 'ignore', 'inherit'],
       });
       children.add(child);
+      if (env.PORT) byPort.set(env.PORT, child);
       child.once('exit', () => children.delete(child));
       return child;
     },
     async ready(base) {
       await waitFor(
         async () => {
+          const child = byPort.get(new URL(base).port);
+          if (child && (child.exitCode !== null || child.signalCode !== null)) {
+            throw new Error(
+              `The server for ${base} exited (${child.exitCode ?? child.signalCode}) before it was ready`,
+            );
+          }
           try {
             return (await fetch(`${base}/readyz`)).ok;
           } catch {
@@ -41,7 +50,9 @@ export function serverProcesses(): ServerProcesses {
           }
         },
         'the server to be ready',
-        60_000,
+        // A safety net, not a measure: a server that exits is reported at once above. (The cluster test's long waits
+        // in CI were one of two instances failing to start: the schema race decision 154 records.)
+        150_000,
       );
     },
     exited: (child) =>

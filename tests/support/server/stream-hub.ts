@@ -2,7 +2,7 @@ import { onTestFinished } from 'vitest';
 import { getPlan, type PlanId } from '#domain/plans.ts';
 import { OddsEngine } from '#engine/engine.ts';
 import type { FeedEngine } from '#server/feed/plugin.ts';
-import type { ApiKeyRecord } from '#server/odds-api/keys.ts';
+import type { ApiKeyRecord } from '#server/keys/service.ts';
 import type { StreamSink } from '#server/odds-api/streaming/fan-out.ts';
 import {
   DEFAULT_STREAM_OPTIONS,

@@ -4,7 +4,9 @@ import Stripe from 'stripe';
 
 // Stripe at the boundary (decision 142): webhook deliveries signed with the official library's test helper, objects
 // shaped as Stripe documents them (https://docs.stripe.com/api: Event, Checkout Session, Subscription, Customer), and
-// a local HTTP server standing in for Stripe's API (GET /v1/subscriptions/:id, GET /v1/customers/:id) in its format.
+// a local HTTP server standing in for Stripe's API in its format: GET /v1/subscriptions/:id, GET /v1/customers/:id,
+// and for checkout and the portal (decision 151) POST /v1/checkout/sessions, GET /v1/checkout/sessions/:id and POST
+// /v1/billing_portal/sessions, whose form-encoded parameters (`line_items[0][price]=…`) it records as objects.
 
 export const STRIPE_TEST_SECRET_KEY = 'sk_test_sharplineTestKey000';
 export const STRIPE_TEST_WEBHOOK_SECRET = 'whsec_sharplineTestSigningSecret';
@@ -97,6 +99,9 @@ export function subscription(fields: {
   price?: string;
   priceMetadata?: Record<string, string>;
   metadata?: Record<string, string>;
+  /** Unix seconds; on the item, where Stripe's API puts it since version 2025-03-31. */
+  currentPeriodEnd?: number;
+  cancelAtPeriodEnd?: boolean;
 }): Record<string, unknown> {
   const price = fields.price ?? 'price_1Unmapped';
   return {
@@ -104,7 +109,7 @@ export function subscription(fields: {
     object: 'subscription',
     customer: fields.customer,
     status: fields.status ?? 'active',
-    cancel_at_period_end: false,
+    cancel_at_period_end: fields.cancelAtPeriodEnd ?? false,
     metadata: fields.metadata ?? {},
     items: {
       object: 'list',
@@ -122,6 +127,7 @@ export function subscription(fields: {
             metadata: fields.priceMetadata ?? {},
           },
           quantity: 1,
+          ...(fields.currentPeriodEnd ? { current_period_end: fields.currentPeriodEnd } : {}),
         },
       ],
       has_more: false,
@@ -130,15 +136,91 @@ export function subscription(fields: {
   };
 }
 
+/** Stripe's form encoding (`a[b][0][c]=v`) read back into objects; list indexes become arrays. */
+export function parseStripeForm(body: string): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  for (const [name, value] of new URLSearchParams(body)) {
+    const path = name.split(/\[|\]\[|\]/).filter((part) => part !== '');
+    let node: Record<string, unknown> = root;
+    path.forEach((part, index) => {
+      if (index === path.length - 1) node[part] = value;
+      else node = (node[part] ??= /^\d+$/.test(path[index + 1]!) ? [] : {}) as Record<string, unknown>;
+    });
+  }
+  return root;
+}
+
 /** Stripe's API on loopback: the subscriptions and customers put in its maps, 404 `resource_missing` otherwise. */
 export class StripeApiStandIn {
   readonly subscriptions = new Map<string, Record<string, unknown>>();
   readonly customers = new Map<string, Record<string, unknown>>();
+  /** Checkout Sessions it created (or a test put in), by id. */
+  readonly checkoutSessions = new Map<string, Record<string, unknown>>();
+  /** The parameters of every Checkout Session and Billing Portal session asked for, in order. */
+  readonly checkoutRequests: Record<string, unknown>[] = [];
+  readonly portalRequests: Record<string, unknown>[] = [];
+  /** Where a created session's `url` points (Stripe's hosted pages; a browser test may route them to a page). */
+  checkoutOrigin = 'https://checkout.stripe.com';
+  portalOrigin = 'https://billing.stripe.com';
   /** Every request, as `METHOD path`, with the bearer key it carried. */
   readonly requests: { path: string; key: string | undefined }[] = [];
   /** While set, every request answers 500 (Stripe having a bad day). */
   failing = false;
   private server: Server | undefined;
+
+  /** A created session paid (or still waiting, `unpaid`), as Stripe has it once the buyer completed the checkout. */
+  completeCheckout(
+    id: string,
+    fields: { paymentStatus?: 'paid' | 'unpaid' | 'no_payment_required'; email?: string } = {},
+  ): void {
+    const session = this.checkoutSessions.get(id);
+    if (!session) throw new Error(`no checkout session ${id}`);
+    const email = fields.email ?? (session.customer_email as string | null) ?? 'buyer@example.com';
+    Object.assign(session, {
+      status: 'complete',
+      payment_status: fields.paymentStatus ?? 'paid',
+      customer: stripeId('cus'),
+      subscription: stripeId('sub'),
+      customer_details: { email, name: 'Buyer' },
+    });
+  }
+
+  private createCheckoutSession(params: Record<string, unknown>): Record<string, unknown> {
+    const id = stripeId('cs_test');
+    const session = {
+      id,
+      object: 'checkout.session',
+      mode: params.mode ?? 'payment',
+      status: 'open',
+      payment_status: 'unpaid',
+      url: `${this.checkoutOrigin}/c/pay/${id}`,
+      success_url: params.success_url ?? null,
+      cancel_url: params.cancel_url ?? null,
+      allow_promotion_codes: params.allow_promotion_codes === 'true',
+      customer: null,
+      customer_email: params.customer_email ?? null,
+      customer_details: null,
+      subscription: null,
+      metadata: params.metadata ?? {},
+      livemode: false,
+      created: Math.floor(Date.now() / 1000),
+    };
+    this.checkoutSessions.set(id, session);
+    return session;
+  }
+
+  private createPortalSession(params: Record<string, unknown>): Record<string, unknown> {
+    const id = stripeId('bps');
+    return {
+      id,
+      object: 'billing_portal.session',
+      customer: params.customer,
+      return_url: params.return_url ?? null,
+      url: `${this.portalOrigin}/p/session/test_${id}`,
+      livemode: false,
+      created: Math.floor(Date.now() / 1000),
+    };
+  }
 
   get url(): string {
     return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
@@ -157,6 +239,41 @@ export class StripeApiStandIn {
       };
       if (this.failing) {
         send(500, { error: { type: 'api_error', message: 'Something went wrong on Stripe’s end.' } });
+        return;
+      }
+      if (request.method === 'POST') {
+        let body = '';
+        request.setEncoding('utf8');
+        request.on('data', (chunk: string) => (body += chunk));
+        request.on('end', () => {
+          const params = parseStripeForm(body);
+          if (path === '/v1/checkout/sessions') {
+            this.checkoutRequests.push(params);
+            send(200, this.createCheckoutSession(params));
+          } else if (path === '/v1/billing_portal/sessions') {
+            this.portalRequests.push(params);
+            send(200, this.createPortalSession(params));
+          } else {
+            send(404, {
+              error: { type: 'invalid_request_error', message: `Unrecognized request URL (POST: ${path})` },
+            });
+          }
+        });
+        return;
+      }
+      const session = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
+      if (session) {
+        const found = this.checkoutSessions.get(session[1]!);
+        if (found) send(200, found);
+        else
+          send(404, {
+            error: {
+              type: 'invalid_request_error',
+              code: 'resource_missing',
+              param: 'session',
+              message: `No such checkout.session: '${session[1]}'`,
+            },
+          });
         return;
       }
       const match = /^\/v1\/(subscriptions|customers)\/([^/]+)$/.exec(path);

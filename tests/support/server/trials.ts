@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
@@ -12,7 +13,15 @@ import { loadConfig, type Config } from '#server/config.ts';
 
 /** A minimal stand-in for the built site, so these tests do not depend on (or race with) `npm run build`. */
 export function fixtureBuild(dir: string): string {
-  for (const page of ['', 'betting-tools/arbitrage', 'sports-betting-api', '404']) {
+  for (const page of [
+    '',
+    'betting-tools/arbitrage',
+    'betting-tools/positive-ev',
+    'sports-betting-api',
+    'welcome',
+    'account',
+    '404',
+  ]) {
     mkdirSync(path.join(dir, page), { recursive: true });
     writeFileSync(path.join(dir, page, 'index.html'), `<!doctype html><title>${page || 'home'}</title>`);
   }
@@ -95,7 +104,25 @@ export interface ReceivedEmail {
   messageId: string;
 }
 
-/** An SMTP server on loopback that records what it accepted; it can be stopped and restarted on the same port. */
+/**
+ * A loopback port nobody listens on now, chosen by the system: tests never name fixed ports, so that two runs on one
+ * machine (two worktrees, the unit and integration suites at once) cannot take each other's.
+ */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * An SMTP server on loopback that records what it accepted; it can be stopped and restarted on the same port (take
+ * one from `freePort()`).
+ */
 export class SmtpPeer {
   readonly received: ReceivedEmail[] = [];
   private server: SMTPServer | undefined;
@@ -158,7 +185,7 @@ export class SmtpPeer {
 }
 
 let counter = 0;
-/** A valid SPEC §7 payload; every call gets a distinct email unless one is given. */
+/** A valid docs/product.md §7 payload; every call gets a distinct email unless one is given. */
 export function trialBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   counter += 1;
   return {
@@ -178,10 +205,14 @@ export function trialBody(overrides: Record<string, unknown> = {}): Record<strin
 
 type Truthy<T> = Exclude<T, false | 0 | '' | null | undefined>;
 
+/**
+ * Polls `probe` every 20 ms until it returns a truthy value. The bound only catches what never happens: at load 40 on
+ * two cores (other sessions' suites) an email took over 20 s to arrive (decision 159).
+ */
 export async function waitFor<T>(
   probe: () => T | Promise<T>,
   what: string,
-  timeoutMs = 20_000,
+  timeoutMs = 120_000,
 ): Promise<Truthy<T>> {
   const started = Date.now();
   for (;;) {

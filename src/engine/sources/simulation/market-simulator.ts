@@ -1,13 +1,15 @@
 import { outcomesOf, type LeagueKey } from '#domain/markets.ts';
-import { seededRandom } from '#domain/random.ts';
+import { americanToDecimal, type AmericanOdds } from '#domain/odds.ts';
+import { gaussian, seededRandom } from '#domain/random.ts';
 import { SPORTSBOOK_KEYS, type SportsbookKey } from '#domain/sportsbooks.ts';
 import { slug } from '../../events.ts';
 import type { PriceMessage, SourceMessage } from '../../messages.ts';
 import { simulatedLinks } from '../links.ts';
 import { TEAMS } from '../teams.ts';
-import { LEAGUE_WEIGHTS, MODELS, PROFILES, plansFor, type MarketPlan } from './models.ts';
-import { bookOdds, fairProbabilities, mainLine } from './pricing.ts';
+import { LEAGUE_WEIGHTS, MODELS, PROFILES, periodEndsAt, plansFor, type MarketPlan } from './models.ts';
+import { bookAmerican, bookOdds, fairProbabilities, mainLine } from './pricing.ts';
 import { PropSimulator, type FixtureProps, type PropFixture } from './prop-simulator.ts';
+import { inSeason } from './seasons.ts';
 
 // The market simulator (the default source, and the public demo's data; always labelled "simulator" in the feed).
 // A fair model per event (expected home margin and total, random-walking; faster and with scoring jumps once live)
@@ -32,6 +34,18 @@ const SOON_SHARE = 0.3;
 const SOON_AT_LEAST_EVERY_MS = 10 * 60_000;
 /** A soon fixture kicks off on the next whole minute plus 3–5 minutes: 3 to 6 minutes of pre-match life. */
 const SOON_LEAD_MINUTES = [3, 5] as const;
+/**
+ * On a score, each book suspends each market of the game with this chance, for 2–9 s (as in-play books do on a goal,
+ * touchdown or run); the others re-price it within SCORE_REQUOTE_MS. A price left standing after a score is what makes
+ * a live arb, so it stands for seconds (decision 162).
+ */
+const SCORE_SUSPEND_SHARE = 0.85;
+const SCORE_REQUOTE_MS = 2_500;
+/**
+ * Chance that a book's quote is a wrong price (its payout on one outcome 20–40 % too long): about one every ten minutes
+ * on the default board (~1,000 game-line quotes a second), each standing for one quote gap (half the usual one).
+ */
+const BAD_PRICE_PER_QUOTE = 1.5e-6;
 /** Other run-time fixtures kick off this far ahead (on the five minutes). */
 const LATER_MIN_MS = 10 * 60_000;
 const LATER_MAX_MS = 10 * 3_600_000;
@@ -61,6 +75,8 @@ interface SimBook {
   suspendedUntil: number;
   suspendedSent: boolean;
   linksSent: boolean;
+  /** A wrong price the book hangs until its next quote: the outcome it is on and how far its payout is off. */
+  error: { outcome: number; factor: number } | null;
 }
 
 interface SimMarket {
@@ -69,6 +85,8 @@ interface SimMarket {
   /** Main line: the home spread or the total; null for moneyline and 1X2. */
   line: number | null;
   books: SimBook[];
+  /** A period market whose period is over: suspended at every book, never quoted again. */
+  closed: boolean;
 }
 
 /** A fixture: what the prop simulator reads of it (`PropFixture`), its game lines and its props. */
@@ -111,24 +129,20 @@ export class MarketSimulator {
     return this.nowMs;
   }
 
-  private gauss(): number {
-    const u = 1 - this.random();
-    const v = this.random();
-    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-  }
-
   private pick<T>(items: readonly T[]): T {
     return items[Math.floor(this.random() * items.length)]!;
   }
 
+  /** A league in season on the simulator's date (seasons.ts), drawn by LEAGUE_WEIGHTS. */
   private pickLeague(): LeagueKey {
-    const total = LEAGUE_WEIGHTS.reduce((sum, [, weight]) => sum + weight, 0);
+    const open = LEAGUE_WEIGHTS.filter(([league]) => inSeason(league, this.nowMs));
+    const total = open.reduce((sum, [, weight]) => sum + weight, 0);
     let roll = this.random() * total;
-    for (const [league, weight] of LEAGUE_WEIGHTS) {
+    for (const [league, weight] of open) {
       roll -= weight;
       if (roll < 0) return league;
     }
-    return 'nba';
+    return open[open.length - 1]![0];
   }
 
   private createEvent(initial: boolean): SimEvent {
@@ -204,20 +218,26 @@ export class MarketSimulator {
       return {
         book,
         lineOffset,
-        bias: Array.from({ length: ways }, () => this.gauss() * 0.024),
+        bias: Array.from({ length: ways }, () => gaussian(this.random) * 0.024),
         nextQuoteAt: this.nowMs,
         suspendedUntil: 0,
         suspendedSent: false,
         linksSent: false,
+        error: null,
       };
     });
-    return { index, plan, line, books };
+    return { index, plan, line, books, closed: false };
   }
 
   private quote(event: SimEvent, market: SimMarket, book: SimBook): PriceMessage[] {
     const line = market.line === null ? null : market.line + book.lineOffset;
     const fair = fairProbabilities(event, MODELS[event.league], market.plan, line);
     const odds = bookOdds(fair, book.bias, PROFILES[book.book], event.live);
+    if (book.error) {
+      const { outcome, factor } = book.error;
+      const decimal = americanToDecimal(odds[outcome]! as AmericanOdds) * factor;
+      odds[outcome] = bookAmerican(decimal, PROFILES[book.book].roundToFive);
+    }
     const outcomes = outcomesOf(market.plan.type);
     const sendLinks = !book.linksSent;
     book.linksSent = true;
@@ -233,14 +253,7 @@ export class MarketSimulator {
         american: odds[index]!,
       };
       if (sendLinks) {
-        message.links = simulatedLinks(book.book, {
-          league: event.league,
-          fixture: event.fixture,
-          market: market.index * 10 + (book.lineOffset > 0 ? 1 : book.lineOffset < 0 ? 2 : 0),
-          marketType: market.plan.type,
-          outcome,
-          eventSlug: event.slug,
-        });
+        message.links = simulatedLinks(book.book);
       }
       return message;
     });
@@ -269,6 +282,11 @@ export class MarketSimulator {
     for (const event of this.events) {
       out.push(this.eventMessage(event));
       for (const market of event.markets) {
+        // A live game's period market whose period is already played is not on the board.
+        if (this.periodOver(event, market, this.nowMs)) {
+          market.closed = true;
+          continue;
+        }
         for (const book of market.books) {
           out.push(...this.quote(event, market, book));
           book.nextQuoteAt = this.nowMs + this.quoteGap(book, event);
@@ -293,6 +311,18 @@ export class MarketSimulator {
       event.startsAt = onFive(endsAt - MODELS[event.league].durationMinutes * 60_000);
       event.endsAt = endsAt;
     });
+  }
+
+  /** Whether the market is a period market whose period is over at `now` (by the game clock model, PERIOD_ENDS). */
+  private periodOver(event: SimEvent, market: SimMarket, now: number): boolean {
+    return market.plan.period !== 'full' && now >= periodEndsAt(event, market.plan.period);
+  }
+
+  /** The period is over: every book suspends the market (at its last price), and none quotes it again. */
+  private closePeriod(event: SimEvent, market: SimMarket, out: SourceMessage[]): void {
+    market.closed = true;
+    for (const book of market.books)
+      for (const message of this.quote(event, market, book)) out.push({ ...message, suspended: true });
   }
 
   private quoteGap(book: SimBook, event: SimEvent): number {
@@ -336,25 +366,31 @@ export class MarketSimulator {
       }
       // The fair model drifts; live games drift faster and jump on scores, and books suspend after a score.
       const drift = event.live ? 0.012 : 0.0015;
-      event.margin += this.gauss() * model.marginScale * drift * Math.sqrt(seconds);
-      event.total += this.gauss() * model.totalScale * drift * Math.sqrt(seconds);
+      event.margin += gaussian(this.random) * model.marginScale * drift * Math.sqrt(seconds);
+      event.total += gaussian(this.random) * model.totalScale * drift * Math.sqrt(seconds);
       const scored = event.live && this.random() < model.scoresPerSecond * seconds;
       if (scored) {
         event.margin += (this.random() < 0.5 ? -1 : 1) * model.marginScale * (0.15 + this.random() * 0.25);
         event.total += model.totalScale * 0.1 * this.random();
         for (const market of event.markets) {
+          if (market.closed) continue;
           for (const book of market.books) {
-            if (this.random() < 0.45) {
+            if (this.random() < SCORE_SUSPEND_SHARE) {
               book.suspendedUntil = now + 2_000 + this.random() * 7_000;
               book.suspendedSent = false;
-            }
+            } else book.nextQuoteAt = Math.min(book.nextQuoteAt, now + SCORE_REQUOTE_MS * this.random());
           }
         }
       }
       for (const market of event.markets) {
+        if (market.closed) continue;
+        if (this.periodOver(event, market, now)) {
+          this.closePeriod(event, market, out);
+          continue;
+        }
         for (const book of market.books) {
           for (let k = 0; k < book.bias.length; k += 1) {
-            book.bias[k] = book.bias[k]! * 0.998 + this.gauss() * 0.0015;
+            book.bias[k] = book.bias[k]! * 0.998 + gaussian(this.random) * 0.0015;
           }
           if (!event.live && this.random() < 0.00004) {
             book.suspendedUntil = now + 5_000 + this.random() * 25_000;
@@ -370,8 +406,17 @@ export class MarketSimulator {
           }
           if (now >= book.nextQuoteAt || book.suspendedSent) {
             book.suspendedSent = false;
+            // Now and then a book hangs a wrong number (a typo, a line meant for another market), corrected at its
+            // next quote, which comes sooner than usual: the rare arb the feed flags `suspect`.
+            book.error =
+              this.random() < BAD_PRICE_PER_QUOTE
+                ? {
+                    outcome: Math.floor(this.random() * market.books[0]!.bias.length),
+                    factor: 1.2 + this.random() * 0.2,
+                  }
+                : null;
             out.push(...this.quote(event, market, book));
-            book.nextQuoteAt = now + this.quoteGap(book, event);
+            book.nextQuoteAt = now + this.quoteGap(book, event) * (book.error ? 0.5 : 1);
           }
         }
       }

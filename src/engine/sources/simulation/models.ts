@@ -93,6 +93,61 @@ export interface MarketPlan {
   period: Period;
 }
 
+/**
+ * The game clock model of the period markets: where each period a league's books quote ends, as a fraction of the
+ * fixture's window (kick-off to end, `durationMinutes`), stoppages, breaks and intermissions included. An NBA first
+ * quarter is over ~37 minutes after tip-off and its first half ~70 (then 15 minutes of half-time); an NCAAB first half
+ * ~56 minutes; an NFL first quarter ~49 and first half ~92 (of 195); MLB's first five innings ~95 minutes (of 170);
+ * an NHL first period ~39 minutes (20 of play, stoppages, then an 18-minute intermission); a soccer first half 48
+ * minutes (45 and stoppage time). A period market is closed (suspended at every book) from its period's end: nobody
+ * quotes a first half once it is played.
+ */
+export const PERIOD_ENDS: Readonly<Record<LeagueKey, Partial<Record<Period, number>>>> = {
+  nba: { q1: 0.25, h1: 0.47 },
+  ncaab: { h1: 0.45 },
+  nfl: { q1: 0.25, h1: 0.47 },
+  mlb: { f5: 0.56 },
+  nhl: { p1: 0.26 },
+  epl: { h1: 0.42 },
+  mls: { h1: 0.42 },
+};
+
+/** When the fixture's `period` is over (unix ms): its end for the full game, else by PERIOD_ENDS. */
+export function periodEndsAt(
+  fixture: { league: LeagueKey; startsAt: number; endsAt: number },
+  period: Period,
+): number {
+  if (period === 'full') return fixture.endsAt;
+  const fraction = PERIOD_ENDS[fixture.league][period] ?? 1;
+  return fixture.startsAt + Math.round((fixture.endsAt - fixture.startsAt) * fraction);
+}
+
+/**
+ * The share of a full game's scoring a period holds (its expected margin and total scale with it, their spread with
+ * its square root): halves 0.5 (a soccer first half 0.45: more goals come late), a quarter 0.25, an NHL period a
+ * third, MLB's first five innings 5/9.
+ */
+export function periodShare(league: LeagueKey, period: Period): number {
+  switch (period) {
+    case 'full':
+      return 1;
+    case 'h1':
+    case 'h2':
+      return LEAGUES[league].hasDraws ? 0.45 : 0.5;
+    case 'q1':
+    case 'q2':
+    case 'q3':
+    case 'q4':
+      return 0.25;
+    case 'p1':
+    case 'p2':
+    case 'p3':
+      return 1 / 3;
+    case 'f5':
+      return 5 / 9;
+  }
+}
+
 /** The markets the books quote for a fixture of the league, in the order the simulator creates them. */
 export function plansFor(league: LeagueKey): MarketPlan[] {
   if (LEAGUES[league].hasDraws)
@@ -100,6 +155,7 @@ export function plansFor(league: LeagueKey): MarketPlan[] {
       { type: '1x2', period: 'full' },
       { type: 'total', period: 'full' },
       { type: 'spread', period: 'full' },
+      { type: 'total', period: 'h1' },
     ];
   const base: MarketPlan[] = [
     { type: 'moneyline', period: 'full' },
@@ -108,5 +164,7 @@ export function plansFor(league: LeagueKey): MarketPlan[] {
   ];
   if (league === 'nba' || league === 'ncaab' || league === 'nfl')
     base.push({ type: 'spread', period: 'h1' }, { type: 'total', period: 'h1' });
+  if (league === 'mlb') base.push({ type: 'total', period: 'f5' });
+  if (league === 'nhl') base.push({ type: 'total', period: 'p1' });
   return base;
 }

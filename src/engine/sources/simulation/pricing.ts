@@ -1,6 +1,6 @@
 import type { LeagueKey } from '#domain/markets.ts';
 import { decimalToAmerican, toDecimalOdds } from '#domain/odds.ts';
-import type { BookProfile, MarketPlan, SportModel } from './models.ts';
+import { periodShare, type BookProfile, type MarketPlan, type SportModel } from './models.ts';
 
 // The simulator's pricing: a fixture's fair model (expected home margin and total) → fair probabilities of a market's
 // outcomes at a line → one book's American odds, with its margin, bias and rounding. Pure: no state, no randomness.
@@ -22,7 +22,7 @@ export interface FairModel {
 
 /** The market's main line (the home spread or the total) where most books hang it; null for moneyline and 1X2. */
 export function mainLine(fixture: FairModel, plan: MarketPlan): number | null {
-  const half = plan.period === 'h1' ? 0.5 : 1;
+  const half = periodShare(fixture.league, plan.period);
   if (plan.type === 'total') return halfLine(fixture.total * half);
   if (plan.type === 'spread') {
     if (fixture.league === 'mlb' || fixture.league === 'nhl') return fixture.margin > 0 ? -1.5 : 1.5;
@@ -38,7 +38,7 @@ export function fairProbabilities(
   plan: MarketPlan,
   line: number | null,
 ): number[] {
-  const half = plan.period === 'h1' ? 0.5 : 1;
+  const half = periodShare(fixture.league, plan.period);
   const marginScale = model.marginScale * Math.sqrt(half);
   const margin = fixture.margin * half;
   switch (plan.type) {

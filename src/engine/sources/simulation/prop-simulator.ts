@@ -1,11 +1,11 @@
 import type { LeagueKey } from '#domain/markets.ts';
 import { normalizePlayerName, surnameOf } from '#domain/player-matching.ts';
 import { propOutcomes } from '#domain/props.ts';
-import { seededRandom } from '#domain/random.ts';
+import { gaussian, seededRandom } from '#domain/random.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
 import type { PlayerInput, PriceMessage, PricePlayerInput } from '../../messages.ts';
 import { simulatedLinks } from '../links.ts';
-import { MODELS, PROFILES, type BookProfile } from './models.ts';
+import { MODELS, PROFILES, periodEndsAt, type BookProfile } from './models.ts';
 import { bookOdds } from './pricing.ts';
 import {
   counterModel,
@@ -109,6 +109,8 @@ const IN_PLAY_KEEP = { main: 0.45, alternate: 0.25 };
 const SCORE_SUSPEND_SHARE = 0.3;
 /** In play, a book suspends a prop instead of re-quoting it with this chance per quote, for 5–20 s. */
 const RANDOM_SUSPEND_PER_QUOTE = 0.01;
+/** A book re-prices a player's props this long (ms, uniform) after it took them down on his play. */
+const STAT_REQUOTE_MS = [1_000, 4_000] as const;
 /** A line is taken down outside these fair probabilities (settled, or too lopsided to offer). */
 const OFFER_RANGE = [0.04, 0.96] as const;
 /** The consensus main line re-centres when its over probability leaves this range. */
@@ -127,6 +129,8 @@ interface PlayerState {
   at: number;
   /** Another player of the fixture has his surname (or his whole name): only an id names him for sure. */
   sharedSurname: boolean;
+  /** His props (a change of one of his counters takes down the ones that read it). */
+  markets: PropMarket[];
 }
 
 /** A stat's main line and its alternate (which hangs a fixed distance from it). */
@@ -167,6 +171,8 @@ interface PropMarket {
   books: PropBook[];
   /** Earliest `nextQuoteAt` of its books. */
   nextDue: number;
+  /** A period prop whose period is over: taken down at every book for good. */
+  closed: boolean;
 }
 
 /** A fixture's props. */
@@ -179,20 +185,16 @@ export interface FixtureProps {
 export class PropSimulator {
   private readonly random: () => number;
   private readonly rosters = new Map<string, RosterPlayer[]>();
+  /** A stat change took props down during this step (their due times moved earlier than the step had counted). */
+  private reacted = false;
 
   constructor(private readonly seed: number) {
     this.random = seededRandom((seed ^ 0x5bd1e995) >>> 0);
   }
 
-  private gauss(): number {
-    const u = 1 - this.random();
-    const v = this.random();
-    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-  }
-
   private poisson(lambda: number): number {
     if (lambda <= 0) return 0;
-    if (lambda > 30) return Math.max(0, Math.round(lambda + Math.sqrt(lambda) * this.gauss()));
+    if (lambda > 30) return Math.max(0, Math.round(lambda + Math.sqrt(lambda) * gaussian(this.random)));
     const limit = Math.exp(-lambda);
     let k = 0;
     let product = this.random();
@@ -249,6 +251,7 @@ export class PropSimulator {
               };
             }),
             at: 0,
+            markets: [],
             sharedSurname: (names.get(name) ?? 0) > 1 || (surnames.get(surnameOf(name)) ?? 0) > 1,
           };
           states.set(player.id, state);
@@ -291,8 +294,8 @@ export class PropSimulator {
         player: this.naming(book, config, player),
         offset:
           alternate === 0 && plan.kind === 'over_under' && normal && roll < 0.2 ? (roll < 0.1 ? 1 : -1) : 0,
-        skew: this.gauss() * SKEW_SD,
-        bias: [this.gauss() * BIAS_SD, this.gauss() * BIAS_SD],
+        skew: gaussian(this.random) * SKEW_SD,
+        bias: [gaussian(this.random) * BIAS_SD, gaussian(this.random) * BIAS_SD],
         driftAt: 0,
         nextQuoteAt: 0,
         shown: undefined,
@@ -302,7 +305,20 @@ export class PropSimulator {
       });
     }
     const parts = models.map(() => ({ mean: 0, sd: undefined as number | undefined }));
-    return { index, player, plan, models, parts, group, alternate, books, nextDue: -Infinity };
+    const market: PropMarket = {
+      index,
+      player,
+      plan,
+      models,
+      parts,
+      group,
+      alternate,
+      books,
+      nextDue: -Infinity,
+      closed: false,
+    };
+    player.markets.push(market);
+    return market;
   }
 
   /** How a book names the player: by the roster's id, or by name in its own spelling (the engine must match it). */
@@ -327,15 +343,63 @@ export class PropSimulator {
     return model.scoring === 0 ? 1 : ratio ** model.scoring;
   }
 
-  /** Accumulates the player's counters up to the game fraction `f` (compound Poisson: unbiased, never decreasing). */
-  private advance(event: PropFixture, state: PlayerState, f: number): void {
-    if (f <= state.at) return;
+  /**
+   * Accumulates the player's counters up to the game fraction `f` (compound Poisson: unbiased, never decreasing).
+   * Returns the counters whose count (the floor) moved, or null.
+   */
+  private advance(event: PropFixture, state: PlayerState, f: number): Counter[] | null {
+    if (f <= state.at) return null;
     const df = f - state.at;
     state.at = f;
+    let moved: Counter[] | null = null;
     for (const entry of state.counters) {
       const mean = entry.model.mean * this.scoringFactor(event, state.side, entry.model) * df;
-      state.sofar[entry.counter] =
-        (state.sofar[entry.counter] ?? 0) + entry.chunk * this.poisson(mean / entry.chunk);
+      const before = state.sofar[entry.counter] ?? 0;
+      const after = before + entry.chunk * this.poisson(mean / entry.chunk);
+      state.sofar[entry.counter] = after;
+      if (Math.floor(after) !== Math.floor(before)) (moved ??= []).push(entry.counter);
+    }
+    return moved;
+  }
+
+  /**
+   * The player's count moved in play (he scored, caught a pass…): every book takes down his props that read a counter
+   * that moved and re-prices them STAT_REQUOTE_MS later, as books suspend a player's props on the play. Without it a
+   * book still showing the line from before the play stood against one priced after it: the arbs of 20–90 % that
+   * lived for seconds (issue 34).
+   */
+  private react(
+    event: PropFixture,
+    player: PlayerState,
+    moved: readonly Counter[],
+    now: number,
+    out: PriceMessage[],
+  ): void {
+    for (const market of player.markets) {
+      if (market.closed || !market.plan.counters.some((counter) => moved.includes(counter))) continue;
+      for (const book of market.books) {
+        if (book.offline) continue;
+        this.takeDown(event, market, book, out);
+        book.nextQuoteAt =
+          now + STAT_REQUOTE_MS[0] + this.random() * (STAT_REQUOTE_MS[1] - STAT_REQUOTE_MS[0]);
+      }
+      market.nextDue = Math.min(Infinity, ...market.books.map((b) => b.nextQuoteAt));
+      this.reacted = true;
+    }
+  }
+
+  /** Takes down for good, at every book, the period props whose period is over at `now` (the game clock, PERIOD_ENDS). */
+  private closePeriods(event: PropFixture, props: FixtureProps, now: number, out: PriceMessage[]): void {
+    for (const market of props.markets) {
+      if (market.closed || market.plan.period === 'full' || now < periodEndsAt(event, market.plan.period))
+        continue;
+      market.closed = true;
+      for (const book of market.books) {
+        this.takeDown(event, market, book, out);
+        book.offline = true;
+        book.nextQuoteAt = Infinity;
+      }
+      market.nextDue = Infinity;
     }
   }
 
@@ -395,7 +459,10 @@ export class PropSimulator {
   /** The fixture's first quotes (every book of every prop) at `now`. */
   initial(event: PropFixture, props: FixtureProps, now: number): PriceMessage[] {
     const out: PriceMessage[] = [];
-    if (event.live) this.takeDownOffline(event, props, now, out);
+    if (event.live) {
+      this.takeDownOffline(event, props, now, out);
+      this.closePeriods(event, props, now, out);
+    }
     for (const market of props.markets) {
       for (const book of market.books) if (!book.offline) this.quote(event, market, book, now, out);
       market.nextDue = Math.min(...market.books.map((b) => b.nextQuoteAt));
@@ -436,6 +503,7 @@ export class PropSimulator {
   /** One step of the fixture's props: scores suspend some of them; books re-quote the ones due. */
   step(event: PropFixture, props: FixtureProps, now: number, scored: boolean): PriceMessage[] {
     const out: PriceMessage[] = [];
+    if (event.live) this.closePeriods(event, props, now, out);
     if (scored) {
       for (const market of props.markets) {
         if (this.random() >= SCORE_SUSPEND_SHARE) continue;
@@ -468,6 +536,13 @@ export class PropSimulator {
       nextDue = Math.min(nextDue, market.nextDue);
     }
     props.nextDue = nextDue;
+    if (this.reacted) {
+      // A stat change moved the due times of markets already passed in this step.
+      this.reacted = false;
+      for (const market of props.markets)
+        market.nextDue = Math.min(Infinity, ...market.books.map((b) => b.nextQuoteAt));
+      props.nextDue = Math.min(Infinity, ...props.markets.map((m) => m.nextDue));
+    }
     return out;
   }
 
@@ -483,11 +558,11 @@ export class PropSimulator {
     book.driftAt = now;
     if (dt <= 0) return;
     const skewKeep = Math.exp(-dt / SKEW_TAU_MS);
-    book.skew = book.skew * skewKeep + SKEW_SD * Math.sqrt(1 - skewKeep * skewKeep) * this.gauss();
+    book.skew = book.skew * skewKeep + SKEW_SD * Math.sqrt(1 - skewKeep * skewKeep) * gaussian(this.random);
     const biasKeep = Math.exp(-dt / BIAS_TAU_MS);
     const biasStep = BIAS_SD * Math.sqrt(1 - biasKeep * biasKeep);
-    book.bias[0] = book.bias[0] * biasKeep + biasStep * this.gauss();
-    book.bias[1] = book.bias[1] * biasKeep + biasStep * this.gauss();
+    book.bias[0] = book.bias[0] * biasKeep + biasStep * gaussian(this.random);
+    book.bias[1] = book.bias[1] * biasKeep + biasStep * gaussian(this.random);
   }
 
   /** One book's quote of one prop (both outcomes), or its taking down the line when settled or lopsided. */
@@ -500,7 +575,8 @@ export class PropSimulator {
   ): void {
     book.nextQuoteAt = now + this.gap(book.book, event.live);
     const f = this.progress(event, now);
-    this.advance(event, market.player, f);
+    const moved = this.advance(event, market.player, f);
+    if (moved && event.live) this.react(event, market.player, moved, now, out);
     this.drift(book, now);
     this.recentre(event, market.group, f);
     const point = market.plan.kind === 'yes_no' ? null : market.group.line! + market.alternate + book.offset;
@@ -520,15 +596,7 @@ export class PropSimulator {
       const outcome = outcomes[index]!;
       const message = this.message(event, market, book, point, outcome);
       message.american = odds[index]!;
-      if (links)
-        message.links = simulatedLinks(book.book, {
-          league: event.league,
-          fixture: event.fixture,
-          market: 100 + market.index,
-          marketType: 'prop',
-          outcome,
-          eventSlug: event.slug,
-        });
+      if (links) message.links = simulatedLinks(book.book);
       out.push(message);
     }
   }

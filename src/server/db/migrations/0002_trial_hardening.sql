@@ -1,7 +1,7 @@
 -- Trial hardening (docs/decisions/025-029): one trial per mailbox identity (+tags, Gmail dots), a repeat request no
 -- longer rotates a delivered key, outbox rows name the key they carry and the instance that claimed them.
 -- The function below (lower-cased, `+tag` removed when something precedes it, Gmail dots removed,
--- googlemail.com folded into gmail.com) is the SQL twin of emailIdentity() in src/server/trials/email-identity.ts.
+-- googlemail.com folded into gmail.com) is the SQL twin of emailIdentity() in src/server/keys/email-identity.ts.
 CREATE FUNCTION email_identity(email text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
   SELECT CASE WHEN d IN ('gmail.com', 'googlemail.com') THEN replace(l, '.', '') || '@gmail.com' ELSE l || '@' || d END
   FROM (SELECT CASE WHEN position('+' IN lp) > 1 THEN split_part(lp, '+', 1) ELSE lp END AS l, d

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ArbsResponseSchema, BookKeySchema, LeagueKeySchema, ProblemSchema } from '#domain/schemas/api.ts';
+import { BookKeySchema, LeagueKeySchema, ProblemSchema } from '#domain/schemas/api/common.ts';
+import { ArbsResponseSchema } from '#domain/schemas/api/odds.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { delayMs } from '#domain/plans.ts';
 import { filterArbs } from '../views.ts';
@@ -32,7 +33,9 @@ export async function arbRoutes(app: FastifyInstance, { now }: { now: () => numb
           markets: marketsParam(),
         }),
         response: {
-          200: ArbsResponseSchema,
+          200: ArbsResponseSchema.describe(
+            'Arbs and near-arbs (`edge_pct` ≤ 0) matching the filters, best `edge_pct` first; `suspect` marks an edge too large to trust.',
+          ),
           ...COMMON_ERRORS,
           503: ProblemSchema.describe('Nothing published yet (`feed-not-ready`).'),
         },

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ProblemSchema } from '#domain/schemas/api.ts';
+import { ProblemSchema } from '#domain/schemas/api/common.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { delayMs } from '#domain/plans.ts';
 
@@ -17,9 +17,11 @@ export const COMMON_ERRORS = {
     'Invalid parameters (`validation`) or a key in the query string (`api-key-in-query`).',
   ),
   401: ProblemSchema.describe(
-    'Missing, malformed, unknown, expired, revoked or suspended key (`api-key-*`; a suspended one names its `reason`).',
+    'No key (`api-key-missing`), or a malformed, unknown, expired, revoked or suspended one (`api-key-malformed`, `api-key-unknown`, `api-key-expired`, `api-key-revoked`, `api-key-suspended`: a suspended one names its `reason`).',
   ),
-  429: ProblemSchema.describe("Over the plan's requests per minute (`rate-limited`); see Retry-After."),
+  429: ProblemSchema.describe(
+    "Over the plan's requests per minute (`rate-limited`), or too many unknown keys from one address (`auth-throttled`); see Retry-After.",
+  ),
 } as const;
 
 export const booleanParam = z.enum(['true', 'false']).transform((value) => value === 'true');

@@ -1,13 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  EventResponseSchema,
-  EventsResponseSchema,
-  LeagueKeySchema,
-  ProblemSchema,
-} from '#domain/schemas/api.ts';
-import { eventPlayers, listEvents, toEventDto } from '../views.ts';
+import { LeagueKeySchema, ProblemSchema } from '#domain/schemas/api/common.ts';
+import { EventResponseSchema, EventsResponseSchema } from '#domain/schemas/api/odds.ts';
+import { toEventDto } from '#domain/event-dto.ts';
+import { eventPlayers, listEvents } from '../views.ts';
 import { booleanParam, COMMON_ERRORS, eventNotFound, security, tags } from './common.ts';
 
 // GET /v1/events and GET /v1/events/{eventId}: the current events, by start time.
@@ -33,7 +30,12 @@ export async function eventRoutes(app: FastifyInstance) {
         security,
         summary: 'Events, by start time',
         querystring: EventsQuery,
-        response: { 200: EventsResponseSchema, ...COMMON_ERRORS },
+        response: {
+          200: EventsResponseSchema.describe(
+            'The current events (upcoming and live) matching the filters, by start time; an event leaves the list when its game ends.',
+          ),
+          ...COMMON_ERRORS,
+        },
       },
     },
     async (request) => {
@@ -53,7 +55,7 @@ export async function eventRoutes(app: FastifyInstance) {
           "The event and its roster: the players its props name (`player` of a prop market in /v1/odds). Pass a player's `id` (or name) as `player` to /v1/odds for that player's props.",
         params: z.object({ eventId: z.string().min(1).max(200) }),
         response: {
-          200: EventResponseSchema,
+          200: EventResponseSchema.describe('The event and the players its props name.'),
           ...COMMON_ERRORS,
           404: ProblemSchema.describe('No such event (`event-not-found`).'),
         },

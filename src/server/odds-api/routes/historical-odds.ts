@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { specLabel, specOutcomeLabel, specOutcomes } from '#domain/market-labels.ts';
@@ -7,24 +8,29 @@ import { formatAmerican, roundTo, type AmericanOdds } from '#domain/odds.ts';
 import { API_FEATURES, delayMs } from '#domain/plans.ts';
 import {
   BookKeySchema,
-  HistoricalOddsResponseSchema,
   LeagueKeySchema,
   PeriodSchema,
   ProblemSchema,
   PropStatSchema,
-  type EventOddsDto,
-  type MarketDto,
-  type PriceDto,
-} from '#domain/schemas/api.ts';
-import type { HistorySeries, SeriesTick } from '../../history/service.ts';
+} from '#domain/schemas/api/common.ts';
+import type { EventOddsDto, MarketDto, PriceDto } from '#domain/schemas/api/odds.ts';
+import { HistoricalOddsResponseSchema } from '#domain/schemas/api/history.ts';
+import type { HistoryEvent, HistorySeries, SeriesKey, SeriesTick } from '../../history/service.ts';
 import { requireFeature } from '../auth.ts';
 import {
   byMarket,
+  cursorInteger,
+  decodeCursor,
+  encodeCursor,
+  fingerprint,
   invalid,
   iso,
   marketTypeOf,
   oddsPlayerDto,
   PlayerParam,
+  READ_BUDGET_MS,
+  READ_BUDGET_PROBLEM,
+  ReadGuard,
   seriesSpec,
   toEventDtoAt,
 } from '../history-reads.ts';
@@ -33,9 +39,25 @@ import { booleanParam, COMMON_ERRORS, csv, security, tags } from './common.ts';
 
 // GET /v1/historical/odds (Elite, Enterprise): a league's odds board as it was at an instant, in the shape of
 // /v1/odds, from the odds history, with the change times before and after it to walk through time (decision 113).
-// Counts as 10 requests against the per-minute quota.
+// Counts as 10 requests against the per-minute quota. In pages of events (decision 147): at most `limit` events and
+// about 1 MB of JSON, continued by a signed cursor that also carries the first page's walk; the page is read a chunk
+// of events at a time and its JSON built an event at a time, yielding the event loop between them.
 
 export const HISTORICAL_ODDS_COST = 10;
+export const HISTORICAL_DEFAULT_LIMIT = 25;
+export const HISTORICAL_MAX_LIMIT = 100;
+/** The JSON a page may hold (bytes, UTF-8); a page holds at least one event, whatever its size. */
+export const HISTORICAL_PAGE_MAX_BYTES = 1024 * 1024;
+/** Room kept in the cap for the answer's head (`as_of`, the walk, `next_cursor`). */
+const HEAD_ROOM = 2048;
+/**
+ * Series one statement reads (and whose prices the next one reads): on PGlite a statement runs on the server's
+ * thread, and turning a series row into JavaScript costs ~50 µs, so a statement stays near 5 ms, and the event loop
+ * turns after each one.
+ */
+const SERIES_PAGE = 100;
+/** Series whose changes around `at` one statement of the walk looks at (it answers one row). */
+const WALK_PAGE = 200;
 
 /** A market type as the `markets` filter takes it (as /v1/odds does): `props` is `prop`. */
 const MarketFilterSchema = z
@@ -66,7 +88,32 @@ const HistoricalOddsQuery = z.object({
   main: booleanParam
     .optional()
     .describe('`true`: main lines only (decided over every book, as /v1/odds does).'),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(HISTORICAL_MAX_LIMIT)
+    .optional()
+    .describe(
+      `Events per page, default ${HISTORICAL_DEFAULT_LIMIT}, at most ${HISTORICAL_MAX_LIMIT}. A page also ends before its JSON passes 1 MB (it holds at least one event).`,
+    ),
+  cursor: z
+    .string()
+    .min(1)
+    .max(1000)
+    .optional()
+    .describe(
+      '`next_cursor` of the previous page, with the same `league`, `at` and filters (signed: an edited cursor is a 400).',
+    ),
 });
+
+/** The board's order: start time, then id (compared as code units, the same on every page and driver). */
+function compareEvents(a: { startsAt: number; id: string }, b: { startsAt: number; id: string }): number {
+  return a.startsAt - b.startsAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+const nullableTime = (cursor: Readonly<Record<string, unknown>>, field: string): number | null =>
+  cursor[field] === null ? null : cursorInteger(cursor, field);
 
 function toPrice(series: HistorySeries, tick: SeriesTick): PriceDto {
   return {
@@ -80,6 +127,85 @@ function toPrice(series: HistorySeries, tick: SeriesTick): PriceDto {
   };
 }
 
+type HistoricalQuery = z.infer<typeof HistoricalOddsQuery>;
+
+/** Whether a series' market passes the market-level filters: type, period, player, stat. */
+function wanted(row: HistorySeries, query: HistoricalQuery, playerIds: Set<string> | undefined): boolean {
+  const spec = seriesSpec(row);
+  if (!spec) return false;
+  if (query.markets && !query.markets.includes(spec.type)) return false;
+  if (query.period && spec.period !== query.period) return false;
+  if (playerIds && !(row.player !== null && playerIds.has(row.player.id))) return false;
+  if (query.stat && !(spec.type === 'prop' && query.stat.includes(spec.stat))) return false;
+  return true;
+}
+
+/** One event of the board at `at` in /v1/odds' shape, or null when no market of it is left. */
+function eventOdds(
+  event: HistoryEvent,
+  groups: Map<string, HistorySeries[]>,
+  last: ReadonlyMap<number, SeriesTick>,
+  query: HistoricalQuery,
+  at: number,
+): EventOddsDto | null {
+  let markets: MarketDto[] = [];
+  for (const [key, rows] of groups) {
+    const first = rows[0]!;
+    const spec = seriesSpec(first)!;
+    const player = first.player;
+    let any = false;
+    const outcomes = specOutcomes(spec).map((outcome) => {
+      const prices: PriceDto[] = [];
+      for (const row of rows) {
+        if (row.outcome !== outcome) continue;
+        const tick = last.get(row.id);
+        if (!tick || tick.state === 'removed') continue;
+        prices.push(toPrice(row, tick));
+      }
+      prices.sort((a, b) => b.decimal - a.decimal || (a.book < b.book ? -1 : 1));
+      if (prices.length > 0) any = true;
+      return { outcome, name: specOutcomeLabel(event, spec, outcome, player), prices };
+    });
+    if (!any) continue;
+    // As /v1/odds: a prop carries its stat and player; a game line has neither key.
+    const prop = spec.type === 'prop' && player ? { stat: spec.stat, player: oddsPlayerDto(player) } : {};
+    markets.push({
+      key,
+      type: spec.type,
+      period: spec.period,
+      ...prop,
+      point: spec.point,
+      label: specLabel(spec, player),
+      main: true,
+      outcomes,
+    });
+  }
+  // Main lines are decided over every book, whatever books the client asked for (as /v1/odds does).
+  // A prop's lines compete within its player, stat and period: each such group is marked on its own.
+  const mainGroups = new Map<string, MarketDto[]>();
+  for (const market of markets) {
+    const group = market.type === 'prop' ? `${market.period}|${market.stat}|${market.player?.id}` : '';
+    const members = mainGroups.get(group);
+    if (members) members.push(market);
+    else mainGroups.set(group, [market]);
+  }
+  for (const members of mainGroups.values()) markMainLines(members);
+  if (query.main) markets = markets.filter((market) => market.main);
+  if (query.books) {
+    const books = new Set<string>(query.books);
+    markets = markets
+      .map((market) => ({
+        ...market,
+        outcomes: market.outcomes.map((outcome) => ({
+          ...outcome,
+          prices: outcome.prices.filter((price) => books.has(price.book)),
+        })),
+      }))
+      .filter((market) => market.outcomes.some((outcome) => outcome.prices.length > 0));
+  }
+  return markets.length === 0 ? null : { event: toEventDtoAt(event, at), markets };
+}
+
 export async function historicalOddsRoutes(app: FastifyInstance, { now }: { now: () => number }) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
@@ -90,123 +216,152 @@ export async function historicalOddsRoutes(app: FastifyInstance, { now }: { now:
       schema: {
         tags,
         security,
-        summary: 'The odds board of a league at a past instant (Elite, Enterprise; counts as 10 requests)',
-        description:
-          'The same shape as /v1/odds, as it was at `at`: for every event of the league the history knew then, each price is the last change recorded at or before `at`. A suspended price is shown with `suspended: true`; a removed one (withdrawn by the book, or the event over) is left out, as /v1/odds leaves it out. `updated_at` is when the change was recorded; `links` are null (the history keeps prices, not links). `previous_change_at` and `next_change_at` are the league’s changes strictly before and after `at`: ask again with either to step through every change. Player props are markets like any other, with `stat` and `player` as in /v1/odds; `player` and `stat` keep those player props only. Counts as 10 requests against the per-minute quota.',
+        summary:
+          'The odds board of a league at a past instant, in pages (Elite, Enterprise; counts as 10 requests)',
+        description: `The same shape as /v1/odds, as it was at \`at\`: for every event of the league the history knew then, each price is the last change recorded at or before \`at\`. A suspended price is shown with \`suspended: true\`; a removed one (withdrawn by the book, or the event over) is left out, as /v1/odds leaves it out. \`updated_at\` is when the change was recorded; \`links\` are null (the history keeps prices, not links). \`previous_change_at\` and \`next_change_at\` are the league’s changes strictly before and after \`at\`: ask again with either to step through every change. Player props are markets like any other, with \`stat\` and \`player\` as in /v1/odds; \`player\` and \`stat\` keep those player props only. The events come in pages, by start time: at most \`limit\` events (default 25, at most 100), and a page ends before its JSON passes 1 MB (it always holds at least one event); follow \`next_cursor\` with the same question until it is null (every page carries the first page’s \`previous_change_at\` and \`next_change_at\`). A read that needs more than ${READ_BUDGET_MS / 1000} s of server time is stopped with a 503 (\`read-budget-exceeded\`). Counts as 10 requests against the per-minute quota, each page.`,
         querystring: HistoricalOddsQuery,
         response: {
-          200: HistoricalOddsResponseSchema,
+          200: HistoricalOddsResponseSchema.describe(
+            'The board as it was at `at`: the events of the league with their prices then; `next_cursor` pages through events.',
+          ),
           ...COMMON_ERRORS,
           403: ProblemSchema.describe(
             'Not in your plan (`plan-feature`); `plans` names the plans that include it, `required_plan` the cheapest.',
           ),
+          503: READ_BUDGET_PROBLEM,
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       requireFeature(request, API_FEATURES.historicalOdds);
+      const guard = new ReadGuard(request, reply, now);
       const query = request.query;
       const at = query.at;
-      const current = now();
-      if (at > current) throw invalid('at', '`at` must not be in the future');
-      const events = await app.history.eventsAt(query.league, at);
-      const eventIds = events.map((event) => event.id);
-      // The player filter narrows the board, not the walk: previous/next change stay the league's.
-      const series = await app.history.series(eventIds);
-      const playerIds =
-        query.player === undefined ? undefined : new Set(await app.history.playerIds(eventIds, query.player));
-      const ids = series.map((row) => row.id);
-      const last = await app.history.lastTicks(ids, at);
-      const before = await app.history.lastTicks(ids, at - 1);
-      // The previous and next change of the board: a tick of an event known at `at`, or an event appearing or
-      // ending (which covers events first seen after `at`, and events that ended before it).
-      const around = await app.history.eventTimesAround(query.league, at);
-      let previous = around.previous;
-      for (const tick of before.values()) if (previous === null || tick.at > previous) previous = tick.at;
-      const probed = await app.history.nextChangeAfter(ids, at);
-      const next =
-        probed === null ? around.next : around.next === null ? probed : Math.min(probed, around.next);
+      if (at > now()) throw invalid('at', '`at` must not be in the future');
+      const limit = query.limit ?? HISTORICAL_DEFAULT_LIMIT;
+      const print = fingerprint([
+        'historical-odds',
+        query.league,
+        at,
+        query.markets ?? null,
+        query.stat ?? null,
+        query.player ?? null,
+        query.books ?? null,
+        query.period ?? null,
+        query.main ?? null,
+      ]);
+      const cursor = query.cursor ? decodeCursor(app.secrets, query.cursor, print) : undefined;
+      /** An event's series, SERIES_PAGE per statement. */
+      async function* eventSeries(eventId: string): AsyncGenerator<HistorySeries[]> {
+        let after: SeriesKey | undefined;
+        for (;;) {
+          guard.check();
+          const page = await app.history.seriesPage(eventId, after, SERIES_PAGE);
+          await nextTurn();
+          if (page.length > 0) yield page;
+          if (page.length < SERIES_PAGE) return;
+          after = page.at(-1);
+        }
+      }
 
-      const byEvent = new Map<string, HistorySeries[]>();
-      for (const row of series) {
-        const rows = byEvent.get(row.eventId);
-        if (rows) rows.push(row);
-        else byEvent.set(row.eventId, [row]);
+      guard.check();
+      const events = (await app.history.eventsAt(query.league, at)).sort(compareEvents);
+      let start = 0;
+      let previous: number | null;
+      let next: number | null;
+      if (cursor) {
+        const after = { startsAt: cursorInteger(cursor, 'a'), id: String(cursor.e) };
+        start = events.findIndex((event) => compareEvents(event, after) > 0);
+        if (start < 0) start = events.length;
+        previous = nullableTime(cursor, 'p');
+        next = nullableTime(cursor, 'n');
+      } else {
+        // The previous and next change of the board: a tick of an event known at `at`, or an event appearing or
+        // ending (which covers events first seen after `at`, and events that ended before it). The player filter
+        // narrows the board, not the walk: they stay the league's.
+        guard.check();
+        const around = await app.history.eventTimesAround(query.league, at);
+        previous = around.previous;
+        next = around.next;
+        for (const event of events) {
+          let after: SeriesKey | undefined;
+          for (;;) {
+            guard.check();
+            const changes = await app.history.changesAround(event.id, at, after, WALK_PAGE);
+            await nextTurn();
+            if (changes.previous !== null && (previous === null || changes.previous > previous))
+              previous = changes.previous;
+            if (changes.next !== null && (next === null || changes.next < next)) next = changes.next;
+            if (changes.count < WALK_PAGE || changes.last === null) break;
+            after = changes.last;
+          }
+        }
       }
-      const out: EventOddsDto[] = [];
-      for (const event of events) {
-        let markets: MarketDto[] = [];
-        for (const [key, rows] of byMarket(byEvent.get(event.id) ?? [])) {
-          const first = rows[0]!;
-          const spec = seriesSpec(first);
-          if (!spec) continue;
-          if (query.markets && !query.markets.includes(spec.type)) continue;
-          if (query.period && spec.period !== query.period) continue;
-          if (playerIds && !(first.player !== null && playerIds.has(first.player.id))) continue;
-          if (query.stat && !(spec.type === 'prop' && query.stat.includes(spec.stat))) continue;
-          const player = first.player;
-          let any = false;
-          const outcomes = specOutcomes(spec).map((outcome) => {
-            const prices: PriceDto[] = [];
-            for (const row of rows) {
-              if (row.outcome !== outcome) continue;
-              const tick = last.get(row.id);
-              if (!tick || tick.state === 'removed') continue;
-              prices.push(toPrice(row, tick));
-            }
-            prices.sort((a, b) => b.decimal - a.decimal || (a.book < b.book ? -1 : 1));
-            if (prices.length > 0) any = true;
-            return { outcome, name: specOutcomeLabel(event, spec, outcome, player), prices };
-          });
-          if (!any) continue;
-          // As /v1/odds: a prop carries its stat and player; a game line has neither key.
-          const prop =
-            spec.type === 'prop' && player ? { stat: spec.stat, player: oddsPlayerDto(player) } : {};
-          markets.push({
-            key,
-            type: spec.type,
-            period: spec.period,
-            ...prop,
-            point: spec.point,
-            label: specLabel(spec, player),
-            main: true,
-            outcomes,
-          });
+
+      const parts: string[] = [];
+      let bytes = 0;
+      /** The last event this page went past (shown, or left out by the filters): the cursor continues after it. */
+      let passed: HistoryEvent | undefined;
+      let full = false;
+      for (const event of events.slice(start)) {
+        let playerIds: Set<string> | undefined;
+        if (query.player !== undefined) {
+          guard.check();
+          playerIds = new Set(await app.history.playerIds(event.id, query.player));
         }
-        // Main lines are decided over every book, whatever books the client asked for (as /v1/odds does).
-        // A prop's lines compete within its player, stat and period: each such group is marked on its own.
-        const groups = new Map<string, MarketDto[]>();
-        for (const market of markets) {
-          const group = market.type === 'prop' ? `${market.period}|${market.stat}|${market.player?.id}` : '';
-          const members = groups.get(group);
-          if (members) members.push(market);
-          else groups.set(group, [market]);
+        const rows: HistorySeries[] = [];
+        const last = new Map<number, SeriesTick>();
+        for await (const page of eventSeries(event.id)) {
+          // The filters are the market's (type, period, player, stat): every series of a market passes or none.
+          const kept = page.filter((row) => wanted(row, query, playerIds));
+          if (kept.length === 0) continue;
+          rows.push(...kept);
+          guard.check();
+          for (const [id, tick] of await app.history.lastTicks(
+            kept.map((row) => row.id),
+            at,
+          ))
+            last.set(id, tick);
+          await nextTurn();
         }
-        for (const members of groups.values()) markMainLines(members);
-        if (query.main) markets = markets.filter((market) => market.main);
-        if (query.books) {
-          const books = new Set<string>(query.books);
-          markets = markets
-            .map((market) => ({
-              ...market,
-              outcomes: market.outcomes.map((outcome) => ({
-                ...outcome,
-                prices: outcome.prices.filter((price) => books.has(price.book)),
-              })),
-            }))
-            .filter((market) => market.outcomes.some((outcome) => outcome.prices.length > 0));
+        const dto = eventOdds(event, byMarket(rows), last, query, at);
+        if (dto) {
+          const json = JSON.stringify(dto);
+          const size = Buffer.byteLength(json) + 1;
+          if (
+            parts.length > 0 &&
+            (parts.length === limit || bytes + size > HISTORICAL_PAGE_MAX_BYTES - HEAD_ROOM)
+          ) {
+            full = true;
+            break;
+          }
+          parts.push(json);
+          bytes += size;
         }
-        if (markets.length === 0) continue;
-        out.push({ event: toEventDtoAt(event, at), markets });
+        passed = event;
+        // An event at a time: other work (the feed, the streams, /healthz) runs between them.
+        await nextTurn();
       }
-      return {
+
+      const nextCursor =
+        full && passed
+          ? encodeCursor(app.secrets, print, { a: passed.startsAt, e: passed.id, p: previous, n: next })
+          : null;
+      const head = {
         as_of: iso(at),
         delay_seconds: delayMs(request.apiKey!.plan) / 1000,
         at: iso(at),
         previous_change_at: previous === null ? null : iso(previous),
         next_change_at: next === null ? null : iso(next),
-        events: out,
+        next_cursor: nextCursor,
       };
+      const text = `${JSON.stringify(head).slice(0, -1)},"events":[${parts.join(',')}]}`;
+      return sendJson(reply, text);
     },
   );
+}
+
+/** Sends JSON text built by the handler: a page serialized an event at a time is not serialized again. */
+function sendJson(reply: FastifyReply, text: string): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(text);
 }

@@ -1,13 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEVIG_METHODS, devigImplied, solvePower } from '#domain/devig.ts';
+import { roundTo } from '#domain/odds.ts';
+import { OddsResponseSchema } from '#domain/schemas/api/odds.ts';
 import {
   ClvResponseSchema,
   HistoricalOddsResponseSchema,
   LinesResponseSchema,
   MovementResponseSchema,
-  OddsResponseSchema,
   type HistoricalOddsResponse,
-} from '#domain/schemas/api.ts';
+} from '#domain/schemas/api/history.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
 import { HandBoard, type BoardEvent } from '#tests/support/server/history.ts';
 import { createKey } from '#tests/support/server/odds-api.ts';
@@ -133,7 +135,8 @@ describe('GET /v1/events/{eventId}/lines', () => {
   it('gives opening, current and closing per book, and consensus fair probabilities at opening and closing', async () => {
     const { event, t0 } = await twoBookMarket();
     const before = LinesResponseSchema.parse((await get(`/v1/events/${event.id}/lines`, keys.elite)).json());
-    expect(before.reference_book).toBe('pinnacle');
+    // The default reference is the sharp books (decision 164); none priced this market, so the consensus answers.
+    expect(before).toMatchObject({ reference_book: 'sharp', reference: 'sharp', devig: 'shin' });
     expect(before.event.closed_at).toBeNull();
     const market = before.markets[0]!;
     expect(market).toMatchObject({
@@ -146,17 +149,34 @@ describe('GET /v1/events/{eventId}/lines', () => {
     const fanduelHome = market.outcomes[1]!.books.find((book) => book.book === 'fanduel')!;
     expect(fanduelHome).toEqual({
       book: 'fanduel',
-      opening: { price: '-110', decimal_odds: 1.909, at: isoAt(t0) },
+      opening: { price: '-110', decimal_odds: 1.909, at: isoAt(t0), in_play: false },
       current: { price: '-120', decimal_odds: 1.8333, at: isoAt(t0 + 5 * MINUTE), state: 'open' },
       closing: null,
     });
-    // Opening consensus, by hand: implied 1/d per book, median (mean of two) per outcome, normalised.
+    // Opening consensus, by hand: implied 1/d per book, median (mean of two) per outcome, then Shin's method, which on
+    // two outcomes takes half the overround from each (decision 164).
     //   home: fanduel 1/1.909 = 0.5238345, draftkings 1/1.9523 = 0.5122163 → 0.5180254
-    //   away: fanduel 0.5238345,           draftkings 1/1.8695 = 0.5349024 → 0.5293685
-    //   sum 1.0473939 → home 0.494585, away 0.505415
+    //   away: fanduel 0.5238345,           draftkings 1/1.8695 = 0.5349024 → 0.5293684
+    //   sum 1.0473938, half the overround 0.0236969 → home 0.4943285, away 0.5056715
     expect(market.fair).toEqual({
-      opening: { reference: 'consensus', probabilities: { away: 0.505415, home: 0.494585 } },
+      opening: {
+        reference: 'consensus',
+        reference_fallback: 'no_sharp_book',
+        method: 'shin',
+        books: ['draftkings', 'fanduel'],
+        implied: { away: expect.closeTo(0.5293684, 7), home: expect.closeTo(0.5180254, 7) },
+        probabilities: { away: 0.505672, home: 0.494328 },
+      },
       closing: null,
+    });
+    // The same medians divided by their sum (devig=multiplicative): home 0.5180254 / 1.0473938 = 0.494585.
+    const multiplicative = LinesResponseSchema.parse(
+      (await get(`/v1/events/${event.id}/lines?devig=multiplicative`, keys.elite)).json(),
+    );
+    expect(multiplicative.devig).toBe('multiplicative');
+    expect(multiplicative.markets[0]!.fair.opening).toMatchObject({
+      method: 'multiplicative',
+      probabilities: { away: 0.505415, home: 0.494585 },
     });
 
     await startEvent(event);
@@ -175,10 +195,14 @@ describe('GET /v1/events/{eventId}/lines', () => {
     });
     // Closing consensus: home fanduel 1/1.8333 = 0.5454645, draftkings 0.5122163 → 0.5288404
     //                    away fanduel 1/2.0 = 0.5,         draftkings 0.5349024 → 0.5174512
-    //   sum 1.0462916 → home 0.505443, away 0.494557
+    //   sum 1.0462916, half the overround 0.0231458 → home 0.5056946, away 0.4943054
     expect(after.markets[0]!.fair.closing).toEqual({
       reference: 'consensus',
-      probabilities: { away: 0.494557, home: 0.505443 },
+      reference_fallback: 'no_sharp_book',
+      method: 'shin',
+      books: ['draftkings', 'fanduel'],
+      implied: { away: expect.closeTo(0.5174512, 7), home: expect.closeTo(0.5288404, 7) },
+      probabilities: { away: 0.494305, home: 0.505695 },
     });
   });
 });
@@ -218,10 +242,10 @@ describe('POST /v1/clv', () => {
       ],
     });
     expect(answer.statusCode).toBe(200);
-    const { results, reference_book } = ClvResponseSchema.parse(answer.json());
-    expect(reference_book).toBe('pinnacle');
-    // +150 → 2.5 exactly. Fair closing home 0.5054430 (see the lines test): CLV = (2.5 × 0.5054430 − 1) × 100
-    // = 26.361; fair opening home 0.4945850: OLV = (2.5 × 0.4945850 − 1) × 100 = 23.646.
+    const { results, reference_book, reference, devig } = ClvResponseSchema.parse(answer.json());
+    expect([reference_book, reference, devig]).toEqual(['sharp', 'sharp', 'shin']);
+    // +150 → 2.5 exactly. Fair closing home 0.5056946 (see the lines test): CLV = (2.5 × 0.5056946 − 1) × 100
+    // = 26.424; fair opening home 0.4943285: OLV = (2.5 × 0.4943285 − 1) × 100 = 23.582.
     expect(results[0]).toEqual({
       index: 0,
       event_id: started.id,
@@ -234,18 +258,27 @@ describe('POST /v1/clv', () => {
       reference: 'consensus',
       opening_reference: 'consensus',
       closing: { price: '-120', decimal_odds: 1.8333, at: expect.any(String) },
-      fair_opening_probability: 0.494585,
-      fair_closing_probability: 0.505443,
-      clv_pct: 26.361,
-      olv_pct: 23.646,
+      fair_opening_probability: 0.494328,
+      fair_closing_probability: 0.505695,
+      fair_opening: expect.objectContaining({
+        method: 'shin',
+        probabilities: { away: 0.505672, home: 0.494328 },
+      }),
+      fair_closing: expect.objectContaining({
+        method: 'shin',
+        probabilities: { away: 0.494305, home: 0.505695 },
+      }),
+      clv_pct: 26.424,
+      olv_pct: 23.582,
+      olv_reason: null,
     });
-    // Away at 2.05, by market key, no book: (2.05 × 0.4945570 − 1) × 100 = 1.384; (2.05 × 0.5054150 − 1) × 100 = 3.61.
+    // Away at 2.05, by market key, no book: (2.05 × 0.4943054 − 1) × 100 = 1.333; (2.05 × 0.5056715 − 1) × 100 = 3.663.
     expect(results[1]).toMatchObject({
       status: 'ok',
       closing: null,
       book: null,
-      clv_pct: 1.384,
-      olv_pct: 3.61,
+      clv_pct: 1.333,
+      olv_pct: 3.663,
     });
     // Not started: OLV only.
     expect(results[2]).toMatchObject({
@@ -253,7 +286,8 @@ describe('POST /v1/clv', () => {
       placed_at: '2026-11-22T12:00:00.000Z',
       clv_pct: null,
       fair_closing_probability: null,
-      olv_pct: 23.646,
+      fair_closing: null,
+      olv_pct: 23.582,
     });
     expect(results[3]).toMatchObject({
       status: 'unknown_market',
@@ -265,6 +299,77 @@ describe('POST /v1/clv', () => {
     expect(results[5]).toMatchObject({ status: 'no_closing_line', market: `${started.id}|spread|full|-3.5` });
     // -110 → 1 + 100/110, not the floored 1.909 of the feed.
     expect(results[3]!.decimal_odds).toBeCloseTo(1.9090909090909, 12);
+  });
+
+  it('an opening first recorded after the start is in play: marked in /lines, left out of the fair opening, no OLV', async () => {
+    // docs/decisions/161. A total first priced 2 h 15 after the start at both books, and a moneyline whose draftkings
+    // prices opened before it while betmgm's first came in play.
+    const event = board.addEvent({ startsInMs: 10 * MINUTE });
+    board.price(event, 'draftkings', 'moneyline', 'home', -105);
+    board.price(event, 'draftkings', 'moneyline', 'away', -115);
+    await board.flush();
+    await startEvent(event);
+    clock.set(event.startsAt + 135 * MINUTE);
+    for (const book of ['fanduel', 'draftkings'] as const) {
+      board.price(event, book, 'total', 'over', 120, { point: 220.5 });
+      board.price(event, book, 'total', 'under', -150, { point: 220.5 });
+    }
+    board.price(event, 'betmgm', 'moneyline', 'home', 300);
+    board.price(event, 'betmgm', 'moneyline', 'away', -400);
+    const seen = clock.now();
+    clock.advance(1_000);
+    await board.flush();
+
+    const lines = LinesResponseSchema.parse((await get(`/v1/events/${event.id}/lines`, keys.elite)).json());
+    const total = lines.markets.find((market) => market.market_type === 'total')!;
+    for (const outcome of total.outcomes)
+      for (const book of outcome.books)
+        expect(book.opening).toEqual({
+          price: outcome.outcome === 'over' ? '+120' : '-150',
+          decimal_odds: outcome.outcome === 'over' ? 2.2 : 1.6666,
+          at: isoAt(seen),
+          in_play: true,
+        });
+    expect(total.fair.opening).toBeNull();
+    const moneyline = lines.markets.find((market) => market.market_type === 'moneyline')!;
+    const openings = moneyline.outcomes[1]!.books.map((book) => [book.book, book.opening?.in_play]);
+    // (startEvent's fanduel home −300 comes after the start too; fanduel never priced the away side.)
+    expect(openings).toEqual([
+      ['betmgm', true],
+      ['draftkings', false],
+      ['fanduel', true],
+    ]);
+    // The fair opening is draftkings' alone: home 1/1.9523 = 0.5122164, away 1/1.8695 = 0.5349024, sum 1.0471187,
+    // half the overround 0.0235594 → home 0.4886570, away 0.5113430 (betmgm's in-play +300/−400 would have pulled
+    // home far down).
+    expect(moneyline.fair.opening).toMatchObject({
+      reference: 'consensus',
+      books: ['draftkings'],
+      probabilities: { away: 0.511343, home: 0.488657 },
+    });
+
+    const answer = await post('/v1/clv', {
+      bets: [
+        { event_id: event.id, market: 'total', line: 220.5, outcome: 'over', price: 120 },
+        { event_id: event.id, market: 'moneyline', outcome: 'home', price: 150 },
+      ],
+    });
+    const { results } = ClvResponseSchema.parse(answer.json());
+    // The total: no opening line (it was in play) and no closing line (nothing before the start).
+    expect(results[0]).toMatchObject({
+      status: 'no_closing_line',
+      market: `${event.id}|total|full|220.5`,
+      opening_reference: null,
+      fair_opening_probability: null,
+      olv_pct: null,
+      olv_reason: 'opening_in_play',
+    });
+    // The moneyline: OLV against draftkings' pre-match opening only, (2.5 × 0.4886570 − 1) × 100 = 22.164.
+    expect(results[1]).toMatchObject({
+      fair_opening_probability: 0.488657,
+      olv_pct: 22.164,
+      olv_reason: null,
+    });
   });
 
   it('answers 400 problem+json for bad bets, naming the fields', async () => {
@@ -316,13 +421,14 @@ describe('CLV_REFERENCE_BOOK', () => {
         headers: { 'x-api-key': key },
         payload: { bets: [{ event_id: event.id, market: 'moneyline', outcome: 'home', price: 150 }] },
       });
-      // draftkings alone: home 0.5122163 / (0.5122163 + 0.5349024) = 0.489167; (2.5 × 0.4891670 − 1) × 100 = 22.292.
+      // draftkings alone: home 0.5122163 − (0.5122163 + 0.5349024 − 1) / 2 = 0.4886570 (Shin, two outcomes);
+      // (2.5 × 0.4886570 − 1) × 100 = 22.164.
       expect(answer.json().results[0]).toMatchObject({
         status: 'ok',
         reference: 'draftkings',
         opening_reference: 'draftkings',
-        fair_closing_probability: 0.489167,
-        clv_pct: 22.292,
+        fair_closing_probability: 0.488657,
+        clv_pct: 22.164,
       });
       const lines = (
         await refApp.inject({
@@ -334,11 +440,147 @@ describe('CLV_REFERENCE_BOOK', () => {
       expect(lines.reference_book).toBe('draftkings');
       expect(lines.markets[0].fair.closing).toEqual({
         reference: 'draftkings',
-        probabilities: { away: 0.510833, home: 0.489167 },
+        reference_fallback: null,
+        method: 'shin',
+        books: ['draftkings'],
+        implied: { away: 1 / 1.8695, home: 1 / 1.9523 },
+        probabilities: { away: 0.511343, home: 0.488657 },
+      });
+      // A request may ask for another reference: the consensus of both books (medians as in the lines test above).
+      const consensus = (
+        await refApp.inject({
+          method: 'GET',
+          url: `/v1/events/${event.id}/lines?reference=consensus`,
+          headers: { 'x-api-key': key },
+        })
+      ).json();
+      expect(consensus.reference).toBe('consensus');
+      expect(consensus.markets[0].fair.closing).toMatchObject({
+        reference: 'consensus',
+        reference_fallback: null,
+        books: ['draftkings', 'fanduel'],
+        probabilities: { away: 0.505672, home: 0.494328 },
       });
     } finally {
       await refApp.close();
     }
+  });
+});
+
+describe('fair probabilities: devig= and reference= (decision 164)', () => {
+  it('come from the sharp books when they priced every outcome, from a book asked for, by any method, from the inputs they show', async () => {
+    const event = board.addEvent({ startsInMs: 10 * MINUTE });
+    board.price(event, 'circa', 'moneyline', 'home', -105);
+    board.price(event, 'circa', 'moneyline', 'away', -105);
+    board.price(event, 'betonline', 'moneyline', 'home', -110);
+    board.price(event, 'betonline', 'moneyline', 'away', 100);
+    board.price(event, 'fanduel', 'moneyline', 'home', -150);
+    board.price(event, 'fanduel', 'moneyline', 'away', 130);
+    await board.flush();
+    const lines = async (query: string) =>
+      LinesResponseSchema.parse((await get(`/v1/events/${event.id}/lines${query}`, keys.elite)).json());
+    // The sharp books' medians (means of two): home (1/1.9523 + 1/1.909) / 2 = (0.5122163 + 0.5238345) / 2 = 0.5180254,
+    // away (1/1.9523 + 1/2.0) / 2 = 0.5061082; overround 0.0241336, half from each side (Shin, two outcomes):
+    // home 0.5059586, away 0.4940414.
+    const sharp = (await lines('')).markets[0]!.fair.opening;
+    expect(sharp).toEqual({
+      reference: 'sharp',
+      reference_fallback: null,
+      method: 'shin',
+      books: ['betonline', 'circa'],
+      implied: { away: expect.closeTo(0.5061082, 7), home: expect.closeTo(0.5180254, 7) },
+      probabilities: { away: 0.494041, home: 0.505959 },
+    });
+    // fanduel's own prices: home 1/1.6666 = 0.6000240, away 1/2.3 = 0.4347826, half the overround 0.0174033 →
+    // home 0.5826207, away 0.4173793.
+    const fanduel = await lines('?reference=fanduel');
+    expect(fanduel.reference).toBe('fanduel');
+    expect(fanduel.markets[0]!.fair.opening).toEqual({
+      reference: 'fanduel',
+      reference_fallback: null,
+      method: 'shin',
+      books: ['fanduel'],
+      implied: { away: 1 / 2.3, home: 1 / 1.6666 },
+      probabilities: { away: 0.417379, home: 0.582621 },
+    });
+    // Every method: the published inputs, put through the named method, give the published probabilities.
+    for (const method of DEVIG_METHODS) {
+      const fair = (await lines(`?devig=${method}&reference=consensus`)).markets[0]!.fair.opening!;
+      expect(fair).toMatchObject({
+        method,
+        reference: 'consensus',
+        books: ['betonline', 'circa', 'fanduel'],
+      });
+      const recomputed = devigImplied([fair.implied.away!, fair.implied.home!], method);
+      expect(fair.probabilities).toEqual({
+        away: roundTo(recomputed[0]!, 6),
+        home: roundTo(recomputed[1]!, 6),
+      });
+    }
+    // Power by hand: the medians of three are betonline's, home 1/1.909 (between 1/1.9523 and 1/1.6666) and away
+    // 1/2.0 (between 1/2.3 and 1/1.9523); k solves 0.5^k + (1/1.909)^k = 1.
+    const power = (await lines('?devig=power&reference=consensus')).markets[0]!.fair.opening!;
+    expect(power.implied).toEqual({ away: 0.5, home: 1 / 1.909 });
+    const k = solvePower([1 / 2.0, 1 / 1.909]).k;
+    expect(0.5 ** k + (1 / 1.909) ** k).toBeCloseTo(1, 12);
+    expect(power.probabilities.away).toBeCloseTo(0.5 ** k, 6);
+    // Unknown values: 400 problem+json naming the parameter.
+    for (const [query, field] of [
+      ['?devig=logit', 'devig'],
+      ['?reference=pinnacle', 'reference'],
+    ] as const) {
+      const answer = await get(`/v1/events/${event.id}/lines${query}`, keys.elite);
+      expect(answer.statusCode).toBe(400);
+      expect(answer.headers['content-type']).toContain('application/problem+json');
+      expect(Object.keys(answer.json().errors)).toContain(field);
+    }
+    for (const [extra, field] of [
+      [{ devig: 'logit' }, 'devig'],
+      [{ reference: 'pinnacle' }, 'reference'],
+    ] as const) {
+      const answer = await post('/v1/clv', {
+        bets: [{ event_id: event.id, market: 'moneyline', outcome: 'home', price: 120 }],
+        ...extra,
+      });
+      expect(answer.statusCode).toBe(400);
+      expect(Object.keys(answer.json().errors)).toContain(field);
+    }
+  });
+
+  it('additive gives 0 to a longshot priced below its share of the margin: no CLV or OLV, and the reason', async () => {
+    const event = board.addEvent({ league: 'epl', startsInMs: 10 * MINUTE });
+    board.price(event, 'fanduel', '1x2', 'home', -2000);
+    board.price(event, 'fanduel', '1x2', 'draw', 1000);
+    board.price(event, 'fanduel', '1x2', 'away', 4900);
+    await board.flush();
+    clock.set(event.startsAt + 1_000);
+    board.start(event);
+    clock.advance(2_000);
+    await board.flush();
+    const bet = { event_id: event.id, market: '1x2', outcome: 'away', price: 4900 };
+    // 1/1.05 + 1/11 + 1/50 = 1.0632900: a third of the overround, 0.0210967, is more than the away side's 0.02, so
+    // it gets 0 and the other two share it: (0.9523810 + 0.0909091 − 1) / 2 = 0.0216450 → home 0.9307359,
+    // draw 0.0692641.
+    const additive = ClvResponseSchema.parse(
+      (await post('/v1/clv', { bets: [bet], devig: 'additive' })).json(),
+    );
+    expect(additive.results[0]).toMatchObject({
+      status: 'zero_fair_probability',
+      fair_closing_probability: 0,
+      fair_opening_probability: 0,
+      clv_pct: null,
+      olv_pct: null,
+      olv_reason: 'zero_fair_probability',
+    });
+    expect(additive.results[0]!.fair_closing!.probabilities).toEqual({
+      away: 0,
+      draw: 0.069264,
+      home: 0.930736,
+    });
+    // Shin's method keeps the longshot above 0.
+    const shin = ClvResponseSchema.parse((await post('/v1/clv', { bets: [bet] })).json());
+    expect(shin.results[0]).toMatchObject({ status: 'ok', olv_reason: null });
+    expect(shin.results[0]!.fair_closing_probability).toBeGreaterThan(0);
   });
 });
 
@@ -690,7 +932,8 @@ describe('GET /v1/historical/odds', () => {
 
 describe('player props in the history API (issue 15)', () => {
   // The prices of twoBookMarket on LeBron James' points over/under 27.5 (over where it has home, under where away),
-  // so every fair figure is the moneyline's above: opening over 0.494585 / under 0.505415, closing 0.505443 / 0.494557.
+  // so every fair figure is the moneyline's above: opening over 0.494328 / under 0.505672, closing 0.505695 / 0.494305
+  // (Shin's method, the default), or opening 0.494585 / 0.505415, closing 0.505443 / 0.494557 (multiplicative).
   // Beside it: a moneyline, and Jayson Tatum's points 25.5 at one book.
   const LEBRON = { id: 'p-lebron', name: 'LeBron James' };
   const TATUM = { id: 'p-tatum', name: 'Jayson Tatum' };
@@ -816,7 +1059,13 @@ describe('player props in the history API (issue 15)', () => {
       player: LEBRON_DTO,
       label: 'LeBron James Points Over/Under 27.5',
       fair: {
-        opening: { reference: 'consensus', probabilities: { over: 0.494585, under: 0.505415 } },
+        opening: {
+          reference: 'consensus',
+          reference_fallback: 'no_sharp_book',
+          method: 'shin',
+          books: ['draftkings', 'fanduel'],
+          probabilities: { over: 0.494328, under: 0.505672 },
+        },
         closing: null,
       },
     });
@@ -826,7 +1075,7 @@ describe('player props in the history API (issue 15)', () => {
     ]);
     expect(market.outcomes[0]!.books.find((book) => book.book === 'fanduel')).toEqual({
       book: 'fanduel',
-      opening: { price: '-110', decimal_odds: 1.909, at: isoAt(t0) },
+      opening: { price: '-110', decimal_odds: 1.909, at: isoAt(t0), in_play: false },
       current: { price: '-120', decimal_odds: 1.8333, at: isoAt(t0 + 5 * MINUTE), state: 'open' },
       closing: null,
     });
@@ -935,6 +1184,8 @@ describe('player props in the history API (issue 15)', () => {
     clock.advance(1_500);
     await board.flush();
     const answer = await post('/v1/clv', {
+      devig: 'multiplicative',
+      reference: 'consensus',
       bets: [
         { event_id: event.id, market: key, outcome: 'over', price: '+150', book: 'fanduel' },
         {
@@ -958,9 +1209,10 @@ describe('player props in the history API (issue 15)', () => {
       ],
     });
     expect(answer.statusCode).toBe(200);
-    const { results } = ClvResponseSchema.parse(answer.json());
-    // The moneyline's figures of the CLV test, over for home: CLV (2.5 × 0.5054430 − 1) × 100 = 26.361,
-    // OLV (2.5 × 0.4945850 − 1) × 100 = 23.646.
+    const { results, reference, devig } = ClvResponseSchema.parse(answer.json());
+    expect([reference, devig]).toEqual(['consensus', 'multiplicative']);
+    // The moneyline's medians divided by their sum (devig=multiplicative), over for home: CLV
+    // (2.5 × 0.5054430 − 1) × 100 = 26.361, OLV (2.5 × 0.4945850 − 1) × 100 = 23.646.
     expect(results[0]).toEqual({
       index: 0,
       event_id: event.id,
@@ -975,8 +1227,25 @@ describe('player props in the history API (issue 15)', () => {
       closing: { price: '-120', decimal_odds: 1.8333, at: isoAt(t0 + 5 * MINUTE) },
       fair_opening_probability: 0.494585,
       fair_closing_probability: 0.505443,
+      fair_opening: {
+        reference: 'consensus',
+        reference_fallback: null,
+        method: 'multiplicative',
+        books: ['draftkings', 'fanduel'],
+        implied: { over: expect.closeTo(0.5180254, 7), under: expect.closeTo(0.5293684, 7) },
+        probabilities: { over: 0.494585, under: 0.505415 },
+      },
+      fair_closing: {
+        reference: 'consensus',
+        reference_fallback: null,
+        method: 'multiplicative',
+        books: ['draftkings', 'fanduel'],
+        implied: { over: expect.closeTo(0.5288404, 7), under: expect.closeTo(0.5174512, 7) },
+        probabilities: { over: 0.505443, under: 0.494557 },
+      },
       clv_pct: 26.361,
       olv_pct: 23.646,
+      olv_reason: null,
     });
     // Under at 2.05: (2.05 × 0.4945570 − 1) × 100 = 1.384; (2.05 × 0.5054150 − 1) × 100 = 3.61.
     expect(results[1]).toMatchObject({ status: 'ok', market: key, clv_pct: 1.384, olv_pct: 3.61 });

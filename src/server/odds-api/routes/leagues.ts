@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { LEAGUES } from '#domain/markets.ts';
-import { LeaguesResponseSchema, SportsResponseSchema } from '#domain/schemas/api.ts';
+import { LeaguesResponseSchema, SportsResponseSchema } from '#domain/schemas/api/common.ts';
 import { COMMON_ERRORS, security, tags } from './common.ts';
 
 // GET /v1/sports and GET /v1/leagues: the catalogue of leagues, by sport.
@@ -24,7 +24,10 @@ export async function leagueRoutes(app: FastifyInstance) {
         tags,
         security,
         summary: 'Sports and their leagues',
-        response: { 200: SportsResponseSchema, ...COMMON_ERRORS },
+        response: {
+          200: SportsResponseSchema.describe('Every sport the API covers, each with its leagues.'),
+          ...COMMON_ERRORS,
+        },
       },
     },
     async () => {
@@ -53,7 +56,12 @@ export async function leagueRoutes(app: FastifyInstance) {
         tags,
         security,
         summary: 'Leagues',
-        response: { 200: LeaguesResponseSchema, ...COMMON_ERRORS },
+        response: {
+          200: LeaguesResponseSchema.describe(
+            'Every league: its key (the `league` parameter of the other routes), name, sport and whether its result market has a draw.',
+          ),
+          ...COMMON_ERRORS,
+        },
       },
     },
     async () => ({

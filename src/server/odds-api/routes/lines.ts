@@ -4,16 +4,21 @@ import { z } from 'zod';
 import { specLabel, specOutcomeLabel, specOutcomes } from '#domain/market-labels.ts';
 import { formatAmerican, type AmericanOdds } from '#domain/odds.ts';
 import { API_FEATURES } from '#domain/plans.ts';
-import { LinesResponseSchema, ProblemSchema, type LinesResponse } from '#domain/schemas/api.ts';
+import { DevigMethodSchema, FairReferenceSchema, ProblemSchema } from '#domain/schemas/api/common.ts';
+import { LinesResponseSchema, type LinesResponse } from '#domain/schemas/api/history.ts';
 import { requireFeature } from '../auth.ts';
 import {
   byMarket,
+  EventIdParams,
+  fairChoice,
   historyEventNotFound,
   iso,
+  isInPlayOpening,
   linePrice,
   marketFair,
   playerDto,
   PlayerParam,
+  preMatchOpening,
   seriesSpec,
   toHistoryEventDto,
 } from '../history-reads.ts';
@@ -37,11 +42,17 @@ export async function linesRoutes(app: FastifyInstance) {
         summary:
           'Opening, current and closing lines of one event, with fair probabilities (Elite, Enterprise)',
         description:
-          'Player props are markets like any other (`market_type: prop`, with `stat` and `player`). Per market, outcome and book: `opening` (the first open price), `current` (the latest recorded change, with its state) and `closing` (the last open price at or before the start; null until the event starts). Per market, the fair (no-vig) probabilities from the opening and from the closing prices: the reference book (`CLV_REFERENCE_BOOK`) de-vigged multiplicatively when it priced every outcome, otherwise the median implied probability per outcome across the books that priced every outcome, normalised (`reference: "consensus"`).',
-        params: z.object({ eventId: z.string().min(1).max(200) }),
-        querystring: z.object({ player: PlayerParam.optional() }),
+          'Player props are markets like any other (`market_type: prop`, with `stat` and `player`). Per market, outcome and book: `opening` (the first open price), `current` (the latest recorded change, with its state) and `closing` (the last open price at or before the start; null until the event starts). An `opening` first recorded after the event’s start is an in-play price, marked `in_play: true` and left out of the fair opening probabilities. Per market, the fair (no-vig) probabilities from the opening and from the closing prices: from `reference` (default the server’s `CLV_REFERENCE_BOOK`, `sharp` unless configured otherwise: the median implied probability per outcome across the sharp books that priced every outcome; a book’s own prices; or `consensus`, the median across every book that priced every outcome), de-vigged by `devig` (default `shin`; docs/decisions/164). When the reference cannot give them the consensus does, and `reference_fallback` says why. Each fair carries its inputs (`implied`, the median or the book’s 1/decimal per outcome, and `books`): `method` applied to them gives `probabilities`.',
+        params: EventIdParams,
+        querystring: z.object({
+          player: PlayerParam.optional(),
+          devig: DevigMethodSchema.optional(),
+          reference: FairReferenceSchema.optional(),
+        }),
         response: {
-          200: LinesResponseSchema,
+          200: LinesResponseSchema.describe(
+            "Each market's opening, current and closing price per outcome and book, and its fair probabilities.",
+          ),
           ...COMMON_ERRORS,
           403: ProblemSchema.describe(
             'Not in your plan (`plan-feature`); `plans` names the plans that include it, `required_plan` the cheapest.',
@@ -56,6 +67,7 @@ export async function linesRoutes(app: FastifyInstance) {
       const event = await app.history.event(eventId);
       if (!event) throw historyEventNotFound(eventId);
       const { player } = request.query;
+      const choice = fairChoice(referenceBook, request.query);
       const playerIds = player === undefined ? undefined : await app.history.playerIds(eventId, player);
       const series = playerIds?.length === 0 ? [] : await app.history.series(eventId, { playerIds });
       const current = await app.history.lastTicks(series.map((row) => row.id));
@@ -77,7 +89,10 @@ export async function linesRoutes(app: FastifyInstance) {
                 const tick = current.get(row.id);
                 return {
                   book: row.book as MarketLines['outcomes'][number]['books'][number]['book'],
-                  opening: row.opening && linePrice(row.opening),
+                  opening: row.opening && {
+                    ...linePrice(row.opening),
+                    in_play: isInPlayOpening(row.opening, event),
+                  },
                   current: tick
                     ? {
                         price: formatAmerican(tick.american as AmericanOdds),
@@ -101,12 +116,18 @@ export async function linesRoutes(app: FastifyInstance) {
           label: specLabel(spec, player),
           outcomes,
           fair: {
-            opening: marketFair(rows, (row) => row.opening, referenceBook)?.dto ?? null,
-            closing: started ? (marketFair(rows, (row) => row.closing, referenceBook)?.dto ?? null) : null,
+            opening: marketFair(rows, preMatchOpening(event), choice)?.dto ?? null,
+            closing: started ? (marketFair(rows, (row) => row.closing, choice)?.dto ?? null) : null,
           },
         });
       }
-      return { event: toHistoryEventDto(event), reference_book: referenceBook, markets };
+      return {
+        event: toHistoryEventDto(event),
+        reference_book: referenceBook,
+        reference: choice.reference,
+        devig: choice.method,
+        markets,
+      };
     },
   );
 }

@@ -1,13 +1,46 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { MeResponseSchema } from '#domain/schemas/api.ts';
+import {
+  MeResponseSchema,
+  RotationResponseSchema,
+  SUBSCRIPTION_STATUSES,
+  UsageQuerySchema,
+  UsageResponseSchema,
+} from '#domain/schemas/api/account.ts';
+import { ProblemSchema } from '#domain/schemas/api/common.ts';
 import { delayMs } from '#domain/plans.ts';
+import { USAGE_RETENTION_DAYS } from '#domain/usage.ts';
+import { HttpProblem } from '../../http/problem.ts';
+import type { ApiKeyRecord } from '../../keys/service.ts';
 import { COMMON_ERRORS, security, tags } from './common.ts';
 
-// GET /v1/me: the key's plan, limits and usage, and its same-game-parlay credits this month (decision 128).
+// GET /v1/me: the key's plan, limits and usage, its same-game-parlay credits this month (decision 128), its Stripe
+// subscription and open streams; GET /v1/me/usage: its daily counts; POST /v1/me/rotate: a new key for it, the old one
+// revoked on every instance at once (decision 155).
 
-export async function meRoutes(app: FastifyInstance) {
+/** Self-service rotations per key line per hour (the line: a rotation does not reset the count). */
+export const ROTATIONS_PER_HOUR = 5;
+const HOUR_MS = 3_600_000;
+
+type Status = (typeof SUBSCRIPTION_STATUSES)[number];
+const isStatus = (status: string): status is Status =>
+  (SUBSCRIPTION_STATUSES as readonly string[]).includes(status);
+
+export async function meRoutes(app: FastifyInstance, { now }: { now?: () => number } = {}) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
+  const clock = now ?? Date.now;
+
+  async function subscriptionOf(key: ApiKeyRecord) {
+    if (!key.stripeSubscriptionId) return null;
+    const view = await app.paidKeys.subscriptionView(key.stripeSubscriptionId);
+    if (!view || !isStatus(view.status)) return null;
+    const ended = view.status === 'canceled' || view.status === 'incomplete_expired';
+    return {
+      status: view.status,
+      renews_at: !ended && view.currentPeriodEnd ? view.currentPeriodEnd.toISOString() : null,
+      cancel_at_period_end: view.cancelAtPeriodEnd,
+    };
+  }
 
   routes.get(
     '/me',
@@ -15,14 +48,19 @@ export async function meRoutes(app: FastifyInstance) {
       schema: {
         tags,
         security,
-        summary: "Your key's plan, limits and usage",
-        response: { 200: MeResponseSchema, ...COMMON_ERRORS },
+        summary: "Your key's plan, limits, usage, subscription and open streams",
+        response: {
+          200: MeResponseSchema.describe(
+            "The calling key's prefix and expiry, its plan, limits, this minute's usage, this month's same-game-parlay credits, its Stripe subscription and its open streams.",
+          ),
+          ...COMMON_ERRORS,
+        },
       },
     },
     async (request) => {
       const key = request.apiKey!;
       const quota = request.quota!;
-      const credits = await app.sgpCredits.usage(key);
+      const [credits, subscription] = await Promise.all([app.sgpCredits.usage(key), subscriptionOf(key)]);
       return {
         key: {
           prefix: key.prefix,
@@ -49,6 +87,90 @@ export async function meRoutes(app: FastifyInstance) {
           remaining: credits.remaining,
           resets_at: credits.resetsAt.toISOString(),
         },
+        subscription,
+        streams: { open: app.streamHub.connectionsOf(key.id), limit: key.plan.streamConnections },
+      };
+    },
+  );
+
+  routes.get(
+    '/me/usage',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Your daily usage: requests by route family, stream minutes, SGP credits',
+        description: `Counts of the last \`days\` UTC days, today included, oldest first; every day and every family is present (0 when unused). Kept ${USAGE_RETENTION_DAYS} days. Counts belong to the key and the keys it was rotated from. Today's figures include this request; requests answered by other servers of the API reach them within seconds.`,
+        querystring: UsageQuerySchema,
+        response: {
+          200: UsageResponseSchema.describe(
+            "The key line's counts per UTC day: requests by route family, stream minutes, SGP credits spent.",
+          ),
+          ...COMMON_ERRORS,
+        },
+      },
+    },
+    async (request) => app.usage.report(request.apiKey!.ledgerId, request.query.days),
+  );
+
+  routes.post(
+    '/me/rotate',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Rotate your key: a new key, the old one revoked at once',
+        description: `Answers a new key, shown once, with the same plan, expiry, subscription, same-game-parlay credits and usage history. The key that made the request stops working at once on every server, its open streams end with \`event: close\` and reason \`revoked\`, and the key's owner gets an email naming the new prefix (never the key). At most ${ROTATIONS_PER_HOUR} rotations per hour for a key and the keys rotated from it. No body.`,
+        response: {
+          200: RotationResponseSchema.describe(
+            'The new key (shown once) and its prefix; the old key is revoked on every server.',
+          ),
+          ...COMMON_ERRORS,
+          409: ProblemSchema.describe(
+            'The key was already replaced by a newer one ("Lost your key?" emailed it), or was just rotated (`key-replaced`).',
+          ),
+          429: ProblemSchema.describe(
+            `Over the plan's requests per minute (\`rate-limited\`) or ${ROTATIONS_PER_HOUR} rotations per hour (\`rotation-limit\`); see Retry-After.`,
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const key = request.apiKey!;
+      const limited = await app.rateLimiter.hit(`rotate:${key.ledgerId}`, ROTATIONS_PER_HOUR, HOUR_MS);
+      if (!limited.allowed) {
+        const retryAfter = Math.max(1, Math.ceil(limited.retryAfterMs / 1000));
+        throw new HttpProblem(
+          429,
+          'rotation-limit',
+          'Too many key rotations',
+          `A key may be rotated ${ROTATIONS_PER_HOUR} times per hour. Retry in ${retryAfter} s.`,
+          { limit: ROTATIONS_PER_HOUR, retry_after_seconds: retryAfter },
+          { 'retry-after': String(retryAfter) },
+        );
+      }
+      const at = new Date(clock());
+      const rotated = await app.paidKeys.rotateOwn(key.id, at);
+      if (!rotated.ok) {
+        throw new HttpProblem(
+          409,
+          'key-replaced',
+          'Key already replaced',
+          rotated.reason === 'replaced'
+            ? 'A newer key replaced this one ("Lost your key?" emailed it): use that key, or rotate it.'
+            : 'This key was rotated or revoked meanwhile: it no longer works.',
+        );
+      }
+      const { result } = rotated;
+      // After the commit: every instance forgets the old key and closes its streams (`revoked`); the notice goes out.
+      app.apiKeys.changed([result.fromId], 'local', 'revoked');
+      app.outbox.kick();
+      request.log.info({ from: result.fromPrefix, to: result.toPrefix }, 'api key rotated by its owner');
+      return {
+        key: result.plain,
+        prefix: result.toPrefix,
+        old_prefix: result.fromPrefix,
+        rotated_at: at.toISOString(),
       };
     },
   );

@@ -5,12 +5,11 @@ import { MARKET_TYPES, type MarketType } from '#domain/markets.ts';
 import {
   BookKeySchema,
   LeagueKeySchema,
-  OddsResponseSchema,
-  type OddsResponse,
   PeriodSchema,
   ProblemSchema,
   PropStatSchema,
-} from '#domain/schemas/api.ts';
+} from '#domain/schemas/api/common.ts';
+import { OddsResponseSchema, type OddsResponse } from '#domain/schemas/api/odds.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { oddsEtag, sendOdds } from '../odds-body.ts';
@@ -84,7 +83,9 @@ export async function oddsRoutes(app: FastifyInstance, { now }: { now: () => num
           "Every price carries American and decimal odds and the time the book last changed it. Give `league` or `event`. Delayed plans see the market as it was `delay_seconds` ago. Player props are markets of type `prop`, with `stat` and `player` (absent on game lines) and over/under or yes/no outcomes; `main` marks the line most books quote per player, stat and period. `markets=props` selects props, `player` one player's props (by id or name), `stat` some stats.",
         querystring: OddsQuery,
         response: {
-          200: OddsResponseSchema,
+          200: OddsResponseSchema.describe(
+            "The events matching the filters, each with its markets and every book's price per outcome, as of `as_of`.",
+          ),
           ...COMMON_ERRORS,
           404: ProblemSchema.describe('No such event (`event-not-found`).'),
         },

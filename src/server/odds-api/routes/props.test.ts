@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArbSchema } from '#domain/schemas/feed.ts';
-import { EventResponseSchema, OddsResponseSchema, type MarketDto } from '#domain/schemas/api.ts';
+import { EventResponseSchema, OddsResponseSchema, type MarketDto } from '#domain/schemas/api/odds.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
 import { createKey } from '#tests/support/server/odds-api.ts';
 import { propPrice } from '#tests/support/props.ts';

@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatAmerican, toAmericanOdds } from '#domain/odds.ts';
 import { ArbSchema } from '#domain/schemas/feed.ts';
-import { MeResponseSchema, OddsResponseSchema } from '#domain/schemas/api.ts';
+import { OddsResponseSchema } from '#domain/schemas/api/odds.ts';
+import { MeResponseSchema } from '#domain/schemas/api/account.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
 import { createKey } from '#tests/support/server/odds-api.ts';
 

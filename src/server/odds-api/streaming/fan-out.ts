@@ -1,4 +1,4 @@
-import type { ApiKeyRecord } from '../keys.ts';
+import type { ApiKeyRecord } from '../../keys/service.ts';
 import { filterKey, type PlayerFilter } from '../views.ts';
 import type { ChangeLog, Entry } from './change-log.ts';
 import type { ReleaseTelemetry } from './telemetry.ts';

@@ -1,15 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OddsResponseSchema } from '#domain/schemas/api.ts';
+import { OddsResponseSchema } from '#domain/schemas/api/odds.ts';
 import { buildTestApp } from '#tests/support/server/app.ts';
-import { waitFor } from '#tests/support/server/trials.ts';
+import { freePort, waitFor } from '#tests/support/server/trials.ts';
 import { createKey, openRawStream } from '#tests/support/server/odds-api.ts';
 
 // Player props on GET /v1/stream (issue 15, decision 124): a prop price change carries the market's stat and player
 // as /v1/odds has them, and `markets=props`, `player` and `stat` select prop prices, in the live changes and in the
 // snapshot a stream opens with. The real app over HTTP.
 
-const PORT = 4413;
+const PORT = await freePort();
 const BASE = `http://127.0.0.1:${PORT}`;
 let app: FastifyInstance;
 let key: string;

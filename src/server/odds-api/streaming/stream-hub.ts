@@ -1,6 +1,6 @@
 import { delayMs } from '#domain/plans.ts';
 import type { FeedEngine } from '../../feed/plugin.ts';
-import type { ApiKeyRecord } from '../keys.ts';
+import type { ApiKeyRecord } from '../../keys/service.ts';
 import { ArbChanges } from './arb-changes.ts';
 import { ChangeLog, type Change, type ChangeLogOptions } from './change-log.ts';
 import {

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { trialTestConfig, waitFor } from '#tests/support/server/trials.ts';
+import { freePort, trialTestConfig, waitFor } from '#tests/support/server/trials.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
 import { createKey, openRawStream } from '#tests/support/server/odds-api.ts';
 
 // Stream opens per key per minute (decision 087) and HEAD /v1/stream (decision 088), over real HTTP on a virtual
 // clock (the quota's minute windows follow it).
 
-const PORT = 4301;
+const PORT = await freePort();
 const BASE = `http://127.0.0.1:${PORT}`;
 const clock = virtualClock();
 let app: FastifyInstance;

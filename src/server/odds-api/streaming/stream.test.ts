@@ -3,13 +3,13 @@ import { EventSource } from 'eventsource';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys } from '../../db/schema.ts';
-import { KEY_IN_TEXT } from '../keys.ts';
-import { waitFor } from '#tests/support/server/trials.ts';
+import { KEY_IN_TEXT } from '../../keys/key-format.ts';
+import { freePort, waitFor } from '#tests/support/server/trials.ts';
 import { eq } from 'drizzle-orm';
 import { buildTestApp } from '#tests/support/server/app.ts';
 import { createKey, openRawStream, revokeKey, type RawStream } from '#tests/support/server/odds-api.ts';
 
-const PORT = 4410;
+const PORT = await freePort();
 const BASE = `http://127.0.0.1:${PORT}`;
 const logLines: string[] = [];
 let app: FastifyInstance;

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BookKeySchema, LeagueKeySchema, ProblemSchema } from '#domain/schemas/api.ts';
+import { BookKeySchema, LeagueKeySchema, ProblemSchema } from '#domain/schemas/api/common.ts';
+import { STREAM_EXAMPLE } from '#domain/schemas/api/examples.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { STREAM_QUERY_PARAM, WINDOW_MS } from '../auth.ts';
 import { phaseOf } from '../quota.ts';
@@ -102,10 +103,14 @@ export async function streamRoutes(app: FastifyInstance, { hub }: { hub: StreamH
         querystring: StreamQuery,
         headers: z.object({ 'last-event-id': z.string().max(64).optional() }).loose(),
         response: {
-          200: z.string().describe('text/event-stream'),
+          200: {
+            description:
+              'A `text/event-stream` that stays open: `snapshot` first, then `price`, `arb`, `arb_removed` and `close` events, each with an `id`.',
+            content: { 'text/event-stream': { schema: z.string().meta({ examples: [STREAM_EXAMPLE] }) } },
+          },
           ...COMMON_ERRORS,
           429: ProblemSchema.describe(
-            "Over the plan's requests per minute (`rate-limited`), its concurrent streams (`stream-limit`), or the stream opens per minute of a key (`stream-opens`).",
+            "Over the plan's concurrent streams (`stream-limit`), the stream opens per minute of a key (`stream-opens`), or the plan's requests per minute (`rate-limited`); see Retry-After.",
           ),
         },
       },
@@ -199,8 +204,18 @@ export async function streamRoutes(app: FastifyInstance, { hub }: { hub: StreamH
         typeof lastEventId === 'string' ? lastEventId : undefined,
         query.initial ?? true,
       );
-      request.raw.on('close', () => hub.disconnect(client));
-      raw.on('error', () => hub.disconnect(client));
+      // Stream minutes for the key's usage (decision 155), per started minute until the stream ends.
+      const ended = app.usage.streamOpened(key.ledgerId);
+      request.raw.on('close', () => {
+        hub.disconnect(client);
+        ended();
+      });
+      raw.on('error', () => {
+        hub.disconnect(client);
+        ended();
+      });
+      // The server ends it (revoked, shutdown): the response closes without the request's 'close' (idempotent).
+      raw.on('close', ended);
     },
   );
 }

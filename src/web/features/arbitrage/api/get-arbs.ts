@@ -5,7 +5,7 @@ import { nextHighlights, type HighlightBatch } from '../hooks/use-new-arb-highli
 import { createFeedReader } from './feed-reader.ts';
 import { usePolledQuery, type PolledQueryOptions } from './use-polled-query.ts';
 
-// SPEC §7 call 2 and §8 "Arbitrage feed": GET /tools/arbs.json?t=<ms> on the odds API host. A non-OK status or a
+// docs/product.md §7 call 2 and §8 "Arbitrage feed": GET /tools/arbs.json?t=<ms> on the odds API host. A non-OK status or a
 // network failure is caught and the built-in sample data is used silently; anything that throws after the response
 // arrived (unreadable JSON, an envelope that is not a feed) reaches the page's 'Error Loading Data' view. An arb that
 // fails the shared schema is left out and counted, not fatal (docs/decisions/064).
@@ -14,7 +14,7 @@ export interface ArbsResult {
   feed: ArbFeed;
   /** True when the built-in sample data stands in for the feed. */
   sample: boolean;
-  /** Why the sample data is shown (SPEC §8 messages); never displayed, kept for diagnostics and tests. */
+  /** Why the sample data is shown (docs/product.md §8 messages); never displayed, kept for diagnostics and tests. */
   fallbackReason?: string;
   /** `arbKey` of each arb, in feed order. */
   keys: readonly string[];

@@ -1,6 +1,6 @@
 import type { ArbFeed } from '#domain/schemas/feed.ts';
 
-// The built-in sample data of SPEC §7: two arbs, a moneyline and a live spread. It is shown when the feed cannot be
+// The built-in sample data of docs/product.md §7: two arbs, a moneyline and a live spread. It is shown when the feed cannot be
 // reached, always labelled as demo data. Start times are relative to `nowMs` so the page reads sensibly at any hour.
 
 const HOUR_MS = 3_600_000;

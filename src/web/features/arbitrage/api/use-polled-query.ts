@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 
 // A small polling query: one request at a time, an optional repeating timer (paused while the tab is hidden), the
@@ -45,6 +45,7 @@ export function usePolledQuery<T>({
   const mergeRef = useRef(merge);
   const inFlight = useRef<Promise<void> | null>(null);
   const controller = useRef<AbortController | null>(null);
+  const firstData = useRef(true);
   const key = JSON.stringify(queryKey);
 
   useEffect(() => {
@@ -63,15 +64,19 @@ export function usePolledQuery<T>({
         (data) => {
           // Rendered and committed in the task that read the answer, so no frame is drawn in between with the
           // old data (a frame while rows animate costs several milliseconds here); the new data is on the next one.
-          if (!abort.signal.aborted) {
-            flushSync(() =>
-              setState((current) => ({
-                data: mergeRef.current ? mergeRef.current(current.data, data) : data,
-                status: 'success',
-                fetching: false,
-              })),
-            );
-          }
+          // The first data replaces a loading note, not rows: it renders in a transition, which React splits into
+          // short tasks, so the page's first rows hold the main thread in no long task (docs/decisions/168).
+          if (abort.signal.aborted) return;
+          const store = () =>
+            setState((current) => ({
+              data: mergeRef.current ? mergeRef.current(current.data, data) : data,
+              status: 'success',
+              fetching: false,
+            }));
+          if (firstData.current) {
+            firstData.current = false;
+            startTransition(store);
+          } else flushSync(store);
         },
         (error: unknown) => {
           if (!abort.signal.aborted)

@@ -45,7 +45,11 @@ const settingsOf = (overrides: Partial<RowSettings> = {}): RowSettings => ({
   ...overrides,
 });
 
-/** Lakers +150 (2.5) at FanDuel, Celtics −140 (1.7142: the feed floors 1.714285… to 4 places) at DraftKings. */
+/**
+ * Lakers +150 (2.5) at FanDuel, Celtics −140 at DraftKings: the feed says 1.7142 (1.714285… floored to 4 places), the
+ * book pays 1 + 100/140 = 12/7, and the page splits and pays at 12/7 (docs/decisions/160).
+ */
+const CELTICS = 12 / 7;
 function lakersCeltics(id = 'lal', extra: Partial<Arb> = {}): Arb {
   return {
     ...arb(id, [
@@ -124,11 +128,11 @@ describe('odds format', () => {
       `Bet at FanDuel: Los Angeles Lakers ${lakers} (opens in a new tab)`,
     );
     // Stakes and payouts do not depend on the format.
-    expect(stake(/stake on los angeles lakers/i).value).toBe('81.35');
-    expect(within(row).getByText('$3.37')).toBeInTheDocument();
+    expect(stake(/stake on los angeles lakers/i).value).toBe('81.36');
+    expect(within(row).getByText('$3.38')).toBeInTheDocument();
   });
 
-  it('keeps the American text exactly as the feed sends it by default (no settings: SPEC)', () => {
+  it('keeps the American text exactly as the feed sends it by default (no settings: docs/product.md)', () => {
     render(
       <ArbTable
         caption="Arbs"
@@ -140,7 +144,7 @@ describe('odds format', () => {
     );
     expect(screen.getByText('+150')).toBeInTheDocument();
     expect(screen.getByText('-140')).toBeInTheDocument();
-    expect(stake(/stake on los angeles lakers/i).value).toBe('81.35');
+    expect(stake(/stake on los angeles lakers/i).value).toBe('81.36');
     expect(screen.queryByRole('button', { name: /^hide/i })).not.toBeInTheDocument();
   });
 });
@@ -157,13 +161,17 @@ describe('stakes, totals and rounding', () => {
     expect(pays).toEqual(split.payouts.map((p) => `Pays ${formatUsd(p)}`));
   }
 
-  it('splits $200 to the cent for equal payouts by default (hand-checked: 81.35 × 2.5 = 203.37, 118.65 × 1.7142 = 203.38)', () => {
+  it('splits $200 to the cent for equal payouts by default, at the exact price (hand-checked: 81.36 × 2.5 = 203.40, 118.64 × 12/7 = 203.382… → 203.38)', () => {
     renderRows([lakersCeltics()]);
-    expect(stake(/stake on los angeles lakers/i).value).toBe('81.35');
-    expect(stake(/stake on boston celtics/i).value).toBe('118.65');
+    expect(stake(/stake on los angeles lakers/i).value).toBe('81.36');
+    expect(stake(/stake on boston celtics/i).value).toBe('118.64');
     expect(dataRow()).toHaveTextContent('Staked $200.00');
-    expect(dataRow()).toHaveTextContent('Profit $3.37');
-    expectFigures(splitStakes([2.5, 1.7142], 20_000, 0));
+    expect(dataRow()).toHaveTextContent('Pays $203.40');
+    expect(dataRow()).toHaveTextContent('Pays $203.38');
+    expect(dataRow()).toHaveTextContent('Profit $3.38');
+    // The cent split is the equal-payout split the edge badge stands for: no second return beside the badge.
+    expect(dataRow().querySelector('[data-split-return]')).toBeNull();
+    expectFigures(splitStakes([2.5, CELTICS], 20_000, 0));
   });
 
   it.each([
@@ -175,7 +183,7 @@ describe('stakes, totals and rounding', () => {
     'total %i cents rounded to $%i shows splitStakes’ stakes, payouts and profit',
     (totalCents, roundTo) => {
       renderRows([lakersCeltics()], { settings: settingsOf({ totalCents, roundTo }) });
-      const split = splitStakes([2.5, 1.7142], totalCents, roundTo * 100);
+      const split = splitStakes([2.5, CELTICS], totalCents, roundTo * 100);
       expect(stake(/stake on los angeles lakers/i).value).toBe((split.stakes[0]! / 100).toFixed(2));
       expect(stake(/stake on boston celtics/i).value).toBe((split.stakes[1]! / 100).toFixed(2));
       expectFigures(split);
@@ -183,14 +191,78 @@ describe('stakes, totals and rounding', () => {
     },
   );
 
-  it('$200 rounded to $5 is 80/120: the worst case is $0.00, not the $5.70 the Celtics side would pay', () => {
+  it('$200 rounded to $5 is 80/120: the worst case is $0.00, not the $5.71 the Celtics side would pay', () => {
     renderRows([lakersCeltics()], { settings: settingsOf({ roundTo: 5 }) });
     expect(stake(/stake on los angeles lakers/i).value).toBe('80.00');
     expect(stake(/stake on boston celtics/i).value).toBe('120.00');
     expect(dataRow()).toHaveTextContent('Pays $200.00');
-    expect(dataRow()).toHaveTextContent('Pays $205.70');
+    // 120 × 12/7 = 205.714…: the book pays $205.71 (the feed's 1.7142 would say $205.70).
+    expect(dataRow()).toHaveTextContent('Pays $205.71');
     expect(dataRow()).toHaveTextContent('Profit $0.00');
     expect(within(dataRow()).queryByText(/^Loses/)).not.toBeInTheDocument();
+    expect(splitReturnText()).toBe('$5 split guaranteed: $0.00 (0.00%)');
+  });
+
+  /** The return shown beside the edge badge, as a screen reader reads it. */
+  const splitReturnText = () => dataRow().querySelector('[data-split-return]')?.textContent ?? null;
+
+  it('beside the badge, a rounded split that turns a 1.53 % arb into a loss says so: −$0.80 (−0.40 %)', () => {
+    // +149 (2.49) and −140 (12/7): edge 1/(1/2.49 + 7/12) − 1 = 1.529 %. $200 to $5 is 80/120 at best: 80 × 2.49 =
+    // 199.20 and 120 × 12/7 = 205.714… → 205.71, so the bettor is down $0.80 (−80/20,000 = −0.40 %) if the +149 wins.
+    const thinLakers = arb(
+      'lal',
+      [
+        side('lal-fd', 'fanduel', '+149', 2.49, {
+          name: 'Los Angeles Lakers',
+          selection: { name: 'Los Angeles Lakers' },
+        }),
+        side('lal-dk', 'draftkings', '-140', 1.7142, {
+          name: 'Boston Celtics',
+          selection: { name: 'Boston Celtics' },
+        }),
+      ],
+      { edge: 1.529 },
+    );
+    renderRows([thinLakers], { settings: settingsOf({ roundTo: 5 }) });
+    const row = dataRow();
+    expect(within(row).getByText('1.53%')).toBeInTheDocument();
+    expect(splitReturnText()).toBe('$5 split guaranteed: -$0.80 (-0.40%)');
+    expect(row).toHaveTextContent('Profit -$0.80');
+    expect(within(row).getByText('Loses $0.80 if Los Angeles Lakers wins')).toBeInTheDocument();
+    // The badge's cell holds it: it is read right after the edge.
+    expect(within(row).getAllByRole('cell')[0]).toHaveTextContent(
+      'Edge 1.53%$5 split guaranteed: -$0.80 (-0.40%)',
+    );
+  });
+
+  it('a rounded split is the best at the exact prices: −163/+263, $200 to $5, is 135/65 ($17.82), not 140/60 ($17.80)', () => {
+    // 1 + 100/163 = 1.613496…: 135 × it = 217.822 → $217.82, 65 × 3.63 = $235.95; 140/60 pays 225.88 and 217.80.
+    // At the feed's 1.6134, 135 × 1.6134 = 217.809 → $217.80 tied 140/60, and the tie picked 140/60: 2¢ less.
+    const split = arb('bos', [
+      side('bos-fd', 'fanduel', '-163', 1.6134, { name: 'Boston', selection: { name: 'Boston' } }),
+      side('bos-dk', 'draftkings', '+263', 3.63, { name: 'Miami', selection: { name: 'Miami' } }),
+    ]);
+    renderRows([split], { settings: settingsOf({ roundTo: 5 }) });
+    expect(stake(/stake on boston/i).value).toBe('135.00');
+    expect(stake(/stake on miami/i).value).toBe('65.00');
+    expect(dataRow()).toHaveTextContent('Pays $217.82');
+    expect(dataRow()).toHaveTextContent('Pays $235.95');
+    expect(dataRow()).toHaveTextContent('Profit $17.82');
+    // 1,782 × 10,000 / 20,000 = 891 hundredths.
+    expect(splitReturnText()).toBe('$5 split guaranteed: $17.82 (8.91%)');
+  });
+
+  it('typed stakes show their own return beside the badge, and leaving the field empty takes it away', async () => {
+    renderRows([lakersCeltics()]);
+    const lakers = stake(/stake on los angeles lakers/i);
+    await userEvent.clear(lakers);
+    await userEvent.type(lakers, '10');
+    // 10 × 2.50 ÷ 1.71 = 14.62 (2-place odds for typed stakes); 10 × 2.5 = 25.00, 14.62 × 12/7 = 25.062… → 25.06:
+    // worst case 25.00 − 24.62 = $0.38, 3,800 / 2,462 = 1.5434… → 1.54 %.
+    expect(splitReturnText()).toBe('Your stakes guaranteed: $0.38 (1.54%)');
+    await userEvent.clear(lakers);
+    await userEvent.tab();
+    expect(splitReturnText()).toBeNull();
   });
 
   it('a rounded split that loses in one outcome says so, in text a screen reader reads', () => {
@@ -200,6 +272,7 @@ describe('stakes, totals and rounding', () => {
     expect(split.losesIn).toEqual([1]);
     expectFigures(split);
     expect(dataRow()).toHaveTextContent('Profit -$1.50');
+    expect(splitReturnText()).toBe('$10 split guaranteed: -$1.50 (-1.50%)');
     const loss = within(dataRow()).getByText('Loses $1.50 if Under 221.5 wins');
     expect(loss).toBeVisible();
     expect(loss).not.toHaveAttribute('aria-hidden');
@@ -210,7 +283,7 @@ describe('stakes, totals and rounding', () => {
     expect(within(dataRow()).queryByText(/^Loses/)).not.toBeInTheDocument();
   });
 
-  it('typing one stake still computes the other (SPEC §5), and leaving it empty resets to the rounded split', async () => {
+  it('typing one stake still computes the other (docs/product.md §5), and leaving it empty resets to the rounded split', async () => {
     renderRows([lakersCeltics()], { settings: settingsOf({ roundTo: 5 }) });
     const lakers = stake(/stake on los angeles lakers/i);
     const celtics = stake(/stake on boston celtics/i);
@@ -234,7 +307,7 @@ describe('stakes, totals and rounding', () => {
     await userEvent.type(lakers, '10');
     expect(stake(/stake on boston celtics/i).value).toBe('14.62');
     rerenderWith({ settings: settingsOf({ totalCents: 100_000 }) });
-    const split = splitStakes([2.5, 1.7142], 100_000, 0);
+    const split = splitStakes([2.5, CELTICS], 100_000, 0);
     expect(stake(/stake on los angeles lakers/i).value).toBe((split.stakes[0]! / 100).toFixed(2));
     expect(stake(/stake on boston celtics/i).value).toBe((split.stakes[1]! / 100).toFixed(2));
   });

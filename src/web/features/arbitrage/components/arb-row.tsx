@@ -8,12 +8,19 @@ import {
   changeWager,
   formatUsd,
   inputsToStakes,
-  parseStake,
+  resetsOnBlur,
   type WagerInputs,
 } from '#domain/wagers.ts';
 import { cn } from '#web/lib/cn.ts';
 import { priceText } from '../lib/bettor-extras.ts';
-import { defaultRowStakes, typedRowStakes, type RowStakes } from '../lib/row-stakes.ts';
+import {
+  defaultRowStakes,
+  formatReturnPct,
+  paidDecimals,
+  splitReturn,
+  typedRowStakes,
+  type RowStakes,
+} from '../lib/row-stakes.ts';
 import { stateForBook, type SportsbookStates } from '../lib/sportsbook-preferences.ts';
 import type { OddsFormat, RowSettings } from '../lib/tool-settings.ts';
 import { ArbAge } from './arb-age.tsx';
@@ -176,6 +183,31 @@ function SideItem({
   );
 }
 
+/**
+ * Beside the edge badge (the equal-payout split's return), what the stakes shown really return whichever outcome
+ * wins, when they are not that split: rounded to whole dollars, or typed (docs/decisions/160). Rounding can turn a
+ * 1.94 % arb into a guaranteed loss; this says so where the bettor reads the edge.
+ */
+function SplitReturnText({ figures, label }: { figures: RowStakes; label: string }) {
+  const { cents, hundredthsPct } = splitReturn(figures);
+  return (
+    <p
+      data-split-return=""
+      title="Guaranteed return of the stakes shown: the smallest payout minus the total staked"
+      className={cn(
+        'text-[11px] leading-tight whitespace-nowrap',
+        cents < 0 ? 'font-semibold text-red-300' : 'text-slate-300',
+      )}
+    >
+      <span className="text-slate-400">{label}</span>
+      <span className="sr-only"> guaranteed:</span>{' '}
+      <span className="font-mono tabular-nums xl:block">
+        {formatUsd(cents)} ({formatReturnPct(hundredthsPct)})
+      </span>
+    </p>
+  );
+}
+
 /** Typed stakes, remembered with the total and rounding they were typed under (a new total starts a new split). */
 interface Typed {
   inputs: WagerInputs;
@@ -199,7 +231,8 @@ function ArbRowView({
   const sides = arb.sides;
   const books = sides.map((side) => getSportsbook(side.sportsbook));
   const twoWay = sides.length === 2;
-  const decimals = useMemo(() => sides.map((side) => side.decimal_odds), [sides]);
+  // Stakes are split and paid at each side's exact price (docs/decisions/160), not the feed's 4-place decimal.
+  const decimals = useMemo(() => paidDecimals(sides), [sides]);
   const prices = useMemo(() => sides.map((side) => priceOf(side, oddsFormat)), [sides, oddsFormat]);
   // The default split: two-sided arbs start their inputs from it, three-way arbs show it read-only.
   const split = useMemo(
@@ -234,10 +267,9 @@ function ArbRowView({
       input: {
         text: inputs[side],
         onChange: (text) => setTyped({ inputs: changeWager(inputs, side, text, pair), totalCents, roundTo }),
-        // SPEC §5: leaving an empty or zero field resets both sides to the default split.
+        // docs/product.md §5: leaving an empty or zero field resets both sides to the default split.
         onBlur: () => {
-          const stake = parseStake(inputs[side]);
-          if (stake === null || stake === 0) setTyped(null);
+          if (resetsOnBlur(inputs[side])) setTyped(null);
         },
       },
       stakeCents,
@@ -263,6 +295,9 @@ function ArbRowView({
         <td className="relative px-3 py-3 max-xl:p-0 xl:w-24">
           <div className="flex flex-col items-start gap-1">
             <EdgeBadge edge={arb.edge_pct} />
+            {roundTo > 0 || typedInputs ? (
+              <SplitReturnText figures={figures} label={typedInputs ? 'Your stakes' : `$${roundTo} split`} />
+            ) : null}
             {highlighted ? (
               <span className="rounded bg-emerald-400 px-1.5 text-[11px] font-bold uppercase tracking-wide text-slate-950">
                 New

@@ -70,6 +70,31 @@ describe('ArbTable', () => {
     expect(within(row).getByText('-140')).toBeInTheDocument();
   });
 
+  it('lists near-arbs (edge 0 % or less) under a divider that says they guarantee nothing (issue 34)', () => {
+    renderTable([moneyline('a', 1.2), moneyline('b', 0.1), moneyline('c', 0), moneyline('d', -0.5)], {
+      nearArbDivider: true,
+    });
+    const groups = screen.getAllByRole('rowgroup').slice(1); // after the header's
+    expect(groups).toHaveLength(2);
+    const [profit, near] = groups as [HTMLElement, HTMLElement];
+    expect(within(profit).getAllByText(/Boston Celtics/).length).toBeGreaterThan(0);
+    const divider = within(near).getByRole('columnheader');
+    expect(divider).toHaveTextContent(
+      'Near-arbs: an edge of 0 % or less guarantees no profit. Listed to watch for a price to move.',
+    );
+    expect(within(profit).getAllByText(/^1\.20%$|^0\.10%$/)).toHaveLength(2);
+    expect(within(near).getAllByText(/^0\.00%$|^-0\.50%$/)).toHaveLength(2);
+  });
+
+  it('puts the divider first when every row is a near-arb, and shows none without near-arbs', () => {
+    const { unmount } = renderTable([moneyline('c', 0), moneyline('d', -0.5)], { nearArbDivider: true });
+    expect(screen.getAllByRole('rowgroup')).toHaveLength(2);
+    expect(screen.getByText(/^Near-arbs: an edge of 0 %/)).toBeInTheDocument();
+    unmount();
+    renderTable([moneyline('a', 1.2)], { nearArbDivider: true });
+    expect(screen.queryByText(/^Near-arbs/)).toBeNull();
+  });
+
   it('colours negative edges by magnitude', () => {
     const a = (id: string, edge: number) =>
       arb(id, [side(`${id}1`, 'fanduel', '+100', 2), side(`${id}2`, 'betmgm', '-110', 1.91)], { edge });

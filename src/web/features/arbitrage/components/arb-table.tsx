@@ -22,11 +22,19 @@ export interface ArbTableProps {
   device: DeviceKind;
   states: SportsbookStates;
   onStateChange: (book: SportsbookKey, state: string) => void;
-  /** Odds format, total stake, rounding and the clock; SPEC's American prices and $200 cent split by default. */
+  /** Odds format, total stake, rounding and the clock; docs/product.md's American prices and $200 cent split by default. */
   settings?: RowSettings;
   /** Hides the arb with this key; without it rows have no Hide button. */
   onHide?: (key: string) => void;
+  /**
+   * Lists the near-arbs (edge 0 % or less, rows sorted best first) in a group of their own under a labelled divider
+   * saying they guarantee no profit (issue 34).
+   */
+  nearArbDivider?: boolean;
 }
+
+export const NEAR_ARB_DIVIDER_TEXT =
+  'Near-arbs: an edge of 0 % or less guarantees no profit. Listed to watch for a price to move.';
 
 const th = 'px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-400';
 
@@ -36,8 +44,17 @@ interface PendingFocus {
   index: number;
 }
 
-export function ArbTable({ caption, rows, device, states, onStateChange, settings, onHide }: ArbTableProps) {
-  // Without the page's settings: SPEC's defaults, with the shared 15 s clock of the start times for the ages.
+export function ArbTable({
+  caption,
+  rows,
+  device,
+  states,
+  onStateChange,
+  settings,
+  onHide,
+  nearArbDivider = false,
+}: ArbTableProps) {
+  // Without the page's settings: docs/product.md's defaults, with the shared 15 s clock of the start times for the ages.
   const clockNow = useNow();
   const rowSettings = settings ?? { ...DEFAULT_ROW_SETTINGS, now: clockNow };
   const tableRef = useRef<HTMLTableElement>(null);
@@ -69,6 +86,25 @@ export function ArbTable({ caption, rows, device, states, onStateChange, setting
       : undefined;
     (next ?? tableRef.current ?? emptyRef.current)?.focus();
   }, [rows]);
+
+  const split = nearArbDivider ? rows.findIndex((row) => row.arb.edge_pct <= 0) : -1;
+  const profitRows = split === -1 ? rows : rows.slice(0, split);
+  const nearRows = split === -1 ? [] : rows.slice(split);
+  const renderRow = (row: TableRow) => (
+    <ArbRow
+      key={row.key}
+      arb={row.arb}
+      arbKey={row.key}
+      highlighted={row.highlighted}
+      stars={row.stars}
+      starsKey={row.starsKey}
+      device={device}
+      states={states}
+      onStateChange={onStateChange}
+      settings={rowSettings}
+      onHide={onHide ? hide : undefined}
+    />
+  );
 
   if (rows.length === 0) {
     return (
@@ -102,23 +138,21 @@ export function ArbTable({ caption, rows, device, states, onStateChange, setting
             </th>
           </tr>
         </thead>
-        <tbody className="max-xl:block">
-          {rows.map((row) => (
-            <ArbRow
-              key={row.key}
-              arb={row.arb}
-              arbKey={row.key}
-              highlighted={row.highlighted}
-              stars={row.stars}
-              starsKey={row.starsKey}
-              device={device}
-              states={states}
-              onStateChange={onStateChange}
-              settings={rowSettings}
-              onHide={onHide ? hide : undefined}
-            />
-          ))}
-        </tbody>
+        {profitRows.length > 0 ? <tbody className="max-xl:block">{profitRows.map(renderRow)}</tbody> : null}
+        {nearRows.length > 0 ? (
+          <tbody data-testid="near-arbs" className="max-xl:block">
+            <tr className="max-xl:block">
+              <th
+                scope="colgroup"
+                colSpan={4}
+                className="border-t-2 border-dashed border-slate-600 px-3 pb-2 pt-4 text-left text-sm font-medium text-slate-300 max-xl:block"
+              >
+                {NEAR_ARB_DIVIDER_TEXT}
+              </th>
+            </tr>
+            {nearRows.map(renderRow)}
+          </tbody>
+        ) : null}
       </table>
     </RowClockContext>
   );

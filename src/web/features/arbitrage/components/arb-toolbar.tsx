@@ -140,7 +140,13 @@ export interface ArbToolbarProps {
   onRoundToChange: (step: RoundTo) => void;
   alerts: boolean;
   onAlertsChange: (on: boolean) => void;
+  /** The alerts' own threshold in percent (issue 34). */
+  alertThresholdPct: number;
+  onAlertThresholdChange: (pct: number) => void;
   filtersRef: Ref<HTMLInputElement>;
+  id?: string;
+  /** Classes of the toolbar's box (the page folds it on phones). */
+  className?: string;
 }
 
 export function ArbToolbar(props: ArbToolbarProps) {
@@ -149,7 +155,7 @@ export function ArbToolbar(props: ArbToolbarProps) {
   const id = useId();
   const narrowed = !isDefaultFilters(filters) || props.hiddenCount > 0;
   return (
-    <div className="mt-3 space-y-2 border-b border-slate-800 pb-3">
+    <div id={props.id} className={cn('mt-3 space-y-2 border-b border-slate-800 pb-3', props.className)}>
       {/* Reaching for a filter loads what filters need (lib/bettor-extras.ts), so the rows need not wait for it. */}
       <div
         role="group"
@@ -248,6 +254,20 @@ export function ArbToolbar(props: ArbToolbarProps) {
           />
         </div>
         <AlertsSwitch on={props.alerts} onChange={props.onAlertsChange} />
+        <div className={fieldClass}>
+          <label htmlFor={`${id}a`}>Alert threshold</label>
+          <NumberField
+            id={`${id}a`}
+            value={props.alertThresholdPct}
+            onCommit={(pct) => props.onAlertThresholdChange(pct!)}
+            parse={(text) => inRange(text, 0.1, 100)}
+            min={0.1}
+            max={100}
+            step={0.1}
+            className="w-16"
+          />
+          <span aria-hidden="true">%</span>
+        </div>
         <Popover
           label="Keyboard shortcuts"
           trigger={<span aria-hidden="true">?</span>}
@@ -295,7 +315,7 @@ function AlertsSwitch({ on, onChange }: { on: boolean; onChange: (on: boolean) =
       <span id="arbs-alerts-note" className={cn('text-xs text-slate-400', !note && 'sr-only')}>
         {note
           ? 'Sound only: desktop notifications are blocked'
-          : 'Sound and desktop notification for new arbs'}
+          : 'One sound and one desktop notification for new arbs at or above the alert threshold'}
       </span>
     </div>
   );

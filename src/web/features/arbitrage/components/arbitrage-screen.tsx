@@ -1,6 +1,17 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  lazy,
+  startTransition,
+  Suspense,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { arbKey } from '#domain/arb-feed.ts';
 import { cn } from '#web/lib/cn.ts';
+import { FoldChevron } from '#web/ui/fold-chevron.tsx';
 import { Button } from '#web/ui/button.tsx';
 import { Switch } from '#web/ui/switch.tsx';
 import { useArbs } from '../api/get-arbs.ts';
@@ -14,7 +25,13 @@ import {
   useShowSuspectArbs,
   useSportsbookStates,
 } from '../hooks/use-sportsbook-preferences.ts';
-import { useAlertsSetting, useArbView, useHiddenArbs, useStakeSettings } from '../hooks/use-tool-settings.ts';
+import {
+  useAlertsSetting,
+  useArbView,
+  useAutoRefreshSetting,
+  useHiddenArbs,
+  useStakeSettings,
+} from '../hooks/use-tool-settings.ts';
 import type { FeedArb } from '../lib/arb-filters.ts';
 import { arbsByTab, MAX_STARS, refreshInterval, STARS_PER_NEW_ARB, type ArbMode } from '../lib/arbs.ts';
 import { arbFilter, bettorExtrasReady, loadBettorExtras } from '../lib/bettor-extras.ts';
@@ -33,6 +50,24 @@ const NO_ARBS: readonly FeedArb[] = [];
 
 /** Rows rendered at first (best edges); "Show more" adds as many again. Keeps each refresh's commit small. */
 const PAGE_SIZE = 25;
+
+/**
+ * Rows drawn with the first data: more than a screen at 390 px and at 1280 px. The rest of the first page joins when
+ * the visitor scrolls towards the end of the list, moves the focus into its last rows or asks with "Show more", so the
+ * first render and the page's DOM stay small (docs/decisions/168).
+ */
+export const FIRST_ROWS = 10;
+
+/** With Auto off, rows older than this are said to be (issue 34). */
+export const STALE_AFTER_MS = 30_000;
+
+/** "45 s", "3 min", "2 h": how old the rows are. */
+function ageText(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
+  return `${Math.floor(seconds / 3600)} h`;
+}
 
 const MODES: readonly { value: ArbMode; label: string; caption: string }[] = [
   { value: 'prematch', label: 'Pre-match', caption: 'Pre-match arbitrage opportunities, highest edge first' },
@@ -55,9 +90,35 @@ function RefreshIcon({ spinning }: { spinning: boolean }) {
   );
 }
 
+/**
+ * Calls `onApproach` once it comes within a screen's height of the viewport (the visitor scrolls towards the end of the
+ * rows drawn), or at once where the browser cannot tell. Renders an empty marker.
+ */
+function RowsApproach({ onApproach }: { onApproach: () => void }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const marker = ref.current;
+    if (!marker || typeof IntersectionObserver === 'undefined') {
+      onApproach();
+      return;
+    }
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) onApproach();
+      },
+      { rootMargin: '0px 0px 100% 0px' },
+    );
+    observer.observe(marker);
+    return () => observer.disconnect();
+  }, [onApproach]);
+  return <div ref={ref} aria-hidden="true" data-rows-approach="" />;
+}
+
 export function ArbitrageScreen() {
   const [mode, setMode] = useState<ArbMode>('prematch');
-  const [auto, setAuto] = useState(false);
+  const { auto, toggleAuto } = useAutoRefreshSetting();
+  // Phones: the filters and settings fold under one button, so the first arb is on the first screen (issue 34).
+  const [toolsOpen, setToolsOpen] = useState(false);
   const [manualRefreshing, setManualRefreshing] = useState(false);
   const { selected, setSelected } = useSelectedSportsbooks();
   const { states, setState } = useSportsbookStates();
@@ -113,7 +174,7 @@ export function ArbitrageScreen() {
       list.filter((arb) => (!keep || keep(arb)) && (hidden.size === 0 || !hidden.has(arbKey(arb))));
     return { prematch: pick(tabs.prematch), live: pick(tabs.live) };
   }, [tabs, filters, filterNow, hidden, formatReady]);
-  const { alerts, setAlerts } = useAlertsSetting();
+  const { alerts, setAlerts, thresholdPct, setThresholdPct } = useAlertsSetting();
   const eligible = useMemo(
     () => (alerts && formatReady ? [...filtered.prematch, ...filtered.live] : NO_ARBS),
     [alerts, formatReady, filtered],
@@ -133,7 +194,14 @@ export function ArbitrageScreen() {
     [oddsFormat, totalCents, roundTo, now],
   );
   const shown = filtered[mode];
-  const [limit, setLimit] = useState(PAGE_SIZE);
+  // Near-arbs (edge 0 % or less) guarantee nothing: counted apart and listed below a divider (issue 34).
+  const profitable = useMemo(() => shown.filter((arb) => arb.edge_pct > 0).length, [shown]);
+  const [limit, setLimit] = useState(FIRST_ROWS);
+  // FIRST_ROWS → PAGE_SIZE, then PAGE_SIZE more a click.
+  const nextLimit = limit < PAGE_SIZE ? PAGE_SIZE : limit + PAGE_SIZE;
+  const growFirstPage = useCallback(() => {
+    startTransition(() => setLimit((n) => Math.max(n, PAGE_SIZE)));
+  }, []);
   const { rows, matching } = useMemo(() => {
     const latest = highlights.at(-1);
     let starsLeft = reducedMotion ? 0 : MAX_STARS;
@@ -168,13 +236,19 @@ export function ArbitrageScreen() {
     r: () => {
       if (!refreshDisabled) void refresh();
     },
-    a: () => setAuto((on) => !on),
-    '/': () => filtersRef.current?.focus(),
+    a: toggleAuto,
+    '/': () => {
+      setToolsOpen(true);
+      // The fold opens in this render; focus once it is shown.
+      requestAnimationFrame(() => filtersRef.current?.focus());
+    },
   });
 
   const demo = result ? result.sample || result.feed.source === 'simulator' : false;
   const updatedAt = result ? new Date(result.feed.generated_at * 1000) : null;
   const invalidArbs = result?.invalidArbs ?? 0;
+  const age = result ? Math.max(0, now - result.receivedAt) : 0;
+  const stale = !auto && result !== undefined && age > STALE_AFTER_MS;
 
   let body: ReactNode;
   if (query.isPending || !formatReady) {
@@ -201,8 +275,17 @@ export function ArbitrageScreen() {
             'motion-safe:transition-opacity',
             manualRefreshing && 'pointer-events-none opacity-40',
           )}
+          // The focus in the rows (Tab through them) draws the rest of the first page ahead of it.
+          onFocus={
+            limit < PAGE_SIZE
+              ? (event) => {
+                  if (event.target.closest('table')) growFirstPage();
+                }
+              : undefined
+          }
         >
           <ArbTable
+            nearArbDivider
             caption={MODES.find((m) => m.value === mode)!.caption}
             rows={rows}
             device={device}
@@ -211,13 +294,14 @@ export function ArbitrageScreen() {
             settings={settings}
             onHide={hide}
           />
+          {matching > rows.length && limit < PAGE_SIZE ? <RowsApproach onApproach={growFirstPage} /> : null}
           {matching > rows.length ? (
             <div className="mt-4 flex flex-wrap items-center justify-center gap-3 text-sm text-slate-400">
               <span>
                 Showing the best {rows.length} of {matching}
               </span>
-              <Button variant="secondary" size="sm" onClick={() => setLimit((n) => n + PAGE_SIZE)}>
-                Show {Math.min(PAGE_SIZE, matching - rows.length)} more
+              <Button variant="secondary" size="sm" onClick={() => setLimit(nextLimit)}>
+                Show {Math.min(nextLimit - limit, matching - rows.length)} more
               </Button>
             </div>
           ) : null}
@@ -267,16 +351,28 @@ export function ArbitrageScreen() {
                 : null}
             </p>
           ) : null}
+          {stale ? (
+            <p data-testid="stale-note" className="text-xs font-medium text-amber-200">
+              These prices are {ageText(age)} old. Refresh, or turn on Auto to keep them current.
+            </p>
+          ) : null}
         </div>
       </div>
 
       <div className="mt-5 flex flex-wrap items-center justify-between gap-3 border-b border-slate-800 pb-3">
-        <ModeTabs
-          tabs={MODES}
-          value={mode}
-          onChange={setMode}
-          renderCount={(value) => (result ? filtered[value].length : '–')}
-        />
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+          <ModeTabs
+            tabs={MODES}
+            value={mode}
+            onChange={setMode}
+            renderCount={(value) => (result ? filtered[value].length : '–')}
+          />
+          {result ? (
+            <p data-testid="profit-count" className="text-sm text-slate-300">
+              <span className="font-semibold text-emerald-300">{profitable}</span> with a guaranteed profit
+            </p>
+          ) : null}
+        </div>
         <div className="flex flex-wrap items-center gap-2">
           <SportsbookPicker selected={selected} onChange={setSelected} />
           <label
@@ -292,7 +388,7 @@ export function ArbitrageScreen() {
             Show suspect arbs ({result ? suspect[mode] : '–'})
           </label>
           <div className="flex h-8 items-center gap-2 rounded-md border border-slate-700 bg-slate-900 px-2.5">
-            <Switch id="arbs-auto-refresh" checked={auto} onClick={() => setAuto((on) => !on)} />
+            <Switch id="arbs-auto-refresh" checked={auto} onClick={toggleAuto} />
             <label htmlFor="arbs-auto-refresh" className="text-sm font-medium text-slate-100">
               Auto
             </label>
@@ -301,9 +397,21 @@ export function ArbitrageScreen() {
             <RefreshIcon spinning={manualRefreshing || (auto && query.isFetching)} />
             Refresh
           </Button>
+          <button
+            type="button"
+            aria-expanded={toolsOpen}
+            aria-controls="arbs-tools"
+            onClick={() => setToolsOpen((open) => !open)}
+            className="inline-flex h-8 items-center gap-1.5 rounded-md border border-slate-700 bg-slate-900 px-2.5 text-sm font-medium text-slate-100 hover:bg-slate-800 focus-visible:outline-2 focus-visible:outline-emerald-300 sm:hidden"
+          >
+            Filters and settings
+            <FoldChevron open={toolsOpen} />
+          </button>
         </div>
       </div>
       <ArbToolbar
+        id="arbs-tools"
+        className={toolsOpen ? undefined : 'max-sm:hidden'}
         filters={filters}
         onFiltersChange={setFilters}
         arbs={arbs ?? NO_ARBS}
@@ -319,6 +427,8 @@ export function ArbitrageScreen() {
         onRoundToChange={setRoundTo}
         alerts={alerts}
         onAlertsChange={setAlerts}
+        alertThresholdPct={thresholdPct}
+        onAlertThresholdChange={setThresholdPct}
         filtersRef={filtersRef}
       />
       {alerts ? (
@@ -326,7 +436,7 @@ export function ArbitrageScreen() {
           <ArbAlerts
             latest={result?.highlights.at(-1)}
             eligible={eligible}
-            minEdgePct={filters.minEdgePct}
+            thresholdPct={thresholdPct}
             count={shown.length}
             polling={auto}
             refetch={refetch}

@@ -45,7 +45,12 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const dataRows = () => screen.getAllByRole('row').slice(1);
+/** The arbs' rows: not the header row, nor the near-arbs' divider (a row of one column header). */
+const dataRows = () =>
+  screen
+    .getAllByRole('row')
+    .slice(1)
+    .filter((row) => within(row).queryAllByRole('columnheader').length === 0);
 
 describe('ArbitrageTool', () => {
   it('asks for /tools/arbs.json with the current time and shows the arbs sorted by edge, highest first', async () => {
@@ -340,15 +345,74 @@ describe('ArbitrageTool', () => {
     expect(badgeRenders.get(3.3)).toBe(before.c);
   });
 
-  it('renders the best 25 arbs and more on request', async () => {
+  /** An IntersectionObserver the test drives: `approach()` says every observed element came near the viewport. */
+  function stubIntersectionObserver() {
+    const observers = new Set<{ callback: IntersectionObserverCallback; targets: Element[] }>();
+    class FakeObserver {
+      entry: { callback: IntersectionObserverCallback; targets: Element[] };
+      constructor(callback: IntersectionObserverCallback) {
+        this.entry = { callback, targets: [] };
+        observers.add(this.entry);
+      }
+      observe(target: Element) {
+        this.entry.targets.push(target);
+      }
+      disconnect() {
+        observers.delete(this.entry);
+      }
+    }
+    vi.stubGlobal('IntersectionObserver', FakeObserver);
+    return {
+      observed: () => [...observers].flatMap((observer) => observer.targets),
+      approach: () => {
+        for (const { callback, targets } of [...observers]) {
+          const entries = targets.map(
+            (target) => ({ target, isIntersecting: true }) as IntersectionObserverEntry,
+          );
+          act(() => callback(entries, {} as IntersectionObserver));
+        }
+      },
+    };
+  }
+
+  it('draws the best 10 arbs first, the rest of the best 25 when scrolled towards, and more on request', async () => {
+    const viewport = stubIntersectionObserver();
     answers = [feed(Array.from({ length: 40 }, (_, i) => moneyline(`ev${i}`, i / 10)))];
     render(<ArbitrageTool />);
     await screen.findByRole('table');
-    expect(dataRows()).toHaveLength(25);
-    expect(screen.getByText('Showing the best 25 of 40')).toBeInTheDocument();
+    expect(dataRows()).toHaveLength(10);
+    expect(screen.getByText('Showing the best 10 of 40')).toBeInTheDocument();
     expect(within(dataRows()[0]!).getByText(/%$/)).toHaveTextContent('3.90%');
+    expect(viewport.observed()).toHaveLength(1);
+    viewport.approach();
+    await waitFor(() => expect(dataRows()).toHaveLength(25));
+    expect(screen.getByText('Showing the best 25 of 40')).toBeInTheDocument();
+    expect(within(dataRows()[24]!).getByText(/%$/)).toHaveTextContent('1.50%');
+    expect(viewport.observed()).toHaveLength(0);
     await userEvent.click(screen.getByRole('button', { name: 'Show 15 more' }));
     expect(dataRows()).toHaveLength(40);
     expect(screen.queryByRole('button', { name: /more$/ })).not.toBeInTheDocument();
+  });
+
+  it('draws the rest of the best 25 when the focus moves into the rows, or on "Show 15 more" at once', async () => {
+    stubIntersectionObserver();
+    answers = [feed(Array.from({ length: 40 }, (_, i) => moneyline(`ev${i}`, i / 10)))];
+    const { unmount } = render(<ArbitrageTool />);
+    await screen.findByRole('table');
+    expect(dataRows()).toHaveLength(10);
+    act(() =>
+      within(dataRows()[9]!)
+        .getByRole('button', { name: /^Hide / })
+        .focus(),
+    );
+    await waitFor(() => expect(dataRows()).toHaveLength(25));
+    unmount();
+
+    render(<ArbitrageTool />);
+    await screen.findByRole('table');
+    expect(dataRows()).toHaveLength(10);
+    await userEvent.click(screen.getByRole('button', { name: 'Show 15 more' }));
+    expect(dataRows()).toHaveLength(25);
+    expect(screen.getByText('Showing the best 25 of 40')).toBeInTheDocument();
   });
 });

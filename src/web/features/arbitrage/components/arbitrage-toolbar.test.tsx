@@ -95,7 +95,7 @@ async function openPage() {
 }
 
 describe('filters', () => {
-  it('start with none: every arb listed, SPEC defaults passed to the rows', async () => {
+  it('start with none: every arb listed, docs/product.md defaults passed to the rows', async () => {
     await openPage();
     expect(listed()).toEqual(['nba1', 'nhl1', 'anon', 'mlb1']);
     expect(tabCount(/pre-match/i)).toMatch(/4/);
@@ -357,12 +357,35 @@ describe('alerts', () => {
     await refresh(); // the same feed: nothing new
     await refresh(); // neg leaves: nothing new
     expect(notifications).toHaveLength(1);
-    // A minimum edge of 0.5 %: low (0.2 %) arrives below it.
-    await user.type(screen.getByRole('spinbutton', { name: 'Minimum edge' }), '0.5');
+    // low (0.2 %) arrives: listed (no minimum edge is set) but under the alerts' own 1 % threshold (issue 34).
     await refresh();
+    expect(listed()).toContain('low');
     expect(notifications).toHaveLength(1);
     expect(notes).toHaveLength(2);
     expect(window.localStorage.getItem('arbAlerts')).toBe('true');
+  });
+
+  it('have their own threshold, 1 % unless changed and then remembered; new arbs of one fetch make one alert', async () => {
+    const user = userEvent.setup();
+    const c = game('ccc', { league: 'nba', edge: 1.5 });
+    answers = [feed([a]), feed([a, low, c, neg])];
+    const view = render(<ArbitrageTool />);
+    await screen.findByRole('list', { name: 'arbs' });
+    const threshold = screen.getByRole('spinbutton', { name: 'Alert threshold' });
+    expect(threshold).toHaveValue(1);
+    await user.clear(threshold);
+    await user.type(threshold, '0.1');
+    expect(window.localStorage.getItem('arbAlertThresholdPct')).toBe('0.1');
+    await user.click(screen.getByRole('switch', { name: 'Alerts' }));
+    await user.click(screen.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() =>
+      expect(notifications).toEqual([{ title: '2 new arbs, best 1.50%', body: 'CCCA @ CCCH · Moneyline' }]),
+    );
+    expect(notes).toEqual([880, 1320]); // one chime (two notes) for both
+    view.unmount();
+    render(<ArbitrageTool />);
+    await screen.findByRole('list', { name: 'arbs' });
+    expect(screen.getByRole('spinbutton', { name: 'Alert threshold' })).toHaveValue(0.1);
   });
 
   it('stay silent with the switch off', async () => {
@@ -400,6 +423,60 @@ describe('alerts', () => {
   });
 });
 
+describe('counts, Auto and the age of the rows (issue 34)', () => {
+  it('each tab counts the rows it shows; the page says how many carry a guaranteed profit', async () => {
+    answers = [
+      feed([
+        game('p1', { league: 'nba', edge: 2 }),
+        game('p2', { league: 'nba', edge: 0.3 }),
+        game('z0', { league: 'nba', edge: 0 }),
+        game('n1', { league: 'nba', edge: -0.4 }),
+        game('n2', { league: 'nba', edge: -0.8 }),
+        game('l1', { league: 'nhl', edge: -0.1, live: true }),
+      ]),
+    ];
+    await openPage();
+    expect(listed()).toEqual(['p1', 'p2', 'z0', 'n1', 'n2']);
+    expect(tabCount(/pre-match/i)).toMatch(/5/);
+    expect(screen.getByTestId('profit-count')).toHaveTextContent(/^2 with a guaranteed profit$/);
+    await userEvent.setup().click(screen.getByRole('tab', { name: /live/i }));
+    expect(tabCount(/live/i)).toMatch(/1/);
+    expect(screen.getByTestId('profit-count')).toHaveTextContent(/^0 with a guaranteed profit$/);
+  });
+
+  it('Auto is off on a first visit, and remembered once turned on', async () => {
+    const user = userEvent.setup();
+    const view = await openPage();
+    const auto = screen.getByRole('switch', { name: 'Auto' });
+    expect(auto).toHaveAttribute('aria-checked', 'false');
+    await user.click(auto);
+    expect(window.localStorage.getItem('arbAutoRefresh')).toBe('true');
+    view.unmount();
+    await openPage();
+    expect(screen.getByRole('switch', { name: 'Auto' })).toHaveAttribute('aria-checked', 'true');
+    await user.click(screen.getByRole('switch', { name: 'Auto' }));
+    expect(window.localStorage.getItem('arbAutoRefresh')).toBe('false');
+  });
+
+  it('with Auto off, says when the rows are older than 30 s; with Auto on, says nothing', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      await openPage();
+      expect(screen.queryByTestId('stale-note')).toBeNull();
+      act(() => void vi.advanceTimersByTime(25_000));
+      expect(screen.queryByTestId('stale-note')).toBeNull();
+      act(() => void vi.advanceTimersByTime(10_000));
+      expect(screen.getByTestId('stale-note')).toHaveTextContent(
+        /^These prices are 3\d s old\. Refresh, or turn on Auto to keep them current\.$/,
+      );
+      act(() => screen.getByRole('switch', { name: 'Auto' }).click());
+      expect(screen.queryByTestId('stale-note')).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe('keyboard shortcuts', () => {
   it('r refreshes, a toggles Auto, / focuses the filters; none fires while typing or with a modifier', async () => {
     const user = userEvent.setup();
@@ -414,7 +491,8 @@ describe('keyboard shortcuts', () => {
     expect(auto).toHaveAttribute('aria-checked', 'false');
     await user.keyboard('/');
     const min = screen.getByRole('spinbutton', { name: 'Minimum edge' });
-    expect(min).toHaveFocus();
+    // The fold opens first; the focus moves at the next animation frame.
+    await waitFor(() => expect(min).toHaveFocus());
     expect(min).toHaveValue(null); // the slash was not typed
     await user.keyboard('a');
     await user.keyboard('r');

@@ -7,7 +7,7 @@ const base =
 
 /**
  * Opens the side's bet link in a new tab. Without a usable link it stays focusable but disabled (aria-disabled), and
- * shows SPEC §8's tooltip on hover and keyboard focus.
+ * shows docs/product.md §8's tooltip on hover and keyboard focus.
  */
 export function BetButton({
   href,

@@ -1,7 +1,7 @@
 import { cva } from 'class-variance-authority';
 import { edgeTone, formatEdge, type EdgeTone } from '../lib/edge-badge.ts';
 
-// SPEC §9 edge badge colours; every pair passes WCAG AA text contrast (checked by axe in tests/e2e).
+// docs/product.md §9 edge badge colours; every pair passes WCAG AA text contrast (checked by axe in tests/e2e).
 export const edgeBadgeVariants = cva(
   'inline-flex min-w-[4.5rem] items-center justify-center rounded-md px-2 py-1 font-mono text-sm font-bold tabular-nums',
   {

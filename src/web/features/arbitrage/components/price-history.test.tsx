@@ -164,7 +164,8 @@ describe('price history of an arb row', () => {
   });
 
   it('never gives a price to a minute without one: gaps are counted, skipped in the words and left empty in the chart', async () => {
-    // DraftKings suspended for the first ten minutes and the last three, FanDuel for minutes 20 to 24.
+    // DraftKings suspended for the first ten minutes and the last three, FanDuel for minutes 20 to 24. The row shows
+    // DraftKings at -140 now: the last minute is the row's price (issue 34), so two of those three stay gaps.
     answers = [
       history(
         minutes((m) => (m >= 20 && m < 25 ? null : american(150))),
@@ -174,8 +175,8 @@ describe('price history of an arb row', () => {
     await userEvent.click(renderRow());
     const items = await within(await panel()).findAllByRole('listitem');
     expect(items.map((item) => item.textContent)).toEqual([
-      'FanDuel Boston Celtics: +150 an hour ago, +150 now (no price for 5 minutes)',
-      'DraftKings New York Knicks: -150 50 minutes ago, -140 3 minutes ago, no price now (no price for 13 minutes)',
+      'FanDuel Boston Celtics: +150 an hour ago, +155 now (no price for 5 minutes)',
+      'DraftKings New York Knicks: -150 50 minutes ago, -140 now (no price for 12 minutes)',
     ]);
     const [times, celtics, knicks] = charts[0]!.data as [number[], (number | null)[], (number | null)[]];
     expect(times).toHaveLength(61);
@@ -188,8 +189,39 @@ describe('price history of an arb row', () => {
       true,
       false,
     ]);
-    expect(knicks.filter((p) => p === null)).toHaveLength(13);
+    expect(knicks.filter((p) => p === null)).toHaveLength(12);
     expect(knicks[10]).toBeCloseTo(0.6, 6); // -150 as the implied probability the chart plots
+  });
+
+  it('says "now" at the row\'s own price, in the words and at the chart\'s last point', async () => {
+    // The history's last minute has FanDuel at +150 and DraftKings at -150; the row shows +155 and -140 (issue 34:
+    // the panel said "1.80 now" while the row showed 1.83).
+    answers = [
+      history(
+        minutes(() => american(150)),
+        minutes(() => american(-150)),
+      ),
+    ];
+    await userEvent.click(renderRow());
+    const items = await within(await panel()).findAllByRole('listitem');
+    expect(items.map((item) => item.textContent)).toEqual([
+      'FanDuel Boston Celtics: +150 an hour ago, +155 now',
+      'DraftKings New York Knicks: -150 an hour ago, -140 now',
+    ]);
+    const [times, celtics] = charts[0]!.data as [number[], (number | null)[]];
+    expect(times).toHaveLength(61);
+    expect(celtics.at(-1)).toBeCloseTo(100 / 255, 6); // +155
+  });
+
+  it('adds a point at the end of the hour when the history stops before it', async () => {
+    const short = history(
+      minutes(() => american(150)).slice(0, 50),
+      minutes(() => american(-150)),
+    );
+    answers = [short];
+    await userEvent.click(renderRow());
+    const items = await within(await panel()).findAllByRole('listitem');
+    expect(items[0]!.textContent).toBe('FanDuel Boston Celtics: +150 an hour ago, +155 now');
   });
 
   it('says when history has no price for the arb, and draws no chart', async () => {

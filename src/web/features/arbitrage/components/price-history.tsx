@@ -1,5 +1,6 @@
 import { lazy } from 'react';
 import { cn } from '#web/lib/cn.ts';
+import { FoldChevron } from '#web/ui/fold-chevron.tsx';
 
 // An arb row's price history (issue 13): a toggle in the row and a panel under it. The panel (its own chunk) fetches
 // the teaser and loads the chart module (uPlot and the chart component, another chunk) together, only once it is
@@ -46,17 +47,7 @@ export function PriceHistoryButton({
     >
       <ChartIcon />
       Price history
-      <svg
-        aria-hidden="true"
-        viewBox="0 0 12 12"
-        className={cn('h-3 w-3 motion-safe:transition-transform', open && 'rotate-180')}
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="1.75"
-        strokeLinecap="round"
-      >
-        <path d="m3 4.5 3 3 3-3" />
-      </svg>
+      <FoldChevron open={open} />
     </button>
   );
 }

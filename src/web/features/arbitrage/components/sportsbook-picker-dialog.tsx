@@ -15,7 +15,7 @@ export interface SportsbookPickerDialogProps {
   triggerRef: RefObject<HTMLButtonElement | null>;
 }
 
-/** The sportsbook picker modal (SPEC §2): a labelled Radix dialog with a focus trap, closed by Escape or Done. */
+/** The sportsbook picker modal (docs/product.md §2): a labelled Radix dialog with a focus trap, closed by Escape or Done. */
 export default function SportsbookPickerDialog({
   open,
   onOpenChange,

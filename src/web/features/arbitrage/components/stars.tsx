@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { HIGHLIGHT_MS } from '../lib/arbs.ts';
 
-// Green stars that burst from a new arb's edge badge for the highlight's 2.5 s (SPEC §4, §9). Rendered only when the
+// Green stars that burst from a new arb's edge badge for the highlight's 2.5 s (docs/product.md §4, §9). Rendered only when the
 // visitor has not asked for reduced motion; decorative, hidden from assistive technology.
 
 const PATHS = 'M12 2l2.9 6.6 7.1.6-5.4 4.7 1.6 7-6.2-3.7-6.2 3.7 1.6-7L2 9.2l7.1-.6z';

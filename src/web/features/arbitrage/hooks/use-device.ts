@@ -2,7 +2,7 @@ import { useSyncExternalStore } from 'react';
 import type { DeviceKind } from '#domain/sportsbook-links.ts';
 import { detectDevice } from '../lib/device.ts';
 
-// Reads SPEC §9's device inputs from the browser and follows resizes and pointer changes. The answer is kept until
+// Reads docs/product.md §9's device inputs from the browser and follows resizes and pointer changes. The answer is kept until
 // one of those events, because React asks for it on every render of the page (matchMedia is not free).
 
 const COARSE = '(pointer: coarse)';

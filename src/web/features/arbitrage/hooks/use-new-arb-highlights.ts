@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { findNewArbKeys, HIGHLIGHT_MS } from '../lib/arbs.ts';
 
-// SPEC §4 "New arbs": an arb whose key (event id + sorted side ids) was absent from the previous fetch is new; it is
+// docs/product.md §4 "New arbs": an arb whose key (event id + sorted side ids) was absent from the previous fetch is new; it is
 // highlighted for 2500 ms. Each fetch that brings new arbs is a batch with its own expiry. The batches are worked
 // out when a fetch's result is stored (`nextHighlights`, run once per fetch, not per render), and a timer ends them
 // (`useActiveHighlights`).

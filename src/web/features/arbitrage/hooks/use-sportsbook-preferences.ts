@@ -7,61 +7,17 @@ import {
   SPORTSBOOK_STATES_KEY,
   type SportsbookStates,
 } from '../lib/sportsbook-preferences.ts';
+import { storedValue } from '../lib/stored-value.ts';
 
-// selectedSportsbooks and sportsbookStates in localStorage (SPEC §9), read through the parsers of
+// selectedSportsbooks and sportsbookStates in localStorage (docs/product.md §9), read through the parsers of
 // lib/sportsbook-preferences.ts so corrupt or foreign values fall back to the defaults, and showSuspectArbs
 // (docs/decisions/065), off unless stored as true.
-// Storage that throws (private modes, quotas) degrades to memory.
+// Storage that throws (private modes, quotas) degrades to memory (lib/stored-value.ts).
 
-function createStoredValue<T>(key: string, parse: (raw: string | null) => T) {
-  const listeners = new Set<() => void>();
-  let memory: string | null = null;
-  let cached: { raw: string | null; value: T } | undefined;
-
-  const read = (): string | null => {
-    try {
-      return window.localStorage.getItem(key);
-    } catch {
-      return memory;
-    }
-  };
-  const getSnapshot = (): T => {
-    const raw = read();
-    if (!cached || cached.raw !== raw) cached = { raw, value: parse(raw) };
-    return cached.value;
-  };
-  const serverValue = parse(null);
-  return {
-    getSnapshot,
-    getServerSnapshot: () => serverValue,
-    subscribe(onChange: () => void) {
-      listeners.add(onChange);
-      const onStorage = (event: StorageEvent) => {
-        if (event.key === key || event.key === null) onChange();
-      };
-      window.addEventListener('storage', onStorage);
-      return () => {
-        listeners.delete(onChange);
-        window.removeEventListener('storage', onStorage);
-      };
-    },
-    write(value: T) {
-      const raw = JSON.stringify(value);
-      memory = raw;
-      try {
-        window.localStorage.setItem(key, raw);
-      } catch {
-        // Storage unavailable: the choice lives in memory for this visit.
-      }
-      for (const listener of listeners) listener();
-    },
-  };
-}
-
-const selectedStore = createStoredValue(SELECTED_SPORTSBOOKS_KEY, parseSelectedSportsbooks);
-const statesStore = createStoredValue(SPORTSBOOK_STATES_KEY, parseSportsbookStates);
+const selectedStore = storedValue(SELECTED_SPORTSBOOKS_KEY, parseSelectedSportsbooks);
+const statesStore = storedValue(SPORTSBOOK_STATES_KEY, parseSportsbookStates);
 const SHOW_SUSPECT_ARBS_KEY = 'showSuspectArbs';
-const showSuspectStore = createStoredValue(SHOW_SUSPECT_ARBS_KEY, (raw) => raw === 'true');
+const showSuspectStore = storedValue(SHOW_SUSPECT_ARBS_KEY, (raw) => raw === 'true');
 
 export function useSelectedSportsbooks() {
   const list = useSyncExternalStore(

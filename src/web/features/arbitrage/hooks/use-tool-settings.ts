@@ -50,6 +50,18 @@ const roundStore = storedValue(
   json((value) => ROUND_TO.find((step) => step === value) ?? DEFAULT_ROW_SETTINGS.roundTo),
 );
 const alertsStore = storedValue('arbAlerts', (raw) => raw === 'true');
+/** The alerts' own threshold in percent (issue 34): 1 % by default, from 0.1 % to 100 %. */
+export const DEFAULT_ALERT_THRESHOLD_PCT = 1;
+const alertThresholdStore = storedValue(
+  'arbAlertThresholdPct',
+  json((value) =>
+    typeof value === 'number' && Number.isFinite(value) && value >= 0.1 && value <= 100
+      ? value
+      : DEFAULT_ALERT_THRESHOLD_PCT,
+  ),
+);
+/** Auto refresh, remembered like the other settings (issue 34); off on a first visit (docs/product.md §4). */
+const autoStore = storedValue('arbAutoRefresh', (raw) => raw === 'true');
 const hiddenStore = storedValue(
   'hiddenArbs',
   json((value): readonly string[] =>
@@ -127,7 +139,18 @@ export function useStakeSettings() {
 }
 
 export function useAlertsSetting() {
-  return { alerts: useStored(alertsStore), setAlerts: alertsStore.write };
+  return {
+    alerts: useStored(alertsStore),
+    setAlerts: alertsStore.write,
+    thresholdPct: useStored(alertThresholdStore),
+    setThresholdPct: alertThresholdStore.write,
+  };
+}
+
+export function useAutoRefreshSetting() {
+  const auto = useStored(autoStore);
+  const toggle = useCallback(() => autoStore.write(!autoStore.getSnapshot()), []);
+  return { auto, toggleAuto: toggle };
 }
 
 /**

@@ -103,7 +103,7 @@ describe('arbFilter', () => {
     return arbs.filter((a) => predicate?.(a) ?? true).map((a) => a.event.id);
   };
 
-  it('is null with the defaults (the SPEC list, untouched)', () => {
+  it('is null with the defaults (docs/product.md list, untouched)', () => {
     expect(arbFilter(DEFAULT_FILTERS, NOW)).toBeNull();
   });
 

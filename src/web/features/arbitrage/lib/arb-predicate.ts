@@ -44,7 +44,7 @@ export function arbMarketType(arb: FeedArb): MarketFilter | null {
 }
 
 /**
- * The predicate of the filters, or null when none is set (the SPEC's list, untouched). Rules: an arb whose league,
+ * The predicate of the filters, or null when none is set (docs/product.md's list, untouched). Rules: an arb whose league,
  * market type or start the feed does not give is kept unless that filter is set; "Starts within" applies to pre-match
  * arbs only (a start already passed counts as within).
  */

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { arbKey } from '#domain/arb-feed.ts';
-import { arbsByTab, findNewArbKeys, isArbVisible, refreshInterval, sortByEdge, starCount } from './arbs.ts';
+import {
+  arbsByTab,
+  findNewArbKeys,
+  MAX_STARS,
+  refreshInterval,
+  sortByEdge,
+  STARS_PER_NEW_ARB,
+} from './arbs.ts';
 import type { Arb, Side } from '#domain/schemas/feed.ts';
 
 const side = (id: string, sportsbook: string): Side => ({
@@ -32,24 +39,26 @@ const arb = (
   edge_pct: opts.edge ?? 1,
 });
 
-describe('isArbVisible', () => {
+describe('arb visibility (docs/product.md §5)', () => {
   const all = new Set(['fanduel', 'draftkings', 'betmgm']);
+  const prematch = arb('e', ['fanduel', 'draftkings']);
+  const live = arb('e', ['fanduel', 'draftkings'], { live: true });
 
   it('shows an arb whose every book is known and selected, on its own tab', () => {
-    expect(isArbVisible(arb('e', ['fanduel', 'draftkings']), all, 'prematch')).toBe(true);
-    expect(isArbVisible(arb('e', ['fanduel', 'draftkings'], { live: true }), all, 'live')).toBe(true);
+    expect(arbsByTab([prematch], all).prematch).toEqual([prematch]);
+    expect(arbsByTab([live], all).live).toEqual([live]);
   });
 
   it('hides it on the other tab', () => {
-    expect(isArbVisible(arb('e', ['fanduel', 'draftkings']), all, 'live')).toBe(false);
-    expect(isArbVisible(arb('e', ['fanduel', 'draftkings'], { live: true }), all, 'prematch')).toBe(false);
+    expect(arbsByTab([prematch], all).live).toEqual([]);
+    expect(arbsByTab([live], all).prematch).toEqual([]);
   });
 
   it('hides it when one book is deselected or unknown', () => {
-    expect(isArbVisible(arb('e', ['fanduel', 'draftkings']), new Set(['fanduel']), 'prematch')).toBe(false);
-    expect(
-      isArbVisible(arb('e', ['fanduel', 'pinnacle']), new Set(['fanduel', 'pinnacle']), 'prematch'),
-    ).toBe(false);
+    expect(arbsByTab([prematch], new Set(['fanduel'])).prematch).toEqual([]);
+    expect(arbsByTab([arb('e', ['fanduel', 'pinnacle'])], new Set(['fanduel', 'pinnacle'])).prematch).toEqual(
+      [],
+    );
   });
 });
 
@@ -113,10 +122,8 @@ describe('findNewArbKeys', () => {
 
 describe('timing constants', () => {
   it('gives 2 stars per new arb and at most 10', () => {
-    expect(starCount(0)).toBe(0);
-    expect(starCount(1)).toBe(2);
-    expect(starCount(5)).toBe(10);
-    expect(starCount(9)).toBe(10);
+    expect(STARS_PER_NEW_ARB).toBe(2);
+    expect(MAX_STARS).toBe(10);
   });
 
   it('refreshes every 1000 ms, or 1800 ms while a highlight is shown', () => {

@@ -1,25 +1,12 @@
-// Arb list rules of the arbitrage page (SPEC §4, §5 "Arb visibility", §9 "Edge badge and ordering").
+// Arb list rules of the arbitrage page (docs/product.md §4, §5 "Arb visibility", §9 "Edge badge and ordering").
 import type { Arb } from '#domain/schemas/feed.ts';
 import { isSportsbookKey } from '#domain/sportsbooks.ts';
 
 export type ArbMode = 'prematch' | 'live';
 
-export function matchesMode(arb: Pick<Arb, 'event'>, mode: ArbMode): boolean {
-  return arb.event.live === (mode === 'live');
-}
-
 /** Every side's book is known and selected. */
 export function usesSelectedBooks(arb: Pick<Arb, 'sides'>, selected: ReadonlySet<string>): boolean {
   return arb.sides.every((side) => isSportsbookKey(side.sportsbook) && selected.has(side.sportsbook));
-}
-
-/** SPEC §5: shown only if every side's sportsbook is known and selected, and the arb matches the tab. */
-export function isArbVisible(
-  arb: Pick<Arb, 'event' | 'sides'>,
-  selected: ReadonlySet<string>,
-  mode: ArbMode,
-) {
-  return matchesMode(arb, mode) && usesSelectedBooks(arb, selected);
 }
 
 /** Sorted by edge_pct descending (ties keep feed order); the list itself when it is already in that order. */
@@ -32,7 +19,7 @@ export function sortByEdge<T extends Pick<Arb, 'edge_pct'>>(arbs: readonly T[]):
 
 /**
  * One market of one event. The feed carries, per market, the best combination for each distinct set of books
- * (DESIGN.md), so that a visitor who deselects a book still sees the best arb among the books they kept; the page
+^ * (docs/product.md §10), so that a visitor who deselects a book still sees the best arb among the books they kept; the page
  * shows one row per market: the best combination whose books are all selected.
  */
 export function marketKey(arb: Pick<Arb, 'event' | 'market'>): string {
@@ -40,7 +27,7 @@ export function marketKey(arb: Pick<Arb, 'event' | 'market'>): string {
 }
 
 /**
- * The arbs each tab shows with the selected books (SPEC §5): best first, one per market. The length of each list is
+ * The arbs each tab shows with the selected books (docs/product.md §5): best first, one per market. The length of each list is
  * the tab's count. One sort and one pass serve both tabs and their counts.
  */
 export function arbsByTab<T extends Pick<Arb, 'event' | 'market' | 'sides' | 'edge_pct'>>(
@@ -71,15 +58,11 @@ export function findNewArbKeys(
   return keys.filter((key) => !previous.has(key));
 }
 
+/** docs/product.md §9: 2 stars per new arb, at most 10 at a time (the arbitrage screen hands them out row by row). */
 export const MAX_STARS = 10;
 export const STARS_PER_NEW_ARB = 2;
 
-/** SPEC §9: at most 10 stars, 2 per new arb. */
-export function starCount(newArbs: number): number {
-  return Math.min(MAX_STARS, Math.max(0, newArbs) * STARS_PER_NEW_ARB);
-}
-
-/** SPEC §9 "Timing". */
+/** docs/product.md §9 "Timing". */
 export const HIGHLIGHT_MS = 2500;
 export const REFRESH_MS = 1000;
 export const REFRESH_WHILE_HIGHLIGHT_MS = 1800;

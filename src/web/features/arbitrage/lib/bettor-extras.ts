@@ -1,13 +1,13 @@
 import type { Cents } from '#domain/odds.ts';
 import type { Side } from '#domain/schemas/feed.ts';
-import type { StakeSplit } from '#domain/stake-split.ts';
+import type { StakeSplit } from '#domain/wagers.ts';
 import { isDefaultFilters, type FeedArb } from './arb-filters.ts';
 import type * as Chunk from './bettor-extras-chunk.ts';
 import type { ArbFilters, OddsFormat, RoundTo } from './tool-settings.ts';
 
 type Extras = typeof Chunk;
 
-// The bettor's settings that need code SPEC's page does not: prices in decimal, fractional or probability
+// The bettor's settings that need code docs/product.md's page does not: prices in decimal, fractional or probability
 // (src/domain/odds-format.ts), stakes rounded to whole dollars (src/domain/stake-split.ts) and the toolbar's filters
 // (arb-predicate.ts: what they keep, market types). They come in one chunk (bettor-extras-chunk.ts) loaded when a
 // bettor picks one, or when the saved settings or the URL name one; the screen shows no row until it is there, so

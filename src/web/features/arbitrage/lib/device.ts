@@ -1,4 +1,4 @@
-// Device detection (SPEC §9): mobile when the user agent says so, the pointer is coarse, it is a touch Mac (an iPad
+// Device detection (docs/product.md §9): mobile when the user agent says so, the pointer is coarse, it is a touch Mac (an iPad
 // asking for the desktop site), or the viewport is 820 px wide or less. Inputs are explicit so the rule is testable;
 // the browser layer reads them from navigator, matchMedia and innerWidth.
 import type { DeviceKind } from '#domain/sportsbook-links.ts';

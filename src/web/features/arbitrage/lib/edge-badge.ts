@@ -1,4 +1,4 @@
-// Edge badge (SPEC §9 "Edge badge and ordering"): green when positive, pale green at zero, and four red shades when
+// Edge badge (docs/product.md §9 "Edge badge and ordering"): green when positive, pale green at zero, and four red shades when
 // negative by magnitude: at or under 0.25, at or under 0.5, at or under 0.75, above that. The edge is shown with 2
 // decimals, and the colour follows the shown value, so a badge reading "0.00%" is always the zero colour.
 

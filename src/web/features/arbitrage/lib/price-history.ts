@@ -1,4 +1,10 @@
-import { decimalToAmerican, formatAmerican, type AmericanOdds, type DecimalOdds } from '#domain/odds.ts';
+import {
+  decimalToAmerican,
+  formatAmerican,
+  parseAmerican,
+  type AmericanOdds,
+  type DecimalOdds,
+} from '#domain/odds.ts';
 import type { HistoryPoint, HistoryTeaser } from '#domain/schemas/history-teaser.ts';
 import type { Arb } from '#domain/schemas/feed.ts';
 import { getSportsbook } from '#domain/sportsbooks.ts';
@@ -25,7 +31,18 @@ export function pointAmerican([, american, decimal]: HistoryPoint): number | nul
   return null;
 }
 
-/** The lines to draw: the arb's sides that the history knows, in the row's order. */
+/** The row's price of a side in American odds (its American text, else its decimal odds); null when unreadable. */
+function rowAmerican(side: Arb['sides'][number]): number | null {
+  const american = parseAmerican(side.price);
+  if (american !== null) return american;
+  return side.decimal_odds > 1 ? decimalToAmerican(side.decimal_odds as DecimalOdds) : null;
+}
+
+/**
+ * The lines to draw: the arb's sides that the history knows, in the row's order. The history's last minute is
+ * closed at the row's own price (issue 34: the panel said "1.80 now" while the row showed 1.83): the minute's
+ * point becomes the row's price, or a point at `history.to` is added when the history ends earlier.
+ */
 export function priceLines(arb: Arb, history: HistoryTeaser): PriceLine[] {
   const byId = new Map(history.sides.map((side) => [side.id, side]));
   const lines: PriceLine[] = [];
@@ -34,12 +51,16 @@ export function priceLines(arb: Arb, history: HistoryTeaser): PriceLine[] {
     if (!known) continue;
     const book = getSportsbook(side.sportsbook)?.displayName ?? side.sportsbook;
     const points = [...known.points].sort((a, b) => a[0] - b[0]);
-    lines.push({
-      sideId: side.id,
-      book,
-      selection: side.name || side.selection.name,
-      prices: points.map((point) => [point[0], pointAmerican(point)] as const),
-    });
+    const prices: (readonly [number, number | null])[] = points.map(
+      (point) => [point[0], pointAmerican(point)] as const,
+    );
+    const now = rowAmerican(side);
+    if (now !== null) {
+      const last = prices.at(-1);
+      if (last && last[0] >= history.to) prices[prices.length - 1] = [last[0], now];
+      else prices.push([history.to, now]);
+    }
+    lines.push({ sideId: side.id, book, selection: side.name || side.selection.name, prices });
   }
   return lines;
 }

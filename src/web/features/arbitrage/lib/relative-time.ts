@@ -1,4 +1,4 @@
-// Relative event start time (SPEC §2 "Arbitrage tool screen"): minutes under 1 hour, hours under 24 hours,
+// Relative event start time (docs/product.md §2 "Arbitrage tool screen"): minutes under 1 hour, hours under 24 hours,
 // otherwise days. Whole units, rounded down, so 59 min 59 s is still "59m" and exactly 60 min is "1h".
 
 export type RelativeUnit = 'm' | 'h' | 'd';

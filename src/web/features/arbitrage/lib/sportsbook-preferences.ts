@@ -1,4 +1,4 @@
-// The visitor's sportsbook choices, kept in localStorage (SPEC §9 "Local storage"). Values are read defensively:
+// The visitor's sportsbook choices, kept in localStorage (docs/product.md §9 "Local storage"). Values are read defensively:
 // corrupt JSON, foreign shapes and unknown books or states fall back to the defaults instead of breaking the page.
 import {
   SPORTSBOOK_KEYS,

@@ -11,11 +11,11 @@ export type MarketFilter = 'moneyline' | 'spread' | 'total' | '1x2' | 'props';
 /** Pre-match start window: any, or within 1, 6 or 24 hours. */
 export type StartsWithin = 'any' | '1h' | '6h' | '24h';
 
-/** Stakes rounded to whole multiples of this many dollars (0: to the cent, SPEC's behaviour). */
+/** Stakes rounded to whole multiples of this many dollars (0: to the cent, docs/product.md's behaviour). */
 export type RoundTo = 0 | 1 | 5 | 10;
 
 export interface ArbFilters {
-  /** Percent; null: no minimum (SPEC's behaviour: every published arb is listed). */
+  /** Percent; null: no minimum (docs/product.md's behaviour: every published arb is listed). */
   minEdgePct: number | null;
   /** League ids as /v1/leagues names them; empty: every league. */
   leagues: readonly string[];
@@ -34,7 +34,7 @@ export const DEFAULT_FILTERS: ArbFilters = {
 /** What each row needs to render (the toolbar's state, read-only for rows). */
 export interface RowSettings {
   oddsFormat: OddsFormat;
-  /** The bettor's total stake in cents (default 20,000: SPEC's $200). */
+  /** The bettor's total stake in cents (default 20,000: docs/product.md's $200). */
   totalCents: number;
   roundTo: RoundTo;
   /** Unix ms "now", for the arb's age ("found 45 s ago"); advanced by the page's clock. */

@@ -1,4 +1,5 @@
-// The four feature blurbs of SPEC §2.
+// The four feature blurbs of docs/product.md §2. Each says what exists (issue 34): same-game parlays are priced by the
+// API (Elite and Enterprise), there is no parlay builder on the site.
 const FEATURES = [
   {
     title: 'Standardized data, sub-second latency',
@@ -6,8 +7,8 @@ const FEATURES = [
     icon: 'M13 2 4 14h7l-1 8 9-12h-7l1-8Z',
   },
   {
-    title: 'Same-game-parlay builder',
-    body: 'Assemble same-game parlays from the same normalized markets and compare their prices across books.',
+    title: 'Same-game-parlay pricing API',
+    body: 'Send the legs of a same-game parlay to POST /v1/sgp and get a fair price from a correlation model and each book’s price. On the Elite and Enterprise plans.',
     icon: 'M4 6h16M4 12h16M4 18h10',
   },
   {

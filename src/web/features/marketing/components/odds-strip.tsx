@@ -1,22 +1,24 @@
 import { SPORTSBOOKS, type SportsbookKey } from '#domain/sportsbooks.ts';
+import { cn } from '#web/lib/cn.ts';
 
-// The decorative strip of sportsbook odds cards (SPEC §2). Illustrative prices only, hidden from assistive technology.
+// The decorative strip of sportsbook odds cards (docs/product.md §2). Illustrative prices only, hidden from assistive technology.
 
 interface OddsCard {
   book: SportsbookKey;
   matchup: string;
   market: string;
-  away: string;
-  home: string;
+  /** One price per outcome, in the order the matchup names them: away and home, over and under; a 1X2 market has
+   * three (home, draw, away: "1", "X", "2"). */
+  prices: readonly string[];
 }
 
 const CARDS: readonly OddsCard[] = [
-  { book: 'fanduel', matchup: 'BOS @ NYK', market: 'Moneyline', away: '+142', home: '-160' },
-  { book: 'draftkings', matchup: 'KC @ BUF', market: 'Spread 2.5', away: '-108', home: '-112' },
-  { book: 'betmgm', matchup: 'LAD @ SD', market: 'Total 8.5', away: 'O -105', home: 'U -115' },
-  { book: 'caesars', matchup: 'EDM @ TOR', market: 'Moneyline', away: '+118', home: '-138' },
-  { book: 'betrivers', matchup: 'DUKE @ UNC', market: 'Spread 4.5', away: '-110', home: '-110' },
-  { book: 'fanatics', matchup: 'ARS v CHE', market: '1X2', away: '+210', home: '+125' },
+  { book: 'fanduel', matchup: 'BOS @ NYK', market: 'Moneyline', prices: ['+142', '-160'] },
+  { book: 'draftkings', matchup: 'KC @ BUF', market: 'Spread 2.5', prices: ['-108', '-112'] },
+  { book: 'betmgm', matchup: 'LAD @ SD', market: 'Total 8.5', prices: ['O -105', 'U -115'] },
+  { book: 'caesars', matchup: 'EDM @ TOR', market: 'Moneyline', prices: ['+118', '-138'] },
+  { book: 'betrivers', matchup: 'DUKE @ UNC', market: 'Spread 4.5', prices: ['-110', '-110'] },
+  { book: 'fanatics', matchup: 'ARS v CHE', market: '1X2', prices: ['+125', '+240', '+210'] },
 ];
 
 export function OddsStrip() {
@@ -41,11 +43,25 @@ export function OddsStrip() {
               </div>
               <div className="mt-2 text-slate-300">{card.matchup}</div>
               <div className="text-slate-400">{card.market}</div>
-              <div className="mt-2 grid grid-cols-2 gap-1 font-mono text-sm">
-                <span className="rounded bg-slate-800 px-2 py-1 text-center text-emerald-200">
-                  {card.away}
-                </span>
-                <span className="rounded bg-slate-800 px-2 py-1 text-center text-slate-100">{card.home}</span>
+              <div
+                data-testid="odds-card-prices"
+                className={cn(
+                  'mt-2 grid gap-1 font-mono',
+                  card.prices.length === 3 ? 'grid-cols-3 text-xs tracking-tight' : 'grid-cols-2 text-sm',
+                )}
+              >
+                {card.prices.map((price, index) => (
+                  <span
+                    key={index}
+                    className={cn(
+                      'whitespace-nowrap rounded bg-slate-800 py-1 text-center',
+                      card.prices.length === 3 ? 'px-0.5' : 'px-2',
+                      index === 0 ? 'text-emerald-200' : 'text-slate-100',
+                    )}
+                  >
+                    {price}
+                  </span>
+                ))}
               </div>
             </li>
           );

@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import { seededRandom } from '#domain/random.ts';
 
-// 50 decorative twinkling dots (SPEC §2). Positions come from a seeded generator so the prerendered HTML and the
+// 50 decorative twinkling dots (docs/product.md §2). Positions come from a seeded generator so the prerendered HTML and the
 // hydrated page agree; the CSS keeps them still under prefers-reduced-motion.
 
 export const DOT_COUNT = 50;

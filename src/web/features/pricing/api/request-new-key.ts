@@ -1,4 +1,5 @@
 import { publicConfig } from '#web/config.ts';
+import { retryAfterSeconds } from '#web/lib/refusal.ts';
 
 // Issue 18, "Lost your key?": POST the address as JSON; the server emails a new key to it if it owns an active paid
 // key, and answers 200 {"success": true} either way. Refusals are RFC 9457 problems: 400 with per-field `errors`,
@@ -41,12 +42,6 @@ function fieldErrorsOf(problem: Record<string, unknown>): Record<string, string[
   return result;
 }
 
-function retryAfterOf(headers: Headers): number | undefined {
-  const value = headers.get('retry-after');
-  if (!value || !/^\d+$/.test(value.trim())) return undefined;
-  return Number(value.trim());
-}
-
 export async function requestNewKey(
   request: NewKeyRequest,
   fetchImpl: typeof fetch = fetch,
@@ -74,7 +69,7 @@ export async function requestNewKey(
       response.status,
       detail,
       fieldErrorsOf(problem),
-      retryAfterOf(response.headers),
+      retryAfterSeconds(response.headers, body),
     );
   }
   if (!isRecord(body) || body.success !== true) {

@@ -101,7 +101,7 @@ describe('LostKeyForm', () => {
     );
     const user = await fillAndSend('ada@example.com');
     expect(await screen.findByRole('alert')).toHaveTextContent(
-      /^Too many requests for this address\. Try again later\. You can send again in 3 hours\.$/,
+      /^Too many requests for this address\. Try again in 3 hours\.$/,
     );
     expect(screen.getByLabelText('Subscription email')).toHaveValue('ada@example.com');
     expect(screen.getByLabelText('Subscription email')).not.toHaveAttribute('aria-invalid');

@@ -3,7 +3,9 @@ import { SITE } from '#domain/site.ts';
 import { Button } from '#web/ui/button.tsx';
 import { DismissButton } from '#web/ui/dismiss-button.tsx';
 import { NewKeyRequestError, requestNewKey } from '../api/request-new-key.ts';
+import { EmailInput } from '#web/ui/email-input.tsx';
 import { HoneypotField } from '#web/ui/honeypot-field.tsx';
+import { formatWait, retryText } from '#web/lib/refusal.ts';
 
 // Issue 18, "Lost your key?": idle → sending (button disabled) → a success status or an error alert (dismissible).
 // The success text is the same whether or not the address has a subscription, so the form reveals nothing about it.
@@ -18,17 +20,7 @@ export function lostKeySuccessText(email: string): string {
   return `If ${email} has a ${SITE.brand} subscription, a new key is on its way. Your previous key keeps working until you use the new one.`;
 }
 
-/** A wait rounded up, in seconds or minutes while fewer than 60, else in hours: `45 seconds`, `59 minutes`, `2 hours`. */
-export function formatWait(seconds: number): string {
-  const minutes = Math.ceil(seconds / 60);
-  const [count, unit] =
-    seconds < 60
-      ? [Math.max(1, Math.ceil(seconds)), 'second']
-      : minutes < 60
-        ? [minutes, 'minute']
-        : [Math.ceil(seconds / 3600), 'hour'];
-  return `${count} ${unit}${count === 1 ? '' : 's'}`;
-}
+export { formatWait };
 
 /** What the visitor is told about a refusal: the server's field error or detail (with the wait of a 429), else a generic line. */
 export function lostKeyFailureText(error: unknown): string {
@@ -37,9 +29,7 @@ export function lostKeyFailureText(error: unknown): string {
     const fieldError = error.fieldErrors.email?.[0];
     if (fieldError) return fieldError;
     const text = error.detail ?? `Something went wrong (error ${error.status}). Please try again.`;
-    if (error.status === 429 && error.retryAfterSeconds !== undefined) {
-      return `${text} You can send again in ${formatWait(error.retryAfterSeconds)}.`;
-    }
+    if (error.status === 429) return retryText(text, error.retryAfterSeconds);
     return text;
   }
   return 'Something went wrong. Please try again.';
@@ -51,9 +41,6 @@ type State =
   | { status: 'sent'; email: string }
   | { status: 'failed'; message: string }
   | { status: 'invalid'; message: string };
-
-const inputClass =
-  'mt-1 block w-full rounded-md border border-slate-600 bg-slate-950 px-3 py-2.5 text-base text-white placeholder:text-slate-400 focus:border-emerald-300 focus:outline-2 focus:outline-emerald-300 aria-[invalid=true]:border-rose-400';
 
 export function LostKeyForm({ request = requestNewKey }: { request?: typeof requestNewKey }) {
   const [email, setEmail] = useState('');
@@ -98,21 +85,14 @@ export function LostKeyForm({ request = requestNewKey }: { request?: typeof requ
         </label>
         {/* Phones: input, error, button stacked. Wider: the button beside the input (same height), the error below. */}
         <div className="sm:grid sm:grid-cols-[minmax(0,1fr)_auto] sm:gap-x-3">
-          <input
-            id={`${id}-email`}
-            name="email"
-            type="email"
-            required
-            autoComplete="email"
-            maxLength={254}
+          <EmailInput
+            id={id}
             value={email}
             onChange={(event) => {
               setEmail(event.target.value);
               if (invalid) setState({ status: 'idle' });
             }}
-            aria-invalid={invalid ? true : undefined}
-            aria-describedby={invalid ? `${id}-email-error` : undefined}
-            className={inputClass}
+            invalid={invalid}
           />
           {invalid ? (
             <p id={`${id}-email-error`} role="alert" className="mt-1 text-sm text-rose-300 sm:row-start-2">

@@ -30,7 +30,7 @@ describe('PlanCard', () => {
     }
   });
 
-  it('links both Enterprise history bullets and the SGP bullet, and leaves the other bullets as text', () => {
+  it('links the positive-EV bullet, both Enterprise history bullets and the SGP bullet, and leaves the other bullets as text', () => {
     render(<PlanCard plan={getPlan('enterprise')} />);
     const card = screen.getByRole('article', { name: 'Enterprise' });
     expect(within(card).getByRole('link', { name: 'Historical line movement' })).toHaveAttribute(
@@ -41,20 +41,61 @@ describe('PlanCard', () => {
       .getAllByRole('link')
       .map((link) => link.textContent);
     expect(links).toEqual([
+      'Positive-EV prices with their fair odds',
       '100K same-game-parlay credits per month',
       'Historical closing and opening line values (CLV, OLV)',
       'Historical line movement',
-      'Choose Enterprise',
     ]);
   });
 
-  it('has no documentation link on Starter and Pro bullets', () => {
+  it('links only the positive-EV bullet on Starter and Pro', () => {
     render(<PlanCard plan={getPlan('starter')} />);
     render(<PlanCard plan={getPlan('pro')} />);
-    expect(screen.getAllByRole('link').map((link) => link.textContent)).toEqual([
-      'Choose Starter',
-      'Choose Pro',
+    expect(screen.queryAllByRole('link').map((link) => link.getAttribute('href'))).toEqual([
+      '/docs#GET--v1-ev',
+      '/docs#GET--v1-ev',
     ]);
     expect(screen.getByText('Historical odds')).toBeInTheDocument();
+  });
+});
+
+describe('PlanCard checkout (decision 151)', () => {
+  it('is a form posting the plan (and the address, when known) to /api/checkout, so the server decides', () => {
+    render(<PlanCard plan={getPlan('pro')} email="ada@example.com" />);
+    const button = screen.getByRole('button', { name: 'Choose Pro' });
+    expect(button).toHaveAttribute('type', 'submit');
+    const form = button.closest('form')!;
+    expect(form).toHaveAttribute('method', 'post');
+    expect(form).toHaveAttribute('action', '/api/checkout');
+    expect(Object.fromEntries(new FormData(form))).toEqual({ plan: 'pro', email: 'ada@example.com' });
+  });
+
+  it('posts the plan alone while no address is known, and while the server has not answered yet', () => {
+    render(<PlanCard plan={getPlan('elite')} purchase="open" />);
+    const form = screen.getByRole('button', { name: 'Choose Elite' }).closest('form')!;
+    expect(Object.fromEntries(new FormData(form))).toEqual({ plan: 'elite' });
+  });
+
+  it('offers the free trial instead once the server says purchases are not open', () => {
+    render(<PlanCard plan={getPlan('starter')} purchase="closed" />);
+    expect(screen.queryByRole('button', { name: 'Choose Starter' })).toBeNull();
+    expect(screen.getByRole('link', { name: /^Purchases not open: start a free trial$/i })).toHaveAttribute(
+      'href',
+      '/#trial',
+    );
+  });
+
+  it("keeps the trial link's visible words, in order, inside its accessible name", () => {
+    render(<PlanCard plan={getPlan('starter')} purchase="closed" />);
+    const link = screen.getByRole('link', { name: /^Purchases not open/i });
+    // As axe's label-content-name-mismatch compares them: text nodes joined as they are, punctuation and case aside.
+    const words = (text: string) =>
+      text
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\s]/gu, '')
+        .replace(/\s+/g, ' ')
+        .trim();
+    expect(words(link.textContent ?? '')).toBe('purchases not open start a free trial');
+    expect(words(link.getAttribute('aria-label') ?? '')).toContain(words(link.textContent ?? ''));
   });
 });

@@ -1,4 +1,6 @@
+import { BILLING_PATHS } from '#domain/checkout.ts';
 import { formatPrice, type FeatureIcon, type Plan } from '#domain/plans.ts';
+import { ROUTES } from '#domain/site.ts';
 import { cn } from '#web/lib/cn.ts';
 
 const ICON_PATHS: Record<FeatureIcon, string> = {
@@ -28,7 +30,26 @@ function FeatureIconSvg({ icon, included }: { icon?: FeatureIcon; included: bool
   );
 }
 
-export function PlanCard({ plan }: { plan: Plan }) {
+const actionClass =
+  'mt-8 inline-flex min-h-12 w-full items-center justify-center rounded-md px-4 text-center font-semibold focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-300';
+
+/**
+ * One plan. Its button is a form posting to the server, which decides where the visitor goes (the plan's Payment Link,
+ * a Stripe Checkout Session, or back here saying purchases are not open): it works before hydration and without
+ * JavaScript. Once the server has said the plan cannot be bought here (`purchase: 'closed'`), the button offers the
+ * free trial instead (decision 151).
+ */
+export function PlanCard({
+  plan,
+  purchase,
+  email,
+}: {
+  plan: Plan;
+  /** From GET /api/site-config; undefined until it arrives. */
+  purchase?: 'open' | 'closed' | undefined;
+  /** The address to start checkout with (from a trial email's link). */
+  email?: string | undefined;
+}) {
   const headingId = `plan-${plan.id}`;
   return (
     <article
@@ -39,7 +60,7 @@ export function PlanCard({ plan }: { plan: Plan }) {
       )}
     >
       <div className="flex items-center justify-between gap-2">
-        <h2 id={headingId} className="text-xl font-bold text-white">
+        <h2 id={headingId} className="scroll-mt-24 text-xl font-bold text-white">
           {plan.name}
         </h2>
         {plan.realTime ? (
@@ -79,18 +100,38 @@ export function PlanCard({ plan }: { plan: Plan }) {
           </li>
         ))}
       </ul>
-      <a
-        href={plan.checkoutUrl}
-        rel="noopener"
-        className={cn(
-          'mt-8 inline-flex h-11 items-center justify-center rounded-md font-semibold focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-300',
-          plan.highlighted
-            ? 'bg-emerald-400 text-slate-950 hover:bg-emerald-300'
-            : 'border border-slate-500 text-white hover:bg-slate-800',
-        )}
-      >
-        Choose {plan.name}
-      </a>
+      {purchase === 'closed' ? (
+        <a
+          href={ROUTES.trialForm}
+          aria-label="Purchases not open: start a free trial"
+          className={cn(
+            actionClass,
+            'flex-col border border-slate-600 py-1 text-slate-100 hover:bg-slate-800',
+          )}
+        >
+          {/* The space (not drawn between flex items) keeps the two lines apart in the visible text, so the
+              link's name contains it word for word (Lighthouse's label-content-name-mismatch). */}
+          <span className="text-xs font-medium leading-4 text-slate-400">Purchases not open</span>{' '}
+          <span className="text-sm leading-5">Start a free trial</span>
+        </a>
+      ) : (
+        <form method="post" action={BILLING_PATHS.checkout}>
+          <input type="hidden" name="plan" value={plan.id} />
+          {email ? <input type="hidden" name="email" value={email} /> : null}
+          <button
+            type="submit"
+            className={cn(
+              actionClass,
+              'py-1.5',
+              plan.highlighted
+                ? 'bg-emerald-400 text-slate-950 hover:bg-emerald-300'
+                : 'border border-slate-500 text-white hover:bg-slate-800',
+            )}
+          >
+            Choose {plan.name}
+          </button>
+        </form>
+      )}
     </article>
   );
 }

@@ -1,7 +1,22 @@
 import type { TrialForm, TrialRequestInput } from '#domain/schemas/trial-request.ts';
 import { publicConfig } from '#web/config.ts';
+import { problemDetail, retryAfterSeconds } from '#web/lib/refusal.ts';
 
-// SPEC §7 call 1: POST the trial payload as JSON; success only when the status is OK and the body says success: true.
+// docs/product.md §7 call 1: POST the trial payload as JSON; success only when the status is OK and the body says success: true.
+// A refusal keeps the server's reason and, for a 429, its wait (issue 34), so the form can say when to try again.
+
+/** Why the trial request failed: the status, the problem's `detail` and the seconds to wait, when the server said. */
+export class TrialRequestError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly detail?: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = 'TrialRequestError';
+  }
+}
 
 export interface BrowserContext {
   userAgent: string;
@@ -56,8 +71,15 @@ export async function submitTrialRequest(
     headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
     body: JSON.stringify(payload),
   });
-  if (!response.ok) throw new Error(`Server error: ${response.status}`);
   const body: unknown = await response.json().catch(() => null);
+  if (!response.ok) {
+    throw new TrialRequestError(
+      `Server error: ${response.status}`,
+      response.status,
+      problemDetail(body),
+      retryAfterSeconds(response.headers, body),
+    );
+  }
   if (!body || typeof body !== 'object' || (body as { success?: unknown }).success !== true) {
     throw new Error('Trial request was not accepted');
   }

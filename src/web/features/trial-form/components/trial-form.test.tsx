@@ -2,6 +2,7 @@
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
+import { submitTrialRequest } from '../api/submit-trial-request.ts';
 import { TRIAL_FAILURE_TEXT, TRIAL_SUCCESS_TEXT, TrialForm } from './trial-form.tsx';
 
 afterEach(cleanup);
@@ -89,5 +90,66 @@ describe('TrialForm', () => {
     expect(screen.getByLabelText(/Email/)).toBeRequired();
     expect(screen.getByLabelText(/Email/)).toHaveAttribute('type', 'email');
     expect(screen.getByLabelText(/Company/)).not.toBeRequired();
+  });
+
+  it('says what a trial key gets: the Pro plan limits with their delay, never "real-time odds"', () => {
+    render(<TrialForm />);
+    const form = screen.getByRole('form', { name: 'Get your free trial API key' });
+    expect(form).toHaveTextContent(
+      '7 days with Pro plan limits: odds delayed up to 15 seconds, 100 requests per minute. No card required.',
+    );
+    expect(form).not.toHaveTextContent(/real-time/i);
+  });
+
+  // Issue 34: a 429 whose problem said when to retry showed only "Failed to send trial request".
+  const refusals: [string, ResponseInit & { body: unknown }, string][] = [
+    [
+      'the Retry-After header',
+      {
+        status: 429,
+        headers: { 'content-type': 'application/problem+json', 'retry-after': '3540' },
+        body: { status: 429, detail: 'Too many trial requests from this network. Try again later.' },
+      },
+      'Too many trial requests from this network. Try again in 59 minutes.',
+    ],
+    [
+      "the problem's retryAfter when the header is missing",
+      {
+        status: 429,
+        headers: { 'content-type': 'application/problem+json' },
+        body: { status: 429, detail: 'Too many trial requests for this address.', retryAfter: 7200 },
+      },
+      'Too many trial requests for this address. Try again in 2 hours.',
+    ],
+  ];
+  for (const [name, answer, text] of refusals) {
+    it(`shows a 429's reason and its wait, from ${name}`, async () => {
+      const fetchImpl = (async () =>
+        new Response(JSON.stringify(answer.body), {
+          status: answer.status,
+          headers: answer.headers,
+        })) as typeof fetch;
+      render(
+        <TrialForm submit={(payload) => submitTrialRequest(payload, fetchImpl, '/api/trial-requests')} />,
+      );
+      const user = await fill();
+      await user.click(screen.getByRole('button', { name: 'Get Free Trial Key' }));
+      expect(await screen.findByRole('alert')).toHaveTextContent(
+        new RegExp(`^${text.replace(/[.]/g, '\\.')}$`),
+      );
+      expect(screen.getByLabelText(/Email/)).toHaveValue('ada@example.com');
+    });
+  }
+
+  it('keeps the generic failure text for a 5xx problem', async () => {
+    const fetchImpl = (async () =>
+      new Response('{"status":500,"detail":"Internal"}', {
+        status: 500,
+        headers: { 'content-type': 'application/problem+json' },
+      })) as typeof fetch;
+    render(<TrialForm submit={(payload) => submitTrialRequest(payload, fetchImpl, '/api/trial-requests')} />);
+    const user = await fill();
+    await user.click(screen.getByRole('button', { name: 'Get Free Trial Key' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(TRIAL_FAILURE_TEXT);
   });
 });

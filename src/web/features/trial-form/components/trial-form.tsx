@@ -1,32 +1,47 @@
 import { useId, useState, type FormEvent } from 'react';
+import { TRIAL, trialTerms } from '#domain/plans.ts';
 import { Button } from '#web/ui/button.tsx';
 import { DismissButton } from '#web/ui/dismiss-button.tsx';
-import { buildTrialPayload, submitTrialRequest } from '../api/submit-trial-request.ts';
+import { retryText } from '#web/lib/refusal.ts';
+import { buildTrialPayload, submitTrialRequest, TrialRequestError } from '../api/submit-trial-request.ts';
+import { EmailInput, inputClass } from '#web/ui/email-input.tsx';
 import { HoneypotField } from '#web/ui/honeypot-field.tsx';
 
 // The shared zod schema is loaded on first focus or submit, not with the page: it is 23 KB gzip and the home page's
 // JavaScript budget is 120 KB (docs/decisions/004-home-page-javascript-budget.md).
 const loadSchema = () => import('#domain/schemas/trial-request.ts').then((module) => module.TrialFormSchema);
 
-// SPEC §4 "Trial form": idle → submitting (button disabled, 'Submitting Request...') → success or error banner
-// (dismissible); the form is cleared on success. SPEC §8 texts are exact.
+// docs/product.md §4 "Trial form": idle → submitting (button disabled, 'Submitting Request...') → success or error banner
+// (dismissible); the form is cleared on success. docs/product.md §8 texts are exact.
 
 export const TRIAL_SUCCESS_TEXT = 'Trial key has been sent to your email address.';
 export const TRIAL_FAILURE_TEXT = 'Failed to send trial request. Please try again.';
+
+/**
+ * The error banner's text: a 429 says the server's reason and when to try again (issue 34: "Failed to send…" hid
+ * both); any other failure keeps docs/product.md §8's text.
+ */
+export function trialFailureText(error: unknown): string {
+  if (error instanceof TrialRequestError && error.status === 429 && error.detail) {
+    return retryText(error.detail, error.retryAfterSeconds);
+  }
+  if (error instanceof TrialRequestError && error.status === 429 && error.retryAfterSeconds !== undefined) {
+    return retryText('Too many trial requests.', error.retryAfterSeconds);
+  }
+  return TRIAL_FAILURE_TEXT;
+}
 
 type Status = 'idle' | 'submitting' | 'success' | 'error';
 type Fields = { name: string; email: string; company: string };
 type FieldErrors = Partial<Record<keyof Fields, string>>;
 const EMPTY: Fields = { name: '', email: '', company: '' };
 
-const inputClass =
-  'mt-1 block w-full rounded-md border border-slate-600 bg-slate-950 px-3 py-2.5 text-base text-white placeholder:text-slate-400 focus:border-emerald-300 focus:outline-2 focus:outline-emerald-300 aria-[invalid=true]:border-rose-400';
-
 export function TrialForm({ submit = submitTrialRequest }: { submit?: typeof submitTrialRequest }) {
   const [fields, setFields] = useState<Fields>(EMPTY);
   const [honeypot, setHoneypot] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
   const [status, setStatus] = useState<Status>('idle');
+  const [failure, setFailure] = useState(TRIAL_FAILURE_TEXT);
   const id = useId();
 
   const update = (key: keyof Fields) => (event: { target: { value: string } }) => {
@@ -41,6 +56,7 @@ export function TrialForm({ submit = submitTrialRequest }: { submit?: typeof sub
     try {
       schema = await loadSchema();
     } catch {
+      setFailure(TRIAL_FAILURE_TEXT);
       setStatus('error');
       return;
     }
@@ -70,7 +86,8 @@ export function TrialForm({ submit = submitTrialRequest }: { submit?: typeof sub
       );
       setFields(EMPTY);
       setStatus('success');
-    } catch {
+    } catch (error) {
+      setFailure(trialFailureText(error));
       setStatus('error');
     }
   }
@@ -86,7 +103,9 @@ export function TrialForm({ submit = submitTrialRequest }: { submit?: typeof sub
       <h2 id={`${id}-title`} className="text-lg font-semibold text-white">
         Get your free trial API key
       </h2>
-      <p className="mt-1 text-sm text-slate-300">One week of real-time odds. No card required.</p>
+      <p className="mt-1 text-sm text-slate-300">
+        {TRIAL.days} days with {trialTerms()}. No card required.
+      </p>
 
       {status === 'success' || status === 'error' ? (
         <div
@@ -97,7 +116,7 @@ export function TrialForm({ submit = submitTrialRequest }: { submit?: typeof sub
               : 'mt-4 flex items-start justify-between gap-3 rounded-md border border-rose-400/60 bg-rose-950 px-3 py-2 text-sm text-rose-100'
           }
         >
-          <span>{status === 'success' ? TRIAL_SUCCESS_TEXT : TRIAL_FAILURE_TEXT}</span>
+          <span>{status === 'success' ? TRIAL_SUCCESS_TEXT : failure}</span>
           <DismissButton onClick={() => setStatus('idle')} />
         </div>
       ) : null}
@@ -135,18 +154,11 @@ export function TrialForm({ submit = submitTrialRequest }: { submit?: typeof sub
               *
             </span>
           </label>
-          <input
-            id={`${id}-email`}
-            name="email"
-            type="email"
-            required
-            autoComplete="email"
-            maxLength={254}
+          <EmailInput
+            id={id}
             value={fields.email}
             onChange={update('email')}
-            aria-invalid={errors.email ? true : undefined}
-            aria-describedby={errors.email ? `${id}-email-error` : undefined}
-            className={inputClass}
+            invalid={Boolean(errors.email)}
           />
           {errors.email ? (
             <p id={`${id}-email-error`} className="mt-1 text-sm text-rose-300">

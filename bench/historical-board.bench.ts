@@ -1,0 +1,95 @@
+// Historical board benchmark (issue 31, decision 147): how long `GET /v1/historical/odds` holds the event loop while it
+// pages a large board on the embedded database (PGlite runs its statements on the server's thread). A board of
+// 8 NBA events × 81 spread lines × 2 outcomes × 15 books (19,440 prices, ~3.5 MB as one answer) is written through the
+// real intake and history writer, then read page by page with an Elite key while a 1 ms timer measures every stall of
+// the event loop. Writes bench/results/historical-board.json.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import os from 'node:os';
+import { SPORTSBOOK_KEYS } from '#domain/sportsbooks.ts';
+import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
+import { HandBoard } from '#tests/support/server/history.ts';
+import { createKey } from '#tests/support/server/odds-api.ts';
+
+const EVENTS = Number(process.env.BENCH_BOARD_EVENTS ?? 8);
+const ROUNDS = Number(process.env.BENCH_BOARD_ROUNDS ?? 5);
+
+const clock = virtualClock(Date.now() - 3_600_000);
+const app = await buildTestApp({ now: clock.now });
+await app.ready();
+app.engine.stop();
+const key = await createKey(app, 'elite');
+const board = new HandBoard(app, clock, 'bench');
+for (let n = 0; n < EVENTS; n += 1) {
+  const event = board.addEvent({ startsInMs: 5 * 3_600_000 + n * 60_000 });
+  for (let line = -20; line <= 20; line += 0.5) {
+    for (const book of SPORTSBOOK_KEYS) {
+      board.price(event, book, 'spread', 'home', -110, { point: line });
+      board.price(event, book, 'spread', 'away', -110, { point: -line });
+    }
+  }
+}
+clock.advance(60_000);
+await board.flush();
+const at = new Date(clock.now()).toISOString();
+
+/** Gaps between the turns of a 1 ms timer: what any other request would have waited. */
+const stalls: number[] = [];
+/** How many gaps the first page took: its stalls include the process's first request (code compiled on first use). */
+let firstPageGaps = -1;
+let last = performance.now();
+const probe = setInterval(() => {
+  const now = performance.now();
+  stalls.push(now - last);
+  last = now;
+}, 1);
+const histogram = monitorEventLoopDelay({ resolution: 1 });
+histogram.enable();
+
+const pageTimes: number[] = [];
+let pages = 0;
+let bytes = 0;
+for (let round = 0; round < ROUNDS; round += 1) {
+  let cursor: string | null = null;
+  do {
+    const started = performance.now();
+    const answer: Awaited<ReturnType<typeof app.inject>> = await app.inject({
+      url: `/v1/historical/odds?league=nba&at=${at}${cursor ? `&cursor=${cursor}` : ''}`,
+      headers: { 'x-api-key': key },
+    });
+    pageTimes.push(performance.now() - started);
+    if (firstPageGaps < 0) firstPageGaps = stalls.length;
+    if (answer.statusCode !== 200)
+      throw new Error(`status ${answer.statusCode}: ${answer.body.slice(0, 200)}`);
+    bytes += answer.body.length;
+    pages += 1;
+    // The cursor is read off the answer's text: parsing 0.9 MB here would be the bench's own stall, not the server's.
+    cursor = /"next_cursor":"([^"]+)"/.exec(answer.body)?.[1] ?? null;
+    // Quota: 10 requests a page of the Elite plan's 250 a minute; the virtual clock moves a minute a board.
+  } while (cursor);
+  clock.advance(60_000);
+}
+clearInterval(probe);
+histogram.disable();
+await app.close();
+
+const sorted = [...stalls].sort((a, b) => a - b);
+const quantile = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+const result = {
+  at: new Date().toISOString(),
+  loadavg: os.loadavg(),
+  events: EVENTS,
+  prices: EVENTS * 81 * 2 * SPORTSBOOK_KEYS.length,
+  rounds: ROUNDS,
+  pages,
+  meanPageBytes: Math.round(bytes / pages),
+  meanPageMs: Math.round(pageTimes.reduce((a, b) => a + b, 0) / pages),
+  timerGapMs: { p50: quantile(0.5), p99: quantile(0.99), max: sorted.at(-1) },
+  /** The longest gap once the first page (the process's first request) has been answered. */
+  timerGapMaxAfterFirstPageMs: Math.max(...stalls.slice(firstPageGaps)),
+  firstPageTimerGapMaxMs: Math.max(...stalls.slice(0, firstPageGaps)),
+  eventLoopDelayMaxMs: histogram.max / 1e6,
+};
+console.log(JSON.stringify(result, null, 2));
+mkdirSync('bench/results', { recursive: true });
+writeFileSync('bench/results/historical-board.json', JSON.stringify(result, null, 2));

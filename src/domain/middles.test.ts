@@ -1,0 +1,269 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { LeagueKey } from './markets.ts';
+import {
+  discretisedNormal,
+  isMiddle,
+  marketCentre,
+  middleChances,
+  middleEv,
+  middleGap,
+  middleReturns,
+  middleStakesCents,
+  NFL_DRIVE_MODEL,
+  nflScoreDistributions,
+  probabilityOf,
+  publishedChances,
+  publishedPct,
+  scoreDistribution,
+  type IntegerDistribution,
+} from './middles.ts';
+import { gaussian, seededRandom } from './random.ts';
+import { SGP_GAME_PRIORS } from './sgp.ts';
+
+// The middles maths (decision 167): the gap and pushes by hand, the distributions against seeded Monte Carlo draws of
+// the models they state, and the published EV recomputed from the published figures.
+
+/** One NFL game drawn drive by drive under NFL_DRIVE_MODEL's stated rules, independently of the convolution. */
+function drawNflGame(random: () => number, expectedMargin: number, expectedTotal: number) {
+  const m = NFL_DRIVE_MODEL;
+  const perDrive =
+    m.touchdownRate * m.touchdownPoints.reduce((sum, t) => sum + t.points * t.share, 0) + m.fieldGoalRate * 3;
+  const means = [(expectedTotal + expectedMargin) / 2, (expectedTotal - expectedMargin) / 2].map((mean) =>
+    Math.max(m.minTeamMean, mean),
+  );
+  const score = (mean: number) => {
+    const scale = Math.min(mean / (m.drives * perDrive), 0.95 / (m.touchdownRate + m.fieldGoalRate));
+    let points = 0;
+    for (let i = 0; i < m.drives; i += 1) {
+      const u = random();
+      if (u < m.touchdownRate * scale) {
+        let v = random();
+        for (const t of m.touchdownPoints) {
+          if (v < t.share) {
+            points += t.points;
+            break;
+          }
+          v -= t.share;
+        }
+      } else if (u < (m.touchdownRate + m.fieldGoalRate) * scale) points += 3;
+    }
+    return points;
+  };
+  let home = score(means[0]!);
+  let away = score(means[1]!);
+  if (home === away) {
+    const u = random();
+    const extra = u < m.overtime.fieldGoal ? 3 : u < m.overtime.fieldGoal + m.overtime.touchdown ? 6 : 0;
+    if (random() < means[0]! / (means[0]! + means[1]!)) home += extra;
+    else away += extra;
+  }
+  return { margin: home - away, total: home + away };
+}
+
+/** Monte Carlo estimate of P(X in [from, to]) and its standard error. */
+function estimate(draws: number[], from: number, to: number) {
+  const hits = draws.filter((x) => x >= from && x <= to).length;
+  const p = hits / draws.length;
+  return { p, se: Math.sqrt((p * (1 - p)) / draws.length) };
+}
+
+function mass(distribution: IntegerDistribution, from: number, to: number): number {
+  let sum = 0;
+  for (let x = from; x <= to; x += 1) sum += probabilityOf(distribution, x);
+  return sum;
+}
+
+describe('middleGap and isMiddle', () => {
+  it('finds the whole numbers strictly between the lines', () => {
+    expect(middleGap(2.5, 3.5)).toEqual([3]);
+    expect(middleGap(44.5, 47.5)).toEqual([45, 46, 47]);
+    expect(middleGap(44, 47)).toEqual([45, 46]);
+    expect(middleGap(-3.5, -1)).toEqual([-3, -2]);
+    expect(isMiddle(2.5, 3)).toBe(false);
+    expect(isMiddle(3, 3.5)).toBe(false);
+    expect(isMiddle(3, 3)).toBe(false);
+    expect(isMiddle(3.5, 2.5)).toBe(false);
+    expect(isMiddle(2.25, 3.5)).toBe(false);
+  });
+});
+
+describe('middleChances: pushes on whole-number lines, by hand', () => {
+  // Totals 43 to 48, each 1/6.
+  const uniform: IntegerDistribution = { min: 43, probabilities: new Array<number>(6).fill(1 / 6) };
+
+  it('over 44 and under 47: both win on 45 and 46, the over pushes on 44, the under on 47', () => {
+    const chances = middleChances(44, 47, uniform);
+    expect(chances.middle).toBeCloseTo(2 / 6, 12);
+    expect(chances.pushHigh).toBeCloseTo(1 / 6, 12);
+    expect(chances.pushLow).toBeCloseTo(1 / 6, 12);
+    expect(chances.miss).toBeCloseTo(2 / 6, 12);
+  });
+
+  it('over 44.5 and under 47.5: no push, both win on 45 to 47', () => {
+    const chances = middleChances(44.5, 47.5, uniform);
+    expect(chances).toMatchObject({ pushHigh: 0, pushLow: 0 });
+    expect(chances.middle).toBeCloseTo(3 / 6, 12);
+    expect(chances.miss).toBeCloseTo(3 / 6, 12);
+  });
+
+  it('pays a push its own stake back plus the other side, worked out at even money', () => {
+    // At 2.0 / 2.0, 50 each of 100: a miss returns 100 (0 %), a hit 200 (+100 %), a push 50 + 100 (+50 %).
+    const returns = middleReturns(2, 2);
+    expect(returns).toMatchObject({ hit: 1, miss: 0, pushHigh: 0.5, pushLow: 0.5, stakeShareHigh: 0.5 });
+    // 2/6 × 100 % + 1/6 × 50 % + 1/6 × 50 % + 2/6 × 0 % = 50 %.
+    expect(middleEv(2, 2, middleChances(44, 47, uniform))).toBeCloseTo(0.5, 12);
+    // At −110 both ways (1.9091) a miss loses 4.55 % of the total.
+    expect(publishedPct(middleReturns(1.9091, 1.9091).miss)).toBe(-4.545);
+  });
+
+  it('refuses a pair that cannot both win', () => {
+    expect(() => middleChances(3, 3.5, uniform)).toThrow(RangeError);
+  });
+});
+
+describe('middleStakesCents', () => {
+  it('splits a total so that either side alone pays the same, to within half a cent of each stake', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 100, max: 10_000_000 }),
+        fc.double({ min: 1.05, max: 6, noNaN: true }),
+        fc.double({ min: 1.05, max: 6, noNaN: true }),
+        (total, dh, dl) => {
+          const [high, low] = middleStakesCents(total, dh, dl);
+          expect(high + low).toBe(total);
+          // Each stake is at most half a cent off its exact share: the payouts differ by at most (dh + dl) / 2 cents.
+          expect(Math.abs(high * dh - low * dl)).toBeLessThanOrEqual((dh + dl) / 2 + 1e-6);
+        },
+      ),
+    );
+  });
+});
+
+describe('the score distributions against seeded Monte Carlo draws (within 3 standard errors)', () => {
+  const N = 200_000;
+
+  it('NFL drive model: the margin on 3, on 7, in 1..6, and the total in 41..47', () => {
+    const random = seededRandom(36);
+    const margins: number[] = [];
+    const totals: number[] = [];
+    for (let i = 0; i < N; i += 1) {
+      const game = drawNflGame(random, 3, 44.5);
+      margins.push(game.margin);
+      totals.push(game.total);
+    }
+    const { margin, total } = nflScoreDistributions(3, 44.5);
+    for (const [draws, distribution, from, to] of [
+      [margins, margin, 3, 3],
+      [margins, margin, 7, 7],
+      [margins, margin, 0, 0],
+      [margins, margin, 1, 6],
+      [margins, margin, -3, -3],
+      [totals, total, 41, 47],
+    ] as const) {
+      const mc = estimate(draws, from, to);
+      expect(Math.abs(mass(distribution, from, to) - mc.p), `${from}..${to}`).toBeLessThanOrEqual(3 * mc.se);
+    }
+  });
+
+  it('NFL drive model: margins cluster on the key numbers 3 and 7', () => {
+    const { margin } = nflScoreDistributions(0, 44);
+    const both = (k: number) => probabilityOf(margin, k) + probabilityOf(margin, -k);
+    expect(both(3)).toBeGreaterThan(both(2) + 0.03);
+    expect(both(3)).toBeGreaterThan(both(5) + 0.03);
+    expect(both(7)).toBeGreaterThan(both(5) + 0.03);
+    expect(both(7)).toBeGreaterThan(both(9) + 0.03);
+    expect(both(0)).toBeLessThan(0.01);
+  });
+
+  for (const [league, variable, centre, from, to] of [
+    ['nba', 'margin', { margin: 4.5, total: 228 }, 4, 5],
+    ['nba', 'margin', { margin: 1, total: 228 }, -1, 1],
+    ['nba', 'total', { margin: 0, total: 221.5 }, 220, 223],
+    ['nhl', 'total', { margin: 0, total: 5.8 }, 5, 6],
+    ['epl', 'margin', { margin: 0.4, total: 2.7 }, 0, 0],
+    ['epl', 'total', { margin: 0.4, total: 2.7 }, 0, 1],
+  ] as const) {
+    it(`${league} ${variable} about ${variable === 'margin' ? centre.margin : centre.total}: P(${from}..${to})`, () => {
+      const prior = SGP_GAME_PRIORS[league as LeagueKey];
+      const sigma = variable === 'margin' ? prior.sigmaMargin : prior.sigmaTotal;
+      const mean = variable === 'margin' ? centre.margin : centre.total;
+      const noZero = variable === 'margin' && league !== 'epl';
+      const random = seededRandom(7);
+      const draws: number[] = [];
+      while (draws.length < N) {
+        // The stated model: a normal rounded to the nearest whole number; a margin of 0 redrawn where ties go to
+        // overtime, a negative total redrawn.
+        const x = Math.round(mean + sigma * gaussian(random));
+        if ((noZero && x === 0) || (variable === 'total' && x < 0)) continue;
+        draws.push(x);
+      }
+      const mc = estimate(draws, from, to);
+      const distribution = scoreDistribution(league as LeagueKey, variable, centre);
+      expect(Math.abs(mass(distribution, from, to) - mc.p)).toBeLessThanOrEqual(3 * mc.se);
+    });
+  }
+
+  it('discretisedNormal sums to 1 and keeps its mean', () => {
+    const d = discretisedNormal(3.3, 12);
+    const sum = d.probabilities.reduce((a, b) => a + b, 0);
+    const mean = d.probabilities.reduce((a, p, i) => a + p * (d.min + i), 0);
+    expect(sum).toBeCloseTo(1, 12);
+    expect(mean).toBeCloseTo(3.3, 6);
+  });
+});
+
+describe('marketCentre', () => {
+  it('reads the expected value from de-vigged lines: a 50/50 line is the centre, the median of the books', () => {
+    const quotes = [
+      { book: 'a', line: 44.5, high: 1.9091, low: 1.9091 },
+      { book: 'b', line: 44.5, high: 1.9091, low: 1.9091 },
+      { book: 'c', line: 44.5, high: 1.9091, low: 1.9091 },
+    ];
+    expect(marketCentre('nfl', 'total', quotes)).toBeCloseTo(44.5, 9);
+    expect(marketCentre('nfl', 'total', quotes.slice(0, 2))).toBeUndefined();
+    // One book leaning over moves nothing: the median.
+    expect(
+      marketCentre('nfl', 'total', [...quotes, { book: 'd', line: 44.5, high: 1.5, low: 2.6 }]),
+    ).toBeCloseTo(44.5, 9);
+  });
+});
+
+describe('the published figures', () => {
+  it('recompute the published EV: Σ published probability × published return, within rounding', () => {
+    const leagues: LeagueKey[] = ['nfl', 'nba', 'mlb', 'nhl', 'epl'];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...leagues),
+        fc.constantFrom('margin' as const, 'total' as const),
+        fc.integer({ min: -20, max: 20 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.double({ min: 1.4, max: 3, noNaN: true }),
+        fc.double({ min: 1.4, max: 3, noNaN: true }),
+        fc.double({ min: -3, max: 3, noNaN: true }),
+        (league, variable, halfLine, width, dh, dl, offset) => {
+          const typical = SGP_GAME_PRIORS[league].meanTotal;
+          const base = variable === 'total' ? Math.round(typical) : 0;
+          const high = base + halfLine / 2;
+          const low = high + width / 2 + 0.5;
+          fc.pre(isMiddle(high, low) && (variable === 'margin' || high > 0));
+          const centre = { margin: variable === 'margin' ? high + offset : 0, total: typical + offset };
+          if (variable === 'total') centre.total = high + offset + 1;
+          const chances = middleChances(high, low, scoreDistribution(league, variable, centre));
+          const ev = publishedPct(middleEv(dh, dl, chances));
+          const p = publishedChances(chances);
+          const r = middleReturns(dh, dl);
+          const recomputed =
+            p.middle * publishedPct(r.hit) +
+            p.pushHigh * publishedPct(r.pushHigh) +
+            p.pushLow * publishedPct(r.pushLow) +
+            p.miss * publishedPct(r.miss);
+          expect(p.middle + p.pushHigh + p.pushLow + p.miss).toBeCloseTo(1, 6);
+          expect(ev).toBeLessThanOrEqual(middleEv(dh, dl, chances) * 100);
+          expect(Math.abs(recomputed - ev)).toBeLessThanOrEqual(0.003);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,332 @@
+import { floorTo, PROB_PLACES } from './arbitrage.ts';
+import { LEAGUES, type LeagueKey } from './markets.ts';
+import { normalCdf, normalQuantile } from './mvn.ts';
+import { roundTo, type Cents } from './odds.ts';
+import { SGP_GAME_PRIORS } from './sgp.ts';
+import { defaultSplit } from './wagers.ts';
+
+// Middles (issue 36, the middles half; docs/product.md §10, decision 167). A middle is two opposite sides of one
+// game's spread or total at different lines, at two books, such that both can win: home −2.5 at one book and away
+// +3.5 at another both win when the home side wins by exactly 3; over 44.5 and under 47.5 both win on totals 45–47.
+// Each side is a condition on an integer score variable X (the full-game margin home − away, or the total):
+//
+//   the high side wins when X > its line (home −2.5 → margin > 2.5; over 44.5 → total > 44.5),
+//   the low side wins when X < its line (away +3.5 → margin < 3.5; under 47.5 → total < 47.5),
+//
+// and a side pushes (the stake comes back) when X equals a whole-number line. A middle needs high line < low line.
+// Staked at the equal-payout split, either side alone pays the same; if X lands strictly between the lines both pay.
+// Most middles miss and lose a little: the EV is the expectation over X under the sport's score distribution,
+// centred on the market (`marketCentre`), and is an average over many such bets, never a promise.
+
+/** EV of a middle is published in percent to 3 places, rounded down (as /v1/ev and /v1/arbs). */
+export const MIDDLE_EV_PLACES = 3;
+/** The fewest books pricing both sides of some line of a game's spread or total for its centre to be estimated. */
+export const MIDDLE_MIN_BOOKS = 3;
+/** A market is priced only when its distribution is this sure of the variable's range (the tails cut off). */
+const TAIL_SIGMAS = 8;
+
+/** A distribution over the integers: `probabilities[i]` is P(X = min + i); they sum to 1. */
+export interface IntegerDistribution {
+  min: number;
+  probabilities: number[];
+}
+
+export function probabilityOf(distribution: IntegerDistribution, x: number): number {
+  return distribution.probabilities[x - distribution.min] ?? 0;
+}
+
+function normalise(min: number, weights: number[]): IntegerDistribution {
+  let first = 0;
+  while (first < weights.length - 1 && weights[first] === 0) first += 1;
+  let last = weights.length - 1;
+  while (last > first && weights[last] === 0) last -= 1;
+  const kept = weights.slice(first, last + 1);
+  const sum = kept.reduce((a, b) => a + b, 0);
+  if (!(sum > 0)) throw new RangeError('A distribution needs some mass');
+  return { min: min + first, probabilities: kept.map((w) => w / sum) };
+}
+
+/**
+ * A normal N(mean, sigma²) discretised to the integers with the continuity correction: P(X = k) = Φ((k + ½ − μ)/σ) −
+ * Φ((k − ½ − μ)/σ), cut at 8 σ. `floor`: the least possible value (0 for a total); mass below it is dropped and the
+ * rest renormalised. `noZero`: a margin that cannot be 0 (a tie goes to overtime): P(0) is spread over the other
+ * values in proportion (a simplification: overtime margins are in truth small).
+ */
+export function discretisedNormal(
+  mean: number,
+  sigma: number,
+  options: { floor?: number; noZero?: boolean } = {},
+): IntegerDistribution {
+  if (!Number.isFinite(mean) || !(sigma > 0)) throw new RangeError(`Bad normal (${mean}, ${sigma})`);
+  let min = Math.floor(mean - TAIL_SIGMAS * sigma);
+  if (options.floor !== undefined) min = Math.max(min, options.floor);
+  const max = Math.max(min, Math.ceil(mean + TAIL_SIGMAS * sigma));
+  const weights: number[] = [];
+  for (let k = min; k <= max; k += 1) {
+    const w = normalCdf((k + 0.5 - mean) / sigma) - normalCdf((k - 0.5 - mean) / sigma);
+    weights.push(options.noZero && k === 0 ? 0 : w);
+  }
+  return normalise(min, weights);
+}
+
+/**
+ * The NFL drive model: a documented MODEL of NFL scoring, not a published table of final margins. Each team has
+ * `NFL_DRIVE_MODEL.drives` possessions; each ends in a touchdown (worth 7, or 6 when the try fails, or 8 after a
+ * two-point conversion), a field goal (3) or nothing, independently. Points come in 3s and 7s, so the margins cluster
+ * at 3, 7, 10, 4, 6, 14 as real NFL margins do (the key numbers). A regulation tie goes to overtime: settled by a field
+ * goal (margin 3) or a touchdown (margin 6, no try after a walk-off touchdown), or left a tie. The base rates are
+ * priors of league-wide drive outcomes (about 11 possessions a team, a touchdown on ~22 % and a field goal on ~16 %
+ * of drives; recent seasons), scaled per team to the market's expected score. The model's margin deviation (about
+ * 13.4 points) is close to the 13.86 points measured about the spread (Stern 1991, quoted in src/domain/sgp.ts).
+ */
+export const NFL_DRIVE_MODEL = {
+  drives: 11,
+  touchdownRate: 0.22,
+  fieldGoalRate: 0.16,
+  /** A touchdown's points: 7 after a made kick, 6 after a failed try, 8 after a two-point conversion. */
+  touchdownPoints: [
+    { points: 7, share: 0.91 },
+    { points: 6, share: 0.06 },
+    { points: 8, share: 0.03 },
+  ],
+  /** How a regulation tie ends: a field goal (3), a touchdown (6), or still a tie. */
+  overtime: { fieldGoal: 0.55, touchdown: 0.4, tie: 0.05 },
+  /** The least expected score of a team (the scale is clamped). */
+  minTeamMean: 3,
+} as const;
+
+const NFL_POINTS_PER_DRIVE =
+  NFL_DRIVE_MODEL.touchdownRate *
+    NFL_DRIVE_MODEL.touchdownPoints.reduce((sum, t) => sum + t.points * t.share, 0) +
+  NFL_DRIVE_MODEL.fieldGoalRate * 3;
+
+/** One NFL team's score distribution for an expected score `mean` (weights indexed by points, from 0). */
+function nflTeamScore(mean: number): Float64Array {
+  const m = NFL_DRIVE_MODEL;
+  let scale = Math.max(m.minTeamMean, mean) / (m.drives * NFL_POINTS_PER_DRIVE);
+  scale = Math.min(scale, 0.95 / (m.touchdownRate + m.fieldGoalRate));
+  const td = m.touchdownRate * scale;
+  const fg = m.fieldGoalRate * scale;
+  // A drive's outcomes that score, as (points, probability); the rest is 1 − td − fg on 0 points.
+  const scoring: [number, number][] = [
+    [3, fg],
+    ...m.touchdownPoints.map((t): [number, number] => [t.points, td * t.share]),
+  ];
+  const blank = 1 - td - fg;
+  let score = new Float64Array(m.drives * 8 + 1);
+  score[0] = 1;
+  let top = 0;
+  for (let i = 0; i < m.drives; i += 1) {
+    const next = new Float64Array(score.length);
+    for (let a = 0; a <= top; a += 1) {
+      const p = score[a]!;
+      if (p === 0) continue;
+      next[a]! += p * blank;
+      for (const [points, q] of scoring) next[a + points]! += p * q;
+    }
+    top += 8;
+    score = next;
+  }
+  return score;
+}
+
+/**
+ * The NFL full-game margin (home − away) and total under the drive model, for the market's expected margin and
+ * total: each team's expected score is (total ± margin) / 2. Overtime winners split by each team's share of the
+ * expected points.
+ */
+export function nflScoreDistributions(
+  expectedMargin: number,
+  expectedTotal: number,
+): { margin: IntegerDistribution; total: IntegerDistribution } {
+  const homeMean = Math.max(NFL_DRIVE_MODEL.minTeamMean, (expectedTotal + expectedMargin) / 2);
+  const awayMean = Math.max(NFL_DRIVE_MODEL.minTeamMean, (expectedTotal - expectedMargin) / 2);
+  const home = nflTeamScore(homeMean);
+  const away = nflTeamScore(awayMean);
+  const homeShare = homeMean / (homeMean + awayMean);
+  const top = home.length - 1 + 6;
+  const margin = new Array<number>(2 * top + 1).fill(0); // index: margin + top
+  const total = new Array<number>(2 * top + 1).fill(0);
+  const ot = NFL_DRIVE_MODEL.overtime;
+  for (let h = 0; h < home.length; h += 1) {
+    const ph = home[h]!;
+    if (ph === 0) continue;
+    for (let a = 0; a < away.length; a += 1) {
+      const p = ph * away[a]!;
+      if (p === 0) continue;
+      if (h !== a) {
+        margin[h - a + top]! += p;
+        total[h + a]! += p;
+        continue;
+      }
+      margin[top]! += p * ot.tie;
+      total[h + a]! += p * ot.tie;
+      margin[top + 3]! += p * ot.fieldGoal * homeShare;
+      margin[top - 3]! += p * ot.fieldGoal * (1 - homeShare);
+      total[h + a + 3]! += p * ot.fieldGoal;
+      margin[top + 6]! += p * ot.touchdown * homeShare;
+      margin[top - 6]! += p * ot.touchdown * (1 - homeShare);
+      total[h + a + 6]! += p * ot.touchdown;
+    }
+  }
+  return { margin: normalise(-top, margin), total: normalise(0, total) };
+}
+
+export type MiddleVariable = 'margin' | 'total';
+
+/** The model behind each league's distributions, as answers name it. */
+export function middleModel(league: LeagueKey): 'nfl-drives' | 'normal' {
+  return league === 'nfl' ? 'nfl-drives' : 'normal';
+}
+
+/**
+ * The full-game distribution of `variable` in `league` centred on the market: the NFL drive model, or elsewhere the
+ * SGP model's normal (σ of src/domain/sgp.ts's `SGP_GAME_PRIORS`) discretised to the integers; a margin cannot be 0
+ * in a league without draws, a total cannot be negative.
+ */
+export function scoreDistribution(
+  league: LeagueKey,
+  variable: MiddleVariable,
+  centre: { margin: number; total: number },
+): IntegerDistribution {
+  if (league === 'nfl') return nflScoreDistributions(centre.margin, centre.total)[variable];
+  const prior = SGP_GAME_PRIORS[league];
+  return variable === 'margin'
+    ? discretisedNormal(centre.margin, prior.sigmaMargin, { noZero: !LEAGUES[league].hasDraws })
+    : discretisedNormal(centre.total, prior.sigmaTotal, { floor: 0 });
+}
+
+/**
+ * One book's two prices on one line, as the centre's estimate reads it: `line` on the variable (a spread's home point
+ * p reads margin > −p), `high`/`low` the decimal odds of the side winning above / below it.
+ */
+export interface LineQuote {
+  book: string;
+  line: number;
+  high: number;
+  low: number;
+}
+
+/**
+ * The market's expected value of the variable: per book and line, the de-vigged chance of the high side p =
+ * (1/dh) / (1/dh + 1/dl) gives μ = line + σ · Φ⁻¹(p) under a normal of the SGP model's σ; the centre is the median of
+ * those estimates. Undefined when fewer than `minBooks` books price both sides of some line.
+ */
+export function marketCentre(
+  league: LeagueKey,
+  variable: MiddleVariable,
+  quotes: readonly LineQuote[],
+  minBooks: number = MIDDLE_MIN_BOOKS,
+): number | undefined {
+  const prior = SGP_GAME_PRIORS[league];
+  const sigma = variable === 'margin' ? prior.sigmaMargin : prior.sigmaTotal;
+  const books = new Set<string>();
+  const estimates: number[] = [];
+  for (const quote of quotes) {
+    if (!(quote.high > 1 && quote.low > 1) || !Number.isFinite(quote.line)) continue;
+    const p = 1 / quote.high / (1 / quote.high + 1 / quote.low);
+    books.add(quote.book);
+    estimates.push(quote.line + sigma * normalQuantile(p));
+  }
+  if (books.size < minBooks) return undefined;
+  estimates.sort((a, b) => a - b);
+  const mid = estimates.length >> 1;
+  return estimates.length % 2 ? estimates[mid]! : (estimates[mid - 1]! + estimates[mid]!) / 2;
+}
+
+/** A side of a middle: its line on the variable and its decimal odds. */
+export interface MiddleSide {
+  line: number;
+  decimal: number;
+}
+
+/** Where X can land for a middle, with its probabilities. */
+export interface MiddleChances {
+  /** Both sides win: high.line < X < low.line. */
+  middle: number;
+  /** X = high.line (a whole number): the high side pushes, the low side wins. */
+  pushHigh: number;
+  /** X = low.line (a whole number): the low side pushes, the high side wins. */
+  pushLow: number;
+  /** Exactly one side wins, the other loses. */
+  miss: number;
+}
+
+/** The integers landing both sides, high < X < low (empty when no whole number lies strictly between the lines). */
+export function middleGap(high: number, low: number): number[] {
+  if (!(Number.isInteger(high * 2) && Number.isInteger(low * 2))) return [];
+  const gap: number[] = [];
+  for (let x = Math.floor(high) + 1; x < low; x += 1) gap.push(x);
+  return gap;
+}
+
+/**
+ * Whether the pair is a middle: both lines in half points and some whole number strictly between them, so both sides
+ * can win (home −3 with away +3.5 is not: on a 3 one side pushes and the other wins, never both).
+ */
+export function isMiddle(high: number, low: number): boolean {
+  return middleGap(high, low).length > 0;
+}
+
+export function middleChances(high: number, low: number, distribution: IntegerDistribution): MiddleChances {
+  if (!isMiddle(high, low)) throw new RangeError(`Not a middle: high ${high}, low ${low}`);
+  const middle = middleGap(high, low).reduce((sum, x) => sum + probabilityOf(distribution, x), 0);
+  const pushHigh = Number.isInteger(high) ? probabilityOf(distribution, high) : 0;
+  const pushLow = Number.isInteger(low) ? probabilityOf(distribution, low) : 0;
+  return { middle, pushHigh, pushLow, miss: Math.max(0, 1 - middle - pushHigh - pushLow) };
+}
+
+/**
+ * Returns per unit of total stake at the equal-payout split (stakes w_high = d_low / (d_high + d_low) and
+ * w_low = d_high / (d_high + d_low), so either side alone pays h = d_high · d_low / (d_high + d_low)): the profit when
+ * the middle hits (2h − 1), when exactly one side wins (h − 1, the worst case when it is below 0), and when a side
+ * pushes (its stake back plus the other's payout: w + h − 1).
+ */
+export function middleReturns(highDecimal: number, lowDecimal: number) {
+  if (!(highDecimal > 1 && lowDecimal > 1)) throw new RangeError('Decimal odds must be > 1');
+  const h = (highDecimal * lowDecimal) / (highDecimal + lowDecimal);
+  const wHigh = lowDecimal / (highDecimal + lowDecimal);
+  return {
+    hit: 2 * h - 1,
+    miss: h - 1,
+    pushHigh: wHigh + h - 1,
+    pushLow: 1 - wHigh + h - 1,
+    stakeShareHigh: wHigh,
+  };
+}
+
+/** EV of the middle per unit of total stake, as a fraction: Σ over where X lands of its probability × profit. */
+export function middleEv(highDecimal: number, lowDecimal: number, chances: MiddleChances): number {
+  const r = middleReturns(highDecimal, lowDecimal);
+  return (
+    chances.middle * r.hit +
+    chances.pushHigh * r.pushHigh +
+    chances.pushLow * r.pushLow +
+    chances.miss * r.miss
+  );
+}
+
+/** Rounds published probabilities (6 places) and derives the miss from them, so the four sum to 1 as published. */
+export function publishedChances(chances: MiddleChances): MiddleChances {
+  const middle = roundTo(chances.middle, PROB_PLACES);
+  const pushHigh = roundTo(chances.pushHigh, PROB_PLACES);
+  const pushLow = roundTo(chances.pushLow, PROB_PLACES);
+  return { middle, pushHigh, pushLow, miss: roundTo(1 - middle - pushHigh - pushLow, PROB_PLACES) };
+}
+
+/** A percentage as answers publish it: floored to 3 places, −0 normalised. */
+export function publishedPct(fraction: number): number {
+  return floorTo(fraction * 100, MIDDLE_EV_PLACES) + 0;
+}
+
+/** Equal-payout stakes in cents for a total: [high, low], summing exactly to the total (`defaultSplit`). */
+export function middleStakesCents(
+  totalCents: number,
+  highDecimal: number,
+  lowDecimal: number,
+): [Cents, Cents] {
+  if (!Number.isSafeInteger(totalCents) || totalCents < 0)
+    throw new RangeError(`A total is a whole number of cents >= 0, got ${totalCents}`);
+  const [high, low] = defaultSplit([highDecimal, lowDecimal], totalCents as Cents);
+  return [high!, low!];
+}

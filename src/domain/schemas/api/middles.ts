@@ -1,0 +1,139 @@
+import { z } from 'zod';
+import { MIDDLE_MIN_BOOKS } from '../../middles.ts';
+import { BookKeySchema, OutcomeKeySchema } from './common.ts';
+import { MIDDLES_EXAMPLE } from './examples.ts';
+import { BOARD_TIME_FIELDS, EventSchema, PriceLinksSchema } from './odds.ts';
+
+// GET /v1/middles (issue 36, decision 167): pairs of opposite sides of one game's spread or total at two books whose
+// lines leave a gap where both win (src/domain/middles.ts).
+
+const pct = (what: string) =>
+  z.number().describe(`${what}, in percent of the total staked, rounded down to 3 places.`);
+const probability = (what: string) => z.number().min(0).max(1).describe(`${what} (6 places).`);
+
+export const MiddleSideSchema = z
+  .object({
+    book: BookKeySchema,
+    market_key: z.string().describe('The market key of this line, as /v1/odds names it.'),
+    point: z
+      .number()
+      .describe("The market's point as /v1/odds gives it (a spread's point is the home side's)."),
+    outcome: z.object({
+      outcome: OutcomeKeySchema,
+      name: z.string().describe('As a bettor reads it: "Kansas City Chiefs -2.5", "Over 44.5".'),
+    }),
+    line: z
+      .number()
+      .describe(
+        'The line on the variable: this side wins when the margin or total is above it (`high`) or below it (`low`), and pushes when it lands on it.',
+      ),
+    price: z.object({
+      american: z.string().describe('The book\'s American odds as text: "+150", "-110".'),
+      decimal: z.number().gt(1).describe('Decimal odds (4 places, as /v1/odds).'),
+      updated_at: z.iso.datetime().describe('When the book set this price.'),
+      age_seconds: z
+        .number()
+        .int()
+        .nonnegative()
+        .describe("Seconds from `updated_at` to the answer's `as_of`."),
+      links: PriceLinksSchema,
+    }),
+    stake_share: z
+      .number()
+      .gt(0)
+      .lt(1)
+      .describe("This side's share of the total stake at the equal-payout split (6 places)."),
+  })
+  .meta({ id: 'MiddleSide' });
+
+export const MiddleSchema = z
+  .object({
+    id: z.string().describe('Stable id of this pair (event, market type, both books and lines).'),
+    event: EventSchema,
+    market: z.object({
+      type: z.enum(['spread', 'total']),
+      period: z.literal('full').describe('Middles are priced on full-game lines only.'),
+      variable: z
+        .enum(['margin', 'total'])
+        .describe(
+          'What the lines are on: the final margin (home − away) for spreads, the final total for totals.',
+        ),
+    }),
+    high: MiddleSideSchema.describe('The side that wins above its line (the home spread side, or the over).'),
+    low: MiddleSideSchema.describe('The side that wins below its line (the away spread side, or the under).'),
+    gap: z
+      .object({
+        from: z.number().int(),
+        to: z.number().int(),
+      })
+      .describe(
+        'The final margins or totals on which both sides win, inclusive: `high.line` < x < `low.line`.',
+      ),
+    pushes: z
+      .object({
+        high: z
+          .number()
+          .int()
+          .nullable()
+          .describe('The value on which the high side pushes (a whole-number line), or null.'),
+        low: z.number().int().nullable().describe('The value on which the low side pushes, or null.'),
+      })
+      .describe("A push returns that side's stake; the other side wins."),
+    probability: z
+      .object({
+        middle: probability('The chance both sides win: the final value lands in the gap'),
+        push_high: probability('The chance the high side pushes and the low side wins'),
+        push_low: probability('The chance the low side pushes and the high side wins'),
+        miss: probability('The chance exactly one side wins: 1 − the other three'),
+      })
+      .describe("From the sport's score distribution centred on the market (`model`, `centre`)."),
+    returns_pct: z
+      .object({
+        middle: pct('Profit when both sides win'),
+        push_high: pct('Profit when the high side pushes'),
+        push_low: pct('Profit when the low side pushes'),
+        miss: pct('Profit when exactly one side wins: the worst case, a loss unless the pair is also an arb'),
+      })
+      .describe('What each landing pays at the equal-payout split, per 100 staked in all.'),
+    worst_case_pct: pct('The worst of `returns_pct`: what the pair loses when it misses'),
+    ev_pct: pct(
+      'Expected value of the pair: Σ probability × return over the four landings. Most middles have a negative EV; an expectation over many bets, never a guarantee',
+    ),
+    stakes: z
+      .object({
+        total_cents: z.number().int(),
+        high_cents: z.number().int(),
+        low_cents: z.number().int(),
+      })
+      .describe(
+        'The equal-payout stakes for a total of $100, in cents (the split for any total is `stake_share`).',
+      ),
+    model: z
+      .enum(['nfl-drives', 'normal'])
+      .describe(
+        "`nfl-drives`: the NFL drive model (points in 3s and 7s, overtime), a model not a published table; `normal`: the same-game-parlay model's normal, discretised to whole numbers.",
+      ),
+    centre: z
+      .number()
+      .describe(
+        "The distribution's expected margin or total, estimated from every book's de-vigged lines (median; 2 places).",
+      ),
+  })
+  .meta({ id: 'Middle' });
+
+export const MiddlesResponseSchema = z
+  .object({
+    ...BOARD_TIME_FIELDS,
+    min_books: z
+      .number()
+      .int()
+      .describe(
+        `The fewest books pricing both sides of a line for a game's centre, and so its middles, to be listed (${MIDDLE_MIN_BOOKS}).`,
+      ),
+    total: z.number().int().nonnegative().describe('How many middles matched the filters, before `limit`.'),
+    middles: z.array(MiddleSchema),
+  })
+  .meta({ id: 'MiddlesResponse', examples: [MIDDLES_EXAMPLE] });
+
+export type MiddleDto = z.infer<typeof MiddleSchema>;
+export type MiddlesResponse = z.infer<typeof MiddlesResponseSchema>;

@@ -1,0 +1,246 @@
+import { toEventDto } from '#domain/event-dto.ts';
+import { floorTo } from '#domain/arbitrage.ts';
+import {
+  EV_MIN_BOOKS,
+  marketEv,
+  publishedEvPct,
+  publishedFairProbability,
+  EV_METHOD,
+  EV_REFERENCE,
+  type EvQuote,
+} from '#domain/ev.ts';
+import { specLabel, specOutcomeLabel } from '#domain/market-labels.ts';
+import type { OddsEvent } from '#domain/markets.ts';
+import { formatAmerican, formatAmericanAtMost } from '#domain/odds.ts';
+import type { EvPriceDto } from '#domain/schemas/api/ev.ts';
+import type { SportsbookKey } from '#domain/sportsbooks.ts';
+import { isUsable, type ScanOptions } from '#engine/scanner.ts';
+import type { MarketState, OddsStore, StoredPrice } from '#engine/store.ts';
+
+// The positive-EV board (issue 36, decision 163): every price on the board with positive EV against its market's
+// consensus fair (src/domain/ev.ts), for the paid API (GET /v1/ev) and the public page's feed (GET /tools/ev.json).
+// Computed from the store on request, not inside the engine's scan (so ingest throughput is untouched), and kept for
+// one quantum of time per horizon: every request of a quantum (250 ms in real time, 1 s for a delayed horizon) shares
+// one pass over the board, and filters only pick rows from it. A real-time pass judges again only the markets that
+// changed (a price accepted, their event changed) or whose used prices turned stale; the others keep their rows.
+//
+// A price counts, both towards the fair and as a candidate, when the arbitrage scanner would use it: not suspended
+// and not older than the event's age limit (60 s pre-match, 10 s live by default). A delayed reader sees each price
+// as it was at its horizon (the newest version received and stamped by then), exactly as /v1/odds shows it.
+
+/** One row of the board: the answer's DTO, with what the filters read. */
+export interface EvRow {
+  dto: EvPriceDto;
+  league: string;
+  live: boolean;
+  type: string;
+  book: SportsbookKey;
+  /** EV in percent, full precision. */
+  evPct: number;
+  /** The price's book time (its age is counted from it). */
+  updatedAt: number;
+}
+
+export interface EvBoardResult {
+  /** The instant the rows reflect (unix ms). */
+  at: number;
+  /** Every row with EV above 0, best EV first. */
+  rows: EvRow[];
+  /** Markets with a published fair (enough books), and markets looked at: for benches and diagnostics. */
+  fairMarkets: number;
+  markets: number;
+}
+
+/** How long one computed board serves requests, per kind of horizon. */
+export const EV_QUANTUM_MS = { realTime: 250, delayed: 1000 } as const;
+
+export interface EvBoardSource {
+  /** The real-time store, whose changes mark markets to judge again. */
+  readonly store: OddsStore;
+  storeAt(at: number | undefined): OddsStore;
+}
+
+export class EvBoard {
+  private readonly cache = new Map<string, { quantum: number; result: EvBoardResult }>();
+  /** Each market's rows of the last real-time pass (a market's state object lasts as long as the market). */
+  private readonly judged = new WeakMap<MarketState, Judged>();
+  /** Markets with a price accepted, and events changed, since the last real-time pass. */
+  private readonly dirtyMarkets = new Set<string>();
+  private readonly dirtyEvents = new Set<string>();
+  private readonly unsubscribe: (() => void)[] = [];
+  /** Boards computed (not served from the cache). */
+  computed = 0;
+
+  constructor(
+    private readonly engine: EvBoardSource,
+    private readonly scan: Pick<ScanOptions, 'maxAgePreMatchMs' | 'maxAgeLiveMs'>,
+    private readonly minBooks = EV_MIN_BOOKS,
+  ) {
+    this.unsubscribe.push(
+      engine.store.subscribe((change) => this.dirtyMarkets.add(change.marketKey)),
+      engine.store.subscribeEvents((change) =>
+        this.dirtyEvents.add(change.kind === 'upsert' ? change.event.id : change.eventId),
+      ),
+    );
+  }
+
+  /** Stops listening to the store. */
+  close(): void {
+    for (const off of this.unsubscribe.splice(0)) off();
+  }
+
+  /**
+   * The board at `horizon` (undefined: real time at `now`). `kind` names the horizon's delay so that each plan's
+   * delay keeps its own cached board.
+   */
+  read(horizon: number | undefined, now: number): EvBoardResult {
+    const realTime = horizon === undefined;
+    const quantumMs = realTime ? EV_QUANTUM_MS.realTime : EV_QUANTUM_MS.delayed;
+    const instant = realTime ? now : horizon;
+    const quantum = Math.floor(instant / quantumMs);
+    const key = realTime ? 'now' : `delay:${Math.round((now - horizon) / 1000)}`;
+    const cached = this.cache.get(key);
+    if (cached && cached.quantum === quantum) return cached.result;
+    // A delayed board is computed at its quantum's start, so every request of the quantum gets the same answer.
+    const result = this.compute(realTime ? undefined : quantum * quantumMs, now);
+    this.cache.set(key, { quantum, result });
+    this.computed += 1;
+    return result;
+  }
+
+  /**
+   * One pass over the board as visible at `at` (undefined: the newest prices at `now`). In real time, a market whose
+   * prices and event did not change since the last real-time pass, and none of whose used prices has turned stale
+   * since, keeps its rows (their ages brought up to date): only changed markets are judged again.
+   */
+  compute(at: number | undefined, now: number): EvBoardResult {
+    const store = this.engine.storeAt(at);
+    const instant = at ?? now;
+    const realTime = at === undefined;
+    const rows: EvRow[] = [];
+    let fairMarkets = 0;
+    let markets = 0;
+    for (const market of store.allMarkets()) {
+      const event = store.event(market.eventId);
+      if (!event) continue;
+      markets += 1;
+      let judged = realTime ? this.judged.get(market) : undefined;
+      if (
+        judged === undefined ||
+        instant >= judged.validUntil ||
+        this.dirtyMarkets.has(market.key) ||
+        this.dirtyEvents.has(market.eventId)
+      ) {
+        judged = this.judge(store, event, market, at, instant);
+        if (realTime) this.judged.set(market, judged);
+      } else {
+        for (const row of judged.rows)
+          row.dto.price.age_seconds = Math.max(0, Math.floor((instant - row.updatedAt) / 1000));
+      }
+      if (judged.fair) fairMarkets += 1;
+      for (const row of judged.rows) rows.push(row);
+    }
+    if (realTime) {
+      this.dirtyMarkets.clear();
+      this.dirtyEvents.clear();
+    }
+    rows.sort((a, b) => b.evPct - a.evPct || (a.dto.id < b.dto.id ? -1 : a.dto.id > b.dto.id ? 1 : 0));
+    return { at: instant, rows, fairMarkets, markets };
+  }
+
+  /** One market's rows as visible at `at`, and until when they hold (the first used price to turn stale). */
+  private judge(
+    store: OddsStore,
+    event: OddsEvent,
+    market: MarketState,
+    at: number | undefined,
+    instant: number,
+  ): Judged {
+    const maxAge = event.live ? this.scan.maxAgeLiveMs : this.scan.maxAgePreMatchMs;
+    const quotes: (EvQuote<SportsbookKey> & { version: StoredPrice })[] = [];
+    let validUntil = Infinity;
+    market.prices.forEach((byBook, outcome) => {
+      for (const newest of byBook.values()) {
+        const version = at === undefined ? newest : store.versionAt(newest, at, true);
+        if (!version || !isUsable(version, instant, maxAge)) continue;
+        quotes.push({ book: version.book, outcome, decimal: version.decimal, version });
+        validUntil = Math.min(validUntil, version.updatedAt + maxAge + 1);
+      }
+    });
+    if (quotes.length < this.minBooks * 2) return { rows: [], fair: false, validUntil };
+    const { fair, prices: evPrices } = marketEv(quotes, market.outcomes.length, {
+      minBooks: this.minBooks,
+    });
+    if (!fair) return { rows: [], fair: false, validUntil };
+    const rows: EvRow[] = [];
+    for (const priced of evPrices) {
+      const version = priced.version;
+      const outcome = market.outcomes[priced.outcome]!;
+      rows.push({
+        league: event.league,
+        live: event.live,
+        type: market.spec.type,
+        book: priced.book,
+        evPct: priced.evPct,
+        updatedAt: version.updatedAt,
+        dto: {
+          id: `${market.key}|${outcome}|${priced.book}`,
+          event: toEventDto(event),
+          market: {
+            key: market.key,
+            type: market.spec.type,
+            period: market.spec.period,
+            point: market.spec.point,
+            label: specLabel(market.spec, market.player),
+          },
+          outcome: { outcome, name: specOutcomeLabel(event, market.spec, outcome, market.player) },
+          book: priced.book,
+          price: {
+            american: formatAmerican(version.american),
+            decimal: version.decimal,
+            updated_at: new Date(version.updatedAt).toISOString(),
+            age_seconds: Math.max(0, Math.floor((instant - version.updatedAt) / 1000)),
+            links: { desktop: version.links.desktop, mobile: version.links.mobile },
+          },
+          fair: {
+            probability: publishedFairProbability(priced.fairProbability),
+            decimal: floorTo(1 / priced.fairProbability, 4),
+            american: formatAmericanAtMost(1 / priced.fairProbability),
+            books: fair.books,
+            method: EV_METHOD,
+            reference: EV_REFERENCE,
+          },
+          ev_pct: publishedEvPct(version.decimal, priced.fairProbability),
+        },
+      });
+    }
+    return { rows, fair: true, validUntil };
+  }
+}
+
+/** One market's judgement, kept for real-time passes while it holds. */
+interface Judged {
+  rows: EvRow[];
+  fair: boolean;
+  validUntil: number;
+}
+
+export interface EvFilters {
+  league?: string | undefined;
+  live?: boolean | undefined;
+  types?: ReadonlySet<string> | undefined;
+  books?: ReadonlySet<string> | undefined;
+  /** Rows whose published `ev_pct` is at least this. */
+  minEv?: number | undefined;
+}
+
+export function filterEv(rows: readonly EvRow[], filters: EvFilters): EvRow[] {
+  return rows.filter(
+    (row) =>
+      (filters.league === undefined || row.league === filters.league) &&
+      (filters.live === undefined || row.live === filters.live) &&
+      (filters.types === undefined || filters.types.has(row.type)) &&
+      (filters.books === undefined || filters.books.has(row.book)) &&
+      (filters.minEv === undefined || row.dto.ev_pct >= filters.minEv),
+  );
+}

@@ -1,0 +1,203 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  middleChances,
+  middleEv,
+  middleStakesCents,
+  probabilityOf,
+  publishedPct,
+  scoreDistribution,
+} from '#domain/middles.ts';
+import { MiddlesResponseSchema, type MiddlesResponse } from '#domain/schemas/api/middles.ts';
+import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
+import { createKey } from '#tests/support/server/odds-api.ts';
+
+// GET /v1/middles over a hand-fed NFL board (Kansas City at home to Buffalo):
+// - spread: FanDuel, DraftKings and Caesars have the Chiefs −3 at −110 both ways (the margin centred on 3); FanDuel
+//   also has Chiefs −2.5 (−105 / −115), DraftKings Bills +3.5 (−110 / −110). One middle: FanDuel −2.5 with
+//   DraftKings +3.5, both winning when the Chiefs win by exactly 3.
+// - total: the same three books at 44.5, −110 both ways; BetMGM over/under 43 (−120 / +100). Two middles: BetMGM's
+//   over 43 with the two best unders 44.5 (Caesars, DraftKings: equal prices, by name), both winning on 44, the over
+//   pushing on 43.
+
+const clock = virtualClock();
+const T0 = clock.now();
+let app: FastifyInstance;
+const keys = { elite: '', starter: '' };
+
+function price(book: string, market: string, outcome: string, point: number, american: number, extra = {}) {
+  app.engine.ingest({
+    kind: 'price',
+    sourceEventId: 'buf-kc',
+    book,
+    market,
+    outcome,
+    point,
+    american,
+    ...extra,
+  });
+}
+
+function quoteBoard(fanduelHome: number) {
+  for (const book of ['fanduel', 'draftkings', 'caesars']) {
+    price(book, 'spread', 'home', -3, -110);
+    price(book, 'spread', 'away', 3, -110);
+    price(book, 'total', 'over', 44.5, -110);
+    price(book, 'total', 'under', 44.5, -110);
+  }
+  price('fanduel', 'spread', 'home', -2.5, fanduelHome);
+  price('fanduel', 'spread', 'away', 2.5, -115);
+  price('draftkings', 'spread', 'home', -3.5, -110);
+  price('draftkings', 'spread', 'away', 3.5, -110);
+  price('betmgm', 'total', 'over', 43, -120);
+  price('betmgm', 'total', 'under', 43, 100);
+}
+
+async function middles(key: string, query = ''): Promise<MiddlesResponse> {
+  const response = await app.inject({ url: `/v1/middles${query}`, headers: { 'x-api-key': key } });
+  expect(response.statusCode, response.body).toBe(200);
+  return MiddlesResponseSchema.parse(response.json());
+}
+
+beforeAll(async () => {
+  app = await buildTestApp({ now: clock.now });
+  app.engine.stop();
+  keys.elite = await createKey(app, 'elite');
+  keys.starter = await createKey(app, 'starter');
+  app.engine.ingest({
+    kind: 'event',
+    sourceEventId: 'buf-kc',
+    league: 'nfl',
+    home: { name: 'Kansas City Chiefs', abbreviation: 'KC' },
+    away: { name: 'Buffalo Bills', abbreviation: 'BUF' },
+    startsAt: T0 + 6 * 3_600_000,
+    live: false,
+  });
+  quoteBoard(-105);
+  app.engine.tick();
+});
+
+afterAll(async () => {
+  await app.close();
+});
+
+describe('GET /v1/middles', () => {
+  it('lists the spread middle with its gap, chances from the NFL model, returns, stakes and EV', async () => {
+    clock.advance(2_000);
+    const body = await middles(keys.elite, '?markets=spread');
+    expect(body).toMatchObject({ delay_seconds: 0, min_books: 3, total: 1 });
+    expect(body.as_of).toBe(new Date(clock.now()).toISOString());
+    const [middle] = body.middles;
+    expect(middle).toMatchObject({
+      market: { type: 'spread', period: 'full', variable: 'margin' },
+      high: {
+        book: 'fanduel',
+        point: -2.5,
+        line: 2.5,
+        outcome: { outcome: 'home', name: 'Kansas City Chiefs -2.5' },
+        price: { american: '-105', age_seconds: 2 },
+      },
+      low: {
+        book: 'draftkings',
+        point: -3.5,
+        line: 3.5,
+        outcome: { outcome: 'away', name: 'Buffalo Bills +3.5' },
+        price: { american: '-110' },
+      },
+      gap: { from: 3, to: 3 },
+      pushes: { high: null, low: null },
+      model: 'nfl-drives',
+      centre: 3,
+      event: { league: 'nfl', home: { name: 'Kansas City Chiefs' } },
+    });
+    // The chance of the gap is the drive model's P(margin = 3) about the market's centres (margin 3, total 44.5).
+    const distribution = scoreDistribution('nfl', 'margin', { margin: 3, total: 44.5 });
+    expect(middle!.probability.middle).toBeCloseTo(probabilityOf(distribution, 3), 6);
+    expect(middle!.probability).toMatchObject({ push_high: 0, push_low: 0 });
+    const dh = middle!.high.price.decimal;
+    const dl = middle!.low.price.decimal;
+    expect(middle!.ev_pct).toBe(publishedPct(middleEv(dh, dl, middleChances(2.5, 3.5, distribution))));
+    // The published EV recomputes from the published chances and returns.
+    const { probability: p, returns_pct: r } = middle!;
+    expect(p.middle * r.middle + p.miss * r.miss).toBeCloseTo(middle!.ev_pct, 2);
+    expect(middle!.worst_case_pct).toBe(r.miss);
+    expect(r.miss).toBeLessThan(0);
+    const [high, low] = middleStakesCents(10_000, dh, dl);
+    expect(middle!.stakes).toEqual({ total_cents: 10_000, high_cents: high, low_cents: low });
+    expect(middle!.high.stake_share + middle!.low.stake_share).toBeCloseTo(1, 6);
+  });
+
+  it('prices a whole-number line with its push: over 43 pushes on 43, both win on 44', async () => {
+    const body = await middles(keys.elite, '?markets=total');
+    expect(body.total).toBe(2);
+    expect(body.middles.map((m) => [m.high.book, m.low.book])).toEqual([
+      ['betmgm', 'caesars'],
+      ['betmgm', 'draftkings'],
+    ]);
+    const [middle] = body.middles;
+    expect(middle).toMatchObject({
+      gap: { from: 44, to: 44 },
+      pushes: { high: 43, low: null },
+      centre: 44.5,
+    });
+    const distribution = scoreDistribution('nfl', 'total', { margin: 3, total: 44.5 });
+    expect(middle!.probability.middle).toBeCloseTo(probabilityOf(distribution, 44), 6);
+    expect(middle!.probability.push_high).toBeCloseTo(probabilityOf(distribution, 43), 6);
+    expect(middle!.probability.push_high).toBeGreaterThan(0);
+    const { probability: p, returns_pct: r } = middle!;
+    expect(p.middle * r.middle + p.push_high * r.push_high + p.miss * r.miss).toBeCloseTo(middle!.ev_pct, 2);
+  });
+
+  it('applies the league, market, book, min_probability and min_ev filters', async () => {
+    const all = await middles(keys.elite);
+    expect(all.total).toBe(3);
+    expect(all.middles.map((m) => m.ev_pct)).toEqual(
+      [...all.middles.map((m) => m.ev_pct)].sort((a, b) => b - a),
+    );
+    expect((await middles(keys.elite, '?league=nba')).total).toBe(0);
+    expect((await middles(keys.elite, '?league=nfl&books=betmgm,caesars')).total).toBe(1);
+    expect((await middles(keys.elite, '?books=fanduel')).total).toBe(0);
+    const best = all.middles[0]!;
+    expect((await middles(keys.elite, `?min_ev=${best.ev_pct}`)).total).toBe(
+      all.middles.filter((m) => m.ev_pct >= best.ev_pct).length,
+    );
+    const likeliest = Math.max(...all.middles.map((m) => m.probability.middle));
+    const sure = await middles(keys.elite, `?min_probability=${likeliest}`);
+    expect(sure.middles.every((m) => m.probability.middle >= likeliest)).toBe(true);
+    expect(sure.total).toBeGreaterThan(0);
+    expect((await middles(keys.elite, '?min_probability=0.99')).total).toBe(0);
+    for (const query of ['?min_probability=2', '?markets=moneyline', '?min_ev=-101']) {
+      const invalid = await app.inject({ url: `/v1/middles${query}`, headers: { 'x-api-key': keys.elite } });
+      expect(invalid.statusCode, query).toBe(400);
+    }
+  });
+
+  it('drops a pair when one of its prices is suspended', async () => {
+    price('fanduel', 'spread', 'home', -2.5, -105, { suspended: true });
+    clock.advance(1_000);
+    expect((await middles(keys.elite, '?markets=spread')).total).toBe(0);
+    price('fanduel', 'spread', 'home', -2.5, -105);
+    clock.advance(1_000);
+    expect((await middles(keys.elite, '?markets=spread')).total).toBe(1);
+  });
+
+  it('gives a delayed plan the board as it was its delay ago', async () => {
+    clock.set(T0 + 130_000);
+    quoteBoard(100);
+    app.engine.tick();
+    clock.advance(1_000);
+    const live = await middles(keys.elite, '?markets=spread');
+    expect(live.middles[0]!.high.price.american).toBe('+100');
+    const delayed = await middles(keys.starter, '?markets=spread');
+    expect(delayed.delay_seconds).toBe(120);
+    expect(Date.parse(delayed.as_of)).toBeLessThanOrEqual(clock.now() - 120_000);
+    expect(delayed.middles.map((m) => m.high.price.american)).toEqual(['-105']);
+  });
+
+  it('recomputes the board at most once per quantum, whatever the number of requests', async () => {
+    clock.advance(5_000);
+    const before = app.middlesBoard.computed;
+    for (let i = 0; i < 5; i += 1) await middles(keys.elite, i % 2 ? '?league=nfl' : '');
+    expect(app.middlesBoard.computed - before).toBe(1);
+  });
+});

@@ -1,0 +1,92 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { MIDDLE_MIN_BOOKS } from '#domain/middles.ts';
+import { delayMs } from '#domain/plans.ts';
+import { BookKeySchema, LeagueKeySchema } from '#domain/schemas/api/common.ts';
+import { MiddlesResponseSchema } from '#domain/schemas/api/middles.ts';
+import { filterMiddles } from '../../middles/board.ts';
+import { booleanParam, COMMON_ERRORS, csv, horizon, security, tags } from './common.ts';
+
+// GET /v1/middles (issue 36, decision 167): pairs of opposite full-game spread or total sides at two books where both
+// can win, with the chance of landing in the gap and the pair's EV, best EV first. Delayed plans see the board as it
+// was `delay_seconds` ago, as /v1/arbs and /v1/ev.
+
+export async function middlesRoutes(app: FastifyInstance, { now }: { now: () => number }) {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  routes.get(
+    '/middles',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Middles: two sides of a spread or total that can both win',
+        description: `A middle is a pair of opposite sides of one game's full-game spread or total at two books, at lines that leave a gap where both win: home −2.5 at one book and away +3.5 at another both win when the home side wins by exactly 3; over 44.5 and under 47.5 both win on totals 45 to 47. A middle is a bet on landing in the gap: staked at the equal-payout split (\`stake_share\`, \`stakes\`), either side alone pays the same, so a miss loses a little (\`worst_case_pct\`) and a hit wins both. \`probability\` gives the chance of each landing under the sport's score distribution centred on the market (\`model\`, \`centre\`): the NFL drive model, where points come in 3s and 7s (a model, not a published table of margins), elsewhere the same-game-parlay model's normal discretised to whole numbers. A whole-number line pushes (the stake comes back) when the final value lands on it. \`ev_pct\` = Σ probability × return: most middles have a negative EV, and a positive one is an expectation over many bets, not a guaranteed profit. A game needs at least ${MIDDLE_MIN_BOOKS} books pricing both sides of some line for its centre, and so its middles, to be listed. Only prices the arbitrage scanner would use count: not suspended, not older than 60 s pre-match or 10 s live. Delayed plans get the board as it was \`delay_seconds\` ago; the board is recomputed at most every 250 ms (every second for a delayed plan).`,
+        querystring: z.object({
+          league: LeagueKeySchema.optional(),
+          markets: csv(z.enum(['spread', 'total']))
+            .optional()
+            .describe('Only these market types: `spread`, `total` (default both).'),
+          books: csv(BookKeySchema)
+            .optional()
+            .describe('Only pairs whose two books are both among these (the centre still uses every book).'),
+          min_probability: z.coerce
+            .number()
+            .min(0)
+            .max(1)
+            .optional()
+            .describe('Minimum `probability.middle`, the chance both sides win (0 to 1).'),
+          min_ev: z.coerce
+            .number()
+            .min(-100)
+            .max(100)
+            .optional()
+            .describe('Minimum `ev_pct` (percent; may be negative, default: every middle).'),
+          live: booleanParam.optional(),
+          limit: z.coerce
+            .number()
+            .int()
+            .min(1)
+            .max(1000)
+            .default(200)
+            .describe('At most this many middles (default 200, at most 1,000); `total` counts them all.'),
+        }),
+        response: {
+          200: MiddlesResponseSchema.describe(
+            'Middles matching the filters, best `ev_pct` first, each with its gap, the chance of each landing, the returns, the stakes and the EV.',
+          ),
+          ...COMMON_ERRORS,
+        },
+      },
+    },
+    async (request) => {
+      const at = horizon(request, now);
+      const board = app.middlesBoard.read(at, now());
+      const {
+        league,
+        markets,
+        books,
+        min_probability: minProbability,
+        min_ev: minEv,
+        live,
+        limit,
+      } = request.query;
+      const rows = filterMiddles(board.rows, {
+        league,
+        live,
+        types: markets ? new Set(markets) : undefined,
+        books: books ? new Set(books) : undefined,
+        minProbability,
+        minEv,
+      });
+      return {
+        as_of: new Date(board.at).toISOString(),
+        delay_seconds: delayMs(request.apiKey!.plan) / 1000,
+        min_books: MIDDLE_MIN_BOOKS,
+        total: rows.length,
+        middles: rows.slice(0, limit).map((row) => row.dto),
+      };
+    },
+  );
+}

@@ -1,0 +1,52 @@
+import { SITE, ROUTES } from '#domain/site.ts';
+import { PageShell } from '#web/components/page-shell.tsx';
+import { SportsbookPicker } from '#web/features/arbitrage/components/sportsbook-picker.tsx';
+import {
+  useSelectedSportsbooks,
+  useSportsbookStates,
+} from '#web/features/arbitrage/hooks/use-sportsbook-preferences.ts';
+import { PositiveEvTool } from '#web/features/positive-ev/components/positive-ev-tool.tsx';
+import { organizationLd, pageUrl, seoMeta } from '#web/lib/seo.ts';
+
+export const meta = () =>
+  seoMeta({
+    path: ROUTES.positiveEv,
+    title: `Positive EV Betting Finder: Prices Above Fair Odds | ${SITE.brand}`,
+    description:
+      'Sportsbook prices that pay more than the market’s fair odds, with the fair price from a consensus of books, the expected value and a Kelly stake for your bankroll.',
+    keywords: [
+      'positive ev betting',
+      '+EV bets',
+      'expected value',
+      'fair odds',
+      'no-vig odds',
+      'kelly criterion',
+    ],
+    jsonLd: [
+      {
+        '@context': 'https://schema.org',
+        '@type': 'WebApplication',
+        name: `${SITE.brand} Positive EV Finder`,
+        url: pageUrl(ROUTES.positiveEv),
+        applicationCategory: 'FinanceApplication',
+        operatingSystem: 'Any (web browser)',
+        offers: { '@type': 'Offer', price: '0', priceCurrency: 'USD' },
+        publisher: organizationLd(),
+      },
+    ],
+  });
+
+/** The positive-EV page: the EV feature with the visitor's sportsbooks, chosen as on the arbitrage page. */
+export default function PositiveEvRoute() {
+  const { selected, setSelected } = useSelectedSportsbooks();
+  const { states } = useSportsbookStates();
+  return (
+    <PageShell>
+      <PositiveEvTool
+        books={selected}
+        states={states}
+        booksControl={<SportsbookPicker selected={selected} onChange={setSelected} />}
+      />
+    </PageShell>
+  );
+}

@@ -1,0 +1,38 @@
+import type { ChangeEvent } from 'react';
+
+/** The forms' text inputs (trial form, "Lost your key?"): dark, with a rose border while `aria-invalid`. */
+export const inputClass =
+  'mt-1 block w-full rounded-md border border-slate-600 bg-slate-950 px-3 py-2.5 text-base text-white placeholder:text-slate-400 focus:border-emerald-300 focus:outline-2 focus:outline-emerald-300 aria-[invalid=true]:border-rose-400';
+
+/**
+ * The forms' email address (trial form, "Lost your key?"): `<id>-email`, required, at most 254 characters (the
+ * longest address), described by `<id>-email-error` while invalid. Each form renders its own label and error text.
+ */
+export function EmailInput({
+  id,
+  value,
+  onChange,
+  invalid,
+}: {
+  /** The form's id prefix. */
+  id: string;
+  value: string;
+  onChange: (event: ChangeEvent<HTMLInputElement>) => void;
+  invalid: boolean;
+}) {
+  return (
+    <input
+      id={`${id}-email`}
+      name="email"
+      type="email"
+      required
+      autoComplete="email"
+      maxLength={254}
+      value={value}
+      onChange={onChange}
+      aria-invalid={invalid ? true : undefined}
+      aria-describedby={invalid ? `${id}-email-error` : undefined}
+      className={inputClass}
+    />
+  );
+}
