@@ -7,7 +7,9 @@ export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: false,
   workers: 2,
-  retries: 0,
+  // In CI one retry, so that one test losing a race on a loaded machine does not refuse the whole submission; the
+  // summary (scripts/test.sh) names every test that needed it, so a flaky test is seen and fixed (decision 172).
+  retries: process.env.CI ? 1 : 0,
   forbidOnly: true,
   reporter: process.env.CI ? [['list']] : [['list']],
   timeout: 30_000,

@@ -38,4 +38,11 @@ else
 fi
 finish vitest
 
+# A browser test that passed only on its retry (CI allows one, decision 172) is named here, not buried in the log.
+if grep -q ' flaky$' "$LOG_DIR/e2e.log" 2>/dev/null; then
+  echo
+  echo "── e2e: tests that failed, then passed on their retry ──"
+  sed -n '/ flaky$/,/ passed /p' "$LOG_DIR/e2e.log"
+fi
+
 summary 'npm test'

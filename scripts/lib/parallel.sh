@@ -2,7 +2,9 @@
 #   start NAME COMMAND...   runs COMMAND in the background: its lines prefixed with [NAME], kept in $LOG_DIR/NAME.log
 #   finish NAME             waits for NAME, records its exit status and duration
 #   skip NAME REASON        records a part that could not run (a failure)
-#   summary TITLE           prints each part's duration and outcome; returns 1 if any part failed or did not run
+#   summary TITLE           prints the end of each failed part's log (CI keeps only the last lines of a run, and a
+#                           part that failed early is otherwise buried under the parts that ran on), then each part's
+#                           duration and outcome; returns 1 if any part failed or did not run
 # Each part runs in its own process group, so that Ctrl-C (or CI's cancel) stops every process a part started.
 
 LOG_DIR="${TEST_LOG_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/sharpline-check.XXXXXX")}"
@@ -41,6 +43,16 @@ skip() {
 
 summary() {
   local name outcome failed=0
+  for name in "${PART_ORDER[@]}"; do
+    case "${PART_STATUS[$name]}" in
+      0) ;;
+      [0-9]*)
+        echo
+        echo "── $name failed: the last ${FAILED_TAIL_LINES:-80} lines of $LOG_DIR/$name.log ──"
+        tail -n "${FAILED_TAIL_LINES:-80}" "$LOG_DIR/$name.log"
+        ;;
+    esac
+  done
   echo
   echo "$1: ${SECONDS} s (logs in $LOG_DIR)"
   for name in "${PART_ORDER[@]}"; do

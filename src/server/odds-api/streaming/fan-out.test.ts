@@ -289,14 +289,19 @@ describe('StreamHub write pacing', () => {
       for (let waited = 0; waited < 5000 && !done(); waited += 10)
         await new Promise((resolve) => setTimeout(resolve, 10));
     };
-    clock.advance(30);
-    price(150); // NBA: the nba client is written at +30 ms
-    await until(() => prices(nba) === 1 && nhl.text.includes(': heartbeat'));
-    await settle();
-    expect(prices(nba)).toBe(1);
+    // The heartbeat timer runs on real time, the hub's clock is the test's: each step below holds whatever the timer's
+    // ticks fall on a loaded machine. Until +20 ms nobody has been quiet for half the period (20 ms), so no heartbeat.
+    clock.advance(15);
+    price(150); // NBA: the nba client is written at +15 ms
+    await until(() => prices(nba) === 1);
     expect(nba.text).not.toContain(': heartbeat');
+    expect(nhl.text).not.toContain(': heartbeat');
+    clock.advance(15); // +30 ms: nhl quiet since 0, nba written 15 ms ago
+    await until(() => nhl.text.includes(': heartbeat'));
+    await settle();
     expect(nhl.text).toContain(': heartbeat\n\n');
-    clock.advance(30);
+    expect(nba.text).not.toContain(': heartbeat');
+    clock.advance(30); // +60 ms: nba quiet since +15
     await until(() => nba.text.includes(': heartbeat'));
     expect(nba.text).toContain(': heartbeat\n\n');
   });
