@@ -34,6 +34,7 @@ import {
   type MarketState,
   type StoredPrice,
 } from './store.ts';
+import { ValueScanner, type ValueChanges, type ValueOptions, type ValueSets } from './values.ts';
 
 // The odds engine: hands what sources send to the intake (ingest.ts), applies the checked messages to the store,
 // re-scans only the markets that changed, and publishes feed snapshots at most every `publishIntervalMs` when the
@@ -51,6 +52,11 @@ export interface EngineOptions<E> {
   limits?: Partial<IngestLimits>;
   historyMs?: number;
   historyStepMs?: number;
+  /**
+   * Keep the positive-EV and middles sets with the scan (values.ts; decision 170): only what changed is judged again
+   * on each tick, and listeners hear what was added, changed and removed. Off unless asked.
+   */
+  values?: Partial<ValueOptions>;
   /** Turns the body into what readers need (the server: compressed forms and an ETag). */
   encode?: (body: Buffer) => E;
   onDrop?: (reason: DropReason, count: number) => void;
@@ -84,6 +90,9 @@ export class OddsEngine<E = undefined> {
   private readonly dirty = new Set<MarketState>();
   private readonly results = new Map<string, MarketResult>();
   private readonly listeners = new Set<(snapshot: Snapshot<E>) => void>();
+  private readonly valueListeners = new Set<(changes: ValueChanges) => void>();
+  /** The positive-EV and middles sets, when `values` asked for them. */
+  readonly values: ValueScanner | undefined;
   private readonly foundAt = new FoundAt();
   /** A source's event id → the event's state, so that a price finds its event in one lookup (dropped when removed). */
   private readonly eventsBySource = new Map<string, EventState>();
@@ -110,6 +119,11 @@ export class OddsEngine<E = undefined> {
     this.historyMs = historyMs;
     this.store = new OddsStore(historyMs);
     this.history = new SnapshotHistory<E>(historyMs, options.historyStepMs ?? 1_000);
+    const values = { ev: false, middles: false, ...options.values };
+    this.values =
+      values.ev || values.middles
+        ? new ValueScanner(values, this.scan, historyMs, options.historyStepMs ?? 1_000)
+        : undefined;
   }
 
   /**
@@ -200,16 +214,19 @@ export class OddsEngine<E = undefined> {
     if (value.players.length > 0) this.store.addPlayers(state, value.players);
     if (!previous || previous.live !== event.live || previous.startsAt !== event.startsAt) {
       for (const market of state.markets.values()) this.dirty.add(market);
+      this.values?.touchEvent(state);
     }
   }
 
   private applyEnd(value: CheckedEnd): DropReason | null {
     const id = this.registry.lookup(value.sourceEventId);
     if (!id) return 'unknown_event';
-    for (const market of this.store.removeEvent(id)) {
+    const markets = this.store.removeEvent(id);
+    for (const market of markets) {
       this.dirty.delete(market);
       if (this.results.delete(market.key)) this.changed = true;
     }
+    this.values?.drop(markets);
     this.registry.forget(id);
     for (const [sourceId, state] of this.eventsBySource)
       if (state.removed) this.eventsBySource.delete(sourceId);
@@ -304,6 +321,8 @@ export class OddsEngine<E = undefined> {
       );
       price = previous;
     }
+    // Every accepted price may move its market's fair (and a game's middles): the value scan judges it again.
+    this.values?.touch(market);
     // A price outside the best few of its outcome at the last scan, that still is not among them, cannot change any
     // published combination (they are built from those best prices only): no re-scan either.
     const record = lastScanAt(market.outcomes.length) + value.outcomeIndex;
@@ -360,6 +379,7 @@ export class OddsEngine<E = undefined> {
     this.scans += this.dirty.size;
     if (rescanMarkets(this.dirty, this.store, now, this.scan, this.results)) this.changed = true;
     this.dirty.clear();
+    this.scanValues(now);
     if (!this.changed && this.history.latest) return undefined;
     this.changed = false;
     const { arbs, keys } = rankResults(this.results.values(), this.maxArbs);
@@ -389,6 +409,9 @@ export class OddsEngine<E = undefined> {
    */
   install(snapshot: Omit<Snapshot<E>, 'encoded'>): Snapshot<E> {
     this.ready = true;
+    // The values are not on the leader's stream: each instance judges its own store (the same prices) at the
+    // snapshot's instant, so that every instance makes the same changes.
+    this.scanValues(snapshot.at);
     const installed: Snapshot<E> = { ...snapshot, encoded: this.encode(snapshot.body) };
     this.history.add(installed);
     this.published += 1;
@@ -435,6 +458,7 @@ export class OddsEngine<E = undefined> {
   }
 
   private restart(): void {
+    this.values?.reset();
     this.results.clear();
     this.dirty.clear();
     this.eventsBySource.clear();
@@ -451,6 +475,24 @@ export class OddsEngine<E = undefined> {
   /** The newest snapshot published at or before `time` (unix ms): what a reader delayed to `time` may see. */
   snapshotAt(time: number): PastSnapshot | undefined {
     return this.history.at(time);
+  }
+
+  /** Judges again the values that changed and tells the listeners. */
+  private scanValues(now: number): void {
+    if (!this.values) return;
+    const changes = this.values.scan(this.store, now);
+    if (changes) for (const listener of this.valueListeners) listener(changes);
+  }
+
+  /** Called with what each tick changed in the positive-EV and middles sets (when `values` asked for them). */
+  onValues(listener: (changes: ValueChanges) => void): () => void {
+    this.valueListeners.add(listener);
+    return () => this.valueListeners.delete(listener);
+  }
+
+  /** The positive-EV and middles sets as a reader delayed to `time` sees them (undefined: not kept, or not asked for). */
+  valuesAt(time: number): ValueSets | undefined {
+    return this.values?.at(time);
   }
 
   onSnapshot(listener: (snapshot: Snapshot<E>) => void): () => void {

@@ -1,21 +1,10 @@
-import { toEventDto } from '#domain/event-dto.ts';
-import { floorTo } from '#domain/arbitrage.ts';
-import {
-  EV_MIN_BOOKS,
-  marketEv,
-  publishedEvPct,
-  publishedFairProbability,
-  EV_METHOD,
-  EV_REFERENCE,
-  type EvQuote,
-} from '#domain/ev.ts';
-import { specLabel, specOutcomeLabel } from '#domain/market-labels.ts';
+import { EV_MIN_BOOKS } from '#domain/ev.ts';
 import type { OddsEvent } from '#domain/markets.ts';
-import { formatAmerican, formatAmericanAtMost } from '#domain/odds.ts';
-import type { EvPriceDto } from '#domain/schemas/api/ev.ts';
-import type { SportsbookKey } from '#domain/sportsbooks.ts';
-import { isUsable, type ScanOptions } from '#engine/scanner.ts';
-import type { MarketState, OddsStore, StoredPrice } from '#engine/store.ts';
+import type { ScanOptions } from '#engine/scanner.ts';
+import type { MarketState, OddsStore } from '#engine/store.ts';
+import { judgeEv, type EvJudgement, type EvRow } from '#engine/values.ts';
+
+export type { EvRow } from '#engine/values.ts';
 
 // The positive-EV board (issue 36, decision 163): every price on the board with positive EV against its market's
 // consensus fair (src/domain/ev.ts), for the paid API (GET /v1/ev) and the public page's feed (GET /tools/ev.json).
@@ -27,19 +16,6 @@ import type { MarketState, OddsStore, StoredPrice } from '#engine/store.ts';
 // A price counts, both towards the fair and as a candidate, when the arbitrage scanner would use it: not suspended
 // and not older than the event's age limit (60 s pre-match, 10 s live by default). A delayed reader sees each price
 // as it was at its horizon (the newest version received and stamped by then), exactly as /v1/odds shows it.
-
-/** One row of the board: the answer's DTO, with what the filters read. */
-export interface EvRow {
-  dto: EvPriceDto;
-  league: string;
-  live: boolean;
-  type: string;
-  book: SportsbookKey;
-  /** EV in percent, full precision. */
-  evPct: number;
-  /** The price's book time (its age is counted from it). */
-  updatedAt: number;
-}
 
 export interface EvBoardResult {
   /** The instant the rows reflect (unix ms). */
@@ -156,74 +132,12 @@ export class EvBoard {
     at: number | undefined,
     instant: number,
   ): Judged {
-    const maxAge = event.live ? this.scan.maxAgeLiveMs : this.scan.maxAgePreMatchMs;
-    const quotes: (EvQuote<SportsbookKey> & { version: StoredPrice })[] = [];
-    let validUntil = Infinity;
-    market.prices.forEach((byBook, outcome) => {
-      for (const newest of byBook.values()) {
-        const version = at === undefined ? newest : store.versionAt(newest, at, true);
-        if (!version || !isUsable(version, instant, maxAge)) continue;
-        quotes.push({ book: version.book, outcome, decimal: version.decimal, version });
-        validUntil = Math.min(validUntil, version.updatedAt + maxAge + 1);
-      }
-    });
-    if (quotes.length < this.minBooks * 2) return { rows: [], fair: false, validUntil };
-    const { fair, prices: evPrices } = marketEv(quotes, market.outcomes.length, {
-      minBooks: this.minBooks,
-    });
-    if (!fair) return { rows: [], fair: false, validUntil };
-    const rows: EvRow[] = [];
-    for (const priced of evPrices) {
-      const version = priced.version;
-      const outcome = market.outcomes[priced.outcome]!;
-      rows.push({
-        league: event.league,
-        live: event.live,
-        type: market.spec.type,
-        book: priced.book,
-        evPct: priced.evPct,
-        updatedAt: version.updatedAt,
-        dto: {
-          id: `${market.key}|${outcome}|${priced.book}`,
-          event: toEventDto(event),
-          market: {
-            key: market.key,
-            type: market.spec.type,
-            period: market.spec.period,
-            point: market.spec.point,
-            label: specLabel(market.spec, market.player),
-          },
-          outcome: { outcome, name: specOutcomeLabel(event, market.spec, outcome, market.player) },
-          book: priced.book,
-          price: {
-            american: formatAmerican(version.american),
-            decimal: version.decimal,
-            updated_at: new Date(version.updatedAt).toISOString(),
-            age_seconds: Math.max(0, Math.floor((instant - version.updatedAt) / 1000)),
-            links: { desktop: version.links.desktop, mobile: version.links.mobile },
-          },
-          fair: {
-            probability: publishedFairProbability(priced.fairProbability),
-            decimal: floorTo(1 / priced.fairProbability, 4),
-            american: formatAmericanAtMost(1 / priced.fairProbability),
-            books: fair.books,
-            method: EV_METHOD,
-            reference: EV_REFERENCE,
-          },
-          ev_pct: publishedEvPct(version.decimal, priced.fairProbability),
-        },
-      });
-    }
-    return { rows, fair: true, validUntil };
+    return judgeEv(store, event, market, at, instant, this.scan, this.minBooks);
   }
 }
 
 /** One market's judgement, kept for real-time passes while it holds. */
-interface Judged {
-  rows: EvRow[];
-  fair: boolean;
-  validUntil: number;
-}
+type Judged = EvJudgement;
 
 export interface EvFilters {
   league?: string | undefined;

@@ -1,0 +1,735 @@
+import { floorTo } from '#domain/arbitrage.ts';
+import { toEventDto } from '#domain/event-dto.ts';
+import {
+  EV_METHOD,
+  EV_MIN_BOOKS,
+  EV_REFERENCE,
+  marketEv,
+  publishedEvPct,
+  publishedFairProbability,
+  type EvQuote,
+} from '#domain/ev.ts';
+import { specLabel, specOutcomeLabel } from '#domain/market-labels.ts';
+import { LEAGUES, type GameMarketSpec, type LeagueKey, type OddsEvent } from '#domain/markets.ts';
+import {
+  isMiddle,
+  marketCentre,
+  middleChances,
+  middleEv,
+  middleGap,
+  middleModel,
+  middleReturns,
+  middleStakesCents,
+  MIDDLE_MIN_BOOKS,
+  nflScoreDistributions,
+  publishedChances,
+  publishedPct,
+  scoreDistribution,
+  type IntegerDistribution,
+  type LineQuote,
+  type MiddleVariable,
+} from '#domain/middles.ts';
+import { formatAmerican, formatAmericanAtMost, roundTo } from '#domain/odds.ts';
+import type { EvPriceDto } from '#domain/schemas/api/ev.ts';
+import type { MiddleDto } from '#domain/schemas/api/middles.ts';
+import { SGP_GAME_PRIORS } from '#domain/sgp.ts';
+import type { SportsbookKey } from '#domain/sportsbooks.ts';
+import { isUsable, type ScanOptions } from './scanner.ts';
+import type { EventState, MarketState, OddsStore, StoredPrice } from './store.ts';
+
+// Positive EV (decision 163) and middles (decision 167) of one market or one event, and their incremental scan beside
+// the arbitrage scan (decision 170). The boards of the REST routes (src/server/ev/board.ts,
+// src/server/middles/board.ts) judge markets with the same functions, on request and at any horizon; the engine's
+// `ValueScanner` keeps the real-time sets up to date on every tick, judging again only what changed:
+//
+// - a market's EV depends on that market's prices only: it is judged again when one of its prices is accepted (a new
+//   version or a re-confirmation), when its event's record changes, or when one of the prices it used turns stale;
+// - a game's middles depend on every full-game spread and total of the game (the centre is a median over all their
+//   lines, and the NFL model takes both centres): they are judged again, all of them, when any of those markets is,
+//   or when a price they used turns stale.
+//
+// The sets are keyed by stable ids (a price's `market|outcome|book`, a pair's event, type, books and lines), and each
+// scan reports what was added or changed and what was removed: the stream's `ev`/`ev_removed` and
+// `middle`/`middle_removed` events.
+
+type AgeLimits = Pick<ScanOptions, 'maxAgePreMatchMs' | 'maxAgeLiveMs'>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Positive EV of one market.
+
+/** One positive-EV price: the answer's DTO, with what the filters read. */
+export interface EvRow {
+  dto: EvPriceDto;
+  eventId: string;
+  league: string;
+  live: boolean;
+  type: string;
+  book: SportsbookKey;
+  /** EV in percent, full precision. */
+  evPct: number;
+  /** The price's book time (its age is counted from it). */
+  updatedAt: number;
+}
+
+/** One market's judgement: its rows, whether it has a published fair, and until when it holds. */
+export interface EvJudgement {
+  rows: EvRow[];
+  fair: boolean;
+  /** The first instant at which a price it used turns stale (Infinity when that cannot change anything). */
+  validUntil: number;
+}
+
+const NO_EV: EvJudgement = { rows: [], fair: false, validUntil: Infinity };
+
+/**
+ * One market's positive-EV rows as visible at `at` (undefined: the newest prices), judged at `instant`. A market
+ * without a published fair has no rows, and losing prices cannot give it one: it holds for ever (`validUntil`
+ * Infinity) until one of its prices changes.
+ */
+export function judgeEv(
+  store: OddsStore,
+  event: OddsEvent,
+  market: MarketState,
+  at: number | undefined,
+  instant: number,
+  limits: AgeLimits,
+  minBooks = EV_MIN_BOOKS,
+): EvJudgement {
+  const maxAge = event.live ? limits.maxAgeLiveMs : limits.maxAgePreMatchMs;
+  const quotes: (EvQuote<SportsbookKey> & { version: StoredPrice })[] = [];
+  let validUntil = Infinity;
+  const ways = market.outcomes.length;
+  for (let outcome = 0; outcome < ways; outcome += 1) {
+    for (const newest of market.prices[outcome]!.values()) {
+      const version = at === undefined ? newest : store.versionAt(newest, at, true);
+      if (!version || !isUsable(version, instant, maxAge)) continue;
+      quotes.push({ book: version.book, outcome, decimal: version.decimal, version });
+      if (version.updatedAt + maxAge + 1 < validUntil) validUntil = version.updatedAt + maxAge + 1;
+    }
+  }
+  if (quotes.length < minBooks * 2) return NO_EV;
+  const { fair, prices } = marketEv(quotes, ways, { minBooks });
+  if (!fair) return NO_EV;
+  const rows: EvRow[] = [];
+  for (const priced of prices) {
+    const version = priced.version;
+    const outcome = market.outcomes[priced.outcome]!;
+    rows.push({
+      eventId: event.id,
+      league: event.league,
+      live: event.live,
+      type: market.spec.type,
+      book: priced.book,
+      evPct: priced.evPct,
+      updatedAt: version.updatedAt,
+      dto: {
+        id: `${market.key}|${outcome}|${priced.book}`,
+        event: toEventDto(event),
+        market: {
+          key: market.key,
+          type: market.spec.type,
+          period: market.spec.period,
+          point: market.spec.point,
+          label: specLabel(market.spec, market.player),
+        },
+        outcome: { outcome, name: specOutcomeLabel(event, market.spec, outcome, market.player) },
+        book: priced.book,
+        price: {
+          american: formatAmerican(version.american),
+          decimal: version.decimal,
+          updated_at: new Date(version.updatedAt).toISOString(),
+          age_seconds: Math.max(0, Math.floor((instant - version.updatedAt) / 1000)),
+          links: { desktop: version.links.desktop, mobile: version.links.mobile },
+        },
+        fair: {
+          probability: publishedFairProbability(priced.fairProbability),
+          decimal: floorTo(1 / priced.fairProbability, 4),
+          american: formatAmericanAtMost(1 / priced.fairProbability),
+          books: fair.books,
+          method: EV_METHOD,
+          reference: EV_REFERENCE,
+        },
+        ev_pct: publishedEvPct(version.decimal, priced.fairProbability),
+      },
+    });
+  }
+  return { rows, fair: true, validUntil };
+}
+
+/**
+ * Whether two rows of one id differ in what a stream client is told: the price (odds, links), the fair, the EV or the
+ * event. A re-quote at the same odds (a new `updated_at`) is not a change: `price` events carry the times.
+ */
+export function evRowChanged(a: EvRow, b: EvRow): boolean {
+  const x = a.dto;
+  const y = b.dto;
+  return (
+    x.price.decimal !== y.price.decimal ||
+    x.price.american !== y.price.american ||
+    x.price.links.desktop !== y.price.links.desktop ||
+    x.price.links.mobile !== y.price.links.mobile ||
+    x.fair.probability !== y.fair.probability ||
+    x.fair.decimal !== y.fair.decimal ||
+    x.fair.books !== y.fair.books ||
+    x.ev_pct !== y.ev_pct ||
+    x.event.live !== y.event.live ||
+    x.event.starts_at !== y.event.starts_at
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Middles of one game.
+
+/** A usable price, its fields copied (the store updates a price's object in place; a row may be read later). */
+export interface MiddleQuote {
+  market: MarketState;
+  outcome: number;
+  /** The line on the variable. */
+  line: number;
+  version: Pick<StoredPrice, 'book' | 'decimal' | 'american' | 'updatedAt'> & {
+    links: { desktop: string | null; mobile: string | null };
+  };
+}
+
+export interface MiddleRow {
+  id: string;
+  /** The answer's DTO, built on first read (most rows are never answered). */
+  readonly dto: MiddleDto;
+  eventId: string;
+  league: string;
+  live: boolean;
+  type: string;
+  books: readonly [SportsbookKey, SportsbookKey];
+  /** EV in percent, full precision, and as published. */
+  evPct: number;
+  publishedEvPct: number;
+  /** The chance of the gap as published. */
+  probability: number;
+  /** The two sides and the distribution's centre (what the stream compares). */
+  high: MiddleQuote;
+  low: MiddleQuote;
+  centre: number;
+}
+
+/** Per line and side, the best prices of this many distinct books are paired (two: so a pair can avoid one book). */
+const BEST_PER_LINE = 2;
+const STAKE_EXAMPLE_CENTS = 10_000;
+
+/** Whether a market can be a side of a middle: a full-game spread or total with a point. */
+export function isMiddleMarket(market: MarketState): boolean {
+  const spec = market.spec;
+  return (
+    spec.period === 'full' && (spec.type === 'spread' || spec.type === 'total') && spec.point !== null
+  );
+}
+
+/**
+ * Every middle of one game as visible at `at` (undefined: the newest prices), judged at `instant`, from its full-game
+ * spread and total markets; and until when they hold (the first used price to turn stale; Infinity when the game has
+ * no centre, which losing prices cannot give it).
+ */
+export function eventMiddles(
+  store: OddsStore,
+  event: OddsEvent,
+  markets: readonly MarketState[],
+  at: number | undefined,
+  instant: number,
+  limits: AgeLimits,
+  minBooks = MIDDLE_MIN_BOOKS,
+): { rows: MiddleRow[]; validUntil: number } {
+  const rows: MiddleRow[] = [];
+  if (!Object.prototype.hasOwnProperty.call(LEAGUES, event.league)) return { rows, validUntil: Infinity };
+  const league = event.league;
+  const maxAge = event.live ? limits.maxAgeLiveMs : limits.maxAgePreMatchMs;
+  const quotes = { spread: [] as MiddleQuote[], total: [] as MiddleQuote[] };
+  let validUntil = Infinity;
+  for (const market of markets) {
+    const type = market.spec.type as 'spread' | 'total';
+    const until = usableQuotes(
+      store,
+      market,
+      type === 'spread' ? 'margin' : 'total',
+      at,
+      instant,
+      maxAge,
+      quotes[type],
+    );
+    if (until < validUntil) validUntil = until;
+  }
+  const margin = marketCentre(league, 'margin', lineQuotes(quotes.spread), minBooks);
+  const total = marketCentre(league, 'total', lineQuotes(quotes.total), minBooks);
+  if (margin === undefined && total === undefined) return { rows, validUntil: Infinity };
+  const centres = { margin: margin ?? 0, total: total ?? defaultTotal(league) };
+  // The distributions are computed once per game, and only when a pair needs them (the NFL's are the costly ones).
+  let nfl: ReturnType<typeof nflScoreDistributions> | undefined;
+  const distributionOf = (variable: MiddleVariable): IntegerDistribution =>
+    league === 'nfl'
+      ? (nfl ??= nflScoreDistributions(centres.margin, centres.total))[variable]
+      : scoreDistribution(league, variable, centres);
+  for (const [type, variable, centre] of [
+    ['spread', 'margin', margin],
+    ['total', 'total', total],
+  ] as const) {
+    if (centre === undefined) continue;
+    let distribution: IntegerDistribution | undefined;
+    pairs(quotes[type], (high, low) => {
+      distribution ??= distributionOf(variable);
+      rows.push(middleRow(event, type, variable, centre, league, distribution, high, low, instant));
+    });
+  }
+  return { rows, validUntil };
+}
+
+/** Whether two rows of one id differ in what a stream client is told: either side's odds or links, the chances, the EV or the event. */
+export function middleRowChanged(a: MiddleRow, b: MiddleRow): boolean {
+  return (
+    a.publishedEvPct !== b.publishedEvPct ||
+    a.probability !== b.probability ||
+    a.live !== b.live ||
+    roundTo(a.centre, 2) !== roundTo(b.centre, 2) ||
+    quoteChanged(a.high, b.high) ||
+    quoteChanged(a.low, b.low) ||
+    a.dto.event.starts_at !== b.dto.event.starts_at ||
+    a.dto.probability.push_high !== b.dto.probability.push_high ||
+    a.dto.probability.push_low !== b.dto.probability.push_low
+  );
+}
+
+function quoteChanged(a: MiddleQuote, b: MiddleQuote): boolean {
+  return (
+    a.version.decimal !== b.version.decimal ||
+    a.version.american !== b.version.american ||
+    a.version.links.desktop !== b.version.links.desktop ||
+    a.version.links.mobile !== b.version.links.mobile
+  );
+}
+
+/** Without a total market the NFL drive model takes the league's typical total (the SGP model's prior). */
+function defaultTotal(league: LeagueKey): number {
+  return SGP_GAME_PRIORS[league].meanTotal;
+}
+
+/** The high side of a spread is home (margin > −point), of a total the over; the low side away or under. */
+function sideOf(market: MarketState, outcome: number): 'high' | 'low' | undefined {
+  const key = market.outcomes[outcome];
+  if (key === 'home' || key === 'over') return 'high';
+  if (key === 'away' || key === 'under') return 'low';
+  return undefined;
+}
+
+/** Adds the market's usable quotes to `out`; returns when the first of them turns stale. */
+function usableQuotes(
+  store: OddsStore,
+  market: MarketState,
+  variable: MiddleVariable,
+  at: number | undefined,
+  instant: number,
+  maxAge: number,
+  out: MiddleQuote[],
+): number {
+  const point = (market.spec as GameMarketSpec).point!;
+  const line = variable === 'margin' ? -point + 0 : point;
+  let validUntil = Infinity;
+  market.prices.forEach((byBook, outcome) => {
+    for (const newest of byBook.values()) {
+      const version = at === undefined ? newest : store.versionAt(newest, at, true);
+      if (!version || !isUsable(version, instant, maxAge)) continue;
+      if (version.updatedAt + maxAge + 1 < validUntil) validUntil = version.updatedAt + maxAge + 1;
+      out.push({
+        market,
+        outcome,
+        line,
+        version: {
+          book: version.book,
+          decimal: version.decimal,
+          american: version.american,
+          updatedAt: version.updatedAt,
+          links: { desktop: version.links.desktop, mobile: version.links.mobile },
+        },
+      });
+    }
+  });
+  return validUntil;
+}
+
+/** Each book's two sides of one line, for the centre's estimate. */
+function lineQuotes(quotes: readonly MiddleQuote[]): LineQuote[] {
+  const byBookLine = new Map<string, LineQuote>();
+  for (const quote of quotes) {
+    const side = sideOf(quote.market, quote.outcome);
+    if (!side) continue;
+    const key = `${quote.version.book}|${quote.line}`;
+    let entry = byBookLine.get(key);
+    if (!entry)
+      byBookLine.set(key, (entry = { book: quote.version.book, line: quote.line, high: 0, low: 0 }));
+    entry[side] = quote.version.decimal;
+  }
+  return [...byBookLine.values()].filter((q) => q.high > 1 && q.low > 1);
+}
+
+/** The best `BEST_PER_LINE` books per line and side, then every high/low pair of two books whose lines leave a gap (`isMiddle`). */
+function pairs(quotes: readonly MiddleQuote[], emit: (high: MiddleQuote, low: MiddleQuote) => void): void {
+  const best = { high: new Map<number, MiddleQuote[]>(), low: new Map<number, MiddleQuote[]>() };
+  for (const quote of quotes) {
+    const side = sideOf(quote.market, quote.outcome);
+    if (!side) continue;
+    const list = best[side].get(quote.line) ?? [];
+    const sameBook = list.findIndex((q) => q.version.book === quote.version.book);
+    if (sameBook >= 0) {
+      if (list[sameBook]!.version.decimal >= quote.version.decimal) continue;
+      list.splice(sameBook, 1);
+    }
+    list.push(quote);
+    list.sort((a, b) => b.version.decimal - a.version.decimal || (a.version.book < b.version.book ? -1 : 1));
+    best[side].set(quote.line, list.slice(0, BEST_PER_LINE));
+  }
+  for (const [highLine, highs] of best.high) {
+    for (const [lowLine, lows] of best.low) {
+      if (!isMiddle(highLine, lowLine)) continue;
+      for (const high of highs) {
+        for (const low of lows) {
+          if (high.version.book !== low.version.book) emit(high, low);
+        }
+      }
+    }
+  }
+}
+
+function middleRow(
+  event: OddsEvent,
+  type: 'spread' | 'total',
+  variable: MiddleVariable,
+  centre: number,
+  league: LeagueKey,
+  distribution: IntegerDistribution,
+  high: MiddleQuote,
+  low: MiddleQuote,
+  instant: number,
+): MiddleRow {
+  const chances = middleChances(high.line, low.line, distribution);
+  const dh = high.version.decimal;
+  const dl = low.version.decimal;
+  const ev = middleEv(dh, dl, chances);
+  const published = publishedChances(chances);
+  const id = `${event.id}|${type}|full|${high.version.book}:${high.line}|${low.version.book}:${low.line}`;
+  let dto: MiddleDto | undefined;
+  const build = (): MiddleDto => {
+    const returns = middleReturns(dh, dl);
+    const gap = middleGap(high.line, low.line);
+    const [highCents, lowCents] = middleStakesCents(STAKE_EXAMPLE_CENTS, dh, dl);
+    const returnsPct = {
+      middle: publishedPct(returns.hit),
+      push_high: publishedPct(returns.pushHigh),
+      push_low: publishedPct(returns.pushLow),
+      miss: publishedPct(returns.miss),
+    };
+    return {
+      id,
+      event: toEventDto(event),
+      market: { type, period: 'full', variable },
+      high: middleSide(event, high, instant, returns.stakeShareHigh),
+      low: middleSide(event, low, instant, 1 - returns.stakeShareHigh),
+      gap: { from: gap[0]!, to: gap[gap.length - 1]! },
+      pushes: {
+        high: Number.isInteger(high.line) ? high.line : null,
+        low: Number.isInteger(low.line) ? low.line : null,
+      },
+      probability: {
+        middle: published.middle,
+        push_high: published.pushHigh,
+        push_low: published.pushLow,
+        miss: published.miss,
+      },
+      returns_pct: returnsPct,
+      worst_case_pct: Math.min(returnsPct.middle, returnsPct.push_high, returnsPct.push_low, returnsPct.miss),
+      ev_pct: publishedPct(ev),
+      stakes: { total_cents: STAKE_EXAMPLE_CENTS, high_cents: highCents, low_cents: lowCents },
+      model: middleModel(league),
+      centre: roundTo(centre, 2),
+    };
+  };
+  return {
+    id,
+    eventId: event.id,
+    league: event.league,
+    live: event.live,
+    type,
+    books: [high.version.book, low.version.book],
+    evPct: ev * 100,
+    publishedEvPct: publishedPct(ev),
+    probability: published.middle,
+    high,
+    low,
+    centre,
+    get dto() {
+      return (dto ??= build());
+    },
+  };
+}
+
+function middleSide(event: OddsEvent, quote: MiddleQuote, instant: number, share: number): MiddleDto['high'] {
+  const { market, version } = quote;
+  const outcome = market.outcomes[quote.outcome]!;
+  return {
+    book: version.book,
+    market_key: market.key,
+    point: (market.spec as GameMarketSpec).point!,
+    outcome: { outcome, name: specOutcomeLabel(event, market.spec, outcome, market.player) },
+    line: quote.line,
+    price: {
+      american: formatAmerican(version.american),
+      decimal: version.decimal,
+      updated_at: new Date(version.updatedAt).toISOString(),
+      age_seconds: Math.max(0, Math.floor((instant - version.updatedAt) / 1000)),
+      links: { desktop: version.links.desktop, mobile: version.links.mobile },
+    },
+    stake_share: roundTo(share, 6),
+  };
+}
+
+/** A game's full-game spread and total markets (the sides middles pair). */
+export function middleMarkets(state: EventState): MarketState[] {
+  const markets: MarketState[] = [];
+  for (const market of state.markets.values()) if (isMiddleMarket(market)) markets.push(market);
+  return markets;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The incremental scan.
+
+export interface ValueOptions {
+  /** Keep the positive-EV set. */
+  ev: boolean;
+  /** Keep the middles set. */
+  middles: boolean;
+}
+
+/** What one scan changed: rows added or changed (for the stream), and rows removed. */
+export interface ValueChanges {
+  at: number;
+  ev: EvRow[];
+  evRemoved: EvRow[];
+  middles: MiddleRow[];
+  middlesRemoved: MiddleRow[];
+}
+
+/** The sets as they were at some instant (a delayed reader's). */
+export interface ValueSets {
+  at: number;
+  ev: readonly EvRow[];
+  middles: readonly MiddleRow[];
+}
+
+/** What a market (EV) or a game (middles) holds in the sets, and until when. */
+interface Held {
+  ids: string[];
+  validUntil: number;
+}
+
+export class ValueScanner {
+  /** The positive-EV prices now, by id. */
+  readonly ev = new Map<string, EvRow>();
+  /** The middles now, by id. */
+  readonly middles = new Map<string, MiddleRow>();
+  private readonly evHeld = new Map<MarketState, Held>();
+  private readonly middlesHeld = new Map<string, Held>();
+  private readonly dirtyMarkets = new Set<MarketState>();
+  private readonly dirtyEvents = new Set<string>();
+  /** Markets and games gone from the store since the last scan: their rows leave the sets. */
+  private readonly goneMarkets = new Set<MarketState>();
+  private readonly goneEvents = new Set<string>();
+  private readonly history: ValueHistory;
+  private lastChangeAt = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    readonly options: ValueOptions,
+    private readonly limits: AgeLimits,
+    historyMs: number,
+    historyStepMs: number,
+  ) {
+    this.history = new ValueHistory(historyMs, historyStepMs);
+  }
+
+  /** A price of the market was accepted (a new version or a re-confirmation). */
+  touch(market: MarketState): void {
+    if (this.options.ev) this.dirtyMarkets.add(market);
+    if (this.options.middles && isMiddleMarket(market)) this.dirtyEvents.add(market.eventId);
+  }
+
+  /** The event's record changed (live, start): every market of it is judged again. */
+  touchEvent(state: EventState): void {
+    for (const market of state.markets.values()) this.touch(market);
+  }
+
+  /** The markets left the store (their event ended, or the engine was emptied). */
+  drop(markets: readonly MarketState[]): void {
+    for (const market of markets) {
+      this.dirtyMarkets.delete(market);
+      if (this.evHeld.has(market)) this.goneMarkets.add(market);
+      if (this.middlesHeld.has(market.eventId)) this.goneEvents.add(market.eventId);
+    }
+  }
+
+  /** Everything held leaves the sets at the next scan (the engine starts over). */
+  reset(): void {
+    this.dirtyMarkets.clear();
+    this.dirtyEvents.clear();
+    for (const market of this.evHeld.keys()) this.goneMarkets.add(market);
+    for (const eventId of this.middlesHeld.keys()) this.goneEvents.add(eventId);
+  }
+
+  /**
+   * Judges again what changed or turned stale since the last scan, at `now`, and brings the sets up to date. Returns
+   * what changed, or undefined when nothing did.
+   */
+  scan(store: OddsStore, now: number): ValueChanges | undefined {
+    // What turned stale: forEach, no entry pairs allocated.
+    this.evHeld.forEach((held, market) => {
+      if (held.validUntil <= now) this.dirtyMarkets.add(market);
+    });
+    this.middlesHeld.forEach((held, eventId) => {
+      if (held.validUntil <= now) this.dirtyEvents.add(eventId);
+    });
+    if (
+      this.dirtyMarkets.size === 0 &&
+      this.dirtyEvents.size === 0 &&
+      this.goneMarkets.size === 0 &&
+      this.goneEvents.size === 0
+    )
+      return undefined;
+    const changes: ValueChanges = { at: now, ev: [], evRemoved: [], middles: [], middlesRemoved: [] };
+    // The sets as they stood are kept for delayed readers before the first change of a new step.
+    this.history.keep(this.lastChangeAt, now, this);
+    for (const market of this.goneMarkets) this.replace(this.evHeld, market, this.ev, [], Infinity, changes, 'ev');
+    this.goneMarkets.clear();
+    for (const eventId of this.goneEvents)
+      this.replace(this.middlesHeld, eventId, this.middles, [], Infinity, changes, 'middles');
+    this.goneEvents.clear();
+    for (const market of this.dirtyMarkets) {
+      const event = store.event(market.eventId);
+      const judged =
+        event && store.market(market.key) === market
+          ? judgeEv(store, event, market, undefined, now, this.limits)
+          : NO_EV;
+      this.replace(this.evHeld, market, this.ev, judged.rows, judged.validUntil, changes, 'ev');
+    }
+    this.dirtyMarkets.clear();
+    for (const eventId of this.dirtyEvents) {
+      const state = store.eventState(eventId);
+      const judged = state
+        ? eventMiddles(store, state.event, middleMarkets(state), undefined, now, this.limits)
+        : { rows: [], validUntil: Infinity };
+      this.replace(this.middlesHeld, eventId, this.middles, judged.rows, judged.validUntil, changes, 'middles');
+    }
+    this.dirtyEvents.clear();
+    const changed =
+      changes.ev.length + changes.evRemoved.length + changes.middles.length + changes.middlesRemoved.length > 0;
+    if (!changed) return undefined;
+    this.lastChangeAt = now;
+    return changes;
+  }
+
+  /**
+   * Replaces what `owner` holds in `set` with `rows`: rows new or changed (`evRowChanged`, `middleRowChanged`) go to
+   * the changes, ids no longer produced are removed. A row that changed nothing a client is told still replaces the
+   * held one (its times are the newer).
+   */
+  private replace<K, R extends EvRow | MiddleRow>(
+    heldBy: Map<K, Held>,
+    owner: K,
+    set: Map<string, R>,
+    rows: readonly R[],
+    validUntil: number,
+    changes: ValueChanges,
+    kind: 'ev' | 'middles',
+  ): void {
+    const held = heldBy.get(owner);
+    const added = kind === 'ev' ? (changes.ev as R[]) : (changes.middles as R[]);
+    const removed = kind === 'ev' ? (changes.evRemoved as R[]) : (changes.middlesRemoved as R[]);
+    const ids: string[] = [];
+    for (const row of rows) {
+      const id = kind === 'ev' ? (row as EvRow).dto.id : (row as MiddleRow).id;
+      const before = set.get(id);
+      if (
+        before === undefined ||
+        (kind === 'ev'
+          ? evRowChanged(before as EvRow, row as EvRow)
+          : middleRowChanged(before as MiddleRow, row as MiddleRow))
+      )
+        added.push(row);
+      set.set(id, row);
+      ids.push(id);
+    }
+    if (held && held.ids.length > 0) {
+      // Small lists (a market's prices) are searched; a game's many pairs are looked up.
+      const kept = ids.length > 16 ? new Set(ids) : undefined;
+      for (const id of held.ids) {
+        if (kept ? kept.has(id) : ids.includes(id)) continue;
+        const before = set.get(id);
+        if (before) {
+          removed.push(before);
+          set.delete(id);
+        }
+      }
+    }
+    if (ids.length === 0 && validUntil === Infinity) heldBy.delete(owner);
+    else if (held) {
+      held.ids = ids;
+      held.validUntil = validUntil;
+    } else heldBy.set(owner, { ids, validUntil });
+  }
+
+  /** The sets as a reader at `time` sees them (the newest kept at or before it); undefined when none that old is kept. */
+  at(time: number): ValueSets | undefined {
+    if (this.lastChangeAt <= time) return this.current();
+    return this.history.at(time);
+  }
+
+  /** The sets now. */
+  current(): ValueSets {
+    return { at: this.lastChangeAt, ev: [...this.ev.values()], middles: [...this.middles.values()] };
+  }
+}
+
+/**
+ * The sets as they stood at the end of each `stepMs` slot of time over the last `historyMs`: before the first change
+ * of a new slot, the sets as the previous change left them are kept (one copy of their rows a step at most, only
+ * while they change). A delayed reader gets the newest kept at or before its horizon, as the arbs' history does
+ * (decision 150).
+ */
+class ValueHistory {
+  private readonly items: ValueSets[] = [];
+
+  constructor(
+    private readonly historyMs: number,
+    private readonly stepMs: number,
+  ) {}
+
+  keep(lastChangeAt: number, now: number, scanner: ValueScanner): void {
+    if (lastChangeAt === Number.NEGATIVE_INFINITY) {
+      if (this.items.length === 0) this.items.push({ at: lastChangeAt, ev: [], middles: [] });
+    } else if (Math.floor(lastChangeAt / this.stepMs) !== Math.floor(now / this.stepMs)) {
+      const last = this.items[this.items.length - 1];
+      if (!last || last.at !== lastChangeAt) this.items.push({ ...scanner.current(), at: lastChangeAt });
+    }
+    const horizon = now - this.historyMs;
+    let drop = 0;
+    while (drop + 1 < this.items.length && this.items[drop + 1]!.at <= horizon) drop += 1;
+    if (drop > 0) this.items.splice(0, drop);
+  }
+
+  at(time: number): ValueSets | undefined {
+    let lo = 0;
+    let hi = this.items.length - 1;
+    let found: ValueSets | undefined;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const item = this.items[mid]!;
+      if (item.at <= time) {
+        found = item;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found;
+  }
+}
