@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { seededRandom } from '#domain/random.ts';
+import { OddsEngine } from './engine.ts';
+import { DEFAULT_SCAN_OPTIONS } from './scanner.ts';
+import { MarketSimulator } from './sources/simulation/market-simulator.ts';
+import {
+  eventMiddles,
+  judgeEv,
+  middleMarkets,
+  type EvRow,
+  type MiddleRow,
+  type ValueChanges,
+} from './values.ts';
+
+// The engine's incremental positive-EV and middles sets (decision 170) against a full recomputation: on a simulated
+// run (the market simulator's game lines: spreads and totals at several lines, live games, games ending, books
+// suspending; a third of the prices dropped so that one side often moves alone), with ticks that sometimes skip ahead so that used prices turn stale without any new price, every
+// tick's sets must equal judging every market and every game of the store again at that instant; and a client that
+// applies each tick's changes (add or replace by id, remove by id) must hold exactly the sets.
+
+const T0 = Date.UTC(2026, 10, 22, 18);
+
+/** What a row says, without its age (a kept row's age was counted when it was judged). */
+function evView(row: EvRow) {
+  const { age_seconds: _age, ...price } = row.dto.price;
+  return { ...row.dto, price };
+}
+
+function middleView(row: MiddleRow) {
+  const dto = row.dto;
+  const side = (s: typeof dto.high) => {
+    const { age_seconds: _age, ...price } = s.price;
+    return { ...s, price };
+  };
+  return { ...dto, high: side(dto.high), low: side(dto.low) };
+}
+
+function byId<R>(rows: Iterable<R>, id: (row: R) => string, view: (row: R) => unknown) {
+  const out = new Map<string, unknown>();
+  for (const row of rows) out.set(id(row), view(row));
+  return out;
+}
+
+function sorted(map: Map<string, unknown>) {
+  return [...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+describe('ValueScanner', () => {
+  it.each([1, 2, 3])(
+    'keeps the positive-EV and middles sets equal to a full recomputation on every tick (seed %i)',
+    (seed) => {
+      const random = seededRandom(seed);
+      let now = T0;
+      const engine = new OddsEngine({
+        source: 'replay',
+        now: () => now,
+        values: { ev: true, middles: true },
+      });
+      const simulator = new MarketSimulator({ seed, startMs: T0, events: 24, stepMs: 250, props: false });
+      // The client's view, built from the changes alone.
+      const clientEv = new Map<string, unknown>();
+      const clientMiddles = new Map<string, unknown>();
+      let changesSeen = 0;
+      engine.onValues((changes: ValueChanges) => {
+        changesSeen += 1;
+        for (const row of changes.ev) clientEv.set(row.dto.id, evView(row));
+        for (const row of changes.evRemoved) clientEv.delete(row.dto.id);
+        for (const row of changes.middles) clientMiddles.set(row.id, middleView(row));
+        for (const row of changes.middlesRemoved) clientMiddles.delete(row.id);
+      });
+      for (const message of simulator.initial()) engine.ingest(message);
+      engine.markReady();
+      engine.tick();
+      let sawEv = 0;
+      let sawMiddles = 0;
+      for (let step = 0; step < 300; step += 1) {
+        // Now and then the clock skips ahead with no new price: used prices turn stale on their own.
+        const skip = random() < 0.1 ? 5_000 + Math.floor(random() * 60_000) : 0;
+        now += 250 + skip;
+        // A third of the prices are lost on the way, so that one side of a market often moves alone.
+        for (const message of simulator.step())
+          if (message.kind !== 'price' || random() > 0.3) engine.ingest(message);
+        engine.tick();
+        const store = engine.store;
+        const expectedEv: EvRow[] = [];
+        for (const market of store.allMarkets()) {
+          const event = store.event(market.eventId)!;
+          expectedEv.push(...judgeEv(store, event, market, undefined, now, DEFAULT_SCAN_OPTIONS).rows);
+        }
+        const expectedMiddles: MiddleRow[] = [];
+        for (const event of store.events()) {
+          const state = store.eventState(event.id)!;
+          expectedMiddles.push(
+            ...eventMiddles(store, event, middleMarkets(state), undefined, now, DEFAULT_SCAN_OPTIONS).rows,
+          );
+        }
+        const values = engine.values!;
+        const ev = sorted(byId(values.ev.values(), (row) => row.dto.id, evView));
+        const middles = sorted(byId(values.middles.values(), (row) => row.id, middleView));
+        expect(ev).toEqual(sorted(byId(expectedEv, (row) => row.dto.id, evView)));
+        expect(middles).toEqual(sorted(byId(expectedMiddles, (row) => row.id, middleView)));
+        // The changes told a client everything, except a re-quote at the same odds (a newer updated_at only).
+        const withoutTimes = (entries: [string, unknown][]) =>
+          entries.map(([id, view]) => [id, JSON.stringify(view).replace(/"updated_at":"[^"]*"/g, '')]);
+        expect(withoutTimes(sorted(clientEv))).toEqual(withoutTimes(ev));
+        expect(withoutTimes(sorted(clientMiddles))).toEqual(withoutTimes(middles));
+        sawEv = Math.max(sawEv, values.ev.size);
+        sawMiddles = Math.max(sawMiddles, values.middles.size);
+      }
+      // The run does hold positive-EV prices and middles, and changes them.
+      expect(sawEv).toBeGreaterThan(5);
+      expect(sawMiddles).toBeGreaterThan(5);
+      expect(changesSeen).toBeGreaterThan(100);
+    },
+  );
+
+  it('gives a delayed reader the sets as they stood at its horizon, at most a step early', () => {
+    let now = T0;
+    const engine = new OddsEngine({ source: 'replay', now: () => now, values: { ev: true, middles: true } });
+    const simulator = new MarketSimulator({ seed: 7, startMs: T0, events: 12, stepMs: 250, props: false });
+    for (const message of simulator.initial()) engine.ingest(message);
+    engine.markReady();
+    engine.tick();
+    const seen: { at: number; ev: string[] }[] = [];
+    for (let step = 0; step < 240; step += 1) {
+      now += 250;
+      for (const message of simulator.step()) engine.ingest(message);
+      engine.tick();
+      seen.push({ at: now, ev: [...engine.values!.ev.keys()].sort() });
+    }
+    for (const horizon of [T0 + 10_000, T0 + 30_100, T0 + 45_600]) {
+      const sets = engine.valuesAt(horizon)!;
+      expect(sets.at).toBeLessThanOrEqual(horizon);
+      expect(sets.at).toBeGreaterThan(horizon - 1_250);
+      const exact = seen.filter((s) => s.at <= sets.at).at(-1)!;
+      expect(sets.ev.map((row) => row.dto.id).sort()).toEqual(exact.ev);
+    }
+  });
+});
