@@ -57,9 +57,11 @@ type AgeLimits = Pick<ScanOptions, 'maxAgePreMatchMs' | 'maxAgeLiveMs'>;
 // ---------------------------------------------------------------------------------------------------------------
 // Positive EV of one market.
 
-/** One positive-EV price: the answer's DTO, with what the filters read. */
+/** One positive-EV price: the answer's DTO (built on first read), with what the filters and the stream read. */
 export interface EvRow {
-  dto: EvPriceDto;
+  /** `market|outcome|book`: the same price keeps it while it lasts. */
+  id: string;
+  readonly dto: EvPriceDto;
   eventId: string;
   league: string;
   live: boolean;
@@ -69,6 +71,14 @@ export interface EvRow {
   evPct: number;
   /** The price's book time (its age is counted from it). */
   updatedAt: number;
+  /** What the stream compares (`evRowChanged`). */
+  decimal: number;
+  american: number;
+  desktop: string | null;
+  mobile: string | null;
+  fairProbability: number;
+  fairBooks: number;
+  startsAt: number;
 }
 
 /** One market's judgement: its rows, whether it has a published fair, and until when it holds. */
@@ -113,17 +123,21 @@ export function judgeEv(
   const rows: EvRow[] = [];
   for (const priced of prices) {
     const version = priced.version;
-    const outcome = market.outcomes[priced.outcome]!;
-    rows.push({
-      eventId: event.id,
-      league: event.league,
-      live: event.live,
-      type: market.spec.type,
-      book: priced.book,
-      evPct: priced.evPct,
-      updatedAt: version.updatedAt,
-      dto: {
-        id: `${market.key}|${outcome}|${priced.book}`,
+    const fairProbability = priced.fairProbability;
+    const books = fair.books;
+    const book = priced.book;
+    const outcomeIndex = priced.outcome;
+    // The fields the DTO reads, copied: the store updates a price's object in place.
+    const american = version.american;
+    const decimal = version.decimal;
+    const updatedAt = version.updatedAt;
+    const desktop = version.links.desktop;
+    const mobile = version.links.mobile;
+    let dto: EvPriceDto | undefined;
+    const build = (): EvPriceDto => {
+      const outcome = market.outcomes[outcomeIndex]!;
+      return {
+        id: `${market.key}|${outcome}|${book}`,
         event: toEventDto(event),
         market: {
           key: market.key,
@@ -133,23 +147,43 @@ export function judgeEv(
           label: specLabel(market.spec, market.player),
         },
         outcome: { outcome, name: specOutcomeLabel(event, market.spec, outcome, market.player) },
-        book: priced.book,
+        book,
         price: {
-          american: formatAmerican(version.american),
-          decimal: version.decimal,
-          updated_at: new Date(version.updatedAt).toISOString(),
-          age_seconds: Math.max(0, Math.floor((instant - version.updatedAt) / 1000)),
-          links: { desktop: version.links.desktop, mobile: version.links.mobile },
+          american: formatAmerican(american),
+          decimal,
+          updated_at: new Date(updatedAt).toISOString(),
+          age_seconds: Math.max(0, Math.floor((instant - updatedAt) / 1000)),
+          links: { desktop, mobile },
         },
         fair: {
-          probability: publishedFairProbability(priced.fairProbability),
-          decimal: floorTo(1 / priced.fairProbability, 4),
-          american: formatAmericanAtMost(1 / priced.fairProbability),
-          books: fair.books,
+          probability: publishedFairProbability(fairProbability),
+          decimal: floorTo(1 / fairProbability, 4),
+          american: formatAmericanAtMost(1 / fairProbability),
+          books,
           method: EV_METHOD,
           reference: EV_REFERENCE,
         },
-        ev_pct: publishedEvPct(version.decimal, priced.fairProbability),
+        ev_pct: publishedEvPct(decimal, fairProbability),
+      };
+    };
+    rows.push({
+      id: `${market.key}|${market.outcomes[outcomeIndex]!}|${book}`,
+      eventId: event.id,
+      league: event.league,
+      live: event.live,
+      type: market.spec.type,
+      book,
+      evPct: priced.evPct,
+      updatedAt,
+      decimal,
+      american,
+      desktop,
+      mobile,
+      fairProbability,
+      fairBooks: books,
+      startsAt: event.startsAt,
+      get dto() {
+        return (dto ??= build());
       },
     });
   }
@@ -161,19 +195,15 @@ export function judgeEv(
  * event. A re-quote at the same odds (a new `updated_at`) is not a change: `price` events carry the times.
  */
 export function evRowChanged(a: EvRow, b: EvRow): boolean {
-  const x = a.dto;
-  const y = b.dto;
   return (
-    x.price.decimal !== y.price.decimal ||
-    x.price.american !== y.price.american ||
-    x.price.links.desktop !== y.price.links.desktop ||
-    x.price.links.mobile !== y.price.links.mobile ||
-    x.fair.probability !== y.fair.probability ||
-    x.fair.decimal !== y.fair.decimal ||
-    x.fair.books !== y.fair.books ||
-    x.ev_pct !== y.ev_pct ||
-    x.event.live !== y.event.live ||
-    x.event.starts_at !== y.event.starts_at
+    a.decimal !== b.decimal ||
+    a.american !== b.american ||
+    a.desktop !== b.desktop ||
+    a.mobile !== b.mobile ||
+    a.fairProbability !== b.fairProbability ||
+    a.fairBooks !== b.fairBooks ||
+    a.live !== b.live ||
+    a.startsAt !== b.startsAt
   );
 }
 
@@ -205,10 +235,13 @@ export interface MiddleRow {
   publishedEvPct: number;
   /** The chance of the gap as published. */
   probability: number;
-  /** The two sides and the distribution's centre (what the stream compares). */
+  /** The two sides, the distribution's centre, the push chances and the start (what the stream compares). */
   high: MiddleQuote;
   low: MiddleQuote;
   centre: number;
+  pushHigh: number;
+  pushLow: number;
+  startsAt: number;
 }
 
 /** Per line and side, the best prices of this many distinct books are paired (two: so a pair can avoid one book). */
@@ -218,9 +251,7 @@ const STAKE_EXAMPLE_CENTS = 10_000;
 /** Whether a market can be a side of a middle: a full-game spread or total with a point. */
 export function isMiddleMarket(market: MarketState): boolean {
   const spec = market.spec;
-  return (
-    spec.period === 'full' && (spec.type === 'spread' || spec.type === 'total') && spec.point !== null
-  );
+  return spec.period === 'full' && (spec.type === 'spread' || spec.type === 'total') && spec.point !== null;
 }
 
 /**
@@ -286,12 +317,12 @@ export function middleRowChanged(a: MiddleRow, b: MiddleRow): boolean {
     a.publishedEvPct !== b.publishedEvPct ||
     a.probability !== b.probability ||
     a.live !== b.live ||
+    a.pushHigh !== b.pushHigh ||
+    a.pushLow !== b.pushLow ||
+    a.startsAt !== b.startsAt ||
     roundTo(a.centre, 2) !== roundTo(b.centre, 2) ||
     quoteChanged(a.high, b.high) ||
-    quoteChanged(a.low, b.low) ||
-    a.dto.event.starts_at !== b.dto.event.starts_at ||
-    a.dto.probability.push_high !== b.dto.probability.push_high ||
-    a.dto.probability.push_low !== b.dto.probability.push_low
+    quoteChanged(a.low, b.low)
   );
 }
 
@@ -461,6 +492,9 @@ function middleRow(
     high,
     low,
     centre,
+    pushHigh: published.pushHigh,
+    pushLow: published.pushLow,
+    startsAt: event.startsAt,
     get dto() {
       return (dto ??= build());
     },
@@ -600,7 +634,8 @@ export class ValueScanner {
     const changes: ValueChanges = { at: now, ev: [], evRemoved: [], middles: [], middlesRemoved: [] };
     // The sets as they stood are kept for delayed readers before the first change of a new step.
     this.history.keep(this.lastChangeAt, now, this);
-    for (const market of this.goneMarkets) this.replace(this.evHeld, market, this.ev, [], Infinity, changes, 'ev');
+    for (const market of this.goneMarkets)
+      this.replace(this.evHeld, market, this.ev, [], Infinity, changes, 'ev');
     this.goneMarkets.clear();
     for (const eventId of this.goneEvents)
       this.replace(this.middlesHeld, eventId, this.middles, [], Infinity, changes, 'middles');
@@ -619,11 +654,20 @@ export class ValueScanner {
       const judged = state
         ? eventMiddles(store, state.event, middleMarkets(state), undefined, now, this.limits)
         : { rows: [], validUntil: Infinity };
-      this.replace(this.middlesHeld, eventId, this.middles, judged.rows, judged.validUntil, changes, 'middles');
+      this.replace(
+        this.middlesHeld,
+        eventId,
+        this.middles,
+        judged.rows,
+        judged.validUntil,
+        changes,
+        'middles',
+      );
     }
     this.dirtyEvents.clear();
     const changed =
-      changes.ev.length + changes.evRemoved.length + changes.middles.length + changes.middlesRemoved.length > 0;
+      changes.ev.length + changes.evRemoved.length + changes.middles.length + changes.middlesRemoved.length >
+      0;
     if (!changed) return undefined;
     this.lastChangeAt = now;
     return changes;
@@ -648,7 +692,7 @@ export class ValueScanner {
     const removed = kind === 'ev' ? (changes.evRemoved as R[]) : (changes.middlesRemoved as R[]);
     const ids: string[] = [];
     for (const row of rows) {
-      const id = kind === 'ev' ? (row as EvRow).dto.id : (row as MiddleRow).id;
+      const id = row.id;
       const before = set.get(id);
       if (
         before === undefined ||

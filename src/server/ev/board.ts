@@ -120,7 +120,7 @@ export class EvBoard {
       this.dirtyMarkets.clear();
       this.dirtyEvents.clear();
     }
-    rows.sort((a, b) => b.evPct - a.evPct || (a.dto.id < b.dto.id ? -1 : a.dto.id > b.dto.id ? 1 : 0));
+    rows.sort((a, b) => b.evPct - a.evPct || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return { at: instant, rows, fairMarkets, markets };
   }
 

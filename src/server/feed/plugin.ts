@@ -120,6 +120,7 @@ export const enginePlugin = fp(
         ...options.engine?.limits,
       },
       source: source.name,
+      values: { ev: app.config.STREAM_VALUES, middles: app.config.STREAM_VALUES },
       encode: snapshotEntry,
       onDrop: (reason, count) => pendingDrops.set(reason, (pendingDrops.get(reason) ?? 0) + count),
     });

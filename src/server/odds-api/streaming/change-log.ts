@@ -17,7 +17,7 @@ export interface ChangeLogOptions {
   idleRetainMs: number;
 }
 
-export type EntryKind = 'price' | 'arb' | 'arb_removed';
+export type EntryKind = 'price' | 'arb' | 'arb_removed' | 'ev' | 'ev_removed' | 'middle' | 'middle_removed';
 
 /** One change as its producer describes it (price-changes.ts, arb-changes.ts), before it has a seq. */
 export interface Change {

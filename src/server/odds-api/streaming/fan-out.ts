@@ -29,7 +29,8 @@ export interface StreamFilters {
   event?: string | undefined;
   markets?: ReadonlySet<string> | undefined;
   books?: ReadonlySet<string> | undefined;
-  kinds?: ReadonlySet<'price' | 'arb'> | undefined;
+  /** Which changes (default: prices and arbs; positive EV and middles are asked for). */
+  kinds?: ReadonlySet<StreamKind> | undefined;
   /** Prices of this player's props only (as /v1/odds' `player`); game-line prices are left out. */
   player?: PlayerFilter | undefined;
   /** Prices of props of these stats only; game-line prices are left out. */
@@ -76,12 +77,32 @@ export interface Tier {
   byLeague: Map<string, Set<Group>>;
 }
 
+/** What `types=` names: each covers its removals (`arb` also `arb_removed`, …). */
+export type StreamKind = 'price' | 'arb' | 'ev' | 'middle';
+const DEFAULT_KINDS: ReadonlySet<StreamKind> = new Set(['price', 'arb']);
+
+/** The kind of change an entry is, as `types=` names it. */
+export function kindOf(kind: Entry['kind']): StreamKind {
+  switch (kind) {
+    case 'price':
+      return 'price';
+    case 'arb':
+    case 'arb_removed':
+      return 'arb';
+    case 'ev':
+    case 'ev_removed':
+      return 'ev';
+    case 'middle':
+    case 'middle_removed':
+      return 'middle';
+  }
+}
+
 const ANY_LEAGUE = '*';
 const HEARTBEAT = Buffer.from(': heartbeat\n\n');
 
 export function matches(entry: Entry, filters: StreamFilters): boolean {
-  const kind = entry.kind === 'price' ? 'price' : 'arb';
-  if (filters.kinds && !filters.kinds.has(kind)) return false;
+  if (!(filters.kinds ?? DEFAULT_KINDS).has(kindOf(entry.kind))) return false;
   if (filters.event !== undefined && entry.eventId !== filters.event) return false;
   if (filters.league !== undefined && entry.league !== filters.league) return false;
   if (filters.markets && entry.marketType !== undefined && !filters.markets.has(entry.marketType))
@@ -96,8 +117,10 @@ export function matches(entry: Entry, filters: StreamFilters): boolean {
       return false;
   }
   if (filters.books) {
-    if (entry.kind === 'price' && !filters.books.has(entry.books[0]!)) return false;
-    if (entry.kind === 'arb' && !entry.books.every((book) => filters.books!.has(book))) return false;
+    const one = entry.kind === 'price' || entry.kind === 'ev' || entry.kind === 'ev_removed';
+    if (one && !filters.books.has(entry.books[0]!)) return false;
+    const every = entry.kind === 'arb' || entry.kind === 'middle' || entry.kind === 'middle_removed';
+    if (every && !entry.books.every((book) => filters.books!.has(book))) return false;
   }
   return true;
 }

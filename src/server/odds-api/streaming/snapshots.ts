@@ -3,6 +3,7 @@ import type { Arb } from '#domain/schemas/feed.ts';
 import type { FeedEngine } from '../../feed/plugin.ts';
 import { eventOdds, filterArbs, listEvents } from '../views.ts';
 import type { ChangeLog } from './change-log.ts';
+import { evData, middleData } from './value-changes.ts';
 import {
   frameWithId,
   matches,
@@ -298,7 +299,35 @@ export class Snapshots {
       out.add(first ? text : `,${text}`);
       first = false;
     }
-    out.add(']}\n\n');
+    out.add(']');
+    // Positive EV and middles when asked for (`types=ev`, `types=middle`): the engine's sets as they stood at the
+    // tier's horizon (the newest kept at or before it, as for arbs), filtered as their entries are.
+    const values =
+      kinds && (kinds.has('ev') || kinds.has('middle')) ? this.engine.valuesAt(at ?? now) : undefined;
+    for (const [kind, name] of [
+      ['ev', 'ev'],
+      ['middle', 'middles'],
+    ] as const) {
+      if (!kinds?.has(kind)) continue;
+      out.add(`,"${name}":[`);
+      first = true;
+      const rows = kind === 'ev' ? (values?.ev ?? []) : (values?.middles ?? []);
+      for (const row of rows) {
+        if (filters.league !== undefined && row.league !== filters.league) continue;
+        if (filters.event !== undefined && row.eventId !== filters.event) continue;
+        if (filters.markets && !filters.markets.has(row.type)) continue;
+        if (filters.books) {
+          const books = 'books' in row ? row.books : [row.book];
+          if (!books.every((book) => filters.books!.has(book))) continue;
+        }
+        await pace();
+        const text = JSON.stringify('books' in row ? middleData(row) : evData(row));
+        out.add(first ? text : `,${text}`);
+        first = false;
+      }
+      out.add(']');
+    }
+    out.add('}\n\n');
     return out.flush();
   }
 }

@@ -14,6 +14,7 @@ import {
 import { priceChange } from './price-changes.ts';
 import { StreamsByKey, type StreamRecheck } from './revocation.ts';
 import { Snapshots, type SnapshotOptions } from './snapshots.ts';
+import { valueChanges } from './value-changes.ts';
 import { LoopTelemetry, ReleaseTelemetry, type LoopStats, type ReleaseStats } from './telemetry.ts';
 
 // The fan-out behind GET /v1/stream, one per instance, composed of: the change log (change-log.ts) that price changes
@@ -103,6 +104,12 @@ export class StreamHub {
       }),
     );
     this.arbChanges.seed(this.engine.latest);
+    // Positive EV and middles, when the engine keeps them (STREAM_VALUES; decision 170).
+    this.unsubscribe.push(
+      this.engine.onValues((changes) => {
+        for (const change of valueChanges(changes)) this.append(change);
+      }),
+    );
     this.loop.start();
     const every = (ms: number, fn: () => void) => {
       const timer = setInterval(fn, ms);

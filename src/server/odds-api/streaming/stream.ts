@@ -39,9 +39,11 @@ const StreamQuery = z.object({
   books: csv(BookKeySchema)
     .optional()
     .describe('Prices from these books; arbs whose every side is at one of them.'),
-  types: csv(z.enum(['price', 'arb']))
+  types: csv(z.enum(['price', 'arb', 'ev', 'middle']))
     .optional()
-    .describe('Which changes to send (default both).'),
+    .describe(
+      'Which changes to send (default `price,arb`). `ev` adds positive-EV prices (`ev`, `ev_removed`), `middle` middles (`middle`, `middle_removed`), and their lists to the snapshot, where the server keeps them (`STREAM_VALUES`).',
+    ),
   initial: z
     .enum(['true', 'false'])
     .transform((value) => value === 'true')
@@ -49,7 +51,7 @@ const StreamQuery = z.object({
     .describe('Send a `snapshot` event first on a fresh connection (default true).'),
 });
 
-const STREAM_DESCRIPTION = `Server-sent events. Event types: \`snapshot\` (the current state for your filters, sent first and whenever a \`Last-Event-ID\` is too old to replay), \`price\` (one book's price changed; its \`market\` has the fields of a /v1/odds market without \`main\` and \`outcomes\`, so a player prop's carries \`stat\` and \`player\`), \`arb\` (an arb appeared or changed), \`arb_removed\`, and \`close\` (the server is ending the stream: its \`reason\` is \`revoked\`, \`expired\` or \`suspended\` for the key, \`plan-changed\` when the key's plan changed (reconnect to continue on the new plan), or \`shutdown\`). Every event has an \`id\`; reconnect with \`Last-Event-ID\` (EventSource does it for you) to get exactly what you missed. A \`:\` comment arrives at least every 15 s. Delayed plans receive each change once it is as old as their delay. A snapshot may be up to a second old: the changes since then follow it. A key may open a limited number of streams per minute (30 by default; \`429 stream-opens\` beyond), so keep a stream open rather than reopening it. \`HEAD\` answers the stream's headers without opening one.`;
+const STREAM_DESCRIPTION = `Server-sent events. Event types: \`snapshot\` (the current state for your filters, sent first and whenever a \`Last-Event-ID\` is too old to replay), \`price\` (one book's price changed; its \`market\` has the fields of a /v1/odds market without \`main\` and \`outcomes\`, so a player prop's carries \`stat\` and \`player\`), \`arb\` (an arb appeared or changed), \`arb_removed\`, with \`types=ev\`: \`ev\` (a price with positive EV appeared or its odds, fair or EV changed: \`{key, ev}\`, \`ev\` as a /v1/ev price without \`age_seconds\`) and \`ev_removed\` (\`{key, event_id}\`: no longer positive, stale or gone), with \`types=middle\`: \`middle\` and \`middle_removed\` (the same for /v1/middles pairs), and \`close\` (the server is ending the stream: its \`reason\` is \`revoked\`, \`expired\` or \`suspended\` for the key, \`plan-changed\` when the key's plan changed (reconnect to continue on the new plan), or \`shutdown\`). Every event has an \`id\`; reconnect with \`Last-Event-ID\` (EventSource does it for you) to get exactly what you missed. A \`:\` comment arrives at least every 15 s. Delayed plans receive each change once it is as old as their delay. A snapshot may be up to a second old: the changes since then follow it. A key may open a limited number of streams per minute (30 by default; \`429 stream-opens\` beyond), so keep a stream open rather than reopening it. \`HEAD\` answers the stream's headers without opening one.`;
 
 /** Creates the hub, starts it with the app and stops it (ending every stream) before the server closes. */
 export function createStreamHub(

@@ -1,0 +1,180 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp } from '#tests/support/server/app.ts';
+import { createKey, openRawStream, type RawStream } from '#tests/support/server/odds-api.ts';
+import { trialTestConfig, waitFor } from '#tests/support/server/trials.ts';
+
+// The stream's positive-EV events (decision 170) with STREAM_VALUES on: four books price a moneyline at −110 each
+// way; BetMGM's home price decides whether there is a positive-EV price (+105 against a fair of 1/2 is +2.5 %, +110
+// is +5 %).
+
+let app: FastifyInstance;
+let base = '';
+/** The test event's moneyline market key (the engine names the event). */
+let EV_KEY = '';
+let eventId = '';
+
+function price(book: string, outcome: string, american: number) {
+  app.engine.ingest({
+    kind: 'price',
+    sourceEventId: 'lal-bos-ev',
+    book,
+    market: 'moneyline',
+    outcome,
+    american,
+  });
+}
+
+function quote(betmgmHome: number) {
+  for (const book of ['fanduel', 'draftkings', 'caesars']) {
+    price(book, 'home', -110);
+    price(book, 'away', -110);
+  }
+  price('betmgm', 'home', betmgmHome);
+  price('betmgm', 'away', -125);
+}
+
+interface Frame {
+  id: string;
+  event: string;
+  data: Record<string, unknown>;
+}
+
+function frames(stream: RawStream): Frame[] {
+  return stream
+    .text()
+    .split('\n\n')
+    .map((block) => {
+      const fields = new Map<string, string>();
+      for (const line of block.split('\n')) {
+        const colon = line.indexOf(': ');
+        if (colon > 0) fields.set(line.slice(0, colon), line.slice(colon + 2));
+      }
+      return fields;
+    })
+    .filter((fields) => fields.has('event'))
+    .map((fields) => ({
+      id: fields.get('id') ?? '',
+      event: fields.get('event')!,
+      data: JSON.parse(fields.get('data')!) as Record<string, unknown>,
+    }));
+}
+
+function open(key: string, query: string, headers: Record<string, string> = {}) {
+  return openRawStream(`${base}/v1/stream?${query}`, { 'x-api-key': key, ...headers });
+}
+
+beforeAll(async () => {
+  app = await buildTestApp({ config: { ...trialTestConfig(), STREAM_VALUES: true } });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  app.engine.ingest({
+    kind: 'event',
+    sourceEventId: 'lal-bos-ev',
+    league: 'nba',
+    home: { name: 'Los Angeles Lakers', abbreviation: 'LAL' },
+    away: { name: 'Boston Celtics', abbreviation: 'BOS' },
+    startsAt: Date.now() + 3_600_000,
+  });
+  eventId = app.engine.store.events()[0]!.id;
+  EV_KEY = `${eventId}|moneyline|full|`;
+  quote(105);
+  await waitFor(() => app.engine.values!.ev.size > 0, 'app.engine.values!.ev.size > 0');
+});
+
+afterAll(async () => {
+  await app.close();
+});
+
+describe('GET /v1/stream (types=ev)', () => {
+  it('opens with the positive-EV prices in its snapshot, then sends ev_removed when the price is no longer positive and ev when it is again', async () => {
+    const key = await createKey(app, 'enterprise');
+    const stream = await open(key, 'types=ev');
+    await waitFor(
+      () => frames(stream).some((f) => f.event === 'snapshot'),
+      "frames(stream).some((f) => f.event === 'snapshot')",
+    );
+    const snapshot = frames(stream).find((f) => f.event === 'snapshot')!;
+    const listed = snapshot.data.ev as { key: string; ev: { book: string; ev_pct: number; price: object } }[];
+    expect(listed.map((row) => row.key)).toEqual([`${EV_KEY}|home|betmgm`]);
+    expect(listed[0]!.ev).toMatchObject({ book: 'betmgm', ev_pct: 2.5 });
+    expect(listed[0]!.ev.price).not.toHaveProperty('age_seconds');
+    // No price or arb entries: only what `types` asked for.
+    quote(-110);
+    await waitFor(
+      () => frames(stream).some((f) => f.event === 'ev_removed'),
+      "frames(stream).some((f) => f.event === 'ev_removed')",
+    );
+    expect(frames(stream).find((f) => f.event === 'ev_removed')!.data).toEqual({
+      key: `${EV_KEY}|home|betmgm`,
+      event_id: eventId,
+    });
+    const removedId = frames(stream).find((f) => f.event === 'ev_removed')!.id;
+    quote(110);
+    await waitFor(
+      () => frames(stream).some((f) => f.event === 'ev'),
+      "frames(stream).some((f) => f.event === 'ev')",
+    );
+    const back = frames(stream).find((f) => f.event === 'ev')!;
+    expect(back.data).toMatchObject({ key: `${EV_KEY}|home|betmgm`, ev: { ev_pct: 5 } });
+    expect(frames(stream).every((f) => ['snapshot', 'ev', 'ev_removed'].includes(f.event))).toBe(true);
+    stream.abort();
+
+    // Resuming after the removal replays exactly the `ev` that followed it, with no snapshot.
+    const resumed = await open(key, 'types=ev', { 'last-event-id': removedId });
+    await waitFor(
+      () => frames(resumed).some((f) => f.event === 'ev'),
+      "frames(resumed).some((f) => f.event === 'ev')",
+    );
+    expect(frames(resumed).map((f) => [f.event, f.id])).toEqual([['ev', back.id]]);
+    resumed.abort();
+  });
+
+  it('sends no positive-EV events to a stream that did not ask for them', async () => {
+    const key = await createKey(app, 'enterprise');
+    const stream = await open(key, 'types=price,arb');
+    await waitFor(
+      () => frames(stream).some((f) => f.event === 'snapshot'),
+      "frames(stream).some((f) => f.event === 'snapshot')",
+    );
+    expect(frames(stream)[0]!.data).not.toHaveProperty('ev');
+    quote(-110);
+    quote(120);
+    await waitFor(
+      () => frames(stream).filter((f) => f.event === 'price').length >= 4,
+      "frames(stream).filter((f) => f.event === 'price').length >= 4",
+    );
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(frames(stream).filter((f) => f.event.startsWith('ev'))).toEqual([]);
+    stream.abort();
+  });
+
+  it('gives a delayed plan its snapshot as of its delay ago and holds back the changes since', async () => {
+    quote(-110);
+    await waitFor(() => app.engine.values!.ev.size === 0, 'app.engine.values!.ev.size === 0');
+    const pro = await createKey(app, 'pro');
+    const elite = await createKey(app, 'elite');
+    const delayed = await open(pro, 'types=ev');
+    const live = await open(elite, 'types=ev');
+    await waitFor(
+      () => frames(delayed).some((f) => f.event === 'snapshot'),
+      "frames(delayed).some((f) => f.event === 'snapshot')",
+    );
+    await waitFor(
+      () => frames(live).some((f) => f.event === 'snapshot'),
+      "frames(live).some((f) => f.event === 'snapshot')",
+    );
+    expect(frames(delayed)[0]!.data.delay_seconds).toBe(15);
+    quote(130);
+    await waitFor(
+      () => frames(live).some((f) => f.event === 'ev'),
+      "frames(live).some((f) => f.event === 'ev')",
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Fifteen seconds have not passed: the Pro stream has not been told.
+    expect(frames(delayed).filter((f) => f.event === 'ev')).toEqual([]);
+    delayed.abort();
+    live.abort();
+  });
+});
