@@ -177,8 +177,8 @@ export async function buildApp({
   await app.register(arbsFeedRoutes, { origins: [config.SITE_URL, ...config.CORS_ORIGINS] });
   // Positive EV (issue 36): app.evBoard, read by GET /v1/ev, and the public page's feed GET /tools/ev.json.
   await app.register(evPlugin, { now, origins: [config.SITE_URL, ...config.CORS_ORIGINS] });
-  // Middles (issue 36): app.middlesBoard, read by GET /v1/middles.
-  await app.register(middlesPlugin);
+  // Middles (issue 36): app.middlesBoard, read by GET /v1/middles, and the public page's feed GET /tools/middles.json.
+  await app.register(middlesPlugin, { now, origins: [config.SITE_URL, ...config.CORS_ORIGINS] });
   // Storage, rate limits, trial requests, email outbox.
   await app.register(secretsPlugin);
   await registerDb();

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { FEED_HEAD, FeedEventSchema, FeedLinksSchema, text } from './finder-feed.ts';
 
 // The public positive-EV feed (issue 36, decision 163): GET /tools/ev.json, read by the /betting-tools/positive-ev page.
 // Delayed and coarse on purpose: the board as it was `delay_seconds` ago (the cheapest plan's delay), its best
@@ -8,21 +9,10 @@ import { z } from 'zod/mini';
 /** The most prices the public feed carries (the best EV first). */
 export const EV_FEED_MAX_ROWS = 100;
 
-const text = (max: number) => z.string().check(z.maxLength(max));
-
 export const EvFeedRowSchema = z.object({
   /** Stable per (market, outcome, book). */
   id: text(400),
-  event: z.object({
-    id: text(200),
-    league: text(64),
-    sport: text(32),
-    home: text(200),
-    away: text(200),
-    /** ISO 8601 start time. */
-    starts_at: text(40),
-    live: z.boolean(),
-  }),
+  event: FeedEventSchema,
   /** Market type as /v1 names it: moneyline, spread, total, 1x2, prop. */
   market_type: text(32),
   /** "Moneyline", "Spread -3.5", "LeBron James Points Over/Under 27.5". */
@@ -40,16 +30,12 @@ export const EvFeedRowSchema = z.object({
   books: z.int(),
   /** EV in percent, one decimal, rounded down. */
   ev_pct: z.number(),
-  links: z.object({ desktop: z.nullable(text(2000)), mobile: z.nullable(text(2000)) }),
+  links: FeedLinksSchema,
 });
 
 export const EvFeedSchema = z.object({
-  /** Where the prices come from: `simulator` is demo data, never real odds (the page says so). */
-  source: text(32),
-  /** Unix seconds: the instant the prices reflect (now minus `delay_seconds`). */
-  as_of: z.int(),
-  delay_seconds: z.int(),
-  /** `multiplicative` over the `consensus` of every book pricing every side. */
+  ...FEED_HEAD,
+  /** `shin` over the `consensus` of every book pricing every side. */
   method: text(32),
   reference: text(32),
   min_books: z.int(),

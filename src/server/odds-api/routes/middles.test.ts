@@ -9,6 +9,7 @@ import {
   scoreDistribution,
 } from '#domain/middles.ts';
 import { MiddlesResponseSchema, type MiddlesResponse } from '#domain/schemas/api/middles.ts';
+import { MiddlesFeedSchema } from '#domain/schemas/middles-feed.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
 import { createKey } from '#tests/support/server/odds-api.ts';
 
@@ -199,5 +200,68 @@ describe('GET /v1/middles', () => {
     const before = app.middlesBoard.computed;
     for (let i = 0; i < 5; i += 1) await middles(keys.elite, i % 2 ? '?league=nfl' : '');
     expect(app.middlesBoard.computed - before).toBe(1);
+  });
+});
+
+describe('GET /tools/middles.json', () => {
+  it('serves the middles page the board as a Starter key sees it (EV_PUBLIC_DELAY_S), coarse, held per second', async () => {
+    const delayed = await middles(keys.starter);
+    const response = await app.inject({
+      url: '/tools/middles.json?t=1',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('gzip');
+    const plain = await app.inject({ url: '/tools/middles.json' });
+    const feed = MiddlesFeedSchema.parse(plain.json());
+    expect(feed).toMatchObject({ delay_seconds: 120, min_books: 3, total: delayed.total });
+    expect(feed.as_of).toBe(Math.floor(Date.parse(delayed.as_of) / 1000));
+    expect(feed.middles.map((row) => row.id)).toEqual(delayed.middles.map((middle) => middle.id));
+    expect(feed.middles.length).toBe(3);
+    feed.middles.forEach((row, i) => {
+      const dto = delayed.middles[i]!;
+      expect(row).toEqual({
+        id: dto.id,
+        event: {
+          id: dto.event.id,
+          league: 'nfl',
+          sport: 'football',
+          home: 'Kansas City Chiefs',
+          away: 'Buffalo Bills',
+          starts_at: dto.event.starts_at,
+          live: false,
+        },
+        market_type: dto.market.type,
+        high: {
+          book: dto.high.book,
+          name: dto.high.outcome.name,
+          line: dto.high.line,
+          american: dto.high.price.american,
+          decimal: dto.high.price.decimal,
+          links: dto.high.price.links,
+        },
+        low: {
+          book: dto.low.book,
+          name: dto.low.outcome.name,
+          line: dto.low.line,
+          american: dto.low.price.american,
+          decimal: dto.low.price.decimal,
+          links: dto.low.price.links,
+        },
+        gap: dto.gap,
+        probability: Number(dto.probability.middle.toFixed(3)),
+        push_high: Number(dto.probability.push_high.toFixed(3)),
+        push_low: Number(dto.probability.push_low.toFixed(3)),
+        ev_pct: Math.floor(dto.ev_pct * 10) / 10,
+        worst_case_pct: Math.floor(dto.worst_case_pct * 10) / 10,
+        model: 'nfl-drives',
+      });
+    });
+    // The same second's body is held: a second read answers 304 to its ETag.
+    const again = await app.inject({
+      url: '/tools/middles.json',
+      headers: { 'if-none-match': plain.headers.etag as string },
+    });
+    expect(again.statusCode).toBe(304);
   });
 });

@@ -1,0 +1,66 @@
+import type { FastifyInstance } from 'fastify';
+import type { EventDto } from '#domain/schemas/api/odds.ts';
+import type { FeedEvent } from '#domain/schemas/finder-feed.ts';
+import type { StaticEntry } from '../http/static-files.ts';
+import { sendEntry } from '../http/send-entry.ts';
+import { HttpProblem } from '../http/problem.ts';
+import { feedCors } from './arbs-feed.ts';
+import { snapshotEntry } from './plugin.ts';
+
+// The public finder pages' feeds (GET /tools/ev.json, GET /tools/middles.json; decisions 163 and 169): a board as it
+// was `delayMs` ago (EV_PUBLIC_DELAY_S), rendered once per reading of the board (one per second when delayed) and held
+// as bytes with gzip, brotli and an ETag, as the arbitrage feed, whatever the query (`t` is ignored).
+
+export interface BoardFeedOptions<B extends { at: number }> {
+  path: string;
+  now: () => number;
+  origins: readonly string[];
+  delayMs: number;
+  /** The board at a horizon (undefined: real time). */
+  read: (horizon: number | undefined, now: number) => B;
+  /** The feed's body for a board. */
+  render: (board: B) => unknown;
+}
+
+export function boardFeedRoute<B extends { at: number }>(app: FastifyInstance, options: BoardFeedOptions<B>) {
+  const cors = feedCors(options.origins);
+  let held: { at: number; entry: StaticEntry } | undefined;
+
+  app.get(options.path, async (request, reply) => {
+    const headers: Record<string, string> = {
+      'cache-control': 'no-cache',
+      ...cors.headers(request.headers.origin),
+    };
+    if (!app.engine.latest) {
+      throw new HttpProblem(
+        503,
+        'feed-not-ready',
+        'Feed not ready',
+        'The odds engine has not published yet.',
+        {},
+        { ...headers, 'retry-after': '1', 'cache-control': 'no-store' },
+      );
+    }
+    const now = options.now();
+    const board = options.read(options.delayMs === 0 ? undefined : now - options.delayMs, now);
+    if (!held || held.at !== board.at) {
+      held = { at: board.at, entry: snapshotEntry(Buffer.from(JSON.stringify(options.render(board)))) };
+    }
+    const entry = held.entry;
+    if (entry.ready) await entry.ready.catch(() => undefined);
+    return sendEntry(request, reply, entry, headers);
+  });
+}
+
+/** An answer's event as the finder feeds carry it: team names only. */
+export function feedEvent(event: EventDto): FeedEvent {
+  return {
+    id: event.id,
+    league: event.league,
+    sport: event.sport,
+    home: event.home.name,
+    away: event.away.name,
+    starts_at: event.starts_at,
+    live: event.live,
+  };
+}
