@@ -42,7 +42,8 @@ export default defineConfig({
         // Every browser test asks from 127.0.0.1: the per-network trial limit (5 an hour by default, tested in
         // trial-requests.test.ts) would refuse whichever test comes after the first five requests of the run.
         TRIAL_LIMIT_PER_IP: '1000',
-        // The positive-EV page's feed without its 2-minute delay, so the page has prices from the server's first second.
+        // The positive-EV and middles pages' feeds without their 2-minute delay, so the pages have rows from the
+        // server's first second.
         EV_PUBLIC_DELAY_S: '0',
         LOG_LEVEL: 'warn',
         SITE_URL: `http://127.0.0.1:${PORT}`,

@@ -10,6 +10,7 @@ export default {
     '/',
     '/betting-tools/arbitrage',
     '/betting-tools/positive-ev',
+    '/betting-tools/middles',
     '/sports-betting-api',
     '/welcome',
     '/account',

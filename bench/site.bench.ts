@@ -8,7 +8,13 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/support/browser.ts';
 import { startServer } from './lib/server.ts';
 
 const PORT = Number(process.env.BENCH_SITE_PORT ?? 3080);
-const PAGES = ['/', '/betting-tools/arbitrage', '/betting-tools/positive-ev', '/sports-betting-api'];
+const PAGES = [
+  '/',
+  '/betting-tools/arbitrage',
+  '/betting-tools/positive-ev',
+  '/betting-tools/middles',
+  '/sports-betting-api',
+];
 
 const server = await startServer(PORT);
 const results: Record<string, unknown> = { date: new Date().toISOString() };

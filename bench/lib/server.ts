@@ -75,6 +75,7 @@ export function fixtureBuild(): string {
     '',
     'betting-tools/arbitrage',
     'betting-tools/positive-ev',
+    'betting-tools/middles',
     'sports-betting-api',
     'welcome',
     'account',

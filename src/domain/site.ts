@@ -37,6 +37,8 @@ export const ROUTES = {
   arbitrage: '/betting-tools/arbitrage',
   /** Prices above the market's fair odds, delayed and coarse (issue 36, decision 163). */
   positiveEv: '/betting-tools/positive-ev',
+  /** Pairs of spread or total sides at two books that can both win, delayed and coarse (issue 36, decision 169). */
+  middles: '/betting-tools/middles',
   pricing: '/sports-betting-api',
   /** Where a paid Checkout Session returns the buyer (`?session_id=`): payment received, the key is on its way. */
   welcome: '/welcome',

@@ -4,6 +4,7 @@ export default [
   index('routes/home.tsx'),
   route('betting-tools/arbitrage', 'routes/arbitrage.tsx'),
   route('betting-tools/positive-ev', 'routes/positive-ev.tsx'),
+  route('betting-tools/middles', 'routes/middles.tsx'),
   route('sports-betting-api', 'routes/pricing.tsx'),
   route('welcome', 'routes/welcome.tsx'),
   route('account', 'routes/account.tsx'),

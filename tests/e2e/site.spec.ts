@@ -3,7 +3,7 @@ import { expect, test, type Page, type Route } from '@playwright/test';
 
 const SUCCESS = 'Trial key has been sent to your email address.';
 const FAILURE = 'Failed to send trial request. Please try again.';
-const PAGES = ['/', '/betting-tools/arbitrage', '/sports-betting-api'];
+const PAGES = ['/', '/betting-tools/arbitrage', '/betting-tools/middles', '/sports-betting-api'];
 
 async function fillTrialForm(page: Page, email = 'ada@example.com') {
   await page.getByLabel('Full Name').fill('Ada Lovelace');
@@ -35,7 +35,7 @@ test.describe('header dropdowns', () => {
   // Issue 34: one header on every page, the tools, API pricing and the docs all on screen at 390 px (the pricing link
   // used to disappear on phones, and the pricing page had another header).
   for (const path of [...PAGES, '/this/does/not/exist']) {
-    test(`${path} has the one header: Betting Tools, API Pricing and Docs, all on a 390 px screen`, async ({
+    test(`${path} has the one header: Betting Tools (the three finders), API Pricing and Docs, all on a 390 px screen`, async ({
       page,
     }) => {
       await page.setViewportSize({ width: 390, height: 844 });
@@ -58,6 +58,12 @@ test.describe('header dropdowns', () => {
       await nav.getByRole('button', { name: 'Betting Tools' }).click();
       await expect(page.getByRole('menuitem', { name: 'Arbitrage Finder' })).toBeInViewport({ ratio: 1 });
       await expect(page.getByRole('menuitem', { name: 'Positive EV Finder' })).toBeInViewport({ ratio: 1 });
+      await expect(page.getByRole('menuitem', { name: 'Middles Finder' })).toBeInViewport({ ratio: 1 });
+      await expect(page.getByRole('menuitem')).toHaveText([
+        'Arbitrage Finder',
+        'Positive EV Finder',
+        'Middles Finder',
+      ]);
     });
   }
 

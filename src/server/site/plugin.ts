@@ -16,6 +16,7 @@ export const PAGE_PATHS = [
   ROUTES.home,
   ROUTES.arbitrage,
   ROUTES.positiveEv,
+  ROUTES.middles,
   ROUTES.pricing,
   ROUTES.welcome,
   ROUTES.account,

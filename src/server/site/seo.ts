@@ -6,6 +6,7 @@ export const SITEMAP_PATHS: readonly string[] = [
   ROUTES.home,
   ROUTES.arbitrage,
   ROUTES.positiveEv,
+  ROUTES.middles,
   ROUTES.pricing,
   ...(SITE.docsUrl.startsWith('/') ? [SITE.docsUrl] : []),
 ];

@@ -207,13 +207,14 @@ describe('bad requests', () => {
 });
 
 describe('GET /robots.txt and /sitemap.xml', () => {
-  it('lists the four pages and the API reference (/docs) on SITE_URL', async () => {
+  it('lists the five pages and the API reference (/docs) on SITE_URL', async () => {
     const sitemap = await app.inject({ url: '/sitemap.xml' });
     expect(sitemap.headers['content-type']).toBe('application/xml; charset=utf-8');
     for (const path of [
       '/',
       '/betting-tools/arbitrage',
       '/betting-tools/positive-ev',
+      '/betting-tools/middles',
       '/sports-betting-api',
       '/docs',
     ]) {

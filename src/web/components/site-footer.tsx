@@ -55,6 +55,11 @@ export function SiteFooter() {
                 Positive EV Finder
               </Link>
             </li>
+            <li>
+              <Link className={linkClass} to={ROUTES.middles}>
+                Middles Finder
+              </Link>
+            </li>
           </ul>
         </nav>
         <nav aria-label="Social">

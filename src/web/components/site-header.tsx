@@ -54,6 +54,15 @@ export function SiteHeader() {
                   </Link>
                 ),
               },
+              {
+                label: 'Middles Finder',
+                href: ROUTES.middles,
+                render: ({ children, ...props }) => (
+                  <Link to={ROUTES.middles} {...props}>
+                    {children}
+                  </Link>
+                ),
+              },
             ]}
           />
           <NavLink to={ROUTES.pricing} className={cn(itemClass, 'aria-[current=page]:bg-slate-800')}>

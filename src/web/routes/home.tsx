@@ -5,6 +5,7 @@ import { PageShell } from '#web/components/page-shell.tsx';
 import { FeatureBlurbs } from '#web/features/marketing/components/feature-blurbs.tsx';
 import { OddsStrip } from '#web/features/marketing/components/odds-strip.tsx';
 import { SportsbookCoverage } from '#web/features/marketing/components/sportsbook-coverage.tsx';
+import { ToolCards } from '#web/features/marketing/components/tool-cards.tsx';
 import { TwinklingDots } from '#web/features/marketing/components/twinkling-dots.tsx';
 import { TrialForm } from '#web/features/trial-form/components/trial-form.tsx';
 import { organizationLd, pageUrl, seoMeta } from '#web/lib/seo.ts';
@@ -89,29 +90,14 @@ export default function HomeRoute() {
         <h2 id="tools-title" className="mt-12 text-xl font-bold tracking-tight text-white">
           Free betting tools
         </h2>
-        <ul className="mt-3 grid max-w-3xl gap-3 text-slate-300">
-          <li>
-            <Link
-              to={ROUTES.arbitrage}
-              className="font-semibold text-emerald-300 underline-offset-4 hover:underline"
-            >
-              Arbitrage finder
-            </Link>
-            : opposite sides at different sportsbooks that together pay whatever happens, with equal-payout
-            stakes.
-          </li>
-          <li>
-            <Link
-              to={ROUTES.positiveEv}
-              className="font-semibold text-emerald-300 underline-offset-4 hover:underline"
-            >
-              Positive EV finder
-            </Link>
-            : prices that pay more than the market&apos;s fair odds (the consensus of the books, margin
-            removed), with the expected value and a Kelly stake for your bankroll. Delayed by minutes on the
-            site, in real time through the API; an expectation over many bets, never a guaranteed profit.
-          </li>
-        </ul>
+        <p className="mt-2 max-w-2xl text-slate-300">
+          Three finders over the same odds, free on the site. The arbitrage finder is live; the positive-EV
+          and middles finders show prices a couple of minutes old, which the API&apos;s real-time plans have
+          as they change.
+        </p>
+        <div className="mt-4">
+          <ToolCards />
+        </div>
         <h2 id="sportsbooks-title" className="mt-12 text-xl font-bold tracking-tight text-white">
           Where the prices come from
         </h2>

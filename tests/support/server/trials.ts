@@ -17,6 +17,7 @@ export function fixtureBuild(dir: string): string {
     '',
     'betting-tools/arbitrage',
     'betting-tools/positive-ev',
+    'betting-tools/middles',
     'sports-betting-api',
     'welcome',
     'account',

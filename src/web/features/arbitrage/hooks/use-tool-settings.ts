@@ -129,6 +129,11 @@ function useStored<T>(store: StoredValue<T>): T {
   return useSyncExternalStore(store.subscribe, store.getSnapshot, store.getServerSnapshot);
 }
 
+/** The stored odds format alone, for the other finder pages (the middles page; its URL may name another). */
+export function useStoredOddsFormat() {
+  return { oddsFormat: useStored(formatStore), setOddsFormat: formatStore.write };
+}
+
 export function useStakeSettings() {
   return {
     totalCents: useStored(stakeStore),

@@ -1,5 +1,6 @@
 import { DEFAULT_KELLY_FRACTION, kellyStakeCents } from '#domain/ev.ts';
 import type { EvFeed, EvFeedRow } from '#domain/schemas/ev-feed.ts';
+import { emptyFeedText, numberParam, tokenParam } from '#web/lib/finder-view.ts';
 
 // The positive-EV page's view (docs/product.md §2): the filters it keeps in the URL, the rows they leave, and each
 // row's Kelly stake for the visitor's bankroll. Pure functions, tested on their own.
@@ -24,23 +25,15 @@ export interface EvView {
   kelly: number;
 }
 
-const number = (raw: string | null, min: number, max: number): number | null => {
-  if (raw === null || raw.trim() === '') return null;
-  const value = Number(raw);
-  return Number.isFinite(value) && value >= min && value <= max ? value : null;
-};
-
-const token = (raw: string | null): string | null => (raw && /^[a-z0-9_-]{1,40}$/.test(raw) ? raw : null);
-
 /** The view from the URL's query (unknown or out-of-range values fall back to the defaults). */
 export function readView(params: URLSearchParams): EvView {
-  const kelly = number(params.get('kelly'), 0, 1);
+  const kelly = numberParam(params.get('kelly'), 0, 1);
   return {
-    league: token(params.get('league')),
-    market: token(params.get('market')),
-    book: token(params.get('book')),
-    minEv: number(params.get('min_ev'), 0, 100) ?? 0,
-    bankrollDollars: number(params.get('bankroll'), 0, MAX_BANKROLL_DOLLARS) ?? DEFAULT_BANKROLL_DOLLARS,
+    league: tokenParam(params.get('league')),
+    market: tokenParam(params.get('market')),
+    book: tokenParam(params.get('book')),
+    minEv: numberParam(params.get('min_ev'), 0, 100) ?? 0,
+    bankrollDollars: numberParam(params.get('bankroll'), 0, MAX_BANKROLL_DOLLARS) ?? DEFAULT_BANKROLL_DOLLARS,
     kelly: KELLY_FRACTIONS.find((fraction) => fraction.value === kelly)?.value ?? DEFAULT_KELLY_FRACTION,
   };
 }
@@ -79,20 +72,12 @@ export function rowStakeCents(row: EvFeedRow, view: EvView): number {
   return kellyStakeCents(bankrollCents, row.decimal, row.fair_prob, view.kelly);
 }
 
-export function formatDollars(cents: number): string {
-  return (cents / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' });
-}
-
-/**
- * What the page says when no row is left. A delayed feed with no price at all is most often a server that started
- * less than its delay ago (the view shows the board as it was then): say so, rather than only "nothing matches".
- */
+/** What the page says when no row is left (src/web/lib/finder-view.ts). */
 export function emptyRowsText(feed: Pick<EvFeed, 'total' | 'delay_seconds'>): string {
-  const none = 'No price with positive EV matches these filters and sportsbooks right now.';
-  if (feed.total > 0 || feed.delay_seconds <= 0) return none;
-  const minutes = feed.delay_seconds / 60;
-  const delay = Number.isInteger(minutes)
-    ? `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`
-    : `${feed.delay_seconds} seconds`;
-  return `No price with positive EV in this view yet. It shows the market as it was ${delay} ago: on a server that has just started, prices appear once it has run for ${delay}.`;
+  return emptyFeedText(
+    feed,
+    'No price with positive EV matches these filters and sportsbooks right now.',
+    'No price with positive EV in this view yet.',
+    'prices',
+  );
 }

@@ -1,0 +1,39 @@
+import { Link } from 'react-router';
+import { ROUTES } from '#domain/site.ts';
+
+// The home page's card per free betting tool (docs/product.md §2): what each finder shows, linked to it. Each names
+// what the page does today.
+const TOOLS = [
+  {
+    title: 'Arbitrage finder',
+    to: ROUTES.arbitrage,
+    body: 'Opposite sides at different sportsbooks that together pay whatever happens, with equal-payout stakes for your total and bet links. Refreshed every second.',
+  },
+  {
+    title: 'Positive EV finder',
+    to: ROUTES.positiveEv,
+    body: 'Prices that pay more than the market’s fair odds (the consensus of the books, margin removed), with the expected value and a Kelly stake for your bankroll. An expectation over many bets, never a guaranteed profit.',
+  },
+  {
+    title: 'Middles finder',
+    to: ROUTES.middles,
+    body: 'Two sides of a spread or total at two books whose lines leave a gap where both bets win, with the chance of the gap from a score model, the EV, what a miss costs and the stakes for your total. A chance, not a guarantee.',
+  },
+] as const;
+
+export function ToolCards() {
+  return (
+    <ul className="grid gap-4 md:grid-cols-3">
+      {TOOLS.map((tool) => (
+        <li key={tool.to} className="rounded-xl border border-slate-800 bg-slate-900/60 p-5">
+          <h3 className="font-semibold">
+            <Link to={tool.to} className="text-emerald-300 underline-offset-4 hover:underline">
+              {tool.title}
+            </Link>
+          </h3>
+          <p className="mt-2 text-sm leading-relaxed text-slate-300">{tool.body}</p>
+        </li>
+      ))}
+    </ul>
+  );
+}
