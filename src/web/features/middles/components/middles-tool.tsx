@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { formatOdds, type OddsFormat } from '#domain/odds-format.ts';
 import type { MiddleFeedRow, MiddlesFeed } from '#domain/schemas/middles-feed.ts';
 import { SITE } from '#domain/site.ts';
@@ -19,6 +19,7 @@ import {
 import { cn } from '#web/lib/cn.ts';
 import { formatDollars } from '#web/lib/finder-view.ts';
 import { useUrlView } from '#web/lib/use-url-view.ts';
+import { Button } from '#web/ui/button.tsx';
 import { useMiddlesFeed } from '../api/get-middles.ts';
 import {
   emptyRowsText,
@@ -191,6 +192,9 @@ function Filters({
   );
 }
 
+/** Rows drawn at first and per "Show more": a row is ~45 elements, and the feed carries up to 100. */
+const ROWS_PER_PAGE = 25;
+
 const COLUMNS =
   'sm:grid-cols-[minmax(0,1.6fr)_minmax(0,1.4fr)_minmax(0,1.6fr)_minmax(0,1.6fr)_5rem_4.5rem_6.5rem_6.5rem]';
 
@@ -208,6 +212,7 @@ function MiddleRows({
   states: Readonly<Record<string, string | undefined>>;
 }) {
   const totalCents = Math.round(view.totalDollars * 100);
+  const [drawn, setDrawn] = useState(ROWS_PER_PAGE);
   return (
     <>
       <p data-testid="middles-count" className="mb-3 text-sm text-slate-300">
@@ -234,10 +239,20 @@ function MiddleRows({
             <span className="text-right">If it lands</span>
           </ColumnHeads>
           <ol className="flex flex-col gap-2" aria-label="Middles, best EV first">
-            {rows.map((row) => (
+            {rows.slice(0, drawn).map((row) => (
               <MiddleRowItem key={row.id} row={row} totalCents={totalCents} format={format} states={states} />
             ))}
           </ol>
+          {rows.length > drawn ? (
+            <div className="mt-3 flex flex-wrap items-center justify-center gap-3 text-sm text-slate-400">
+              <span>
+                Showing the best {drawn} of {rows.length}
+              </span>
+              <Button variant="secondary" size="sm" onClick={() => setDrawn(drawn + ROWS_PER_PAGE)}>
+                Show {Math.min(ROWS_PER_PAGE, rows.length - drawn)} more
+              </Button>
+            </div>
+          ) : null}
         </>
       )}
       <div className="mt-6 space-y-2 text-xs text-slate-400">
@@ -274,7 +289,7 @@ function Side({
   return (
     <div className="flex min-w-0 items-center justify-between gap-2 rounded-md bg-slate-950/40 px-2 py-1.5 sm:block sm:bg-transparent sm:p-0">
       <div className="min-w-0">
-        <p className="truncate text-sm text-slate-100">{side.name}</p>
+        <p className="break-words text-sm leading-snug text-slate-100">{side.name}</p>
         <p className="truncate text-xs text-slate-400">
           {bookName(side.book)} ·{' '}
           <span data-testid="price" className="font-mono text-slate-200">
