@@ -179,8 +179,9 @@ export const ConfigSchema = z.object({
   ARB_MAX_AGE_PREMATCH_S: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(3600).default(60)),
   ARB_MAX_AGE_LIVE_S: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(600).default(10)),
   /**
-   * The public positive-EV page's feed (GET /tools/ev.json): how old its prices are, in seconds. Default 120, the
-   * cheapest plan's delay, so the free page never shows sooner what a plan sells (decision 163).
+   * The public finder pages' feeds (GET /tools/ev.json, GET /tools/middles.json): how old their prices are, in
+   * seconds. Default 120, the cheapest plan's delay, so the free pages never show sooner what a plan sells
+   * (decisions 163, 169).
    */
   EV_PUBLIC_DELAY_S: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(600).default(120)),
   /**
