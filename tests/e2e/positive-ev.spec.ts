@@ -12,6 +12,9 @@ const rows = (page: Page) =>
 const dollars = (text: string | null) => Number((text ?? '').replace(/[$,]/g, ''));
 
 test.describe('positive EV page', () => {
+  // A loaded machine (other suites beside this one) takes seconds for the first board and for axe on 100 rows.
+  test.describe.configure({ timeout: 90_000 });
+
   test("a visitor reaches it from the header's Betting Tools and from the home page", async ({ page }) => {
     await page.goto('/');
     await page.getByRole('button', { name: 'Betting Tools' }).click();
