@@ -3,7 +3,7 @@ import { floorTo } from '#domain/arbitrage.ts';
 import { EV_METHOD, EV_MIN_BOOKS, EV_REFERENCE } from '#domain/ev.ts';
 import { roundTo } from '#domain/odds.ts';
 import { EV_FEED_MAX_ROWS, type EvFeed } from '#domain/schemas/ev-feed.ts';
-import { boardFeedRoute, feedEvent } from '../feed/board-feed.ts';
+import { boardFeedRoute, feedEvent, type FeedHead } from '../feed/board-feed.ts';
 import type { EvRow } from './board.ts';
 
 // GET /tools/ev.json: the public positive-EV page's feed (docs/product.md §7). Delayed by EV_PUBLIC_DELAY_S, by
@@ -38,10 +38,7 @@ export async function evFeedRoutes(
     ...options,
     path: '/tools/ev.json',
     read: (horizon, now) => app.evBoard.read(horizon, now),
-    render: (board): EvFeed => ({
-      source: app.engine.source,
-      as_of: Math.floor(board.at / 1000),
-      delay_seconds: options.delayMs / 1000,
+    render: (board): Omit<EvFeed, keyof FeedHead> => ({
       method: EV_METHOD,
       reference: EV_REFERENCE,
       min_books: EV_MIN_BOOKS,

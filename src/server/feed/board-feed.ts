@@ -11,6 +11,13 @@ import { snapshotEntry } from './plugin.ts';
 // was `delayMs` ago (EV_PUBLIC_DELAY_S), rendered once per reading of the board (one per second when delayed) and held
 // as bytes with gzip, brotli and an ETag, as the arbitrage feed, whatever the query (`t` is ignored).
 
+/** What `boardFeedRoute` writes before a feed's own fields. */
+export interface FeedHead {
+  source: string;
+  as_of: number;
+  delay_seconds: number;
+}
+
 export interface BoardFeedOptions<B extends { at: number }> {
   path: string;
   now: () => number;
@@ -18,8 +25,8 @@ export interface BoardFeedOptions<B extends { at: number }> {
   delayMs: number;
   /** The board at a horizon (undefined: real time). */
   read: (horizon: number | undefined, now: number) => B;
-  /** The feed's body for a board. */
-  render: (board: B) => unknown;
+  /** The feed's body for a board, after the head every finder feed has (source, as_of, delay_seconds). */
+  render: (board: B) => object;
 }
 
 export function boardFeedRoute<B extends { at: number }>(app: FastifyInstance, options: BoardFeedOptions<B>) {
@@ -44,7 +51,13 @@ export function boardFeedRoute<B extends { at: number }>(app: FastifyInstance, o
     const now = options.now();
     const board = options.read(options.delayMs === 0 ? undefined : now - options.delayMs, now);
     if (!held || held.at !== board.at) {
-      held = { at: board.at, entry: snapshotEntry(Buffer.from(JSON.stringify(options.render(board)))) };
+      const body = {
+        source: app.engine.source,
+        as_of: Math.floor(board.at / 1000),
+        delay_seconds: options.delayMs / 1000,
+        ...options.render(board),
+      };
+      held = { at: board.at, entry: snapshotEntry(Buffer.from(JSON.stringify(body))) };
     }
     const entry = held.entry;
     if (entry.ready) await entry.ready.catch(() => undefined);

@@ -4,7 +4,7 @@ import { MIDDLE_MIN_BOOKS } from '#domain/middles.ts';
 import { roundTo } from '#domain/odds.ts';
 import type { MiddleDto } from '#domain/schemas/api/middles.ts';
 import { MIDDLES_FEED_MAX_ROWS, type MiddleFeedRow, type MiddlesFeed } from '#domain/schemas/middles-feed.ts';
-import { boardFeedRoute, feedEvent } from '../feed/board-feed.ts';
+import { boardFeedRoute, feedEvent, type FeedHead } from '../feed/board-feed.ts';
 import type { MiddleRow } from './board.ts';
 
 // GET /tools/middles.json: the public middles page's feed (docs/product.md §7, decision 169). Delayed as the
@@ -47,10 +47,7 @@ export async function middlesFeedRoutes(
     ...options,
     path: '/tools/middles.json',
     read: (horizon, now) => app.middlesBoard.read(horizon, now),
-    render: (board): MiddlesFeed => ({
-      source: app.engine.source,
-      as_of: Math.floor(board.at / 1000),
-      delay_seconds: options.delayMs / 1000,
+    render: (board): Omit<MiddlesFeed, keyof FeedHead> => ({
       min_books: MIDDLE_MIN_BOOKS,
       total: board.rows.length,
       middles: board.rows.slice(0, MIDDLES_FEED_MAX_ROWS).map(toMiddleFeedRow),

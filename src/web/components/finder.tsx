@@ -3,7 +3,7 @@ import { LEAGUES } from '#domain/markets.ts';
 import type { FinderFeedHead } from '#domain/schemas/finder-feed.ts';
 import { resolveBetLink } from '#domain/sportsbook-links.ts';
 import { ROUTES } from '#domain/site.ts';
-import { isSportsbookKey, SPORTSBOOKS } from '#domain/sportsbooks.ts';
+import { isSportsbookKey, SPORTSBOOKS, SPORTSBOOK_KEYS } from '#domain/sportsbooks.ts';
 import { cn } from '#web/lib/cn.ts';
 import type { FinderFeedResult } from '#web/lib/finder-feed.ts';
 import { Button } from '#web/ui/button.tsx';
@@ -213,6 +213,58 @@ export const LEAGUE_OPTIONS: readonly SelectOption[] = [
   ...Object.values(LEAGUES).map((league) => ({ value: league.key, label: league.name })),
 ];
 
+/** One sportsbook of the visitor's, or any of them. */
+export const BOOK_OPTIONS: readonly SelectOption[] = [
+  { value: '', label: 'Any of mine' },
+  ...SPORTSBOOK_KEYS.map((key) => ({ value: key, label: SPORTSBOOKS[key].displayName })),
+];
+
+/**
+ * The rows under a line counting them: the columns' heads and the list, or what the page says when none is left.
+ * `more` comes after the list (a "Show more" button).
+ */
+export function FinderRows({
+  countTestId,
+  count,
+  empty,
+  columns,
+  heads,
+  label,
+  more,
+  children,
+}: {
+  countTestId: string;
+  count: ReactNode;
+  /** The empty view's text, or null when there are rows. */
+  empty: string | null;
+  columns: string;
+  heads: ReactNode;
+  label: string;
+  more?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <p data-testid={countTestId} className="mb-3 text-sm text-slate-300">
+        {count}
+      </p>
+      {empty !== null ? (
+        <p role="status" className="rounded-lg border border-slate-800 px-4 py-12 text-center text-slate-300">
+          {empty}
+        </p>
+      ) : (
+        <>
+          <ColumnHeads columns={columns}>{heads}</ColumnHeads>
+          <ol className="flex flex-col gap-2" aria-label={label}>
+            {children}
+          </ol>
+          {more}
+        </>
+      )}
+    </>
+  );
+}
+
 /** A cell: its label beside the value on phones, read by screen readers only from `sm` up (the header names it). */
 export function Cell({
   label,
@@ -232,7 +284,7 @@ export function Cell({
 }
 
 /** The columns' names above the rows, from `sm` up (each cell names itself on phones). */
-export function ColumnHeads({ columns, children }: { columns: string; children: ReactNode }) {
+function ColumnHeads({ columns, children }: { columns: string; children: ReactNode }) {
   return (
     <div
       aria-hidden="true"

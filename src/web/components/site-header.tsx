@@ -12,6 +12,13 @@ import { Logo } from './logo.tsx';
 const itemClass =
   'inline-flex h-10 items-center gap-1 rounded-md px-1.5 text-sm font-medium text-slate-100 hover:bg-slate-800 focus-visible:outline-2 focus-visible:outline-emerald-300 sm:px-3';
 
+/** The Betting Tools menu: the three finders. */
+const TOOLS = [
+  ['Arbitrage Finder', ROUTES.arbitrage],
+  ['Positive EV Finder', ROUTES.positiveEv],
+  ['Middles Finder', ROUTES.middles],
+] as const;
+
 export function SiteHeader() {
   return (
     <header className="sticky top-0 z-40 border-b border-slate-800 bg-slate-950/90 backdrop-blur">
@@ -35,35 +42,15 @@ export function SiteHeader() {
               </>
             }
             className={cn(itemClass, 'aria-expanded:bg-slate-800')}
-            items={[
-              {
-                label: 'Arbitrage Finder',
-                href: ROUTES.arbitrage,
-                render: ({ children, ...props }) => (
-                  <Link to={ROUTES.arbitrage} {...props}>
-                    {children}
-                  </Link>
-                ),
-              },
-              {
-                label: 'Positive EV Finder',
-                href: ROUTES.positiveEv,
-                render: ({ children, ...props }) => (
-                  <Link to={ROUTES.positiveEv} {...props}>
-                    {children}
-                  </Link>
-                ),
-              },
-              {
-                label: 'Middles Finder',
-                href: ROUTES.middles,
-                render: ({ children, ...props }) => (
-                  <Link to={ROUTES.middles} {...props}>
-                    {children}
-                  </Link>
-                ),
-              },
-            ]}
+            items={TOOLS.map(([label, to]) => ({
+              label,
+              href: to,
+              render: ({ children, ...props }) => (
+                <Link to={to} {...props}>
+                  {children}
+                </Link>
+              ),
+            }))}
           />
           <NavLink to={ROUTES.pricing} className={cn(itemClass, 'aria-[current=page]:bg-slate-800')}>
             <span className="max-sm:sr-only">API </span>Pricing

@@ -56,6 +56,20 @@ export interface FinderFeedResult<T> {
   refetch: () => void;
 }
 
+/** A finder feed's query options: its fetcher (`feedFetcher`), keyed by path and host, every FINDER_REFRESH_MS. */
+export function finderFeedOptions<T>(
+  path: string,
+  what: string,
+  schema: () => Promise<FeedParser<T>>,
+): () => FinderFeedOptions<T> {
+  const fetchFeed = feedFetcher(path, what, schema);
+  return () => ({
+    queryKey: [path, publicConfig.oddsApiHost],
+    queryFn: ({ signal }) => fetchFeed({ signal }),
+    refetchInterval: FINDER_REFRESH_MS,
+  });
+}
+
 /** The feed, fetched on mount and every `refetchInterval` while the tab is visible; the last good answer is kept. */
 export function useFinderFeed<T>(options: FinderFeedOptions<T>): FinderFeedResult<T> {
   const [data, setData] = useState<T>();

@@ -78,3 +78,17 @@ export const organizationLd = () => ({
   logo: pageUrl('/favicon.svg'),
   sameAs: SITE.social.map((link) => link.href),
 });
+
+/** The JSON-LD of a free tool page (the three finders). */
+export function webApplicationLd(name: string, path: string) {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'WebApplication',
+    name,
+    url: pageUrl(path),
+    applicationCategory: 'FinanceApplication',
+    operatingSystem: 'Any (web browser)',
+    offers: { '@type': 'Offer', price: '0', priceCurrency: 'USD' },
+    publisher: organizationLd(),
+  };
+}

@@ -1,7 +1,7 @@
 import { SITE, ROUTES } from '#domain/site.ts';
 import { PageShell } from '#web/components/page-shell.tsx';
 import { ArbitrageTool } from '#web/features/arbitrage/components/arbitrage-tool.tsx';
-import { organizationLd, pageUrl, seoMeta } from '#web/lib/seo.ts';
+import { seoMeta, webApplicationLd } from '#web/lib/seo.ts';
 
 export const meta = () =>
   seoMeta({
@@ -17,18 +17,7 @@ export const meta = () =>
       'live arbs',
       'odds screen',
     ],
-    jsonLd: [
-      {
-        '@context': 'https://schema.org',
-        '@type': 'WebApplication',
-        name: `${SITE.brand} Arbitrage Finder`,
-        url: pageUrl(ROUTES.arbitrage),
-        applicationCategory: 'FinanceApplication',
-        operatingSystem: 'Any (web browser)',
-        offers: { '@type': 'Offer', price: '0', priceCurrency: 'USD' },
-        publisher: organizationLd(),
-      },
-    ],
+    jsonLd: [webApplicationLd(`${SITE.brand} Arbitrage Finder`, ROUTES.arbitrage)],
   });
 
 export default function ArbitrageRoute() {

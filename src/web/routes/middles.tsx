@@ -7,7 +7,7 @@ import {
 } from '#web/features/arbitrage/hooks/use-sportsbook-preferences.ts';
 import { useStoredOddsFormat } from '#web/features/arbitrage/hooks/use-tool-settings.ts';
 import { MiddlesTool } from '#web/features/middles/components/middles-tool.tsx';
-import { organizationLd, pageUrl, seoMeta } from '#web/lib/seo.ts';
+import { seoMeta, webApplicationLd } from '#web/lib/seo.ts';
 
 export const meta = () =>
   seoMeta({
@@ -23,18 +23,7 @@ export const meta = () =>
       'total middle',
       'middling sports bets',
     ],
-    jsonLd: [
-      {
-        '@context': 'https://schema.org',
-        '@type': 'WebApplication',
-        name: `${SITE.brand} Middles Finder`,
-        url: pageUrl(ROUTES.middles),
-        applicationCategory: 'FinanceApplication',
-        operatingSystem: 'Any (web browser)',
-        offers: { '@type': 'Offer', price: '0', priceCurrency: 'USD' },
-        publisher: organizationLd(),
-      },
-    ],
+    jsonLd: [webApplicationLd(`${SITE.brand} Middles Finder`, ROUTES.middles)],
   });
 
 /** The middles page: the middles feature with the visitor's sportsbooks and odds format, as on the arbitrage page. */

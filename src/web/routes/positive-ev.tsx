@@ -6,7 +6,7 @@ import {
   useSportsbookStates,
 } from '#web/features/arbitrage/hooks/use-sportsbook-preferences.ts';
 import { PositiveEvTool } from '#web/features/positive-ev/components/positive-ev-tool.tsx';
-import { organizationLd, pageUrl, seoMeta } from '#web/lib/seo.ts';
+import { seoMeta, webApplicationLd } from '#web/lib/seo.ts';
 
 export const meta = () =>
   seoMeta({
@@ -22,18 +22,7 @@ export const meta = () =>
       'no-vig odds',
       'kelly criterion',
     ],
-    jsonLd: [
-      {
-        '@context': 'https://schema.org',
-        '@type': 'WebApplication',
-        name: `${SITE.brand} Positive EV Finder`,
-        url: pageUrl(ROUTES.positiveEv),
-        applicationCategory: 'FinanceApplication',
-        operatingSystem: 'Any (web browser)',
-        offers: { '@type': 'Offer', price: '0', priceCurrency: 'USD' },
-        publisher: organizationLd(),
-      },
-    ],
+    jsonLd: [webApplicationLd(`${SITE.brand} Positive EV Finder`, ROUTES.positiveEv)],
   });
 
 /** The positive-EV page: the EV feature with the visitor's sportsbooks, chosen as on the arbitrage page. */

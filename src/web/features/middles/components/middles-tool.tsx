@@ -2,13 +2,13 @@ import { useState, type ReactNode } from 'react';
 import { formatOdds, type OddsFormat } from '#domain/odds-format.ts';
 import type { MiddleFeedRow, MiddlesFeed } from '#domain/schemas/middles-feed.ts';
 import { SITE } from '#domain/site.ts';
-import { SPORTSBOOKS, SPORTSBOOK_KEYS } from '#domain/sportsbooks.ts';
 import {
   BetLink,
+  BOOK_OPTIONS,
   bookName,
   Cell,
-  ColumnHeads,
   EventName,
+  FinderRows,
   FiltersForm,
   FinderPage,
   LEAGUE_OPTIONS,
@@ -112,10 +112,6 @@ const MARKET_OPTIONS = [
   { value: '', label: 'Spreads and totals' },
   ...MIDDLE_MARKETS.map((type) => ({ value: type, label: MARKET_NAMES[type] ?? type })),
 ];
-const BOOK_OPTIONS = [
-  { value: '', label: 'Any of mine' },
-  ...SPORTSBOOK_KEYS.map((key) => ({ value: key, label: SPORTSBOOKS[key].displayName })),
-];
 const FORMAT_OPTIONS = ODDS_FORMATS.map((value) => ({ value, label: FORMAT_NAMES[value] }));
 
 function Filters({
@@ -215,20 +211,21 @@ function MiddleRows({
   const [drawn, setDrawn] = useState(ROWS_PER_PAGE);
   return (
     <>
-      <p data-testid="middles-count" className="mb-3 text-sm text-slate-300">
-        <span className="font-semibold text-emerald-300">{rows.length}</span>{' '}
-        {rows.length === 1 ? 'middle' : 'middles'} shown, stakes for {formatDollars(totalCents)}
-        {feed.total > feed.middles.length
-          ? ` (this page carries the best ${feed.middles.length} of ${feed.total} by EV)`
-          : ''}
-      </p>
-      {rows.length === 0 ? (
-        <p role="status" className="rounded-lg border border-slate-800 px-4 py-12 text-center text-slate-300">
-          {emptyRowsText(feed)}
-        </p>
-      ) : (
-        <>
-          <ColumnHeads columns={COLUMNS}>
+      <FinderRows
+        countTestId="middles-count"
+        count={
+          <>
+            <span className="font-semibold text-emerald-300">{rows.length}</span>{' '}
+            {rows.length === 1 ? 'middle' : 'middles'} shown, stakes for {formatDollars(totalCents)}
+            {feed.total > feed.middles.length
+              ? ` (this page carries the best ${feed.middles.length} of ${feed.total} by EV)`
+              : ''}
+          </>
+        }
+        empty={rows.length === 0 ? emptyRowsText(feed) : null}
+        columns={COLUMNS}
+        heads={
+          <>
             <span>Event</span>
             <span>Both win on</span>
             <span>Side 1</span>
@@ -237,13 +234,11 @@ function MiddleRows({
             <span className="text-right">EV</span>
             <span className="text-right">If it misses</span>
             <span className="text-right">If it lands</span>
-          </ColumnHeads>
-          <ol className="flex flex-col gap-2" aria-label="Middles, best EV first">
-            {rows.slice(0, drawn).map((row) => (
-              <MiddleRowItem key={row.id} row={row} totalCents={totalCents} format={format} states={states} />
-            ))}
-          </ol>
-          {rows.length > drawn ? (
+          </>
+        }
+        label="Middles, best EV first"
+        more={
+          rows.length > drawn ? (
             <div className="mt-3 flex flex-wrap items-center justify-center gap-3 text-sm text-slate-400">
               <span>
                 Showing the best {drawn} of {rows.length}
@@ -252,9 +247,13 @@ function MiddleRows({
                 Show {Math.min(ROWS_PER_PAGE, rows.length - drawn)} more
               </Button>
             </div>
-          ) : null}
-        </>
-      )}
+          ) : null
+        }
+      >
+        {rows.slice(0, drawn).map((row) => (
+          <MiddleRowItem key={row.id} row={row} totalCents={totalCents} format={format} states={states} />
+        ))}
+      </FinderRows>
       <div className="mt-6 space-y-2 text-xs text-slate-400">
         <p>
           <strong className="font-semibold text-slate-300">How to read a row.</strong> The stakes split your

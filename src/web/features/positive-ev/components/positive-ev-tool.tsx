@@ -2,13 +2,13 @@ import type { ReactNode } from 'react';
 import { MARKET_TYPES } from '#domain/markets.ts';
 import type { EvFeed, EvFeedRow } from '#domain/schemas/ev-feed.ts';
 import { SITE } from '#domain/site.ts';
-import { SPORTSBOOKS, SPORTSBOOK_KEYS } from '#domain/sportsbooks.ts';
 import {
   BetLink,
+  BOOK_OPTIONS,
   bookName,
   Cell,
-  ColumnHeads,
   EventName,
+  FinderRows,
   FiltersForm,
   FinderPage,
   LEAGUE_OPTIONS,
@@ -89,10 +89,6 @@ const MARKET_OPTIONS = [
   { value: '', label: 'All markets' },
   ...MARKET_TYPES.map((type) => ({ value: type, label: MARKET_NAMES[type] ?? type })),
 ];
-const BOOK_OPTIONS = [
-  { value: '', label: 'Any of mine' },
-  ...SPORTSBOOK_KEYS.map((key) => ({ value: key, label: SPORTSBOOKS[key].displayName })),
-];
 const KELLY_OPTIONS = KELLY_FRACTIONS.map((fraction) => ({
   value: String(fraction.value),
   label: fraction.label,
@@ -170,20 +166,21 @@ function EvRows({
   const kellyLabel = KELLY_FRACTIONS.find((fraction) => fraction.value === view.kelly)?.label ?? 'Kelly';
   return (
     <>
-      <p data-testid="ev-count" className="mb-3 text-sm text-slate-300">
-        <span className="font-semibold text-emerald-300">{rows.length}</span>{' '}
-        {rows.length === 1 ? 'price' : 'prices'} with positive EV shown
-        {feed.total > feed.prices.length
-          ? ` (this page carries the best ${feed.prices.length} of ${feed.total})`
-          : ''}
-      </p>
-      {rows.length === 0 ? (
-        <p role="status" className="rounded-lg border border-slate-800 px-4 py-12 text-center text-slate-300">
-          {emptyRowsText(feed)}
-        </p>
-      ) : (
-        <>
-          <ColumnHeads columns={COLUMNS}>
+      <FinderRows
+        countTestId="ev-count"
+        count={
+          <>
+            <span className="font-semibold text-emerald-300">{rows.length}</span>{' '}
+            {rows.length === 1 ? 'price' : 'prices'} with positive EV shown
+            {feed.total > feed.prices.length
+              ? ` (this page carries the best ${feed.prices.length} of ${feed.total})`
+              : ''}
+          </>
+        }
+        empty={rows.length === 0 ? emptyRowsText(feed) : null}
+        columns={COLUMNS}
+        heads={
+          <>
             <span>Event</span>
             <span>Market</span>
             <span>Book</span>
@@ -192,20 +189,14 @@ function EvRows({
             <span className="text-right">EV</span>
             <span className="text-right">{kellyLabel}</span>
             <span />
-          </ColumnHeads>
-          <ol className="flex flex-col gap-2" aria-label="Prices with positive EV, best first">
-            {rows.map((row) => (
-              <EvRowItem
-                key={row.id}
-                row={row}
-                view={view}
-                state={states[row.book]}
-                kellyLabel={kellyLabel}
-              />
-            ))}
-          </ol>
-        </>
-      )}
+          </>
+        }
+        label="Prices with positive EV, best first"
+      >
+        {rows.map((row) => (
+          <EvRowItem key={row.id} row={row} view={view} state={states[row.book]} kellyLabel={kellyLabel} />
+        ))}
+      </FinderRows>
       <p className="mt-6 text-xs text-slate-400">
         Fair odds: per outcome, the median implied probability across the books pricing every side, the margin
         removed by Shin&rsquo;s method, which does not flatter longshots ({feed.method}, {feed.reference} of
