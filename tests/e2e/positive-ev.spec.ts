@@ -9,6 +9,9 @@ const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const rows = (page: Page) =>
   page.getByRole('list', { name: 'Prices with positive EV, best first' }).getByRole('listitem');
 
+// The first reading of the board takes seconds on a loaded machine.
+const FIRST_ROWS = { timeout: 20_000 };
+
 const dollars = (text: string | null) => Number((text ?? '').replace(/[$,]/g, ''));
 
 test.describe('positive EV page', () => {
@@ -20,7 +23,7 @@ test.describe('positive EV page', () => {
     await page.getByRole('button', { name: 'Betting Tools' }).click();
     await page.getByRole('menuitem', { name: 'Positive EV Finder' }).click();
     await expect(page).toHaveURL(/\/betting-tools\/positive-ev$/);
-    await expect(rows(page).first()).toBeVisible();
+    await expect(rows(page).first()).toBeVisible(FIRST_ROWS);
     await page.goto('/');
     await page.getByRole('link', { name: 'Positive EV finder', exact: true }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Positive EV finder' })).toBeVisible();
@@ -32,7 +35,7 @@ test.describe('positive EV page', () => {
     await page.goto('/betting-tools/positive-ev');
     await expect(page.getByRole('heading', { level: 1, name: 'Positive EV finder' })).toBeVisible();
     await expect(page.getByRole('note')).toContainText('EV is an expectation, not a guarantee.');
-    await expect(rows(page).first()).toBeVisible();
+    await expect(rows(page).first()).toBeVisible(FIRST_ROWS);
     const first = rows(page).first();
     await expect(first.getByText(/^\+\d+\.\d%$/)).toBeVisible();
     await expect(first.getByText(/\d+\.\d% · \d+ books/)).toBeVisible();
@@ -49,7 +52,7 @@ test.describe('positive EV page', () => {
     page,
   }) => {
     await page.goto('/betting-tools/positive-ev');
-    await expect(rows(page).first()).toBeVisible();
+    await expect(rows(page).first()).toBeVisible(FIRST_ROWS);
     const stake = dollars(await rows(page).first().getByTestId('stake').textContent());
 
     await page.getByLabel('Stake rule').selectOption({ label: '½ Kelly' });
@@ -83,7 +86,7 @@ test.describe('positive EV page', () => {
 
   test("the visitor's sportsbooks, chosen as on the arbitrage page, narrow the rows", async ({ page }) => {
     await page.goto('/betting-tools/positive-ev');
-    await expect(rows(page).first()).toBeVisible();
+    await expect(rows(page).first()).toBeVisible(FIRST_ROWS);
     await page.evaluate(() => localStorage.setItem('selectedSportsbooks', JSON.stringify(['fanduel'])));
     await page.reload();
     await expect(page.getByRole('button', { name: /Sportsbooks/ })).toContainText('1/15');
@@ -95,7 +98,7 @@ test.describe('positive EV page', () => {
   test('at 390 px nothing scrolls sideways', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto('/betting-tools/positive-ev');
-    await expect(rows(page).first()).toBeVisible();
+    await expect(rows(page).first()).toBeVisible(FIRST_ROWS);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     expect((await new AxeBuilder({ page }).withTags(TAGS).analyze()).violations).toEqual([]);
