@@ -1,39 +1,93 @@
-// `npm run audit:lighthouse`: Lighthouse (mobile preset) in Debian's Chromium against the three pages served by the
-// real server. Prints the four category scores per page and writes bench/results/lighthouse.json.
+// `npm run audit:lighthouse`: Lighthouse (mobile preset) in Debian's Chromium against pages served by the real
+// server. Prints the four category scores and the paint metrics per page and run, and writes
+// bench/results/lighthouse.json.
+// Options (environment): LIGHTHOUSE_PAGES (comma-separated paths; default the home, arbitrage, pricing, positive-EV
+// and API docs pages), LIGHTHOUSE_RUNS (passes over the pages, default 1), LIGHTHOUSE_PORT, BUILD_DIR (the server's:
+// audit another build), LIGHTHOUSE_REPORTS_DIR (write every run's full Lighthouse JSON there).
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/support/browser.ts';
 import { startServer } from './lib/server.ts';
 
-const PAGES = ['/', '/betting-tools/arbitrage', '/sports-betting-api'];
+const PAGES = (
+  process.env.LIGHTHOUSE_PAGES ??
+  '/,/betting-tools/arbitrage,/sports-betting-api,/betting-tools/positive-ev,/docs'
+).split(',');
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 1);
 const PORT = Number(process.env.LIGHTHOUSE_PORT ?? 3070);
+const REPORTS_DIR = process.env.LIGHTHOUSE_REPORTS_DIR;
+const METRICS = {
+  fcp: 'first-contentful-paint',
+  lcp: 'largest-contentful-paint',
+  si: 'speed-index',
+  tbt: 'total-blocking-time',
+  cls: 'cumulative-layout-shift',
+} as const;
+
+interface Run {
+  page: string;
+  run: number;
+  load: number;
+  scores: Record<string, number>;
+  /** Milliseconds (CLS: unitless). */
+  metrics: Record<string, number>;
+  failures: string[];
+}
 
 const server = await startServer(PORT);
 const chrome = await chromeLauncher.launch({
   chromePath: CHROMIUM_PATH,
   chromeFlags: CHROMIUM_ARGS,
 });
-const results: Record<string, Record<string, number>> = {};
-const failures: Record<string, string[]> = {};
+const runs: Run[] = [];
 try {
-  for (const page of PAGES) {
-    const runner = await lighthouse(`${server.origin}${page}`, {
-      port: chrome.port,
-      output: 'json',
-      logLevel: 'error',
-    });
-    if (!runner) throw new Error(`no result for ${page}`);
-    const { categories, audits } = runner.lhr;
-    results[page] = Object.fromEntries(
-      Object.entries(categories).map(([id, category]) => [id, Math.round((category.score ?? 0) * 100)]),
-    );
-    failures[page] = Object.values(audits)
-      .filter(
-        (audit) => audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode !== 'informative',
-      )
-      .map((audit) => `${audit.id} (${audit.score})${audit.displayValue ? `: ${audit.displayValue}` : ''}`);
-    console.log(page, results[page], failures[page]!.length ? failures[page] : '');
+  for (let run = 1; run <= RUNS; run++) {
+    for (const page of PAGES) {
+      const runner = await lighthouse(`${server.origin}${page}`, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+      });
+      if (!runner) throw new Error(`no result for ${page}`);
+      const { categories, audits } = runner.lhr;
+      if (REPORTS_DIR) {
+        mkdirSync(REPORTS_DIR, { recursive: true });
+        const name = `${page.replace(/\W+/g, '-').replace(/^-|-$/g, '') || 'home'}-${run}.json`;
+        writeFileSync(path.join(REPORTS_DIR, name), runner.report as string);
+      }
+      const result: Run = {
+        page,
+        run,
+        load: Number(loadavg()[0]!.toFixed(1)),
+        scores: Object.fromEntries(
+          Object.entries(categories).map(([id, category]) => [id, Math.round((category.score ?? 0) * 100)]),
+        ),
+        metrics: Object.fromEntries(
+          Object.entries(METRICS).map(([name, id]) => [
+            name,
+            Number((audits[id]?.numericValue ?? NaN).toFixed(3)),
+          ]),
+        ),
+        failures: Object.values(audits)
+          .filter(
+            (audit) => audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode !== 'informative',
+          )
+          .map(
+            (audit) => `${audit.id} (${audit.score})${audit.displayValue ? `: ${audit.displayValue}` : ''}`,
+          ),
+      };
+      runs.push(result);
+      console.log(
+        page,
+        result.scores,
+        result.metrics,
+        `load ${result.load}`,
+        result.failures.length ? result.failures : '',
+      );
+    }
   }
 } finally {
   chrome.kill();
@@ -42,5 +96,5 @@ try {
 mkdirSync('bench/results', { recursive: true });
 writeFileSync(
   'bench/results/lighthouse.json',
-  JSON.stringify({ date: new Date().toISOString(), results, failures }, null, 2),
+  JSON.stringify({ date: new Date().toISOString(), runs }, null, 2),
 );

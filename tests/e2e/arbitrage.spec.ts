@@ -230,6 +230,52 @@ test.describe('arbitrage finder on a desktop', () => {
     await expect(page.getByRole('switch', { name: 'Auto' })).toHaveAttribute('aria-checked', 'true');
   });
 
+  // Decision 171: the site's stylesheet is inline in the page, allowed by its hash; no other inline <style> may apply.
+  test('the page is styled by its inline stylesheet under a CSP that refuses any other inline style, and the picker needs none', async ({
+    page,
+  }) => {
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    const response = await page.goto(PATH);
+    await expect(page.getByRole('table')).toBeVisible();
+    const styleSrc = /(?:^|; )style-src ([^;]+)/.exec(response!.headers()['content-security-policy']!)![1]!;
+    expect(styleSrc).toMatch(/^'self' 'sha256-[A-Za-z0-9+/=]+'$/);
+    // After hydration the inline stylesheet is still whole and is the page's only one, and it applies.
+    const sheets = await page.evaluate(() =>
+      [...document.styleSheets].map((sheet) => ({
+        node: sheet.ownerNode?.nodeName,
+        rules: sheet.cssRules.length,
+      })),
+    );
+    expect(sheets).toHaveLength(1);
+    expect(sheets[0]!.node).toBe('STYLE');
+    expect(sheets[0]!.rules).toBeGreaterThan(100);
+    await expect(page.locator('header').first()).toHaveCSS('position', 'sticky');
+    expect(violations).toEqual([]);
+
+    const outline = await page.evaluate(() => {
+      const style = document.createElement('style');
+      style.textContent = 'body { outline: 7px solid red; }';
+      document.head.append(style);
+      return getComputedStyle(document.body).outlineWidth;
+    });
+    expect(outline).not.toBe('7px');
+    await expect.poll(() => violations.length).toBe(1);
+    violations.length = 0;
+
+    // The picker's backdrop locks the page's scroll without an inline style element, and a press outside closes it.
+    await page.getByRole('button', { name: /sportsbooks/i }).click();
+    const dialog = page.getByRole('dialog', { name: 'Choose sportsbooks' });
+    await expect(dialog).toBeVisible();
+    await expect(page.locator('html')).toHaveCSS('overflow-y', 'hidden');
+    await page.mouse.click(5, 300);
+    await expect(dialog).toBeHidden();
+    await expect(page.locator('html')).not.toHaveCSS('overflow-y', 'hidden');
+    expect(violations).toEqual([]);
+  });
+
   test('the page has no axe-core violations, with the table and with the picker open', async ({ page }) => {
     await open(page);
     const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];

@@ -9,7 +9,7 @@ import { sendNotFound } from '../http/not-found.ts';
 import { sendEntry } from '../http/send-entry.ts';
 import { listFiles, loadEntry, makeEntry, type StaticEntry } from '../http/static-files.ts';
 
-// Serves the prerendered site from memory: the pages with their own CSP (hashes of their inline scripts), hashed
+// Serves the prerendered site from memory: the pages with their own CSP (hashes of their inline scripts and styles), hashed
 // assets as immutable, and the site's 404 page with status 404 for every unknown path.
 
 export const PAGE_PATHS = [
@@ -50,6 +50,8 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
 const SHORT = 'public, max-age=86400';
 
+const sha256Source = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
 export function inlineScriptHashes(html: string): string[] {
   const hashes: string[] = [];
   const pattern = /<script(\s[^>]*)?>([\s\S]*?)<\/script>/gi;
@@ -58,13 +60,15 @@ export function inlineScriptHashes(html: string): string[] {
     if (/\ssrc\s*=/.test(attributes)) continue;
     const type = /\stype\s*=\s*"([^"]*)"/i.exec(attributes)?.[1]?.toLowerCase();
     if (type && type !== 'module' && type !== 'text/javascript') continue;
-    hashes.push(
-      `'sha256-${createHash('sha256')
-        .update(match[2] ?? '')
-        .digest('base64')}'`,
-    );
+    hashes.push(sha256Source(match[2] ?? ''));
   }
   return [...new Set(hashes)];
+}
+
+/** The SHA-256 sources of a page's `<style>` elements: the site's stylesheet is inline in every page (decision 171). */
+export function inlineStyleHashes(html: string): string[] {
+  const pattern = /<style(?:\s[^>]*)?>([\s\S]*?)<\/style>/gi;
+  return [...new Set([...html.matchAll(pattern)].map((match) => sha256Source(match[1] ?? '')))];
 }
 
 export function pageCsp(
@@ -75,7 +79,9 @@ export function pageCsp(
   return [
     `default-src 'self'`,
     `script-src 'self' ${inlineScriptHashes(html).join(' ')}`.trim(),
-    `style-src 'self' 'unsafe-inline'`,
+    // <style> elements only by hash; style attributes (React `style` props in the prerendered HTML) stay allowed.
+    `style-src 'self' ${inlineStyleHashes(html).join(' ')}`.trim(),
+    `style-src-attr 'unsafe-inline'`,
     `img-src 'self' data:`,
     `font-src 'self'`,
     `connect-src 'self' ${connectOrigins.join(' ')}`.trim(),

@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../app.ts';
+import { inlineStyleHashes, pageCsp } from './plugin.ts';
 import { testConfig } from '#tests/support/server/config.ts';
 
 let app: FastifyInstance;
@@ -82,6 +84,37 @@ describe('GET the three pages', () => {
     expect(response.headers['strict-transport-security']).toContain('max-age=');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+  });
+
+  it('inlines the site stylesheet in every page and allows that style element by its hash, never unsafe-inline', async () => {
+    for (const path of [
+      ...PAGES.map((page) => page.path),
+      '/betting-tools/positive-ev',
+      '/account',
+      '/404',
+    ]) {
+      const response = await app.inject({ url: path });
+      const html = response.body;
+      const styles = [...html.matchAll(/<style(?:\s[^>]*)?>([\s\S]*?)<\/style>/g)].map((match) => match[1]!);
+      expect(styles).toHaveLength(1);
+      expect(styles[0]!.length).toBeGreaterThan(10_000); // the whole stylesheet, not a stub
+      expect(html).not.toMatch(/<link[^>]+rel="stylesheet"/);
+      const csp = response.headers['content-security-policy'] as string;
+      const hash = createHash('sha256').update(styles[0]!).digest('base64');
+      expect(/(?:^|; )style-src ([^;]+)/.exec(csp)?.[1]).toBe(`'self' 'sha256-${hash}'`);
+      expect(csp).toContain("style-src-attr 'unsafe-inline'"); // React style attributes, not elements
+    }
+  });
+
+  it('hashes each inline style element of a page into its CSP, so a changed or added one is refused', () => {
+    const sha = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+    expect(inlineStyleHashes('<style>a{}</style><style data-x="">b{}</style><style>a{}</style>')).toEqual([
+      sha('a{}'),
+      sha('b{}'),
+    ]);
+    expect(pageCsp('<p style="color:red">x</p>')).toContain("style-src 'self';");
+    expect(pageCsp('<style>a{}</style>')).toContain(`style-src 'self' ${sha('a{}')};`);
+    expect(pageCsp('<style>a{ }</style>')).not.toContain(sha('a{}'));
   });
 
   it('lets only the pricing and account pages’ forms lead to other https origins (plan forms end at Stripe’s checkout)', async () => {

@@ -1,6 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useRef, useState } from 'react';
 import { Button } from '#web/ui/button.tsx';
+import { DialogBackdrop } from '#web/ui/dialog-backdrop.tsx';
 import { AccountRequestError, type AccountApi } from '../api/account-api.ts';
 import type { RotationResponse } from '#domain/schemas/api/account.ts';
 import { failureText, type ErrorText } from '../lib/account-text.ts';
@@ -68,7 +69,7 @@ export function RotateKey({
         <Button variant="secondary">Rotate key</Button>
       </Dialog.Trigger>
       <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-950/80" />
+        <DialogBackdrop />
         <Dialog.Content
           onCloseAutoFocus={(event) => {
             // After a rotation the page moves focus to the new key instead.

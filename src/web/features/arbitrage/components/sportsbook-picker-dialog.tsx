@@ -2,6 +2,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import type { RefObject } from 'react';
 import { SPORTSBOOKS, SPORTSBOOK_KEYS, type SportsbookKey } from '#domain/sportsbooks.ts';
 import { Button } from '#web/ui/button.tsx';
+import { DialogBackdrop } from '#web/ui/dialog-backdrop.tsx';
 import { BookBadge } from './book-badge.tsx';
 
 const BOOKS = Object.values(SPORTSBOOKS).sort((a, b) => a.displayName.localeCompare(b.displayName));
@@ -29,7 +30,7 @@ export default function SportsbookPickerDialog({
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-950/80" />
+        <DialogBackdrop />
         <Dialog.Content
           onCloseAutoFocus={(event) => {
             event.preventDefault();
