@@ -106,6 +106,19 @@ describe('GET the three pages', () => {
     }
   });
 
+  it('asks for every page’s module preloads at low priority: the first paint needs none of them', async () => {
+    for (const path of [
+      ...PAGES.map((page) => page.path),
+      '/betting-tools/positive-ev',
+      '/account',
+      '/404',
+    ]) {
+      const links = (await app.inject({ url: path })).body.match(/<link rel="modulepreload"[^>]*>/g) ?? [];
+      expect(links.length).toBeGreaterThan(3);
+      for (const link of links) expect(link).toContain('fetchpriority="low"');
+    }
+  });
+
   it('hashes each inline style element of a page into its CSP, so a changed or added one is refused', () => {
     const sha = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
     expect(inlineStyleHashes('<style>a{}</style><style data-x="">b{}</style><style>a{}</style>')).toEqual([
