@@ -1,8 +1,8 @@
 // `npm run audit:lighthouse`: Lighthouse (mobile preset) in Debian's Chromium against pages served by the real
 // server. Prints the four category scores and the paint metrics per page and run, and writes
 // bench/results/lighthouse.json.
-// Options (environment): LIGHTHOUSE_PAGES (comma-separated paths; default the home, arbitrage, pricing, positive-EV
-// and API docs pages), LIGHTHOUSE_RUNS (passes over the pages, default 1), LIGHTHOUSE_PORT, BUILD_DIR (the server's:
+// Options (environment): LIGHTHOUSE_PAGES (comma-separated paths; default the home, arbitrage, pricing, positive-EV,
+// middles and API docs pages), LIGHTHOUSE_RUNS (passes over the pages, default 1), LIGHTHOUSE_PORT, BUILD_DIR (the server's:
 // audit another build), LIGHTHOUSE_REPORTS_DIR (write every run's full Lighthouse JSON there).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -14,7 +14,7 @@ import { startServer } from './lib/server.ts';
 
 const PAGES = (
   process.env.LIGHTHOUSE_PAGES ??
-  '/,/betting-tools/arbitrage,/sports-betting-api,/betting-tools/positive-ev,/docs'
+  '/,/betting-tools/arbitrage,/sports-betting-api,/betting-tools/positive-ev,/betting-tools/middles,/docs'
 ).split(',');
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 1);
 const PORT = Number(process.env.LIGHTHOUSE_PORT ?? 3070);

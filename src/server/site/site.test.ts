@@ -90,6 +90,7 @@ describe('GET the three pages', () => {
     for (const path of [
       ...PAGES.map((page) => page.path),
       '/betting-tools/positive-ev',
+      '/betting-tools/middles',
       '/account',
       '/404',
     ]) {
@@ -110,6 +111,7 @@ describe('GET the three pages', () => {
     for (const path of [
       ...PAGES.map((page) => page.path),
       '/betting-tools/positive-ev',
+      '/betting-tools/middles',
       '/account',
       '/404',
     ]) {
