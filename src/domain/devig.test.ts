@@ -7,6 +7,7 @@ import {
   multiplicative,
   power,
   shin,
+  shinInto,
   shinProbabilities,
   solvePower,
   solveShin,
@@ -102,6 +103,23 @@ describe('shin', () => {
     expect(z).toBeLessThan(0);
     closeTo(shinProbabilities([0.45, 0.5], z), probabilities, 12);
     closeTo(probabilities, [0.475, 0.525]);
+  });
+
+  it('shinInto gives exactly the doubles of shin, without allocating (overrounds, underrounds, 2 to 12 outcomes)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: 1.01, max: 1000, noNaN: true }), { minLength: 2, maxLength: 12 }),
+        (decimals) => {
+          const implied = decimals.map((d) => 1 / d);
+          const out = new Float64Array(12);
+          shinInto(Float64Array.from(implied), implied.length, out);
+          expect([...out.subarray(0, implied.length)]).toEqual(shin(implied));
+        },
+      ),
+    );
+    const out = new Float64Array(2);
+    shinInto([0.5, 0.5], 2, out);
+    expect([...out]).toEqual([0.5, 0.5]);
   });
 });
 

@@ -137,3 +137,34 @@ export function devigImplied(
 ): number[] {
   return METHODS[method](implied);
 }
+
+/**
+ * `shin(implied)` into `out`, without allocating: the same bisection and the same arithmetic in the same order, so
+ * the same doubles (the engine's value scan judges thousands of markets a second with it; decision 170). `implied`
+ * holds `width` values, each in (0, 1) (not checked: the caller's medians of valid decimal odds are).
+ */
+export function shinInto(implied: ArrayLike<number>, width: number, out: Float64Array): void {
+  let total = 0;
+  for (let i = 0; i < width; i += 1) total += implied[i]!;
+  if (total === 1) {
+    for (let i = 0; i < width; i += 1) out[i] = implied[i]!;
+    return;
+  }
+  const excess = (z: number): number => {
+    let s = 0;
+    for (let i = 0; i < width; i += 1) {
+      const q = implied[i]!;
+      s += (Math.sqrt(z * z + (4 * (1 - z) * q * q) / total) - z) / (2 * (1 - z));
+    }
+    return s - 1;
+  };
+  const z = bisect(excess, -1, 1);
+  let sum = 0;
+  for (let i = 0; i < width; i += 1) {
+    const q = implied[i]!;
+    const p = (Math.sqrt(z * z + (4 * (1 - z) * q * q) / total) - z) / (2 * (1 - z));
+    out[i] = p;
+    sum += p;
+  }
+  for (let i = 0; i < width; i += 1) out[i] = out[i]! / sum;
+}

@@ -61,10 +61,13 @@ export function discretisedNormal(
   let min = Math.floor(mean - TAIL_SIGMAS * sigma);
   if (options.floor !== undefined) min = Math.max(min, options.floor);
   const max = Math.max(min, Math.ceil(mean + TAIL_SIGMAS * sigma));
-  const weights: number[] = [];
+  const weights = new Array<number>(max - min + 1);
+  // Φ at k + ½ is Φ at (k + 1) − ½ (the same double for an integer k): each boundary is computed once.
+  let below = normalCdf((min - 0.5 - mean) / sigma);
   for (let k = min; k <= max; k += 1) {
-    const w = normalCdf((k + 0.5 - mean) / sigma) - normalCdf((k - 0.5 - mean) / sigma);
-    weights.push(options.noZero && k === 0 ? 0 : w);
+    const above = normalCdf((k + 0.5 - mean) / sigma);
+    weights[k - min] = options.noZero && k === 0 ? 0 : above - below;
+    below = above;
   }
   return normalise(min, weights);
 }

@@ -29,13 +29,15 @@ import {
   type LineQuote,
   type MiddleVariable,
 } from '#domain/middles.ts';
+import { shinInto } from '#domain/devig.ts';
+import { normalQuantile } from '#domain/mvn.ts';
 import { formatAmerican, formatAmericanAtMost, roundTo } from '#domain/odds.ts';
 import type { EvPriceDto } from '#domain/schemas/api/ev.ts';
 import type { MiddleDto } from '#domain/schemas/api/middles.ts';
 import { SGP_GAME_PRIORS } from '#domain/sgp.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
 import { isUsable, type ScanOptions } from './scanner.ts';
-import type { EventState, MarketState, OddsStore, StoredPrice } from './store.ts';
+import { BOOK_COUNT, type EventState, type MarketState, type OddsStore, type StoredPrice } from './store.ts';
 
 // Positive EV (decision 163) and middles (decision 167) of one market or one event, and their incremental scan beside
 // the arbitrage scan (decision 170). The boards of the REST routes (src/server/ev/board.ts,
@@ -123,71 +125,83 @@ export function judgeEv(
   const rows: EvRow[] = [];
   for (const priced of prices) {
     const version = priced.version;
-    const fairProbability = priced.fairProbability;
-    const books = fair.books;
-    const book = priced.book;
-    const outcomeIndex = priced.outcome;
-    // The fields the DTO reads, copied: the store updates a price's object in place.
-    const american = version.american;
-    const decimal = version.decimal;
-    const updatedAt = version.updatedAt;
-    const desktop = version.links.desktop;
-    const mobile = version.links.mobile;
-    let dto: EvPriceDto | undefined;
-    const build = (): EvPriceDto => {
-      const outcome = market.outcomes[outcomeIndex]!;
-      return {
-        id: `${market.key}|${outcome}|${book}`,
-        event: toEventDto(event),
-        market: {
-          key: market.key,
-          type: market.spec.type,
-          period: market.spec.period,
-          point: market.spec.point,
-          label: specLabel(market.spec, market.player),
-        },
-        outcome: { outcome, name: specOutcomeLabel(event, market.spec, outcome, market.player) },
-        book,
-        price: {
-          american: formatAmerican(american),
-          decimal,
-          updated_at: new Date(updatedAt).toISOString(),
-          age_seconds: Math.max(0, Math.floor((instant - updatedAt) / 1000)),
-          links: { desktop, mobile },
-        },
-        fair: {
-          probability: publishedFairProbability(fairProbability),
-          decimal: floorTo(1 / fairProbability, 4),
-          american: formatAmericanAtMost(1 / fairProbability),
-          books,
-          method: EV_METHOD,
-          reference: EV_REFERENCE,
-        },
-        ev_pct: publishedEvPct(decimal, fairProbability),
-      };
-    };
-    rows.push({
-      id: `${market.key}|${market.outcomes[outcomeIndex]!}|${book}`,
-      eventId: event.id,
-      league: event.league,
-      live: event.live,
-      type: market.spec.type,
-      book,
-      evPct: priced.evPct,
-      updatedAt,
-      decimal,
-      american,
-      desktop,
-      mobile,
-      fairProbability,
-      fairBooks: books,
-      startsAt: event.startsAt,
-      get dto() {
-        return (dto ??= build());
-      },
-    });
+    rows.push(
+      evRow(event, market, priced.outcome, version, priced.fairProbability, fair.books, priced.evPct, instant),
+    );
   }
   return { rows, fair: true, validUntil };
+}
+
+/** One positive-EV row: the price's fields copied (the store updates a price's object in place), its DTO built on first read. */
+function evRow(
+  event: OddsEvent,
+  market: MarketState,
+  outcomeIndex: number,
+  version: StoredPrice,
+  fairProbability: number,
+  books: number,
+  evPct: number,
+  instant: number,
+): EvRow {
+  const book = version.book;
+  const american = version.american;
+  const decimal = version.decimal;
+  const updatedAt = version.updatedAt;
+  const desktop = version.links.desktop;
+  const mobile = version.links.mobile;
+  let dto: EvPriceDto | undefined;
+  const build = (): EvPriceDto => {
+    const outcome = market.outcomes[outcomeIndex]!;
+    return {
+      id: `${market.key}|${outcome}|${book}`,
+      event: toEventDto(event),
+      market: {
+        key: market.key,
+        type: market.spec.type,
+        period: market.spec.period,
+        point: market.spec.point,
+        label: specLabel(market.spec, market.player),
+      },
+      outcome: { outcome, name: specOutcomeLabel(event, market.spec, outcome, market.player) },
+      book,
+      price: {
+        american: formatAmerican(american),
+        decimal,
+        updated_at: new Date(updatedAt).toISOString(),
+        age_seconds: Math.max(0, Math.floor((instant - updatedAt) / 1000)),
+        links: { desktop, mobile },
+      },
+      fair: {
+        probability: publishedFairProbability(fairProbability),
+        decimal: floorTo(1 / fairProbability, 4),
+        american: formatAmericanAtMost(1 / fairProbability),
+        books,
+        method: EV_METHOD,
+        reference: EV_REFERENCE,
+      },
+      ev_pct: publishedEvPct(decimal, fairProbability),
+    };
+  };
+  return {
+    id: `${market.key}|${market.outcomes[outcomeIndex]!}|${book}`,
+    eventId: event.id,
+    league: event.league,
+    live: event.live,
+    type: market.spec.type,
+    book,
+    evPct,
+    updatedAt,
+    decimal,
+    american,
+    desktop,
+    mobile,
+    fairProbability,
+    fairBooks: books,
+    startsAt: event.startsAt,
+    get dto() {
+      return (dto ??= build());
+    },
+  };
 }
 
 /**
@@ -536,6 +550,12 @@ export interface ValueOptions {
   ev: boolean;
   /** Keep the middles set. */
   middles: boolean;
+  /**
+   * Judge at most once per this many ms (default 1,000): the scan runs on the first tick of each slot of this length
+   * (the delayed plans' one-second slots, decision 150), judging what changed since the last one; a market updated on
+   * every tick of the slot is judged once.
+   */
+  periodMs: number;
 }
 
 /** What one scan changed: rows added or changed (for the stream), and rows removed. */
@@ -560,6 +580,428 @@ interface Held {
   validUntil: number;
 }
 
+/**
+ * What the scanner remembers of a market between judgements (the fast path's caches): the rows it holds (to keep the
+ * same object when nothing a row shows changed), the consensus medians and their fair probabilities (Shin's solve is
+ * skipped when the medians did not move), and per book slot the last centre estimate of a middle market's line.
+ */
+interface MarketMemo {
+  rows: EvRow[];
+  slots: number[];
+  medians: Float64Array | undefined;
+  fair: Float64Array | undefined;
+  /** Per book slot: high decimal, low decimal, the estimate they gave (middle markets only). */
+  estimates: Float64Array | undefined;
+}
+
+/** What the scanner remembers of a game: its middle markets, its distributions by centre, its rows by pair. */
+interface GameMemo {
+  /** The game's middle markets (a game's markets are only ever added) and how many markets it had then. */
+  markets: MarketState[];
+  marketCount: number;
+  distributions: { margin?: CachedDistribution; total?: CachedDistribution };
+  /** Rows by pair: high market and slot, low market and slot (indices in `markets`). */
+  rows: Map<number, MiddleRow>;
+}
+
+interface CachedDistribution {
+  margin: number;
+  total: number;
+  distribution: IntegerDistribution;
+}
+
+/** Scratch arrays of the fast judges (the scan is synchronous: one set serves every judgement). */
+let usableScratch = new Float64Array(4 * BOOK_COUNT);
+const columnScratch = new Float64Array(BOOK_COUNT);
+let mediansScratch = new Float64Array(4);
+const marginScratch: number[] = [];
+const totalScratch: number[] = [];
+/** Per middle market and side (0 high, 1 low): its best two usable slots (-1: none). */
+let bestScratch = new Int32Array(16);
+
+function insertionSort(values: Float64Array, length: number): void {
+  for (let i = 1; i < length; i += 1) {
+    const v = values[i]!;
+    let j = i - 1;
+    while (j >= 0 && values[j]! > v) {
+      values[j + 1] = values[j]!;
+      j -= 1;
+    }
+    values[j + 1] = v;
+  }
+}
+
+/**
+ * `judgeEv` of the newest prices (at undefined), read from the market's hot block (decimals and book times) into
+ * scratch arrays, with Shin's solve skipped when the consensus medians did not move and a held row kept when nothing it
+ * shows changed: the same rows (values.test.ts compares them on every scan). Undefined when the fair is outside what
+ * `judgeEv` accepts (it throws there; the caller asks it).
+ */
+function judgeEvHot(
+  event: OddsEvent,
+  market: MarketState,
+  instant: number,
+  limits: AgeLimits,
+  memo: MarketMemo,
+  minBooks = EV_MIN_BOOKS,
+): EvJudgement | undefined {
+  const maxAge = event.live ? limits.maxAgeLiveMs : limits.maxAgePreMatchMs;
+  const ways = market.outcomes.length;
+  const n = ways * BOOK_COUNT;
+  const hot = market.hot;
+  if (usableScratch.length < n) usableScratch = new Float64Array(n);
+  const usable = usableScratch;
+  let count = 0;
+  let validUntil = Infinity;
+  for (let i = 0; i < n; i += 1) {
+    const decimal = hot[i]!;
+    const updatedAt = hot[n + i]!;
+    // 0: suspended, or not quoted (isUsable's first half); then its age.
+    if (decimal !== 0 && instant - updatedAt <= maxAge) {
+      usable[i] = decimal;
+      count += 1;
+      if (updatedAt + maxAge + 1 < validUntil) validUntil = updatedAt + maxAge + 1;
+    } else usable[i] = 0;
+  }
+  if (count < minBooks * 2 || ways < 2) return NO_EV;
+  // The books pricing every side with valid odds (marketFair's complete rows).
+  let complete = 0;
+  let completeMask = 0;
+  for (let slot = 0; slot < BOOK_COUNT; slot += 1) {
+    let every = true;
+    for (let o = 0; o < ways; o += 1) {
+      const d = usable[o * BOOK_COUNT + slot]!;
+      if (!(Number.isFinite(d) && d > 1)) {
+        every = false;
+        break;
+      }
+    }
+    if (every) {
+      complete += 1;
+      completeMask |= 1 << slot;
+    }
+  }
+  if (complete < minBooks) return NO_EV;
+  if (mediansScratch.length < ways) mediansScratch = new Float64Array(ways);
+  const medians = mediansScratch;
+  for (let o = 0; o < ways; o += 1) {
+    let k = 0;
+    for (let slot = 0; slot < BOOK_COUNT; slot += 1)
+      if (completeMask & (1 << slot)) columnScratch[k++] = 1 / usable[o * BOOK_COUNT + slot]!;
+    insertionSort(columnScratch, k);
+    const middle = k >> 1;
+    medians[o] = k % 2 === 1 ? columnScratch[middle]! : (columnScratch[middle - 1]! + columnScratch[middle]!) / 2;
+  }
+  let fair = memo.fair;
+  let same = memo.medians !== undefined && fair !== undefined;
+  if (same) for (let o = 0; o < ways; o += 1) if (memo.medians![o] !== medians[o]) same = false;
+  if (!same) {
+    memo.medians ??= new Float64Array(ways);
+    fair = memo.fair ??= new Float64Array(ways);
+    memo.medians.set(medians.subarray(0, ways));
+    shinInto(medians, ways, fair);
+  }
+  const probabilities = fair!;
+  let rows: EvRow[] | undefined;
+  let slots: number[] | undefined;
+  for (let i = 0; i < n; i += 1) {
+    const decimal = usable[i]!;
+    if (!(Number.isFinite(decimal) && decimal > 1)) continue;
+    const o = (i / BOOK_COUNT) | 0;
+    const fairProbability = probabilities[o]!;
+    if (!(fairProbability > 0 && fairProbability <= 1)) return undefined;
+    const pct = (fairProbability * decimal - 1) * 100;
+    if (!(pct > 0)) continue;
+    const version = market.slots[i]!;
+    let row: EvRow | undefined;
+    const before = memo.slots.indexOf(i);
+    if (before >= 0) {
+      const kept = memo.rows[before]!;
+      if (
+        kept.decimal === decimal &&
+        kept.american === version.american &&
+        kept.updatedAt === version.updatedAt &&
+        kept.desktop === version.links.desktop &&
+        kept.mobile === version.links.mobile &&
+        kept.fairProbability === fairProbability &&
+        kept.fairBooks === complete &&
+        kept.evPct === pct &&
+        kept.live === event.live &&
+        kept.startsAt === event.startsAt
+      )
+        row = kept;
+    }
+    row ??= evRow(event, market, o, version, fairProbability, complete, pct, instant);
+    (rows ??= []).push(row);
+    (slots ??= []).push(i);
+  }
+  if (!rows) {
+    memo.rows = [];
+    memo.slots = [];
+    return { rows: [], fair: true, validUntil };
+  }
+  if (rows.length > 1) {
+    // marketEv's order: best EV first, then the book's key (the order of the stream's entries).
+    const unsorted = rows;
+    const unsortedSlots = slots!;
+    const order = unsorted.map((_, index) => index);
+    order.sort((x, y) => {
+      const a = unsorted[x]!;
+      const b = unsorted[y]!;
+      return b.evPct - a.evPct || (a.book < b.book ? -1 : a.book > b.book ? 1 : 0);
+    });
+    rows = order.map((index) => unsorted[index]!);
+    slots = order.map((index) => unsortedSlots[index]!);
+  }
+  memo.rows = rows;
+  memo.slots = slots!;
+  return { rows, fair: true, validUntil };
+}
+
+/** A half-point line pair with a whole number strictly between (`isMiddle`, without building the gap). */
+function isMiddleLines(high: number, low: number): boolean {
+  return Number.isInteger(high * 2) && Number.isInteger(low * 2) && Math.floor(high) + 1 < low;
+}
+
+function medianOf(values: number[]): number {
+  values.sort((a, b) => a - b);
+  const mid = values.length >> 1;
+  return values.length % 2 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;
+}
+
+function popcount(mask: number): number {
+  let count = 0;
+  for (let m = mask; m !== 0; m &= m - 1) count += 1;
+  return count;
+}
+
+/**
+ * `eventMiddles` of the newest prices, read from the markets' hot blocks: no quote objects, each book's centre
+ * estimate kept while its two prices stay, the distributions kept while the centres stay, and a held row kept when
+ * neither side's price nor the distribution changed. The same rows (values.test.ts compares them on every scan).
+ */
+function eventMiddlesHot(
+  event: OddsEvent,
+  game: GameMemo,
+  memoOf: (market: MarketState) => MarketMemo,
+  instant: number,
+  limits: AgeLimits,
+  minBooks = MIDDLE_MIN_BOOKS,
+): { rows: MiddleRow[]; validUntil: number } {
+  const rows: MiddleRow[] = [];
+  if (!Object.prototype.hasOwnProperty.call(LEAGUES, event.league)) return { rows, validUntil: Infinity };
+  const league = event.league;
+  const maxAge = event.live ? limits.maxAgeLiveMs : limits.maxAgePreMatchMs;
+  const prior = SGP_GAME_PRIORS[league];
+  const markets = game.markets;
+  const count = markets.length;
+  if (bestScratch.length < count * 4) bestScratch = new Int32Array(count * 4);
+  const best = bestScratch;
+  let validUntil = Infinity;
+  let marginBooks = 0;
+  let totalBooks = 0;
+  marginScratch.length = 0;
+  totalScratch.length = 0;
+  for (let m = 0; m < count; m += 1) {
+    const market = markets[m]!;
+    const spread = market.spec.type === 'spread';
+    const point = (market.spec as GameMarketSpec).point!;
+    const line = spread ? -point + 0 : point;
+    const sigma = spread ? prior.sigmaMargin : prior.sigmaTotal;
+    const ways = market.outcomes.length;
+    const n = ways * BOOK_COUNT;
+    const hot = market.hot;
+    // The outcomes of each side (a spread's home or a total's over is high).
+    let highOutcome = -1;
+    let lowOutcome = -1;
+    for (let o = 0; o < ways; o += 1) {
+      const side = sideOf(market, o);
+      if (side === 'high' && highOutcome < 0) highOutcome = o;
+      else if (side === 'low' && lowOutcome < 0) lowOutcome = o;
+    }
+    for (let i = 0; i < n; i += 1) {
+      const decimal = hot[i]!;
+      const updatedAt = hot[n + i]!;
+      if (decimal !== 0 && instant - updatedAt <= maxAge && updatedAt + maxAge + 1 < validUntil)
+        validUntil = updatedAt + maxAge + 1;
+    }
+    let h0 = -1;
+    let h1 = -1;
+    let l0 = -1;
+    let l1 = -1;
+    let estimates: Float64Array | undefined;
+    for (let slot = 0; slot < BOOK_COUNT; slot += 1) {
+      let dh = 0;
+      let dl = 0;
+      if (highOutcome >= 0) {
+        const i = highOutcome * BOOK_COUNT + slot;
+        const d = hot[i]!;
+        if (d !== 0 && instant - hot[n + i]! <= maxAge) dh = d;
+      }
+      if (lowOutcome >= 0) {
+        const i = lowOutcome * BOOK_COUNT + slot;
+        const d = hot[i]!;
+        if (d !== 0 && instant - hot[n + i]! <= maxAge) dl = d;
+      }
+      // Best two per side: higher decimal first, then the lower slot (the book's key order).
+      if (dh !== 0) {
+        if (h0 < 0 || dh > hot[highOutcome * BOOK_COUNT + h0]!) {
+          h1 = h0;
+          h0 = slot;
+        } else if (h1 < 0 || dh > hot[highOutcome * BOOK_COUNT + h1]!) h1 = slot;
+      }
+      if (dl !== 0) {
+        if (l0 < 0 || dl > hot[lowOutcome * BOOK_COUNT + l0]!) {
+          l1 = l0;
+          l0 = slot;
+        } else if (l1 < 0 || dl > hot[lowOutcome * BOOK_COUNT + l1]!) l1 = slot;
+      }
+      // The centre's estimate from this book's two prices of the line.
+      if (dh > 1 && dl > 1 && Number.isFinite(line)) {
+        estimates ??= memoOf(market).estimates ??= new Float64Array(BOOK_COUNT * 3);
+        const at = slot * 3;
+        let estimate: number;
+        if (estimates[at] === dh && estimates[at + 1] === dl) estimate = estimates[at + 2]!;
+        else {
+          const p = 1 / dh / (1 / dh + 1 / dl);
+          estimate = line + sigma * normalQuantile(p);
+          estimates[at] = dh;
+          estimates[at + 1] = dl;
+          estimates[at + 2] = estimate;
+        }
+        if (spread) {
+          marginScratch.push(estimate);
+          marginBooks |= 1 << slot;
+        } else {
+          totalScratch.push(estimate);
+          totalBooks |= 1 << slot;
+        }
+      }
+    }
+    best[m * 4] = h0;
+    best[m * 4 + 1] = h1;
+    best[m * 4 + 2] = l0;
+    best[m * 4 + 3] = l1;
+  }
+  const margin = popcount(marginBooks) >= minBooks ? medianOf(marginScratch) : undefined;
+  const total = popcount(totalBooks) >= minBooks ? medianOf(totalScratch) : undefined;
+  if (margin === undefined && total === undefined) {
+    game.rows.clear();
+    return { rows, validUntil: Infinity };
+  }
+  const centres = { margin: margin ?? 0, total: total ?? defaultTotal(league) };
+  // Each variable's distribution is kept while what it depends on stays: the NFL's on both centres, the others' on
+  // their own.
+  const unchanged = { margin: false, total: false };
+  for (const variable of ['margin', 'total'] as const) {
+    const cached = game.distributions[variable];
+    unchanged[variable] =
+      cached !== undefined &&
+      (league === 'nfl'
+        ? cached.margin === centres.margin && cached.total === centres.total
+        : cached[variable] === centres[variable]);
+  }
+  let nfl: ReturnType<typeof nflScoreDistributions> | undefined;
+  const distributionOf = (variable: MiddleVariable): IntegerDistribution => {
+    if (unchanged[variable]) return game.distributions[variable]!.distribution;
+    const distribution =
+      league === 'nfl'
+        ? (nfl ??= nflScoreDistributions(centres.margin, centres.total))[variable]
+        : scoreDistribution(league, variable, centres);
+    game.distributions[variable] = { margin: centres.margin, total: centres.total, distribution };
+    return distribution;
+  };
+  const kept = game.rows;
+  const next = new Map<number, MiddleRow>();
+  for (let mh = 0; mh < count; mh += 1) {
+    const high = markets[mh]!;
+    const spread = high.spec.type === 'spread';
+    const variable: MiddleVariable = spread ? 'margin' : 'total';
+    const centre = spread ? margin : total;
+    if (centre === undefined || best[mh * 4]! < 0) continue;
+    const highPoint = (high.spec as GameMarketSpec).point!;
+    const highLine = spread ? -highPoint + 0 : highPoint;
+    let highOutcome = -1;
+    for (let o = 0; o < high.outcomes.length && highOutcome < 0; o += 1)
+      if (sideOf(high, o) === 'high') highOutcome = o;
+    for (let ml = 0; ml < count; ml += 1) {
+      const low = markets[ml]!;
+      if (low.spec.type !== high.spec.type || best[ml * 4 + 2]! < 0) continue;
+      const lowPoint = (low.spec as GameMarketSpec).point!;
+      const lowLine = spread ? -lowPoint + 0 : lowPoint;
+      if (!isMiddleLines(highLine, lowLine)) continue;
+      let lowOutcome = -1;
+      for (let o = 0; o < low.outcomes.length && lowOutcome < 0; o += 1)
+        if (sideOf(low, o) === 'low') lowOutcome = o;
+      for (let a = 0; a < 2; a += 1) {
+        const hs = best[mh * 4 + a]!;
+        if (hs < 0) continue;
+        for (let b = 0; b < 2; b += 1) {
+          const ls = best[ml * 4 + 2 + b]!;
+          if (ls < 0 || ls === hs) continue;
+          const key = ((mh * BOOK_COUNT + hs) * 4096 + ml) * BOOK_COUNT + ls;
+          const hp = high.slots[highOutcome * BOOK_COUNT + hs]!;
+          const lp = low.slots[lowOutcome * BOOK_COUNT + ls]!;
+          const before = kept.get(key);
+          let row: MiddleRow;
+          if (
+            before !== undefined &&
+            unchanged[variable] &&
+            before.centre === centre &&
+            sameQuote(before.high, hp) &&
+            sameQuote(before.low, lp) &&
+            before.live === event.live &&
+            before.startsAt === event.startsAt
+          )
+            row = before;
+          else
+            row = middleRow(
+              event,
+              spread ? 'spread' : 'total',
+              variable,
+              centre,
+              league,
+              distributionOf(variable),
+              quoteOf(high, highOutcome, highLine, hp),
+              quoteOf(low, lowOutcome, lowLine, lp),
+              instant,
+            );
+          next.set(key, row);
+          rows.push(row);
+        }
+      }
+    }
+  }
+  game.rows = next;
+  return { rows, validUntil };
+}
+
+function sameQuote(quote: MiddleQuote, price: StoredPrice): boolean {
+  const version = quote.version;
+  return (
+    version.decimal === price.decimal &&
+    version.american === price.american &&
+    version.updatedAt === price.updatedAt &&
+    version.links.desktop === price.links.desktop &&
+    version.links.mobile === price.links.mobile
+  );
+}
+
+function quoteOf(market: MarketState, outcome: number, line: number, version: StoredPrice): MiddleQuote {
+  return {
+    market,
+    outcome,
+    line,
+    version: {
+      book: version.book,
+      decimal: version.decimal,
+      american: version.american,
+      updatedAt: version.updatedAt,
+      links: { desktop: version.links.desktop, mobile: version.links.mobile },
+    },
+  };
+}
+
 export class ValueScanner {
   /** The positive-EV prices now, by id. */
   readonly ev = new Map<string, EvRow>();
@@ -567,6 +1009,8 @@ export class ValueScanner {
   readonly middles = new Map<string, MiddleRow>();
   private readonly evHeld = new Map<MarketState, Held>();
   private readonly middlesHeld = new Map<string, Held>();
+  private readonly marketMemos = new Map<MarketState, MarketMemo>();
+  private readonly gameMemos = new Map<string, GameMemo>();
   private readonly dirtyMarkets = new Set<MarketState>();
   private readonly dirtyEvents = new Set<string>();
   /** Markets and games gone from the store since the last scan: their rows leave the sets. */
@@ -574,14 +1018,31 @@ export class ValueScanner {
   private readonly goneEvents = new Set<string>();
   private readonly history: ValueHistory;
   private lastChangeAt = Number.NEGATIVE_INFINITY;
+  /** When the scan last ran (-Infinity: never, or the next tick must run it). */
+  private ranAt = Number.NEGATIVE_INFINITY;
+  private readonly periodMs: number;
+  private readonly memoOf = (market: MarketState): MarketMemo => {
+    let memo = this.marketMemos.get(market);
+    if (!memo) {
+      memo = { rows: [], slots: [], medians: undefined, fair: undefined, estimates: undefined };
+      this.marketMemos.set(market, memo);
+    }
+    return memo;
+  };
 
   constructor(
-    readonly options: ValueOptions,
+    readonly options: Pick<ValueOptions, 'ev' | 'middles'> & Partial<ValueOptions>,
     private readonly limits: AgeLimits,
     historyMs: number,
     historyStepMs: number,
   ) {
     this.history = new ValueHistory(historyMs, historyStepMs);
+    this.periodMs = options.periodMs ?? 1_000;
+  }
+
+  /** When the last scan ran: the instant the sets are judged at. */
+  get scannedAt(): number {
+    return this.ranAt;
   }
 
   /** A price of the market was accepted (a new version or a re-confirmation). */
@@ -599,24 +1060,39 @@ export class ValueScanner {
   drop(markets: readonly MarketState[]): void {
     for (const market of markets) {
       this.dirtyMarkets.delete(market);
+      this.marketMemos.delete(market);
       if (this.evHeld.has(market)) this.goneMarkets.add(market);
       if (this.middlesHeld.has(market.eventId)) this.goneEvents.add(market.eventId);
+      this.gameMemos.delete(market.eventId);
     }
   }
 
-  /** Everything held leaves the sets at the next scan (the engine starts over). */
+  /** Everything held leaves the sets at the next scan (the engine starts over), which the next tick runs. */
   reset(): void {
     this.dirtyMarkets.clear();
     this.dirtyEvents.clear();
+    this.marketMemos.clear();
+    this.gameMemos.clear();
     for (const market of this.evHeld.keys()) this.goneMarkets.add(market);
     for (const eventId of this.middlesHeld.keys()) this.goneEvents.add(eventId);
+    this.ranAt = Number.NEGATIVE_INFINITY;
+  }
+
+  /** Whether a scan at `now` runs: the first of each period's slot (decision 170). */
+  due(now: number): boolean {
+    return (
+      this.ranAt === Number.NEGATIVE_INFINITY ||
+      Math.floor(now / this.periodMs) !== Math.floor(this.ranAt / this.periodMs)
+    );
   }
 
   /**
-   * Judges again what changed or turned stale since the last scan, at `now`, and brings the sets up to date. Returns
-   * what changed, or undefined when nothing did.
+   * On the first tick of each period's slot: judges again what changed or turned stale since the last scan, at `now`,
+   * and brings the sets up to date. Returns what changed, or undefined when nothing did (or the slot was scanned).
    */
   scan(store: OddsStore, now: number): ValueChanges | undefined {
+    if (!this.due(now)) return undefined;
+    this.ranAt = now;
     // What turned stale: forEach, no entry pairs allocated.
     this.evHeld.forEach((held, market) => {
       if (held.validUntil <= now) this.dirtyMarkets.add(market);
@@ -644,7 +1120,8 @@ export class ValueScanner {
       const event = store.event(market.eventId);
       const judged =
         event && store.market(market.key) === market
-          ? judgeEv(store, event, market, undefined, now, this.limits)
+          ? (judgeEvHot(event, market, now, this.limits, this.memoOf(market)) ??
+            judgeEv(store, event, market, undefined, now, this.limits))
           : NO_EV;
       this.replace(this.evHeld, market, this.ev, judged.rows, judged.validUntil, changes, 'ev');
     }
@@ -652,7 +1129,7 @@ export class ValueScanner {
     for (const eventId of this.dirtyEvents) {
       const state = store.eventState(eventId);
       const judged = state
-        ? eventMiddles(store, state.event, middleMarkets(state), undefined, now, this.limits)
+        ? eventMiddlesHot(state.event, this.gameMemo(state), this.memoOf, now, this.limits)
         : { rows: [], validUntil: Infinity };
       this.replace(
         this.middlesHeld,
@@ -673,10 +1150,26 @@ export class ValueScanner {
     return changes;
   }
 
+  /** The game's memo, its middle markets brought up to date when it gained markets. */
+  private gameMemo(state: EventState): GameMemo {
+    let memo = this.gameMemos.get(state.event.id);
+    if (!memo) {
+      memo = { markets: [], marketCount: -1, distributions: {}, rows: new Map() };
+      this.gameMemos.set(state.event.id, memo);
+    }
+    if (memo.marketCount !== state.markets.size) {
+      memo.markets = middleMarkets(state);
+      memo.marketCount = state.markets.size;
+      // The rows are keyed by the markets' places in the list.
+      memo.rows.clear();
+    }
+    return memo;
+  }
+
   /**
    * Replaces what `owner` holds in `set` with `rows`: rows new or changed (`evRowChanged`, `middleRowChanged`) go to
    * the changes, ids no longer produced are removed. A row that changed nothing a client is told still replaces the
-   * held one (its times are the newer).
+   * held one (its times are the newer); a row kept as it was (the same object) changes nothing.
    */
   private replace<K, R extends EvRow | MiddleRow>(
     heldBy: Map<K, Held>,
@@ -694,6 +1187,8 @@ export class ValueScanner {
     for (const row of rows) {
       const id = row.id;
       const before = set.get(id);
+      ids.push(id);
+      if (before === row) continue;
       if (
         before === undefined ||
         (kind === 'ev'
@@ -702,7 +1197,6 @@ export class ValueScanner {
       )
         added.push(row);
       set.set(id, row);
-      ids.push(id);
     }
     if (held && held.ids.length > 0) {
       // Small lists (a market's prices) are searched; a game's many pairs are looked up.
