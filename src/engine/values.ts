@@ -182,26 +182,50 @@ function evRow(
       ev_pct: publishedEvPct(decimal, fairProbability),
     };
   };
-  return {
-    id: `${market.key}|${market.outcomes[outcomeIndex]!}|${book}`,
-    eventId: event.id,
-    league: event.league,
-    live: event.live,
-    type: market.spec.type,
-    book,
-    evPct,
-    updatedAt,
-    decimal,
-    american,
-    desktop,
-    mobile,
-    fairProbability,
-    fairBooks: books,
-    startsAt: event.startsAt,
-    get dto() {
-      return (dto ??= build());
-    },
-  };
+  const row = new LazyEvRow(build);
+  row.id = `${market.key}|${market.outcomes[outcomeIndex]!}|${book}`;
+  row.eventId = event.id;
+  row.league = event.league;
+  row.live = event.live;
+  row.type = market.spec.type;
+  row.book = book;
+  row.evPct = evPct;
+  row.updatedAt = updatedAt;
+  row.decimal = decimal;
+  row.american = american;
+  row.desktop = desktop;
+  row.mobile = mobile;
+  row.fairProbability = fairProbability;
+  row.fairBooks = books;
+  row.startsAt = event.startsAt;
+  return row;
+}
+
+/**
+ * A row with its DTO built on first read: a class, so that the getter is the prototype's (an object literal with a
+ * getter defines it on every row, which costs more than the rest of the row).
+ */
+class LazyEvRow implements EvRow {
+  id = '';
+  eventId = '';
+  league = '';
+  live = false;
+  type = '';
+  book = '' as SportsbookKey;
+  evPct = 0;
+  updatedAt = 0;
+  decimal = 0;
+  american = 0;
+  desktop: string | null = null;
+  mobile: string | null = null;
+  fairProbability = 0;
+  fairBooks = 0;
+  startsAt = 0;
+  private built: EvPriceDto | undefined;
+  constructor(private readonly build: () => EvPriceDto) {}
+  get dto(): EvPriceDto {
+    return (this.built ??= this.build());
+  }
 }
 
 /**
@@ -450,13 +474,16 @@ function middleRow(
   high: MiddleQuote,
   low: MiddleQuote,
   instant: number,
+  knownId?: string,
 ): MiddleRow {
   const chances = middleChances(high.line, low.line, distribution);
   const dh = high.version.decimal;
   const dl = low.version.decimal;
   const ev = middleEv(dh, dl, chances);
   const published = publishedChances(chances);
-  const id = `${event.id}|${type}|full|${high.version.book}:${high.line}|${low.version.book}:${low.line}`;
+  // The same pair's id as before when the scan knows it (no string built and hashed again).
+  const id =
+    knownId ?? `${event.id}|${type}|full|${high.version.book}:${high.line}|${low.version.book}:${low.line}`;
   let dto: MiddleDto | undefined;
   const build = (): MiddleDto => {
     const returns = middleReturns(dh, dl);
@@ -493,26 +520,47 @@ function middleRow(
       centre: roundTo(centre, 2),
     };
   };
-  return {
-    id,
-    eventId: event.id,
-    league: event.league,
-    live: event.live,
-    type,
-    books: [high.version.book, low.version.book],
-    evPct: ev * 100,
-    publishedEvPct: publishedPct(ev),
-    probability: published.middle,
-    high,
-    low,
-    centre,
-    pushHigh: published.pushHigh,
-    pushLow: published.pushLow,
-    startsAt: event.startsAt,
-    get dto() {
-      return (dto ??= build());
-    },
-  };
+  const row = new LazyMiddleRow(build, high, low);
+  row.id = id;
+  row.eventId = event.id;
+  row.league = event.league;
+  row.live = event.live;
+  row.type = type;
+  row.books = [high.version.book, low.version.book];
+  row.evPct = ev * 100;
+  row.publishedEvPct = publishedPct(ev);
+  row.probability = published.middle;
+  row.centre = centre;
+  row.pushHigh = published.pushHigh;
+  row.pushLow = published.pushLow;
+  row.startsAt = event.startsAt;
+  return row;
+}
+
+/** A middle with its DTO built on first read (a class, as `LazyEvRow`). */
+class LazyMiddleRow implements MiddleRow {
+  id = '';
+  eventId = '';
+  league = '';
+  live = false;
+  type = '';
+  books: readonly [SportsbookKey, SportsbookKey] = ['' as SportsbookKey, '' as SportsbookKey];
+  evPct = 0;
+  publishedEvPct = 0;
+  probability = 0;
+  centre = 0;
+  pushHigh = 0;
+  pushLow = 0;
+  startsAt = 0;
+  private built: MiddleDto | undefined;
+  constructor(
+    private readonly build: () => MiddleDto,
+    readonly high: MiddleQuote,
+    readonly low: MiddleQuote,
+  ) {}
+  get dto(): MiddleDto {
+    return (this.built ??= this.build());
+  }
 }
 
 function middleSide(event: OddsEvent, quote: MiddleQuote, instant: number, share: number): MiddleDto['high'] {
@@ -902,13 +950,15 @@ function eventMiddlesHot(
         : cached[variable] === centres[variable]);
   }
   let nfl: ReturnType<typeof nflScoreDistributions> | undefined;
+  const computed = { margin: false, total: false };
   const distributionOf = (variable: MiddleVariable): IntegerDistribution => {
-    if (unchanged[variable]) return game.distributions[variable]!.distribution;
+    if (unchanged[variable] || computed[variable]) return game.distributions[variable]!.distribution;
     const distribution =
       league === 'nfl'
         ? (nfl ??= nflScoreDistributions(centres.margin, centres.total))[variable]
         : scoreDistribution(league, variable, centres);
     game.distributions[variable] = { margin: centres.margin, total: centres.total, distribution };
+    computed[variable] = true;
     return distribution;
   };
   const kept = game.rows;
@@ -965,6 +1015,7 @@ function eventMiddlesHot(
               quoteOf(high, highOutcome, highLine, hp),
               quoteOf(low, lowOutcome, lowLine, lp),
               instant,
+              before?.id,
             );
           next.set(key, row);
           rows.push(row);
