@@ -126,7 +126,16 @@ export function judgeEv(
   for (const priced of prices) {
     const version = priced.version;
     rows.push(
-      evRow(event, market, priced.outcome, version, priced.fairProbability, fair.books, priced.evPct, instant),
+      evRow(
+        event,
+        market,
+        priced.outcome,
+        version,
+        priced.fairProbability,
+        fair.books,
+        priced.evPct,
+        instant,
+      ),
     );
   }
   return { rows, fair: true, validUntil };
@@ -149,7 +158,6 @@ function evRow(
   const updatedAt = version.updatedAt;
   const desktop = version.links.desktop;
   const mobile = version.links.mobile;
-  let dto: EvPriceDto | undefined;
   const build = (): EvPriceDto => {
     const outcome = market.outcomes[outcomeIndex]!;
     return {
@@ -484,7 +492,6 @@ function middleRow(
   // The same pair's id as before when the scan knows it (no string built and hashed again).
   const id =
     knownId ?? `${event.id}|${type}|full|${high.version.book}:${high.line}|${low.version.book}:${low.line}`;
-  let dto: MiddleDto | undefined;
   const build = (): MiddleDto => {
     const returns = middleReturns(dh, dl);
     const gap = middleGap(high.line, low.line);
@@ -738,7 +745,8 @@ function judgeEvHot(
       if (completeMask & (1 << slot)) columnScratch[k++] = 1 / usable[o * BOOK_COUNT + slot]!;
     insertionSort(columnScratch, k);
     const middle = k >> 1;
-    medians[o] = k % 2 === 1 ? columnScratch[middle]! : (columnScratch[middle - 1]! + columnScratch[middle]!) / 2;
+    medians[o] =
+      k % 2 === 1 ? columnScratch[middle]! : (columnScratch[middle - 1]! + columnScratch[middle]!) / 2;
   }
   let fair = memo.fair;
   let same = memo.medians !== undefined && fair !== undefined;
