@@ -12,7 +12,9 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   forbidOnly: true,
   reporter: process.env.CI ? [['list']] : [['list']],
-  timeout: 30_000,
+  // 60 s a test: the heaviest (full-page screenshots, then axe) took 31–34 s in CI on a slower machine, beside both
+  // Vitest suites on two cores (decision 172).
+  timeout: 60_000,
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
