@@ -31,6 +31,8 @@ interface Run {
   page: string;
   run: number;
   load: number;
+  /** Lighthouse's measure of the host's speed (`lhr.environment.benchmarkIndex`): its simulated CPU times scale with it. */
+  benchmarkIndex: number;
   scores: Record<string, number>;
   /** Milliseconds (CLS: unitless). */
   metrics: Record<string, number>;
@@ -62,6 +64,7 @@ try {
         page,
         run,
         load: Number(loadavg()[0]!.toFixed(1)),
+        benchmarkIndex: Math.round(runner.lhr.environment.benchmarkIndex),
         scores: Object.fromEntries(
           Object.entries(categories).map(([id, category]) => [id, Math.round((category.score ?? 0) * 100)]),
         ),
@@ -85,6 +88,7 @@ try {
         result.scores,
         result.metrics,
         `load ${result.load}`,
+        `benchmarkIndex ${result.benchmarkIndex}`,
         result.failures.length ? result.failures : '',
       );
     }

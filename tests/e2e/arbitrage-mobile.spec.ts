@@ -45,6 +45,39 @@ test('on a phone the bet buttons use the mobile links, sides stack and nothing o
 test.describe('on a 390 × 844 phone', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
+  // Decision 175: what the first data brings above the rows (the update time, the profit count, the tabs' counts)
+  // has its space in the prerendered page, so nothing on screen moves when the rows come.
+  test('the first data shifts nothing on screen: no layout shift from the first paint to the rows', async ({
+    page,
+  }) => {
+    await page.addInitScript(() => {
+      const shifts: { value: number; nodes: string[] }[] = [];
+      (window as unknown as { shifts: typeof shifts }).shifts = shifts;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & {
+          value: number;
+          hadRecentInput: boolean;
+          sources: { node?: Node | null }[];
+        })[]) {
+          if (!entry.hadRecentInput) {
+            shifts.push({
+              value: entry.value,
+              nodes: entry.sources.map((source) => (source.node as Element | null)?.className ?? '?'),
+            });
+          }
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await page.goto('/betting-tools/arbitrage');
+    await expect(page.getByRole('table').getByRole('row').nth(1)).toBeVisible();
+    await expect(page.getByTestId('profit-count')).toHaveText(/^\d+ with a guaranteed profit$/);
+    // Two frames, so a shift of the rows' commit is reported.
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
+    expect(await page.evaluate(() => (window as unknown as { shifts: unknown[] }).shifts)).toEqual([]);
+  });
+
   test('the first arb is on the first screen; "Filters and settings" unfolds the toolbar', async ({
     page,
   }) => {

@@ -264,6 +264,55 @@ describe('createFeedReader on the text of the feed', () => {
   });
 });
 
+describe('createFeedReader.readInSlices', () => {
+  it('reads what `read` reads, pausing between arbs once each slice has used its budget', async () => {
+    const { reader: sliced } = countingReader();
+    const { reader: whole } = countingReader();
+    let pauses = 0;
+    const pause = () => {
+      pauses++;
+      return Promise.resolve();
+    };
+    const text = body([a, b, c]);
+    // A budget of 0: every step ends its slice (three arbs parsed, then three validated).
+    expect(await sliced.readInSlices(text, pause, 0)).toEqual(whole.read(text));
+    expect(pauses).toBe(6);
+  });
+
+  it('does not pause while the slice is within its budget, nor for arbs it has read before', async () => {
+    const { reader, counter } = countingReader();
+    let pauses = 0;
+    const pause = () => {
+      pauses++;
+      return Promise.resolve();
+    };
+    await reader.readInSlices(body([a, b, c]), pause, 60_000);
+    expect(pauses).toBe(0);
+    const again = await reader.readInSlices(body([a, b, c], 2), pause, 0);
+    expect(again.feed.arbs).toEqual([a, b, c]);
+    expect(pauses).toBe(0);
+    expect(counter.arbsParsed).toBe(3);
+  });
+
+  it('pauses on a feed that does not split too, and leaves out an arb that breaks the schema', async () => {
+    const { reader } = countingReader();
+    let pauses = 0;
+    const broken = { ...b, edge_pct: 'high' };
+    const text = JSON.stringify({ arbs: [a, broken, c], source: 'replay', generated_at: 1 }, null, 2);
+    const { feed, invalid } = await reader.readInSlices(
+      text,
+      () => {
+        pauses++;
+        return Promise.resolve();
+      },
+      0,
+    );
+    expect(feed.arbs).toEqual([a, c]);
+    expect(invalid).toBe(1);
+    expect(pauses).toBe(3);
+  });
+});
+
 describe('splitFeedText', () => {
   it('cuts the engine layout into its envelope and one piece per arb', () => {
     expect(

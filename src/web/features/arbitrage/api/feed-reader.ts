@@ -162,9 +162,9 @@ export function createFeedReader(schemas: FeedSchemas) {
 
   /**
    * The entries of a feed split into pieces, or null when a new piece is not JSON on its own (the cut was wrong, so
-   * nothing is validated: the whole text decides).
+   * nothing is validated: the whole text decides). A step (`yield`) after each piece parsed or validated.
    */
-  function entriesOfPieces(pieces: readonly string[]): (Entry | null)[] | null {
+  function* entriesOfPieces(pieces: readonly string[]): Generator<void, (Entry | null)[] | null> {
     const found: (Entry | null | { json: unknown })[] = [];
     for (const piece of pieces) {
       const entry = byText.get(piece);
@@ -177,8 +177,18 @@ export function createFeedReader(schemas: FeedSchemas) {
       } catch {
         return null;
       }
+      yield;
     }
-    return found.map((item) => (item === null || 'arb' in item ? item : entryOf(item.json)));
+    const entries: (Entry | null)[] = [];
+    for (const item of found) {
+      if (item === null || 'arb' in item) {
+        entries.push(item);
+        continue;
+      }
+      entries.push(entryOf(item.json));
+      yield;
+    }
+    return entries;
   }
 
   function finish(
@@ -209,26 +219,57 @@ export function createFeedReader(schemas: FeedSchemas) {
     return { feed: { ...envelope, arbs: previousArbs as Arb[] }, keys, invalid };
   }
 
+  /** The read of `text` in steps: one per arb parsed or validated, so a caller may pause between them. */
+  function* steps(text: string): Generator<void, ReadFeed> {
+    const split = splitFeedText(text);
+    if (split) {
+      let envelope: ReturnType<FeedSchemas['envelope']['parse']> | null = null;
+      try {
+        envelope = schemas.envelope.parse(JSON.parse(split.envelope));
+      } catch {
+        // Not a feed as cut; the whole text decides below.
+      }
+      // The envelope's arbs are the `[]` left by the cut: the text after it holds no `]`, so no later array.
+      const entries = envelope ? yield* entriesOfPieces(split.pieces) : null;
+      if (envelope && entries) return finish(envelope, entries, split.pieces);
+    }
+    const envelope = schemas.envelope.parse(JSON.parse(text));
+    const entries: (Entry | null)[] = [];
+    for (const json of envelope.arbs) {
+      entries.push(entryOf(json));
+      yield;
+    }
+    return finish(envelope, entries, null);
+  }
+
   return {
     /**
      * Validates `text` (the response body), leaving out the arbs that fail the schema; throws JSON.parse's error when
      * it is not JSON and the envelope schema's error when it is not a feed.
      */
     read(text: string): ReadFeed {
-      const split = splitFeedText(text);
-      if (split) {
-        let envelope: ReturnType<FeedSchemas['envelope']['parse']> | null = null;
-        try {
-          envelope = schemas.envelope.parse(JSON.parse(split.envelope));
-        } catch {
-          // Not a feed as cut; the whole text decides below.
-        }
-        // The envelope's arbs are the `[]` left by the cut: the text after it holds no `]`, so no later array.
-        const entries = envelope ? entriesOfPieces(split.pieces) : null;
-        if (envelope && entries) return finish(envelope, entries, split.pieces);
+      const run = steps(text);
+      for (;;) {
+        const step = run.next();
+        if (step.done) return step.value;
       }
-      const envelope = schemas.envelope.parse(JSON.parse(text));
-      return finish(envelope, envelope.arbs.map(entryOf), null);
+    },
+    /**
+     * `read`, paused (`await pause()`) whenever `budgetMs` of work has passed since the last pause, so a large first
+     * feed (hundreds of new arbs to parse and validate) is not one long task that blocks the page; a refresh that
+     * finds few new arbs finishes within one slice (docs/decisions/175).
+     */
+    async readInSlices(text: string, pause: () => Promise<unknown>, budgetMs: number): Promise<ReadFeed> {
+      const run = steps(text);
+      let sliceStart = performance.now();
+      for (;;) {
+        const step = run.next();
+        if (step.done) return step.value;
+        if (performance.now() - sliceStart >= budgetMs) {
+          await pause();
+          sliceStart = performance.now();
+        }
+      }
     },
   };
 }

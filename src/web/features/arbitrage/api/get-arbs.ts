@@ -1,6 +1,7 @@
 import { arbKey } from '#domain/arb-feed.ts';
 import type { ArbFeed } from '#domain/schemas/feed.ts';
 import { publicConfig } from '#web/config.ts';
+import { SLICE_MS, yieldToMain } from '#web/lib/yield-to-main.ts';
 import { nextHighlights, type HighlightBatch } from '../hooks/use-new-arb-highlights.ts';
 import { createFeedReader } from './feed-reader.ts';
 import { usePolledQuery, type PolledQueryOptions } from './use-polled-query.ts';
@@ -102,7 +103,9 @@ export async function fetchArbs({ signal }: { signal?: AbortSignal } = {}): Prom
   }
   const body = await response.text();
   performance.mark(RECEIVED_MARK);
-  const { feed, keys, invalid } = (await reader).read(body);
+  // In slices: the first answer brings every arb new (300 on the demo board, ~280 KB), whose parsing and validation in
+  // one go was a long task of the page's load; later answers re-read only the arbs that changed.
+  const { feed, keys, invalid } = await (await reader).readInSlices(body, yieldToMain, SLICE_MS);
   performance.mark(PARSED_MARK);
   return { feed, sample: false, keys, invalidArbs: invalid, receivedAt: Date.now(), highlights: [] };
 }

@@ -334,7 +334,9 @@ export function ArbitrageScreen() {
             other side.
           </p>
         </div>
-        <div className="flex flex-col items-end gap-1">
+        {/* The badge and the time arrive with the data: their space is kept from the first paint, so the rows below
+            do not move when they come (a phone wraps this column under the title; docs/decisions/175). */}
+        <div className="flex min-h-[3.125rem] flex-col items-end gap-1">
           {demo ? (
             <p className="inline-flex flex-wrap items-baseline gap-x-2 rounded-md border border-amber-400/50 bg-amber-400/10 px-2.5 py-1 text-sm font-semibold text-amber-200">
               Demo data
@@ -367,11 +369,10 @@ export function ArbitrageScreen() {
             onChange={setMode}
             renderCount={(value) => (result ? filtered[value].length : '–')}
           />
-          {result ? (
-            <p data-testid="profit-count" className="text-sm text-slate-300">
-              <span className="font-semibold text-emerald-300">{profitable}</span> with a guaranteed profit
-            </p>
-          ) : null}
+          <p data-testid="profit-count" className="text-sm text-slate-300">
+            <span className="font-semibold text-emerald-300">{result ? profitable : '–'}</span> with a
+            guaranteed profit
+          </p>
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <SportsbookPicker selected={selected} onChange={setSelected} />

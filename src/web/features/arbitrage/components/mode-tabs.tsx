@@ -81,7 +81,7 @@ export function ModeTabs({
             }
           >
             {tab.label}
-            <span className="rounded-full bg-slate-950/20 px-1.5 font-mono text-xs tabular-nums">
+            <span className="min-w-[calc(3ch+0.75rem)] rounded-full bg-slate-950/20 px-1.5 text-center font-mono text-xs tabular-nums">
               {renderCount(tab.value)}
               <span className="sr-only"> arbs</span>
             </span>
