@@ -1,6 +1,6 @@
 // `npm run audit:lighthouse`: Lighthouse (mobile preset) in Debian's Chromium against pages served by the real
-// server. Prints the four category scores and the paint metrics per page and run, and writes
-// bench/results/lighthouse.json.
+// server. Prints the four category scores, the paint metrics and Lighthouse's `benchmarkIndex` (the host's speed, which
+// the simulated CPU figures scale with: docs/decisions/175) per page and run, and writes bench/results/lighthouse.json.
 // Options (environment): LIGHTHOUSE_PAGES (comma-separated paths; default the home, arbitrage, pricing, positive-EV,
 // middles and API docs pages), LIGHTHOUSE_RUNS (passes over the pages, default 1), LIGHTHOUSE_PORT, BUILD_DIR (the server's:
 // audit another build), LIGHTHOUSE_REPORTS_DIR (write every run's full Lighthouse JSON there).
