@@ -2,7 +2,7 @@ import { outcomesOf, type LeagueKey } from '#domain/markets.ts';
 import { americanToDecimal, type AmericanOdds } from '#domain/odds.ts';
 import { gaussian, seededRandom } from '#domain/random.ts';
 import { SPORTSBOOK_KEYS, type SportsbookKey } from '#domain/sportsbooks.ts';
-import { slug } from '../../events.ts';
+import { DEFAULT_MERGE_TOLERANCE_MS, slug } from '../../events.ts';
 import type { PriceMessage, SourceMessage } from '../../messages.ts';
 import { simulatedLinks } from '../links.ts';
 import { TEAMS } from '../teams.ts';
@@ -180,6 +180,7 @@ export class MarketSimulator {
       slug: slug(`${away[0]} ${home[0]}`),
       props: null,
     };
+    this.untangle(event);
     event.markets = plansFor(league).map((plan, index) => this.createMarket(event, plan, index));
     event.props = this.props && this.propsPosted(event, this.nowMs) ? this.props.create(event) : null;
     return event;
@@ -311,6 +312,35 @@ export class MarketSimulator {
       event.startsAt = onFive(endsAt - MODELS[event.league].durationMinutes * 60_000);
       event.endsAt = endsAt;
     });
+    for (const event of live) this.untangle(event);
+  }
+
+  /**
+   * Two fixtures of the same home and away teams starting within the engine's merge tolerance are one event to the
+   * engine (two sources of one game), which would put two fair models behind its prices: such a fixture is hung the
+   * other way round, or given another pair of teams (only then are more numbers drawn, so a board without a clash is
+   * the same as before).
+   */
+  private untangle(event: SimEvent): void {
+    const clashes = (home: string, away: string) =>
+      this.events.some(
+        (other) =>
+          other !== event &&
+          other.league === event.league &&
+          other.home[0] === home &&
+          other.away[0] === away &&
+          Math.abs(other.startsAt - event.startsAt) <= DEFAULT_MERGE_TOLERANCE_MS,
+      );
+    if (!clashes(event.home[0], event.away[0])) return;
+    if (!clashes(event.away[0], event.home[0])) [event.home, event.away] = [event.away, event.home];
+    else
+      while (clashes(event.home[0], event.away[0]) || event.home[0] === event.away[0]) {
+        event.home = this.pick(TEAMS[event.league]);
+        event.away = this.pick(TEAMS[event.league]);
+      }
+    event.slug = slug(`${event.away[0]} ${event.home[0]}`);
+    // The props' rosters follow the teams (the prop simulator draws from its own generator).
+    if (event.props) event.props = this.props!.create(event);
   }
 
   /** Whether the market is a period market whose period is over at `now` (by the game clock model, PERIOD_ENDS). */
