@@ -6,6 +6,7 @@ import {
   isMiddle,
   marketCentre,
   middleChances,
+  normalMiddleChances,
   middleEv,
   middleGap,
   middleReturns,
@@ -264,6 +265,32 @@ describe('the published figures', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('normalMiddleChances: the discretised normal in closed form', () => {
+  it('gives the chances of middleChances over discretisedNormal, for gaps, pushes, a lost 0 and a floor', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: -30, max: 260, noNaN: true }),
+        fc.double({ min: 1, max: 20, noNaN: true }),
+        fc.integer({ min: -60, max: 520 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.boolean(),
+        fc.boolean(),
+        (mean, sigma, halfHigh, halfWidth, noZero, floored) => {
+          const high = halfHigh / 2;
+          const low = high + halfWidth / 2 + 0.5;
+          fc.pre(isMiddle(high, low) && (!floored || mean > 0));
+          const options = floored ? { floor: 0 } : { noZero };
+          const expected = middleChances(high, low, discretisedNormal(mean, sigma, options));
+          const got = normalMiddleChances(high, low, mean, sigma, options);
+          for (const key of ['middle', 'pushHigh', 'pushLow', 'miss'] as const)
+            expect(Math.abs(got[key] - expected[key]), key).toBeLessThanOrEqual(1e-12);
+        },
+      ),
+      { numRuns: 500 },
     );
   });
 });

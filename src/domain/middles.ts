@@ -193,10 +193,85 @@ export function scoreDistribution(
   centre: { margin: number; total: number },
 ): IntegerDistribution {
   if (league === 'nfl') return nflScoreDistributions(centre.margin, centre.total)[variable];
+  const { mean, sigma, floor, noZero } = normalModel(league, variable, centre);
+  return discretisedNormal(mean, sigma, floor === undefined ? { noZero } : { floor });
+}
+
+/** The normal behind a league's (not the NFL's) distribution of `variable`: its mean, σ, least value and whether it may be 0. */
+export function normalModel(
+  league: LeagueKey,
+  variable: MiddleVariable,
+  centre: { margin: number; total: number },
+): { mean: number; sigma: number; floor: number | undefined; noZero: boolean } {
   const prior = SGP_GAME_PRIORS[league];
   return variable === 'margin'
-    ? discretisedNormal(centre.margin, prior.sigmaMargin, { noZero: !LEAGUES[league].hasDraws })
-    : discretisedNormal(centre.total, prior.sigmaTotal, { floor: 0 });
+    ? { mean: centre.margin, sigma: prior.sigmaMargin, floor: undefined, noZero: !LEAGUES[league].hasDraws }
+    : { mean: centre.total, sigma: prior.sigmaTotal, floor: 0, noZero: false };
+}
+
+/**
+ * `middleChances` over `discretisedNormal(mean, sigma, options)` without building the distribution: the continuity
+ * correction makes the mass of whole numbers a..b one difference of Φ (Φ at b + ½ less Φ at a − ½), so a middle needs
+ * Φ at its gap's and pushes' ends and the normaliser's (the same cut at 8 σ, floor and lost 0): a handful of Φ instead
+ * of one per whole number in ±8 σ. The same figures up to the last bits of a double (the sums are taken in another
+ * order; middles.test.ts compares them).
+ */
+export function normalMiddleChances(
+  high: number,
+  low: number,
+  mean: number,
+  sigma: number,
+  options: { floor?: number | undefined; noZero?: boolean } = {},
+): MiddleChances {
+  if (!isMiddleLines(high, low)) throw new RangeError(`Not a middle: high ${high}, low ${low}`);
+  if (!Number.isFinite(mean) || !(sigma > 0)) throw new RangeError(`Bad normal (${mean}, ${sigma})`);
+  let min = Math.floor(mean - TAIL_SIGMAS * sigma);
+  if (options.floor !== undefined) min = Math.max(min, options.floor);
+  const max = Math.max(min, Math.ceil(mean + TAIL_SIGMAS * sigma));
+  const zero =
+    options.noZero && min <= 0 && max >= 0 ? upperCdf(0, mean, sigma) - upperCdf(-1, mean, sigma) : 0;
+  const sum = upperCdf(max, mean, sigma) - upperCdf(min - 1, mean, sigma) - zero;
+  if (!(sum > 0)) throw new RangeError('A distribution needs some mass');
+  const middle = normalMass(Math.floor(high) + 1, Math.ceil(low) - 1, mean, sigma, min, max, zero) / sum;
+  const pushHigh = Number.isInteger(high) ? normalMass(high, high, mean, sigma, min, max, zero) / sum : 0;
+  const pushLow = Number.isInteger(low) ? normalMass(low, low, mean, sigma, min, max, zero) / sum : 0;
+  return { middle, pushHigh, pushLow, miss: Math.max(0, 1 - middle - pushHigh - pushLow) };
+}
+
+/** Φ at k + ½ (the upper end of whole number k) of N(mean, sigma²). */
+function upperCdf(k: number, mean: number, sigma: number): number {
+  return normalCdf((k + 0.5 - mean) / sigma);
+}
+
+/** The unnormalised mass of whole numbers from..to within min..max, less the lost 0's `zero`. */
+function normalMass(
+  from: number,
+  to: number,
+  mean: number,
+  sigma: number,
+  min: number,
+  max: number,
+  zero: number,
+): number {
+  const a = Math.max(from, min);
+  const b = Math.min(to, max);
+  if (a > b) return 0;
+  return Math.max(0, upperCdf(b, mean, sigma) - upperCdf(a - 1, mean, sigma) - (a <= 0 && b >= 0 ? zero : 0));
+}
+
+/** A middle's chances under the league's model: the NFL's from its drive model's distribution, the others' in closed form. */
+export function modelMiddleChances(
+  league: LeagueKey,
+  variable: MiddleVariable,
+  centre: { margin: number; total: number },
+  high: number,
+  low: number,
+  nflDistribution?: IntegerDistribution,
+): MiddleChances {
+  if (league === 'nfl')
+    return middleChances(high, low, nflDistribution ?? scoreDistribution(league, variable, centre));
+  const { mean, sigma, floor, noZero } = normalModel(league, variable, centre);
+  return normalMiddleChances(high, low, mean, sigma, { floor, noZero });
 }
 
 /**
@@ -268,12 +343,18 @@ export function middleGap(high: number, low: number): number[] {
  * can win (home −3 with away +3.5 is not: on a 3 one side pushes and the other wins, never both).
  */
 export function isMiddle(high: number, low: number): boolean {
-  return middleGap(high, low).length > 0;
+  return isMiddleLines(high, low);
+}
+
+/** `isMiddle` without building the gap: both lines in half points and a whole number strictly between. */
+export function isMiddleLines(high: number, low: number): boolean {
+  return Number.isInteger(high * 2) && Number.isInteger(low * 2) && Math.floor(high) + 1 < low;
 }
 
 export function middleChances(high: number, low: number, distribution: IntegerDistribution): MiddleChances {
-  if (!isMiddle(high, low)) throw new RangeError(`Not a middle: high ${high}, low ${low}`);
-  const middle = middleGap(high, low).reduce((sum, x) => sum + probabilityOf(distribution, x), 0);
+  if (!isMiddleLines(high, low)) throw new RangeError(`Not a middle: high ${high}, low ${low}`);
+  let middle = 0;
+  for (let x = Math.floor(high) + 1; x < low; x += 1) middle += probabilityOf(distribution, x);
   const pushHigh = Number.isInteger(high) ? probabilityOf(distribution, high) : 0;
   const pushLow = Number.isInteger(low) ? probabilityOf(distribution, low) : 0;
   return { middle, pushHigh, pushLow, miss: Math.max(0, 1 - middle - pushHigh - pushLow) };

@@ -13,8 +13,9 @@ import { specLabel, specOutcomeLabel } from '#domain/market-labels.ts';
 import { LEAGUES, type GameMarketSpec, type LeagueKey, type OddsEvent } from '#domain/markets.ts';
 import {
   isMiddle,
+  isMiddleLines,
   marketCentre,
-  middleChances,
+  modelMiddleChances,
   middleEv,
   middleGap,
   middleModel,
@@ -24,9 +25,9 @@ import {
   nflScoreDistributions,
   publishedChances,
   publishedPct,
-  scoreDistribution,
   type IntegerDistribution,
   type LineQuote,
+  type MiddleChances,
   type MiddleVariable,
 } from '#domain/middles.ts';
 import { shinInto } from '#domain/devig.ts';
@@ -337,21 +338,26 @@ export function eventMiddles(
   const total = marketCentre(league, 'total', lineQuotes(quotes.total), minBooks);
   if (margin === undefined && total === undefined) return { rows, validUntil: Infinity };
   const centres = { margin: margin ?? 0, total: total ?? defaultTotal(league) };
-  // The distributions are computed once per game, and only when a pair needs them (the NFL's are the costly ones).
+  // The NFL's distributions are computed once per game, and only when a pair needs them; the other leagues' chances
+  // are in closed form.
   let nfl: ReturnType<typeof nflScoreDistributions> | undefined;
-  const distributionOf = (variable: MiddleVariable): IntegerDistribution =>
-    league === 'nfl'
-      ? (nfl ??= nflScoreDistributions(centres.margin, centres.total))[variable]
-      : scoreDistribution(league, variable, centres);
   for (const [type, variable, centre] of [
     ['spread', 'margin', margin],
     ['total', 'total', total],
   ] as const) {
     if (centre === undefined) continue;
-    let distribution: IntegerDistribution | undefined;
     pairs(quotes[type], (high, low) => {
-      distribution ??= distributionOf(variable);
-      rows.push(middleRow(event, type, variable, centre, league, distribution, high, low, instant));
+      const chances = modelMiddleChances(
+        league,
+        variable,
+        centres,
+        high.line,
+        low.line,
+        league === 'nfl'
+          ? (nfl ??= nflScoreDistributions(centres.margin, centres.total))[variable]
+          : undefined,
+      );
+      rows.push(middleRow(event, type, variable, centre, league, chances, high, low, instant));
     });
   }
   return { rows, validUntil };
@@ -478,57 +484,18 @@ function middleRow(
   variable: MiddleVariable,
   centre: number,
   league: LeagueKey,
-  distribution: IntegerDistribution,
+  chances: MiddleChances,
   high: MiddleQuote,
   low: MiddleQuote,
   instant: number,
   knownId?: string,
+  published: MiddleChances = publishedChances(chances),
+  ev: number = middleEv(high.version.decimal, low.version.decimal, chances),
 ): MiddleRow {
-  const chances = middleChances(high.line, low.line, distribution);
-  const dh = high.version.decimal;
-  const dl = low.version.decimal;
-  const ev = middleEv(dh, dl, chances);
-  const published = publishedChances(chances);
+  const row = new LazyMiddleRow(event, variable, league, instant, high, low, published, ev);
   // The same pair's id as before when the scan knows it (no string built and hashed again).
-  const id =
+  row.id =
     knownId ?? `${event.id}|${type}|full|${high.version.book}:${high.line}|${low.version.book}:${low.line}`;
-  const build = (): MiddleDto => {
-    const returns = middleReturns(dh, dl);
-    const gap = middleGap(high.line, low.line);
-    const [highCents, lowCents] = middleStakesCents(STAKE_EXAMPLE_CENTS, dh, dl);
-    const returnsPct = {
-      middle: publishedPct(returns.hit),
-      push_high: publishedPct(returns.pushHigh),
-      push_low: publishedPct(returns.pushLow),
-      miss: publishedPct(returns.miss),
-    };
-    return {
-      id,
-      event: toEventDto(event),
-      market: { type, period: 'full', variable },
-      high: middleSide(event, high, instant, returns.stakeShareHigh),
-      low: middleSide(event, low, instant, 1 - returns.stakeShareHigh),
-      gap: { from: gap[0]!, to: gap[gap.length - 1]! },
-      pushes: {
-        high: Number.isInteger(high.line) ? high.line : null,
-        low: Number.isInteger(low.line) ? low.line : null,
-      },
-      probability: {
-        middle: published.middle,
-        push_high: published.pushHigh,
-        push_low: published.pushLow,
-        miss: published.miss,
-      },
-      returns_pct: returnsPct,
-      worst_case_pct: Math.min(returnsPct.middle, returnsPct.push_high, returnsPct.push_low, returnsPct.miss),
-      ev_pct: publishedPct(ev),
-      stakes: { total_cents: STAKE_EXAMPLE_CENTS, high_cents: highCents, low_cents: lowCents },
-      model: middleModel(league),
-      centre: roundTo(centre, 2),
-    };
-  };
-  const row = new LazyMiddleRow(build, high, low);
-  row.id = id;
   row.eventId = event.id;
   row.league = event.league;
   row.live = event.live;
@@ -544,7 +511,10 @@ function middleRow(
   return row;
 }
 
-/** A middle with its DTO built on first read (a class, as `LazyEvRow`). */
+/**
+ * A middle with its DTO built on first read: a class whose fields hold what the DTO needs (no closure a row: a
+ * closure and its context cost more than the rest of the row).
+ */
 class LazyMiddleRow implements MiddleRow {
   id = '';
   eventId = '';
@@ -561,13 +531,69 @@ class LazyMiddleRow implements MiddleRow {
   startsAt = 0;
   private built: MiddleDto | undefined;
   constructor(
-    private readonly build: () => MiddleDto,
+    private readonly event: OddsEvent,
+    private readonly variable: MiddleVariable,
+    private readonly leagueKey: LeagueKey,
+    private readonly instant: number,
     readonly high: MiddleQuote,
     readonly low: MiddleQuote,
+    private readonly published: MiddleChances,
+    private readonly ev: number,
   ) {}
   get dto(): MiddleDto {
-    return (this.built ??= this.build());
+    return (this.built ??= middleDto(this));
   }
+  /** The fields `middleDto` reads. */
+  get parts() {
+    return {
+      event: this.event,
+      variable: this.variable,
+      league: this.leagueKey,
+      instant: this.instant,
+      published: this.published,
+      ev: this.ev,
+    };
+  }
+}
+
+function middleDto(row: LazyMiddleRow): MiddleDto {
+  const { event, variable, league, instant, published, ev } = row.parts;
+  const { high, low } = row;
+  const dh = high.version.decimal;
+  const dl = low.version.decimal;
+  const returns = middleReturns(dh, dl);
+  const gap = middleGap(high.line, low.line);
+  const [highCents, lowCents] = middleStakesCents(STAKE_EXAMPLE_CENTS, dh, dl);
+  const returnsPct = {
+    middle: publishedPct(returns.hit),
+    push_high: publishedPct(returns.pushHigh),
+    push_low: publishedPct(returns.pushLow),
+    miss: publishedPct(returns.miss),
+  };
+  return {
+    id: row.id,
+    event: toEventDto(event),
+    market: { type: row.type as 'spread' | 'total', period: 'full', variable },
+    high: middleSide(event, high, instant, returns.stakeShareHigh),
+    low: middleSide(event, low, instant, 1 - returns.stakeShareHigh),
+    gap: { from: gap[0]!, to: gap[gap.length - 1]! },
+    pushes: {
+      high: Number.isInteger(high.line) ? high.line : null,
+      low: Number.isInteger(low.line) ? low.line : null,
+    },
+    probability: {
+      middle: published.middle,
+      push_high: published.pushHigh,
+      push_low: published.pushLow,
+      miss: published.miss,
+    },
+    returns_pct: returnsPct,
+    worst_case_pct: Math.min(returnsPct.middle, returnsPct.push_high, returnsPct.push_low, returnsPct.miss),
+    ev_pct: publishedPct(ev),
+    stakes: { total_cents: STAKE_EXAMPLE_CENTS, high_cents: highCents, low_cents: lowCents },
+    model: middleModel(league),
+    centre: roundTo(row.centre, 2),
+  };
 }
 
 function middleSide(event: OddsEvent, quote: MiddleQuote, instant: number, share: number): MiddleDto['high'] {
@@ -647,6 +673,8 @@ interface MarketMemo {
   fair: Float64Array | undefined;
   /** Per book slot: high decimal, low decimal, the estimate they gave (middle markets only). */
   estimates: Float64Array | undefined;
+  /** Per outcome and book slot: the price's quote as middles show it (middle markets only). */
+  quotes?: (MiddleQuote | undefined)[];
 }
 
 /** What the scanner remembers of a game: its middle markets, its distributions by centre, its rows by pair. */
@@ -669,8 +697,9 @@ interface CachedDistribution {
 let usableScratch = new Float64Array(4 * BOOK_COUNT);
 const columnScratch = new Float64Array(BOOK_COUNT);
 let mediansScratch = new Float64Array(4);
-const marginScratch: number[] = [];
-const totalScratch: number[] = [];
+/** A game's centre estimates per variable (grown as needed). */
+let marginScratch: Float64Array = new Float64Array(64);
+let totalScratch: Float64Array = new Float64Array(64);
 /** Per middle market and side (0 high, 1 low): its best two usable slots (-1: none). */
 let bestScratch = new Int32Array(16);
 
@@ -814,15 +843,17 @@ function judgeEvHot(
   return { rows, fair: true, validUntil };
 }
 
-/** A half-point line pair with a whole number strictly between (`isMiddle`, without building the gap). */
-function isMiddleLines(high: number, low: number): boolean {
-  return Number.isInteger(high * 2) && Number.isInteger(low * 2) && Math.floor(high) + 1 < low;
+function grown(values: Float64Array): Float64Array {
+  const next = new Float64Array(values.length * 2);
+  next.set(values);
+  return next;
 }
 
-function medianOf(values: number[]): number {
-  values.sort((a, b) => a - b);
-  const mid = values.length >> 1;
-  return values.length % 2 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;
+/** The median of the first `length` values (sorted in place). */
+function medianOf(values: Float64Array, length: number): number {
+  insertionSort(values, length);
+  const mid = length >> 1;
+  return length % 2 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;
 }
 
 function popcount(mask: number): number {
@@ -856,8 +887,8 @@ function eventMiddlesHot(
   let validUntil = Infinity;
   let marginBooks = 0;
   let totalBooks = 0;
-  marginScratch.length = 0;
-  totalScratch.length = 0;
+  let marginCount = 0;
+  let totalCount = 0;
   for (let m = 0; m < count; m += 1) {
     const market = markets[m]!;
     const spread = market.spec.type === 'spread';
@@ -926,10 +957,12 @@ function eventMiddlesHot(
           estimates[at + 2] = estimate;
         }
         if (spread) {
-          marginScratch.push(estimate);
+          if (marginCount === marginScratch.length) marginScratch = grown(marginScratch);
+          marginScratch[marginCount++] = estimate;
           marginBooks |= 1 << slot;
         } else {
-          totalScratch.push(estimate);
+          if (totalCount === totalScratch.length) totalScratch = grown(totalScratch);
+          totalScratch[totalCount++] = estimate;
           totalBooks |= 1 << slot;
         }
       }
@@ -939,36 +972,23 @@ function eventMiddlesHot(
     best[m * 4 + 2] = l0;
     best[m * 4 + 3] = l1;
   }
-  const margin = popcount(marginBooks) >= minBooks ? medianOf(marginScratch) : undefined;
-  const total = popcount(totalBooks) >= minBooks ? medianOf(totalScratch) : undefined;
+  const margin = popcount(marginBooks) >= minBooks ? medianOf(marginScratch, marginCount) : undefined;
+  const total = popcount(totalBooks) >= minBooks ? medianOf(totalScratch, totalCount) : undefined;
   if (margin === undefined && total === undefined) {
     game.rows.clear();
     return { rows, validUntil: Infinity };
   }
   const centres = { margin: margin ?? 0, total: total ?? defaultTotal(league) };
-  // Each variable's distribution is kept while what it depends on stays: the NFL's on both centres, the others' on
-  // their own.
-  const unchanged = { margin: false, total: false };
-  for (const variable of ['margin', 'total'] as const) {
-    const cached = game.distributions[variable];
-    unchanged[variable] =
-      cached !== undefined &&
-      (league === 'nfl'
-        ? cached.margin === centres.margin && cached.total === centres.total
-        : cached[variable] === centres[variable]);
+  // The NFL's distributions are kept while both centres stay (the other leagues' chances are in closed form).
+  if (league === 'nfl') {
+    const cached = game.distributions;
+    if (
+      cached.margin === undefined ||
+      cached.margin.margin !== centres.margin ||
+      cached.margin.total !== centres.total
+    )
+      game.distributions = {};
   }
-  let nfl: ReturnType<typeof nflScoreDistributions> | undefined;
-  const computed = { margin: false, total: false };
-  const distributionOf = (variable: MiddleVariable): IntegerDistribution => {
-    if (unchanged[variable] || computed[variable]) return game.distributions[variable]!.distribution;
-    const distribution =
-      league === 'nfl'
-        ? (nfl ??= nflScoreDistributions(centres.margin, centres.total))[variable]
-        : scoreDistribution(league, variable, centres);
-    game.distributions[variable] = { margin: centres.margin, total: centres.total, distribution };
-    computed[variable] = true;
-    return distribution;
-  };
   const kept = game.rows;
   const next = new Map<number, MiddleRow>();
   for (let mh = 0; mh < count; mh += 1) {
@@ -982,6 +1002,7 @@ function eventMiddlesHot(
     let highOutcome = -1;
     for (let o = 0; o < high.outcomes.length && highOutcome < 0; o += 1)
       if (sideOf(high, o) === 'high') highOutcome = o;
+    const highMemo = memoOf(high);
     for (let ml = 0; ml < count; ml += 1) {
       const low = markets[ml]!;
       if (low.spec.type !== high.spec.type || best[ml * 4 + 2]! < 0) continue;
@@ -991,6 +1012,10 @@ function eventMiddlesHot(
       let lowOutcome = -1;
       for (let o = 0; o < low.outcomes.length && lowOutcome < 0; o += 1)
         if (sideOf(low, o) === 'low') lowOutcome = o;
+      const lowMemo = memoOf(low);
+      // One line pair's chances serve its (up to four) pairs of books.
+      let chances: MiddleChances | undefined;
+      let published: MiddleChances | undefined;
       for (let a = 0; a < 2; a += 1) {
         const hs = best[mh * 4 + a]!;
         if (hs < 0) continue;
@@ -998,33 +1023,47 @@ function eventMiddlesHot(
           const ls = best[ml * 4 + 2 + b]!;
           if (ls < 0 || ls === hs) continue;
           const key = ((mh * BOOK_COUNT + hs) * 4096 + ml) * BOOK_COUNT + ls;
-          const hp = high.slots[highOutcome * BOOK_COUNT + hs]!;
-          const lp = low.slots[lowOutcome * BOOK_COUNT + ls]!;
+          const highQuote = slotQuote(highMemo, high, highOutcome, highLine, hs);
+          const lowQuote = slotQuote(lowMemo, low, lowOutcome, lowLine, ls);
+          chances ??= modelMiddleChances(
+            league,
+            variable,
+            centres,
+            highLine,
+            lowLine,
+            league === 'nfl' ? nflDistributionOf(game, centres, variable) : undefined,
+          );
+          published ??= publishedChances(chances);
+          const ev = middleEv(highQuote.version.decimal, lowQuote.version.decimal, chances);
           const before = kept.get(key);
-          let row: MiddleRow;
-          if (
+          // A held row is kept when nothing it shows moved: the same quotes, the same published chances, EV and
+          // centre, the same event record. Its full-precision EV and centre may lag by less than what is published.
+          const row =
             before !== undefined &&
-            unchanged[variable] &&
-            before.centre === centre &&
-            sameQuote(before.high, hp) &&
-            sameQuote(before.low, lp) &&
+            before.high === highQuote &&
+            before.low === lowQuote &&
+            before.probability === published.middle &&
+            before.pushHigh === published.pushHigh &&
+            before.pushLow === published.pushLow &&
+            before.publishedEvPct === publishedPct(ev) &&
+            roundTo(before.centre, 2) === roundTo(centre, 2) &&
             before.live === event.live &&
             before.startsAt === event.startsAt
-          )
-            row = before;
-          else
-            row = middleRow(
-              event,
-              spread ? 'spread' : 'total',
-              variable,
-              centre,
-              league,
-              distributionOf(variable),
-              quoteOf(high, highOutcome, highLine, hp),
-              quoteOf(low, lowOutcome, lowLine, lp),
-              instant,
-              before?.id,
-            );
+              ? before
+              : middleRow(
+                  event,
+                  spread ? 'spread' : 'total',
+                  variable,
+                  centre,
+                  league,
+                  chances,
+                  highQuote,
+                  lowQuote,
+                  instant,
+                  before?.id,
+                  published,
+                  ev,
+                );
           next.set(key, row);
           rows.push(row);
         }
@@ -1033,6 +1072,41 @@ function eventMiddlesHot(
   }
   game.rows = next;
   return { rows, validUntil };
+}
+
+/** The game's NFL distribution of `variable` at its centres, computed once (both variables) while they stay. */
+function nflDistributionOf(
+  game: GameMemo,
+  centres: { margin: number; total: number },
+  variable: MiddleVariable,
+): IntegerDistribution {
+  let kept = game.distributions[variable];
+  if (kept === undefined) {
+    const both = nflScoreDistributions(centres.margin, centres.total);
+    game.distributions.margin = { margin: centres.margin, total: centres.total, distribution: both.margin };
+    game.distributions.total = { margin: centres.margin, total: centres.total, distribution: both.total };
+    kept = game.distributions[variable]!;
+  }
+  return kept.distribution;
+}
+
+/**
+ * The quote of a market's slot, kept in its memo while the price stays (a price's object is updated in place by the
+ * store, so a quote copies it): one object serves every pair the price is a side of, scan after scan.
+ */
+function slotQuote(
+  memo: MarketMemo,
+  market: MarketState,
+  outcome: number,
+  line: number,
+  slot: number,
+): MiddleQuote {
+  const index = outcome * BOOK_COUNT + slot;
+  const price = market.slots[index]!;
+  const quotes = (memo.quotes ??= []);
+  const held = quotes[index];
+  if (held !== undefined && sameQuote(held, price)) return held;
+  return (quotes[index] = quoteOf(market, outcome, line, price));
 }
 
 function sameQuote(quote: MiddleQuote, price: StoredPrice): boolean {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { LeagueKey } from '#domain/markets.ts';
 import { EventRegistry } from '../../events.ts';
 import type { SourceMessage } from '../../messages.ts';
 import { MarketSimulator } from './market-simulator.ts';
@@ -26,10 +27,10 @@ describe('simulated fixtures', { timeout: 120_000 }, () => {
         if (message.kind !== 'event' || events.has(message.sourceEventId)) continue;
         const id = registry.resolve(
           message.sourceEventId,
-          message.league,
-          message.home,
-          message.away,
-          message.startsAt,
+          message.league as LeagueKey,
+          { name: message.home.name, abbreviation: message.home.abbreviation ?? '' },
+          { name: message.away.name, abbreviation: message.away.abbreviation ?? '' },
+          Number(message.startsAt),
         );
         events.set(message.sourceEventId, id);
       }
@@ -37,7 +38,8 @@ describe('simulated fixtures', { timeout: 120_000 }, () => {
     register(sim.initial());
     for (let step = 0; step < 60; step += 1) register(sim.step());
     const sources = new Map<string, string[]>();
-    for (const [source, id] of events) if (!ended.has(source)) sources.set(id, [...(sources.get(id) ?? []), source]);
+    for (const [source, id] of events)
+      if (!ended.has(source)) sources.set(id, [...(sources.get(id) ?? []), source]);
     const merged = [...sources.values()].filter((list) => list.length > 1);
     expect(merged).toEqual([]);
     expect(events.size).toBeGreaterThanOrEqual(2000);
