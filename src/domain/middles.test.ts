@@ -6,6 +6,11 @@ import {
   isMiddle,
   marketCentre,
   middleChances,
+  fitNflKeyFactors,
+  NFL_KEY_FACTORS,
+  NFL_KEY_MARGINS,
+  nflCalibratedDistributions,
+  nflLeagueMarginShare,
   normalMiddleChances,
   middleEv,
   middleGap,
@@ -292,5 +297,52 @@ describe('normalMiddleChances: the discretised normal in closed form', () => {
       ),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('NFL key numbers against a published table of final margins', () => {
+  it('the calibrated model gives the table its shares of 3, 4, 6, 7, 10 and 14 (the drive model alone does not)', () => {
+    for (const { margin, share } of NFL_KEY_MARGINS) {
+      const calibrated = nflLeagueMarginShare(margin, (m) => nflCalibratedDistributions(m, 44).margin);
+      expect(Math.abs(calibrated - share), `margin ${margin}`).toBeLessThanOrEqual(0.0005);
+    }
+    // Uncalibrated, the drive model puts 8.8 % of these games on 3 and 6.7 % on 7.
+    const raw = (k: number) => nflLeagueMarginShare(k, (m) => nflScoreDistributions(m, 44).margin);
+    expect(raw(3)).toBeLessThan(0.1);
+    expect(raw(7)).toBeLessThan(0.075);
+    // 3 and 7 far likelier than 4 or 5, as the table has them.
+    const calibrated = (k: number) =>
+      nflLeagueMarginShare(k, (m) => nflCalibratedDistributions(m, 44).margin);
+    expect(calibrated(3)).toBeGreaterThan(2.5 * calibrated(4));
+    expect(calibrated(7)).toBeGreaterThan(2.5 * calibrated(5));
+  });
+
+  it('the factors in the code are the fit to the table (to 4 places)', () => {
+    const fit = fitNflKeyFactors();
+    for (const [margin, factor] of NFL_KEY_FACTORS)
+      expect(Math.abs(fit.get(margin)! - factor), `margin ${margin}`).toBeLessThan(0.0002);
+  });
+
+  it('a Monte Carlo of the calibrated model (drive-model games kept in proportion to their key factor) agrees', () => {
+    const random = seededRandom(37);
+    const top = Math.max(...NFL_KEY_FACTORS.values());
+    const margins: number[] = [];
+    while (margins.length < 200_000) {
+      const game = drawNflGame(random, 3, 44.5);
+      const factor = NFL_KEY_FACTORS.get(Math.abs(game.margin)) ?? 1;
+      if (random() < factor / top) margins.push(game.margin);
+    }
+    const { margin } = nflCalibratedDistributions(3, 44.5);
+    for (const [from, to] of [
+      [3, 3],
+      [7, 7],
+      [-3, -3],
+      [4, 6],
+      [1, 2],
+      [8, 14],
+    ] as const) {
+      const mc = estimate(margins, from, to);
+      expect(Math.abs(mass(margin, from, to) - mc.p), `${from}..${to}`).toBeLessThanOrEqual(3 * mc.se);
+    }
   });
 });

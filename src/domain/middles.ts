@@ -175,6 +175,109 @@ export function nflScoreDistributions(
   return { margin: normalise(-top, margin), total: normalise(0, total) };
 }
 
+/**
+ * A published table of NFL final margins: the share of games won by exactly k points (either side), Sports Insights'
+ * count of 2003–2013 games as Business Insider published it in July 2013 ("NFL margin of victory chart"): 3 in
+ * 15.39 %, 7 in 9.55 %, 10 in 6.14 %, 6 in 5.58 %, 4 in 5.32 %, 14 in 4.79 % of games. A later tally of 7,276
+ * games (1999–2025, nflverse data, nflanalytic.com 2026) agrees within about half a point: 15.1 %, 9.0 %, 6.0 %, 5.5 %
+ * and 4.9 % on 3, 7, 6, 10 and 14.
+ */
+export const NFL_KEY_MARGINS: readonly { margin: number; share: number }[] = [
+  { margin: 3, share: 0.1539 },
+  { margin: 4, share: 0.0532 },
+  { margin: 6, share: 0.0558 },
+  { margin: 7, share: 0.0955 },
+  { margin: 10, share: 0.0614 },
+  { margin: 14, share: 0.0479 },
+];
+
+/**
+ * The games the table counts, as the calibration reads them: expected margins (the closing spread) normal about 0
+ * with this deviation, and a total of 44. An assumption, not a measured figure: NFL closing spreads are mostly within
+ * ±10 (a deviation of about 6 points puts 90 % of them there).
+ */
+export const NFL_CALIBRATION_GAMES = { spreadSigma: 6, total: 44, step: 0.5, span: 18 } as const;
+
+/** The share of the calibration's games won by exactly k points under `margins(expectedMargin)`. */
+export function nflLeagueMarginShare(
+  k: number,
+  margins: (expectedMargin: number) => IntegerDistribution,
+): number {
+  const { spreadSigma, step, span } = NFL_CALIBRATION_GAMES;
+  let weights = 0;
+  let share = 0;
+  for (let m = -span; m <= span; m += step) {
+    const w = Math.exp(-((m / spreadSigma) ** 2) / 2);
+    const d = margins(m);
+    weights += w;
+    share += w * (probabilityOf(d, k) + (k === 0 ? 0 : probabilityOf(d, -k)));
+  }
+  return share / weights;
+}
+
+/**
+ * Per key margin k of the table, the factor on P(margin = ±k) of the drive model that brings the calibration games'
+ * share of k to the table's: `fitNflKeyFactors()` to 4 places (middles.test.ts checks that these still fit).
+ */
+export const NFL_KEY_FACTORS: ReadonlyMap<number, number> = new Map([
+  [3, 2.0336],
+  [4, 0.9929],
+  [6, 1.0043],
+  [7, 1.666],
+  [10, 1.253],
+  [14, 1.2028],
+]);
+
+/** Fits the key factors: a few fixed-point steps, since each factor moves the normaliser (about a second of CPU). */
+export function fitNflKeyFactors(steps = 8): Map<number, number> {
+  const factors = new Map(NFL_KEY_MARGINS.map(({ margin }) => [margin, 1]));
+  const raw = new Map<number, IntegerDistribution>();
+  const rawAt = (m: number) => {
+    let d = raw.get(m);
+    if (!d) raw.set(m, (d = nflScoreDistributions(m, NFL_CALIBRATION_GAMES.total).margin));
+    return d;
+  };
+  for (let step = 0; step < steps; step += 1) {
+    const shares = NFL_KEY_MARGINS.map(({ margin }) =>
+      nflLeagueMarginShare(margin, (m) => withKeyFactors(rawAt(m), factors)),
+    );
+    NFL_KEY_MARGINS.forEach(({ margin, share }, i) =>
+      factors.set(margin, factors.get(margin)! * (share / shares[i]!)),
+    );
+  }
+  return factors;
+}
+
+/** A margin distribution with P(±k) multiplied by each key factor, renormalised. */
+export function withKeyFactors(
+  margin: IntegerDistribution,
+  factors: ReadonlyMap<number, number>,
+): IntegerDistribution {
+  const weights = margin.probabilities.slice();
+  for (const [k, factor] of factors) {
+    for (const x of k === 0 ? [0] : [k, -k]) {
+      const i = x - margin.min;
+      if (i >= 0 && i < weights.length) weights[i] = weights[i]! * factor;
+    }
+  }
+  return normalise(margin.min, weights);
+}
+
+/**
+ * The NFL distributions middles are priced on: the drive model's (`nflScoreDistributions`), with the margin calibrated
+ * to the published table of final margins (`NFL_KEY_MARGINS`): P(margin = ±k) of each key margin k multiplied by one
+ * league-wide factor (`NFL_KEY_FACTORS`), so that over the calibration's games the shares of 3, 4, 6, 7, 10 and 14
+ * are the table's. The drive model alone puts about 9.6 % of even games on 3 and 7.2 % on 7; the table's 15.4 % and
+ * 9.6 % are of every game, favourites included. The total is the drive model's.
+ */
+export function nflCalibratedDistributions(
+  expectedMargin: number,
+  expectedTotal: number,
+): { margin: IntegerDistribution; total: IntegerDistribution } {
+  const { margin, total } = nflScoreDistributions(expectedMargin, expectedTotal);
+  return { margin: withKeyFactors(margin, NFL_KEY_FACTORS), total };
+}
+
 export type MiddleVariable = 'margin' | 'total';
 
 /** The model behind each league's distributions, as answers name it. */
@@ -192,7 +295,7 @@ export function scoreDistribution(
   variable: MiddleVariable,
   centre: { margin: number; total: number },
 ): IntegerDistribution {
-  if (league === 'nfl') return nflScoreDistributions(centre.margin, centre.total)[variable];
+  if (league === 'nfl') return nflCalibratedDistributions(centre.margin, centre.total)[variable];
   const { mean, sigma, floor, noZero } = normalModel(league, variable, centre);
   return discretisedNormal(mean, sigma, floor === undefined ? { noZero } : { floor });
 }

@@ -22,7 +22,7 @@ import {
   middleReturns,
   middleStakesCents,
   MIDDLE_MIN_BOOKS,
-  nflScoreDistributions,
+  nflCalibratedDistributions,
   publishedChances,
   publishedPct,
   type IntegerDistribution,
@@ -340,7 +340,7 @@ export function eventMiddles(
   const centres = { margin: margin ?? 0, total: total ?? defaultTotal(league) };
   // The NFL's distributions are computed once per game, and only when a pair needs them; the other leagues' chances
   // are in closed form.
-  let nfl: ReturnType<typeof nflScoreDistributions> | undefined;
+  let nfl: ReturnType<typeof nflCalibratedDistributions> | undefined;
   for (const [type, variable, centre] of [
     ['spread', 'margin', margin],
     ['total', 'total', total],
@@ -354,7 +354,7 @@ export function eventMiddles(
         high.line,
         low.line,
         league === 'nfl'
-          ? (nfl ??= nflScoreDistributions(centres.margin, centres.total))[variable]
+          ? (nfl ??= nflCalibratedDistributions(centres.margin, centres.total))[variable]
           : undefined,
       );
       rows.push(middleRow(event, type, variable, centre, league, chances, high, low, instant));
@@ -1082,7 +1082,7 @@ function nflDistributionOf(
 ): IntegerDistribution {
   let kept = game.distributions[variable];
   if (kept === undefined) {
-    const both = nflScoreDistributions(centres.margin, centres.total);
+    const both = nflCalibratedDistributions(centres.margin, centres.total);
     game.distributions.margin = { margin: centres.margin, total: centres.total, distribution: both.margin };
     game.distributions.total = { margin: centres.margin, total: centres.total, distribution: both.total };
     kept = game.distributions[variable]!;

@@ -4,15 +4,17 @@ import { buildTestApp } from '#tests/support/server/app.ts';
 import { createKey, openRawStream, type RawStream } from '#tests/support/server/odds-api.ts';
 import { trialTestConfig, waitFor } from '#tests/support/server/trials.ts';
 
-// The stream's positive-EV events (decision 170) with STREAM_VALUES on: four books price a moneyline at −110 each
-// way; BetMGM's home price decides whether there is a positive-EV price (+105 against a fair of 1/2 is +2.5 %, +110
-// is +5 %).
+// The stream's positive-EV and middles events (decision 170) with STREAM_VALUES on. EV: four books price a moneyline
+// at −110 each way; BetMGM's home price decides whether there is a positive-EV price (+105 against a fair of 1/2 is
+// +2.5 %, +110 is +5 %). Middles: three books price another game's spread at home −2.5 / away +2.5 (−110 each way, the
+// centre), and BetMGM hangs away +3.5: the two best home −2.5 books each pair with it, a middle on a margin of 3.
 
 let app: FastifyInstance;
 let base = '';
 /** The test event's moneyline market key (the engine names the event). */
 let EV_KEY = '';
 let eventId = '';
+let middleEventId = '';
 
 function price(book: string, outcome: string, american: number) {
   app.engine.ingest({
@@ -22,6 +24,37 @@ function price(book: string, outcome: string, american: number) {
     market: 'moneyline',
     outcome,
     american,
+  });
+}
+
+/** The middle game's spread: three books at 2.5, BetMGM's away +3.5 (suspended when `away35` is false). */
+function spreads(away35: boolean) {
+  for (const book of ['fanduel', 'draftkings', 'caesars']) {
+    for (const [outcome, point] of [
+      ['home', -2.5],
+      ['away', 2.5],
+    ] as const)
+      app.engine.ingest({
+        kind: 'price',
+        sourceEventId: 'den-phx-mid',
+        book,
+        market: 'spread',
+        period: 'full',
+        point,
+        outcome,
+        american: -110,
+      });
+  }
+  app.engine.ingest({
+    kind: 'price',
+    sourceEventId: 'den-phx-mid',
+    book: 'betmgm',
+    market: 'spread',
+    period: 'full',
+    point: 3.5,
+    outcome: 'away',
+    american: -105,
+    ...(away35 ? {} : { suspended: true }),
   });
 }
 
@@ -80,7 +113,18 @@ beforeAll(async () => {
   eventId = app.engine.store.events()[0]!.id;
   EV_KEY = `${eventId}|moneyline|full|`;
   quote(105);
+  app.engine.ingest({
+    kind: 'event',
+    sourceEventId: 'den-phx-mid',
+    league: 'nba',
+    home: { name: 'Phoenix Suns', abbreviation: 'PHX' },
+    away: { name: 'Denver Nuggets', abbreviation: 'DEN' },
+    startsAt: Date.now() + 3_600_000,
+  });
+  middleEventId = app.engine.store.events().find((event) => event.id !== eventId)!.id;
+  spreads(true);
   await waitFor(() => app.engine.values!.ev.size > 0, 'app.engine.values!.ev.size > 0');
+  await waitFor(() => app.engine.values!.middles.size === 2, 'app.engine.values!.middles.size === 2');
 });
 
 afterAll(async () => {
@@ -174,6 +218,91 @@ describe('GET /v1/stream (types=ev)', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     // Fifteen seconds have not passed: the Pro stream has not been told.
     expect(frames(delayed).filter((f) => f.event === 'ev')).toEqual([]);
+    delayed.abort();
+    live.abort();
+  });
+});
+
+describe('GET /v1/stream (types=middle)', () => {
+  /** The two middles: each of the two best home −2.5 books (equal prices: the first by book key) with BetMGM's away +3.5. */
+  const middleKeys = () =>
+    ['caesars', 'draftkings'].map((book) => `${middleEventId}|spread|full|${book}:2.5|betmgm:3.5`);
+
+  it('opens with the middles in its snapshot, sends middle_removed when a side is suspended and middle when it is back, and resumes after Last-Event-ID', async () => {
+    const key = await createKey(app, 'enterprise');
+    const stream = await open(key, 'types=middle');
+    await waitFor(
+      () => frames(stream).some((f) => f.event === 'snapshot'),
+      "frames(stream).some((f) => f.event === 'snapshot')",
+    );
+    const snapshot = frames(stream).find((f) => f.event === 'snapshot')!;
+    expect(snapshot.data).not.toHaveProperty('ev');
+    const listed = snapshot.data.middles as {
+      key: string;
+      middle: { gap: object; probability: { middle: number }; high: { price: object }; model: string };
+    }[];
+    expect(listed.map((row) => row.key).sort()).toEqual(middleKeys());
+    expect(listed[0]!.middle).toMatchObject({ gap: { from: 3, to: 3 }, model: 'normal' });
+    expect(listed[0]!.middle.probability.middle).toBeGreaterThan(0.02);
+    expect(listed[0]!.middle.high.price).not.toHaveProperty('age_seconds');
+
+    spreads(false);
+    await waitFor(
+      () => frames(stream).filter((f) => f.event === 'middle_removed').length === 2,
+      "frames(stream).filter((f) => f.event === 'middle_removed').length === 2",
+    );
+    const removed = frames(stream).filter((f) => f.event === 'middle_removed');
+    expect(removed.map((f) => f.data).sort((a, b) => String(a.key).localeCompare(String(b.key)))).toEqual(
+      middleKeys().map((k) => ({ key: k, event_id: middleEventId })),
+    );
+    const lastRemovedId = removed.at(-1)!.id;
+    spreads(true);
+    await waitFor(
+      () => frames(stream).filter((f) => f.event === 'middle').length === 2,
+      "frames(stream).filter((f) => f.event === 'middle').length === 2",
+    );
+    const back = frames(stream).filter((f) => f.event === 'middle');
+    expect(back.map((f) => f.data.key).sort()).toEqual(middleKeys());
+    expect(frames(stream).every((f) => ['snapshot', 'middle', 'middle_removed'].includes(f.event))).toBe(
+      true,
+    );
+    stream.abort();
+
+    // Resuming after the removals replays exactly the two `middle` entries that followed them, with no snapshot.
+    const resumed = await open(key, 'types=middle', { 'last-event-id': lastRemovedId });
+    await waitFor(
+      () => frames(resumed).filter((f) => f.event === 'middle').length === 2,
+      "frames(resumed).filter((f) => f.event === 'middle').length === 2",
+    );
+    expect(frames(resumed).map((f) => [f.event, f.id])).toEqual(back.map((f) => ['middle', f.id]));
+    resumed.abort();
+  });
+
+  it('gives a delayed plan the middles as they stood its delay ago and holds back the changes since', async () => {
+    const pro = await createKey(app, 'pro');
+    const elite = await createKey(app, 'elite');
+    spreads(true);
+    const delayed = await open(pro, 'types=middle');
+    const live = await open(elite, 'types=middle');
+    await waitFor(
+      () => frames(delayed).some((f) => f.event === 'snapshot'),
+      "frames(delayed).some((f) => f.event === 'snapshot')",
+    );
+    await waitFor(
+      () => frames(live).some((f) => f.event === 'snapshot'),
+      "frames(live).some((f) => f.event === 'snapshot')",
+    );
+    expect(frames(delayed)[0]!.data.delay_seconds).toBe(15);
+    expect((frames(live)[0]!.data.middles as { key: string }[]).map((row) => row.key).sort()).toEqual(
+      middleKeys(),
+    );
+    spreads(false);
+    await waitFor(
+      () => frames(live).filter((f) => f.event === 'middle_removed').length === 2,
+      "frames(live).filter((f) => f.event === 'middle_removed').length === 2",
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(frames(delayed).filter((f) => f.event.startsWith('middle'))).toEqual([]);
     delayed.abort();
     live.abort();
   });
