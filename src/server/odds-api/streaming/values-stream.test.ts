@@ -97,6 +97,19 @@ function open(key: string, query: string, headers: Record<string, string> = {}) 
   return openRawStream(`${base}/v1/stream?${query}`, { 'x-api-key': key, ...headers });
 }
 
+/** A Pro stream (15 s delay) and an Elite one (real time), each past its snapshot. */
+async function delayedAndLive(query: string) {
+  const delayed = await open(await createKey(app, 'pro'), query);
+  const live = await open(await createKey(app, 'elite'), query);
+  for (const stream of [delayed, live])
+    await waitFor(
+      () => frames(stream).some((f) => f.event === 'snapshot'),
+      "frames(stream).some((f) => f.event === 'snapshot')",
+    );
+  expect(frames(delayed)[0]!.data.delay_seconds).toBe(15);
+  return { delayed, live };
+}
+
 beforeAll(async () => {
   app = await buildTestApp({ config: { ...trialTestConfig(), STREAM_VALUES: true } });
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -197,19 +210,7 @@ describe('GET /v1/stream (types=ev)', () => {
   it('gives a delayed plan its snapshot as of its delay ago and holds back the changes since', async () => {
     quote(-110);
     await waitFor(() => app.engine.values!.ev.size === 0, 'app.engine.values!.ev.size === 0');
-    const pro = await createKey(app, 'pro');
-    const elite = await createKey(app, 'elite');
-    const delayed = await open(pro, 'types=ev');
-    const live = await open(elite, 'types=ev');
-    await waitFor(
-      () => frames(delayed).some((f) => f.event === 'snapshot'),
-      "frames(delayed).some((f) => f.event === 'snapshot')",
-    );
-    await waitFor(
-      () => frames(live).some((f) => f.event === 'snapshot'),
-      "frames(live).some((f) => f.event === 'snapshot')",
-    );
-    expect(frames(delayed)[0]!.data.delay_seconds).toBe(15);
+    const { delayed, live } = await delayedAndLive('types=ev');
     quote(130);
     await waitFor(
       () => frames(live).some((f) => f.event === 'ev'),
@@ -279,20 +280,8 @@ describe('GET /v1/stream (types=middle)', () => {
   });
 
   it('gives a delayed plan the middles as they stood its delay ago and holds back the changes since', async () => {
-    const pro = await createKey(app, 'pro');
-    const elite = await createKey(app, 'elite');
     spreads(true);
-    const delayed = await open(pro, 'types=middle');
-    const live = await open(elite, 'types=middle');
-    await waitFor(
-      () => frames(delayed).some((f) => f.event === 'snapshot'),
-      "frames(delayed).some((f) => f.event === 'snapshot')",
-    );
-    await waitFor(
-      () => frames(live).some((f) => f.event === 'snapshot'),
-      "frames(live).some((f) => f.event === 'snapshot')",
-    );
-    expect(frames(delayed)[0]!.data.delay_seconds).toBe(15);
+    const { delayed, live } = await delayedAndLive('types=middle');
     expect((frames(live)[0]!.data.middles as { key: string }[]).map((row) => row.key).sort()).toEqual(
       middleKeys(),
     );
