@@ -265,9 +265,10 @@ function MiddleRows({
         </p>
         <p>
           The chance of the gap comes from a model of final scores centred on the books&apos; lines (of at
-          least {feed.min_books} books): for the NFL, a drive model where points come in 3s and 7s; elsewhere
-          a normal distribution rounded to whole points. It is a model, not a promise. The {SITE.brand} API (
-          <code>GET /v1/middles</code>) has every middle at full precision, in real time on real-time plans.
+          least {feed.min_books} books): for the NFL, a drive model where points come in 3s and 7s, calibrated
+          to how often past games ended on each margin; elsewhere a normal distribution rounded to whole
+          points. It is a model, not a promise. The {SITE.brand} API (<code>GET /v1/middles</code>) has every
+          middle at full precision, in real time on real-time plans.
         </p>
       </div>
     </>
