@@ -1,6 +1,18 @@
 import { defineConfig, devices } from '@playwright/test';
 
-import { CHROMIUM_ARGS, CHROMIUM_PATH, E2E_PORT as PORT, E2E_REPLAY_PORT } from './tests/support/browser.ts';
+import {
+  CHROMIUM_ARGS,
+  CHROMIUM_PATH,
+  E2E_CHECKOUT_ORIGIN,
+  E2E_CHECKOUT_PORT,
+  E2E_PORT as PORT,
+  E2E_REPLAY_PORT,
+  E2E_STRIPE_ORIGIN,
+  E2E_STRIPE_PORT,
+} from './tests/support/browser.ts';
+import { STRIPE_TEST_SECRET_KEY, STRIPE_TEST_WEBHOOK_SECRET } from './tests/support/server/stripe.ts';
+
+const START_LIMIT_MS = 300_000;
 
 // Browser tests run in Debian's Chromium (never a downloaded browser) against the real built server.
 export default defineConfig({
@@ -34,8 +46,9 @@ export default defineConfig({
       command: 'node --import tsx src/server/server.ts',
       url: `http://127.0.0.1:${PORT}/healthz`,
       reuseExistingServer: false,
-      // A loaded machine (CI beside other suites) takes over a minute to start a server, as the process tests found.
-      timeout: 150_000,
+      // A loaded machine (CI beside other suites) takes over a minute to start a server, as the process tests found; the
+      // checkout server, started mid-run, once took over 150 s. Playwright starts the servers one after another.
+      timeout: START_LIMIT_MS,
       env: {
         PORT: String(PORT),
         HOST: '127.0.0.1',
@@ -56,7 +69,7 @@ export default defineConfig({
       command: 'node --import tsx src/server/server.ts',
       url: `http://127.0.0.1:${E2E_REPLAY_PORT}/healthz`,
       reuseExistingServer: false,
-      timeout: 150_000,
+      timeout: START_LIMIT_MS,
       env: {
         PORT: String(E2E_REPLAY_PORT),
         HOST: '127.0.0.1',
@@ -64,6 +77,35 @@ export default defineConfig({
         ODDS_SOURCE: 'replay:tests/fixtures/arbitrage-e2e.jsonl',
         LOG_LEVEL: 'warn',
         SITE_URL: `http://127.0.0.1:${E2E_REPLAY_PORT}`,
+      },
+    },
+    // Buying a plan (tests/e2e/checkout.spec.ts): Stripe's API stood in for in its own process, and a site that sells
+    // through it. Started with the others, before any test, rather than by the spec in the middle of the run.
+    {
+      command: 'node --import tsx tests/support/stripe-stand-in.ts',
+      url: `${E2E_STRIPE_ORIGIN}/__stand-in/checkout-requests`,
+      reuseExistingServer: false,
+      timeout: START_LIMIT_MS,
+      env: { STRIPE_STAND_IN_PORT: String(E2E_STRIPE_PORT) },
+    },
+    {
+      command: 'node --import tsx src/server/server.ts',
+      url: `${E2E_CHECKOUT_ORIGIN}/readyz`,
+      reuseExistingServer: false,
+      timeout: START_LIMIT_MS,
+      env: {
+        PORT: String(E2E_CHECKOUT_PORT),
+        HOST: '127.0.0.1',
+        DATA_DIR: `./data/e2e-${E2E_CHECKOUT_PORT}`,
+        // Its pages read no odds: two replayed games (played once, then only kept fresh) instead of a simulator
+        // stepping for the whole run.
+        ODDS_SOURCE: 'replay:tests/fixtures/replay-example.jsonl',
+        LOG_LEVEL: 'warn',
+        SITE_URL: E2E_CHECKOUT_ORIGIN,
+        STRIPE_SECRET_KEY: STRIPE_TEST_SECRET_KEY,
+        STRIPE_WEBHOOK_SECRET: STRIPE_TEST_WEBHOOK_SECRET,
+        STRIPE_API_URL: E2E_STRIPE_ORIGIN,
+        STRIPE_PRICE_PLANS: 'price_1StarterMonthly:starter,price_1ProMonthly:pro,price_1EliteMonthly:elite',
       },
     },
   ],

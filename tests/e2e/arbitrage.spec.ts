@@ -87,20 +87,39 @@ test.describe('arbitrage finder on a desktop', () => {
 
   test('a visitor sees a new arb highlighted, then unhighlighted after 2.5 s', async ({ page }) => {
     await page.clock.install();
+    let responses = 0;
+    page.on('response', (response) => {
+      if (response.url().includes('/tools/arbs.json')) responses += 1;
+    });
     await open(page);
-    await page.getByRole('switch', { name: 'Auto' }).click();
+    // From here the page's timers and Date move only when this test moves its clock: a fetch is read at a known
+    // instant, and the highlight's 2.5 s are counted from it however slowly the machine runs. (The clock is paused
+    // before Auto is on, so jumping to the pause time fires no poll.)
+    await page.clock.pauseAt(Date.now() + 60_000);
+    const auto = page.getByRole('switch', { name: 'Auto' });
+    await auto.click();
+    await expect(auto).toHaveAttribute('aria-checked', 'true');
+    const refreshing = page.getByRole('button', { name: 'Refresh' }).locator('svg');
     const heat = arbRow(page, /MIA @ NYK/);
-    // The replay brings Heat @ Knicks every 8 s; wait for it to arrive as new while Auto is on.
-    await expect(heat.getByText('New', { exact: true })).toBeVisible({ timeout: 20_000 });
-    // Stop the page's clock (timers, Date; it runs in step with this process's clock) a moment later, then let fake
-    // time pass: still highlighted about 1.5 s after it was seen, gone about 2.75 s after.
-    await page.clock.pauseAt(Date.now() + 250);
+    const isNew = heat.getByText('New', { exact: true });
+    // The replay brings Heat @ Knicks for 4 s of every 8 s (real time): poll, one fake second at a time, until a poll
+    // brings it back as new. Each poll is read while the clock stands still.
+    await expect(async () => {
+      const before = responses;
+      await page.clock.runFor(1000);
+      await expect.poll(() => responses).toBe(before + 1);
+      await expect(refreshing).not.toHaveClass(/animate-spin/);
+      expect(await isNew.count()).toBe(1);
+    }).toPass({ timeout: 30_000 });
     await expect(heat).toHaveAttribute('data-highlighted', 'true');
-    await page.getByRole('switch', { name: 'Auto' }).click();
-    await page.clock.runFor(1250);
-    await expect(heat.getByText('New', { exact: true })).toBeVisible();
-    await page.clock.runFor(1250);
-    await expect(heat.getByText('New', { exact: true })).toHaveCount(0);
+    await auto.click();
+    await expect(auto).toHaveAttribute('aria-checked', 'false');
+    // Still highlighted 2.4 s after the fetch was read; gone at 2.5 s.
+    await page.clock.runFor(2400);
+    await expect(isNew).toBeVisible();
+    await expect(heat).toHaveAttribute('data-highlighted', 'true');
+    await page.clock.runFor(100);
+    await expect(isNew).toHaveCount(0);
     await expect(heat).not.toHaveAttribute('data-highlighted', 'true');
     await expect(heat).toContainText('3.13%');
   });

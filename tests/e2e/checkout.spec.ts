@@ -1,79 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, openSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { E2E_CHECKOUT_PORT } from '../support/browser.ts';
-import {
-  StripeApiStandIn,
-  STRIPE_TEST_SECRET_KEY,
-  STRIPE_TEST_WEBHOOK_SECRET,
-} from '../support/server/stripe.ts';
+import { E2E_CHECKOUT_ORIGIN as ORIGIN, E2E_STRIPE_ORIGIN } from '../support/browser.ts';
+import { StripeStandInClient } from '../support/server/stripe.ts';
 
 // Buying a plan (issue 33, decision 151) in Chromium against the real built server, with Stripe's API stood in for on
-// loopback (tests/support/server/stripe.ts). The server is started here, with the stand-in, on E2E_CHECKOUT_PORT. The
-// sessions it creates point at Stripe's hosted checkout (https://checkout.stripe.com/c/pay/<id>): the browser's
-// request there is answered by a stub page (page.route), so the test sees the browser arrive at the session's URL
-// and nothing leaves the machine.
+// loopback. Both are Playwright web servers (playwright.config.ts): the site on E2E_CHECKOUT_PORT, and the stand-in
+// (tests/support/stripe-stand-in.ts) on E2E_STRIPE_PORT, which this spec reads and drives over HTTP. The sessions the
+// site creates point at Stripe's hosted checkout (https://checkout.stripe.com/c/pay/<id>): the browser's request there
+// is answered by a stub page (page.route), so the test sees the browser arrive at the session's URL and nothing
+// leaves the machine.
 
-const ORIGIN = `http://127.0.0.1:${E2E_CHECKOUT_PORT}`;
-const standIn = new StripeApiStandIn();
-let server: ChildProcess | undefined;
+const standIn = new StripeStandInClient(E2E_STRIPE_ORIGIN);
 
+// The stand-in's requests and its failing switch are shared: one test at a time.
 test.describe.configure({ mode: 'serial' });
-
-// This server starts while the other browser tests and both Vitest suites load the two cores: in CI (nothing else
-// running) it once took over 150 s to answer ready, with nothing in its error output. It gets 300 s, and its log (info
-// level: each start-up step with its duration) is kept and shown if it does not make it.
-const START_LIMIT_MS = 300_000;
-
-test.beforeAll(async () => {
-  test.setTimeout(START_LIMIT_MS + 20_000);
-  await standIn.start();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'sharpline-e2e-checkout-'));
-  const logPath = path.join(dataDir, 'server.log');
-  const log = openSync(logPath, 'a');
-  server = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
-    env: {
-      ...process.env,
-      PORT: String(E2E_CHECKOUT_PORT),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      SIM_SEED: '7',
-      SIM_PROPS: 'false',
-      LOG_LEVEL: 'info',
-      SITE_URL: ORIGIN,
-      STRIPE_SECRET_KEY: STRIPE_TEST_SECRET_KEY,
-      STRIPE_WEBHOOK_SECRET: STRIPE_TEST_WEBHOOK_SECRET,
-      STRIPE_API_URL: standIn.url,
-      STRIPE_PRICE_PLANS: 'price_1StarterMonthly:starter,price_1ProMonthly:pro,price_1EliteMonthly:elite',
-    },
-    stdio: ['ignore', log, log],
-  });
-  let lastAnswer = 'no answer';
-  for (const started = Date.now(); ;) {
-    try {
-      const response = await fetch(`${ORIGIN}/readyz`);
-      if (response.ok) break;
-      lastAnswer = `${response.status} ${(await response.text()).slice(0, 2_000)}`;
-    } catch {
-      // Not listening yet.
-    }
-    if (server.exitCode !== null || Date.now() - started > START_LIMIT_MS) {
-      const tail = readFileSync(logPath, 'utf8').split('\n').slice(-30).join('\n');
-      throw new Error(
-        `the checkout server did not start (exit code ${server.exitCode}; /readyz: ${lastAnswer}); its log ends:\n${tail}`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-});
-
-test.afterAll(async () => {
-  server?.kill('SIGTERM');
-  await standIn.stop();
-});
 
 /** Stripe's hosted checkout, stubbed: the page a browser sent to a session's URL shows. */
 async function stubStripeCheckout(context: BrowserContext) {
@@ -112,12 +52,13 @@ for (const viewport of VIEWPORTS) {
       page.getByRole('article', { name: 'Enterprise' }).getByRole('link', { name: /Purchases not open/ }),
     ).toBeVisible();
     await expect(page.locator('input[name="email"][type="hidden"]').first()).toHaveValue(address);
-    const before = standIn.checkoutRequests.length;
+    const before = (await standIn.checkoutRequests()).length;
     await choosePro(page);
     await page.waitForURL(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/);
     await expect(page.getByRole('heading', { name: 'Stripe Checkout (stand-in)' })).toBeVisible();
-    expect(standIn.checkoutRequests).toHaveLength(before + 1);
-    expect(standIn.checkoutRequests.at(-1)).toMatchObject({
+    const requests = await standIn.checkoutRequests();
+    expect(requests).toHaveLength(before + 1);
+    expect(requests.at(-1)).toMatchObject({
       mode: 'subscription',
       line_items: [{ price: 'price_1ProMonthly', quantity: '1' }],
       metadata: { plan: 'pro' },
@@ -125,10 +66,10 @@ for (const viewport of VIEWPORTS) {
       success_url: `${ORIGIN}/welcome?session_id={CHECKOUT_SESSION_ID}`,
     });
     const sessionId = /\/c\/pay\/(cs_test_\w+)$/.exec(page.url())![1]!;
-    expect(page.url()).toBe(standIn.checkoutSessions.get(sessionId)!.url);
+    expect(page.url()).toBe((await standIn.checkoutSession(sessionId)).url);
 
     // Paid: Stripe returns the buyer to the success URL, which says so in words.
-    standIn.completeCheckout(sessionId);
+    await standIn.completeCheckout(sessionId);
     await page.goto(`/welcome?session_id=${sessionId}`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment received');
     await expect(page.getByRole('status')).toContainText(
@@ -144,11 +85,12 @@ for (const viewport of VIEWPORTS) {
     await stubStripeCheckout(context);
     const page = await context.newPage();
     await page.goto('/sports-betting-api');
-    const before = standIn.checkoutRequests.length;
+    const before = (await standIn.checkoutRequests()).length;
     await choosePro(page);
     await page.waitForURL(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/);
-    expect(standIn.checkoutRequests).toHaveLength(before + 1);
-    expect(standIn.checkoutRequests.at(-1)).toMatchObject({ metadata: { plan: 'pro' } });
+    const requests = await standIn.checkoutRequests();
+    expect(requests).toHaveLength(before + 1);
+    expect(requests.at(-1)).toMatchObject({ metadata: { plan: 'pro' } });
     await context.close();
   });
 }
@@ -161,12 +103,12 @@ test('without JavaScript, Stripe failing: back on the pricing page, told that ch
   await page.goto('/sports-betting-api');
   const notice = page.locator('#checkout-unavailable');
   await expect(notice).toBeHidden();
-  standIn.failing = true;
+  await standIn.setFailing(true);
   try {
     await page.getByRole('button', { name: 'Choose Elite' }).click();
     await page.waitForURL(`${ORIGIN}/sports-betting-api?checkout=unavailable#checkout-unavailable`);
   } finally {
-    standIn.failing = false;
+    await standIn.setFailing(false);
   }
   await expect(notice).toBeVisible();
   await expect(notice).toHaveText(

@@ -17,5 +17,9 @@ export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 /** The site served with the arbitrage page's deterministic replayed feed. */
 export const E2E_REPLAY_PORT = Number(process.env.E2E_REPLAY_PORT ?? 3101);
 export const E2E_REPLAY_ORIGIN = `http://127.0.0.1:${E2E_REPLAY_PORT}`;
-/** The site with Stripe's API stood in for (tests/e2e/checkout.spec.ts starts it itself, with its stand-in). */
+/** The site with Stripe's API stood in for (tests/e2e/checkout.spec.ts). */
 export const E2E_CHECKOUT_PORT = Number(process.env.E2E_CHECKOUT_PORT ?? 3102);
+export const E2E_CHECKOUT_ORIGIN = `http://127.0.0.1:${E2E_CHECKOUT_PORT}`;
+/** That site's Stripe: the stand-in of tests/support/stripe-stand-in.ts, in its own process. */
+export const E2E_STRIPE_PORT = Number(process.env.E2E_STRIPE_PORT ?? 3103);
+export const E2E_STRIPE_ORIGIN = `http://127.0.0.1:${E2E_STRIPE_PORT}`;

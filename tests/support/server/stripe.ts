@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 
@@ -168,6 +168,9 @@ export class StripeApiStandIn {
   failing = false;
   private server: Server | undefined;
 
+  /** `control`: also answer the test's requests under /__stand-in/ (a stand-in in its own process). */
+  constructor(private readonly control = false) {}
+
   /** A created session paid (or still waiting, `unpaid`), as Stripe has it once the buyer completed the checkout. */
   completeCheckout(
     id: string,
@@ -226,9 +229,14 @@ export class StripeApiStandIn {
     return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
   }
 
-  async start(): Promise<void> {
+  /** Listens on loopback (`port` 0: a free one). */
+  async start(port = 0): Promise<void> {
     this.server = createServer((request: IncomingMessage, response) => {
       const path = (request.url ?? '').split('?')[0]!;
+      if (this.control && path.startsWith(CONTROL_PREFIX)) {
+        this.answerControl(request, response, path.slice(CONTROL_PREFIX.length));
+        return;
+      }
       this.requests.push({
         path: `${request.method} ${path}`,
         key: /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1],
@@ -289,11 +297,67 @@ export class StripeApiStandIn {
           },
         });
     });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', () => resolve()));
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', () => resolve()));
+  }
+
+  /** The test's side of a stand-in in its own process (tests/support/stripe-stand-in.ts): read what it was asked, make
+   * it fail, complete a session. Not Stripe's API: only answered when the stand-in was made with `control`. */
+  private answerControl(request: IncomingMessage, response: ServerResponse, path: string): void {
+    const send = (status: number, body: unknown) => {
+      response.writeHead(status, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(body));
+    };
+    const complete = /^\/checkout-sessions\/([^/]+)\/complete$/.exec(path);
+    if (request.method === 'GET' && path === '/checkout-requests') send(200, this.checkoutRequests);
+    else if (request.method === 'POST' && (path === '/failing' || path === '/working')) {
+      this.failing = path === '/failing';
+      send(200, { failing: this.failing });
+    } else if (request.method === 'POST' && complete && this.checkoutSessions.has(complete[1]!)) {
+      this.completeCheckout(complete[1]!);
+      send(200, this.checkoutSessions.get(complete[1]!));
+    } else send(404, { error: `no control ${request.method} ${path}` });
   }
 
   async stop(): Promise<void> {
     await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+  }
+}
+
+const CONTROL_PREFIX = '/__stand-in';
+
+/** A `StripeApiStandIn` made with `control` in another process (a Playwright `webServer`), driven over HTTP. */
+export class StripeStandInClient {
+  constructor(readonly url: string) {}
+
+  private async call(method: 'GET' | 'POST', path: string): Promise<unknown> {
+    const response = await fetch(`${this.url}${CONTROL_PREFIX}${path}`, { method });
+    if (!response.ok)
+      throw new Error(`stand-in ${method} ${path}: ${response.status} ${await response.text()}`);
+    return response.json();
+  }
+
+  /** The parameters of every Checkout Session asked for, in order. */
+  async checkoutRequests(): Promise<Record<string, unknown>[]> {
+    return (await this.call('GET', '/checkout-requests')) as Record<string, unknown>[];
+  }
+
+  /** A session it created, as Stripe's API returns it. */
+  async checkoutSession(id: string): Promise<Record<string, unknown>> {
+    const response = await fetch(`${this.url}/v1/checkout/sessions/${id}`, {
+      headers: { authorization: `Bearer ${STRIPE_TEST_SECRET_KEY}` },
+    });
+    if (!response.ok) throw new Error(`no checkout session ${id}: ${response.status}`);
+    return (await response.json()) as Record<string, unknown>;
+  }
+
+  /** While failing, every Stripe request answers 500. */
+  async setFailing(failing: boolean): Promise<void> {
+    await this.call('POST', failing ? '/failing' : '/working');
+  }
+
+  /** The session paid, as Stripe has it once the buyer completed the checkout. */
+  async completeCheckout(id: string): Promise<void> {
+    await this.call('POST', `/checkout-sessions/${id}/complete`);
   }
 }
 
