@@ -3,6 +3,7 @@ import type { OddsEvent } from '#domain/markets.ts';
 import type { ScanOptions } from '#engine/scanner.ts';
 import type { MarketState, OddsStore } from '#engine/store.ts';
 import { judgeEv, type EvJudgement, type EvRow } from '#engine/values.ts';
+import { BOARD_QUANTUM_MS, QuantumBoards } from '../feed/board-quantum.ts';
 
 export type { EvRow } from '#engine/values.ts';
 
@@ -28,7 +29,7 @@ export interface EvBoardResult {
 }
 
 /** How long one computed board serves requests, per kind of horizon. */
-export const EV_QUANTUM_MS = { realTime: 250, delayed: 1000 } as const;
+export const EV_QUANTUM_MS = BOARD_QUANTUM_MS;
 
 export interface EvBoardSource {
   /** The real-time store, whose changes mark markets to judge again. */
@@ -37,15 +38,13 @@ export interface EvBoardSource {
 }
 
 export class EvBoard {
-  private readonly cache = new Map<string, { quantum: number; result: EvBoardResult }>();
+  private readonly boards = new QuantumBoards((at, now) => this.compute(at, now));
   /** Each market's rows of the last real-time pass (a market's state object lasts as long as the market). */
   private readonly judged = new WeakMap<MarketState, Judged>();
   /** Markets with a price accepted, and events changed, since the last real-time pass. */
   private readonly dirtyMarkets = new Set<string>();
   private readonly dirtyEvents = new Set<string>();
   private readonly unsubscribe: (() => void)[] = [];
-  /** Boards computed (not served from the cache). */
-  computed = 0;
 
   constructor(
     private readonly engine: EvBoardSource,
@@ -65,23 +64,14 @@ export class EvBoard {
     for (const off of this.unsubscribe.splice(0)) off();
   }
 
-  /**
-   * The board at `horizon` (undefined: real time at `now`). `kind` names the horizon's delay so that each plan's
-   * delay keeps its own cached board.
-   */
+  /** The board at `horizon` (undefined: real time at `now`), computed at most once per quantum (`QuantumBoards`). */
   read(horizon: number | undefined, now: number): EvBoardResult {
-    const realTime = horizon === undefined;
-    const quantumMs = realTime ? EV_QUANTUM_MS.realTime : EV_QUANTUM_MS.delayed;
-    const instant = realTime ? now : horizon;
-    const quantum = Math.floor(instant / quantumMs);
-    const key = realTime ? 'now' : `delay:${Math.round((now - horizon) / 1000)}`;
-    const cached = this.cache.get(key);
-    if (cached && cached.quantum === quantum) return cached.result;
-    // A delayed board is computed at its quantum's start, so every request of the quantum gets the same answer.
-    const result = this.compute(realTime ? undefined : quantum * quantumMs, now);
-    this.cache.set(key, { quantum, result });
-    this.computed += 1;
-    return result;
+    return this.boards.read(horizon, now);
+  }
+
+  /** Boards computed (not served from the cache). */
+  get computed(): number {
+    return this.boards.computed;
   }
 
   /**

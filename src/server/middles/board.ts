@@ -2,6 +2,7 @@ import { MIDDLE_MIN_BOOKS } from '#domain/middles.ts';
 import type { ScanOptions } from '#engine/scanner.ts';
 import type { MarketState, OddsStore } from '#engine/store.ts';
 import { eventMiddles, isMiddleMarket, type MiddleRow } from '#engine/values.ts';
+import { BOARD_QUANTUM_MS, QuantumBoards } from '../feed/board-quantum.ts';
 
 export type { MiddleRow } from '#engine/values.ts';
 
@@ -17,15 +18,14 @@ export interface MiddlesBoardResult {
   rows: MiddleRow[];
 }
 
-export const MIDDLES_QUANTUM_MS = { realTime: 250, delayed: 1000 } as const;
+export const MIDDLES_QUANTUM_MS = BOARD_QUANTUM_MS;
 
 export interface MiddlesBoardSource {
   storeAt(at: number | undefined): OddsStore;
 }
 
 export class MiddlesBoard {
-  private readonly cache = new Map<string, { quantum: number; result: MiddlesBoardResult }>();
-  computed = 0;
+  private readonly boards = new QuantumBoards((at, now) => this.compute(at, now));
 
   constructor(
     private readonly engine: MiddlesBoardSource,
@@ -33,17 +33,14 @@ export class MiddlesBoard {
     private readonly minBooks = MIDDLE_MIN_BOOKS,
   ) {}
 
+  /** The board at `horizon` (undefined: real time at `now`), computed at most once per quantum (`QuantumBoards`). */
   read(horizon: number | undefined, now: number): MiddlesBoardResult {
-    const realTime = horizon === undefined;
-    const quantumMs = realTime ? MIDDLES_QUANTUM_MS.realTime : MIDDLES_QUANTUM_MS.delayed;
-    const quantum = Math.floor((realTime ? now : horizon) / quantumMs);
-    const key = realTime ? 'now' : `delay:${Math.round((now - horizon) / 1000)}`;
-    const cached = this.cache.get(key);
-    if (cached && cached.quantum === quantum) return cached.result;
-    const result = this.compute(realTime ? undefined : quantum * quantumMs, now);
-    this.cache.set(key, { quantum, result });
-    this.computed += 1;
-    return result;
+    return this.boards.read(horizon, now);
+  }
+
+  /** Boards computed (not served from the cache). */
+  get computed(): number {
+    return this.boards.computed;
   }
 
   compute(at: number | undefined, now: number): MiddlesBoardResult {
