@@ -97,15 +97,20 @@ function open(key: string, query: string, headers: Record<string, string> = {}) 
   return openRawStream(`${base}/v1/stream?${query}`, { 'x-api-key': key, ...headers });
 }
 
+/** A stream, once its snapshot has come. */
+async function openPastSnapshot(key: string, query: string) {
+  const stream = await open(key, query);
+  await waitFor(
+    () => frames(stream).some((f) => f.event === 'snapshot'),
+    "frames(stream).some((f) => f.event === 'snapshot')",
+  );
+  return stream;
+}
+
 /** A Pro stream (15 s delay) and an Elite one (real time), each past its snapshot. */
 async function delayedAndLive(query: string) {
-  const delayed = await open(await createKey(app, 'pro'), query);
-  const live = await open(await createKey(app, 'elite'), query);
-  for (const stream of [delayed, live])
-    await waitFor(
-      () => frames(stream).some((f) => f.event === 'snapshot'),
-      "frames(stream).some((f) => f.event === 'snapshot')",
-    );
+  const delayed = await openPastSnapshot(await createKey(app, 'pro'), query);
+  const live = await openPastSnapshot(await createKey(app, 'elite'), query);
   expect(frames(delayed)[0]!.data.delay_seconds).toBe(15);
   return { delayed, live };
 }
@@ -147,11 +152,7 @@ afterAll(async () => {
 describe('GET /v1/stream (types=ev)', () => {
   it('opens with the positive-EV prices in its snapshot, then sends ev_removed when the price is no longer positive and ev when it is again', async () => {
     const key = await createKey(app, 'enterprise');
-    const stream = await open(key, 'types=ev');
-    await waitFor(
-      () => frames(stream).some((f) => f.event === 'snapshot'),
-      "frames(stream).some((f) => f.event === 'snapshot')",
-    );
+    const stream = await openPastSnapshot(key, 'types=ev');
     const snapshot = frames(stream).find((f) => f.event === 'snapshot')!;
     const listed = snapshot.data.ev as { key: string; ev: { book: string; ev_pct: number; price: object } }[];
     expect(listed.map((row) => row.key)).toEqual([`${EV_KEY}|home|betmgm`]);
@@ -190,11 +191,7 @@ describe('GET /v1/stream (types=ev)', () => {
 
   it('sends no positive-EV events to a stream that did not ask for them', async () => {
     const key = await createKey(app, 'enterprise');
-    const stream = await open(key, 'types=price,arb');
-    await waitFor(
-      () => frames(stream).some((f) => f.event === 'snapshot'),
-      "frames(stream).some((f) => f.event === 'snapshot')",
-    );
+    const stream = await openPastSnapshot(key, 'types=price,arb');
     expect(frames(stream)[0]!.data).not.toHaveProperty('ev');
     quote(-110);
     quote(120);
@@ -231,11 +228,7 @@ describe('GET /v1/stream (types=middle)', () => {
 
   it('opens with the middles in its snapshot, sends middle_removed when a side is suspended and middle when it is back, and resumes after Last-Event-ID', async () => {
     const key = await createKey(app, 'enterprise');
-    const stream = await open(key, 'types=middle');
-    await waitFor(
-      () => frames(stream).some((f) => f.event === 'snapshot'),
-      "frames(stream).some((f) => f.event === 'snapshot')",
-    );
+    const stream = await openPastSnapshot(key, 'types=middle');
     const snapshot = frames(stream).find((f) => f.event === 'snapshot')!;
     expect(snapshot.data).not.toHaveProperty('ev');
     const listed = snapshot.data.middles as {
