@@ -111,7 +111,7 @@ export const MiddleSchema = z
     model: z
       .enum(['nfl-drives', 'normal'])
       .describe(
-        "`nfl-drives`: the NFL drive model (points in 3s and 7s, overtime), a model not a published table; `normal`: the same-game-parlay model's normal, discretised to whole numbers.",
+        "`nfl-drives`: the NFL drive model (points in 3s and 7s, overtime), its key margins (3, 4, 6, 7, 10, 14) calibrated to a published table of NFL final margins; `normal`: the same-game-parlay model's normal, discretised to whole numbers.",
       ),
     centre: z
       .number()
