@@ -19,72 +19,36 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { OddsEngine } from '#engine/engine.ts';
-import { MarketSimulator } from '#engine/sources/simulation/market-simulator.ts';
 import { EvBoard, filterEv } from '#server/ev/board.ts';
+import { simulatedBoard, summary, timed } from './lib/finder-board.ts';
 import { fixtureBuild, startServer } from './lib/server.ts';
 import { adminToken, createKeys, waitReady } from './lib/sse-pool.ts';
 
-const STEP_MS = 250;
 const MINUTES = Number(process.env.BENCH_EV_MINUTES ?? 2);
 const RUNS = Number(process.env.BENCH_EV_RUNS ?? 20);
-const T0 = Date.UTC(2026, 10, 22, 18);
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
-}
-
-function timed(fn: () => void): { medianMs: number; maxMs: number } {
-  const samples: number[] = [];
-  for (let run = 0; run < RUNS; run += 1) {
-    const started = performance.now();
-    fn();
-    samples.push(performance.now() - started);
-  }
-  return {
-    medianMs: Number(percentile(samples, 0.5).toFixed(2)),
-    maxMs: Number(Math.max(...samples).toFixed(2)),
-  };
-}
 
 function board(name: string, events: number, props: boolean) {
-  let now = T0;
-  const engine = new OddsEngine({ source: 'simulator', now: () => now, historyMs: 130_000 });
-  engine.markReady();
-  const sim = new MarketSimulator({ seed: 7, startMs: T0, events, stepMs: STEP_MS, props });
-  for (const message of sim.initial()) engine.ingest(message);
-  engine.tick();
-  let updates = 0;
-  for (let step = 0; step < (MINUTES * 60_000) / STEP_MS; step += 1) {
-    now += STEP_MS;
-    const batch = sim.step();
-    updates += batch.length;
-    for (const message of batch) engine.ingest(message);
-    engine.tick();
-  }
+  const replay = simulatedBoard(events, props, MINUTES);
+  const engine = replay.engine;
+  let now = replay.now();
   const scan = { maxAgePreMatchMs: 60_000, maxAgeLiveMs: 10_000 };
   const ev = new EvBoard(engine, scan);
   let result = ev.compute(undefined, now);
   // Cold: every market judged (a new board, as after a start); incremental: 250 ms of the simulator's updates
   // ingested between passes, as a real-time reader asking every quantum sees them.
-  const cold = timed(() => new EvBoard(engine, scan).compute(undefined, now));
+  const cold = timed(RUNS, () => new EvBoard(engine, scan).compute(undefined, now));
   const incrementalSamples: number[] = [];
   for (let run = 0; run < RUNS; run += 1) {
-    now += STEP_MS;
-    for (const message of sim.step()) engine.ingest(message);
-    engine.tick();
+    replay.step();
+    now = replay.now();
     const started = performance.now();
     result = ev.compute(undefined, now);
     incrementalSamples.push(performance.now() - started);
   }
-  const pass = {
-    medianMs: Number(percentile(incrementalSamples, 0.5).toFixed(2)),
-    maxMs: Number(Math.max(...incrementalSamples).toFixed(2)),
-  };
-  const delayed = timed(() => ev.compute(now - 120_000, now));
+  const pass = summary(incrementalSamples);
+  const delayed = timed(RUNS, () => ev.compute(now - 120_000, now));
   const league = result.rows[0]?.league;
-  const cached = timed(() => {
+  const cached = timed(RUNS, () => {
     const rows = filterEv(result.rows, { league });
     JSON.stringify(rows.slice(0, 200).map((row) => row.dto));
   });
@@ -93,7 +57,7 @@ function board(name: string, events: number, props: boolean) {
     markets: result.markets,
     marketsWithFair: result.fairMarkets,
     positiveEvPrices: result.rows.length,
-    updatesIngested: updates,
+    updatesIngested: replay.updates(),
     coldPass: cold,
     pass,
     delayedPass: delayed,

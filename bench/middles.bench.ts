@@ -10,54 +10,22 @@
 // - `cached request`: a request that finds the board: the filters (league) and 200 rows serialised to JSON.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { OddsEngine } from '#engine/engine.ts';
-import { MarketSimulator } from '#engine/sources/simulation/market-simulator.ts';
 import { filterMiddles, MiddlesBoard } from '#server/middles/board.ts';
+import { simulatedBoard, timed } from './lib/finder-board.ts';
 
-const STEP_MS = 250;
 const MINUTES = Number(process.env.BENCH_MIDDLES_MINUTES ?? 2);
 const RUNS = Number(process.env.BENCH_MIDDLES_RUNS ?? 20);
-const T0 = Date.UTC(2026, 10, 22, 18);
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
-}
-
-function timed(fn: () => void): { medianMs: number; maxMs: number } {
-  const samples: number[] = [];
-  for (let run = 0; run < RUNS; run += 1) {
-    const started = performance.now();
-    fn();
-    samples.push(performance.now() - started);
-  }
-  return {
-    medianMs: Number(percentile(samples, 0.5).toFixed(2)),
-    maxMs: Number(Math.max(...samples).toFixed(2)),
-  };
-}
 
 function board(name: string, events: number, props: boolean) {
-  let now = T0;
-  const engine = new OddsEngine({ source: 'simulator', now: () => now, historyMs: 130_000 });
-  engine.markReady();
-  const sim = new MarketSimulator({ seed: 7, startMs: T0, events, stepMs: STEP_MS, props });
-  for (const message of sim.initial()) engine.ingest(message);
-  engine.tick();
-  let updates = 0;
-  for (let step = 0; step < (MINUTES * 60_000) / STEP_MS; step += 1) {
-    now += STEP_MS;
-    const batch = sim.step();
-    updates += batch.length;
-    for (const message of batch) engine.ingest(message);
-    engine.tick();
-  }
+  const replay = simulatedBoard(events, props, MINUTES);
+  const engine = replay.engine;
+  const now = replay.now();
   const middles = new MiddlesBoard(engine, { maxAgePreMatchMs: 60_000, maxAgeLiveMs: 10_000 });
   const result = middles.compute(undefined, now);
-  const pass = timed(() => middles.compute(undefined, now));
-  const delayed = timed(() => middles.compute(now - 120_000, now));
+  const pass = timed(RUNS, () => middles.compute(undefined, now));
+  const delayed = timed(RUNS, () => middles.compute(now - 120_000, now));
   const league = result.rows[0]?.league;
-  const cached = timed(() => {
+  const cached = timed(RUNS, () => {
     const rows = filterMiddles(result.rows, { league });
     JSON.stringify(rows.slice(0, 200).map((row) => row.dto));
   });
@@ -65,7 +33,7 @@ function board(name: string, events: number, props: boolean) {
     events: engine.store.eventCount,
     middles: result.rows.length,
     positiveEv: result.rows.filter((row) => row.evPct > 0).length,
-    updatesIngested: updates,
+    updatesIngested: replay.updates(),
     pass,
     delayedPass: delayed,
     cachedRequest: cached,
