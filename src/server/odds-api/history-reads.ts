@@ -375,8 +375,14 @@ export class ReadGuard {
   /** When the current slice of work began (performance.now()). */
   private sliceStarted = performance.now();
 
-  /** Lets the event loop turn (other requests, the feed, /healthz run), then checks the client and the budget. */
+  /**
+   * Lets the event loop turn (other requests, the feed, /healthz run), then checks the client and the budget. Two
+   * immediates, not one: a statement that completes in the poll phase would otherwise continue in the same loop
+   * iteration's check phase, and the next statement would run before any due timer (a timer then waits for two
+   * statements, 16–20 ms on a slow machine, as the bench's attribution showed; decision 180).
+   */
   async turn(): Promise<void> {
+    await nextTurn();
     await nextTurn();
     this.sliceStarted = performance.now();
     this.check();
