@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArbFeedSchema } from '#domain/schemas/feed.ts';
 import { buildApp } from '../app.ts';
 import type { OddsSource } from '#engine/sources/index.ts';
-import { buildTestApp, fixedBoard } from '#tests/support/server/app.ts';
+import { buildTestApp, fixedBoard, TEST_PLUGIN_TIMEOUT_MS } from '#tests/support/server/app.ts';
 import { testConfig } from '#tests/support/server/config.ts';
 import { trialTestConfig } from '#tests/support/server/trials.ts';
 
@@ -14,6 +14,7 @@ beforeAll(async () => {
   app = await buildApp({
     config: testConfig({ SIM_SEED: '7', SIM_PROPS: 'true', CORS_ORIGINS: 'https://partner.example' }),
     log: false,
+    pluginTimeout: TEST_PLUGIN_TIMEOUT_MS,
   });
   await app.ready();
 });

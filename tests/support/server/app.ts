@@ -18,6 +18,9 @@ export interface TestAppOptions extends Omit<AppOptions, 'config' | 'log'> {
   log?: { write(line: string): unknown };
 }
 
+/** Fastify's per-plugin budget in tests: Vitest's own hook timeout (vitest.config.ts). */
+export const TEST_PLUGIN_TIMEOUT_MS = 300_000;
+
 /** `buildApp()` on a test config, a hand-fed engine unless `source` is given, and no logger unless `log` is. */
 export function buildTestApp({
   config = trialTestConfig(),
@@ -26,6 +29,9 @@ export function buildTestApp({
   ...overrides
 }: TestAppOptions = {}): Promise<FastifyInstance> {
   return buildApp({
+    // Test apps get 300 s a plugin (Vitest's hook timeout): beside the browser tests and both Vitest suites on two
+    // cores, a simulator app's start outlasted the server's 60 s in CI (arbs-feed.test.ts, session 17).
+    pluginTimeout: TEST_PLUGIN_TIMEOUT_MS,
     ...overrides,
     config: log ? { ...config, LOG_LEVEL: 'info' } : config,
     source,
