@@ -120,25 +120,21 @@ beforeAll(async () => {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  app.engine.ingest({
-    kind: 'event',
-    sourceEventId: 'lal-bos-ev',
-    league: 'nba',
-    home: { name: 'Los Angeles Lakers', abbreviation: 'LAL' },
-    away: { name: 'Boston Celtics', abbreviation: 'BOS' },
-    startsAt: Date.now() + 3_600_000,
-  });
+  /** An NBA game an hour from now: the EV market's, then the middles'. */
+  const game = (sourceEventId: string, home: [string, string], away: [string, string]) =>
+    app.engine.ingest({
+      kind: 'event',
+      sourceEventId,
+      league: 'nba',
+      home: { name: home[0], abbreviation: home[1] },
+      away: { name: away[0], abbreviation: away[1] },
+      startsAt: Date.now() + 3_600_000,
+    });
+  game('lal-bos-ev', ['Los Angeles Lakers', 'LAL'], ['Boston Celtics', 'BOS']);
   eventId = app.engine.store.events()[0]!.id;
   EV_KEY = `${eventId}|moneyline|full|`;
   quote(105);
-  app.engine.ingest({
-    kind: 'event',
-    sourceEventId: 'den-phx-mid',
-    league: 'nba',
-    home: { name: 'Phoenix Suns', abbreviation: 'PHX' },
-    away: { name: 'Denver Nuggets', abbreviation: 'DEN' },
-    startsAt: Date.now() + 3_600_000,
-  });
+  game('den-phx-mid', ['Phoenix Suns', 'PHX'], ['Denver Nuggets', 'DEN']);
   middleEventId = app.engine.store.events().find((event) => event.id !== eventId)!.id;
   spreads(true);
   await waitFor(() => app.engine.values!.ev.size > 0, 'app.engine.values!.ev.size > 0');
