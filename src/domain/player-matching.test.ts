@@ -42,6 +42,8 @@ describe('normalizePlayerName', () => {
     ['Alexis Mac Allister', 'alexis macallister'],
     ['Alexis MacAllister', 'alexis macallister'],
     ['Mac Jones', 'mac jones'],
+    ['Odell Beckham I I', 'odell beckham'],
+    ['A0 i I', 'a0'],
     ['  LEBRON   JAMES ', 'lebron james'],
     ['...', ''],
     ['', ''],

@@ -47,8 +47,8 @@ const FOLDED: Readonly<Record<string, string>> = {
 /**
  * The name as matching compares it: lower case, accents stripped (NFD, then the marks removed; ø, ł, ß… folded),
  * apostrophes and periods removed ("O'Neal" → "oneal", "C.J." → "cj"), hyphens and other punctuation as spaces
- * ("Karl-Anthony" = "Karl Anthony"), generational suffixes dropped from the end, runs of single-letter initials joined
- * ("C. J. McCollum" = "CJ McCollum"), and a "Mc" / "Mac" token joined to the next one when it is not the first name
+ * ("Karl-Anthony" = "Karl Anthony"), runs of single-letter initials joined ("C. J. McCollum" = "CJ McCollum"), then
+ * generational suffixes dropped from the end (so "I I" goes as "ii" does), and a "Mc" / "Mac" token joined to the next one when it is not the first name
  * ("Mc Collum" = "McCollum", while "Mac Jones" stays). Tokens are joined by one space.
  */
 export function normalizePlayerName(name: string): string {
@@ -61,12 +61,10 @@ export function normalizePlayerName(name: string): string {
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
   if (folded === '') return '';
-  let tokens = folded.split(' ');
-  while (tokens.length > 1 && SUFFIXES.has(tokens[tokens.length - 1]!)) tokens = tokens.slice(0, -1);
   // Runs of one-letter tokens are initials: "c j" → "cj". A longer token never absorbs one ("jo j" stays).
   const joined: string[] = [];
   let inRun = false;
-  for (const token of tokens) {
+  for (const token of folded.split(' ')) {
     if (token.length === 1 && inRun) {
       joined[joined.length - 1] += token;
     } else {
@@ -74,6 +72,8 @@ export function normalizePlayerName(name: string): string {
       inRun = token.length === 1;
     }
   }
+  // Suffixes go after the initials are joined, so "Smith I I" loses its "ii" now rather than on a second pass.
+  while (joined.length > 1 && SUFFIXES.has(joined[joined.length - 1]!)) joined.pop();
   const out: string[] = [];
   for (let index = 0; index < joined.length; index += 1) {
     const token = joined[index]!;

@@ -105,8 +105,13 @@ describe('sockets', () => {
     const stream = await openRawStream(`http://${HOST}:${port}/v1/stream`, { 'x-api-key': plain });
     expect(stream.status).toBe(200);
     const outcome = await Promise.race([stream.ended.then(() => 'ended'), sleep(3000).then(() => 'open')]);
-    stream.abort();
     expect(outcome).toBe('open');
-    expect(stream.text()).toContain('event: snapshot');
+    // The snapshot follows the first engine cycle, which a loaded CI machine delayed past those 3 s once; the answer
+    // must still be open when it comes.
+    while (!stream.text().includes('event: snapshot')) {
+      const next = await Promise.race([stream.ended.then(() => 'ended'), sleep(50).then(() => 'open')]);
+      expect(next).toBe('open');
+    }
+    stream.abort();
   });
 });

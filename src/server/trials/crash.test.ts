@@ -71,23 +71,31 @@ describe('crash safety of POST /api/trial-requests', () => {
       expect(acknowledged.length).toBeGreaterThanOrEqual(12);
       server = startServer(env);
       await ready();
-      await waitFor(
-        () => acknowledged.every((email) => peer.to(email).length >= 1),
-        'every acknowledged email',
-        60_000,
+      // Read through the operators' route, since PGlite admits one process.
+      const token = readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
+      const requests = async () => {
+        const response = await fetch(`${base}/admin/trials?limit=1000`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        return ((await response.json()) as { requests: { email: string; emailStatus: string }[] }).requests;
+      };
+      const missing = () => acknowledged.filter((email) => peer.to(email).length === 0);
+      // Once (CI, both suites at once) an email was still missing after 60 s: a timeout now says which, and what the
+      // outbox holds for them.
+      await waitFor(() => missing().length === 0, 'every acknowledged email', 120_000).catch(
+        async (error: Error) => {
+          const stored = await requests().catch(() => []);
+          const status = missing().map(
+            (email) => `${email}: ${stored.find((row) => row.email === email)?.emailStatus}`,
+          );
+          throw new Error(`${error.message}; ${peer.received.length} received, missing ${status.join(', ')}`);
+        },
       );
       expect(peer.received.length).toBeGreaterThan(beforeRestart);
-      // Requests committed but not acknowledged before the kill have emails too: wait (through the operators' route,
-      // since PGlite admits one process) until the outbox has nothing left to send.
-      const token = readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
+      // Requests committed but not acknowledged before the kill have emails too: wait until the outbox has nothing
+      // left to send.
       await waitFor(
-        async () => {
-          const response = await fetch(`${base}/admin/trials?limit=1000`, {
-            headers: { authorization: `Bearer ${token}` },
-          });
-          const { requests } = (await response.json()) as { requests: { emailStatus: string }[] };
-          return requests.every((request) => request.emailStatus === 'sent');
-        },
+        async () => (await requests()).every((request) => request.emailStatus === 'sent'),
         'an empty outbox',
         60_000,
       );
