@@ -3,12 +3,18 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
+import { AutoAnalyzer } from './auto-analyze.ts';
 import { openDatabase, type Database, type DatabaseHandle, type DatabaseKind } from './database.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Drizzle over PGlite or PostgreSQL (same schema, same queries). */
     db: Database;
+    /**
+     * On PGlite, analyzes now the tables changed past autovacuum's threshold (decision 181) and returns their names;
+     * the app also does so every minute. On PostgreSQL autovacuum does it: returns [].
+     */
+    analyzeDatabase(): Promise<string[]>;
   }
 }
 
@@ -42,7 +48,13 @@ export const dbPlugin = fp(
       await handle.db.execute(sql`SELECT 1`);
       return { ok: true, details: { driver: handle.kind } };
     });
+    const analyzer = handle.kind === 'pglite' ? new AutoAnalyzer(handle.db, app.log) : undefined;
+    app.decorate('analyzeDatabase', async () => (analyzer ? analyzer.runOnce() : []));
+    app.addHook('onReady', async () => {
+      analyzer?.start();
+    });
     app.addHook('onClose', async () => {
+      await analyzer?.stop();
       await handle.close();
     });
   },
