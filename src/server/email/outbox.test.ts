@@ -208,7 +208,7 @@ describe('email outbox files and sealed keys', () => {
     expect(files.sort()).toEqual(ids.map((id) => emlFileName(id!.trim())).sort());
   });
 
-  it('discards a sealed key not sent within OUTBOX_SEALED_TTL_MS: never sent, marked failed, and resend issues a new key', async () => {
+  it('discards a sealed key not sent within OUTBOX_SEALED_TTL_MS: never claimed, marked failed at the next expiry pass, and resend issues a new key', async () => {
     const peer = new SmtpPeer(await freePort());
     peers.push(peer);
     await peer.start();
@@ -225,6 +225,11 @@ describe('email outbox files and sealed keys', () => {
     expect((await post(app, body)).statusCode).toBe(200);
     // Queued eleven minutes ago, never sent (SMTP was down, say).
     await app.db.update(emailOutbox).set({ createdAt: sql`now() - interval '11 minutes'` });
+    // Between expiry passes (the start's ran a moment ago, the next is a minute away) the expired key is not claimed.
+    expect(await app.outbox.runOnce()).toBe(0);
+    expect(peer.received).toHaveLength(0);
+    expect((await app.db.select().from(emailOutbox))[0]).toMatchObject({ status: 'pending', attempts: 0 });
+    // A start discards it at once.
     await app.outbox.start();
     const [row] = await waitFor(async () => {
       const rows = await app.db.select().from(emailOutbox);

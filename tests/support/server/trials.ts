@@ -90,9 +90,13 @@ export function trialTestConfig(env: Record<string, string> = {}): Config {
     BUILD_DIR: fixtureBuild(path.join(dataDir, 'site')),
     SITE_URL: 'https://example.test',
     LOG_LEVEL: 'silent',
-    OUTBOX_POLL_MS: '50',
+    // Emails and lost-key requests are kicked after each commit; the poll only finds retries. 200 ms, not 50: an idle
+    // app's two pollers at 50 ms cost 7 % of a core, with many apps alive at once in a suite (issue 32).
+    OUTBOX_POLL_MS: '200',
     OUTBOX_BACKOFF_MS: '50',
-    // The trial flows do not read odds: the simulator runs without player props (as testConfig's).
+    // The trial flows do not read odds: a two-game replay instead of the simulator, whose ticks cost an idle app
+    // another 8–12 % of a core. Tests about odds pass their own ODDS_SOURCE (or use buildTestApp's hand-fed engine).
+    ODDS_SOURCE: 'replay:tests/fixtures/replay-example.jsonl',
     SIM_PROPS: 'false',
     ...env,
   });
