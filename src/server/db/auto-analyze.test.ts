@@ -62,7 +62,7 @@ describe('analyzing the embedded database', () => {
     // Nothing changed since: nothing to do.
     expect(await app.analyzeDatabase()).toEqual([]);
 
-    // The statement the historical board pages with: 40 series of one event after a key, in key order.
+    // The statement the historical board pages with: a page of series of one event after a key, in key order.
     const plan = rowsOf<{ 'QUERY PLAN': string }>(
       await app.db.execute(
         sql`EXPLAIN SELECT id FROM history_series WHERE event_id = ${eventId}

@@ -51,12 +51,13 @@ export const HISTORICAL_PAGE_MAX_BYTES = 1024 * 1024;
 const HEAD_ROOM = 2048;
 /**
  * Series one statement reads (and whose prices the next one reads): on PGlite a statement runs on the server's
- * thread, and a series row costs ~50 µs on a fast machine and ~150 µs on a slow loaded one, so a statement stays
- * near 5 ms there, and the event loop turns after each one (decision 180).
+ * thread. Decision 180 sized it at 40 when a page of series was read by sorting the event's every series (~150 µs a
+ * row on a slow machine); since the embedded database is analyzed (decision 181) the index is walked, and 160 series
+ * take ~2–4 ms of the thread here. The event loop turns after each statement.
  */
-const SERIES_PAGE = 40;
-/** Series whose changes around `at` one statement of the walk looks at (it answers one row): ~5 ms on a slow machine. */
-const WALK_PAGE = 50;
+const SERIES_PAGE = 160;
+/** Series whose changes around `at` one statement of the walk looks at (it answers one row). */
+const WALK_PAGE = 200;
 
 /** A market type as the `markets` filter takes it (as /v1/odds does): `props` is `prop`. */
 const MarketFilterSchema = z
