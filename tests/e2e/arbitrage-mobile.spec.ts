@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { devices, expect, test } from '@playwright/test';
 import { E2E_REPLAY_ORIGIN } from '../support/browser.ts';
+import { layoutShifts, recordLayoutShifts } from '../support/layout-shifts.ts';
 
 // The arbitrage page on a 360 px phone (touch, mobile user agent) against the replayed feed on port 3101.
 const { defaultBrowserType: _browser, ...pixel } = devices['Pixel 5'];
@@ -50,32 +51,11 @@ test.describe('on a 390 × 844 phone', () => {
   test('the first data shifts nothing on screen: no layout shift from the first paint to the rows', async ({
     page,
   }) => {
-    await page.addInitScript(() => {
-      const shifts: { value: number; nodes: string[] }[] = [];
-      (window as unknown as { shifts: typeof shifts }).shifts = shifts;
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries() as (PerformanceEntry & {
-          value: number;
-          hadRecentInput: boolean;
-          sources: { node?: Node | null }[];
-        })[]) {
-          if (!entry.hadRecentInput) {
-            shifts.push({
-              value: entry.value,
-              nodes: entry.sources.map((source) => (source.node as Element | null)?.className ?? '?'),
-            });
-          }
-        }
-      }).observe({ type: 'layout-shift', buffered: true });
-    });
+    await recordLayoutShifts(page);
     await page.goto('/betting-tools/arbitrage');
     await expect(page.getByRole('table').getByRole('row').nth(1)).toBeVisible();
     await expect(page.getByTestId('profit-count')).toHaveText(/^\d+ with a guaranteed profit$/);
-    // Two frames, so a shift of the rows' commit is reported.
-    await page.evaluate(
-      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
-    );
-    expect(await page.evaluate(() => (window as unknown as { shifts: unknown[] }).shifts)).toEqual([]);
+    expect(await layoutShifts(page)).toEqual([]);
   });
 
   test('the first arb is on the first screen; "Filters and settings" unfolds the toolbar', async ({

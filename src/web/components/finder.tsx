@@ -44,7 +44,11 @@ export function FinderPage<T extends Omit<FinderFeedHead, 'total'>>({
           </h1>
           <p className="mt-1 max-w-2xl text-sm text-slate-400">{intro}</p>
         </div>
-        {data ? <FeedStatus feed={data} /> : null}
+        {/* The badge and the time arrive with the data: their space is kept from the first paint, so nothing below moves
+            when they come (a phone wraps this column under the title), as on the arbitrage page (decision 175). */}
+        <div className="flex min-h-[3.125rem] flex-col items-end gap-1 text-right">
+          {data ? <FeedStatus feed={data} /> : null}
+        </div>
       </div>
       <p
         role="note"
@@ -84,7 +88,7 @@ function FeedStatus({ feed }: { feed: Omit<FinderFeedHead, 'total'> }) {
   const asOf = new Date(feed.as_of * 1000);
   const minutes = Math.round(feed.delay_seconds / 60);
   return (
-    <div className="flex flex-col items-end gap-1 text-right">
+    <>
       {feed.source === 'simulator' ? (
         <p className="inline-flex flex-wrap items-baseline gap-x-2 rounded-md border border-amber-400/50 bg-amber-400/10 px-2.5 py-1 text-sm font-semibold text-amber-200">
           Demo data
@@ -101,7 +105,7 @@ function FeedStatus({ feed }: { feed: Omit<FinderFeedHead, 'total'> }) {
           real time with the API
         </a>
       </p>
-    </div>
+    </>
   );
 }
 
