@@ -55,6 +55,9 @@ export interface HistoryPlayer {
   team: 'home' | 'away' | null;
 }
 
+/** A series without its opening and closing lines: what a board of prices needs of it (`seriesPage`). */
+export type SeriesIdentity = Omit<HistorySeries, 'opening' | 'closing'>;
+
 /** Where a series sits in an event's key order (the history_series_key index after event_id). */
 export interface SeriesKey {
   marketKey: string;
@@ -145,6 +148,53 @@ const EVENT_COLUMNS = `event_id, league, home, away, ${MS('starts_at')}, ${MS('f
 const SERIES_COLUMNS = `id, event_id, market_key, market_type, period, line, outcome, book, side_id,
   stat, player_id, player_name, player_team, ${MS('opening_at')}, opening_american, opening_decimal, ${MS('closing_at')}, closing_american, closing_decimal`;
 
+/**
+ * A series' identity as one JSON array per row: a page of series leaves the database as one JSON value. A driver
+ * turns every field of every row into a string of its own (PGlite copies each into a buffer of its own first); one
+ * field parsed with JSON.parse allocates a fraction of that (decision 182).
+ */
+const IDENTITY_TUPLE = `id, event_id, market_key, market_type, period, line, outcome, book, side_id, stat, player_id,
+  player_name, player_team`;
+type IdentityTuple = [
+  number,
+  string,
+  string,
+  string,
+  string,
+  number | null,
+  string,
+  string,
+  string,
+  string | null,
+  string | null,
+  string | null,
+  string | null,
+];
+/** A series' last tick as one JSON array: id, time (unix µs, exact in a double), American, decimal, state. */
+type TickTuple = [number, number, number, number, number];
+
+function identityOfTuple(t: IdentityTuple): SeriesIdentity {
+  return {
+    id: t[0],
+    eventId: t[1],
+    marketKey: t[2],
+    marketType: t[3],
+    period: t[4],
+    line: t[5],
+    outcome: t[6],
+    book: t[7],
+    sideId: t[8],
+    stat: t[9],
+    player: playerOf(t[10], t[11], t[12]),
+  };
+}
+
+function playerOf(id: string | null, name: string | null, team: string | null): HistoryPlayer | null {
+  return id === null
+    ? null
+    : { id, name: name ?? id, team: team === 'home' || team === 'away' ? team : null };
+}
+
 /** A unix-ms parameter as an exact timestamptz. */
 const AT = (n: number) => `(timestamptz 'epoch' + $${n}::int8 * interval '1 millisecond')`;
 
@@ -177,14 +227,7 @@ function toSeries(row: SeriesRowSql): HistorySeries {
     book: row.book,
     sideId: row.side_id,
     stat: row.stat,
-    player:
-      row.player_id === null
-        ? null
-        : {
-            id: row.player_id,
-            name: row.player_name ?? row.player_id,
-            team: row.player_team === 'home' || row.player_team === 'away' ? row.player_team : null,
-          },
+    player: playerOf(row.player_id, row.player_name, row.player_team),
     opening:
       row.opening_at === null
         ? null
@@ -327,14 +370,15 @@ export class HistoryService {
    * a range of the (event_id, market_key, outcome, book) index, so that a large event is read in statements of a
    * bounded size.
    */
-  async seriesPage(eventId: string, after: SeriesKey | undefined, limit: number): Promise<HistorySeries[]> {
-    const rows = await this.db.query<SeriesRowSql>(
-      `SELECT ${SERIES_COLUMNS} FROM history_series
-       WHERE event_id = $1 AND (market_key, outcome, book) > ($2, $3, $4)
-       ORDER BY market_key, outcome, book LIMIT $5`,
+  async seriesPage(eventId: string, after: SeriesKey | undefined, limit: number): Promise<SeriesIdentity[]> {
+    const [row] = await this.db.query<{ rows: IdentityTuple[] | string }>(
+      `SELECT coalesce(json_agg(json_build_array(${IDENTITY_TUPLE}) ORDER BY market_key, outcome, book), '[]') AS rows
+       FROM (SELECT * FROM history_series
+             WHERE event_id = $1 AND (market_key, outcome, book) > ($2, $3, $4)
+             ORDER BY market_key, outcome, book LIMIT $5) AS s`,
       [eventId, after?.marketKey ?? '', after?.outcome ?? '', after?.book ?? '', limit],
     );
-    return rows.map(toSeries);
+    return json(row!.rows).map(identityOfTuple);
   }
 
   /**
@@ -366,16 +410,19 @@ export class HistoryService {
   async lastTicks(seriesIds: readonly number[], at?: number): Promise<Map<number, SeriesTick>> {
     if (seriesIds.length === 0) return new Map();
     const bound = at === undefined ? '' : `AND p.at < ${AT(2)}`;
-    const rows = await this.db.query<TickRowSql>(
-      `SELECT s.id AS series_id, t.at_us, t.american, t.decimal, t.state
+    const [row] = await this.db.query<{ rows: TickTuple[] | string }>(
+      `SELECT coalesce(json_agg(json_build_array(s.id, t.at_us, t.american, t.decimal, t.state)), '[]') AS rows
        FROM unnest($1::int4[]) AS s(id)
        CROSS JOIN LATERAL (
-         SELECT ${US('p.at', 'at_us')}, p.american, p.decimal, p.state FROM price_ticks p
+         SELECT (extract(epoch from p.at) * 1000000)::int8 AS at_us, p.american, p.decimal, p.state FROM price_ticks p
          WHERE p.series_id = s.id ${bound} ORDER BY p.at DESC LIMIT 1
        ) AS t`,
       at === undefined ? [[...seriesIds]] : [[...seriesIds], at + 1],
     );
-    return new Map(rows.map((row) => [row.series_id, toTick(row)]));
+    const ticks = new Map<number, SeriesTick>();
+    for (const [seriesId, atUs, american, decimal, state] of json(row!.rows))
+      ticks.set(seriesId, toTick({ series_id: seriesId, at_us: atUs, american, decimal, state }));
+    return ticks;
   }
 
   /** The first change of any of the series strictly after `at` (unix ms), or null. */

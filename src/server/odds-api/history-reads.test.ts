@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { READ_SLICE_MS, ReadGuard } from './history-reads.ts';
+import { READ_SLICE_MS, ReadGuard, StatementSize } from './history-reads.ts';
 
 // ReadGuard paces a long history read (decision 180): its JavaScript runs in slices of at most READ_SLICE_MS before
 // other work (the feed, the streams, /healthz) gets a turn of the event loop.
@@ -44,5 +44,42 @@ describe('ReadGuard: a read in slices', () => {
     expect(await turnedDuring(() => guard.turn())).toBe(true);
     now = 1_000;
     await expect(guard.turn()).rejects.toMatchObject({ status: 503, code: 'read-budget-exceeded' });
+  });
+});
+
+describe('StatementSize: statements sized to the machine (decision 182)', () => {
+  it('shrinks after a statement slower than READ_SLICE_MS and grows after a faster one, at most 2× a step', () => {
+    const size = new StatementSize(100, 10, 400);
+    size.took(READ_SLICE_MS * 4);
+    expect(size.value).toBe(50);
+    size.took(READ_SLICE_MS * 1.25);
+    expect(size.value).toBe(40);
+    size.took(READ_SLICE_MS);
+    expect(size.value).toBe(40);
+    size.took(READ_SLICE_MS / 10);
+    expect(size.value).toBe(80);
+  });
+
+  it('stays within its bounds however fast or slow the statements', () => {
+    const size = new StatementSize(100, 10, 400);
+    for (let n = 0; n < 10; n += 1) size.took(1_000);
+    expect(size.value).toBe(10);
+    for (let n = 0; n < 10; n += 1) size.took(0);
+    expect(size.value).toBe(400);
+  });
+
+  it('run() hands the statement the current size and sizes the next one by its time', async () => {
+    const size = new StatementSize(100, 10, 400);
+    const asked: number[] = [];
+    await size.run(async (rows) => {
+      asked.push(rows);
+      busy(READ_SLICE_MS * 4);
+    });
+    await size.run(async (rows) => {
+      asked.push(rows);
+    });
+    expect(asked[0]).toBe(100);
+    expect(asked[1]).toBeLessThanOrEqual(50);
+    expect(size.value).toBeGreaterThan(asked[1]!);
   });
 });

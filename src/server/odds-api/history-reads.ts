@@ -34,6 +34,7 @@ import type {
   HistoryEvent,
   HistoryPlayer,
   HistorySeries,
+  SeriesIdentity,
   PricePoint,
   SeriesFilter,
 } from '../history/service.ts';
@@ -104,7 +105,7 @@ export function invalid(field: string, message: string): HttpProblem {
  * The market of a series as the domain knows it (a game line, or a prop of its stat and player), or null for a row
  * this version cannot name (a market type or stat it does not know).
  */
-export function seriesSpec(series: HistorySeries): MarketSpec | null {
+export function seriesSpec(series: SeriesIdentity): MarketSpec | null {
   if (!isPeriod(series.period)) return null;
   if (series.marketType === 'prop') {
     if (series.stat === null || !isPropStatKey(series.stat) || series.player === null) return null;
@@ -266,8 +267,8 @@ export function preMatchOpening(
 }
 
 /** Series grouped by market key, in key order (a Map keeps insertion order). */
-export function byMarket(series: readonly HistorySeries[]): Map<string, HistorySeries[]> {
-  const groups = new Map<string, HistorySeries[]>();
+export function byMarket<T extends SeriesIdentity>(series: readonly T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
   for (const row of [...series].sort((a, b) =>
     a.marketKey < b.marketKey ? -1 : a.marketKey > b.marketKey ? 1 : 0,
   )) {
@@ -355,6 +356,42 @@ export const READ_BUDGET_MS = 5_000;
  * machine 3× slower than a developer's laptop, so a slice is kept well under it (docs/decisions/180).
  */
 export const READ_SLICE_MS = 4;
+
+/**
+ * How many rows the next statement of a read asks for. On the embedded database a statement runs on the server's
+ * thread, and its time per row depends on the machine: a fixed size right for one machine holds the event loop three
+ * times as long on one three times slower. So the size follows what the last statement took: it is scaled towards
+ * `READ_SLICE_MS` (at most halved or doubled at a time), within [min, max] (decision 182).
+ */
+export class StatementSize {
+  private size: number;
+
+  constructor(
+    initial: number,
+    private readonly min: number,
+    private readonly max: number,
+  ) {
+    this.size = initial;
+  }
+
+  get value(): number {
+    return this.size;
+  }
+
+  /** After a statement asked for `value` rows and took `ms` (wall time of the await). */
+  took(ms: number): void {
+    const factor = Math.min(2, Math.max(0.5, READ_SLICE_MS / Math.max(ms, 0.01)));
+    this.size = Math.min(this.max, Math.max(this.min, Math.round(this.size * factor)));
+  }
+
+  /** Runs one statement of `value` rows and records its time. */
+  async run<T>(statement: (size: number) => Promise<T>): Promise<T> {
+    const started = performance.now();
+    const result = await statement(this.size);
+    this.took(performance.now() - started);
+    return result;
+  }
+}
 
 export const READ_BUDGET_PROBLEM = ProblemSchema.describe(
   `The read needed more than ${READ_BUDGET_MS / 1000} s of server time and was stopped (\`read-budget-exceeded\`): narrow the window (\`from\`/\`to\`), the filters, or \`limit\`.`,

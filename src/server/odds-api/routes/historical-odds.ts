@@ -14,7 +14,7 @@ import {
 } from '#domain/schemas/api/common.ts';
 import type { EventOddsDto, MarketDto, PriceDto } from '#domain/schemas/api/odds.ts';
 import { HistoricalOddsResponseSchema } from '#domain/schemas/api/history.ts';
-import type { HistoryEvent, HistorySeries, SeriesKey, SeriesTick } from '../../history/service.ts';
+import type { HistoryEvent, SeriesIdentity, SeriesKey, SeriesTick } from '../../history/service.ts';
 import { requireFeature } from '../auth.ts';
 import {
   byMarket,
@@ -31,6 +31,7 @@ import {
   READ_BUDGET_PROBLEM,
   ReadGuard,
   seriesSpec,
+  StatementSize,
   toEventDtoAt,
 } from '../history-reads.ts';
 import { markMainLines } from '../views.ts';
@@ -50,14 +51,12 @@ export const HISTORICAL_PAGE_MAX_BYTES = 1024 * 1024;
 /** Room kept in the cap for the answer's head (`as_of`, the walk, `next_cursor`). */
 const HEAD_ROOM = 2048;
 /**
- * Series one statement reads (and whose prices the next one reads): on PGlite a statement runs on the server's
- * thread. Decision 180 sized it at 40 when a page of series was read by sorting the event's every series (~150 µs a
- * row on a slow machine); since the embedded database is analyzed (decision 181) the index is walked, and 160 series
- * take ~2–4 ms of the thread here. The event loop turns after each statement.
+ * Series one statement reads (and whose prices the next one reads), and series whose changes around `at` one statement
+ * of the walk looks at: sized per request by what the last statement took (`StatementSize`), since on PGlite a
+ * statement runs on the server's thread. 160 series took 2–4 ms on one machine and 6–13 ms on a slower one.
  */
-const SERIES_PAGE = 160;
-/** Series whose changes around `at` one statement of the walk looks at (it answers one row). */
-const WALK_PAGE = 200;
+const SERIES_PAGE = { initial: 100, min: 10, max: 400 } as const;
+const WALK_PAGE = { initial: 100, min: 10, max: 400 } as const;
 
 /** A market type as the `markets` filter takes it (as /v1/odds does): `props` is `prop`. */
 const MarketFilterSchema = z
@@ -115,7 +114,7 @@ function compareEvents(a: { startsAt: number; id: string }, b: { startsAt: numbe
 const nullableTime = (cursor: Readonly<Record<string, unknown>>, field: string): number | null =>
   cursor[field] === null ? null : cursorInteger(cursor, field);
 
-function toPrice(series: HistorySeries, tick: SeriesTick): PriceDto {
+function toPrice(series: SeriesIdentity, tick: SeriesTick): PriceDto {
   return {
     book: series.book as PriceDto['book'],
     american: formatAmerican(tick.american as AmericanOdds),
@@ -123,14 +122,17 @@ function toPrice(series: HistorySeries, tick: SeriesTick): PriceDto {
     implied_prob: roundTo(1 / tick.decimal, 6),
     updated_at: iso(tick.at),
     suspended: tick.state === 'suspended',
-    links: { desktop: null, mobile: null },
+    links: NO_LINKS,
   };
 }
+
+/** Every price's `links` (the history keeps prices, not links): one object, serialized alike. */
+const NO_LINKS: PriceDto['links'] = Object.freeze({ desktop: null, mobile: null });
 
 type HistoricalQuery = z.infer<typeof HistoricalOddsQuery>;
 
 /** Whether a series' market passes the market-level filters: type, period, player, stat. */
-function wanted(row: HistorySeries, query: HistoricalQuery, playerIds: Set<string> | undefined): boolean {
+function wanted(row: SeriesIdentity, query: HistoricalQuery, playerIds: Set<string> | undefined): boolean {
   const spec = seriesSpec(row);
   if (!spec) return false;
   if (query.markets && !query.markets.includes(spec.type)) return false;
@@ -146,7 +148,7 @@ function wanted(row: HistorySeries, query: HistoricalQuery, playerIds: Set<strin
  */
 async function eventOdds(
   event: HistoryEvent,
-  groups: Map<string, HistorySeries[]>,
+  groups: Map<string, SeriesIdentity[]>,
   last: ReadonlyMap<number, SeriesTick>,
   query: HistoricalQuery,
   at: number,
@@ -256,15 +258,17 @@ export async function historicalOddsRoutes(app: FastifyInstance, { now }: { now:
         query.main ?? null,
       ]);
       const cursor = query.cursor ? decodeCursor(app.secrets, query.cursor, print) : undefined;
-      /** An event's series, SERIES_PAGE per statement. */
-      async function* eventSeries(eventId: string): AsyncGenerator<HistorySeries[]> {
+      const seriesSize = new StatementSize(SERIES_PAGE.initial, SERIES_PAGE.min, SERIES_PAGE.max);
+      /** An event's series, a statement at a time. */
+      async function* eventSeries(eventId: string): AsyncGenerator<SeriesIdentity[]> {
         let after: SeriesKey | undefined;
         for (;;) {
           guard.check();
-          const page = await app.history.seriesPage(eventId, after, SERIES_PAGE);
+          const asked = seriesSize.value;
+          const page = await seriesSize.run((size) => app.history.seriesPage(eventId, after, size));
           await guard.turn();
           if (page.length > 0) yield page;
-          if (page.length < SERIES_PAGE) return;
+          if (page.length < asked) return;
           after = page.at(-1);
         }
       }
@@ -288,16 +292,20 @@ export async function historicalOddsRoutes(app: FastifyInstance, { now }: { now:
         const around = await app.history.eventTimesAround(query.league, at);
         previous = around.previous;
         next = around.next;
+        const walkSize = new StatementSize(WALK_PAGE.initial, WALK_PAGE.min, WALK_PAGE.max);
         for (const event of events) {
           let after: SeriesKey | undefined;
           for (;;) {
             guard.check();
-            const changes = await app.history.changesAround(event.id, at, after, WALK_PAGE);
+            const asked = walkSize.value;
+            const changes = await walkSize.run((size) =>
+              app.history.changesAround(event.id, at, after, size),
+            );
             await guard.turn();
             if (changes.previous !== null && (previous === null || changes.previous > previous))
               previous = changes.previous;
             if (changes.next !== null && (next === null || changes.next < next)) next = changes.next;
-            if (changes.count < WALK_PAGE || changes.last === null) break;
+            if (changes.count < asked || changes.last === null) break;
             after = changes.last;
           }
         }
@@ -305,6 +313,7 @@ export async function historicalOddsRoutes(app: FastifyInstance, { now }: { now:
 
       /** The page's events as UTF-8, each encoded once as it is built: the answer is their concatenation. */
       const parts: Buffer[] = [];
+      let shown = 0;
       let bytes = 0;
       /** The last event this page went past (shown, or left out by the filters): the cursor continues after it. */
       let passed: HistoryEvent | undefined;
@@ -315,7 +324,7 @@ export async function historicalOddsRoutes(app: FastifyInstance, { now }: { now:
           guard.check();
           playerIds = new Set(await app.history.playerIds(event.id, query.player));
         }
-        const rows: HistorySeries[] = [];
+        const rows: SeriesIdentity[] = [];
         const last = new Map<number, SeriesTick>();
         for await (const page of eventSeries(event.id)) {
           // The filters are the market's (type, period, player, stat): every series of a market passes or none.
@@ -323,25 +332,28 @@ export async function historicalOddsRoutes(app: FastifyInstance, { now }: { now:
           if (kept.length === 0) continue;
           rows.push(...kept);
           guard.check();
-          for (const [id, tick] of await app.history.lastTicks(
-            kept.map((row) => row.id),
-            at,
-          ))
-            last.set(id, tick);
+          // The prices' statement is as long as its page of series: its time sizes the next page too.
+          const ticks = await seriesSize.run(() =>
+            app.history.lastTicks(
+              kept.map((row) => row.id),
+              at,
+            ),
+          );
+          for (const [id, tick] of ticks) last.set(id, tick);
           await guard.turn();
         }
         const dto = await eventOdds(event, byMarket(rows), last, query, at, guard);
         if (dto) {
-          const json = Buffer.from(JSON.stringify(dto));
-          const size = json.length + 1;
-          if (
-            parts.length > 0 &&
-            (parts.length === limit || bytes + size > HISTORICAL_PAGE_MAX_BYTES - HEAD_ROOM)
-          ) {
+          await guard.turn();
+          const json = await eventJson(dto, guard);
+          const size = json.bytes + 1;
+          if (shown > 0 && (shown === limit || bytes + size > HISTORICAL_PAGE_MAX_BYTES - HEAD_ROOM)) {
             full = true;
             break;
           }
-          parts.push(json);
+          if (shown > 0) parts.push(COMMA);
+          parts.push(...json.parts);
+          shown += 1;
           bytes += size;
         }
         passed = event;
@@ -361,16 +373,37 @@ export async function historicalOddsRoutes(app: FastifyInstance, { now }: { now:
         next_change_at: next === null ? null : iso(next),
         next_cursor: nextCursor,
       };
-      const body: Buffer[] = [Buffer.from(`${JSON.stringify(head).slice(0, -1)},"events":[`)];
-      for (const [n, part] of parts.entries()) body.push(...(n === 0 ? [part] : [COMMA, part]));
-      body.push(Buffer.from(']}'));
-      const text = Buffer.concat(body);
+      const text = Buffer.concat([
+        Buffer.from(`${JSON.stringify(head).slice(0, -1)},"events":[`),
+        ...parts,
+        Buffer.from(']}'),
+      ]);
       return sendJson(reply, text);
     },
   );
 }
 
 const COMMA = Buffer.from(',');
+
+/**
+ * An event's JSON as UTF-8 (the bytes of `JSON.stringify(dto)`), serialized a slice of markets at a time: an event of
+ * 160 markets × 30 prices is ~0.4 MB of JSON, 4–6 ms of one call on a slow machine, so the event loop turns between
+ * slices (READ_SLICE_MS).
+ */
+async function eventJson(dto: EventOddsDto, guard: ReadGuard): Promise<{ parts: Buffer[]; bytes: number }> {
+  const parts = [Buffer.from(`{"event":${JSON.stringify(dto.event)},"markets":[`)];
+  let bytes = parts[0]!.length;
+  for (const [n, market] of dto.markets.entries()) {
+    await guard.pace();
+    const json = Buffer.from(n === 0 ? JSON.stringify(market) : `,${JSON.stringify(market)}`);
+    parts.push(json);
+    bytes += json.length;
+  }
+  parts.push(CLOSE_EVENT);
+  return { parts, bytes: bytes + CLOSE_EVENT.length };
+}
+
+const CLOSE_EVENT = Buffer.from(']}');
 
 /** Sends JSON bytes built by the handler: a page serialized an event at a time is not serialized again. */
 function sendJson(reply: FastifyReply, text: Buffer): FastifyReply {
