@@ -10,7 +10,7 @@ import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/support/browser.ts';
-import { startServer } from './lib/server.ts';
+import { cpuSeconds, settle, startServer } from './lib/server.ts';
 
 const PAGES = (
   process.env.LIGHTHOUSE_PAGES ??
@@ -31,6 +31,8 @@ interface Run {
   page: string;
   run: number;
   load: number;
+  /** The server's CPU use during the audit, in cores (it shares the machine with Chromium). */
+  serverCpu: number;
   /** Lighthouse's measure of the host's speed (`lhr.environment.benchmarkIndex`): its simulated CPU times scale with it. */
   benchmarkIndex: number;
   scores: Record<string, number>;
@@ -40,6 +42,9 @@ interface Run {
 }
 
 const server = await startServer(PORT);
+// The server's start-up burst (a core for ~25 s on a 2-core machine) is not the page's: audits start once it is over.
+const settled = await settle(server);
+console.log(`server settled after ${settled.waitedS} s (${Math.round(settled.share * 100)} % of a core)`);
 const chrome = await chromeLauncher.launch({
   chromePath: CHROMIUM_PATH,
   chromeFlags: CHROMIUM_ARGS,
@@ -48,6 +53,8 @@ const runs: Run[] = [];
 try {
   for (let run = 1; run <= RUNS; run++) {
     for (const page of PAGES) {
+      const cpuBefore = cpuSeconds(server.process.pid!);
+      const auditStarted = Date.now();
       const runner = await lighthouse(`${server.origin}${page}`, {
         port: chrome.port,
         output: 'json',
@@ -64,6 +71,9 @@ try {
         page,
         run,
         load: Number(loadavg()[0]!.toFixed(1)),
+        serverCpu: Number(
+          ((cpuSeconds(server.process.pid!) - cpuBefore) / ((Date.now() - auditStarted) / 1000)).toFixed(2),
+        ),
         benchmarkIndex: Math.round(runner.lhr.environment.benchmarkIndex),
         scores: Object.fromEntries(
           Object.entries(categories).map(([id, category]) => [id, Math.round((category.score ?? 0) * 100)]),
@@ -88,6 +98,7 @@ try {
         result.scores,
         result.metrics,
         `load ${result.load}`,
+        `server ${result.serverCpu} cores`,
         `benchmarkIndex ${result.benchmarkIndex}`,
         result.failures.length ? result.failures : '',
       );

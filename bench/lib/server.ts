@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -66,6 +66,35 @@ export async function startServer(
         child.kill('SIGTERM');
       }),
   };
+}
+
+/** CPU seconds a process has used (user + system), from /proc (Linux; clock ticks of 1/100 s). */
+export function cpuSeconds(pid: number): number {
+  // The command name (field 2) is in parentheses and may hold spaces: fields are counted after its `)`.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * Waits until the server's own CPU use over `windowMs` falls under `share` of one core (its start-up work done: the
+ * first history writes, the first scans, code compiled on first use), at most `maxMs`. Returns the seconds waited and
+ * the last window's share. On a 2-core machine a page audited during the start-up burst shares a core with it.
+ */
+export async function settle(
+  server: RunningServer,
+  { share = 0.5, windowMs = 5_000, maxMs = 120_000 } = {},
+): Promise<{ waitedS: number; share: number }> {
+  const pid = server.process.pid!;
+  const started = Date.now();
+  let last = share;
+  while (Date.now() - started < maxMs) {
+    const before = cpuSeconds(pid);
+    await new Promise((resolve) => setTimeout(resolve, windowMs));
+    last = (cpuSeconds(pid) - before) / (windowMs / 1000);
+    if (last < share) break;
+  }
+  return { waitedS: Math.round((Date.now() - started) / 1000), share: Number(last.toFixed(2)) };
 }
 
 /** A stand-in for the built site, so a server bench neither needs nor races with `npm run build`. */
