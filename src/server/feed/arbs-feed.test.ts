@@ -8,22 +8,24 @@ import { buildTestApp, fixedBoard, TEST_PLUGIN_TIMEOUT_MS } from '#tests/support
 import { testConfig } from '#tests/support/server/config.ts';
 import { trialTestConfig } from '#tests/support/server/trials.ts';
 
-let app: FastifyInstance;
-
-beforeAll(async () => {
-  app = await buildApp({
-    config: testConfig({ SIM_SEED: '7', SIM_PROPS: 'true', CORS_ORIGINS: 'https://partner.example' }),
-    log: false,
-    pluginTimeout: TEST_PLUGIN_TIMEOUT_MS,
-  });
-  await app.ready();
-});
-
-afterAll(async () => {
-  await app.close();
-});
-
 describe('GET /tools/arbs.json', () => {
+  // The simulator app lives for this block only: its market (props on) keeps a core busy, and the blocks below build
+  // apps of their own in this process, which beside it started up to 40× slower in CI.
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    app = await buildApp({
+      config: testConfig({ SIM_SEED: '7', SIM_PROPS: 'true', CORS_ORIGINS: 'https://partner.example' }),
+      log: false,
+      pluginTimeout: TEST_PLUGIN_TIMEOUT_MS,
+    });
+    await app.ready();
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
   it('answers a schema-valid simulator feed sorted by edge_pct descending', async () => {
     const response = await app.inject({ method: 'GET', url: '/tools/arbs.json?t=1763770000000' });
     expect(response.statusCode).toBe(200);

@@ -4,12 +4,15 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../app.ts';
 import { inlineStyleHashes, pageCsp } from './plugin.ts';
+import { fixedBoard } from '#tests/support/server/app.ts';
 import { testConfig } from '#tests/support/server/config.ts';
 
 let app: FastifyInstance;
 
 beforeAll(async () => {
-  app = await buildApp({ config: testConfig(), log: false });
+  // A fixed board, not the default simulator: these tests read pages and probes, and a live market would keep a core
+  // of this process busy beside them for the whole file (decision 183).
+  app = await buildApp({ config: testConfig(), log: false, source: fixedBoard });
   await app.ready();
 });
 

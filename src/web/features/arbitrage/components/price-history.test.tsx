@@ -116,7 +116,8 @@ describe('price history of an arb row', () => {
     await within(await panel()).findByText(/^FanDuel Boston Celtics:/);
     expect(fetchMock).toHaveBeenCalledTimes(1);
     expect(fetchMock.mock.calls[0]![0]).toBe('/tools/history.json?event=celtics&sides=celtics-fd,celtics-dk');
-    expect(charts).toHaveLength(1);
+    // The chart is drawn by an effect once its panel is on screen: a moment after the summary, later under load.
+    await waitFor(() => expect(charts).toHaveLength(1));
 
     await userEvent.click(button);
     expect(button).toHaveAttribute('aria-expanded', 'false');
@@ -178,6 +179,7 @@ describe('price history of an arb row', () => {
       'FanDuel Boston Celtics: +150 an hour ago, +155 now (no price for 5 minutes)',
       'DraftKings New York Knicks: -150 50 minutes ago, -140 now (no price for 12 minutes)',
     ]);
+    await waitFor(() => expect(charts).toHaveLength(1));
     const [times, celtics, knicks] = charts[0]!.data as [number[], (number | null)[], (number | null)[]];
     expect(times).toHaveLength(61);
     expect(celtics.slice(19, 26).map((p) => p === null)).toEqual([
@@ -208,6 +210,7 @@ describe('price history of an arb row', () => {
       'FanDuel Boston Celtics: +150 an hour ago, +155 now',
       'DraftKings New York Knicks: -150 an hour ago, -140 now',
     ]);
+    await waitFor(() => expect(charts).toHaveLength(1));
     const [times, celtics] = charts[0]!.data as [number[], (number | null)[]];
     expect(times).toHaveLength(61);
     expect(celtics.at(-1)).toBeCloseTo(100 / 255, 6); // +155
