@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { delayMs, PLANS } from '#domain/plans.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
 import { createKey, openRawStream } from '#tests/support/server/odds-api.ts';
+import { trialTestConfig } from '#tests/support/server/trials.ts';
 
 // Delayed plans read the board as it was exactly their delay ago (within 2 s), for as long as the server runs. The
 // market here changes on every publish (250 ms), as a busy real market does: the attack that found stale arbs saw Pro
@@ -22,7 +23,13 @@ let app: FastifyInstance;
 const keys: Record<'starter' | 'pro', string> = { starter: '', pro: '' };
 
 beforeAll(async () => {
-  app = await buildTestApp({ now: clock.now });
+  // The stream requests come from this process's own client: on a loaded CI machine a stall between the server
+  // accepting the connection and the client writing its request outlasted the 10 s header timeout (a 408). The
+  // timeouts are not what this file tests, so they are given room.
+  app = await buildTestApp({
+    now: clock.now,
+    config: trialTestConfig({ HEADERS_TIMEOUT_MS: '120000', REQUEST_TIMEOUT_MS: '120000' }),
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   app.engine.stop();
   keys.starter = await createKey(app, 'starter');
