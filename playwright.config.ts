@@ -27,6 +27,9 @@ export default defineConfig({
   // 60 s a test: the heaviest (full-page screenshots, then axe) took 31–34 s in CI on a slower machine, beside both
   // Vitest suites on two cores (decision 172).
   timeout: 60_000,
+  // An assertion waits 15 s in CI, 5 s (Playwright's default) elsewhere: beside both Vitest suites on two cores, a
+  // page's first table once took over 5 s to draw, twice in a row (arbitrage-props, session 19's CI; decision 184).
+  expect: { timeout: process.env.CI ? 15_000 : 5_000 },
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
