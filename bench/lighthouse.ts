@@ -41,6 +41,24 @@ interface Run {
   failures: string[];
 }
 
+/** Tries an audit Lighthouse could not finish (a `runtimeError` such as NO_NAVSTART) up to this many times in all. */
+const ATTEMPTS = 3;
+
+/**
+ * One audit of `url`. A run Lighthouse itself failed (its trace lost the navigation: every metric NaN, Performance
+ * and Best practices 0) is the tool's, not the page's: it is reported and tried again, never counted as a score.
+ */
+async function audit(url: string, port: number) {
+  for (let attempt = 1; ; attempt++) {
+    const runner = await lighthouse(url, { port, output: 'json', logLevel: 'error' });
+    if (!runner) throw new Error(`no result for ${url}`);
+    const error = runner.lhr.runtimeError;
+    if (!error) return runner;
+    console.log(`${url}: Lighthouse failed (${error.code}), attempt ${attempt} of ${ATTEMPTS}`);
+    if (attempt === ATTEMPTS) throw new Error(`Lighthouse failed ${ATTEMPTS} times on ${url}: ${error.message}`);
+  }
+}
+
 const server = await startServer(PORT);
 // The server's start-up burst (a core for ~25 s on a 2-core machine) is not the page's: audits start once it is over.
 const settled = await settle(server);
@@ -55,12 +73,7 @@ try {
     for (const page of PAGES) {
       const cpuBefore = cpuSeconds(server.process.pid!);
       const auditStarted = Date.now();
-      const runner = await lighthouse(`${server.origin}${page}`, {
-        port: chrome.port,
-        output: 'json',
-        logLevel: 'error',
-      });
-      if (!runner) throw new Error(`no result for ${page}`);
+      const runner = await audit(`${server.origin}${page}`, chrome.port);
       const { categories, audits } = runner.lhr;
       if (REPORTS_DIR) {
         mkdirSync(REPORTS_DIR, { recursive: true });
