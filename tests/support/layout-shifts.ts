@@ -7,22 +7,31 @@ export interface LayoutShift {
   value: number;
   /** The class names of the elements that moved. */
   nodes: string[];
+  /** Where each moved, "x,y w×h → x,y w×h" in CSS pixels, and when (ms after navigation): what a failure shows. */
+  moves: string[];
 }
 
 export async function recordLayoutShifts(page: Page): Promise<void> {
   await page.addInitScript(() => {
-    const shifts: { value: number; nodes: string[] }[] = [];
+    const shifts: { value: number; nodes: string[]; moves: string[] }[] = [];
+    const box = (rect: DOMRectReadOnly) =>
+      `${Math.round(rect.x)},${Math.round(rect.y)} ${Math.round(rect.width)}×${Math.round(rect.height)}`;
     (window as unknown as { shifts: typeof shifts }).shifts = shifts;
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries() as (PerformanceEntry & {
         value: number;
         hadRecentInput: boolean;
-        sources: { node?: Node | null }[];
+        sources: { node?: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[];
       })[]) {
         if (!entry.hadRecentInput) {
           shifts.push({
             value: entry.value,
             nodes: entry.sources.map((source) => (source.node as Element | null)?.className ?? '?'),
+            moves: entry.sources.map(
+              (source) =>
+                `${box(source.previousRect)} → ${box(source.currentRect)} at ${Math.round(entry.startTime)} ms` +
+                ` (viewport ${document.documentElement.clientWidth}×${document.documentElement.clientHeight})`,
+            ),
           });
         }
       }
