@@ -140,7 +140,8 @@ describe('MarketSimulator', () => {
   });
 
   it('starts games, suspends books after scores and ends games over simulated hours', () => {
-    const sim = new MarketSimulator({ seed: 11, startMs: T0, events: 12, stepMs: 10_000 });
+    // Game lines only: props add nothing this test reads, and cost most of a run.
+    const sim = new MarketSimulator({ seed: 11, startMs: T0, events: 12, stepMs: 10_000, props: false });
     const initial = sim.initial();
     const wentLive = new Set<string>();
     let ended = 0;
@@ -201,7 +202,8 @@ describe('MarketSimulator', () => {
     'in ten simulated minutes (seed %i) lists a fixture that moves, kicks off, and ends games',
     (seed) => {
       const STEP_MS = 250;
-      const sim = new MarketSimulator({ seed, startMs: T0 });
+      // Game lines only: they are the same with props or without (the test above), and props are most of the cost.
+      const sim = new MarketSimulator({ seed, startMs: T0, props: false });
       const opening = new Set<string>();
       const board = new Map<string, { startsAt: number; live: boolean }>();
       for (const m of sim.initial()) {
