@@ -24,8 +24,9 @@ function runServer(env: Record<string, string>) {
       HOST: '127.0.0.1',
       PORT: '0',
       LOG_LEVEL: 'info',
-      // The signal path is under test, not the simulator's player props (six times the markets to write).
-      SIM_PROPS: 'false',
+      // The signal path is under test, not the market: two replayed games instead of the simulator, whose first
+      // board (and its history rows) cost most of a start.
+      ODDS_SOURCE: 'replay:tests/fixtures/replay-example.jsonl',
       SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_BUDGET_MS),
       ...env,
     },
