@@ -81,7 +81,9 @@ export function crashTestEnv(port: number, smtpUrl: string, extra: Record<string
     BUILD_DIR: fixtureBuild(path.join(dataDir, 'site')),
     SITE_URL: 'https://example.test',
     LOG_LEVEL: 'error',
-    SIM_PROPS: 'false',
+    // What survives a crash is under test, not the market: two replayed games instead of the simulator, whose first
+    // board and its history rows cost most of each start.
+    ODDS_SOURCE: 'replay:tests/fixtures/replay-example.jsonl',
     OUTBOX_POLL_MS: '50',
     OUTBOX_BACKOFF_MS: '50',
     ...extra,
