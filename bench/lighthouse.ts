@@ -55,7 +55,8 @@ async function audit(url: string, port: number) {
     const error = runner.lhr.runtimeError;
     if (!error) return runner;
     console.log(`${url}: Lighthouse failed (${error.code}), attempt ${attempt} of ${ATTEMPTS}`);
-    if (attempt === ATTEMPTS) throw new Error(`Lighthouse failed ${ATTEMPTS} times on ${url}: ${error.message}`);
+    if (attempt === ATTEMPTS)
+      throw new Error(`Lighthouse failed ${ATTEMPTS} times on ${url}: ${error.message}`);
   }
 }
 
