@@ -18,7 +18,9 @@
 //   (−1, 0) (outside Shin's model, and documented as such). For two outcomes Shin's p equals the additive one.
 //
 // Both unknowns (k and z) are found by bisection on a bracket where the sum is monotone, run until the bracket can
-// shrink no more (adjacent doubles): |Σ p_i − 1| is then below 1e-12, and the result is divided by its sum.
+// shrink no more (adjacent doubles): |Σ p_i − 1| is then below 1e-12, and the result is divided by its sum. Shin's two
+// outcomes need no search: Σ p = 1 solves to p_1 = (1 + q_1 − q_2) / 2 whatever z is (the additive answer), and
+// z = 1 − 2(q_1² + q_2² − Q) / (Q(k² − 1)) with k = (q_1² − q_2²) / Q (docs/decisions/185).
 
 export const DEVIG_METHODS = ['multiplicative', 'additive', 'power', 'shin'] as const;
 
@@ -111,9 +113,21 @@ export function shinProbabilities(implied: readonly number[], z: number): number
 export function solveShin(implied: readonly number[]): { z: number; probabilities: number[] } {
   checkImplied(implied);
   if (sum(implied) === 1) return { z: 0, probabilities: [...implied] };
+  if (implied.length === 2) {
+    const [q1, q2] = implied as [number, number];
+    const total = q1 + q2;
+    const k = (q1 * q1 - q2 * q2) / total;
+    const z = 1 - (2 * (q1 * q1 + q2 * q2 - total)) / (total * (k * k - 1));
+    return { z, probabilities: normalised(shinPair(q1, q2)) };
+  }
   // Σ p(z) − 1 is above 0 as z → −1 (each p_i > 1/2) and below 0 as z → 1 (Σ p → Σ q²/Q < 1), decreasing between.
   const z = bisect((candidate) => sum(shinProbabilities(implied, candidate)) - 1, -1, 1);
   return { z, probabilities: normalised(shinProbabilities(implied, z)) };
+}
+
+/** Shin's two probabilities in closed form (before the division by their sum, as the bisection's are). */
+function shinPair(q1: number, q2: number): [number, number] {
+  return [(1 + q1 - q2) / 2, (1 + q2 - q1) / 2];
 }
 
 export function shin(implied: readonly number[]): number[] {
@@ -148,6 +162,15 @@ export function shinInto(implied: ArrayLike<number>, width: number, out: Float64
   for (let i = 0; i < width; i += 1) total += implied[i]!;
   if (total === 1) {
     for (let i = 0; i < width; i += 1) out[i] = implied[i]!;
+    return;
+  }
+  if (width === 2) {
+    // shinPair's arithmetic, without its array.
+    const p1 = (1 + implied[0]! - implied[1]!) / 2;
+    const p2 = (1 + implied[1]! - implied[0]!) / 2;
+    const pairSum = p1 + p2;
+    out[0] = p1 / pairSum;
+    out[1] = p2 / pairSum;
     return;
   }
   const excess = (z: number): number => {

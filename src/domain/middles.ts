@@ -35,15 +35,17 @@ export function probabilityOf(distribution: IntegerDistribution, x: number): num
   return distribution.probabilities[x - distribution.min] ?? 0;
 }
 
-function normalise(min: number, weights: number[]): IntegerDistribution {
+function normalise(min: number, weights: ArrayLike<number>): IntegerDistribution {
   let first = 0;
   while (first < weights.length - 1 && weights[first] === 0) first += 1;
   let last = weights.length - 1;
   while (last > first && weights[last] === 0) last -= 1;
-  const kept = weights.slice(first, last + 1);
-  const sum = kept.reduce((a, b) => a + b, 0);
+  let sum = 0;
+  for (let i = first; i <= last; i += 1) sum += weights[i]!;
   if (!(sum > 0)) throw new RangeError('A distribution needs some mass');
-  return { min: min + first, probabilities: kept.map((w) => w / sum) };
+  const probabilities = new Array<number>(last - first + 1);
+  for (let i = first; i <= last; i += 1) probabilities[i - first] = weights[i]! / sum;
+  return { min: min + first, probabilities };
 }
 
 /**
@@ -103,33 +105,52 @@ const NFL_POINTS_PER_DRIVE =
     NFL_DRIVE_MODEL.touchdownPoints.reduce((sum, t) => sum + t.points * t.share, 0) +
   NFL_DRIVE_MODEL.fieldGoalRate * 3;
 
-/** One NFL team's score distribution for an expected score `mean` (weights indexed by points, from 0). */
+/** The points of a scoring drive (a field goal, then each touchdown's), in the order their chances are added. */
+const NFL_SCORING_POINTS = [3, ...NFL_DRIVE_MODEL.touchdownPoints.map((t) => t.points)];
+/** The chances of those drives (scratch, filled per team). */
+const nflScoringChances = new Float64Array(NFL_SCORING_POINTS.length);
+/** Two score buffers, swapped drive after drive. */
+let nflScoreBuffer = new Float64Array(NFL_DRIVE_MODEL.drives * 8 + 1);
+
+/** The margin and total sums of `nflScoreDistributions` (scratch, grown as needed). */
+let nflSums = new Float64Array(0);
+
+/**
+ * One NFL team's score distribution for an expected score `mean` (weights indexed by points, from 0): the drives'
+ * outcomes convolved one drive at a time, into two buffers that take turns (no array a drive; middles compute two of
+ * these whenever a game's centres move).
+ */
 function nflTeamScore(mean: number): Float64Array {
   const m = NFL_DRIVE_MODEL;
   let scale = Math.max(m.minTeamMean, mean) / (m.drives * NFL_POINTS_PER_DRIVE);
   scale = Math.min(scale, 0.95 / (m.touchdownRate + m.fieldGoalRate));
   const td = m.touchdownRate * scale;
   const fg = m.fieldGoalRate * scale;
-  // A drive's outcomes that score, as (points, probability); the rest is 1 − td − fg on 0 points.
-  const scoring: [number, number][] = [
-    [3, fg],
-    ...m.touchdownPoints.map((t): [number, number] => [t.points, td * t.share]),
-  ];
+  // A drive's outcomes that score (points, chance); the rest is 1 − td − fg on 0 points.
+  const chances = nflScoringChances;
+  chances[0] = fg;
+  for (let t = 0; t < m.touchdownPoints.length; t += 1) chances[t + 1] = td * m.touchdownPoints[t]!.share;
+  const kinds = NFL_SCORING_POINTS.length;
   const blank = 1 - td - fg;
   let score = new Float64Array(m.drives * 8 + 1);
+  let next = nflScoreBuffer;
   score[0] = 1;
   let top = 0;
   for (let i = 0; i < m.drives; i += 1) {
-    const next = new Float64Array(score.length);
+    next.fill(0, 0, top + 9);
     for (let a = 0; a <= top; a += 1) {
       const p = score[a]!;
       if (p === 0) continue;
       next[a]! += p * blank;
-      for (const [points, q] of scoring) next[a + points]! += p * q;
+      for (let k = 0; k < kinds; k += 1) next[a + NFL_SCORING_POINTS[k]!]! += p * chances[k]!;
     }
     top += 8;
-    score = next;
+    const done = next;
+    next = score;
+    score = done;
   }
+  // `score` is returned (the caller reads it before the next call); the other buffer is kept for the next call.
+  nflScoreBuffer = next;
   return score;
 }
 
@@ -148,29 +169,35 @@ export function nflScoreDistributions(
   const away = nflTeamScore(awayMean);
   const homeShare = homeMean / (homeMean + awayMean);
   const top = home.length - 1 + 6;
-  const margin = new Array<number>(2 * top + 1).fill(0); // index: margin + top
-  const total = new Array<number>(2 * top + 1).fill(0);
+  // Scratch sums (normalise copies them out): index margin + top, and total.
+  if (nflSums.length < 2 * (2 * top + 1)) nflSums = new Float64Array(2 * (2 * top + 1));
+  const margin = nflSums.subarray(0, 2 * top + 1).fill(0);
+  const total = nflSums.subarray(2 * top + 1, 2 * (2 * top + 1)).fill(0);
   const ot = NFL_DRIVE_MODEL.overtime;
+  // Row by row: the scores below h, the tie (overtime), the scores above h, each as two plain loops (the additions
+  // into each entry happen in the same order as one pass over a would make them: the same doubles).
+  const awayLength = away.length;
   for (let h = 0; h < home.length; h += 1) {
     const ph = home[h]!;
     if (ph === 0) continue;
-    for (let a = 0; a < away.length; a += 1) {
-      const p = ph * away[a]!;
-      if (p === 0) continue;
-      if (h !== a) {
-        margin[h - a + top]! += p;
-        total[h + a]! += p;
-        continue;
+    const below = Math.min(h, awayLength);
+    for (let a = 0; a < below; a += 1) margin[h - a + top]! += ph * away[a]!;
+    for (let a = 0; a < below; a += 1) total[h + a]! += ph * away[a]!;
+    if (h < awayLength) {
+      const p = ph * away[h]!;
+      if (p !== 0) {
+        margin[top]! += p * ot.tie;
+        total[h + h]! += p * ot.tie;
+        margin[top + 3]! += p * ot.fieldGoal * homeShare;
+        margin[top - 3]! += p * ot.fieldGoal * (1 - homeShare);
+        total[h + h + 3]! += p * ot.fieldGoal;
+        margin[top + 6]! += p * ot.touchdown * homeShare;
+        margin[top - 6]! += p * ot.touchdown * (1 - homeShare);
+        total[h + h + 6]! += p * ot.touchdown;
       }
-      margin[top]! += p * ot.tie;
-      total[h + a]! += p * ot.tie;
-      margin[top + 3]! += p * ot.fieldGoal * homeShare;
-      margin[top - 3]! += p * ot.fieldGoal * (1 - homeShare);
-      total[h + a + 3]! += p * ot.fieldGoal;
-      margin[top + 6]! += p * ot.touchdown * homeShare;
-      margin[top - 6]! += p * ot.touchdown * (1 - homeShare);
-      total[h + a + 6]! += p * ot.touchdown;
     }
+    for (let a = h + 1; a < awayLength; a += 1) margin[h - a + top]! += ph * away[a]!;
+    for (let a = h + 1; a < awayLength; a += 1) total[h + a]! += ph * away[a]!;
   }
   return { margin: normalise(-top, margin), total: normalise(0, total) };
 }

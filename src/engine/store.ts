@@ -55,6 +55,10 @@ export interface MarketState {
   scanned: boolean;
   /** Feed fragments that depend only on the event and market (the scanner's cache). */
   feedCache?: unknown;
+  /** The event's state that holds the market (its `removed` says whether the market is still in the store). */
+  owner: EventState;
+  /** What the value scan remembers of the market (values.ts), kept on it: no lookup by key. */
+  valueMemo?: unknown;
 }
 
 export interface EventState {
@@ -70,6 +74,8 @@ export interface EventState {
   playerMatches: Map<string, SingleMatch>;
   /** Set when the event leaves the store: whoever kept this state must look the event up again. */
   removed?: boolean;
+  /** What the value scan remembers of the game (values.ts). */
+  valueMemo?: unknown;
 }
 
 /**
@@ -364,6 +370,7 @@ export class OddsStore {
         slots: new Array<StoredPrice | undefined>(outcomes.length * BOOK_COUNT).fill(undefined),
         hot: new Float64Array(outcomes.length * (BOOK_COUNT * 2 + 2)),
         scanned: false,
+        owner: eventState,
       };
       if (player) market.player = player;
       this.marketsByKey.set(key, market);

@@ -32,7 +32,13 @@ import {
 } from '#domain/middles.ts';
 import { shinInto } from '#domain/devig.ts';
 import { normalQuantile } from '#domain/mvn.ts';
-import { formatAmerican, formatAmericanAtMost, roundTo } from '#domain/odds.ts';
+import {
+  formatAmerican,
+  formatAmericanAtMost,
+  roundTo,
+  type AmericanOdds,
+  type DecimalOdds,
+} from '#domain/odds.ts';
 import type { EvPriceDto } from '#domain/schemas/api/ev.ts';
 import type { MiddleDto } from '#domain/schemas/api/middles.ts';
 import { SGP_GAME_PRIORS } from '#domain/sgp.ts';
@@ -152,7 +158,8 @@ function evRow(
   books: number,
   evPct: number,
   instant: number,
-): EvRow {
+  knownId?: string,
+): LazyEvRow {
   const book = version.book;
   const american = version.american;
   const decimal = version.decimal;
@@ -192,7 +199,8 @@ function evRow(
     };
   };
   const row = new LazyEvRow(build);
-  row.id = `${market.key}|${market.outcomes[outcomeIndex]!}|${book}`;
+  // The same price's id as before when the scan knows it (no string built and hashed again).
+  row.id = knownId ?? `${market.key}|${market.outcomes[outcomeIndex]!}|${book}`;
   row.eventId = event.id;
   row.league = event.league;
   row.live = event.live;
@@ -230,6 +238,10 @@ class LazyEvRow implements EvRow {
   fairProbability = 0;
   fairBooks = 0;
   startsAt = 0;
+  /** The scanner's marks (`Tracked`). */
+  held = false;
+  mark = 0;
+  replaces: EvRow | null | undefined = undefined;
   private built: EvPriceDto | undefined;
   constructor(private readonly build: () => EvPriceDto) {}
   get dto(): EvPriceDto {
@@ -263,9 +275,12 @@ export interface MiddleQuote {
   outcome: number;
   /** The line on the variable. */
   line: number;
-  version: Pick<StoredPrice, 'book' | 'decimal' | 'american' | 'updatedAt'> & {
-    links: { desktop: string | null; mobile: string | null };
-  };
+  book: SportsbookKey;
+  decimal: DecimalOdds;
+  american: AmericanOdds;
+  updatedAt: number;
+  desktop: string | null;
+  mobile: string | null;
 }
 
 export interface MiddleRow {
@@ -357,7 +372,7 @@ export function eventMiddles(
           ? (nfl ??= nflCalibratedDistributions(centres.margin, centres.total))[variable]
           : undefined,
       );
-      rows.push(middleRow(event, type, variable, centre, league, chances, high, low, instant));
+      rows.push(middleRow(event, variable, centre, chances, high, low, instant));
     });
   }
   return { rows, validUntil };
@@ -380,10 +395,10 @@ export function middleRowChanged(a: MiddleRow, b: MiddleRow): boolean {
 
 function quoteChanged(a: MiddleQuote, b: MiddleQuote): boolean {
   return (
-    a.version.decimal !== b.version.decimal ||
-    a.version.american !== b.version.american ||
-    a.version.links.desktop !== b.version.links.desktop ||
-    a.version.links.mobile !== b.version.links.mobile
+    a.decimal !== b.decimal ||
+    a.american !== b.american ||
+    a.desktop !== b.desktop ||
+    a.mobile !== b.mobile
   );
 }
 
@@ -422,13 +437,12 @@ function usableQuotes(
         market,
         outcome,
         line,
-        version: {
-          book: version.book,
-          decimal: version.decimal,
-          american: version.american,
-          updatedAt: version.updatedAt,
-          links: { desktop: version.links.desktop, mobile: version.links.mobile },
-        },
+        book: version.book,
+        decimal: version.decimal,
+        american: version.american,
+        updatedAt: version.updatedAt,
+        desktop: version.links.desktop,
+        mobile: version.links.mobile,
       });
     }
   });
@@ -441,11 +455,11 @@ function lineQuotes(quotes: readonly MiddleQuote[]): LineQuote[] {
   for (const quote of quotes) {
     const side = sideOf(quote.market, quote.outcome);
     if (!side) continue;
-    const key = `${quote.version.book}|${quote.line}`;
+    const key = `${quote.book}|${quote.line}`;
     let entry = byBookLine.get(key);
     if (!entry)
-      byBookLine.set(key, (entry = { book: quote.version.book, line: quote.line, high: 0, low: 0 }));
-    entry[side] = quote.version.decimal;
+      byBookLine.set(key, (entry = { book: quote.book, line: quote.line, high: 0, low: 0 }));
+    entry[side] = quote.decimal;
   }
   return [...byBookLine.values()].filter((q) => q.high > 1 && q.low > 1);
 }
@@ -457,13 +471,13 @@ function pairs(quotes: readonly MiddleQuote[], emit: (high: MiddleQuote, low: Mi
     const side = sideOf(quote.market, quote.outcome);
     if (!side) continue;
     const list = best[side].get(quote.line) ?? [];
-    const sameBook = list.findIndex((q) => q.version.book === quote.version.book);
+    const sameBook = list.findIndex((q) => q.book === quote.book);
     if (sameBook >= 0) {
-      if (list[sameBook]!.version.decimal >= quote.version.decimal) continue;
+      if (list[sameBook]!.decimal >= quote.decimal) continue;
       list.splice(sameBook, 1);
     }
     list.push(quote);
-    list.sort((a, b) => b.version.decimal - a.version.decimal || (a.version.book < b.version.book ? -1 : 1));
+    list.sort((a, b) => b.decimal - a.decimal || (a.book < b.book ? -1 : 1));
     best[side].set(quote.line, list.slice(0, BEST_PER_LINE));
   }
   for (const [highLine, highs] of best.high) {
@@ -471,7 +485,7 @@ function pairs(quotes: readonly MiddleQuote[], emit: (high: MiddleQuote, low: Mi
       if (!isMiddle(highLine, lowLine)) continue;
       for (const high of highs) {
         for (const low of lows) {
-          if (high.version.book !== low.version.book) emit(high, low);
+          if (high.book !== low.book) emit(high, low);
         }
       }
     }
@@ -480,87 +494,94 @@ function pairs(quotes: readonly MiddleQuote[], emit: (high: MiddleQuote, low: Mi
 
 function middleRow(
   event: OddsEvent,
-  type: 'spread' | 'total',
   variable: MiddleVariable,
   centre: number,
-  league: LeagueKey,
   chances: MiddleChances,
   high: MiddleQuote,
   low: MiddleQuote,
   instant: number,
   knownId?: string,
   published: MiddleChances = publishedChances(chances),
-  ev: number = middleEv(high.version.decimal, low.version.decimal, chances),
-): MiddleRow {
-  const row = new LazyMiddleRow(event, variable, league, instant, high, low, published, ev);
+  ev: number = middleEv(high.decimal, low.decimal, chances),
+): LazyMiddleRow {
   // The same pair's id as before when the scan knows it (no string built and hashed again).
-  row.id =
-    knownId ?? `${event.id}|${type}|full|${high.version.book}:${high.line}|${low.version.book}:${low.line}`;
-  row.eventId = event.id;
-  row.league = event.league;
-  row.live = event.live;
-  row.type = type;
-  row.books = [high.version.book, low.version.book];
-  row.evPct = ev * 100;
-  row.publishedEvPct = publishedPct(ev);
-  row.probability = published.middle;
-  row.centre = centre;
-  row.pushHigh = published.pushHigh;
-  row.pushLow = published.pushLow;
-  row.startsAt = event.startsAt;
-  return row;
+  const id =
+    knownId ??
+    `${event.id}|${variable === 'margin' ? 'spread' : 'total'}|full|${high.book}:${high.line}|${low.book}:${low.line}`;
+  return new LazyMiddleRow(id, event, variable, instant, high, low, published, ev, centre);
 }
 
 /**
- * A middle with its DTO built on first read: a class whose fields hold what the DTO needs (no closure a row: a
- * closure and its context cost more than the rest of the row).
+ * A middle with its DTO built on first read: a class that keeps only what the DTO needs (the event's record as it was
+ * judged, both quotes, the published chances, the EV and the centre) and derives the rest (no closure a row, no
+ * copied field: the scan makes thousands of these a second).
  */
 class LazyMiddleRow implements MiddleRow {
-  id = '';
-  eventId = '';
-  league = '';
-  live = false;
-  type = '';
-  books: readonly [SportsbookKey, SportsbookKey] = ['' as SportsbookKey, '' as SportsbookKey];
-  evPct = 0;
-  publishedEvPct = 0;
-  probability = 0;
-  centre = 0;
-  pushHigh = 0;
-  pushLow = 0;
-  startsAt = 0;
+  /** The book slots of its two sides (the hot judge finds a pair's last row by them). */
+  hs = -1;
+  ls = -1;
+  /** The scanner's marks (`Tracked`). */
+  held = false;
+  mark = 0;
+  replaces: MiddleRow | null | undefined = undefined;
   private built: MiddleDto | undefined;
   constructor(
-    private readonly event: OddsEvent,
-    private readonly variable: MiddleVariable,
-    private readonly leagueKey: LeagueKey,
-    private readonly instant: number,
+    readonly id: string,
+    /** The event's record when judged (a changed record is a new object). */
+    readonly event: OddsEvent,
+    readonly variable: MiddleVariable,
+    readonly instant: number,
     readonly high: MiddleQuote,
     readonly low: MiddleQuote,
-    private readonly published: MiddleChances,
-    private readonly ev: number,
+    readonly published: MiddleChances,
+    /** EV as a fraction, full precision. */
+    readonly ev: number,
+    readonly centre: number,
   ) {}
+  get eventId(): string {
+    return this.event.id;
+  }
+  get league(): string {
+    return this.event.league;
+  }
+  get live(): boolean {
+    return this.event.live;
+  }
+  get startsAt(): number {
+    return this.event.startsAt;
+  }
+  get type(): string {
+    return this.variable === 'margin' ? 'spread' : 'total';
+  }
+  get books(): readonly [SportsbookKey, SportsbookKey] {
+    return [this.high.book, this.low.book];
+  }
+  get evPct(): number {
+    return this.ev * 100;
+  }
+  get publishedEvPct(): number {
+    return publishedPct(this.ev);
+  }
+  get probability(): number {
+    return this.published.middle;
+  }
+  get pushHigh(): number {
+    return this.published.pushHigh;
+  }
+  get pushLow(): number {
+    return this.published.pushLow;
+  }
   get dto(): MiddleDto {
     return (this.built ??= middleDto(this));
-  }
-  /** The fields `middleDto` reads. */
-  get parts() {
-    return {
-      event: this.event,
-      variable: this.variable,
-      league: this.leagueKey,
-      instant: this.instant,
-      published: this.published,
-      ev: this.ev,
-    };
   }
 }
 
 function middleDto(row: LazyMiddleRow): MiddleDto {
-  const { event, variable, league, instant, published, ev } = row.parts;
+  const { event, variable, instant, published, ev } = row;
+  const league = event.league as LeagueKey;
   const { high, low } = row;
-  const dh = high.version.decimal;
-  const dl = low.version.decimal;
+  const dh = high.decimal;
+  const dl = low.decimal;
   const returns = middleReturns(dh, dl);
   const gap = middleGap(high.line, low.line);
   const [highCents, lowCents] = middleStakesCents(STAKE_EXAMPLE_CENTS, dh, dl);
@@ -597,20 +618,20 @@ function middleDto(row: LazyMiddleRow): MiddleDto {
 }
 
 function middleSide(event: OddsEvent, quote: MiddleQuote, instant: number, share: number): MiddleDto['high'] {
-  const { market, version } = quote;
+  const { market } = quote;
   const outcome = market.outcomes[quote.outcome]!;
   return {
-    book: version.book,
+    book: quote.book,
     market_key: market.key,
     point: (market.spec as GameMarketSpec).point!,
     outcome: { outcome, name: specOutcomeLabel(event, market.spec, outcome, market.player) },
     line: quote.line,
     price: {
-      american: formatAmerican(version.american),
-      decimal: version.decimal,
-      updated_at: new Date(version.updatedAt).toISOString(),
-      age_seconds: Math.max(0, Math.floor((instant - version.updatedAt) / 1000)),
-      links: { desktop: version.links.desktop, mobile: version.links.mobile },
+      american: formatAmerican(quote.american),
+      decimal: quote.decimal,
+      updated_at: new Date(quote.updatedAt).toISOString(),
+      age_seconds: Math.max(0, Math.floor((instant - quote.updatedAt) / 1000)),
+      links: { desktop: quote.desktop, mobile: quote.mobile },
     },
     stake_share: roundTo(share, 6),
   };
@@ -655,36 +676,84 @@ export interface ValueSets {
   middles: readonly MiddleRow[];
 }
 
-/** What a market (EV) or a game (middles) holds in the sets, and until when. */
-interface Held {
-  ids: string[];
-  validUntil: number;
+/**
+ * What a row carries for the scanner: whether it is in its set, the scan that last produced it, and the held row of
+ * the same id it replaces as its judge knew it (null: the judge knows there is none; undefined: unknown, looked up).
+ */
+interface Tracked {
+  held: boolean;
+  mark: number;
+  replaces: unknown;
 }
 
+/** An empty row list, shared (never written). */
+const NO_ROWS: never[] = [];
+
 /**
- * What the scanner remembers of a market between judgements (the fast path's caches): the rows it holds (to keep the
- * same object when nothing a row shows changed), the consensus medians and their fair probabilities (Shin's solve is
- * skipped when the medians did not move), and per book slot the last centre estimate of a middle market's line.
+ * What the scanner remembers of a market between judgements, kept on the market (`valueMemo`): the positive-EV rows
+ * it holds in the set (exactly those, with their price slots, to keep a row's object when nothing it shows changed),
+ * the consensus medians and their fair probabilities (Shin's solve is skipped when the medians did not move), and per
+ * book slot the last centre estimate and quote of a middle market's line.
  */
 interface MarketMemo {
+  /** The scanner's generation that made it: after a reset, older memos are not read. */
+  generation: number;
+  market: MarketState;
+  /** Whether the market can be a side of a middle. */
+  middle: boolean;
+  /** Its place in the scanner's registry of held judgements (`evUntil`), -1 while it holds nothing. */
+  index: number;
+  /** Whether it waits in the dirty list; whether its market left the store. */
+  dirty: boolean;
+  gone: boolean;
   rows: EvRow[];
   slots: number[];
+  /** Whether its rows came from `judgeEv` (their slots unknown: the next judgement looks their ids up). */
+  lookup: boolean;
   medians: Float64Array | undefined;
   fair: Float64Array | undefined;
   /** Per book slot: high decimal, low decimal, the estimate they gave (middle markets only). */
   estimates: Float64Array | undefined;
   /** Per outcome and book slot: the price's quote as middles show it (middle markets only). */
-  quotes?: (MiddleQuote | undefined)[];
+  quotes: (MiddleQuote | undefined)[] | undefined;
 }
 
-/** What the scanner remembers of a game: its middle markets, its distributions by centre, its rows by pair. */
-interface GameMemo {
-  /** The game's middle markets (a game's markets are only ever added) and how many markets it had then. */
+/**
+ * A game's middle markets as the hot judge reads them, built when the game gains a market: each market's line, σ and
+ * sides, and the pairs of markets whose lines can middle.
+ */
+interface GameLayout {
   markets: MarketState[];
+  memos: MarketMemo[];
+  spread: Uint8Array;
+  line: Float64Array;
+  sigma: Float64Array;
+  /** The outcome index of each market's high and low side (-1: none). */
+  high: Int8Array;
+  low: Int8Array;
+  /** Pairs of markets (high side, low side), flattened. */
+  pairs: Int32Array;
+}
+
+/** What the scanner remembers of a game, kept on its state (`valueMemo`). */
+interface GameMemo {
+  generation: number;
+  state: EventState;
+  index: number;
+  dirty: boolean;
+  gone: boolean;
+  /** The layout, and how many markets the game had when it was built (a game's markets are only ever added). */
+  layout: GameLayout | undefined;
   marketCount: number;
   distributions: { margin?: CachedDistribution; total?: CachedDistribution };
-  /** Rows by pair: high market and slot, low market and slot (indices in `markets`). */
-  rows: Map<number, MiddleRow>;
+  /** The rows it holds in the set. */
+  rows: MiddleRow[];
+  /** Per pair of markets, up to four rows (best two books a side): the rows of the last judgement. */
+  pairRows: (LazyMiddleRow | undefined)[];
+  /** Per pair: the chances of the last judgement, as computed and as published, and the centres they were for. */
+  pairChances: (MiddleChances | undefined)[];
+  pairPublished: (MiddleChances | undefined)[];
+  pairCentres: Float64Array;
 }
 
 interface CachedDistribution {
@@ -702,6 +771,8 @@ let marginScratch: Float64Array = new Float64Array(64);
 let totalScratch: Float64Array = new Float64Array(64);
 /** Per middle market and side (0 high, 1 low): its best two usable slots (-1: none). */
 let bestScratch = new Int32Array(16);
+/** What a hot judge hands back beside its rows: until when they hold, and (EV) their price slots. */
+const judged = { validUntil: Infinity, slots: NO_ROWS as number[] };
 
 function insertionSort(values: Float64Array, length: number): void {
   for (let i = 1; i < length; i += 1) {
@@ -718,8 +789,9 @@ function insertionSort(values: Float64Array, length: number): void {
 /**
  * `judgeEv` of the newest prices (at undefined), read from the market's hot block (decimals and book times) into
  * scratch arrays, with Shin's solve skipped when the consensus medians did not move and a held row kept when nothing it
- * shows changed: the same rows (values.test.ts compares them on every scan). Undefined when the fair is outside what
- * `judgeEv` accepts (it throws there; the caller asks it).
+ * shows changed: the same rows (values.test.ts compares them on every scan). Returns the rows (the memo's own list when
+ * every row was kept, in order) and sets `judged`; undefined when the fair is outside what `judgeEv` accepts (it throws
+ * there; the caller asks it). The memo's rows are left to the caller.
  */
 function judgeEvHot(
   event: OddsEvent,
@@ -728,7 +800,7 @@ function judgeEvHot(
   limits: AgeLimits,
   memo: MarketMemo,
   minBooks = EV_MIN_BOOKS,
-): EvJudgement | undefined {
+): EvRow[] | undefined {
   const maxAge = event.live ? limits.maxAgeLiveMs : limits.maxAgePreMatchMs;
   const ways = market.outcomes.length;
   const n = ways * BOOK_COUNT;
@@ -747,7 +819,9 @@ function judgeEvHot(
       if (updatedAt + maxAge + 1 < validUntil) validUntil = updatedAt + maxAge + 1;
     } else usable[i] = 0;
   }
-  if (count < minBooks * 2 || ways < 2) return NO_EV;
+  judged.slots = NO_ROWS;
+  judged.validUntil = Infinity;
+  if (count < minBooks * 2 || ways < 2) return NO_ROWS;
   // The books pricing every side with valid odds (marketFair's complete rows).
   let complete = 0;
   let completeMask = 0;
@@ -765,7 +839,7 @@ function judgeEvHot(
       completeMask |= 1 << slot;
     }
   }
-  if (complete < minBooks) return NO_EV;
+  if (complete < minBooks) return NO_ROWS;
   if (mediansScratch.length < ways) mediansScratch = new Float64Array(ways);
   const medians = mediansScratch;
   for (let o = 0; o < ways; o += 1) {
@@ -783,12 +857,14 @@ function judgeEvHot(
   if (!same) {
     memo.medians ??= new Float64Array(ways);
     fair = memo.fair ??= new Float64Array(ways);
-    memo.medians.set(medians.subarray(0, ways));
+    for (let o = 0; o < ways; o += 1) memo.medians[o] = medians[o]!;
     shinInto(medians, ways, fair);
   }
   const probabilities = fair!;
   let rows: EvRow[] | undefined;
   let slots: number[] | undefined;
+  // Whether every row so far is the memo's row at the same place (then its list is returned as it is).
+  let unchanged = true;
   for (let i = 0; i < n; i += 1) {
     const decimal = usable[i]!;
     if (!(Number.isFinite(decimal) && decimal > 1)) continue;
@@ -800,8 +876,11 @@ function judgeEvHot(
     const version = market.slots[i]!;
     let row: EvRow | undefined;
     const before = memo.slots.indexOf(i);
+    // The held row of this price (its id is the price's: no other row of the set has it).
+    let previous: EvRow | null = null;
     if (before >= 0) {
       const kept = memo.rows[before]!;
+      previous = kept;
       if (
         kept.decimal === decimal &&
         kept.american === version.american &&
@@ -816,31 +895,44 @@ function judgeEvHot(
       )
         row = kept;
     }
-    row ??= evRow(event, market, o, version, fairProbability, complete, pct, instant);
-    (rows ??= []).push(row);
+    if (row === undefined) {
+      const made = evRow(event, market, o, version, fairProbability, complete, pct, instant, previous?.id);
+      made.replaces = memo.lookup ? undefined : previous;
+      row = made;
+    }
+    rows ??= [];
+    if (unchanged && memo.rows[rows.length] !== row) unchanged = false;
+    rows.push(row);
     (slots ??= []).push(i);
   }
-  if (!rows) {
-    memo.rows = [];
-    memo.slots = [];
-    return { rows: [], fair: true, validUntil };
+  judged.validUntil = validUntil;
+  if (!rows) return NO_ROWS;
+  if (unchanged && rows.length === memo.rows.length) {
+    judged.slots = memo.slots;
+    return memo.rows;
   }
-  if (rows.length > 1) {
-    // marketEv's order: best EV first, then the book's key (the order of the stream's entries).
-    const unsorted = rows;
-    const unsortedSlots = slots!;
-    const order = unsorted.map((_, index) => index);
-    order.sort((x, y) => {
-      const a = unsorted[x]!;
-      const b = unsorted[y]!;
-      return b.evPct - a.evPct || (a.book < b.book ? -1 : a.book > b.book ? 1 : 0);
-    });
-    rows = order.map((index) => unsorted[index]!);
-    slots = order.map((index) => unsortedSlots[index]!);
+  // marketEv's order: best EV first, then the book's key (the order of the stream's entries); an insertion sort of
+  // the rows and their slots together (a market has a few).
+  const sortedSlots = slots!;
+  for (let i = 1; i < rows.length; i += 1) {
+    const row = rows[i]!;
+    const slot = sortedSlots[i]!;
+    let j = i - 1;
+    while (j >= 0 && evOrder(rows[j]!, row) > 0) {
+      rows[j + 1] = rows[j]!;
+      sortedSlots[j + 1] = sortedSlots[j]!;
+      j -= 1;
+    }
+    rows[j + 1] = row;
+    sortedSlots[j + 1] = slot;
   }
-  memo.rows = rows;
-  memo.slots = slots!;
-  return { rows, fair: true, validUntil };
+  judged.slots = sortedSlots;
+  return rows;
+}
+
+/** Best EV first, then the book's key. */
+function evOrder(a: EvRow, b: EvRow): number {
+  return b.evPct - a.evPct || (a.book < b.book ? -1 : a.book > b.book ? 1 : 0);
 }
 
 function grown(values: Float64Array): Float64Array {
@@ -862,10 +954,55 @@ function popcount(mask: number): number {
   return count;
 }
 
+/** The game's layout: its middle markets (in the store's order), their lines, σ and sides, and the pairs that can middle. */
+function gameLayout(
+  state: EventState,
+  league: LeagueKey,
+  memoOf: (market: MarketState) => MarketMemo,
+): GameLayout {
+  const markets = middleMarkets(state);
+  const count = markets.length;
+  const prior = SGP_GAME_PRIORS[league];
+  const layout: GameLayout = {
+    markets,
+    memos: markets.map(memoOf),
+    spread: new Uint8Array(count),
+    line: new Float64Array(count),
+    sigma: new Float64Array(count),
+    high: new Int8Array(count).fill(-1),
+    low: new Int8Array(count).fill(-1),
+    pairs: new Int32Array(0),
+  };
+  for (let m = 0; m < count; m += 1) {
+    const market = markets[m]!;
+    const spread = market.spec.type === 'spread';
+    const point = (market.spec as GameMarketSpec).point!;
+    layout.spread[m] = spread ? 1 : 0;
+    layout.line[m] = spread ? -point + 0 : point;
+    layout.sigma[m] = spread ? prior.sigmaMargin : prior.sigmaTotal;
+    for (let o = 0; o < market.outcomes.length; o += 1) {
+      const side = sideOf(market, o);
+      if (side === 'high' && layout.high[m]! < 0) layout.high[m] = o;
+      else if (side === 'low' && layout.low[m]! < 0) layout.low[m] = o;
+    }
+  }
+  const pairs: number[] = [];
+  for (let mh = 0; mh < count; mh += 1) {
+    if (layout.high[mh]! < 0) continue;
+    for (let ml = 0; ml < count; ml += 1) {
+      if (layout.low[ml]! < 0 || layout.spread[ml] !== layout.spread[mh]) continue;
+      if (isMiddleLines(layout.line[mh]!, layout.line[ml]!)) pairs.push(mh, ml);
+    }
+  }
+  layout.pairs = Int32Array.from(pairs);
+  return layout;
+}
+
 /**
  * `eventMiddles` of the newest prices, read from the markets' hot blocks: no quote objects, each book's centre
- * estimate kept while its two prices stay, the distributions kept while the centres stay, and a held row kept when
- * neither side's price nor the distribution changed. The same rows (values.test.ts compares them on every scan).
+ * estimate kept while its two prices stay, the chances kept while the centres stay, and a held row kept when neither
+ * side's price nor the published chances changed. The same rows (values.test.ts compares them on every scan). Returns
+ * the rows and sets `judged.validUntil`; the game's rows are left to the caller.
  */
 function eventMiddlesHot(
   event: OddsEvent,
@@ -874,13 +1011,25 @@ function eventMiddlesHot(
   instant: number,
   limits: AgeLimits,
   minBooks = MIDDLE_MIN_BOOKS,
-): { rows: MiddleRow[]; validUntil: number } {
-  const rows: MiddleRow[] = [];
-  if (!Object.prototype.hasOwnProperty.call(LEAGUES, event.league)) return { rows, validUntil: Infinity };
+): MiddleRow[] {
+  judged.validUntil = Infinity;
+  if (!Object.prototype.hasOwnProperty.call(LEAGUES, event.league)) return NO_ROWS;
   const league = event.league;
   const maxAge = event.live ? limits.maxAgeLiveMs : limits.maxAgePreMatchMs;
-  const prior = SGP_GAME_PRIORS[league];
-  const markets = game.markets;
+  // Whether the layout is built now while the game holds rows (not in `pairRows`: they are then looked up by id).
+  let fresh = false;
+  if (game.layout === undefined || game.marketCount !== game.state.markets.size) {
+    fresh = game.rows.length > 0;
+    game.layout = gameLayout(game.state, league, memoOf);
+    game.marketCount = game.state.markets.size;
+    const pairs = game.layout.pairs.length >> 1;
+    game.pairRows = new Array<LazyMiddleRow | undefined>(pairs * 4).fill(undefined);
+    game.pairChances = new Array<MiddleChances | undefined>(pairs).fill(undefined);
+    game.pairPublished = new Array<MiddleChances | undefined>(pairs).fill(undefined);
+    game.pairCentres = new Float64Array(pairs * 2);
+  }
+  const layout = game.layout;
+  const markets = layout.markets;
   const count = markets.length;
   if (bestScratch.length < count * 4) bestScratch = new Int32Array(count * 4);
   const best = bestScratch;
@@ -891,21 +1040,13 @@ function eventMiddlesHot(
   let totalCount = 0;
   for (let m = 0; m < count; m += 1) {
     const market = markets[m]!;
-    const spread = market.spec.type === 'spread';
-    const point = (market.spec as GameMarketSpec).point!;
-    const line = spread ? -point + 0 : point;
-    const sigma = spread ? prior.sigmaMargin : prior.sigmaTotal;
-    const ways = market.outcomes.length;
-    const n = ways * BOOK_COUNT;
+    const spread = layout.spread[m] === 1;
+    const line = layout.line[m]!;
+    const sigma = layout.sigma[m]!;
+    const n = market.outcomes.length * BOOK_COUNT;
     const hot = market.hot;
-    // The outcomes of each side (a spread's home or a total's over is high).
-    let highOutcome = -1;
-    let lowOutcome = -1;
-    for (let o = 0; o < ways; o += 1) {
-      const side = sideOf(market, o);
-      if (side === 'high' && highOutcome < 0) highOutcome = o;
-      else if (side === 'low' && lowOutcome < 0) lowOutcome = o;
-    }
+    const highOutcome = layout.high[m]!;
+    const lowOutcome = layout.low[m]!;
     for (let i = 0; i < n; i += 1) {
       const decimal = hot[i]!;
       const updatedAt = hot[n + i]!;
@@ -945,7 +1086,7 @@ function eventMiddlesHot(
       }
       // The centre's estimate from this book's two prices of the line.
       if (dh > 1 && dl > 1 && Number.isFinite(line)) {
-        estimates ??= memoOf(market).estimates ??= new Float64Array(BOOK_COUNT * 3);
+        estimates ??= layout.memos[m]!.estimates ??= new Float64Array(BOOK_COUNT * 3);
         const at = slot * 3;
         let estimate: number;
         if (estimates[at] === dh && estimates[at + 1] === dl) estimate = estimates[at + 2]!;
@@ -974,13 +1115,16 @@ function eventMiddlesHot(
   }
   const margin = popcount(marginBooks) >= minBooks ? medianOf(marginScratch, marginCount) : undefined;
   const total = popcount(totalBooks) >= minBooks ? medianOf(totalScratch, totalCount) : undefined;
+  judged.validUntil = validUntil;
   if (margin === undefined && total === undefined) {
-    game.rows.clear();
-    return { rows, validUntil: Infinity };
+    judged.validUntil = Infinity;
+    game.pairRows.fill(undefined);
+    return NO_ROWS;
   }
   const centres = { margin: margin ?? 0, total: total ?? defaultTotal(league) };
+  const nfl = league === 'nfl';
   // The NFL's distributions are kept while both centres stay (the other leagues' chances are in closed form).
-  if (league === 'nfl') {
+  if (nfl) {
     const cached = game.distributions;
     if (
       cached.margin === undefined ||
@@ -989,89 +1133,116 @@ function eventMiddlesHot(
     )
       game.distributions = {};
   }
-  const kept = game.rows;
-  const next = new Map<number, MiddleRow>();
-  for (let mh = 0; mh < count; mh += 1) {
-    const high = markets[mh]!;
-    const spread = high.spec.type === 'spread';
-    const variable: MiddleVariable = spread ? 'margin' : 'total';
+  const pairs = layout.pairs;
+  const pairRows = game.pairRows;
+  const rows: MiddleRow[] = [];
+  let unchanged = true;
+  for (let p = 0; p < pairs.length >> 1; p += 1) {
+    const mh = pairs[p * 2]!;
+    const ml = pairs[p * 2 + 1]!;
+    const spread = layout.spread[mh] === 1;
     const centre = spread ? margin : total;
-    if (centre === undefined || best[mh * 4]! < 0) continue;
-    const highPoint = (high.spec as GameMarketSpec).point!;
-    const highLine = spread ? -highPoint + 0 : highPoint;
-    let highOutcome = -1;
-    for (let o = 0; o < high.outcomes.length && highOutcome < 0; o += 1)
-      if (sideOf(high, o) === 'high') highOutcome = o;
-    const highMemo = memoOf(high);
-    for (let ml = 0; ml < count; ml += 1) {
-      const low = markets[ml]!;
-      if (low.spec.type !== high.spec.type || best[ml * 4 + 2]! < 0) continue;
-      const lowPoint = (low.spec as GameMarketSpec).point!;
-      const lowLine = spread ? -lowPoint + 0 : lowPoint;
-      if (!isMiddleLines(highLine, lowLine)) continue;
-      let lowOutcome = -1;
-      for (let o = 0; o < low.outcomes.length && lowOutcome < 0; o += 1)
-        if (sideOf(low, o) === 'low') lowOutcome = o;
-      const lowMemo = memoOf(low);
-      // One line pair's chances serve its (up to four) pairs of books.
-      let chances: MiddleChances | undefined;
-      let published: MiddleChances | undefined;
-      for (let a = 0; a < 2; a += 1) {
-        const hs = best[mh * 4 + a]!;
-        if (hs < 0) continue;
-        for (let b = 0; b < 2; b += 1) {
-          const ls = best[ml * 4 + 2 + b]!;
-          if (ls < 0 || ls === hs) continue;
-          const key = ((mh * BOOK_COUNT + hs) * 4096 + ml) * BOOK_COUNT + ls;
-          const highQuote = slotQuote(highMemo, high, highOutcome, highLine, hs);
-          const lowQuote = slotQuote(lowMemo, low, lowOutcome, lowLine, ls);
-          chances ??= modelMiddleChances(
-            league,
-            variable,
-            centres,
-            highLine,
-            lowLine,
-            league === 'nfl' ? nflDistributionOf(game, centres, variable) : undefined,
-          );
-          published ??= publishedChances(chances);
-          const ev = middleEv(highQuote.version.decimal, lowQuote.version.decimal, chances);
-          const before = kept.get(key);
-          // A held row is kept when nothing it shows moved: the same quotes, the same published chances, EV and
-          // centre, the same event record. Its full-precision EV and centre may lag by less than what is published.
-          const row =
-            before !== undefined &&
-            before.high === highQuote &&
-            before.low === lowQuote &&
-            before.probability === published.middle &&
-            before.pushHigh === published.pushHigh &&
-            before.pushLow === published.pushLow &&
-            before.publishedEvPct === publishedPct(ev) &&
-            roundTo(before.centre, 2) === roundTo(centre, 2) &&
-            before.live === event.live &&
-            before.startsAt === event.startsAt
-              ? before
-              : middleRow(
-                  event,
-                  spread ? 'spread' : 'total',
-                  variable,
-                  centre,
-                  league,
-                  chances,
-                  highQuote,
-                  lowQuote,
-                  instant,
-                  before?.id,
-                  published,
-                  ev,
-                );
-          next.set(key, row);
-          rows.push(row);
-        }
+    if (centre === undefined || best[mh * 4]! < 0 || best[ml * 4 + 2]! < 0) {
+      for (let k = 0; k < 4; k += 1) pairRows[p * 4 + k] = undefined;
+      continue;
+    }
+    const variable: MiddleVariable = spread ? 'margin' : 'total';
+    const high = markets[mh]!;
+    const low = markets[ml]!;
+    const highLine = layout.line[mh]!;
+    const lowLine = layout.line[ml]!;
+    const highOutcome = layout.high[mh]!;
+    const lowOutcome = layout.low[ml]!;
+    const highMemo = layout.memos[mh]!;
+    const lowMemo = layout.memos[ml]!;
+    // One line pair's chances serve its (up to four) pairs of books, and are kept while the centres they depend on
+    // stay (the NFL's both, the normal leagues' this variable's).
+    let chances = game.pairChances[p];
+    let published = game.pairPublished[p];
+    const keyA = nfl ? centres.margin : centre;
+    const keyB = nfl ? centres.total : 0;
+    if (chances === undefined || game.pairCentres[p * 2] !== keyA || game.pairCentres[p * 2 + 1] !== keyB) {
+      chances = modelMiddleChances(
+        league,
+        variable,
+        centres,
+        highLine,
+        lowLine,
+        nfl ? nflDistributionOf(game, centres, variable) : undefined,
+      );
+      published = publishedChances(chances);
+      game.pairChances[p] = chances;
+      game.pairPublished[p] = published;
+      game.pairCentres[p * 2] = keyA;
+      game.pairCentres[p * 2 + 1] = keyB;
+    }
+    // This judgement's rows of the pair, then the positions (a, b) the last one left.
+    let k = 0;
+    const last0 = pairRows[p * 4];
+    const last1 = pairRows[p * 4 + 1];
+    const last2 = pairRows[p * 4 + 2];
+    const last3 = pairRows[p * 4 + 3];
+    for (let a = 0; a < 2; a += 1) {
+      const hs = best[mh * 4 + a]!;
+      if (hs < 0) continue;
+      for (let b = 0; b < 2; b += 1) {
+        const ls = best[ml * 4 + 2 + b]!;
+        if (ls < 0 || ls === hs) continue;
+        const highQuote = slotQuote(highMemo, high, highOutcome, highLine, hs);
+        const lowQuote = slotQuote(lowMemo, low, lowOutcome, lowLine, ls);
+        const ev = middleEv(highQuote.decimal, lowQuote.decimal, chances);
+        // The last judgement's row of the same two books, wherever the books then ranked.
+        const before =
+          last0?.hs === hs && last0.ls === ls
+            ? last0
+            : last1?.hs === hs && last1.ls === ls
+              ? last1
+              : last2?.hs === hs && last2.ls === ls
+                ? last2
+                : last3?.hs === hs && last3.ls === ls
+                  ? last3
+                  : undefined;
+        // A held row is kept when nothing it shows moved: the same quotes, the same published chances, EV and
+        // centre, the same event record. Its full-precision EV and centre may lag by less than what is published.
+        const row =
+          before !== undefined &&
+          before.high === highQuote &&
+          before.low === lowQuote &&
+          before.probability === published!.middle &&
+          before.pushHigh === published!.pushHigh &&
+          before.pushLow === published!.pushLow &&
+          before.publishedEvPct === publishedPct(ev) &&
+          roundTo(before.centre, 2) === roundTo(centre, 2) &&
+          before.live === event.live &&
+          before.startsAt === event.startsAt
+            ? before
+            : middleRow(
+                event,
+                variable,
+                centre,
+                chances,
+                highQuote,
+                lowQuote,
+                instant,
+                before?.id,
+                published,
+                ev,
+              );
+        row.hs = hs;
+        row.ls = ls;
+        // A new row replaces the pair's last row of the same books; none when the layout is this judgement's (the
+        // game's rows are then looked up by id).
+        if (row !== before) row.replaces = fresh ? undefined : (before ?? null);
+        pairRows[p * 4 + k] = row;
+        k += 1;
+        if (unchanged && game.rows[rows.length] !== row) unchanged = false;
+        rows.push(row);
       }
     }
+    for (; k < 4; k += 1) pairRows[p * 4 + k] = undefined;
   }
-  game.rows = next;
-  return { rows, validUntil };
+  if (unchanged && rows.length === game.rows.length) return game.rows;
+  return rows;
 }
 
 /** The game's NFL distribution of `variable` at its centres, computed once (both variables) while they stay. */
@@ -1110,13 +1281,12 @@ function slotQuote(
 }
 
 function sameQuote(quote: MiddleQuote, price: StoredPrice): boolean {
-  const version = quote.version;
   return (
-    version.decimal === price.decimal &&
-    version.american === price.american &&
-    version.updatedAt === price.updatedAt &&
-    version.links.desktop === price.links.desktop &&
-    version.links.mobile === price.links.mobile
+    quote.decimal === price.decimal &&
+    quote.american === price.american &&
+    quote.updatedAt === price.updatedAt &&
+    quote.desktop === price.links.desktop &&
+    quote.mobile === price.links.mobile
   );
 }
 
@@ -1125,40 +1295,62 @@ function quoteOf(market: MarketState, outcome: number, line: number, version: St
     market,
     outcome,
     line,
-    version: {
-      book: version.book,
-      decimal: version.decimal,
-      american: version.american,
-      updatedAt: version.updatedAt,
-      links: { desktop: version.links.desktop, mobile: version.links.mobile },
-    },
+    book: version.book,
+    decimal: version.decimal,
+    american: version.american,
+    updatedAt: version.updatedAt,
+    desktop: version.links.desktop,
+    mobile: version.links.mobile,
   };
 }
 
 export class ValueScanner {
-  /** The positive-EV prices now, by id. */
-  readonly ev = new Map<string, EvRow>();
-  /** The middles now, by id. */
-  readonly middles = new Map<string, MiddleRow>();
-  private readonly evHeld = new Map<MarketState, Held>();
-  private readonly middlesHeld = new Map<string, Held>();
-  private readonly marketMemos = new Map<MarketState, MarketMemo>();
-  private readonly gameMemos = new Map<string, GameMemo>();
-  private readonly dirtyMarkets = new Set<MarketState>();
-  private readonly dirtyEvents = new Set<string>();
-  /** Markets and games gone from the store since the last scan: their rows leave the sets. */
-  private readonly goneMarkets = new Set<MarketState>();
-  private readonly goneEvents = new Set<string>();
+  /** The positive-EV prices now (each held by its market's memo). */
+  readonly ev: HeldRows<EvRow> = new HeldRows(() => this.evMemos);
+  /** The middles now (each held by its game's memo). */
+  readonly middles: HeldRows<MiddleRow> = new HeldRows(() => this.gameMemos);
+  /**
+   * The registry of held judgements: the memos (markets, games) whose rows or staleness can change without a new
+   * price, each at its `index`, with until when its judgement holds beside it (one dense array to run through each
+   * scan). Freed places are reused.
+   */
+  private readonly evMemos: (MarketMemo | undefined)[] = [];
+  private evUntil: Float64Array = new Float64Array(1024).fill(Infinity);
+  private readonly evFree: number[] = [];
+  private readonly gameMemos: (GameMemo | undefined)[] = [];
+  private gameUntil: Float64Array = new Float64Array(256).fill(Infinity);
+  private readonly gameFree: number[] = [];
+  /** What waits for the next scan: memos with a new price, turned stale, or gone from the store. */
+  private dirtyMarkets: MarketMemo[] = [];
+  private dirtyGames: GameMemo[] = [];
+  /** Memos are this generation's; a reset starts the next (older memos are then only read to clear what they held). */
+  private generation = 0;
+  /** The number of the current `applyRows` (rows carry the last that produced them). */
+  private stamp = 0;
   private readonly history: ValueHistory;
   private lastChangeAt = Number.NEGATIVE_INFINITY;
   /** When the scan last ran (-Infinity: never, or the next tick must run it). */
   private ranAt = Number.NEGATIVE_INFINITY;
   private readonly periodMs: number;
   private readonly memoOf = (market: MarketState): MarketMemo => {
-    let memo = this.marketMemos.get(market);
-    if (!memo) {
-      memo = { rows: [], slots: [], medians: undefined, fair: undefined, estimates: undefined };
-      this.marketMemos.set(market, memo);
+    let memo = market.valueMemo as MarketMemo | undefined;
+    if (memo === undefined || memo.generation !== this.generation) {
+      memo = {
+        generation: this.generation,
+        market,
+        middle: isMiddleMarket(market),
+        index: -1,
+        dirty: false,
+        gone: false,
+        rows: NO_ROWS,
+        slots: NO_ROWS,
+        lookup: false,
+        medians: undefined,
+        fair: undefined,
+        estimates: undefined,
+        quotes: undefined,
+      };
+      market.valueMemo = memo;
     }
     return memo;
   };
@@ -1180,8 +1372,12 @@ export class ValueScanner {
 
   /** A price of the market was accepted (a new version or a re-confirmation). */
   touch(market: MarketState): void {
-    if (this.options.ev) this.dirtyMarkets.add(market);
-    if (this.options.middles && isMiddleMarket(market)) this.dirtyEvents.add(market.eventId);
+    const memo = this.memoOf(market);
+    if (this.options.ev && !memo.dirty) {
+      memo.dirty = true;
+      this.dirtyMarkets.push(memo);
+    }
+    if (this.options.middles && memo.middle) this.markGame(this.gameOf(market.owner));
   }
 
   /** The event's record changed (live, start): every market of it is judged again. */
@@ -1189,25 +1385,39 @@ export class ValueScanner {
     for (const market of state.markets.values()) this.touch(market);
   }
 
-  /** The markets left the store (their event ended, or the engine was emptied). */
+  /** The markets left the store (their event ended, or the engine was emptied): what they held leaves the sets. */
   drop(markets: readonly MarketState[]): void {
     for (const market of markets) {
-      this.dirtyMarkets.delete(market);
-      this.marketMemos.delete(market);
-      if (this.evHeld.has(market)) this.goneMarkets.add(market);
-      if (this.middlesHeld.has(market.eventId)) this.goneEvents.add(market.eventId);
-      this.gameMemos.delete(market.eventId);
+      const memo = market.valueMemo as MarketMemo | undefined;
+      if (memo !== undefined && memo.generation === this.generation) {
+        memo.gone = true;
+        this.markMarket(memo);
+      }
+      const game = market.owner.valueMemo as GameMemo | undefined;
+      if (game !== undefined && game.generation === this.generation && !game.gone) {
+        game.gone = true;
+        this.markGame(game);
+      }
     }
   }
 
   /** Everything held leaves the sets at the next scan (the engine starts over), which the next tick runs. */
   reset(): void {
-    this.dirtyMarkets.clear();
-    this.dirtyEvents.clear();
-    this.marketMemos.clear();
-    this.gameMemos.clear();
-    for (const market of this.evHeld.keys()) this.goneMarkets.add(market);
-    for (const eventId of this.middlesHeld.keys()) this.goneEvents.add(eventId);
+    for (const memo of this.dirtyMarkets) memo.dirty = false;
+    for (const game of this.dirtyGames) game.dirty = false;
+    this.dirtyMarkets = [];
+    this.dirtyGames = [];
+    for (const memo of this.evMemos) {
+      if (memo === undefined) continue;
+      memo.gone = true;
+      this.markMarket(memo);
+    }
+    for (const game of this.gameMemos) {
+      if (game === undefined) continue;
+      game.gone = true;
+      this.markGame(game);
+    }
+    this.generation += 1;
     this.ranAt = Number.NEGATIVE_INFINITY;
   }
 
@@ -1226,55 +1436,76 @@ export class ValueScanner {
   scan(store: OddsStore, now: number): ValueChanges | undefined {
     if (!this.due(now)) return undefined;
     this.ranAt = now;
-    // What turned stale: forEach, no entry pairs allocated.
-    this.evHeld.forEach((held, market) => {
-      if (held.validUntil <= now) this.dirtyMarkets.add(market);
-    });
-    this.middlesHeld.forEach((held, eventId) => {
-      if (held.validUntil <= now) this.dirtyEvents.add(eventId);
-    });
-    if (
-      this.dirtyMarkets.size === 0 &&
-      this.dirtyEvents.size === 0 &&
-      this.goneMarkets.size === 0 &&
-      this.goneEvents.size === 0
-    )
-      return undefined;
+    // What turned stale.
+    const evUntil = this.evUntil;
+    for (let i = 0; i < this.evMemos.length; i += 1) if (evUntil[i]! <= now) this.markMarket(this.evMemos[i]!);
+    const gameUntil = this.gameUntil;
+    for (let i = 0; i < this.gameMemos.length; i += 1)
+      if (gameUntil[i]! <= now) this.markGame(this.gameMemos[i]!);
+    if (this.dirtyMarkets.length === 0 && this.dirtyGames.length === 0) return undefined;
     const changes: ValueChanges = { at: now, ev: [], evRemoved: [], middles: [], middlesRemoved: [] };
     // The sets as they stood are kept for delayed readers before the first change of a new step.
     this.history.keep(this.lastChangeAt, now, this);
-    for (const market of this.goneMarkets)
-      this.replace(this.evHeld, market, this.ev, [], Infinity, changes, 'ev');
-    this.goneMarkets.clear();
-    for (const eventId of this.goneEvents)
-      this.replace(this.middlesHeld, eventId, this.middles, [], Infinity, changes, 'middles');
-    this.goneEvents.clear();
-    for (const market of this.dirtyMarkets) {
-      const event = store.event(market.eventId);
-      const judged =
-        event && store.market(market.key) === market
-          ? (judgeEvHot(event, market, now, this.limits, this.memoOf(market)) ??
-            judgeEv(store, event, market, undefined, now, this.limits))
-          : NO_EV;
-      this.replace(this.evHeld, market, this.ev, judged.rows, judged.validUntil, changes, 'ev');
+    const dirtyMarkets = this.dirtyMarkets;
+    this.dirtyMarkets = [];
+    for (const memo of dirtyMarkets) {
+      memo.dirty = false;
+      const market = memo.market;
+      const state = market.owner;
+      let rows: EvRow[];
+      let slots: number[];
+      let until: number;
+      let lookup = false;
+      if (memo.gone || state.removed || memo.generation !== this.generation) {
+        rows = NO_ROWS;
+        slots = NO_ROWS;
+        until = Infinity;
+      } else {
+        const event = state.event;
+        const hot = judgeEvHot(event, market, now, this.limits, memo);
+        if (hot !== undefined) {
+          rows = hot;
+          slots = judged.slots;
+          until = judged.validUntil;
+        } else {
+          const slow = judgeEv(store, event, market, undefined, now, this.limits);
+          rows = slow.rows;
+          slots = rows.map(() => -1);
+          until = slow.validUntil;
+          lookup = true;
+        }
+      }
+      this.ev.count += applyRows(memo.rows, rows, changes.ev, changes.evRemoved, evRowChanged, (this.stamp += 1));
+      memo.rows = rows;
+      memo.slots = slots;
+      memo.lookup = lookup;
+      this.holdMarket(memo, rows.length > 0 || until !== Infinity ? until : undefined);
     }
-    this.dirtyMarkets.clear();
-    for (const eventId of this.dirtyEvents) {
-      const state = store.eventState(eventId);
-      const judged = state
-        ? eventMiddlesHot(state.event, this.gameMemo(state), this.memoOf, now, this.limits)
-        : { rows: [], validUntil: Infinity };
-      this.replace(
-        this.middlesHeld,
-        eventId,
-        this.middles,
-        judged.rows,
-        judged.validUntil,
-        changes,
-        'middles',
+    const dirtyGames = this.dirtyGames;
+    this.dirtyGames = [];
+    for (const game of dirtyGames) {
+      game.dirty = false;
+      const state = game.state;
+      let rows: MiddleRow[];
+      let until: number;
+      if (game.gone || state.removed || game.generation !== this.generation) {
+        rows = NO_ROWS;
+        until = Infinity;
+      } else {
+        rows = eventMiddlesHot(state.event, game, this.memoOf, now, this.limits);
+        until = judged.validUntil;
+      }
+      this.middles.count += applyRows(
+        game.rows,
+        rows,
+        changes.middles,
+        changes.middlesRemoved,
+        middleRowChanged,
+        (this.stamp += 1),
       );
+      game.rows = rows;
+      this.holdGame(game, rows.length > 0 || until !== Infinity ? until : undefined);
     }
-    this.dirtyEvents.clear();
     const changed =
       changes.ev.length + changes.evRemoved.length + changes.middles.length + changes.middlesRemoved.length >
       0;
@@ -1283,71 +1514,79 @@ export class ValueScanner {
     return changes;
   }
 
-  /** The game's memo, its middle markets brought up to date when it gained markets. */
-  private gameMemo(state: EventState): GameMemo {
-    let memo = this.gameMemos.get(state.event.id);
-    if (!memo) {
-      memo = { markets: [], marketCount: -1, distributions: {}, rows: new Map() };
-      this.gameMemos.set(state.event.id, memo);
-    }
-    if (memo.marketCount !== state.markets.size) {
-      memo.markets = middleMarkets(state);
-      memo.marketCount = state.markets.size;
-      // The rows are keyed by the markets' places in the list.
-      memo.rows.clear();
-    }
-    return memo;
+  private markMarket(memo: MarketMemo): void {
+    if (memo.dirty) return;
+    memo.dirty = true;
+    this.dirtyMarkets.push(memo);
   }
 
-  /**
-   * Replaces what `owner` holds in `set` with `rows`: rows new or changed (`evRowChanged`, `middleRowChanged`) go to
-   * the changes, ids no longer produced are removed. A row that changed nothing a client is told still replaces the
-   * held one (its times are the newer); a row kept as it was (the same object) changes nothing.
-   */
-  private replace<K, R extends EvRow | MiddleRow>(
-    heldBy: Map<K, Held>,
-    owner: K,
-    set: Map<string, R>,
-    rows: readonly R[],
-    validUntil: number,
-    changes: ValueChanges,
-    kind: 'ev' | 'middles',
-  ): void {
-    const held = heldBy.get(owner);
-    const added = kind === 'ev' ? (changes.ev as R[]) : (changes.middles as R[]);
-    const removed = kind === 'ev' ? (changes.evRemoved as R[]) : (changes.middlesRemoved as R[]);
-    const ids: string[] = [];
-    for (const row of rows) {
-      const id = row.id;
-      const before = set.get(id);
-      ids.push(id);
-      if (before === row) continue;
-      if (
-        before === undefined ||
-        (kind === 'ev'
-          ? evRowChanged(before as EvRow, row as EvRow)
-          : middleRowChanged(before as MiddleRow, row as MiddleRow))
-      )
-        added.push(row);
-      set.set(id, row);
+  private markGame(game: GameMemo): void {
+    if (game.dirty) return;
+    game.dirty = true;
+    this.dirtyGames.push(game);
+  }
+
+  /** The game's memo (kept on its state). */
+  private gameOf(state: EventState): GameMemo {
+    let game = state.valueMemo as GameMemo | undefined;
+    if (game === undefined || game.generation !== this.generation) {
+      game = {
+        generation: this.generation,
+        state,
+        index: -1,
+        dirty: false,
+        gone: false,
+        layout: undefined,
+        marketCount: -1,
+        distributions: {},
+        rows: NO_ROWS,
+        pairRows: [],
+        pairChances: [],
+        pairPublished: [],
+        pairCentres: new Float64Array(0),
+      };
+      state.valueMemo = game;
     }
-    if (held && held.ids.length > 0) {
-      // Small lists (a market's prices) are searched; a game's many pairs are looked up.
-      const kept = ids.length > 16 ? new Set(ids) : undefined;
-      for (const id of held.ids) {
-        if (kept ? kept.has(id) : ids.includes(id)) continue;
-        const before = set.get(id);
-        if (before) {
-          removed.push(before);
-          set.delete(id);
-        }
+    return game;
+  }
+
+  /** Registers the market's judgement as holding until `until` (undefined: it holds nothing that can change alone). */
+  private holdMarket(memo: MarketMemo, until: number | undefined): void {
+    if (until === undefined) {
+      if (memo.index >= 0) {
+        this.evMemos[memo.index] = undefined;
+        this.evUntil[memo.index] = Infinity;
+        this.evFree.push(memo.index);
+        memo.index = -1;
       }
+      return;
     }
-    if (ids.length === 0 && validUntil === Infinity) heldBy.delete(owner);
-    else if (held) {
-      held.ids = ids;
-      held.validUntil = validUntil;
-    } else heldBy.set(owner, { ids, validUntil });
+    if (memo.index < 0) {
+      memo.index = this.evFree.pop() ?? this.evMemos.length;
+      if (memo.index === this.evMemos.length) this.evMemos.push(undefined);
+      if (memo.index >= this.evUntil.length) this.evUntil = widened(this.evUntil);
+      this.evMemos[memo.index] = memo;
+    }
+    this.evUntil[memo.index] = until;
+  }
+
+  private holdGame(game: GameMemo, until: number | undefined): void {
+    if (until === undefined) {
+      if (game.index >= 0) {
+        this.gameMemos[game.index] = undefined;
+        this.gameUntil[game.index] = Infinity;
+        this.gameFree.push(game.index);
+        game.index = -1;
+      }
+      return;
+    }
+    if (game.index < 0) {
+      game.index = this.gameFree.pop() ?? this.gameMemos.length;
+      if (game.index === this.gameMemos.length) this.gameMemos.push(undefined);
+      if (game.index >= this.gameUntil.length) this.gameUntil = widened(this.gameUntil);
+      this.gameMemos[game.index] = game;
+    }
+    this.gameUntil[game.index] = until;
   }
 
   /** The sets as a reader at `time` sees them (the newest kept at or before it); undefined when none that old is kept. */
@@ -1358,8 +1597,80 @@ export class ValueScanner {
 
   /** The sets now. */
   current(): ValueSets {
-    return { at: this.lastChangeAt, ev: [...this.ev.values()], middles: [...this.middles.values()] };
+    return { at: this.lastChangeAt, ev: heldRows(this.evMemos), middles: heldRows(this.gameMemos) };
   }
+}
+
+/**
+ * Replaces an owner's rows, `before` by `after` (the rows it holds are the set's: no other owner has their ids): rows
+ * new or changed (`evRowChanged`, `middleRowChanged`) go to the changes, rows no longer produced are removed. A row
+ * that changed nothing a client is told still replaces the held one (its times are the newer); a row kept as it was
+ * (the same object, already held) costs nothing. A new row's predecessor is the one its judge named
+ * (`Tracked.replaces`), or else the held row of its id. Returns how many more rows the owner holds.
+ */
+function applyRows<R extends EvRow | MiddleRow>(
+  before: readonly R[],
+  after: readonly R[],
+  added: R[],
+  removed: R[],
+  changed: (a: R, b: R) => boolean,
+  stamp: number,
+): number {
+  if (before.length === 0 && after.length === 0) return 0;
+  let byId: Map<string, R> | undefined;
+  for (const row of after) {
+    const tracked = row as unknown as Tracked;
+    tracked.mark = stamp;
+    if (tracked.held) continue;
+    const known = tracked.replaces as R | null | undefined;
+    tracked.replaces = undefined;
+    let previous: R | undefined;
+    if (known === undefined) {
+      byId ??= new Map(before.map((held) => [held.id, held]));
+      previous = byId.get(row.id);
+      if (previous !== undefined && !(previous as unknown as Tracked).held) previous = undefined;
+    } else previous = known ?? undefined;
+    if (previous === undefined || changed(previous, row)) added.push(row);
+    if (previous !== undefined) (previous as unknown as Tracked).held = false;
+    tracked.held = true;
+  }
+  if (before === after) return 0;
+  for (const row of before) {
+    const tracked = row as unknown as Tracked;
+    if (!tracked.held || tracked.mark === stamp) continue;
+    tracked.held = false;
+    removed.push(row);
+  }
+  return after.length - before.length;
+}
+
+/** Every row the owners hold, in the registry's order. */
+function heldRows<R>(owners: readonly ({ rows: readonly R[] } | undefined)[]): R[] {
+  const rows: R[] = [];
+  for (const owner of owners) if (owner !== undefined) for (const row of owner.rows) rows.push(row);
+  return rows;
+}
+
+/** The rows the owners hold: a read-only view, in the registry's order. */
+export class HeldRows<R extends EvRow | MiddleRow> {
+  /** How many (kept by the scan). */
+  count = 0;
+  constructor(private readonly owners: () => readonly ({ rows: readonly R[] } | undefined)[]) {}
+  get size(): number {
+    return this.count;
+  }
+  *values(): IterableIterator<R> {
+    for (const owner of this.owners()) if (owner !== undefined) yield* owner.rows;
+  }
+  *keys(): IterableIterator<string> {
+    for (const row of this.values()) yield row.id;
+  }
+}
+
+function widened(values: Float64Array): Float64Array {
+  const next = new Float64Array(values.length * 2).fill(Infinity);
+  next.set(values);
+  return next;
 }
 
 /**
