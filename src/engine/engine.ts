@@ -323,7 +323,7 @@ export class OddsEngine<E = undefined> {
     }
     // Every new price may move its market's fair (and a game's middles): the value scan judges it again. A re-quote at
     // the same odds of a usable price changes neither (only the time a kept row shows).
-    if (!refresh) this.values?.touch(market);
+    if (!refresh) this.values?.touch(market, index);
     // A price outside the best few of its outcome at the last scan, that still is not among them, cannot change any
     // published combination (they are built from those best prices only): no re-scan either.
     const record = lastScanAt(market.outcomes.length) + value.outcomeIndex;

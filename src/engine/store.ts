@@ -299,6 +299,8 @@ export class OddsStore {
         players: new Map(),
         rosterIndex: null,
         playerMatches: new Map(),
+        removed: false,
+        valueMemo: undefined,
       };
       this.eventsById.set(event.id, state);
     }
@@ -371,8 +373,12 @@ export class OddsStore {
         hot: new Float64Array(outcomes.length * (BOOK_COUNT * 2 + 2)),
         scanned: false,
         owner: eventState,
+        // Every field a market gets is in its first shape (the player, the caches): one hidden class for all of
+        // them, so that the scans' reads stay monomorphic.
+        player: player ?? undefined,
+        feedCache: undefined,
+        valueMemo: undefined,
       };
-      if (player) market.player = player;
       this.marketsByKey.set(key, market);
       eventState.markets.set(key, market);
       eventState.byCode.set(code, market);

@@ -710,10 +710,27 @@ interface MarketMemo {
   slots: number[];
   /** Whether its rows came from `judgeEv` (their slots unknown: the next judgement looks their ids up). */
   lookup: boolean;
-  medians: Float64Array | undefined;
-  fair: Float64Array | undefined;
-  /** Per book slot: high decimal, low decimal, the estimate they gave (middle markets only). */
-  estimates: Float64Array | undefined;
+  /**
+   * The consensus medians of its last judgement and their fair probabilities, on the memo itself (no array to visit;
+   * markets of up to three sides): `fitWays` sides (0: none kept).
+   */
+  fitWays: number;
+  m0: number;
+  m1: number;
+  m2: number;
+  f0: number;
+  f1: number;
+  f2: number;
+  /** The event's live flag and start as last told (`touchEvent`): the judge reads no event record. */
+  live: boolean;
+  startsAt: number;
+  /** The number of its outcomes. */
+  ways: number;
+  /**
+   * The price slots (bit `index`) that took a new price since the game's last judgement (middle markets only; all
+   * bits when an index is beyond 30): a quote is kept, without reading its price, while its bit is clear.
+   */
+  quoteDirty: number;
   /** Per outcome and book slot: the price's quote as middles show it (middle markets only). */
   quotes: (MiddleQuote | undefined)[] | undefined;
 }
@@ -750,6 +767,8 @@ interface GameMemo {
   rows: MiddleRow[];
   /** Per pair of markets, up to four rows (best two books a side): the rows of the last judgement. */
   pairRows: (LazyMiddleRow | undefined)[];
+  /** Per middle market (`BOOK_COUNT * 3` each) and book slot: high decimal, low decimal, the centre estimate they gave. */
+  estimates: Float64Array;
   /** Per pair: the chances of the last judgement, as computed and as published, and the centres they were for. */
   pairChances: (MiddleChances | undefined)[];
   pairPublished: (MiddleChances | undefined)[];
@@ -766,6 +785,9 @@ interface CachedDistribution {
 let usableScratch = new Float64Array(4 * BOOK_COUNT);
 const columnScratch = new Float64Array(BOOK_COUNT);
 let mediansScratch = new Float64Array(4);
+/** Each side's best usable price, and the fair probabilities of a judgement. */
+let mostScratch = new Float64Array(4);
+let fairScratch = new Float64Array(4);
 /** A game's centre estimates per variable (grown as needed). */
 let marginScratch: Float64Array = new Float64Array(64);
 let totalScratch: Float64Array = new Float64Array(64);
@@ -794,51 +816,49 @@ function insertionSort(values: Float64Array, length: number): void {
  * there; the caller asks it). The memo's rows are left to the caller.
  */
 function judgeEvHot(
-  event: OddsEvent,
   market: MarketState,
   instant: number,
   limits: AgeLimits,
   memo: MarketMemo,
   minBooks = EV_MIN_BOOKS,
 ): EvRow[] | undefined {
-  const maxAge = event.live ? limits.maxAgeLiveMs : limits.maxAgePreMatchMs;
-  const ways = market.outcomes.length;
+  const maxAge = memo.live ? limits.maxAgeLiveMs : limits.maxAgePreMatchMs;
+  const ways = memo.ways;
   const n = ways * BOOK_COUNT;
   const hot = market.hot;
   if (usableScratch.length < n) usableScratch = new Float64Array(n);
   const usable = usableScratch;
+  if (mostScratch.length < ways) mostScratch = new Float64Array(ways);
+  const most = mostScratch;
   let count = 0;
   let validUntil = Infinity;
-  for (let i = 0; i < n; i += 1) {
-    const decimal = hot[i]!;
-    const updatedAt = hot[n + i]!;
-    // 0: suspended, or not quoted (isUsable's first half); then its age.
-    if (decimal !== 0 && instant - updatedAt <= maxAge) {
-      usable[i] = decimal;
-      count += 1;
-      if (updatedAt + maxAge + 1 < validUntil) validUntil = updatedAt + maxAge + 1;
-    } else usable[i] = 0;
+  // One pass: each usable price (0: suspended, not quoted, or too old), the books pricing every side with valid odds
+  // (marketFair's complete rows, as a mask), and each side's best price.
+  let completeMask = (1 << BOOK_COUNT) - 1;
+  for (let o = 0; o < ways; o += 1) {
+    let sideMask = 0;
+    let best = 0;
+    for (let slot = 0; slot < BOOK_COUNT; slot += 1) {
+      const i = o * BOOK_COUNT + slot;
+      const decimal = hot[i]!;
+      const updatedAt = hot[n + i]!;
+      if (decimal !== 0 && instant - updatedAt <= maxAge) {
+        usable[i] = decimal;
+        count += 1;
+        if (updatedAt + maxAge + 1 < validUntil) validUntil = updatedAt + maxAge + 1;
+        if (Number.isFinite(decimal) && decimal > 1) {
+          sideMask |= 1 << slot;
+          if (decimal > best) best = decimal;
+        }
+      } else usable[i] = 0;
+    }
+    completeMask &= sideMask;
+    most[o] = best;
   }
   judged.slots = NO_ROWS;
   judged.validUntil = Infinity;
   if (count < minBooks * 2 || ways < 2) return NO_ROWS;
-  // The books pricing every side with valid odds (marketFair's complete rows).
-  let complete = 0;
-  let completeMask = 0;
-  for (let slot = 0; slot < BOOK_COUNT; slot += 1) {
-    let every = true;
-    for (let o = 0; o < ways; o += 1) {
-      const d = usable[o * BOOK_COUNT + slot]!;
-      if (!(Number.isFinite(d) && d > 1)) {
-        every = false;
-        break;
-      }
-    }
-    if (every) {
-      complete += 1;
-      completeMask |= 1 << slot;
-    }
-  }
+  const complete = popcount(completeMask);
   if (complete < minBooks) return NO_ROWS;
   if (mediansScratch.length < ways) mediansScratch = new Float64Array(ways);
   const medians = mediansScratch;
@@ -851,16 +871,38 @@ function judgeEvHot(
     medians[o] =
       k % 2 === 1 ? columnScratch[middle]! : (columnScratch[middle - 1]! + columnScratch[middle]!) / 2;
   }
-  let fair = memo.fair;
-  let same = memo.medians !== undefined && fair !== undefined;
-  if (same) for (let o = 0; o < ways; o += 1) if (memo.medians![o] !== medians[o]) same = false;
-  if (!same) {
-    memo.medians ??= new Float64Array(ways);
-    fair = memo.fair ??= new Float64Array(ways);
-    for (let o = 0; o < ways; o += 1) memo.medians[o] = medians[o]!;
-    shinInto(medians, ways, fair);
+  if (fairScratch.length < ways) fairScratch = new Float64Array(ways);
+  const probabilities = fairScratch;
+  const same =
+    memo.fitWays === ways &&
+    memo.m0 === medians[0] &&
+    memo.m1 === medians[1] &&
+    (ways < 3 || memo.m2 === medians[2]);
+  if (same) {
+    probabilities[0] = memo.f0;
+    probabilities[1] = memo.f1;
+    if (ways === 3) probabilities[2] = memo.f2;
+  } else {
+    shinInto(medians, ways, probabilities);
+    memo.fitWays = ways <= 3 ? ways : 0;
+    memo.m0 = medians[0]!;
+    memo.m1 = medians[1]!;
+    memo.f0 = probabilities[0]!;
+    memo.f1 = probabilities[1]!;
+    if (ways === 3) {
+      memo.m2 = medians[2]!;
+      memo.f2 = probabilities[2]!;
+    }
   }
-  const probabilities = fair!;
+  judged.validUntil = validUntil;
+  // No side's best price beats its fair (and the fair is one `judgeEv` accepts): no row, no pass over the prices.
+  let any = false;
+  for (let o = 0; o < ways; o += 1) {
+    const p = probabilities[o]!;
+    if (!(p > 0 && p <= 1)) return undefined;
+    if ((p * most[o]! - 1) * 100 > 0) any = true;
+  }
+  if (!any) return NO_ROWS;
   let rows: EvRow[] | undefined;
   let slots: number[] | undefined;
   // Whether every row so far is the memo's row at the same place (then its list is returned as it is).
@@ -890,13 +932,13 @@ function judgeEvHot(
         kept.fairProbability === fairProbability &&
         kept.fairBooks === complete &&
         kept.evPct === pct &&
-        kept.live === event.live &&
-        kept.startsAt === event.startsAt
+        kept.live === memo.live &&
+        kept.startsAt === memo.startsAt
       )
         row = kept;
     }
     if (row === undefined) {
-      const made = evRow(event, market, o, version, fairProbability, complete, pct, instant, previous?.id);
+      const made = evRow(market.owner.event, market, o, version, fairProbability, complete, pct, instant, previous?.id);
       made.replaces = memo.lookup ? undefined : previous;
       row = made;
     }
@@ -1027,6 +1069,7 @@ function eventMiddlesHot(
     game.pairChances = new Array<MiddleChances | undefined>(pairs).fill(undefined);
     game.pairPublished = new Array<MiddleChances | undefined>(pairs).fill(undefined);
     game.pairCentres = new Float64Array(pairs * 2);
+    game.estimates = new Float64Array(game.layout.markets.length * BOOK_COUNT * 3);
   }
   const layout = game.layout;
   const markets = layout.markets;
@@ -1043,7 +1086,7 @@ function eventMiddlesHot(
     const spread = layout.spread[m] === 1;
     const line = layout.line[m]!;
     const sigma = layout.sigma[m]!;
-    const n = market.outcomes.length * BOOK_COUNT;
+    const n = layout.memos[m]!.ways * BOOK_COUNT;
     const hot = market.hot;
     const highOutcome = layout.high[m]!;
     const lowOutcome = layout.low[m]!;
@@ -1057,7 +1100,7 @@ function eventMiddlesHot(
     let h1 = -1;
     let l0 = -1;
     let l1 = -1;
-    let estimates: Float64Array | undefined;
+    const estimates = game.estimates;
     for (let slot = 0; slot < BOOK_COUNT; slot += 1) {
       let dh = 0;
       let dl = 0;
@@ -1086,8 +1129,7 @@ function eventMiddlesHot(
       }
       // The centre's estimate from this book's two prices of the line.
       if (dh > 1 && dl > 1 && Number.isFinite(line)) {
-        estimates ??= layout.memos[m]!.estimates ??= new Float64Array(BOOK_COUNT * 3);
-        const at = slot * 3;
+        const at = (m * BOOK_COUNT + slot) * 3;
         let estimate: number;
         if (estimates[at] === dh && estimates[at + 1] === dl) estimate = estimates[at + 2]!;
         else {
@@ -1119,6 +1161,7 @@ function eventMiddlesHot(
   if (margin === undefined && total === undefined) {
     judged.validUntil = Infinity;
     game.pairRows.fill(undefined);
+    settleQuotes(layout);
     return NO_ROWS;
   }
   const centres = { margin: margin ?? 0, total: total ?? defaultTotal(league) };
@@ -1241,6 +1284,7 @@ function eventMiddlesHot(
     }
     for (; k < 4; k += 1) pairRows[p * 4 + k] = undefined;
   }
+  settleQuotes(layout);
   if (unchanged && rows.length === game.rows.length) return game.rows;
   return rows;
 }
@@ -1273,11 +1317,31 @@ function slotQuote(
   slot: number,
 ): MiddleQuote {
   const index = outcome * BOOK_COUNT + slot;
-  const price = market.slots[index]!;
   const quotes = (memo.quotes ??= []);
   const held = quotes[index];
-  if (held !== undefined && sameQuote(held, price)) return held;
-  return (quotes[index] = quoteOf(market, outcome, line, price));
+  const bit = index < 31 ? 1 << index : -1;
+  if (held !== undefined && (memo.quoteDirty & bit) === 0) return held;
+  const price = market.slots[index]!;
+  const quote = held !== undefined && sameQuote(held, price) ? held : quoteOf(market, outcome, line, price);
+  quotes[index] = quote;
+  if (bit !== -1) memo.quoteDirty &= ~bit;
+  return quote;
+}
+
+/**
+ * After a game's judgement: the quotes of slots that took a new price and were not read again are dropped (the next
+ * judgement that needs them makes them anew), and every slot's bit is clear.
+ */
+function settleQuotes(layout: GameLayout): void {
+  for (const memo of layout.memos) {
+    const dirty = memo.quoteDirty;
+    if (dirty === 0) continue;
+    memo.quoteDirty = 0;
+    const quotes = memo.quotes;
+    if (quotes === undefined) continue;
+    if (dirty === -1) quotes.length = 0;
+    else for (let index = 0; index < 31; index += 1) if (dirty & (1 << index)) quotes[index] = undefined;
+  }
 }
 
 function sameQuote(quote: MiddleQuote, price: StoredPrice): boolean {
@@ -1345,9 +1409,17 @@ export class ValueScanner {
         rows: NO_ROWS,
         slots: NO_ROWS,
         lookup: false,
-        medians: undefined,
-        fair: undefined,
-        estimates: undefined,
+        fitWays: 0,
+        m0: 0,
+        m1: 0,
+        m2: 0,
+        f0: 0,
+        f1: 0,
+        f2: 0,
+        live: market.owner.event.live,
+        startsAt: market.owner.event.startsAt,
+        ways: market.outcomes.length,
+        quoteDirty: 0,
         quotes: undefined,
       };
       market.valueMemo = memo;
@@ -1370,9 +1442,13 @@ export class ValueScanner {
     return this.ranAt;
   }
 
-  /** A price of the market was accepted (a new version or a re-confirmation). */
-  touch(market: MarketState): void {
+  /**
+   * A price of the market was accepted (a new version, or a re-confirmation of a price that was not usable), at
+   * `index` of its slots when known.
+   */
+  touch(market: MarketState, index = -1): void {
     const memo = this.memoOf(market);
+    if (index >= 0) memo.quoteDirty |= index < 31 ? 1 << index : -1;
     if (this.options.ev && !memo.dirty) {
       memo.dirty = true;
       this.dirtyMarkets.push(memo);
@@ -1382,7 +1458,12 @@ export class ValueScanner {
 
   /** The event's record changed (live, start): every market of it is judged again. */
   touchEvent(state: EventState): void {
-    for (const market of state.markets.values()) this.touch(market);
+    for (const market of state.markets.values()) {
+      const memo = this.memoOf(market);
+      memo.live = state.event.live;
+      memo.startsAt = state.event.startsAt;
+      this.touch(market);
+    }
   }
 
   /** The markets left the store (their event ended, or the engine was emptied): what they held leaves the sets. */
@@ -1451,24 +1532,23 @@ export class ValueScanner {
     for (const memo of dirtyMarkets) {
       memo.dirty = false;
       const market = memo.market;
-      const state = market.owner;
       let rows: EvRow[];
       let slots: number[];
       let until: number;
       let lookup = false;
-      if (memo.gone || state.removed || memo.generation !== this.generation) {
+      // A market that left the store was dropped (`drop`, `reset`): its memo says so, no event record is read.
+      if (memo.gone || memo.generation !== this.generation) {
         rows = NO_ROWS;
         slots = NO_ROWS;
         until = Infinity;
       } else {
-        const event = state.event;
-        const hot = judgeEvHot(event, market, now, this.limits, memo);
+        const hot = judgeEvHot(market, now, this.limits, memo);
         if (hot !== undefined) {
           rows = hot;
           slots = judged.slots;
           until = judged.validUntil;
         } else {
-          const slow = judgeEv(store, event, market, undefined, now, this.limits);
+          const slow = judgeEv(store, market.owner.event, market, undefined, now, this.limits);
           rows = slow.rows;
           slots = rows.map(() => -1);
           until = slow.validUntil;
@@ -1544,6 +1624,7 @@ export class ValueScanner {
         pairChances: [],
         pairPublished: [],
         pairCentres: new Float64Array(0),
+        estimates: new Float64Array(0),
       };
       state.valueMemo = game;
     }
