@@ -98,6 +98,21 @@ describe('shin', () => {
     closeTo(shin([0.6, 0.5]), [0.55, 0.45]);
   });
 
+  it("solves two outcomes in closed form: Shin's formula at the returned z gives the returned probabilities", () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 1.01, max: 200, noNaN: true }),
+        fc.double({ min: 1.01, max: 200, noNaN: true }),
+        (d1, d2) => {
+          const implied = [1 / d1, 1 / d2];
+          const { z, probabilities } = solveShin(implied);
+          expect(probabilities[0]! + probabilities[1]!).toBeCloseTo(1, 12);
+          if (implied[0]! + implied[1]! !== 1) closeTo(shinProbabilities(implied, z), probabilities, 9);
+        },
+      ),
+    );
+  });
+
   it('solves an underround with z below 0, where the same formula still sums to 1', () => {
     const { z, probabilities } = solveShin([0.45, 0.5]);
     expect(z).toBeLessThan(0);

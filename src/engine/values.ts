@@ -698,6 +698,8 @@ const NO_ROWS: never[] = [];
 interface MarketMemo {
   /** The scanner's generation that made it: after a reset, older memos are not read. */
   generation: number;
+  /** Its place in the order memos were made. */
+  sequence: number;
   market: MarketState;
   /** Whether the market can be a side of a middle. */
   middle: boolean;
@@ -755,6 +757,7 @@ interface GameLayout {
 /** What the scanner remembers of a game, kept on its state (`valueMemo`). */
 interface GameMemo {
   generation: number;
+  sequence: number;
   state: EventState;
   index: number;
   dirty: boolean;
@@ -1389,6 +1392,8 @@ export class ValueScanner {
   private dirtyGames: GameMemo[] = [];
   /** Memos are this generation's; a reset starts the next (older memos are then only read to clear what they held). */
   private generation = 0;
+  /** How many market memos were made (their `sequence`). */
+  private sequence = 0;
   /** The number of the current `applyRows` (rows carry the last that produced them). */
   private stamp = 0;
   private readonly history: ValueHistory;
@@ -1401,6 +1406,7 @@ export class ValueScanner {
     if (memo === undefined || memo.generation !== this.generation) {
       memo = {
         generation: this.generation,
+        sequence: (this.sequence += 1),
         market,
         middle: isMiddleMarket(market),
         index: -1,
@@ -1529,6 +1535,9 @@ export class ValueScanner {
     this.history.keep(this.lastChangeAt, now, this);
     const dirtyMarkets = this.dirtyMarkets;
     this.dirtyMarkets = [];
+    // In the order the memos were made (markets of one game together, objects made together near each other in
+    // memory), not the order prices came in: fewer cache misses.
+    dirtyMarkets.sort(bySequence);
     for (const memo of dirtyMarkets) {
       memo.dirty = false;
       const market = memo.market;
@@ -1563,6 +1572,7 @@ export class ValueScanner {
     }
     const dirtyGames = this.dirtyGames;
     this.dirtyGames = [];
+    dirtyGames.sort(bySequence);
     for (const game of dirtyGames) {
       game.dirty = false;
       const state = game.state;
@@ -1612,6 +1622,7 @@ export class ValueScanner {
     if (game === undefined || game.generation !== this.generation) {
       game = {
         generation: this.generation,
+        sequence: (this.sequence += 1),
         state,
         index: -1,
         dirty: false,
@@ -1746,6 +1757,10 @@ export class HeldRows<R extends EvRow | MiddleRow> {
   *keys(): IterableIterator<string> {
     for (const row of this.values()) yield row.id;
   }
+}
+
+function bySequence(a: { sequence: number }, b: { sequence: number }): number {
+  return a.sequence - b.sequence;
 }
 
 function widened(values: Float64Array): Float64Array {
