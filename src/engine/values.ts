@@ -395,10 +395,7 @@ export function middleRowChanged(a: MiddleRow, b: MiddleRow): boolean {
 
 function quoteChanged(a: MiddleQuote, b: MiddleQuote): boolean {
   return (
-    a.decimal !== b.decimal ||
-    a.american !== b.american ||
-    a.desktop !== b.desktop ||
-    a.mobile !== b.mobile
+    a.decimal !== b.decimal || a.american !== b.american || a.desktop !== b.desktop || a.mobile !== b.mobile
   );
 }
 
@@ -457,8 +454,7 @@ function lineQuotes(quotes: readonly MiddleQuote[]): LineQuote[] {
     if (!side) continue;
     const key = `${quote.book}|${quote.line}`;
     let entry = byBookLine.get(key);
-    if (!entry)
-      byBookLine.set(key, (entry = { book: quote.book, line: quote.line, high: 0, low: 0 }));
+    if (!entry) byBookLine.set(key, (entry = { book: quote.book, line: quote.line, high: 0, low: 0 }));
     entry[side] = quote.decimal;
   }
   return [...byBookLine.values()].filter((q) => q.high > 1 && q.low > 1);
@@ -941,7 +937,17 @@ function judgeEvHot(
         row = kept;
     }
     if (row === undefined) {
-      const made = evRow(market.owner.event, market, o, version, fairProbability, complete, pct, instant, previous?.id);
+      const made = evRow(
+        market.owner.event,
+        market,
+        o,
+        version,
+        fairProbability,
+        complete,
+        pct,
+        instant,
+        previous?.id,
+      );
       made.replaces = memo.lookup ? undefined : previous;
       row = made;
     }
@@ -1525,7 +1531,8 @@ export class ValueScanner {
     this.ranAt = now;
     // What turned stale.
     const evUntil = this.evUntil;
-    for (let i = 0; i < this.evMemos.length; i += 1) if (evUntil[i]! <= now) this.markMarket(this.evMemos[i]!);
+    for (let i = 0; i < this.evMemos.length; i += 1)
+      if (evUntil[i]! <= now) this.markMarket(this.evMemos[i]!);
     const gameUntil = this.gameUntil;
     for (let i = 0; i < this.gameMemos.length; i += 1)
       if (gameUntil[i]! <= now) this.markGame(this.gameMemos[i]!);
@@ -1564,7 +1571,14 @@ export class ValueScanner {
           lookup = true;
         }
       }
-      this.ev.count += applyRows(memo.rows, rows, changes.ev, changes.evRemoved, evRowChanged, (this.stamp += 1));
+      this.ev.count += applyRows(
+        memo.rows,
+        rows,
+        changes.ev,
+        changes.evRemoved,
+        evRowChanged,
+        (this.stamp += 1),
+      );
       memo.rows = rows;
       memo.slots = slots;
       memo.lookup = lookup;
