@@ -699,7 +699,7 @@ interface MarketMemo {
   market: MarketState;
   /** Whether the market can be a side of a middle. */
   middle: boolean;
-  /** Its place in the scanner's registry of held judgements (`evUntil`), -1 while it holds nothing. */
+  /** Its place in the scanner's registry of held judgements (`HeldRegistry`), -1 while it holds nothing. */
   index: number;
   /** Whether it waits in the dirty list; whether its market left the store. */
   dirty: boolean;
@@ -1379,20 +1379,15 @@ function quoteOf(market: MarketState, outcome: number, line: number, version: St
 
 export class ValueScanner {
   /** The positive-EV prices now (each held by its market's memo). */
-  readonly ev: HeldRows<EvRow> = new HeldRows(() => this.evMemos);
+  readonly ev: HeldRows<EvRow> = new HeldRows(() => this.heldMarkets.owners);
   /** The middles now (each held by its game's memo). */
-  readonly middles: HeldRows<MiddleRow> = new HeldRows(() => this.gameMemos);
+  readonly middles: HeldRows<MiddleRow> = new HeldRows(() => this.heldGames.owners);
   /**
-   * The registry of held judgements: the memos (markets, games) whose rows or staleness can change without a new
-   * price, each at its `index`, with until when its judgement holds beside it (one dense array to run through each
-   * scan). Freed places are reused.
+   * The memos (markets, games) whose rows or staleness can change without a new price (`HeldRegistry`): one dense
+   * array each to run through a scan.
    */
-  private readonly evMemos: (MarketMemo | undefined)[] = [];
-  private evUntil: Float64Array = new Float64Array(1024).fill(Infinity);
-  private readonly evFree: number[] = [];
-  private readonly gameMemos: (GameMemo | undefined)[] = [];
-  private gameUntil: Float64Array = new Float64Array(256).fill(Infinity);
-  private readonly gameFree: number[] = [];
+  private readonly heldMarkets = new HeldRegistry<MarketMemo>(1024);
+  private readonly heldGames = new HeldRegistry<GameMemo>(256);
   /** What waits for the next scan: memos with a new price, turned stale, or gone from the store. */
   private dirtyMarkets: MarketMemo[] = [];
   private dirtyGames: GameMemo[] = [];
@@ -1500,12 +1495,12 @@ export class ValueScanner {
     for (const game of this.dirtyGames) game.dirty = false;
     this.dirtyMarkets = [];
     this.dirtyGames = [];
-    for (const memo of this.evMemos) {
+    for (const memo of this.heldMarkets.owners) {
       if (memo === undefined) continue;
       memo.gone = true;
       this.markMarket(memo);
     }
-    for (const game of this.gameMemos) {
+    for (const game of this.heldGames.owners) {
       if (game === undefined) continue;
       game.gone = true;
       this.markGame(game);
@@ -1530,12 +1525,8 @@ export class ValueScanner {
     if (!this.due(now)) return undefined;
     this.ranAt = now;
     // What turned stale.
-    const evUntil = this.evUntil;
-    for (let i = 0; i < this.evMemos.length; i += 1)
-      if (evUntil[i]! <= now) this.markMarket(this.evMemos[i]!);
-    const gameUntil = this.gameUntil;
-    for (let i = 0; i < this.gameMemos.length; i += 1)
-      if (gameUntil[i]! <= now) this.markGame(this.gameMemos[i]!);
+    this.heldMarkets.stale(now, this.markMarket);
+    this.heldGames.stale(now, this.markGame);
     if (this.dirtyMarkets.length === 0 && this.dirtyGames.length === 0) return undefined;
     const changes: ValueChanges = { at: now, ev: [], evRemoved: [], middles: [], middlesRemoved: [] };
     // The sets as they stood are kept for delayed readers before the first change of a new step.
@@ -1582,7 +1573,7 @@ export class ValueScanner {
       memo.rows = rows;
       memo.slots = slots;
       memo.lookup = lookup;
-      this.holdMarket(memo, rows.length > 0 || until !== Infinity ? until : undefined);
+      this.heldMarkets.hold(memo, rows.length > 0 || until !== Infinity ? until : undefined);
     }
     const dirtyGames = this.dirtyGames;
     this.dirtyGames = [];
@@ -1608,7 +1599,7 @@ export class ValueScanner {
         (this.stamp += 1),
       );
       game.rows = rows;
-      this.holdGame(game, rows.length > 0 || until !== Infinity ? until : undefined);
+      this.heldGames.hold(game, rows.length > 0 || until !== Infinity ? until : undefined);
     }
     const changed =
       changes.ev.length + changes.evRemoved.length + changes.middles.length + changes.middlesRemoved.length >
@@ -1618,17 +1609,17 @@ export class ValueScanner {
     return changes;
   }
 
-  private markMarket(memo: MarketMemo): void {
+  private readonly markMarket = (memo: MarketMemo): void => {
     if (memo.dirty) return;
     memo.dirty = true;
     this.dirtyMarkets.push(memo);
-  }
+  };
 
-  private markGame(game: GameMemo): void {
+  private readonly markGame = (game: GameMemo): void => {
     if (game.dirty) return;
     game.dirty = true;
     this.dirtyGames.push(game);
-  }
+  };
 
   /** The game's memo (kept on its state). */
   private gameOf(state: EventState): GameMemo {
@@ -1656,45 +1647,6 @@ export class ValueScanner {
     return game;
   }
 
-  /** Registers the market's judgement as holding until `until` (undefined: it holds nothing that can change alone). */
-  private holdMarket(memo: MarketMemo, until: number | undefined): void {
-    if (until === undefined) {
-      if (memo.index >= 0) {
-        this.evMemos[memo.index] = undefined;
-        this.evUntil[memo.index] = Infinity;
-        this.evFree.push(memo.index);
-        memo.index = -1;
-      }
-      return;
-    }
-    if (memo.index < 0) {
-      memo.index = this.evFree.pop() ?? this.evMemos.length;
-      if (memo.index === this.evMemos.length) this.evMemos.push(undefined);
-      if (memo.index >= this.evUntil.length) this.evUntil = widened(this.evUntil);
-      this.evMemos[memo.index] = memo;
-    }
-    this.evUntil[memo.index] = until;
-  }
-
-  private holdGame(game: GameMemo, until: number | undefined): void {
-    if (until === undefined) {
-      if (game.index >= 0) {
-        this.gameMemos[game.index] = undefined;
-        this.gameUntil[game.index] = Infinity;
-        this.gameFree.push(game.index);
-        game.index = -1;
-      }
-      return;
-    }
-    if (game.index < 0) {
-      game.index = this.gameFree.pop() ?? this.gameMemos.length;
-      if (game.index === this.gameMemos.length) this.gameMemos.push(undefined);
-      if (game.index >= this.gameUntil.length) this.gameUntil = widened(this.gameUntil);
-      this.gameMemos[game.index] = game;
-    }
-    this.gameUntil[game.index] = until;
-  }
-
   /** The sets as a reader at `time` sees them (the newest kept at or before it); undefined when none that old is kept. */
   at(time: number): ValueSets | undefined {
     if (this.lastChangeAt <= time) return this.current();
@@ -1703,7 +1655,11 @@ export class ValueScanner {
 
   /** The sets now. */
   current(): ValueSets {
-    return { at: this.lastChangeAt, ev: heldRows(this.evMemos), middles: heldRows(this.gameMemos) };
+    return {
+      at: this.lastChangeAt,
+      ev: heldRows(this.heldMarkets.owners),
+      middles: heldRows(this.heldGames.owners),
+    };
   }
 }
 
@@ -1777,10 +1733,48 @@ function bySequence(a: { sequence: number }, b: { sequence: number }): number {
   return a.sequence - b.sequence;
 }
 
-function widened(values: Float64Array): Float64Array {
-  const next = new Float64Array(values.length * 2).fill(Infinity);
-  next.set(values);
-  return next;
+/**
+ * The owners (market or game memos) whose judgement holds rows or can turn stale, each at its `index`, with until when
+ * it holds beside it in one `Float64Array` (a scan runs through it); freed places are reused.
+ */
+class HeldRegistry<T extends { index: number; rows: readonly unknown[] }> {
+  readonly owners: (T | undefined)[] = [];
+  private until: Float64Array;
+  private readonly free: number[] = [];
+
+  constructor(capacity: number) {
+    this.until = new Float64Array(capacity).fill(Infinity);
+  }
+
+  /** Registers the owner's judgement as holding until `until` (undefined: nothing it holds can change alone). */
+  hold(owner: T, until: number | undefined): void {
+    if (until === undefined) {
+      if (owner.index >= 0) {
+        this.owners[owner.index] = undefined;
+        this.until[owner.index] = Infinity;
+        this.free.push(owner.index);
+        owner.index = -1;
+      }
+      return;
+    }
+    if (owner.index < 0) {
+      owner.index = this.free.pop() ?? this.owners.length;
+      if (owner.index === this.owners.length) this.owners.push(undefined);
+      if (owner.index >= this.until.length) {
+        const next = new Float64Array(this.until.length * 2).fill(Infinity);
+        next.set(this.until);
+        this.until = next;
+      }
+      this.owners[owner.index] = owner;
+    }
+    this.until[owner.index] = until;
+  }
+
+  /** Calls `mark` with each owner whose judgement no longer holds at `now`. */
+  stale(now: number, mark: (owner: T) => void): void {
+    const until = this.until;
+    for (let i = 0; i < this.owners.length; i += 1) if (until[i]! <= now) mark(this.owners[i]!);
+  }
 }
 
 /**
