@@ -57,9 +57,10 @@ import { BOOK_COUNT, type EventState, type MarketState, type OddsStore, type Sto
 //   lines, and the NFL model takes both centres): they are judged again, all of them, when any of those markets is,
 //   or when a price they used turns stale.
 //
-// The sets are keyed by stable ids (a price's `market|outcome|book`, a pair's event, type, books and lines), and each
-// scan reports what was added or changed and what was removed: the stream's `ev`/`ev_removed` and
-// `middle`/`middle_removed` events.
+// Rows have stable ids (a price's `market|outcome|book`, a pair's event, type, books and lines), and each scan reports
+// what was added or changed and what was removed: the stream's `ev`/`ev_removed` and `middle`/`middle_removed` events.
+// What the scanner remembers is kept on the markets and games themselves (their `valueMemo`), each holding exactly its
+// rows of the sets (decision 185): no map by key or id is looked up on the way.
 
 type AgeLimits = Pick<ScanOptions, 'maxAgePreMatchMs' | 'maxAgeLiveMs'>;
 
