@@ -399,7 +399,7 @@ export class PaidKeyService {
     return this.db.transaction(async (tx) => {
       const found = await keysByIds(tx, [id]);
       await this.lockSubscriptionsOf(tx, found);
-      const usable = await usableKeyForRotation(tx, id);
+      const usable = await usableKeyForRotation(tx, id, at);
       if (!usable) return { ok: false, reason: 'gone' };
       if (usable.replaced) return { ok: false, reason: 'replaced' };
       const { plain, ...result } = await this.rotateRow(tx, usable.row, 'now', { notice: at });

@@ -329,12 +329,15 @@ export function revokeByPrefix(db: Database, prefix: string): Promise<KeyRow[]> 
 }
 
 /**
- * The key `id` when it is still usable as a key of its own (not revoked, not replaced, not expired at the database's
- * clock), locked FOR UPDATE; with `replaced`, whether a newer key of its line replaced it.
+ * The key `id` when it is still usable as a key of its own (not revoked, not replaced, not expired `at`: the time of
+ * the request that was just authenticated with it, on the same clock, so that a key the request was let in with is
+ * never refused as "gone" by a database clock a little ahead), locked FOR UPDATE; with `replaced`, whether a newer key
+ * of its line replaced it.
  */
 export async function usableKeyForRotation(
   db: Database,
   id: number,
+  at: Date,
 ): Promise<{ row: KeyRow; replaced: boolean } | undefined> {
   const [row] = await db
     .select()
@@ -343,7 +346,7 @@ export async function usableKeyForRotation(
       and(
         eq(apiKeys.id, id),
         isNull(apiKeys.revokedAt),
-        sql`(${apiKeys.expiresAt} IS NULL OR ${apiKeys.expiresAt} > now())`,
+        or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, at)),
       ),
     )
     .for('update');

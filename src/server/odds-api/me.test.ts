@@ -222,6 +222,9 @@ describe('POST /v1/me/rotate', () => {
     expect(rows[0]!.payload).toMatchObject({ keyPrefix: rotated.prefix, previousPrefix: record.prefix });
   });
 
+  // The app's clock (2026-11-20 + a few days) is behind the database's (today): the trial, expired at the database's
+  // clock but not at the request's, is rotated, as the key the request was let in with (it failed from 2026-11-29 on,
+  // when rotation judged expiry by the database's clock).
   it('keeps a trial key a trial with the same expiry', async () => {
     const trial = await createTrialKey(app, clock.now(), `rotating-trial${process.pid}@example.com`);
     const before = MeResponseSchema.parse((await get('/v1/me', trial.plain)).json());

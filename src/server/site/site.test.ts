@@ -110,7 +110,7 @@ describe('GET the three pages', () => {
     }
   });
 
-  it('asks for every page’s module preloads at low priority: the first paint needs none of them', async () => {
+  it('starts every page’s scripts after its first paint: no module preload, no static import (decision 186)', async () => {
     for (const path of [
       ...PAGES.map((page) => page.path),
       '/betting-tools/positive-ev',
@@ -118,9 +118,14 @@ describe('GET the three pages', () => {
       '/account',
       '/404',
     ]) {
-      const links = (await app.inject({ url: path })).body.match(/<link rel="modulepreload"[^>]*>/g) ?? [];
-      expect(links.length).toBeGreaterThan(3);
-      for (const link of links) expect(link).toContain('fetchpriority="low"');
+      const html = (await app.inject({ url: path })).body;
+      expect(html).not.toContain('rel="modulepreload"');
+      const scripts = [...html.matchAll(/<script type="module"[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+      expect(scripts).toHaveLength(1);
+      expect(scripts[0]).not.toMatch(/^\s*import\s*["*{]/m);
+      expect(scripts[0]).toContain('requestAnimationFrame(() => setTimeout(start, 0))');
+      // The chunks are still asked for at once (as preloads made then), the entry among them.
+      expect(scripts[0]).toMatch(/for \(const href of \[[^\]]*"\/assets\/entry\.client-[^"]+\.js"/);
     }
   });
 
