@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '@react-router/dev/config';
+import { startScriptsAfterFirstPaint } from './scripts/lib/prerendered-scripts.ts';
 
 const PRERENDER = [
   '/',
@@ -14,22 +15,14 @@ const PRERENDER = [
 ];
 
 /**
- * The prerendered pages' module preloads (React Router's `<Scripts>` puts one `<link rel="modulepreload">` per chunk
- * of the page in the head) are fetched at low priority: the first paint needs none of them (the page is prerendered
- * and its stylesheet inline), so on a slow link they no longer share it at high priority with the page itself
- * (decision 171). Hydration is unchanged: React matches the links by href and rel.
+ * The prerendered pages' scripts start after their first paint (decision 186, which replaces decision 171's low
+ * fetch priority): the first paint needs none of them (the page is prerendered and its stylesheet inline), so on a
+ * slow link nothing shares it with the page while the browser is still drawing it.
  */
-async function lowerModulePreloads(clientDir: string): Promise<void> {
+async function startScriptsAfterPaint(clientDir: string): Promise<void> {
   for (const page of PRERENDER) {
     const file = path.join(clientDir, page, 'index.html');
-    const html = await readFile(file, 'utf8');
-    await writeFile(
-      file,
-      html.replaceAll(
-        '<link rel="modulepreload" href=',
-        '<link rel="modulepreload" fetchpriority="low" href=',
-      ),
-    );
+    await writeFile(file, startScriptsAfterFirstPaint(await readFile(file, 'utf8'), page));
   }
 }
 
@@ -41,5 +34,5 @@ export default {
   ssr: false,
   prerender: PRERENDER,
   buildEnd: ({ reactRouterConfig }) =>
-    lowerModulePreloads(path.join(reactRouterConfig.buildDirectory, 'client')),
+    startScriptsAfterPaint(path.join(reactRouterConfig.buildDirectory, 'client')),
 } satisfies Config;

@@ -57,3 +57,9 @@ export const ROUTES = {
 export function absoluteUrl(origin: string, path: string): string {
   return `${origin.replace(/\/+$/, '')}${path.startsWith('/') ? path : `/${path}`}`;
 }
+
+/**
+ * The meta element by which a prerendered page names the request its first content needs: the page's script loader
+ * sends it as it starts, after the first paint (docs/decisions/186).
+ */
+export const FIRST_FETCH_META = 'sharpline:first-fetch';

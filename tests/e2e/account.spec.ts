@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/e2e.ts';
 
 // The account page (issue 33, decision 156) against the real built server and its real /v1: a key made through the
 // operators' loopback route (as `npm run keys` does), requests made with it, then the page shows them; rotation

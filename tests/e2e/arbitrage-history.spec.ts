@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page, type Route } from '@playwright/test';
+import { expect, test, type Page, type Route } from '../support/e2e.ts';
 import { E2E_REPLAY_ORIGIN } from '../support/browser.ts';
 
 // An arb row's price history (issue 13) on the real built server replaying tests/fixtures/arbitrage-e2e.jsonl (port

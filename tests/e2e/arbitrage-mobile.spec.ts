@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { devices, expect, test } from '@playwright/test';
+import { devices, expect, test } from '../support/e2e.ts';
 import { E2E_REPLAY_ORIGIN } from '../support/browser.ts';
 import { layoutShifts, recordLayoutShifts } from '../support/layout-shifts.ts';
 

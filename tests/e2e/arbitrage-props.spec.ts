@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/e2e.ts';
 import { OddsEngine } from '../../src/engine/engine.ts';
 import { parseReplay } from '../../src/engine/sources/replay.ts';
 import { E2E_REPLAY_ORIGIN } from '../support/browser.ts';

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/e2e.ts';
 import { E2E_REPLAY_ORIGIN } from '../support/browser.ts';
 
 // The arbitrage rows' issue-14 tools against the replayed feed (tests/fixtures/arbitrage-e2e.jsonl, port 3101): prices

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/e2e.ts';
 import { E2E_REPLAY_ORIGIN } from '../support/browser.ts';
 
 // The arbitrage page with a feed it cannot fully trust: the replayed feed (tests/fixtures/arbitrage-e2e.jsonl) with

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/e2e.ts';
 import { E2E_REPLAY_ORIGIN } from '../support/browser.ts';
 
 // The arbitrage page's toolbar (issue 14) against the replayed feed of tests/fixtures/arbitrage-e2e.jsonl (see

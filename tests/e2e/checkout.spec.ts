@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, hydrating, test, type BrowserContext, type Page } from '../support/e2e.ts';
 import { E2E_CHECKOUT_ORIGIN as ORIGIN, E2E_STRIPE_ORIGIN } from '../support/browser.ts';
 import { StripeStandInClient } from '../support/server/stripe.ts';
 
@@ -43,7 +43,7 @@ for (const viewport of VIEWPORTS) {
   }) => {
     const context = await browser.newContext({ viewport, baseURL: ORIGIN });
     await stubStripeCheckout(context);
-    const page = await context.newPage();
+    const page = hydrating(await context.newPage());
     const address = `e2e.${viewport.width}.${Date.now().toString(36)}@example.com`;
     // The link of a trial email: the address rides in the fragment.
     await page.goto(`/sports-betting-api#email=${encodeURIComponent(address)}`);
@@ -83,7 +83,7 @@ for (const viewport of VIEWPORTS) {
   }) => {
     const context = await browser.newContext({ viewport, baseURL: ORIGIN, javaScriptEnabled: false });
     await stubStripeCheckout(context);
-    const page = await context.newPage();
+    const page = hydrating(await context.newPage());
     await page.goto('/sports-betting-api');
     const before = (await standIn.checkoutRequests()).length;
     await choosePro(page);
@@ -99,7 +99,7 @@ test('without JavaScript, Stripe failing: back on the pricing page, told that ch
   browser,
 }) => {
   const context = await browser.newContext({ baseURL: ORIGIN, javaScriptEnabled: false });
-  const page = await context.newPage();
+  const page = hydrating(await context.newPage());
   await page.goto('/sports-betting-api');
   const notice = page.locator('#checkout-unavailable');
   await expect(notice).toBeHidden();
@@ -122,7 +122,7 @@ test('a plan the server cannot sell offers the free trial; Manage Subscription l
   browser,
 }) => {
   const context = await browser.newContext({ baseURL: ORIGIN });
-  const page = await context.newPage();
+  const page = hydrating(await context.newPage());
   await page.goto('/sports-betting-api');
   // STRIPE_PRICE_PLANS names no Enterprise price.
   const enterprise = page.getByRole('article', { name: 'Enterprise' });

@@ -1,6 +1,6 @@
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/e2e.ts';
 import { emailsTo } from '../support/outbox-files.ts';
 
 // The quickstart of /docs (decision 158) against the real server: a trial key comes by email as step 1 says, then

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/e2e.ts';
 import { emailsTo } from '../support/outbox-files.ts';
 
 // The pricing page's "Lost your key?" form against the real endpoint (no mocks, issue 18). A paid key is made through

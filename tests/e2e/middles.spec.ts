@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '../support/e2e.ts';
 import { layoutShifts, recordLayoutShifts } from '../support/layout-shifts.ts';
 
 // The middles page (issue 36, decision 169) against the real server and its simulator, whose public middles feed runs

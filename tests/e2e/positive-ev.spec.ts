@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/e2e.ts';
 import { layoutShifts, recordLayoutShifts } from '../support/layout-shifts.ts';
 
 // The positive-EV page (issue 36) against the real server and its simulator, whose public EV feed runs without its

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page, type Route } from '@playwright/test';
+import { expect, hydrating, test, type Page, type Route } from '../support/e2e.ts';
 
 const SUCCESS = 'Trial key has been sent to your email address.';
 const FAILURE = 'Failed to send trial request. Please try again.';
@@ -236,7 +236,7 @@ test.describe('home page', () => {
 
   test('the dots stay still when the visitor prefers reduced motion', async ({ browser }) => {
     const context = await browser.newContext({ reducedMotion: 'reduce' });
-    const page = await context.newPage();
+    const page = hydrating(await context.newPage());
     await page.goto('/');
     const animation = await page
       .getByTestId('twinkling-dots')
@@ -289,7 +289,7 @@ test.describe('pricing page', () => {
     baseURL,
   }) => {
     const context = await browser.newContext({ javaScriptEnabled: false, baseURL: baseURL! });
-    const page = await context.newPage();
+    const page = hydrating(await context.newPage());
     await page.goto('/sports-betting-api');
     const notice = page.locator('#purchases-closed');
     await expect(notice).toBeHidden();
@@ -326,6 +326,29 @@ test.describe('every page', () => {
       expect(html).toContain('<meta property="og:image"');
       expect(html).toContain('<meta name="twitter:card"');
       expect(html).toContain('<script type="application/ld+json">');
+    });
+
+    // Decision 186: the page is drawn from its HTML alone, and its scripts are asked for once the first frame is done.
+    test(`${path} asks for no script before its first frame, then hydrates`, async ({ page }) => {
+      await page.addInitScript(() => {
+        requestAnimationFrame(() => {
+          (window as unknown as { firstFrameAt: number }).firstFrameAt = performance.now();
+        });
+      });
+      await page.goto(path);
+      // The header's menu opens only once React has hydrated the page.
+      await page.getByRole('button', { name: 'Betting Tools' }).click();
+      await expect(page.getByRole('menuitem', { name: 'Arbitrage Finder' })).toBeVisible();
+      const timing = await page.evaluate(() => ({
+        firstFrameAt: (window as unknown as { firstFrameAt: number }).firstFrameAt,
+        scripts: performance
+          .getEntriesByType('resource')
+          .filter((entry) => /\/assets\/[^/]+\.js$/.test(new URL(entry.name).pathname))
+          .map((entry) => ({ name: entry.name, startTime: entry.startTime })),
+      }));
+      expect(timing.scripts.length).toBeGreaterThan(3);
+      for (const script of timing.scripts)
+        expect(script.startTime, script.name).toBeGreaterThanOrEqual(timing.firstFrameAt);
     });
   }
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/e2e.ts';
 import { emailsTo } from '../support/outbox-files.ts';
 
 // The home page form against the real endpoint (no mocks): the visitor sees the success banner and the key arrives

@@ -1,10 +1,14 @@
 import { SITE, ROUTES } from '#domain/site.ts';
 import { PageShell } from '#web/components/page-shell.tsx';
+import { firstFetchMeta, requestFirstFeedEarly } from '#web/features/arbitrage/api/get-arbs.ts';
 import { ArbitrageTool } from '#web/features/arbitrage/components/arbitrage-tool.tsx';
 import { seoMeta, webApplicationLd } from '#web/lib/seo.ts';
 
-export const meta = () =>
-  seoMeta({
+// The first rows' request: the one the script loader sent, or one sent now, before the page hydrates (decision 186).
+requestFirstFeedEarly();
+
+export const meta = () => [
+  ...seoMeta({
     path: ROUTES.arbitrage,
     title: `Live Arbitrage Finder: Sure Bets Across 15 Sportsbooks | ${SITE.brand}`,
     description:
@@ -18,7 +22,9 @@ export const meta = () =>
       'odds screen',
     ],
     jsonLd: [webApplicationLd(`${SITE.brand} Arbitrage Finder`, ROUTES.arbitrage)],
-  });
+  }),
+  firstFetchMeta(),
+];
 
 export default function ArbitrageRoute() {
   return (

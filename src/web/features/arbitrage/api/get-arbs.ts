@@ -1,5 +1,6 @@
 import { arbKey } from '#domain/arb-feed.ts';
 import type { ArbFeed } from '#domain/schemas/feed.ts';
+import { FIRST_FETCH_META } from '#domain/site.ts';
 import { publicConfig } from '#web/config.ts';
 import { SLICE_MS, yieldToMain } from '#web/lib/yield-to-main.ts';
 import { nextHighlights, type HighlightBatch } from '../hooks/use-new-arb-highlights.ts';
@@ -58,8 +59,13 @@ export class FeedRequestError extends Error {
   override name = 'FeedRequestError';
 }
 
+/** The feed's address without its `t`. */
+export function arbsFeedUrl(host: string = publicConfig.oddsApiHost): string {
+  return `${host.replace(/\/+$/, '')}/tools/arbs.json`;
+}
+
 export function arbsUrl(nowMs: number, host: string = publicConfig.oddsApiHost): string {
-  return `${host.replace(/\/+$/, '')}/tools/arbs.json?t=${nowMs}`;
+  return `${arbsFeedUrl(host)}?t=${nowMs}`;
 }
 
 /** Marks of one refresh, measured by bench/arbitrage-page.bench.ts: fetch start, response body read, feed parsed. */
@@ -67,10 +73,11 @@ export const REFRESH_MARK = 'arbs:fetch-start';
 export const RECEIVED_MARK = 'arbs:received';
 export const PARSED_MARK = 'arbs:parsed';
 
-async function requestFeed(signal?: AbortSignal): Promise<Response> {
+/** A feed request's answer, or the FeedRequestError that makes the page fall back to the sample data. */
+async function checkedFeed(request: Promise<Response>, signal?: AbortSignal): Promise<Response> {
   let response: Response;
   try {
-    response = await fetch(arbsUrl(Date.now()), { headers: { Accept: 'application/json' }, signal });
+    response = await request;
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new FeedRequestError(NETWORK_ERROR_MESSAGE, { cause: error });
@@ -79,13 +86,51 @@ async function requestFeed(signal?: AbortSignal): Promise<Response> {
   return response;
 }
 
+function requestFeed(signal?: AbortSignal): Promise<Response> {
+  return checkedFeed(fetch(arbsUrl(Date.now()), { headers: { Accept: 'application/json' }, signal }), signal);
+}
+
+/**
+ * The page's first answer, asked for before React has hydrated the page. The prerendered page names the feed in a
+ * `<meta name="sharpline:first-fetch">` (`firstFetchMeta`), and the page's script loader asks for it as it starts,
+ * after the first paint and together with the page's chunks (scripts/lib/prerendered-scripts.ts, docs/decisions/186):
+ * the first rows do not wait for the chunks, their evaluation and hydration before their request leaves. Without such
+ * a request (a visitor who came by a link inside the site) the route module asks when it is evaluated.
+ */
+let earlyFeed: { askedAt: number; response: Promise<Response> } | undefined;
+/** An early answer older than this when the page first asks (a page left open in a background tab) is not used. */
+export const EARLY_FEED_MAX_AGE_MS = 5_000;
+
+/** The route's meta descriptor naming the feed as the page's first request. */
+export function firstFetchMeta() {
+  return { name: FIRST_FETCH_META, content: arbsFeedUrl() };
+}
+
+export function requestFirstFeedEarly(): void {
+  if (typeof window === 'undefined' || earlyFeed) return; // prerendering evaluates the route module too
+  const loader = (window as { sharplineFirstFetch?: { askedAt: number; response: Promise<Response> } })
+    .sharplineFirstFetch;
+  const response = loader ? checkedFeed(loader.response) : requestFeed();
+  response.catch(() => undefined); // read (and its failure handled) by the first fetchArbs
+  earlyFeed = { askedAt: loader?.askedAt ?? Date.now(), response };
+  loadFeedReader().catch(() => undefined);
+}
+
+/** The early answer, once, if it is recent enough. */
+function takeEarlyFeed(): Promise<Response> | undefined {
+  const early = earlyFeed;
+  if (!early) return undefined;
+  earlyFeed = { askedAt: -Infinity, response: early.response }; // used once; the module asks early only once
+  return Date.now() - early.askedAt <= EARLY_FEED_MAX_AGE_MS ? early.response : undefined;
+}
+
 export async function fetchArbs({ signal }: { signal?: AbortSignal } = {}): Promise<ArbsResult> {
   performance.mark(REFRESH_MARK);
   const reader = loadFeedReader();
   reader.catch(() => undefined); // awaited below; a fetch that falls back to the sample data never reads it
   let response: Response;
   try {
-    response = await requestFeed(signal);
+    response = await (takeEarlyFeed() ?? requestFeed(signal));
   } catch (error) {
     if (!(error instanceof FeedRequestError)) throw error;
     // The sample data is only for a feed that cannot be read: loaded then, not with the page.
