@@ -138,7 +138,12 @@ describe('startScriptsAfterFirstPaint', () => {
       /^fetch:https:\/\/api\.example\/tools\/arbs\.json\?t=\d+ application\/json$/,
     );
     expect(page.asked[1]).toBe('preload:/assets/manifest-1.js');
-    const first = page.window.sharplineFirstFetch as { askedAt: number; response: Promise<{ url: string }> };
+    const first = page.window.sharplineFirstFetch as {
+      url: string;
+      askedAt: number;
+      response: Promise<{ url: string }>;
+    };
+    expect(first.url).toBe('https://api.example/tools/arbs.json');
     expect(first.askedAt).toBeGreaterThanOrEqual(now);
     expect((await first.response).url).toBe(`https://api.example/tools/arbs.json?t=${first.askedAt}`);
   });

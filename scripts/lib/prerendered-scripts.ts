@@ -10,7 +10,8 @@
 //
 // A page whose first rows need a request names it in `<meta name="sharpline:first-fetch" content="URL">`: the loader
 // sends it as it starts (`URL?t=<ms>`, as JSON), beside the chunks, and leaves it in `window.sharplineFirstFetch`
-// (`{ askedAt, response }`) for the page to read instead of asking again once it has hydrated.
+// (`{ url, askedAt, response }`) for the page to take (src/web/lib/first-fetch.ts) instead of asking again once it has
+// hydrated.
 
 import { FIRST_FETCH_META } from '../../src/domain/site.ts';
 
@@ -62,7 +63,7 @@ export function startScriptsAfterFirstPaint(html: string, page = 'page'): string
     '    const askedAt = Date.now();',
     "    const response = fetch(`${first.content}?t=${askedAt}`, { headers: { Accept: 'application/json' } });",
     '    response.catch(() => undefined);',
-    '    window.sharplineFirstFetch = { askedAt, response };',
+    '    window.sharplineFirstFetch = { url: first.content, askedAt, response };',
     '  }',
     `  for (const href of ${JSON.stringify(preloads)}) {`,
     "    const link = document.createElement('link');",

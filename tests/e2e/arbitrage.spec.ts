@@ -47,47 +47,6 @@ test.describe('arbitrage finder on a desktop', () => {
     await expect(leafs).toContainText('3.44%');
   });
 
-  // Decision 186: the first rows' request leaves with the page's chunks, after the first frame, not after hydration.
-  test('the first rows come from one request sent after the first frame, before the page has hydrated', async ({
-    page,
-  }) => {
-    await page.addInitScript(() => {
-      requestAnimationFrame(() => {
-        (window as unknown as { firstFrameAt: number }).firstFrameAt = performance.now();
-      });
-    });
-    const feeds: string[] = [];
-    page.on('request', (request) => {
-      if (new URL(request.url()).pathname === '/tools/arbs.json') feeds.push(request.url());
-    });
-    await open(page);
-    await expect(
-      page
-        .getByRole('row')
-        .filter({ has: page.getByText(/^Edge /) })
-        .first(),
-    ).toBeVisible();
-    const timing = await page.evaluate(() => {
-      const [feed] = performance
-        .getEntriesByType('resource')
-        .filter((entry) => new URL(entry.name).pathname === '/tools/arbs.json');
-      const entry = performance
-        .getEntriesByType('resource')
-        .find((resource) => /\/assets\/entry\.client-[^/]+\.js$/.test(resource.name)) as
-        PerformanceResourceTiming | undefined;
-      return {
-        firstFrameAt: (window as unknown as { firstFrameAt: number }).firstFrameAt,
-        feedStart: feed!.startTime,
-        entryEnd: entry!.responseEnd,
-      };
-    });
-    expect(feeds).toHaveLength(1);
-    expect(feeds[0]).toMatch(/\/tools\/arbs\.json\?t=\d+$/);
-    expect(timing.feedStart).toBeGreaterThanOrEqual(timing.firstFrameAt);
-    // Sent before React's entry chunk had even arrived: the rows did not wait for hydration to ask.
-    expect(timing.feedStart).toBeLessThan(timing.entryEnd);
-  });
-
   test('a visitor turns on Auto: the feed is polled every second, Refresh is disabled, and Off stops it', async ({
     page,
   }) => {

@@ -352,6 +352,55 @@ test.describe('every page', () => {
     });
   }
 
+  // Decision 186: a finder's first rows come from a request its script loader sends with the page's chunks, after the
+  // first frame, not once React has hydrated the page.
+  for (const [path, feed] of [
+    ['/betting-tools/arbitrage', '/tools/arbs.json'],
+    ['/betting-tools/positive-ev', '/tools/ev.json'],
+    ['/betting-tools/middles', '/tools/middles.json'],
+  ] as const) {
+    test(`${path} reads its first rows from one ${feed} request, sent after the first frame and before React's entry chunk arrived`, async ({
+      page,
+    }) => {
+      await page.addInitScript(() => {
+        requestAnimationFrame(() => {
+          (window as unknown as { firstFrameAt: number }).firstFrameAt = performance.now();
+        });
+      });
+      const requests: string[] = [];
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname === feed) requests.push(request.url());
+      });
+      // Hydrated: the finder's first read has run (its effect comes before the root's mark) and found the answer.
+      await page.goto(path);
+      await page.waitForFunction(
+        (feedPath) =>
+          performance
+            .getEntriesByType('resource')
+            .some(
+              (entry) =>
+                new URL(entry.name).pathname === feedPath &&
+                (entry as PerformanceResourceTiming).responseEnd > 0,
+            ),
+        feed,
+      );
+      const timing = await page.evaluate((feedPath) => {
+        const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+        const feedEntry = resources.find((entry) => new URL(entry.name).pathname === feedPath);
+        const entry = resources.find((resource) => /\/assets\/entry\.client-[^/]+\.js$/.test(resource.name));
+        return {
+          firstFrameAt: (window as unknown as { firstFrameAt: number }).firstFrameAt,
+          feedStart: feedEntry!.startTime,
+          entryEnd: entry!.responseEnd,
+        };
+      }, feed);
+      expect(requests).toHaveLength(1);
+      expect(requests[0]).toMatch(new RegExp(`${feed.replace('.', '\\.')}\\?t=\\d+$`));
+      expect(timing.feedStart).toBeGreaterThanOrEqual(timing.firstFrameAt);
+      expect(timing.feedStart).toBeLessThan(timing.entryEnd);
+    });
+  }
+
   test('an unknown path shows the 404 page with status 404', async ({ page }) => {
     const response = await page.goto('/this/does/not/exist');
     expect(response?.status()).toBe(404);

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { publicConfig } from '#web/config.ts';
+import { takeFirstFetch } from '#web/lib/first-fetch.ts';
 
 // What the public finder pages (positive EV, middles; decisions 163 and 169) share to read their delayed feeds
 // (GET /tools/ev.json, GET /tools/middles.json): the URL, a fetcher whose zod/mini schema (jitless: the site's CSP has
@@ -9,8 +10,13 @@ import { publicConfig } from '#web/config.ts';
 /** How often a finder page asks again while visible: the feeds' prices are minutes old, so seconds matter little. */
 export const FINDER_REFRESH_MS = 15_000;
 
+/** The feed's address without its `t` (the page's first request names it: src/web/lib/first-fetch.ts). */
+export function finderFeedBase(path: string, host: string = publicConfig.oddsApiHost): string {
+  return `${host.replace(/\/+$/, '')}${path}`;
+}
+
 export function finderFeedUrl(path: string, nowMs: number, host: string = publicConfig.oddsApiHost): string {
-  return `${host.replace(/\/+$/, '')}${path}?t=${nowMs}`;
+  return `${finderFeedBase(path, host)}?t=${nowMs}`;
 }
 
 export interface FeedParser<T> {
@@ -32,10 +38,9 @@ export function feedFetcher<T>(path: string, what: string, schema: () => Promise
       }));
   return async ({ signal }: { signal?: AbortSignal } = {}): Promise<T> => {
     const loading = loadParser();
-    const response = await fetch(finderFeedUrl(path, Date.now()), {
-      headers: { Accept: 'application/json' },
-      signal,
-    });
+    // The page's first answer may have been asked for by the page's script loader already (decision 186).
+    const response = await (takeFirstFetch(finderFeedBase(path)) ??
+      fetch(finderFeedUrl(path, Date.now()), { headers: { Accept: 'application/json' }, signal }));
     if (!response.ok) throw new Error(`The ${what} feed answered ${response.status}`);
     const body: unknown = await response.json();
     return (await loading).parse(body);

@@ -1,7 +1,8 @@
 import { SITE, ROUTES } from '#domain/site.ts';
 import { PageShell } from '#web/components/page-shell.tsx';
-import { firstFetchMeta, requestFirstFeedEarly } from '#web/features/arbitrage/api/get-arbs.ts';
+import { arbsFeedUrl, requestFirstFeedEarly } from '#web/features/arbitrage/api/get-arbs.ts';
 import { ArbitrageTool } from '#web/features/arbitrage/components/arbitrage-tool.tsx';
+import { firstFetchMeta } from '#web/lib/first-fetch.ts';
 import { seoMeta, webApplicationLd } from '#web/lib/seo.ts';
 
 // The first rows' request: the one the script loader sent, or one sent now, before the page hydrates (decision 186).
@@ -23,7 +24,7 @@ export const meta = () => [
     ],
     jsonLd: [webApplicationLd(`${SITE.brand} Arbitrage Finder`, ROUTES.arbitrage)],
   }),
-  firstFetchMeta(),
+  firstFetchMeta(arbsFeedUrl()),
 ];
 
 export default function ArbitrageRoute() {

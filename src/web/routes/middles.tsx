@@ -6,11 +6,14 @@ import {
   useSportsbookStates,
 } from '#web/features/arbitrage/hooks/use-sportsbook-preferences.ts';
 import { useStoredOddsFormat } from '#web/features/arbitrage/hooks/use-tool-settings.ts';
+import { MIDDLES_FEED_PATH } from '#web/features/middles/api/get-middles.ts';
 import { MiddlesTool } from '#web/features/middles/components/middles-tool.tsx';
+import { finderFeedBase } from '#web/lib/finder-feed.ts';
+import { firstFetchMeta } from '#web/lib/first-fetch.ts';
 import { seoMeta, webApplicationLd } from '#web/lib/seo.ts';
 
-export const meta = () =>
-  seoMeta({
+export const meta = () => [
+  ...seoMeta({
     path: ROUTES.middles,
     title: `Middle Betting Finder: Spread and Total Middles | ${SITE.brand}`,
     description:
@@ -24,7 +27,9 @@ export const meta = () =>
       'middling sports bets',
     ],
     jsonLd: [webApplicationLd(`${SITE.brand} Middles Finder`, ROUTES.middles)],
-  });
+  }),
+  firstFetchMeta(finderFeedBase(MIDDLES_FEED_PATH)),
+];
 
 /** The middles page: the middles feature with the visitor's sportsbooks and odds format, as on the arbitrage page. */
 export default function MiddlesRoute() {

@@ -5,11 +5,14 @@ import {
   useSelectedSportsbooks,
   useSportsbookStates,
 } from '#web/features/arbitrage/hooks/use-sportsbook-preferences.ts';
+import { EV_FEED_PATH } from '#web/features/positive-ev/api/get-ev.ts';
 import { PositiveEvTool } from '#web/features/positive-ev/components/positive-ev-tool.tsx';
+import { finderFeedBase } from '#web/lib/finder-feed.ts';
+import { firstFetchMeta } from '#web/lib/first-fetch.ts';
 import { seoMeta, webApplicationLd } from '#web/lib/seo.ts';
 
-export const meta = () =>
-  seoMeta({
+export const meta = () => [
+  ...seoMeta({
     path: ROUTES.positiveEv,
     title: `Positive EV Betting Finder: Prices Above Fair Odds | ${SITE.brand}`,
     description:
@@ -23,7 +26,9 @@ export const meta = () =>
       'kelly criterion',
     ],
     jsonLd: [webApplicationLd(`${SITE.brand} Positive EV Finder`, ROUTES.positiveEv)],
-  });
+  }),
+  firstFetchMeta(finderFeedBase(EV_FEED_PATH)),
+];
 
 /** The positive-EV page: the EV feature with the visitor's sportsbooks, chosen as on the arbitrage page. */
 export default function PositiveEvRoute() {

@@ -1,7 +1,7 @@
 import { arbKey } from '#domain/arb-feed.ts';
 import type { ArbFeed } from '#domain/schemas/feed.ts';
-import { FIRST_FETCH_META } from '#domain/site.ts';
 import { publicConfig } from '#web/config.ts';
+import { FIRST_FETCH_MAX_AGE_MS, takeFirstFetch } from '#web/lib/first-fetch.ts';
 import { SLICE_MS, yieldToMain } from '#web/lib/yield-to-main.ts';
 import { nextHighlights, type HighlightBatch } from '../hooks/use-new-arb-highlights.ts';
 import { createFeedReader } from './feed-reader.ts';
@@ -91,28 +91,18 @@ function requestFeed(signal?: AbortSignal): Promise<Response> {
 }
 
 /**
- * The page's first answer, asked for before React has hydrated the page. The prerendered page names the feed in a
- * `<meta name="sharpline:first-fetch">` (`firstFetchMeta`), and the page's script loader asks for it as it starts,
- * after the first paint and together with the page's chunks (scripts/lib/prerendered-scripts.ts, docs/decisions/186):
- * the first rows do not wait for the chunks, their evaluation and hydration before their request leaves. Without such
- * a request (a visitor who came by a link inside the site) the route module asks when it is evaluated.
+ * The page's first answer, asked for before React has hydrated the page: the one the page's script loader sent as the
+ * page's scripts started (src/web/lib/first-fetch.ts, docs/decisions/186), or, for a visitor who came by a link inside
+ * the site, one sent when the route module is evaluated, before the route renders.
  */
 let earlyFeed: { askedAt: number; response: Promise<Response> } | undefined;
-/** An early answer older than this when the page first asks (a page left open in a background tab) is not used. */
-export const EARLY_FEED_MAX_AGE_MS = 5_000;
-
-/** The route's meta descriptor naming the feed as the page's first request. */
-export function firstFetchMeta() {
-  return { name: FIRST_FETCH_META, content: arbsFeedUrl() };
-}
 
 export function requestFirstFeedEarly(): void {
   if (typeof window === 'undefined' || earlyFeed) return; // prerendering evaluates the route module too
-  const loader = (window as { sharplineFirstFetch?: { askedAt: number; response: Promise<Response> } })
-    .sharplineFirstFetch;
-  const response = loader ? checkedFeed(loader.response) : requestFeed();
+  const fromLoader = takeFirstFetch(arbsFeedUrl());
+  const response = fromLoader ? checkedFeed(fromLoader) : requestFeed();
   response.catch(() => undefined); // read (and its failure handled) by the first fetchArbs
-  earlyFeed = { askedAt: loader?.askedAt ?? Date.now(), response };
+  earlyFeed = { askedAt: Date.now(), response };
   loadFeedReader().catch(() => undefined);
 }
 
@@ -121,7 +111,7 @@ function takeEarlyFeed(): Promise<Response> | undefined {
   const early = earlyFeed;
   if (!early) return undefined;
   earlyFeed = { askedAt: -Infinity, response: early.response }; // used once; the module asks early only once
-  return Date.now() - early.askedAt <= EARLY_FEED_MAX_AGE_MS ? early.response : undefined;
+  return Date.now() - early.askedAt <= FIRST_FETCH_MAX_AGE_MS ? early.response : undefined;
 }
 
 export async function fetchArbs({ signal }: { signal?: AbortSignal } = {}): Promise<ArbsResult> {
