@@ -27,7 +27,7 @@ function moduleScript(html: string): string {
  * Runs the rewritten script with a stand-in browser: frames and timers are queued, `import()` is recorded, and each
  * step is run by hand, so the test sees what the page does before and after its first frame.
  */
-async function runScript(script: string, firstFetch?: string) {
+async function runScript(script: string, firstFetch?: string, visibilityState = 'visible') {
   const frames: Array<() => void> = [];
   const timers: Array<{ run: () => void; ms: number }> = [];
   // Everything the page asks for, in order: `import:` modules, `preload:` links, `fetch:` requests.
@@ -56,6 +56,7 @@ async function runScript(script: string, firstFetch?: string) {
           asked.push(`preload:${link.href}`);
         },
       },
+      visibilityState,
       querySelector: (selector: string) =>
         firstFetch && selector === 'meta[name="sharpline:first-fetch"]' ? { content: firstFetch } : null,
     },
@@ -157,8 +158,19 @@ describe('startScriptsAfterFirstPaint', () => {
     expect(page.window.sharplineFirstFetch).toBeUndefined();
   });
 
-  it('starts once, on its fallback timer too when no frame comes (a tab opened in the background)', async () => {
+  it('waits for the first frame of a shown tab however late it comes: the fallback timer does not start it', async () => {
     const page = await runScript(moduleScript(startScriptsAfterFirstPaint(PAGE)));
+    page.timers.find((timer) => timer.ms === START_FALLBACK_MS)!.run();
+    await settle();
+    expect(page.asked).toEqual([]);
+    page.frames[0]!();
+    page.timers.find((timer) => timer.ms === 0)!.run();
+    await settle();
+    expect(page.imports).toHaveLength(4);
+  });
+
+  it('starts once, on its fallback timer in a hidden tab (opened in the background: no frame comes)', async () => {
+    const page = await runScript(moduleScript(startScriptsAfterFirstPaint(PAGE)), undefined, 'hidden');
     const fallback = page.timers.find((timer) => timer.ms === START_FALLBACK_MS)!;
     fallback.run();
     await settle();

@@ -20,7 +20,7 @@ const MODULE_SCRIPT = /<script type="module" async="">([\s\S]*?)<\/script>/g;
 const SIDE_EFFECT_IMPORT = /^import "([^"]+)";$/;
 const NAMESPACE_IMPORT = /^import \* as ([A-Za-z_$][\w$]*) from "([^"]+)";$/;
 
-/** How long a page waits for its first frame before it starts its scripts anyway (a tab opened in the background). */
+/** How long a page in a hidden tab (no frame is painted there) waits before it starts its scripts anyway. */
 export const START_FALLBACK_MS = 1000;
 
 /**
@@ -79,7 +79,9 @@ export function startScriptsAfterFirstPaint(html: string, page = 'page'): string
     '};',
     // The callback of the first frame runs before that frame is painted; a task queued from it runs after.
     'requestAnimationFrame(() => setTimeout(start, 0));',
-    `setTimeout(start, ${START_FALLBACK_MS});`,
+    // A tab opened in the background paints no frame until it is shown; a shown tab's first frame may come late on a
+    // busy machine, and its scripts wait for it.
+    `setTimeout(() => document.visibilityState === 'hidden' && start(), ${START_FALLBACK_MS});`,
   ].join('\n');
 
   return html
