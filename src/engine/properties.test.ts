@@ -6,6 +6,7 @@ import { specOutcomes } from '#domain/market-labels.ts';
 import { americanToDecimal, type AmericanOdds } from '#domain/odds.ts';
 import { ArbFeedSchema } from '#domain/schemas/feed.ts';
 import { OddsEngine } from './engine.ts';
+import { feedBody } from './publisher.ts';
 
 // Properties of every published feed, over random update streams and clocks: the maths, and the pairing rules of
 // docs/product.md §10 (no mismatched points or periods, no suspended or stale price, never one book with itself).
@@ -82,7 +83,13 @@ describe('published feed properties', () => {
         const held = new Map<string, Held>(); // side id → latest accepted price
         const check = () => {
           engine.tick();
-          const feed = ArbFeedSchema.parse(JSON.parse(engine.latest!.body.toString('utf8')));
+          // The body's arbs are JSON.stringify of the arbs it carries, byte for byte, whichever arbs' JSON was kept
+          // from earlier ticks (publisher.ts `arbsJson`).
+          const latest = engine.latest!;
+          expect(latest.body.toString('utf8')).toBe(
+            feedBody(latest.at, 'replay', JSON.stringify(latest.arbs)).toString('utf8'),
+          );
+          const feed = ArbFeedSchema.parse(JSON.parse(latest.body.toString('utf8')));
           for (const arb of feed.arbs) {
             checked += 1;
             const fixture = FIXTURES.findIndex((f) => f.home === arb.event.teams.home.name);

@@ -30,8 +30,25 @@ export function feedBody(generatedAtMs: number, source: FeedSource, arbsJson: st
   );
 }
 
+/**
+ * Each arb's JSON, kept while the arb lives: arbs are never modified (an arb whose prices or found_at changed is a new
+ * object), so a tick that changed a few markets serialises only their arbs, not the whole feed again (issue 37).
+ */
+const arbJsonOf = new WeakMap<Arb, string>();
+
+/** `JSON.stringify(arbs)`, byte for byte, from each arb's kept JSON. */
 export function arbsJson(arbs: readonly Arb[]): string {
-  return JSON.stringify(arbs);
+  let json = '[';
+  for (let i = 0; i < arbs.length; i += 1) {
+    const arb = arbs[i]!;
+    let one = arbJsonOf.get(arb);
+    if (one === undefined) {
+      one = JSON.stringify(arb);
+      arbJsonOf.set(arb, one);
+    }
+    json += i === 0 ? one : `,${one}`;
+  }
+  return `${json}]`;
 }
 
 /** What a delayed reader needs of an older snapshot: its instant and arbs (its bytes are dropped once superseded). */
