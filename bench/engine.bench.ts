@@ -19,7 +19,7 @@ import { loadavg } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { OddsEngine } from '#engine/engine.ts';
-import { arbsJson, feedBody } from '#engine/publisher.ts';
+import { ArbsJson, feedBody } from '#engine/publisher.ts';
 import { DEFAULT_SCAN_OPTIONS, rankArbs, rescanAll, type MarketResult } from '#engine/scanner.ts';
 import type { PriceMessage } from '#engine/messages.ts';
 import { MarketSimulator } from '#engine/sources/simulation/market-simulator.ts';
@@ -219,6 +219,7 @@ function percentile(sorted: Float64Array, p: number): number {
  */
 function fullRescanTicker(store: OddsStore, now: () => number) {
   const results = new Map<string, MarketResult>();
+  const writer = new ArbsJson();
   let json: string | null = null;
   let scans = 0;
   let published = 0;
@@ -229,7 +230,7 @@ function fullRescanTicker(store: OddsStore, now: () => number) {
       scans += store.marketCount;
       if (!rescanAll(store, at, DEFAULT_SCAN_OPTIONS, results) && json !== null) return;
       const ranked = rankArbs(results.values(), MAX_ARBS);
-      const next = arbsJson(ranked);
+      const next = writer.write(ranked);
       if (next === json) return;
       json = next;
       feedBody(at, 'replay', next);

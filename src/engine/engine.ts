@@ -11,7 +11,7 @@ import {
   type IngestLimits,
 } from './ingest.ts';
 import type { DropCounters, DropReason } from './messages.ts';
-import { arbsJson, feedBody, SnapshotHistory, type PastSnapshot, type Snapshot } from './publisher.ts';
+import { ArbsJson, feedBody, SnapshotHistory, type PastSnapshot, type Snapshot } from './publisher.ts';
 import {
   DEFAULT_SCAN_OPTIONS,
   isUsable,
@@ -102,6 +102,8 @@ export class OddsEngine<E = undefined> {
   private changed = true;
   private ready = false;
   private lastArbsJson: string | null = null;
+  /** Writes the feed's arbs, keeping the JSON of each arb it wrote last (publisher.ts `ArbsJson`). */
+  private readonly arbsJson = new ArbsJson();
   private timer: ReturnType<typeof setInterval> | null = null;
   private readonly historyMs: number;
   /** What `retire()` kept for delayed readers before `until`. */
@@ -386,7 +388,7 @@ export class OddsEngine<E = undefined> {
     const { arbs, keys } = rankResults(this.results.values(), this.maxArbs);
     const generatedAt = Math.floor(now / 1000);
     this.foundAt.stamp(arbs, keys, generatedAt);
-    const json = arbsJson(arbs);
+    const json = this.arbsJson.write(arbs);
     if (json === this.lastArbsJson && this.history.latest) return undefined;
     this.lastArbsJson = json;
     const body = feedBody(now, this.source, json);

@@ -31,24 +31,28 @@ export function feedBody(generatedAtMs: number, source: FeedSource, arbsJson: st
 }
 
 /**
- * Each arb's JSON, kept while the arb lives: arbs are never modified (an arb whose prices or found_at changed is a new
- * object), so a tick that changed a few markets serialises only their arbs, not the whole feed again (issue 37).
+ * Writes a feed's arbs as `JSON.stringify(arbs)` would, byte for byte, from the JSON of each arb it wrote last time
+ * (issue 37): arbs are never modified (an arb whose prices or found_at changed is a new object), so a tick that
+ * changed a few markets serialises only their arbs, not the whole feed again. It keeps the last call's arbs only, so
+ * what it holds is one feed's JSON whatever the snapshot history keeps.
  */
-const arbJsonOf = new WeakMap<Arb, string>();
+export class ArbsJson {
+  private kept = new Map<Arb, string>();
 
-/** `JSON.stringify(arbs)`, byte for byte, from each arb's kept JSON. */
-export function arbsJson(arbs: readonly Arb[]): string {
-  let json = '[';
-  for (let i = 0; i < arbs.length; i += 1) {
-    const arb = arbs[i]!;
-    let one = arbJsonOf.get(arb);
-    if (one === undefined) {
-      one = JSON.stringify(arb);
-      arbJsonOf.set(arb, one);
+  write(arbs: readonly Arb[]): string {
+    const kept = this.kept;
+    const next = new Map<Arb, string>();
+    let json = '[';
+    for (let i = 0; i < arbs.length; i += 1) {
+      const arb = arbs[i]!;
+      let one = next.get(arb) ?? kept.get(arb);
+      if (one === undefined) one = JSON.stringify(arb);
+      next.set(arb, one);
+      json += i === 0 ? one : `,${one}`;
     }
-    json += i === 0 ? one : `,${one}`;
+    this.kept = next;
+    return `${json}]`;
   }
-  return `${json}]`;
 }
 
 /** What a delayed reader needs of an older snapshot: its instant and arbs (its bytes are dropped once superseded). */
