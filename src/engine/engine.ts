@@ -102,6 +102,10 @@ export class OddsEngine<E = undefined> {
   private changed = true;
   private ready = false;
   private lastArbsJson: string | null = null;
+  /** The worst edge of the last ranking when it filled the feed (`rankResults`' floor), else -Infinity. */
+  private rankFloor = Number.NEGATIVE_INFINITY;
+  /** The results, iterable again and again (a ranking with a floor may read them twice). */
+  private readonly resultValues: Iterable<MarketResult> = { [Symbol.iterator]: () => this.results.values() };
   /** Writes the feed's arbs, keeping the JSON of each arb it wrote last (publisher.ts `ArbsJson`). */
   private readonly arbsJson = new ArbsJson();
   private timer: ReturnType<typeof setInterval> | null = null;
@@ -385,7 +389,12 @@ export class OddsEngine<E = undefined> {
     this.scanValues(now);
     if (!this.changed && this.history.latest) return undefined;
     this.changed = false;
-    const { arbs, keys } = rankResults(this.results.values(), this.maxArbs);
+    // The last ranking's worst edge, when the feed was full, is where this one's gathering starts (`rankResults`).
+    const { arbs, keys } = rankResults(this.resultValues, this.maxArbs, this.rankFloor);
+    this.rankFloor =
+      arbs.length === this.maxArbs && arbs.length > 0
+        ? arbs[arbs.length - 1]!.edge_pct
+        : Number.NEGATIVE_INFINITY;
     const generatedAt = Math.floor(now / 1000);
     this.foundAt.stamp(arbs, keys, generatedAt);
     const json = this.arbsJson.write(arbs);

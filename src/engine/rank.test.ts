@@ -5,7 +5,8 @@ import { rankResults, type MarketResult } from './scanner.ts';
 
 // The feed's ranking picks the best `limit` arbs with a bounded heap before sorting only them: it must give exactly
 // what a stable sort of every arb by (edge descending, key) gives, cut to `limit`, including among equal edges and
-// equal keys (the results' order decides).
+// equal keys (the results' order decides), whatever floor the caller guesses (the engine passes its last ranking's
+// worst edge: only arbs at or above it are gathered when they are enough).
 
 function results(random: () => number): MarketResult[] {
   const out: MarketResult[] = [];
@@ -36,10 +37,13 @@ describe('rankResults', () => {
         );
         const limit = [0, 1, 3, 10, 50, Infinity][Math.floor(random() * 6)]!;
         const expected = sorted.slice(0, Math.min(limit, sorted.length));
-        const ranked = rankResults(held, limit);
-        expect(ranked.arbs).toEqual(expected.map((entry) => entry.arb));
-        expect(ranked.arbs.every((arb, i) => arb === expected[i]!.arb)).toBe(true);
-        expect(ranked.keys).toEqual(expected.map((entry) => entry.key));
+        // Without a floor, and with any floor (a guess of the limit-th edge, right or wrong): the same answer.
+        const floor = [undefined, -1, -0.5, 0, 0.25, 1.5, 3, 4][Math.floor(random() * 8)];
+        for (const ranked of [rankResults(held, limit), rankResults(held, limit, floor)]) {
+          expect(ranked.arbs.every((arb, i) => arb === expected[i]!.arb)).toBe(true);
+          expect(ranked.arbs).toHaveLength(expected.length);
+          expect(ranked.keys).toEqual(expected.map((entry) => entry.key));
+        }
       }
     },
   );

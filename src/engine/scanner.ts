@@ -339,22 +339,42 @@ function siftDown(heap: number[], from: number): void {
 /**
  * `rankArbs` with each arb's key (`keys[i]` is that of `arbs[i]`). The order is a total one: edge descending, then
  * key, then the order the results hold them (what a stable sort by the first two gives). When `limit` keeps fewer
- * than all, the best `limit` are chosen with a bounded heap before only they are sorted.
+ * than all, the best `limit` are chosen with a bounded heap before only they are sorted. `floor` changes nothing of
+ * the answer, only how much is gathered (see below); with one, `results` may be read twice (not a one-shot iterator).
  */
 export function rankResults(
   results: Iterable<MarketResult>,
   limit = Infinity,
+  floor = Number.NEGATIVE_INFINITY,
 ): { arbs: Arb[]; keys: string[] } {
   const arbs = rankArbsScratch;
   const keys = rankKeysScratch;
   arbs.length = 0;
   keys.length = 0;
-  for (const result of results) {
-    for (let i = 0; i < result.arbs.length; i += 1) {
-      arbs.push(result.arbs[i]!);
-      keys.push(result.keys[i]!);
+  // With a floor (the caller's guess of the `limit`-th edge, such as the last ranking's), only the arbs at or above it
+  // are gathered first: when there are at least `limit` of them, the best `limit` are among them, in the same order
+  // (every arb left out has a lower edge than all of them, and the gathered keep their order). Else all are gathered.
+  if (floor > Number.NEGATIVE_INFINITY && limit < Infinity) {
+    for (const result of results) {
+      for (let i = 0; i < result.arbs.length; i += 1) {
+        const arb = result.arbs[i]!;
+        if (arb.edge_pct < floor) continue;
+        arbs.push(arb);
+        keys.push(result.keys[i]!);
+      }
+    }
+    if (arbs.length < limit) {
+      arbs.length = 0;
+      keys.length = 0;
     }
   }
+  if (arbs.length === 0)
+    for (const result of results) {
+      for (let i = 0; i < result.arbs.length; i += 1) {
+        arbs.push(result.arbs[i]!);
+        keys.push(result.keys[i]!);
+      }
+    }
   const n = arbs.length;
   const count = Math.min(limit, n);
   let order: number[];
