@@ -51,6 +51,16 @@ const simulator = () =>
     props: PROPS,
     propsPostedMs: Infinity,
   });
+/** The middle value (the upper of the two middles for an even count). */
+function median(values: number[]): number {
+  return [...values].sort((a, b) => a - b)[values.length >> 1]!;
+}
+
+/** What every results file starts with. */
+function header() {
+  return { date: new Date().toISOString(), node: process.version, props: PROPS, events: EVENTS };
+}
+
 // MODES=share (issue 37): what a tick costs when few markets change. After the simulator's opening board, every tick
 // gives one book's new price (American odds 5 points further out, then back) on one outcome of each market of a
 // share of the board, chosen in a fixed shuffled order so that the same market is not changed twice in a row; the
@@ -155,14 +165,10 @@ if (MODES === 'share') {
     phases.push(phase(0.01));
     phases.push(phase(0.25));
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
   const one = phases.filter((p) => p.share === 0.01);
   const quarter = phases.filter((p) => p.share === 0.25);
   const results = {
-    date: new Date().toISOString(),
-    node: process.version,
-    props: PROPS,
-    events: EVENTS,
+    ...header(),
     markets: marketCount,
     ticksPerPhase: TICKS,
     loadAverage: Number(loadavg()[0]!.toFixed(1)),
@@ -352,7 +358,6 @@ if (MODES === 'values') {
     on.push(run('incremental', true));
     console.log('values on', on.at(-1));
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
   const figures = (runs: ReturnType<typeof run>[]) => ({
     updatesPerSecond: runs.map((r) => r.updatesPerSecond),
     updatesPerCpuSecond: runs.map((r) => r.updatesPerCpuSecond),
@@ -360,10 +365,7 @@ if (MODES === 'values') {
     loadAverage: runs.map((r) => r.loadAverage),
   });
   const results = {
-    date: new Date().toISOString(),
-    node: process.version,
-    props: PROPS,
-    events: EVENTS,
+    ...header(),
     updates: total,
     off: figures(off),
     on: {
@@ -398,10 +400,7 @@ const rescan = MODES === 'incremental' ? null : run('full rescan');
 if (rescan) console.log('full rescan', rescan);
 if (!incremental || !rescan) process.exit(0);
 const results = {
-  date: new Date().toISOString(),
-  node: process.version,
-  props: PROPS,
-  events: EVENTS,
+  ...header(),
   books: 15,
   // The initial load's tick included, as before.
   ticks: ticks + 1,
