@@ -63,8 +63,10 @@ test.describe('arbitrage finder on a desktop', () => {
     await expect.poll(() => requests).toBe(1);
     const refresh = page.getByRole('button', { name: 'Refresh' });
     await expect(refresh).toBeEnabled();
-    // From here the page's timers run only when this test moves its clock.
-    await page.clock.pauseAt(Date.now() + 250);
+    // From here the page's timers run only when this test moves its clock. The pause is set from the page's own clock
+    // (this process's `Date.now()` plus 250 ms was once already past for the page on a loaded machine: "Cannot
+    // fast-forward to the past"); Auto is still off, so the 2 s it moves on start no request.
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 2_000);
     const auto = page.getByRole('switch', { name: 'Auto' });
     await auto.click();
     await expect(auto).toHaveAttribute('aria-checked', 'true');
