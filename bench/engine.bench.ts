@@ -255,6 +255,8 @@ const collect = runInNewContext('gc') as () => void;
 
 function run(mode: 'incremental' | 'full rescan', values = false) {
   collect();
+  // What the heap holds before the run (the harness's own), taken from the live heap after it.
+  const heapBefore = process.memoryUsage().heapUsed;
   let now = T0;
   const engine = new OddsEngine({
     source: 'replay',
@@ -280,9 +282,9 @@ function run(mode: 'incremental' | 'full rescan', values = false) {
   let samples = 0;
   const stamps = new Float64Array(largestBatch);
   // The initial state (every book's first quote of every market) is a bulk load, timed on its own.
-  const initial = sim.initial();
+  // The opening board's messages are not held past the load (they would count in the live heap below).
   const loadStarted = performance.now();
-  for (const message of initial) engine.ingest(message);
+  for (const message of sim.initial()) engine.ingest(message);
   tick();
   const initialLoadMs = performance.now() - loadStarted;
   collect();
@@ -317,6 +319,11 @@ function run(mode: 'incremental' | 'full rescan', values = false) {
   const cpu = process.cpuUsage(cpuStarted);
   const cpuSeconds = (cpu.user + cpu.system - generationCpuUs) / 1e6;
   const sorted = latencies.subarray(0, samples).sort();
+  // The live heap the run leaves, less what the heap held before it: collected, with the engine still held (its stats
+  // are read after), the run's simulator included (a few MB), the latency samples not (a typed array's store is
+  // outside the heap).
+  collect();
+  const liveHeapMb = Number(((process.memoryUsage().heapUsed - heapBefore) / 1e6).toFixed(1));
   const stats = engine.stats();
   const scanned = full ? full.stats() : { scans: stats.scans, published: stats.published, arbs: stats.arbs };
   return {
@@ -338,6 +345,7 @@ function run(mode: 'incremental' | 'full rescan', values = false) {
     scans: scanned.scans,
     published: scanned.published,
     arbsInLastSnapshot: scanned.arbs,
+    liveHeapMb,
     markets: stats.markets,
     dropped: stats.dropped,
     ...(values
