@@ -177,6 +177,40 @@ describe('Intake', () => {
     expect(intake.drops()).toMatchObject({ control_characters: 2, bad_link: 0 });
   });
 
+  it('gives prices with the same links one shared links object, and other links their own', () => {
+    const intake = new Intake();
+    const desktop = 'https://az.sportsbook.fanduel.com/addToBetslip?marketId=1&selectionId=2';
+    const mobile = 'https://az.sportsbook.fanduel.com/addToBetslip?marketId=1&selectionId=3';
+    // The checked price is reused by the next check: each call's links are read before the next.
+    const linksOf = (outcome: string, links: Record<string, string>) => {
+      const checked = intake.check(
+        {
+          kind: 'price',
+          sourceEventId: 'e1',
+          book: 'fanduel',
+          market: 'moneyline',
+          outcome,
+          american: -110,
+          links,
+        },
+        T0,
+      );
+      if (checked?.kind !== 'price') throw new Error('refused');
+      return checked.links;
+    };
+    const home = linksOf('home', { desktop, mobile });
+    const away = linksOf('away', { desktop, mobile });
+    expect(home).toEqual({ desktop, mobile });
+    expect(away).toBe(home);
+    // Another pair, one side missing, or the two swapped: other objects with what was sent.
+    const desktopOnly = linksOf('home', { desktop });
+    expect(desktopOnly).toEqual({ desktop, mobile: null });
+    expect(desktopOnly).not.toBe(home);
+    expect(linksOf('home', { mobile })).toEqual({ desktop: null, mobile });
+    // A refused link is not kept: the price holds the pair of what was accepted.
+    expect(linksOf('home', { desktop, mobile: 'javascript:alert(1)' })).toBe(desktopOnly);
+  });
+
   it('refuses an odds range that could publish a non-finite figure', () => {
     expect(() => new Intake({ minDecimal: 1 })).toThrow(RangeError);
     expect(() => new Intake({ maxDecimal: 2e6 })).toThrow(RangeError);

@@ -395,6 +395,26 @@ type LinkVerdict = 'ok' | 'bad_link' | 'unfilled_placeholder' | 'control_charact
 /** Per-link verdicts are cached: a feed repeats the same links on every update. */
 const linkCache = new Map<string, LinkVerdict>();
 
+/**
+ * One `PriceLinks` object per pair of links (issue 37): a feed repeats the same links on every update, and many prices
+ * share them (a book's page for every outcome of a market, or for a whole demo board), so a price holds the shared
+ * object instead of one of its own. Links are never modified once checked (the store replaces a price's links, never
+ * edits them), and a link holds no control character (`checkLink`), so NUL separates the two in the key.
+ */
+const linksCache = new Map<string, PriceLinks>();
+
+export function sharedLinks(desktop: string | null, mobile: string | null): PriceLinks {
+  // An empty link is never kept (no link), so '' stands for null without ambiguity.
+  const key = `${desktop ?? ''}\u0000${mobile ?? ''}`;
+  let links = linksCache.get(key);
+  if (links === undefined) {
+    if (linksCache.size > 50_000) linksCache.clear();
+    links = { desktop, mobile };
+    linksCache.set(key, links);
+  }
+  return links;
+}
+
 export function checkLink(
   book: SportsbookConfig,
   link: unknown,
@@ -485,14 +505,17 @@ export function checkPrice(
   let links: PriceLinks | undefined;
   if (message.links !== undefined) {
     if (!isRecord(message.links)) return 'malformed';
-    links = { desktop: null, mobile: null };
+    let desktop: string | null = null;
+    let mobile: string | null = null;
     for (const kind of ['desktop', 'mobile'] as const) {
       const link = message.links[kind];
       if (link === undefined || link === null || link === '') continue;
       const verdict = checkLink(book, link, kind);
-      if (verdict === 'ok') links[kind] = link as string;
-      else onPartialDrop(verdict);
+      if (verdict !== 'ok') onPartialDrop(verdict);
+      else if (kind === 'desktop') desktop = link as string;
+      else mobile = link as string;
     }
+    links = sharedLinks(desktop, mobile);
   }
   out.sourceEventId = sourceEventId;
   out.book = book.key;
