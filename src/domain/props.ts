@@ -168,8 +168,13 @@ function anyDef(stat: PropStatKey): PropStatDef | undefined {
  */
 export function propMarketLabel(player: Pick<Player, 'name'>, spec: PropMarketSpec): string {
   const def = anyDef(spec.stat);
-  const base = `${player.name} ${statLabel(spec, def)}`;
+  const base = propStatLabel(player, spec);
   return def?.kind === 'yes_no' || spec.point === null ? base : `${base} Over/Under ${spec.point}`;
+}
+
+/** The player's stat in its period, without a line: "LeBron James Points", "LeBron James 1st Quarter Points". */
+export function propStatLabel(player: Pick<Player, 'name'>, spec: PropMarketSpec): string {
+  return `${player.name} ${statLabel(spec, anyDef(spec.stat))}`;
 }
 
 /** One side as the book shows it: "LeBron James Points Over 27.5", "Travis Kelce Anytime TD — Yes". */

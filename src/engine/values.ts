@@ -1,5 +1,5 @@
 import { floorTo } from '#domain/arbitrage.ts';
-import { toEventDto } from '#domain/event-dto.ts';
+import { toEventDto, toPlayerDto } from '#domain/event-dto.ts';
 import {
   EV_METHOD,
   EV_MIN_BOOKS,
@@ -31,6 +31,15 @@ import {
   type MiddleVariable,
 } from '#domain/middles.ts';
 import { shinInto } from '#domain/devig.ts';
+import {
+  propCentre,
+  propMiddleChances,
+  propModelName,
+  propStatModel,
+  type PropLineQuote,
+  type PropStatModel,
+} from '#domain/prop-middles.ts';
+import { propStatLabel, type PropMarketSpec } from '#domain/props.ts';
 import { normalQuantile } from '#domain/mvn.ts';
 import {
   formatAmerican,
@@ -63,6 +72,9 @@ import { BOOK_COUNT, type EventState, type MarketState, type OddsStore, type Sto
 // rows of the sets (decision 185): no map by key or id is looked up on the way.
 
 type AgeLimits = Pick<ScanOptions, 'maxAgePreMatchMs' | 'maxAgeLiveMs'>;
+
+/** What a middle's lines are on: a game's margin or total, or a player's stat (a prop middle). */
+type RowVariable = MiddleVariable | 'stat';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Positive EV of one market.
@@ -379,6 +391,116 @@ export function eventMiddles(
   return { rows, validUntil };
 }
 
+/** Whether a market can be a side of a player-prop middle: an over/under prop with a line, of a stat with a model. */
+export function isPropMiddleMarket(market: MarketState): boolean {
+  const spec = market.spec;
+  if (spec.type !== 'prop' || spec.point === null) return false;
+  const league = market.owner.event.league;
+  return (
+    Object.prototype.hasOwnProperty.call(LEAGUES, league) && propStatModel(league, spec.stat) !== undefined
+  );
+}
+
+/** A prop market's family: one player's stat in one period, every line of it (the markets one prop middle pairs). */
+export function propFamilyKey(spec: PropMarketSpec): string {
+  return `${spec.playerId}|${spec.stat}|${spec.period}`;
+}
+
+/**
+ * Every middle of one prop family (`propFamilyKey`: one player, stat and period, the markets its lines) as visible at
+ * `at` (undefined: the newest prices), judged at `instant`; and until when they hold, as `eventMiddles`.
+ */
+export function propFamilyMiddles(
+  store: OddsStore,
+  event: OddsEvent,
+  markets: readonly MarketState[],
+  at: number | undefined,
+  instant: number,
+  limits: AgeLimits,
+  minBooks = MIDDLE_MIN_BOOKS,
+): { rows: MiddleRow[]; validUntil: number } {
+  const rows: MiddleRow[] = [];
+  const first = markets[0];
+  if (first === undefined || !Object.prototype.hasOwnProperty.call(LEAGUES, event.league))
+    return { rows, validUntil: Infinity };
+  const spec = first.spec as PropMarketSpec;
+  const model = propStatModel(event.league, spec.stat);
+  if (model === undefined) return { rows, validUntil: Infinity };
+  const maxAge = event.live ? limits.maxAgeLiveMs : limits.maxAgePreMatchMs;
+  const quotes: MiddleQuote[] = [];
+  let validUntil = Infinity;
+  for (const market of markets) {
+    const until = usableQuotes(store, market, 'total', at, instant, maxAge, quotes);
+    if (until < validUntil) validUntil = until;
+  }
+  const centre = propCentre(model, propLineQuotes(quotes), minBooks);
+  if (centre === undefined) return { rows, validUntil: Infinity };
+  pairs(quotes, (high, low) => {
+    const chances = propMiddleChances(model, centre, high.line, low.line);
+    rows.push(propMiddleRow(event, spec, model, centre, chances, high, low, instant));
+  });
+  return { rows, validUntil };
+}
+
+/** An event's player-prop middles, family by family (what the REST board and the tests recompute). */
+export function eventPropMiddles(
+  store: OddsStore,
+  event: OddsEvent,
+  markets: readonly MarketState[],
+  at: number | undefined,
+  instant: number,
+  limits: AgeLimits,
+  minBooks = MIDDLE_MIN_BOOKS,
+): MiddleRow[] {
+  const rows: MiddleRow[] = [];
+  for (const family of propFamilies(markets).values())
+    for (const row of propFamilyMiddles(store, event, family, at, instant, limits, minBooks).rows) rows.push(row);
+  return rows;
+}
+
+/** The prop middle markets grouped by family. */
+export function propFamilies(markets: Iterable<MarketState>): Map<string, MarketState[]> {
+  const families = new Map<string, MarketState[]>();
+  for (const market of markets) {
+    if (!isPropMiddleMarket(market)) continue;
+    const key = propFamilyKey(market.spec as PropMarketSpec);
+    const family = families.get(key);
+    if (family) family.push(market);
+    else families.set(key, [market]);
+  }
+  return families;
+}
+
+/** Each book's over and under of one line, for the centre's estimate. */
+function propLineQuotes(quotes: readonly MiddleQuote[]): PropLineQuote[] {
+  return lineQuotes(quotes).map((q) => ({ book: q.book, line: q.line, over: q.high, under: q.low }));
+}
+
+function propMiddleRow(
+  event: OddsEvent,
+  spec: PropMarketSpec,
+  model: PropStatModel,
+  centre: number,
+  chances: MiddleChances,
+  high: MiddleQuote,
+  low: MiddleQuote,
+  instant: number,
+): LazyMiddleRow {
+  const id = `${event.id}|prop|${spec.period}|${spec.playerId}|${spec.stat}|${high.book}:${high.line}|${low.book}:${low.line}`;
+  return new LazyMiddleRow(
+    id,
+    event,
+    'stat',
+    instant,
+    high,
+    low,
+    publishedChances(chances),
+    middleEv(high.decimal, low.decimal, chances),
+    centre,
+    propModelName(model),
+  );
+}
+
 /** Whether two rows of one id differ in what a stream client is told: either side's odds or links, the chances, the EV or the event. */
 export function middleRowChanged(a: MiddleRow, b: MiddleRow): boolean {
   return (
@@ -526,7 +648,7 @@ class LazyMiddleRow implements MiddleRow {
     readonly id: string,
     /** The event's record when judged (a changed record is a new object). */
     readonly event: OddsEvent,
-    readonly variable: MiddleVariable,
+    readonly variable: RowVariable,
     readonly instant: number,
     readonly high: MiddleQuote,
     readonly low: MiddleQuote,
@@ -534,6 +656,8 @@ class LazyMiddleRow implements MiddleRow {
     /** EV as a fraction, full precision. */
     readonly ev: number,
     readonly centre: number,
+    /** A prop middle's model (`propModelName`); a game's is its league's (`middleModel`). */
+    readonly propModel?: 'prop-poisson' | 'prop-normal',
   ) {}
   get eventId(): string {
     return this.event.id;
@@ -548,7 +672,7 @@ class LazyMiddleRow implements MiddleRow {
     return this.event.startsAt;
   }
   get type(): string {
-    return this.variable === 'margin' ? 'spread' : 'total';
+    return this.variable === 'margin' ? 'spread' : this.variable === 'stat' ? 'prop' : 'total';
   }
   get books(): readonly [SportsbookKey, SportsbookKey] {
     return [this.high.book, this.low.book];
@@ -588,10 +712,28 @@ function middleDto(row: LazyMiddleRow): MiddleDto {
     push_low: publishedPct(returns.pushLow),
     miss: publishedPct(returns.miss),
   };
+  const spec = high.market.spec;
+  const player = high.market.player;
+  const market: MiddleDto['market'] =
+    spec.type === 'prop'
+      ? {
+          type: 'prop',
+          period: spec.period,
+          variable: 'stat',
+          stat: spec.stat,
+          label: propStatLabel(player ?? { name: spec.playerId }, spec),
+          player: toPlayerDto(player ?? { id: spec.playerId, name: spec.playerId, team: '' }, event),
+        }
+      : {
+          type: row.type as 'spread' | 'total',
+          period: 'full',
+          variable: variable as MiddleVariable,
+          label: row.type === 'spread' ? 'Spread' : 'Total',
+        };
   return {
     id: row.id,
     event: toEventDto(event),
-    market: { type: row.type as 'spread' | 'total', period: 'full', variable },
+    market,
     high: middleSide(event, high, instant, returns.stakeShareHigh),
     low: middleSide(event, low, instant, 1 - returns.stakeShareHigh),
     gap: { from: gap[0]!, to: gap[gap.length - 1]! },
@@ -609,7 +751,7 @@ function middleDto(row: LazyMiddleRow): MiddleDto {
     worst_case_pct: Math.min(returnsPct.middle, returnsPct.push_high, returnsPct.push_low, returnsPct.miss),
     ev_pct: publishedPct(ev),
     stakes: { total_cents: STAKE_EXAMPLE_CENTS, high_cents: highCents, low_cents: lowCents },
-    model: middleModel(league),
+    model: row.propModel ?? middleModel(league),
     centre: roundTo(row.centre, 2),
   };
 }
@@ -732,6 +874,8 @@ interface MarketMemo {
   quoteDirty: number;
   /** Per outcome and book slot: the price's quote as middles show it (middle markets only). */
   quotes: (MiddleQuote | undefined)[] | undefined;
+  /** The prop family of a prop middle market (undefined for any other, or with the middles set off). */
+  family: FamilyMemo | undefined;
 }
 
 /**
@@ -753,6 +897,7 @@ interface GameLayout {
 
 /** What the scanner remembers of a game, kept on its state (`valueMemo`). */
 interface GameMemo {
+  kind: 'game';
   generation: number;
   sequence: number;
   state: EventState;
@@ -773,7 +918,28 @@ interface GameMemo {
   pairChances: (MiddleChances | undefined)[];
   pairPublished: (MiddleChances | undefined)[];
   pairCentres: Float64Array;
+  /** The game's prop families (`propFamilyKey`), made as their markets' memos are. */
+  families: Map<string, FamilyMemo> | undefined;
 }
+
+/**
+ * What the scanner remembers of a prop family (one player's stat in one period, every line of it): its markets, and
+ * the middles it holds. Judged again, whole, when any of its markets takes a price (`propFamilyMiddles`).
+ */
+interface FamilyMemo {
+  kind: 'family';
+  generation: number;
+  sequence: number;
+  state: EventState;
+  index: number;
+  dirty: boolean;
+  gone: boolean;
+  rows: MiddleRow[];
+  markets: MarketState[];
+}
+
+/** What holds middles: a game (its spreads and totals) or a prop family. */
+type MiddleOwner = GameMemo | FamilyMemo;
 
 interface CachedDistribution {
   margin: number;
@@ -1388,10 +1554,10 @@ export class ValueScanner {
    * array each to run through a scan.
    */
   private readonly heldMarkets = new HeldRegistry<MarketMemo>(1024);
-  private readonly heldGames = new HeldRegistry<GameMemo>(256);
+  private readonly heldGames = new HeldRegistry<MiddleOwner>(256);
   /** What waits for the next scan: memos with a new price, turned stale, or gone from the store. */
   private dirtyMarkets: MarketMemo[] = [];
-  private dirtyGames: GameMemo[] = [];
+  private dirtyGames: MiddleOwner[] = [];
   /** Memos are this generation's; a reset starts the next (older memos are then only read to clear what they held). */
   private generation = 0;
   /** How many market memos were made (their `sequence`). */
@@ -1429,7 +1595,9 @@ export class ValueScanner {
         ways: market.outcomes.length,
         quoteDirty: 0,
         quotes: undefined,
+        family: undefined,
       };
+      if (this.options.middles && isPropMiddleMarket(market)) memo.family = this.familyOf(market);
       market.valueMemo = memo;
     }
     return memo;
@@ -1461,7 +1629,10 @@ export class ValueScanner {
       memo.dirty = true;
       this.dirtyMarkets.push(memo);
     }
-    if (this.options.middles && memo.middle) this.markGame(this.gameOf(market.owner));
+    if (this.options.middles) {
+      if (memo.middle) this.markGame(this.gameOf(market.owner));
+      else if (memo.family !== undefined) this.markGame(memo.family);
+    }
   }
 
   /** The event's record changed (live, start): every market of it is judged again. */
@@ -1481,6 +1652,10 @@ export class ValueScanner {
       if (memo !== undefined && memo.generation === this.generation) {
         memo.gone = true;
         this.markMarket(memo);
+        if (memo.family !== undefined && !memo.family.gone) {
+          memo.family.gone = true;
+          this.markGame(memo.family);
+        }
       }
       const game = market.owner.valueMemo as GameMemo | undefined;
       if (game !== undefined && game.generation === this.generation && !game.gone) {
@@ -1587,6 +1762,10 @@ export class ValueScanner {
       if (game.gone || state.removed || game.generation !== this.generation) {
         rows = NO_ROWS;
         until = Infinity;
+      } else if (game.kind === 'family') {
+        const family = propFamilyMiddles(store, state.event, game.markets, undefined, now, this.limits);
+        rows = family.rows;
+        until = family.validUntil;
       } else {
         rows = eventMiddlesHot(state.event, game, this.memoOf, now, this.limits);
         until = judged.validUntil;
@@ -1616,7 +1795,7 @@ export class ValueScanner {
     this.dirtyMarkets.push(memo);
   };
 
-  private readonly markGame = (game: GameMemo): void => {
+  private readonly markGame = (game: MiddleOwner): void => {
     if (game.dirty) return;
     game.dirty = true;
     this.dirtyGames.push(game);
@@ -1627,6 +1806,7 @@ export class ValueScanner {
     let game = state.valueMemo as GameMemo | undefined;
     if (game === undefined || game.generation !== this.generation) {
       game = {
+        kind: 'game',
         generation: this.generation,
         sequence: (this.sequence += 1),
         state,
@@ -1642,10 +1822,35 @@ export class ValueScanner {
         pairPublished: [],
         pairCentres: new Float64Array(0),
         estimates: new Float64Array(0),
+        families: undefined,
       };
       state.valueMemo = game;
     }
     return game;
+  }
+
+  /** The prop family of a prop middle market (kept on its game's memo), the market joined to it. */
+  private familyOf(market: MarketState): FamilyMemo {
+    const game = this.gameOf(market.owner);
+    const families = (game.families ??= new Map());
+    const key = propFamilyKey(market.spec as PropMarketSpec);
+    let family = families.get(key);
+    if (family === undefined) {
+      family = {
+        kind: 'family',
+        generation: this.generation,
+        sequence: (this.sequence += 1),
+        state: market.owner,
+        index: -1,
+        dirty: false,
+        gone: false,
+        rows: NO_ROWS,
+        markets: [],
+      };
+      families.set(key, family);
+    }
+    family.markets.push(market);
+    return family;
   }
 
   /** The sets as a reader at `time` sees them (the newest kept at or before it); undefined when none that old is kept. */

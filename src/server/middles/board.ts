@@ -1,13 +1,20 @@
 import { MIDDLE_MIN_BOOKS } from '#domain/middles.ts';
 import type { ScanOptions } from '#engine/scanner.ts';
 import type { MarketState, OddsStore } from '#engine/store.ts';
-import { eventMiddles, isMiddleMarket, type MiddleRow } from '#engine/values.ts';
+import {
+  eventMiddles,
+  eventPropMiddles,
+  isMiddleMarket,
+  isPropMiddleMarket,
+  type MiddleRow,
+} from '#engine/values.ts';
 import { BOARD_QUANTUM_MS, QuantumBoards } from '../feed/board-quantum.ts';
 
 export type { MiddleRow } from '#engine/values.ts';
 
-// The middles board (issue 36, decision 167): every pair of opposite full-game spread or total sides at two books
-// whose lines leave a gap where both win, priced on the sport's score distribution (src/domain/middles.ts), for
+// The middles board (issue 36, decisions 167 and 189): every pair of opposite full-game spread or total sides, or of
+// one player's over and under (a prop), at two books whose lines leave a gap where both win, priced on the sport's
+// score distribution or the stat's model (src/domain/middles.ts, src/domain/prop-middles.ts), for
 // GET /v1/middles. Built like the EV board (src/server/ev/board.ts): computed from the store on request, once per
 // quantum per horizon (250 ms real time, 1 s delayed), the filters picking rows from it. A delayed reader sees each
 // price as it was at its horizon. Only prices the arbitrage scanner would use count (not suspended, not stale).
@@ -46,20 +53,25 @@ export class MiddlesBoard {
   compute(at: number | undefined, now: number): MiddlesBoardResult {
     const store = this.engine.storeAt(at);
     const instant = at ?? now;
-    // Full-game spreads and totals, grouped by event.
-    const byEvent = new Map<string, MarketState[]>();
+    // Full-game spreads and totals, and over/under props, grouped by event.
+    const byEvent = new Map<string, { game: MarketState[]; props: MarketState[] }>();
     for (const market of store.allMarkets()) {
-      if (!isMiddleMarket(market)) continue;
-      const markets = byEvent.get(market.eventId);
-      if (markets) markets.push(market);
-      else byEvent.set(market.eventId, [market]);
+      const game = isMiddleMarket(market);
+      if (!game && !isPropMiddleMarket(market)) continue;
+      let markets = byEvent.get(market.eventId);
+      if (!markets) byEvent.set(market.eventId, (markets = { game: [], props: [] }));
+      (game ? markets.game : markets.props).push(market);
     }
     const rows: MiddleRow[] = [];
     for (const [eventId, markets] of byEvent) {
       const event = store.event(eventId);
       if (!event) continue;
-      for (const row of eventMiddles(store, event, markets, at, instant, this.scan, this.minBooks).rows)
-        rows.push(row);
+      if (markets.game.length > 0)
+        for (const row of eventMiddles(store, event, markets.game, at, instant, this.scan, this.minBooks).rows)
+          rows.push(row);
+      if (markets.props.length > 0)
+        for (const row of eventPropMiddles(store, event, markets.props, at, instant, this.scan, this.minBooks))
+          rows.push(row);
     }
     rows.sort((a, b) => b.evPct - a.evPct || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return { at: instant, rows };

@@ -1,15 +1,14 @@
-import { toEventDto } from '#domain/event-dto.ts';
+import { toEventDto, toPlayerDto } from '#domain/event-dto.ts';
 import { specLabel, specOutcomeLabel } from '#domain/market-labels.ts';
 import { type BookPrice, type MarketType, type OddsEvent, type Period } from '#domain/markets.ts';
 import { formatAmerican, roundTo } from '#domain/odds.ts';
 import { normalizePlayerName } from '#domain/player-matching.ts';
 import type { Player, PropStatKey } from '#domain/props.ts';
-import type { PlayerSchema } from '#domain/schemas/api/common.ts';
+import type { PlayerDto } from '#domain/schemas/api/common.ts';
 import type { EventOddsDto, MarketDto, PriceDto } from '#domain/schemas/api/odds.ts';
 import type { Arb } from '#domain/schemas/feed.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
 import type { MarketState, OddsStore, StoredPrice } from '#engine/store.ts';
-import type { z } from 'zod';
 import type { DeflatedPiece } from './gzip-join.ts';
 
 // Read models of the paid API over the engine's store. Every read takes `at`: undefined for real-time plans, or the
@@ -85,21 +84,9 @@ export interface OddsFilters {
   stats?: ReadonlySet<PropStatKey> | undefined;
 }
 
-export type PlayerDto = z.infer<typeof PlayerSchema>;
+export type { PlayerDto };
 
-/**
- * The /v1 form of a roster entry: its team as 'home' or 'away' (a team id is resolved against the event), or null when
- * the source did not know it (team '': The Odds API names players without teams).
- */
-export function toPlayerDto(player: Player, event: Pick<OddsEvent, 'home' | 'away'>): PlayerDto {
-  const team =
-    player.team === 'home' || player.team === event.home.id
-      ? 'home'
-      : player.team === 'away' || player.team === event.away.id
-        ? 'away'
-        : null;
-  return { id: player.id, name: player.name, team };
-}
+export { toPlayerDto };
 
 /** The players of an event's roster, in the order they joined. */
 export function eventPlayers(store: OddsStore, event: OddsEvent): PlayerDto[] {

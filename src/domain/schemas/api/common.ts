@@ -35,6 +35,7 @@ export const PlayerSchema = z
       ),
   })
   .meta({ id: 'Player' });
+export type PlayerDto = z.infer<typeof PlayerSchema>;
 export const PeriodSchema = z
   .enum(PERIODS)
   .describe('`full` is the whole game; `h1` first half, `q1` first quarter…');

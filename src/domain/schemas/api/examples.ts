@@ -749,7 +749,7 @@ export const MIDDLES_EXAMPLE = {
     {
       id: 'nfl-buf-kc-20261122|spread|full|fanduel:2.5|draftkings:3.5',
       event: MIDDLE_EVENT,
-      market: { type: 'spread', period: 'full', variable: 'margin' },
+      market: { type: 'spread', period: 'full', variable: 'margin', label: 'Spread' },
       high: {
         book: 'fanduel',
         market_key: 'nfl-buf-kc-20261122|spread|full|-2.5',

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { MIDDLE_MIN_BOOKS } from '../../middles.ts';
-import { BookKeySchema, OutcomeKeySchema } from './common.ts';
+import { BookKeySchema, OutcomeKeySchema, PeriodSchema, PlayerSchema, PropStatSchema } from './common.ts';
 import { MIDDLES_EXAMPLE } from './examples.ts';
 import { BOARD_TIME_FIELDS, EventSchema, PriceLinksSchema } from './odds.ts';
 
-// GET /v1/middles (issue 36, decision 167): pairs of opposite sides of one game's spread or total at two books whose
-// lines leave a gap where both win (src/domain/middles.ts).
+// GET /v1/middles (issue 36, decisions 167 and 189): pairs of opposite sides of one game's spread or total, or of one
+// player's prop, at two books whose lines leave a gap where both win (src/domain/middles.ts, src/domain/prop-middles.ts).
 
 const pct = (what: string) =>
   z.number().describe(`${what}, in percent of the total staked, rounded down to 3 places.`);
@@ -51,23 +51,32 @@ export const MiddleSchema = z
     id: z.string().describe('Stable id of this pair (event, market type, both books and lines).'),
     event: EventSchema,
     market: z.object({
-      type: z.enum(['spread', 'total']),
-      period: z.literal('full').describe('Middles are priced on full-game lines only.'),
+      type: z
+        .enum(['spread', 'total', 'prop'])
+        .describe("`spread` and `total`: a game's full-game lines; `prop`: one player's stat in one period."),
+      period: PeriodSchema.describe(
+        'Game middles are priced on full-game lines only (`full`); a prop middle is on its stat in its period.',
+      ),
       variable: z
-        .enum(['margin', 'total'])
+        .enum(['margin', 'total', 'stat'])
         .describe(
-          'What the lines are on: the final margin (home − away) for spreads, the final total for totals.',
+          "What the lines are on: the final margin (home − away) for spreads, the final total for totals, the player's final figure of the stat for props.",
         ),
+      label: z
+        .string()
+        .describe('As a bettor reads it: "Spread", "Total", "LeBron James Points", "Josh Allen Passing Yards".'),
+      stat: PropStatSchema.optional().describe('Props only (absent for game lines): the stat, as /v1/odds names it.'),
+      player: PlayerSchema.optional().describe("Props only (absent for game lines): the prop's player."),
     }),
-    high: MiddleSideSchema.describe('The side that wins above its line (the home spread side, or the over).'),
-    low: MiddleSideSchema.describe('The side that wins below its line (the away spread side, or the under).'),
+    high: MiddleSideSchema.describe('The side that wins above its line (the home spread side, or an over).'),
+    low: MiddleSideSchema.describe('The side that wins below its line (the away spread side, or an under).'),
     gap: z
       .object({
         from: z.number().int(),
         to: z.number().int(),
       })
       .describe(
-        'The final margins or totals on which both sides win, inclusive: `high.line` < x < `low.line`.',
+        'The final margins, totals or stat figures on which both sides win, inclusive: `high.line` < x < `low.line`.',
       ),
     pushes: z
       .object({
@@ -109,14 +118,14 @@ export const MiddleSchema = z
         'The equal-payout stakes for a total of $100, in cents (the split for any total is `stake_share`).',
       ),
     model: z
-      .enum(['nfl-drives', 'normal'])
+      .enum(['nfl-drives', 'normal', 'prop-poisson', 'prop-normal'])
       .describe(
-        "`nfl-drives`: the NFL drive model (points in 3s and 7s, overtime), its key margins (3, 4, 6, 7, 10, 14) calibrated to a published table of NFL final margins; `normal`: the same-game-parlay model's normal, discretised to whole numbers.",
+        "`nfl-drives`: the NFL drive model (points in 3s and 7s, overtime), its key margins (3, 4, 6, 7, 10, 14) calibrated to a published table of NFL final margins; `normal`: the same-game-parlay model's normal, discretised to whole numbers; for props, `prop-poisson`: a Poisson count (threes, touchdown passes, receptions, hits, total bases, strikeouts, shots, a hockey player's points and shots on goal), `prop-normal`: a normal whose σ grows with the square root of the mean (a basketball player's points, rebounds, assists and their sum; yards), discretised to whole numbers. The prop models' spreads are priors, not fitted to results.",
       ),
     centre: z
       .number()
       .describe(
-        "The distribution's expected margin or total, estimated from every book's de-vigged lines (median; 2 places).",
+        "The distribution's expected margin, total or stat, estimated from every book's de-vigged lines (median; 2 places).",
       ),
   })
   .meta({ id: 'Middle' });
