@@ -58,7 +58,9 @@ describe('player-prop middles', () => {
     expect(propStatModel('nba', 'player_double_double')).toBeUndefined();
     for (const league of Object.keys(PROP_CATALOGUE) as LeagueKey[])
       for (const def of PROP_CATALOGUE[league])
-        expect(propStatModel(league, def.key) !== undefined, `${league} ${def.key}`).toBe(def.kind === 'over_under');
+        expect(propStatModel(league, def.key) !== undefined, `${league} ${def.key}`).toBe(
+          def.kind === 'over_under',
+        );
     for (const models of Object.values(PROP_STAT_MODELS))
       for (const model of Object.values(models))
         if (model.kind === 'normal') expect(model.dispersion).toBeGreaterThan(0);

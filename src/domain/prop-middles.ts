@@ -32,7 +32,11 @@ export type PropStatModel =
     };
 
 const poisson: PropStatModel = { kind: 'poisson' };
-const normal = (dispersion: number, floor: 0 | undefined): PropStatModel => ({ kind: 'normal', dispersion, floor });
+const normal = (dispersion: number, floor: 0 | undefined): PropStatModel => ({
+  kind: 'normal',
+  dispersion,
+  floor,
+});
 
 /**
  * The over/under stats' models per sport (a stat key may mean different things in two sports: a hockey player's

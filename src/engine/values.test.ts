@@ -5,6 +5,7 @@ import { DEFAULT_SCAN_OPTIONS } from './scanner.ts';
 import { MarketSimulator } from './sources/simulation/market-simulator.ts';
 import {
   eventMiddles,
+  eventPropMiddles,
   judgeEv,
   middleMarkets,
   type EvRow,
@@ -49,9 +50,14 @@ function sorted(map: Map<string, unknown>) {
 }
 
 describe('ValueScanner', () => {
-  it.each([1, 2, 3])(
-    'keeps the positive-EV and middles sets equal to a full recomputation at every scan (seed %i)',
-    (seed) => {
+  it.each([
+    [1, false],
+    [2, false],
+    [3, false],
+    [4, true],
+  ])(
+    'keeps the positive-EV and middles sets equal to a full recomputation at every scan (seed %i, player props %s)',
+    (seed, props) => {
       const random = seededRandom(seed);
       let now = T0;
       const engine = new OddsEngine({
@@ -59,7 +65,14 @@ describe('ValueScanner', () => {
         now: () => now,
         values: { ev: true, middles: true },
       });
-      const simulator = new MarketSimulator({ seed, startMs: T0, events: 24, stepMs: 250, props: false });
+      const simulator = new MarketSimulator({
+        seed,
+        startMs: T0,
+        events: props ? 12 : 24,
+        stepMs: 250,
+        props,
+        propsPostedMs: Infinity,
+      });
       // The client's view, built from the changes alone.
       const clientEv = new Map<string, unknown>();
       const clientMiddles = new Map<string, unknown>();
@@ -76,6 +89,7 @@ describe('ValueScanner', () => {
       engine.tick();
       let sawEv = 0;
       let sawMiddles = 0;
+      let sawPropMiddles = 0;
       let scans = 0;
       for (let step = 0; step < 300; step += 1) {
         // Now and then the clock skips ahead with no new price: used prices turn stale on their own.
@@ -100,6 +114,14 @@ describe('ValueScanner', () => {
           const state = store.eventState(event.id)!;
           expectedMiddles.push(
             ...eventMiddles(store, event, middleMarkets(state), undefined, now, DEFAULT_SCAN_OPTIONS).rows,
+            ...eventPropMiddles(
+              store,
+              event,
+              [...state.markets.values()],
+              undefined,
+              now,
+              DEFAULT_SCAN_OPTIONS,
+            ),
           );
         }
         const ev = sorted(byId(values.ev.values(), (row) => row.id, evView));
@@ -111,10 +133,17 @@ describe('ValueScanner', () => {
         expect(sorted(clientMiddles)).toEqual(middles);
         sawEv = Math.max(sawEv, values.ev.size);
         sawMiddles = Math.max(sawMiddles, values.middles.size);
+        sawPropMiddles = Math.max(
+          sawPropMiddles,
+          expectedMiddles.filter((row) => row.type === 'prop').length,
+        );
       }
       // The run does hold positive-EV prices and middles, and changes them.
       expect(sawEv).toBeGreaterThan(5);
       expect(sawMiddles).toBeGreaterThan(5);
+      // With props on, player-prop middles are among them.
+      if (props) expect(sawPropMiddles).toBeGreaterThan(5);
+      else expect(sawPropMiddles).toBe(0);
       expect(changesSeen).toBeGreaterThan(50);
       // Judged once a second: about every fourth tick, and after every skip.
       expect(scans).toBeGreaterThan(70);

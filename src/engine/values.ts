@@ -454,7 +454,8 @@ export function eventPropMiddles(
 ): MiddleRow[] {
   const rows: MiddleRow[] = [];
   for (const family of propFamilies(markets).values())
-    for (const row of propFamilyMiddles(store, event, family, at, instant, limits, minBooks).rows) rows.push(row);
+    for (const row of propFamilyMiddles(store, event, family, at, instant, limits, minBooks).rows)
+      rows.push(row);
   return rows;
 }
 

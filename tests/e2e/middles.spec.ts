@@ -99,6 +99,21 @@ test.describe('middles page', () => {
     for (const row of await rows(page).all()) await expect(row).toContainText('a total of');
   });
 
+  test("player props: the market filter leaves a player's over and under, with his stat and the figures both win on", async ({
+    page,
+  }) => {
+    await page.goto('/betting-tools/middles?market=prop');
+    await expect(page.getByLabel('Market')).toHaveValue('prop');
+    await expect(rows(page).first()).toBeVisible(FIRST_ROWS);
+    for (const row of await rows(page).all()) {
+      await expect(row).toContainText('Player prop');
+      // "LeBron James Points: 25 to 26", and both sides name the player's over and under.
+      await expect(row).toContainText(/: \d+( to \d+)?/);
+      await expect(row).toContainText(/ Over \d+(\.5)?/);
+      await expect(row).toContainText(/ Under \d+(\.5)?/);
+    }
+  });
+
   test('a minimum chance leaves only middles at least that likely', async ({ page }) => {
     await page.goto('/betting-tools/middles?min_prob=10');
     await expect(page.getByTestId('middles-count')).toBeVisible(FIRST_ROWS);

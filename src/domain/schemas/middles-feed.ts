@@ -26,12 +26,14 @@ export const MiddleFeedRowSchema = z.object({
   /** Stable per (event, market type, both books and lines). */
   id: text(400),
   event: FeedEventSchema,
-  /** `spread` or `total` (full game). */
+  /** `spread` or `total` (full game), or `prop` (one player's stat in one period). */
   market_type: text(32),
+  /** As a bettor reads it: "Spread", "Total", "LeBron James Points", "LeBron James 1st Quarter Points". */
+  market_label: text(200),
   /** The side that wins above its line (home spread side, over) and the one that wins below it (away, under). */
   high: MiddleFeedSideSchema,
   low: MiddleFeedSideSchema,
-  /** The final margins or totals on which both sides win, inclusive. */
+  /** The final margins, totals or stat figures on which both sides win, inclusive. */
   gap: z.object({ from: z.int(), to: z.int() }),
   /** The chance of landing in the gap, and of each side pushing (3 places), from the score model. */
   probability: probability,
@@ -41,7 +43,7 @@ export const MiddleFeedRowSchema = z.object({
   ev_pct: z.number(),
   /** What a miss returns at the equal-payout split, in percent, one decimal, rounded down (negative: a loss). */
   worst_case_pct: z.number(),
-  /** `nfl-drives` or `normal` (decision 167). */
+  /** `nfl-drives` or `normal` (decision 167); for props `prop-poisson` or `prop-normal` (decision 189). */
   model: text(32),
 });
 

@@ -67,10 +67,19 @@ export class MiddlesBoard {
       const event = store.event(eventId);
       if (!event) continue;
       if (markets.game.length > 0)
-        for (const row of eventMiddles(store, event, markets.game, at, instant, this.scan, this.minBooks).rows)
+        for (const row of eventMiddles(store, event, markets.game, at, instant, this.scan, this.minBooks)
+          .rows)
           rows.push(row);
       if (markets.props.length > 0)
-        for (const row of eventPropMiddles(store, event, markets.props, at, instant, this.scan, this.minBooks))
+        for (const row of eventPropMiddles(
+          store,
+          event,
+          markets.props,
+          at,
+          instant,
+          this.scan,
+          this.minBooks,
+        ))
           rows.push(row);
     }
     rows.sort((a, b) => b.evPct - a.evPct || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

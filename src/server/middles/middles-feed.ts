@@ -27,6 +27,7 @@ export function toMiddleFeedRow(row: MiddleRow): MiddleFeedRow {
     id: dto.id,
     event: feedEvent(dto.event),
     market_type: dto.market.type,
+    market_label: dto.market.label,
     high: side(dto.high),
     low: side(dto.low),
     gap: dto.gap,

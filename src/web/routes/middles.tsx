@@ -17,7 +17,7 @@ export const meta = () => [
     path: ROUTES.middles,
     title: `Middle Betting Finder: Spread and Total Middles | ${SITE.brand}`,
     description:
-      'Opposite sides of a spread or total at two sportsbooks that can both win: the gap, the chance of landing in it from a score model, the EV, the worst case and the stakes for your total.',
+      'Opposite sides of a spread, total or player prop at two sportsbooks that can both win: the gap, the chance of landing in it from a score or stat model, the EV, the worst case and the stakes for your total.',
     keywords: [
       'middle betting',
       'middles finder',

@@ -64,8 +64,12 @@ export const MiddleSchema = z
         ),
       label: z
         .string()
-        .describe('As a bettor reads it: "Spread", "Total", "LeBron James Points", "Josh Allen Passing Yards".'),
-      stat: PropStatSchema.optional().describe('Props only (absent for game lines): the stat, as /v1/odds names it.'),
+        .describe(
+          'As a bettor reads it: "Spread", "Total", "LeBron James Points", "Josh Allen Passing Yards".',
+        ),
+      stat: PropStatSchema.optional().describe(
+        'Props only (absent for game lines): the stat, as /v1/odds names it.',
+      ),
       player: PlayerSchema.optional().describe("Props only (absent for game lines): the prop's player."),
     }),
     high: MiddleSideSchema.describe('The side that wins above its line (the home spread side, or an over).'),

@@ -8,6 +8,7 @@ import {
   publishedPct,
   scoreDistribution,
 } from '#domain/middles.ts';
+import { propMiddleChances, propStatModel } from '#domain/prop-middles.ts';
 import { MiddlesResponseSchema, type MiddlesResponse } from '#domain/schemas/api/middles.ts';
 import { MiddlesFeedSchema } from '#domain/schemas/middles-feed.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
@@ -232,6 +233,7 @@ describe('GET /tools/middles.json', () => {
           live: false,
         },
         market_type: dto.market.type,
+        market_label: dto.market.label,
         high: {
           book: dto.high.book,
           name: dto.high.outcome.name,
@@ -263,5 +265,84 @@ describe('GET /tools/middles.json', () => {
       headers: { 'if-none-match': plain.headers.etag as string },
     });
     expect(again.statusCode).toBe(304);
+  });
+});
+
+describe('GET /v1/middles, player props', () => {
+  // An NBA game with LeBron James' points: FanDuel, DraftKings and Caesars at 25.5, −110 both ways (the centre: 25.5
+  // points); FanDuel also over/under 24.5 (−105 / −115), DraftKings 26.5 (−110 / −110). FanDuel's over 24.5 with
+  // DraftKings' under 26.5 both win on 25 or 26 points.
+  it("lists a player's over and under at two lines as a prop middle, priced on the stat's model", async () => {
+    app.engine.ingest({
+      kind: 'event',
+      sourceEventId: 'bos-lal',
+      league: 'nba',
+      home: { name: 'Los Angeles Lakers', abbreviation: 'LAL' },
+      away: { name: 'Boston Celtics', abbreviation: 'BOS' },
+      startsAt: clock.now() + 3 * 3_600_000,
+      live: false,
+      players: [{ id: 'p-lebron', name: 'LeBron James', team: 'home' }],
+    });
+    const prop = (book: string, outcome: 'over' | 'under', point: number, american: number) =>
+      app.engine.ingest({
+        kind: 'price',
+        sourceEventId: 'bos-lal',
+        book,
+        market: 'prop',
+        stat: 'player_points',
+        player: { id: 'p-lebron' },
+        outcome,
+        point,
+        american,
+      });
+    for (const book of ['fanduel', 'draftkings', 'caesars']) {
+      prop(book, 'over', 25.5, -110);
+      prop(book, 'under', 25.5, -110);
+    }
+    prop('fanduel', 'over', 24.5, -105);
+    prop('fanduel', 'under', 24.5, -115);
+    prop('draftkings', 'over', 26.5, -110);
+    prop('draftkings', 'under', 26.5, -110);
+    app.engine.tick();
+    clock.advance(1_000);
+    const body = await middles(keys.elite, '?markets=props&league=nba');
+    expect(body.middles.length).toBeGreaterThan(0);
+    expect(body.middles.every((row) => row.market.type === 'prop')).toBe(true);
+    const middle = body.middles.find((row) => row.high.line === 24.5 && row.low.line === 26.5)!;
+    expect(middle).toMatchObject({
+      market: {
+        type: 'prop',
+        period: 'full',
+        variable: 'stat',
+        stat: 'player_points',
+        label: 'LeBron James Points',
+        player: { id: 'p-lebron', name: 'LeBron James', team: 'home' },
+      },
+      high: {
+        book: 'fanduel',
+        point: 24.5,
+        outcome: { outcome: 'over', name: 'LeBron James Points Over 24.5' },
+      },
+      low: {
+        book: 'draftkings',
+        point: 26.5,
+        outcome: { outcome: 'under', name: 'LeBron James Points Under 26.5' },
+      },
+      gap: { from: 25, to: 26 },
+      pushes: { high: null, low: null },
+      model: 'prop-normal',
+      centre: 25.5,
+    });
+    const model = propStatModel('nba', 'player_points')!;
+    const chances = propMiddleChances(model, 25.5, 24.5, 26.5);
+    expect(middle.probability.middle).toBeCloseTo(chances.middle, 6);
+    expect(middle.ev_pct).toBe(
+      publishedPct(middleEv(middle.high.price.decimal, middle.low.price.decimal, chances)),
+    );
+    // Game lines are left out by the filter, and listed with them without it.
+    expect((await middles(keys.elite, '?markets=spread,total&league=nba')).total).toBe(0);
+    const all = await middles(keys.elite);
+    expect(all.middles.some((row) => row.id === middle.id)).toBe(true);
+    expect(all.middles.some((row) => row.market.type === 'spread')).toBe(true);
   });
 });

@@ -27,7 +27,9 @@ export async function middlesRoutes(app: FastifyInstance, { now }: { now: () => 
           league: LeagueKeySchema.optional(),
           markets: csv(z.enum(['spread', 'total', 'props']))
             .optional()
-            .describe('Only these market types: `spread`, `total`, `props` (player props; default all three).'),
+            .describe(
+              'Only these market types: `spread`, `total`, `props` (player props; default all three).',
+            ),
           books: csv(BookKeySchema)
             .optional()
             .describe('Only pairs whose two books are both among these (the centre still uses every book).'),

@@ -17,7 +17,7 @@ const TOOLS = [
   {
     title: 'Middles finder',
     to: ROUTES.middles,
-    body: 'Two sides of a spread or total at two books whose lines leave a gap where both bets win, with the chance of the gap from a score model, the EV, what a miss costs and the stakes for your total. A chance, not a guarantee.',
+    body: 'Two sides of a spread, total or player prop at two books whose lines leave a gap where both bets win, with the chance of the gap from a score or stat model, the EV, what a miss costs and the stakes for your total. A chance, not a guarantee.',
   },
 ] as const;
 

@@ -35,8 +35,9 @@ import {
   type MiddlesView,
 } from '../lib/middles-view.ts';
 
-// The middles page (issue 36, docs/product.md §2, decision 169): the public feed's pairs of opposite spread or total
-// sides at two books whose lines leave a gap where both win, with the chance of the gap from the score model, the
+// The middles page (issue 36, docs/product.md §2, decisions 169 and 189): the public feed's pairs of opposite spread,
+// total or player-prop sides at two books whose lines leave a gap where both win, with the chance of the gap from the
+// score or stat model, the
 // pair's EV, what a miss costs and the stakes for the visitor's total. The filters, the total and the odds format live
 // in the URL; the visitor's sportsbooks and stored odds format are the arbitrage page's (the route passes them in).
 
@@ -46,7 +47,7 @@ const FORMAT_NAMES: Record<OddsFormat, string> = {
   fractional: 'Fractional',
   probability: 'Probability',
 };
-const MARKET_NAMES: Record<string, string> = { spread: 'Spread', total: 'Total' };
+const MARKET_NAMES: Record<string, string> = { spread: 'Spread', total: 'Total', prop: 'Player props' };
 
 export interface MiddlesToolProps {
   /** The visitor's sportsbooks (the arbitrage page's choice, kept in localStorage). */
@@ -68,18 +69,20 @@ export function MiddlesTool({ books, booksControl, states, storedFormat, onForma
       title="Middles finder"
       intro={
         <>
-          Two opposite sides of one game&apos;s spread or total at two sportsbooks, at lines that leave a gap
-          where both bets win: the home side −2.5 at one book and the away side +3.5 at another both win if
-          the home side wins by exactly 3. The chance of the gap comes from a model of final scores.
+          Two opposite sides of one game&apos;s spread or total, or of one player&apos;s prop, at two
+          sportsbooks, at lines that leave a gap where both bets win: the home side −2.5 at one book and the
+          away side +3.5 at another both win if the home side wins by exactly 3; a player&apos;s over 24.5
+          points and under 26.5 both win on 25 or 26. The chance of the gap comes from a model of final scores
+          or of the player&apos;s stat.
         </>
       }
       note={
         <>
           <strong className="font-semibold">A middle is a chance, not a guarantee.</strong> Both bets win only
-          if the final margin or total lands in the gap. Most of the time it misses: one bet wins, the other
-          loses, and you lose the <em>worst case</em> shown (the two books&apos; margin on your total stake,
-          with the stakes split so that either bet alone pays the same). A middle is worth it only if the
-          chance of the gap pays for those misses: that is its EV.
+          if the final margin, total or player&apos;s figure lands in the gap. Most of the time it misses: one
+          bet wins, the other loses, and you lose the <em>worst case</em> shown (the two books&apos; margin on
+          your total stake, with the stakes split so that either bet alone pays the same). A middle is worth
+          it only if the chance of the gap pays for those misses: that is its EV.
         </>
       }
       filters={
@@ -329,7 +332,9 @@ function MiddleRowItem({
       <div className="min-w-0">
         <p className="text-sm text-slate-100">{gapText(row)}</p>
         <p className="text-xs text-slate-400">
-          {MARKET_NAMES[row.market_type] ?? row.market_type}, full game
+          {row.market_type === 'prop'
+            ? 'Player prop'
+            : `${MARKET_NAMES[row.market_type] ?? row.market_type}, full game`}
         </p>
       </div>
       <Side side={row.high} stake={figures.stakes[0]} format={format} state={states[row.high.book]} />

@@ -24,6 +24,7 @@ const row = (over: Partial<MiddleFeedRow> = {}): MiddleFeedRow => ({
     live: false,
   },
   market_type: 'spread',
+  market_label: 'Spread',
   high: {
     book: 'fanduel',
     name: 'Kansas City Chiefs -2.5',
@@ -138,12 +139,15 @@ describe('middleFigures', () => {
 });
 
 describe('gapText', () => {
-  it('names where both sides win: the home side by a margin, the away side, or a total', () => {
+  it("names where both sides win: the home side by a margin, the away side, a total, or a player's stat", () => {
     expect(gapText(row())).toBe('Kansas City Chiefs win by 3');
     expect(gapText(row({ gap: { from: 3, to: 4 } }))).toBe('Kansas City Chiefs win by 3 to 4');
     expect(gapText(row({ gap: { from: -7, to: -4 } }))).toBe('Buffalo Bills win by 4 to 7');
     expect(gapText(row({ gap: { from: -1, to: 1 } }))).toBe('a margin of -1 to 1 (home − away)');
     expect(gapText(row({ market_type: 'total', gap: { from: 45, to: 47 } }))).toBe('a total of 45 to 47');
+    expect(
+      gapText(row({ market_type: 'prop', market_label: 'LeBron James Points', gap: { from: 25, to: 26 } })),
+    ).toBe('LeBron James Points: 25 to 26');
   });
 });
 

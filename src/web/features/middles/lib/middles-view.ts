@@ -9,7 +9,7 @@ import { emptyFeedText, numberParam, oneOf, tokenParam } from '#web/lib/finder-v
 // and each row's stakes and outcomes for the visitor's total stake, recomputed in the browser from the row's two
 // prices with the arbitrage page's equal-payout split (src/domain/wagers.ts). Pure functions, tested on their own.
 
-export const MIDDLE_MARKETS = ['spread', 'total'] as const;
+export const MIDDLE_MARKETS = ['spread', 'total', 'prop'] as const;
 export type MiddleMarket = (typeof MIDDLE_MARKETS)[number];
 export const ODDS_FORMATS: readonly OddsFormat[] = ['american', 'decimal', 'fractional', 'probability'];
 
@@ -108,10 +108,14 @@ export function middleFigures(row: Pick<MiddleFeedRow, 'high' | 'low'>, totalCen
   };
 }
 
-/** "Kansas City Chiefs win by 3", "Buffalo Bills win by 1 to 2", "a total of 45 to 47": where both sides win. */
-export function gapText(row: Pick<MiddleFeedRow, 'market_type' | 'gap' | 'event'>): string {
+/**
+ * "Kansas City Chiefs win by 3", "Buffalo Bills win by 1 to 2", "a total of 45 to 47", "LeBron James Points: 25 to 26":
+ * where both sides win.
+ */
+export function gapText(row: Pick<MiddleFeedRow, 'market_type' | 'market_label' | 'gap' | 'event'>): string {
   const { from, to } = row.gap;
   const range = (a: number, b: number) => (a === b ? `${a}` : `${a} to ${b}`);
+  if (row.market_type === 'prop') return `${row.market_label}: ${range(from, to)}`;
   if (row.market_type === 'total') return `a total of ${range(from, to)}`;
   if (from > 0) return `${row.event.home} win by ${range(from, to)}`;
   if (to < 0) return `${row.event.away} win by ${range(-to, -from)}`;
