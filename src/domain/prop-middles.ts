@@ -129,17 +129,31 @@ export function propMeanFor(model: PropStatModel, line: number, pOver: number): 
     const mean = root * root;
     return Number.isFinite(mean) && mean > 0 ? mean : undefined;
   }
-  const need = Math.floor(line) + 1;
-  const over = (lambda: number) => 1 - poissonCdf(need - 1, lambda);
-  let lo = 1e-9;
+  return poissonMeanFor(Math.floor(line) + 1, pOver);
+}
+
+/**
+ * λ with P(X ≥ need) = p for X ~ Poisson(λ): Newton's method on λ (the derivative of P(X ≥ n) in λ is P(X = n − 1)),
+ * kept inside a bracket that each step narrows, bisecting when a step would leave it. Undefined when no λ up to
+ * 4 · need + 20 gives it.
+ */
+function poissonMeanFor(need: number, p: number): number | undefined {
+  let lo = 0;
   let hi = Math.max(1, need * 4 + 20);
-  if (over(hi) < pOver) return undefined;
-  for (let i = 0; i < 60; i += 1) {
-    const mid = (lo + hi) / 2;
-    if (over(mid) < pOver) lo = mid;
-    else hi = mid;
+  if (1 - poissonCdf(need - 1, hi) < p) return undefined;
+  let lambda = Math.max(need - 0.5, 0.5);
+  for (let i = 0; i < 100; i += 1) {
+    const f = 1 - poissonCdf(need - 1, lambda) - p;
+    if (Math.abs(f) < 1e-13) return lambda;
+    if (f < 0) lo = lambda;
+    else hi = lambda;
+    const slope = poissonPmf(need - 1, lambda);
+    let next = slope > 0 ? lambda - f / slope : Number.NaN;
+    if (!(next > lo && next < hi)) next = (lo + hi) / 2;
+    if (Math.abs(next - lambda) < 1e-12 * Math.max(1, lambda)) return next;
+    lambda = next;
   }
-  return (lo + hi) / 2;
+  return lambda;
 }
 
 /** One book's two sides of one line of a player's stat: decimal odds of the over and of the under. */
@@ -160,6 +174,9 @@ export function propCentre(
   minBooks: number = MIDDLE_MIN_BOOKS,
 ): number | undefined {
   const books = new Set<string>();
+  for (const quote of quotes) if (quote.over > 1 && quote.under > 1) books.add(quote.book);
+  if (books.size < minBooks) return undefined;
+  books.clear();
   const estimates: number[] = [];
   for (const quote of quotes) {
     if (!(quote.over > 1 && quote.under > 1)) continue;
