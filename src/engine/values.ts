@@ -425,7 +425,7 @@ export function propFamilyMiddles(
     return { rows, validUntil: Infinity };
   const spec = first.spec as PropMarketSpec;
   const model = propStatModel(event.league, spec.stat);
-  if (model === undefined) return { rows, validUntil: Infinity };
+  if (model === undefined || !someMiddleLines(markets)) return { rows, validUntil: Infinity };
   const maxAge = event.live ? limits.maxAgeLiveMs : limits.maxAgePreMatchMs;
   const quotes: MiddleQuote[] = [];
   let validUntil = Infinity;
@@ -440,6 +440,21 @@ export function propFamilyMiddles(
     rows.push(propMiddleRow(event, spec, model, centre, chances, high, low, instant));
   });
   return { rows, validUntil };
+}
+
+/**
+ * Whether two of the markets' lines leave a whole number between them (`isMiddleLines` of the lowest and the highest):
+ * a family hung at one line, or at lines less than one apart, has no middle whatever its prices, and is not priced.
+ */
+function someMiddleLines(markets: readonly MarketState[]): boolean {
+  let low = Infinity;
+  let high = -Infinity;
+  for (const market of markets) {
+    const point = market.spec.point!;
+    if (point < low) low = point;
+    if (point > high) high = point;
+  }
+  return isMiddleLines(low, high);
 }
 
 /** An event's player-prop middles, family by family (what the REST board and the tests recompute). */
