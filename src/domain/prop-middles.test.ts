@@ -14,6 +14,7 @@ import {
 } from './prop-middles.ts';
 import { PROP_CATALOGUE } from './props.ts';
 import { seededRandom } from './random.ts';
+import { poissonDraw } from '#tests/support/sampling.ts';
 
 // Player-prop middles' model (decision 189): the mean read off a de-vigged over, the centre of several books, and the
 // chances of a middle, each against what the stated distribution says when sampled.
@@ -30,17 +31,7 @@ function overChance(model: PropStatModel, mean: number, line: number): number {
 
 /** One draw of the stat under the model (the normal discretised to whole numbers, floored where the model says). */
 function draw(model: PropStatModel, mean: number, random: () => number): number {
-  if (model.kind === 'poisson') {
-    // Knuth's product of uniforms.
-    const limit = Math.exp(-mean);
-    let k = 0;
-    let product = random();
-    while (product > limit) {
-      k += 1;
-      product *= random();
-    }
-    return k;
-  }
+  if (model.kind === 'poisson') return poissonDraw(mean, random);
   for (;;) {
     const u = Math.max(random(), 1e-12);
     const z = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { poissonDraw } from '#tests/support/sampling.ts';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from './random.ts';
 import { calibrateSgp, jointProbability, type SgpModelLeg, type SgpVariable } from './sgp.ts';
@@ -149,16 +150,7 @@ function simulate(
   seed: number,
 ): number {
   const random = seededRandom(seed);
-  const draw = (mean: number) => {
-    const limit = Math.exp(-mean);
-    let k = 0;
-    let product = random();
-    while (product > limit) {
-      k += 1;
-      product *= random();
-    }
-    return k;
-  };
+  const draw = (mean: number) => poissonDraw(mean, random);
   const { home, away, rho } = model;
   const tau = (x: number, y: number) =>
     x === 0 && y === 0
