@@ -20,6 +20,9 @@ const shared = {
   SITE_URL: 'https://example.test',
   LOG_LEVEL: 'error',
   SIM_PROPS: 'false',
+  // The value scan on (decision 170), as an operator sets it for every instance: the api instances judge their own
+  // stores, the ingest instances keep no sets (they serve no stream).
+  STREAM_VALUES: 'true',
   SERVER_SECRET: 'cluster-test-secret-0123456789abcdef0123',
   ADMIN_TOKEN: 'cluster-test-admin-token-0123456789',
 };
@@ -61,6 +64,12 @@ async function cluster(port: number): Promise<ClusterCheck> {
   const response = await fetch(`${base(port)}/readyz`);
   const body = (await response.json()) as { checks: { cluster: ClusterCheck } };
   return body.checks.cluster;
+}
+
+async function engineCheck(port: number): Promise<{ values: boolean }> {
+  const response = await fetch(`${base(port)}/readyz`);
+  return ((await response.json()) as { checks: { engine: { details: { values: boolean } } } }).checks.engine
+    .details;
 }
 
 interface HistoryDetails {
@@ -114,6 +123,26 @@ function changeIds(stream: RawStream): string[] {
   );
 }
 
+interface StreamEvent {
+  id: string;
+  event: string;
+  data: string;
+}
+
+/** The positive-EV and middle events a stream received whole (not one cut off by the abort), in order. */
+function valueEvents(stream: RawStream): StreamEvent[] {
+  return [
+    ...stream.text().matchAll(/^id: (\S+)\nevent: (ev|ev_removed|middle|middle_removed)\ndata: (.*)\n\n/gm),
+  ].map((match) => ({ id: match[1]!, event: match[2]!, data: match[3]! }));
+}
+
+/** An api instance's change id (`<entry ms>-<entry seq>-<index>`) as numbers, to order two instances' ids. */
+const position = (id: string) => id.split('-').map(Number) as [number, number, number];
+const compareIds = (a: string, b: string) => {
+  const [x, y] = [position(a), position(b)];
+  return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+};
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const generatedAt = (body: string) => (JSON.parse(body) as { generated_at: number }).generated_at;
@@ -128,11 +157,14 @@ describe('one ingest leader, a standby and two api instances (ROLE, Redis Stream
       return leading.length === 1 ? leading[0] : null;
     }, 'exactly one ingest leader');
     const standbyPort = INGEST_PORTS.find((port) => port !== leaderPort)!;
+    // STREAM_VALUES is set on every instance; the ingest instances serve no stream and keep no sets.
+    for (const port of INGEST_PORTS) expect(await engineCheck(port)).toMatchObject({ values: false });
     expect((await cluster(standbyPort)).details.leader).toMatch(new RegExp(`^\\d+:ingest-${leaderPort}$`));
 
     API_PORTS.map((port) => start('api', port));
     await Promise.all(API_PORTS.map((port) => processes.ready(base(port))));
     for (const port of API_PORTS) {
+      expect(await engineCheck(port)).toMatchObject({ values: true });
       const check = await cluster(port);
       expect(check.ok).toBe(true);
       expect(check.details).toMatchObject({ role: 'api', following: true });
@@ -147,8 +179,11 @@ describe('one ingest leader, a standby and two api instances (ROLE, Redis Stream
     // A stream client that reconnects to the other api instance with its Last-Event-ID misses no change: what it
     // gets, before and after, is exactly what a client that stayed connected got over the same span.
     const key = await eliteKey(API_PORTS[0]);
-    const stream = (port: number, headers: Record<string, string> = {}) =>
-      openRawStream(`${base(port)}/v1/stream?initial=false`, { 'x-api-key': key, ...headers });
+    const stream = (port: number, headers: Record<string, string> = {}, query = '') =>
+      openRawStream(`${base(port)}/v1/stream?initial=false${query ? `&${query}` : ''}`, {
+        'x-api-key': key,
+        ...headers,
+      });
     const stayed = await stream(API_PORTS[1]);
     const first = await stream(API_PORTS[0]);
     expect(first.status).toBe(200);
@@ -172,6 +207,27 @@ describe('one ingest leader, a standby and two api instances (ROLE, Redis Stream
     expect(from).toBeGreaterThanOrEqual(0);
     expect(got).toEqual(all.slice(from, from + got.length));
     expect(seen.at(-1)).toMatch(/^\d+-\d+-\d+$/);
+
+    // The positive-EV and middles changes (types=ev,middle): each api instance judges its own copy of the leader's
+    // prices at the instants of the leader's snapshots, so both send the same changes under the same ids, and a
+    // client can resume them on either. Both streams open together; they are compared from the later first id.
+    const values = await Promise.all(API_PORTS.map((port) => stream(port, {}, 'types=ev,middle')));
+    await waitFor(
+      () => values.every((each) => valueEvents(each).length >= 60),
+      'value changes on both api instances',
+      20_000,
+    );
+    for (const each of values) each.abort();
+    const [one, two] = values.map(valueEvents) as [StreamEvent[], StreamEvent[]];
+    const firstCommon = compareIds(one[0]!.id, two[0]!.id) >= 0 ? one[0]!.id : two[0]!.id;
+    const common = (events: StreamEvent[]) =>
+      events.filter((event) => compareIds(event.id, firstCommon) >= 0);
+    const length = Math.min(common(one).length, common(two).length);
+    expect(length).toBeGreaterThanOrEqual(40);
+    expect(common(one).slice(0, length)).toEqual(common(two).slice(0, length));
+    const kinds = new Set(common(one).map((event) => event.event));
+    expect(kinds.has('ev') && kinds.has('middle')).toBe(true);
+    for (const event of common(one)) expect(event.id).toMatch(/^\d+-\d+-\d+$/);
 
     // A client that last heard the old leader's changes, and comes back to the other api instance after the takeover.
     const across = await stream(API_PORTS[0]);

@@ -88,6 +88,7 @@ export const PRICE_HISTORY_MS = Math.max(...PLANS.map(delayMs)) + 10_000;
 export const enginePlugin = fp(
   async (app: FastifyInstance, options: EnginePluginOptions) => {
     const role = app.config.ROLE;
+    const valuesOn = app.config.STREAM_VALUES && role !== 'ingest';
     const createConfiguredSource = () =>
       createSource({
         ODDS_SOURCE: app.config.ODDS_SOURCE,
@@ -120,7 +121,9 @@ export const enginePlugin = fp(
         ...options.engine?.limits,
       },
       source: source.name,
-      values: { ev: app.config.STREAM_VALUES, middles: app.config.STREAM_VALUES },
+      // The sets feed the stream's `ev` and `middle` events: an ingest instance serves no stream, so it keeps none (the
+      // api instances judge their own stores; decision 170).
+      values: { ev: valuesOn, middles: valuesOn },
       encode: snapshotEntry,
       onDrop: (reason, count) => pendingDrops.set(reason, (pendingDrops.get(reason) ?? 0) + count),
     });
@@ -151,6 +154,8 @@ export const enginePlugin = fp(
           accepted: stats.accepted,
           dropped: stats.dropped,
           drops: stats.drops,
+          // Whether this instance keeps the positive-EV and middles sets for the stream (STREAM_VALUES; decision 170).
+          values: engine.values !== undefined,
         },
       };
     });
