@@ -54,6 +54,9 @@ export default defineConfig({
         test: {
           name: 'site',
           include: READS_THE_BUILD,
+          // As `server`: the files share a process, so the built site is read and compressed once a worker, not once a
+          // file (decision 190).
+          isolate: false,
           env: { SHARPLINE_TEST_READS_BUILD: '1' },
         },
       },
