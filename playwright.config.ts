@@ -23,7 +23,13 @@ export default defineConfig({
   // summary (scripts/test.sh) names every test that needed it, so a flaky test is seen and fixed (decision 172).
   retries: process.env.CI ? 1 : 0,
   forbidOnly: true,
-  reporter: process.env.CI ? [['list']] : [['list']],
+  // E2E_CPU_REPORT=<file.json> adds where each test's CPU went (tests/support/cpu-reporter.ts; run it with one worker).
+  reporter: [
+    ['list'],
+    ...(process.env.E2E_CPU_REPORT
+      ? [['./tests/support/cpu-reporter.ts', { outputFile: process.env.E2E_CPU_REPORT }] as [string, unknown]]
+      : []),
+  ],
   // 60 s a test: the heaviest (full-page screenshots, then axe) took 31–34 s in CI on a slower machine, beside both
   // Vitest suites on two cores (decision 172).
   timeout: 60_000,

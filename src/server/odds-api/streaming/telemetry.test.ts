@@ -24,7 +24,7 @@ describe('StreamHub release figures', () => {
 });
 
 describe('LoopTelemetry', () => {
-  it('merges per-second windows since a time: p50, p99 and the longest stall', () => {
+  it('gives the delays since a time: p50, p99 and the longest stall', () => {
     let now = 1_000_000;
     const loop = new LoopTelemetry(() => now);
     for (let index = 0; index < 199; index += 1) loop.record(1);
@@ -37,10 +37,27 @@ describe('LoopTelemetry', () => {
     expect(all.delayMs.max).toBeLessThanOrEqual(80.1);
     expect(all.delayMs.p50).toBeCloseTo(1, 1);
     expect(all.delayMs.p99).toBeCloseTo(1, 1);
-    // Since after the first window ended: only the current one, without the stall.
+    // Since the last sample's time: only that one, without the stall.
     const recent = loop.stats(now);
     expect(recent.samples).toBe(1);
     expect(recent.delayMs.max).toBeCloseTo(2, 1);
+  });
+
+  it('keeps the newest 2^17 samples (about 11 minutes of its timer) in a fixed ring, the older ones forgotten', () => {
+    let now = 0;
+    const loop = new LoopTelemetry(() => now);
+    for (let index = 0; index < 100; index += 1) loop.record(500); // stalls, then a full ring of calm
+    for (let index = 0; index < 2 ** 17; index += 1) {
+      now += 5;
+      loop.record(index % 2 === 0 ? 1 : 3);
+    }
+    const stats = loop.stats(0);
+    expect(stats.samples).toBe(2 ** 17);
+    expect(stats.delayMs.max).toBe(3);
+    expect(stats.delayMs.p50).toBe(1);
+    expect(stats.delayMs.p99).toBe(3);
+    // A time inside the ring: only the samples from it on (the last 1,000 of them).
+    expect(loop.stats(now - 999 * 5).samples).toBe(1000);
   });
 
   it('measures real stalls of the event loop once started', async () => {

@@ -1,5 +1,3 @@
-import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
-
 // What real-time releases cost, for operators (`GET /admin/streams`) and the stream benches: each release with
 // clients records its synchronous fan-out and its delivery time (docs/decisions/085); and how late the event loop
 // runs, since every stall delays every stream (issue 17).
@@ -47,8 +45,13 @@ export class ReleaseTelemetry {
 
 /** How often the loop monitor's timer asks to run (as `monitorEventLoopDelay`'s default resolution, halved). */
 const LOOP_RESOLUTION_MS = 5;
-/** Per-second windows of loop delays remembered (10 minutes). */
-const LOOP_WINDOWS = 600;
+/**
+ * Loop delays remembered: 2^17, about 11 minutes of the timer's 200 samples a second (more when the loop stalls, since
+ * a stalled timer samples less often). A fixed ring of 1.5 MB: the per-second HDR histograms this replaced cost
+ * ~170 KB each, ~100 MB over the 10 minutes they were kept, and were most of `npm start`'s growth in resident memory
+ * (docs/decisions/191).
+ */
+const LOOP_SAMPLES = 1 << 17;
 
 /** Event-loop delay since a time: how late a 5 ms timer ran (p50, p99) and the longest stall seen. */
 export interface LoopStats {
@@ -57,21 +60,21 @@ export interface LoopStats {
 }
 
 /**
- * Measures event-loop delay as `monitorEventLoopDelay` does (a repeating timer's lateness), but in per-second
- * windows that can be merged, so that a load test can ask for the delays since its start while the process keeps
- * running (`monitorEventLoopDelay` offers one histogram since its last reset). A stall of 80 ms shows as one sample
- * of ~75 ms; `max` is the longest stall.
+ * Measures event-loop delay as `monitorEventLoopDelay` does (a repeating timer's lateness), but keeps each sample with
+ * its time, so that a load test can ask for the delays since its start while the process keeps running
+ * (`monitorEventLoopDelay` offers one histogram since its last reset). A stall of 80 ms shows as one sample of ~75 ms;
+ * `max` is the longest stall. Percentiles are exact (nearest rank) over the samples asked for.
  */
 export class LoopTelemetry {
-  private readonly windows: { at: number; histogram: RecordableHistogram }[] = [];
-  private current: RecordableHistogram = createHistogram();
-  private currentAt: number;
+  /** When each sample was taken (the hub's clock) and its delay in ms, in a ring: `next` is the oldest once full. */
+  private readonly times = new Float64Array(LOOP_SAMPLES);
+  private readonly delays = new Float32Array(LOOP_SAMPLES);
+  private next = 0;
+  private count = 0;
   private last = performance.now();
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly now: () => number = Date.now) {
-    this.currentAt = now();
-  }
+  constructor(private readonly now: () => number = Date.now) {}
 
   start(): void {
     if (this.timer) return;
@@ -87,27 +90,27 @@ export class LoopTelemetry {
 
   /** Records one delay (ms); the timer calls it, tests may too. */
   record(delayMs: number): void {
-    const now = this.now();
-    if (now - this.currentAt >= 1000) {
-      this.windows.push({ at: this.currentAt, histogram: this.current });
-      if (this.windows.length > LOOP_WINDOWS) this.windows.shift();
-      this.current = createHistogram();
-      this.currentAt = now;
-    }
-    this.current.record(Math.max(1, Math.round(delayMs * 1e6)));
+    this.times[this.next] = this.now();
+    this.delays[this.next] = delayMs;
+    this.next = (this.next + 1) % LOOP_SAMPLES;
+    if (this.count < LOOP_SAMPLES) this.count += 1;
   }
 
-  /** The delays recorded in the windows that end after `sinceMs` (clock of the hub), the current one included. */
+  /** The delays recorded at or after `sinceMs` (clock of the hub) that the ring still holds. */
   stats(sinceMs: number): LoopStats {
-    const merged = createHistogram();
-    for (const window of this.windows) if (window.at + 1000 > sinceMs) merged.add(window.histogram);
-    merged.add(this.current);
-    const ms = (ns: number) => Math.round(ns / 1e4) / 100;
-    if (merged.count === 0) return { samples: 0, delayMs: { p50: 0, p99: 0, max: 0 } };
-    return {
-      samples: merged.count,
-      delayMs: { p50: ms(merged.percentile(50)), p99: ms(merged.percentile(99)), max: ms(merged.max) },
-    };
+    const picked = new Float32Array(this.count);
+    let samples = 0;
+    for (let age = 1; age <= this.count; age += 1) {
+      const slot = (this.next - age + LOOP_SAMPLES) % LOOP_SAMPLES;
+      if (this.times[slot]! < sinceMs) continue;
+      picked[samples] = this.delays[slot]!;
+      samples += 1;
+    }
+    if (samples === 0) return { samples: 0, delayMs: { p50: 0, p99: 0, max: 0 } };
+    const sorted = picked.subarray(0, samples).sort();
+    const at = (p: number) => sorted[Math.min(samples - 1, Math.ceil(p * samples) - 1)]!;
+    const ms = (value: number) => Math.round(value * 100) / 100;
+    return { samples, delayMs: { p50: ms(at(0.5)), p99: ms(at(0.99)), max: ms(sorted[samples - 1]!) } };
   }
 
   private sample(): void {
