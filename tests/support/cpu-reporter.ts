@@ -36,7 +36,12 @@ function chromiumSeconds(): number {
 
 /** The machine's busy CPU-seconds since boot (user, nice, system, irq, softirq, steal). */
 function machineSeconds(): number {
-  const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const fields = readFileSync('/proc/stat', 'utf8')
+    .split('\n', 1)[0]!
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
   const [user, nice, system, , , irq, softirq, steal] = fields;
   return (user! + nice! + system! + irq! + softirq! + steal!) / TICKS_PER_SECOND;
 }
@@ -101,6 +106,9 @@ export default class CpuReporter implements Reporter {
         wall: round(sums.wall),
       }))
       .sort((a, b) => b.chromium - a.chromium);
-    writeFileSync(this.#output, `${JSON.stringify({ status: result.status, bySpec, tests: this.#rows }, null, 1)}\n`);
+    writeFileSync(
+      this.#output,
+      `${JSON.stringify({ status: result.status, bySpec, tests: this.#rows }, null, 1)}\n`,
+    );
   }
 }
