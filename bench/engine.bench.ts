@@ -5,7 +5,9 @@
 // its figures stay comparable with earlier runs; the props figures are recorded beside them (docs/benchmarks.md).
 // Figures: updates processed per second (ingest + incremental scans + snapshots, one core), p50/p99 time from an
 // update's ingestion to the end of the tick that publishes its effect (processing only; production adds up to one
-// 250 ms publish period), and the same replay with a full rescan on every tick, as a ratio (decision 096).
+// 250 ms publish period), the collector's longest pauses inside the replay (`gc`, from Node's performance entries),
+// and the same replay with a full rescan on every tick, as a ratio (decision 096). The event loop turns between two
+// ticks, as in the server (BENCH_ENGINE_YIELD=false: back to back, as before 2026-12-04).
 // Knobs: BENCH_ENGINE_EVENTS (2,000), BENCH_ENGINE_UPDATES (1,000,000; a smaller run: 200000), BENCH_ENGINE_MODES
 // (both | incremental | full: one path alone, for profiling; `values`: the incremental engine with its positive-EV and
 // middles sets off and on (decision 170), alternating, BENCH_ENGINE_VALUES_RUNS (3) runs of each, every figure and
@@ -16,6 +18,7 @@
 // Writes bench/results/engine.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { constants as perfConstants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { OddsEngine } from '#engine/engine.ts';
@@ -36,6 +39,9 @@ const T0 = Date.UTC(2026, 0, 1);
 const MODES = process.env.BENCH_ENGINE_MODES ?? 'both';
 // With MODES=values: which sets are on in the `on` runs (both | ev | middles).
 const VALUE_SETS = process.env.BENCH_ENGINE_VALUE_SETS ?? 'both';
+// Whether the event loop turns between two ticks of the replay, as in the server (default); `false`: ticks back to
+// back, as before session 27 (no collector task can run between them).
+const YIELD = process.env.BENCH_ENGINE_YIELD !== 'false';
 
 console.log(
   `generating ${TARGET_UPDATES} updates over ${EVENTS} events × 15 books${PROPS ? ', with player props' : ''}...`,
@@ -215,6 +221,22 @@ let total = 0;
 const ticks = batchSizes.length;
 console.log(`${total} price updates after the initial state, in ${ticks} ticks of ${STEP_MS} ms`);
 
+/** The longest of the collector's pauses, major (mark-compact) and minor (scavenge), and how many there were. */
+function gcPauses(entries: readonly PerformanceEntry[]) {
+  const kind = (entry: PerformanceEntry) => (entry as { detail?: { kind?: number } }).detail?.kind;
+  const longest = (list: readonly PerformanceEntry[]) =>
+    Number(Math.max(0, ...list.map((entry) => entry.duration)).toFixed(2));
+  const major = entries.filter((entry) => kind(entry) === perfConstants.NODE_PERFORMANCE_GC_MAJOR);
+  const minor = entries.filter((entry) => kind(entry) === perfConstants.NODE_PERFORMANCE_GC_MINOR);
+  return {
+    longestPauseMs: longest(entries),
+    longestMajorMs: longest(major),
+    longestMinorMs: longest(minor),
+    majors: major.length,
+    minors: minor.length,
+  };
+}
+
 function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 }
@@ -253,7 +275,7 @@ function fullRescanTicker(store: OddsStore, now: () => number) {
 setFlagsFromString('--expose-gc');
 const collect = runInNewContext('gc') as () => void;
 
-function run(mode: 'incremental' | 'full rescan', values = false) {
+async function run(mode: 'incremental' | 'full rescan', values = false) {
   collect();
   // What the heap holds before the run (the harness's own), taken from the live heap after it.
   const heapBefore = process.memoryUsage().heapUsed;
@@ -293,6 +315,11 @@ function run(mode: 'incremental' | 'full rescan', values = false) {
   // Generating each batch (the simulator's work, not the engine's) is timed apart and subtracted.
   let generationMs = 0;
   let generationCpuUs = 0;
+  // The collector's pauses on the main thread during the replay (Node's `gc` performance entries: each is one
+  // stop-the-world pause; incremental marking's steps are not entries, they run inside the ticks and count in them).
+  const gcEntries: PerformanceEntry[] = [];
+  const gcObserver = new PerformanceObserver((list) => gcEntries.push(...list.getEntries()));
+  gcObserver.observe({ entryTypes: ['gc'] });
   const cpuStarted = process.cpuUsage();
   const started = performance.now();
   for (let index = 0; index < ticks; index += 1) {
@@ -314,9 +341,18 @@ function run(mode: 'incremental' | 'full rescan', values = false) {
     const done = performance.now();
     for (let k = 0; k < n; k += 1) latencies[samples++] = done - stamps[k]!;
     now += STEP_MS;
+    // As in the server, where ticks come from a timer: the event loop turns between two ticks, and the collector's
+    // tasks (incremental marking, its finalisation) run there instead of only on allocation inside a tick.
+    if (YIELD) await new Promise((resolve) => setImmediate(resolve));
   }
-  const seconds = (performance.now() - started - generationMs) / 1000;
+  const ended = performance.now();
+  const seconds = (ended - started - generationMs) / 1000;
   const cpu = process.cpuUsage(cpuStarted);
+  // The entries are delivered after turns of the event loop (when the ticks ran back to back, all of them only now).
+  for (let turn = 0; turn < 3; turn += 1) await new Promise((resolve) => setTimeout(resolve, 1));
+  gcEntries.push(...gcObserver.takeRecords());
+  gcObserver.disconnect();
+  const gc = gcPauses(gcEntries.filter((entry) => entry.startTime >= started && entry.startTime < ended));
   const cpuSeconds = (cpu.user + cpu.system - generationCpuUs) / 1e6;
   const sorted = latencies.subarray(0, samples).sort();
   // The live heap the run leaves, less what the heap held before it: collected, with the engine still held (its stats
@@ -346,6 +382,7 @@ function run(mode: 'incremental' | 'full rescan', values = false) {
     published: scanned.published,
     arbsInLastSnapshot: scanned.arbs,
     liveHeapMb,
+    gc,
     markets: stats.markets,
     dropped: stats.dropped,
     ...(values
@@ -357,16 +394,16 @@ function run(mode: 'incremental' | 'full rescan', values = false) {
 if (MODES === 'values') {
   const RUNS = Number(process.env.BENCH_ENGINE_VALUES_RUNS ?? 3);
   // The first run warms up the JIT; then off and on alternate, so that the machine's load falls on both alike.
-  run('incremental', true);
-  const off: ReturnType<typeof run>[] = [];
-  const on: ReturnType<typeof run>[] = [];
+  await run('incremental', true);
+  const off: Awaited<ReturnType<typeof run>>[] = [];
+  const on: Awaited<ReturnType<typeof run>>[] = [];
   for (let index = 0; index < RUNS; index += 1) {
-    off.push(run('incremental', false));
+    off.push(await run('incremental', false));
     console.log('values off', off.at(-1));
-    on.push(run('incremental', true));
+    on.push(await run('incremental', true));
     console.log('values on', on.at(-1));
   }
-  const figures = (runs: ReturnType<typeof run>[]) => ({
+  const figures = (runs: Awaited<ReturnType<typeof run>>[]) => ({
     updatesPerSecond: runs.map((r) => r.updatesPerSecond),
     updatesPerCpuSecond: runs.map((r) => r.updatesPerCpuSecond),
     p99Ms: runs.map((r) => r.latencyMs.p99),
@@ -401,10 +438,10 @@ if (MODES === 'values') {
 }
 
 // The first run warms up the JIT; the figures come from the second.
-run(MODES === 'full' ? 'full rescan' : 'incremental');
-const incremental = MODES === 'full' ? null : run('incremental');
+await run(MODES === 'full' ? 'full rescan' : 'incremental');
+const incremental = MODES === 'full' ? null : await run('incremental');
 if (incremental) console.log('incremental', incremental);
-const rescan = MODES === 'incremental' ? null : run('full rescan');
+const rescan = MODES === 'incremental' ? null : await run('full rescan');
 if (rescan) console.log('full rescan', rescan);
 if (!incremental || !rescan) process.exit(0);
 const results = {

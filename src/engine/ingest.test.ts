@@ -211,6 +211,39 @@ describe('Intake', () => {
     expect(linksOf('home', { desktop, mobile: 'javascript:alert(1)' })).toBe(desktopOnly);
   });
 
+  it("judges a link by its book, whatever another book's verdict on it, also after its caches were emptied", () => {
+    const intake = new Intake();
+    const link = 'https://az.sportsbook.fanduel.com/addToBetslip?marketId=1&selectionId=2';
+    const linksOf = (book: string, n = 0) => {
+      const checked = intake.check(
+        {
+          kind: 'price',
+          sourceEventId: 'e1',
+          book,
+          market: 'moneyline',
+          outcome: 'home',
+          american: -110,
+          links: { desktop: n === 0 ? link : `${link}&n=${n}`, mobile: link },
+        },
+        T0,
+      );
+      if (checked?.kind !== 'price') throw new Error('refused');
+      return { ...checked.links };
+    };
+    const judge = () => [linksOf('fanduel'), linksOf('betmgm')];
+    expect(judge()).toEqual([
+      { desktop: link, mobile: link },
+      { desktop: null, mobile: null },
+    ]);
+    // More distinct links than the intake keeps verdicts and pairs for (50,000): both caches are emptied on the way.
+    for (let n = 1; n <= 50_001; n += 1) linksOf('fanduel', n);
+    expect(judge()).toEqual([
+      { desktop: link, mobile: link },
+      { desktop: null, mobile: null },
+    ]);
+    expect(intake.drops()).toMatchObject({ bad_link: 4 });
+  });
+
   it('refuses an odds range that could publish a non-finite figure', () => {
     expect(() => new Intake({ minDecimal: 1 })).toThrow(RangeError);
     expect(() => new Intake({ maxDecimal: 2e6 })).toThrow(RangeError);

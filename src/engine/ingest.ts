@@ -385,52 +385,78 @@ export function checkOdds(
   return reason ? fail(reason) : { ok: true, value: out };
 }
 
-/** Each sportsbook's config and store slot, by key: one lookup per price. */
-const BOOKS = new Map<string, { config: SportsbookConfig; slot: number }>(
-  SPORTSBOOK_KEYS.map((key) => [key, { config: getSportsbook(key)!, slot: bookSlot(key) }]),
-);
-
 type LinkVerdict = 'ok' | 'bad_link' | 'unfilled_placeholder' | 'control_characters';
 
-/** Per-link verdicts are cached: a feed repeats the same links on every update. */
-const linkCache = new Map<string, LinkVerdict>();
+/** A sportsbook's config, its store slot, and the verdicts on the links it sent (one map per kind, by link). */
+interface KnownBook {
+  config: SportsbookConfig;
+  slot: number;
+  verdicts: { desktop: Map<string, LinkVerdict>; mobile: Map<string, LinkVerdict> };
+}
+
+/** Each sportsbook by key: one lookup per price. */
+const BOOKS = new Map<string, KnownBook>(
+  SPORTSBOOK_KEYS.map((key) => [
+    key,
+    { config: getSportsbook(key)!, slot: bookSlot(key), verdicts: { desktop: new Map(), mobile: new Map() } },
+  ]),
+);
+
+/**
+ * The most link verdicts, and shared link pairs, kept (each cache is emptied when it holds more). A feed repeats the
+ * same links on every update: the caches are looked up by the link itself, in maps per book and kind (and by desktop
+ * link, then mobile link), so that no key string is built per update (issue 37).
+ */
+const MAX_CACHED_LINKS = 50_000;
+let cachedVerdicts = 0;
 
 /**
  * One `PriceLinks` object per pair of links (issue 37): a feed repeats the same links on every update, and many prices
  * share them (a book's page for every outcome of a market, or for a whole demo board), so a price holds the shared
  * object instead of one of its own. Links are never modified once checked (the store replaces a price's links, never
- * edits them), and a link holds no control character (`checkLink`), so NUL separates the two in the key.
+ * edits them). An empty link is never kept (no link), so '' stands for null in the maps' keys.
  */
-const linksCache = new Map<string, PriceLinks>();
+const linksCache = new Map<string, Map<string, PriceLinks>>();
+let cachedPairs = 0;
 
 export function sharedLinks(desktop: string | null, mobile: string | null): PriceLinks {
-  // An empty link is never kept (no link), so '' stands for null without ambiguity.
-  const key = `${desktop ?? ''}\u0000${mobile ?? ''}`;
-  let links = linksCache.get(key);
+  let byMobile = linksCache.get(desktop ?? '');
+  let links = byMobile?.get(mobile ?? '');
   if (links === undefined) {
-    if (linksCache.size > 50_000) linksCache.clear();
+    if (cachedPairs >= MAX_CACHED_LINKS) {
+      linksCache.clear();
+      cachedPairs = 0;
+      byMobile = undefined;
+    }
+    if (byMobile === undefined) {
+      byMobile = new Map();
+      linksCache.set(desktop ?? '', byMobile);
+    }
     links = { desktop, mobile };
-    linksCache.set(key, links);
+    byMobile.set(mobile ?? '', links);
+    cachedPairs += 1;
   }
   return links;
 }
 
-export function checkLink(
-  book: SportsbookConfig,
-  link: unknown,
-  kind: 'desktop' | 'mobile',
-): 'ok' | DropReason {
+function checkLink(book: KnownBook, link: unknown, kind: 'desktop' | 'mobile'): 'ok' | DropReason {
   if (typeof link !== 'string') return 'bad_link';
-  const key = `${book.key}|${kind}|${link}`;
-  const cached = linkCache.get(key);
+  const cached = book.verdicts[kind].get(link);
   if (cached) return cached;
   let verdict: LinkVerdict;
   // A link is never cleaned (that would make it another address): one with unsafe characters is removed.
   if (UNSAFE.test(link)) verdict = 'control_characters';
   else if (/\{[A-Za-z_][A-Za-z0-9_]*\}|%7b[a-z_][a-z0-9_]*%7d/i.test(link)) verdict = 'unfilled_placeholder';
-  else verdict = isAllowedLink(book, link, kind) ? 'ok' : 'bad_link';
-  if (linkCache.size > 50_000) linkCache.clear();
-  linkCache.set(key, verdict);
+  else verdict = isAllowedLink(book.config, link, kind) ? 'ok' : 'bad_link';
+  if (cachedVerdicts >= MAX_CACHED_LINKS) {
+    for (const known of BOOKS.values()) {
+      known.verdicts.desktop.clear();
+      known.verdicts.mobile.clear();
+    }
+    cachedVerdicts = 0;
+  }
+  book.verdicts[kind].set(link, verdict);
+  cachedVerdicts += 1;
   return verdict;
 }
 
@@ -510,7 +536,7 @@ export function checkPrice(
     for (const kind of ['desktop', 'mobile'] as const) {
       const link = message.links[kind];
       if (link === undefined || link === null || link === '') continue;
-      const verdict = checkLink(book, link, kind);
+      const verdict = checkLink(known, link, kind);
       if (verdict !== 'ok') onPartialDrop(verdict);
       else if (kind === 'desktop') desktop = link as string;
       else mobile = link as string;
