@@ -83,5 +83,5 @@ describe('crash safety of a paid key issued by the Stripe webhook', () => {
     } finally {
       await peer.stop();
     }
-  }, 300_000);
+  }, 600_000);
 });

@@ -121,5 +121,5 @@ describe('crash safety of POST /api/trial-requests', () => {
     } finally {
       await peer.stop();
     }
-  }, 300_000);
+  }, 600_000);
 });

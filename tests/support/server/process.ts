@@ -51,8 +51,10 @@ export function serverProcesses(): ServerProcesses {
         },
         'the server to be ready',
         // A safety net, not a measure: a server that exits is reported at once above. (The cluster test's long waits
-        // in CI were one of two instances failing to start: the schema race decision 154 records.)
-        150_000,
+        // in CI were one of two instances failing to start: the schema race decision 154 records.) A first start on
+        // a fresh DATA_DIR imports the server and runs initdb in a child process: in CI, beside the browser tests'
+        // servers and Chromium, that took 100–200 s (session 27: two crash tests timed out at 150 s, together).
+        300_000,
       );
     },
     exited: (child) =>
