@@ -330,8 +330,15 @@ async function run(mode: 'incremental' | 'full rescan', values = false) {
     generationCpuUs += spent.user + spent.system;
     generationMs += performance.now() - generationStarted;
     let n = 0;
+    // The clock is read before every 16th update (a reading costs ~70 ns, ~2 % of an update's cost, and it was counted
+    // as the engine's); the updates in between take the reading before them: their latency is over-stated by at most
+    // the time 15 updates take (~50 µs), never under-stated.
+    let stamp = 0;
     for (const message of batch) {
-      if (message.kind === 'price') stamps[n++] = performance.now();
+      if (message.kind === 'price') {
+        if ((n & 15) === 0) stamp = performance.now();
+        stamps[n++] = stamp;
+      }
       engine.ingest(message);
     }
     if (n !== batchSizes[index])

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildFeed, compareArbs, toArb } from '#tests/support/arb-feed.ts';
 import { bestCombinations, passesFloor } from '#tests/support/best-combinations.ts';
 import { arbKey, arbKeyOf } from './arb-feed.ts';
-import { bookSum, canonicalDecimal, edgePct, publishedEdge } from './arbitrage.ts';
+import { bookSum, canonicalDecimal, DECIMAL_PLACES, edgePct, floorTo, publishedEdge } from './arbitrage.ts';
 import {
   marketLabel,
   outcomeLabel,
@@ -79,6 +79,15 @@ describe('odds conversions', () => {
     );
     expect(canonicalDecimal(2.5)).toBe(2.5);
     expect(canonicalDecimal(americanToDecimal(-110 as AmericanOdds))).toBe(1.909);
+  });
+
+  it('canonicalises exactly as flooring to DECIMAL_PLACES does (its factor is computed once)', () => {
+    fc.assert(
+      fc.property(fc.oneof(decimalArb, fc.double({ min: 1, max: 1e6, noNaN: true })), (decimal) => {
+        expect(canonicalDecimal(decimal)).toBe(floorTo(decimal, DECIMAL_PLACES));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 

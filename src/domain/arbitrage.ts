@@ -19,9 +19,14 @@ export function floorTo(value: number, places: number): number {
   return Math.floor(value * factor + 1e-9) / factor;
 }
 
-/** Decimal odds as the engine stores them: floored to DECIMAL_PLACES. */
+const DECIMAL_FACTOR = 10 ** DECIMAL_PLACES;
+
+/**
+ * Decimal odds as the engine stores them: floored to DECIMAL_PLACES. Exactly `floorTo(decimal, DECIMAL_PLACES)`, with
+ * the factor computed once: this runs for every price the engine takes in (issue 37).
+ */
 export function canonicalDecimal(decimal: number): DecimalOdds {
-  return floorTo(decimal, DECIMAL_PLACES) as DecimalOdds;
+  return (Math.floor(decimal * DECIMAL_FACTOR + 1e-9) / DECIMAL_FACTOR) as DecimalOdds;
 }
 
 /** S = Σ 1/dᵢ, the book sum of a covering set of outcomes. */

@@ -46,12 +46,14 @@ function setOf(a: number, b: number, c: number): number {
 }
 
 /**
- * The best combinations of one market. `decimals[way * stride + slot]` is the decimal of that outcome's book slot;
- * `top[way * count + i]` its i-th best slot (best first: decimal descending, then slot), `counts[way]` how many. Writes
- * each combination's place per outcome into `out` (`ways` numbers each, best combination first) and returns how many.
+ * The best combinations of one market. `decimals[offset + way * stride + slot]` is the decimal of that outcome's book
+ * slot; `top[way * count + i]` its i-th best slot (best first: decimal descending, then slot), `counts[way]` how many.
+ * Writes each combination's place per outcome into `out` (`ways` numbers each, best combination first) and returns how
+ * many.
  */
 export function combineBest(
   decimals: Float64Array,
+  offset: number,
   stride: number,
   ways: number,
   top: Int32Array,
@@ -68,12 +70,12 @@ export function combineBest(
   const n2 = ways === 3 ? counts[2]! : 0;
   for (let i = 0; i < n0; i += 1) {
     const a = top[i]!;
-    const sa = 1 / decimals[a]!;
+    const sa = 1 / decimals[offset + a]!;
     if (sa >= limit) break;
     for (let j = 0; j < n1; j += 1) {
       const b = top[count + j]!;
       if (b === a) continue;
-      const sb = sa + 1 / decimals[stride + b]!;
+      const sb = sa + 1 / decimals[offset + stride + b]!;
       if (sb >= limit) break;
       if (ways === 2) {
         if (n === sums.length) grow();
@@ -87,7 +89,7 @@ export function combineBest(
       for (let k = 0; k < n2; k += 1) {
         const c = top[2 * count + k]!;
         if (c === a || c === b) continue;
-        const sc = sb + 1 / decimals[2 * stride + c]!;
+        const sc = sb + 1 / decimals[offset + 2 * stride + c]!;
         if (sc >= limit) break;
         if (n === sums.length) grow();
         sums[n] = sc;

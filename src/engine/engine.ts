@@ -332,7 +332,7 @@ export class OddsEngine<E = undefined> {
     if (!refresh) this.values?.touch(market, index);
     // A price outside the best few of its outcome at the last scan, that still is not among them, cannot change any
     // published combination (they are built from those best prices only): no re-scan either.
-    const record = lastScanAt(market.outcomes.length) + value.outcomeIndex;
+    const record = market.at + lastScanAt(market.outcomes.length) + value.outcomeIndex;
     const irrelevant =
       market.scanned &&
       (market.hot[record]! & (1 << slot)) === 0 &&

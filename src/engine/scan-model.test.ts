@@ -131,7 +131,7 @@ describe('scanMarket', () => {
         expect(
           result.picks.map((picks) => picks.map((p) => [p.book, p.decimal, p.american, p.updatedAt])),
         ).toEqual(expected.picks);
-        const record = lastScanAt(market.outcomes.length);
+        const record = market.at + lastScanAt(market.outcomes.length);
         const ways = market.outcomes.length;
         expect(market.scanned).toBe(true);
         expect({

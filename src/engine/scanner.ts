@@ -150,8 +150,9 @@ export function scanMarket(
   const ways = market.outcomes.length;
   const count = options.topPerOutcome;
   const hot = market.hot;
+  const at = market.at;
   const times = ways * BOOK_COUNT;
-  const record = lastScanAt(ways);
+  const record = at + lastScanAt(ways);
   market.scanned = true;
   if (scratchTop.length < ways * count) scratchTop = new Int32Array(ways * count);
   const top = scratchTop;
@@ -159,21 +160,22 @@ export function scanMarket(
   const limit = 1 - options.floorPct / 100;
   let bound = 0;
   for (let way = 0; way < ways; way += 1) {
-    const base = way * BOOK_COUNT;
-    const at = way * count;
-    const n = bestSlots(hot, base, times, now, maxAge, count, top, at);
+    const base = at + way * BOOK_COUNT;
+    const from = way * count;
+    const n = bestSlots(hot, base, times, now, maxAge, count, top, from);
     scratchCounts[way] = n;
     let books = 0;
-    for (let i = 0; i < n; i += 1) books |= 1 << top[at + i]!;
+    for (let i = 0; i < n; i += 1) books |= 1 << top[from + i]!;
     hot[record + way] = books;
-    hot[record + ways + way] = n < count ? 0 : hot[base + top[at + n - 1]!]!;
+    hot[record + ways + way] = n < count ? 0 : hot[base + top[from + n - 1]!]!;
     if (n === 0) empty = true;
-    else bound += 1 / hot[base + top[at]!]!;
+    else bound += 1 / hot[base + top[from]!]!;
   }
   if (empty || ways < 2 || ways > 3) return NONE;
   if (count > 0 && bound >= limit) return NONE;
   const found = combineBest(
     hot,
+    at,
     BOOK_COUNT,
     ways,
     top,

@@ -44,13 +44,19 @@ export interface MarketState {
   /** The same prices by `outcome * BOOK_COUNT + bookSlot(book)` (undefined: the book has not quoted the outcome). */
   slots: (StoredPrice | undefined)[];
   /**
-   * What the scanner reads, beside the objects, at the same index as `slots`: each price's decimal (0 while suspended
-   * or before the book quotes), then at `outcomes.length * BOOK_COUNT` further on, its book time. One contiguous
-   * block per market instead of one object per price to visit: a scan reads a few cache lines. After the times, what
+   * What the scanner reads, beside the objects, at the same index as `slots` (from `at`): each price's decimal (0 while
+   * suspended or before the book quotes), then at `outcomes.length * BOOK_COUNT` further on, its book time. One
+   * contiguous block per market instead of one object per price to visit: a scan reads a few cache lines. After the times, what
    * the last scan saw per outcome (`lastScanAt`): the books among the best prices (a bit per book slot, `1 << slot`),
    * then the worst of those best decimals (0 when fewer than the scan's top count were usable).
    */
   hot: Float64Array;
+  /**
+   * Where the market's block starts in `hot`: the blocks of many markets share one array of the store's pool (`HotPool`),
+   * so the block's entry `i` is `hot[at + i]`. A market that left the store holds a copy of its block of its own
+   * (`at` 0): the pool gives its place to a new market, and whoever still holds the old one reads what it last had.
+   */
+  at: number;
   /** Whether the market was scanned since it was created (before that, the last scan's part of `hot` means nothing). */
   scanned: boolean;
   /** Feed fragments that depend only on the event and market (the scanner's cache). */
@@ -178,7 +184,70 @@ export type EventChange =
 
 export type EventListener = (change: EventChange) => void;
 
+/** A market's hot block: its prices' decimals and book times, then the last scan's record (see `MarketState.hot`). */
+export function hotBlockSize(ways: number): number {
+  return ways * (BOOK_COUNT * 2 + 2);
+}
+
+/** A market's `hot` until the pool gives it a block. */
+const NO_HOT = new Float64Array(0);
+
+/** The pool's arrays hold this many numbers each (512 KiB): ~8,000 two-way markets' blocks. */
+const HOT_CHUNK = 65_536;
+
+/**
+ * The markets' hot blocks, in a few large arrays instead of one typed array per market (issue 37): no ArrayBuffer of
+ * its own per market for the collector to track, and the blocks of markets made together lie side by side. A block is
+ * never moved while its market is in the store; a market's removal gives the pool its block back (zeroed, for the
+ * next market of its size) and the market a copy of its own.
+ */
+class HotPool {
+  private chunk = new Float64Array(HOT_CHUNK);
+  private used = 0;
+  /** Freed blocks by size: the array, then the start, of each. */
+  private readonly free = new Map<number, { chunks: Float64Array[]; starts: number[] }>();
+
+  /** A zeroed block of `size` numbers: its array and start. */
+  take(size: number, into: { hot: Float64Array; at: number }): void {
+    const free = this.free.get(size);
+    if (free !== undefined && free.starts.length > 0) {
+      into.hot = free.chunks.pop()!;
+      into.at = free.starts.pop()!;
+      return;
+    }
+    if (size > HOT_CHUNK) {
+      into.hot = new Float64Array(size);
+      into.at = 0;
+      return;
+    }
+    if (this.used + size > HOT_CHUNK) {
+      this.chunk = new Float64Array(HOT_CHUNK);
+      this.used = 0;
+    }
+    into.hot = this.chunk;
+    into.at = this.used;
+    this.used += size;
+  }
+
+  /** Takes a block back: the market gets a copy of it, and the place is zeroed for the next market of its size. */
+  give(market: MarketState, size: number): void {
+    const { hot, at } = market;
+    market.hot = hot.slice(at, at + size);
+    market.at = 0;
+    if (size > HOT_CHUNK) return;
+    hot.fill(0, at, at + size);
+    let free = this.free.get(size);
+    if (free === undefined) {
+      free = { chunks: [], starts: [] };
+      this.free.set(size, free);
+    }
+    free.chunks.push(hot);
+    free.starts.push(at);
+  }
+}
+
 export class OddsStore {
+  private hotPool = new HotPool();
   private eventsById = new Map<string, EventState>();
   private marketsByKey = new Map<string, MarketState>();
   private readonly listeners = new Set<PriceListener>();
@@ -200,6 +269,8 @@ export class OddsStore {
     retired.eventsById = this.eventsById;
     retired.marketsByKey = this.marketsByKey;
     retired.versions = this.versions;
+    retired.hotPool = this.hotPool;
+    this.hotPool = new HotPool();
     this.eventsById = new Map();
     this.marketsByKey = new Map();
     this.versions = new VersionRing(this.historyMs);
@@ -315,6 +386,7 @@ export class OddsStore {
     state.removed = true;
     for (const key of state.markets.keys()) this.marketsByKey.delete(key);
     const markets = [...state.markets.values()];
+    for (const market of markets) this.hotPool.give(market, hotBlockSize(market.outcomes.length));
     for (const listener of this.eventListeners) listener({ kind: 'remove', eventId: id, markets, cleared });
     return markets;
   }
@@ -370,7 +442,8 @@ export class OddsStore {
         outcomes,
         prices: outcomes.map(() => new Map()),
         slots: new Array<StoredPrice | undefined>(outcomes.length * BOOK_COUNT).fill(undefined),
-        hot: new Float64Array(outcomes.length * (BOOK_COUNT * 2 + 2)),
+        hot: NO_HOT,
+        at: 0,
         scanned: false,
         owner: eventState,
         // Every field a market gets is in its first shape (the player, the caches): one hidden class for all of
@@ -379,6 +452,7 @@ export class OddsStore {
         feedCache: undefined,
         valueMemo: undefined,
       };
+      this.hotPool.take(hotBlockSize(outcomes.length), market);
       this.marketsByKey.set(key, market);
       eventState.markets.set(key, market);
       eventState.byCode.set(code, market);
@@ -468,8 +542,9 @@ export class OddsStore {
 
 /** Mirrors a price's decimal (0 while suspended) and book time into the market's hot block. */
 function setHot(market: MarketState, index: number, price: StoredPrice): void {
-  market.hot[index] = price.suspended ? 0 : price.decimal;
-  market.hot[market.slots.length + index] = price.updatedAt;
+  const at = market.at + index;
+  market.hot[at] = price.suspended ? 0 : price.decimal;
+  market.hot[market.slots.length + at] = price.updatedAt;
 }
 
 function stripHistory(price: StoredPrice): BookPrice {

@@ -1008,6 +1008,7 @@ function judgeEvHot(
   const ways = memo.ways;
   const n = ways * BOOK_COUNT;
   const hot = market.hot;
+  const at = market.at;
   if (usableScratch.length < n) usableScratch = new Float64Array(n);
   const usable = usableScratch;
   if (mostScratch.length < ways) mostScratch = new Float64Array(ways);
@@ -1022,8 +1023,8 @@ function judgeEvHot(
     let best = 0;
     for (let slot = 0; slot < BOOK_COUNT; slot += 1) {
       const i = o * BOOK_COUNT + slot;
-      const decimal = hot[i]!;
-      const updatedAt = hot[n + i]!;
+      const decimal = hot[at + i]!;
+      const updatedAt = hot[at + n + i]!;
       if (decimal !== 0 && instant - updatedAt <= maxAge) {
         usable[i] = decimal;
         count += 1;
@@ -1280,11 +1281,12 @@ function eventMiddlesHot(
     const sigma = layout.sigma[m]!;
     const n = layout.memos[m]!.ways * BOOK_COUNT;
     const hot = market.hot;
+    const at = market.at;
     const highOutcome = layout.high[m]!;
     const lowOutcome = layout.low[m]!;
     for (let i = 0; i < n; i += 1) {
-      const decimal = hot[i]!;
-      const updatedAt = hot[n + i]!;
+      const decimal = hot[at + i]!;
+      const updatedAt = hot[at + n + i]!;
       if (decimal !== 0 && instant - updatedAt <= maxAge && updatedAt + maxAge + 1 < validUntil)
         validUntil = updatedAt + maxAge + 1;
     }
@@ -1298,26 +1300,26 @@ function eventMiddlesHot(
       let dl = 0;
       if (highOutcome >= 0) {
         const i = highOutcome * BOOK_COUNT + slot;
-        const d = hot[i]!;
-        if (d !== 0 && instant - hot[n + i]! <= maxAge) dh = d;
+        const d = hot[at + i]!;
+        if (d !== 0 && instant - hot[at + n + i]! <= maxAge) dh = d;
       }
       if (lowOutcome >= 0) {
         const i = lowOutcome * BOOK_COUNT + slot;
-        const d = hot[i]!;
-        if (d !== 0 && instant - hot[n + i]! <= maxAge) dl = d;
+        const d = hot[at + i]!;
+        if (d !== 0 && instant - hot[at + n + i]! <= maxAge) dl = d;
       }
       // Best two per side: higher decimal first, then the lower slot (the book's key order).
       if (dh !== 0) {
-        if (h0 < 0 || dh > hot[highOutcome * BOOK_COUNT + h0]!) {
+        if (h0 < 0 || dh > hot[at + highOutcome * BOOK_COUNT + h0]!) {
           h1 = h0;
           h0 = slot;
-        } else if (h1 < 0 || dh > hot[highOutcome * BOOK_COUNT + h1]!) h1 = slot;
+        } else if (h1 < 0 || dh > hot[at + highOutcome * BOOK_COUNT + h1]!) h1 = slot;
       }
       if (dl !== 0) {
-        if (l0 < 0 || dl > hot[lowOutcome * BOOK_COUNT + l0]!) {
+        if (l0 < 0 || dl > hot[at + lowOutcome * BOOK_COUNT + l0]!) {
           l1 = l0;
           l0 = slot;
-        } else if (l1 < 0 || dl > hot[lowOutcome * BOOK_COUNT + l1]!) l1 = slot;
+        } else if (l1 < 0 || dl > hot[at + lowOutcome * BOOK_COUNT + l1]!) l1 = slot;
       }
       // The centre's estimate from this book's two prices of the line.
       if (dh > 1 && dl > 1 && Number.isFinite(line)) {

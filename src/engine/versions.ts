@@ -47,6 +47,12 @@ export class VersionRing {
   /** Sequence numbers: the oldest live entry, and the next to be appended. */
   private tail = 0;
   private head = 0;
+  /**
+   * Their slots (`seq % capacity`), kept as they advance: appending and sweeping, once per update, take no division
+   * (only a delayed read walking a chain does).
+   */
+  private tailSlot = 0;
+  private headSlot = 0;
 
   constructor(private readonly windowMs: number) {}
 
@@ -64,8 +70,9 @@ export class VersionRing {
     this.sweep(now - this.windowMs);
     if (this.head - this.tail === this.capacity) this.grow();
     const seq = this.head;
+    const slot = this.headSlot;
     this.head += 1;
-    const slot = seq % this.capacity;
+    this.headSlot = slot + 1 === this.capacity ? 0 : slot + 1;
     const previous = price.history;
     this.receivedAt[slot] = price.receivedAt;
     this.updatedAt[slot] = price.updatedAt;
@@ -133,19 +140,34 @@ export class VersionRing {
   /** Drops the oldest entries superseded at or before `horizon`: no reader inside the window can see them. */
   private sweep(horizon: number): void {
     while (this.tail < this.head) {
-      const slot = this.tail % this.capacity;
+      const slot = this.tailSlot;
       if (this.supersededAt[slot]! > horizon) return;
       if (this.flags[slot]! & OWN_LINKS) this.ownLinks.delete(this.tail);
       this.tail += 1;
+      this.tailSlot = slot + 1 === this.capacity ? 0 : slot + 1;
     }
   }
 
-  /** Makes room: arrays half as large again, each live entry at its sequence number's slot in them. */
+  /**
+   * Makes room: arrays half as large again, each live entry at its sequence number's slot in them. The live entries
+   * are at most three runs contiguous in both the old and the new arrays (a run ends where either wraps), each copied
+   * with one `set` (an entry at a time, through one function for three kinds of array, was most of a short replay's
+   * time in the ring).
+   */
   private grow(): void {
     const capacity = Math.ceil(this.capacity * 1.5);
-    const move = <A extends Float64Array | Int32Array | Uint8Array>(from: A, to: A): A => {
-      for (let seq = this.tail; seq < this.head; seq += 1) to[seq % capacity] = from[seq % this.capacity]!;
-      return to;
+    const runs: number[] = [];
+    for (let seq = this.tail; seq < this.head;) {
+      const from = seq % this.capacity;
+      const to = seq % capacity;
+      const length = Math.min(this.head - seq, this.capacity - from, capacity - to);
+      runs.push(from, to, length);
+      seq += length;
+    }
+    const move = <A extends Float64Array | Int32Array | Uint8Array>(source: A, target: A): A => {
+      for (let i = 0; i < runs.length; i += 3)
+        target.set(source.subarray(runs[i]!, runs[i]! + runs[i + 2]!), runs[i + 1]!);
+      return target;
     };
     this.receivedAt = move(this.receivedAt, new Float64Array(capacity));
     this.updatedAt = move(this.updatedAt, new Float64Array(capacity));
@@ -155,5 +177,7 @@ export class VersionRing {
     this.prevDelta = move(this.prevDelta, new Int32Array(capacity));
     this.flags = move(this.flags, new Uint8Array(capacity));
     this.capacity = capacity;
+    this.tailSlot = this.tail % capacity;
+    this.headSlot = this.head % capacity;
   }
 }
