@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '#domain/random.ts';
 import type { Arb } from '#domain/schemas/feed.ts';
-import { rankResults, type MarketResult } from './scanner.ts';
+import { rankResults, type HeldArb, type MarketResult } from './scanner.ts';
 
 // The feed's ranking picks the best `limit` arbs with a bounded heap before sorting only them: it must give exactly
 // what a stable sort of every arb by (edge descending, key) gives, cut to `limit`, including among equal edges and
@@ -11,15 +11,18 @@ import { rankResults, type MarketResult } from './scanner.ts';
 function results(random: () => number): MarketResult[] {
   const out: MarketResult[] = [];
   for (let market = 0; market < 1 + Math.floor(random() * 60); market += 1) {
-    const arbs: Arb[] = [];
-    const keys: string[] = [];
+    const held: HeldArb[] = [];
     for (let i = 0; i < Math.floor(random() * 4); i += 1) {
       // Few distinct edges and keys: ties at both levels are common.
       const edge = [-0.5, 0, 0.25, 1.5, 3][Math.floor(random() * 5)]!;
-      arbs.push({ edge_pct: edge, market: `m${market}-${i}` } as Arb);
-      keys.push(`k${Math.floor(random() * 8)}`);
+      // The Arb as if already built (the ranking returns it as it is).
+      held.push({
+        edge,
+        key: `k${Math.floor(random() * 8)}`,
+        arb: { edge_pct: edge, market: `m${market}-${i}` } as Arb,
+      } as HeldArb);
     }
-    out.push({ arbs, keys, picks: [], event: null, validUntil: Infinity });
+    out.push({ held, event: null, validUntil: Infinity });
   }
   return out;
 }
@@ -31,7 +34,9 @@ describe('rankResults', () => {
       const random = seededRandom(seed);
       for (let round = 0; round < 300; round += 1) {
         const held = results(random);
-        const all = held.flatMap((result) => result.arbs.map((arb, i) => ({ arb, key: result.keys[i]! })));
+        const all = held.flatMap((result) =>
+          result.held.map((entry) => ({ arb: entry.arb!, key: entry.key })),
+        );
         const sorted = [...all].sort(
           (a, b) => b.arb.edge_pct - a.arb.edge_pct || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
         );

@@ -4,15 +4,10 @@ import { americanToDecimal, type AmericanOdds, type DecimalOdds } from '#domain/
 import { seededRandom } from '#domain/random.ts';
 import { SPORTSBOOK_KEYS } from '#domain/sportsbooks.ts';
 import { canonicalDecimal } from '#domain/arbitrage.ts';
+import { arbOrderKey } from '#domain/arb-feed.ts';
+import { toArb } from '#tests/support/arb-feed.ts';
 import { bestCombinations } from '#tests/support/best-combinations.ts';
-import {
-  buildArb,
-  DEFAULT_SCAN_OPTIONS,
-  isUsable,
-  maxAgeFor,
-  scanMarket,
-  type ScanOptions,
-} from './scanner.ts';
+import { arbOf, DEFAULT_SCAN_OPTIONS, isUsable, maxAgeFor, scanMarket, type ScanOptions } from './scanner.ts';
 import { BOOK_COUNT, bookSlot, lastScanAt, OddsStore, type MarketState, type StoredPrice } from './store.ts';
 
 // The scanner's shortcuts (decisions 131, 132) against the scan they replace, from scratch: each outcome's usable
@@ -53,7 +48,11 @@ function referenceScan(market: MarketState, event: OddsEvent, now: number, optio
   return {
     books,
     kth,
-    arbs: combinations.map((combination) => buildArb(market, event, combination.picks, options.maxEdgePct)),
+    arbs: combinations.map((combination) => {
+      const arb = toArb(event, market.spec, combination.picks, market.player);
+      if (arb.edge_pct > options.maxEdgePct) arb.suspect = true;
+      return arb;
+    }),
     picks: combinations.map((combination) =>
       combination.picks.map((price) => [price.book, price.decimal, price.american, price.updatedAt]),
     ),
@@ -127,9 +126,13 @@ describe('scanMarket', () => {
         };
         const expected = referenceScan(market, event, now, options);
         const result = scanMarket(market, event, now, options);
-        expect(result.arbs).toEqual(expected.arbs);
+        // What the ranking reads without building the Arb (its edge and key), then the Arb built on demand.
+        expect(result.held.map((held) => [held.edge, held.key])).toEqual(
+          expected.arbs.map((arb) => [arb.edge_pct, arbOrderKey(arb)]),
+        );
+        expect(result.held.map(arbOf)).toEqual(expected.arbs);
         expect(
-          result.picks.map((picks) => picks.map((p) => [p.book, p.decimal, p.american, p.updatedAt])),
+          result.held.map((held) => held.picks.map((p) => [p.book, p.decimal, p.american, p.updatedAt])),
         ).toEqual(expected.picks);
         const record = market.at + lastScanAt(market.outcomes.length);
         const ways = market.outcomes.length;
@@ -138,7 +141,7 @@ describe('scanMarket', () => {
           books: [...market.hot.subarray(record, record + ways)],
           kth: [...market.hot.subarray(record + ways, record + 2 * ways)],
         }).toEqual({ books: expected.books, kth: expected.kth });
-        if (result.arbs.length > 0) withArbs += 1;
+        if (result.held.length > 0) withArbs += 1;
       }
       // The random markets do hold combinations that pass the floor, not only the shortcut's empty answer.
       expect(withArbs).toBeGreaterThan(200);

@@ -1,16 +1,18 @@
 import {
   DEFAULT_COMBINATION_OPTIONS,
+  EDGE_PLACES,
+  floorTo,
   PROB_PLACES,
   publishedEdge,
   type CombinationOptions,
 } from '#domain/arbitrage.ts';
-import { arbOrderKey } from '#domain/arb-feed.ts';
+import { arbKeyOf } from '#domain/arb-feed.ts';
 import { specLabel, specOutcomeLabel, specSelectionName } from '#domain/market-labels.ts';
 import { arbEventOf, sideId, type BookPrice, type OddsEvent } from '#domain/markets.ts';
 import { formatAmerican, roundTo } from '#domain/odds.ts';
 import type { Arb, ArbEvent } from '#domain/schemas/feed.ts';
 import { combineBest } from './combinations.ts';
-import { BOOK_COUNT, lastScanAt, type MarketState, type OddsStore } from './store.ts';
+import { BOOK_COUNT, bookSlot, lastScanAt, type MarketState, type OddsStore } from './store.ts';
 
 // Arb detection for one market, and the results of many ranked for the feed. The engine re-scans only markets whose
 // prices changed (or whose published arbs reached the age limit of one of their prices): a price update re-evaluates
@@ -31,17 +33,41 @@ export const DEFAULT_SCAN_OPTIONS: ScanOptions = {
   maxEdgePct: 10,
 };
 
+/**
+ * One combination a market's scan holds (issue 37): what the ranking reads (its edge and stable key), the prices it
+ * was built from (to reuse it while they do not change), and the feed's `Arb`, built only when the combination is
+ * ranked into a published feed (`arbOf`): a scan holds thousands of near-arbs, a feed shows a few hundred.
+ */
+export interface HeldArb {
+  /** edge_pct as published. */
+  edge: number;
+  /** The stable tie-break of equal edges (`arbOrderKey` of the Arb). */
+  key: string;
+  /** Copies of the prices' fields, one per outcome (the store updates its prices in place). */
+  picks: BookPrice[];
+  market: MarketState;
+  event: OddsEvent;
+  /** Above the scan's edge limit: published with `suspect: true`. */
+  suspect: boolean;
+  /** The Arb, once built. */
+  arb: Arb | undefined;
+}
+
 export interface MarketResult {
-  arbs: Arb[];
-  /** Per arb: the prices it was built from (to reuse unchanged arbs on the next scan) and its stable sort key. */
-  picks: BookPrice[][];
-  keys: string[];
+  /** The market's combinations, best first. */
+  held: HeldArb[];
   event: OddsEvent | null;
-  /** The first instant at which one of the used prices turns stale (Infinity when there are no arbs). */
+  /** The first instant at which one of the used prices turns stale (Infinity when there are none). */
   validUntil: number;
 }
 
-const NONE: MarketResult = { arbs: [], picks: [], keys: [], event: null, validUntil: Infinity };
+const NONE: MarketResult = { held: [], event: null, validUntil: Infinity };
+
+/** The feed's Arb of a held combination, built on first use and kept. */
+export function arbOf(held: HeldArb): Arb {
+  held.arb ??= buildArb(held.market, held.event, held.picks, held.suspect);
+  return held.arb;
+}
 
 export function maxAgeFor(event: OddsEvent, options: ScanOptions): number {
   return event.live ? options.maxAgeLiveMs : options.maxAgePreMatchMs;
@@ -50,17 +76,6 @@ export function maxAgeFor(event: OddsEvent, options: ScanOptions): number {
 /** A price is usable when it is not suspended and not older than the event's age limit at `now`. */
 export function isUsable(price: BookPrice, now: number, maxAgeMs: number): boolean {
   return !price.suspended && now - price.updatedAt <= maxAgeMs;
-}
-
-function samePicks(a: readonly BookPrice[], b: readonly BookPrice[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i += 1) {
-    const x = a[i]!;
-    const y = b[i]!;
-    if (x.book !== y.book || x.decimal !== y.decimal || x.american !== y.american || x.links !== y.links)
-      return false;
-  }
-  return true;
 }
 
 /**
@@ -188,12 +203,12 @@ export function scanMarket(
   if (found === 0) return NONE;
   // The common case of a market re-scanned with the same arbs (its change was to a price none of them uses, or moved
   // no combination): the previous result, with its expiry brought up to date, instead of a new one that would hold
-  // the same arbs, keys and picks.
-  if (previous && previous.event === event && previous.picks.length === found) {
+  // the same combinations.
+  if (previous && previous.event === event && previous.held.length === found) {
     let same = true;
     let until = Infinity;
     for (let index = 0; index < found && same; index += 1) {
-      const held = previous.picks[index]!;
+      const held = previous.held[index]!.picks;
       for (let way = 0; way < ways; way += 1) {
         const x = held[way]!;
         const y = pickAt(market, top, count, ways, index, way);
@@ -214,38 +229,61 @@ export function scanMarket(
       return previous;
     }
   }
-  const combinations: BookPrice[][] = [];
-  for (let index = 0; index < found; index += 1) {
-    const picks: BookPrice[] = [];
-    for (let way = 0; way < ways; way += 1) picks.push(pickAt(market, top, count, ways, index, way));
-    combinations.push(picks);
-  }
   let validUntil = Infinity;
-  const arbs: Arb[] = [];
-  const picks: BookPrice[][] = [];
-  const keys: string[] = [];
-  for (const combination of combinations) {
-    for (const pick of combination) validUntil = Math.min(validUntil, pick.updatedAt + maxAge + 1);
-    let reused = -1;
+  const held: HeldArb[] = [];
+  for (let index = 0; index < found; index += 1) {
+    let reused: HeldArb | undefined;
+    let inverse = 0;
+    for (let way = 0; way < ways; way += 1) {
+      const pick = pickAt(market, top, count, ways, index, way);
+      validUntil = Math.min(validUntil, pick.updatedAt + maxAge + 1);
+      inverse += 1 / pick.decimal;
+    }
     if (previous && previous.event === event) {
-      for (let i = 0; i < previous.picks.length; i += 1) {
-        if (samePicks(previous.picks[i]!, combination)) {
-          reused = i;
+      for (const candidate of previous.held) {
+        if (samePicksAt(candidate.picks, market, top, count, ways, index)) {
+          reused = candidate;
           break;
         }
       }
     }
-    if (reused >= 0) {
-      arbs.push(previous!.arbs[reused]!);
-      keys.push(previous!.keys[reused]!);
-    } else {
-      const arb = buildArb(market, event, combination, options.maxEdgePct);
-      arbs.push(arb);
-      keys.push(arbOrderKey(arb));
+    if (reused === undefined) {
+      const picks: BookPrice[] = [];
+      for (let way = 0; way < ways; way += 1)
+        picks.push(pickOf(pickAt(market, top, count, ways, index, way)));
+      // publishedEdge's figure, from the same sum in the same order.
+      const edge = floorTo((1 / inverse - 1) * 100, EDGE_PLACES) + 0;
+      reused = {
+        edge,
+        key: orderKey(market, event, picks),
+        picks,
+        market,
+        event,
+        suspect: edge > options.maxEdgePct,
+        arb: undefined,
+      };
     }
-    picks.push(combination.map(pickOf));
+    held.push(reused);
   }
-  return { arbs, picks, keys, event, validUntil };
+  return { held, event, validUntil };
+}
+
+/** Whether a held combination's prices are those of the `index`-th combination found (same books, odds and links). */
+function samePicksAt(
+  picks: readonly BookPrice[],
+  market: MarketState,
+  top: Int32Array,
+  count: number,
+  ways: number,
+  index: number,
+): boolean {
+  for (let way = 0; way < ways; way += 1) {
+    const x = picks[way]!;
+    const y = pickAt(market, top, count, ways, index, way);
+    if (x.book !== y.book || x.decimal !== y.decimal || x.american !== y.american || x.links !== y.links)
+      return false;
+  }
+  return true;
 }
 
 /**
@@ -264,14 +302,14 @@ export function rescanMarkets(
     const event = store.event(market.eventId);
     const previous = results.get(market.key);
     const result = event ? scanMarket(market, event, now, options, previous) : undefined;
-    if (!result || result.arbs.length === 0) {
+    if (!result || result.held.length === 0) {
       if (previous) {
         results.delete(market.key);
         changed = true;
       }
     } else {
       results.set(market.key, result);
-      if (!previous || !sameItems(previous.arbs, result.arbs)) changed = true;
+      if (!previous || !sameItems(previous.held, result.held)) changed = true;
     }
   }
   return changed;
@@ -303,18 +341,15 @@ export function rankArbs(results: Iterable<MarketResult>, limit = Infinity): Arb
   return rankResults(results, limit).arbs;
 }
 
-/** Scratch for `rankResults`: every arb of the results, its key, gathered again on every ranking. */
-const rankArbsScratch: Arb[] = [];
-const rankKeysScratch: string[] = [];
+/** Scratch for `rankResults`: every held combination of the results, gathered again on every ranking. */
+const rankScratch: HeldArb[] = [];
 
-/** Whether gathered arb x ranks before gathered arb y: edge descending, then key, then gathering order. */
+/** Whether gathered combination x ranks before gathered y: edge descending, then key, then gathering order. */
 function ranksBefore(x: number, y: number): boolean {
-  const ex = rankArbsScratch[x]!.edge_pct;
-  const ey = rankArbsScratch[y]!.edge_pct;
-  if (ex !== ey) return ex > ey;
-  const kx = rankKeysScratch[x]!;
-  const ky = rankKeysScratch[y]!;
-  if (kx !== ky) return kx < ky;
+  const a = rankScratch[x]!;
+  const b = rankScratch[y]!;
+  if (a.edge !== b.edge) return a.edge > b.edge;
+  if (a.key !== b.key) return a.key < b.key;
   return x < y;
 }
 
@@ -349,35 +384,22 @@ export function rankResults(
   limit = Infinity,
   floor = Number.NEGATIVE_INFINITY,
 ): { arbs: Arb[]; keys: string[] } {
-  const arbs = rankArbsScratch;
-  const keys = rankKeysScratch;
-  arbs.length = 0;
-  keys.length = 0;
+  const gathered = rankScratch;
+  gathered.length = 0;
   // With a floor (the caller's guess of the `limit`-th edge, such as the last ranking's), only the arbs at or above it
   // are gathered first: when there are at least `limit` of them, the best `limit` are among them, in the same order
   // (every arb left out has a lower edge than all of them, and the gathered keep their order). Else all are gathered.
   if (floor > Number.NEGATIVE_INFINITY && limit < Infinity) {
     for (const result of results) {
-      for (let i = 0; i < result.arbs.length; i += 1) {
-        const arb = result.arbs[i]!;
-        if (arb.edge_pct < floor) continue;
-        arbs.push(arb);
-        keys.push(result.keys[i]!);
-      }
+      for (const held of result.held) if (held.edge >= floor) gathered.push(held);
     }
-    if (arbs.length < limit) {
-      arbs.length = 0;
-      keys.length = 0;
-    }
+    if (gathered.length < limit) gathered.length = 0;
   }
-  if (arbs.length === 0)
+  if (gathered.length === 0)
     for (const result of results) {
-      for (let i = 0; i < result.arbs.length; i += 1) {
-        arbs.push(result.arbs[i]!);
-        keys.push(result.keys[i]!);
-      }
+      for (const held of result.held) gathered.push(held);
     }
-  const n = arbs.length;
+  const n = gathered.length;
   const count = Math.min(limit, n);
   let order: number[];
   if (count < n) {
@@ -406,13 +428,14 @@ export function rankResults(
     for (let index = 0; index < n; index += 1) order[index] = index;
   }
   order.sort(byRank);
+  // Only the ranked combinations become Arbs (each built once, while its market's result holds it).
   const ranked = { arbs: new Array<Arb>(count), keys: new Array<string>(count) };
   for (let i = 0; i < count; i += 1) {
-    ranked.arbs[i] = arbs[order[i]!]!;
-    ranked.keys[i] = keys[order[i]!]!;
+    const held = gathered[order[i]!]!;
+    ranked.arbs[i] = arbOf(held);
+    ranked.keys[i] = held.key;
   }
-  arbs.length = 0;
-  keys.length = 0;
+  gathered.length = 0;
   return ranked;
 }
 
@@ -425,20 +448,12 @@ interface FeedCache {
   arbEvent: ArbEvent;
   label: string;
   sides: Map<string, { id: string; name: string; selection: { name: string } }>;
+  /** Order keys by the combination's book slots, one per outcome (`slot₀ + 32·slot₁ + 1024·slot₂`). */
+  keys: Map<number, string>;
 }
 
-/**
- * The feed's Arb (docs/product.md §3), with the parts that depend only on the event and market (event block, market label, side
- * ids and names) cached on the market until the event record changes; the engine's tests compare it with the uncached
- * `toArb` of tests/support/arb-feed.ts. An edge above `maxEdgePct` is more likely a bad price than money: the arb is
- * flagged `suspect` (decision 046).
- */
-export function buildArb(
-  market: MarketState,
-  event: OddsEvent,
-  prices: readonly BookPrice[],
-  maxEdgePct: number,
-): Arb {
+/** The parts of a market's Arbs that depend only on the event and market, cached until the event record changes. */
+function feedCacheOf(market: MarketState, event: OddsEvent): FeedCache {
   let cache = market.feedCache as FeedCache | undefined;
   if (!cache || cache.event !== event) {
     cache = {
@@ -446,20 +461,60 @@ export function buildArb(
       arbEvent: arbEventOf(event),
       label: specLabel(market.spec, market.player),
       sides: new Map(),
+      keys: new Map(),
     };
     market.feedCache = cache;
   }
+  return cache;
+}
+
+/** A side's id, name and selection (cached per outcome and book). */
+function sideOf(cache: FeedCache, market: MarketState, event: OddsEvent, price: BookPrice) {
+  const key = `${price.outcome}|${price.book}`;
+  let fixed = cache.sides.get(key);
+  if (!fixed) {
+    fixed = {
+      id: sideId(event.id, market.spec, price.outcome, price.book),
+      name: specOutcomeLabel(event, market.spec, price.outcome, market.player),
+      selection: { name: specSelectionName(event, market.spec, price.outcome, market.player) },
+    };
+    cache.sides.set(key, fixed);
+  }
+  return fixed;
+}
+
+/**
+ * The order key (`arbOrderKey`) of the Arb these prices (one per outcome, in outcome order) would make, without
+ * building it: cached per combination of books.
+ */
+function orderKey(market: MarketState, event: OddsEvent, picks: readonly BookPrice[]): string {
+  const cache = feedCacheOf(market, event);
+  let code = 0;
+  for (let way = picks.length - 1; way >= 0; way -= 1) code = code * 32 + bookSlot(picks[way]!.book);
+  let key = cache.keys.get(code);
+  if (key === undefined) {
+    const sides = picks.map((price) => sideOf(cache, market, event, price).id);
+    key = `${event.id}|${cache.label}|${arbKeyOf(event.id, sides)}`;
+    cache.keys.set(code, key);
+  }
+  return key;
+}
+
+/**
+ * The feed's Arb (docs/product.md §3), with the parts that depend only on the event and market (event block, market
+ * label, side ids and names) cached on the market until the event record changes; the engine's tests compare it with
+ * the uncached `toArb` of tests/support/arb-feed.ts. An edge above the scan's `maxEdgePct` is more likely a bad price
+ * than money: the arb is flagged `suspect` (decision 046).
+ */
+export function buildArb(
+  market: MarketState,
+  event: OddsEvent,
+  prices: readonly BookPrice[],
+  suspect: boolean,
+): Arb {
+  const cache = feedCacheOf(market, event);
   const sides = prices.map((price) => {
-    const key = `${price.outcome}|${price.book}`;
-    let fixed = cache.sides.get(key);
-    if (!fixed) {
-      fixed = {
-        id: sideId(event.id, market.spec, price.outcome, price.book),
-        name: specOutcomeLabel(event, market.spec, price.outcome, market.player),
-        selection: { name: specSelectionName(event, market.spec, price.outcome, market.player) },
-      };
-      cache.sides.set(key, fixed);
-    }
+    const fixed = sideOf(cache, market, event, price);
     return {
       id: fixed.id,
       sportsbook: price.book,
@@ -478,6 +533,6 @@ export function buildArb(
     sides,
     edge_pct: publishedEdge(prices.map((price) => price.decimal)),
   };
-  if (arb.edge_pct > maxEdgePct) arb.suspect = true;
+  if (suspect) arb.suspect = true;
   return arb;
 }
