@@ -331,7 +331,9 @@ export class OddsEngine<E = undefined> {
     // the same odds of a usable price changes neither (only the time a kept row shows).
     if (!refresh) this.values?.touch(market, index);
     // A price outside the best few of its outcome at the last scan, that still is not among them, cannot change any
-    // published combination (they are built from those best prices only): no re-scan either.
+    // published combination (they are built from those best prices only): no re-scan either. When the last scan found
+    // that the outcomes' best prices alone could not pass the floor, the record holds only each outcome's best: a
+    // price below it, from another book, cannot lower the bound (`scanMarket`).
     const record = market.at + lastScanAt(market.outcomes.length) + value.outcomeIndex;
     const irrelevant =
       market.scanned &&

@@ -36,11 +36,19 @@ function referenceScan(market: MarketState, event: OddsEvent, now: number, optio
       .sort((a, b) => b.decimal - a.decimal || (a.book < b.book ? -1 : a.book > b.book ? 1 : 0))
       .slice(0, options.topPerOutcome),
   );
+  // The record: when the best prices alone cannot pass the floor (or an outcome has none), each outcome's best book
+  // and decimal; else the books among each outcome's best few, and the worst of them (0 when fewer were usable).
+  const bound = byOutcome.reduce((sum, usable) => sum + 1 / (usable[0]?.decimal ?? 1), 0);
+  const bestOnly = byOutcome.some((usable) => usable.length === 0) || bound >= 1 - options.floorPct / 100;
   const books = byOutcome.map((usable) =>
-    usable.reduce((bits, price) => bits | (1 << bookSlot(price.book)), 0),
+    (bestOnly ? usable.slice(0, 1) : usable).reduce((bits, price) => bits | (1 << bookSlot(price.book)), 0),
   );
   const kth = byOutcome.map((usable) =>
-    usable.length < options.topPerOutcome ? 0 : usable[usable.length - 1]!.decimal,
+    bestOnly
+      ? (usable[0]?.decimal ?? 0)
+      : usable.length < options.topPerOutcome
+        ? 0
+        : usable[usable.length - 1]!.decimal,
   );
   const combinations = byOutcome.some((usable) => usable.length === 0)
     ? []

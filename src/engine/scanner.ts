@@ -169,11 +169,31 @@ export function scanMarket(
   const times = ways * BOOK_COUNT;
   const record = at + lastScanAt(ways);
   market.scanned = true;
+  const limit = 1 - options.floorPct / 100;
+  // First each outcome's best usable price alone: when they cannot pass the floor together (most markets), neither can
+  // any combination, and the record says only that. A later price below its outcome's best, from another book, then
+  // cannot change that (prices turning stale only lower the bests): it needs no re-scan.
+  let bound = 0;
+  let empty = false;
+  for (let way = 0; way < ways; way += 1) {
+    const base = at + way * BOOK_COUNT;
+    let best = 0;
+    let bestSlot = -1;
+    for (let slot = 0; slot < BOOK_COUNT; slot += 1) {
+      const decimal = hot[base + slot]!;
+      if (decimal > best && now - hot[base + times + slot]! <= maxAge) {
+        best = decimal;
+        bestSlot = slot;
+      }
+    }
+    hot[record + way] = bestSlot < 0 ? 0 : 1 << bestSlot;
+    hot[record + ways + way] = best;
+    if (bestSlot < 0) empty = true;
+    else bound += 1 / best;
+  }
+  if (empty || ways < 2 || ways > 3 || count <= 0 || bound >= limit) return NONE;
   if (scratchTop.length < ways * count) scratchTop = new Int32Array(ways * count);
   const top = scratchTop;
-  let empty = false;
-  const limit = 1 - options.floorPct / 100;
-  let bound = 0;
   for (let way = 0; way < ways; way += 1) {
     const base = at + way * BOOK_COUNT;
     const from = way * count;
@@ -183,11 +203,7 @@ export function scanMarket(
     for (let i = 0; i < n; i += 1) books |= 1 << top[from + i]!;
     hot[record + way] = books;
     hot[record + ways + way] = n < count ? 0 : hot[base + top[from + n - 1]!]!;
-    if (n === 0) empty = true;
-    else bound += 1 / hot[base + top[from]!]!;
   }
-  if (empty || ways < 2 || ways > 3) return NONE;
-  if (count > 0 && bound >= limit) return NONE;
   const found = combineBest(
     hot,
     at,

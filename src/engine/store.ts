@@ -46,9 +46,11 @@ export interface MarketState {
   /**
    * What the scanner reads, beside the objects, at the same index as `slots` (from `at`): each price's decimal (0 while
    * suspended or before the book quotes), then at `outcomes.length * BOOK_COUNT` further on, its book time. One
-   * contiguous block per market instead of one object per price to visit: a scan reads a few cache lines. After the times, what
-   * the last scan saw per outcome (`lastScanAt`): the books among the best prices (a bit per book slot, `1 << slot`),
-   * then the worst of those best decimals (0 when fewer than the scan's top count were usable).
+   * contiguous block per market instead of one object per price to visit: a scan reads a few cache lines. After the
+   * times, what the last scan saw per outcome (`lastScanAt`): the books among the best prices (a bit per book slot,
+   * `1 << slot`), then the worst of those best decimals (0 when fewer than the scan's top count were usable). When the
+   * outcomes' best prices alone could not pass the floor, "the best prices" are each outcome's single best (the record
+   * then says: nothing below these can matter).
    */
   hot: Float64Array;
   /**
