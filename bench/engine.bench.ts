@@ -221,7 +221,11 @@ let total = 0;
 const ticks = batchSizes.length;
 console.log(`${total} price updates after the initial state, in ${ticks} ticks of ${STEP_MS} ms`);
 
-/** The longest of the collector's pauses, major (mark-compact) and minor (scavenge), and how many there were. */
+/**
+ * The longest of the collector's pauses, major (mark-compact) and minor (scavenge), how many there were, and all of
+ * them together (the main thread's time in pauses; the generation of batches is timed apart, but a pause may fall
+ * inside it: this is the replay's whole).
+ */
 function gcPauses(entries: readonly PerformanceEntry[]) {
   const kind = (entry: PerformanceEntry) => (entry as { detail?: { kind?: number } }).detail?.kind;
   const longest = (list: readonly PerformanceEntry[]) =>
@@ -234,6 +238,7 @@ function gcPauses(entries: readonly PerformanceEntry[]) {
     longestMinorMs: longest(minor),
     majors: major.length,
     minors: minor.length,
+    totalPauseMs: Math.round(entries.reduce((sum, entry) => sum + entry.duration, 0)),
   };
 }
 

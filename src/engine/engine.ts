@@ -252,7 +252,7 @@ export class OddsEngine<E = undefined> {
     if (value.type === 'prop') {
       const player = this.resolvePlayer(eventState, value);
       if (typeof player === 'string') return player;
-      const code = propMarketCode(value.stat!, value.period, player.index, value.point);
+      const code = propMarketCode(value.stat!, value.periodCode, player.index, value.point);
       market =
         eventState.byCode.get(code) ??
         this.store.marketFor(
@@ -268,7 +268,7 @@ export class OddsEngine<E = undefined> {
           player.player,
         );
     } else {
-      const code = marketCode(value.type, value.period, value.point);
+      const code = marketCode(value.typeCode, value.periodCode, value.point);
       market =
         eventState.byCode.get(code) ??
         this.store.marketFor(eventState, code, {

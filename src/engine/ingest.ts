@@ -2,10 +2,10 @@ import { canonicalDecimal } from '#domain/arbitrage.ts';
 import { propKindOf } from '#domain/market-labels.ts';
 import {
   isLeagueKey,
-  isMarketType,
-  isPeriod,
   isValidPoint,
+  MARKET_TYPES,
   outcomesOf,
+  PERIODS,
   type LeagueKey,
   type MarketType,
   type OutcomeKey,
@@ -29,7 +29,7 @@ import {
   type SportsbookKey,
 } from '#domain/sportsbooks.ts';
 import { slug } from './events.ts';
-import { bookSlot } from './store.ts';
+import { bookSlot, PERIOD_CODES, TYPE_CODES } from './store.ts';
 import { emptyDropCounters, type DropCounters, type DropReason } from './messages.ts';
 
 // Validation of untrusted source messages: the one place that parses, checks, normalises and bounds what sources send,
@@ -299,6 +299,9 @@ export interface CheckedPrice {
   bookSlot: number;
   type: MarketType;
   period: Period;
+  /** The type's and period's numbers (`TYPE_CODES`, -1 for a prop; `PERIOD_CODES`): the market's code is made of them. */
+  typeCode: number;
+  periodCode: number;
   /** The market's point: the home line for spreads, the line of an over/under prop. */
   point: number | null;
   /** Props only (null otherwise): the stat, and the player as the book names him (matched by the engine). */
@@ -324,6 +327,8 @@ export function emptyCheckedPrice(): CheckedPrice {
     bookSlot: bookSlot('fanduel'),
     type: 'moneyline',
     period: 'full',
+    typeCode: TYPE_CODES.moneyline,
+    periodCode: PERIOD_CODES.full,
     point: null,
     stat: null,
     playerId: null,
@@ -338,6 +343,16 @@ export function emptyCheckedPrice(): CheckedPrice {
     suspended: false,
   };
 }
+
+/** Each market type by name: its code and a game line's outcomes (a prop's depend on its stat). One lookup a price. */
+const MARKET_TYPES_BY_NAME = new Map<string, { code: number; outcomes: readonly OutcomeKey[] }>(
+  MARKET_TYPES.map((type) => [
+    type,
+    type === 'prop' ? { code: -1, outcomes: [] } : { code: TYPE_CODES[type], outcomes: outcomesOf(type) },
+  ]),
+);
+/** Each period by name: its code. */
+const PERIODS_BY_NAME = new Map<string, number>(PERIODS.map((period) => [period, PERIOD_CODES[period]]));
 
 const AMERICAN_TEXT = /^\s*[+-]?\d+(\.\d+)?\s*$/;
 
@@ -481,10 +496,12 @@ export function checkPrice(
   const known = typeof message.book === 'string' ? BOOKS.get(message.book) : undefined;
   if (!known) return 'unknown_book';
   const book = known.config;
-  const type = message.market;
-  if (typeof type !== 'string' || !isMarketType(type)) return 'unknown_market';
+  const market = typeof message.market === 'string' ? MARKET_TYPES_BY_NAME.get(message.market) : undefined;
+  if (market === undefined) return 'unknown_market';
+  const type = message.market as MarketType;
   const period = message.period ?? 'full';
-  if (typeof period !== 'string' || !isPeriod(period)) return 'unknown_market';
+  const periodCode = typeof period === 'string' ? PERIODS_BY_NAME.get(period) : undefined;
+  if (periodCode === undefined) return 'unknown_market';
   const outcome = message.outcome;
   let outcomes: readonly OutcomeKey[];
   let stat: PropStatKey | null = null;
@@ -497,7 +514,7 @@ export function checkPrice(
     stat = rawStat as PropStatKey;
     outcomes = propOutcomes(kind);
     if (!isRecord(message.player)) return 'malformed';
-  } else outcomes = outcomesOf(type);
+  } else outcomes = market.outcomes;
   const outcomeIndex = typeof outcome === 'string' ? outcomes.indexOf(outcome as OutcomeKey) : -1;
   if (outcomeIndex < 0) return 'unknown_market';
   const rawPoint = message.point ?? null;
@@ -547,7 +564,9 @@ export function checkPrice(
   out.book = book.key;
   out.bookSlot = known.slot;
   out.type = type;
-  out.period = period;
+  out.period = period as Period;
+  out.typeCode = market.code;
+  out.periodCode = periodCode;
   out.point = point;
   out.stat = stat;
   if (stat === null) {

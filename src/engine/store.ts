@@ -7,7 +7,6 @@ import {
   type MarketSpec,
   type OddsEvent,
   type OutcomeKey,
-  type Period,
   type PriceLinks,
 } from '#domain/markets.ts';
 import type { AmericanOdds, DecimalOdds } from '#domain/odds.ts';
@@ -111,13 +110,14 @@ export function bookSlot(book: string): number {
 /** The most players one event keeps (several event messages each add up to MAX_ROSTER of ingest.ts). */
 export const MAX_EVENT_PLAYERS = 1000;
 
-const TYPE_CODES: Readonly<Record<Exclude<MarketSpec['type'], 'prop'>, number>> = {
+/** A game line's type, and a period, as the numbers `marketCode` and `propMarketCode` combine (ingestion reads them). */
+export const TYPE_CODES: Readonly<Record<Exclude<MarketSpec['type'], 'prop'>, number>> = {
   moneyline: 0,
   spread: 1,
   total: 2,
   '1x2': 3,
 };
-const PERIOD_CODES: Readonly<Record<MarketSpec['period'], number>> = {
+export const PERIOD_CODES: Readonly<Record<MarketSpec['period'], number>> = {
   full: 0,
   h1: 1,
   h2: 2,
@@ -134,27 +134,26 @@ const PERIOD_CODES: Readonly<Record<MarketSpec['period'], number>> = {
 const STAT_CODES = new Map<PropStatKey, number>(PROP_STAT_KEYS.map((stat, index) => [stat, index]));
 
 /**
- * A prop market's number within its event, unique per (stat, period, player, point) and never equal to a game line's
- * (props are negative): stats < 32, periods < 16, prop points are halves up to 999.5 (code < 2048), players numbered
- * in the event (safe integers up to 2^53 / 2^20, far beyond MAX_EVENT_PLAYERS).
+ * A prop market's number within its event (the period as `PERIOD_CODES` numbers it), unique per (stat, period, player,
+ * point) and never equal to a game line's (props are negative): stats < 32, periods < 16, prop points are halves up to
+ * 999.5 (code < 2048), players numbered in the event (safe integers up to 2^53 / 2^20, far beyond MAX_EVENT_PLAYERS).
  */
 export function propMarketCode(
   stat: PropStatKey,
-  period: Period,
+  periodCode: number,
   playerIndex: number,
   point: number | null,
 ): number {
   const pointCode = point === null ? 0 : point * 2 + 1;
-  return -(1 + STAT_CODES.get(stat)! + 32 * (PERIOD_CODES[period] + 16 * (pointCode + 2048 * playerIndex)));
+  return -(1 + STAT_CODES.get(stat)! + 32 * (periodCode + 16 * (pointCode + 2048 * playerIndex)));
 }
 
-/** A number unique per (type, period, point) within an event; points are halves within ±500. */
-export function marketCode(
-  type: Exclude<MarketSpec['type'], 'prop'>,
-  period: MarketSpec['period'],
-  point: number | null,
-): number {
-  return TYPE_CODES[type] + PERIOD_CODES[period] * 4 + (point === null ? 0 : point * 2 + 2001) * 64;
+/**
+ * A number unique per (type, period, point) within an event (`TYPE_CODES`, `PERIOD_CODES`); points are halves within
+ * ±500.
+ */
+export function marketCode(typeCode: number, periodCode: number, point: number | null): number {
+  return typeCode + periodCode * 4 + (point === null ? 0 : point * 2 + 2001) * 64;
 }
 
 export interface PriceChange {
