@@ -975,6 +975,12 @@ let marginScratch: Float64Array = new Float64Array(64);
 let totalScratch: Float64Array = new Float64Array(64);
 /** Per middle market and side (0 high, 1 low): its best two usable slots (-1: none). */
 let bestScratch = new Int32Array(16);
+/**
+ * The rows (and EV slots) a hot judge finds, before it knows whether they are the held ones: a new array is made only
+ * when they are not (most judgements of a quiet market, and many of a busy one, keep every row).
+ */
+const rowsScratch: (EvRow | MiddleRow)[] = [];
+const slotsScratch: number[] = [];
 /** What a hot judge hands back beside its rows: until when they hold, and (EV) their price slots. */
 const judged = { validUntil: Infinity, slots: NO_ROWS as number[] };
 
@@ -1086,8 +1092,9 @@ function judgeEvHot(
     if ((p * most[o]! - 1) * 100 > 0) any = true;
   }
   if (!any) return NO_ROWS;
-  let rows: EvRow[] | undefined;
-  let slots: number[] | undefined;
+  const found = rowsScratch as EvRow[];
+  const foundSlots = slotsScratch;
+  let held = 0;
   // Whether every row so far is the memo's row at the same place (then its list is returned as it is).
   let unchanged = true;
   for (let i = 0; i < n; i += 1) {
@@ -1135,20 +1142,21 @@ function judgeEvHot(
       made.replaces = memo.lookup ? undefined : previous;
       row = made;
     }
-    rows ??= [];
-    if (unchanged && memo.rows[rows.length] !== row) unchanged = false;
-    rows.push(row);
-    (slots ??= []).push(i);
+    if (unchanged && memo.rows[held] !== row) unchanged = false;
+    found[held] = row;
+    foundSlots[held] = i;
+    held += 1;
   }
   judged.validUntil = validUntil;
-  if (!rows) return NO_ROWS;
-  if (unchanged && rows.length === memo.rows.length) {
+  if (held === 0) return NO_ROWS;
+  if (unchanged && held === memo.rows.length) {
     judged.slots = memo.slots;
     return memo.rows;
   }
+  const rows = found.slice(0, held);
   // marketEv's order: best EV first, then the book's key (the order of the stream's entries); an insertion sort of
   // the rows and their slots together (a market has a few).
-  const sortedSlots = slots!;
+  const sortedSlots = foundSlots.slice(0, held);
   for (let i = 1; i < rows.length; i += 1) {
     const row = rows[i]!;
     const slot = sortedSlots[i]!;
@@ -1372,7 +1380,8 @@ function eventMiddlesHot(
   }
   const pairs = layout.pairs;
   const pairRows = game.pairRows;
-  const rows: MiddleRow[] = [];
+  const rows = rowsScratch as MiddleRow[];
+  let held = 0;
   let unchanged = true;
   for (let p = 0; p < pairs.length >> 1; p += 1) {
     const mh = pairs[p * 2]!;
@@ -1472,15 +1481,17 @@ function eventMiddlesHot(
         if (row !== before) row.replaces = fresh ? undefined : (before ?? null);
         pairRows[p * 4 + k] = row;
         k += 1;
-        if (unchanged && game.rows[rows.length] !== row) unchanged = false;
-        rows.push(row);
+        if (unchanged && game.rows[held] !== row) unchanged = false;
+        rows[held] = row;
+        held += 1;
       }
     }
     for (; k < 4; k += 1) pairRows[p * 4 + k] = undefined;
   }
   settleQuotes(layout);
-  if (unchanged && rows.length === game.rows.length) return game.rows;
-  return rows;
+  if (held === 0) return NO_ROWS;
+  if (unchanged && held === game.rows.length) return game.rows;
+  return rows.slice(0, held);
 }
 
 /** The game's NFL distribution of `variable` at its centres, computed once (both variables) while they stay. */
@@ -1881,8 +1892,8 @@ export class ValueScanner {
   current(): ValueSets {
     return {
       at: this.lastChangeAt,
-      ev: heldRows(this.heldMarkets.owners),
-      middles: heldRows(this.heldGames.owners),
+      ev: heldRows(this.heldMarkets.owners, this.ev.count),
+      middles: heldRows(this.heldGames.owners, this.middles.count),
     };
   }
 }
@@ -1930,10 +1941,20 @@ function applyRows<R extends EvRow | MiddleRow>(
   return after.length - before.length;
 }
 
-/** Every row the owners hold, in the registry's order. */
-function heldRows<R>(owners: readonly ({ rows: readonly R[] } | undefined)[]): R[] {
-  const rows: R[] = [];
-  for (const owner of owners) if (owner !== undefined) for (const row of owner.rows) rows.push(row);
+/**
+ * Every row the owners hold, in the registry's order: `count` of them (the set's size; the array is made at its length,
+ * not grown).
+ */
+function heldRows<R>(owners: readonly ({ rows: readonly R[] } | undefined)[], count: number): R[] {
+  const rows = new Array<R>(count);
+  let at = 0;
+  for (const owner of owners) {
+    if (owner === undefined) continue;
+    const held = owner.rows;
+    for (let i = 0; i < held.length; i += 1) rows[at++] = held[i]!;
+  }
+  // The count is the scan's own tally of the same rows; should they ever differ, the array holds what was found.
+  rows.length = at;
   return rows;
 }
 
