@@ -310,21 +310,11 @@ export class OddsEngine<E = undefined> {
       // changes no combination: the market is not re-scanned. Its result may be re-scanned at the old expiry, which
       // then finds it unchanged.
       refresh = isUsable(previous, now, maxAge);
-      this.store.confirm(market, index, previous, value.updatedAt, now);
+      this.store.confirm(market, index, previous, value, now);
       price = previous;
     } else {
       // A new version: the book's price object takes its fields (the one it replaces joins the version ring).
-      this.store.update(
-        market,
-        index,
-        previous,
-        value.american,
-        value.decimal,
-        links,
-        value.updatedAt,
-        value.suspended,
-        now,
-      );
+      this.store.update(market, index, previous, value, links, now);
       price = previous;
     }
     // Every new price may move its market's fair (and a game's middles): the value scan judges it again. A re-quote at

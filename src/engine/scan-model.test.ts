@@ -104,11 +104,8 @@ describe('scanMarket', () => {
               market,
               outcomeIndex * BOOK_COUNT + bookSlot(book),
               previous,
-              american,
-              decimal,
+              { american, decimal, updatedAt, suspended },
               links,
-              updatedAt,
-              suspended,
               now,
             );
           else {

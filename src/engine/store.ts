@@ -23,6 +23,9 @@ import { VersionRing } from './versions.ts';
  * A price's newest version. What it replaced, and its own earlier receipts (re-confirmations: same odds, suspension and
  * links), are entries of the store's version ring while readers inside the history window may need them (versions.ts).
  */
+/** A new version's odds, book time and suspension (`OddsStore.update`). */
+export type NewVersion = Pick<BookPrice, 'american' | 'decimal' | 'updatedAt' | 'suspended'>;
+
 export interface StoredPrice extends BookPrice {
   /** Its chain's latest entry in the store's version ring; -1 when the window needs none. */
   history: number;
@@ -487,42 +490,49 @@ export class OddsStore {
 
   /**
    * A new version of a price the market holds (validated upstream): the version it replaces joins the version ring,
-   * and `newest` takes the new version's fields in place. Listeners hear the change with copies of both versions.
-   * `index` is the price's place in the market's slots: `outcomeIndex * BOOK_COUNT + bookSlot(book)`.
+   * and `newest` takes the new version's fields (`next`'s odds, book time and suspension, and `links`) in place.
+   * Listeners hear the change with copies of both versions. `index` is the price's place in the market's slots:
+   * `outcomeIndex * BOOK_COUNT + bookSlot(book)`. The new fields come in an object (the engine passes its checked
+   * message) rather than as arguments: a number read from an object and passed to a call that is not inlined is boxed
+   * on the heap, copied from object to object it is not.
    */
   update(
     market: MarketState,
     index: number,
     newest: StoredPrice,
-    american: AmericanOdds,
-    decimal: DecimalOdds,
+    next: NewVersion,
     links: PriceLinks,
-    updatedAt: number,
-    suspended: boolean,
     now: number,
   ): void {
     const before = this.listeners.size > 0 ? stripHistory(newest) : null;
     this.versions.replace(newest, links, now);
-    newest.american = american;
-    newest.decimal = decimal;
+    newest.american = next.american;
+    newest.decimal = next.decimal;
     newest.links = links;
-    newest.updatedAt = updatedAt;
+    newest.updatedAt = next.updatedAt;
     newest.receivedAt = now;
-    newest.suspended = suspended;
+    newest.suspended = next.suspended;
     setHot(market, index, newest);
     if (before) this.notify(market, newest, before);
   }
 
   /**
    * A re-confirmation of the newest version (same odds, suspension and links; a book time not earlier): the receipt
-   * it had joins the version ring and it takes this receipt's times. Listeners hear it as a change whose `previous`
-   * is the version as it was. `index` is the price's place in the market's slots, as for `update`.
+   * it had joins the version ring and it takes this receipt's times (`next.updatedAt`, `now`). Listeners hear it as a
+   * change whose `previous` is the version as it was. `index` is the price's place in the market's slots, as for
+   * `update`.
    */
-  confirm(market: MarketState, index: number, newest: StoredPrice, updatedAt: number, now: number): void {
+  confirm(
+    market: MarketState,
+    index: number,
+    newest: StoredPrice,
+    next: Pick<NewVersion, 'updatedAt'>,
+    now: number,
+  ): void {
     const before = this.listeners.size > 0 ? stripHistory(newest) : null;
     this.versions.replace(newest, newest.links, now);
     newest.receivedAt = now;
-    newest.updatedAt = updatedAt;
+    newest.updatedAt = next.updatedAt;
     setHot(market, index, newest);
     if (before) this.notify(market, newest, before);
   }

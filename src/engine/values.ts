@@ -1948,7 +1948,10 @@ function applyRows<R extends EvRow | MiddleRow>(
 function heldRows<R>(owners: readonly ({ rows: readonly R[] } | undefined)[], count: number): R[] {
   const rows = new Array<R>(count);
   let at = 0;
-  for (const owner of owners) {
+  // Indexed loops: this runs once a scan over thousands of owners, often before it is optimised (an iterator's
+  // results would then be allocated).
+  for (let o = 0; o < owners.length; o += 1) {
+    const owner = owners[o];
     if (owner === undefined) continue;
     const held = owner.rows;
     for (let i = 0; i < held.length; i += 1) rows[at++] = held[i]!;
