@@ -9,7 +9,6 @@ import {
   type OutcomeKey,
   type PriceLinks,
 } from '#domain/markets.ts';
-import type { AmericanOdds, DecimalOdds } from '#domain/odds.ts';
 import { indexRoster, type RosterIndex, type SingleMatch } from '#domain/player-matching.ts';
 import { PROP_STAT_KEYS, propSpecProblem, type Player, type PropStatKey } from '#domain/props.ts';
 import { SPORTSBOOK_KEYS, type SportsbookKey } from '#domain/sportsbooks.ts';
