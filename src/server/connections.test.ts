@@ -4,7 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openRawStream } from '#tests/support/server/odds-api.ts';
 import { buildApp } from './app.ts';
-import { trialTestConfig } from '#tests/support/server/trials.ts';
+import { sql } from 'drizzle-orm';
+import { trialRequests } from './db/schema.ts';
+import { trialBody, trialTestConfig } from '#tests/support/server/trials.ts';
 
 // Decision 012 over real loopback sockets, with small configured values.
 
@@ -75,6 +77,38 @@ describe('sockets', () => {
     await peer.closed;
     clearInterval(dribble);
     expect(peer.received()).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
+  it('after a 408, reads and drops what the client still sends: a request it then completes is neither routed nor answered', async () => {
+    const port = await start({ HEADERS_TIMEOUT_MS: '300', REQUEST_TIMEOUT_MS: '600' });
+    // A client that keeps its side open after the server's end, as one still sending its request would.
+    const socket = connect({ port, host: HOST, allowHalfOpen: true });
+    sockets.push(socket);
+    let data = '';
+    socket.on('data', (chunk: Buffer) => (data += chunk.toString()));
+    socket.on('error', () => {});
+    const ended = new Promise<void>((done) => socket.once('end', () => done()));
+    const closed = new Promise<void>((done) => socket.once('close', () => done()));
+    await new Promise<void>((done) => socket.once('connect', () => done()));
+    const body = JSON.stringify(trialBody());
+    socket.write(
+      `POST /api/trial-requests HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n`,
+    );
+    await ended;
+    expect(data).toMatch(/^HTTP\/1\.1 408 /);
+    // The server has sent its end, and keeps the connection open to read what still comes (closing it at once would
+    // reset it, and a reset can erase the answer before the client reads it).
+    const open = await new Promise<number>((done) => app!.server.getConnections((_, count) => done(count)));
+    expect(open).toBe(1);
+    // The rest of the request, after the answer: read and dropped, not routed.
+    socket.write(`\r\n${body}`);
+    await sleep(200);
+    socket.end();
+    await closed;
+    expect(data.match(/^HTTP\/1\.1 /gm)).toHaveLength(1);
+    const [stored] = await app!.db.select({ n: sql<number>`count(*)::int` }).from(trialRequests);
+    expect(stored!.n).toBe(0);
   });
 
   it('closes an idle keep-alive connection after KEEP_ALIVE_TIMEOUT_MS', async () => {

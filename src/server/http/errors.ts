@@ -69,17 +69,27 @@ function titledProblem(status: number, detail: string): Problem {
   return { type: problemType(code), title, status, detail };
 }
 
+/** Sockets answered by `clientErrorHandler` and closing in stages: what they still send is read and dropped. */
+const lingering = new WeakSet<Socket>();
+/** How long such a socket is read after its answer before it is closed whatever the client does. */
+const LINGER_MS = 1_000;
+
 /**
  * Fastify's `clientErrorHandler`: a request Node's parser refused (bad request line or header, headers over the
  * limit, headers or body too slow) gets a problem+json answer with the usual security headers, then the socket is
  * closed. The raw bytes (which may hold a key) are never logged (decisions 010 and 014).
+ *
+ * The close comes in stages (RFC 9112 §9.6): the answer and our end of the connection are sent, then what the client
+ * still sends is read and dropped, without parsing, until it closes or `LINGER_MS` pass. A socket closed at once with
+ * unread bytes (a client still sending its headers) makes the kernel reset the connection, and a reset can erase the
+ * answer before the client reads it.
  */
 export function clientErrorHandler(
   this: FastifyInstance,
   error: Error & { code?: string },
   socket: Socket,
 ): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (error.code === 'ECONNRESET' || socket.destroyed || lingering.has(socket)) return;
   const status =
     error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
   const detail =
@@ -102,7 +112,14 @@ export function clientErrorHandler(
     const head = Object.entries(headers)
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('');
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`);
+    lingering.add(socket);
+    // Node's parser stops here: no request that the client completes later is routed.
+    socket.removeAllListeners('data');
+    socket.on('data', () => {});
+    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`);
+    const close = setTimeout(() => socket.destroy(), LINGER_MS);
+    socket.once('close', () => clearTimeout(close));
+    return;
   }
   socket.destroy();
 }
