@@ -87,7 +87,7 @@ export class OddsEngine<E = undefined> {
   private readonly publishIntervalMs: number;
   private readonly intake: Intake;
   private readonly encode: (body: Buffer) => E;
-  private readonly dirty = new Set<MarketState>();
+  private readonly dirty = new DirtyMarkets();
   private readonly results = new Map<string, MarketResult>();
   private readonly listeners = new Set<(snapshot: Snapshot<E>) => void>();
   private readonly valueListeners = new Set<(changes: ValueChanges) => void>();
@@ -375,8 +375,9 @@ export class OddsEngine<E = undefined> {
         else this.results.delete(key);
       }
     });
-    this.scans += this.dirty.size;
-    if (rescanMarkets(this.dirty, this.store, now, this.scan, this.results)) this.changed = true;
+    const dirty = this.dirty.markets();
+    this.scans += dirty.length;
+    if (rescanMarkets(dirty, now, this.scan, this.results)) this.changed = true;
     this.dirty.clear();
     this.scanValues(now);
     if (!this.changed && this.history.latest) return undefined;
@@ -551,4 +552,43 @@ const NO_LINKS: PriceLinks = Object.freeze({ desktop: null, mobile: null });
 
 function sameLinks(a: PriceLinks, b: PriceLinks): boolean {
   return a === b || (a.desktop === b.desktop && a.mobile === b.mobile);
+}
+
+/**
+ * The markets to re-scan at the next tick, each once, in the order they were marked: a list, and on each market the
+ * round it was marked in. Marking is a field compare and a push, where a `Set` hashed every price update and grew its
+ * table again after every tick's clear.
+ */
+class DirtyMarkets {
+  private readonly list: MarketState[] = [];
+  private round = 1;
+
+  add(market: MarketState): void {
+    const round = market.dirtyRound;
+    if (round === this.round) return;
+    market.dirtyRound = this.round;
+    // Deleted in this round (−round): still in the list, marked again.
+    if (round !== -this.round) this.list.push(market);
+  }
+
+  delete(market: MarketState): void {
+    if (market.dirtyRound === this.round) market.dirtyRound = -this.round;
+  }
+
+  /** The markets marked and not deleted since the last `clear` (the list itself: read it before marking more). */
+  markets(): readonly MarketState[] {
+    const list = this.list;
+    let kept = 0;
+    for (let i = 0; i < list.length; i += 1) {
+      const market = list[i]!;
+      if (market.dirtyRound === this.round) list[kept++] = market;
+    }
+    list.length = kept;
+    return list;
+  }
+
+  clear(): void {
+    this.list.length = 0;
+    this.round += 1;
+  }
 }

@@ -308,14 +308,15 @@ function samePicksAt(
  */
 export function rescanMarkets(
   markets: Iterable<MarketState>,
-  store: OddsStore,
   now: number,
   options: ScanOptions,
   results: Map<string, MarketResult>,
 ): boolean {
   let changed = false;
   for (const market of markets) {
-    const event = store.event(market.eventId);
+    // The event's record, from the state that holds the market (no lookup by id); none once it left the store.
+    const owner = market.owner;
+    const event = owner.removed ? undefined : owner.event;
     const previous = results.get(market.key);
     const result = event ? scanMarket(market, event, now, options, previous) : undefined;
     if (!result || result.held.length === 0) {
@@ -349,7 +350,7 @@ export function rescanAll(
       changed = true;
     }
   }
-  return rescanMarkets(store.allMarkets(), store, now, options, results) || changed;
+  return rescanMarkets(store.allMarkets(), now, options, results) || changed;
 }
 
 /** The arbs of these results, best first (edge descending, then a stable key), at most `limit`. */

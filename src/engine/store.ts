@@ -62,6 +62,8 @@ export interface MarketState {
   at: number;
   /** Whether the market was scanned since it was created (before that, the last scan's part of `hot` means nothing). */
   scanned: boolean;
+  /** The engine's round in which the market was last marked for a re-scan (`DirtyMarkets`; 0: never, −round: unmarked). */
+  dirtyRound: number;
   /** Feed fragments that depend only on the event and market (the scanner's cache). */
   feedCache?: unknown;
   /** The event's state that holds the market (its `removed` says whether the market is still in the store). */
@@ -448,6 +450,7 @@ export class OddsStore {
         hot: NO_HOT,
         at: 0,
         scanned: false,
+        dirtyRound: 0,
         owner: eventState,
         // Every field a market gets is in its first shape (the player, the caches): one hidden class for all of
         // them, so that the scans' reads stay monomorphic.
