@@ -582,6 +582,8 @@ class DirtyMarkets {
     for (let i = 0; i < list.length; i += 1) {
       const market = list[i]!;
       if (market.dirtyRound === this.round) list[kept++] = market;
+      // Out of the list now: marking it again lists it again.
+      else market.dirtyRound = 0;
     }
     list.length = kept;
     return list;
