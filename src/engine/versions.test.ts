@@ -5,7 +5,7 @@ import { VersionRing, type VersionOwner } from './versions.ts';
 
 // The version ring against a model that keeps every receipt forever: for any instant inside the window, a reader sees
 // exactly the receipt the model says was the newest then, whatever the mix of new versions and re-confirmations, bursts
-// and lulls longer than the window, changed links, and the ring's growth.
+// and lulls longer than the window, changed links, and the chunks the ring takes and lets go of.
 
 const WINDOW = 10_000;
 
@@ -23,11 +23,19 @@ function owner(american: number, at: number): VersionOwner {
 }
 
 describe('VersionRing', () => {
-  it.each([1, 2, 3, 4, 5])(
-    'readers inside the window see exactly the receipt a keep-everything model says (seed %i)',
-    (seed) => {
+  // Chunks of 2 to 16,384 entries (the default): the chunk boundaries fall on every other entry or never, and the
+  // ring empties (lulls longer than the window) both inside a chunk and at its end.
+  it.each([
+    [1, 2],
+    [2, 64],
+    [3, 256],
+    [4, 1 << 14],
+    [5, 8],
+  ])(
+    'readers inside the window see exactly the receipt a keep-everything model says (seed %i, chunks of %i)',
+    (seed, chunkSize) => {
       const random = seededRandom(seed);
-      const ring = new VersionRing(WINDOW);
+      const ring = new VersionRing(WINDOW, chunkSize);
       const prices = 40;
       const newest: VersionOwner[] = [];
       const model: Receipt[][] = [];
@@ -88,7 +96,7 @@ describe('VersionRing', () => {
           }
         }
       }
-      // The ring grew past its first 1,024 slots during bursts, and holds about the window, not every receipt.
+      // The ring held more than 1,024 entries during bursts, and holds about the window, not every receipt.
       expect(maxSize).toBeGreaterThan(1_024);
       expect(ring.size).toBeLessThan(20_000 / 4);
     },
@@ -118,5 +126,11 @@ describe('VersionRing', () => {
     expect(ring.versionAt(price, 195_000, false)?.american).toBe(-120);
     expect(ring.versionAt(price, 199_999, true)?.american).toBe(-120);
     expect(ring.chain(price).map((v) => v.american)).toEqual([-130, -120]);
+  });
+});
+
+describe('VersionRing chunks', () => {
+  it('refuses a chunk size that is not a power of two', () => {
+    expect(() => new VersionRing(WINDOW, 100)).toThrow(/power of two/);
   });
 });

@@ -27,34 +27,77 @@ export interface VersionOwner extends VersionFields {
 }
 
 const NONE = -1;
-const INITIAL_CAPACITY = 1024;
+/** Entries per chunk by default (~737 KB of typed arrays): a few hundred chunks hold the 3-minute window of a busy board. */
+const DEFAULT_CHUNK_SIZE = 1 << 14;
+/** Swept chunks kept for the next ones the head needs (already touched memory), beyond which they are left to the collector. */
+const MAX_SPARE_CHUNKS = 2;
 const SUSPENDED = 1;
 /** The entry's links differ from its successor's; they are in `ownLinks` (links rarely change). */
 const OWN_LINKS = 2;
 
-export class VersionRing {
-  private capacity = INITIAL_CAPACITY;
-  private receivedAt = new Float64Array(INITIAL_CAPACITY);
-  private updatedAt = new Float64Array(INITIAL_CAPACITY);
+/** One chunk of consecutive entries: the columns of `chunkSize` entries, in one buffer. */
+interface Chunk {
+  receivedAt: Float64Array;
+  updatedAt: Float64Array;
   /** When the entry was superseded (appended): what the sweep reads. */
-  private supersededAt = new Float64Array(INITIAL_CAPACITY);
-  private decimal = new Float64Array(INITIAL_CAPACITY);
-  private american = new Float64Array(INITIAL_CAPACITY);
+  supersededAt: Float64Array;
+  decimal: Float64Array;
+  american: Float64Array;
   /** Sequence number of the entry minus its predecessor's; 0 when it has none. */
-  private prevDelta = new Int32Array(INITIAL_CAPACITY);
-  private flags = new Uint8Array(INITIAL_CAPACITY);
+  prevDelta: Int32Array;
+  flags: Uint8Array;
+}
+
+function makeChunk(size: number): Chunk {
+  const buffer = new ArrayBuffer(size * (5 * 8 + 4 + 1));
+  return {
+    receivedAt: new Float64Array(buffer, 0, size),
+    updatedAt: new Float64Array(buffer, size * 8, size),
+    supersededAt: new Float64Array(buffer, size * 16, size),
+    decimal: new Float64Array(buffer, size * 24, size),
+    american: new Float64Array(buffer, size * 32, size),
+    prevDelta: new Int32Array(buffer, size * 40, size),
+    flags: new Uint8Array(buffer, size * 44, size),
+  };
+}
+
+/**
+ * The entries, in chunks of `chunkSize` consecutive sequence numbers (decision 196): the head appends to its chunk and
+ * takes a new one when it is full, the sweep lets go of a chunk once its last entry is dropped. Nothing is ever copied
+ * to grow: before, the ring was one set of arrays grown by half again, and copying them (with the first writes to the
+ * new memory) took about a tenth of the engine bench's CPU and put pauses of tens of milliseconds into single updates.
+ */
+export class VersionRing {
+  private readonly chunkSize: number;
+  private readonly shift: number;
+  /** The live chunks, oldest first: `chunks[k]` holds sequence numbers from `(first + k) * chunkSize`. */
+  private chunks: Chunk[] = [];
+  private first = 0;
+  private readonly spare: Chunk[] = [];
   private readonly ownLinks = new Map<number, PriceLinks>();
   /** Sequence numbers: the oldest live entry, and the next to be appended. */
   private tail = 0;
   private head = 0;
   /**
-   * Their slots (`seq % capacity`), kept as they advance: appending and sweeping, once per update, take no division
-   * (only a delayed read walking a chain does).
+   * Their places in their chunks, kept as they advance: appending and sweeping, once per update, take no division
+   * (only a delayed read walking a chain does). The head's chunk is full (`headOffset === chunkSize`) before the first
+   * entry and after each `chunkSize`-th.
    */
-  private tailSlot = 0;
-  private headSlot = 0;
+  private headChunk: Chunk | undefined = undefined;
+  private headOffset: number;
+  private tailOffset = 0;
 
-  constructor(private readonly windowMs: number) {}
+  /** `chunkSize` (a power of two) is for tests, to make many chunks of a short run. */
+  constructor(
+    private readonly windowMs: number,
+    chunkSize = DEFAULT_CHUNK_SIZE,
+  ) {
+    if (!(chunkSize >= 2 && (chunkSize & (chunkSize - 1)) === 0))
+      throw new Error('a chunk holds a power of two entries');
+    this.chunkSize = chunkSize;
+    this.shift = Math.log2(chunkSize);
+    this.headOffset = chunkSize;
+  }
 
   /** Entries held: the versions and receipts that readers inside the window may still see. */
   get size(): number {
@@ -68,24 +111,29 @@ export class VersionRing {
    */
   replace(price: VersionOwner, links: PriceLinks, now: number): void {
     this.sweep(now - this.windowMs);
-    if (this.head - this.tail === this.capacity) this.grow();
+    if (this.headOffset === this.chunkSize) {
+      this.headChunk = this.spare.pop() ?? makeChunk(this.chunkSize);
+      this.chunks.push(this.headChunk);
+      this.headOffset = 0;
+    }
+    const chunk = this.headChunk!;
     const seq = this.head;
-    const slot = this.headSlot;
+    const slot = this.headOffset;
     this.head += 1;
-    this.headSlot = slot + 1 === this.capacity ? 0 : slot + 1;
+    this.headOffset = slot + 1;
     const previous = price.history;
-    this.receivedAt[slot] = price.receivedAt;
-    this.updatedAt[slot] = price.updatedAt;
-    this.supersededAt[slot] = now;
-    this.decimal[slot] = price.decimal;
-    this.american[slot] = price.american;
-    this.prevDelta[slot] = previous >= this.tail ? seq - previous : 0;
+    chunk.receivedAt[slot] = price.receivedAt;
+    chunk.updatedAt[slot] = price.updatedAt;
+    chunk.supersededAt[slot] = now;
+    chunk.decimal[slot] = price.decimal;
+    chunk.american[slot] = price.american;
+    chunk.prevDelta[slot] = previous >= this.tail ? seq - previous : 0;
     let flags = price.suspended ? SUSPENDED : 0;
     if (price.links !== links) {
       flags |= OWN_LINKS;
       this.ownLinks.set(seq, price.links);
     }
-    this.flags[slot] = flags;
+    chunk.flags[slot] = flags;
     price.history = seq;
   }
 
@@ -98,11 +146,13 @@ export class VersionRing {
     if (newest.receivedAt <= at && (!updatedBy || newest.updatedAt <= at)) return newest;
     let links = newest.links;
     for (let seq = newest.history; seq >= this.tail;) {
-      const slot = seq % this.capacity;
-      if (this.flags[slot]! & OWN_LINKS) links = this.ownLinks.get(seq)!;
-      if (this.receivedAt[slot]! <= at && (!updatedBy || this.updatedAt[slot]! <= at))
-        return this.materialise(newest, slot, links);
-      const delta = this.prevDelta[slot]!;
+      const place = seq - this.first * this.chunkSize;
+      const chunk = this.chunks[place >>> this.shift]!;
+      const slot = place & (this.chunkSize - 1);
+      if (chunk.flags[slot]! & OWN_LINKS) links = this.ownLinks.get(seq)!;
+      if (chunk.receivedAt[slot]! <= at && (!updatedBy || chunk.updatedAt[slot]! <= at))
+        return materialise(newest, chunk, slot, links);
+      const delta = chunk.prevDelta[slot]!;
       if (delta === 0) break;
       seq -= delta;
     }
@@ -114,70 +164,48 @@ export class VersionRing {
     const out = [newest];
     let links = newest.links;
     for (let seq = newest.history; seq >= this.tail;) {
-      const slot = seq % this.capacity;
-      if (this.flags[slot]! & OWN_LINKS) links = this.ownLinks.get(seq)!;
-      out.push(this.materialise(newest, slot, links));
-      const delta = this.prevDelta[slot]!;
+      const place = seq - this.first * this.chunkSize;
+      const chunk = this.chunks[place >>> this.shift]!;
+      const slot = place & (this.chunkSize - 1);
+      if (chunk.flags[slot]! & OWN_LINKS) links = this.ownLinks.get(seq)!;
+      out.push(materialise(newest, chunk, slot, links));
+      const delta = chunk.prevDelta[slot]!;
       if (delta === 0) break;
       seq -= delta;
     }
     return out;
   }
 
-  private materialise<T extends VersionOwner>(newest: T, slot: number, links: PriceLinks): T {
-    return {
-      ...newest,
-      american: this.american[slot]!,
-      decimal: this.decimal[slot]!,
-      links,
-      updatedAt: this.updatedAt[slot]!,
-      receivedAt: this.receivedAt[slot]!,
-      suspended: (this.flags[slot]! & SUSPENDED) !== 0,
-      history: NONE,
-    };
-  }
-
   /** Drops the oldest entries superseded at or before `horizon`: no reader inside the window can see them. */
   private sweep(horizon: number): void {
     while (this.tail < this.head) {
-      const slot = this.tailSlot;
-      if (this.supersededAt[slot]! > horizon) return;
-      if (this.flags[slot]! & OWN_LINKS) this.ownLinks.delete(this.tail);
+      const chunk = this.chunks[0]!;
+      const slot = this.tailOffset;
+      if (chunk.supersededAt[slot]! > horizon) return;
+      if (chunk.flags[slot]! & OWN_LINKS) this.ownLinks.delete(this.tail);
       this.tail += 1;
-      this.tailSlot = slot + 1 === this.capacity ? 0 : slot + 1;
+      this.tailOffset = slot + 1;
+      if (this.tailOffset === this.chunkSize) {
+        // Its last entry is gone: the chunk leaves the ring (if it is the head's, the head takes a new one next).
+        this.chunks.shift();
+        this.first += 1;
+        this.tailOffset = 0;
+        if (chunk === this.headChunk) this.headChunk = undefined;
+        if (this.spare.length < MAX_SPARE_CHUNKS) this.spare.push(chunk);
+      }
     }
   }
+}
 
-  /**
-   * Makes room: arrays half as large again, each live entry at its sequence number's slot in them. The live entries
-   * are at most three runs contiguous in both the old and the new arrays (a run ends where either wraps), each copied
-   * with one `set` (an entry at a time, through one function for three kinds of array, was most of a short replay's
-   * time in the ring).
-   */
-  private grow(): void {
-    const capacity = Math.ceil(this.capacity * 1.5);
-    const runs: number[] = [];
-    for (let seq = this.tail; seq < this.head;) {
-      const from = seq % this.capacity;
-      const to = seq % capacity;
-      const length = Math.min(this.head - seq, this.capacity - from, capacity - to);
-      runs.push(from, to, length);
-      seq += length;
-    }
-    const move = <A extends Float64Array | Int32Array | Uint8Array>(source: A, target: A): A => {
-      for (let i = 0; i < runs.length; i += 3)
-        target.set(source.subarray(runs[i]!, runs[i]! + runs[i + 2]!), runs[i + 1]!);
-      return target;
-    };
-    this.receivedAt = move(this.receivedAt, new Float64Array(capacity));
-    this.updatedAt = move(this.updatedAt, new Float64Array(capacity));
-    this.supersededAt = move(this.supersededAt, new Float64Array(capacity));
-    this.decimal = move(this.decimal, new Float64Array(capacity));
-    this.american = move(this.american, new Float64Array(capacity));
-    this.prevDelta = move(this.prevDelta, new Int32Array(capacity));
-    this.flags = move(this.flags, new Uint8Array(capacity));
-    this.capacity = capacity;
-    this.tailSlot = this.tail % capacity;
-    this.headSlot = this.head % capacity;
-  }
+function materialise<T extends VersionOwner>(newest: T, chunk: Chunk, slot: number, links: PriceLinks): T {
+  return {
+    ...newest,
+    american: chunk.american[slot]!,
+    decimal: chunk.decimal[slot]!,
+    links,
+    updatedAt: chunk.updatedAt[slot]!,
+    receivedAt: chunk.receivedAt[slot]!,
+    suspended: (chunk.flags[slot]! & SUSPENDED) !== 0,
+    history: NONE,
+  };
 }
