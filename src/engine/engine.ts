@@ -101,7 +101,6 @@ export class OddsEngine<E = undefined> {
   private scans = 0;
   private changed = true;
   private ready = false;
-  private lastArbsJson: string | null = null;
   /** The worst edge of the last ranking when it filled the feed (`rankResults`' floor), else -Infinity. */
   private rankFloor = Number.NEGATIVE_INFINITY;
   /** The results, iterable again and again (a ranking with a floor may read them twice). */
@@ -391,8 +390,7 @@ export class OddsEngine<E = undefined> {
     const generatedAt = Math.floor(now / 1000);
     this.foundAt.stamp(arbs, keys, generatedAt);
     const json = this.arbsJson.write(arbs);
-    if (json === this.lastArbsJson && this.history.latest) return undefined;
-    this.lastArbsJson = json;
+    if (!this.arbsJson.changed && this.history.latest) return undefined;
     const body = feedBody(now, this.source, json);
     const snapshot: Snapshot<E> = {
       at: now,

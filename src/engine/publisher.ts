@@ -35,23 +35,54 @@ export function feedBody(generatedAtMs: number, source: FeedSource, arbsJson: st
  * (issue 37): arbs are never modified (an arb whose prices or found_at changed is a new object), so a tick that
  * changed a few markets serialises only their arbs, not the whole feed again. It keeps the last call's arbs only, so
  * what it holds is one feed's JSON whatever the snapshot history keeps.
+ *
+ * It also says whether the JSON differs from the last call's (`changed`), without comparing the two strings (decision
+ * 197): the same arbs in the same order, or arbs whose JSON pieces are equal one by one, give the same JSON, and the
+ * last call's string is returned again. Different pieces give a different JSON: each piece is one complete JSON
+ * object, so a concatenation of them splits into its pieces in only one way. Comparing two feeds of a few hundred
+ * kilobytes built by concatenation made V8 flatten and read both, on every tick that re-ranked.
  */
 export class ArbsJson {
   private kept = new Map<Arb, string>();
+  private lastArbs: readonly Arb[] = [];
+  private lastPieces: string[] = [];
+  private lastJson: string | undefined = undefined;
+  /** Whether the last `write` gave a JSON other than the call before it (true for the first call). */
+  changed = true;
 
   write(arbs: readonly Arb[]): string {
+    const count = arbs.length;
+    const lastJson = this.lastJson;
+    let same = lastJson !== undefined && count === this.lastArbs.length;
+    for (let i = 0; same && i < count; i += 1) if (arbs[i] !== this.lastArbs[i]) same = false;
+    this.lastArbs = arbs;
+    if (same) {
+      this.changed = false;
+      return lastJson!;
+    }
     const kept = this.kept;
+    const lastPieces = this.lastPieces;
     const next = new Map<Arb, string>();
-    let json = '[';
-    for (let i = 0; i < arbs.length; i += 1) {
+    const pieces = new Array<string>(count);
+    let equal = lastJson !== undefined && count === lastPieces.length;
+    for (let i = 0; i < count; i += 1) {
       const arb = arbs[i]!;
       let one = next.get(arb) ?? kept.get(arb);
       if (one === undefined) one = JSON.stringify(arb);
       next.set(arb, one);
-      json += i === 0 ? one : `,${one}`;
+      pieces[i] = one;
+      if (equal && one !== lastPieces[i]) equal = false;
     }
     this.kept = next;
-    return `${json}]`;
+    this.lastPieces = pieces;
+    if (equal) {
+      this.changed = false;
+      return lastJson!;
+    }
+    const json = `[${pieces.join(',')}]`;
+    this.lastJson = json;
+    this.changed = true;
+    return json;
   }
 }
 
