@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Arb } from '#domain/arbitrage.ts';
+import type { Arb } from '#domain/schemas/feed.ts';
 import { ArbsJson } from './publisher.ts';
 
 // ArbsJson writes what JSON.stringify would, byte for byte, and says whether that differs from its last call without
