@@ -11,7 +11,7 @@ import {
   type IngestLimits,
 } from './ingest.ts';
 import type { DropCounters, DropReason } from './messages.ts';
-import { ArbsJson, feedBody, SnapshotHistory, type PastSnapshot, type Snapshot } from './publisher.ts';
+import { ArbsJson, SnapshotHistory, type PastSnapshot, type Snapshot } from './publisher.ts';
 import {
   DEFAULT_SCAN_OPTIONS,
   isUsable,
@@ -389,9 +389,9 @@ export class OddsEngine<E = undefined> {
         : Number.NEGATIVE_INFINITY;
     const generatedAt = Math.floor(now / 1000);
     this.foundAt.stamp(arbs, keys, generatedAt);
-    const json = this.arbsJson.write(arbs);
+    this.arbsJson.update(arbs);
     if (!this.arbsJson.changed && this.history.latest) return undefined;
-    const body = feedBody(now, this.source, json);
+    const body = this.arbsJson.body(now, this.source);
     const snapshot: Snapshot<E> = {
       at: now,
       generatedAt,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Arb } from '#domain/schemas/feed.ts';
-import { ArbsJson } from './publisher.ts';
+import { ArbsJson, feedBody } from './publisher.ts';
 
 // ArbsJson writes what JSON.stringify would, byte for byte, and says whether that differs from its last call without
 // comparing the feeds' strings. The arbs here are small stand-in objects: the writer only serialises them.
@@ -10,14 +10,16 @@ import { ArbsJson } from './publisher.ts';
 function pool(): Arb[] {
   const arbs: Arb[] = [];
   for (let i = 0; i < 6; i += 1) {
-    const content = { id: `arb-${i % 4}`, edge_pct: (i % 4) / 2, text: i === 3 ? '},{"x":1' : 'plain' };
+    // Non-ASCII text (two- and four-byte UTF-8) in some: the body is put together from each arb's bytes.
+    const text = i === 3 ? '},{"x":1' : i === 2 ? 'Atlético — Bayern München 🏆' : 'plain';
+    const content = { id: `arb-${i % 4}`, edge_pct: (i % 4) / 2, text };
     arbs.push(content as unknown as Arb);
   }
   return arbs;
 }
 
 describe('ArbsJson', () => {
-  it('writes JSON.stringify of the arbs and says changed exactly when the JSON differs from the last call', () => {
+  it('writes JSON.stringify of the arbs, its feed body byte for byte, and says changed exactly when the JSON differs', () => {
     const arbs = pool();
     fc.assert(
       fc.property(
@@ -30,10 +32,18 @@ describe('ArbsJson', () => {
           let previous: string | undefined;
           for (const indexes of feeds) {
             const feed = indexes.map((index) => arbs[index]!);
-            const json = writer.write(feed);
             const expected = JSON.stringify(feed);
-            expect(json).toBe(expected);
+            // Half the time through `update` and `body`, as the engine calls it.
+            if (feed.length % 2 === 0) {
+              writer.update(feed);
+              expect(
+                writer
+                  .body(1_733_000_123_456, 'replay')
+                  .equals(feedBody(1_733_000_123_456, 'replay', expected)),
+              ).toBe(true);
+            } else expect(writer.write(feed)).toBe(expected);
             expect(writer.changed).toBe(previous !== expected);
+            expect(writer.json()).toBe(expected);
             previous = expected;
           }
         },

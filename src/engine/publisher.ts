@@ -44,27 +44,37 @@ export function feedBody(generatedAtMs: number, source: FeedSource, arbsJson: st
  */
 export class ArbsJson {
   private kept = new Map<Arb, string>();
+  /** The UTF-8 bytes of the last body's arbs, by arb (`body`). */
+  private bytes = new Map<Arb, Buffer>();
   private lastArbs: readonly Arb[] = [];
   private lastPieces: string[] = [];
   private lastJson: string | undefined = undefined;
-  /** Whether the last `write` gave a JSON other than the call before it (true for the first call). */
+  /** Whether any call gave pieces yet (the first always counts as a change). */
+  private started = false;
+  /** Whether the last `write` or `update` gave a JSON other than the call before it (true for the first call). */
   changed = true;
 
+  /** The arbs' JSON (what `JSON.stringify(arbs)` gives); `changed` says whether it differs from the last call's. */
   write(arbs: readonly Arb[]): string {
+    this.update(arbs);
+    return this.json();
+  }
+
+  /** Takes the feed's arbs, as `write` does, without joining their JSON (`json` and `body` give it). */
+  update(arbs: readonly Arb[]): void {
     const count = arbs.length;
-    const lastJson = this.lastJson;
-    let same = lastJson !== undefined && count === this.lastArbs.length;
+    let same = this.started && count === this.lastArbs.length;
     for (let i = 0; same && i < count; i += 1) if (arbs[i] !== this.lastArbs[i]) same = false;
     this.lastArbs = arbs;
     if (same) {
       this.changed = false;
-      return lastJson!;
+      return;
     }
     const kept = this.kept;
     const lastPieces = this.lastPieces;
     const next = new Map<Arb, string>();
     const pieces = new Array<string>(count);
-    let equal = lastJson !== undefined && count === lastPieces.length;
+    let equal = this.started && count === lastPieces.length;
     for (let i = 0; i < count; i += 1) {
       const arb = arbs[i]!;
       let one = next.get(arb) ?? kept.get(arb);
@@ -75,16 +85,54 @@ export class ArbsJson {
     }
     this.kept = next;
     this.lastPieces = pieces;
-    if (equal) {
-      this.changed = false;
-      return lastJson!;
+    this.started = true;
+    this.changed = !equal;
+    if (!equal) this.lastJson = undefined;
+  }
+
+  /** The last arbs' JSON, joined once. */
+  json(): string {
+    return (this.lastJson ??= `[${this.lastPieces.join(',')}]`);
+  }
+
+  /**
+   * The feed body of the last arbs (`feedBody` of their JSON, byte for byte), put together from each arb's UTF-8 bytes,
+   * kept while the arb stays in the feed: no string of the whole feed to build and encode (decision 197).
+   */
+  body(generatedAtMs: number, source: FeedSource): Buffer {
+    const head = Buffer.from(
+      `{"generated_at":${Math.floor(generatedAtMs / 1000)},"source":${JSON.stringify(source)},"arbs":[`,
+    );
+    const arbs = this.lastArbs;
+    const pieces = this.lastPieces;
+    const kept = this.bytes;
+    const next = new Map<Arb, Buffer>();
+    const parts = new Array<Buffer>(arbs.length);
+    // The head, the commas between arbs, and the closing "]}".
+    let length = head.length + Math.max(0, arbs.length - 1) + 2;
+    for (let i = 0; i < arbs.length; i += 1) {
+      const arb = arbs[i]!;
+      const bytes = next.get(arb) ?? kept.get(arb) ?? Buffer.from(pieces[i]!);
+      next.set(arb, bytes);
+      parts[i] = bytes;
+      length += bytes.length;
     }
-    const json = `[${pieces.join(',')}]`;
-    this.lastJson = json;
-    this.changed = true;
-    return json;
+    this.bytes = next;
+    const out = Buffer.allocUnsafe(length);
+    let at = head.copy(out, 0);
+    for (let i = 0; i < parts.length; i += 1) {
+      if (i > 0) out[at++] = COMMA;
+      at += parts[i]!.copy(out, at);
+    }
+    out[at++] = CLOSE_BRACKET;
+    out[at++] = CLOSE_BRACE;
+    return out;
   }
 }
+
+const COMMA = 0x2c;
+const CLOSE_BRACKET = 0x5d;
+const CLOSE_BRACE = 0x7d;
 
 /** What a delayed reader needs of an older snapshot: its instant and arbs (its bytes are dropped once superseded). */
 export type PastSnapshot = Pick<Snapshot, 'at' | 'generatedAt' | 'arbs' | 'keys'>;
