@@ -4,6 +4,7 @@ import { toArb } from '#tests/support/arb-feed.ts';
 import { marketKey } from '#domain/markets.ts';
 import { ArbFeedSchema } from '#domain/schemas/feed.ts';
 import { OddsEngine } from './engine.ts';
+import { pricesOf } from './store.ts';
 import { propPrice } from '#tests/support/props.ts';
 import type { PlayerInput, PriceMessage } from './messages.ts';
 
@@ -249,8 +250,8 @@ describe('player props in the engine', () => {
         }
         for (const market of engine.store.markets(engine.store.events()[0]!.id)) {
           if (market.spec.type !== 'prop') continue;
-          for (const byBook of market.prices)
-            for (const price of byBook.values())
+          for (let outcome = 0; outcome < market.outcomes.length; outcome += 1)
+            for (const price of pricesOf(market, outcome))
               sent.set(`${market.key}|${price.outcome}|${price.book}`, {
                 player: market.spec.playerId,
                 stat: market.spec.stat,
@@ -260,8 +261,8 @@ describe('player props in the engine', () => {
         }
         const bySide = new Map<string, string>();
         for (const market of engine.store.allMarkets())
-          for (const byBook of market.prices)
-            for (const price of byBook.values()) {
+          for (let outcome = 0; outcome < market.outcomes.length; outcome += 1)
+            for (const price of pricesOf(market, outcome)) {
               const side = toArb(engine.store.event(market.eventId)!, market.spec, [price], market.player)
                 .sides[0]!;
               bySide.set(side.id, market.key);

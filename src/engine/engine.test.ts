@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { toArb } from '#tests/support/arb-feed.ts';
 import { ArbFeedSchema, type Arb } from '#domain/schemas/feed.ts';
 import { OddsEngine } from './engine.ts';
+import { pricesOf } from './store.ts';
 import type { PriceMessage } from './messages.ts';
 
 // The engine end to end on a virtual clock: messages in, feed snapshot out.
@@ -502,7 +503,7 @@ describe('OddsEngine', () => {
     const arb = env.feed().arbs[0]!;
     const event = env.engine.store.events()[0]!;
     const market = env.engine.store.markets(event.id)[0]!;
-    const prices = market.outcomes.map((_, index) => [...market.prices[index]!.values()][0]!);
+    const prices = market.outcomes.map((_, index) => pricesOf(market, index)[0]!);
     expect(arb).toEqual({ ...toArb(event, market.spec, prices), found_at: T0 / 1000 });
     expect(arb.market).toBe('1st Half Spread +2.5 / -2.5');
   });

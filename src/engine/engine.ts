@@ -14,7 +14,6 @@ import type { DropCounters, DropReason } from './messages.ts';
 import { ArbsJson, SnapshotHistory, type PastSnapshot, type Snapshot } from './publisher.ts';
 import {
   DEFAULT_SCAN_OPTIONS,
-  isUsable,
   maxAgeFor,
   rankArbs,
   rankResults,
@@ -32,8 +31,9 @@ import {
   propMarketCode,
   type EventState,
   type MarketState,
-  type StoredPrice,
+  PRICE_ROW,
 } from './store.ts';
+import { PRICE_SUSPENDED } from './versions.ts';
 import { ValueScanner, type ValueChanges, type ValueOptions, type ValueSets } from './values.ts';
 
 // The odds engine: hands what sources send to the intake (ingest.ts), applies the checked messages to the store,
@@ -279,42 +279,33 @@ export class OddsEngine<E = undefined> {
     if (!market) return 'unknown_market';
     const slot = value.bookSlot;
     const index = value.outcomeIndex * BOOK_COUNT + slot;
-    const previous = market.slots[index];
-    const links = value.links ?? previous?.links ?? NO_LINKS;
+    // The price's columns in the market's block (store.ts `MarketState.hot`): no object is read to apply an update.
+    const hot = market.hot;
+    const cells = market.cells;
+    const row = market.at + market.columns + index * PRICE_ROW;
+    const flags = hot[row + 4]!;
+    const held = market.links[index];
+    const links = value.links ?? held ?? NO_LINKS;
     const maxAge = maxAgeFor(eventState.event, this.scan);
-    let price: StoredPrice;
     let refresh = false;
-    if (previous === undefined) {
-      price = {
-        book: value.book,
-        outcome: value.outcome,
-        american: value.american,
-        decimal: value.decimal,
-        links,
-        updatedAt: value.updatedAt,
-        receivedAt: now,
-        suspended: value.suspended,
-        history: -1,
-      };
-      this.store.put(market, value.outcomeIndex, price);
+    if (flags === 0) {
+      this.store.put(market, index, value.outcomeIndex, value.book, value, links, now);
     } else if (
-      previous.american === value.american &&
-      previous.decimal === value.decimal &&
-      previous.suspended === value.suspended &&
-      sameLinks(previous.links, links) &&
-      value.updatedAt >= previous.updatedAt
+      hot[row + 1] === value.american &&
+      hot[row] === value.decimal &&
+      ((flags & PRICE_SUSPENDED) !== 0) === value.suspended &&
+      sameLinks(held!, links) &&
+      value.updatedAt >= hot[market.at + cells + index]!
     ) {
       // A re-confirmation (same odds, links and suspension): the newest version takes this receipt's times, keeping
       // the earlier ones for delayed readers, instead of a whole new version. If the price was still usable it
       // changes no combination: the market is not re-scanned. Its result may be re-scanned at the old expiry, which
       // then finds it unchanged.
-      refresh = isUsable(previous, now, maxAge);
-      this.store.confirm(market, index, previous, value, now);
-      price = previous;
+      refresh = !value.suspended && now - hot[market.at + cells + index]! <= maxAge;
+      this.store.confirm(market, index, value, now);
     } else {
-      // A new version: the book's price object takes its fields (the one it replaces joins the version ring).
-      this.store.update(market, index, previous, value, links, now);
-      price = previous;
+      // A new version: the price's columns take its fields (the one it replaces joins the version ring).
+      this.store.update(market, index, value, links, now);
     }
     // Every new price may move its market's fair (and a game's middles): the value scan judges it again. A re-quote at
     // the same odds of a usable price changes neither (only the time a kept row shows).
@@ -322,14 +313,15 @@ export class OddsEngine<E = undefined> {
     // A price outside the best few of its outcome at the last scan, that still is not among them, cannot change any
     // published combination (they are built from those best prices only): no re-scan either. When the last scan found
     // that the outcomes' best prices alone could not pass the floor, the record holds only each outcome's best: a
-    // price below it, from another book, cannot lower the bound (`scanMarket`).
+    // price below it, from another book, cannot lower the bound (`scanMarket`). The price now has the message's odds,
+    // suspension and book time.
     const record = market.at + lastScanAt(market.outcomes.length) + value.outcomeIndex;
     const irrelevant =
       market.scanned &&
-      (market.hot[record]! & (1 << slot)) === 0 &&
-      (price.suspended ||
-        !isUsable(price, now, maxAge) ||
-        price.decimal < market.hot[record + market.outcomes.length]!);
+      (hot[record]! & (1 << slot)) === 0 &&
+      (value.suspended ||
+        now - value.updatedAt > maxAge ||
+        value.decimal < hot[record + market.outcomes.length]!);
     if (!refresh && !irrelevant) this.dirty.add(market);
     return null;
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OddsEngine } from './engine.ts';
-import { BOOK_COUNT, bookSlot, hotBlockSize, type MarketState } from './store.ts';
+import { BOOK_COUNT, bookSlot, hotBlockSize, PRICE_ROW, priceAt, type MarketState } from './store.ts';
 
 // The markets' hot blocks live in a few large arrays of the store's pool (issue 37): a market's block is its own for
 // as long as it is in the store, a removed market keeps a copy of what it last had, and its place is zeroed for the
@@ -55,7 +55,14 @@ describe('the hot block pool', () => {
     expect(second.at).toBe(at);
     expect(hotDecimal(second, 1, 'fanduel')).toBe(0);
     expect(hotDecimal(second, 0, 'draftkings')).toBe(2.5);
-    expect([...second.hot.subarray(at, at + hotBlockSize(2))].filter((value) => value !== 0)).toHaveLength(2);
+    // Every number of the block that is not zero is that one price's: in the scanner's columns, and its row.
+    const index = bookSlot('draftkings');
+    const cells = second.cells;
+    const own = [index, cells + index, ...[0, 1, 2, 3, 4].map((k) => second.columns + index * PRICE_ROW + k)];
+    const set = [...second.hot.subarray(at, at + hotBlockSize(2))].flatMap((value, i) =>
+      value !== 0 ? [i] : [],
+    );
+    expect(set).toEqual(own);
     // The copy is not the new market's block.
     expect(hotDecimal(first, 0, 'draftkings')).toBe(0);
     expect(hotDecimal(first, 1, 'fanduel')).toBe(1.909);
@@ -67,7 +74,7 @@ describe('the hot block pool', () => {
   it('keeps every market its own block across more than one of the pool arrays', () => {
     const s = setup();
     const markets: MarketState[] = [];
-    // 1,100 two-way markets need more than one array (1,024 blocks of 64 numbers each).
+    // 1,100 two-way markets need more than one array (306 blocks of 214 numbers each).
     for (let index = 0; index < 1_100; index += 1) {
       const id = `e${index}`;
       s.event(id);
@@ -77,9 +84,9 @@ describe('the hot block pool', () => {
     }
     expect(new Set(markets.map((market) => market.hot)).size).toBeGreaterThan(1);
     for (const [index, market] of markets.entries()) {
-      const price = market.prices[1]!.get('fanduel')!;
+      const price = priceAt(market, BOOK_COUNT + bookSlot('fanduel'))!;
       expect(hotDecimal(market, 1, 'fanduel')).toBe(price.decimal);
-      expect(hotDecimal(market, 0, 'betmgm')).toBe(market.prices[0]!.get('betmgm')!.decimal);
+      expect(hotDecimal(market, 0, 'betmgm')).toBe(priceAt(market, bookSlot('betmgm'))!.decimal);
       expect(price.american).toBe(100 + index);
     }
     // No two blocks of one array overlap.

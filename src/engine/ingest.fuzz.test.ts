@@ -277,8 +277,8 @@ function storedTexts(engine: OddsEngine): string[] {
     for (const market of state.markets.values()) {
       texts.push(market.key);
       if (market.player) texts.push(market.player.id, market.player.name, market.player.team);
-      for (let slot = 0; slot < market.slots.length; slot += 1) {
-        const links = market.slots[slot]?.links;
+      for (let index = 0; index < market.cells; index += 1) {
+        const links = market.links[index];
         if (links?.desktop) texts.push(links.desktop);
         if (links?.mobile) texts.push(links.mobile);
       }

@@ -8,7 +8,7 @@ import { arbOrderKey } from '#domain/arb-feed.ts';
 import { toArb } from '#tests/support/arb-feed.ts';
 import { bestCombinations } from '#tests/support/best-combinations.ts';
 import { arbOf, DEFAULT_SCAN_OPTIONS, isUsable, maxAgeFor, scanMarket, type ScanOptions } from './scanner.ts';
-import { BOOK_COUNT, bookSlot, lastScanAt, OddsStore, type MarketState, type StoredPrice } from './store.ts';
+import { BOOK_COUNT, bookSlot, lastScanAt, OddsStore, priceAt, pricesOf, type MarketState } from './store.ts';
 
 // The scanner's shortcuts (decisions 131, 132) against the scan they replace, from scratch: each outcome's usable
 // prices sorted (decimal descending, then book) and cut to the best few, `bestCombinations` (tests/support) over them,
@@ -30,8 +30,8 @@ const EPL: OddsEvent = { ...EVENT, id: 'epl-che-ars-202611220000', league: 'epl'
 /** The scan as it was: sort every outcome's usable prices, keep the best, and search their combinations with strings. */
 function referenceScan(market: MarketState, event: OddsEvent, now: number, options: ScanOptions) {
   const maxAge = maxAgeFor(event, options);
-  const byOutcome: BookPrice[][] = market.prices.map((byBook) =>
-    [...byBook.values()]
+  const byOutcome: BookPrice[][] = market.outcomes.map((_, outcome) =>
+    [...pricesOf(market, outcome)]
       .filter((price) => isUsable(price, now, maxAge))
       .sort((a, b) => b.decimal - a.decimal || (a.book < b.book ? -1 : a.book > b.book ? 1 : 0))
       .slice(0, options.topPerOutcome),
@@ -62,7 +62,7 @@ function referenceScan(market: MarketState, event: OddsEvent, now: number, optio
       return arb;
     }),
     picks: combinations.map((combination) =>
-      combination.picks.map((price) => [price.book, price.decimal, price.american, price.updatedAt]),
+      combination.picks.map((price) => [price.book, price.decimal, price.american, price.links]),
     ),
   };
 }
@@ -98,30 +98,10 @@ describe('scanMarket', () => {
           const suspended = random() < 0.1;
           const updatedAt = now - Math.floor(random() * 80_000);
           const links = { desktop: null, mobile: null };
-          const previous = market.prices[outcomeIndex]!.get(book);
-          if (previous)
-            store.update(
-              market,
-              outcomeIndex * BOOK_COUNT + bookSlot(book),
-              previous,
-              { american, decimal, updatedAt, suspended },
-              links,
-              now,
-            );
-          else {
-            const price: StoredPrice = {
-              book,
-              outcome: market.outcomes[outcomeIndex]!,
-              american,
-              decimal,
-              links,
-              updatedAt,
-              receivedAt: now,
-              suspended,
-              history: -1,
-            };
-            store.put(market, outcomeIndex, price);
-          }
+          const index = outcomeIndex * BOOK_COUNT + bookSlot(book);
+          const version = { american, decimal, updatedAt, suspended };
+          if (priceAt(market, index)) store.update(market, index, version, links, now);
+          else store.put(market, index, outcomeIndex, book, version, links, now);
         }
         const options: ScanOptions = {
           ...DEFAULT_SCAN_OPTIONS,
@@ -137,7 +117,7 @@ describe('scanMarket', () => {
         );
         expect(result.held.map(arbOf)).toEqual(expected.arbs);
         expect(
-          result.held.map((held) => held.picks.map((p) => [p.book, p.decimal, p.american, p.updatedAt])),
+          result.held.map((held) => held.picks.map((p) => [p.book, p.decimal, p.american, p.links])),
         ).toEqual(expected.picks);
         const record = market.at + lastScanAt(market.outcomes.length);
         const ways = market.outcomes.length;

@@ -9,10 +9,18 @@ import {
 import { arbKeyOf } from '#domain/arb-feed.ts';
 import { specLabel, specOutcomeLabel, specSelectionName } from '#domain/market-labels.ts';
 import { arbEventOf, sideId, type BookPrice, type OddsEvent } from '#domain/markets.ts';
-import { formatAmerican, roundTo } from '#domain/odds.ts';
+import { formatAmerican, roundTo, type AmericanOdds, type DecimalOdds } from '#domain/odds.ts';
 import type { Arb, ArbEvent } from '#domain/schemas/feed.ts';
 import { combineBest } from './combinations.ts';
-import { BOOK_COUNT, bookSlot, lastScanAt, type MarketState, type OddsStore } from './store.ts';
+import {
+  BOOK_COUNT,
+  BOOKS_BY_SLOT,
+  bookSlot,
+  lastScanAt,
+  PRICE_ROW,
+  type MarketState,
+  type OddsStore,
+} from './store.ts';
 
 // Arb detection for one market, and the results of many ranked for the feed. The engine re-scans only markets whose
 // prices changed (or whose published arbs reached the age limit of one of their prices): a price update re-evaluates
@@ -44,7 +52,7 @@ export interface HeldArb {
   /** The stable tie-break of equal edges (`arbOrderKey` of the Arb). */
   key: string;
   /** Copies of the prices' fields, one per outcome (the store updates its prices in place). */
-  picks: BookPrice[];
+  picks: HeldPrice[];
   market: MarketState;
   event: OddsEvent;
   /** Above the scan's edge limit: published with `suspect: true`. */
@@ -118,30 +126,35 @@ let scratchTop = new Int32Array(3 * 8);
 const scratchCounts: number[] = [];
 const scratchPlaces: number[] = [];
 
-/** The price of outcome `way` in the `index`-th combination `combineBest` found. */
-function pickAt(
-  market: MarketState,
-  top: Int32Array,
-  count: number,
-  ways: number,
-  index: number,
-  way: number,
-): BookPrice {
-  return market.slots[way * BOOK_COUNT + top[way * count + scratchPlaces[index * ways + way]!]!]!;
+/** The price index (`MarketState.hot`) of outcome `way` in the `index`-th combination `combineBest` found. */
+function pickAt(top: Int32Array, count: number, ways: number, index: number, way: number): number {
+  return way * BOOK_COUNT + top[way * count + scratchPlaces[index * ways + way]!]!;
 }
 
-/** A copy of the fields an arb's reuse compares: the store updates its prices in place. */
-function pickOf(price: BookPrice): BookPrice {
+/** A held combination's price: the fields its Arb is built from and its reuse compares. */
+export type HeldPrice = Pick<BookPrice, 'book' | 'outcome' | 'american' | 'decimal' | 'links'>;
+
+/** A copy of the price at `index` (the store takes new versions into its columns, `MarketState.hot`). */
+function pickOf(market: MarketState, index: number): HeldPrice {
+  const row = market.at + market.columns + index * PRICE_ROW;
   return {
-    book: price.book,
-    outcome: price.outcome,
-    american: price.american,
-    decimal: price.decimal,
-    links: price.links,
-    updatedAt: price.updatedAt,
-    receivedAt: price.receivedAt,
-    suspended: price.suspended,
+    book: BOOKS_BY_SLOT[index % BOOK_COUNT]!,
+    outcome: market.outcomes[(index / BOOK_COUNT) | 0]!,
+    american: market.hot[row + 1]! as AmericanOdds,
+    decimal: market.hot[row]! as DecimalOdds,
+    links: market.links[index]!,
   };
+}
+
+/** Whether a held pick is the price at `index` as it is now (same book, odds and links). */
+function samePick(pick: HeldPrice, market: MarketState, index: number): boolean {
+  const at = market.at + market.columns + index * PRICE_ROW;
+  return (
+    pick.book === BOOKS_BY_SLOT[index % BOOK_COUNT] &&
+    pick.decimal === market.hot[at] &&
+    pick.american === market.hot[at + 1] &&
+    pick.links === market.links[index]
+  );
 }
 
 /**
@@ -226,18 +239,12 @@ export function scanMarket(
     for (let index = 0; index < found && same; index += 1) {
       const held = previous.held[index]!.picks;
       for (let way = 0; way < ways; way += 1) {
-        const x = held[way]!;
-        const y = pickAt(market, top, count, ways, index, way);
-        if (
-          x.book !== y.book ||
-          x.decimal !== y.decimal ||
-          x.american !== y.american ||
-          x.links !== y.links
-        ) {
+        const y = pickAt(top, count, ways, index, way);
+        if (!samePick(held[way]!, market, y)) {
           same = false;
           break;
         }
-        until = Math.min(until, y.updatedAt + maxAge + 1);
+        until = Math.min(until, hot[at + times + y]! + maxAge + 1);
       }
     }
     if (same) {
@@ -251,9 +258,9 @@ export function scanMarket(
     let reused: HeldArb | undefined;
     let inverse = 0;
     for (let way = 0; way < ways; way += 1) {
-      const pick = pickAt(market, top, count, ways, index, way);
-      validUntil = Math.min(validUntil, pick.updatedAt + maxAge + 1);
-      inverse += 1 / pick.decimal;
+      const pick = pickAt(top, count, ways, index, way);
+      validUntil = Math.min(validUntil, hot[at + times + pick]! + maxAge + 1);
+      inverse += 1 / hot[at + pick]!;
     }
     if (previous && previous.event === event) {
       for (const candidate of previous.held) {
@@ -264,9 +271,9 @@ export function scanMarket(
       }
     }
     if (reused === undefined) {
-      const picks: BookPrice[] = [];
+      const picks: HeldPrice[] = [];
       for (let way = 0; way < ways; way += 1)
-        picks.push(pickOf(pickAt(market, top, count, ways, index, way)));
+        picks.push(pickOf(market, pickAt(top, count, ways, index, way)));
       // publishedEdge's figure, from the same sum in the same order.
       const edge = floorTo((1 / inverse - 1) * 100, EDGE_PLACES) + 0;
       reused = {
@@ -286,19 +293,15 @@ export function scanMarket(
 
 /** Whether a held combination's prices are those of the `index`-th combination found (same books, odds and links). */
 function samePicksAt(
-  picks: readonly BookPrice[],
+  picks: readonly HeldPrice[],
   market: MarketState,
   top: Int32Array,
   count: number,
   ways: number,
   index: number,
 ): boolean {
-  for (let way = 0; way < ways; way += 1) {
-    const x = picks[way]!;
-    const y = pickAt(market, top, count, ways, index, way);
-    if (x.book !== y.book || x.decimal !== y.decimal || x.american !== y.american || x.links !== y.links)
-      return false;
-  }
+  for (let way = 0; way < ways; way += 1)
+    if (!samePick(picks[way]!, market, pickAt(top, count, ways, index, way))) return false;
   return true;
 }
 
@@ -486,7 +489,7 @@ function feedCacheOf(market: MarketState, event: OddsEvent): FeedCache {
 }
 
 /** A side's id, name and selection (cached per outcome and book). */
-function sideOf(cache: FeedCache, market: MarketState, event: OddsEvent, price: BookPrice) {
+function sideOf(cache: FeedCache, market: MarketState, event: OddsEvent, price: HeldPrice) {
   const key = `${price.outcome}|${price.book}`;
   let fixed = cache.sides.get(key);
   if (!fixed) {
@@ -504,7 +507,7 @@ function sideOf(cache: FeedCache, market: MarketState, event: OddsEvent, price: 
  * The order key (`arbOrderKey`) of the Arb these prices (one per outcome, in outcome order) would make, without
  * building it: cached per combination of books.
  */
-function orderKey(market: MarketState, event: OddsEvent, picks: readonly BookPrice[]): string {
+function orderKey(market: MarketState, event: OddsEvent, picks: readonly HeldPrice[]): string {
   const cache = feedCacheOf(market, event);
   let code = 0;
   for (let way = picks.length - 1; way >= 0; way -= 1) code = code * 32 + bookSlot(picks[way]!.book);
@@ -526,7 +529,7 @@ function orderKey(market: MarketState, event: OddsEvent, picks: readonly BookPri
 export function buildArb(
   market: MarketState,
   event: OddsEvent,
-  prices: readonly BookPrice[],
+  prices: readonly HeldPrice[],
   suspect: boolean,
 ): Arb {
   const cache = feedCacheOf(market, event);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OddsEngine } from './engine.ts';
-import type { StoredPrice } from './store.ts';
+import { BOOK_COUNT, bookSlot, priceAt, type StoredPrice } from './store.ts';
 
 // The store's price versions for delayed readers (decision 121): a re-confirmation (same odds, suspension, links)
 // moves the newest version's times and keeps the earlier receipts as pairs, instead of a whole new version; readers
@@ -31,7 +31,7 @@ function setup(historyMs = 130_000) {
       american,
       ...extra,
     });
-  const newest = (): StoredPrice => engine.store.market(key())!.prices[1]!.get('fanduel')!;
+  const newest = (): StoredPrice => priceAt(engine.store.market(key())!, BOOK_COUNT + bookSlot('fanduel'))!;
   const chain = () => engine.store.versionChain(newest());
   return {
     engine,

@@ -1,4 +1,5 @@
 import { specOutcomes } from '#domain/market-labels.ts';
+import type { AmericanOdds, DecimalOdds } from '#domain/odds.ts';
 import {
   LEAGUES,
   isMarketAllowed,
@@ -12,19 +13,21 @@ import {
 import { indexRoster, type RosterIndex, type SingleMatch } from '#domain/player-matching.ts';
 import { PROP_STAT_KEYS, propSpecProblem, type Player, type PropStatKey } from '#domain/props.ts';
 import { SPORTSBOOK_KEYS, type SportsbookKey } from '#domain/sportsbooks.ts';
-import { VersionRing } from './versions.ts';
+import { PRICE_PRESENT, PRICE_SUSPENDED, VersionRing } from './versions.ts';
 
 // The odds store: current prices per event, market, outcome and book, with their update times, plus a short
 // history per price (a chain of earlier versions by time of receipt) so delayed readers (the paid API's Starter and
 // Pro plans) can see the market exactly as it was known at an earlier instant.
 
-/**
- * A price's newest version. What it replaced, and its own earlier receipts (re-confirmations: same odds, suspension and
- * links), are entries of the store's version ring while readers inside the history window may need them (versions.ts).
- */
 /** A new version's odds, book time and suspension (`OddsStore.update`). */
 export type NewVersion = Pick<BookPrice, 'american' | 'decimal' | 'updatedAt' | 'suspended'>;
 
+/**
+ * A price's newest version as readers get it (`priceAt`, `pricesOf`): the store holds it in its market's columns (see
+ * `MarketState.hot`), and makes this object, a copy of them, when a reader asks (decision 198). What it replaced, and
+ * its own earlier receipts (re-confirmations: same odds, suspension and links), are entries of the store's version
+ * ring while readers inside the history window may need them (versions.ts).
+ */
 export interface StoredPrice extends BookPrice {
   /** Its chain's latest entry in the store's version ring; -1 when the window needs none. */
   history: number;
@@ -37,23 +40,32 @@ export interface MarketState {
   /** A prop's player (the event roster's entry); undefined for game lines. */
   player?: Player;
   outcomes: readonly OutcomeKey[];
+  /** Prices per market: `outcomes.length * BOOK_COUNT`, one for each outcome and book (`outcome * BOOK_COUNT + slot`). */
+  cells: number;
   /**
-   * One map per outcome (same order as `outcomes`), book → newest price. A book's newest price is one object for as
-   * long as the market lasts: a new version updates it in place (its predecessor joins the version ring).
-   */
-  prices: Map<SportsbookKey, StoredPrice>[];
-  /** The same prices by `outcome * BOOK_COUNT + bookSlot(book)` (undefined: the book has not quoted the outcome). */
-  slots: (StoredPrice | undefined)[];
-  /**
-   * What the scanner reads, beside the objects, at the same index as `slots` (from `at`): each price's decimal (0 while
-   * suspended or before the book quotes), then at `outcomes.length * BOOK_COUNT` further on, its book time. One
-   * contiguous block per market instead of one object per price to visit: a scan reads a few cache lines. After the
-   * times, what the last scan saw per outcome (`lastScanAt`): the books among the best prices (a bit per book slot,
-   * `1 << slot`), then the worst of those best decimals (0 when fewer than the scan's top count were usable). When the
-   * outcomes' best prices alone could not pass the floor, "the best prices" are each outcome's single best (the record
-   * then says: nothing below these can matter).
+   * The market's newest prices, as numbers (issue 37, decision 198): a price is its index
+   * `i = outcome * BOOK_COUNT + bookSlot(book)`, the same in each part of the block (from `at`). Applying an update
+   * reads and writes numbers of this block and the price's links (`links`), no object per price: there is none (readers
+   * get copies, `priceAt`). The parts:
+   * - from 0, what the scanner reads: each price's decimal, 0 while suspended or before the book quotes;
+   * - from `cells`, its book time;
+   * - from `2 * cells`, what the last scan saw per outcome (`lastScanAt`, two numbers an outcome): the books among the
+   *   best prices (a bit per book slot, `1 << slot`), then the worst of those best decimals (0 when fewer than the
+   *   scan's top count were usable). When the outcomes' best prices alone could not pass the floor, "the best prices"
+   *   are each outcome's single best (the record then says: nothing below these can matter);
+   * - from `columns` (`priceColumns`), a row of `PRICE_ROW` numbers per price (the row of price `i` at
+   *   `columns + i * PRICE_ROW`): its decimal (kept while suspended), its American odds, its time of receipt, its
+   *   chain's latest entry in the version ring (-1: none), and its flags (0 before the book quotes, else
+   *   `PRICE_PRESENT`, with `PRICE_SUSPENDED` while suspended). A row rather than five more columns: an update reads
+   *   and writes all five, in one or two cache lines.
    */
   hot: Float64Array;
+  /** Where the market's price columns start in its block (`priceColumns`). */
+  columns: number;
+  /** Each price's links, by its index (undefined before the book quotes). */
+  links: (PriceLinks | undefined)[];
+  /** Per outcome, the slots of the books that quoted it, in the order they first did (the order readers list). */
+  quoted: number[][];
   /**
    * Where the market's block starts in `hot`: the blocks of many markets share one array of the store's pool (`HotPool`),
    * so the block's entry `i` is `hot[at + i]`. A market that left the store holds a copy of its block of its own
@@ -93,7 +105,9 @@ export interface EventState {
  * The sportsbooks in key order: a price's slot within its outcome. Slot order is key order, so comparing slots ranks
  * books exactly as comparing their keys does (the scanner's tie-break).
  */
-const BOOKS_BY_KEY: readonly string[] = [...SPORTSBOOK_KEYS].sort();
+const BOOKS_BY_KEY: readonly SportsbookKey[] = [...SPORTSBOOK_KEYS].sort();
+/** The sportsbook of each slot. */
+export const BOOKS_BY_SLOT: readonly SportsbookKey[] = BOOKS_BY_KEY;
 export const BOOK_COUNT = BOOKS_BY_KEY.length;
 const BOOK_SLOTS = new Map<string, number>(BOOKS_BY_KEY.map((book, slot) => [book, slot]));
 if (BOOK_COUNT > 31) throw new Error('the last scan holds one bit per book slot: at most 31 books');
@@ -189,9 +203,55 @@ export type EventChange =
 
 export type EventListener = (change: EventChange) => void;
 
-/** A market's hot block: its prices' decimals and book times, then the last scan's record (see `MarketState.hot`). */
+/** A market's hot block: what the scanner reads, the last scan's record, then the price columns (`MarketState.hot`). */
 export function hotBlockSize(ways: number): number {
+  return ways * (BOOK_COUNT * (2 + PRICE_ROW) + 2);
+}
+
+/** The numbers of a price's row in its market's block (`MarketState.hot`). */
+export const PRICE_ROW = 5;
+
+/** Where a market's price columns start in its hot block. */
+export function priceColumns(ways: number): number {
   return ways * (BOOK_COUNT * 2 + 2);
+}
+
+/** A copy of a price's columns (`MarketState.hot`), as the object readers get. */
+function readPrice(market: MarketState, outcome: number, slot: number): StoredPrice {
+  const index = outcome * BOOK_COUNT + slot;
+  const hot = market.hot;
+  const at = market.at + market.columns + index * PRICE_ROW;
+  return {
+    book: BOOKS_BY_KEY[slot]!,
+    outcome: market.outcomes[outcome]!,
+    american: hot[at + 1]! as AmericanOdds,
+    decimal: hot[at]! as DecimalOdds,
+    links: market.links[index]!,
+    updatedAt: hot[market.at + market.cells + index]!,
+    receivedAt: hot[at + 2]!,
+    suspended: (hot[at + 4]! & PRICE_SUSPENDED) !== 0,
+    history: hot[at + 3]!,
+  };
+}
+
+/**
+ * The newest price of a book for an outcome, by index (`outcome * BOOK_COUNT + bookSlot(book)`), as an object of
+ * its own (a copy of the columns); undefined: none.
+ */
+export function priceAt(market: MarketState, index: number): StoredPrice | undefined {
+  if (market.links[index] === undefined) return undefined;
+  const outcome = (index / BOOK_COUNT) | 0;
+  return readPrice(market, outcome, index - outcome * BOOK_COUNT);
+}
+
+/** An outcome's newest prices (copies of the columns), in the order the books first quoted it. */
+export function pricesOf(market: MarketState, outcome: number): StoredPrice[] {
+  return market.quoted[outcome]!.map((slot) => readPrice(market, outcome, slot));
+}
+
+/** A price's flags in the columns (`PRICE_PRESENT`, `PRICE_SUSPENDED`; 0: the book has not quoted it). */
+export function priceFlags(market: MarketState, index: number): number {
+  return market.hot[market.at + market.columns + index * PRICE_ROW + 4]!;
 }
 
 /** A market's `hot` until the pool gives it a block. */
@@ -340,8 +400,8 @@ export class OddsStore {
     const market = this.marketsByKey.get(key);
     if (!market) return [];
     const out: BookPrice[] = [];
-    for (const byBook of market.prices) {
-      for (const newest of byBook.values()) {
+    for (let outcome = 0; outcome < market.outcomes.length; outcome += 1) {
+      for (const newest of pricesOf(market, outcome)) {
         const version = at === undefined ? newest : this.versions.versionAt(newest, at, false);
         if (version) out.push(stripHistory(version));
       }
@@ -445,9 +505,11 @@ export class OddsStore {
         eventId: eventState.event.id,
         spec,
         outcomes,
-        prices: outcomes.map(() => new Map()),
-        slots: new Array<StoredPrice | undefined>(outcomes.length * BOOK_COUNT).fill(undefined),
+        cells: outcomes.length * BOOK_COUNT,
         hot: NO_HOT,
+        columns: priceColumns(outcomes.length),
+        links: new Array<PriceLinks | undefined>(outcomes.length * BOOK_COUNT).fill(undefined),
+        quoted: outcomes.map(() => []),
         at: 0,
         scanned: false,
         dirtyRound: 0,
@@ -467,23 +529,29 @@ export class OddsStore {
   }
 
   /**
-   * Stores a book's first price for an outcome of the market (validated upstream): the object the market keeps for
-   * that book and outcome from now on (`update` changes it in place).
+   * Stores a book's first price for an outcome of the market (validated upstream), at `index`
+   * (`outcomeIndex * BOOK_COUNT + bookSlot(book)`): later versions update it (`update`, `confirm`).
    */
-  put(market: MarketState, outcomeIndex: number, price: StoredPrice): void {
-    const byBook = market.prices[outcomeIndex]!;
-    if (byBook.has(price.book)) throw new Error(`${price.book} already quotes this outcome: update it`);
-    byBook.set(price.book, price);
-    const index = outcomeIndex * BOOK_COUNT + bookSlot(price.book);
-    market.slots[index] = price;
-    setHot(market, index, price);
+  put(
+    market: MarketState,
+    index: number,
+    outcomeIndex: number,
+    book: SportsbookKey,
+    next: NewVersion,
+    links: PriceLinks,
+    now: number,
+  ): void {
+    if (market.links[index] !== undefined) throw new Error(`${book} already quotes this outcome: update it`);
+    market.quoted[outcomeIndex]!.push(index - outcomeIndex * BOOK_COUNT);
+    market.hot[market.at + market.columns + index * PRICE_ROW + 3] = -1;
+    this.write(market, index, next, links, now);
     if (this.listeners.size > 0) {
       const change: PriceChange = {
         eventId: market.eventId,
         marketKey: market.key,
         spec: market.spec,
         player: market.player,
-        price: stripHistory(price),
+        price: stripHistory(priceAt(market, index)!),
         previous: null,
       };
       for (const listener of this.listeners) listener(change);
@@ -491,73 +559,71 @@ export class OddsStore {
   }
 
   /**
-   * A new version of a price the market holds (validated upstream): the version it replaces joins the version ring,
-   * and `newest` takes the new version's fields (`next`'s odds, book time and suspension, and `links`) in place.
-   * Listeners hear the change with copies of both versions. `index` is the price's place in the market's slots:
-   * `outcomeIndex * BOOK_COUNT + bookSlot(book)`. The new fields come in an object (the engine passes its checked
-   * message) rather than as arguments: a number read from an object and passed to a call that is not inlined is boxed
-   * on the heap, copied from object to object it is not.
+   * A new version of a price the market holds at `index` (validated upstream): the version it replaces joins the
+   * version ring, and the columns take `next`'s odds, book time and suspension, and `links`. Listeners hear the change
+   * with copies of both versions. The new fields come in an object (the engine passes its checked message) rather
+   * than as arguments: a number read from an object and passed to a call that is not inlined is boxed on the heap,
+   * copied from object to object it is not.
    */
-  update(
-    market: MarketState,
-    index: number,
-    newest: StoredPrice,
-    next: NewVersion,
-    links: PriceLinks,
-    now: number,
-  ): void {
-    const before = this.listeners.size > 0 ? stripHistory(newest) : null;
-    this.versions.replace(newest, links, now);
-    newest.american = next.american;
-    newest.decimal = next.decimal;
-    newest.links = links;
-    newest.updatedAt = next.updatedAt;
-    newest.receivedAt = now;
-    newest.suspended = next.suspended;
-    setHot(market, index, newest);
-    if (before) this.notify(market, newest, before);
+  update(market: MarketState, index: number, next: NewVersion, links: PriceLinks, now: number): void {
+    const before = this.listeners.size > 0 ? stripHistory(priceAt(market, index)!) : null;
+    const at = market.at + market.columns + index * PRICE_ROW;
+    this.versions.replaceAt(
+      market.hot,
+      at,
+      1,
+      market.at + market.cells + index,
+      market.links[index]!,
+      links,
+      now,
+    );
+    this.write(market, index, next, links, now);
+    if (before) this.notify(market, index, before);
   }
 
   /**
-   * A re-confirmation of the newest version (same odds, suspension and links; a book time not earlier): the receipt
-   * it had joins the version ring and it takes this receipt's times (`next.updatedAt`, `now`). Listeners hear it as a
-   * change whose `previous` is the version as it was. `index` is the price's place in the market's slots, as for
-   * `update`.
+   * A re-confirmation of the newest version at `index` (same odds, suspension and links; a book time not earlier): the
+   * receipt it had joins the version ring and it takes this receipt's times (`next.updatedAt`, `now`). Listeners hear
+   * it as a change whose `previous` is the version as it was.
    */
-  confirm(
-    market: MarketState,
-    index: number,
-    newest: StoredPrice,
-    next: Pick<NewVersion, 'updatedAt'>,
-    now: number,
-  ): void {
-    const before = this.listeners.size > 0 ? stripHistory(newest) : null;
-    this.versions.replace(newest, newest.links, now);
-    newest.receivedAt = now;
-    newest.updatedAt = next.updatedAt;
-    setHot(market, index, newest);
-    if (before) this.notify(market, newest, before);
+  confirm(market: MarketState, index: number, next: Pick<NewVersion, 'updatedAt'>, now: number): void {
+    const before = this.listeners.size > 0 ? stripHistory(priceAt(market, index)!) : null;
+    const hot = market.hot;
+    const links = market.links[index]!;
+    const at = market.at + market.columns + index * PRICE_ROW;
+    const updatedAt = market.at + market.cells + index;
+    this.versions.replaceAt(hot, at, 1, updatedAt, links, links, now);
+    hot[at + 2] = now;
+    hot[updatedAt] = next.updatedAt;
+    if (before) this.notify(market, index, before);
   }
 
-  /** Tells the listeners that `newest` replaced `before` (a copy of it as it was). */
-  private notify(market: MarketState, newest: StoredPrice, before: BookPrice): void {
+  /** Writes a version into the price's columns (and its decimal, 0 while suspended, where the scanner reads it). */
+  private write(market: MarketState, index: number, next: NewVersion, links: PriceLinks, now: number): void {
+    const hot = market.hot;
+    const at = market.at + market.columns + index * PRICE_ROW;
+    const suspended = next.suspended;
+    hot[at] = next.decimal;
+    hot[at + 1] = next.american;
+    hot[at + 2] = now;
+    hot[at + 4] = suspended ? PRICE_PRESENT | PRICE_SUSPENDED : PRICE_PRESENT;
+    hot[market.at + index] = suspended ? 0 : next.decimal;
+    hot[market.at + market.cells + index] = next.updatedAt;
+    market.links[index] = links;
+  }
+
+  /** Tells the listeners that the price at `index` replaced `before` (a copy of it as it was). */
+  private notify(market: MarketState, index: number, before: BookPrice): void {
     const change: PriceChange = {
       eventId: market.eventId,
       marketKey: market.key,
       spec: market.spec,
       player: market.player,
-      price: stripHistory(newest),
+      price: stripHistory(priceAt(market, index)!),
       previous: before,
     };
     for (const listener of this.listeners) listener(change);
   }
-}
-
-/** Mirrors a price's decimal (0 while suspended) and book time into the market's hot block. */
-function setHot(market: MarketState, index: number, price: StoredPrice): void {
-  const at = market.at + index;
-  market.hot[at] = price.suspended ? 0 : price.decimal;
-  market.hot[market.slots.length + at] = price.updatedAt;
 }
 
 function stripHistory(price: StoredPrice): BookPrice {

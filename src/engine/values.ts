@@ -53,7 +53,17 @@ import type { MiddleDto } from '#domain/schemas/api/middles.ts';
 import { SGP_GAME_PRIORS } from '#domain/sgp.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
 import { isUsable, type ScanOptions } from './scanner.ts';
-import { BOOK_COUNT, type EventState, type MarketState, type OddsStore, type StoredPrice } from './store.ts';
+import {
+  BOOK_COUNT,
+  BOOKS_BY_SLOT,
+  PRICE_ROW,
+  priceAt,
+  pricesOf,
+  type EventState,
+  type MarketState,
+  type OddsStore,
+  type StoredPrice,
+} from './store.ts';
 
 // Positive EV (decision 163) and middles (decision 167) of one market or one event, and their incremental scan beside
 // the arbitrage scan (decision 170). The boards of the REST routes (src/server/ev/board.ts,
@@ -132,7 +142,7 @@ export function judgeEv(
   let validUntil = Infinity;
   const ways = market.outcomes.length;
   for (let outcome = 0; outcome < ways; outcome += 1) {
-    for (const newest of market.prices[outcome]!.values()) {
+    for (const newest of pricesOf(market, outcome)) {
       const version = at === undefined ? newest : store.versionAt(newest, at, true);
       if (!version || !isUsable(version, instant, maxAge)) continue;
       quotes.push({ book: version.book, outcome, decimal: version.decimal, version });
@@ -564,8 +574,8 @@ function usableQuotes(
   const point = (market.spec as GameMarketSpec).point!;
   const line = variable === 'margin' ? -point + 0 : point;
   let validUntil = Infinity;
-  market.prices.forEach((byBook, outcome) => {
-    for (const newest of byBook.values()) {
+  market.quoted.forEach((_, outcome) => {
+    for (const newest of pricesOf(market, outcome)) {
       const version = at === undefined ? newest : store.versionAt(newest, at, true);
       if (!version || !isUsable(version, instant, maxAge)) continue;
       if (version.updatedAt + maxAge + 1 < validUntil) validUntil = version.updatedAt + maxAge + 1;
@@ -1105,7 +1115,7 @@ function judgeEvHot(
     if (!(fairProbability > 0 && fairProbability <= 1)) return undefined;
     const pct = (fairProbability * decimal - 1) * 100;
     if (!(pct > 0)) continue;
-    const version = market.slots[i]!;
+    const version = priceAt(market, i)!;
     let row: EvRow | undefined;
     const before = memo.slots.indexOf(i);
     // The held row of this price (its id is the price's: no other row of the set has it).
@@ -1526,8 +1536,32 @@ function slotQuote(
   const held = quotes[index];
   const bit = index < 31 ? 1 << index : -1;
   if (held !== undefined && (memo.quoteDirty & bit) === 0) return held;
-  const price = market.slots[index]!;
-  const quote = held !== undefined && sameQuote(held, price) ? held : quoteOf(market, outcome, line, price);
+  // The price's columns (store.ts `MarketState.hot`), read without making an object of them.
+  const hot = market.hot;
+  const row = market.at + market.columns + index * PRICE_ROW;
+  const decimal = hot[row]!;
+  const american = hot[row + 1]!;
+  const updatedAt = hot[market.at + market.cells + index]!;
+  const links = market.links[index]!;
+  const quote =
+    held !== undefined &&
+    held.decimal === decimal &&
+    held.american === american &&
+    held.updatedAt === updatedAt &&
+    held.desktop === links.desktop &&
+    held.mobile === links.mobile
+      ? held
+      : {
+          market,
+          outcome,
+          line,
+          book: BOOKS_BY_SLOT[slot]!,
+          decimal: decimal as DecimalOdds,
+          american: american as AmericanOdds,
+          updatedAt,
+          desktop: links.desktop,
+          mobile: links.mobile,
+        };
   quotes[index] = quote;
   if (bit !== -1) memo.quoteDirty &= ~bit;
   return quote;
@@ -1547,30 +1581,6 @@ function settleQuotes(layout: GameLayout): void {
     if (dirty === -1) quotes.length = 0;
     else for (let index = 0; index < 31; index += 1) if (dirty & (1 << index)) quotes[index] = undefined;
   }
-}
-
-function sameQuote(quote: MiddleQuote, price: StoredPrice): boolean {
-  return (
-    quote.decimal === price.decimal &&
-    quote.american === price.american &&
-    quote.updatedAt === price.updatedAt &&
-    quote.desktop === price.links.desktop &&
-    quote.mobile === price.links.mobile
-  );
-}
-
-function quoteOf(market: MarketState, outcome: number, line: number, version: StoredPrice): MiddleQuote {
-  return {
-    market,
-    outcome,
-    line,
-    book: version.book,
-    decimal: version.decimal,
-    american: version.american,
-    updatedAt: version.updatedAt,
-    desktop: version.links.desktop,
-    mobile: version.links.mobile,
-  };
 }
 
 export class ValueScanner {

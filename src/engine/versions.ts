@@ -1,9 +1,10 @@
 import type { PriceLinks } from '#domain/markets.ts';
 
 // The earlier versions of the engine's prices, for delayed readers (the paid API's Starter and Pro plans see the
-// market as it was known 2 minutes or 15 seconds ago; decision 130). Each price's newest version is an object in the
-// store; what it replaced, and its own earlier receipts (re-confirmations), are entries of one columnar ring shared by
-// the whole store: typed arrays (45 bytes an entry) instead of one ~150-byte object per version.
+// market as it was known 2 minutes or 15 seconds ago; decision 130). Each price's newest version is a row of its
+// market's columns in the store (store.ts `MarketState.hot`; decision 198); what it replaced, and its own earlier
+// receipts (re-confirmations), are entries of one columnar ring shared by the whole store: typed arrays (45 bytes an
+// entry) instead of one ~150-byte object per version.
 //
 // An entry is appended for every update of a price, new version or re-confirmation: it is the version (or receipt)
 // that stopped being the newest at that instant, chained to the entry before it by sequence number. An entry is needed
@@ -11,7 +12,7 @@ import type { PriceLinks } from '#domain/markets.ts';
 // the window start. Append times only grow, so the entries no reader needs are always the oldest: the sweep drops them
 // from the tail, and a chain simply ends at the first sequence number older than the tail.
 
-/** The fields of a version an entry keeps (the book and outcome are the newest object's). */
+/** The fields of a version an entry keeps (the book and outcome are the newest version's). */
 export interface VersionFields {
   american: number;
   decimal: number;
@@ -32,6 +33,9 @@ const DEFAULT_CHUNK_SIZE = 1 << 14;
 /** Swept chunks kept for the next ones the head needs (already touched memory), beyond which they are left to the collector. */
 const MAX_SPARE_CHUNKS = 2;
 const SUSPENDED = 1;
+/** A price's flags in the store's columns (`replaceAt`): it is quoted; and it is suspended. */
+export const PRICE_PRESENT = 1;
+export const PRICE_SUSPENDED = 2;
 /** The entry's links differ from its successor's; they are in `ownLinks` (links rarely change). */
 const OWN_LINKS = 2;
 
@@ -102,6 +106,8 @@ export class VersionRing {
   private headFlags = EMPTY.flags;
   private tailSupersededAt = EMPTY.supersededAt;
   private tailFlags = EMPTY.flags;
+  /** `replace`'s columns for one object's fields. */
+  private readonly scratch = new Float64Array(6);
 
   /** `chunkSize` (a power of two) is for tests, to make many chunks of a short run. */
   constructor(
@@ -123,9 +129,37 @@ export class VersionRing {
   /**
    * Records `price` as it is now (the version being replaced, or the receipt being re-confirmed) as superseded at
    * `now`: the latest entry of its chain. The caller then gives `price` the new version's fields in place, `links`
-   * among them (the same links for a re-confirmation).
+   * among them (the same links for a re-confirmation). The store's prices are columns (`replaceAt`); this form, for
+   * an object, goes through the same code.
    */
   replace(price: VersionOwner, links: PriceLinks, now: number): void {
+    const cells = this.scratch;
+    cells[0] = price.decimal;
+    cells[1] = price.american;
+    cells[2] = price.receivedAt;
+    cells[3] = price.history;
+    cells[4] = price.suspended ? PRICE_SUSPENDED : PRICE_PRESENT;
+    cells[5] = price.updatedAt;
+    this.replaceAt(cells, 0, 1, 5, price.links, links, now);
+    price.history = cells[3]!;
+  }
+
+  /**
+   * `replace` for a price held in columns (the store's hot blocks; store.ts): in `cells`, its decimal at `at`, its
+   * American odds at `at + stride`, its time of receipt at `at + 2 * stride`, its chain's latest entry at
+   * `at + 3 * stride` (given the new entry's), its flags (`PRICE_SUSPENDED`) at `at + 4 * stride`, its book time at
+   * `updatedAt`. `links` are its links, `next` the new version's. Numbers are read from the array rather than passed:
+   * a number passed to a call that is not inlined is boxed on the heap.
+   */
+  replaceAt(
+    cells: Float64Array,
+    at: number,
+    stride: number,
+    updatedAt: number,
+    links: PriceLinks,
+    next: PriceLinks,
+    now: number,
+  ): void {
     if (this.tail < this.head && this.tailSupersededAt[this.tailOffset]! <= now - this.windowMs)
       this.sweep(now - this.windowMs);
     if (this.headOffset === this.chunkSize) this.nextHeadChunk();
@@ -133,20 +167,20 @@ export class VersionRing {
     const slot = this.headOffset;
     this.head += 1;
     this.headOffset = slot + 1;
-    const previous = price.history;
-    this.headReceivedAt[slot] = price.receivedAt;
-    this.headUpdatedAt[slot] = price.updatedAt;
+    const previous = cells[at + 3 * stride]!;
+    this.headDecimal[slot] = cells[at]!;
+    this.headAmerican[slot] = cells[at + stride]!;
+    this.headReceivedAt[slot] = cells[at + 2 * stride]!;
+    this.headUpdatedAt[slot] = cells[updatedAt]!;
     this.headSupersededAt[slot] = now;
-    this.headDecimal[slot] = price.decimal;
-    this.headAmerican[slot] = price.american;
     this.headPrevDelta[slot] = previous >= this.tail ? seq - previous : 0;
-    let flags = price.suspended ? SUSPENDED : 0;
-    if (price.links !== links) {
+    let flags = (cells[at + 4 * stride]! & PRICE_SUSPENDED) !== 0 ? SUSPENDED : 0;
+    if (links !== next) {
       flags |= OWN_LINKS;
-      this.ownLinks.set(seq, price.links);
+      this.ownLinks.set(seq, links);
     }
     this.headFlags[slot] = flags;
-    price.history = seq;
+    cells[at + 3 * stride] = seq;
   }
 
   /** The head's chunk is full (or there is none yet): it takes a spare one, or a new one. */
@@ -171,7 +205,7 @@ export class VersionRing {
 
   /**
    * The version of a chain as known at `at`: the newest receipt at or before it (with `updatedBy`, whose book time is
-   * too): the newest object itself when it qualifies, else a copy of it with that entry's fields; null when the window
+   * too): `newest` itself when it qualifies, else a copy of it with that entry's fields; null when the window
    * holds none.
    */
   versionAt<T extends VersionOwner>(newest: T, at: number, updatedBy: boolean): T | null {

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { OddsEngine } from '#engine/engine.ts';
 import { MarketSimulator } from '#engine/sources/simulation/market-simulator.ts';
+import { pricesOf } from '#engine/store.ts';
 import type { StaticEntry } from '../http/static-files.ts';
 import { snapshotEntry } from '../feed/plugin.ts';
 import { TcpProxy } from '#tests/support/server/tcp-proxy.ts';
@@ -46,8 +47,9 @@ function delayedBoard(of: OddsEngine<StaticEntry>, at: number) {
   const out = new Map<string, unknown>();
   const store = of.storeAt(at);
   for (const market of store.allMarkets())
-    for (const [index, byBook] of market.prices.entries())
-      for (const [book, newest] of byBook) {
+    for (let index = 0; index < market.outcomes.length; index += 1)
+      for (const newest of pricesOf(market, index)) {
+        const book = newest.book;
         const version = store.versionAt(newest, at, true);
         out.set(`${market.key}|${index}|${book}`, version && [version.american, version.receivedAt]);
       }

@@ -1,5 +1,5 @@
 import { sideId, type OddsEvent, type OutcomeKey } from '#domain/markets.ts';
-import type { EventChange, PriceChange } from '#engine/store.ts';
+import { pricesOf, type EventChange, type PriceChange } from '#engine/store.ts';
 
 // Turns what the engine's store accepts into history rows, in memory and on the engine's call stack (no I/O here):
 // a price change that changes nothing (same odds, same suspension as the version it replaced) is not a change and is
@@ -188,9 +188,9 @@ export class HistoryRecorder {
     }
     // Removed (ended or withdrawn): every price still standing is closed with a "removed" tick.
     for (const market of change.markets) {
-      for (const [index, byBook] of market.prices.entries()) {
+      for (let index = 0; index < market.outcomes.length; index += 1) {
         const outcome = market.outcomes[index]!;
-        for (const price of byBook.values()) {
+        for (const price of pricesOf(market, index)) {
           const key = `${market.key}|${outcome}|${price.book}`;
           this.push(key, this.atOf(now), price.american, price.decimal, TICK_STATE.removed);
         }

@@ -8,7 +8,7 @@ import type { PlayerDto } from '#domain/schemas/api/common.ts';
 import type { EventOddsDto, MarketDto, PriceDto } from '#domain/schemas/api/odds.ts';
 import type { Arb } from '#domain/schemas/feed.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
-import type { MarketState, OddsStore, StoredPrice } from '#engine/store.ts';
+import { pricesOf, type MarketState, type OddsStore, type StoredPrice } from '#engine/store.ts';
 import type { DeflatedPiece } from './gzip-join.ts';
 
 // Read models of the paid API over the engine's store. Every read takes `at`: undefined for real-time plans, or the
@@ -150,7 +150,7 @@ export function marketView(
   let any = false;
   const outcomes = market.outcomes.map((outcome, index) => {
     const prices: PriceDto[] = [];
-    for (const newest of market.prices[index]!.values()) {
+    for (const newest of pricesOf(market, index)) {
       if (books && !books.has(newest.book)) continue;
       const version = visibleVersion(store, newest, at);
       if (version) prices.push(toPriceDto(version));

@@ -24,7 +24,16 @@ import type { GoalsMarket } from '#domain/soccer-goals.ts';
 import type { SgpBookPrice, SgpLeg, SgpLegResult, SgpResponse } from '#domain/schemas/api/sgp.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
 import type { SgpBooks } from '#engine/sources/types.ts';
-import type { EventState, MarketState, OddsStore, StoredPrice } from '#engine/store.ts';
+import {
+  BOOK_COUNT,
+  bookSlot,
+  priceAt,
+  pricesOf,
+  type EventState,
+  type MarketState,
+  type OddsStore,
+  type StoredPrice,
+} from '#engine/store.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { fairDto, type FairChoice } from '../odds-api/history-reads.ts';
 
@@ -176,8 +185,8 @@ function legFair(
   choice: FairChoice,
 ): { probability: number; market: MarketFair } | null {
   const byBook = new Map<SportsbookKey, (number | undefined)[]>();
-  market.prices.forEach((prices, index) => {
-    for (const price of prices.values()) {
+  market.outcomes.forEach((_, index) => {
+    for (const price of pricesOf(market, index)) {
       if (!isOffered(price, event, now)) continue;
       let row = byBook.get(price.book);
       if (!row) byBook.set(price.book, (row = market.outcomes.map(() => undefined)));
@@ -352,16 +361,16 @@ function bookPrice(
   const oppositeDecimals: (number | undefined)[] = [];
   const links: PriceLinks[] = [];
   for (const leg of legs) {
-    const price = leg.market.prices[leg.outcomeIndex]!.get(book);
+    const price = priceAt(leg.market, leg.outcomeIndex * BOOK_COUNT + bookSlot(book));
     if (!price || !isOffered(price, event, now)) return null;
     legDecimals.push(price.decimal);
     links.push(price.links);
     // The other side of the leg at this book (both others of a 1X2: the bet that covers the leg losing).
     let implied = 0;
     let complete = true;
-    leg.market.prices.forEach((prices, index) => {
+    leg.market.outcomes.forEach((_, index) => {
       if (index === leg.outcomeIndex) return;
-      const other = prices.get(book);
+      const other = priceAt(leg.market, index * BOOK_COUNT + bookSlot(book));
       if (other && isOffered(other, event, now)) implied += 1 / other.decimal;
       else complete = false;
     });
