@@ -329,6 +329,40 @@ describe('OddsEngine', () => {
     expect(env.engine.stats().scans - before).toBe(1);
   });
 
+  it('does not re-scan a market that cannot pass the floor until a price rises above its outcome best', () => {
+    const env = setup();
+    env.engine.ingest(fixture(1));
+    // Best away 2.0 (FanDuel), best home 1.8 (DraftKings): 1/2 + 1/1.8 > 1, no combination can pass the floor.
+    env.engine.ingest(price(1, 'fanduel', 'moneyline', 'away', 100));
+    env.engine.ingest(price(1, 'draftkings', 'moneyline', 'home', -125));
+    env.engine.ingest(price(1, 'betmgm', 'moneyline', 'away', -110));
+    expect(env.feed().arbs).toHaveLength(0);
+    const scans = () => env.engine.stats().scans;
+    const before = scans();
+    // The best away price falls, the best home price is suspended then back at its old odds, another book stays below:
+    // the bests can only have fallen, so no scan.
+    env.engine.ingest(price(1, 'fanduel', 'moneyline', 'away', -105));
+    env.engine.ingest(price(1, 'draftkings', 'moneyline', 'home', -125, { suspended: true }));
+    env.engine.ingest(price(1, 'draftkings', 'moneyline', 'home', -125));
+    env.engine.ingest(price(1, 'betmgm', 'moneyline', 'away', 100));
+    expect(env.feed().arbs).toHaveLength(0);
+    expect(scans() - before).toBe(0);
+    // A price above its outcome's recorded best (home 2.5 > 1.8) is re-scanned, and makes the arb with away 2.0.
+    env.engine.ingest(price(1, 'caesars', 'moneyline', 'home', 150));
+    const arbs = env.feed().arbs;
+    expect(scans() - before).toBe(1);
+    expect(arbs.map((arb) => arb.sides.map((side) => [side.sportsbook, side.price]))).toEqual([
+      [
+        ['betmgm', '+100'],
+        ['caesars', '+150'],
+      ],
+      [
+        ['fanduel', '-105'],
+        ['caesars', '+150'],
+      ],
+    ]);
+  });
+
   it('drops an arb once one of its prices passes the age limit, without any update', () => {
     const env = setup();
     env.engine.ingest(fixture(1));

@@ -312,16 +312,17 @@ export class OddsEngine<E = undefined> {
     if (!refresh) this.values?.touch(market, index);
     // A price outside the best few of its outcome at the last scan, that still is not among them, cannot change any
     // published combination (they are built from those best prices only): no re-scan either. When the last scan found
-    // that the outcomes' best prices alone could not pass the floor, the record holds only each outcome's best: a
-    // price below it, from another book, cannot lower the bound (`scanMarket`). The price now has the message's odds,
-    // suspension and book time.
-    const record = market.at + lastScanAt(market.outcomes.length) + value.outcomeIndex;
+    // that the outcomes' best prices alone could not pass the floor (`bounded`), the record holds each outcome's best:
+    // a price not above it, from any book, or one that cannot be used, cannot lower the bound (`scanMarket`). The price
+    // now has the message's odds, suspension and book time.
+    const ways = market.outcomes.length;
+    const record = market.at + lastScanAt(ways) + value.outcomeIndex;
+    const unusable = value.suspended || now - value.updatedAt > maxAge;
     const irrelevant =
       market.scanned &&
-      (hot[record]! & (1 << slot)) === 0 &&
-      (value.suspended ||
-        now - value.updatedAt > maxAge ||
-        value.decimal < hot[record + market.outcomes.length]!);
+      (market.bounded
+        ? unusable || value.decimal <= hot[record + ways]!
+        : (hot[record]! & (1 << slot)) === 0 && (unusable || value.decimal < hot[record + ways]!));
     if (!refresh && !irrelevant) this.dirty.add(market);
     return null;
   }

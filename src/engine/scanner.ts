@@ -204,6 +204,9 @@ export function scanMarket(
     if (bestSlot < 0) empty = true;
     else bound += 1 / best;
   }
+  // The outcomes' best prices alone cannot pass the floor: the record's bests are an upper bound of what each outcome
+  // offers for as long as no price rises above its outcome's (`MarketState.bounded`).
+  market.bounded = !empty && bound >= limit;
   if (empty || ways < 2 || ways > 3 || count <= 0 || bound >= limit) return NONE;
   if (scratchTop.length < ways * count) scratchTop = new Int32Array(ways * count);
   const top = scratchTop;

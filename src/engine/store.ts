@@ -74,6 +74,12 @@ export interface MarketState {
   at: number;
   /** Whether the market was scanned since it was created (before that, the last scan's part of `hot` means nothing). */
   scanned: boolean;
+  /**
+   * Whether the last scan found that the outcomes' best usable prices alone could not pass the floor (its record holds
+   * each outcome's best). While no price rises above its outcome's recorded best, none can: prices falling, turning
+   * stale or suspended only lower the bests, so the recorded ones stay an upper bound (the engine does not re-scan).
+   */
+  bounded: boolean;
   /** The engine's round in which the market was last marked for a re-scan (`DirtyMarkets`; 0: never, −round: unmarked). */
   dirtyRound: number;
   /** Feed fragments that depend only on the event and market (the scanner's cache). */
@@ -512,6 +518,7 @@ export class OddsStore {
         quoted: outcomes.map(() => []),
         at: 0,
         scanned: false,
+        bounded: false,
         dirtyRound: 0,
         owner: eventState,
         // Every field a market gets is in its first shape (the player, the caches): one hidden class for all of
