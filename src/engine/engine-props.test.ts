@@ -163,6 +163,30 @@ describe('player props in the engine', () => {
     expect(feed().arbs).toEqual([]);
   });
 
+  it('remembers each naming with its team, and at most 10,000 namings an event', () => {
+    const { engine, eventId } = setup();
+    const luka = (team: string | undefined, american: number) =>
+      engine.ingest(prop('fanduel', { name: 'Luka Doncic', team }, 'over', american, { point: 31.5 }));
+    // The same name with another team is another naming: remembered apart, never given the first one's match.
+    expect(luka('home', 120)).toBe(true);
+    expect(luka('away', 125)).toBe(false);
+    expect(luka('home', 130)).toBe(true);
+    expect(luka(undefined, 135)).toBe(true);
+    expect(engine.stats().drops.unknown_player).toBe(1);
+    const state = engine.store.eventState(eventId)!;
+    expect(state.matchCount).toBe(3);
+    for (let n = 0; n < 10_010; n += 1)
+      engine.ingest(prop('draftkings', { name: `Nobody ${n}`, team: 'home' }, 'over', 110, { point: 1.5 }));
+    expect(state.matchCount).toBe(10_000);
+    expect([...state.nameMatches.values()].reduce((sum, byTeam) => sum + byTeam.size, 0)).toBe(10_000);
+    // Past the bound a naming is matched again each time, with the same answers.
+    expect(
+      engine.ingest(prop('betmgm', { id: 'p-unknown', name: 'LeBron James', team: 'lal' }, 'over', 110)),
+    ).toBe(true);
+    expect(engine.ingest(prop('betmgm', { name: 'Nobody 10009', team: 'home' }, 'over', 110))).toBe(false);
+    expect(state.matchCount).toBe(10_000);
+  });
+
   it('refuses props the league does not offer, whole lines, and outcomes of the other kind', () => {
     const { engine } = setup();
     const refused: Partial<PriceMessage>[] = [

@@ -21,7 +21,7 @@ import {
   type MarketResult,
   type ScanOptions,
 } from './scanner.ts';
-import { matchPlayer } from '#domain/player-matching.ts';
+import { matchPlayer, type SingleMatch } from '#domain/player-matching.ts';
 import type { Player } from '#domain/props.ts';
 import {
   BOOK_COUNT,
@@ -342,11 +342,30 @@ export class OddsEngine<E = undefined> {
     }
     const index = eventState.rosterIndex;
     if (!index) return 'unknown_player';
-    const naming = `${value.playerId ?? ''}\u0000${value.playerName}\u0000${value.playerTeam ?? ''}`;
-    let match = eventState.playerMatches.get(naming);
+    let match: SingleMatch | undefined;
+    const team = value.playerTeam ?? '';
+    let byTeam: Map<string, SingleMatch> | undefined;
+    let naming = '';
+    if (value.playerId === null) {
+      byTeam = eventState.nameMatches.get(value.playerName);
+      match = byTeam?.get(team);
+    } else {
+      naming = `${value.playerId}\u0000${value.playerName}\u0000${team}`;
+      match = eventState.playerMatches.get(naming);
+    }
     if (!match) {
       match = matchPlayer(index, { id: value.playerId, name: value.playerName, team: value.playerTeam });
-      if (eventState.playerMatches.size < 10_000) eventState.playerMatches.set(naming, match);
+      if (eventState.matchCount < MAX_CACHED_MATCHES) {
+        eventState.matchCount += 1;
+        if (value.playerId !== null) eventState.playerMatches.set(naming, match);
+        else {
+          if (byTeam === undefined) {
+            byTeam = new Map();
+            eventState.nameMatches.set(value.playerName, byTeam);
+          }
+          byTeam.set(team, match);
+        }
+      }
     }
     if (match.status === 'matched') return eventState.players.get(match.player.id)!;
     return match.status === 'ambiguous' ? 'ambiguous_player' : 'unknown_player';
@@ -534,6 +553,9 @@ export class OddsEngine<E = undefined> {
     return this.timer !== null;
   }
 }
+
+/** Bounds an event's cache of player namings (a source that invents names cannot grow it without end). */
+const MAX_CACHED_MATCHES = 10_000;
 
 /** Bounds the source id → event cache (a source that invents ids cannot grow it without end). */
 const MAX_CACHED_SOURCE_IDS = 100_000;

@@ -99,8 +99,14 @@ export interface EventState {
   players: Map<string, { player: Player; index: number }>;
   /** The roster prepared for matching, rebuilt when a player joins; null before the first player. */
   rosterIndex: RosterIndex | null;
-  /** A book's naming of a player (id, name, team) → the match, so a repeated quote matches without normalising. */
+  /**
+   * A book's naming of a player → the match, so a repeated quote matches without normalising: a naming without an id
+   * by its name, then its team ('' for none), with no key to build per quote; one with an id the roster does not hold
+   * by one key of id, name and team. `matchCount` counts both (at most 10,000 are kept).
+   */
+  nameMatches: Map<string, Map<string, SingleMatch>>;
   playerMatches: Map<string, SingleMatch>;
+  matchCount: number;
   /** Set when the event leaves the store: whoever kept this state must look the event up again. */
   removed?: boolean;
   /** What the value scan remembers of the game (values.ts). */
@@ -440,7 +446,9 @@ export class OddsStore {
         byCode: new Map(),
         players: new Map(),
         rosterIndex: null,
+        nameMatches: new Map(),
         playerMatches: new Map(),
+        matchCount: 0,
         removed: false,
         valueMemo: undefined,
       };
@@ -480,7 +488,9 @@ export class OddsStore {
         homeTeamId: event.home.id,
         awayTeamId: event.away.id,
       });
+      eventState.nameMatches.clear();
       eventState.playerMatches.clear();
+      eventState.matchCount = 0;
     }
     return added;
   }
@@ -616,7 +626,8 @@ export class OddsStore {
     hot[at + 4] = suspended ? PRICE_PRESENT | PRICE_SUSPENDED : PRICE_PRESENT;
     hot[market.at + index] = suspended ? 0 : next.decimal;
     hot[market.at + market.cells + index] = next.updatedAt;
-    market.links[index] = links;
+    // Most versions keep their links: no pointer stored (and no write barrier run) for them.
+    if (market.links[index] !== links) market.links[index] = links;
   }
 
   /** Tells the listeners that the price at `index` replaced `before` (a copy of it as it was). */
