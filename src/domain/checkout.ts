@@ -1,3 +1,4 @@
+import { noticeOf, noticePath } from './site-notices.ts';
 import { ROUTES } from './site.ts';
 
 // Buying a plan and managing a subscription without a login (decision 151): what the server's answers and the pages
@@ -33,22 +34,12 @@ export type PricingNotice = keyof typeof PRICING_NOTICES;
 
 /** The pricing page showing one notice: `/sports-betting-api?checkout=unavailable#checkout-unavailable`. */
 export function pricingNoticePath(notice: PricingNotice): string {
-  const { flag, id } = PRICING_NOTICES[notice];
-  return `${ROUTES.pricing}?${flag}#${id}`;
+  return noticePath(ROUTES.pricing, PRICING_NOTICES[notice]);
 }
 
 /** The notice a pricing page URL asks for (its query flag, else its fragment), if any. */
 export function pricingNoticeOf(search: string, hash: string): PricingNotice | null {
-  const flags = new URLSearchParams(search);
-  const id = hash.replace(/^#/, '');
-  for (const [name, notice] of Object.entries(PRICING_NOTICES) as [
-    PricingNotice,
-    { flag: string; id: string },
-  ][]) {
-    const [key, value] = notice.flag.split('=') as [string, string];
-    if (flags.get(key) === value || notice.id === id) return name;
-  }
-  return null;
+  return noticeOf(PRICING_NOTICES, search, hash);
 }
 
 /** The pricing page section holding the "Manage subscription" email form. */

@@ -117,7 +117,7 @@ describe('POST /api/checkout', () => {
     ] as const) {
       const response = await checkout(server, { plan });
       expect(response.statusCode).toBe(303);
-      expect(response.headers.location).toBe(`${SITE}/sports-betting-api?checkout=closed#purchases-closed`);
+      expect(response.headers.location).toBe(`/sports-betting-api?checkout=closed#purchases-closed`);
     }
   });
 
@@ -126,16 +126,14 @@ describe('POST /api/checkout', () => {
     try {
       const response = await checkout(stripeApp, { plan: 'pro' });
       expect(response.statusCode).toBe(303);
-      expect(response.headers.location).toBe(
-        `${SITE}/sports-betting-api?checkout=unavailable#checkout-unavailable`,
-      );
+      expect(response.headers.location).toBe(`/sports-betting-api?checkout=unavailable#checkout-unavailable`);
     } finally {
       standIn.failing = false;
     }
     const unreachable = await checkout(unreachableApp, { plan: 'pro' });
     expect(unreachable.statusCode).toBe(303);
     expect(unreachable.headers.location).toBe(
-      `${SITE}/sports-betting-api?checkout=unavailable#checkout-unavailable`,
+      `/sports-betting-api?checkout=unavailable#checkout-unavailable`,
     );
   });
 
@@ -159,7 +157,7 @@ describe('POST /api/checkout', () => {
     }
     const refused = await checkout(stripeApp, { plan: 'pro' }, { address });
     expect(refused.statusCode).toBe(303);
-    expect(refused.headers.location).toBe(`${SITE}/sports-betting-api?checkout=busy#checkout-busy`);
+    expect(refused.headers.location).toBe(`/sports-betting-api?checkout=busy#checkout-busy`);
     expect(standIn.checkoutRequests).toHaveLength(before + 20);
     // Another client is not held back.
     expect((await checkout(stripeApp, { plan: 'pro' })).headers.location).toMatch(/^https:\/\/checkout\./);

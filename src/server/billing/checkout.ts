@@ -19,7 +19,7 @@ import { absoluteUrl, ROUTES } from '#domain/site.ts';
 import type { Config } from '../config.ts';
 import { describeError } from '../http/log-safe.ts';
 import { HttpProblem } from '../http/problem.ts';
-import { acceptUrlEncodedForms, field, withinHourlyLimit } from './site-forms.ts';
+import { acceptUrlEncodedForms, field, formAnswerUrl, withinHourlyLimit } from '../http/site-forms.ts';
 import type { StripeSessions } from './stripe-sessions.ts';
 
 // Buying a plan without a login (issue 33, decision 151). Every "Choose <plan>" button of the prerendered pricing
@@ -113,7 +113,8 @@ export async function checkoutRoutes(app: FastifyInstance, { sessions }: Checkou
   );
 
   app.post(BILLING_PATHS.checkout, { bodyLimit: 4 * 1024 }, async (request, reply) => {
-    const notice = (name: PricingNotice) => reply.redirect(site(pricingNoticePath(name)), 303);
+    const notice = (name: PricingNotice) =>
+      reply.redirect(formAnswerUrl(request, config.SITE_URL, pricingNoticePath(name)), 303);
     const planField = field(request.body, 'plan', 32)?.trim().toLowerCase();
     if (!planField || !isPlanId(planField)) {
       throw new HttpProblem(

@@ -20,7 +20,7 @@ import { freePort, keyInEmail, SmtpPeer, trialTestConfig, waitFor } from '#tests
 
 const SITE = 'https://example.test';
 const MINUTE = 60_000;
-const SENT = `${SITE}/sports-betting-api?portal=sent#portal-link-sent`;
+const SENT = `/sports-betting-api?portal=sent#portal-link-sent`;
 const peer = new SmtpPeer(await freePort());
 const standIn = new StripeApiStandIn();
 const clock = virtualClock(Date.now());
@@ -206,14 +206,14 @@ describe('POST /api/billing-portal/link and /manage-subscription', () => {
 
   it('an address that is not one, too many requests, and a filled honeypot are answered with their notices', async () => {
     const invalid = await askForLink('ada@localhost');
-    expect(invalid.headers.location).toBe(`${SITE}/sports-betting-api?portal=invalid#portal-link-invalid`);
+    expect(invalid.headers.location).toBe(`/sports-betting-api?portal=invalid#portal-link-invalid`);
     const who = await subscriber();
     // TRIAL_LIMIT_PER_EMAIL (3 a day) per mailbox, from different networks.
     for (let request = 0; request < 3; request += 1) {
       expect((await askForLink(who.email, `192.0.2.${request + 1}`)).headers.location).toBe(SENT);
     }
     const busy = await askForLink(who.email, '192.0.2.9');
-    expect(busy.headers.location).toBe(`${SITE}/sports-betting-api?portal=busy#portal-link-busy`);
+    expect(busy.headers.location).toBe(`/sports-betting-api?portal=busy#portal-link-busy`);
     await linkIn(who.email, 3);
 
     // A bot filling the hidden field gets the same answer, and the subscriber nothing.

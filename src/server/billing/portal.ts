@@ -21,7 +21,7 @@ import type { Secrets } from '../secrets.ts';
 import { emailIdentity } from '../keys/email-identity.ts';
 import { newestPaidCustomerOf } from '../keys/repository.ts';
 import { manageSubscriptionMode } from './checkout.ts';
-import { acceptUrlEncodedForms, field } from './site-forms.ts';
+import { acceptUrlEncodedForms, field, formAnswerUrl } from '../http/site-forms.ts';
 import type { StripeSessions } from './stripe-sessions.ts';
 
 // "Manage subscription" without a login (issue 33, decision 151). With SUBSCRIPTION_PORTAL_URL the header's and
@@ -286,7 +286,7 @@ export async function portalRoutes(app: FastifyInstance, { sessions, links }: Po
       // Without Stripe there is no link to send: where this server manages subscriptions, if anywhere.
       if (!links) return reply.redirect(elsewhere(), 303);
       const notice = (name: 'portalLinkSent' | 'portalLinkBusy' | 'portalLinkInvalid') =>
-        reply.redirect(site(pricingNoticePath(name)), 303);
+        reply.redirect(formAnswerUrl(request, config.SITE_URL, pricingNoticePath(name)), 303);
       const typed = EmailFieldSchema.safeParse(field(request.body, 'email', 1000) ?? '');
       if (!typed.success) return notice('portalLinkInvalid');
       const email = typed.data;

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpProblem } from './problem.ts';
 
-// What the site's public forms (the trial request, "Lost your key?") share: CORS for SITE_URL and CORS_ORIGINS, JSON
-// only (checked before the body is read), and rate limits per client address and per email with a 429 problem.
+// What the site's public forms (the trial request, "Lost your key?") share: CORS for SITE_URL and CORS_ORIGINS, and
+// rate limits per client address and per email with a 429 problem.
 
 export const HOUR = 60 * 60_000;
 export const DAY = 24 * HOUR;
@@ -30,16 +30,6 @@ export function publicFormCors(app: FastifyInstance, path: string): void {
     }
     return reply.code(204).send();
   });
-}
-
-/** An `onRequest` hook refusing other media types before the body is read (Fastify would parse text/plain). */
-export function requireJson(detail: string) {
-  return async (request: FastifyRequest) => {
-    const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    if (type !== 'application/json') {
-      throw new HttpProblem(415, 'unsupported-media-type', 'Unsupported media type', detail);
-    }
-  };
 }
 
 function tooMany(retryAfterMs: number, detail: string): HttpProblem {
