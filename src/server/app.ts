@@ -30,6 +30,7 @@ import { healthRoutes } from './http/health.ts';
 import { trialRequestRoutes } from './trials/trial-requests.ts';
 import { trialsPlugin } from './trials/plugin.ts';
 import { seoRoutes } from './site/seo.ts';
+import { accountFormRoute } from './site/account-form.ts';
 import { clusterPlugin, type ClusterPluginOptions } from './cluster/plugin.ts';
 
 declare module 'fastify' {
@@ -198,6 +199,8 @@ export async function buildApp({
   await app.register(billingPlugin, { now });
   // Operators' routes: trial requests, keys, streams.
   await app.register(adminPlugin);
+  // The account page's key form without its script: nothing is read (decision 200).
+  await app.register(accountFormRoute);
   // Read and compressed between plugins, not inside one: on a busy machine it outlasts the per-plugin timeout (issue 31).
   const site = await loadSite({ buildDir: config.buildDir, origin: config.SITE_URL }, app.log);
   await app.register(sitePlugin, { site });

@@ -23,14 +23,14 @@ const formPost = (url: string, fields: Record<string, string>, headers: Record<s
     payload: new URLSearchParams(fields).toString(),
   });
 
-const CROSS_SITE = [
+const CROSS_SITE: Record<string, string>[] = [
   { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
   { origin: 'https://evil.example' },
   { origin: 'null' },
   { 'sec-fetch-site': 'cross-site' },
   { 'sec-fetch-site': 'same-site' },
 ];
-const SAME_SITE = [
+const SAME_SITE: Record<string, string>[] = [
   { origin: 'http://localhost:80', 'sec-fetch-site': 'same-origin' },
   { origin: 'https://example.test', 'sec-fetch-site': 'same-site' },
   { 'sec-fetch-site': 'same-origin' },

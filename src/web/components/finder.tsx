@@ -113,8 +113,12 @@ const fieldClass =
   'h-9 rounded-md border border-slate-700 bg-slate-900 px-2 text-sm text-slate-100 focus-visible:outline-2 focus-visible:outline-emerald-300';
 const labelClass = 'flex flex-col gap-1 text-xs font-medium text-slate-300';
 
-/** The filters: a form that never submits (every field updates the URL as it changes), the books control last. */
-export function FiltersForm({
+/**
+ * The filters: a labelled group, not a form, since there is nothing to send (every field updates the URL as it
+ * changes); so Enter in a field never submits anything, before the page's script has run or after (decision 200).
+ * The books control last.
+ */
+export function FiltersBar({
   label,
   booksControl,
   children,
@@ -124,14 +128,14 @@ export function FiltersForm({
   children: ReactNode;
 }) {
   return (
-    <form
+    <div
+      role="group"
       aria-label={label}
       className="mt-5 flex flex-wrap items-end gap-3 border-b border-slate-800 pb-4"
-      onSubmit={(event) => event.preventDefault()}
     >
       {children}
       <div className="flex h-9 items-center">{booksControl}</div>
-    </form>
+    </div>
   );
 }
 

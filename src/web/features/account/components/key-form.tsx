@@ -6,9 +6,19 @@ import { AccountRequestError, type AccountApi } from '../api/account-api.ts';
 import { failureText, type ErrorText } from '../lib/account-text.ts';
 import { cleanKey } from '../lib/key-store.ts';
 import { Notice } from './notice.tsx';
+import { ACCOUNT_NOTICES } from '#domain/site-notices.ts';
+import { useFormAnswer, useHydrated } from '#web/lib/use-hydrated.ts';
+import { TargetNotice } from '#web/ui/target-notice.tsx';
+
+/** Why a key sent without the page's script showed nothing (the server read none of it). */
+const NEEDS_SCRIPT: ErrorText = {
+  title: 'Your key was not read',
+  body: 'This page shows your account with its script, which had not run: the key was not read, kept or logged. Paste it again once the page has loaded (with JavaScript on), or call GET /v1/me with the key in the X-Api-Key header.',
+};
 
 // "Paste your API key" (decision 156): the key is checked with GET /v1/me before the page keeps it (in this tab's
-// sessionStorage), so a mistyped key is refused here, with the text still in the box to correct.
+// sessionStorage), so a mistyped key is refused here, with the text still in the box to correct. The input is
+// uncontrolled, so a key pasted before the page's script has run is still there when it arrives (decision 200).
 
 export function KeyForm({
   api,
@@ -22,14 +32,16 @@ export function KeyForm({
   refusal?: ErrorText | null;
 }) {
   const id = useId();
-  const [value, setValue] = useState('');
+  const hydrated = useHydrated();
   const [checking, setChecking] = useState(false);
   const [error, setError] = useState<ErrorText | null>(null);
+  useFormAnswer(ACCOUNT_NOTICES, () => setError(NEEDS_SCRIPT));
   const shown = error ?? (checking ? null : (refusal ?? null));
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const key = cleanKey(value);
+    const form = event.currentTarget;
+    const key = cleanKey(String(new FormData(form).get('api-key') ?? ''));
     if (!key) {
       setError({
         title: 'Paste your API key',
@@ -41,7 +53,7 @@ export function KeyForm({
     setError(null);
     try {
       await api.fetchAccount(key);
-      setValue('');
+      form.reset();
       onAccepted(key);
     } catch (caught) {
       setError(
@@ -66,7 +78,15 @@ export function KeyForm({
         There is no login: your key is your proof. It stays in this browser tab only (gone when you close it)
         and is sent only to this site&apos;s API, in the X-Api-Key header.
       </p>
-      <form className="mt-4" onSubmit={(event) => void submit(event)} noValidate>
+      {/* Posted only by this page's script (decision 200). Until it has run, the button is disabled, which also stops
+          Enter from sending the form; should a client send it anyway, it goes by POST to a route that reads nothing. */}
+      <form
+        method="post"
+        action={ROUTES.account}
+        className="mt-4"
+        onSubmit={(event) => void submit(event)}
+        noValidate
+      >
         <label htmlFor={`${id}-key`} className="text-sm font-medium text-slate-200">
           API key
         </label>
@@ -81,11 +101,7 @@ export function KeyForm({
             spellCheck={false}
             maxLength={200}
             placeholder="sl_live_…"
-            value={value}
-            onChange={(event) => {
-              setValue(event.target.value);
-              setError(null);
-            }}
+            onInput={() => setError(null)}
             aria-invalid={shown ? true : undefined}
             aria-describedby={shown ? `${id}-error` : undefined}
             className={`${inputClass} font-mono`}
@@ -93,13 +109,23 @@ export function KeyForm({
           <Button
             type="submit"
             size="lg"
-            disabled={checking}
+            disabled={checking || !hydrated}
             className="mt-3 w-full sm:col-start-2 sm:row-start-1 sm:mt-1 sm:h-auto sm:min-w-44"
           >
             {checking ? 'Checking…' : 'Show my account'}
           </Button>
         </div>
+        {hydrated ? null : (
+          <p className="mt-2 text-sm text-slate-400">
+            Waiting for this page&apos;s script: until it has loaded, your key is sent nowhere.
+          </p>
+        )}
       </form>
+      {hydrated ? null : (
+        <TargetNotice id={ACCOUNT_NOTICES.needsScript.id} tone="error" className="mt-4">
+          {NEEDS_SCRIPT.title}. {NEEDS_SCRIPT.body}
+        </TargetNotice>
+      )}
       <div id={`${id}-error`} role="alert" className="empty:hidden">
         {shown ? <Notice tone="bad" title={shown.title} body={shown.body} className="mt-4" /> : null}
       </div>

@@ -9,7 +9,7 @@ import {
   Cell,
   EventName,
   FinderRows,
-  FiltersForm,
+  FiltersBar,
   FinderPage,
   LEAGUE_OPTIONS,
   NumberFilter,
@@ -131,7 +131,7 @@ function Filters({
   booksControl: ReactNode;
 }) {
   return (
-    <FiltersForm label="Filters and stake" booksControl={booksControl}>
+    <FiltersBar label="Filters and stake" booksControl={booksControl}>
       <SelectFilter
         label="League"
         value={view.league ?? ''}
@@ -187,7 +187,7 @@ function Filters({
           onFormatChange(chosen);
         }}
       />
-    </FiltersForm>
+    </FiltersBar>
   );
 }
 

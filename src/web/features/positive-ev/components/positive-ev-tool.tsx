@@ -9,7 +9,7 @@ import {
   Cell,
   EventName,
   FinderRows,
-  FiltersForm,
+  FiltersBar,
   FinderPage,
   LEAGUE_OPTIONS,
   NumberFilter,
@@ -104,7 +104,7 @@ function Filters({
   booksControl: ReactNode;
 }) {
   return (
-    <FiltersForm label="Filters and bankroll" booksControl={booksControl}>
+    <FiltersBar label="Filters and bankroll" booksControl={booksControl}>
       <SelectFilter
         label="League"
         value={view.league ?? ''}
@@ -146,7 +146,7 @@ function Filters({
         options={KELLY_OPTIONS}
         onChange={(value) => update({ kelly: Number(value) })}
       />
-    </FiltersForm>
+    </FiltersBar>
   );
 }
 

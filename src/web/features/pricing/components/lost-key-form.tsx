@@ -1,4 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
+import { LOST_KEY_NOTICES, type LostKeyNotice } from '#domain/site-notices.ts';
+import { publicConfig } from '#web/config.ts';
+import { useFormAnswer, useHydrated } from '#web/lib/use-hydrated.ts';
+import { TargetNotice } from '#web/ui/target-notice.tsx';
 import { SITE } from '#domain/site.ts';
 import { Button } from '#web/ui/button.tsx';
 import { DismissButton } from '#web/ui/dismiss-button.tsx';
@@ -9,15 +13,18 @@ import { formatWait, retryText } from '#web/lib/refusal.ts';
 
 // Issue 18, "Lost your key?": idle → sending (button disabled) → a success status or an error alert (dismissible).
 // The success text is the same whether or not the address has a subscription, so the form reveals nothing about it.
-// The address is cleared on success only; an error never loses what was typed.
+// The address is cleared on success only; an error never loses what was typed. Before the page's script has run and
+// without JavaScript the form posts itself as a plain HTML form (decision 200); the input is uncontrolled, so what was
+// typed before the script arrived stays.
 
 export const LOST_KEY_INTRO =
   "Enter the email address of your subscription. We'll email a new API key to it; your current key keeps working until you use the new one.";
 export const LOST_KEY_NETWORK_TEXT =
   'Could not reach the server. Check your connection and try again; your address is still in the form.';
 
-export function lostKeySuccessText(email: string): string {
-  return `If ${email} has a ${SITE.brand} subscription, a new key is on its way. Your previous key keeps working until you use the new one.`;
+/** The answer to every address (`null`: posted without the script, the address is not in the page's URL). */
+export function lostKeySuccessText(email: string | null): string {
+  return `If ${email ?? 'that address'} has a ${SITE.brand} subscription, a new key is on its way. Your previous key keeps working until you use the new one.`;
 }
 
 export { formatWait };
@@ -38,24 +45,49 @@ export function lostKeyFailureText(error: unknown): string {
 type State =
   | { status: 'idle' }
   | { status: 'sending' }
-  | { status: 'sent'; email: string }
+  | { status: 'sent'; email: string | null }
   | { status: 'failed'; message: string }
   | { status: 'invalid'; message: string };
 
+/** What the pricing page says after the form was posted without its script (the server's 303 names the notice). */
+export const LOST_KEY_NOTICE_TEXT: Record<LostKeyNotice, { tone: 'error' | 'info'; text: string }> = {
+  sent: { tone: 'info', text: lostKeySuccessText(null) },
+  invalid: { tone: 'error', text: 'Enter a valid email address: nothing was sent.' },
+  busy: {
+    tone: 'error',
+    text: 'Too many key requests from your network or for this address. Nothing was sent; please try again later.',
+  },
+  failed: { tone: 'error', text: 'The request could not be processed. Please try again.' },
+};
+
+const STATE_OF_NOTICE: Record<LostKeyNotice, (text: string) => State> = {
+  sent: () => ({ status: 'sent', email: null }),
+  invalid: (message) => ({ status: 'failed', message }),
+  busy: (message) => ({ status: 'failed', message }),
+  failed: (message) => ({ status: 'failed', message }),
+};
+
 export function LostKeyForm({ request = requestNewKey }: { request?: typeof requestNewKey }) {
-  const [email, setEmail] = useState('');
-  const [honeypot, setHoneypot] = useState('');
   const [state, setState] = useState<State>({ status: 'idle' });
   const id = useId();
+  const hydrated = useHydrated();
+  useFormAnswer(
+    LOST_KEY_NOTICES,
+    (notice) => setState(STATE_OF_NOTICE[notice](LOST_KEY_NOTICE_TEXT[notice].text)),
+    'lost-key',
+  );
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (state.status === 'sending') return;
-    const address = email.trim();
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    const address = String(data.get('email') ?? '').trim();
+    const honeypot = String(data.get('website') ?? '');
     setState({ status: 'sending' });
     try {
       await request({ email: address, ...(honeypot ? { website: honeypot } : {}) });
-      setEmail('');
+      form.reset();
       setState({ status: 'sent', email: address });
     } catch (error) {
       const message = lostKeyFailureText(error);
@@ -68,6 +100,8 @@ export function LostKeyForm({ request = requestNewKey }: { request?: typeof requ
   const invalid = state.status === 'invalid';
   return (
     <form
+      method="post"
+      action={publicConfig.lostKeyEndpoint}
       onSubmit={onSubmit}
       aria-labelledby={`${id}-title`}
       className="mt-6 rounded-2xl border border-slate-800 bg-slate-900/60 p-6 lg:flex lg:items-start lg:justify-between lg:gap-10"
@@ -87,9 +121,7 @@ export function LostKeyForm({ request = requestNewKey }: { request?: typeof requ
         <div className="sm:grid sm:grid-cols-[minmax(0,1fr)_auto] sm:gap-x-3">
           <EmailInput
             id={id}
-            value={email}
-            onChange={(event) => {
-              setEmail(event.target.value);
+            onInput={() => {
               if (invalid) setState({ status: 'idle' });
             }}
             invalid={invalid}
@@ -108,8 +140,21 @@ export function LostKeyForm({ request = requestNewKey }: { request?: typeof requ
             {sending ? 'Sending...' : 'Email me a new key'}
           </Button>
         </div>
-        <HoneypotField id={id} value={honeypot} onChange={setHoneypot} />
+        <HoneypotField id={id} />
 
+        {/* Before the script has run, the server's answer to a plain form post shows by the URL's fragment. */}
+        {hydrated
+          ? null
+          : (Object.keys(LOST_KEY_NOTICES) as LostKeyNotice[]).map((notice) => (
+              <TargetNotice
+                key={notice}
+                id={LOST_KEY_NOTICES[notice].id}
+                tone={LOST_KEY_NOTICE_TEXT[notice].tone}
+                className="mt-3"
+              >
+                {LOST_KEY_NOTICE_TEXT[notice].text}
+              </TargetNotice>
+            ))}
         {/* Always in the page, so that screen readers announce the text when it appears. */}
         <div role="status" aria-live="polite">
           {state.status === 'sent' ? (

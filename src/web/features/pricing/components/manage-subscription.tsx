@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { BILLING_PATHS, MANAGE_SUBSCRIPTION_SECTION, type PricingNotice } from '#domain/checkout.ts';
 import { ROUTES } from '#domain/site.ts';
 import type { SiteConfigResponse } from '#domain/schemas/billing.ts';
@@ -28,8 +28,6 @@ export function ManageSubscription({
   notice: PricingNotice | null;
 }) {
   const id = useId();
-  const [email, setEmail] = useState('');
-  const [honeypot, setHoneypot] = useState('');
   if (mode === 'none') return null;
   return (
     <section
@@ -61,12 +59,7 @@ export function ManageSubscription({
               Billing email
             </label>
             <div className="sm:grid sm:grid-cols-[minmax(0,1fr)_auto] sm:gap-x-3">
-              <EmailInput
-                id={id}
-                value={email}
-                onChange={(event) => setEmail(event.target.value)}
-                invalid={false}
-              />
+              <EmailInput id={id} invalid={false} />
               <Button
                 type="submit"
                 size="lg"
@@ -75,7 +68,7 @@ export function ManageSubscription({
                 Email me a portal link
               </Button>
             </div>
-            <HoneypotField id={id} value={honeypot} onChange={setHoneypot} />
+            <HoneypotField id={id} />
           </form>
         )}
         {PORTAL_NOTICES.map((name) => (

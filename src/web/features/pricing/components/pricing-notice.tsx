@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { PRICING_NOTICES, type PricingNotice } from '#domain/checkout.ts';
 import { ROUTES, SITE } from '#domain/site.ts';
-import { cn } from '#web/lib/cn.ts';
+import { TargetNotice } from '#web/ui/target-notice.tsx';
 
 // What the server's 303 answers to the pricing page's forms say (decision 151). Each notice is in the prerendered
 // page, hidden unless the URL's fragment names it (CSS :target: shown without JavaScript too) or, after hydration,
@@ -54,19 +54,8 @@ export function PricingNoticeBox({
 }) {
   const { tone, text } = NOTICE_TEXT[notice];
   return (
-    <div
-      id={PRICING_NOTICES[notice].id}
-      role={tone === 'error' ? 'alert' : 'status'}
-      className={cn(
-        'scroll-mt-24 rounded-md border px-4 py-3 text-sm',
-        shown ? 'block' : 'hidden target:block',
-        tone === 'error'
-          ? 'border-rose-400/60 bg-rose-950 text-rose-100'
-          : 'border-emerald-400/60 bg-emerald-950 text-emerald-100',
-        className,
-      )}
-    >
+    <TargetNotice id={PRICING_NOTICES[notice].id} tone={tone} shown={shown} className={className}>
       {text}
-    </div>
+    </TargetNotice>
   );
 }

@@ -6,6 +6,10 @@ import { retryText } from '#web/lib/refusal.ts';
 import { buildTrialPayload, submitTrialRequest, TrialRequestError } from '../api/submit-trial-request.ts';
 import { EmailInput, inputClass } from '#web/ui/email-input.tsx';
 import { HoneypotField } from '#web/ui/honeypot-field.tsx';
+import { TargetNotice } from '#web/ui/target-notice.tsx';
+import { TRIAL_NOTICES, type TrialNotice } from '#domain/site-notices.ts';
+import { publicConfig } from '#web/config.ts';
+import { useFormAnswer, useHydrated } from '#web/lib/use-hydrated.ts';
 
 // The shared zod schema is loaded on first focus or submit, not with the page: it is 23 KB gzip and the home page's
 // JavaScript budget is 120 KB (docs/decisions/004-home-page-javascript-budget.md).
@@ -13,6 +17,9 @@ const loadSchema = () => import('#domain/schemas/trial-request.ts').then((module
 
 // docs/product.md §4 "Trial form": idle → submitting (button disabled, 'Submitting Request...') → success or error banner
 // (dismissible); the form is cleared on success. docs/product.md §8 texts are exact.
+// Before the page's script has run (a slow phone) and without JavaScript, the same form posts itself to the same
+// endpoint as a plain HTML form, and the server answers with a 303 to this page's notice (decision 200). The inputs
+// are uncontrolled, so that nothing typed before the script arrived is lost or overwritten when it does.
 
 export const TRIAL_SUCCESS_TEXT = 'Trial key has been sent to your email address.';
 export const TRIAL_FAILURE_TEXT = 'Failed to send trial request. Please try again.';
@@ -34,24 +41,57 @@ export function trialFailureText(error: unknown): string {
 type Status = 'idle' | 'submitting' | 'success' | 'error';
 type Fields = { name: string; email: string; company: string };
 type FieldErrors = Partial<Record<keyof Fields, string>>;
-const EMPTY: Fields = { name: '', email: '', company: '' };
+
+/** What the home page says after the form was posted without its script (the server's 303 names the notice). */
+export const TRIAL_NOTICE_TEXT: Record<TrialNotice, { tone: 'error' | 'info'; text: string }> = {
+  sent: { tone: 'info', text: TRIAL_SUCCESS_TEXT },
+  invalid: {
+    tone: 'error',
+    text: 'Your request was not sent: the name or email address was not accepted. Check both and try again.',
+  },
+  busy: {
+    tone: 'error',
+    text: 'Too many trial requests from your network or for this address. Nothing was sent; please try again later.',
+  },
+  failed: { tone: 'error', text: TRIAL_FAILURE_TEXT },
+};
+
+/** The text of a form field, as typed (the inputs are uncontrolled: what was typed before hydration is kept). */
+const textOf = (data: FormData, name: string) => {
+  const value = data.get(name);
+  return typeof value === 'string' ? value : '';
+};
 
 export function TrialForm({ submit = submitTrialRequest }: { submit?: typeof submitTrialRequest }) {
-  const [fields, setFields] = useState<Fields>(EMPTY);
-  const [honeypot, setHoneypot] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
   const [status, setStatus] = useState<Status>('idle');
   const [failure, setFailure] = useState(TRIAL_FAILURE_TEXT);
   const id = useId();
+  const hydrated = useHydrated();
+  // Posted before the script ran: the server's answer is in the URL; from now on the page's own banner says it.
+  useFormAnswer(
+    TRIAL_NOTICES,
+    (notice) => {
+      const { tone, text } = TRIAL_NOTICE_TEXT[notice];
+      setFailure(text);
+      setStatus(tone === 'info' ? 'success' : 'error');
+    },
+    'trial',
+  );
 
-  const update = (key: keyof Fields) => (event: { target: { value: string } }) => {
-    setFields((current) => ({ ...current, [key]: event.target.value }));
-    setErrors((current) => ({ ...current, [key]: undefined }));
-  };
+  const clearError = (key: keyof Fields) => () =>
+    setErrors((current) => (current[key] ? { ...current, [key]: undefined } : current));
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (status === 'submitting') return;
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    const fields: Fields = {
+      name: textOf(data, 'name'),
+      email: textOf(data, 'email'),
+      company: textOf(data, 'company'),
+    };
     let schema;
     try {
       schema = await loadSchema();
@@ -81,10 +121,10 @@ export function TrialForm({ submit = submitTrialRequest }: { submit?: typeof sub
             cookie: document.cookie,
             now: new Date(),
           },
-          honeypot,
+          textOf(data, 'website'),
         ),
       );
-      setFields(EMPTY);
+      form.reset();
       setStatus('success');
     } catch (error) {
       setFailure(trialFailureText(error));
@@ -95,6 +135,8 @@ export function TrialForm({ submit = submitTrialRequest }: { submit?: typeof sub
   const submitting = status === 'submitting';
   return (
     <form
+      method="post"
+      action={publicConfig.trialEndpoint}
       onSubmit={onSubmit}
       onFocus={() => void loadSchema().catch(() => undefined)}
       aria-labelledby={`${id}-title`}
@@ -107,6 +149,19 @@ export function TrialForm({ submit = submitTrialRequest }: { submit?: typeof sub
         {TRIAL.days} days with {trialTerms()}. No card required.
       </p>
 
+      {/* Before the script has run, the server's answer to a plain form post shows by the URL's fragment. */}
+      {hydrated
+        ? null
+        : (Object.keys(TRIAL_NOTICES) as TrialNotice[]).map((notice) => (
+            <TargetNotice
+              key={notice}
+              id={TRIAL_NOTICES[notice].id}
+              tone={TRIAL_NOTICE_TEXT[notice].tone}
+              className="mt-4"
+            >
+              {TRIAL_NOTICE_TEXT[notice].text}
+            </TargetNotice>
+          ))}
       {status === 'success' || status === 'error' ? (
         <div
           role={status === 'error' ? 'alert' : 'status'}
@@ -135,8 +190,7 @@ export function TrialForm({ submit = submitTrialRequest }: { submit?: typeof sub
             required
             autoComplete="name"
             maxLength={120}
-            value={fields.name}
-            onChange={update('name')}
+            onInput={clearError('name')}
             aria-invalid={errors.name ? true : undefined}
             aria-describedby={errors.name ? `${id}-name-error` : undefined}
             className={inputClass}
@@ -154,12 +208,7 @@ export function TrialForm({ submit = submitTrialRequest }: { submit?: typeof sub
               *
             </span>
           </label>
-          <EmailInput
-            id={id}
-            value={fields.email}
-            onChange={update('email')}
-            invalid={Boolean(errors.email)}
-          />
+          <EmailInput id={id} onInput={clearError('email')} invalid={Boolean(errors.email)} />
           {errors.email ? (
             <p id={`${id}-email-error`} className="mt-1 text-sm text-rose-300">
               {errors.email}
@@ -175,8 +224,7 @@ export function TrialForm({ submit = submitTrialRequest }: { submit?: typeof sub
             name="company"
             autoComplete="organization"
             maxLength={160}
-            value={fields.company}
-            onChange={update('company')}
+            onInput={clearError('company')}
             aria-invalid={errors.company ? true : undefined}
             aria-describedby={errors.company ? `${id}-company-error` : undefined}
             className={inputClass}
@@ -187,7 +235,7 @@ export function TrialForm({ submit = submitTrialRequest }: { submit?: typeof sub
             </p>
           ) : null}
         </div>
-        <HoneypotField id={id} value={honeypot} onChange={setHoneypot} />
+        <HoneypotField id={id} />
       </div>
       <Button type="submit" size="lg" className="mt-5 w-full" disabled={submitting}>
         {submitting ? 'Submitting Request...' : 'Get Free Trial Key'}

@@ -1,0 +1,36 @@
+import { useEffect, useRef, useState } from 'react';
+import { noticeOf, type SiteNotice } from '#domain/site-notices.ts';
+
+// A prerendered page works before its script has run (decision 200): its forms post as plain HTML forms and the
+// server's answer names a notice in the URL. These hooks are how a component tells the two moments apart.
+
+/** False in the prerendered HTML and the first render that hydrates it; true from the next render on. */
+export function useHydrated(): boolean {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}
+
+/**
+ * The notice of `notices` that the server's answer to a plain form post named in this page's URL, read once after
+ * hydration; the flag and fragment are then taken out of the address (`keepHash` stays), so that a reload or a
+ * bookmark does not say it again.
+ */
+export function useFormAnswer<N extends string>(
+  notices: Record<N, SiteNotice>,
+  onAnswer: (notice: N) => void,
+  keepHash = '',
+): void {
+  // Read once, on mount: the answer is in the URL the page was loaded with.
+  const first = useRef({ notices, onAnswer, keepHash });
+  useEffect(() => {
+    const { notices, onAnswer, keepHash } = first.current;
+    const notice = noticeOf(notices, window.location.search, window.location.hash);
+    if (!notice) return;
+    onAnswer(notice);
+    const url = new URL(window.location.href);
+    url.searchParams.delete(notices[notice].flag.split('=')[0]!);
+    url.hash = keepHash;
+    window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`);
+  }, []);
+}
