@@ -1,14 +1,21 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { noticeOf, type SiteNotice } from '#domain/site-notices.ts';
 
 // A prerendered page works before its script has run (decision 200): its forms post as plain HTML forms and the
 // server's answer names a notice in the URL. These hooks are how a component tells the two moments apart.
 
-/** False in the prerendered HTML and the first render that hydrates it; true from the next render on. */
+const noSubscription = () => () => undefined;
+
+/**
+ * False in the prerendered HTML and in the render that hydrates it (React reads the server snapshot then); true from
+ * the next render on, and from the first in a page that was not prerendered.
+ */
 export function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
 }
 
 /**
