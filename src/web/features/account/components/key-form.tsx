@@ -117,7 +117,8 @@ export function KeyForm({
         </div>
         {hydrated ? null : (
           <p className="mt-2 text-sm text-slate-400">
-            Waiting for this page&apos;s script: until it has loaded, your key is sent nowhere.
+            This page reads your account with its script, which has not run yet (or JavaScript is off): until
+            it runs, your key is sent nowhere.
           </p>
         )}
       </form>
