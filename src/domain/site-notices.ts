@@ -1,6 +1,6 @@
 import { ROUTES } from './site.ts';
 
-// What the server's answers to the site's plain form posts and the pages agree on (decisions 151 and 200). A form post
+// What the server's answers to the site's plain form posts and the pages agree on (decisions 151 and 208). A form post
 // is answered with a 303 to the form's page, a query flag and a fragment; the page holds every notice of the form,
 // hidden unless the fragment names it (CSS `:target`: shown before the script has run and without JavaScript), and,
 // once hydrated, shows the one its flag names. Nothing a visitor typed is ever in those URLs.

@@ -199,7 +199,7 @@ export async function buildApp({
   await app.register(billingPlugin, { now });
   // Operators' routes: trial requests, keys, streams.
   await app.register(adminPlugin);
-  // The account page's key form without its script: nothing is read (decision 200).
+  // The account page's key form without its script: nothing is read (decision 208).
   await app.register(accountFormRoute);
   // Read and compressed between plugins, not inside one: on a busy machine it outlasts the per-plugin timeout (issue 31).
   const site = await loadSite({ buildDir: config.buildDir, origin: config.SITE_URL }, app.log);

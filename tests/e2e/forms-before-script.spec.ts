@@ -4,7 +4,7 @@ import { expect, test as base, type Page, type Request } from '@playwright/test'
 import { waitForHydration } from '../support/e2e.ts';
 import { emailsTo } from '../support/outbox-files.ts';
 
-// Every form works before its page's script has run and never puts a secret in a URL (issue 55, decision 200): a
+// Every form works before its page's script has run and never puts a secret in a URL (issue 55, decision 208): a
 // visitor on a slow phone types and presses Submit before hydration; one has JavaScript off; one gets the scripts a
 // few seconds late. Playwright's own `test` here: its `goto` returns at the load event, not after hydration.
 

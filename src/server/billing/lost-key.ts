@@ -22,7 +22,7 @@ import { lostKeyNoticePath } from '#domain/site-notices.ts';
 // the address has a key, and so is its timing (issue 31, decision 149): the route records the request (one INSERT)
 // and answers; the lookup and the rotation run after the answer (LostKeyQueue). The form is rate limited like trial
 // requests (per client address and per email). The form also posts here as a plain HTML form (before its script has
-// run, or without JavaScript; decision 200), answered with a 303 to the pricing page's notice of what happened.
+// run, or without JavaScript; decision 208), answered with a 303 to the pricing page's notice of what happened.
 
 export const LOST_KEY_PATH = '/api/lost-key';
 

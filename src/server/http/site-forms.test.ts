@@ -5,7 +5,7 @@ import { lostKeyRequests } from '../db/schema.ts';
 import { buildTestApp } from '#tests/support/server/app.ts';
 import { trialTestConfig, waitFor } from '#tests/support/server/trials.ts';
 
-// The site's plain form posts (decision 200, issue 55): every form posts to an endpoint that answers a form with a page
+// The site's plain form posts (decision 208, issue 55): every form posts to an endpoint that answers a form with a page
 // saying what happened, and none is accepted from another site's page.
 
 let app: FastifyInstance;

@@ -4,7 +4,7 @@ import { describeError } from './log-safe.ts';
 import { HttpProblem } from './problem.ts';
 import { HOUR } from './public-form.ts';
 
-// What the site's plain HTML forms need (decisions 151 and 200): they post application/x-www-form-urlencoded, so that
+// What the site's plain HTML forms need (decisions 151 and 208): they post application/x-www-form-urlencoded, so that
 // they work before the page's script has run and without JavaScript, and they are answered with 303 redirects to a
 // page that says what happened, rather than JSON. A form post from another site is refused (issue 55): any page could
 // otherwise spend a visitor's checkout and portal-link quotas, or ask for a trial in their name.

@@ -7,7 +7,7 @@ import { trialRequests } from '../db/schema.ts';
 import { freePort, keyInEmail, SmtpPeer, trialTestConfig, waitFor } from '#tests/support/server/trials.ts';
 
 // The home page's trial form posted as a plain HTML form: before its script has run (a slow phone) or without
-// JavaScript (issue 55, decision 200). Nothing the visitor typed may end up in a URL.
+// JavaScript (issue 55, decision 208). Nothing the visitor typed may end up in a URL.
 
 const peer = new SmtpPeer(await freePort());
 let app: FastifyInstance;

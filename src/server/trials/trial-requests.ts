@@ -19,7 +19,7 @@ import { trialNoticePath } from '#domain/site-notices.ts';
 // POST /api/trial-requests: docs/product.md §7 call 1. JSON, 16 KiB at most, validated with the form's schema, rate
 // limited per client address and per email, answered only after the commit. CORS for SITE_URL and CORS_ORIGINS.
 // The home page's form also posts here as a plain HTML form (before its script has run, or without JavaScript;
-// decision 200): the same request, the browser's part of the payload taken from the request's headers, answered with
+// decision 208): the same request, the browser's part of the payload taken from the request's headers, answered with
 // a 303 to the home page's notice of what happened.
 
 export const TRIAL_PATH = '/api/trial-requests';

@@ -115,7 +115,7 @@ const labelClass = 'flex flex-col gap-1 text-xs font-medium text-slate-300';
 
 /**
  * The filters: a labelled group, not a form, since there is nothing to send (every field updates the URL as it
- * changes); so Enter in a field never submits anything, before the page's script has run or after (decision 200).
+ * changes); so Enter in a field never submits anything, before the page's script has run or after (decision 208).
  * The books control last.
  */
 export function FiltersBar({

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { noticeOf, type SiteNotice } from '#domain/site-notices.ts';
 
-// A prerendered page works before its script has run (decision 200): its forms post as plain HTML forms and the
+// A prerendered page works before its script has run (decision 208): its forms post as plain HTML forms and the
 // server's answer names a notice in the URL. These hooks are how a component tells the two moments apart.
 
 const noSubscription = () => () => undefined;

@@ -7,7 +7,7 @@ export const inputClass =
  * required, at most 254 characters (the longest address), described by `<id>-email-error` while invalid. Each form
  * renders its own label and error text.
  *
- * Uncontrolled (decision 200): the page's script never writes the value, so what a visitor types before the script has
+ * Uncontrolled (decision 208): the page's script never writes the value, so what a visitor types before the script has
  * run stays in the box when it arrives; a form reads it from the form's data when it is sent.
  */
 export function EmailInput({

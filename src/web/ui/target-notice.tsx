@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { cn } from '#web/lib/cn.ts';
 
 /**
- * A notice in the prerendered page that the server's answer to a plain form post points at (decision 200): hidden
+ * A notice in the prerendered page that the server's answer to a plain form post points at (decision 208): hidden
  * unless the URL's fragment names its id (CSS `:target`, so it shows before the script has run and without
  * JavaScript), or unless `shown`.
  */

@@ -18,7 +18,7 @@ const NEEDS_SCRIPT: ErrorText = {
 
 // "Paste your API key" (decision 156): the key is checked with GET /v1/me before the page keeps it (in this tab's
 // sessionStorage), so a mistyped key is refused here, with the text still in the box to correct. The input is
-// uncontrolled, so a key pasted before the page's script has run is still there when it arrives (decision 200).
+// uncontrolled, so a key pasted before the page's script has run is still there when it arrives (decision 208).
 
 export function KeyForm({
   api,
@@ -78,7 +78,7 @@ export function KeyForm({
         There is no login: your key is your proof. It stays in this browser tab only (gone when you close it)
         and is sent only to this site&apos;s API, in the X-Api-Key header.
       </p>
-      {/* Posted only by this page's script (decision 200). Until it has run, the button is disabled, which also stops
+      {/* Posted only by this page's script (decision 208). Until it has run, the button is disabled, which also stops
           Enter from sending the form; should a client send it anyway, it goes by POST to a route that reads nothing. */}
       <form
         method="post"

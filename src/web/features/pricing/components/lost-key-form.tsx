@@ -14,7 +14,7 @@ import { formatWait, retryText } from '#web/lib/refusal.ts';
 // Issue 18, "Lost your key?": idle → sending (button disabled) → a success status or an error alert (dismissible).
 // The success text is the same whether or not the address has a subscription, so the form reveals nothing about it.
 // The address is cleared on success only; an error never loses what was typed. Before the page's script has run and
-// without JavaScript the form posts itself as a plain HTML form (decision 200); the input is uncontrolled, so what was
+// without JavaScript the form posts itself as a plain HTML form (decision 208); the input is uncontrolled, so what was
 // typed before the script arrived stays.
 
 export const LOST_KEY_INTRO =

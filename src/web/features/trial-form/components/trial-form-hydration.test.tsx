@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { TrialRequestInput } from '#domain/schemas/trial-request.ts';
 import { TRIAL_NOTICE_TEXT, TRIAL_SUCCESS_TEXT, TrialForm } from './trial-form.tsx';
 
-// The home page is prerendered and hydrated later (decision 200): what a visitor types before the script arrives must
+// The home page is prerendered and hydrated later (decision 208): what a visitor types before the script arrives must
 // survive hydration and the renders after it, and the prerendered form must post by itself.
 
 let root: Root | undefined;

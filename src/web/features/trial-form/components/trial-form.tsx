@@ -18,7 +18,7 @@ const loadSchema = () => import('#domain/schemas/trial-request.ts').then((module
 // docs/product.md §4 "Trial form": idle → submitting (button disabled, 'Submitting Request...') → success or error banner
 // (dismissible); the form is cleared on success. docs/product.md §8 texts are exact.
 // Before the page's script has run (a slow phone) and without JavaScript, the same form posts itself to the same
-// endpoint as a plain HTML form, and the server answers with a 303 to this page's notice (decision 200). The inputs
+// endpoint as a plain HTML form, and the server answers with a 303 to this page's notice (decision 208). The inputs
 // are uncontrolled, so that nothing typed before the script arrived is lost or overwritten when it does.
 
 export const TRIAL_SUCCESS_TEXT = 'Trial key has been sent to your email address.';
