@@ -145,3 +145,14 @@ describe('POST /api/lost-key as a plain form post', () => {
     expect(text.statusCode).toBe(415);
   });
 });
+
+describe('POST /account', () => {
+  it('reads nothing of a key form posted without the page script and answers 303 to the notice saying so', async () => {
+    const key = 'sl_live_0123456789abcdefABCDEF0123456789';
+    const response = await formPost('/account', { 'api-key': key }, { origin: 'http://localhost:80' });
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.location).toBe('/account?key=needs-script#key-needs-script');
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.body).not.toContain(key);
+  });
+});
