@@ -1,5 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { API_FEATURES, delayMs, getPlan, includes, isPlanId, PLAN_IDS, PLANS, plansWith } from './plans.ts';
+import {
+  API_FEATURES,
+  CAPABILITIES,
+  delayMs,
+  finderTerms,
+  FREE_PLAN,
+  freeShowsArb,
+  getPlan,
+  includes,
+  isPlanId,
+  PLAN_IDS,
+  PLANS,
+  plansWith,
+  TIERS,
+  valuesDelaySeconds,
+} from './plans.ts';
 
 describe('the plan table', () => {
   it('gives each plan the rate, delay, streams and credits of docs/product.md §9', () => {
@@ -54,31 +69,126 @@ describe('the plan table', () => {
       expect(includes(plan, API_FEATURES.sameGameParlays), plan.id).toBe((plan.sgpCreditsPerMonth ?? 0) > 0);
   });
 
-  it('links the positive-EV bullet of every plan and the history and SGP bullets of Elite and Enterprise to their /docs operations, text unchanged', () => {
-    const EV_BULLET = 'Positive-EV prices with their fair odds';
+  it('links each included row to its /docs operation: EV and middles, same-game parlays and the history features', () => {
     const linked = PLANS.flatMap((plan) =>
       plan.features
         .filter((feature) => feature.docsHref)
-        .map((feature) => [plan.id, feature.text, feature.docsHref]),
+        .map((feature) => [plan.id, feature.id, feature.docsHref]),
     );
     expect(linked).toEqual([
-      ['starter', EV_BULLET, '/docs#GET--v1-ev'],
-      ['pro', EV_BULLET, '/docs#GET--v1-ev'],
-      ['elite', EV_BULLET, '/docs#GET--v1-ev'],
-      ['elite', '10K same-game-parlay credits per month', '/docs#POST--v1-sgp'],
-      [
-        'elite',
-        'Historical closing and opening line values (CLV, OLV)',
-        '/docs#GET--v1-events-eventId-lines',
-      ],
-      ['enterprise', EV_BULLET, '/docs#GET--v1-ev'],
-      ['enterprise', '100K same-game-parlay credits per month', '/docs#POST--v1-sgp'],
-      [
-        'enterprise',
-        'Historical closing and opening line values (CLV, OLV)',
-        '/docs#GET--v1-events-eventId-lines',
-      ],
-      ['enterprise', 'Historical line movement', '/docs#GET--v1-events-eventId-movement'],
+      ['starter', 'values', '/docs#GET--v1-ev'],
+      ['pro', 'values', '/docs#GET--v1-ev'],
+      ['elite', 'values', '/docs#GET--v1-ev'],
+      ['elite', 'same-game-parlays', '/docs#POST--v1-sgp'],
+      ['elite', 'closing-lines', '/docs#GET--v1-events-eventId-lines'],
+      ['elite', 'historical-odds', '/docs#GET--v1-historical-odds'],
+      ['enterprise', 'values', '/docs#GET--v1-ev'],
+      ['enterprise', 'same-game-parlays', '/docs#POST--v1-sgp'],
+      ['enterprise', 'closing-lines', '/docs#GET--v1-events-eventId-lines'],
+      ['enterprise', 'historical-odds', '/docs#GET--v1-historical-odds'],
+      ['enterprise', 'line-movement', '/docs#GET--v1-events-eventId-movement'],
+    ]);
+  });
+});
+
+describe('the free tier (issue 56)', () => {
+  it('is a row of the table beside the paid plans: arbs up to 1 % in real time, EV and middles 2 minutes old, best 100', () => {
+    expect(TIERS.map((tier) => tier.id)).toEqual(['free', 'starter', 'pro', 'elite', 'enterprise']);
+    expect(FREE_PLAN.finders).toEqual({ arbEdgeCapPct: 1, valuesDelaySeconds: 120, valuesRows: 100 });
+    expect(freeShowsArb(1)).toBe(true);
+    expect(freeShowsArb(-0.8)).toBe(true);
+    expect(freeShowsArb(1.001)).toBe(false);
+  });
+
+  it('gives every paid plan at least the free finders, at least as fresh', () => {
+    const free = finderTerms(FREE_PLAN);
+    for (const plan of PLANS) {
+      const terms = finderTerms(plan);
+      expect(terms.arbEdgeCapPct, plan.id).toBeNull();
+      expect(terms.valuesRows, plan.id).toBeNull();
+      expect(terms.valuesDelaySeconds, plan.id).toBeLessThanOrEqual(free.valuesDelaySeconds);
+    }
+    expect(PLANS.map((plan) => valuesDelaySeconds(plan))).toEqual([120, 15, 0, 0]);
+  });
+});
+
+describe('the cards, one row per capability', () => {
+  it('gives every card, free included, one row per capability in the same order', () => {
+    for (const tier of TIERS)
+      expect(
+        tier.features.map((feature) => feature.id),
+        tier.id,
+      ).toEqual(CAPABILITIES.map((capability) => capability.id));
+  });
+
+  it('lists on Pro every row Starter lists (none omitted), each included or not', () => {
+    const starter = getPlan('starter').features;
+    const pro = getPlan('pro').features;
+    expect(pro.map((row) => row.id)).toEqual(starter.map((row) => row.id));
+    expect(pro.filter((row) => !row.included).map((row) => row.text)).toEqual([
+      'Same-game-parlay pricing',
+      'Historical closing and opening line values (CLV, OLV)',
+      'Historical odds',
+      'Historical line movement',
+    ]);
+  });
+
+  it('says a gated row is included exactly when the API lets the plan use the feature', () => {
+    const gates = {
+      'same-game-parlays': API_FEATURES.sameGameParlays,
+      'closing-lines': API_FEATURES.closingLines,
+      'historical-odds': API_FEATURES.historicalOdds,
+      'line-movement': API_FEATURES.lineMovement,
+    } as const;
+    for (const plan of PLANS)
+      for (const [row, feature] of Object.entries(gates))
+        expect(plan.features.find((f) => f.id === row)!.included, `${plan.id} ${row}`).toBe(
+          includes(plan, feature),
+        );
+    expect(getPlan('elite').features.find((f) => f.id === 'historical-odds')).toMatchObject({
+      included: true,
+      text: 'Historical odds',
+    });
+  });
+
+  it('states the stream limit, the rate and when SGP credits renew, from the plan fields', () => {
+    const text = (id: string) => PLANS.map((plan) => plan.features.find((f) => f.id === id)!.text);
+    expect(text('streams')).toEqual([
+      '2 concurrent streams (server-sent events)',
+      '5 concurrent streams (server-sent events)',
+      '20 concurrent streams (server-sent events)',
+      '100 concurrent streams (server-sent events)',
+    ]);
+    expect(text('rate')).toEqual([
+      '30 requests per minute',
+      '100 requests per minute',
+      '250 requests per minute',
+      '2,000 requests per minute',
+    ]);
+    expect(text('same-game-parlays').slice(2)).toEqual([
+      '10K same-game-parlay credits per month, renewed on the 1st (UTC)',
+      '100K same-game-parlay credits per month, renewed on the 1st (UTC)',
+    ]);
+    expect(text('arbs')).toEqual([
+      'Arbs up to 1% edge in real time; above 1%, delayed up to 2 minutes',
+      'Arbs up to 1% edge in real time; above 1%, delayed up to 15 seconds',
+      'Every arb in real time',
+      'Every arb in real time',
+    ]);
+  });
+
+  it('says on the free card exactly what the free pages show, and nothing of the API', () => {
+    expect(FREE_PLAN.features.map((f) => [f.id, f.included, f.text])).toEqual([
+      ['arbs', true, 'Arbs up to 1% edge in real time, and near-arbs; the rest counted'],
+      ['odds', false, 'Odds API (REST)'],
+      ['values', true, 'Positive EV and middles as of 2 minutes ago, best 100 of each'],
+      ['rate', false, 'API requests'],
+      ['streams', false, 'Streaming (server-sent events)'],
+      ['markets', true, 'Main lines, alternates and player props'],
+      ['same-game-parlays', false, 'Same-game-parlay pricing'],
+      ['closing-lines', false, 'Historical closing and opening line values (CLV, OLV)'],
+      ['historical-odds', false, 'Historical odds'],
+      ['line-movement', false, 'Historical line movement'],
     ]);
   });
 });

@@ -1,9 +1,10 @@
 import { SITE } from './site.ts';
 
-// The four API plans (docs/product.md §9): the one table of what each plan gets (price, request rate, delay,
-// concurrent streams, gated API features, SGP credits) and the text the pricing page shows. The server reads its
-// limits from here. Where the product does not state a figure the plan simply does not list that feature: nothing is
-// claimed either way. How a plan is bought is the server's configuration, not data here (decision 151).
+// The plan table (docs/product.md §9): the free tier and the four API plans, what each gets (price, request rate,
+// delay, concurrent streams, gated API features, SGP credits, what the finder pages show) and, generated from those
+// fields, every row of the pricing page's cards (`CAPABILITIES`, decision 212). The server reads its limits from
+// here and the public feeds apply the free row (decision 210). How a plan is bought is the server's configuration,
+// not data here (decision 151).
 
 export type PlanId = 'starter' | 'pro' | 'elite' | 'enterprise';
 export type FeatureIcon = 'bolt' | 'clock' | 'gauge' | 'layers' | 'history' | 'chart';
@@ -38,11 +39,28 @@ export const DOCS_ANCHORS = {
 export type ApiFeatureId = ApiFeature['id'];
 
 export interface PlanFeature {
+  /** The capability's row (`CAPABILITIES`): every card has one feature per row, in the same order. */
+  id: CapabilityId;
   text: string;
   included: boolean;
   icon?: FeatureIcon;
   /** The API documentation of the feature (the pricing page links the bullet's text to it). */
   docsHref?: string;
+}
+
+/**
+ * What the finder pages (arbitrage, positive EV, middles) show a tier (docs/product.md §9, decision 210). Every paid
+ * plan gets at least the free tier's, at least as fresh: the arbs the free tier sees come in real time on every plan,
+ * the plan's delay applies only to the arbs above the free cap, and positive EV and middles are never older than the
+ * free pages'.
+ */
+export interface FinderTerms {
+  /** Arbs shown in full, in real time, up to this edge (%); null: every arb. Near-arbs (edge ≤ 0) are always shown. */
+  arbEdgeCapPct: number | null;
+  /** How old (s) the positive-EV and middles rows are at most. */
+  valuesDelaySeconds: number;
+  /** How many positive-EV prices and middles are shown (the best by EV); null: every one. */
+  valuesRows: number | null;
 }
 
 export interface Plan {
@@ -60,12 +78,38 @@ export interface Plan {
   apiFeatures: readonly ApiFeatureId[];
   /** Same-game-parlay credits per month; null when the plan has none or the figure is not stated. */
   sgpCreditsPerMonth: number | null;
+  /** The card's rows, one per capability (`CAPABILITIES`), generated from the fields above. */
   features: readonly PlanFeature[];
   realTime: boolean;
   highlighted?: boolean;
 }
 
-export const PLANS: readonly Plan[] = [
+/** The free tier: the public finder pages and feeds, without a key. A row of the plan table like the paid plans. */
+export interface FreePlan {
+  id: 'free';
+  name: string;
+  price: 0;
+  period: 'month';
+  finders: FinderTerms;
+  /** The card's rows, one per capability (`CAPABILITIES`). */
+  features: readonly PlanFeature[];
+}
+
+/** A row of the plan table: the free tier or a paid plan. */
+export type Tier = FreePlan | Plan;
+
+type PlanRow = Omit<Plan, 'features'>;
+
+/** The free tier's row (issue 56). The pages and public feeds apply it; every paid plan gets at least this. */
+const FREE_ROW: Omit<FreePlan, 'features'> = {
+  id: 'free',
+  name: 'Free',
+  price: 0,
+  period: 'month',
+  finders: { arbEdgeCapPct: 1, valuesDelaySeconds: 120, valuesRows: 100 },
+};
+
+const PAID_ROWS: readonly PlanRow[] = [
   {
     id: 'starter',
     name: 'Starter',
@@ -77,19 +121,6 @@ export const PLANS: readonly Plan[] = [
     apiFeatures: [],
     sgpCreditsPerMonth: null,
     realTime: false,
-    features: [
-      { text: 'Odds delayed up to 2 minutes', included: true, icon: 'clock' },
-      { text: '30 requests per minute', included: true, icon: 'gauge' },
-      { text: 'Main lines, alternates and player props', included: true, icon: 'layers' },
-      {
-        text: 'Positive-EV prices with their fair odds',
-        included: true,
-        icon: 'chart',
-        docsHref: DOCS_ANCHORS.ev,
-      },
-      { text: 'Same-game-parlay pricing', included: false },
-      { text: 'Historical odds', included: false },
-    ],
   },
   {
     id: 'pro',
@@ -103,17 +134,6 @@ export const PLANS: readonly Plan[] = [
     sgpCreditsPerMonth: null,
     realTime: false,
     highlighted: true,
-    features: [
-      { text: 'Odds delayed up to 15 seconds', included: true, icon: 'clock' },
-      { text: '100 requests per minute', included: true, icon: 'gauge' },
-      { text: 'Main lines, alternates and player props', included: true, icon: 'layers' },
-      {
-        text: 'Positive-EV prices with their fair odds',
-        included: true,
-        icon: 'chart',
-        docsHref: DOCS_ANCHORS.ev,
-      },
-    ],
   },
   {
     id: 'elite',
@@ -126,29 +146,6 @@ export const PLANS: readonly Plan[] = [
     apiFeatures: ['closing-lines', 'historical-odds', 'same-game-parlays'],
     sgpCreditsPerMonth: 10_000,
     realTime: true,
-    features: [
-      { text: 'Real-time odds', included: true, icon: 'bolt' },
-      { text: '250 requests per minute', included: true, icon: 'gauge' },
-      { text: 'Main lines, alternates and player props', included: true, icon: 'layers' },
-      {
-        text: 'Positive-EV prices with their fair odds',
-        included: true,
-        icon: 'chart',
-        docsHref: DOCS_ANCHORS.ev,
-      },
-      {
-        text: '10K same-game-parlay credits per month',
-        included: true,
-        icon: 'layers',
-        docsHref: DOCS_ANCHORS.sgp,
-      },
-      {
-        text: 'Historical closing and opening line values (CLV, OLV)',
-        included: true,
-        icon: 'history',
-        docsHref: DOCS_ANCHORS.lines,
-      },
-    ],
   },
   {
     id: 'enterprise',
@@ -161,37 +158,177 @@ export const PLANS: readonly Plan[] = [
     apiFeatures: ['line-movement', 'closing-lines', 'historical-odds', 'same-game-parlays'],
     sgpCreditsPerMonth: 100_000,
     realTime: true,
-    features: [
-      { text: 'Real-time odds', included: true, icon: 'bolt' },
-      { text: '2,000 requests per minute', included: true, icon: 'gauge' },
-      { text: 'Main lines, alternates and player props', included: true, icon: 'layers' },
-      {
-        text: 'Positive-EV prices with their fair odds',
-        included: true,
-        icon: 'chart',
-        docsHref: DOCS_ANCHORS.ev,
-      },
-      {
-        text: '100K same-game-parlay credits per month',
-        included: true,
-        icon: 'layers',
-        docsHref: DOCS_ANCHORS.sgp,
-      },
-      {
-        text: 'Historical closing and opening line values (CLV, OLV)',
-        included: true,
-        icon: 'history',
-        docsHref: DOCS_ANCHORS.lines,
-      },
-      {
-        text: 'Historical line movement',
-        included: true,
-        icon: 'chart',
-        docsHref: DOCS_ANCHORS.movement,
-      },
-    ],
   },
 ];
+
+/** "2 minutes", "15 seconds": a delay as the cards say it. */
+export function formatDelay(seconds: number): string {
+  if (seconds >= 60 && seconds % 60 === 0) {
+    const minutes = seconds / 60;
+    return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  }
+  return `${seconds} second${seconds === 1 ? '' : 's'}`;
+}
+
+/** How old a paid plan's positive EV and middles are at most: its delay, never more than the free pages'. */
+export function valuesDelaySeconds(plan: PlanRow | Plan): number {
+  const own = plan.realTime ? 0 : plan.latencySeconds;
+  return Math.min(own, FREE_ROW.finders.valuesDelaySeconds);
+}
+
+export type CapabilityId =
+  | 'arbs'
+  | 'odds'
+  | 'values'
+  | 'rate'
+  | 'streams'
+  | 'markets'
+  | 'same-game-parlays'
+  | 'closing-lines'
+  | 'historical-odds'
+  | 'line-movement';
+
+/** One row of every plan card: what a tier gets of it (`included`, the row's text). */
+export interface Capability {
+  id: CapabilityId;
+  /** The row's text on a card that does not include it. */
+  name: string;
+  icon: FeatureIcon;
+  docsHref?: string;
+  /** The row's text on a card that includes it; null: not included. */
+  describe(tier: PlanRow | Omit<FreePlan, 'features'>): string | null;
+}
+
+const cap = (): number => FREE_ROW.finders.arbEdgeCapPct ?? 0;
+const gated =
+  (feature: ApiFeature, text: (plan: PlanRow) => string) =>
+  (tier: PlanRow | Omit<FreePlan, 'features'>): string | null =>
+    tier.id !== 'free' && tier.apiFeatures.includes(feature.id) ? text(tier) : null;
+
+/**
+ * The one list of capabilities every plan card shows, in order, each card saying included or not for every row
+ * (issue 56). Each row's text comes from the plan's fields the API enforces, and `plans-against-api.test.ts` checks
+ * every row of every plan against the API with a key of that plan.
+ */
+export const CAPABILITIES: readonly Capability[] = [
+  {
+    id: 'arbs',
+    name: 'Arbitrage opportunities',
+    icon: 'bolt',
+    describe: (tier) => {
+      if (tier.id === 'free')
+        return `Arbs up to ${cap()}% edge in real time, and near-arbs; the rest counted`;
+      if (tier.realTime) return 'Every arb in real time';
+      return `Arbs up to ${cap()}% edge in real time; above ${cap()}%, delayed up to ${formatDelay(tier.latencySeconds)}`;
+    },
+  },
+  {
+    id: 'odds',
+    name: 'Odds API (REST)',
+    icon: 'clock',
+    describe: (tier) => {
+      if (tier.id === 'free') return null;
+      return tier.realTime ? 'Real-time odds' : `Odds delayed up to ${formatDelay(tier.latencySeconds)}`;
+    },
+  },
+  {
+    id: 'values',
+    name: 'Positive-EV prices and middles',
+    icon: 'chart',
+    docsHref: DOCS_ANCHORS.ev,
+    describe: (tier) => {
+      if (tier.id === 'free') {
+        const { valuesDelaySeconds: delay, valuesRows: rows } = tier.finders;
+        return `Positive EV and middles as of ${formatDelay(delay)} ago${rows === null ? '' : `, best ${rows} of each`}`;
+      }
+      const delay = valuesDelaySeconds(tier);
+      return delay === 0
+        ? 'Every positive-EV price and middle in real time'
+        : `Every positive-EV price and middle, delayed up to ${formatDelay(delay)}`;
+    },
+  },
+  {
+    id: 'rate',
+    name: 'API requests',
+    icon: 'gauge',
+    describe: (tier) =>
+      tier.id === 'free' ? null : `${tier.requestsPerMinute.toLocaleString('en-US')} requests per minute`,
+  },
+  {
+    id: 'streams',
+    name: 'Streaming (server-sent events)',
+    icon: 'bolt',
+    describe: (tier) =>
+      tier.id === 'free'
+        ? null
+        : `${tier.streamConnections} concurrent stream${tier.streamConnections === 1 ? '' : 's'} (server-sent events)`,
+  },
+  {
+    id: 'markets',
+    name: 'Main lines, alternates and player props',
+    icon: 'layers',
+    describe: () => 'Main lines, alternates and player props',
+  },
+  {
+    id: 'same-game-parlays',
+    name: 'Same-game-parlay pricing',
+    icon: 'layers',
+    docsHref: DOCS_ANCHORS.sgp,
+    describe: gated(
+      API_FEATURES.sameGameParlays,
+      (plan) =>
+        `${compactCount(plan.sgpCreditsPerMonth ?? 0)} same-game-parlay credits per month, renewed on the 1st (UTC)`,
+    ),
+  },
+  {
+    id: 'closing-lines',
+    name: API_FEATURES.closingLines.name,
+    icon: 'history',
+    docsHref: DOCS_ANCHORS.lines,
+    describe: gated(API_FEATURES.closingLines, () => API_FEATURES.closingLines.name),
+  },
+  {
+    id: 'historical-odds',
+    name: API_FEATURES.historicalOdds.name,
+    icon: 'history',
+    docsHref: DOCS_ANCHORS.historicalOdds,
+    describe: gated(API_FEATURES.historicalOdds, () => API_FEATURES.historicalOdds.name),
+  },
+  {
+    id: 'line-movement',
+    name: API_FEATURES.lineMovement.name,
+    icon: 'chart',
+    docsHref: DOCS_ANCHORS.movement,
+    describe: gated(API_FEATURES.lineMovement, () => API_FEATURES.lineMovement.name),
+  },
+];
+
+/** 10_000 → "10K", 100_000 → "100K". */
+function compactCount(count: number): string {
+  return count >= 1000 && count % 1000 === 0 ? `${count / 1000}K` : count.toLocaleString('en-US');
+}
+
+function featuresOf(tier: PlanRow | Omit<FreePlan, 'features'>): PlanFeature[] {
+  return CAPABILITIES.map((capability) => {
+    const text = capability.describe(tier);
+    return {
+      id: capability.id,
+      text: text ?? capability.name,
+      included: text !== null,
+      ...(text !== null ? { icon: capability.icon } : {}),
+      ...(text !== null && capability.docsHref ? { docsHref: capability.docsHref } : {}),
+    };
+  });
+}
+
+/** The free tier (the public pages and feeds apply it). */
+export const FREE_PLAN: FreePlan = { ...FREE_ROW, features: featuresOf(FREE_ROW) };
+
+/** The four paid API plans (docs/product.md §9), cheapest first. */
+export const PLANS: readonly Plan[] = PAID_ROWS.map((row) => ({ ...row, features: featuresOf(row) }));
+
+/** The whole table: the free tier, then the paid plans. */
+export const TIERS: readonly Tier[] = [FREE_PLAN, ...PLANS];
 
 /** A trial key lasts 7 days and has the Pro plan's limits (docs/product.md §12). */
 export const TRIAL = { days: 7, planId: 'pro' as PlanId } as const;
@@ -234,4 +371,19 @@ export function includes(plan: Plan, feature: ApiFeature): boolean {
 /** Every plan that includes the feature, cheapest first. */
 export function plansWith(feature: ApiFeature): Plan[] {
   return PLANS.filter((plan) => includes(plan, feature)).sort((a, b) => a.price - b.price);
+}
+
+/** What the finder pages show a tier: the free row's terms, or a paid plan's (every row, never staler). */
+export function finderTerms(tier: Tier): FinderTerms {
+  if (tier.id === 'free') return tier.finders;
+  return { arbEdgeCapPct: null, valuesDelaySeconds: valuesDelaySeconds(tier), valuesRows: null };
+}
+
+/**
+ * Whether the free tier shows an arb of this edge in full, in real time (decision 210): at or below the free cap,
+ * near-arbs (edge ≤ 0) included. What it shows, every plan gets in real time; the plan's delay applies to the rest.
+ */
+export function freeShowsArb(edgePct: number): boolean {
+  const cap = FREE_PLAN.finders.arbEdgeCapPct;
+  return cap === null || edgePct <= cap;
 }

@@ -11,7 +11,7 @@ import {
   type IngestLimits,
 } from './ingest.ts';
 import type { DropCounters, DropReason } from './messages.ts';
-import { ArbsJson, SnapshotHistory, type PastSnapshot, type Snapshot } from './publisher.ts';
+import { ArbsJson, cappedFeedBody, SnapshotHistory, type PastSnapshot, type Snapshot } from './publisher.ts';
 import {
   DEFAULT_SCAN_OPTIONS,
   maxAgeFor,
@@ -57,8 +57,14 @@ export interface EngineOptions<E> {
    * on each tick, and listeners hear what was added, changed and removed. Off unless asked.
    */
   values?: Partial<ValueOptions>;
-  /** Turns the body into what readers need (the server: compressed forms and an ETag). */
+  /** Turns the public body into what readers need (the server: compressed forms and an ETag). */
   encode?: (body: Buffer) => E;
+  /**
+   * The public feed's edge cap (the free tier's, decision 210): `encode` gets a body with the arbs at or below it in
+   * full and the others only counted (`cappedFeedBody`); the snapshot's `body` and `arbs` keep every arb. Undefined:
+   * the public body is the whole feed.
+   */
+  publicEdgeCapPct?: number | undefined;
   onDrop?: (reason: DropReason, count: number) => void;
 }
 
@@ -87,6 +93,7 @@ export class OddsEngine<E = undefined> {
   private readonly publishIntervalMs: number;
   private readonly intake: Intake;
   private readonly encode: (body: Buffer) => E;
+  private readonly publicEdgeCapPct: number | undefined;
   private readonly dirty = new DirtyMarkets();
   private readonly results = new Map<string, MarketResult>();
   private readonly listeners = new Set<(snapshot: Snapshot<E>) => void>();
@@ -120,6 +127,7 @@ export class OddsEngine<E = undefined> {
     this.publishIntervalMs = options.publishIntervalMs ?? 250;
     this.intake = new Intake(options.limits, options.onDrop);
     this.encode = options.encode ?? ((() => undefined) as unknown as (body: Buffer) => E);
+    this.publicEdgeCapPct = options.publicEdgeCapPct;
     const historyMs = options.historyMs ?? 180_000;
     this.historyMs = historyMs;
     this.store = new OddsStore(historyMs);
@@ -410,7 +418,7 @@ export class OddsEngine<E = undefined> {
       arbs,
       keys,
       body,
-      encoded: this.encode(body),
+      encoded: this.encode(this.publicBody(now, arbs, body, (arb) => this.arbsJson.bytesOf(arb))),
     };
     this.history.add(snapshot);
     this.published += 1;
@@ -427,11 +435,22 @@ export class OddsEngine<E = undefined> {
     // The values are not on the leader's stream: each instance judges its own store (the same prices) at the
     // snapshot's instant, so that every instance makes the same changes.
     this.scanValues(snapshot.at);
-    const installed: Snapshot<E> = { ...snapshot, encoded: this.encode(snapshot.body) };
+    const installed: Snapshot<E> = {
+      ...snapshot,
+      encoded: this.encode(
+        this.publicBody(snapshot.at, snapshot.arbs, snapshot.body, (arb) => Buffer.from(JSON.stringify(arb))),
+      ),
+    };
     this.history.add(installed);
     this.published += 1;
     for (const listener of this.listeners) listener(installed);
     return installed;
+  }
+
+  /** The body readers of the public feed get: the whole feed, or its arbs under the public cap (decision 210). */
+  private publicBody(at: number, arbs: readonly Arb[], body: Buffer, bytesOf: (arb: Arb) => Buffer): Buffer {
+    const cap = this.publicEdgeCapPct;
+    return cap === undefined ? body : cappedFeedBody(at, this.source, arbs, cap, bytesOf);
   }
 
   /**

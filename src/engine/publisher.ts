@@ -90,6 +90,11 @@ export class ArbsJson {
     if (!equal) this.lastJson = undefined;
   }
 
+  /** The UTF-8 bytes of one of the last body's arbs (kept by `body`), else its JSON encoded now. */
+  bytesOf(arb: Arb): Buffer {
+    return this.bytes.get(arb) ?? Buffer.from(JSON.stringify(arb));
+  }
+
   /** The last arbs' JSON, joined once. */
   json(): string {
     return (this.lastJson ??= `[${this.lastPieces.join(',')}]`);
@@ -133,6 +138,47 @@ export class ArbsJson {
 const COMMA = 0x2c;
 const CLOSE_BRACKET = 0x5d;
 const CLOSE_BRACE = 0x7d;
+
+/**
+ * The public feed's body under an edge cap (the free tier's, decision 210): the arbs at or below `capPct` (near-arbs
+ * included) in full, and of each arb above it only what the page needs to count it: `above_cap` holds the cap and,
+ * per arb, its live flag, books, league and market type (no price, no edge). `bytesOf` gives an arb's JSON bytes.
+ */
+export function cappedFeedBody(
+  generatedAtMs: number,
+  source: FeedSource,
+  arbs: readonly Arb[],
+  capPct: number,
+  bytesOf: (arb: Arb) => Buffer,
+): Buffer {
+  const parts: Buffer[] = [
+    Buffer.from(
+      `{"generated_at":${Math.floor(generatedAtMs / 1000)},"source":${JSON.stringify(source)},"arbs":[`,
+    ),
+  ];
+  const above: string[] = [];
+  let first = true;
+  for (const arb of arbs) {
+    if (arb.edge_pct <= capPct) {
+      if (!first) parts.push(COMMA_BYTES);
+      parts.push(bytesOf(arb));
+      first = false;
+    } else {
+      above.push(
+        JSON.stringify({
+          live: arb.event.live,
+          books: arb.sides.map((side) => side.sportsbook),
+          league: arb.event.league,
+          market_type: arb.market_type,
+        }),
+      );
+    }
+  }
+  parts.push(Buffer.from(`],"above_cap":{"edge_pct":${capPct},"arbs":[${above.join(',')}]}}`));
+  return Buffer.concat(parts);
+}
+
+const COMMA_BYTES = Buffer.from(',');
 
 /** What a delayed reader needs of an older snapshot: its instant and arbs (its bytes are dropped once superseded). */
 export type PastSnapshot = Pick<Snapshot, 'at' | 'generatedAt' | 'arbs' | 'keys'>;

@@ -73,11 +73,28 @@ export const ArbSchema = z.object({
 export const FEED_SOURCES = ['simulator', 'the-odds-api', 'replay', 'sample'] as const;
 export type FeedSource = (typeof FEED_SOURCES)[number];
 
+/**
+ * What the public feed says of the arbs above the free tier's edge cap (decision 210): the cap and, per arb, only what
+ * the page needs to count it under its tabs and filters. Absent from feeds without a cap (and the sample data).
+ */
+export const AboveCapSchema = z.object({
+  edge_pct: z.number(),
+  arbs: z.array(
+    z.object({
+      live: z.boolean(),
+      books: z.array(text(1, 64)),
+      league: z.optional(text(1, 64)),
+      market_type: z.optional(text(1, 32)),
+    }),
+  ),
+});
+
 const feedShape = {
   /** Unix seconds. */
   generated_at: z.int().check(z.nonnegative()),
   /** Where the prices come from; the page labels simulator and sample data as demo data. */
   source: z.optional(z.enum(FEED_SOURCES)),
+  above_cap: z.optional(AboveCapSchema),
 };
 
 export const ArbFeedSchema = z.object({ ...feedShape, arbs: z.array(ArbSchema) });
@@ -90,3 +107,4 @@ export type ArbEvent = z.infer<typeof ArbEventSchema>;
 export type Side = z.infer<typeof SideSchema>;
 export type Arb = z.infer<typeof ArbSchema>;
 export type ArbFeed = z.infer<typeof ArbFeedSchema>;
+export type AboveCap = z.infer<typeof AboveCapSchema>;

@@ -2,7 +2,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { delayMs, PLANS } from '#domain/plans.ts';
+import { delayMs, FREE_PLAN, PLANS } from '#domain/plans.ts';
 import { OddsEngine, type EngineOptions } from '#engine/engine.ts';
 import type { DropReason } from '#engine/messages.ts';
 import { createSource, type OddsSource, type SourceContext } from '#engine/sources/index.ts';
@@ -125,6 +125,8 @@ export const enginePlugin = fp(
       // api instances judge their own stores; decision 170).
       values: { ev: valuesOn, middles: valuesOn },
       encode: snapshotEntry,
+      // GET /tools/arbs.json is the free tier's: arbs above its cap are counted, not shown (decision 210).
+      publicEdgeCapPct: FREE_PLAN.finders.arbEdgeCapPct ?? undefined,
       onDrop: (reason, count) => pendingDrops.set(reason, (pendingDrops.get(reason) ?? 0) + count),
     });
     app.decorate('engine', engine);

@@ -481,6 +481,7 @@ export const ARBS_EXAMPLE = {
   generated_at: 1795741172,
   source: 'simulator',
   delay_seconds: 0,
+  delayed_above_edge_pct: null,
   arbs: [ARB_EXAMPLE, NEAR_ARB_EXAMPLE],
 };
 

@@ -125,6 +125,12 @@ export const ArbsResponseSchema = z
       .describe('Unix seconds: when this set of arbs was computed.'),
     source: z.enum(FEED_SOURCES).optional(),
     delay_seconds: z.number().int().nonnegative(),
+    delayed_above_edge_pct: z
+      .number()
+      .nullable()
+      .describe(
+        'Arbs at or below this edge (near-arbs included) are real time, as the public page shows them; only those above it are `delay_seconds` late. Null on a real-time plan.',
+      ),
     arbs: z.array(ArbSchema),
   })
   .meta({ id: 'ArbsResponse', examples: [ARBS_EXAMPLE] });

@@ -4,12 +4,14 @@ import { z } from 'zod';
 import { BookKeySchema, LeagueKeySchema, ProblemSchema } from '#domain/schemas/api/common.ts';
 import { ArbsResponseSchema } from '#domain/schemas/api/odds.ts';
 import { HttpProblem } from '../../http/problem.ts';
-import { delayMs } from '#domain/plans.ts';
+import { delayMs, FREE_PLAN } from '#domain/plans.ts';
+import { planArbs } from '#domain/plan-arbs.ts';
 import { filterArbs } from '../views.ts';
 import { booleanParam, COMMON_ERRORS, csv, horizon, security, tags } from './common.ts';
 import { marketsParam } from './odds.ts';
 
-// GET /v1/arbs: the arbitrage opportunities of the latest snapshot, or of the one a delayed plan may see.
+// GET /v1/arbs: the arbitrage opportunities a plan gets (decision 210): those the free page shows (edge at or below its
+// cap, near-arbs included) from the latest snapshot, and those above the cap from the snapshot the plan's delay allows.
 
 export async function arbRoutes(app: FastifyInstance, { now }: { now: () => number }) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -22,7 +24,7 @@ export async function arbRoutes(app: FastifyInstance, { now }: { now: () => numb
         security,
         summary: 'Current arbitrage opportunities',
         description:
-          'The same Arb shapes as the public feed, best edge first. Delayed plans get the set computed `delay_seconds` ago. Player-prop arbs have `market_type` `prop` and a `market` naming the player, stat and line ("LeBron James Points Over/Under 27.5"); `markets=props` selects them.',
+          'The same Arb shapes as the public feed, best edge first. Every arb the public page shows (`edge_pct` at or below its cap, near-arbs included) comes in real time on every plan; a delayed plan gets the arbs above `delayed_above_edge_pct` as they were `delay_seconds` ago. Player-prop arbs have `market_type` `prop` and a `market` naming the player, stat and line ("LeBron James Points Over/Under 27.5"); `markets=props` selects them.',
         querystring: z.object({
           live: booleanParam.optional(),
           league: LeagueKeySchema.optional(),
@@ -43,13 +45,9 @@ export async function arbRoutes(app: FastifyInstance, { now }: { now: () => numb
     },
     async (request) => {
       const at = horizon(request, now);
-      const snapshot = at === undefined ? app.engine.latest : app.engine.snapshotAt(at);
+      const latest = app.engine.latest;
       const delay = delayMs(request.apiKey!.plan) / 1000;
-      if (!snapshot) {
-        if (at !== undefined && app.engine.latest) {
-          // The engine started less than one delay ago: nothing that old exists yet.
-          return { generated_at: Math.floor(at / 1000), delay_seconds: delay, arbs: [] };
-        }
+      if (!latest) {
         throw new HttpProblem(
           503,
           'feed-not-ready',
@@ -59,12 +57,17 @@ export async function arbRoutes(app: FastifyInstance, { now }: { now: () => numb
           { 'retry-after': '1' },
         );
       }
+      // Decision 210: what the free page shows comes in real time; the plan's delay applies to the arbs above the
+      // free cap (undefined before the engine has run one delay: only the real-time part then).
+      const delayed = at === undefined ? latest : app.engine.snapshotAt(at);
       const { live, league, min_edge: minEdge, books, markets } = request.query;
       return {
-        generated_at: snapshot.generatedAt,
+        // As before decision 210: when the delayed part was computed (the real-time part is the latest snapshot's).
+        generated_at: (delayed ?? latest).generatedAt,
         source: app.engine.source,
         delay_seconds: delay,
-        arbs: filterArbs(snapshot.arbs, app.engine.storeAt(at), {
+        delayed_above_edge_pct: delay === 0 ? null : FREE_PLAN.finders.arbEdgeCapPct,
+        arbs: filterArbs(planArbs(latest, delayed), app.engine.storeAt(at), {
           live,
           league,
           minEdge,
