@@ -355,7 +355,7 @@ export function getPlan(id: PlanId): Plan {
   return plan;
 }
 
-export function formatPrice(plan: Plan): string {
+export function formatPrice(plan: Tier): string {
   return `$${plan.price.toLocaleString('en-US')}`;
 }
 

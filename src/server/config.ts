@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { isPlanId, PLANS, type PlanId } from '#domain/plans.ts';
+import { FREE_PLAN, isPlanId, PLANS, type PlanId } from '#domain/plans.ts';
 import { SITE } from '#domain/site.ts';
 import { TrustProxySchema } from './http/trust-proxy.ts';
 
@@ -180,10 +180,13 @@ export const ConfigSchema = z.object({
   ARB_MAX_AGE_LIVE_S: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(600).default(10)),
   /**
    * The public finder pages' feeds (GET /tools/ev.json, GET /tools/middles.json): how old their prices are, in
-   * seconds. Default 120, the cheapest plan's delay, so the free pages never show sooner what a plan sells
-   * (decisions 163, 169).
+   * seconds. Default 120, the free tier's row of the plan table (decisions 163, 169, 211); /v1/ev and /v1/middles are
+   * never older than this on any plan.
    */
-  EV_PUBLIC_DELAY_S: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(600).default(120)),
+  EV_PUBLIC_DELAY_S: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(0).max(600).default(FREE_PLAN.finders.valuesDelaySeconds),
+  ),
   /**
    * Whether the engine keeps the positive-EV and middles sets with its scan, for the stream's `ev` and `middle` events
    * (decision 170). Off by default: on the engine bench's 2,000-event board it costs far more than its 15 % budget.

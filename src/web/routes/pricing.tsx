@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { emailFromFragment, pricingNoticeOf, type PricingNotice } from '#domain/checkout.ts';
-import { PLANS, trialTerms } from '#domain/plans.ts';
+import { FREE_PLAN, PLANS, trialTerms } from '#domain/plans.ts';
 import { ROUTES, SITE } from '#domain/site.ts';
 import { SPORTSBOOK_KEYS, sportsbookCoverage } from '#domain/sportsbooks.ts';
 import { PageShell } from '#web/components/page-shell.tsx';
@@ -96,7 +96,8 @@ export default function PricingRoute() {
         {CHECKOUT_NOTICES.map((name) => (
           <PricingNoticeBox key={name} notice={name} shown={notice === name} className="mt-8" />
         ))}
-        <div className="mt-10 grid gap-5 sm:grid-cols-2 lg:grid-cols-4">
+        <div className="mt-10 grid gap-5 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-5">
+          <PlanCard plan={FREE_PLAN} />
           {PLANS.map((plan) => (
             <PlanCard key={plan.id} plan={plan} purchase={config?.checkout[plan.id]} email={email} />
           ))}

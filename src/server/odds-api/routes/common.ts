@@ -42,6 +42,20 @@ export function horizon(request: FastifyRequest, now: () => number): number | un
   return delay === 0 ? undefined : now() - delay;
 }
 
+/**
+ * How old a key's positive EV and middles are (decision 211): its plan's delay, never more than the public finder
+ * pages' (`EV_PUBLIC_DELAY_S`), so that no plan sees them staler than the free pages do.
+ */
+export function valuesDelayMs(request: FastifyRequest): number {
+  return Math.min(delayMs(request.apiKey!.plan), request.server.config.EV_PUBLIC_DELAY_S * 1000);
+}
+
+/** The horizon of a key's positive EV and middles: undefined (real time) or now − `valuesDelayMs`. */
+export function valuesHorizon(request: FastifyRequest, now: () => number): number | undefined {
+  const delay = valuesDelayMs(request);
+  return delay === 0 ? undefined : now() - delay;
+}
+
 export function eventNotFound(id: string): HttpProblem {
   return new HttpProblem(
     404,

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { EV_METHOD, EV_MIN_BOOKS, EV_REFERENCE } from '#domain/ev.ts';
-import { delayMs } from '#domain/plans.ts';
 import { BookKeySchema, LeagueKeySchema } from '#domain/schemas/api/common.ts';
 import { EvResponseSchema, type EvResponse } from '#domain/schemas/api/ev.ts';
 import { filterEv } from '../../ev/board.ts';
@@ -10,7 +9,7 @@ import { snapshotEntry } from '../../feed/plugin.ts';
 import { sendEntry } from '../../http/send-entry.ts';
 import type { StaticEntry } from '../../http/static-files.ts';
 import { filterKey } from '../views.ts';
-import { booleanParam, COMMON_ERRORS, csv, horizon, security, tags } from './common.ts';
+import { booleanParam, COMMON_ERRORS, csv, security, tags, valuesDelayMs, valuesHorizon } from './common.ts';
 import { marketsParam } from './odds.ts';
 
 // GET /v1/ev (issue 36, decision 163): book prices with positive expected value against the consensus fair
@@ -65,10 +64,10 @@ export async function evRoutes(app: FastifyInstance, { now }: { now: () => numbe
       },
     },
     async (request, reply) => {
-      const at = horizon(request, now);
+      const at = valuesHorizon(request, now);
       const board = app.evBoard.read(at, now());
       const { league, markets, books, min_ev: minEv, live, limit } = request.query;
-      const delaySeconds = delayMs(request.apiKey!.plan) / 1000;
+      const delaySeconds = valuesDelayMs(request) / 1000;
       const types = markets ? new Set<string>(markets) : undefined;
       const bookSet = books ? new Set<string>(books) : undefined;
       const key = `${delaySeconds}|${limit}|${filterKey([league, live, types, bookSet, minEv === undefined ? undefined : String(minEv)])}`;

@@ -2,11 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MIDDLE_MIN_BOOKS } from '#domain/middles.ts';
-import { delayMs } from '#domain/plans.ts';
 import { BookKeySchema, LeagueKeySchema } from '#domain/schemas/api/common.ts';
 import { MiddlesResponseSchema } from '#domain/schemas/api/middles.ts';
 import { filterMiddles } from '../../middles/board.ts';
-import { booleanParam, COMMON_ERRORS, csv, horizon, security, tags } from './common.ts';
+import { booleanParam, COMMON_ERRORS, csv, security, tags, valuesDelayMs, valuesHorizon } from './common.ts';
 
 // GET /v1/middles (issue 36, decisions 167 and 189): pairs of opposite full-game spread or total sides, or of one
 // player's over and under, at two books where both can win, with the chance of landing in the gap and the pair's EV, best EV first. Delayed plans see the board as it
@@ -63,7 +62,7 @@ export async function middlesRoutes(app: FastifyInstance, { now }: { now: () => 
       },
     },
     async (request) => {
-      const at = horizon(request, now);
+      const at = valuesHorizon(request, now);
       const board = app.middlesBoard.read(at, now());
       const {
         league,
@@ -84,7 +83,7 @@ export async function middlesRoutes(app: FastifyInstance, { now }: { now: () => 
       });
       return {
         as_of: new Date(board.at).toISOString(),
-        delay_seconds: delayMs(request.apiKey!.plan) / 1000,
+        delay_seconds: valuesDelayMs(request) / 1000,
         min_books: MIDDLE_MIN_BOOKS,
         total: rows.length,
         middles: rows.slice(0, limit).map((row) => row.dto),

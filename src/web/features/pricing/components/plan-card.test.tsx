@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { getPlan } from '#domain/plans.ts';
+import { FREE_PLAN, getPlan } from '#domain/plans.ts';
 import { PlanCard } from './plan-card.tsx';
 
 afterEach(cleanup);
@@ -17,10 +17,10 @@ describe('PlanCard', () => {
     expect(link.closest('li')).toHaveTextContent(/^Historical closing and opening line values \(CLV, OLV\)$/);
   });
 
-  it('links the SGP credits bullets of Elite and Enterprise to POST /v1/sgp on /docs, text unchanged', () => {
+  it('links the SGP credits bullets of Elite and Enterprise to POST /v1/sgp on /docs, saying when they renew', () => {
     for (const [id, text] of [
-      ['elite', '10K same-game-parlay credits per month'],
-      ['enterprise', '100K same-game-parlay credits per month'],
+      ['elite', '10K same-game-parlay credits per month, renewed on the 1st (UTC)'],
+      ['enterprise', '100K same-game-parlay credits per month, renewed on the 1st (UTC)'],
     ] as const) {
       render(<PlanCard plan={getPlan(id)} />);
       const card = screen.getByRole('article', { name: getPlan(id).name });
@@ -30,7 +30,7 @@ describe('PlanCard', () => {
     }
   });
 
-  it('links the positive-EV bullet, both Enterprise history bullets and the SGP bullet, and leaves the other bullets as text', () => {
+  it('links the EV, SGP and three history bullets on Enterprise, and leaves the other bullets as text', () => {
     render(<PlanCard plan={getPlan('enterprise')} />);
     const card = screen.getByRole('article', { name: 'Enterprise' });
     expect(within(card).getByRole('link', { name: 'Historical line movement' })).toHaveAttribute(
@@ -41,21 +41,43 @@ describe('PlanCard', () => {
       .getAllByRole('link')
       .map((link) => link.textContent);
     expect(links).toEqual([
-      'Positive-EV prices with their fair odds',
-      '100K same-game-parlay credits per month',
+      'Every positive-EV price and middle in real time',
+      '100K same-game-parlay credits per month, renewed on the 1st (UTC)',
       'Historical closing and opening line values (CLV, OLV)',
+      'Historical odds',
       'Historical line movement',
     ]);
   });
 
-  it('links only the positive-EV bullet on Starter and Pro', () => {
+  it('lists on Starter and Pro every row, the ones they lack marked as not included', () => {
     render(<PlanCard plan={getPlan('starter')} />);
     render(<PlanCard plan={getPlan('pro')} />);
     expect(screen.queryAllByRole('link').map((link) => link.getAttribute('href'))).toEqual([
       '/docs#GET--v1-ev',
       '/docs#GET--v1-ev',
     ]);
-    expect(screen.getByText('Historical odds')).toBeInTheDocument();
+    for (const name of ['Starter', 'Pro']) {
+      const card = screen.getByRole('article', { name });
+      expect(within(card).getAllByRole('listitem')).toHaveLength(10);
+      expect(within(card).getByText('Historical odds').closest('li')).toHaveTextContent(
+        'Not included: Historical odds',
+      );
+      expect(within(card).getByText(/concurrent streams/)).toBeInTheDocument();
+    }
+  });
+
+  it('draws the free card from the free row: what the free pages show, and a link to them instead of checkout', () => {
+    render(<PlanCard plan={FREE_PLAN} />);
+    const card = screen.getByRole('article', { name: 'Free' });
+    expect(within(card).getByText('$0')).toBeInTheDocument();
+    expect(
+      within(card).getByText('Arbs up to 1% edge in real time, and near-arbs; the rest counted'),
+    ).toBeInTheDocument();
+    expect(within(card).queryByRole('button')).toBeNull();
+    expect(within(card).getByRole('link', { name: 'Use the free tools' })).toHaveAttribute(
+      'href',
+      '/betting-tools/arbitrage',
+    );
   });
 });
 

@@ -1,5 +1,5 @@
 import { BILLING_PATHS } from '#domain/checkout.ts';
-import { formatPrice, type FeatureIcon, type Plan } from '#domain/plans.ts';
+import { formatPrice, type FeatureIcon, type Tier } from '#domain/plans.ts';
 import { ROUTES } from '#domain/site.ts';
 import { cn } from '#web/lib/cn.ts';
 
@@ -37,14 +37,14 @@ const actionClass =
  * One plan. Its button is a form posting to the server, which decides where the visitor goes (the plan's Payment Link,
  * a Stripe Checkout Session, or back here saying purchases are not open): it works before hydration and without
  * JavaScript. Once the server has said the plan cannot be bought here (`purchase: 'closed'`), the button offers the
- * free trial instead (decision 151).
+ * free trial instead (decision 151). The free tier's card (issue 56) has the same rows and links to the free tools.
  */
 export function PlanCard({
   plan,
   purchase,
   email,
 }: {
-  plan: Plan;
+  plan: Tier;
   /** From GET /api/site-config; undefined until it arrives. */
   purchase?: 'open' | 'closed' | undefined;
   /** The address to start checkout with (from a trial email's link). */
@@ -56,18 +56,20 @@ export function PlanCard({
       aria-labelledby={headingId}
       className={cn(
         'flex flex-col rounded-2xl border bg-slate-900 p-6',
-        plan.highlighted ? 'border-emerald-400 shadow-lg shadow-emerald-950' : 'border-slate-700',
+        plan.id !== 'free' && plan.highlighted
+          ? 'border-emerald-400 shadow-lg shadow-emerald-950'
+          : 'border-slate-700',
       )}
     >
       <div className="flex items-center justify-between gap-2">
         <h2 id={headingId} className="scroll-mt-24 text-xl font-bold text-white">
           {plan.name}
         </h2>
-        {plan.realTime ? (
+        {plan.id !== 'free' && plan.realTime ? (
           <span className="rounded-full bg-emerald-400 px-2.5 py-0.5 text-xs font-bold text-slate-950">
             Real-time
           </span>
-        ) : plan.highlighted ? (
+        ) : plan.id !== 'free' && plan.highlighted ? (
           <span className="rounded-full border border-emerald-400 px-2.5 py-0.5 text-xs font-semibold text-emerald-200">
             Popular
           </span>
@@ -100,7 +102,14 @@ export function PlanCard({
           </li>
         ))}
       </ul>
-      {purchase === 'closed' ? (
+      {plan.id === 'free' ? (
+        <a
+          href={ROUTES.arbitrage}
+          className={cn(actionClass, 'border border-slate-500 py-1.5 text-white hover:bg-slate-800')}
+        >
+          Use the free tools
+        </a>
+      ) : purchase === 'closed' ? (
         <a
           href={ROUTES.trialForm}
           aria-label="Purchases not open: start a free trial"
