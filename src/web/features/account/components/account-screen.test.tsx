@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { USAGE_FAMILIES, type UsageFamily } from '#domain/usage.ts';
 import { AccountRequestError, type AccountApi } from '../api/account-api.ts';
 import type { MeResponse, RotationResponse, UsageResponse } from '#domain/schemas/api/account.ts';
-import { KEY_STORAGE_NAME } from '../lib/key-store.ts';
+import { KEY_STORAGE_NAME } from '#web/lib/key-store.ts';
 import { AccountScreen } from './account-screen.tsx';
 
 const KEY = 'sl_live_AbCdEf0123456789AbCdEf0123456789';

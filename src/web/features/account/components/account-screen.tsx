@@ -5,7 +5,7 @@ import { accountApi, type AccountApi, type AccountRequestError } from '../api/ac
 import type { RotationResponse } from '#domain/schemas/api/account.ts';
 import { useAccountData, type Read } from '../hooks/use-account-data.ts';
 import { failureText, type ErrorText } from '../lib/account-text.ts';
-import { keyStore, useStoredKey } from '../lib/key-store.ts';
+import { keyStore, useStoredKey } from '#web/lib/key-store.ts';
 import { AccountLinks, AccountOverview, KeyFacts } from './account-overview.tsx';
 import { KeyForm } from './key-form.tsx';
 import { NewKeyNotice } from './new-key-notice.tsx';

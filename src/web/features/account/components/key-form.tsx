@@ -4,7 +4,7 @@ import { Button } from '#web/ui/button.tsx';
 import { inputClass } from '#web/ui/email-input.tsx';
 import { AccountRequestError, type AccountApi } from '../api/account-api.ts';
 import { failureText, type ErrorText } from '../lib/account-text.ts';
-import { cleanKey } from '../lib/key-store.ts';
+import { cleanKey } from '#web/lib/key-store.ts';
 import { Notice } from './notice.tsx';
 import { ACCOUNT_NOTICES } from '#domain/site-notices.ts';
 import { useFormAnswer, useHydrated } from '#web/lib/use-hydrated.ts';

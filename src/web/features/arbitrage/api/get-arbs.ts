@@ -26,6 +26,29 @@ export interface ArbsResult {
   receivedAt: number;
   /** New-arb highlights, worked out when the result is stored (`mergeArbsResult`). */
   highlights: readonly HighlightBatch[];
+  /** With a pasted key: what its plan gets (GET /v1/arbs, decision 213); absent for the public feed. */
+  plan?: KeyedView;
+}
+
+/** What /v1/arbs said of the key's plan. */
+export interface KeyedView {
+  /** How late the arbs above `delayedAboveEdgePct` are (0: every arb in real time). */
+  delaySeconds: number;
+  delayedAboveEdgePct: number | null;
+  /** The key's requests per minute (`X-RateLimit-Limit`), which the page's refresh keeps well under. */
+  perMinute: number | null;
+}
+
+/** /v1/arbs refused the pasted key or could not be read with it: the page says why (and forgets a key it refused). */
+export class KeyedFeedError extends Error {
+  override name = 'KeyedFeedError';
+  constructor(
+    message: string,
+    /** The HTTP status; 0 when no answer came. */
+    readonly status: number,
+  ) {
+    super(message);
+  }
 }
 
 // zod tries `new Function` when it builds an object schema unless told not to; the site's CSP has no 'unsafe-eval',
@@ -114,7 +137,65 @@ function takeEarlyFeed(): Promise<Response> | undefined {
   return Date.now() - early.askedAt <= FIRST_FETCH_MAX_AGE_MS ? early.response : undefined;
 }
 
-export async function fetchArbs({ signal }: { signal?: AbortSignal } = {}): Promise<ArbsResult> {
+/** The arbs of a pasted key's plan: GET /v1/arbs on this site's API, the key only in `X-Api-Key` (decision 213). */
+async function fetchKeyedArbs(key: string, signal?: AbortSignal): Promise<ArbsResult> {
+  const reader = loadFeedReader();
+  reader.catch(() => undefined);
+  let response: Response;
+  try {
+    response = await fetch('/v1/arbs', {
+      headers: { Accept: 'application/json', 'X-Api-Key': key },
+      signal,
+    });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new KeyedFeedError('Could not reach the server with your key.', 0);
+  }
+  const body = await response.text();
+  if (!response.ok) {
+    let detail = `The server answered ${response.status}.`;
+    try {
+      const problem = JSON.parse(body) as { title?: unknown; detail?: unknown };
+      if (typeof problem.detail === 'string') detail = problem.detail;
+      else if (typeof problem.title === 'string') detail = problem.title;
+    } catch {
+      // Not a problem document: the status says it.
+    }
+    throw new KeyedFeedError(detail, response.status);
+  }
+  const { feed, keys, invalid } = await (await reader).readInSlices(body, yieldToMain, SLICE_MS);
+  const view = JSON.parse(body) as { delay_seconds?: unknown; delayed_above_edge_pct?: unknown };
+  const perMinute = Number(response.headers.get('x-ratelimit-limit'));
+  return {
+    feed,
+    sample: false,
+    keys,
+    invalidArbs: invalid,
+    receivedAt: Date.now(),
+    highlights: [],
+    plan: {
+      delaySeconds: typeof view.delay_seconds === 'number' ? view.delay_seconds : 0,
+      delayedAboveEdgePct:
+        typeof view.delayed_above_edge_pct === 'number' ? view.delayed_above_edge_pct : null,
+      perMinute: Number.isFinite(perMinute) && perMinute > 0 ? perMinute : null,
+    },
+  };
+}
+
+/**
+ * How often a key's arbs may refresh: the page's interval, slowed so that it takes at most half the key's requests
+ * per minute (Starter's 30 a minute: every 4 s), leaving the rest to the customer's own code.
+ */
+export function keyedInterval(interval: number, perMinute: number | null): number {
+  if (perMinute === null) return Math.max(interval, 4_000);
+  return Math.max(interval, Math.ceil((2 * 60_000) / perMinute));
+}
+
+export async function fetchArbs({
+  signal,
+  key,
+}: { signal?: AbortSignal; key?: string | null } = {}): Promise<ArbsResult> {
+  if (key) return fetchKeyedArbs(key, signal);
   performance.mark(REFRESH_MARK);
   const reader = loadFeedReader();
   reader.catch(() => undefined); // awaited below; a fetch that falls back to the sample data never reads it
@@ -152,17 +233,20 @@ export function mergeArbsResult(previous: ArbsResult | undefined, next: ArbsResu
 
 export function arbsQueryOptions({
   refetchInterval,
+  apiKey = null,
 }: {
   refetchInterval: number | false;
+  /** A pasted key: the page reads its plan's /v1/arbs instead of the public feed. */
+  apiKey?: string | null;
 }): PolledQueryOptions<ArbsResult> {
   return {
-    queryKey: ['arbs', publicConfig.oddsApiHost],
-    queryFn: ({ signal }) => fetchArbs({ signal }),
+    queryKey: ['arbs', publicConfig.oddsApiHost, apiKey],
+    queryFn: ({ signal }) => fetchArbs({ signal, key: apiKey }),
     refetchInterval,
     merge: mergeArbsResult,
   };
 }
 
-export function useArbs(options: { refetchInterval: number | false }) {
+export function useArbs(options: { refetchInterval: number | false; apiKey?: string | null }) {
   return usePolledQuery(arbsQueryOptions(options));
 }

@@ -80,7 +80,7 @@ describe('ArbTable', () => {
     expect(within(profit).getAllByText(/Boston Celtics/).length).toBeGreaterThan(0);
     const divider = within(near).getByRole('columnheader');
     expect(divider).toHaveTextContent(
-      'Near-arbs: an edge of 0 % or less guarantees no profit. Listed to watch for a price to move.',
+      '2 near-arbs: an edge of 0 % or less guarantees no profit. Listed to watch for a price to move.',
     );
     expect(within(profit).getAllByText(/^1\.20%$|^0\.10%$/)).toHaveLength(2);
     expect(within(near).getAllByText(/^0\.00%$|^-0\.50%$/)).toHaveLength(2);
@@ -89,10 +89,15 @@ describe('ArbTable', () => {
   it('puts the divider first when every row is a near-arb, and shows none without near-arbs', () => {
     const { unmount } = renderTable([moneyline('c', 0), moneyline('d', -0.5)], { nearArbDivider: true });
     expect(screen.getAllByRole('rowgroup')).toHaveLength(2);
-    expect(screen.getByText(/^Near-arbs: an edge of 0 %/)).toBeInTheDocument();
+    expect(screen.getByText(/^2 near-arbs: an edge of 0 %/)).toBeInTheDocument();
     unmount();
     renderTable([moneyline('a', 1.2)], { nearArbDivider: true });
-    expect(screen.queryByText(/^Near-arbs/)).toBeNull();
+    expect(screen.queryByText(/near-arbs/)).toBeNull();
+  });
+
+  it('counts on the divider every near-arb of the tab, also those not drawn yet', () => {
+    renderTable([moneyline('c', 0), moneyline('d', -0.5)], { nearArbDivider: true, nearCount: 7 });
+    expect(screen.getByText(/^7 near-arbs: an edge of 0 %/)).toBeInTheDocument();
   });
 
   it('colours negative edges by magnitude', () => {

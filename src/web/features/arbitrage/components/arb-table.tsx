@@ -31,10 +31,14 @@ export interface ArbTableProps {
    * saying they guarantee no profit (issue 34).
    */
   nearArbDivider?: boolean;
+  /** How many near-arbs the tab has (its divider says so; the table may draw only the first of them). */
+  nearCount?: number;
 }
 
-export const NEAR_ARB_DIVIDER_TEXT =
-  'Near-arbs: an edge of 0 % or less guarantees no profit. Listed to watch for a price to move.';
+/** The near-arbs' divider, with their count (issue 56: the tabs count only the rows with a guaranteed profit). */
+export function nearArbDividerText(count: number): string {
+  return `${count} near-arb${count === 1 ? '' : 's'}: an edge of 0 % or less guarantees no profit. Listed to watch for a price to move.`;
+}
 
 const th = 'px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-400';
 
@@ -53,6 +57,7 @@ export function ArbTable({
   settings,
   onHide,
   nearArbDivider = false,
+  nearCount,
 }: ArbTableProps) {
   // Without the page's settings: docs/product.md's defaults, with the shared 15 s clock of the start times for the ages.
   const clockNow = useNow();
@@ -147,7 +152,7 @@ export function ArbTable({
                 colSpan={4}
                 className="border-t-2 border-dashed border-slate-600 px-3 pb-2 pt-4 text-left text-sm font-medium text-slate-300 max-xl:block"
               >
-                {NEAR_ARB_DIVIDER_TEXT}
+                {nearArbDividerText(nearCount ?? nearRows.length)}
               </th>
             </tr>
             {nearRows.map(renderRow)}

@@ -11,10 +11,11 @@ import {
 } from 'react';
 import { arbKey } from '#domain/arb-feed.ts';
 import { cn } from '#web/lib/cn.ts';
+import { useStoredKey } from '#web/lib/key-store.ts';
 import { FoldChevron } from '#web/ui/fold-chevron.tsx';
 import { Button } from '#web/ui/button.tsx';
 import { Switch } from '#web/ui/switch.tsx';
-import { useArbs } from '../api/get-arbs.ts';
+import { keyedInterval, KeyedFeedError, useArbs, type KeyedView } from '../api/get-arbs.ts';
 import { useDevice } from '../hooks/use-device.ts';
 import { useActiveHighlights, type HighlightBatch } from '../hooks/use-new-arb-highlights.ts';
 import { usePageClock } from '../hooks/use-page-clock.ts';
@@ -42,6 +43,7 @@ import { ModeTabs, panelId, tabId } from './mode-tabs.tsx';
 import { RefreshMeasure } from './refresh-measure.tsx';
 import { SportsbookPicker } from './sportsbook-picker.tsx';
 import { SUSPECT_NOTE } from './suspect-badge.tsx';
+import { ToolKeyBox } from './tool-key-box.tsx';
 
 const ArbAlerts = lazy(() => import('./arb-alerts.tsx'));
 
@@ -129,8 +131,19 @@ export function ArbitrageScreen() {
   // The highlights live in the query's data, so the interval reads the previous render's; the timer that ends a
   // highlight re-renders, which is when the interval returns to 1000 ms.
   const [highlightActive, setHighlightActive] = useState(false);
-  const query = useArbs({ refetchInterval: auto ? refreshInterval(highlightActive) : false });
+  // A key pasted in the key box (this tab's sessionStorage, as /account keeps it): the page reads its plan's
+  // /v1/arbs instead of the public feed, refreshing within half the key's requests per minute (decision 213).
+  const apiKey = useStoredKey();
+  const [keyPlan, setKeyPlan] = useState<KeyedView | undefined>(undefined);
+  const interval = refreshInterval(highlightActive);
+  const query = useArbs({
+    refetchInterval: auto ? (apiKey ? keyedInterval(interval, keyPlan?.perMinute ?? null) : interval) : false,
+    apiKey,
+  });
   const result = query.data;
+  const plan = apiKey ? (result?.plan ?? keyPlan) : undefined;
+  if (plan !== keyPlan) setKeyPlan(plan);
+  const keyError = apiKey && query.error instanceof KeyedFeedError ? query.error : undefined;
   const highlights = useActiveHighlights(result?.highlights ?? NO_HIGHLIGHTS);
   if (highlightActive !== highlights.length > 0) setHighlightActive(highlights.length > 0);
 
@@ -194,8 +207,28 @@ export function ArbitrageScreen() {
     [oddsFormat, totalCents, roundTo, now],
   );
   const shown = filtered[mode];
-  // Near-arbs (edge 0 % or less) guarantee nothing: counted apart and listed below a divider (issue 34).
-  const profitable = useMemo(() => shown.filter((arb) => arb.edge_pct > 0).length, [shown]);
+  // Near-arbs (edge 0 % or less) guarantee nothing: counted apart and listed below a divider (issue 34). The tabs count
+  // the rows with a guaranteed profit only (issue 56: readers took a tab's number for arbs).
+  const profitableOf = useMemo(
+    () => ({
+      prematch: filtered.prematch.filter((arb) => arb.edge_pct > 0).length,
+      live: filtered.live.filter((arb) => arb.edge_pct > 0).length,
+    }),
+    [filtered],
+  );
+  const profitable = profitableOf[mode];
+  const nearCount = shown.length - profitable;
+  // The public feed's arbs above the free cap, counted under this tab among the visitor's books (decision 210).
+  const aboveCap = result?.feed.above_cap;
+  const lockedCount = useMemo(
+    () =>
+      aboveCap
+        ? aboveCap.arbs.filter(
+            (arb) => arb.live === (mode === 'live') && arb.books.every((book) => selected.has(book)),
+          ).length
+        : 0,
+    [aboveCap, mode, selected],
+  );
   const [limit, setLimit] = useState(FIRST_ROWS);
   // FIRST_ROWS → PAGE_SIZE, then PAGE_SIZE more a click.
   const nextLimit = limit < PAGE_SIZE ? PAGE_SIZE : limit + PAGE_SIZE;
@@ -286,6 +319,7 @@ export function ArbitrageScreen() {
         >
           <ArbTable
             nearArbDivider
+            nearCount={nearCount}
             caption={MODES.find((m) => m.value === mode)!.caption}
             rows={rows}
             device={device}
@@ -367,7 +401,7 @@ export function ArbitrageScreen() {
             tabs={MODES}
             value={mode}
             onChange={setMode}
-            renderCount={(value) => (result ? filtered[value].length : '–')}
+            renderCount={(value) => (result ? profitableOf[value] : '–')}
           />
           <p data-testid="profit-count" className="text-sm text-slate-300">
             <span className="font-semibold text-emerald-300">{result ? profitable : '–'}</span> with a
@@ -410,6 +444,12 @@ export function ArbitrageScreen() {
           </button>
         </div>
       </div>
+      <ToolKeyBox
+        apiKey={apiKey}
+        plan={apiKey ? keyPlan : undefined}
+        error={keyError}
+        aboveCap={aboveCap && !apiKey ? { count: lockedCount, edgePct: aboveCap.edge_pct } : undefined}
+      />
       <ArbToolbar
         id="arbs-tools"
         className={toolsOpen ? undefined : 'max-sm:hidden'}

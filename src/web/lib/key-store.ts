@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-// Where the account page keeps the pasted key (decision 156): this tab's sessionStorage and nowhere else (never
+// Where the account page and the finder pages' key box keep the pasted key (decisions 156, 213): this tab's sessionStorage and nowhere else (never
 // localStorage, never a cookie), so it is gone when the tab closes and no other tab or visit sees it. When storage
 // is unavailable (some private modes) the key lives in memory until the page is left.
 
