@@ -316,7 +316,10 @@ function featuresOf(tier: PlanRow | Omit<FreePlan, 'features'>): PlanFeature[] {
       text: text ?? capability.name,
       included: text !== null,
       ...(text !== null ? { icon: capability.icon } : {}),
-      ...(text !== null && capability.docsHref ? { docsHref: capability.docsHref } : {}),
+      // The free tier has no key: its rows are the pages, not API operations to link to.
+      ...(text !== null && capability.docsHref && tier.id !== 'free'
+        ? { docsHref: capability.docsHref }
+        : {}),
     };
   });
 }

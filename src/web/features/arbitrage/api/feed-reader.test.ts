@@ -42,6 +42,18 @@ describe('createFeedReader', () => {
     expect(counter.arbsParsed).toBe(3);
   });
 
+  it('reads the free tier’s count of the arbs above its cap, written after the arbs (decision 210)', () => {
+    const { reader, counter } = countingReader();
+    const aboveCap = { edge_pct: 1, arbs: [{ live: true, books: ['fanduel', 'betmgm'], league: 'nba' }] };
+    const text = (arbs: unknown[], generatedAt: number) =>
+      JSON.stringify({ generated_at: generatedAt, source: 'replay', arbs, above_cap: aboveCap });
+    expect(reader.read(text([b, c], 1)).feed.above_cap).toEqual(aboveCap);
+    const second = reader.read(text([c], 2));
+    expect(second.feed.arbs).toEqual([c]);
+    expect(second.feed.above_cap).toEqual(aboveCap);
+    expect(counter.arbsParsed).toBe(2);
+  });
+
   it('keeps an unchanged arb as the same object, also when the list around it shifts', () => {
     const { reader, counter } = countingReader();
     const first = reader.read(body([a, b, c])).feed.arbs;

@@ -86,7 +86,7 @@ describe('the arbitrage page’s key box', () => {
     const user = userEvent.setup();
     render(<ArbitrageTool />);
     await screen.findByText('2 more above 1%');
-    await user.click(screen.getByRole('button', { name: 'Paste your API key' }));
+    await user.click(screen.getByRole('button', { name: 'paste your API key' }));
     await user.type(screen.getByLabelText(/API key/), ` ${KEY} `);
     await user.click(screen.getByRole('button', { name: 'Use key' }));
     expect(

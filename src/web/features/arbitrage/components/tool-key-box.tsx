@@ -81,7 +81,7 @@ export function ToolKeyBox({
         </p>
       ) : (
         <>
-          <p className="flex flex-wrap items-center gap-x-3 gap-y-1">
+          <p>
             <span data-testid="above-cap">
               {aboveCap && aboveCap.count > 0 ? (
                 <>
@@ -98,15 +98,19 @@ export function ToolKeyBox({
               </a>
             </span>
             {hydrated ? (
-              <Button
-                variant="secondary"
-                size="sm"
-                aria-expanded={open}
-                aria-controls={`${id}-form`}
-                onClick={() => setOpen((value) => !value)}
-              >
-                Paste your API key
-              </Button>
+              <>
+                {' '}
+                or{' '}
+                <button
+                  type="button"
+                  className={link}
+                  aria-expanded={open}
+                  aria-controls={`${id}-form`}
+                  onClick={() => setOpen((value) => !value)}
+                >
+                  paste your API key
+                </button>
+              </>
             ) : null}
           </p>
           {refusal ? (

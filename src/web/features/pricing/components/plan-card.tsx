@@ -61,16 +61,18 @@ export function PlanCard({
           : 'border-slate-700',
       )}
     >
-      <div className="flex items-center justify-between gap-2">
+      {/* Five cards side by side from 1280 px: "Enterprise" and its badge take two lines there, so every card keeps
+          room for two and the prices stay level. */}
+      <div className="flex flex-wrap items-center justify-between gap-x-2 gap-y-1 xl:min-h-[3.75rem] xl:content-start">
         <h2 id={headingId} className="scroll-mt-24 text-xl font-bold text-white">
           {plan.name}
         </h2>
         {plan.id !== 'free' && plan.realTime ? (
-          <span className="rounded-full bg-emerald-400 px-2.5 py-0.5 text-xs font-bold text-slate-950">
+          <span className="whitespace-nowrap rounded-full bg-emerald-400 px-2.5 py-0.5 text-xs font-bold text-slate-950">
             Real-time
           </span>
         ) : plan.id !== 'free' && plan.highlighted ? (
-          <span className="rounded-full border border-emerald-400 px-2.5 py-0.5 text-xs font-semibold text-emerald-200">
+          <span className="whitespace-nowrap rounded-full border border-emerald-400 px-2.5 py-0.5 text-xs font-semibold text-emerald-200">
             Popular
           </span>
         ) : null}
