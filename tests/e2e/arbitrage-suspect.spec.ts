@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '../support/e2e.ts';
 import { E2E_REPLAY_ORIGIN } from '../support/browser.ts';
+import { withPastedKey } from '../support/e2e-paid-key.ts';
 
 // The arbitrage page with a feed it cannot fully trust: the replayed feed (tests/fixtures/arbitrage-e2e.jsonl) with
 // Celtics @ Lakers marked suspect (docs/decisions/065) and one arb that fails the schema added (decision 064).
@@ -18,7 +19,9 @@ const isCelticsAtLakers = (arb: FeedArb) =>
 /** Serves, on every request, the first real feed with those two changes. */
 async function serveDoctoredFeed(page: Page) {
   let body: string | undefined;
-  await page.route('**/tools/arbs.json*', async (route) => {
+  // As a customer, whose page reads /v1/arbs: the free feed holds no arb above 1 % (issue 56).
+  await withPastedKey(page, E2E_REPLAY_ORIGIN);
+  await page.route('**/v1/arbs', async (route) => {
     if (body === undefined) {
       const feed = (await (await route.fetch()).json()) as { arbs: FeedArb[] };
       const celtics = feed.arbs.filter(isCelticsAtLakers);

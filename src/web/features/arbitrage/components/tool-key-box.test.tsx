@@ -74,7 +74,7 @@ describe('the arbitrage page’s key box', () => {
     render(<ArbitrageTool />);
     expect(await screen.findByText('2 more above 1%')).toBeInTheDocument();
     expect(screen.getByTestId('above-cap')).toHaveTextContent(
-      '2 more above 1% edge with an API plan. See the plans',
+      '2 more above 1% edge with a plan. See the plans',
     );
     expect(screen.getByRole('link', { name: 'See the plans' })).toHaveAttribute(
       'href',

@@ -63,21 +63,21 @@ export function ToolKeyBox({
   return (
     <div
       data-testid="key-box"
-      className="mt-3 rounded-lg border border-slate-800 bg-slate-900/60 px-3 py-2 text-sm text-slate-300"
+      // Two lines of text on a phone in every state (before the script, before the data, with a key), so nothing
+      // below moves when they change (decision 175).
+      className="mt-3 rounded-lg border border-slate-800 bg-slate-900/60 px-3 py-2 text-sm text-slate-300 max-sm:min-h-[3.625rem]"
     >
       {apiKey ? (
-        <p className="flex flex-wrap items-center gap-x-3 gap-y-1">
-          <span>
-            With your key: {plan ? planViewText(plan) : 'reading your plan’s arbs…'}
-            {error && error.status !== 401 ? (
-              <span role="alert" className="ml-1 text-amber-200">
-                {error.message}
-              </span>
-            ) : null}
-          </span>
-          <Button variant="secondary" size="sm" onClick={() => keyStore.clear()}>
+        <p>
+          With your key: {plan ? planViewText(plan) : 'reading your plan’s arbs…'}{' '}
+          {error && error.status !== 401 ? (
+            <span role="alert" className="text-amber-200">
+              {error.message}{' '}
+            </span>
+          ) : null}
+          <button type="button" className={link} onClick={() => keyStore.clear()}>
             Forget key
-          </Button>
+          </button>
         </p>
       ) : (
         <>
@@ -88,30 +88,26 @@ export function ToolKeyBox({
                   <strong className="font-semibold text-white">
                     {aboveCap.count} more above {aboveCap.edgePct}%
                   </strong>{' '}
-                  edge with an API plan.{' '}
+                  edge with a plan.{' '}
                 </>
               ) : (
-                <>Free: arbs up to {FREE_CAP}% edge in real time, and near-arbs. </>
+                <>Free: arbs up to {FREE_CAP}% edge in real time. </>
               )}
               <a className={link} href={`${ROUTES.pricing}#plan-free`}>
                 See the plans
               </a>
             </span>
-            {hydrated ? (
-              <>
-                {' '}
-                or{' '}
-                <button
-                  type="button"
-                  className={link}
-                  aria-expanded={open}
-                  aria-controls={`${id}-form`}
-                  onClick={() => setOpen((value) => !value)}
-                >
-                  paste your API key
-                </button>
-              </>
-            ) : null}
+            {/* Drawn before the script too (the text keeps its length), usable once it has run. */} or{' '}
+            <button
+              type="button"
+              className={`${link} disabled:no-underline disabled:opacity-70`}
+              disabled={!hydrated}
+              aria-expanded={open}
+              aria-controls={`${id}-form`}
+              onClick={() => setOpen((value) => !value)}
+            >
+              paste your API key
+            </button>
           </p>
           {refusal ? (
             <p role="alert" className="mt-1 text-amber-200">
