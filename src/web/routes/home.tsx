@@ -1,3 +1,4 @@
+import { FREE_PLAN } from '#domain/plans.ts';
 import { Link } from 'react-router';
 import { ROUTES, SITE } from '#domain/site.ts';
 import { SPORTSBOOK_KEYS, sportsbookCoverage } from '#domain/sportsbooks.ts';
@@ -91,9 +92,10 @@ export default function HomeRoute() {
           Free betting tools
         </h2>
         <p className="mt-2 max-w-2xl text-slate-300">
-          Three finders over the same odds, free on the site. The arbitrage finder is live; the positive-EV
-          and middles finders show prices a couple of minutes old, which the API&apos;s real-time plans have
-          as they change.
+          Three finders over the same odds, free on the site. The arbitrage finder shows arbs up to{' '}
+          {FREE_PLAN.finders.arbEdgeCapPct}% edge live and counts the rest; the positive-EV and middles
+          finders show prices a couple of minutes old. An API key pasted on the arbitrage finder shows what
+          its plan gets.
         </p>
         <div className="mt-4">
           <ToolCards />
