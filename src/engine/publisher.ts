@@ -142,7 +142,7 @@ const CLOSE_BRACE = 0x7d;
 /**
  * The public feed's body under an edge cap (the free tier's, decision 210): the arbs at or below `capPct` (near-arbs
  * included) in full, and of each arb above it only what the page needs to count it: `above_cap` holds the cap and,
- * per arb, its live flag, books, league and market type (no price, no edge). `bytesOf` gives an arb's JSON bytes.
+ * per arb, its live flag, books, league, market type and `suspect` when set (no price, no edge). `bytesOf` gives an arb's JSON bytes.
  */
 export function cappedFeedBody(
   generatedAtMs: number,
@@ -170,6 +170,7 @@ export function cappedFeedBody(
           books: arb.sides.map((side) => side.sportsbook),
           league: arb.event.league,
           market_type: arb.market_type,
+          ...(arb.suspect ? { suspect: true } : {}),
         }),
       );
     }

@@ -85,6 +85,8 @@ export const AboveCapSchema = z.object({
       books: z.array(text(1, 64)),
       league: z.optional(text(1, 64)),
       market_type: z.optional(text(1, 32)),
+      /** Above ARB_MAX_EDGE_PCT: most often a bad price (the page counts it only when it shows suspect arbs). */
+      suspect: z.optional(z.boolean()),
     }),
   ),
 });

@@ -224,10 +224,13 @@ export function ArbitrageScreen() {
     () =>
       aboveCap
         ? aboveCap.arbs.filter(
-            (arb) => arb.live === (mode === 'live') && arb.books.every((book) => selected.has(book)),
+            (arb) =>
+              arb.live === (mode === 'live') &&
+              (showSuspect || !arb.suspect) &&
+              arb.books.every((book) => selected.has(book)),
           ).length
         : 0,
-    [aboveCap, mode, selected],
+    [aboveCap, mode, selected, showSuspect],
   );
   const [limit, setLimit] = useState(FIRST_ROWS);
   // FIRST_ROWS → PAGE_SIZE, then PAGE_SIZE more a click.

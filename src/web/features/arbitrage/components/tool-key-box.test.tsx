@@ -24,6 +24,8 @@ const publicFeed = {
       { live: false, books, league: 'nba', market_type: 'moneyline' },
       { live: false, books, league: 'nba', market_type: 'moneyline' },
       { live: true, books, league: 'nba', market_type: 'moneyline' },
+      // Suspect (most often a bad price): counted only when the visitor shows suspect arbs.
+      { live: false, books, league: 'nba', market_type: 'moneyline', suspect: true },
     ],
   },
 };
@@ -70,7 +72,7 @@ afterEach(() => {
 });
 
 describe('the arbitrage page’s key box', () => {
-  it('counts the arbs above the free cap under this tab, with a link to the plans', async () => {
+  it('counts the arbs above the free cap under this tab (suspect ones only when shown), with a link to the plans', async () => {
     render(<ArbitrageTool />);
     expect(await screen.findByText('2 more above 1%')).toBeInTheDocument();
     expect(screen.getByTestId('above-cap')).toHaveTextContent(
@@ -80,6 +82,8 @@ describe('the arbitrage page’s key box', () => {
       'href',
       '/sports-betting-api#plan-free',
     );
+    await userEvent.setup().click(screen.getByRole('checkbox', { name: /show suspect arbs/i }));
+    expect(await screen.findByText('3 more above 1%')).toBeInTheDocument();
   });
 
   it('sends a pasted key only as X-Api-Key to this site’s /v1/arbs, keeps it in this tab, and shows the plan’s arbs', async () => {
