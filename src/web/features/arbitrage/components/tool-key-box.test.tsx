@@ -94,7 +94,9 @@ describe('the arbitrage page’s key box', () => {
     await user.type(screen.getByLabelText(/API key/), ` ${KEY} `);
     await user.click(screen.getByRole('button', { name: 'Use key' }));
     expect(
-      await screen.findByText(/With your key: arbs up to 1% edge in real time, those above it 15 s late/),
+      await screen.findByText(
+        /With your key: arbs up to 1% edge in real time, those above it 15 seconds late/,
+      ),
     ).toBeInTheDocument();
     expect(window.sessionStorage.getItem(KEY_STORAGE_NAME)).toBe(KEY);
     expect(window.localStorage.getItem(KEY_STORAGE_NAME)).toBeNull();

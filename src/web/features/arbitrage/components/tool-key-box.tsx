@@ -1,5 +1,5 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { FREE_PLAN } from '#domain/plans.ts';
+import { formatDelay, FREE_PLAN } from '#domain/plans.ts';
 import { ROUTES } from '#domain/site.ts';
 import { cleanKey, keyStore } from '#web/lib/key-store.ts';
 import { useHydrated } from '#web/lib/use-hydrated.ts';
@@ -16,7 +16,7 @@ const FREE_CAP = FREE_PLAN.finders.arbEdgeCapPct;
 /** What the page says the key's plan shows. */
 export function planViewText(plan: KeyedView): string {
   if (plan.delaySeconds === 0 || plan.delayedAboveEdgePct === null) return 'every arb in real time';
-  return `arbs up to ${plan.delayedAboveEdgePct}% edge in real time, those above it ${plan.delaySeconds} s late`;
+  return `arbs up to ${plan.delayedAboveEdgePct}% edge in real time, those above it ${formatDelay(plan.delaySeconds)} late`;
 }
 
 export function ToolKeyBox({
