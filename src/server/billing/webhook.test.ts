@@ -3,6 +3,7 @@ import { desc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, billingSubscriptions, emailOutbox, stripeEvents, trialRequests } from '../db/schema.ts';
+import { emailHash } from '../http/log-safe.ts';
 import { KEY_IN_TEXT, verifyKey } from '../keys/key-format.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
 import { openRawStream } from '#tests/support/server/odds-api.ts';
@@ -310,6 +311,7 @@ describe('refused deliveries change nothing', () => {
     expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
     expect(response.json().detail).toMatch(detail);
     expect(await counts()).toEqual(before);
+    return response;
   };
 
   it('a bad signature, a missing one, a tampered body and a stale timestamp get 400', async () => {
@@ -381,6 +383,44 @@ describe('refused deliveries change nothing', () => {
       ),
       /"gold", not a plan/,
     );
+  });
+
+  // Stripe does not check the address typed at checkout (issue 55): NUL made the database refuse every delivery (503
+  // for three days of retries), a line break put a Bcc header into the key's email.
+  it('a customer email holding NUL, or CRLF and a Bcc header, gets 400 naming no address, logged hashed, and stores and sends nothing', async () => {
+    const victim = `victim.${process.pid}@example.net`;
+    const who = buyer();
+    const bad = [`${who.email}\u0000`, `${who.email}\r\nBcc: ${victim}`, `${who.email}\nBcc: ${victim}`];
+    const lines = logLines.length;
+    for (const email of bad) {
+      const response = await refused(
+        event('checkout.session.completed', checkoutSession({ ...who, email, plan: 'pro' })),
+        /email address \([0-9a-f]{16}\) is not one the site's forms accept/,
+      );
+      expect(response.body).not.toContain(who.email);
+      expect(response.body).not.toContain(victim);
+    }
+    // The same from customer_email, and from the customer read from Stripe's API.
+    await refused(
+      event('checkout.session.completed', {
+        ...checkoutSession({ ...who, email: null, plan: 'pro' }),
+        customer_email: bad[1],
+      }),
+      /email address/,
+    );
+    standIn.customers.set(who.customer, { id: who.customer, object: 'customer', email: bad[0] });
+    await refused(
+      event('checkout.session.completed', checkoutSession({ ...who, email: null, plan: 'pro' })),
+      /email address/,
+    );
+    const logged = logLines.slice(lines).join('');
+    expect(logged).toMatch(/event refused, nothing changed/);
+    expect(logged).toContain(emailHash(bad[1]!));
+    expect(logged).not.toContain(who.email);
+    expect(logged).not.toContain(victim);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(peer.to(victim)).toHaveLength(0);
+    expect(peer.to(who.email)).toHaveLength(0);
   });
 
   it('a signed but malformed event gets 400, is logged, and changes nothing', async () => {
