@@ -168,7 +168,7 @@ describe('GET /v1/middles', () => {
     expect(sure.middles.every((m) => m.probability.middle >= likeliest)).toBe(true);
     expect(sure.total).toBeGreaterThan(0);
     expect((await middles(keys.elite, '?min_probability=0.99')).total).toBe(0);
-    for (const query of ['?min_probability=2', '?markets=moneyline', '?min_ev=-101']) {
+    for (const query of ['?min_probability=2', '?markets=corners', '?min_ev=-101']) {
       const invalid = await app.inject({ url: `/v1/middles${query}`, headers: { 'x-api-key': keys.elite } });
       expect(invalid.statusCode, query).toBe(400);
     }
@@ -344,5 +344,17 @@ describe('GET /v1/middles, player props', () => {
     const all = await middles(keys.elite);
     expect(all.middles.some((row) => row.id === middle.id)).toBe(true);
     expect(all.middles.some((row) => row.market.type === 'spread')).toBe(true);
+  });
+
+  it('takes the markets vocabulary of /v1/ev: `prop` as `props`, and a type without middles lists none', async () => {
+    const props = await middles(keys.elite, '?markets=props&league=nba');
+    expect(props.total).toBeGreaterThan(0);
+    expect((await middles(keys.elite, '?markets=prop&league=nba')).middles).toEqual(props.middles);
+    expect((await middles(keys.elite, '?markets=moneyline,1x2')).total).toBe(0);
+    const parameter = async (path: string) => {
+      const doc = (await app.inject({ url: '/openapi.json' })).json();
+      return doc.paths[path].get.parameters.find((p: { name: string }) => p.name === 'markets');
+    };
+    expect(await parameter('/v1/middles')).toEqual(await parameter('/v1/ev'));
   });
 });

@@ -7,6 +7,7 @@ import { BookKeySchema, LeagueKeySchema } from '#domain/schemas/api/common.ts';
 import { MiddlesResponseSchema } from '#domain/schemas/api/middles.ts';
 import { filterMiddles } from '../../middles/board.ts';
 import { booleanParam, COMMON_ERRORS, csv, horizon, security, tags } from './common.ts';
+import { marketsParam } from './odds.ts';
 
 // GET /v1/middles (issue 36, decisions 167 and 189): pairs of opposite full-game spread or total sides, or of one
 // player's over and under, at two books where both can win, with the chance of landing in the gap and the pair's EV, best EV first. Delayed plans see the board as it
@@ -25,11 +26,7 @@ export async function middlesRoutes(app: FastifyInstance, { now }: { now: () => 
         description: `A middle is a pair of opposite sides of one game's full-game spread or total, or of one player's prop, at two books, at lines that leave a gap where both win: home −2.5 at one book and away +3.5 at another both win when the home side wins by exactly 3; over 44.5 and under 47.5 both win on totals 45 to 47; LeBron James points over 24.5 and under 26.5 both win on 25 or 26 points (\`market.type\` \`prop\`, with \`market.stat\` and \`market.player\`). A middle is a bet on landing in the gap: staked at the equal-payout split (\`stake_share\`, \`stakes\`), either side alone pays the same, so a miss loses a little (\`worst_case_pct\`) and a hit wins both. \`probability\` gives the chance of each landing under the sport's score distribution centred on the market (\`model\`, \`centre\`): the NFL drive model, where points come in 3s and 7s, its key margins (3, 4, 6, 7, 10, 14) calibrated to a published table of NFL final margins, elsewhere the same-game-parlay model's normal discretised to whole numbers. A player's stat is a Poisson count (threes, touchdown passes, receptions, hits, total bases, strikeouts, shots) or, for points, rebounds, assists and yards, a normal whose σ grows with the square root of its mean; their spreads are priors, not fitted to results. A whole-number line pushes (the stake comes back) when the final value lands on it. \`ev_pct\` = Σ probability × return: most middles have a negative EV, and a positive one is an expectation over many bets, not a guaranteed profit. A game (or a player's stat) needs at least ${MIDDLE_MIN_BOOKS} books pricing both sides of some line for its centre, and so its middles, to be listed. Only prices the arbitrage scanner would use count: not suspended, not older than 60 s pre-match or 10 s live. Delayed plans get the board as it was \`delay_seconds\` ago; the board is recomputed at most every 250 ms (every second for a delayed plan).`,
         querystring: z.object({
           league: LeagueKeySchema.optional(),
-          markets: csv(z.enum(['spread', 'total', 'props']))
-            .optional()
-            .describe(
-              'Only these market types: `spread`, `total`, `props` (player props; default all three).',
-            ),
+          markets: marketsParam(),
           books: csv(BookKeySchema)
             .optional()
             .describe('Only pairs whose two books are both among these (the centre still uses every book).'),
@@ -77,7 +74,7 @@ export async function middlesRoutes(app: FastifyInstance, { now }: { now: () => 
       const rows = filterMiddles(board.rows, {
         league,
         live,
-        types: markets ? new Set(markets.map((type) => (type === 'props' ? 'prop' : type))) : undefined,
+        types: markets ? new Set<string>(markets) : undefined,
         books: books ? new Set(books) : undefined,
         minProbability,
         minEv,
