@@ -6,24 +6,19 @@ import { delayMs } from '#domain/plans.ts';
 import { BookKeySchema, LeagueKeySchema } from '#domain/schemas/api/common.ts';
 import { EvResponseSchema, type EvResponse } from '#domain/schemas/api/ev.ts';
 import { filterEv } from '../../ev/board.ts';
-import { snapshotEntry } from '../../feed/plugin.ts';
 import { sendEntry } from '../../http/send-entry.ts';
-import type { StaticEntry } from '../../http/static-files.ts';
-import { filterKey } from '../views.ts';
+import { filterKey, numberKey } from '../views.ts';
 import { booleanParam, COMMON_ERRORS, csv, horizon, security, tags } from './common.ts';
 import { marketsParam } from './odds.ts';
 
 // GET /v1/ev (issue 36, decision 163): book prices with positive expected value against the consensus fair
 // probability of their market, best EV first. Delayed plans see the board as it was `delay_seconds` ago, as /v1/arbs.
-// The answer's bytes (identity, gzip, brotli, ETag) are kept per board and filters: the requests of one quantum with
-// the same filters share one rendering, built from the DTOs the response schema documents.
-
-/** The most renderings kept at once (per board and distinct filters); past it the oldest go first. */
-const MAX_RENDERINGS = 256;
+// The answer's bytes (identity, gzip, brotli, ETag) are kept per board and normalised question in `app.evAnswers`
+// (http/answer-cache.ts, decision 205, within a byte budget): the requests of one quantum asking the same question,
+// however spelled, share one rendering, built from the DTOs the response schema documents.
 
 export async function evRoutes(app: FastifyInstance, { now }: { now: () => number }) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const renderings = new Map<string, { at: number; entry: StaticEntry }>();
 
   routes.get(
     '/ev',
@@ -71,11 +66,10 @@ export async function evRoutes(app: FastifyInstance, { now }: { now: () => numbe
       const delaySeconds = delayMs(request.apiKey!.plan) / 1000;
       const types = markets ? new Set<string>(markets) : undefined;
       const bookSet = books ? new Set<string>(books) : undefined;
-      const key = `${delaySeconds}|${limit}|${filterKey([league, live, types, bookSet, minEv === undefined ? undefined : String(minEv)])}`;
-      let held = renderings.get(key);
-      if (!held || held.at !== board.at) {
+      const key = `${delaySeconds}|${limit}|${filterKey([league, live, types, bookSet, numberKey(minEv)])}`;
+      const entry = await app.evAnswers.answer(key, board.at, (): EvResponse => {
         const rows = filterEv(board.rows, { league, live, types, books: bookSet, minEv });
-        const body: EvResponse = {
+        return {
           as_of: new Date(board.at).toISOString(),
           delay_seconds: delaySeconds,
           method: EV_METHOD,
@@ -84,13 +78,7 @@ export async function evRoutes(app: FastifyInstance, { now }: { now: () => numbe
           total: rows.length,
           prices: rows.slice(0, limit).map((row) => row.dto),
         };
-        held = { at: board.at, entry: snapshotEntry(Buffer.from(JSON.stringify(body))) };
-        renderings.delete(key);
-        renderings.set(key, held);
-        if (renderings.size > MAX_RENDERINGS) renderings.delete(renderings.keys().next().value!);
-      }
-      const entry = held.entry;
-      if (entry.ready) await entry.ready.catch(() => undefined);
+      });
       return sendEntry(request, reply, entry, { 'cache-control': 'no-cache' });
     },
   );

@@ -196,6 +196,40 @@ describe('GET /v1/middles', () => {
     expect(delayed.middles.map((m) => m.high.price.american)).toEqual(['-105']);
   });
 
+  it('renders an answer once per question and board: equivalent questions get its bytes and ETag, 304 to it', async () => {
+    clock.advance(5_000);
+    const ask = (query: string, headers: Record<string, string> = {}) =>
+      app.inject({ url: `/v1/middles${query}`, headers: { 'x-api-key': keys.elite, ...headers } });
+    const first = await ask('?markets=spread,total');
+    const etag = first.headers.etag as string;
+    expect(etag, 'an ETag of the kept answer').toMatch(/^"/);
+    const rendered = app.middlesAnswers.rendered;
+    // The same question spelled three more ways: parameter order, a list reordered or repeated, the default limit
+    // written out. None renders again.
+    const answers = await Promise.all(
+      [
+        '?limit=200&markets=total,spread',
+        '?markets=total&markets=spread&limit=200',
+        '?markets=spread,total',
+      ].map((query) => ask(query)),
+    );
+    for (const answer of answers) {
+      expect(answer.statusCode).toBe(200);
+      expect(answer.headers.etag).toBe(etag);
+      expect(answer.body).toBe(first.body);
+    }
+    expect((await ask('?markets=total,spread', { 'if-none-match': etag })).statusCode).toBe(304);
+    const gzipped = await ask('?markets=spread,total', { 'accept-encoding': 'gzip' });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(app.middlesAnswers.rendered).toBe(rendered);
+    // Another question is another answer; the next board, another rendering.
+    expect((await ask('?markets=spread')).headers.etag).not.toBe(etag);
+    expect(app.middlesAnswers.rendered).toBe(rendered + 1);
+    clock.advance(1_000);
+    await ask('?markets=spread,total');
+    expect(app.middlesAnswers.rendered).toBe(rendered + 2);
+  });
+
   it('recomputes the board at most once per quantum, whatever the number of requests', async () => {
     clock.advance(5_000);
     const before = app.middlesBoard.computed;

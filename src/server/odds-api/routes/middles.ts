@@ -4,14 +4,18 @@ import { z } from 'zod';
 import { MIDDLE_MIN_BOOKS } from '#domain/middles.ts';
 import { delayMs } from '#domain/plans.ts';
 import { BookKeySchema, LeagueKeySchema } from '#domain/schemas/api/common.ts';
-import { MiddlesResponseSchema } from '#domain/schemas/api/middles.ts';
+import { MiddlesResponseSchema, type MiddlesResponse } from '#domain/schemas/api/middles.ts';
+import { sendEntry } from '../../http/send-entry.ts';
 import { filterMiddles } from '../../middles/board.ts';
+import { filterKey, numberKey } from '../views.ts';
 import { booleanParam, COMMON_ERRORS, csv, horizon, security, tags } from './common.ts';
 import { marketsParam } from './odds.ts';
 
 // GET /v1/middles (issue 36, decisions 167 and 189): pairs of opposite full-game spread or total sides, or of one
-// player's over and under, at two books where both can win, with the chance of landing in the gap and the pair's EV, best EV first. Delayed plans see the board as it
-// was `delay_seconds` ago, as /v1/arbs and /v1/ev.
+// player's over and under, at two books where both can win, with the chance of landing in the gap and the pair's EV,
+// best EV first. Delayed plans see the board as it was `delay_seconds` ago, as /v1/arbs and /v1/ev. The answer's bytes
+// (identity, gzip, brotli, ETag) are kept per board and normalised question in `app.middlesAnswers`, as /v1/ev's
+// (http/answer-cache.ts, decision 205): a thousand middles cost about 100 ms of CPU to filter, serialise and compress.
 
 export async function middlesRoutes(app: FastifyInstance, { now }: { now: () => number }) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -19,6 +23,8 @@ export async function middlesRoutes(app: FastifyInstance, { now }: { now: () => 
   routes.get(
     '/middles',
     {
+      // Compressed once per kept answer (snapshotEntry), not per request by @fastify/compress.
+      compress: false,
       schema: {
         tags,
         security,
@@ -59,7 +65,7 @@ export async function middlesRoutes(app: FastifyInstance, { now }: { now: () => 
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const at = horizon(request, now);
       const board = app.middlesBoard.read(at, now());
       const {
@@ -71,21 +77,28 @@ export async function middlesRoutes(app: FastifyInstance, { now }: { now: () => 
         live,
         limit,
       } = request.query;
-      const rows = filterMiddles(board.rows, {
-        league,
-        live,
-        types: markets ? new Set<string>(markets) : undefined,
-        books: books ? new Set(books) : undefined,
-        minProbability,
-        minEv,
+      const delaySeconds = delayMs(request.apiKey!.plan) / 1000;
+      const types = markets ? new Set<string>(markets) : undefined;
+      const bookSet = books ? new Set<string>(books) : undefined;
+      const key = `${delaySeconds}|${limit}|${filterKey([league, live, types, bookSet, numberKey(minProbability), numberKey(minEv)])}`;
+      const entry = await app.middlesAnswers.answer(key, board.at, (): MiddlesResponse => {
+        const rows = filterMiddles(board.rows, {
+          league,
+          live,
+          types,
+          books: bookSet,
+          minProbability,
+          minEv,
+        });
+        return {
+          as_of: new Date(board.at).toISOString(),
+          delay_seconds: delaySeconds,
+          min_books: MIDDLE_MIN_BOOKS,
+          total: rows.length,
+          middles: rows.slice(0, limit).map((row) => row.dto),
+        };
       });
-      return {
-        as_of: new Date(board.at).toISOString(),
-        delay_seconds: delayMs(request.apiKey!.plan) / 1000,
-        min_books: MIDDLE_MIN_BOOKS,
-        total: rows.length,
-        middles: rows.slice(0, limit).map((row) => row.dto),
-      };
+      return sendEntry(request, reply, entry, { 'cache-control': 'no-cache' });
     },
   );
 }
