@@ -8,9 +8,13 @@ import {
   publishedPct,
   scoreDistribution,
 } from '#domain/middles.ts';
+import type { DevigMethod } from '#domain/devig.ts';
+import { devig } from '#domain/history.ts';
+import { normalQuantile } from '#domain/mvn.ts';
 import { propMiddleChances, propStatModel } from '#domain/prop-middles.ts';
 import { MiddlesResponseSchema, type MiddlesResponse } from '#domain/schemas/api/middles.ts';
 import { MiddlesFeedSchema } from '#domain/schemas/middles-feed.ts';
+import { SGP_GAME_PRIORS } from '#domain/sgp.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
 import { createKey } from '#tests/support/server/odds-api.ts';
 
@@ -390,5 +394,96 @@ describe('GET /v1/middles, player props', () => {
       return doc.paths[path].get.parameters.find((p: { name: string }) => p.name === 'markets');
     };
     expect(await parameter('/v1/middles')).toEqual(await parameter('/v1/ev'));
+  });
+});
+
+describe('GET /v1/middles, de-vig method and reference of the centre', () => {
+  // An NBA game's total: FanDuel, DraftKings and Caesars at 220.5, over −130 / under +110 (the over favoured, so the
+  // methods de-vig it differently), BetMGM at 217.5, −110 both ways. The centre is the median of the four books'
+  // estimates: the mean of two equal ones from 220.5. BetMGM's over 217.5 with an under 220.5 both win on 218 to 220.
+  const sigma = SGP_GAME_PRIORS.nba.sigmaTotal;
+  const centreBy = (method: DevigMethod) =>
+    220.5 + sigma * normalQuantile(devig([1 + 100 / 130, 2.1], method)[0]!);
+
+  beforeAll(() => {
+    app.engine.ingest({
+      kind: 'event',
+      sourceEventId: 'mia-phi',
+      league: 'nba',
+      home: { name: 'Philadelphia 76ers', abbreviation: 'PHI' },
+      away: { name: 'Miami Heat', abbreviation: 'MIA' },
+      startsAt: clock.now() + 3 * 3_600_000,
+      live: false,
+    });
+    const total = (book: string, outcome: string, point: number, american: number) =>
+      app.engine.ingest({
+        kind: 'price',
+        sourceEventId: 'mia-phi',
+        book,
+        market: 'total',
+        outcome,
+        point,
+        american,
+      });
+    for (const book of ['fanduel', 'draftkings', 'caesars']) {
+      total(book, 'over', 220.5, -130);
+      total(book, 'under', 220.5, 110);
+    }
+    total('betmgm', 'over', 217.5, -110);
+    total('betmgm', 'under', 217.5, -110);
+    app.engine.tick();
+    clock.advance(1_000);
+  });
+
+  it('de-vigs each book by `devig` (default multiplicative, as before) and names the method in every answer', async () => {
+    const byDefault = await middles(keys.elite, '?league=nba&markets=total');
+    const additive = await middles(keys.elite, '?league=nba&markets=total&devig=additive');
+    expect([byDefault.method, byDefault.reference]).toEqual(['multiplicative', 'consensus']);
+    expect([additive.method, additive.reference]).toEqual(['additive', 'consensus']);
+    expect(byDefault.total).toBeGreaterThan(0);
+    expect(additive.middles.map((m) => m.id)).toEqual(byDefault.middles.map((m) => m.id));
+    const [first] = byDefault.middles;
+    const [other] = additive.middles;
+    expect(first!.centre_from).toEqual({
+      method: 'multiplicative',
+      reference: 'consensus',
+      reference_fallback: null,
+    });
+    expect(other!.centre_from).toEqual({
+      method: 'additive',
+      reference: 'consensus',
+      reference_fallback: null,
+    });
+    expect(first!.centre).toBeCloseTo(centreBy('multiplicative'), 2);
+    expect(other!.centre).toBeCloseTo(centreBy('additive'), 2);
+    expect(Math.abs(first!.centre - other!.centre)).toBeGreaterThan(0.05);
+    expect(other!.probability.middle).not.toBe(first!.probability.middle);
+    const power = await middles(keys.elite, '?league=nba&markets=total&devig=power');
+    expect(power.method).toBe('power');
+    expect(power.middles[0]!.centre).toBeCloseTo(centreBy('power'), 2);
+  });
+
+  it("takes the centre from `reference`'s books, the consensus when it cannot, and says why", async () => {
+    const betmgm = await middles(keys.elite, '?league=nba&markets=total&reference=betmgm');
+    expect(betmgm.reference).toBe('betmgm');
+    expect(betmgm.middles[0]!.centre_from).toEqual({
+      method: 'multiplicative',
+      reference: 'betmgm',
+      reference_fallback: null,
+    });
+    expect(betmgm.middles[0]!.centre).toBe(217.5);
+    const circa = await middles(keys.elite, '?league=nba&markets=total&reference=circa');
+    expect(circa.middles[0]!.centre_from).toMatchObject({
+      reference: 'consensus',
+      reference_fallback: 'book_missing_outcomes',
+    });
+    expect(circa.middles[0]!.centre).toBeCloseTo(centreBy('multiplicative'), 2);
+  });
+
+  it('answers 400 to a method or reference it does not know', async () => {
+    for (const query of ['?devig=logit', '?reference=nobody']) {
+      const response = await app.inject({ url: `/v1/middles${query}`, headers: { 'x-api-key': keys.elite } });
+      expect(response.statusCode, query).toBe(400);
+    }
   });
 });
