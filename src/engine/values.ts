@@ -415,24 +415,8 @@ export function eventMiddles(
           ? (nfl ??= nflCalibratedDistributions(centres.margin, centres.total))[variable]
           : undefined,
       );
-      const source = by?.[variable]?.source;
-      rows.push(
-        source
-          ? middleRow(
-              event,
-              variable,
-              centre,
-              chances,
-              high,
-              low,
-              instant,
-              undefined,
-              undefined,
-              undefined,
-              source,
-            )
-          : middleRow(event, variable, centre, chances, high, low, instant),
-      );
+      const row = middleRow(event, variable, centre, chances, high, low, instant);
+      rows.push(by ? withSource(row, by[variable]?.source) : row);
     });
   }
   return { rows, validUntil };
@@ -554,7 +538,7 @@ function propMiddleRow(
   source?: CentreSource,
 ): LazyMiddleRow {
   const id = `${event.id}|prop|${spec.period}|${spec.playerId}|${spec.stat}|${high.book}:${high.line}|${low.book}:${low.line}`;
-  return new LazyMiddleRow(
+  const row = new LazyMiddleRow(
     id,
     event,
     'stat',
@@ -565,8 +549,8 @@ function propMiddleRow(
     middleEv(high.decimal, low.decimal, chances),
     centre,
     propModelName(model),
-    source,
   );
+  return withSource(row, source);
 }
 
 /** Whether two rows of one id differ in what a stream client is told: either side's odds or links, the chances, the EV or the event. */
@@ -690,13 +674,18 @@ function middleRow(
   knownId?: string,
   published: MiddleChances = publishedChances(chances),
   ev: number = middleEv(high.decimal, low.decimal, chances),
-  source?: CentreSource,
 ): LazyMiddleRow {
   // The same pair's id as before when the scan knows it (no string built and hashed again).
   const id =
     knownId ??
     `${event.id}|${variable === 'margin' ? 'spread' : 'total'}|full|${high.book}:${high.line}|${low.book}:${low.line}`;
-  return new LazyMiddleRow(id, event, variable, instant, high, low, published, ev, centre, undefined, source);
+  return new LazyMiddleRow(id, event, variable, instant, high, low, published, ev, centre);
+}
+
+/** The row with what its centre was estimated from, when a request chose other than the default. */
+function withSource(row: LazyMiddleRow, source: CentreSource | undefined): LazyMiddleRow {
+  row.source = source;
+  return row;
 }
 
 /**
@@ -727,9 +716,9 @@ class LazyMiddleRow implements MiddleRow {
     readonly centre: number,
     /** A prop middle's model (`propModelName`); a game's is its league's (`middleModel`). */
     readonly propModel?: 'prop-poisson' | 'prop-normal',
-    /** What the centre was estimated from, when not the default (`MIDDLE_CENTRE_DEFAULT`). */
-    readonly source?: CentreSource,
   ) {}
+  /** What the centre was estimated from, when not the default (`MIDDLE_CENTRE_DEFAULT`). */
+  source: CentreSource | undefined = undefined;
   get eventId(): string {
     return this.event.id;
   }
