@@ -4,11 +4,14 @@
 // through `app.inject()` with an Enterprise key and `accept-encoding: gzip, br` (as real clients send) while the
 // virtual clock stands still: every request reads the same quantum's board, so what is measured is what a request
 // costs once its board exists (filters, serialisation, compression, or the kept answer), not the board's pass.
-// Per request, process.cpuUsage() (user + system, every thread of the process: compression runs on libuv's pool),
-// the median and the worst over BENCH_ANSWERS_RUNS requests, after the first one of each case (reported apart):
+// Once the app's background work is done (`settle`), per request, process.cpuUsage() (user + system, every thread of
+// the process: compression runs on libuv's pool), the median and the worst over BENCH_ANSWERS_RUNS requests, after the
+// first one of each case (reported apart):
 // - `middles repeated`: `/v1/middles?limit=1000` again and again;
 // - `middles equivalent`: one question spelled four ways (parameter order, a list reordered or repeated, defaults written
 //   out);
+// - `middles new questions`: a question not asked before every time (`min_ev` -100, -99.999, …: the same thousand
+//   middles), so each request filters, serialises and compresses;
 // - `ev repeated`: `/v1/ev?limit=1000`;
 // - `three at once`: three different middles questions started together (CPU and wall time of the three);
 // - `middles power` and `ev power` (when the server knows `devig`): a de-vig method other than the default.
@@ -51,6 +54,20 @@ const cpuMs = (start: NodeJS.CpuUsage) => {
   return (used.user + used.system) / 1000;
 };
 
+/**
+ * Waits until the app's own background work (the history writer's backlog of two minutes of prices, the feed
+ * snapshots' compression) is done: process.cpuUsage() counts every thread, so a request measured before would carry
+ * some of it. Settled when half a second passes with under 10 ms of CPU, or after 60 s.
+ */
+async function settle() {
+  for (let round = 0; round < 120; round += 1) {
+    const start = process.cpuUsage();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    if (cpuMs(start) < 10) return round;
+  }
+  return -1;
+}
+
 async function request(url: string) {
   const response = await app.inject({ url, headers });
   if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
@@ -68,11 +85,13 @@ async function perRequest(urls: readonly string[]) {
     await request(urls[(run + 1) % urls.length]!);
     samples.push(cpuMs(start));
   }
+  const identity = await app.inject({ url: urls[0]!, headers: { 'x-api-key': key } });
   return {
     firstCpuMs: Number(firstMs.toFixed(2)),
     cpu: summary(samples),
     bytes: first.rawPayload.length,
     encoding: first.headers['content-encoding'] ?? 'identity',
+    identityBytes: identity.rawPayload.length,
   };
 }
 
@@ -98,6 +117,7 @@ const totalOf = async (url: string) =>
   ((await app.inject({ url, headers: { 'x-api-key': key } })).json() as { total: number }).total;
 const middlesTotal = await totalOf('/v1/middles?limit=1');
 const evTotal = await totalOf('/v1/ev?limit=1');
+const settledAfter = await settle();
 const knowsDevig = (await app.inject({ url: '/v1/ev?devig=nonsense', headers })).statusCode === 400;
 const results = {
   at: new Date().toISOString(),
@@ -105,6 +125,7 @@ const results = {
   events: EVENTS,
   minutes: MINUTES,
   runs: RUNS,
+  settledAfterHalfSeconds: settledAfter,
   middles: middlesTotal,
   evPrices: evTotal,
   middlesRepeated: await perRequest(['/v1/middles?limit=1000']),
@@ -114,6 +135,12 @@ const results = {
     '/v1/middles?markets=total&markets=spread&limit=1000.0',
     '/v1/middles?limit=1000&markets=spread,total&devig=multiplicative&reference=consensus',
   ]),
+  middlesNewQuestions: await perRequest(
+    Array.from(
+      { length: RUNS + 1 },
+      (_, n) => `/v1/middles?limit=1000&min_ev=${(-100 + n / 1000).toFixed(3)}`,
+    ),
+  ),
   evRepeated: await perRequest(['/v1/ev?limit=1000']),
   threeAtOnce: await threeAtOnce(),
   ...(knowsDevig
