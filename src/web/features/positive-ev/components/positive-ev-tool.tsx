@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { MARKET_TYPES } from '#domain/markets.ts';
+import { americanDisplay } from '#domain/odds.ts';
 import type { EvFeed, EvFeedRow } from '#domain/schemas/ev-feed.ts';
 import { SITE } from '#domain/site.ts';
 import {
@@ -230,11 +231,11 @@ function EvRowItem({
         <span className="truncate text-sm font-medium text-slate-100">{bookName(row.book)}</span>
       </Cell>
       <Cell label="Price" className="sm:text-right">
-        <span className="font-mono text-sm text-white">{row.american}</span>
+        <span className="font-mono text-sm text-white">{americanDisplay(row.american)}</span>
       </Cell>
       <Cell label="Fair" className="sm:text-right">
         <span className="text-right">
-          <span className="block font-mono text-sm text-slate-200">{row.fair_american}</span>
+          <span className="block font-mono text-sm text-slate-200">{americanDisplay(row.fair_american)}</span>
           <span className="block whitespace-nowrap text-xs text-slate-400">
             {(row.fair_prob * 100).toFixed(1)}% · {row.books} books
           </span>
