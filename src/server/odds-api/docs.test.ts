@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { coverage } from '#domain/coverage.ts';
 import { devigImplied, type DevigMethod } from '#domain/devig.ts';
 import { DOCS_ANCHORS, PLANS } from '#domain/plans.ts';
 import {
@@ -364,5 +366,34 @@ describe('GET /docs', () => {
       expect(html).toContain(asset);
       expect((await app.inject({ method: 'GET', url: asset })).statusCode).toBe(200);
     }
+  });
+});
+
+// Issue 56: the reference and the README count the books and leagues as the site does (src/domain/coverage.ts):
+// Hard Rock and Hard Rock Indiana are one book in two markets.
+describe('the coverage the reference and the README state', () => {
+  const words = coverage();
+
+  it('is coverage()’s words in the OpenAPI description and on /docs, and no other count of books', async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      info: { description: string };
+    };
+    expect(doc.info.description).toContain(
+      `${words.booksDetail} over ${words.leagues} (${words.leagueNames})`,
+    );
+    const html = (await app.inject({ method: 'GET', url: '/docs' })).body;
+    expect(html).toContain(words.booksDetail);
+    for (const text of [doc.info.description, html]) {
+      const counts = [...text.matchAll(/(\d+) sportsbooks/g)].map((match) => Number(match[1]));
+      expect(counts.length).toBeGreaterThan(0);
+      expect(counts.every((count) => count === words.bookCount)).toBe(true);
+    }
+  });
+
+  it('is coverage()’s words in the README', () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    expect(readme).toContain(`${words.booksDetail} and ${words.leagues}`);
+    const counts = [...readme.matchAll(/(\d+) sportsbooks/g)].map((match) => Number(match[1]));
+    expect(counts).toEqual([words.bookCount]);
   });
 });
