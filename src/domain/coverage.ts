@@ -10,7 +10,8 @@ import { sportsbooks, type Sportsbook, type SportsbookLicence } from './sportsbo
 /** The licences in the order the site lists them (docs/product.md §2). */
 export const LICENCE_ORDER: readonly SportsbookLicence[] = ['us-licensed', 'sweepstakes', 'offshore'];
 
-const LICENCE_WORDS: Readonly<Record<SportsbookLicence, string>> = {
+/** A licence in words, in a sentence ("US state-licensed"). */
+export const LICENCE_WORDS: Readonly<Record<SportsbookLicence, string>> = {
   'us-licensed': 'US state-licensed',
   sweepstakes: 'sweepstakes',
   offshore: 'offshore',
