@@ -91,7 +91,13 @@ export type EmailKind =
   | 'trial-rotated'
   | 'trial-resent'
   | 'trial-refused'
+  /** Queued by earlier versions for a repeated request of an active trial (a prefix, no key); kept to send old rows. */
   | 'trial-reminder'
+  /**
+   * An active trial's key asked for again (the trial form or "Lost your key?"; issue 56, decision 217): a successor
+   * key; the previous one works until the new one is first used.
+   */
+  | 'trial-key-again'
   | 'paid-key-issued'
   | 'paid-key-rotated'
   /** About a day before a trial key expires (decision 151): the plans, with the address filled in. */
@@ -106,6 +112,7 @@ export const KEY_EMAIL_KINDS: readonly EmailKind[] = [
   'trial-issued',
   'trial-rotated',
   'trial-resent',
+  'trial-key-again',
   'paid-key-issued',
   'paid-key-rotated',
   'billing-portal-link',
