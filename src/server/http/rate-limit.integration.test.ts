@@ -60,6 +60,15 @@ describe('RedisRateLimiter.hit', () => {
     expect((await redis.window('key:cost', phase, 25, 60_000)).remaining).toBe(4);
   });
 
+  it('window: cost 0 reads the count without charging it', async () => {
+    const redis = await limiter();
+    const phase = (Date.now() + 30_000) % 60_000;
+    expect(await redis.window('key:read', phase, 5, 60_000, 0)).toMatchObject({ used: 0, remaining: 5 });
+    await redis.window('key:read', phase, 5, 60_000);
+    expect(await redis.window('key:read', phase, 5, 60_000, 0)).toMatchObject({ used: 1, remaining: 4 });
+    expect((await redis.window('key:read', phase, 5, 60_000)).used).toBe(2);
+  });
+
   it('window: 2 × 10 concurrent requests from two clients admit exactly 10 in one window', async () => {
     const [a, b] = [await limiter(), await limiter()];
     const phase = (Date.now() + 30_000) % 60_000;

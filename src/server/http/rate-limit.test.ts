@@ -89,7 +89,25 @@ describe('MemoryRateLimiter.window', () => {
     const cheap = [];
     for (let i = 0; i < 6; i += 1) cheap.push((await limiter.window('key:2', 0, 25, MINUTE)).allowed);
     expect(cheap).toEqual([true, true, true, true, true, false]);
-    await expect(limiter.window('key:2', 0, 25, MINUTE, 0)).rejects.toThrow(RangeError);
+    await expect(limiter.window('key:2', 0, 25, MINUTE, -1)).rejects.toThrow(RangeError);
+    await limiter.close();
+  });
+
+  it('reads a window at cost 0 without charging it, and stores nothing for a window nobody charged', async () => {
+    const limiter = new MemoryRateLimiter(() => 0);
+    expect(await limiter.window('key:3', 0, 5, MINUTE, 0)).toEqual({
+      allowed: true,
+      remaining: 5,
+      resetMs: MINUTE,
+      used: 0,
+    });
+    expect(limiter.size).toBe(0);
+    await limiter.window('key:3', 0, 5, MINUTE);
+    await limiter.window('key:3', 0, 5, MINUTE);
+    for (let i = 0; i < 3; i += 1) {
+      expect(await limiter.window('key:3', 0, 5, MINUTE, 0)).toMatchObject({ remaining: 3, used: 2 });
+    }
+    expect((await limiter.window('key:3', 0, 5, MINUTE)).used).toBe(3);
     await limiter.close();
   });
 

@@ -11,7 +11,8 @@ import { counterClient } from './redis.ts';
 //   an exact reset time, which is what the paid API's RateLimit headers promise ("250 requests per minute" read
 //   literally). `phase` offsets a key's windows so that all keys do not reset at :00. `cost` (default 1) is how many
 //   requests one call counts for (/v1/historical/odds: 10); a refused call of cost > 1 is not charged, so the
-//   cheaper requests that still fit stay admitted.
+//   cheaper requests that still fit stay admitted. Cost 0 reads the window without charging it (the account's own
+//   calls, which are free: issue 56, decision 218).
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -79,8 +80,8 @@ function windowResult(count: number, limit: number, resetMs: number, charged = t
 }
 
 function checkCost(cost: number): void {
-  if (!Number.isSafeInteger(cost) || cost < 1)
-    throw new RangeError(`cost must be an integer >= 1, got ${cost}`);
+  if (!Number.isSafeInteger(cost) || cost < 0)
+    throw new RangeError(`cost must be an integer >= 0, got ${cost}`);
 }
 
 /** The fixed window `now` falls in, shifted by `phase`: its index and the milliseconds until it ends. */
@@ -137,6 +138,8 @@ export class MemoryRateLimiter implements RateLimiter {
     const { index, resetMs } = fixedWindow(now, phase, windowMs);
     const id = `quota:${key}:${index}`;
     let counter = this.counters.get(id);
+    // A read: nothing is stored for a window nobody charged.
+    if (cost === 0) return windowResult(counter?.value ?? 0, limit, resetMs);
     if (!counter) {
       counter = { value: 0, expiresAt: now + resetMs, window: true };
       this.counters.set(id, counter);
@@ -204,6 +207,9 @@ local limit = tonumber(ARGV[4])
 local shifted = now - phase
 local index = math.floor(shifted / window)
 local key = KEYS[1] .. ':' .. index
+if cost == 0 then
+  return {tonumber(redis.call('GET', key) or '0'), (index + 1) * window - shifted, 1}
+end
 local count = redis.call('INCRBY', key, cost)
 if count == cost then redis.call('PEXPIRE', key, window * 2) end
 if cost > 1 and count > limit then

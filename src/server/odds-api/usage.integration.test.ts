@@ -46,12 +46,11 @@ describe('usage counted on two instances', () => {
     expect(today.by_family.odds).toBe(105);
     expect(today.by_family.events).toBe(20);
     expect(today.by_family.arbs).toBe(35);
-    // The read on A itself, not yet flushed.
-    expect(today.by_family.account).toBe(1);
-    expect(today.requests).toBe(161);
-    // B sees the same once A flushed its read, plus its own read.
+    // The reads themselves are free (decision 218): not counted on either instance.
+    expect(today.by_family.account).toBe(0);
+    expect(today.requests).toBe(160);
     await a.usage.flush();
-    expect((await usageToday(b, key)).requests).toBe(162);
+    expect((await usageToday(b, key)).requests).toBe(160);
   });
 });
 
@@ -77,11 +76,12 @@ describe('POST /v1/me/rotate on two instances', () => {
     const old = await get(b, '/v1/me', key);
     expect(old.statusCode).toBe(401);
     expect(old.json().type).toMatch(/api-key-revoked$/);
-    // The new key works on B, with the line's history: B's own request before the rotation, counted there.
+    // The new key works on B, with the line's history: the stream opened on B before the rotation, counted there (the
+    // account calls are free).
     expect((await get(b, '/v1/me', fresh)).statusCode).toBe(200);
     await Promise.all([a.usage.flush(), b.usage.flush()]);
     const today = await usageToday(a, fresh);
-    expect(today.by_family.account).toBe(4);
+    expect(today.by_family.account).toBe(0);
     expect(today.by_family.stream).toBe(1);
     stream.abort();
   });

@@ -11,12 +11,14 @@ import { ProblemSchema } from '#domain/schemas/api/common.ts';
 import { delayMs } from '#domain/plans.ts';
 import { USAGE_RETENTION_DAYS } from '#domain/usage.ts';
 import { HttpProblem } from '../../http/problem.ts';
+import { ACCOUNT_CALLS_PER_MINUTE } from '../auth.ts';
 import type { ApiKeyRecord } from '../../keys/service.ts';
 import { COMMON_ERRORS, security, tags } from './common.ts';
 
 // GET /v1/me: the key's plan, limits and usage, its same-game-parlay credits this month (decision 128), its Stripe
 // subscription and open streams; GET /v1/me/usage: its daily counts; POST /v1/me/rotate: a new key for it, the old one
-// revoked on every instance at once (decision 155).
+// revoked on every instance at once (decision 155). These calls are free (decision 218): not charged to the plan's
+// per-minute quota, not counted in the usage.
 
 /** Self-service rotations per key line per hour (the line: a rotation does not reset the count). */
 export const ROTATIONS_PER_HOUR = 5;
@@ -42,9 +44,13 @@ export async function meRoutes(app: FastifyInstance, { now }: { now?: () => numb
     };
   }
 
+  // The account's own calls are free (decision 218): not charged to the plan's quota, not counted in the usage.
+  const config = { accountCall: true };
+
   routes.get(
     '/me',
     {
+      config,
       schema: {
         tags,
         security,
@@ -96,11 +102,12 @@ export async function meRoutes(app: FastifyInstance, { now }: { now?: () => numb
   routes.get(
     '/me/usage',
     {
+      config,
       schema: {
         tags,
         security,
         summary: 'Your daily usage: requests by route family, stream minutes, SGP credits',
-        description: `Counts of the last \`days\` UTC days, today included, oldest first; every day and every family is present (0 when unused). Kept ${USAGE_RETENTION_DAYS} days. Counts belong to the key and the keys it was rotated from. Today's figures include this request; requests answered by other servers of the API reach them within seconds.`,
+        description: `Counts of the last \`days\` UTC days, today included, oldest first; every day and every family is present (0 when unused). Kept ${USAGE_RETENTION_DAYS} days. Counts belong to the key and the keys it was rotated from. The account's own calls (/v1/me and its routes, this one included) are free: not counted here nor against the plan's requests per minute (at most ${ACCOUNT_CALLS_PER_MINUTE} a minute). Requests answered by other servers of the API reach the counts within seconds.`,
         querystring: UsageQuerySchema,
         response: {
           200: UsageResponseSchema.describe(
@@ -116,6 +123,7 @@ export async function meRoutes(app: FastifyInstance, { now }: { now?: () => numb
   routes.post(
     '/me/rotate',
     {
+      config,
       schema: {
         tags,
         security,
@@ -130,7 +138,7 @@ export async function meRoutes(app: FastifyInstance, { now }: { now?: () => numb
             'The key was already replaced by a newer one ("Lost your key?" emailed it), or was just rotated (`key-replaced`).',
           ),
           429: ProblemSchema.describe(
-            `Over the plan's requests per minute (\`rate-limited\`) or ${ROTATIONS_PER_HOUR} rotations per hour (\`rotation-limit\`); see Retry-After.`,
+            `Over ${ACCOUNT_CALLS_PER_MINUTE} account calls per minute (\`rate-limited\`) or ${ROTATIONS_PER_HOUR} rotations per hour (\`rotation-limit\`); see Retry-After.`,
           ),
         },
       },

@@ -170,7 +170,7 @@ describe('AccountScreen without a key', () => {
     render(<AccountScreen api={api} />);
     await pasteKey();
     expect(await screen.findByRole('alert')).toHaveTextContent(
-      "Too many requestsThis key has used its requests for this minute (this page's calls count too). Try again in 42 seconds.",
+      "Too many requestsThis page asked the server too often for this key this minute (its calls do not use your plan's requests). Try again in 42 seconds.",
     );
   });
 

@@ -190,9 +190,10 @@ export function failureText(failure: FailureLike, what: 'account' | 'usage' | 'r
           body: `A key can be rotated only a few times an hour, and your key was not changed. ${wait}`,
         };
       }
+      // Only the account's own budget refuses this page: its calls are free of the plan's requests (decision 218).
       return {
         title: 'Too many requests',
-        body: `This key has used its requests for this minute (this page's calls count too). ${wait}`,
+        body: `This page asked the server too often for this key this minute (its calls do not use your plan's requests). ${wait}`,
       };
     }
     case 'not-available':
