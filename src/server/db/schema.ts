@@ -105,7 +105,9 @@ export type EmailKind =
   /** "Manage subscription": a one-time link (its token sealed like a key) to the Stripe Billing Portal. */
   | 'billing-portal-link'
   /** POST /v1/me/rotate (decision 155): the key was rotated; names the new prefix, never carries the key. */
-  | 'key-rotated-notice';
+  | 'key-rotated-notice'
+  /** POST /v1/me/portal (decision 220): the billing portal was opened with the key; a security notice, no link. */
+  | 'billing-portal-opened';
 
 /** Kinds whose email carries a plain key, or a one-time link's token (sealed in the row until it is sent). */
 export const KEY_EMAIL_KINDS: readonly EmailKind[] = [
@@ -128,6 +130,8 @@ export interface EmailPayload {
   previousUntilFirstUse?: boolean;
   /** key-rotated-notice: when the key was rotated (ISO). */
   rotatedAt?: string;
+  /** billing-portal-opened: when the portal was opened (ISO). */
+  openedAt?: string;
 }
 
 export const emailOutbox = pgTable(

@@ -273,6 +273,20 @@ export function renderEmail(kind: EmailKind, payload: EmailPayload, context: Ren
         docs,
         ...(payload.plan ? [portal] : []),
       ]);
+    case 'billing-portal-opened':
+      // A security notice (decision 220): the portal was opened with the key from the account page. No link to the
+      // portal (a session is for whoever opened it), nothing to click that acts.
+      return compose(`Your ${SITE.brand} billing portal was opened`, [
+        {
+          kind: 'p',
+          text: `Stripe's billing portal for your ${SITE.brand} ${paidPlan.name} subscription was opened at ${formatDate(payload.openedAt)} with your API key (the one starting with ${payload.keyPrefix ?? 'sl_live_'}) on the account page. There, whoever opened it can change your plan, update your card, see your invoices or cancel.`,
+        },
+        {
+          kind: 'p',
+          text: `If that was you, there is nothing to do. If it was not, someone holds your key: rotate it on your account page, or use “Lost your key?” on the plans page to get a new one by email, then check your subscription in the portal. Write to ${SITE.supportEmail} if anything changed that you did not change.`,
+        },
+        { kind: 'link', text: 'Your account page', href: new URL(ROUTES.account, context.siteUrl).href },
+      ]);
     case 'trial-refused':
       return compose(`About your ${SITE.brand} trial request`, [
         { kind: 'p', text: `Thank you for your interest in ${SITE.brand}.` },

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   MeResponseSchema,
+  PortalResponseSchema,
   RotationResponseSchema,
   SUBSCRIPTION_STATUSES,
   UsageQuerySchema,
@@ -22,6 +23,8 @@ import { COMMON_ERRORS, security, tags } from './common.ts';
 
 /** Self-service rotations per key line per hour (the line: a rotation does not reset the count). */
 export const ROTATIONS_PER_HOUR = 5;
+/** Billing portal openings per key line per hour (each emails its owner a notice; decision 220). */
+export const PORTAL_OPENINGS_PER_HOUR = 10;
 const HOUR_MS = 3_600_000;
 
 type Status = (typeof SUBSCRIPTION_STATUSES)[number];
@@ -180,6 +183,81 @@ export async function meRoutes(app: FastifyInstance, { now }: { now?: () => numb
         old_prefix: result.fromPrefix,
         rotated_at: at.toISOString(),
       };
+    },
+  );
+
+  routes.post(
+    '/me/portal',
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "Open Stripe's billing portal of your key's subscription",
+        description: `For a key a Stripe subscription issued: answers the URL of a Billing Portal session of its Stripe customer (change the plan, update the card, see the invoices, cancel), which returns to /account. The key's owner is emailed that the portal was opened. No body. At most ${PORTAL_OPENINGS_PER_HOUR} openings per hour for a key and the keys rotated from it; free, like every account call.`,
+        response: {
+          200: PortalResponseSchema.describe("The billing portal's URL: send the customer there."),
+          ...COMMON_ERRORS,
+          404: ProblemSchema.describe(
+            'This server does not sell subscriptions through Stripe (`portal-unavailable`).',
+          ),
+          409: ProblemSchema.describe(
+            'The key has no subscription to manage: a free trial key, or one the operators made (`no-subscription`).',
+          ),
+          429: ProblemSchema.describe(
+            `Over ${PORTAL_OPENINGS_PER_HOUR} openings per hour (\`portal-limit\`) or ${ACCOUNT_CALLS_PER_MINUTE} account calls per minute (\`rate-limited\`); see Retry-After.`,
+          ),
+          503: ProblemSchema.describe(
+            'Stripe did not open the portal; nothing changed (`stripe-unavailable`).',
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const key = request.apiKey!;
+      if (!key.stripeCustomerId) {
+        throw new HttpProblem(
+          409,
+          'no-subscription',
+          'No subscription to manage',
+          key.kind === 'trial'
+            ? 'This is a free trial key: it has no subscription to manage. Choose a plan on the pricing page to subscribe.'
+            : 'This key was made by the operators, not bought through Stripe: ask them to change its plan.',
+        );
+      }
+      const limited = await app.rateLimiter.hit(`portal:${key.ledgerId}`, PORTAL_OPENINGS_PER_HOUR, HOUR_MS);
+      if (!limited.allowed) {
+        const retryAfter = Math.max(1, Math.ceil(limited.retryAfterMs / 1000));
+        throw new HttpProblem(
+          429,
+          'portal-limit',
+          'Too many billing portal openings',
+          `The billing portal may be opened ${PORTAL_OPENINGS_PER_HOUR} times an hour with a key. Retry in ${retryAfter} s.`,
+          { limit: PORTAL_OPENINGS_PER_HOUR, retry_after_seconds: retryAfter },
+          { 'retry-after': String(retryAfter) },
+        );
+      }
+      const opened = await app.accountPortal.open(key);
+      if (!opened.ok) {
+        if (opened.reason === 'stripe') {
+          throw new HttpProblem(
+            503,
+            'stripe-unavailable',
+            'Billing portal unavailable',
+            'Stripe did not open the billing portal. Nothing was changed: try again in a minute.',
+            {},
+            { 'retry-after': '30' },
+          );
+        }
+        throw new HttpProblem(
+          404,
+          'portal-unavailable',
+          'No billing portal here',
+          'This server does not manage subscriptions through Stripe.',
+        );
+      }
+      request.log.info({ key: key.prefix }, 'billing portal opened with the key');
+      return { url: opened.url, opened_at: opened.openedAt.toISOString() };
     },
   );
 }
