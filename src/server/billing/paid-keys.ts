@@ -7,7 +7,6 @@ import { generateKey } from '../keys/key-format.ts';
 import {
   insertKey,
   keysByIds,
-  revokeActiveTrialsOf,
   revokeSubscriptionKeys,
   setSubscriptionHold,
   setSubscriptionPlan,
@@ -80,7 +79,7 @@ export interface SubscriptionView {
 /** What an event did, for the webhook's log and answer, and for the key service after the commit. */
 export interface BillingEffects {
   outcome: string;
-  /** Keys revoked (the subscription ended; a trial replaced by a paid key). */
+  /** Keys revoked (the subscription ended). */
   revoked: number[];
   /** Keys whose plan changed (their streams reopen on the new plan). */
   planChanged: number[];
@@ -377,8 +376,8 @@ export class PaidKeyService {
     const run = async (tx: Tx) => {
       await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`lost-key:${identity}`}, 0))`);
       await this.lockSubscriptionsOf(tx, await usablePaidKeysOfMailbox(tx, identity, email, false));
-      // The trial service's lock of the mailbox (after the subscriptions', as the webhook takes them): a trial request
-      // of the same mailbox making a successor right now is either seen here or waits.
+      // The trial service's lock of the mailbox, last: a trial request of the same mailbox making a successor right
+      // now is either seen here or waits (the trial service takes no other lock while holding it).
       await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`trial:${identity}`}, 0))`);
       const rows = [
         ...(await usablePaidKeysOfMailbox(tx, identity, email, true)),
@@ -522,7 +521,8 @@ export class PaidKeyService {
 
   /**
    * Issues the subscription's key when it has none, its address is known and it is not ended or unpaid at checkout;
-   * the same address's active trial keys stop, and one email carries the key.
+   * one email carries the key. The mailbox's trial keys are left as they are (decision 200): Stripe does not verify
+   * the address typed at checkout, so whoever pays may type anyone's, and their purchase must take nothing away.
    */
   private async issueIfDue(tx: Tx, row: SubscriptionRow): Promise<BillingEffects> {
     if (row.apiKeyId) return none('already issued');
@@ -530,9 +530,6 @@ export class PaidKeyService {
     if (row.status === 'incomplete') return none('waiting for payment');
     if (!row.email || !row.plan) return none('recorded');
     const key = generateKey('live');
-    const identity = emailIdentity(row.email);
-    // The trial service's lock of this mailbox: a trial being issued right now is either seen and revoked, or waits.
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`trial:${identity}`}, 0))`);
     const hold = holdOf(row.status);
     const created = await insertKey(tx, {
       prefix: key.prefix,
@@ -540,7 +537,7 @@ export class PaidKeyService {
       kind: 'paid',
       plan: row.plan,
       ownerEmail: row.email,
-      ownerIdentity: identity,
+      ownerIdentity: emailIdentity(row.email),
       stripeCustomerId: row.customerId,
       stripeSubscriptionId: row.subscriptionId,
       billingHold: hold,
@@ -550,26 +547,14 @@ export class PaidKeyService {
       .update(billingSubscriptions)
       .set({ apiKeyId: created.id, updatedAt: sql`now()` })
       .where(eq(billingSubscriptions.subscriptionId, row.subscriptionId));
-    const trials = await revokeActiveTrialsOf(tx, identity);
     await queueEmail(tx, this.secrets, this.siteUrl, {
       kind: 'paid-key-issued',
       to: row.email,
-      payload: {
-        keyPrefix: key.prefix,
-        plan: row.plan,
-        ...(trials.length > 0 ? { previousPrefix: trials[0]!.prefix } : {}),
-      },
+      payload: { keyPrefix: key.prefix, plan: row.plan },
       key: key.plain,
       apiKeyId: created.id,
     });
-    return {
-      outcome: trials.length > 0 ? 'issued; trial key revoked' : 'issued',
-      revoked: trials.map((trial) => trial.id),
-      planChanged: [],
-      billing: [],
-      emails: 1,
-      keyPrefix: key.prefix,
-    };
+    return { ...none('issued'), emails: 1, keyPrefix: key.prefix };
   }
 
   private async revokeSubscription(tx: Tx, subscriptionId: string): Promise<BillingEffects> {

@@ -110,7 +110,7 @@ export function renderEmail(kind: EmailKind, payload: EmailPayload, context: Ren
   };
   const afterTrial: Block = {
     kind: 'p',
-    text: 'Subscribe with this address and your paid key arrives by email; the trial key stops when it does.',
+    text: 'Subscribe with this address and your paid key arrives by email; the trial key keeps working until its end.',
   };
   switch (kind) {
     case 'paid-key-issued':
@@ -121,14 +121,6 @@ export function renderEmail(kind: EmailKind, payload: EmailPayload, context: Ren
         },
         { kind: 'key', text: context.key ?? '' },
         { kind: 'p', text: `${planLimits(paidPlan)} Send the key in the X-Api-Key header.` },
-        ...(payload.previousPrefix
-          ? [
-              {
-                kind: 'p' as const,
-                text: `Your trial key (the one starting with ${payload.previousPrefix}) has stopped working; use this key instead.`,
-              },
-            ]
-          : []),
         secrecy,
         docs,
         account,

@@ -97,25 +97,6 @@ export async function markReplaced(
     .where(eq(apiKeys.id, oldId));
 }
 
-/** Revokes the identity's active trial keys; returns them. */
-export function revokeActiveTrialsOf(
-  db: Database,
-  identity: string,
-): Promise<{ id: number; prefix: string }[]> {
-  return db
-    .update(apiKeys)
-    .set({ revokedAt: sql`now()` })
-    .where(
-      and(
-        eq(apiKeys.ownerIdentity, identity),
-        eq(apiKeys.kind, 'trial'),
-        isNull(apiKeys.revokedAt),
-        sql`(${apiKeys.expiresAt} IS NULL OR ${apiKeys.expiresAt} > now())`,
-      ),
-    )
-    .returning({ id: apiKeys.id, prefix: apiKeys.prefix });
-}
-
 /** Sets the plan of the subscription's unrevoked keys; returns their ids. */
 export async function setSubscriptionPlan(
   db: Database,
@@ -227,7 +208,9 @@ export function keysOfMailbox(db: Database, identity: string, normalisedEmail: s
 
 /**
  * Marks up to `limit` unrevoked, unreminded trial keys expiring in (now, until] as reminded at `now`, soonest first,
- * skipping keys another transaction holds (FOR UPDATE SKIP LOCKED); returns them.
+ * skipping keys another transaction holds (FOR UPDATE SKIP LOCKED); returns them. A trial whose mailbox holds a
+ * working paid key (a subscription with its address, decision 200) is not asked to subscribe: it waits, and is
+ * reminded if that key stops before the trial ends.
  */
 export function markTrialExpiryReminders(db: Database, now: Date, until: Date, limit: number) {
   const due = db
@@ -240,6 +223,9 @@ export function markTrialExpiryReminders(db: Database, now: Date, until: Date, l
         isNull(apiKeys.expiryRemindedAt),
         gt(apiKeys.expiresAt, now),
         lte(apiKeys.expiresAt, until),
+        // Plain SQL names: the outer table is unaliased, the subquery's is `p`.
+        sql`NOT EXISTS (SELECT 1 FROM api_keys p WHERE p.owner_identity = api_keys.owner_identity
+              AND p.kind = 'paid' AND p.revoked_at IS NULL AND (p.expires_at IS NULL OR p.expires_at > now()))`,
       ),
     )
     .orderBy(apiKeys.expiresAt)

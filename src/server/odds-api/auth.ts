@@ -7,7 +7,7 @@ import { HttpProblem } from '../http/problem.ts';
 import { isCredentialName, urlParameterNames } from '../http/redact.ts';
 import { absoluteUrl, ROUTES } from '#domain/site.ts';
 import type { ApiKeyRecord, BillingHoldReason, KeyProblemReason } from '../keys/service.ts';
-import { phaseOf } from './quota.ts';
+import { lineWindow } from './quota.ts';
 import { usageFamilyOf, type UsageFamily } from '#domain/usage.ts';
 
 // Authentication and per-key rate limits of the /v1 routes. The key comes in `X-Api-Key`; only the stream (for
@@ -232,13 +232,9 @@ async function charge(
   cost: number,
 ) {
   const limit = key.plan.requestsPerMinute;
-  const result = await app.rateLimiter.window(
-    `key:${key.id}`,
-    phaseOf(key.id, WINDOW_MS),
-    limit,
-    WINDOW_MS,
-    cost,
-  );
+  // The line's window (decision 202): a rotated key inherits the minute in progress.
+  const { counter, phase } = lineWindow('key', key, WINDOW_MS);
+  const result = await app.rateLimiter.window(counter, phase, limit, WINDOW_MS, cost);
   const resetSeconds = Math.max(1, Math.ceil(result.resetMs / 1000));
   const quota: Quota = { limit, remaining: result.remaining, resetSeconds, used: result.used };
   const headers = quotaHeaders(quota);
@@ -270,10 +266,10 @@ async function admitAccountCall(
   reply: FastifyReply,
   key: ApiKeyRecord,
 ) {
-  const phase = phaseOf(key.ledgerId, WINDOW_MS);
+  const account = lineWindow('account', key, WINDOW_MS);
   const own = await app.rateLimiter.window(
-    `account:${key.ledgerId}`,
-    phase,
+    account.counter,
+    account.phase,
     ACCOUNT_CALLS_PER_MINUTE,
     WINDOW_MS,
   );
@@ -289,7 +285,9 @@ async function admitAccountCall(
     );
   }
   const limit = key.plan.requestsPerMinute;
-  const plan = await app.rateLimiter.window(`key:${key.id}`, phaseOf(key.id, WINDOW_MS), limit, WINDOW_MS, 0);
+  // The line's window (decision 202), read at cost 0.
+  const line = lineWindow('key', key, WINDOW_MS);
+  const plan = await app.rateLimiter.window(line.counter, line.phase, limit, WINDOW_MS, 0);
   const quota: Quota = {
     limit,
     remaining: plan.remaining,

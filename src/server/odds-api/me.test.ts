@@ -276,6 +276,41 @@ describe('POST /v1/me/rotate', () => {
     expect((await get('/v1/me', trial.plain)).statusCode).toBe(401);
   });
 
+  // Issue 55: a successor with a window of its own gave five rotations an hour about six times the plan's rate in one
+  // minute. The line shares one window: what the old key used this minute counts against the new key.
+  it('gives the new key only what is left of the old key’s minute, and the whole limit once that minute ends', async () => {
+    const { plain } = await ownKey('pro');
+    const limit = 100;
+    let last = await get('/v1/leagues', plain);
+    for (let i = 1; i < 90; i += 1) last = await get('/v1/leagues', plain);
+    expect(last.statusCode).toBe(200);
+    expect(last.headers['x-ratelimit-limit']).toBe(String(limit));
+    expect(last.headers['x-ratelimit-remaining']).toBe('10');
+    // The rotation itself is free (decision 218): 10 are left.
+    const rotated = await rotate(plain);
+    expect(rotated.statusCode).toBe(200);
+    const key = RotationResponseSchema.parse(rotated.json()).key;
+
+    const first = await get('/v1/leagues', key);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['x-ratelimit-remaining']).toBe('9');
+    expect(first.headers['x-ratelimit-reset']).toBe(last.headers['x-ratelimit-reset']);
+    for (let i = 0; i < 9; i += 1) expect((await get('/v1/leagues', key)).statusCode).toBe(200);
+    const refused = await get('/v1/leagues', key);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().type).toMatch(/rate-limited$/);
+    // A further rotation gets no fresh minute either: the newest key is refused like its line.
+    const again = await rotate(key);
+    expect(again.statusCode).toBe(200);
+    const newest = RotationResponseSchema.parse(again.json()).key;
+    expect((await get('/v1/leagues', newest)).statusCode).toBe(429);
+
+    clock.advance(Number(refused.headers['retry-after']) * 1000);
+    const next = await get('/v1/leagues', newest);
+    expect(next.statusCode).toBe(200);
+    expect(next.headers['x-ratelimit-remaining']).toBe(String(limit - 1));
+  });
+
   it('allows 5 rotations an hour for a key and its successors, then 429 with Retry-After, changing nothing', async () => {
     let { plain } = await ownKey();
     for (let i = 0; i < 5; i += 1) {

@@ -85,4 +85,30 @@ describe('POST /v1/me/rotate on two instances', () => {
     expect(today.by_family.stream).toBe(1);
     stream.abort();
   });
+
+  // Issue 55, decision 202: the line shares one window in Redis, whichever instance counts.
+  it('gives the new key, on the other instance, only what is left of the old key’s minute', async () => {
+    const { a, b } = instances;
+    const key = await createKey(a, 'pro');
+    // Redis keeps real time: start in a fresh window rather than straddle one.
+    let probe = await get(a, '/v1/leagues', key);
+    if (Number(probe.headers['x-ratelimit-reset']) < 20) {
+      await new Promise((resolve) =>
+        setTimeout(resolve, Number(probe.headers['x-ratelimit-reset']) * 1000 + 200),
+      );
+      probe = await get(a, '/v1/leagues', key);
+    }
+    expect(probe.headers['x-ratelimit-remaining']).toBe('99');
+    for (let i = 0; i < 59; i += 1) expect((await get(a, '/v1/leagues', key)).statusCode).toBe(200);
+    // The rotation is free (decision 218): 40 are left.
+    const rotated = await a.inject({ method: 'POST', url: '/v1/me/rotate', headers: { 'x-api-key': key } });
+    expect(rotated.statusCode).toBe(200);
+    const fresh = rotated.json().key as string;
+    const first = await get(b, '/v1/leagues', fresh);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['x-ratelimit-remaining']).toBe('39');
+    const rest = await Promise.all(Array.from({ length: 45 }, () => get(b, '/v1/leagues', fresh)));
+    expect(rest.filter((response) => response.statusCode === 200)).toHaveLength(39);
+    expect(rest.filter((response) => response.statusCode === 429)).toHaveLength(6);
+  });
 });

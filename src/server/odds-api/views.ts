@@ -67,6 +67,10 @@ export type FilterValue = string | boolean | ReadonlySet<string> | undefined;
  * cache, the stream's filter groups and their shared snapshots): sets are sorted, so `books=a,b` and `books=b,a` are one
  * key, and an absent filter is null. Each caller passes its filters in one fixed order.
  */
+/** A number filter as `filterKey` takes it: `2` and `2.0` parse to one number and give one key. */
+export const numberKey = (value: number | undefined): string | undefined =>
+  value === undefined ? undefined : String(value);
+
 export function filterKey(values: readonly FilterValue[]): string {
   return JSON.stringify(
     values.map((value) => (typeof value === 'object' ? [...value].sort() : (value ?? null))),

@@ -155,7 +155,7 @@ export class TrialService {
         };
       } else {
         outcome = 'refused';
-        // When it ended: its expiry, or when it was revoked (a paid key replaced it, an operator revoked it) if sooner.
+        // When it ended: its expiry, or when it was revoked (by an operator, say) if sooner.
         const ended = [latest.expiresAt, latest.revokedAt]
           .filter((at) => at !== null)
           .sort((a, b) => a.getTime() - b.getTime())[0];

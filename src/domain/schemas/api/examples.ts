@@ -725,6 +725,7 @@ export const EV_EXAMPLE = {
         books: 7,
         method: 'shin',
         reference: 'consensus',
+        reference_fallback: null,
       },
       ev_pct: 5.75,
     },
@@ -749,6 +750,8 @@ const MIDDLE_EVENT = {
 export const MIDDLES_EXAMPLE = {
   as_of: '2026-11-22T00:00:00.000Z',
   delay_seconds: 0,
+  method: 'multiplicative',
+  reference: 'consensus',
   min_books: 3,
   total: 1,
   middles: [
@@ -795,6 +798,7 @@ export const MIDDLES_EXAMPLE = {
       stakes: { total_cents: 10_000, high_cents: 4944, low_cents: 5056 },
       model: 'nfl-drives',
       centre: 3,
+      centre_from: { method: 'multiplicative', reference: 'consensus', reference_fallback: null },
     },
   ],
 };

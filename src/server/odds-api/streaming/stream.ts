@@ -5,7 +5,7 @@ import { BookKeySchema, LeagueKeySchema, PeriodSchema, ProblemSchema } from '#do
 import { STREAM_EXAMPLE } from '#domain/schemas/api/examples.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { STREAM_QUERY_PARAM, WINDOW_MS } from '../auth.ts';
-import { phaseOf } from '../quota.ts';
+import { lineWindow } from '../quota.ts';
 import { API_TAG, COMMON_ERRORS, csv } from '../routes/common.ts';
 import { marketsParam, playerParam, statParam } from '../routes/odds.ts';
 import { playerFilter } from '../views.ts';
@@ -148,12 +148,8 @@ export async function streamRoutes(app: FastifyInstance, { hub }: { hub: StreamH
       if (request.method === 'HEAD') return reply.code(200).headers(streamHeaders).send('');
       // Each open may cost a snapshot: a key opens at most STREAM_OPENS_PER_MINUTE streams a minute (decision 087).
       const opensLimit = app.config.STREAM_OPENS_PER_MINUTE;
-      const opens = await app.rateLimiter.window(
-        `stream-opens:${key.id}`,
-        phaseOf(key.id, WINDOW_MS),
-        opensLimit,
-        WINDOW_MS,
-      );
+      const { counter, phase } = lineWindow('stream-opens', key, WINDOW_MS);
+      const opens = await app.rateLimiter.window(counter, phase, opensLimit, WINDOW_MS);
       if (!opens.allowed) {
         const retryAfter = Math.max(1, Math.ceil(opens.resetMs / 1000));
         throw new HttpProblem(
