@@ -101,6 +101,8 @@ export interface EvRow {
   /** `market|outcome|book`: the same price keeps it while it lasts. */
   id: string;
   readonly dto: EvPriceDto;
+  /** The market of the price (its spec and player, for the stream's filters). */
+  market: MarketState;
   eventId: string;
   league: string;
   live: boolean;
@@ -238,6 +240,7 @@ function evRow(
   const row = new LazyEvRow(build);
   // The same price's id as before when the scan knows it (no string built and hashed again).
   row.id = knownId ?? `${market.key}|${market.outcomes[outcomeIndex]!}|${book}`;
+  row.market = market;
   row.eventId = event.id;
   row.league = event.league;
   row.live = event.live;
@@ -261,6 +264,7 @@ function evRow(
  */
 class LazyEvRow implements EvRow {
   id = '';
+  market!: MarketState;
   eventId = '';
   league = '';
   live = false;

@@ -1,7 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, hydrating, test, type Page, type Route } from '../support/e2e.ts';
 
-const SUCCESS = 'Trial key has been sent to your email address.';
+const SUCCESS =
+  'Check your email. We have sent your trial key to this address, or, if this address has already had its free trial, an email explaining why no new key was sent.';
 const FAILURE = 'Failed to send trial request. Please try again.';
 const PAGES = ['/', '/betting-tools/arbitrage', '/betting-tools/middles', '/sports-betting-api'];
 

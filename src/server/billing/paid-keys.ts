@@ -7,15 +7,16 @@ import { generateKey } from '../keys/key-format.ts';
 import {
   insertKey,
   keysByIds,
-  markReplaced,
   revokeSubscriptionKeys,
   setSubscriptionHold,
   setSubscriptionPlan,
   usablePaidKeysByPrefix,
   usablePaidKeysOfMailbox,
   usableKeyForRotation,
+  usableTrialKeysOfMailbox,
   type KeyRow,
 } from '../keys/repository.ts';
+import { issueSuccessor, type Retire } from '../keys/successor.ts';
 import type { BillingHoldReason } from '../keys/service.ts';
 import type { Secrets } from '../secrets.ts';
 import { emailIdentity } from '../keys/email-identity.ts';
@@ -364,18 +365,24 @@ export class PaidKeyService {
   }
 
   /**
-   * "Lost your key?": every usable paid key of the mailbox identity of `email` (decision 028) gets a successor,
-   * emailed to the key's owner address (never to the address typed). The old key keeps working until the new one is
-   * first used, so that someone typing a customer's address cannot cut the customer off. Returns what was rotated
-   * (the form never says). Runs in `within` when given (the lost-key queue's transaction, which also deletes the
-   * request), else in a transaction of its own.
+   * "Lost your key?": every usable paid key of the mailbox identity of `email` (decision 028), and its active trial
+   * key (issue 56, decision 217), gets a successor, emailed to the key's owner address (never to the address typed).
+   * The old key keeps working until the new one is first used, so that someone typing a customer's address cannot
+   * cut the customer off. Returns what was rotated (the form never says). Runs in `within` when given (the lost-key
+   * queue's transaction, which also deletes the request), else in a transaction of its own.
    */
   async lostKey(email: string, within?: Tx): Promise<RotateResult[]> {
     const identity = emailIdentity(email);
     const run = async (tx: Tx) => {
       await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`lost-key:${identity}`}, 0))`);
       await this.lockSubscriptionsOf(tx, await usablePaidKeysOfMailbox(tx, identity, email, false));
-      const rows = await usablePaidKeysOfMailbox(tx, identity, email, true);
+      // The trial service's lock of the mailbox, last: a trial request of the same mailbox making a successor right
+      // now is either seen here or waits (the trial service takes no other lock while holding it).
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`trial:${identity}`}, 0))`);
+      const rows = [
+        ...(await usablePaidKeysOfMailbox(tx, identity, email, true)),
+        ...(await usableTrialKeysOfMailbox(tx, identity, true)),
+      ];
       const results: RotateResult[] = [];
       for (const row of rows) results.push(await this.rotateRow(tx, row, 'on-first-use'));
       return results;
@@ -413,27 +420,10 @@ export class PaidKeyService {
   private async rotateRow(
     tx: Tx,
     old: KeyRow,
-    retire: 'now' | 'on-first-use',
+    retire: Retire,
     notice?: { notice: Date },
   ): Promise<RotateResult & { plain?: string }> {
-    const key = generateKey(old.kind === 'trial' ? 'trial' : 'live');
-    const created = await insertKey(tx, {
-      prefix: key.prefix,
-      hash: key.hash,
-      kind: old.kind,
-      plan: old.plan,
-      ownerEmail: old.ownerEmail,
-      ownerIdentity: old.ownerIdentity ?? emailIdentity(old.ownerEmail),
-      expiresAt: old.expiresAt,
-      stripeCustomerId: old.stripeCustomerId,
-      stripeSubscriptionId: old.stripeSubscriptionId,
-      billingHold: old.billingHold,
-      billingHoldSince: old.billingHoldSince,
-      ledgerKeyId: old.ledgerKeyId ?? old.id,
-      // A rotated trial key keeps its predecessor's "your trial ends" mark (decision 151).
-      expiryRemindedAt: old.expiryRemindedAt,
-    });
-    await markReplaced(tx, old.id, created.id, retire === 'now');
+    const { key, row: created } = await issueSuccessor(tx, old, retire);
     if (old.stripeSubscriptionId) {
       await tx
         .update(billingSubscriptions)
@@ -465,16 +455,16 @@ export class PaidKeyService {
     return notice ? { ...result, plain: key.plain } : result;
   }
 
-  /** The email carrying a rotated key (operators' rotation, "Lost your key?"). */
+  /** The email carrying a rotated key (operators' rotation, "Lost your key?"; a trial key's own kind of email). */
   private queueRotatedKey(
     tx: Tx,
     old: KeyRow,
     created: { id: number; expiresAt: Date | null },
     key: { plain: string; prefix: string },
-    retire: 'now' | 'on-first-use',
+    retire: Retire,
   ): Promise<number> {
     return queueEmail(tx, this.secrets, this.siteUrl, {
-      kind: 'paid-key-rotated',
+      kind: old.kind === 'trial' ? 'trial-key-again' : 'paid-key-rotated',
       to: old.ownerEmail,
       payload: {
         keyPrefix: key.prefix,

@@ -64,6 +64,26 @@ export function usablePaidKeysOfMailbox(
   return lock ? query.orderBy(apiKeys.id).for('update') : query;
 }
 
+/**
+ * The mailbox identity's active trial keys that no newer key replaced (one, short of a race the trial service's lock
+ * prevents); `lock`: in id order, FOR UPDATE.
+ */
+export function usableTrialKeysOfMailbox(db: Database, identity: string, lock: boolean): Promise<KeyRow[]> {
+  const query = db
+    .select()
+    .from(apiKeys)
+    .where(
+      and(
+        eq(apiKeys.ownerIdentity, identity),
+        eq(apiKeys.kind, 'trial'),
+        isNull(apiKeys.revokedAt),
+        isNull(apiKeys.replacedBy),
+        gt(apiKeys.expiresAt, sql`now()`),
+      ),
+    );
+  return lock ? query.orderBy(apiKeys.id).for('update') : query;
+}
+
 /** Marks `oldId` replaced by `newId`; `revokeNow` also revokes it. */
 export async function markReplaced(
   db: Database,
@@ -145,6 +165,7 @@ export async function latestTrialKeyOf(db: Database, identity: string) {
       prefix: apiKeys.prefix,
       ownerEmail: apiKeys.ownerEmail,
       expiresAt: apiKeys.expiresAt,
+      revokedAt: apiKeys.revokedAt,
       active: sql<boolean>`(${apiKeys.revokedAt} IS NULL AND ${apiKeys.expiresAt} > now())`,
       // Plain SQL names: Drizzle leaves columns unqualified in a one-table select, which the subquery would misread.
       delivered: sql<boolean>`EXISTS (SELECT 1 FROM email_outbox o WHERE o.api_key_id = api_keys.id
@@ -167,19 +188,6 @@ export async function insertTrialKey(
     .values({ ...values, kind: 'trial' })
     .returning({ id: apiKeys.id, expiresAt: apiKeys.expiresAt });
   return { id: row!.id, expiresAt: row!.expiresAt! };
-}
-
-/** Revokes the key `id`; returns when its expiry was reminded (undefined: no such key). */
-export async function revokeKey(
-  db: Database,
-  id: number,
-): Promise<{ expiryRemindedAt: Date | null } | undefined> {
-  const [previous] = await db
-    .update(apiKeys)
-    .set({ revokedAt: sql`now()` })
-    .where(eq(apiKeys.id, id))
-    .returning({ expiryRemindedAt: apiKeys.expiryRemindedAt });
-  return previous;
 }
 
 /** The keys of a mailbox identity or of the exact (normalised) address, newest first, for the operators. */

@@ -81,7 +81,7 @@ export const COMPONENT_ORDER = [
     'MovementSeries',
   ],
   ...['Fair', 'OpeningLine', 'CurrentLine', 'MarketLines', 'ClvBet', 'ClvResult'],
-  ...['Me', 'Usage', 'KeyRotation', 'Problem'],
+  ...['Me', 'Usage', 'KeyRotation', 'BillingPortal', 'Problem'],
 ];
 
 /** The converter's document with its named schemas sorted by `COMPONENT_ORDER` (names it lacks keep their order, last). */

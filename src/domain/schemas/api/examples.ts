@@ -666,6 +666,12 @@ export const USAGE_EXAMPLE = {
 };
 
 /** A POST /v1/me/rotate answer. */
+/** POST /v1/me/portal (issue 56, decision 220). */
+export const PORTAL_EXAMPLE = {
+  url: 'https://billing.stripe.com/p/session/test_YWNjdF8xTjVQ',
+  opened_at: '2026-11-22T18:04:55.000Z',
+};
+
 export const ROTATION_EXAMPLE = {
   key: 'sl_live_Qm4TQ0xw1b9KpZr7VdE2sH8uYc3NnJ6a',
   prefix: 'sl_live_Qm4TQ0',
