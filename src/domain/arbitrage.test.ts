@@ -54,9 +54,11 @@ describe('odds conversions', () => {
     fc.assert(
       fc.property(americanArb, (american) => {
         const back = decimalToAmerican(americanToDecimal(american as AmericanOdds));
-        // −100 and +100 are the same price (even money, decimal 2.0): it comes back as +100.
-        expect(Math.round(back)).toBe(american === -100 ? 100 : american);
-        expect(parseAmerican(formatAmerican(american as AmericanOdds))).toBe(american);
+        // −100 and +100 are the same price (even money, decimal 2.0): it comes back as +100, and is written "+100"
+        // (issue 56).
+        const even = american === -100 ? 100 : american;
+        expect(Math.round(back)).toBe(even);
+        expect(parseAmerican(formatAmerican(american as AmericanOdds))).toBe(even);
       }),
     );
   });

@@ -12,6 +12,7 @@ import {
   publishedFairProbability,
   type EvQuote,
 } from './ev.ts';
+import { consensusFair, devig } from './history.ts';
 
 const twoWay = (book: string, home: number, away: number): EvQuote[] => [
   { book, outcome: 0, decimal: home },
@@ -191,5 +192,47 @@ describe('marketEv', () => {
           expect(prices[i - 1]!.evPct).toBeGreaterThanOrEqual(prices[i]!.evPct);
       }),
     );
+  });
+});
+
+describe('marketFair by a method and reference (issue 55)', () => {
+  // Three books at −200 / +170 and BetMGM at −180 / +190: lopsided medians, so the methods disagree.
+  const quotes: EvQuote[] = [
+    ...['fanduel', 'draftkings', 'caesars'].flatMap((book) => [
+      { book, outcome: 0, decimal: 1.5 },
+      { book, outcome: 1, decimal: 2.7 },
+    ]),
+    { book: 'betmgm', outcome: 0, decimal: 1 + 100 / 180 },
+    { book: 'betmgm', outcome: 1, decimal: 2.9 },
+  ];
+  const byBook = [
+    [1.5, 2.7],
+    [1.5, 2.7],
+    [1.5, 2.7],
+    [1 + 100 / 180, 2.9],
+  ];
+
+  it('de-vigs the consensus medians by the method asked for, and says so', () => {
+    for (const method of ['multiplicative', 'additive', 'power', 'shin'] as const) {
+      const fair = marketFair(quotes, 2, EV_MIN_BOOKS, { method, reference: 'consensus' })!;
+      expect(fair).toMatchObject({ books: 4, method, reference: 'consensus', fallback: null });
+      expect(fair.probabilities).toEqual(consensusFair(byBook, method));
+    }
+    expect(marketFair(quotes, 2)).toEqual(
+      marketFair(quotes, 2, EV_MIN_BOOKS, { method: 'shin', reference: 'consensus' }),
+    );
+  });
+
+  it("takes one book's own prices as the reference, the consensus when it has none, and still needs 3 books", () => {
+    const own = marketFair(quotes, 2, EV_MIN_BOOKS, { method: 'power', reference: 'betmgm' })!;
+    expect(own).toMatchObject({ books: 4, reference: 'betmgm', fallback: null });
+    expect(own.probabilities).toEqual(devig([1 + 100 / 180, 2.9], 'power'));
+    expect(marketFair(quotes, 2, EV_MIN_BOOKS, { method: 'power', reference: 'sharp' })).toMatchObject({
+      reference: 'consensus',
+      fallback: 'no_sharp_book',
+    });
+    expect(
+      marketFair(quotes.slice(4), 2, EV_MIN_BOOKS, { method: 'power', reference: 'betmgm' }),
+    ).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import { floorTo, PROB_PLACES } from './arbitrage.ts';
-import { DEFAULT_DEVIG_METHOD } from './devig.ts';
-import { consensusFair } from './history.ts';
+import { DEFAULT_DEVIG_METHOD, type DevigMethod } from './devig.ts';
+import { consensusFair, referenceFair, type FairFallback, type FairReference } from './history.ts';
 import { isValidDecimal, roundTo } from './odds.ts';
 
 // Positive expected value (issue 36, docs/product.md §10, decision 163). A book's price has positive EV when it pays
@@ -86,21 +86,43 @@ export type EvPrice<Q extends EvQuote = EvQuote> = Q & {
   evPct: number;
 };
 
-/** The fair probabilities of a market and the books behind them. */
+/**
+ * Where a request takes fair probabilities from (issue 55, decision 206): the de-vig method and the reference, as
+ * /v1/events/{eventId}/lines chooses them; `EV_DEFAULT_CHOICE` when it names neither.
+ */
+export interface EvChoice {
+  method: DevigMethod;
+  reference: FairReference;
+}
+
+export const EV_DEFAULT_CHOICE: EvChoice = { method: EV_METHOD, reference: EV_REFERENCE };
+
+export const isDefaultEvChoice = (choice: EvChoice): boolean =>
+  choice.method === EV_METHOD && choice.reference === EV_REFERENCE;
+
+/** The fair probabilities of a market, the books behind them, and what they came from. */
 export interface MarketFair {
   probabilities: number[];
   /** How many books priced every side (the consensus's books). */
   books: number;
+  method: DevigMethod;
+  /** What the medians came from: `consensus`, `sharp` or a book's key. */
+  reference: string;
+  /** Why `reference` is not the one asked for (`referenceFair`); null when it is. */
+  fallback: FairFallback | null;
 }
 
 /**
- * The consensus fair probabilities of a market of `width` outcomes from the books' usable quotes: the books that price
- * every side (a book quoting an outcome twice keeps its first quote), undefined when fewer than `minBooks` do.
+ * The fair probabilities of a market of `width` outcomes from the books' usable quotes: undefined when fewer than
+ * `minBooks` books price every side (a book quoting an outcome twice keeps its first quote). By default the
+ * consensus of those books de-vigged by Shin's method; `choice` takes the medians from another reference (the sharp
+ * books among them, or one book: `referenceFair`, the consensus when it cannot) and de-vigs them by another method.
  */
 export function marketFair(
   quotes: readonly EvQuote[],
   width: number,
   minBooks: number = EV_MIN_BOOKS,
+  choice: EvChoice = EV_DEFAULT_CHOICE,
 ): MarketFair | undefined {
   if (width < 2) return undefined;
   const rows = new Map<string, (number | undefined)[]>();
@@ -110,10 +132,36 @@ export function marketFair(
     if (!row) rows.set(quote.book, (row = new Array<number | undefined>(width).fill(undefined)));
     row[quote.outcome] ??= quote.decimal;
   }
-  const complete = [...rows.values()].filter((row) => row.every((decimal) => decimal !== undefined));
+  const complete = [...rows].filter(([, row]) => row.every((decimal) => decimal !== undefined));
   if (complete.length < minBooks) return undefined;
-  const probabilities = consensusFair(complete, EV_METHOD);
-  return probabilities && { probabilities, books: complete.length };
+  if (isDefaultEvChoice(choice)) {
+    const probabilities = consensusFair(
+      complete.map(([, row]) => row),
+      EV_METHOD,
+    );
+    return (
+      probabilities && {
+        probabilities,
+        books: complete.length,
+        method: EV_METHOD,
+        reference: EV_REFERENCE,
+        fallback: null,
+      }
+    );
+  }
+  const fair = referenceFair(
+    complete.map(([book, decimals]) => ({ book, decimals })),
+    choice,
+  );
+  return (
+    fair && {
+      probabilities: fair.probabilities,
+      books: complete.length,
+      method: fair.method,
+      reference: fair.reference,
+      fallback: fair.fallback,
+    }
+  );
 }
 
 /**
@@ -124,15 +172,17 @@ export function marketFair(
 export function marketEv<Q extends EvQuote>(
   quotes: readonly Q[],
   width: number,
-  options: { minBooks?: number; minEvPct?: number } = {},
+  options: { minBooks?: number; minEvPct?: number; choice?: EvChoice } = {},
 ): { fair: MarketFair | undefined; prices: EvPrice<Q>[] } {
-  const fair = marketFair(quotes, width, options.minBooks ?? EV_MIN_BOOKS);
+  const fair = marketFair(quotes, width, options.minBooks ?? EV_MIN_BOOKS, options.choice);
   if (!fair) return { fair, prices: [] };
   const floor = options.minEvPct ?? 0;
   const prices: EvPrice<Q>[] = [];
   for (const quote of quotes) {
     if (quote.outcome < 0 || quote.outcome >= width || !isValidDecimal(quote.decimal)) continue;
     const fairProbability = fair.probabilities[quote.outcome]!;
+    // The additive method can leave an outcome 0: no fair price, so no EV (as CLV treats it).
+    if (!(fairProbability > 0)) continue;
     const pct = evPct(quote.decimal, fairProbability);
     if (pct > floor) prices.push({ ...quote, fairProbability, evPct: pct });
   }

@@ -14,11 +14,19 @@ export interface League {
   name: string;
   /** True when the full-game result can be a draw, so the main result market is 1X2 rather than a moneyline. */
   hasDraws: boolean;
+  /** What the name means when it is not plain to a reader (the site's copy adds it: "NCAAB (men's college basketball)"). */
+  note?: string;
 }
 
 export const LEAGUES = {
   nba: { key: 'nba', sport: 'basketball', name: 'NBA', hasDraws: false },
-  ncaab: { key: 'ncaab', sport: 'basketball', name: 'NCAAB', hasDraws: false },
+  ncaab: {
+    key: 'ncaab',
+    sport: 'basketball',
+    name: 'NCAAB',
+    hasDraws: false,
+    note: "men's college basketball",
+  },
   nfl: { key: 'nfl', sport: 'football', name: 'NFL', hasDraws: false },
   mlb: { key: 'mlb', sport: 'baseball', name: 'MLB', hasDraws: false },
   nhl: { key: 'nhl', sport: 'hockey', name: 'NHL', hasDraws: false },

@@ -3,8 +3,11 @@ import { describe, expect, it } from 'vitest';
 import type { LeagueKey } from './markets.ts';
 import {
   discretisedNormal,
+  highSideChance,
   isMiddle,
   marketCentre,
+  marketCentreBy,
+  MIDDLE_CENTRE_DEFAULT,
   middleChances,
   fitNflKeyFactors,
   NFL_KEY_FACTORS,
@@ -24,6 +27,7 @@ import {
   scoreDistribution,
   type IntegerDistribution,
 } from './middles.ts';
+import { normalQuantile } from './mvn.ts';
 import { gaussian, seededRandom } from './random.ts';
 import { SGP_GAME_PRIORS } from './sgp.ts';
 
@@ -232,6 +236,57 @@ describe('marketCentre', () => {
     expect(
       marketCentre('nfl', 'total', [...quotes, { book: 'd', line: 44.5, high: 1.5, low: 2.6 }]),
     ).toBeCloseTo(44.5, 9);
+  });
+});
+
+describe('marketCentreBy (issue 55)', () => {
+  const quote = fc.record({
+    book: fc.constantFrom('fanduel', 'draftkings', 'caesars', 'betmgm', 'circa'),
+    line: fc.integer({ min: 80, max: 100 }).map((half) => half / 2),
+    high: fc.double({ min: 1.3, max: 3.5, noNaN: true }),
+    low: fc.double({ min: 1.3, max: 3.5, noNaN: true }),
+  });
+
+  it('by the default choice is marketCentre to the last bit, and names the consensus', () => {
+    fc.assert(
+      fc.property(fc.array(quote, { maxLength: 12 }), (quotes) => {
+        const by = marketCentreBy('nba', 'total', quotes, MIDDLE_CENTRE_DEFAULT);
+        expect(by?.centre).toBe(marketCentre('nba', 'total', quotes));
+        if (by)
+          expect(by.source).toEqual({ method: 'multiplicative', reference: 'consensus', fallback: null });
+      }),
+    );
+  });
+
+  it("de-vigs each book's line by the method, and takes the median of the reference's estimates", () => {
+    // Over −130 / under +110: the methods disagree on the over's chance.
+    const [high, low] = [1 + 100 / 130, 2.1];
+    expect(highSideChance(high, low, 'multiplicative')).toBeCloseTo(1 / high / (1 / high + 1 / low), 15);
+    expect(highSideChance(high, low, 'additive')).toBeCloseTo((1 + 1 / high - 1 / low) / 2, 12);
+    expect(highSideChance(high, low, 'shin')).toBeCloseTo((1 + 1 / high - 1 / low) / 2, 12);
+    const power = highSideChance(high, low, 'power')!;
+    const k = Math.log(power) / Math.log(1 / high);
+    expect((1 / high) ** k + (1 / low) ** k).toBeCloseTo(1, 9);
+    const quotes = ['fanduel', 'draftkings', 'caesars'].map((book) => ({ book, line: 220.5, high, low }));
+    quotes.push({ book: 'circa', line: 217.5, high: 1.9091, low: 1.9091 });
+    const sigma = SGP_GAME_PRIORS.nba.sigmaTotal;
+    expect(
+      marketCentreBy('nba', 'total', quotes, { method: 'additive', reference: 'consensus' })!.centre,
+    ).toBeCloseTo(220.5 + sigma * normalQuantile(highSideChance(high, low, 'additive')!), 9);
+    // circa is a sharp book: its estimate alone.
+    expect(marketCentreBy('nba', 'total', quotes, { method: 'power', reference: 'sharp' })).toEqual({
+      centre: 217.5,
+      source: { method: 'power', reference: 'sharp', fallback: null },
+    });
+    expect(marketCentreBy('nba', 'total', quotes, { method: 'power', reference: 'betmgm' })!.source).toEqual({
+      method: 'power',
+      reference: 'consensus',
+      fallback: 'book_missing_outcomes',
+    });
+    // Fewer than three books with both sides: no centre, whatever the reference.
+    expect(
+      marketCentreBy('nba', 'total', quotes.slice(2), { method: 'power', reference: 'circa' }),
+    ).toBeUndefined();
   });
 });
 

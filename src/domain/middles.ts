@@ -1,8 +1,11 @@
 import { floorTo, PROB_PLACES } from './arbitrage.ts';
+import { devigImplied, type DevigMethod } from './devig.ts';
+import type { FairFallback, FairReference } from './history.ts';
 import { LEAGUES, type LeagueKey } from './markets.ts';
 import { normalCdf, normalQuantile } from './mvn.ts';
 import { roundTo, type Cents } from './odds.ts';
 import { SGP_GAME_PRIORS } from './sgp.ts';
+import { isSportsbookKey, SHARP_BOOKS } from './sportsbooks.ts';
 import { defaultSplit } from './wagers.ts';
 
 // Middles (issue 36, the middles half; docs/product.md §10, decision 167). A middle is two opposite sides of one
@@ -413,6 +416,108 @@ export interface LineQuote {
   line: number;
   high: number;
   low: number;
+}
+
+/**
+ * How a centre is estimated (issue 55, decision 206): `method`, how each book's two prices of a line are de-vigged
+ * into the chance of the high side; `reference`, whose estimates the median is taken over (every book's, the sharp
+ * books', or one book's), as the fair probabilities of /v1/events/{eventId}/lines are chosen.
+ */
+export interface CentreChoice {
+  method: DevigMethod;
+  reference: FairReference;
+}
+
+/** The centre's default: each book's two sides divided by their sum, every book's estimates (as since decision 167). */
+export const MIDDLE_CENTRE_DEFAULT = {
+  method: 'multiplicative',
+  reference: 'consensus',
+} as const satisfies CentreChoice;
+
+/** What a centre was estimated from: the method, and the reference it came from and why not the one asked for. */
+export interface CentreSource {
+  method: DevigMethod;
+  /** A book's key, `sharp` or `consensus`. */
+  reference: string;
+  fallback: FairFallback | null;
+}
+
+export const DEFAULT_CENTRE_SOURCE: CentreSource = {
+  method: 'multiplicative',
+  reference: 'consensus',
+  fallback: null,
+};
+
+/**
+ * The chance that the high side (home, over) wins, from one book's two prices of a line de-vigged by `method`:
+ * multiplicative (1/dh) / (1/dh + 1/dl); additive and Shin's (equal on two outcomes) (1 + 1/dh − 1/dl) / 2; power
+ * (1/dh)^k with (1/dh)^k + (1/dl)^k = 1. Undefined when it is not strictly between 0 and 1 (the additive method can
+ * give 0 to a side priced far below its share of the margin).
+ */
+export function highSideChance(high: number, low: number, method: DevigMethod): number | undefined {
+  const p =
+    method === 'multiplicative'
+      ? 1 / high / (1 / high + 1 / low)
+      : devigImplied([1 / high, 1 / low], method)[0]!;
+  return p > 0 && p < 1 ? p : undefined;
+}
+
+/**
+ * The median of the estimates of `reference`'s books (`consensus`: every book's; `sharp`: SHARP_BOOKS'; else one
+ * book's), with the reference they came from. When the reference has none, the consensus's, and `fallback` says
+ * why (as `referenceFair` in history.ts). Undefined when there is no estimate at all.
+ */
+export function referenceMedian(
+  estimates: readonly { book: string; value: number }[],
+  choice: CentreChoice,
+  sharpBooks: readonly string[] = SHARP_BOOKS,
+): { centre: number; source: CentreSource } | undefined {
+  const { reference, method } = choice;
+  const median = (used: readonly { value: number }[], name: string, fallback: FairFallback | null) => {
+    if (used.length === 0) return undefined;
+    const values = used.map((estimate) => estimate.value).sort((a, b) => a - b);
+    const mid = values.length >> 1;
+    const centre = values.length % 2 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;
+    return { centre, source: { method, reference: name, fallback } };
+  };
+  if (reference === 'consensus') return median(estimates, 'consensus', null);
+  if (reference === 'sharp') {
+    const sharp = estimates.filter((estimate) => sharpBooks.includes(estimate.book));
+    return sharp.length > 0 ? median(sharp, 'sharp', null) : median(estimates, 'consensus', 'no_sharp_book');
+  }
+  const own = estimates.filter((estimate) => estimate.book === reference);
+  if (own.length > 0) return median(own, reference, null);
+  return median(
+    estimates,
+    'consensus',
+    isSportsbookKey(reference) ? 'book_missing_outcomes' : 'book_not_carried',
+  );
+}
+
+/**
+ * `marketCentre` by `choice`: per book and line, the high side's chance de-vigged by `choice.method`
+ * (`highSideChance`), μ = line + σ · Φ⁻¹(p); the centre is the median of `choice.reference`'s estimates
+ * (`referenceMedian`). Undefined when fewer than `minBooks` books price both sides of some line, whatever the reference.
+ */
+export function marketCentreBy(
+  league: LeagueKey,
+  variable: MiddleVariable,
+  quotes: readonly LineQuote[],
+  choice: CentreChoice,
+  minBooks: number = MIDDLE_MIN_BOOKS,
+): { centre: number; source: CentreSource } | undefined {
+  const prior = SGP_GAME_PRIORS[league];
+  const sigma = variable === 'margin' ? prior.sigmaMargin : prior.sigmaTotal;
+  const books = new Set<string>();
+  const estimates: { book: string; value: number }[] = [];
+  for (const quote of quotes) {
+    if (!(quote.high > 1 && quote.low > 1) || !Number.isFinite(quote.line)) continue;
+    books.add(quote.book);
+    const p = highSideChance(quote.high, quote.low, choice.method);
+    if (p !== undefined) estimates.push({ book: quote.book, value: quote.line + sigma * normalQuantile(p) });
+  }
+  if (books.size < minBooks) return undefined;
+  return referenceMedian(estimates, choice);
 }
 
 /**

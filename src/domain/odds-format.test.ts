@@ -37,9 +37,11 @@ describe('formatOdds', () => {
     expect(formatOdds(s, 'probability')).toBe(probability);
   });
 
-  it('shows the American text exactly as the feed sends it', () => {
+  it('shows the American text as the feed sends it, even money as "+100" (issue 56)', () => {
     expect(formatOdds({ american: '+150', decimal: 2.5 }, 'american')).toBe('+150');
     expect(formatOdds({ american: '-110', decimal: 1.909 }, 'american')).toBe('-110');
+    expect(formatOdds({ american: '-100', decimal: 2 }, 'american')).toBe('+100');
+    expect(formatOdds({ american: '+133.33', decimal: 2.3333 }, 'american')).toBe('+133.33');
   });
 
   it('approximates a decimal that is not its American text from below, denominator ≤ 100', () => {

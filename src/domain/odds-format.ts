@@ -1,5 +1,6 @@
 import { floorTo } from './arbitrage.ts';
 import { exactDecimal, integerAmerican, type PricedSide } from './exact-odds.ts';
+import { americanDisplay } from './odds.ts';
 
 export { exactDecimal, type PricedSide } from './exact-odds.ts';
 
@@ -58,7 +59,7 @@ export function toFraction(side: PricedSide): Fraction {
 
 /**
  * A price in the bettor's format:
- * - american: the feed's text as is ("+150", "-110");
+ * - american: the feed's text in `americanDisplay`'s spelling ("+150", "-110"; even money "+100", never "-100");
  * - decimal: 2 places rounded down ("2.50"; −110 is 1.9090… → "1.90": never more than the book pays);
  * - fractional: `toFraction` as "p/q" ("3/2", "10/11"; even money is "1/1", not "evens");
  * - probability: 1 / exact decimal as a percentage, one decimal, rounded up ("40.0%", −110 → "52.4%").
@@ -66,7 +67,7 @@ export function toFraction(side: PricedSide): Fraction {
 export function formatOdds(side: PricedSide, format: OddsFormat): string {
   switch (format) {
     case 'american':
-      return side.american;
+      return americanDisplay(side.american);
     case 'decimal':
       return floorTo(exactDecimal(side), 2).toFixed(2);
     case 'fractional': {

@@ -1,5 +1,64 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { americanToDecimal, formatAmerican, formatAmericanAtMost, type AmericanOdds } from './odds.ts';
+import {
+  americanDisplay,
+  americanToDecimal,
+  formatAmerican,
+  formatAmericanAtMost,
+  parseAmerican,
+  type AmericanOdds,
+} from './odds.ts';
+
+/** A whole American price: ≤ −100 or ≥ +100. */
+const wholeAmerican = fc.oneof(
+  fc.integer({ min: 100, max: 100_000 }),
+  fc.integer({ min: -100_000, max: -100 }),
+);
+
+// Issue 56: even money is "+100", as US books write it; "-100" read as a favourite's price.
+describe('even money', () => {
+  it('formatAmerican writes −100 and +100 as "+100"', () => {
+    expect(formatAmerican(-100 as AmericanOdds)).toBe('+100');
+    expect(formatAmerican(100 as AmericanOdds)).toBe('+100');
+    expect(formatAmerican(-100.4 as AmericanOdds)).toBe('+100');
+  });
+
+  it('formatAmericanAtMost writes a decimal a hair under 2 that floors to −100 as "+100"', () => {
+    // 1.9999999999999998 is −100.00000000000003: the 1e-9 guard floors it to −100, the same price as +100.
+    expect(formatAmericanAtMost(1.9999999999999998)).toBe('+100');
+    expect(formatAmericanAtMost(2)).toBe('+100');
+  });
+
+  it('americanDisplay spells a feed text as formatAmerican does and leaves other text alone', () => {
+    expect(americanDisplay('-100')).toBe('+100');
+    expect(americanDisplay('100')).toBe('+100');
+    expect(americanDisplay('-100.0')).toBe('+100');
+    expect(americanDisplay('150')).toBe('+150');
+    expect(americanDisplay('-110')).toBe('-110');
+    expect(americanDisplay('+133.33')).toBe('+133.33');
+    expect(americanDisplay('n/a')).toBe('n/a');
+  });
+
+  it('no whole price is ever written "-100", and every text reads back as the same price (property)', () => {
+    fc.assert(
+      fc.property(wholeAmerican, (american) => {
+        const text = formatAmerican(american as AmericanOdds);
+        expect(text).not.toBe('-100');
+        expect(text).toMatch(/^[+-]\d+$/);
+        expect(americanToDecimal(parseAmerican(text)!)).toBe(americanToDecimal(american as AmericanOdds));
+        expect(americanDisplay(String(american))).toBe(text);
+      }),
+    );
+  });
+
+  it('no computed price is ever written "-100" (property)', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 1.5, max: 2.5, noNaN: true }), (decimal) => {
+        expect(formatAmericanAtMost(decimal)).not.toBe('-100');
+      }),
+    );
+  });
+});
 
 // docs/decisions/160: a computed price (fair, parlay) is shown in American odds rounded in the bettor's disfavour.
 describe('formatAmericanAtMost', () => {

@@ -37,10 +37,17 @@ export function decimalToAmerican(decimal: DecimalOdds): AmericanOdds {
   return (decimal >= 2 ? (decimal - 1) * 100 : -100 / (decimal - 1)) as AmericanOdds;
 }
 
-/** American odds as shown to a bettor: rounded to an integer, with an explicit sign ("+150", "-110"). */
+/**
+ * The text of a whole American point: an explicit sign ("+150", "-110"), and even money as US books write it, "+100"
+ * (issue 56: −100 and +100 are the same price, 2.0 in decimal; "-100" read as a favourite's price).
+ */
+function americanPointText(points: number): string {
+  return points > 0 || points === -100 ? `+${Math.abs(points)}` : `${points}`;
+}
+
+/** American odds as shown to a bettor: rounded to an integer, with an explicit sign ("+150", "-110", even "+100"). */
 export function formatAmerican(american: AmericanOdds): string {
-  const rounded = Math.round(american);
-  return rounded > 0 ? `+${rounded}` : `${rounded}`;
+  return americanPointText(Math.round(american));
 }
 
 /**
@@ -51,8 +58,16 @@ export function formatAmerican(american: AmericanOdds): string {
  * carries keep their own text (`formatAmerican`): their 4-place decimal is a floor of the price, not the price.
  */
 export function formatAmericanAtMost(decimal: number): string {
-  const points = Math.floor(decimalToAmerican(decimal as DecimalOdds) + 1e-9);
-  return points > 0 ? `+${points}` : `${points}`;
+  return americanPointText(Math.floor(decimalToAmerican(decimal as DecimalOdds) + 1e-9));
+}
+
+/**
+ * A feed's American text as the site shows it: a whole price in `formatAmerican`'s spelling ("150" → "+150", even
+ * money "-100" → "+100"), any other text (a fractional point, "+133.33") as it came.
+ */
+export function americanDisplay(text: string): string {
+  const american = parseAmerican(text);
+  return american !== null && Number.isInteger(american) ? formatAmerican(american) : text;
 }
 
 /** Parses "+150", "150", "-110" (as feeds send them); null when not valid American odds. */

@@ -1,5 +1,14 @@
 import { LEAGUES, type LeagueKey, type SportKey } from './markets.ts';
-import { type MiddleChances, isMiddleLines, MIDDLE_MIN_BOOKS, normalMiddleChances } from './middles.ts';
+import {
+  type CentreChoice,
+  type CentreSource,
+  highSideChance,
+  type MiddleChances,
+  isMiddleLines,
+  MIDDLE_MIN_BOOKS,
+  normalMiddleChances,
+  referenceMedian,
+} from './middles.ts';
 import { normalQuantile } from './mvn.ts';
 import type { PropStatKey } from './props.ts';
 
@@ -190,6 +199,30 @@ export function propCentre(
   estimates.sort((a, b) => a - b);
   const mid = estimates.length >> 1;
   return estimates.length % 2 ? estimates[mid]! : (estimates[mid - 1]! + estimates[mid]!) / 2;
+}
+
+/**
+ * `propCentre` by `choice` (issue 55, decision 206): each book's over de-vigged by `choice.method` (`highSideChance`),
+ * the median of `choice.reference`'s estimates (`referenceMedian`). Undefined when fewer than `minBooks` books price
+ * both sides of a line, whatever the reference.
+ */
+export function propCentreBy(
+  model: PropStatModel,
+  quotes: readonly PropLineQuote[],
+  choice: CentreChoice,
+  minBooks: number = MIDDLE_MIN_BOOKS,
+): { centre: number; source: CentreSource } | undefined {
+  const books = new Set<string>();
+  for (const quote of quotes) if (quote.over > 1 && quote.under > 1) books.add(quote.book);
+  if (books.size < minBooks) return undefined;
+  const estimates: { book: string; value: number }[] = [];
+  for (const quote of quotes) {
+    if (!(quote.over > 1 && quote.under > 1)) continue;
+    const pOver = highSideChance(quote.over, quote.under, choice.method);
+    const mean = pOver === undefined ? undefined : propMeanFor(model, quote.line, pOver);
+    if (mean !== undefined) estimates.push({ book: quote.book, value: mean });
+  }
+  return referenceMedian(estimates, choice);
 }
 
 /**

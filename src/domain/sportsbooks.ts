@@ -58,6 +58,11 @@ export interface SportsbookConfig {
   stateRewrite?: StateRewrite;
   /** Links on these hosts are moved onto `to` with the same path (Bovada's bodog → bovada). */
   hostRewrite?: { from: readonly string[]; to: string };
+  /**
+   * Set when this key is another market of a book the catalogue already has (Hard Rock Indiana is Hard Rock's Indiana
+   * book, priced apart): one sportsbook, two price feeds. The site counts books, not keys (issue 56).
+   */
+  marketOf?: SportsbookKey;
 }
 
 const states = (list: string): readonly string[] => list.toLowerCase().split(/\s+/).filter(Boolean).sort();
@@ -242,6 +247,7 @@ export const SPORTSBOOKS: Readonly<Record<SportsbookKey, SportsbookConfig>> = {
     betText: 'Bet at Hard Rock IN',
     hosts: ['in.hardrock.bet', '*.hardrock.bet'],
     appSchemes: [],
+    marketOf: 'hardrock',
   }),
 };
 
@@ -275,15 +281,24 @@ export function homePage(book: SportsbookKey): string {
   return HOME_PAGES[book].replace('{state}', SPORTSBOOKS[book].defaultState ?? '');
 }
 
-/** The books of each licence, in catalogue order (the home and pricing pages say which are which). */
-export function sportsbooksByLicence(licence: SportsbookLicence): SportsbookConfig[] {
-  return SPORTSBOOK_KEYS.map((key) => SPORTSBOOKS[key]).filter((book) => book.licence === licence);
+/**
+ * A sportsbook as the site counts it: one book, with the keys of its markets (Hard Rock: `hardrock` and `hardrock_in`;
+ * every other book: its own key). In catalogue order.
+ */
+export interface Sportsbook {
+  book: SportsbookConfig;
+  /** Every catalogue entry of the book: the book itself, then the other markets (`marketOf` it). */
+  markets: readonly SportsbookConfig[];
 }
 
-/** "15 sportsbooks (12 US state-licensed, 1 sweepstakes, 2 offshore)", counted from the catalogue. */
-export function sportsbookCoverage(): string {
-  const count = (licence: SportsbookLicence) => sportsbooksByLicence(licence).length;
-  return `${SPORTSBOOK_KEYS.length} sportsbooks (${count('us-licensed')} US state-licensed, ${count('sweepstakes')} sweepstakes, ${count('offshore')} offshore)`;
+/** The catalogue's books, each once with its markets (issue 56: Hard Rock and Hard Rock Indiana are one book). */
+export function sportsbooks(): Sportsbook[] {
+  return SPORTSBOOK_KEYS.filter((key) => SPORTSBOOKS[key].marketOf === undefined).map((key) => ({
+    book: SPORTSBOOKS[key],
+    markets: SPORTSBOOK_KEYS.map((other) => SPORTSBOOKS[other]).filter(
+      (entry) => entry.key === key || entry.marketOf === key,
+    ),
+  }));
 }
 
 export function isSportsbookKey(value: string): value is SportsbookKey {

@@ -26,7 +26,8 @@ export const USAGE_FAMILY_ROUTES: Record<UsageFamily, string> = {
   history: 'GET /v1/events/{eventId}/movement, /v1/events/{eventId}/lines, /v1/historical/odds, POST /v1/clv',
   sgp: 'POST /v1/sgp',
   stream: 'GET /v1/stream (each open; the minutes open are counted apart)',
-  account: 'GET /v1/me, /v1/me/usage, POST /v1/me/rotate',
+  account:
+    'none since issue 56: the account calls (GET /v1/me, /v1/me/usage, POST /v1/me/rotate, /v1/me/portal) are free and not counted (decision 218); earlier days keep their counts',
   other: 'any other /v1 request made with the key (an unknown path, say)',
 };
 

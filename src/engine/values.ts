@@ -5,6 +5,8 @@ import {
   EV_MIN_BOOKS,
   EV_REFERENCE,
   marketEv,
+  type EvChoice,
+  type MarketFair,
   publishedEvPct,
   publishedFairProbability,
   type EvQuote,
@@ -12,9 +14,13 @@ import {
 import { specLabel, specOutcomeLabel } from '#domain/market-labels.ts';
 import { LEAGUES, type GameMarketSpec, type LeagueKey, type OddsEvent } from '#domain/markets.ts';
 import {
+  DEFAULT_CENTRE_SOURCE,
   isMiddle,
   isMiddleLines,
   marketCentre,
+  marketCentreBy,
+  type CentreChoice,
+  type CentreSource,
   modelMiddleChances,
   middleEv,
   middleGap,
@@ -33,6 +39,7 @@ import {
 import { shinInto } from '#domain/devig.ts';
 import {
   propCentre,
+  propCentreBy,
   propMiddleChances,
   propModelName,
   propStatModel,
@@ -94,6 +101,8 @@ export interface EvRow {
   /** `market|outcome|book`: the same price keeps it while it lasts. */
   id: string;
   readonly dto: EvPriceDto;
+  /** The market of the price (its spec and player, for the stream's filters). */
+  market: MarketState;
   eventId: string;
   league: string;
   live: boolean;
@@ -136,6 +145,7 @@ export function judgeEv(
   instant: number,
   limits: AgeLimits,
   minBooks = EV_MIN_BOOKS,
+  choice?: EvChoice,
 ): EvJudgement {
   const maxAge = event.live ? limits.maxAgeLiveMs : limits.maxAgePreMatchMs;
   const quotes: (EvQuote<SportsbookKey> & { version: StoredPrice })[] = [];
@@ -150,8 +160,9 @@ export function judgeEv(
     }
   }
   if (quotes.length < minBooks * 2) return NO_EV;
-  const { fair, prices } = marketEv(quotes, ways, { minBooks });
+  const { fair, prices } = marketEv(quotes, ways, { minBooks, ...(choice && { choice }) });
   if (!fair) return NO_EV;
+  const source = choice && fair;
   const rows: EvRow[] = [];
   for (const priced of prices) {
     const version = priced.version;
@@ -165,6 +176,8 @@ export function judgeEv(
         fair.books,
         priced.evPct,
         instant,
+        undefined,
+        source,
       ),
     );
   }
@@ -182,6 +195,8 @@ function evRow(
   evPct: number,
   instant: number,
   knownId?: string,
+  /** What the fair came from, when not the default (`EV_METHOD`, `EV_REFERENCE`). */
+  source?: Pick<MarketFair, 'method' | 'reference' | 'fallback'>,
 ): LazyEvRow {
   const book = version.book;
   const american = version.american;
@@ -215,8 +230,9 @@ function evRow(
         decimal: floorTo(1 / fairProbability, 4),
         american: formatAmericanAtMost(1 / fairProbability),
         books,
-        method: EV_METHOD,
-        reference: EV_REFERENCE,
+        method: source?.method ?? EV_METHOD,
+        reference: source?.reference ?? EV_REFERENCE,
+        reference_fallback: source?.fallback ?? null,
       },
       ev_pct: publishedEvPct(decimal, fairProbability),
     };
@@ -224,6 +240,7 @@ function evRow(
   const row = new LazyEvRow(build);
   // The same price's id as before when the scan knows it (no string built and hashed again).
   row.id = knownId ?? `${market.key}|${market.outcomes[outcomeIndex]!}|${book}`;
+  row.market = market;
   row.eventId = event.id;
   row.league = event.league;
   row.live = event.live;
@@ -247,6 +264,7 @@ function evRow(
  */
 class LazyEvRow implements EvRow {
   id = '';
+  market!: MarketState;
   eventId = '';
   league = '';
   live = false;
@@ -352,6 +370,7 @@ export function eventMiddles(
   instant: number,
   limits: AgeLimits,
   minBooks = MIDDLE_MIN_BOOKS,
+  choice?: CentreChoice,
 ): { rows: MiddleRow[]; validUntil: number } {
   const rows: MiddleRow[] = [];
   if (!Object.prototype.hasOwnProperty.call(LEAGUES, event.league)) return { rows, validUntil: Infinity };
@@ -372,8 +391,13 @@ export function eventMiddles(
     );
     if (until < validUntil) validUntil = until;
   }
-  const margin = marketCentre(league, 'margin', lineQuotes(quotes.spread), minBooks);
-  const total = marketCentre(league, 'total', lineQuotes(quotes.total), minBooks);
+  // A centre choice other than the default (`MIDDLE_CENTRE_DEFAULT`) says where each centre came from.
+  const by = choice && {
+    margin: marketCentreBy(league, 'margin', lineQuotes(quotes.spread), choice, minBooks),
+    total: marketCentreBy(league, 'total', lineQuotes(quotes.total), choice, minBooks),
+  };
+  const margin = by ? by.margin?.centre : marketCentre(league, 'margin', lineQuotes(quotes.spread), minBooks);
+  const total = by ? by.total?.centre : marketCentre(league, 'total', lineQuotes(quotes.total), minBooks);
   if (margin === undefined && total === undefined) return { rows, validUntil: Infinity };
   const centres = { margin: margin ?? 0, total: total ?? defaultTotal(league) };
   // The NFL's distributions are computed once per game, and only when a pair needs them; the other leagues' chances
@@ -395,7 +419,8 @@ export function eventMiddles(
           ? (nfl ??= nflCalibratedDistributions(centres.margin, centres.total))[variable]
           : undefined,
       );
-      rows.push(middleRow(event, variable, centre, chances, high, low, instant));
+      const row = middleRow(event, variable, centre, chances, high, low, instant);
+      rows.push(by ? withSource(row, by[variable]?.source) : row);
     });
   }
   return { rows, validUntil };
@@ -428,6 +453,7 @@ export function propFamilyMiddles(
   instant: number,
   limits: AgeLimits,
   minBooks = MIDDLE_MIN_BOOKS,
+  choice?: CentreChoice,
 ): { rows: MiddleRow[]; validUntil: number } {
   const rows: MiddleRow[] = [];
   const first = markets[0];
@@ -443,11 +469,12 @@ export function propFamilyMiddles(
     const until = usableQuotes(store, market, 'total', at, instant, maxAge, quotes);
     if (until < validUntil) validUntil = until;
   }
-  const centre = propCentre(model, propLineQuotes(quotes), minBooks);
+  const by = choice && propCentreBy(model, propLineQuotes(quotes), choice, minBooks);
+  const centre = choice ? by?.centre : propCentre(model, propLineQuotes(quotes), minBooks);
   if (centre === undefined) return { rows, validUntil: Infinity };
   pairs(quotes, (high, low) => {
     const chances = propMiddleChances(model, centre, high.line, low.line);
-    rows.push(propMiddleRow(event, spec, model, centre, chances, high, low, instant));
+    rows.push(propMiddleRow(event, spec, model, centre, chances, high, low, instant, by?.source));
   });
   return { rows, validUntil };
 }
@@ -476,10 +503,11 @@ export function eventPropMiddles(
   instant: number,
   limits: AgeLimits,
   minBooks = MIDDLE_MIN_BOOKS,
+  choice?: CentreChoice,
 ): MiddleRow[] {
   const rows: MiddleRow[] = [];
   for (const family of propFamilies(markets).values())
-    for (const row of propFamilyMiddles(store, event, family, at, instant, limits, minBooks).rows)
+    for (const row of propFamilyMiddles(store, event, family, at, instant, limits, minBooks, choice).rows)
       rows.push(row);
   return rows;
 }
@@ -511,9 +539,10 @@ function propMiddleRow(
   high: MiddleQuote,
   low: MiddleQuote,
   instant: number,
+  source?: CentreSource,
 ): LazyMiddleRow {
   const id = `${event.id}|prop|${spec.period}|${spec.playerId}|${spec.stat}|${high.book}:${high.line}|${low.book}:${low.line}`;
-  return new LazyMiddleRow(
+  const row = new LazyMiddleRow(
     id,
     event,
     'stat',
@@ -525,6 +554,7 @@ function propMiddleRow(
     centre,
     propModelName(model),
   );
+  return withSource(row, source);
 }
 
 /** Whether two rows of one id differ in what a stream client is told: either side's odds or links, the chances, the EV or the event. */
@@ -656,6 +686,12 @@ function middleRow(
   return new LazyMiddleRow(id, event, variable, instant, high, low, published, ev, centre);
 }
 
+/** The row with what its centre was estimated from, when a request chose other than the default. */
+function withSource(row: LazyMiddleRow, source: CentreSource | undefined): LazyMiddleRow {
+  row.source = source;
+  return row;
+}
+
 /**
  * A middle with its DTO built on first read: a class that keeps only what the DTO needs (the event's record as it was
  * judged, both quotes, the published chances, the EV and the centre) and derives the rest (no closure a row, no
@@ -685,6 +721,8 @@ class LazyMiddleRow implements MiddleRow {
     /** A prop middle's model (`propModelName`); a game's is its league's (`middleModel`). */
     readonly propModel?: 'prop-poisson' | 'prop-normal',
   ) {}
+  /** What the centre was estimated from, when not the default (`MIDDLE_CENTRE_DEFAULT`). */
+  source: CentreSource | undefined = undefined;
   get eventId(): string {
     return this.event.id;
   }
@@ -779,8 +817,15 @@ function middleDto(row: LazyMiddleRow): MiddleDto {
     stakes: { total_cents: STAKE_EXAMPLE_CENTS, high_cents: highCents, low_cents: lowCents },
     model: row.propModel ?? middleModel(league),
     centre: roundTo(row.centre, 2),
+    centre_from: centreFrom(row.source ?? DEFAULT_CENTRE_SOURCE),
   };
 }
+
+const centreFrom = (source: CentreSource): MiddleDto['centre_from'] => ({
+  method: source.method,
+  reference: source.reference,
+  reference_fallback: source.fallback,
+});
 
 function middleSide(event: OddsEvent, quote: MiddleQuote, instant: number, share: number): MiddleDto['high'] {
   const { market } = quote;

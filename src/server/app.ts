@@ -65,6 +65,8 @@ export interface AppOptions {
   pluginTimeout?: number;
   /** Usage counting (decision 155): flush period and on/off (tests and the bench). */
   usage?: Omit<UsagePluginOptions, 'now'>;
+  /** Bytes each of GET /v1/ev and GET /v1/middles keeps of finished answers (default ANSWER_CACHE_BYTES, 16 MiB). */
+  answerCacheBytes?: number;
 }
 
 /**
@@ -112,6 +114,7 @@ export async function buildApp({
   cluster,
   pluginTimeout,
   usage,
+  answerCacheBytes,
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: log === false ? false : loggerOptions(config, log),
@@ -177,9 +180,13 @@ export async function buildApp({
   }
   await app.register(arbsFeedRoutes, { origins: [config.SITE_URL, ...config.CORS_ORIGINS] });
   // Positive EV (issue 36): app.evBoard, read by GET /v1/ev, and the public page's feed GET /tools/ev.json.
-  await app.register(evPlugin, { now, origins: [config.SITE_URL, ...config.CORS_ORIGINS] });
+  await app.register(evPlugin, { now, origins: [config.SITE_URL, ...config.CORS_ORIGINS], answerCacheBytes });
   // Middles (issue 36): app.middlesBoard, read by GET /v1/middles, and the public page's feed GET /tools/middles.json.
-  await app.register(middlesPlugin, { now, origins: [config.SITE_URL, ...config.CORS_ORIGINS] });
+  await app.register(middlesPlugin, {
+    now,
+    origins: [config.SITE_URL, ...config.CORS_ORIGINS],
+    answerCacheBytes,
+  });
   // Storage, rate limits, trial requests, email outbox.
   await app.register(secretsPlugin);
   await registerDb();

@@ -149,9 +149,15 @@ export const ConfigSchema = z.object({
   ),
   /** Prefix of every Redis key (docs/decisions/020-024). */
   REDIS_PREFIX: z.preprocess(emptyToUndefined, z.string().max(64).default('sharpline:')),
-  /** Trial requests allowed per client address per hour, and per email address per day (docs/decisions/020-024). */
-  TRIAL_LIMIT_PER_IP: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(5)),
+  /**
+   * The site's public forms' limits (docs/decisions/020-024, 219): requests per client address per hour (a burst, then
+   * one every hour/limit), requests per mailbox per day, and distinct mailboxes per client address per day. An office
+   * or a carrier's shared address (CGNAT) holds many people, each with a mailbox of their own; a script cycling
+   * addresses needs a new mailbox for every request.
+   */
+  TRIAL_LIMIT_PER_IP: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(30)),
   TRIAL_LIMIT_PER_EMAIL: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(3)),
+  TRIAL_MAILBOXES_PER_IP: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(30)),
   /** Outbox worker (docs/decisions/020-024): poll period, claim lease, first retry delay (doubles per attempt), attempts before giving up. */
   OUTBOX_POLL_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).default(1000)),
   OUTBOX_LEASE_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).default(120_000)),

@@ -69,15 +69,19 @@ test('at 1280 px a customer pastes their key, sees the plan and the real day’s
   await expect(page.getByRole('definition').filter({ hasText: 'Server-sent event' })).toContainText('0 of');
   await expect(page.getByRole('definition').filter({ hasText: 'resets on' })).toContainText('10,000 left');
 
-  // Today: the five odds requests and the page's three calls (the key check, /v1/me, /v1/me/usage itself).
+  // Today: the five odds requests; the page's own calls (the key check, /v1/me, /v1/me/usage) are free (issue 56).
   const chart = page.getByRole('img', { name: /Requests per day, last 30 days/ });
   const bars = chart.locator('rect');
   await expect(bars).toHaveCount(30);
-  await expect(bars.last()).toHaveAttribute('data-value', '8');
-  await expect(page.getByTestId('usage-total')).toHaveText('8');
+  await expect(bars.last()).toHaveAttribute('data-value', '5');
+  await expect(page.getByTestId('usage-total')).toHaveText('5');
   await expect(page.getByRole('listitem').filter({ hasText: /^Odds/ })).toHaveText('Odds 5');
+  await expect(page.getByRole('listitem').filter({ hasText: /^Account/ })).toHaveCount(0);
+  // A key the operators made has no billing portal: the page says what to do instead.
+  await expect(page.getByText(/This key was made by our team/)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Change plan or cancel' })).toHaveCount(0);
   await page.getByText('Show the numbers for each day').click();
-  await expect(page.getByRole('table').getByRole('row').nth(30)).toContainText('8');
+  await expect(page.getByRole('table').getByRole('row').nth(30)).toContainText('5');
   expect(await horizontalOverflow(page)).toBe(0);
   await page.screenshot({ path: testInfo.outputPath('account-1280.png'), fullPage: true });
 

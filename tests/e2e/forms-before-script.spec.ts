@@ -73,7 +73,9 @@ test('typed at once after navigation, the trial form keeps every field through h
   await expect(page.getByLabel('Full Name')).toHaveValue('Early Typist');
   await expect(page.getByLabel('Email')).toHaveValue(address);
   await page.getByRole('button', { name: 'Get Free Trial Key' }).click();
-  await expect(page.getByRole('status')).toContainText('Trial key has been sent to your email address.');
+  await expect(page.getByRole('status')).toContainText(
+    'Check your email. We have sent your trial key to this address, or, if this address has already had its free trial, an email explaining why no new key was sent.',
+  );
   await expect.poll(() => emailsTo(dataDirOf(baseURL!), address).length, { timeout: 30_000 }).toBe(1);
   expectInNoUrl(requests, page, address, 'Early Typist');
 });
@@ -93,7 +95,9 @@ test.describe('with JavaScript off', () => {
     await page.getByRole('button', { name: 'Get Free Trial Key' }).click();
     await page.waitForURL('**/?trial=sent#trial-sent');
     await expect(page.locator('#trial-sent')).toBeVisible();
-    await expect(page.locator('#trial-sent')).toHaveText('Trial key has been sent to your email address.');
+    await expect(page.locator('#trial-sent')).toHaveText(
+      'Check your email. We have sent your trial key to this address, or, if this address has already had its free trial, an email explaining why no new key was sent.',
+    );
     await expect(page.locator('#trial-failed')).toBeHidden();
     await expect.poll(() => emailsTo(dataDirOf(baseURL!), address).length, { timeout: 30_000 }).toBe(1);
     expectInNoUrl(requests, page, address, 'No Script');
@@ -167,7 +171,9 @@ test.describe('with the scripts arriving 4 s late', () => {
     await expect.poll(() => emailsTo(dataDirOf(baseURL!), address).length, { timeout: 30_000 }).toBe(1);
     // Once hydrated, the form's own banner says it, and the address bar no longer carries the flag.
     await waitForHydration(page);
-    await expect(page.getByRole('status')).toContainText('Trial key has been sent to your email address.');
+    await expect(page.getByRole('status')).toContainText(
+      'Check your email. We have sent your trial key to this address, or, if this address has already had its free trial, an email explaining why no new key was sent.',
+    );
     expect(new URL(page.url()).search).toBe('');
     expectInNoUrl(requests, page, address, 'Slow Phone');
   });

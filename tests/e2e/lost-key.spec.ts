@@ -19,7 +19,7 @@ function uniqueAddress(label: string): string {
 }
 
 const successText = (address: string) =>
-  `If ${address} has a Sharpline subscription, a new key is on its way. Your previous key keeps working until you use the new one.`;
+  `If ${address} has a Sharpline subscription or an active trial, a new key is on its way. Your previous key keeps working until you use the new one.`;
 
 /** A Pro key for `address`, made the way the operators' CLI does: loopback, Bearer DATA_DIR/admin-token. */
 async function createPaidKey(baseURL: string, address: string): Promise<string> {

@@ -1,7 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, hydrating, test, type Page, type Route } from '../support/e2e.ts';
 
-const SUCCESS = 'Trial key has been sent to your email address.';
+const SUCCESS =
+  'Check your email. We have sent your trial key to this address, or, if this address has already had its free trial, an email explaining why no new key was sent.';
 const FAILURE = 'Failed to send trial request. Please try again.';
 const PAGES = ['/', '/betting-tools/arbitrage', '/betting-tools/middles', '/sports-betting-api'];
 
@@ -222,14 +223,26 @@ test.describe('home page', () => {
     await expect(page.locator('body')).not.toContainText('15 US sportsbooks');
     const books = page.getByTestId('sportsbook-coverage');
     await expect(books.getByRole('term')).toHaveText([
-      'US state-licensed (12)',
+      'US state-licensed (11)',
       'Sweepstakes (1)',
       'Offshore (2)',
     ]);
     await expect(books.getByRole('definition').nth(4)).toHaveText('BetOnline, Bovada');
+    // Issue 56: Hard Rock and Hard Rock Indiana are one book in two markets; "college" was NCAAB only.
+    await expect(books.getByRole('definition').first()).toContainText(
+      'Hard Rock (two markets: Hard Rock and Hard Rock Indiana)',
+    );
+    await expect(page.locator('main')).toContainText(
+      "NBA, NCAAB (men's college basketball), NFL, MLB, NHL, Premier League and MLS",
+    );
+    await expect(page.locator('main')).not.toContainText(/\b15 sportsbooks|, college and soccer/);
+    await expect(page.locator('meta[name="description"]')).toHaveAttribute(
+      'content',
+      /^Odds from 14 sportsbooks \(US state-licensed, sweepstakes and offshore\) over 7 leagues:/,
+    );
     await page.goto('/sports-betting-api');
     await expect(page.locator('main')).toContainText(
-      'Odds from 15 sportsbooks (12 US state-licensed, 1 sweepstakes, 2 offshore) by REST or server-sent events (which books are which).',
+      'Odds from 14 sportsbooks (11 US state-licensed, 1 sweepstakes, 2 offshore; Hard Rock in two markets) over 7 leagues by REST or server-sent events (which books are which).',
     );
     await expect(page.locator('body')).not.toContainText('15 US sportsbooks');
   });

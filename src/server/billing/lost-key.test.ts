@@ -10,6 +10,7 @@ import { emailHash } from '../http/log-safe.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
 import { freePort, keyInEmail, SmtpPeer, trialTestConfig, waitFor } from '#tests/support/server/trials.ts';
 import { emailIdentity } from '../keys/email-identity.ts';
+import { generateKey } from '../keys/key-format.ts';
 
 // POST /api/lost-key (issue 18, decision 142): a paid key's owner gets a new key by email; the old key works for 24
 // hours more; the answer never tells whether the address has a key; the form is rate limited like trial requests.
@@ -148,16 +149,48 @@ describe('POST /api/lost-key', () => {
     expect(peer.to(typed)).toHaveLength(0);
   });
 
-  it('leaves trial keys alone (the trial form handles them)', async () => {
+  it("emails an active trial key's successor too: same trial end, the old key working until the new one is used", async () => {
+    // Issue 56: a lost trial key can be recovered here, as a paid one is (decision 217).
     const email = newAddress('trial');
+    const trial = generateKey('trial');
+    const expiresAt = new Date(clock.now() + 3 * 86_400_000);
     await app.db.insert(apiKeys).values({
-      prefix: 'sl_trial_Lost01',
-      hash: 'f'.repeat(64),
+      prefix: trial.prefix,
+      hash: trial.hash,
       kind: 'trial',
       plan: 'pro',
       ownerEmail: email,
       ownerIdentity: email,
-      expiresAt: new Date(Date.now() + 86_400_000),
+      expiresAt,
+    });
+    const typed = email.replace('@', '+lost@');
+    expect((await ask(typed)).statusCode).toBe(200);
+    const sent = await waitFor(() => peer.to(email)[0], 'the new trial key email');
+    expect(sent.to).toEqual([email]);
+    expect(peer.to(typed)).toHaveLength(0);
+    const text = sent.raw.replace(/=\r?\n/g, '');
+    expect(text).toMatch(/Subject: Your Sharpline trial API key/);
+    expect(text).toMatch(/keeps working until your first request with this new key/);
+    const fresh = keyInEmail(sent.raw)!;
+    expect(fresh).toMatch(/^sl_trial_/);
+    expect((await me(trial.plain)).statusCode).toBe(200);
+    const answer = await me(fresh);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json().key).toMatchObject({ kind: 'trial', expires_at: expiresAt.toISOString() });
+    expect((await me(trial.plain)).json().type).toMatch(/api-key-revoked$/);
+  });
+
+  it('leaves an ended trial alone, and emails nothing', async () => {
+    const email = newAddress('ended');
+    const trial = generateKey('trial');
+    await app.db.insert(apiKeys).values({
+      prefix: trial.prefix,
+      hash: trial.hash,
+      kind: 'trial',
+      plan: 'pro',
+      ownerEmail: email,
+      ownerIdentity: email,
+      expiresAt: sql`now() - interval '1 hour'`,
     });
     const before = await outboxCount();
     expect((await ask(email)).statusCode).toBe(200);

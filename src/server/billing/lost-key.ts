@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { LostKeyRequestSchema } from '#domain/schemas/trial-request.ts';
 import { clientAddressKey } from '../http/client-address.ts';
 import { describeError, emailHash } from '../http/log-safe.ts';
-import { enforceFormLimits, notStored, publicFormCors } from '../http/public-form.ts';
+import { enforceFormLimits, formLimitsOf, notStored, publicFormCors } from '../http/public-form.ts';
 import {
   acceptUrlEncodedForms,
   field,
@@ -66,10 +66,11 @@ export async function lostKeyRoutes(app: FastifyInstance) {
         app,
         {
           name: 'lost-key',
-          perIpPerHour: config.TRIAL_LIMIT_PER_IP,
-          perEmailPerDay: config.TRIAL_LIMIT_PER_EMAIL,
+          ...formLimitsOf(config),
           ipDetail: 'Too many key requests from this network. Try again later.',
           emailDetail: 'Too many key requests for this address. Try again later.',
+          mailboxesDetail:
+            'Too many key requests for different addresses from this network today. Try again later.',
         },
         clientAddressKey(request.ip),
         mailKey,

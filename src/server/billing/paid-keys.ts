@@ -7,16 +7,16 @@ import { generateKey } from '../keys/key-format.ts';
 import {
   insertKey,
   keysByIds,
-  markReplaced,
-  revokeActiveTrialsOf,
   revokeSubscriptionKeys,
   setSubscriptionHold,
   setSubscriptionPlan,
   usablePaidKeysByPrefix,
   usablePaidKeysOfMailbox,
   usableKeyForRotation,
+  usableTrialKeysOfMailbox,
   type KeyRow,
 } from '../keys/repository.ts';
+import { issueSuccessor, type Retire } from '../keys/successor.ts';
 import type { BillingHoldReason } from '../keys/service.ts';
 import type { Secrets } from '../secrets.ts';
 import { emailIdentity } from '../keys/email-identity.ts';
@@ -79,7 +79,7 @@ export interface SubscriptionView {
 /** What an event did, for the webhook's log and answer, and for the key service after the commit. */
 export interface BillingEffects {
   outcome: string;
-  /** Keys revoked (the subscription ended; a trial replaced by a paid key). */
+  /** Keys revoked (the subscription ended). */
   revoked: number[];
   /** Keys whose plan changed (their streams reopen on the new plan). */
   planChanged: number[];
@@ -365,18 +365,24 @@ export class PaidKeyService {
   }
 
   /**
-   * "Lost your key?": every usable paid key of the mailbox identity of `email` (decision 028) gets a successor,
-   * emailed to the key's owner address (never to the address typed). The old key keeps working until the new one is
-   * first used, so that someone typing a customer's address cannot cut the customer off. Returns what was rotated
-   * (the form never says). Runs in `within` when given (the lost-key queue's transaction, which also deletes the
-   * request), else in a transaction of its own.
+   * "Lost your key?": every usable paid key of the mailbox identity of `email` (decision 028), and its active trial
+   * key (issue 56, decision 217), gets a successor, emailed to the key's owner address (never to the address typed).
+   * The old key keeps working until the new one is first used, so that someone typing a customer's address cannot
+   * cut the customer off. Returns what was rotated (the form never says). Runs in `within` when given (the lost-key
+   * queue's transaction, which also deletes the request), else in a transaction of its own.
    */
   async lostKey(email: string, within?: Tx): Promise<RotateResult[]> {
     const identity = emailIdentity(email);
     const run = async (tx: Tx) => {
       await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`lost-key:${identity}`}, 0))`);
       await this.lockSubscriptionsOf(tx, await usablePaidKeysOfMailbox(tx, identity, email, false));
-      const rows = await usablePaidKeysOfMailbox(tx, identity, email, true);
+      // The trial service's lock of the mailbox, last: a trial request of the same mailbox making a successor right
+      // now is either seen here or waits (the trial service takes no other lock while holding it).
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`trial:${identity}`}, 0))`);
+      const rows = [
+        ...(await usablePaidKeysOfMailbox(tx, identity, email, true)),
+        ...(await usableTrialKeysOfMailbox(tx, identity, true)),
+      ];
       const results: RotateResult[] = [];
       for (const row of rows) results.push(await this.rotateRow(tx, row, 'on-first-use'));
       return results;
@@ -414,27 +420,10 @@ export class PaidKeyService {
   private async rotateRow(
     tx: Tx,
     old: KeyRow,
-    retire: 'now' | 'on-first-use',
+    retire: Retire,
     notice?: { notice: Date },
   ): Promise<RotateResult & { plain?: string }> {
-    const key = generateKey(old.kind === 'trial' ? 'trial' : 'live');
-    const created = await insertKey(tx, {
-      prefix: key.prefix,
-      hash: key.hash,
-      kind: old.kind,
-      plan: old.plan,
-      ownerEmail: old.ownerEmail,
-      ownerIdentity: old.ownerIdentity ?? emailIdentity(old.ownerEmail),
-      expiresAt: old.expiresAt,
-      stripeCustomerId: old.stripeCustomerId,
-      stripeSubscriptionId: old.stripeSubscriptionId,
-      billingHold: old.billingHold,
-      billingHoldSince: old.billingHoldSince,
-      ledgerKeyId: old.ledgerKeyId ?? old.id,
-      // A rotated trial key keeps its predecessor's "your trial ends" mark (decision 151).
-      expiryRemindedAt: old.expiryRemindedAt,
-    });
-    await markReplaced(tx, old.id, created.id, retire === 'now');
+    const { key, row: created } = await issueSuccessor(tx, old, retire);
     if (old.stripeSubscriptionId) {
       await tx
         .update(billingSubscriptions)
@@ -466,16 +455,16 @@ export class PaidKeyService {
     return notice ? { ...result, plain: key.plain } : result;
   }
 
-  /** The email carrying a rotated key (operators' rotation, "Lost your key?"). */
+  /** The email carrying a rotated key (operators' rotation, "Lost your key?"; a trial key's own kind of email). */
   private queueRotatedKey(
     tx: Tx,
     old: KeyRow,
     created: { id: number; expiresAt: Date | null },
     key: { plain: string; prefix: string },
-    retire: 'now' | 'on-first-use',
+    retire: Retire,
   ): Promise<number> {
     return queueEmail(tx, this.secrets, this.siteUrl, {
-      kind: 'paid-key-rotated',
+      kind: old.kind === 'trial' ? 'trial-key-again' : 'paid-key-rotated',
       to: old.ownerEmail,
       payload: {
         keyPrefix: key.prefix,
@@ -532,7 +521,8 @@ export class PaidKeyService {
 
   /**
    * Issues the subscription's key when it has none, its address is known and it is not ended or unpaid at checkout;
-   * the same address's active trial keys stop, and one email carries the key.
+   * one email carries the key. The mailbox's trial keys are left as they are (decision 200): Stripe does not verify
+   * the address typed at checkout, so whoever pays may type anyone's, and their purchase must take nothing away.
    */
   private async issueIfDue(tx: Tx, row: SubscriptionRow): Promise<BillingEffects> {
     if (row.apiKeyId) return none('already issued');
@@ -540,9 +530,6 @@ export class PaidKeyService {
     if (row.status === 'incomplete') return none('waiting for payment');
     if (!row.email || !row.plan) return none('recorded');
     const key = generateKey('live');
-    const identity = emailIdentity(row.email);
-    // The trial service's lock of this mailbox: a trial being issued right now is either seen and revoked, or waits.
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`trial:${identity}`}, 0))`);
     const hold = holdOf(row.status);
     const created = await insertKey(tx, {
       prefix: key.prefix,
@@ -550,7 +537,7 @@ export class PaidKeyService {
       kind: 'paid',
       plan: row.plan,
       ownerEmail: row.email,
-      ownerIdentity: identity,
+      ownerIdentity: emailIdentity(row.email),
       stripeCustomerId: row.customerId,
       stripeSubscriptionId: row.subscriptionId,
       billingHold: hold,
@@ -560,26 +547,14 @@ export class PaidKeyService {
       .update(billingSubscriptions)
       .set({ apiKeyId: created.id, updatedAt: sql`now()` })
       .where(eq(billingSubscriptions.subscriptionId, row.subscriptionId));
-    const trials = await revokeActiveTrialsOf(tx, identity);
     await queueEmail(tx, this.secrets, this.siteUrl, {
       kind: 'paid-key-issued',
       to: row.email,
-      payload: {
-        keyPrefix: key.prefix,
-        plan: row.plan,
-        ...(trials.length > 0 ? { previousPrefix: trials[0]!.prefix } : {}),
-      },
+      payload: { keyPrefix: key.prefix, plan: row.plan },
       key: key.plain,
       apiKeyId: created.id,
     });
-    return {
-      outcome: trials.length > 0 ? 'issued; trial key revoked' : 'issued',
-      revoked: trials.map((trial) => trial.id),
-      planChanged: [],
-      billing: [],
-      emails: 1,
-      keyPrefix: key.prefix,
-    };
+    return { ...none('issued'), emails: 1, keyPrefix: key.prefix };
   }
 
   private async revokeSubscription(tx: Tx, subscriptionId: string): Promise<BillingEffects> {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { describeError } from '../http/log-safe.ts';
+import { AccountPortal } from './account-portal.ts';
 import { checkoutRoutes } from './checkout.ts';
 import { lostKeyRoutes } from './lost-key.ts';
 import { LostKeyQueue } from './lost-key-queue.ts';
@@ -15,6 +16,8 @@ declare module 'fastify' {
     paidKeys: PaidKeyService;
     /** "Lost your key?" requests, recorded before the answer and processed after it (issue 31). */
     lostKeys: LostKeyQueue;
+    /** The billing portal opened with a key (POST /v1/me/portal; decision 220). */
+    accountPortal: AccountPortal;
   }
 }
 
@@ -74,6 +77,18 @@ export const billingPlugin = fp(
           () => app.outbox.kick(),
         )
       : null;
+    app.decorate(
+      'accountPortal',
+      new AccountPortal(
+        app.db,
+        app.secrets,
+        config.SITE_URL,
+        sessions,
+        options.now ?? Date.now,
+        app.log.child({ component: 'account-portal' }),
+        () => app.outbox.kick(),
+      ),
+    );
     await app.register(checkoutRoutes, { sessions });
     await app.register(portalRoutes, { sessions, links: portalLinks });
     if (config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET) {

@@ -53,7 +53,7 @@ async function subscriber() {
 }
 
 let networks = 0;
-/** From a network of its own unless one is given (TRIAL_LIMIT_PER_IP: 5 an hour per network). */
+/** From a network of its own unless one is given (TRIAL_LIMIT_PER_IP: 30 an hour per network). */
 const askForLink = (
   email: string,
   address = `198.51.100.${(networks += 1)}`,

@@ -15,7 +15,7 @@ import { billingPortalLinks } from '../db/schema.ts';
 import { queueEmail } from '../email/queue.ts';
 import { describeError, emailHash } from '../http/log-safe.ts';
 import { HttpProblem } from '../http/problem.ts';
-import { enforceFormLimits } from '../http/public-form.ts';
+import { enforceFormLimits, formLimitsOf } from '../http/public-form.ts';
 import { clientAddressKey } from '../http/client-address.ts';
 import type { Secrets } from '../secrets.ts';
 import { emailIdentity } from '../keys/email-identity.ts';
@@ -296,10 +296,10 @@ export async function portalRoutes(app: FastifyInstance, { sessions, links }: Po
           app,
           {
             name: 'portal-link',
-            perIpPerHour: config.TRIAL_LIMIT_PER_IP,
-            perEmailPerDay: config.TRIAL_LIMIT_PER_EMAIL,
+            ...formLimitsOf(config),
             ipDetail: 'Too many requests from this network.',
             emailDetail: 'Too many requests for this address.',
+            mailboxesDetail: 'Too many requests for different addresses from this network today.',
           },
           clientAddressKey(request.ip),
           mailKey,

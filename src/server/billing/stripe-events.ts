@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { isPlanId, PLANS, type PlanId } from '#domain/plans.ts';
+import { EmailFieldSchema } from '#domain/schemas/trial-request.ts';
+import { emailHash } from '../http/log-safe.ts';
 
 // The parts of Stripe's objects the webhook reads (https://docs.stripe.com/api/events/object, checkout session,
 // subscription, price), checked with zod after the signature: a signed event without them is malformed (400,
@@ -96,6 +98,20 @@ export function subscriptionPeriod(subscription: Subscription): {
     currentPeriodEnd: ends.length > 0 ? new Date(Math.max(...ends) * 1000) : null,
     cancelAtPeriodEnd: subscription.cancel_at_period_end === true,
   };
+}
+
+/**
+ * The buyer's address as the site's forms take it (`EmailFieldSchema`, trimmed), or a BadEventError (400, nothing
+ * stored or sent): Stripe does not check what is typed at checkout (issue 55), and an address holding NUL (which the
+ * database refuses, so every retry failed) or a line break (a header injected into the key's email) is no address.
+ * The error names the address by its hash only: its message is logged and answered.
+ */
+export function checkoutEmail(value: string, sessionId: string): string {
+  const parsed = EmailFieldSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new BadEventError(
+    `checkout session ${sessionId}: the customer's email address (${emailHash(value)}) is not one the site's forms accept: ${parsed.error.issues[0]!.message}`,
+  );
 }
 
 /** Parses `object` with `schema`, or throws BadEventError naming the first problem. */

@@ -6,6 +6,7 @@ import { SameSecondUpdates, type BillingEffects, type StripeEventRef } from './p
 import type { StripeReads } from './stripe-api.ts';
 import {
   BadEventError,
+  checkoutEmail,
   CheckoutSessionSchema,
   namedPlan,
   parseObject,
@@ -19,9 +20,9 @@ import {
 // POST /api/stripe/webhook (decision 142): the raw body verified against STRIPE_WEBHOOK_SECRET with the official
 // library (its default tolerance, 300 s, in the past; the same 300 s ahead of our clock, decision 149), then applied
 // once per event id. 400 for a bad or missing signature, a timestamp outside the tolerance, a malformed event, an
-// event created more than the tolerance ahead of our clock, or a plan that is not ours (nothing changed; Stripe
-// retries, so a fixed configuration heals it); 503 when Stripe's API or the database failed (Stripe retries); 200
-// otherwise, unknown event types included.
+// event created more than the tolerance ahead of our clock, a plan that is not ours, or a buyer's address the site's
+// forms would refuse (decision 201) (nothing changed; Stripe retries, so a fixed configuration heals it); 503 when
+// Stripe's API or the database failed (Stripe retries); 200 otherwise, unknown event types included.
 
 export const STRIPE_WEBHOOK_PATH = '/api/stripe/webhook';
 /** Stripe's events are small; a subscription with many items stays far below this. */
@@ -92,17 +93,18 @@ export async function stripeWebhookRoutes(app: FastifyInstance, options: Webhook
             `checkout session ${session.id} names no plan: set metadata.plan on the Payment Link, or map its price in STRIPE_PRICE_PLANS`,
           );
         }
-        const email =
+        const typed =
           session.customer_details?.email ??
           session.customer_email ??
           (await options.reads.customerEmail(session.customer));
-        if (!email)
+        if (!typed)
           throw new BadEventError(`checkout session ${session.id}: the customer has no email address`);
+        const email = checkoutEmail(typed, session.id);
         request.log.info({ to: emailHash(email), subscription: session.subscription }, 'stripe checkout');
         return paid.checkout(ref, {
           subscriptionId: session.subscription,
           customerId: session.customer,
-          email: email.trim(),
+          email,
           plan,
           paid:
             event.type === 'checkout.session.async_payment_succeeded' || session.payment_status !== 'unpaid',

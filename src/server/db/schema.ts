@@ -91,7 +91,13 @@ export type EmailKind =
   | 'trial-rotated'
   | 'trial-resent'
   | 'trial-refused'
+  /** Queued by earlier versions for a repeated request of an active trial (a prefix, no key); kept to send old rows. */
   | 'trial-reminder'
+  /**
+   * An active trial's key asked for again (the trial form or "Lost your key?"; issue 56, decision 217): a successor
+   * key; the previous one works until the new one is first used.
+   */
+  | 'trial-key-again'
   | 'paid-key-issued'
   | 'paid-key-rotated'
   /** About a day before a trial key expires (decision 151): the plans, with the address filled in. */
@@ -99,13 +105,16 @@ export type EmailKind =
   /** "Manage subscription": a one-time link (its token sealed like a key) to the Stripe Billing Portal. */
   | 'billing-portal-link'
   /** POST /v1/me/rotate (decision 155): the key was rotated; names the new prefix, never carries the key. */
-  | 'key-rotated-notice';
+  | 'key-rotated-notice'
+  /** POST /v1/me/portal (decision 220): the billing portal was opened with the key; a security notice, no link. */
+  | 'billing-portal-opened';
 
 /** Kinds whose email carries a plain key, or a one-time link's token (sealed in the row until it is sent). */
 export const KEY_EMAIL_KINDS: readonly EmailKind[] = [
   'trial-issued',
   'trial-rotated',
   'trial-resent',
+  'trial-key-again',
   'paid-key-issued',
   'paid-key-rotated',
   'billing-portal-link',
@@ -121,6 +130,8 @@ export interface EmailPayload {
   previousUntilFirstUse?: boolean;
   /** key-rotated-notice: when the key was rotated (ISO). */
   rotatedAt?: string;
+  /** billing-portal-opened: when the portal was opened (ISO). */
+  openedAt?: string;
 }
 
 export const emailOutbox = pgTable(

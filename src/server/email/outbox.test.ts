@@ -20,6 +20,7 @@ import {
 } from '#tests/support/server/trials.ts';
 import { TrialRequestSchema } from '#domain/schemas/trial-request.ts';
 import { backoffDelay, OutboxWorker, scrubError } from './outbox.ts';
+import { queueEmail } from './queue.ts';
 import { emlFileName, type Mailer } from './transport.ts';
 
 const workerOptions = {
@@ -242,6 +243,41 @@ describe('email outbox files and sealed keys', () => {
     expect(await app.trials.resend(address)).toMatchObject({ action: 'rotated' });
     const [email] = await waitFor(() => peer.to(address).length === 1 && peer.to(address), 'the new key');
     expect(keyInEmail(email!.raw)).toBeDefined();
+  });
+});
+
+describe('email outbox and unsafe addresses', () => {
+  it('fails an email whose address holds a line break at its first attempt, wipes its sealed key and sends nothing', async () => {
+    const peer = new SmtpPeer(await freePort());
+    peers.push(peer);
+    await peer.start();
+    const app = await buildApp({
+      source: manualSource(),
+      config: trialTestConfig({ SMTP_URL: peer.url, OUTBOX_BACKOFF_MS: '40' }),
+      log: false,
+    });
+    apps.push(app);
+    await app.ready();
+    // Queued past every check before it (issue 55): the mailer is the last line.
+    const to = `buyer.${process.pid}@example.com\r\nBcc: victim@example.net`;
+    await app.db.transaction((tx) =>
+      queueEmail(tx, app.secrets, 'https://example.test', {
+        kind: 'paid-key-issued',
+        to,
+        payload: { keyPrefix: 'sl_live_AbCdEf', plan: 'pro' },
+        key: 'sl_live_AbCdEf0123456789abcdefghijklmn',
+      }),
+    );
+    app.outbox.kick();
+    const [row] = await waitFor(async () => {
+      const rows = await app.db.select().from(emailOutbox).where(eq(emailOutbox.toAddress, to));
+      return rows[0]?.status === 'failed' && rows;
+    }, 'the email marked failed');
+    expect(row!.attempts).toBe(1);
+    expect(row!.sealedSecret).toBeNull();
+    expect(row!.lastError).toMatch(/line break or NUL/);
+    expect(row!.lastError).not.toContain('@');
+    expect(peer.received).toHaveLength(0);
   });
 });
 

@@ -7,7 +7,7 @@ import { describeError, emailHash } from '../http/log-safe.ts';
 import { Poller } from '../lib/poller.ts';
 import type { Secrets } from '../secrets.ts';
 import { renderEmail } from './templates.ts';
-import type { Mailer } from './transport.ts';
+import { UnsafeAddressError, type Mailer } from './transport.ts';
 
 // Delivers queued emails. A worker claims due rows with FOR UPDATE SKIP LOCKED and a lease (so two instances never
 // send the same row), sends them one at a time, and marks each sent before claiming the next. A failed send is
@@ -244,7 +244,8 @@ export class OutboxWorker {
       });
     } catch (error) {
       const lastError = scrubError(error);
-      const gone = error instanceof KeyGoneError;
+      // Neither can ever be sent: no key to put in it, or an address that would inject headers (issue 55).
+      const gone = error instanceof KeyGoneError || error instanceof UnsafeAddressError;
       const failed = gone || row.attempts >= this.options.maxAttempts;
       const delay = backoffDelay(row.attempts, this.options.backoffMs);
       await this.db

@@ -9,7 +9,7 @@ const payload = { plan: 'pro', expiresAt: '2026-12-04T12:00:00.000Z', previousPr
 const ACCOUNT = 'https://odds.example/account';
 
 describe('key emails and the account page', () => {
-  for (const kind of ['paid-key-issued', 'paid-key-rotated', 'trial-issued'] as const) {
+  for (const kind of ['paid-key-issued', 'paid-key-rotated', 'trial-issued', 'trial-key-again'] as const) {
     it(`${kind} links to the account page in its text and its HTML`, () => {
       const email = renderEmail(kind, payload, context);
       expect(email.text).toContain(`on your account page): ${ACCOUNT}`);

@@ -110,7 +110,7 @@ export function renderEmail(kind: EmailKind, payload: EmailPayload, context: Ren
   };
   const afterTrial: Block = {
     kind: 'p',
-    text: 'Subscribe with this address and your paid key arrives by email; the trial key stops when it does.',
+    text: 'Subscribe with this address and your paid key arrives by email; the trial key keeps working until its end.',
   };
   switch (kind) {
     case 'paid-key-issued':
@@ -121,14 +121,6 @@ export function renderEmail(kind: EmailKind, payload: EmailPayload, context: Ren
         },
         { kind: 'key', text: context.key ?? '' },
         { kind: 'p', text: `${planLimits(paidPlan)} Send the key in the X-Api-Key header.` },
-        ...(payload.previousPrefix
-          ? [
-              {
-                kind: 'p' as const,
-                text: `Your trial key (the one starting with ${payload.previousPrefix}) has stopped working; use this key instead.`,
-              },
-            ]
-          : []),
         secrecy,
         docs,
         account,
@@ -192,8 +184,31 @@ export function renderEmail(kind: EmailKind, payload: EmailPayload, context: Ren
         secrecy,
         docs,
       ]);
+    case 'trial-key-again':
+      // Anyone can type this address into the trial form or "Lost your key?": only this mailbox gets the new key, and
+      // the key it holds keeps working until the new one is used (issue 56, decision 217).
+      return compose(`Your ${SITE.brand} trial API key`, [
+        {
+          kind: 'p',
+          text: `Someone, probably you, asked for the ${SITE.brand} trial key of this address again. Your trial is still active, so here is a new key for it:`,
+        },
+        { kind: 'key', text: context.key ?? '' },
+        {
+          kind: 'p',
+          text: `Your previous key (the one starting with ${payload.previousPrefix ?? 'sl_trial_'}) keeps working until your first request with this new key; from then on only the new key works.`,
+        },
+        { kind: 'p', text: `Your trial still ends at ${ends}; a new key does not extend it. ${limits}` },
+        secrecy,
+        {
+          kind: 'p',
+          text: 'If you did not ask for it, you can ignore this email: only this mailbox received the new key, and your current key keeps working.',
+        },
+        docs,
+        account,
+        plans('Choose a plan when your trial ends'),
+      ]);
     case 'trial-reminder':
-      // Anyone can type this address into the form: this email never carries a key and changes nothing.
+      // Queued by earlier versions (a repeated request now gets 'trial-key-again'); kept for rows still in the outbox.
       return compose(`Your ${SITE.brand} trial key was already sent`, [
         {
           kind: 'p',
@@ -250,6 +265,20 @@ export function renderEmail(kind: EmailKind, payload: EmailPayload, context: Ren
         docs,
         ...(payload.plan ? [portal] : []),
       ]);
+    case 'billing-portal-opened':
+      // A security notice (decision 220): the portal was opened with the key from the account page. No link to the
+      // portal (a session is for whoever opened it), nothing to click that acts.
+      return compose(`Your ${SITE.brand} billing portal was opened`, [
+        {
+          kind: 'p',
+          text: `Stripe's billing portal for your ${SITE.brand} ${paidPlan.name} subscription was opened at ${formatDate(payload.openedAt)} with your API key (the one starting with ${payload.keyPrefix ?? 'sl_live_'}) on the account page. There, whoever opened it can change your plan, update your card, see your invoices or cancel.`,
+        },
+        {
+          kind: 'p',
+          text: `If that was you, there is nothing to do. If it was not, someone holds your key: rotate it on your account page, or use “Lost your key?” on the plans page to get a new one by email, then check your subscription in the portal. Write to ${SITE.supportEmail} if anything changed that you did not change.`,
+        },
+        { kind: 'link', text: 'Your account page', href: new URL(ROUTES.account, context.siteUrl).href },
+      ]);
     case 'trial-refused':
       return compose(`About your ${SITE.brand} trial request`, [
         { kind: 'p', text: `Thank you for your interest in ${SITE.brand}.` },
@@ -259,6 +288,10 @@ export function renderEmail(kind: EmailKind, payload: EmailPayload, context: Ren
         },
         { kind: 'p', text: 'To keep using the API, pick the plan that fits you:' },
         pricing,
+        {
+          kind: 'p',
+          text: `If you already subscribed and lost your key, “Lost your key?” on the plans page emails you a new one. If you did not ask for a trial, you can ignore this email.`,
+        },
       ]);
   }
 }

@@ -35,17 +35,35 @@ export interface Mailer {
   close(): void;
 }
 
-const message = (email: OutgoingEmail) => ({
-  from: email.from,
-  to: email.to,
-  subject: email.subject,
-  text: email.text,
-  html: email.html,
-  messageId: email.messageId,
-  headers: { 'Auto-Submitted': 'auto-generated' },
-  disableFileAccess: true,
-  disableUrlAccess: true,
-});
+/**
+ * An address holding CR, LF or NUL: never handed to nodemailer, which reads "a@x\r\nBcc: b@y" as a list whose group
+ * "Bcc" holds b@y, and would send there (issue 55). The forms and the webhook refuse such addresses first; this is
+ * the last line. The message names no address (it is stored and logged).
+ */
+export class UnsafeAddressError extends Error {
+  constructor(field: 'to' | 'from') {
+    super(`the ${field} address holds a line break or NUL; the email is not sent`);
+    this.name = 'UnsafeAddressError';
+  }
+}
+
+const UNSAFE_IN_ADDRESS = /[\r\n\0]/;
+
+const message = (email: OutgoingEmail) => {
+  if (UNSAFE_IN_ADDRESS.test(email.to)) throw new UnsafeAddressError('to');
+  if (UNSAFE_IN_ADDRESS.test(email.from)) throw new UnsafeAddressError('from');
+  return {
+    from: email.from,
+    to: email.to,
+    subject: email.subject,
+    text: email.text,
+    html: email.html,
+    messageId: email.messageId,
+    headers: { 'Auto-Submitted': 'auto-generated' },
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  };
+};
 
 export function smtpMailer(url: string): Mailer {
   // Timeouts well under the outbox lease, so a hung server cannot outlive the claim.

@@ -1,4 +1,4 @@
-import { EV_MIN_BOOKS } from '#domain/ev.ts';
+import { EV_MIN_BOOKS, type EvChoice } from '#domain/ev.ts';
 import type { OddsEvent } from '#domain/markets.ts';
 import type { ScanOptions } from '#engine/scanner.ts';
 import type { MarketState, OddsStore } from '#engine/store.ts';
@@ -13,6 +13,10 @@ export type { EvRow } from '#engine/values.ts';
 // one quantum of time per horizon: every request of a quantum (250 ms in real time, 1 s for a delayed horizon) shares
 // one pass over the board, and filters only pick rows from it. A real-time pass judges again only the markets that
 // changed (a price accepted, their event changed) or whose used prices turned stale; the others keep their rows.
+//
+// A request naming a de-vig method or reference other than the default (Shin's, the consensus: issue 55, decision 206)
+// reads a board of its own, computed whole (no market's judgement kept from pass to pass) once per quantum per horizon
+// and choice: the precomputed real-time path stays the default's.
 //
 // A price counts, both towards the fair and as a candidate, when the arbitrage scanner would use it: not suspended
 // and not older than the event's age limit (60 s pre-match, 10 s live by default). A delayed reader sees each price
@@ -38,7 +42,10 @@ export interface EvBoardSource {
 }
 
 export class EvBoard {
-  private readonly boards = new QuantumBoards((at, now) => this.compute(at, now));
+  private readonly boards = new QuantumBoards<EvBoardResult, EvChoice>(
+    (at, now, choice) => this.compute(at, now, choice),
+    (choice) => `${choice.method}|${choice.reference}`,
+  );
   /** Each market's rows of the last real-time pass (a market's state object lasts as long as the market). */
   private readonly judged = new WeakMap<MarketState, Judged>();
   /** Markets with a price accepted, and events changed, since the last real-time pass. */
@@ -64,9 +71,12 @@ export class EvBoard {
     for (const off of this.unsubscribe.splice(0)) off();
   }
 
-  /** The board at `horizon` (undefined: real time at `now`), computed at most once per quantum (`QuantumBoards`). */
-  read(horizon: number | undefined, now: number): EvBoardResult {
-    return this.boards.read(horizon, now);
+  /**
+   * The board at `horizon` (undefined: real time at `now`), computed at most once per quantum (`QuantumBoards`), its
+   * fairs by `choice` (undefined: the default, Shin's method on the consensus).
+   */
+  read(horizon: number | undefined, now: number, choice?: EvChoice): EvBoardResult {
+    return this.boards.read(horizon, now, choice);
   }
 
   /** Boards computed (not served from the cache). */
@@ -77,11 +87,13 @@ export class EvBoard {
   /**
    * One pass over the board as visible at `at` (undefined: the newest prices at `now`). In real time, a market whose
    * prices and event did not change since the last real-time pass, and none of whose used prices has turned stale
-   * since, keeps its rows (their ages brought up to date): only changed markets are judged again.
+   * since, keeps its rows (their ages brought up to date): only changed markets are judged again. A `choice` other
+   * than the default judges every market (its rows are not kept).
    */
-  compute(at: number | undefined, now: number): EvBoardResult {
+  compute(at: number | undefined, now: number, choice?: EvChoice): EvBoardResult {
     const store = this.engine.storeAt(at);
     const instant = at ?? now;
+    if (choice) return this.computeWhole(store, at, instant, choice);
     const realTime = at === undefined;
     const rows: EvRow[] = [];
     let fairMarkets = 0;
@@ -110,7 +122,29 @@ export class EvBoard {
       this.dirtyMarkets.clear();
       this.dirtyEvents.clear();
     }
-    rows.sort((a, b) => b.evPct - a.evPct || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    rows.sort(evOrder);
+    return { at: instant, rows, fairMarkets, markets };
+  }
+
+  /** Every market judged by `choice`. */
+  private computeWhole(
+    store: OddsStore,
+    at: number | undefined,
+    instant: number,
+    choice: EvChoice,
+  ): EvBoardResult {
+    const rows: EvRow[] = [];
+    let fairMarkets = 0;
+    let markets = 0;
+    for (const market of store.allMarkets()) {
+      const event = store.event(market.eventId);
+      if (!event) continue;
+      markets += 1;
+      const judged = judgeEv(store, event, market, at, instant, this.scan, this.minBooks, choice);
+      if (judged.fair) fairMarkets += 1;
+      for (const row of judged.rows) rows.push(row);
+    }
+    rows.sort(evOrder);
     return { at: instant, rows, fairMarkets, markets };
   }
 
@@ -125,6 +159,9 @@ export class EvBoard {
     return judgeEv(store, event, market, at, instant, this.scan, this.minBooks);
   }
 }
+
+/** Best EV first, then by id. */
+const evOrder = (a: EvRow, b: EvRow) => b.evPct - a.evPct || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** One market's judgement, kept for real-time passes while it holds. */
 type Judged = EvJudgement;

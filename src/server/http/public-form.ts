@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpProblem } from './problem.ts';
 
-// What the site's public forms (the trial request, "Lost your key?") share: CORS for SITE_URL and CORS_ORIGINS, and
-// rate limits per client address and per email with a 429 problem.
+// What the site's public forms (the trial request, "Lost your key?", the portal link) share: CORS for SITE_URL and
+// CORS_ORIGINS, and rate limits with a 429 problem: requests per client address per hour, distinct mailboxes per client
+// address per day, requests per mailbox per day (decision 219).
 
 export const HOUR = 60 * 60_000;
 export const DAY = 24 * HOUR;
@@ -49,11 +50,29 @@ export interface FormLimits {
   name: string;
   perIpPerHour: number;
   perEmailPerDay: number;
+  /** Distinct mailboxes one client address may ask for in a day (a mailbox asked for again is not counted again). */
+  mailboxesPerIpPerDay: number;
   ipDetail: string;
   emailDetail: string;
+  mailboxesDetail: string;
 }
 
-/** Per client address per hour, then per email per day; throws a 429 problem with Retry-After. */
+/** The public forms' limits from the configuration (decision 219). */
+export function formLimitsOf(
+  config: FastifyInstance['config'],
+): Pick<FormLimits, 'perIpPerHour' | 'perEmailPerDay' | 'mailboxesPerIpPerDay'> {
+  return {
+    perIpPerHour: config.TRIAL_LIMIT_PER_IP,
+    perEmailPerDay: config.TRIAL_LIMIT_PER_EMAIL,
+    mailboxesPerIpPerDay: config.TRIAL_MAILBOXES_PER_IP,
+  };
+}
+
+/**
+ * Per client address per hour (a flood), then distinct mailboxes per client address per day (a script cycling
+ * addresses; a team asks for one mailbox each), then per mailbox per day; throws a 429 problem with Retry-After. The
+ * refusals depend on what was asked from the address and for the mailbox, never on whether the mailbox has a key.
+ */
 export async function enforceFormLimits(
   app: FastifyInstance,
   limits: FormLimits,
@@ -63,6 +82,13 @@ export async function enforceFormLimits(
   const addressKey = app.secrets.hashAddress(address).slice(0, 32);
   const perIp = await app.rateLimiter.hit(`${limits.name}:ip:${addressKey}`, limits.perIpPerHour, HOUR);
   if (!perIp.allowed) throw tooMany(perIp.retryAfterMs, limits.ipDetail);
+  const mailboxes = await app.rateLimiter.distinct(
+    `${limits.name}:mailboxes:${addressKey}`,
+    mailKey,
+    limits.mailboxesPerIpPerDay,
+    DAY,
+  );
+  if (!mailboxes.allowed) throw tooMany(mailboxes.retryAfterMs, limits.mailboxesDetail);
   const perEmail = await app.rateLimiter.hit(`${limits.name}:email:${mailKey}`, limits.perEmailPerDay, DAY);
   if (!perEmail.allowed) throw tooMany(perEmail.retryAfterMs, limits.emailDetail);
 }

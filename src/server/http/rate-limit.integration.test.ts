@@ -60,6 +60,32 @@ describe('RedisRateLimiter.hit', () => {
     expect((await redis.window('key:cost', phase, 25, 60_000)).remaining).toBe(4);
   });
 
+  it('distinct: admits limit distinct members, a member again, refuses the next with the wait until the oldest expires', async () => {
+    const redis = await limiter();
+    const day = 86_400_000;
+    for (let i = 0; i < 3; i += 1)
+      expect((await redis.distinct('office', `m${i}`, 3, day)).allowed).toBe(true);
+    const refused = await redis.distinct('office', 'm3', 3, day);
+    expect(refused.allowed).toBe(false);
+    expect(refused.retryAfterMs).toBeGreaterThan(day - 60_000);
+    expect(refused.retryAfterMs).toBeLessThanOrEqual(day);
+    expect(await redis.distinct('office', 'm1', 3, day)).toEqual({
+      allowed: true,
+      remaining: 0,
+      retryAfterMs: 0,
+    });
+    expect((await redis.distinct('elsewhere', 'm3', 3, day)).allowed).toBe(true);
+  });
+
+  it('window: cost 0 reads the count without charging it', async () => {
+    const redis = await limiter();
+    const phase = (Date.now() + 30_000) % 60_000;
+    expect(await redis.window('key:read', phase, 5, 60_000, 0)).toMatchObject({ used: 0, remaining: 5 });
+    await redis.window('key:read', phase, 5, 60_000);
+    expect(await redis.window('key:read', phase, 5, 60_000, 0)).toMatchObject({ used: 1, remaining: 4 });
+    expect((await redis.window('key:read', phase, 5, 60_000)).used).toBe(2);
+  });
+
   it('window: 2 × 10 concurrent requests from two clients admit exactly 10 in one window', async () => {
     const [a, b] = [await limiter(), await limiter()];
     const phase = (Date.now() + 30_000) % 60_000;

@@ -49,6 +49,49 @@ describe('MemoryRateLimiter.hit', () => {
   });
 });
 
+describe('MemoryRateLimiter.distinct', () => {
+  const DAY = 86_400_000;
+
+  it('admits limit distinct members a window, a member again at any time, and the next member once the oldest expires', async () => {
+    let now = 0;
+    const limiter = new MemoryRateLimiter(() => now);
+    for (let i = 0; i < 3; i += 1) {
+      expect(await limiter.distinct('office', `m${i}`, 3, DAY)).toEqual({
+        allowed: true,
+        remaining: 2 - i,
+        retryAfterMs: 0,
+      });
+      now += 1_000;
+    }
+    // A fourth member is refused until the first one's day has passed; the three are admitted again meanwhile.
+    expect(await limiter.distinct('office', 'm3', 3, DAY)).toEqual({
+      allowed: false,
+      remaining: 0,
+      retryAfterMs: DAY - 3_000,
+    });
+    for (let i = 0; i < 3; i += 1)
+      expect((await limiter.distinct('office', `m${i}`, 3, DAY)).allowed).toBe(true);
+    expect((await limiter.distinct('elsewhere', 'm3', 3, DAY)).allowed).toBe(true);
+    now = DAY;
+    expect((await limiter.distinct('office', 'm3', 3, DAY)).allowed).toBe(true);
+    expect((await limiter.distinct('office', 'm4', 3, DAY)).allowed).toBe(false);
+    await limiter.close();
+  });
+
+  it('keeps at most maxKeys sets, forgetting the least recently used', async () => {
+    const limiter = new MemoryRateLimiter(() => 0, 2);
+    await limiter.distinct('a', 'x', 1, DAY);
+    await limiter.distinct('b', 'x', 1, DAY);
+    await limiter.distinct('a', 'x', 1, DAY);
+    await limiter.distinct('c', 'x', 1, DAY);
+    expect(limiter.setCount).toBe(2);
+    // `b` was forgotten, `a` was not.
+    expect((await limiter.distinct('a', 'y', 1, DAY)).allowed).toBe(false);
+    expect((await limiter.distinct('b', 'y', 1, DAY)).allowed).toBe(true);
+    await limiter.close();
+  });
+});
+
 describe('MemoryRateLimiter.window', () => {
   const MINUTE = 60_000;
 
@@ -89,7 +132,25 @@ describe('MemoryRateLimiter.window', () => {
     const cheap = [];
     for (let i = 0; i < 6; i += 1) cheap.push((await limiter.window('key:2', 0, 25, MINUTE)).allowed);
     expect(cheap).toEqual([true, true, true, true, true, false]);
-    await expect(limiter.window('key:2', 0, 25, MINUTE, 0)).rejects.toThrow(RangeError);
+    await expect(limiter.window('key:2', 0, 25, MINUTE, -1)).rejects.toThrow(RangeError);
+    await limiter.close();
+  });
+
+  it('reads a window at cost 0 without charging it, and stores nothing for a window nobody charged', async () => {
+    const limiter = new MemoryRateLimiter(() => 0);
+    expect(await limiter.window('key:3', 0, 5, MINUTE, 0)).toEqual({
+      allowed: true,
+      remaining: 5,
+      resetMs: MINUTE,
+      used: 0,
+    });
+    expect(limiter.size).toBe(0);
+    await limiter.window('key:3', 0, 5, MINUTE);
+    await limiter.window('key:3', 0, 5, MINUTE);
+    for (let i = 0; i < 3; i += 1) {
+      expect(await limiter.window('key:3', 0, 5, MINUTE, 0)).toMatchObject({ remaining: 3, used: 2 });
+    }
+    expect((await limiter.window('key:3', 0, 5, MINUTE)).used).toBe(3);
     await limiter.close();
   });
 

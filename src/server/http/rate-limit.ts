@@ -11,7 +11,11 @@ import { counterClient } from './redis.ts';
 //   an exact reset time, which is what the paid API's RateLimit headers promise ("250 requests per minute" read
 //   literally). `phase` offsets a key's windows so that all keys do not reset at :00. `cost` (default 1) is how many
 //   requests one call counts for (/v1/historical/odds: 10); a refused call of cost > 1 is not charged, so the
-//   cheaper requests that still fit stay admitted.
+//   cheaper requests that still fit stay admitted. Cost 0 reads the window without charging it (the account's own
+//   calls, which are free: issue 56, decision 218).
+// - `distinct(key, member, limit, windowMs)`: at most `limit` distinct members per key within `windowMs` of each one's
+//   first admission; a member already admitted is admitted again. For abuse control: the mailboxes asking for trials
+//   from one client address in a day (decision 219).
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -35,6 +39,11 @@ export interface RateLimiter {
   /** Callers namespace their keys (`trial:ip:…`); one key must always be used with the same limit and window. */
   hit(key: string, limit: number, windowMs: number): Promise<RateLimitResult>;
   window(key: string, phase: number, limit: number, windowMs: number, cost?: number): Promise<WindowResult>;
+  /**
+   * Admits `member` if it was admitted under `key` within `windowMs`, or if fewer than `limit` members were; refused,
+   * `retryAfterMs` is when the oldest member's window ends. One key must always be used with the same limit and window.
+   */
+  distinct(key: string, member: string, limit: number, windowMs: number): Promise<RateLimitResult>;
   close(): Promise<void>;
   ping(): Promise<void>;
 }
@@ -79,8 +88,8 @@ function windowResult(count: number, limit: number, resetMs: number, charged = t
 }
 
 function checkCost(cost: number): void {
-  if (!Number.isSafeInteger(cost) || cost < 1)
-    throw new RangeError(`cost must be an integer >= 1, got ${cost}`);
+  if (!Number.isSafeInteger(cost) || cost < 0)
+    throw new RangeError(`cost must be an integer >= 0, got ${cost}`);
 }
 
 /** The fixed window `now` falls in, shifted by `phase`: its index and the milliseconds until it ends. */
@@ -105,6 +114,8 @@ interface Counter {
 
 export class MemoryRateLimiter implements RateLimiter {
   private readonly counters = new Map<string, Counter>();
+  /** `distinct` sets: key → member → when its admission expires; least recently used first. */
+  private readonly sets = new Map<string, Map<string, number>>();
   private gcraCount = 0;
   private readonly sweeper: NodeJS.Timeout;
 
@@ -137,6 +148,8 @@ export class MemoryRateLimiter implements RateLimiter {
     const { index, resetMs } = fixedWindow(now, phase, windowMs);
     const id = `quota:${key}:${index}`;
     let counter = this.counters.get(id);
+    // A read: nothing is stored for a window nobody charged.
+    if (cost === 0) return windowResult(counter?.value ?? 0, limit, resetMs);
     if (!counter) {
       counter = { value: 0, expiresAt: now + resetMs, window: true };
       this.counters.set(id, counter);
@@ -149,9 +162,36 @@ export class MemoryRateLimiter implements RateLimiter {
     return windowResult(counter.value, limit, resetMs);
   }
 
+  async distinct(key: string, member: string, limit: number, windowMs: number): Promise<RateLimitResult> {
+    const now = this.now();
+    let set = this.sets.get(key);
+    if (set) {
+      for (const [held, expiresAt] of set) if (expiresAt <= now) set.delete(held);
+      // Most recently used last: the bound below forgets the least recently used sets first.
+      this.sets.delete(key);
+      this.sets.set(key, set);
+    } else {
+      set = new Map();
+      this.sets.set(key, set);
+      // Keys are chosen by clients (addresses): bounded like GCRA keys.
+      if (this.sets.size > this.maxKeys) this.sets.delete(this.sets.keys().next().value!);
+    }
+    if (set.has(member)) return { allowed: true, remaining: Math.max(0, limit - set.size), retryAfterMs: 0 };
+    if (set.size >= limit) {
+      const oldest = Math.min(...set.values());
+      return { allowed: false, remaining: 0, retryAfterMs: Math.max(1, Math.ceil(oldest - now)) };
+    }
+    set.set(member, now + windowMs);
+    return { allowed: true, remaining: limit - set.size, retryAfterMs: 0 };
+  }
+
   /** Forgets counters that say nothing any more; if still too many GCRA keys, the least recently hit ones. */
   private sweep() {
     const now = this.now();
+    for (const [key, set] of this.sets) {
+      for (const [held, expiresAt] of set) if (expiresAt <= now) set.delete(held);
+      if (set.size === 0) this.sets.delete(key);
+    }
     for (const [id, counter] of this.counters) {
       if (counter.expiresAt > now) continue;
       this.counters.delete(id);
@@ -168,6 +208,11 @@ export class MemoryRateLimiter implements RateLimiter {
   /** Counters held (for tests of the sweep). */
   get size(): number {
     return this.counters.size;
+  }
+
+  /** `distinct` sets held. */
+  get setCount(): number {
+    return this.sets.size;
   }
 
   async ping() {}
@@ -204,6 +249,9 @@ local limit = tonumber(ARGV[4])
 local shifted = now - phase
 local index = math.floor(shifted / window)
 local key = KEYS[1] .. ':' .. index
+if cost == 0 then
+  return {tonumber(redis.call('GET', key) or '0'), (index + 1) * window - shifted, 1}
+end
 local count = redis.call('INCRBY', key, cost)
 if count == cost then redis.call('PEXPIRE', key, window * 2) end
 if cost > 1 and count > limit then
@@ -212,7 +260,28 @@ end
 return {count, (index + 1) * window - shifted, 1}
 `;
 
+// Scores are when each member's admission expires (Redis's clock).
+const DISTINCT_LUA = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local limit = tonumber(ARGV[2])
+local window = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+local count = redis.call('ZCARD', KEYS[1])
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
+  return {1, math.max(0, limit - count), 0}
+end
+if count >= limit then
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  return {0, 0, math.max(1, math.ceil(tonumber(oldest[2]) - now))}
+end
+redis.call('ZADD', KEYS[1], now + window, ARGV[1])
+redis.call('PEXPIRE', KEYS[1], window)
+return {1, limit - count - 1, 0}
+`;
+
 type RedisCounters = Redis & {
+  slDistinct(key: string, member: string, limit: number, windowMs: number): Promise<[number, number, number]>;
   slGcra(key: string, limit: number, windowMs: number): Promise<[number, number, number]>;
   slWindow(
     key: string,
@@ -226,9 +295,16 @@ type RedisCounters = Redis & {
 export class RedisRateLimiter implements RateLimiter {
   private readonly redis: RedisCounters;
 
-  /** Keys are `<keyPrefix>rl:<key>` (GCRA) and `<keyPrefix>quota:<key>:<window index>` (fixed windows). */
+  /**
+   * Keys are `<keyPrefix>rl:<key>` (GCRA), `<keyPrefix>quota:<key>:<window index>` (fixed windows) and
+   * `<keyPrefix>set:<key>` (distinct members, a sorted set).
+   */
   constructor(url: string, keyPrefix: string) {
-    this.redis = counterClient(url, keyPrefix, { slGcra: GCRA_LUA, slWindow: WINDOW_LUA }) as RedisCounters;
+    this.redis = counterClient(url, keyPrefix, {
+      slGcra: GCRA_LUA,
+      slWindow: WINDOW_LUA,
+      slDistinct: DISTINCT_LUA,
+    }) as RedisCounters;
   }
 
   async connect(): Promise<void> {
@@ -251,6 +327,17 @@ export class RedisRateLimiter implements RateLimiter {
       limit,
     );
     return windowResult(count, limit, resetMs, charged === 1);
+  }
+
+  async distinct(key: string, member: string, limit: number, windowMs: number): Promise<RateLimitResult> {
+    if (!(limit >= 1) || !(windowMs > 0)) throw new RangeError('limit must be >= 1 and windowMs > 0');
+    const [allowed, remaining, retryAfterMs] = await this.redis.slDistinct(
+      `set:${key}`,
+      member,
+      limit,
+      windowMs,
+    );
+    return { allowed: allowed === 1, remaining, retryAfterMs };
   }
 
   async ping() {

@@ -39,7 +39,8 @@ const SAME_SITE: Record<string, string>[] = [
 ];
 
 beforeAll(async () => {
-  app = await buildTestApp({ config: trialTestConfig({ TRUST_PROXY: 'true' }) });
+  // Five requests an hour per address (the default is 30): the "busy" notice after a few.
+  app = await buildTestApp({ config: trialTestConfig({ TRUST_PROXY: 'true', TRIAL_LIMIT_PER_IP: '5' }) });
   await app.ready();
 });
 

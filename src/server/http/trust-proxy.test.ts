@@ -52,7 +52,7 @@ describe('POST /api/trial-requests behind a proxy', () => {
 });
 
 describe('X-Forwarded-For entries that are not bare addresses (issue 31)', () => {
-  // Default limit: TRIAL_LIMIT_PER_IP = 5 an hour. Before, each distinct string was a new client and a new bucket.
+  // TRIAL_LIMIT_PER_IP = 5 an hour here. Before, each distinct string was a new client and a new bucket.
   // One app per TRUST_PROXY value; its virtual clock moves two hours between cases, so each starts with full buckets.
   const apps = new Map<string, { app: FastifyInstance; clock: ReturnType<typeof virtualClock> }>();
   afterAll(async () => {
@@ -64,7 +64,7 @@ describe('X-Forwarded-For entries that are not bare addresses (issue 31)', () =>
     if (!entry) {
       const clock = virtualClock(Date.now());
       const app = await buildApp({
-        config: trialTestConfig({ TRUST_PROXY: trustProxy }),
+        config: trialTestConfig({ TRUST_PROXY: trustProxy, TRIAL_LIMIT_PER_IP: '5' }),
         log: false,
         now: clock.now,
         source: manualSource(),

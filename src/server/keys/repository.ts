@@ -64,6 +64,26 @@ export function usablePaidKeysOfMailbox(
   return lock ? query.orderBy(apiKeys.id).for('update') : query;
 }
 
+/**
+ * The mailbox identity's active trial keys that no newer key replaced (one, short of a race the trial service's lock
+ * prevents); `lock`: in id order, FOR UPDATE.
+ */
+export function usableTrialKeysOfMailbox(db: Database, identity: string, lock: boolean): Promise<KeyRow[]> {
+  const query = db
+    .select()
+    .from(apiKeys)
+    .where(
+      and(
+        eq(apiKeys.ownerIdentity, identity),
+        eq(apiKeys.kind, 'trial'),
+        isNull(apiKeys.revokedAt),
+        isNull(apiKeys.replacedBy),
+        gt(apiKeys.expiresAt, sql`now()`),
+      ),
+    );
+  return lock ? query.orderBy(apiKeys.id).for('update') : query;
+}
+
 /** Marks `oldId` replaced by `newId`; `revokeNow` also revokes it. */
 export async function markReplaced(
   db: Database,
@@ -75,25 +95,6 @@ export async function markReplaced(
     .update(apiKeys)
     .set(revokeNow ? { replacedBy: newId, revokedAt: sql`now()` } : { replacedBy: newId })
     .where(eq(apiKeys.id, oldId));
-}
-
-/** Revokes the identity's active trial keys; returns them. */
-export function revokeActiveTrialsOf(
-  db: Database,
-  identity: string,
-): Promise<{ id: number; prefix: string }[]> {
-  return db
-    .update(apiKeys)
-    .set({ revokedAt: sql`now()` })
-    .where(
-      and(
-        eq(apiKeys.ownerIdentity, identity),
-        eq(apiKeys.kind, 'trial'),
-        isNull(apiKeys.revokedAt),
-        sql`(${apiKeys.expiresAt} IS NULL OR ${apiKeys.expiresAt} > now())`,
-      ),
-    )
-    .returning({ id: apiKeys.id, prefix: apiKeys.prefix });
 }
 
 /** Sets the plan of the subscription's unrevoked keys; returns their ids. */
@@ -164,6 +165,7 @@ export async function latestTrialKeyOf(db: Database, identity: string) {
       prefix: apiKeys.prefix,
       ownerEmail: apiKeys.ownerEmail,
       expiresAt: apiKeys.expiresAt,
+      revokedAt: apiKeys.revokedAt,
       active: sql<boolean>`(${apiKeys.revokedAt} IS NULL AND ${apiKeys.expiresAt} > now())`,
       // Plain SQL names: Drizzle leaves columns unqualified in a one-table select, which the subquery would misread.
       delivered: sql<boolean>`EXISTS (SELECT 1 FROM email_outbox o WHERE o.api_key_id = api_keys.id
@@ -188,19 +190,6 @@ export async function insertTrialKey(
   return { id: row!.id, expiresAt: row!.expiresAt! };
 }
 
-/** Revokes the key `id`; returns when its expiry was reminded (undefined: no such key). */
-export async function revokeKey(
-  db: Database,
-  id: number,
-): Promise<{ expiryRemindedAt: Date | null } | undefined> {
-  const [previous] = await db
-    .update(apiKeys)
-    .set({ revokedAt: sql`now()` })
-    .where(eq(apiKeys.id, id))
-    .returning({ expiryRemindedAt: apiKeys.expiryRemindedAt });
-  return previous;
-}
-
 /** The keys of a mailbox identity or of the exact (normalised) address, newest first, for the operators. */
 export function keysOfMailbox(db: Database, identity: string, normalisedEmail: string) {
   return db
@@ -219,7 +208,9 @@ export function keysOfMailbox(db: Database, identity: string, normalisedEmail: s
 
 /**
  * Marks up to `limit` unrevoked, unreminded trial keys expiring in (now, until] as reminded at `now`, soonest first,
- * skipping keys another transaction holds (FOR UPDATE SKIP LOCKED); returns them.
+ * skipping keys another transaction holds (FOR UPDATE SKIP LOCKED); returns them. A trial whose mailbox holds a
+ * working paid key (a subscription with its address, decision 200) is not asked to subscribe: it waits, and is
+ * reminded if that key stops before the trial ends.
  */
 export function markTrialExpiryReminders(db: Database, now: Date, until: Date, limit: number) {
   const due = db
@@ -232,6 +223,9 @@ export function markTrialExpiryReminders(db: Database, now: Date, until: Date, l
         isNull(apiKeys.expiryRemindedAt),
         gt(apiKeys.expiresAt, now),
         lte(apiKeys.expiresAt, until),
+        // Plain SQL names: the outer table is unaliased, the subquery's is `p`.
+        sql`NOT EXISTS (SELECT 1 FROM api_keys p WHERE p.owner_identity = api_keys.owner_identity
+              AND p.kind = 'paid' AND p.revoked_at IS NULL AND (p.expires_at IS NULL OR p.expires_at > now()))`,
       ),
     )
     .orderBy(apiKeys.expiresAt)

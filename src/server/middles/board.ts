@@ -1,4 +1,4 @@
-import { MIDDLE_MIN_BOOKS } from '#domain/middles.ts';
+import { MIDDLE_MIN_BOOKS, type CentreChoice } from '#domain/middles.ts';
 import type { ScanOptions } from '#engine/scanner.ts';
 import type { MarketState, OddsStore } from '#engine/store.ts';
 import {
@@ -17,7 +17,9 @@ export type { MiddleRow } from '#engine/values.ts';
 // score distribution or the stat's model (src/domain/middles.ts, src/domain/prop-middles.ts), for
 // GET /v1/middles. Built like the EV board (src/server/ev/board.ts): computed from the store on request, once per
 // quantum per horizon (250 ms real time, 1 s delayed), the filters picking rows from it. A delayed reader sees each
-// price as it was at its horizon. Only prices the arbitrage scanner would use count (not suspended, not stale).
+// price as it was at its horizon. Only prices the arbitrage scanner would use count (not suspended, not stale). A
+// request naming a de-vig method or reference for the centres other than the default (multiplicative, the consensus:
+// issue 55, decision 206) reads a board of its own, once per quantum per horizon and choice.
 
 export interface MiddlesBoardResult {
   at: number;
@@ -32,7 +34,10 @@ export interface MiddlesBoardSource {
 }
 
 export class MiddlesBoard {
-  private readonly boards = new QuantumBoards((at, now) => this.compute(at, now));
+  private readonly boards = new QuantumBoards<MiddlesBoardResult, CentreChoice>(
+    (at, now, choice) => this.compute(at, now, choice),
+    (choice) => `${choice.method}|${choice.reference}`,
+  );
 
   constructor(
     private readonly engine: MiddlesBoardSource,
@@ -40,9 +45,12 @@ export class MiddlesBoard {
     private readonly minBooks = MIDDLE_MIN_BOOKS,
   ) {}
 
-  /** The board at `horizon` (undefined: real time at `now`), computed at most once per quantum (`QuantumBoards`). */
-  read(horizon: number | undefined, now: number): MiddlesBoardResult {
-    return this.boards.read(horizon, now);
+  /**
+   * The board at `horizon` (undefined: real time at `now`), computed at most once per quantum (`QuantumBoards`), its
+   * centres by `choice` (undefined: the default, multiplicative on the consensus).
+   */
+  read(horizon: number | undefined, now: number, choice?: CentreChoice): MiddlesBoardResult {
+    return this.boards.read(horizon, now, choice);
   }
 
   /** Boards computed (not served from the cache). */
@@ -50,7 +58,7 @@ export class MiddlesBoard {
     return this.boards.computed;
   }
 
-  compute(at: number | undefined, now: number): MiddlesBoardResult {
+  compute(at: number | undefined, now: number, choice?: CentreChoice): MiddlesBoardResult {
     const store = this.engine.storeAt(at);
     const instant = at ?? now;
     // Full-game spreads and totals, and over/under props, grouped by event.
@@ -67,8 +75,16 @@ export class MiddlesBoard {
       const event = store.event(eventId);
       if (!event) continue;
       if (markets.game.length > 0)
-        for (const row of eventMiddles(store, event, markets.game, at, instant, this.scan, this.minBooks)
-          .rows)
+        for (const row of eventMiddles(
+          store,
+          event,
+          markets.game,
+          at,
+          instant,
+          this.scan,
+          this.minBooks,
+          choice,
+        ).rows)
           rows.push(row);
       if (markets.props.length > 0)
         for (const row of eventPropMiddles(
@@ -79,6 +95,7 @@ export class MiddlesBoard {
           instant,
           this.scan,
           this.minBooks,
+          choice,
         ))
           rows.push(row);
     }

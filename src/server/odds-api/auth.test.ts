@@ -178,7 +178,7 @@ describe('per-plan rate limits on /v1', () => {
     expect((await get('/v1/leagues', b)).statusCode).toBe(200);
   });
 
-  it('/v1/me reports plan, limits, used and remaining consistently with the headers', async () => {
+  it('/v1/me reports plan, limits, used and remaining consistently with the headers, its own call not charged', async () => {
     const key = await createKey(app, 'starter');
     await get('/v1/leagues', key);
     const response = await get('/v1/me', key);
@@ -186,8 +186,8 @@ describe('per-plan rate limits on /v1', () => {
     const body = response.json();
     expect(body.plan).toEqual({ id: 'starter', name: 'Starter', real_time: false, delay_seconds: 120 });
     expect(body.limits).toEqual({ requests_per_minute: 30, stream_connections: 2 });
-    expect(body.usage.used).toBe(2);
-    expect(body.usage.remaining).toBe(28);
+    expect(body.usage.used).toBe(1);
+    expect(body.usage.remaining).toBe(29);
     expect(String(body.usage.remaining)).toBe(response.headers['x-ratelimit-remaining']);
     expect(body.key.prefix).toBe(key.slice(0, 14));
     expect(body.sgp_credits).toEqual({

@@ -7,7 +7,7 @@ import { HttpProblem } from '../http/problem.ts';
 import { isCredentialName, urlParameterNames } from '../http/redact.ts';
 import { absoluteUrl, ROUTES } from '#domain/site.ts';
 import type { ApiKeyRecord, BillingHoldReason, KeyProblemReason } from '../keys/service.ts';
-import { phaseOf } from './quota.ts';
+import { lineWindow } from './quota.ts';
 import { usageFamilyOf, type UsageFamily } from '#domain/usage.ts';
 
 // Authentication and per-key rate limits of the /v1 routes. The key comes in `X-Api-Key`; only the stream (for
@@ -41,8 +41,17 @@ declare module 'fastify' {
      * the quota is charged once the body is parsed, before it is validated.
      */
     requestCost?: number | ((request: FastifyRequest) => number);
+    /**
+     * The key's own account calls (GET /v1/me, GET /v1/me/usage, POST /v1/me/rotate, POST /v1/me/portal): free, so
+     * neither charged to the plan's per-minute quota nor counted in the usage (issue 56, decision 218), and limited
+     * apart, `ACCOUNT_CALLS_PER_MINUTE` per key line.
+     */
+    accountCall?: boolean;
   }
 }
+
+/** Account calls a key line may make per minute, apart from its plan's quota (decision 218). */
+export const ACCOUNT_CALLS_PER_MINUTE = 60;
 
 const REASONS: Record<KeyProblemReason, [code: string, detail: string]> = {
   missing: ['api-key-missing', 'Send your API key in the X-Api-Key header.'],
@@ -191,6 +200,8 @@ async function authenticate(
     }
     throw keyProblem(check.reason, check.key, app.apiKeys.billingGraceMs, app.config.SITE_URL);
   }
+  if (request.routeOptions.config.accountCall === true)
+    return admitAccountCall(app, request, reply, check.key);
   const cost = request.routeOptions.config.requestCost ?? 1;
   if (typeof cost === 'number') await charge(app, request, reply, check.key, cost);
   // A cost weighed by the body is charged once the body is parsed (the preValidation hook below).
@@ -221,13 +232,9 @@ async function charge(
   cost: number,
 ) {
   const limit = key.plan.requestsPerMinute;
-  const result = await app.rateLimiter.window(
-    `key:${key.id}`,
-    phaseOf(key.id, WINDOW_MS),
-    limit,
-    WINDOW_MS,
-    cost,
-  );
+  // The line's window (decision 202): a rotated key inherits the minute in progress.
+  const { counter, phase } = lineWindow('key', key, WINDOW_MS);
+  const result = await app.rateLimiter.window(counter, phase, limit, WINDOW_MS, cost);
   const resetSeconds = Math.max(1, Math.ceil(result.resetMs / 1000));
   const quota: Quota = { limit, remaining: result.remaining, resetSeconds, used: result.used };
   const headers = quotaHeaders(quota);
@@ -247,6 +254,49 @@ async function charge(
   // Usage by day and route family (decision 155): in memory, flushed in batches.
   app.usage.request(key.ledgerId, familyOf(request));
   void reply.headers(headers).header('cache-control', 'no-store');
+}
+
+/**
+ * An account call (decision 218): admitted by its own per-minute limit, never charged to the plan's quota nor counted
+ * in the usage; `request.quota` and the RateLimit headers are the plan's window as it stands (read, not charged).
+ */
+async function admitAccountCall(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  key: ApiKeyRecord,
+) {
+  const account = lineWindow('account', key, WINDOW_MS);
+  const own = await app.rateLimiter.window(
+    account.counter,
+    account.phase,
+    ACCOUNT_CALLS_PER_MINUTE,
+    WINDOW_MS,
+  );
+  if (!own.allowed) {
+    const retryAfter = Math.max(1, Math.ceil(own.resetMs / 1000));
+    throw new HttpProblem(
+      429,
+      'rate-limited',
+      'Too many requests',
+      `Account calls (/v1/me and its routes) do not count against the ${key.plan.name} plan's requests, and a key may make ${ACCOUNT_CALLS_PER_MINUTE} of them per minute. Retry in ${retryAfter} s.`,
+      { limit: ACCOUNT_CALLS_PER_MINUTE, retry_after_seconds: retryAfter },
+      { 'retry-after': String(retryAfter) },
+    );
+  }
+  const limit = key.plan.requestsPerMinute;
+  // The line's window (decision 202), read at cost 0.
+  const line = lineWindow('key', key, WINDOW_MS);
+  const plan = await app.rateLimiter.window(line.counter, line.phase, limit, WINDOW_MS, 0);
+  const quota: Quota = {
+    limit,
+    remaining: plan.remaining,
+    resetSeconds: Math.max(1, Math.ceil(plan.resetMs / 1000)),
+    used: plan.used,
+  };
+  request.apiKey = key;
+  request.quota = quota;
+  void reply.headers(quotaHeaders(quota)).header('cache-control', 'no-store');
 }
 
 /** Adds the hook to every route of the encapsulating context (register it inside the /v1 plugin). */

@@ -1,9 +1,13 @@
+import { readFileSync } from 'node:fs';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { coverage } from '#domain/coverage.ts';
 import { devigImplied, type DevigMethod } from '#domain/devig.ts';
 import { DOCS_ANCHORS, PLANS } from '#domain/plans.ts';
+import { FOOTER_NAV, HEADER_NAV } from '#domain/site-nav.ts';
+import { SPORTSBOOK_KEYS, SPORTSBOOKS } from '#domain/sportsbooks.ts';
 import {
   MeResponseSchema,
   RotationResponseSchema,
@@ -35,8 +39,9 @@ import { ClvRequestSchema, ClvResponseSchema, LinesResponseSchema } from '#domai
 import { API_PROBLEMS, problemExample } from '#domain/schemas/api/problems.ts';
 import { SgpResponseSchema } from '#domain/schemas/api/sgp.ts';
 import { buildTestApp } from '#tests/support/server/app.ts';
+import { createKey } from '#tests/support/server/odds-api.ts';
 import { trialTestConfig } from '#tests/support/server/trials.ts';
-import { KEY_PLACEHOLDER, QUICKSTART_PATHS } from './docs.ts';
+import { KEY_PLACEHOLDER, QUICKSTART_PATHS, renderDocs } from './docs.ts';
 import { COMPONENT_ORDER } from './plugin.ts';
 
 let app: FastifyInstance;
@@ -364,5 +369,140 @@ describe('GET /docs', () => {
       expect(html).toContain(asset);
       expect((await app.inject({ method: 'GET', url: asset })).statusCode).toBe(200);
     }
+  });
+});
+
+// Issue 56: the reference and the README count the books and leagues as the site does (src/domain/coverage.ts):
+// Hard Rock and Hard Rock Indiana are one book in two markets.
+describe('the coverage the reference and the README state', () => {
+  const words = coverage();
+
+  it('is coverage()’s words in the OpenAPI description and on /docs, and no other count of books', async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      info: { description: string };
+    };
+    expect(doc.info.description).toContain(
+      `${words.booksDetail} over ${words.leagues} (${words.leagueNames})`,
+    );
+    const html = (await app.inject({ method: 'GET', url: '/docs' })).body;
+    expect(html).toContain(words.booksDetail);
+    for (const text of [doc.info.description, html]) {
+      const counts = [...text.matchAll(/(\d+) sportsbooks/g)].map((match) => Number(match[1]));
+      expect(counts.length).toBeGreaterThan(0);
+      expect(counts.every((count) => count === words.bookCount)).toBe(true);
+    }
+  });
+
+  it('is coverage()’s words in the README', () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    expect(readme).toContain(`${words.booksDetail} and ${words.leagues}`);
+    const counts = [...readme.matchAll(/(\d+) sportsbooks/g)].map((match) => Number(match[1]));
+    expect(counts).toEqual([words.bookCount]);
+  });
+});
+
+// Issue 56: /docs says how answers are compressed, lists the books' keys, and wears the site's header and footer.
+describe('GET /docs (issue 56)', () => {
+  const page = async () => (await app.inject({ method: 'GET', url: '/docs' })).body;
+  /** The inner HTML of the first element `<tag …marker…>…</tag>`. */
+  const part = (html: string, open: string, close: string) => {
+    const start = html.indexOf(open);
+    expect(start, open).toBeGreaterThan(-1);
+    return html.slice(start, html.indexOf(close, start));
+  };
+  const hrefs = (html: string) => [...html.matchAll(/<a [^>]*href="([^"]+)"/g)].map((match) => match[1]!);
+  const words = (html: string) => html.replace(/<[^>]+>/g, '');
+
+  it('says that answers are gzip or brotli compressed and how to ask, and every curl call asks', async () => {
+    const html = await page();
+    const section = part(html, 'id="compression"', '<h2');
+    for (const text of ['Accept-Encoding', 'gzip', 'brotli', '--compressed', 'Content-Encoding'])
+      expect(section).toContain(text);
+    const curls = [...html.matchAll(/curl -sS[^\n]*/g)].map((match) => match[0]);
+    expect(curls.length).toBeGreaterThan(2);
+    for (const call of curls) if (!call.startsWith('curl -sSN')) expect(call).toContain('--compressed');
+  });
+
+  it('compresses as it says: /v1 JSON in brotli or gzip, /v1/odds in gzip', async () => {
+    const key = await createKey(app, 'enterprise');
+    const openapi = (encoding: string) =>
+      app.inject({ method: 'GET', url: '/openapi.json', headers: { 'accept-encoding': encoding } });
+    expect((await openapi('br, gzip')).headers['content-encoding']).toBe('br');
+    expect((await openapi('gzip')).headers['content-encoding']).toBe('gzip');
+    const v1 = (url: string) =>
+      app.inject({ method: 'GET', url, headers: { 'x-api-key': key, 'accept-encoding': 'br, gzip' } });
+    // Enough events for /v1/events to pass the 1 KiB under which nothing is compressed.
+    for (let index = 0; index < 12; index += 1)
+      app.engine.ingest({
+        kind: 'event',
+        sourceEventId: `compression-${index}`,
+        league: 'nba',
+        home: { name: `Home Team ${index}` },
+        away: { name: `Away Team ${index}` },
+        startsAt: Date.now() + 3_600_000,
+        live: false,
+      });
+    const url = '/v1/events?league=nba';
+    const plain = await app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.length).toBeGreaterThanOrEqual(1024);
+    expect((await v1(url)).headers['content-encoding']).toBe('br');
+    expect((await v1('/v1/odds?league=nba')).headers['content-encoding']).toBe('gzip');
+  });
+
+  it('lists every `books` key with its sportsbook, from the catalogue (Bovada is `bodog`)', async () => {
+    const html = await page();
+    const table = part(html, 'id="books"', '</table>');
+    for (const key of SPORTSBOOK_KEYS)
+      expect(table).toContain(
+        `<tr id="book-${key}"><td><code>${key}</code></td><td>${SPORTSBOOKS[key].displayName}</td>`,
+      );
+    expect(table).toContain('<tr id="book-bodog"><td><code>bodog</code></td><td>Bovada</td>');
+    expect(words(part(table, 'id="book-hardrock_in"', '</tr>'))).toContain('one sportsbook with hardrock');
+  });
+
+  it('has the site header: the pages’ header links, from src/domain/site-nav.ts', async () => {
+    const header = part(await page(), '<header class="site">', '</header>');
+    expect(header).toContain('<nav aria-label="Main">');
+    expect(hrefs(header)).toEqual([
+      HEADER_NAV.home.href,
+      ...HEADER_NAV.tools.links.map((link) => link.href),
+      ...HEADER_NAV.links.map((link) => link.href),
+    ]);
+    const text = words(header);
+    for (const link of [HEADER_NAV.tools, ...HEADER_NAV.tools.links, ...HEADER_NAV.links])
+      expect(text).toContain(link.label);
+  });
+
+  it('has the site footer, with "Manage Subscription" only where the server manages subscriptions', async () => {
+    const product = FOOTER_NAV.product;
+    const footer = part(await page(), '<footer class="site">', '</footer>');
+    const social = FOOTER_NAV.social.map((link) => link.href);
+    // This server has no Stripe: it manages no subscriptions, and the pages' footer hides the link too.
+    expect(hrefs(footer)).toEqual([
+      ...product.filter((link) => !link.whenSubscriptionsManaged).map((link) => link.href),
+      ...social,
+    ]);
+    for (const link of product.filter((link) => !link.whenSubscriptionsManaged))
+      expect(footer).toContain(`>${link.label}</a>`);
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as Parameters<
+      typeof renderDocs
+    >[0];
+    const managed = part(
+      renderDocs(doc, 'http://localhost', { manageSubscription: 'email' }),
+      '<footer class="site">',
+      '</footer>',
+    );
+    expect(hrefs(managed)).toEqual([...product.map((link) => link.href), ...social]);
+  });
+});
+
+describe('the README', () => {
+  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+
+  it('asks for compressed answers in every curl call (issue 56: the first one downloaded 2.1 MB uncompressed)', () => {
+    const calls = readme.split('\n').filter((line) => /^curl -/.test(line));
+    expect(calls.length).toBeGreaterThan(0);
+    for (const call of calls) expect(call).toContain('--compressed');
   });
 });

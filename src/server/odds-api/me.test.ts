@@ -9,6 +9,7 @@ import {
 import { USAGE_FAMILIES } from '#domain/usage.ts';
 import { emailOutbox, keyUsageDaily } from '../db/schema.ts';
 import { KEY_IN_TEXT } from '../keys/key-format.ts';
+import { ACCOUNT_CALLS_PER_MINUTE } from './auth.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
 import { createTrialKey, openRawStream } from '#tests/support/server/odds-api.ts';
 import { freePort, SmtpPeer, trialTestConfig, waitFor } from '#tests/support/server/trials.ts';
@@ -97,19 +98,19 @@ describe('GET /v1/me/usage', () => {
       sgp_credits: 0,
     });
     expect(body.days[2]!.requests).toBe(0);
-    // Today: the /v1/odds request and this very /v1/me/usage request, neither flushed yet.
-    expect(body.days[3]!.by_family).toEqual({ ...zero, odds: 1, account: 1 });
+    // Today: the /v1/odds request, not flushed yet; this very /v1/me/usage request is free and not counted.
+    expect(body.days[3]!.by_family).toEqual({ ...zero, odds: 1 });
     expect(await storedRows(record.ledgerId)).toEqual([]);
 
-    // Flushed: the same figures from the database, counted once (plus the next read itself).
+    // Flushed: the same figures from the database, counted once.
     await app.usage.flush();
-    expect((await storedRows(record.ledgerId)).length).toBe(6);
+    expect((await storedRows(record.ledgerId)).length).toBe(5);
     const after = await usage(plain, 4);
     expect(after.days[1]).toEqual(body.days[1]);
-    expect(after.days[3]!.by_family).toEqual({ ...zero, odds: 1, account: 2 });
+    expect(after.days[3]!.by_family).toEqual({ ...zero, odds: 1 });
     // A key of its own: another key's requests are not in it.
     const other = await ownKey();
-    expect((await usage(other.plain, 4)).days.map((entry) => entry.requests)).toEqual([0, 0, 0, 1]);
+    expect((await usage(other.plain, 4)).days.map((entry) => entry.requests)).toEqual([0, 0, 0, 0]);
   });
 
   it('shows 30 days by default and 1 to 90 on request; anything else is a 400 problem that counts nothing', async () => {
@@ -125,11 +126,50 @@ describe('GET /v1/me/usage', () => {
       expect(response.headers['content-type']).toContain('application/problem+json');
       expect(response.json().type).toMatch(/validation$/);
     }
-    // The refused reads were admitted against the quota, and count as account requests; the days are still zeros.
-    const today = (await usage(plain, 1)).days[0]!;
-    expect(today.by_family.account).toBe(3 + 6 + 1);
+    // The account's reads, refused or not, are free: nothing counted, nothing stored.
+    expect((await usage(plain, 1)).days[0]!.requests).toBe(0);
     await app.usage.flush();
-    expect((await storedRows(record.ledgerId)).every((row) => row.metric === 'req:account')).toBe(true);
+    expect(await storedRows(record.ledgerId)).toEqual([]);
+  });
+
+  it("leaves the account's own calls out of the usage and the per-minute quota (issue 56)", async () => {
+    const { plain } = await ownKey('pro');
+    expect((await get('/v1/odds?league=nba', plain)).statusCode).toBe(200);
+    for (let i = 0; i < 10; i += 1) {
+      expect((await get('/v1/me', plain)).statusCode).toBe(200);
+      expect((await get('/v1/me/usage?days=1', plain)).statusCode).toBe(200);
+    }
+    const me = MeResponseSchema.parse((await get('/v1/me', plain)).json());
+    expect(me.usage.used).toBe(1);
+    expect(me.usage.remaining).toBe(me.limits.requests_per_minute - 1);
+    const today = (await usage(plain, 1)).days[0]!;
+    expect(today.requests).toBe(1);
+    expect(today.by_family.odds).toBe(1);
+    expect(today.by_family.account).toBe(0);
+    // The next data request is the second of the minute.
+    const odds = await get('/v1/odds?league=nba', plain);
+    expect(odds.headers['x-ratelimit-remaining']).toBe(String(me.limits.requests_per_minute - 2));
+  });
+
+  it("still answers the account when the plan's minute is used up, and limits account calls apart (60 a minute)", async () => {
+    const { plain } = await ownKey('pro');
+    const limit = MeResponseSchema.parse((await get('/v1/me', plain)).json()).limits.requests_per_minute;
+    let refused = 0;
+    for (let i = 0; i <= limit; i += 1)
+      if ((await get('/v1/leagues', plain)).statusCode === 429) refused += 1;
+    expect(refused).toBe(1);
+    const me = await get('/v1/me', plain);
+    expect(me.statusCode).toBe(200);
+    expect(MeResponseSchema.parse(me.json()).usage.remaining).toBe(0);
+    // 2 account calls so far this minute; 58 more are admitted, the next is refused with a wait.
+    for (let i = 0; i < ACCOUNT_CALLS_PER_MINUTE - 2; i += 1)
+      expect((await get('/v1/me/usage?days=1', plain)).statusCode).toBe(200);
+    const over = await get('/v1/me', plain);
+    expect(over.statusCode).toBe(429);
+    expect(over.json().detail).toMatch(/Account calls/);
+    expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+    clock.advance(MINUTE);
+    expect((await get('/v1/me', plain)).statusCode).toBe(200);
   });
 
   it('counts stream minutes per started minute, while the stream is open and when it ends', async () => {
@@ -210,7 +250,7 @@ describe('POST /v1/me/rotate', () => {
     expect(today.by_family.odds).toBe(1);
     expect(today.by_family.arbs).toBe(1);
     expect(today.by_family.stream).toBe(1);
-    expect(today.by_family.account).toBe(3);
+    expect(today.by_family.account).toBe(0);
 
     // The notice: the new prefix, never the key; its outbox row carries no sealed key.
     const notice = await waitFor(() => peer.to(email)[0], 'the rotation notice');
@@ -234,6 +274,41 @@ describe('POST /v1/me/rotate', () => {
     expect(after.key.kind).toBe('trial');
     expect(after.key.expires_at).toBe(before.key.expires_at);
     expect((await get('/v1/me', trial.plain)).statusCode).toBe(401);
+  });
+
+  // Issue 55: a successor with a window of its own gave five rotations an hour about six times the plan's rate in one
+  // minute. The line shares one window: what the old key used this minute counts against the new key.
+  it('gives the new key only what is left of the old key’s minute, and the whole limit once that minute ends', async () => {
+    const { plain } = await ownKey('pro');
+    const limit = 100;
+    let last = await get('/v1/leagues', plain);
+    for (let i = 1; i < 90; i += 1) last = await get('/v1/leagues', plain);
+    expect(last.statusCode).toBe(200);
+    expect(last.headers['x-ratelimit-limit']).toBe(String(limit));
+    expect(last.headers['x-ratelimit-remaining']).toBe('10');
+    // The rotation itself is free (decision 218): 10 are left.
+    const rotated = await rotate(plain);
+    expect(rotated.statusCode).toBe(200);
+    const key = RotationResponseSchema.parse(rotated.json()).key;
+
+    const first = await get('/v1/leagues', key);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['x-ratelimit-remaining']).toBe('9');
+    expect(first.headers['x-ratelimit-reset']).toBe(last.headers['x-ratelimit-reset']);
+    for (let i = 0; i < 9; i += 1) expect((await get('/v1/leagues', key)).statusCode).toBe(200);
+    const refused = await get('/v1/leagues', key);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().type).toMatch(/rate-limited$/);
+    // A further rotation gets no fresh minute either: the newest key is refused like its line.
+    const again = await rotate(key);
+    expect(again.statusCode).toBe(200);
+    const newest = RotationResponseSchema.parse(again.json()).key;
+    expect((await get('/v1/leagues', newest)).statusCode).toBe(429);
+
+    clock.advance(Number(refused.headers['retry-after']) * 1000);
+    const next = await get('/v1/leagues', newest);
+    expect(next.statusCode).toBe(200);
+    expect(next.headers['x-ratelimit-remaining']).toBe(String(limit - 1));
   });
 
   it('allows 5 rotations an hour for a key and its successors, then 429 with Retry-After, changing nothing', async () => {

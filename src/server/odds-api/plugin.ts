@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { coverage } from '#domain/coverage.ts';
 import { SITE } from '#domain/site.ts';
 import { sendNotFound } from '../http/not-found.ts';
 import { apiAuthPlugin } from './auth.ts';
@@ -41,7 +42,7 @@ export interface ApiPluginOptions {
 export const OPENAPI_INFO = {
   title: `${SITE.brand} Odds API`,
   version: '1.0.0',
-  description: `Real-time and delayed sports betting odds from 15 sportsbooks, arbitrage opportunities, and a server-sent events stream. Authenticate with the \`X-Api-Key\` header. Every answer carries \`RateLimit-Policy\`, \`RateLimit\` and \`X-RateLimit-Limit/Remaining/Reset\`; errors are RFC 9457 \`application/problem+json\` with a stable \`type\`.`,
+  description: `Real-time and delayed sports betting odds from ${coverage().booksDetail} over ${coverage().leagues} (${coverage().leagueNames}), arbitrage opportunities, and a server-sent events stream. Authenticate with the \`X-Api-Key\` header. Every answer carries \`RateLimit-Policy\`, \`RateLimit\` and \`X-RateLimit-Limit/Remaining/Reset\`; errors are RFC 9457 \`application/problem+json\` with a stable \`type\`.`,
 };
 
 /**
@@ -80,7 +81,7 @@ export const COMPONENT_ORDER = [
     'MovementSeries',
   ],
   ...['Fair', 'OpeningLine', 'CurrentLine', 'MarketLines', 'ClvBet', 'ClvResult'],
-  ...['Me', 'Usage', 'KeyRotation', 'Problem'],
+  ...['Me', 'Usage', 'KeyRotation', 'BillingPortal', 'Problem'],
 ];
 
 /** The converter's document with its named schemas sorted by `COMPONENT_ORDER` (names it lacks keep their order, last). */

@@ -46,12 +46,11 @@ describe('usage counted on two instances', () => {
     expect(today.by_family.odds).toBe(105);
     expect(today.by_family.events).toBe(20);
     expect(today.by_family.arbs).toBe(35);
-    // The read on A itself, not yet flushed.
-    expect(today.by_family.account).toBe(1);
-    expect(today.requests).toBe(161);
-    // B sees the same once A flushed its read, plus its own read.
+    // The reads themselves are free (decision 218): not counted on either instance.
+    expect(today.by_family.account).toBe(0);
+    expect(today.requests).toBe(160);
     await a.usage.flush();
-    expect((await usageToday(b, key)).requests).toBe(162);
+    expect((await usageToday(b, key)).requests).toBe(160);
   });
 });
 
@@ -77,12 +76,39 @@ describe('POST /v1/me/rotate on two instances', () => {
     const old = await get(b, '/v1/me', key);
     expect(old.statusCode).toBe(401);
     expect(old.json().type).toMatch(/api-key-revoked$/);
-    // The new key works on B, with the line's history: B's own request before the rotation, counted there.
+    // The new key works on B, with the line's history: the stream opened on B before the rotation, counted there (the
+    // account calls are free).
     expect((await get(b, '/v1/me', fresh)).statusCode).toBe(200);
     await Promise.all([a.usage.flush(), b.usage.flush()]);
     const today = await usageToday(a, fresh);
-    expect(today.by_family.account).toBe(4);
+    expect(today.by_family.account).toBe(0);
     expect(today.by_family.stream).toBe(1);
     stream.abort();
+  });
+
+  // Issue 55, decision 202: the line shares one window in Redis, whichever instance counts.
+  it('gives the new key, on the other instance, only what is left of the old key’s minute', async () => {
+    const { a, b } = instances;
+    const key = await createKey(a, 'pro');
+    // Redis keeps real time: start in a fresh window rather than straddle one.
+    let probe = await get(a, '/v1/leagues', key);
+    if (Number(probe.headers['x-ratelimit-reset']) < 20) {
+      await new Promise((resolve) =>
+        setTimeout(resolve, Number(probe.headers['x-ratelimit-reset']) * 1000 + 200),
+      );
+      probe = await get(a, '/v1/leagues', key);
+    }
+    expect(probe.headers['x-ratelimit-remaining']).toBe('99');
+    for (let i = 0; i < 59; i += 1) expect((await get(a, '/v1/leagues', key)).statusCode).toBe(200);
+    // The rotation is free (decision 218): 40 are left.
+    const rotated = await a.inject({ method: 'POST', url: '/v1/me/rotate', headers: { 'x-api-key': key } });
+    expect(rotated.statusCode).toBe(200);
+    const fresh = rotated.json().key as string;
+    const first = await get(b, '/v1/leagues', fresh);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['x-ratelimit-remaining']).toBe('39');
+    const rest = await Promise.all(Array.from({ length: 45 }, () => get(b, '/v1/leagues', fresh)));
+    expect(rest.filter((response) => response.statusCode === 200)).toHaveLength(39);
+    expect(rest.filter((response) => response.statusCode === 429)).toHaveLength(6);
   });
 });

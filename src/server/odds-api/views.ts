@@ -1,6 +1,6 @@
 import { toEventDto, toPlayerDto } from '#domain/event-dto.ts';
 import { specLabel, specOutcomeLabel } from '#domain/market-labels.ts';
-import { type BookPrice, type MarketType, type OddsEvent, type Period } from '#domain/markets.ts';
+import { sideId, type BookPrice, type MarketType, type OddsEvent, type Period } from '#domain/markets.ts';
 import { formatAmerican, roundTo } from '#domain/odds.ts';
 import { normalizePlayerName } from '#domain/player-matching.ts';
 import type { Player, PropStatKey } from '#domain/props.ts';
@@ -67,6 +67,10 @@ export type FilterValue = string | boolean | ReadonlySet<string> | undefined;
  * cache, the stream's filter groups and their shared snapshots): sets are sorted, so `books=a,b` and `books=b,a` are one
  * key, and an absent filter is null. Each caller passes its filters in one fixed order.
  */
+/** A number filter as `filterKey` takes it: `2` and `2.0` parse to one number and give one key. */
+export const numberKey = (value: number | undefined): string | undefined =>
+  value === undefined ? undefined : String(value);
+
 export function filterKey(values: readonly FilterValue[]): string {
   return JSON.stringify(
     values.map((value) => (typeof value === 'object' ? [...value].sort() : (value ?? null))),
@@ -286,6 +290,23 @@ export function filterArbs(arbs: readonly Arb[], store: OddsStore, filters: ArbF
     if (filters.league !== undefined && store.event(arb.event.id)?.league !== filters.league) return false;
     return true;
   });
+}
+
+/**
+ * The store's market an arb was found in, by its first side's id (the hash of the market's key, outcome and book: see
+ * `sideId`); undefined when the store no longer holds it. The feed's Arb carries the market's type and label only, so
+ * the stream's filters on period, stat and player find the market here (issue 56).
+ */
+export function arbMarket(store: OddsStore, arb: Arb): MarketState | undefined {
+  const side = arb.sides[0];
+  if (!side) return undefined;
+  const book = side.sportsbook as SportsbookKey;
+  for (const market of store.markets(arb.event.id)) {
+    if (arb.market_type !== undefined && market.spec.type !== arb.market_type) continue;
+    for (const outcome of market.outcomes)
+      if (sideId(arb.event.id, market.spec, outcome, book) === side.id) return market;
+  }
+  return undefined;
 }
 
 /**

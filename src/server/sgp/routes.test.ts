@@ -253,6 +253,53 @@ describe('POST /v1/sgp credits', () => {
   });
 });
 
+// Issue 55: a key with no credits left must not cost the pricing work. The credit is checked first, so what pricing
+// would refuse (legs, the event) is answered with the credit refusal, and nothing is priced.
+describe('POST /v1/sgp without credits left', () => {
+  it('answers 402 before any pricing: legs pricing would refuse (422) and an unknown event (404) get the credit refusal', async () => {
+    const { id } = boardEvent();
+    const key = await createKey(app, 'elite');
+    priced(await post({ event_id: id, legs: sgpThreeLegs(id) }, key));
+    const record = await app.apiKeys.authenticate(key);
+    if (!record.ok) throw new Error('key refused');
+    const { month, resetsAt } = monthOf(clock.now());
+    await setSgpCreditsUsed(app, record.key.id, month, 10_000);
+    const requests = [
+      // Both sides of one market: pricing refuses it with 422 sgp-conflicting-legs.
+      {
+        event_id: id,
+        legs: [
+          { market: 'total', line: 221.5, outcome: 'over' },
+          { market: 'total', line: 221.5, outcome: 'under' },
+        ],
+      },
+      // No such event: 404.
+      {
+        event_id: 'nba-nobody-20991231',
+        legs: [
+          { market: 'moneyline', outcome: 'home' },
+          { market: 'total', line: 221.5, outcome: 'over' },
+        ],
+      },
+      // A parlay pricing would answer.
+      { event_id: id, legs: sgpThreeLegs(id) },
+    ];
+    for (const body of requests) {
+      const response = await post(body, key);
+      expect(response.statusCode, response.body).toBe(402);
+      expect(response.json()).toMatchObject({
+        type: 'https://sharpline.io/problems/sgp-credits-exhausted',
+        used: 10_000,
+        remaining: 0,
+        resets_at: resetsAt.toISOString(),
+      });
+      expect(response.headers['x-sgp-credits-remaining']).toBe('0');
+    }
+    const me = await app.inject({ method: 'GET', url: '/v1/me', headers: { 'x-api-key': key } });
+    expect(me.json().sgp_credits).toMatchObject({ used: 10_000, remaining: 0 });
+  });
+});
+
 describe('POST /v1/sgp refusals spend no credit', () => {
   async function remaining(): Promise<number> {
     const me = await app.inject({ method: 'GET', url: '/v1/me', headers: { 'x-api-key': elite } });

@@ -3,19 +3,20 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { formatAmericanAtMost } from '#domain/odds.ts';
 import { API_FEATURES } from '#domain/plans.ts';
 import { ProblemSchema } from '#domain/schemas/api/common.ts';
-import { SgpRequestSchema, SgpResponseSchema } from '#domain/schemas/api/sgp.ts';
+import { SgpRequestSchema, SgpResponseSchema, type SgpRequest } from '#domain/schemas/api/sgp.ts';
 import { bookSgpDecimal, calibrateSgp, jointProbability, sgpMargin, type SgpModelLeg } from '#domain/sgp.ts';
 import { SGP_BOOKS } from '#engine/sources/simulation/models.ts';
+import { describeError } from '../http/log-safe.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { requireFeature } from '../odds-api/auth.ts';
 import { COMMON_ERRORS, eventNotFound, security, tags } from '../odds-api/routes/common.ts';
 import { fairChoice } from '../odds-api/history-reads.ts';
 import { CalibrationCache, priceParlay, resolveLegs } from './sgp-pricing.ts';
 
-// POST /v1/sgp (Elite, Enterprise; issue 16, decisions 127–129): prices a same-game parlay of 2–10 legs. In this order,
-// so that only a priced answer spends a credit: the plan (403), the body (400), the event (404), the legs (422), the
-// price, then the credit (402 when the month's are spent). Every answer to a known key carries
-// X-SGP-Credits-Remaining.
+// POST /v1/sgp (Elite, Enterprise; issue 16, decisions 127–129): prices a same-game parlay of 2–10 legs. In this order:
+// the plan (403), the body (400), the credit (402 when the month's are spent: nothing is priced, decision 203), the
+// event (404), the legs (422), the price. A refusal after the credit gives it back, so only a priced answer spends
+// one. Every answer to a known key carries X-SGP-Credits-Remaining.
 
 export const SGP_CREDITS_HEADER = 'x-sgp-credits-remaining';
 
@@ -54,6 +55,26 @@ export async function sgpRoutes(app: FastifyInstance, options: { now?: () => num
   const now = options.now ?? Date.now;
   const calibrations = new CalibrationCache();
 
+  /** The parlay on the live board now: 404 for an event gone, 422 for legs it cannot price. */
+  function price(body: SgpRequest) {
+    const at = now();
+    const eventState = app.engine.store.eventState(body.event_id);
+    if (!eventState) throw eventNotFound(body.event_id);
+    const choice = fairChoice(app.config.CLV_REFERENCE_BOOK, body);
+    const legs = resolveLegs(app.engine.store, eventState, body.legs, at, choice);
+    const calibration = calibrations.get(eventState, at, choice);
+    const priced = priceParlay(
+      calibration,
+      eventState,
+      legs,
+      app.oddsSource.sgp,
+      body.books ? new Set(body.books) : undefined,
+      app.oddsSource.name,
+      at,
+    );
+    return { ...priced, reference: choice.reference, devig: choice.method };
+  }
+
   /** The header on answers that did not set it (refusals before the spend): the key's remaining credits. */
   async function creditsHeader(request: FastifyRequest, reply: FastifyReply) {
     if (reply.hasHeader(SGP_CREDITS_HEADER) || !request.apiKey) return;
@@ -75,7 +96,7 @@ export async function sgpRoutes(app: FastifyInstance, options: { now?: () => num
           '',
           workedExample(),
           '',
-          'Refused without spending a credit: legs that cannot all win together (both sides of a market, an over and an under of one stat whose lines leave no room, a leg of another event: 422 `sgp-conflicting-legs`, naming the legs in `legs`), unknown markets or sides and legs no book offers now (422), an unknown or finished event (404). When the month’s credits are spent: 402 `sgp-credits-exhausted` with `resets_at`.',
+          'Refused without spending a credit: legs that cannot all win together (both sides of a market, an over and an under of one stat whose lines leave no room, a leg of another event: 422 `sgp-conflicting-legs`, naming the legs in `legs`), unknown markets or sides and legs no book offers now (422), an unknown or finished event (404). When the month’s credits are spent: 402 `sgp-credits-exhausted` with `resets_at`, whatever the legs (the credits are checked before the parlay is priced).',
         ].join('\n'),
         body: SgpRequestSchema,
         response: {
@@ -106,26 +127,17 @@ export async function sgpRoutes(app: FastifyInstance, options: { now?: () => num
     },
     async (request, reply) => {
       requireFeature(request, API_FEATURES.sameGameParlays);
+      const key = request.apiKey!;
       const body = request.body;
-      const at = now();
-      const eventState = app.engine.store.eventState(body.event_id);
-      if (!eventState) throw eventNotFound(body.event_id);
-      const choice = fairChoice(app.config.CLV_REFERENCE_BOOK, body);
-      const legs = resolveLegs(app.engine.store, eventState, body.legs, at, choice);
-      const calibration = calibrations.get(eventState, at, choice);
-      const priced = priceParlay(
-        calibration,
-        eventState,
-        legs,
-        app.oddsSource.sgp,
-        body.books ? new Set(body.books) : undefined,
-        app.oddsSource.name,
-        at,
+      // The credit first (issue 55, decision 203): a key with none left costs no pricing; a refusal below (404, 422)
+      // gives the credit back.
+      const spend = await app.sgpCredits.spendFor(
+        key,
+        () => price(body),
+        (error) => request.log.error({ error: describeError(error) }, 'sgp credit not given back'),
       );
-      const spend = await app.sgpCredits.spend(request.apiKey!);
       reply.header(SGP_CREDITS_HEADER, String(spend.remaining));
       const resetsAt = spend.resetsAt.toISOString();
-      if (spend.spent) app.usage.sgpCredit(request.apiKey!.ledgerId);
       if (!spend.spent) {
         if (spend.reason === 'not-in-plan') requireFeature(request, API_FEATURES.sameGameParlays);
         throw new HttpProblem(
@@ -136,10 +148,9 @@ export async function sgpRoutes(app: FastifyInstance, options: { now?: () => num
           { limit: spend.limit, used: spend.used, remaining: 0, resets_at: resetsAt },
         );
       }
+      app.usage.sgpCredit(key.ledgerId);
       return {
-        ...priced,
-        reference: choice.reference,
-        devig: choice.method,
+        ...spend.value,
         credits: { used: spend.used, remaining: spend.remaining, resets_at: resetsAt },
       };
     },

@@ -33,6 +33,10 @@ export type SgpSpend =
   | ({ spent: true } & SgpCreditState)
   | ({ spent: false; reason: 'not-in-plan' | 'exhausted' } & SgpCreditState);
 
+/** A spend for some work: refused (the work did not run), or spent with the work's value. */
+export type SgpSpendFor<T> =
+  Extract<SgpSpend, { spent: false }> | (Extract<SgpSpend, { spent: true }> & { value: T });
+
 /** One month of a key's ledger as operators see it: `limit` = `included` (the plan's allowance) + `granted`. */
 export interface SgpMonthUsage extends SgpCreditState {
   included: number;
@@ -253,8 +257,30 @@ export class SgpCredits {
   }
 
   /**
-   * Gives back one credit of `month` (`YYYY-MM`, the `month` of the spend being undone), never going below 0: the
-   * route calls it when pricing fails after the spend.
+   * One credit for `work` (issue 55, decision 203): the credit is spent first, so a key whose month is spent (or whose
+   * plan has none) is refused before `work` runs and costs nothing more; when `work` throws (the request refused, or
+   * failing), the credit is given back and the error rethrown, so that only an answered request costs a credit. A
+   * refund that fails goes to `onRefundFailed` (the credit stays spent, as after a crash: decision 128) and the work's
+   * error is still the one thrown.
+   */
+  async spendFor<T>(
+    key: ApiKeyRecord,
+    work: () => T | Promise<T>,
+    onRefundFailed: (error: unknown) => void,
+  ): Promise<SgpSpendFor<T>> {
+    const spend = await this.spend(key);
+    if (!spend.spent) return spend;
+    try {
+      return { ...spend, value: await work() };
+    } catch (error) {
+      await this.refund(key, spend.month).catch(onRefundFailed);
+      throw error;
+    }
+  }
+
+  /**
+   * Gives back one credit of `month` (`YYYY-MM`, the `month` of the spend being undone), never going below 0:
+   * `spendFor` calls it when the work fails after the spend.
    */
   async refund(key: ApiKeyRecord, month: string): Promise<void> {
     const parsed = parseMonth(month);

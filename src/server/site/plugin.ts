@@ -155,6 +155,16 @@ export async function loadSite(
   return { pages, assets, builtAt: (await stat(path.join(buildDir, 'index.html'))).mtime };
 }
 
+/**
+ * The query string of a request's URL as it came (`?…`; '' when there is none or it is empty), for a redirect that
+ * keeps it (issue 55). Node's parser answers 400 to a request line with other than printable ASCII, so it is a valid
+ * Location as it is; it only ever follows a path of our own, so it cannot make the target leave the site.
+ */
+function queryOf(url: string): string {
+  const at = url.indexOf('?');
+  return at < 0 || at === url.length - 1 ? '' : url.slice(at);
+}
+
 export const sitePlugin = fp(
   async (app: FastifyInstance, { site }: { site: SiteFiles }) => {
     const { pages } = site;
@@ -171,7 +181,10 @@ export const sitePlugin = fp(
       const page = pages.get(pagePath)!;
       app.get(pagePath, (request, reply) => sendPage(request, reply, page));
       if (pagePath !== '/') {
-        app.get(`${pagePath}/`, (_request, reply) => reply.redirect(pagePath, 301));
+        // The query string comes along (Stripe returns to `/welcome/?session_id=…`); the path is the page's own.
+        app.get(`${pagePath}/`, (request, reply) =>
+          reply.redirect(`${pagePath}${queryOf(request.url)}`, 301),
+        );
       }
     }
 

@@ -3,7 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, emailOutbox } from '../db/schema.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
-import { checkoutSession, signedEvent, stripeEnv, stripeId } from '#tests/support/server/stripe.ts';
+import {
+  checkoutSession,
+  signedEvent,
+  stripeEnv,
+  stripeId,
+  subscription,
+} from '#tests/support/server/stripe.ts';
 import { freePort, SmtpPeer, trialBody, trialTestConfig, waitFor } from '#tests/support/server/trials.ts';
 
 // "Your trial ends soon" (issue 33, decision 151): one email per trial key about a day before it expires, through the
@@ -81,7 +87,7 @@ describe('trial expiry reminders', () => {
     const body = text(reminder!.raw);
     expect(body).toMatch(/stops working at/);
     expect(body).toContain(`https://example.test/sports-betting-api#email=${encodeURIComponent(email)}`);
-    expect(body).toContain('the trial key stops when it does');
+    expect(body).toContain('the trial key keeps working until its end');
 
     // The passes that follow, to the last hour of the trial and past its end, send nothing more.
     for (const at of [6 * DAY + 2 * HOUR, 7 * DAY - 10 * 60_000, 7 * DAY + HOUR]) {
@@ -97,25 +103,33 @@ describe('trial expiry reminders', () => {
     clock.set(start);
   });
 
-  it('does not remind a trial whose key stopped because its owner subscribed', async () => {
+  it('does not ask a trial whose mailbox holds a working paid key to subscribe, and does once that key is cancelled', async () => {
     const start = clock.now();
     const email = await trial();
-    const now = Math.floor(clock.now() / 1000);
-    const paid = signedEvent(
-      'checkout.session.completed',
-      checkoutSession({ subscription: stripeId('sub'), customer: stripeId('cus'), email, plan: 'pro' }),
-      { timestamp: now, created: now },
-    );
-    const delivered = await app.inject({
-      method: 'POST',
-      url: '/api/stripe/webhook',
-      headers: paid.headers,
-      payload: paid.payload,
-    });
-    expect(delivered.statusCode).toBe(200);
+    const ids = { subscription: stripeId('sub'), customer: stripeId('cus') };
+    const deliver = async (type: string, object: Record<string, unknown>) => {
+      const now = Math.floor(clock.now() / 1000);
+      const delivery = signedEvent(type, object, { timestamp: now, created: now });
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/stripe/webhook',
+        headers: delivery.headers,
+        payload: delivery.payload,
+      });
+      expect(response.statusCode).toBe(200);
+    };
+    await deliver('checkout.session.completed', checkoutSession({ ...ids, email, plan: 'pro' }));
     clock.set(start + 6 * DAY + HOUR);
     await app.trialReminders.runOnce();
     expect(await queuedReminders(email)).toBe(0);
+    // The subscription is cancelled (whoever bought it): the trial, still running, is reminded of its end.
+    await deliver(
+      'customer.subscription.deleted',
+      subscription({ id: ids.subscription, customer: ids.customer, status: 'canceled' }),
+    );
+    clock.set(start + 6 * DAY + 2 * HOUR);
+    expect(await app.trialReminders.runOnce()).toBe(1);
+    expect(await queuedReminders(email)).toBe(1);
     clock.set(start);
   });
 

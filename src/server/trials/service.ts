@@ -12,18 +12,21 @@ import {
   type EmailPayload,
 } from '../db/schema.ts';
 import { generateKey } from '../keys/key-format.ts';
-import { insertTrialKey, keysOfMailbox, latestTrialKeyOf, revokeKey } from '../keys/repository.ts';
+import { insertTrialKey, keysByIds, keysOfMailbox, latestTrialKeyOf } from '../keys/repository.ts';
+import { issueSuccessor, type Retire } from '../keys/successor.ts';
 import { queueEmail, type QueueArgs, type Tx } from '../email/queue.ts';
 import type { Secrets } from '../secrets.ts';
 import { emailIdentity } from '../keys/email-identity.ts';
 
 // Trial requests: one transaction stores the request, issues the trial key (or not) and queues the email.
-// Rules (docs/product.md §12; docs/decisions/021, 026, 028): a key lives 7 days with the Pro plan's limits; one trial per mailbox
-// identity (emailIdentity); a new request while the trial is active never invalidates a delivered key: it queues a
-// reminder (prefix and expiry, never the key); only a key whose email was lost (failed, or its sealed copy expired) is
-// rotated, since nobody can hold it; after the trial ended, the request is refused by email.
+// Rules (docs/product.md §12; docs/decisions/021, 026, 028, 217): a key lives 7 days with the Pro plan's limits; one
+// trial per mailbox identity (emailIdentity). A new request while the trial is active emails a successor key (keys are
+// stored only as hashes, so the key sent earlier cannot be sent again): the key already delivered keeps working until
+// the new one is first used, so someone typing another's address cannot cut them off (decision 026); a key whose email
+// was lost (failed, or its sealed copy expired) is revoked at once, since nobody can hold it. After the trial ended,
+// the request is refused by an email saying why. The answer is the same in every case (decision 217).
 
-export type TrialOutcome = 'issued' | 'reminded' | 'rotated' | 'refused' | 'duplicate';
+export type TrialOutcome = 'issued' | 'resent' | 'rotated' | 'refused' | 'duplicate';
 
 /** A repeat of the same payload for the same address within this window is the same submission. */
 export const DUPLICATE_WINDOW_SECONDS = 10;
@@ -71,16 +74,8 @@ export class TrialService {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`trial:${identity}`}, 0))`);
   }
 
-  /**
-   * Issues a trial key for `email` that expires at `expiresAt`; the plain key leaves only through the email.
-   * `expiryRemindedAt`: a rotated key keeps its predecessor's, so a trial is reminded of its end once (decision 151).
-   */
-  private async insertTrialKey(
-    tx: Tx,
-    email: string,
-    expiresAt: Date | SQL,
-    expiryRemindedAt: Date | null = null,
-  ) {
+  /** Issues a trial key for `email` that expires at `expiresAt`; the plain key leaves only through the email. */
+  private async insertTrialKey(tx: Tx, email: string, expiresAt: Date | SQL) {
     const key = generateKey('trial');
     const row = await insertTrialKey(tx, {
       prefix: key.prefix,
@@ -89,15 +84,17 @@ export class TrialService {
       ownerEmail: email,
       ownerIdentity: emailIdentity(email),
       expiresAt,
-      expiryRemindedAt,
     });
     return { key, id: row.id, expiresAt: row.expiresAt };
   }
 
-  /** Revokes `previousId` and issues a key with the same expiry (never extended). */
-  private async rotate(tx: Tx, email: string, previousId: number, expiresAt: Date) {
-    const previous = await revokeKey(tx, previousId);
-    return this.insertTrialKey(tx, email, expiresAt, previous?.expiryRemindedAt ?? null);
+  /**
+   * The successor of the trial key `id` (same expiry, never extended; same usage line): the old key is revoked `now`,
+   * or works until the new one is first used.
+   */
+  private async successor(tx: Tx, id: number, retire: Retire) {
+    const [old] = await keysByIds(tx, [id]);
+    return issueSuccessor(tx, old!, retire);
   }
 
   async submit(
@@ -142,25 +139,27 @@ export class TrialService {
           expiresAt: issued.expiresAt.toISOString(),
           plan: TRIAL.planId,
         };
-      } else if (latest.active && latest.expiresAt && latest.delivered) {
-        // Anyone can type anyone's address: the delivered key stays valid, the owner is reminded of it.
-        outcome = 'reminded';
-        keyId = latest.id;
-        payload = { keyPrefix: latest.prefix, expiresAt: latest.expiresAt.toISOString(), plan: TRIAL.planId };
       } else if (latest.active && latest.expiresAt) {
-        outcome = 'rotated';
-        const { key, id } = await this.rotate(tx, email, latest.id, latest.expiresAt);
-        keyId = id;
+        // The key sent earlier cannot be sent again (only its hash is stored): a successor is. A delivered key keeps
+        // working until the new one is first used (anyone can type anyone's address); one nobody can hold goes now.
+        outcome = latest.delivered ? 'resent' : 'rotated';
+        const { key, row } = await this.successor(tx, latest.id, latest.delivered ? 'on-first-use' : 'now');
+        keyId = row.id;
         plainKey = key.plain;
         payload = {
           keyPrefix: key.prefix,
           previousPrefix: latest.prefix,
           expiresAt: latest.expiresAt.toISOString(),
           plan: TRIAL.planId,
+          ...(latest.delivered ? { previousUntilFirstUse: true } : {}),
         };
       } else {
         outcome = 'refused';
-        payload = { expiresAt: latest.expiresAt?.toISOString() };
+        // When it ended: its expiry, or when it was revoked (by an operator, say) if sooner.
+        const ended = [latest.expiresAt, latest.revokedAt]
+          .filter((at) => at !== null)
+          .sort((a, b) => a.getTime() - b.getTime())[0];
+        payload = { expiresAt: ended?.toISOString() };
       }
 
       const [stored] = await tx
@@ -179,20 +178,23 @@ export class TrialService {
           promotekitReferral: request.promotekit_referral ?? null,
           clientIpHash: this.secrets.hashAddress(clientAddress),
           payloadHash: hash,
-          status: outcome,
+          // Both kinds of successor are stored as `rotated` (the column's values predate `resent`).
+          status: outcome === 'resent' ? 'rotated' : outcome,
           apiKeyId: keyId,
         })
         .returning({ id: trialRequests.id });
       const requestId = stored!.id;
+      // A key goes only to the address its trial was issued to (another spelling may be another mailbox elsewhere).
+      const to = outcome === 'resent' || outcome === 'rotated' ? latest!.ownerEmail : email;
       const kinds: Record<typeof outcome, EmailKind> = {
         issued: 'trial-issued',
-        reminded: 'trial-reminder',
+        resent: 'trial-key-again',
         rotated: 'trial-rotated',
         refused: 'trial-refused',
       };
       const emailId = await this.queueEmail(tx, {
         kind: kinds[outcome],
-        to: email,
+        to,
         payload,
         key: plainKey,
         apiKeyId: keyId ?? undefined,
@@ -290,7 +292,8 @@ export class TrialService {
           detail: latest ? 'the trial has ended; nothing to resend' : 'no trial for this address',
         };
       }
-      const { key, id } = await this.rotate(tx, latest.ownerEmail, latest.id, latest.expiresAt);
+      const { key, row } = await this.successor(tx, latest.id, 'now');
+      const id = row.id;
       const emailId = await this.queueEmail(tx, {
         kind: 'trial-resent',
         to: latest.ownerEmail,

@@ -40,6 +40,8 @@ beforeAll(async () => {
     SMTP_URL: peer.url,
     TRUST_PROXY: 'true',
     CORS_ORIGINS: 'https://partner.example',
+    // Five an hour per address (the default is 30): the "busy" notice after a few.
+    TRIAL_LIMIT_PER_IP: '5',
   });
   app = await buildApp({ source: manualSource(), config });
   await app.ready();

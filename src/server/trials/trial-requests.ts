@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { TrialRequestSchema, type TrialRequestInput } from '#domain/schemas/trial-request.ts';
 import { clientAddressKey } from '../http/client-address.ts';
 import { describeError, emailHash } from '../http/log-safe.ts';
-import { enforceFormLimits, notStored, publicFormCors } from '../http/public-form.ts';
+import { enforceFormLimits, formLimitsOf, notStored, publicFormCors } from '../http/public-form.ts';
 import {
   acceptUrlEncodedForms,
   field,
@@ -67,10 +67,11 @@ export async function trialRequestRoutes(app: FastifyInstance) {
         app,
         {
           name: 'trial',
-          perIpPerHour: config.TRIAL_LIMIT_PER_IP,
-          perEmailPerDay: config.TRIAL_LIMIT_PER_EMAIL,
+          ...formLimitsOf(config),
           ipDetail: 'Too many trial requests from this network. Try again later.',
           emailDetail: 'Too many trial requests for this address. Try again later.',
+          mailboxesDetail:
+            'Too many trial requests for different addresses from this network today. Try again later.',
         },
         address,
         mailKey,

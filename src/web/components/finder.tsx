@@ -317,12 +317,12 @@ export interface FeedEventView {
   live: boolean;
 }
 
-/** "Away @ Home" with the league and the start (or Live). */
+/** "Away @ Home" with the league and the start (or Live), wrapped rather than cut (issue 56: every row readable). */
 export function EventName({ event }: { event: FeedEventView }) {
   const starts = new Date(event.starts_at);
   return (
     <div className="min-w-0">
-      <p className="truncate text-sm font-semibold text-white">
+      <p className="break-words text-sm font-semibold leading-snug text-white">
         {event.away} @ {event.home}
       </p>
       <p className="text-xs text-slate-400">

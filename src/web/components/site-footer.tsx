@@ -1,11 +1,12 @@
 import { Link } from 'react-router';
-import { ROUTES, SITE } from '#domain/site.ts';
+import { FOOTER_NAV, footerNote } from '#domain/site-nav.ts';
+import { SITE } from '#domain/site.ts';
 import { useSiteConfig } from '#web/lib/site-config.ts';
 import { Logo } from './logo.tsx';
 
 /**
  * docs/product.md §2 footer: social links, and links to the API page, the docs, subscription management, the account
- * page and the arbitrage tool.
+ * page and the finders. The links are data in src/domain/site-nav.ts, shared with /docs's footer (issue 56).
  */
 export function SiteFooter() {
   // As in the header: through the server, hidden once it says it manages no subscriptions (decision 151).
@@ -18,54 +19,32 @@ export function SiteFooter() {
           <div className="flex items-center gap-2 font-bold text-white">
             <Logo className="h-6 w-6" /> {SITE.brand}
           </div>
-          <p className="mt-3 text-sm text-slate-400">{SITE.tagline} for bettors, traders and operators.</p>
+          <p className="mt-3 text-sm text-slate-400">{FOOTER_NAV.blurb}</p>
         </div>
         <nav aria-label="Footer">
-          <h2 className="text-sm font-semibold text-white">Product</h2>
+          <h2 className="text-sm font-semibold text-white">{FOOTER_NAV.productTitle}</h2>
           <ul className="mt-3 space-y-2 text-sm">
-            <li>
-              <Link className={linkClass} to={ROUTES.pricing}>
-                Sports Betting API
-              </Link>
-            </li>
-            <li>
-              <a className={linkClass} href={SITE.docsUrl}>
-                API Documentation
-              </a>
-            </li>
-            {manages ? (
-              <li>
-                <a className={linkClass} href={ROUTES.manageSubscription}>
-                  Manage Subscription
-                </a>
-              </li>
-            ) : null}
-            <li>
-              <a className={linkClass} href={ROUTES.account}>
-                Your Account
-              </a>
-            </li>
-            <li>
-              <Link className={linkClass} to={ROUTES.arbitrage}>
-                Arbitrage Finder
-              </Link>
-            </li>
-            <li>
-              <Link className={linkClass} to={ROUTES.positiveEv}>
-                Positive EV Finder
-              </Link>
-            </li>
-            <li>
-              <Link className={linkClass} to={ROUTES.middles}>
-                Middles Finder
-              </Link>
-            </li>
+            {FOOTER_NAV.product
+              .filter((link) => manages || !link.whenSubscriptionsManaged)
+              .map((link) => (
+                <li key={link.href}>
+                  {link.server ? (
+                    <a className={linkClass} href={link.href}>
+                      {link.label}
+                    </a>
+                  ) : (
+                    <Link className={linkClass} to={link.href}>
+                      {link.label}
+                    </Link>
+                  )}
+                </li>
+              ))}
           </ul>
         </nav>
         <nav aria-label="Social">
-          <h2 className="text-sm font-semibold text-white">Follow us</h2>
+          <h2 className="text-sm font-semibold text-white">{FOOTER_NAV.socialTitle}</h2>
           <ul className="mt-3 space-y-2 text-sm">
-            {SITE.social.map((link) => (
+            {FOOTER_NAV.social.map((link) => (
               <li key={link.href}>
                 <a className={linkClass} href={link.href} rel="noopener noreferrer me" target="_blank">
                   {link.name}
@@ -76,7 +55,7 @@ export function SiteFooter() {
         </nav>
       </div>
       <p className="border-t border-slate-900 py-4 text-center text-xs text-slate-400">
-        © {new Date().getFullYear()} {SITE.brand}. Odds data for information; bet responsibly. 21+.
+        {footerNote(new Date().getFullYear())}
       </p>
     </footer>
   );

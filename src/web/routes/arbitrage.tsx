@@ -1,3 +1,4 @@
+import { coverage } from '#domain/coverage.ts';
 import { SITE, ROUTES } from '#domain/site.ts';
 import { PageShell } from '#web/components/page-shell.tsx';
 import { arbsFeedUrl, requestFirstFeedEarly } from '#web/features/arbitrage/api/get-arbs.ts';
@@ -11,9 +12,8 @@ requestFirstFeedEarly();
 export const meta = () => [
   ...seoMeta({
     path: ROUTES.arbitrage,
-    title: `Live Arbitrage Finder: Sure Bets Across 15 Sportsbooks | ${SITE.brand}`,
-    description:
-      'Find live and pre-match arbitrage bets across 15 sportsbooks, US state-licensed and offshore. Edges, equal-payout stakes and one-click bet links, refreshed every second.',
+    title: `Live Arbitrage Finder: Sure Bets Across ${coverage().bookCount} Sportsbooks | ${SITE.brand}`,
+    description: `Find live and pre-match arbitrage bets across ${coverage().books}, ${coverage().licences}. Edges, equal-payout stakes and one-click bet links, refreshed every second.`,
     keywords: [
       'arbitrage betting',
       'arb finder',

@@ -1,7 +1,7 @@
 import { FREE_PLAN } from '#domain/plans.ts';
 import { Link } from 'react-router';
 import { ROUTES, SITE } from '#domain/site.ts';
-import { SPORTSBOOK_KEYS, sportsbookCoverage } from '#domain/sportsbooks.ts';
+import { coverage } from '#domain/coverage.ts';
 import { PageShell } from '#web/components/page-shell.tsx';
 import { FeatureBlurbs } from '#web/features/marketing/components/feature-blurbs.tsx';
 import { OddsStrip } from '#web/features/marketing/components/odds-strip.tsx';
@@ -15,7 +15,7 @@ export const meta = () =>
   seoMeta({
     path: ROUTES.home,
     title: `${SITE.brand}: Real-Time Sports Betting Odds API and Betting Tools`,
-    description: `Odds from ${SPORTSBOOK_KEYS.length} sportsbooks, US state-licensed and offshore: main lines, alternates and player props by REST or server-sent events, real time on the Elite and Enterprise plans. Start a free one-week API trial.`,
+    description: `Odds from ${coverage().books} (${coverage().licences}) over ${coverage().leagues}: main lines, alternates and player props by REST or server-sent events, real time on the Elite and Enterprise plans. Start a free one-week API trial.`,
     keywords: [
       'sports betting API',
       'odds API',
@@ -51,8 +51,8 @@ export default function HomeRoute() {
               Real-time sports betting odds, one API.
             </h1>
             <p className="mt-5 max-w-xl text-lg leading-relaxed text-slate-300">
-              Prices from {sportsbookCoverage()}, standardized into one schema and delivered with sub-second
-              latency on the real-time plans. Try it free for one week.
+              Prices from {coverage().booksDetail} over {coverage().leagues}, standardized into one schema and
+              delivered with sub-second latency on the real-time plans. Try it free for one week.
             </p>
             <div className="mt-6 flex flex-wrap gap-3">
               <Link
@@ -104,7 +104,7 @@ export default function HomeRoute() {
           Where the prices come from
         </h2>
         <p className="mt-2 max-w-2xl text-slate-300">
-          {sportsbookCoverage()}. Offshore books take bets from US bettors without a US licence: check what
+          {coverage().booksDetail}. Offshore books take bets from US bettors without a US licence: check what
           the law allows where you are.
         </p>
         <div className="mt-4">

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { emailFromFragment, pricingNoticeOf, type PricingNotice } from '#domain/checkout.ts';
 import { FREE_PLAN, PLANS, trialTerms } from '#domain/plans.ts';
 import { ROUTES, SITE } from '#domain/site.ts';
-import { SPORTSBOOK_KEYS, sportsbookCoverage } from '#domain/sportsbooks.ts';
+import { coverage } from '#domain/coverage.ts';
 import { PageShell } from '#web/components/page-shell.tsx';
 import { LostKeyForm } from '#web/features/pricing/components/lost-key-form.tsx';
 import { ManageSubscription } from '#web/features/pricing/components/manage-subscription.tsx';
@@ -30,7 +30,7 @@ export const meta = () =>
         '@context': 'https://schema.org',
         '@type': 'Product',
         name: `${SITE.brand} Sports Betting API`,
-        description: `Real-time and delayed sports betting odds from ${SPORTSBOOK_KEYS.length} sportsbooks, US state-licensed and offshore, by REST and server-sent events.`,
+        description: `Real-time and delayed sports betting odds from ${coverage().books} (${coverage().licences}) over ${coverage().leagues}, by REST and server-sent events.`,
         url: pageUrl(ROUTES.pricing),
         brand: { '@type': 'Brand', name: SITE.brand },
         manufacturer: organizationLd(),
@@ -86,7 +86,7 @@ export default function PricingRoute() {
           </p>
           <h1 className="mt-2 text-4xl font-extrabold tracking-tight text-white">Plans and pricing</h1>
           <p className="mt-4 text-lg text-slate-300">
-            Odds from {sportsbookCoverage()} by REST or server-sent events (
+            Odds from {coverage().booksDetail} over {coverage().leagues} by REST or server-sent events (
             <Link to={`${ROUTES.home}#sportsbooks`} className="text-emerald-300 underline underline-offset-4">
               which books are which
             </Link>

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { USAGE_FAMILIES, USAGE_FAMILY_ROUTES, USAGE_RETENTION_DAYS } from '../../usage.ts';
 import { PlanIdSchema } from './common.ts';
-import { ME_EXAMPLE, ROTATION_EXAMPLE, USAGE_EXAMPLE } from './examples.ts';
+import { ME_EXAMPLE, PORTAL_EXAMPLE, ROTATION_EXAMPLE, USAGE_EXAMPLE } from './examples.ts';
 
 // GET /v1/me: the calling key, its plan, limits, usage, same-game-parlay credits, subscription and open streams;
 // GET /v1/me/usage: its daily counts; POST /v1/me/rotate: a new key for it (docs/decisions/155).
@@ -177,5 +177,18 @@ export const RotationResponseSchema = z
   })
   .meta({ id: 'KeyRotation', examples: [ROTATION_EXAMPLE] });
 
+/** POST /v1/me/portal (issue 56, decision 220): a Stripe Billing Portal session of the key's subscription. */
+export const PortalResponseSchema = z
+  .object({
+    url: z
+      .url()
+      .describe(
+        "Stripe's billing portal for the key's subscription (plan, card, invoices, cancellation), for a few minutes; it returns to /account.",
+      ),
+    opened_at: z.iso.datetime(),
+  })
+  .meta({ id: 'BillingPortal', examples: [PORTAL_EXAMPLE] });
+
 export type UsageResponse = z.infer<typeof UsageResponseSchema>;
+export type PortalResponse = z.infer<typeof PortalResponseSchema>;
 export type RotationResponse = z.infer<typeof RotationResponseSchema>;

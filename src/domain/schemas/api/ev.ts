@@ -1,11 +1,19 @@
 import { z } from 'zod';
 import { EV_METHOD, EV_MIN_BOOKS, EV_REFERENCE } from '../../ev.ts';
-import { BookKeySchema, MarketTypeSchema, OutcomeKeySchema, PeriodSchema } from './common.ts';
+import {
+  BookKeySchema,
+  DevigMethodSchema,
+  FairFallbackSchema,
+  FairReferenceSchema,
+  MarketTypeSchema,
+  OutcomeKeySchema,
+  PeriodSchema,
+} from './common.ts';
 import { EV_EXAMPLE } from './examples.ts';
 import { BOARD_TIME_FIELDS, EventSchema, PriceLinksSchema } from './odds.ts';
 
-// GET /v1/ev (issue 36, decision 163): book prices with positive expected value against the market's consensus fair
-// probabilities (src/domain/ev.ts).
+// GET /v1/ev (issue 36, decision 163): book prices with positive expected value against the market's fair
+// probabilities (src/domain/ev.ts), from the reference and by the de-vig method asked for (issue 55, decision 206).
 
 export const EvFairSchema = z
   .object({
@@ -13,7 +21,9 @@ export const EvFairSchema = z
       .number()
       .gt(0)
       .lt(1)
-      .describe("The outcome's fair probability (6 places): the consensus of `books` books, margin removed."),
+      .describe(
+        "The outcome's fair probability (6 places): `reference`'s median implied probabilities, margin removed by `method`.",
+      ),
     decimal: z
       .number()
       .gt(1)
@@ -26,18 +36,19 @@ export const EvFairSchema = z
       .int()
       .min(EV_MIN_BOOKS)
       .describe(
-        `How many books priced every side of the market and so stand behind the fair (at least ${EV_MIN_BOOKS}).`,
+        `How many books priced every side of the market (at least ${EV_MIN_BOOKS} for its prices to be listed): the consensus's books; a \`sharp\` or one-book reference takes its medians from the sharp books or the one book among them.`,
       ),
-    method: z
-      .literal(EV_METHOD)
-      .describe(
-        `How the margin is removed from the consensus medians: \`${EV_METHOD}\`, the project's default de-vig method, as \`devig=${EV_METHOD}\` on /v1/events/{eventId}/lines computes it (docs/decisions/164).`,
-      ),
+    method: DevigMethodSchema.describe(
+      `How the margin was removed from the reference's medians (\`devig\`; default \`${EV_METHOD}\`), as \`devig\` on /v1/events/{eventId}/lines computes it (docs/decisions/164).`,
+    ),
     reference: z
-      .literal(EV_REFERENCE)
+      .string()
       .describe(
-        '`consensus`: per outcome the median implied probability across every book pricing every side, the book of this price included.',
+        "Whose prices gave the medians: `consensus` (every book pricing every side, the book of this price included), `sharp` (the sharp books among them) or a book's key (its own prices).",
       ),
+    reference_fallback: FairFallbackSchema.nullable().describe(
+      'Why the fair comes from the consensus and not from the `reference` asked for (as on /v1/events/{eventId}/lines); null when it came from it.',
+    ),
   })
   .meta({ id: 'EvFair' });
 
@@ -82,8 +93,12 @@ export const EvPriceSchema = z
 export const EvResponseSchema = z
   .object({
     ...BOARD_TIME_FIELDS,
-    method: z.literal(EV_METHOD),
-    reference: z.literal(EV_REFERENCE),
+    method: DevigMethodSchema.describe(
+      `The de-vig method asked for (\`devig\`, default \`${EV_METHOD}\`): every fair of the answer is by it.`,
+    ),
+    reference: FairReferenceSchema.describe(
+      `The reference asked for (\`reference\`, default \`${EV_REFERENCE}\`); each fair says what it came from.`,
+    ),
     min_books: z.number().int().describe('The fewest books behind a fair for its prices to be listed.'),
     total: z.number().int().nonnegative().describe('How many prices matched the filters, before `limit`.'),
     prices: z.array(EvPriceSchema),

@@ -667,6 +667,12 @@ export const USAGE_EXAMPLE = {
 };
 
 /** A POST /v1/me/rotate answer. */
+/** POST /v1/me/portal (issue 56, decision 220). */
+export const PORTAL_EXAMPLE = {
+  url: 'https://billing.stripe.com/p/session/test_YWNjdF8xTjVQ',
+  opened_at: '2026-11-22T18:04:55.000Z',
+};
+
 export const ROTATION_EXAMPLE = {
   key: 'sl_live_Qm4TQ0xw1b9KpZr7VdE2sH8uYc3NnJ6a',
   prefix: 'sl_live_Qm4TQ0',
@@ -720,6 +726,7 @@ export const EV_EXAMPLE = {
         books: 7,
         method: 'shin',
         reference: 'consensus',
+        reference_fallback: null,
       },
       ev_pct: 5.75,
     },
@@ -744,6 +751,8 @@ const MIDDLE_EVENT = {
 export const MIDDLES_EXAMPLE = {
   as_of: '2026-11-22T00:00:00.000Z',
   delay_seconds: 0,
+  method: 'multiplicative',
+  reference: 'consensus',
   min_books: 3,
   total: 1,
   middles: [
@@ -790,6 +799,7 @@ export const MIDDLES_EXAMPLE = {
       stakes: { total_cents: 10_000, high_cents: 4944, low_cents: 5056 },
       model: 'nfl-drives',
       centre: 3,
+      centre_from: { method: 'multiplicative', reference: 'consensus', reference_fallback: null },
     },
   ],
 };

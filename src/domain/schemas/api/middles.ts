@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { MIDDLE_MIN_BOOKS } from '../../middles.ts';
-import { BookKeySchema, OutcomeKeySchema, PeriodSchema, PlayerSchema, PropStatSchema } from './common.ts';
+import {
+  BookKeySchema,
+  DevigMethodSchema,
+  FairFallbackSchema,
+  FairReferenceSchema,
+  OutcomeKeySchema,
+  PeriodSchema,
+  PlayerSchema,
+  PropStatSchema,
+} from './common.ts';
 import { MIDDLES_EXAMPLE } from './examples.ts';
 import { BOARD_TIME_FIELDS, EventSchema, PriceLinksSchema } from './odds.ts';
 
@@ -129,14 +138,33 @@ export const MiddleSchema = z
     centre: z
       .number()
       .describe(
-        "The distribution's expected margin, total or stat, estimated from every book's de-vigged lines (median; 2 places).",
+        "The distribution's expected margin, total or stat (2 places): the median of the estimates of `centre_from.reference`'s books, one per book and line with both sides priced, each from the high side's chance de-vigged by `centre_from.method`.",
       ),
+    centre_from: z
+      .object({
+        method: DevigMethodSchema.describe(
+          "How each book's two prices of a line were de-vigged into the chance of the high side (`devig`; default `multiplicative`).",
+        ),
+        reference: z
+          .string()
+          .describe("Whose estimates gave the median: `consensus` (every book's), `sharp` or a book's key."),
+        reference_fallback: FairFallbackSchema.nullable().describe(
+          'Why the centre comes from the consensus and not from the `reference` asked for; null when it came from it.',
+        ),
+      })
+      .describe('What `centre` was estimated from.'),
   })
   .meta({ id: 'Middle' });
 
 export const MiddlesResponseSchema = z
   .object({
     ...BOARD_TIME_FIELDS,
+    method: DevigMethodSchema.describe(
+      'The de-vig method asked for (`devig`, default `multiplicative`): every centre of the answer is by it.',
+    ),
+    reference: FairReferenceSchema.describe(
+      'The reference asked for (`reference`, default `consensus`); each middle says what its centre came from.',
+    ),
     min_books: z
       .number()
       .int()

@@ -229,6 +229,48 @@ export const API_PROBLEMS: readonly ApiProblem[] = [
     },
   },
   {
+    code: 'no-subscription',
+    status: 409,
+    title: 'No subscription to manage',
+    when: 'POST /v1/me/portal with a key that no Stripe subscription issued: a free trial key, or a key made by the operators.',
+    action:
+      'A trial key: choose a plan on the pricing page. A key made by the operators: ask them to change it.',
+    example: {
+      detail:
+        'This is a free trial key: it has no subscription to manage. Choose a plan on the pricing page to subscribe.',
+    },
+  },
+  {
+    code: 'portal-unavailable',
+    status: 404,
+    title: 'No billing portal here',
+    when: 'POST /v1/me/portal on a server that sells no subscriptions through Stripe.',
+    action: 'Manage the subscription where you bought it.',
+    example: { detail: 'This server does not manage subscriptions through Stripe.' },
+  },
+  {
+    code: 'portal-limit',
+    status: 429,
+    title: 'Too many billing portal openings',
+    when: 'POST /v1/me/portal more than 10 times in an hour for a key and the keys rotated from it.',
+    action: 'Wait `Retry-After` seconds, or use the portal session already opened.',
+    example: {
+      detail: 'The billing portal may be opened 10 times an hour with a key. Retry in 1712 s.',
+      limit: 10,
+      retry_after_seconds: 1712,
+    },
+  },
+  {
+    code: 'stripe-unavailable',
+    status: 503,
+    title: 'Billing portal unavailable',
+    when: 'Stripe did not open a billing portal session.',
+    action: 'Nothing was changed: retry in a minute.',
+    example: {
+      detail: 'Stripe did not open the billing portal. Nothing was changed: try again in a minute.',
+    },
+  },
+  {
     code: 'auth-throttled',
     status: 429,
     title: 'Too many failed attempts',

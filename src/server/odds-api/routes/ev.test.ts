@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { devigImplied } from '#domain/devig.ts';
+import { devig } from '#domain/history.ts';
 import { EvResponseSchema, type EvResponse } from '#domain/schemas/api/ev.ts';
 import { EvFeedSchema } from '#domain/schemas/ev-feed.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
@@ -207,5 +209,90 @@ describe('GET /v1/ev', () => {
     expect((await ev(keys.elite)).total).toBe(1);
     clock.advance(61_000);
     expect((await ev(keys.elite)).total).toBe(0);
+  });
+});
+
+describe('GET /v1/ev, de-vig method and reference', () => {
+  // An NHL game with a favourite: FanDuel, DraftKings and Caesars at −200 / +170, BetMGM at −180 / +190. The medians
+  // (2/3 and 1/2.7) are lopsided, so Shin's fair (on two outcomes the additive one) and the power method's differ, and
+  // BetMGM's +190 has positive EV under both.
+  const fanduel = [1.5, 2.7];
+  const medians = [1 / 1.5, 1 / 2.7];
+  const away = (body: EvResponse) =>
+    body.prices.find((row) => row.book === 'betmgm' && row.outcome.outcome === 'away')!;
+
+  beforeAll(() => {
+    app.engine.ingest({
+      kind: 'event',
+      sourceEventId: 'bos-nyr',
+      league: 'nhl',
+      home: { name: 'New York Rangers', abbreviation: 'NYR' },
+      away: { name: 'Boston Bruins', abbreviation: 'BOS' },
+      startsAt: clock.now() + 6 * 3_600_000,
+      live: false,
+    });
+    for (const book of ['fanduel', 'draftkings', 'caesars']) {
+      price('bos-nyr', book, 'home', -200);
+      price('bos-nyr', book, 'away', 170);
+    }
+    price('bos-nyr', 'betmgm', 'home', -180);
+    price('bos-nyr', 'betmgm', 'away', 190);
+    app.engine.tick();
+    clock.advance(1_000);
+  });
+
+  it('removes the margin by `devig` (default shin) and names the method in the answer and in every fair', async () => {
+    const byDefault = await ev(keys.elite, '?league=nhl');
+    const power = await ev(keys.elite, '?league=nhl&devig=power');
+    const shin = await ev(keys.elite, '?league=nhl&devig=shin&reference=consensus');
+    expect([byDefault.method, byDefault.reference]).toEqual(['shin', 'consensus']);
+    expect([power.method, power.reference]).toEqual(['power', 'consensus']);
+    expect(shin).toEqual(byDefault);
+    expect(away(byDefault).fair).toMatchObject({
+      method: 'shin',
+      reference: 'consensus',
+      reference_fallback: null,
+    });
+    expect(away(power).fair).toMatchObject({
+      method: 'power',
+      reference: 'consensus',
+      reference_fallback: null,
+    });
+    const [, shinAway] = devigImplied(medians, 'shin');
+    const [, powerAway] = devigImplied(medians, 'power');
+    expect(away(byDefault).fair.probability).toBeCloseTo(shinAway!, 6);
+    expect(away(power).fair.probability).toBeCloseTo(powerAway!, 6);
+    expect(Math.abs(shinAway! - powerAway!)).toBeGreaterThan(0.001);
+    expect(away(power).ev_pct).toBeCloseTo((powerAway! * 2.9 - 1) * 100, 2);
+    for (const method of ['multiplicative', 'additive'] as const) {
+      const body = await ev(keys.elite, `?league=nhl&devig=${method}`);
+      expect(body.method).toBe(method);
+      expect(away(body).fair.probability).toBeCloseTo(devigImplied(medians, method)[1]!, 6);
+    }
+  });
+
+  it("takes the fair from `reference`: one book's own prices, the consensus when it cannot, and says why", async () => {
+    const own = await ev(keys.elite, '?league=nhl&reference=fanduel&devig=multiplicative');
+    expect(own.reference).toBe('fanduel');
+    expect(away(own).fair).toMatchObject({
+      reference: 'fanduel',
+      reference_fallback: null,
+      method: 'multiplicative',
+    });
+    expect(away(own).fair.probability).toBeCloseTo(devig(fanduel, 'multiplicative')[1]!, 6);
+    const circa = await ev(keys.elite, '?league=nhl&reference=circa');
+    expect(circa.reference).toBe('circa');
+    expect(away(circa).fair).toMatchObject({
+      reference: 'consensus',
+      reference_fallback: 'book_missing_outcomes',
+    });
+    expect(away(circa).fair.probability).toBeCloseTo(devigImplied(medians, 'shin')[1]!, 6);
+  });
+
+  it('answers 400 to a method or reference it does not know', async () => {
+    for (const query of ['?devig=logit', '?reference=nobody']) {
+      const response = await app.inject({ url: `/v1/ev${query}`, headers: { 'x-api-key': keys.elite } });
+      expect(response.statusCode, query).toBe(400);
+    }
   });
 });

@@ -1,28 +1,29 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { EV_METHOD, EV_MIN_BOOKS, EV_REFERENCE } from '#domain/ev.ts';
-import { BookKeySchema, LeagueKeySchema } from '#domain/schemas/api/common.ts';
+import { EV_METHOD, EV_MIN_BOOKS, EV_REFERENCE, isDefaultEvChoice } from '#domain/ev.ts';
+import {
+  BookKeySchema,
+  DevigMethodSchema,
+  FairReferenceSchema,
+  LeagueKeySchema,
+} from '#domain/schemas/api/common.ts';
+import { SHARP_BOOKS } from '#domain/sportsbooks.ts';
 import { EvResponseSchema, type EvResponse } from '#domain/schemas/api/ev.ts';
 import { filterEv } from '../../ev/board.ts';
-import { snapshotEntry } from '../../feed/plugin.ts';
 import { sendEntry } from '../../http/send-entry.ts';
-import type { StaticEntry } from '../../http/static-files.ts';
-import { filterKey } from '../views.ts';
+import { filterKey, numberKey } from '../views.ts';
 import { booleanParam, COMMON_ERRORS, csv, security, tags, valuesDelayMs, valuesHorizon } from './common.ts';
 import { marketsParam } from './odds.ts';
 
 // GET /v1/ev (issue 36, decision 163): book prices with positive expected value against the consensus fair
 // probability of their market, best EV first. Delayed plans see the board as it was `delay_seconds` ago, as /v1/arbs.
-// The answer's bytes (identity, gzip, brotli, ETag) are kept per board and filters: the requests of one quantum with
-// the same filters share one rendering, built from the DTOs the response schema documents.
-
-/** The most renderings kept at once (per board and distinct filters); past it the oldest go first. */
-const MAX_RENDERINGS = 256;
+// The answer's bytes (identity, gzip, brotli, ETag) are kept per board and normalised question in `app.evAnswers`
+// (http/answer-cache.ts, decision 205, within a byte budget): the requests of one quantum asking the same question,
+// however spelled, share one rendering, built from the DTOs the response schema documents.
 
 export async function evRoutes(app: FastifyInstance, { now }: { now: () => number }) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const renderings = new Map<string, { at: number; entry: StaticEntry }>();
 
   routes.get(
     '/ev',
@@ -33,7 +34,7 @@ export async function evRoutes(app: FastifyInstance, { now }: { now: () => numbe
         tags,
         security,
         summary: 'Prices with positive expected value',
-        description: `Every book price whose expected value is positive against its market's fair probabilities, best \`ev_pct\` first. The fair probability of an outcome is the consensus of every book pricing every side of the market (the book of the price included): per outcome the median implied probability across those books, the medians then divided by their sum (\`method\` \`${EV_METHOD}\`, \`reference\` \`${EV_REFERENCE}\`). A market needs at least ${EV_MIN_BOOKS} such books (\`fair.books\`) for its prices to be listed. Only prices the arbitrage scanner would use count: not suspended, not older than 60 s pre-match or 10 s live. \`ev_pct\` = (fair.probability × price.decimal − 1) × 100, rounded down: an expectation over many bets, not a guaranteed profit. Delayed plans get the board as it was \`delay_seconds\` ago; the board is recomputed at most every 250 ms (every second for a delayed plan).`,
+        description: `Every book price whose expected value is positive against its market's fair probabilities, best \`ev_pct\` first. A market is judged when at least ${EV_MIN_BOOKS} books price every side of it (\`fair.books\`). Its fair probabilities: per outcome, the median implied probability q = 1/decimal across the books of \`reference\` (default \`${EV_REFERENCE}\`: every book pricing every side, the book of the price included; \`sharp\`: the sharp books among them; a book's key: that book's own q), then the margin removed by \`devig\` (default \`${EV_METHOD}\`: Shin's model, which on a two-way market gives p = (1 + q_a − q_b) / 2, the additive answer; \`multiplicative\`: q / Σq; \`additive\`: q − (Σq − 1) / n, an outcome below 0 getting 0 and no EV; \`power\`: q^k with Σ q^k = 1), the probabilities then divided by their sum so that they sum to 1. When the reference does not price every side, the consensus gives the fair and \`fair.reference_fallback\` says why. The answer names the method and reference asked for (\`method\`, \`reference\`) and each fair what it came from. Only prices the arbitrage scanner would use count: not suspended, not older than 60 s pre-match or 10 s live. \`ev_pct\` = (fair.probability × price.decimal − 1) × 100, rounded down: an expectation over many bets, not a guaranteed profit. Delayed plans get the board as it was \`delay_seconds\` ago; the board is recomputed at most every 250 ms (every second for a delayed plan), and a method or reference other than the default is computed for the request's quantum and kept with it.`,
         querystring: z.object({
           league: LeagueKeySchema.optional(),
           markets: marketsParam(),
@@ -47,6 +48,10 @@ export async function evRoutes(app: FastifyInstance, { now }: { now: () => numbe
             .optional()
             .describe('Minimum `ev_pct` (percent, default: anything above 0).'),
           live: booleanParam.optional(),
+          devig: DevigMethodSchema.optional(),
+          reference: FairReferenceSchema.optional().describe(
+            `Whose prices the fair probabilities come from: \`consensus\` (default: the median implied probability per outcome across every book pricing every side), \`sharp\` (the same across the sharp books: ${SHARP_BOOKS.join(', ')}), or one book's key (its own prices). When it cannot give them, the consensus does, and the fair says so in \`reference_fallback\`.`,
+          ),
           limit: z.coerce
             .number()
             .int()
@@ -65,31 +70,25 @@ export async function evRoutes(app: FastifyInstance, { now }: { now: () => numbe
     },
     async (request, reply) => {
       const at = valuesHorizon(request, now);
-      const board = app.evBoard.read(at, now());
-      const { league, markets, books, min_ev: minEv, live, limit } = request.query;
+      const { league, markets, books, min_ev: minEv, live, limit, devig, reference } = request.query;
+      const choice = { method: devig ?? EV_METHOD, reference: reference ?? EV_REFERENCE };
       const delaySeconds = valuesDelayMs(request) / 1000;
       const types = markets ? new Set<string>(markets) : undefined;
       const bookSet = books ? new Set<string>(books) : undefined;
-      const key = `${delaySeconds}|${limit}|${filterKey([league, live, types, bookSet, minEv === undefined ? undefined : String(minEv)])}`;
-      let held = renderings.get(key);
-      if (!held || held.at !== board.at) {
+      const board = app.evBoard.read(at, now(), isDefaultEvChoice(choice) ? undefined : choice);
+      const key = `${delaySeconds}|${limit}|${choice.method}|${choice.reference}|${filterKey([league, live, types, bookSet, numberKey(minEv)])}`;
+      const entry = await app.evAnswers.answer(key, board.at, (): EvResponse => {
         const rows = filterEv(board.rows, { league, live, types, books: bookSet, minEv });
-        const body: EvResponse = {
+        return {
           as_of: new Date(board.at).toISOString(),
           delay_seconds: delaySeconds,
-          method: EV_METHOD,
-          reference: EV_REFERENCE,
+          method: choice.method,
+          reference: choice.reference,
           min_books: EV_MIN_BOOKS,
           total: rows.length,
           prices: rows.slice(0, limit).map((row) => row.dto),
         };
-        held = { at: board.at, entry: snapshotEntry(Buffer.from(JSON.stringify(body))) };
-        renderings.delete(key);
-        renderings.set(key, held);
-        if (renderings.size > MAX_RENDERINGS) renderings.delete(renderings.keys().next().value!);
-      }
-      const entry = held.entry;
-      if (entry.ready) await entry.ready.catch(() => undefined);
+      });
       return sendEntry(request, reply, entry, { 'cache-control': 'no-cache' });
     },
   );

@@ -8,9 +8,13 @@ import {
   publishedPct,
   scoreDistribution,
 } from '#domain/middles.ts';
+import type { DevigMethod } from '#domain/devig.ts';
+import { devig } from '#domain/history.ts';
+import { normalQuantile } from '#domain/mvn.ts';
 import { propMiddleChances, propStatModel } from '#domain/prop-middles.ts';
 import { MiddlesResponseSchema, type MiddlesResponse } from '#domain/schemas/api/middles.ts';
 import { MiddlesFeedSchema } from '#domain/schemas/middles-feed.ts';
+import { SGP_GAME_PRIORS } from '#domain/sgp.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
 import { createKey } from '#tests/support/server/odds-api.ts';
 
@@ -168,7 +172,7 @@ describe('GET /v1/middles', () => {
     expect(sure.middles.every((m) => m.probability.middle >= likeliest)).toBe(true);
     expect(sure.total).toBeGreaterThan(0);
     expect((await middles(keys.elite, '?min_probability=0.99')).total).toBe(0);
-    for (const query of ['?min_probability=2', '?markets=moneyline', '?min_ev=-101']) {
+    for (const query of ['?min_probability=2', '?markets=corners', '?min_ev=-101']) {
       const invalid = await app.inject({ url: `/v1/middles${query}`, headers: { 'x-api-key': keys.elite } });
       expect(invalid.statusCode, query).toBe(400);
     }
@@ -194,6 +198,40 @@ describe('GET /v1/middles', () => {
     expect(delayed.delay_seconds).toBe(120);
     expect(Date.parse(delayed.as_of)).toBeLessThanOrEqual(clock.now() - 120_000);
     expect(delayed.middles.map((m) => m.high.price.american)).toEqual(['-105']);
+  });
+
+  it('renders an answer once per question and board: equivalent questions get its bytes and ETag, 304 to it', async () => {
+    clock.advance(5_000);
+    const ask = (query: string, headers: Record<string, string> = {}) =>
+      app.inject({ url: `/v1/middles${query}`, headers: { 'x-api-key': keys.elite, ...headers } });
+    const first = await ask('?markets=spread,total');
+    const etag = first.headers.etag as string;
+    expect(etag, 'an ETag of the kept answer').toMatch(/^"/);
+    const rendered = app.middlesAnswers.rendered;
+    // The same question spelled three more ways: parameter order, a list reordered or repeated, the default limit
+    // written out. None renders again.
+    const answers = await Promise.all(
+      [
+        '?limit=200&markets=total,spread',
+        '?markets=total&markets=spread&limit=200',
+        '?markets=spread,total',
+      ].map((query) => ask(query)),
+    );
+    for (const answer of answers) {
+      expect(answer.statusCode).toBe(200);
+      expect(answer.headers.etag).toBe(etag);
+      expect(answer.body).toBe(first.body);
+    }
+    expect((await ask('?markets=total,spread', { 'if-none-match': etag })).statusCode).toBe(304);
+    const gzipped = await ask('?markets=spread,total', { 'accept-encoding': 'gzip' });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(app.middlesAnswers.rendered).toBe(rendered);
+    // Another question is another answer; the next board, another rendering.
+    expect((await ask('?markets=spread')).headers.etag).not.toBe(etag);
+    expect(app.middlesAnswers.rendered).toBe(rendered + 1);
+    clock.advance(1_000);
+    await ask('?markets=spread,total');
+    expect(app.middlesAnswers.rendered).toBe(rendered + 2);
   });
 
   it('recomputes the board at most once per quantum, whatever the number of requests', async () => {
@@ -344,5 +382,108 @@ describe('GET /v1/middles, player props', () => {
     const all = await middles(keys.elite);
     expect(all.middles.some((row) => row.id === middle.id)).toBe(true);
     expect(all.middles.some((row) => row.market.type === 'spread')).toBe(true);
+  });
+
+  it('takes the markets vocabulary of /v1/ev: `prop` as `props`, and a type without middles lists none', async () => {
+    const props = await middles(keys.elite, '?markets=props&league=nba');
+    expect(props.total).toBeGreaterThan(0);
+    expect((await middles(keys.elite, '?markets=prop&league=nba')).middles).toEqual(props.middles);
+    expect((await middles(keys.elite, '?markets=moneyline,1x2')).total).toBe(0);
+    const parameter = async (path: string) => {
+      const doc = (await app.inject({ url: '/openapi.json' })).json();
+      return doc.paths[path].get.parameters.find((p: { name: string }) => p.name === 'markets');
+    };
+    expect(await parameter('/v1/middles')).toEqual(await parameter('/v1/ev'));
+  });
+});
+
+describe('GET /v1/middles, de-vig method and reference of the centre', () => {
+  // An NBA game's total: FanDuel, DraftKings and Caesars at 220.5, over −130 / under +110 (the over favoured, so the
+  // methods de-vig it differently), BetMGM at 217.5, −110 both ways. The centre is the median of the four books'
+  // estimates: the mean of two equal ones from 220.5. BetMGM's over 217.5 with an under 220.5 both win on 218 to 220.
+  const sigma = SGP_GAME_PRIORS.nba.sigmaTotal;
+  const centreBy = (method: DevigMethod) =>
+    220.5 + sigma * normalQuantile(devig([1 + 100 / 130, 2.1], method)[0]!);
+
+  beforeAll(() => {
+    app.engine.ingest({
+      kind: 'event',
+      sourceEventId: 'mia-phi',
+      league: 'nba',
+      home: { name: 'Philadelphia 76ers', abbreviation: 'PHI' },
+      away: { name: 'Miami Heat', abbreviation: 'MIA' },
+      startsAt: clock.now() + 3 * 3_600_000,
+      live: false,
+    });
+    const total = (book: string, outcome: string, point: number, american: number) =>
+      app.engine.ingest({
+        kind: 'price',
+        sourceEventId: 'mia-phi',
+        book,
+        market: 'total',
+        outcome,
+        point,
+        american,
+      });
+    for (const book of ['fanduel', 'draftkings', 'caesars']) {
+      total(book, 'over', 220.5, -130);
+      total(book, 'under', 220.5, 110);
+    }
+    total('betmgm', 'over', 217.5, -110);
+    total('betmgm', 'under', 217.5, -110);
+    app.engine.tick();
+    clock.advance(1_000);
+  });
+
+  it('de-vigs each book by `devig` (default multiplicative, as before) and names the method in every answer', async () => {
+    const byDefault = await middles(keys.elite, '?league=nba&markets=total');
+    const additive = await middles(keys.elite, '?league=nba&markets=total&devig=additive');
+    expect([byDefault.method, byDefault.reference]).toEqual(['multiplicative', 'consensus']);
+    expect([additive.method, additive.reference]).toEqual(['additive', 'consensus']);
+    expect(byDefault.total).toBeGreaterThan(0);
+    expect(additive.middles.map((m) => m.id)).toEqual(byDefault.middles.map((m) => m.id));
+    const [first] = byDefault.middles;
+    const [other] = additive.middles;
+    expect(first!.centre_from).toEqual({
+      method: 'multiplicative',
+      reference: 'consensus',
+      reference_fallback: null,
+    });
+    expect(other!.centre_from).toEqual({
+      method: 'additive',
+      reference: 'consensus',
+      reference_fallback: null,
+    });
+    expect(first!.centre).toBeCloseTo(centreBy('multiplicative'), 2);
+    expect(other!.centre).toBeCloseTo(centreBy('additive'), 2);
+    expect(Math.abs(first!.centre - other!.centre)).toBeGreaterThan(0.05);
+    expect(other!.probability.middle).not.toBe(first!.probability.middle);
+    const power = await middles(keys.elite, '?league=nba&markets=total&devig=power');
+    expect(power.method).toBe('power');
+    expect(power.middles[0]!.centre).toBeCloseTo(centreBy('power'), 2);
+  });
+
+  it("takes the centre from `reference`'s books, the consensus when it cannot, and says why", async () => {
+    const betmgm = await middles(keys.elite, '?league=nba&markets=total&reference=betmgm');
+    expect(betmgm.reference).toBe('betmgm');
+    expect(betmgm.middles[0]!.centre_from).toEqual({
+      method: 'multiplicative',
+      reference: 'betmgm',
+      reference_fallback: null,
+    });
+    expect(betmgm.middles[0]!.centre).toBe(217.5);
+    const circa = await middles(keys.elite, '?league=nba&markets=total&reference=circa');
+    expect(circa.middles[0]!.centre_from).toMatchObject({
+      reference: 'consensus',
+      reference_fallback: 'book_missing_outcomes',
+    });
+    expect(circa.middles[0]!.centre).toBeCloseTo(centreBy('multiplicative'), 2);
+  });
+
+  it('answers 400 to a method or reference it does not know', async () => {
+    for (const query of ['?devig=logit', '?reference=nobody']) {
+      const response = await app.inject({ url: `/v1/middles${query}`, headers: { 'x-api-key': keys.elite } });
+      expect(response.statusCode, query).toBe(400);
+    }
   });
 });

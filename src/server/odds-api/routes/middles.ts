@@ -1,15 +1,26 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { MIDDLE_MIN_BOOKS } from '#domain/middles.ts';
-import { BookKeySchema, LeagueKeySchema } from '#domain/schemas/api/common.ts';
-import { MiddlesResponseSchema } from '#domain/schemas/api/middles.ts';
+import { MIDDLE_CENTRE_DEFAULT, MIDDLE_MIN_BOOKS } from '#domain/middles.ts';
+import {
+  BookKeySchema,
+  DevigMethodSchema,
+  FairReferenceSchema,
+  LeagueKeySchema,
+} from '#domain/schemas/api/common.ts';
+import { SHARP_BOOKS } from '#domain/sportsbooks.ts';
+import { MiddlesResponseSchema, type MiddlesResponse } from '#domain/schemas/api/middles.ts';
+import { sendEntry } from '../../http/send-entry.ts';
 import { filterMiddles } from '../../middles/board.ts';
+import { filterKey, numberKey } from '../views.ts';
 import { booleanParam, COMMON_ERRORS, csv, security, tags, valuesDelayMs, valuesHorizon } from './common.ts';
+import { marketsParam } from './odds.ts';
 
 // GET /v1/middles (issue 36, decisions 167 and 189): pairs of opposite full-game spread or total sides, or of one
-// player's over and under, at two books where both can win, with the chance of landing in the gap and the pair's EV, best EV first. Delayed plans see the board as it
-// was `delay_seconds` ago, as /v1/arbs and /v1/ev.
+// player's over and under, at two books where both can win, with the chance of landing in the gap and the pair's EV,
+// best EV first. Delayed plans see the board as it was `delay_seconds` ago, as /v1/arbs and /v1/ev. The answer's bytes
+// (identity, gzip, brotli, ETag) are kept per board and normalised question in `app.middlesAnswers`, as /v1/ev's
+// (http/answer-cache.ts, decision 205): a thousand middles cost about 100 ms of CPU to filter, serialise and compress.
 
 export async function middlesRoutes(app: FastifyInstance, { now }: { now: () => number }) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -17,18 +28,16 @@ export async function middlesRoutes(app: FastifyInstance, { now }: { now: () => 
   routes.get(
     '/middles',
     {
+      // Compressed once per kept answer (snapshotEntry), not per request by @fastify/compress.
+      compress: false,
       schema: {
         tags,
         security,
         summary: 'Middles: two sides of a spread, total or player prop that can both win',
-        description: `A middle is a pair of opposite sides of one game's full-game spread or total, or of one player's prop, at two books, at lines that leave a gap where both win: home −2.5 at one book and away +3.5 at another both win when the home side wins by exactly 3; over 44.5 and under 47.5 both win on totals 45 to 47; LeBron James points over 24.5 and under 26.5 both win on 25 or 26 points (\`market.type\` \`prop\`, with \`market.stat\` and \`market.player\`). A middle is a bet on landing in the gap: staked at the equal-payout split (\`stake_share\`, \`stakes\`), either side alone pays the same, so a miss loses a little (\`worst_case_pct\`) and a hit wins both. \`probability\` gives the chance of each landing under the sport's score distribution centred on the market (\`model\`, \`centre\`): the NFL drive model, where points come in 3s and 7s, its key margins (3, 4, 6, 7, 10, 14) calibrated to a published table of NFL final margins, elsewhere the same-game-parlay model's normal discretised to whole numbers. A player's stat is a Poisson count (threes, touchdown passes, receptions, hits, total bases, strikeouts, shots) or, for points, rebounds, assists and yards, a normal whose σ grows with the square root of its mean; their spreads are priors, not fitted to results. A whole-number line pushes (the stake comes back) when the final value lands on it. \`ev_pct\` = Σ probability × return: most middles have a negative EV, and a positive one is an expectation over many bets, not a guaranteed profit. A game (or a player's stat) needs at least ${MIDDLE_MIN_BOOKS} books pricing both sides of some line for its centre, and so its middles, to be listed. Only prices the arbitrage scanner would use count: not suspended, not older than 60 s pre-match or 10 s live. Delayed plans get the board as it was \`delay_seconds\` ago; the board is recomputed at most every 250 ms (every second for a delayed plan).`,
+        description: `A middle is a pair of opposite sides of one game's full-game spread or total, or of one player's prop, at two books, at lines that leave a gap where both win: home −2.5 at one book and away +3.5 at another both win when the home side wins by exactly 3; over 44.5 and under 47.5 both win on totals 45 to 47; LeBron James points over 24.5 and under 26.5 both win on 25 or 26 points (\`market.type\` \`prop\`, with \`market.stat\` and \`market.player\`). A middle is a bet on landing in the gap: staked at the equal-payout split (\`stake_share\`, \`stakes\`), either side alone pays the same, so a miss loses a little (\`worst_case_pct\`) and a hit wins both. \`probability\` gives the chance of each landing under the sport's score distribution centred on the market (\`model\`, \`centre\`): the NFL drive model, where points come in 3s and 7s, its key margins (3, 4, 6, 7, 10, 14) calibrated to a published table of NFL final margins, elsewhere the same-game-parlay model's normal discretised to whole numbers. A player's stat is a Poisson count (threes, touchdown passes, receptions, hits, total bases, strikeouts, shots) or, for points, rebounds, assists and yards, a normal whose σ grows with the square root of its mean; their spreads are priors, not fitted to results. A whole-number line pushes (the stake comes back) when the final value lands on it. \`ev_pct\` = Σ probability × return: most middles have a negative EV, and a positive one is an expectation over many bets, not a guaranteed profit. The centre (\`centre\`) is the median of one estimate per book and line with both sides priced: the chance p of the high side (home, over) from the book's two prices de-vigged by \`devig\` (default \`${MIDDLE_CENTRE_DEFAULT.method}\`: (1/d_high) / (1/d_high + 1/d_low); \`additive\` and \`shin\`, equal on two outcomes: (1 + 1/d_high − 1/d_low) / 2; \`power\`: (1/d_high)^k with (1/d_high)^k + (1/d_low)^k = 1), turned into the variable's mean (game lines: line + σ·Φ⁻¹(p), σ the same-game-parlay model's; props: the mean for which the stat's model gives the over the chance p), over the estimates of \`reference\`'s books (default \`${MIDDLE_CENTRE_DEFAULT.reference}\`: every book's; \`sharp\`: the sharp books'; a book's key: its own). When the reference has no estimate, the consensus gives the centre and \`centre_from.reference_fallback\` says why; the answer names the method and reference asked for (\`method\`, \`reference\`) and each middle what its centre came from (\`centre_from\`). A game (or a player's stat) needs at least ${MIDDLE_MIN_BOOKS} books pricing both sides of some line for its centre, and so its middles, to be listed, whatever the reference. Only prices the arbitrage scanner would use count: not suspended, not older than 60 s pre-match or 10 s live. Delayed plans get the board as it was \`delay_seconds\` ago; the board is recomputed at most every 250 ms (every second for a delayed plan), and a method or reference other than the default is computed for the request's quantum and kept with it.`,
         querystring: z.object({
           league: LeagueKeySchema.optional(),
-          markets: csv(z.enum(['spread', 'total', 'props']))
-            .optional()
-            .describe(
-              'Only these market types: `spread`, `total`, `props` (player props; default all three).',
-            ),
+          markets: marketsParam(),
           books: csv(BookKeySchema)
             .optional()
             .describe('Only pairs whose two books are both among these (the centre still uses every book).'),
@@ -45,6 +54,12 @@ export async function middlesRoutes(app: FastifyInstance, { now }: { now: () => 
             .optional()
             .describe('Minimum `ev_pct` (percent; may be negative, default: every middle).'),
           live: booleanParam.optional(),
+          devig: DevigMethodSchema.optional().describe(
+            `How each book's two prices of a line are de-vigged into the chance of the high side, for the centre (default \`${MIDDLE_CENTRE_DEFAULT.method}\`): \`multiplicative\` q / Σq; \`additive\` and \`shin\` (equal on two outcomes) q − (Σq − 1) / 2; \`power\` q^k with Σ q^k = 1 (docs/decisions/164).`,
+          ),
+          reference: FairReferenceSchema.optional().describe(
+            `Whose estimates the centre is the median of: \`consensus\` (default: every book's), \`sharp\` (the sharp books': ${SHARP_BOOKS.join(', ')}), or one book's key (its own). When it has none, the consensus's, and each middle says so in \`centre_from.reference_fallback\`.`,
+          ),
           limit: z.coerce
             .number()
             .int()
@@ -61,9 +76,8 @@ export async function middlesRoutes(app: FastifyInstance, { now }: { now: () => 
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const at = valuesHorizon(request, now);
-      const board = app.middlesBoard.read(at, now());
       const {
         league,
         markets,
@@ -72,22 +86,41 @@ export async function middlesRoutes(app: FastifyInstance, { now }: { now: () => 
         min_ev: minEv,
         live,
         limit,
+        devig,
+        reference,
       } = request.query;
-      const rows = filterMiddles(board.rows, {
-        league,
-        live,
-        types: markets ? new Set(markets.map((type) => (type === 'props' ? 'prop' : type))) : undefined,
-        books: books ? new Set(books) : undefined,
-        minProbability,
-        minEv,
-      });
-      return {
-        as_of: new Date(board.at).toISOString(),
-        delay_seconds: valuesDelayMs(request) / 1000,
-        min_books: MIDDLE_MIN_BOOKS,
-        total: rows.length,
-        middles: rows.slice(0, limit).map((row) => row.dto),
+      const choice = {
+        method: devig ?? MIDDLE_CENTRE_DEFAULT.method,
+        reference: reference ?? MIDDLE_CENTRE_DEFAULT.reference,
       };
+      const byDefault =
+        choice.method === MIDDLE_CENTRE_DEFAULT.method &&
+        choice.reference === MIDDLE_CENTRE_DEFAULT.reference;
+      const delaySeconds = valuesDelayMs(request) / 1000;
+      const types = markets ? new Set<string>(markets) : undefined;
+      const bookSet = books ? new Set<string>(books) : undefined;
+      const board = app.middlesBoard.read(at, now(), byDefault ? undefined : choice);
+      const key = `${delaySeconds}|${limit}|${choice.method}|${choice.reference}|${filterKey([league, live, types, bookSet, numberKey(minProbability), numberKey(minEv)])}`;
+      const entry = await app.middlesAnswers.answer(key, board.at, (): MiddlesResponse => {
+        const rows = filterMiddles(board.rows, {
+          league,
+          live,
+          types,
+          books: bookSet,
+          minProbability,
+          minEv,
+        });
+        return {
+          as_of: new Date(board.at).toISOString(),
+          delay_seconds: delaySeconds,
+          method: choice.method,
+          reference: choice.reference,
+          min_books: MIDDLE_MIN_BOOKS,
+          total: rows.length,
+          middles: rows.slice(0, limit).map((row) => row.dto),
+        };
+      });
+      return sendEntry(request, reply, entry, { 'cache-control': 'no-cache' });
     },
   );
 }

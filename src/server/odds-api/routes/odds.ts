@@ -24,7 +24,7 @@ const MarketFilterSchema = z
   .enum([...MARKET_TYPES, 'props'])
   .transform((value): MarketType => (value === 'props' ? 'prop' : value));
 
-/** The `markets` filter of /v1/odds, /v1/arbs and /v1/stream. */
+/** The `markets` filter of /v1/odds, /v1/arbs, /v1/ev, /v1/middles and /v1/stream: one vocabulary (issue 55). */
 export const marketsParam = () =>
   csv(MarketFilterSchema)
     .optional()

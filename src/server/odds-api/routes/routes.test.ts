@@ -199,6 +199,41 @@ describe('GET /v1/odds', () => {
     expect(await homeFanduel()).toBe('-170');
   });
 
+  it('writes even money as "+100", whether the source sent −100, +100 or decimal 2.0 (issue 56)', async () => {
+    const { source, id } = addEvent();
+    price(source, 'fanduel', 'moneyline', 'home', -100);
+    price(source, 'draftkings', 'moneyline', 'home', 100);
+    const accepted = app.engine.ingest({
+      kind: 'price',
+      sourceEventId: source,
+      book: 'betmgm',
+      market: 'moneyline',
+      outcome: 'home',
+      decimal: 2,
+    });
+    expect(accepted).toBe(true);
+    // An arb with the even-money side: −100 and +105 (S = 0.5 + 1/2.05 < 1).
+    price(source, 'caesars', 'moneyline', 'away', 105);
+    const home = OddsResponseSchema.parse(
+      (await get(`/v1/odds?event=${id}`, elite)).json(),
+    ).events[0]!.markets[0]!.outcomes.find((outcome) => outcome.outcome === 'home')!;
+    expect(home.prices.map((p) => [p.book, p.american]).sort()).toEqual([
+      ['betmgm', '+100'],
+      ['draftkings', '+100'],
+      ['fanduel', '+100'],
+    ]);
+    app.engine.tick();
+    const arbs = ((await get('/v1/arbs', elite)).json() as { arbs: unknown[] }).arbs.map((arb) =>
+      ArbSchema.parse(arb),
+    );
+    const even = arbs
+      .filter((arb) => arb.event.id === id)
+      .flatMap((arb) => arb.sides)
+      .filter((side) => side.decimal_odds === 2);
+    expect(even.length).toBeGreaterThan(0);
+    expect(even.every((side) => side.price === '+100')).toBe(true);
+  });
+
   it('answers 400 without league or event, and 404 for an unknown event', async () => {
     expect((await get('/v1/odds', elite)).statusCode).toBe(400);
     expect((await get('/v1/odds?event=nope', elite)).statusCode).toBe(404);

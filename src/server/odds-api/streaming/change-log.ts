@@ -24,8 +24,10 @@ export interface Change {
   kind: EntryKind;
   eventId: string;
   league: string | undefined;
+  /** The market's type and period (every kind; undefined only when an arb's market is no longer known). */
   marketType: string | undefined;
-  /** Prop prices only: the stat, the player's id and normalised name (`normalizePlayerName`), for the stream filters. */
+  period?: string | undefined;
+  /** Props only (every kind): the stat, the player's id and normalised name (`normalizePlayerName`), for the filters. */
   stat?: string | undefined;
   playerId?: string | undefined;
   playerName?: string | undefined;
@@ -42,6 +44,7 @@ export interface Entry {
   eventId: string;
   league: string | undefined;
   marketType: string | undefined;
+  period?: string | undefined;
   stat?: string | undefined;
   playerId?: string | undefined;
   playerName?: string | undefined;
@@ -162,6 +165,7 @@ export class ChangeLog {
       frame: `event: ${change.kind}\ndata: ${JSON.stringify(change.data)}\n\n`,
     };
     if (position) entry.position = position;
+    if (change.period !== undefined) entry.period = change.period;
     if (change.stat !== undefined) {
       entry.stat = change.stat;
       entry.playerId = change.playerId;

@@ -28,6 +28,8 @@ export interface StreamFilters {
   league?: string | undefined;
   event?: string | undefined;
   markets?: ReadonlySet<string> | undefined;
+  /** One period (`full`, `h1`, …), as /v1/odds' `period`. */
+  period?: string | undefined;
   books?: ReadonlySet<string> | undefined;
   /** Which changes (default: prices and arbs; positive EV and middles are asked for). */
   kinds?: ReadonlySet<StreamKind> | undefined;
@@ -101,15 +103,19 @@ export function kindOf(kind: Entry['kind']): StreamKind {
 const ANY_LEAGUE = '*';
 const HEARTBEAT = Buffer.from(': heartbeat\n\n');
 
+/**
+ * Whether the client's filters take the entry. Every filter applies to every kind (issue 56; docs/product.md §13): an
+ * arb, a positive-EV price or a middle is of a market type, a period and (a prop) a stat and a player as a price is.
+ * Books: a price's or an EV price's own book; every book of an arb or a middle.
+ */
 export function matches(entry: Entry, filters: StreamFilters): boolean {
   if (!(filters.kinds ?? DEFAULT_KINDS).has(kindOf(entry.kind))) return false;
   if (filters.event !== undefined && entry.eventId !== filters.event) return false;
   if (filters.league !== undefined && entry.league !== filters.league) return false;
-  if (filters.markets && entry.marketType !== undefined && !filters.markets.has(entry.marketType))
+  if (filters.markets && (entry.marketType === undefined || !filters.markets.has(entry.marketType)))
     return false;
-  // Like `markets`, the prop filters select prices only: arbs pass them (the stream's arbs are filtered by league,
-  // event and books, as before props).
-  if (entry.kind === 'price' && (filters.player || filters.stats)) {
+  if (filters.period !== undefined && entry.period !== filters.period) return false;
+  if (filters.player || filters.stats) {
     if (entry.stat === undefined) return false;
     if (filters.stats && !filters.stats.has(entry.stat)) return false;
     const player = filters.player;
@@ -119,8 +125,7 @@ export function matches(entry: Entry, filters: StreamFilters): boolean {
   if (filters.books) {
     const one = entry.kind === 'price' || entry.kind === 'ev' || entry.kind === 'ev_removed';
     if (one && !filters.books.has(entry.books[0]!)) return false;
-    const every = entry.kind === 'arb' || entry.kind === 'middle' || entry.kind === 'middle_removed';
-    if (every && !entry.books.every((book) => filters.books!.has(book))) return false;
+    if (!one && !entry.books.every((book) => filters.books!.has(book))) return false;
   }
   return true;
 }
@@ -213,6 +218,7 @@ export class FanOut {
       filters.league,
       filters.event,
       filters.markets,
+      filters.period,
       filters.books,
       filters.kinds,
       filters.player?.query,

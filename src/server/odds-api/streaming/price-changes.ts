@@ -1,7 +1,8 @@
 import { specLabel, specOutcomeLabel } from '#domain/market-labels.ts';
 import type { OddsStore, PriceChange } from '#engine/store.ts';
-import { normalisedName, toPlayerDto, toPriceDto } from '../views.ts';
+import { toPlayerDto, toPriceDto } from '../views.ts';
 import type { Change } from './change-log.ts';
+import { marketFacts } from './market-facts.ts';
 
 /**
  * The stream's `price` change for a price the store accepted; undefined when its event is no longer held. Its `market`
@@ -35,10 +36,7 @@ export function priceChange(store: OddsStore, change: PriceChange): Change | und
     kind: 'price',
     eventId: change.eventId,
     league: event.league,
-    marketType: spec.type,
-    ...(spec.type === 'prop'
-      ? { stat: spec.stat, playerId: spec.playerId, playerName: player ? normalisedName(player) : '' }
-      : {}),
+    ...marketFacts({ spec, player }),
     books: [price.book],
     data: {
       event_id: change.eventId,

@@ -1,7 +1,8 @@
 import { arbKey } from '#domain/arb-feed.ts';
+import type { Period } from '#domain/markets.ts';
 import type { Arb } from '#domain/schemas/feed.ts';
 import type { FeedEngine } from '../../feed/plugin.ts';
-import { eventOdds, filterArbs, listEvents } from '../views.ts';
+import { arbMarket, eventOdds, filterArbs, listEvents, matchesMarket, type OddsFilters } from '../views.ts';
 import type { ChangeLog } from './change-log.ts';
 import { evData, middleData } from './value-changes.ts';
 import {
@@ -256,6 +257,12 @@ export class Snapshots {
     const at = tier.delayMs === 0 ? undefined : now - tier.delayMs;
     const store = this.engine.storeAt(at);
     const kinds = filters.kinds;
+    const marketFilters: OddsFilters = {
+      markets: filters.markets as ReadonlySet<never> | undefined,
+      period: filters.period as Period | undefined,
+      player: filters.player,
+      stats: filters.stats as ReadonlySet<never> | undefined,
+    };
     let arbs: Arb[] = [];
     if (!kinds || kinds.has('arb')) {
       const snapshot = at === undefined ? this.engine.latest : this.engine.snapshotAt(at);
@@ -263,7 +270,15 @@ export class Snapshots {
         arbs = filterArbs(snapshot.arbs, store, {
           league: filters.league,
           books: filters.books,
+          markets: filters.markets,
         }).filter((arb) => filters.event === undefined || arb.event.id === filters.event);
+        // Period, stat and player are read from the arb's market (issue 56: every filter applies to arbs too).
+        if (marketFilters.period || marketFilters.player || marketFilters.stats) {
+          arbs = arbs.filter((arb) => {
+            const market = arbMarket(store, arb);
+            return market !== undefined && matchesMarket(market, marketFilters);
+          });
+        }
       }
     }
     const events =
@@ -282,10 +297,8 @@ export class Snapshots {
       await pace();
       if (filters.league !== undefined && event.league !== filters.league) continue;
       const odds = eventOdds(store, event, at, {
-        markets: filters.markets as ReadonlySet<never> | undefined,
+        ...marketFilters,
         books: filters.books as ReadonlySet<never> | undefined,
-        player: filters.player,
-        stats: filters.stats as ReadonlySet<never> | undefined,
       });
       if (!odds) continue;
       out.add(first ? JSON.stringify(odds) : `,${JSON.stringify(odds)}`);
@@ -315,7 +328,7 @@ export class Snapshots {
       for (const row of rows) {
         if (filters.league !== undefined && row.league !== filters.league) continue;
         if (filters.event !== undefined && row.eventId !== filters.event) continue;
-        if (filters.markets && !filters.markets.has(row.type)) continue;
+        if (!matchesMarket('books' in row ? row.high.market : row.market, marketFilters)) continue;
         if (filters.books) {
           const books = 'books' in row ? row.books : [row.book];
           if (!books.every((book) => filters.books!.has(book))) continue;

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BookKeySchema, LeagueKeySchema, ProblemSchema } from '#domain/schemas/api/common.ts';
+import { BookKeySchema, LeagueKeySchema, PeriodSchema, ProblemSchema } from '#domain/schemas/api/common.ts';
 import { STREAM_EXAMPLE } from '#domain/schemas/api/examples.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { STREAM_QUERY_PARAM, WINDOW_MS } from '../auth.ts';
-import { phaseOf } from '../quota.ts';
+import { lineWindow } from '../quota.ts';
 import { API_TAG, COMMON_ERRORS, csv } from '../routes/common.ts';
 import { marketsParam, playerParam, statParam } from '../routes/odds.ts';
 import { playerFilter } from '../views.ts';
@@ -30,15 +30,22 @@ const StreamQuery = z.object({
   league: LeagueKeySchema.optional(),
   event: z.string().min(1).max(200).optional(),
   markets: marketsParam().describe(
-    'Prices of these market types (`props` or `prop`: player props), e.g. `moneyline,props`. Arbs are not filtered by market.',
+    'Changes on these market types only (`props` or `prop`: player props), e.g. `moneyline,props`: prices, arbs, positive-EV prices and middles alike.',
+  ),
+  period: PeriodSchema.optional().describe(
+    'Changes on markets of this period only (`full`, `h1`, …, as /v1/odds), every event type alike.',
   ),
   player: playerParam().describe(
-    "Prices of one player's props only, by id or name (as in /v1/odds); game-line prices are left out. Arbs are not filtered by player.",
+    "Changes on one player's props only, by id or name (as in /v1/odds), every event type alike; game lines are left out.",
   ),
-  stat: statParam().describe('Prices of props of these stats only; game-line prices are left out.'),
+  stat: statParam().describe(
+    'Changes on props of these stats only, every event type alike; game lines are left out.',
+  ),
   books: csv(BookKeySchema)
     .optional()
-    .describe('Prices from these books; arbs whose every side is at one of them.'),
+    .describe(
+      'Prices and positive-EV prices at these books; arbs and middles whose every side is at one of them.',
+    ),
   types: csv(z.enum(['price', 'arb', 'ev', 'middle']))
     .optional()
     .describe(
@@ -51,7 +58,7 @@ const StreamQuery = z.object({
     .describe('Send a `snapshot` event first on a fresh connection (default true).'),
 });
 
-const STREAM_DESCRIPTION = `Server-sent events. Event types: \`snapshot\` (the current state for your filters, sent first and whenever a \`Last-Event-ID\` is too old to replay), \`price\` (one book's price changed; its \`market\` has the fields of a /v1/odds market without \`main\` and \`outcomes\`, so a player prop's carries \`stat\` and \`player\`), \`arb\` (an arb appeared or changed), \`arb_removed\`, with \`types=ev\`: \`ev\` (a price with positive EV appeared or its odds, fair or EV changed: \`{key, ev}\`, \`ev\` as a /v1/ev price without \`age_seconds\`) and \`ev_removed\` (\`{key, event_id}\`: no longer positive, stale or gone), with \`types=middle\`: \`middle\` and \`middle_removed\` (the same for /v1/middles pairs), and \`close\` (the server is ending the stream: its \`reason\` is \`revoked\`, \`expired\` or \`suspended\` for the key, \`plan-changed\` when the key's plan changed (reconnect to continue on the new plan), or \`shutdown\`). Every event has an \`id\`; reconnect with \`Last-Event-ID\` (EventSource does it for you) to get exactly what you missed. A \`:\` comment arrives at least every 15 s. Delayed plans receive each change once it is as old as their delay. A snapshot may be up to a second old: the changes since then follow it. A key may open a limited number of streams per minute (30 by default; \`429 stream-opens\` beyond), so keep a stream open rather than reopening it. \`HEAD\` answers the stream's headers without opening one.`;
+const STREAM_DESCRIPTION = `Server-sent events. Event types: \`snapshot\` (the current state for your filters, sent first and whenever a \`Last-Event-ID\` is too old to replay), \`price\` (one book's price changed; its \`market\` has the fields of a /v1/odds market without \`main\` and \`outcomes\`, so a player prop's carries \`stat\` and \`player\`), \`arb\` (an arb appeared or changed), \`arb_removed\`, with \`types=ev\`: \`ev\` (a price with positive EV appeared or its odds, fair or EV changed: \`{key, ev}\`, \`ev\` as a /v1/ev price without \`age_seconds\`) and \`ev_removed\` (\`{key, event_id}\`: no longer positive, stale or gone), with \`types=middle\`: \`middle\` and \`middle_removed\` (the same for /v1/middles pairs), and \`close\` (the server is ending the stream: its \`reason\` is \`revoked\`, \`expired\` or \`suspended\` for the key, \`plan-changed\` when the key's plan changed (reconnect to continue on the new plan), or \`shutdown\`). The filters (\`league\`, \`event\`, \`markets\`, \`period\`, \`player\`, \`stat\`, \`books\`) apply to every event type, the snapshot's lists included. Every event has an \`id\`; reconnect with \`Last-Event-ID\` (EventSource does it for you) to get exactly what you missed. A \`:\` comment arrives at least every 15 s. Delayed plans receive each change once it is as old as their delay. A snapshot may be up to a second old: the changes since then follow it. A key may open a limited number of streams per minute (30 by default; \`429 stream-opens\` beyond), so keep a stream open rather than reopening it. \`HEAD\` answers the stream's headers without opening one.`;
 
 /** Creates the hub, starts it with the app and stops it (ending every stream) before the server closes. */
 export function createStreamHub(
@@ -141,12 +148,8 @@ export async function streamRoutes(app: FastifyInstance, { hub }: { hub: StreamH
       if (request.method === 'HEAD') return reply.code(200).headers(streamHeaders).send('');
       // Each open may cost a snapshot: a key opens at most STREAM_OPENS_PER_MINUTE streams a minute (decision 087).
       const opensLimit = app.config.STREAM_OPENS_PER_MINUTE;
-      const opens = await app.rateLimiter.window(
-        `stream-opens:${key.id}`,
-        phaseOf(key.id, WINDOW_MS),
-        opensLimit,
-        WINDOW_MS,
-      );
+      const { counter, phase } = lineWindow('stream-opens', key, WINDOW_MS);
+      const opens = await app.rateLimiter.window(counter, phase, opensLimit, WINDOW_MS);
       if (!opens.allowed) {
         const retryAfter = Math.max(1, Math.ceil(opens.resetMs / 1000));
         throw new HttpProblem(
@@ -175,6 +178,7 @@ export async function streamRoutes(app: FastifyInstance, { hub }: { hub: StreamH
           league: query.league,
           event: query.event,
           markets: query.markets ? new Set(query.markets) : undefined,
+          period: query.period,
           player: playerFilter(query.player),
           stats: query.stat ? new Set(query.stat) : undefined,
           books: query.books ? new Set(query.books) : undefined,

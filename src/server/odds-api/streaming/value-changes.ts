@@ -2,6 +2,7 @@ import type { EvPriceDto } from '#domain/schemas/api/ev.ts';
 import type { MiddleDto } from '#domain/schemas/api/middles.ts';
 import type { EvRow, MiddleRow, ValueChanges } from '#engine/values.ts';
 import type { Change } from './change-log.ts';
+import { marketFacts } from './market-facts.ts';
 
 // The stream's positive-EV and middles changes (decision 170): what the engine's value scan added, changed or removed
 // on a tick, as `ev` / `ev_removed` and `middle` / `middle_removed` entries, keyed by the rows' stable ids. A row is
@@ -34,10 +35,26 @@ export function valueChanges(changes: ValueChanges): Change[] {
   return out;
 }
 
+// Every filter of the stream applies to these as to prices (issue 56): the market's type, period, stat and player.
 function evChange(kind: 'ev' | 'ev_removed', row: EvRow, data: unknown): Change {
-  return { kind, eventId: row.eventId, league: row.league, marketType: row.type, books: [row.book], data };
+  return {
+    kind,
+    eventId: row.eventId,
+    league: row.league,
+    ...marketFacts(row.market),
+    books: [row.book],
+    data,
+  };
 }
 
 function middleChange(kind: 'middle' | 'middle_removed', row: MiddleRow, data: unknown): Change {
-  return { kind, eventId: row.eventId, league: row.league, marketType: row.type, books: row.books, data };
+  // Both sides are of one market type, period, stat and player (one line each).
+  return {
+    kind,
+    eventId: row.eventId,
+    league: row.league,
+    ...marketFacts(row.high.market),
+    books: row.books,
+    data,
+  };
 }

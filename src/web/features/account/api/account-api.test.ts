@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AccountRequestError, fetchAccount, fetchUsage, rotateKey } from './account-api.ts';
+import { AccountRequestError, fetchAccount, fetchUsage, openPortal, rotateKey } from './account-api.ts';
 
 // The account page's calls against a stand-in fetch: what is sent (the key in X-Api-Key only, to this site's own
 // /v1, no cookies) and how each refusal is read.
@@ -32,9 +32,11 @@ describe('the account page’s calls', () => {
     const { requests, fetchImpl } = standIn(404, { type: 'https://sharpline.io/problems/not-found' });
     await failure(fetchUsage(KEY, { fetchImpl }));
     await failure(rotateKey(KEY, { fetchImpl }));
+    await failure(openPortal(KEY, { fetchImpl }));
     expect(requests.map(({ url, init }) => [init.method, url])).toEqual([
       ['GET', '/v1/me/usage?days=30'],
       ['POST', '/v1/me/rotate'],
+      ['POST', '/v1/me/portal'],
     ]);
     for (const { url, init } of requests) {
       expect(url).not.toContain(KEY);

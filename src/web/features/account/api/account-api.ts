@@ -1,22 +1,26 @@
 import '#web/lib/zod-jitless.ts';
 import {
   MeResponseSchema,
+  PortalResponseSchema,
   RotationResponseSchema,
   UsageResponseSchema,
   type MeResponse,
+  type PortalResponse,
   type RotationResponse,
   type UsageResponse,
 } from '#domain/schemas/api/account.ts';
 
-// The account page's three calls (issue 33, decision 156), each made with the pasted key in X-Api-Key and nothing
-// else: GET /v1/me (plan, limits, credits, subscription, streams), GET /v1/me/usage?days=30 (requests per day) and
-// POST /v1/me/rotate (a new key, the old one revoked). Always this site's own /v1 (a relative URL), never another
-// host: the key goes nowhere else. No cookies, no cache, no Referer.
+// The account page's calls (issue 33, decision 156; the portal: issue 56, decision 220), each made with the pasted key
+// in X-Api-Key and nothing else: GET /v1/me (plan, limits, credits, subscription, streams), GET /v1/me/usage?days=30
+// (requests per day), POST /v1/me/rotate (a new key, the old one revoked) and POST /v1/me/portal (Stripe's billing
+// portal of the key's subscription). Always this site's own /v1 (a relative URL), never another host: the key goes
+// nowhere else, and never in a URL. No cookies, no cache, no Referer.
 
 export const ACCOUNT_PATHS = {
   me: '/v1/me',
   usage: '/v1/me/usage',
   rotate: '/v1/me/rotate',
+  portal: '/v1/me/portal',
 } as const;
 
 /** Days of usage the page charts. */
@@ -140,11 +144,17 @@ export function rotateKey(key: string, options: CallOptions = {}): Promise<Rotat
   return call(ACCOUNT_PATHS.rotate, key, (body) => RotationResponseSchema.safeParse(body), 'POST', options);
 }
 
+/** POST /v1/me/portal: a Stripe Billing Portal session of the key's subscription (the page then goes there). */
+export function openPortal(key: string, options: CallOptions = {}): Promise<PortalResponse> {
+  return call(ACCOUNT_PATHS.portal, key, (body) => PortalResponseSchema.safeParse(body), 'POST', options);
+}
+
 /** The calls, as the page's components take them (tests hand in their own). */
 export interface AccountApi {
   fetchAccount: typeof fetchAccount;
   fetchUsage: typeof fetchUsage;
   rotateKey: typeof rotateKey;
+  openPortal: typeof openPortal;
 }
 
-export const accountApi: AccountApi = { fetchAccount, fetchUsage, rotateKey };
+export const accountApi: AccountApi = { fetchAccount, fetchUsage, rotateKey, openPortal };

@@ -159,52 +159,67 @@ export function KeyFacts({ account }: { account: MeResponse }) {
   );
 }
 
-/** Where to go next: the docs, a better plan (checkout for a trial, the portal for a subscriber), the portal. */
+/**
+ * Where to go next: the docs, a better plan (checkout for a trial, the billing portal for a subscriber), the portal.
+ * A subscriber opens Stripe's billing portal in one step with the key (decision 220); a key without a subscription
+ * (a trial, or one the operators made) is told what to do instead.
+ */
 export function AccountLinks({
   account,
   siteConfig,
+  portal,
 }: {
   account: MeResponse;
   /** GET /api/site-config; null until it arrives (or when it cannot be read). */
   siteConfig: SiteConfigResponse | null;
+  /** The "Change plan or cancel" button, shown for a key with a subscription. */
+  portal: ReactNode;
 }) {
-  const manages = siteConfig?.manageSubscription !== 'none';
   const trial = account.key.kind === 'trial';
   // A subscriber changes plan in Stripe's portal (a second checkout would start a second subscription, decision 151).
-  const subscriber = !trial && account.subscription !== null && manages;
+  const subscriber = !trial && account.subscription !== null;
+  const madeByOperators = !trial && account.subscription === null;
   const next = nextPlan(account.plan.id);
   const trialPlan = account.plan.id;
   const trialPurchase = siteConfig?.checkout[trialPlan];
   return (
-    <div className="flex flex-col gap-4 sm:flex-row sm:flex-wrap sm:items-center">
-      {trial && trialPurchase !== 'closed' ? (
-        // The pricing page's plan button: the server picks the Payment Link or a Checkout Session (decision 151).
-        <form method="post" action={BILLING_PATHS.checkout}>
-          <input type="hidden" name="plan" value={trialPlan} />
-          <button type="submit" className={cn(buttonVariants({ size: 'lg' }), 'w-full sm:w-auto')}>
-            Subscribe to {account.plan.name}
-          </button>
-        </form>
-      ) : null}
-      <ul className="flex flex-wrap gap-x-6 gap-y-3">
-        {subscriber ? (
+    <div className="flex flex-col gap-4">
+      {subscriber ? portal : null}
+      <div className="flex flex-col gap-4 sm:flex-row sm:flex-wrap sm:items-center">
+        {trial && trialPurchase !== 'closed' ? (
+          // The pricing page's plan button: the server picks the Payment Link or a Checkout Session (decision 151).
+          <form method="post" action={BILLING_PATHS.checkout}>
+            <input type="hidden" name="plan" value={trialPlan} />
+            <button type="submit" className={cn(buttonVariants({ size: 'lg' }), 'w-full sm:w-auto')}>
+              Subscribe to {account.plan.name}
+            </button>
+          </form>
+        ) : null}
+        <ul className="flex flex-wrap gap-x-6 gap-y-3">
           <li>
-            <a className={linkClass} href={ROUTES.manageSubscription}>
-              Change plan or cancel (Manage Subscription)
+            <a className={linkClass} href={next ? `${ROUTES.pricing}#plan-${next.id}` : ROUTES.pricing}>
+              {trial || subscriber ? 'Compare the plans' : next ? `Upgrade to ${next.name}` : 'See the plans'}
             </a>
           </li>
-        ) : null}
-        <li>
-          <a className={linkClass} href={next ? `${ROUTES.pricing}#plan-${next.id}` : ROUTES.pricing}>
-            {trial || subscriber ? 'Compare the plans' : next ? `Upgrade to ${next.name}` : 'See the plans'}
-          </a>
-        </li>
-        <li>
-          <a className={linkClass} href={SITE.docsUrl}>
-            API documentation
-          </a>
-        </li>
-      </ul>
+          <li>
+            <a className={linkClass} href={SITE.docsUrl}>
+              API documentation
+            </a>
+          </li>
+        </ul>
+      </div>
+      {trial ? (
+        <p className="text-sm text-slate-400">
+          A free trial has no subscription to change or cancel: it simply ends. Subscribe to keep using the
+          API.
+        </p>
+      ) : null}
+      {madeByOperators ? (
+        <p className="text-sm text-slate-400">
+          This key was made by our team, not bought through checkout, so it has no billing portal. To change
+          its plan, write to {SITE.supportEmail}.
+        </p>
+      ) : null}
       {trial && trialPurchase === 'closed' ? (
         <p className="text-sm text-slate-400">Purchases are not open on this server yet.</p>
       ) : null}

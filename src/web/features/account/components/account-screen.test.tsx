@@ -62,10 +62,13 @@ interface Calls {
   account: string[];
   usage: string[];
   rotate: string[];
+  portal: string[];
 }
 
+const PORTAL_URL = 'https://billing.stripe.com/p/session/test_bps_1';
+
 function fakeApi(overrides: Partial<AccountApi> = {}): AccountApi & { calls: Calls } {
-  const calls: Calls = { account: [], usage: [], rotate: [] };
+  const calls: Calls = { account: [], usage: [], rotate: [], portal: [] };
   return {
     calls,
     fetchAccount: async (key) => {
@@ -84,6 +87,10 @@ function fakeApi(overrides: Partial<AccountApi> = {}): AccountApi & { calls: Cal
         old_prefix: 'sl_live_AbCdEf',
         rotated_at: '2026-11-27T10:00:00.000Z',
       } satisfies RotationResponse;
+    },
+    openPortal: async (key) => {
+      calls.portal.push(key);
+      return { url: PORTAL_URL, opened_at: '2026-11-27T10:00:00.000Z' };
     },
     ...overrides,
   };
@@ -170,7 +177,7 @@ describe('AccountScreen without a key', () => {
     render(<AccountScreen api={api} />);
     await pasteKey();
     expect(await screen.findByRole('alert')).toHaveTextContent(
-      "Too many requestsThis key has used its requests for this minute (this page's calls count too). Try again in 42 seconds.",
+      "Too many requestsThis page asked the server too often for this key this minute (its calls do not use your plan's requests). Try again in 42 seconds.",
     );
   });
 
@@ -218,12 +225,11 @@ describe('AccountScreen with a key', () => {
       'href',
       '/sports-betting-api#plan-enterprise',
     );
-    expect(screen.getByRole('link', { name: /Manage Subscription/ })).toHaveAttribute(
-      'href',
-      '/manage-subscription',
-    );
+    expect(screen.getByRole('button', { name: 'Change plan or cancel' })).toBeEnabled();
+    expect(screen.queryByRole('link', { name: /Manage Subscription/ })).toBeNull();
     expect(api.calls.account).toEqual([KEY]);
     expect(api.calls.usage).toEqual([KEY]);
+    expect(api.calls.portal).toEqual([]);
   });
 
   it('draws one bar per day with its count, a visible total and a table of the same numbers', async () => {
@@ -337,6 +343,58 @@ describe('AccountScreen with a key', () => {
     expect(form).toHaveAttribute('action', '/api/checkout');
     expect(form).toHaveAttribute('method', 'post');
     expect(new FormData(form).get('plan')).toBe('pro');
+    // A trial has no subscription to change or cancel: no portal button, and the page says so.
+    expect(screen.queryByRole('button', { name: 'Change plan or cancel' })).toBeNull();
+    expect(screen.getByText(/A free trial has no subscription to change or cancel/)).toBeInTheDocument();
+  });
+
+  it('"Change plan or cancel" posts the key (never in a URL) and goes to the billing portal the server names', async () => {
+    const api = fakeApi();
+    const visited: string[] = [];
+    render(<AccountScreen api={api} navigate={(url) => visited.push(url)} />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Change plan or cancel' }));
+    await waitFor(() => expect(visited).toEqual([PORTAL_URL]));
+    expect(api.calls.portal).toEqual([KEY]);
+    expect(screen.getByRole('button', { name: 'Opening the billing portal…' })).toBeDisabled();
+  });
+
+  it('says why the billing portal did not open (409 in the server’s words, 503), and keeps the key', async () => {
+    const detail =
+      'This key was made by the operators, not bought through Stripe: ask them to change its plan.';
+    const failures = [
+      problem('conflict', 409, 'no-subscription', detail),
+      problem('server', 503, 'stripe-unavailable', 'Stripe did not open the billing portal.'),
+    ];
+    const api = fakeApi({
+      openPortal: async () => {
+        throw failures.shift()!;
+      },
+    });
+    const visited: string[] = [];
+    render(<AccountScreen api={api} navigate={(url) => visited.push(url)} />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Change plan or cancel' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      `This key has no subscription to manage${detail}`,
+    );
+    await user.click(screen.getByRole('button', { name: 'Change plan or cancel' }));
+    await waitFor(() =>
+      expect(screen.getByRole('alert')).toHaveTextContent(
+        'The billing portal is unavailable right nowStripe did not open it, and nothing was changed. Try again in a minute.',
+      ),
+    );
+    expect(visited).toEqual([]);
+    expect(window.sessionStorage.getItem(KEY_STORAGE_NAME)).toBe(KEY);
+  });
+
+  it('shows a key the operators made no portal, and says how to change its plan', async () => {
+    const api = fakeApi({ fetchAccount: async () => account({ subscription: null }) });
+    render(<AccountScreen api={api} />);
+    expect(await screen.findByText(/This key was made by our team/)).toHaveTextContent(
+      'To change its plan, write to support@sharpline.io.',
+    );
+    expect(screen.queryByRole('button', { name: 'Change plan or cancel' })).toBeNull();
   });
 
   it('says when a cancelled subscription ends', async () => {

@@ -9,6 +9,7 @@ import { keyStore, useStoredKey } from '#web/lib/key-store.ts';
 import { AccountLinks, AccountOverview, KeyFacts } from './account-overview.tsx';
 import { KeyForm } from './key-form.tsx';
 import { NewKeyNotice } from './new-key-notice.tsx';
+import { OpenPortal } from './open-portal.tsx';
 import { Notice } from './notice.tsx';
 import { RotateKey } from './rotate-key.tsx';
 import { UsageChart } from './usage-chart.tsx';
@@ -40,7 +41,14 @@ function Failure({
   );
 }
 
-export function AccountScreen({ api = accountApi }: { api?: AccountApi }) {
+export function AccountScreen({
+  api = accountApi,
+  navigate = (url: string) => window.location.assign(url),
+}: {
+  api?: AccountApi;
+  /** Where the billing portal's URL is opened (tests record it). */
+  navigate?: (url: string) => void;
+}) {
   const id = useId();
   const key = useStoredKey();
   const siteConfig = useSiteConfig();
@@ -99,7 +107,9 @@ export function AccountScreen({ api = accountApi }: { api?: AccountApi }) {
         <>
           <div className="flex flex-wrap items-center justify-between gap-3">
             <p role="status" className="text-sm text-slate-400">
-              {refreshing ? 'Refreshing…' : 'Figures as of your last load; refreshing counts as requests.'}
+              {refreshing
+                ? 'Refreshing…'
+                : 'Figures as of your last load. Refreshing is free: this page uses none of your requests.'}
             </p>
             <Button variant="secondary" size="sm" onClick={refresh} disabled={refreshing}>
               Refresh
@@ -125,7 +135,13 @@ export function AccountScreen({ api = accountApi }: { api?: AccountApi }) {
               Plans, billing and docs
             </h2>
             <div className="mt-4">
-              <AccountLinks account={account.data} siteConfig={siteConfig} />
+              <AccountLinks
+                account={account.data}
+                siteConfig={siteConfig}
+                portal={
+                  <OpenPortal apiKey={key} api={api} navigate={navigate} onUnauthorized={onUnauthorized} />
+                }
+              />
             </div>
           </section>
         </>

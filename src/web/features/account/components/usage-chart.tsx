@@ -18,7 +18,8 @@ const FAMILY_NAMES: Record<UsageFamily, string> = {
   history: 'History and CLV',
   sgp: 'Same-game parlays',
   stream: 'Stream connections',
-  account: 'Account (this page too)',
+  // The account's own calls are free and no longer counted (decision 218): only days before that show any.
+  account: 'Account calls (counted before they became free)',
   other: 'Other',
 };
 

@@ -2,10 +2,9 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { AccountRequestError, type AccountApi } from '../api/account-api.ts';
 import type { MeResponse, UsageResponse } from '#domain/schemas/api/account.ts';
 
-// The account page's two reads for the key it holds (decision 156): GET /v1/me, then GET /v1/me/usage (one after the
-// other, so that today's count on the chart includes the page's own calls and is exactly what the server counted),
-// once when the key changes and again on "Refresh" (never on a timer: each call counts against the key's per-minute
-// limit). A refresh keeps the last answers on screen until the new ones arrive. A 401 on /v1/me means the key no
+// The account page's two reads for the key it holds (decision 156): GET /v1/me, then GET /v1/me/usage, once when the
+// key changes and again on "Refresh" (never on a timer). They are free (decision 218): neither counted in the usage
+// nor charged to the key's per-minute limit, which has an account budget of its own. A refresh keeps the last answers on screen until the new ones arrive. A 401 on /v1/me means the key no
 // longer works: `onUnauthorized` is told (the page then forgets it), and usage is not asked for.
 
 export type Read<T> =

@@ -157,7 +157,10 @@ function unauthorizedText(failure: FailureLike): ErrorText {
 }
 
 /** What a failed call says. `what` names the call for the lines that differ ("your account", "the usage chart"…). */
-export function failureText(failure: FailureLike, what: 'account' | 'usage' | 'rotation'): ErrorText {
+export function failureText(
+  failure: FailureLike,
+  what: 'account' | 'usage' | 'rotation' | 'portal',
+): ErrorText {
   switch (failure.kind) {
     case 'unauthorized':
       return unauthorizedText(failure);
@@ -167,6 +170,12 @@ export function failureText(failure: FailureLike, what: 'account' | 'usage' | 'r
         body: failure.detail ?? 'The server refused this key for this request (403).',
       };
     case 'conflict':
+      if (what === 'portal') {
+        return {
+          title: 'This key has no subscription to manage',
+          body: failure.detail ?? 'Only a key bought through our checkout has a billing portal.',
+        };
+      }
       return {
         title: 'This key was already replaced',
         body:
@@ -184,15 +193,22 @@ export function failureText(failure: FailureLike, what: 'account' | 'usage' | 'r
           body: `This address tried too many keys we do not know. ${wait}`,
         };
       }
+      if (what === 'portal' && failure.code === 'portal-limit') {
+        return {
+          title: 'The billing portal was opened often recently',
+          body: `It can be opened a few times an hour with a key. ${wait}`,
+        };
+      }
       if (what === 'rotation' && failure.code !== 'rate-limited') {
         return {
           title: 'This key was rotated recently',
           body: `A key can be rotated only a few times an hour, and your key was not changed. ${wait}`,
         };
       }
+      // Only the account's own budget refuses this page: its calls are free of the plan's requests (decision 218).
       return {
         title: 'Too many requests',
-        body: `This key has used its requests for this minute (this page's calls count too). ${wait}`,
+        body: `This page asked the server too often for this key this minute (its calls do not use your plan's requests). ${wait}`,
       };
     }
     case 'not-available':
@@ -206,10 +222,15 @@ export function failureText(failure: FailureLike, what: 'account' | 'usage' | 'r
               title: 'Key rotation is not available on this server',
               body: `Your key was not changed. Write to ${SITE.supportEmail} if you need a new key.`,
             }
-          : {
-              title: 'Accounts are not available on this server',
-              body: 'This server does not answer /v1/me.',
-            };
+          : what === 'portal'
+            ? {
+                title: 'The billing portal cannot be opened from here',
+                body: 'This server does not manage subscriptions through Stripe. Use “Manage Subscription” in the footer, or write to support.',
+              }
+            : {
+                title: 'Accounts are not available on this server',
+                body: 'This server does not answer /v1/me.',
+              };
     case 'network':
       return {
         title: 'Could not reach the server',
@@ -219,6 +240,12 @@ export function failureText(failure: FailureLike, what: 'account' | 'usage' | 'r
             : 'Check your connection and try again.',
       };
     case 'server':
+      if (what === 'portal' && failure.status === 503) {
+        return {
+          title: 'The billing portal is unavailable right now',
+          body: 'Stripe did not open it, and nothing was changed. Try again in a minute.',
+        };
+      }
       return {
         title: 'The server could not answer',
         body: `Something went wrong on our side${failure.status ? ` (${failure.status})` : ''}. Try again in a minute.`,

@@ -1,4 +1,4 @@
-import type { Cents } from '#domain/odds.ts';
+import { americanDisplay, type Cents } from '#domain/odds.ts';
 import type { Side } from '#domain/schemas/feed.ts';
 import type { StakeSplit } from '#domain/wagers.ts';
 import { isDefaultFilters, type FeedArb } from './arb-filters.ts';
@@ -35,7 +35,7 @@ export function arbFilter(filters: ArbFilters, now: number): ((arb: FeedArb) => 
 }
 
 export function priceText(side: Pick<Side, 'price' | 'decimal_odds'>, oddsFormat: OddsFormat): string {
-  if (oddsFormat === 'american' || !extras) return side.price;
+  if (oddsFormat === 'american' || !extras) return americanDisplay(side.price);
   return extras.formatOdds({ decimal: side.decimal_odds, american: side.price }, oddsFormat);
 }
 

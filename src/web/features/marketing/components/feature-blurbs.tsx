@@ -1,3 +1,5 @@
+import { coverage } from '#domain/coverage.ts';
+
 // The four feature blurbs of docs/product.md §2. Each says what exists (issue 34): same-game parlays are priced by the
 // API (Elite and Enterprise), there is no parlay builder on the site.
 const FEATURES = [
@@ -18,7 +20,7 @@ const FEATURES = [
   },
   {
     title: 'Full coverage',
-    body: 'Main lines, alternate lines and player props across NBA, NFL, MLB, NHL, college and soccer.',
+    body: `Main lines, alternate lines and player props across ${coverage().leagues}: ${coverage().leagueNames}.`,
     icon: 'M3 12a9 9 0 1 0 18 0 9 9 0 0 0-18 0Zm0 0h18M12 3a14 14 0 0 1 0 18M12 3a14 14 0 0 0 0 18',
   },
 ] as const;

@@ -293,7 +293,7 @@ function Side({
     <div className="flex min-w-0 items-center justify-between gap-2 rounded-md bg-slate-950/40 px-2 py-1.5 sm:block sm:bg-transparent sm:p-0">
       <div className="min-w-0">
         <p className="break-words text-sm leading-snug text-slate-100">{side.name}</p>
-        <p className="truncate text-xs text-slate-400">
+        <p className="break-words text-xs text-slate-400">
           {bookName(side.book)} ·{' '}
           <span data-testid="price" className="font-mono text-slate-200">
             {formatOdds(side, format)}

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { MARKET_TYPES } from '#domain/markets.ts';
+import { americanDisplay } from '#domain/odds.ts';
 import type { EvFeed, EvFeedRow } from '#domain/schemas/ev-feed.ts';
 import { SITE } from '#domain/site.ts';
 import {
@@ -150,7 +151,9 @@ function Filters({
   );
 }
 
-const COLUMNS = 'sm:grid-cols-[minmax(0,2.2fr)_minmax(0,1.8fr)_minmax(0,1.3fr)_5rem_8.5rem_5rem_6rem_5.5rem]';
+// The side to bet (outcome and market) has the widest column, and every text wraps rather than being cut (issue 56).
+const COLUMNS =
+  'sm:grid-cols-[minmax(0,1.7fr)_minmax(0,2.3fr)_minmax(0,1fr)_4.5rem_8rem_4.5rem_5.5rem_3.5rem]';
 
 function EvRows({
   feed,
@@ -223,18 +226,18 @@ function EvRowItem({
     <li className={cn(rowClass, COLUMNS)}>
       <EventName event={row.event} />
       <div className="min-w-0">
-        <p className="truncate text-sm text-slate-100">{row.outcome}</p>
-        <p className="truncate text-xs text-slate-400">{row.market}</p>
+        <p className="break-words text-sm leading-snug text-slate-100">{row.outcome}</p>
+        <p className="break-words text-xs text-slate-400">{row.market}</p>
       </div>
       <Cell label="Book">
-        <span className="truncate text-sm font-medium text-slate-100">{bookName(row.book)}</span>
+        <span className="break-words text-sm font-medium text-slate-100">{bookName(row.book)}</span>
       </Cell>
       <Cell label="Price" className="sm:text-right">
-        <span className="font-mono text-sm text-white">{row.american}</span>
+        <span className="font-mono text-sm text-white">{americanDisplay(row.american)}</span>
       </Cell>
       <Cell label="Fair" className="sm:text-right">
         <span className="text-right">
-          <span className="block font-mono text-sm text-slate-200">{row.fair_american}</span>
+          <span className="block font-mono text-sm text-slate-200">{americanDisplay(row.fair_american)}</span>
           <span className="block whitespace-nowrap text-xs text-slate-400">
             {(row.fair_prob * 100).toFixed(1)}% · {row.books} books
           </span>

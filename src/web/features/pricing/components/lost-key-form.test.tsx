@@ -45,7 +45,7 @@ describe('LostKeyForm', () => {
     pending.resolve();
     await waitFor(() =>
       expect(screen.getByRole('status')).toHaveTextContent(
-        'If ada@example.com has a Sharpline subscription, a new key is on its way. Your previous key keeps working until you use the new one.',
+        'If ada@example.com has a Sharpline subscription or an active trial, a new key is on its way. Your previous key keeps working until you use the new one.',
       ),
     );
     expect(screen.getByRole('status')).toHaveAttribute('aria-live', 'polite');

@@ -12,19 +12,20 @@ import { HoneypotField } from '#web/ui/honeypot-field.tsx';
 import { formatWait, retryText } from '#web/lib/refusal.ts';
 
 // Issue 18, "Lost your key?": idle → sending (button disabled) → a success status or an error alert (dismissible).
-// The success text is the same whether or not the address has a subscription, so the form reveals nothing about it.
+// The success text is the same whether or not the address has a subscription or a trial, so the form reveals nothing
+// about it. Trial keys are served too (issue 56, decision 217).
 // The address is cleared on success only; an error never loses what was typed. Before the page's script has run and
 // without JavaScript the form posts itself as a plain HTML form (decision 208); the input is uncontrolled, so what was
 // typed before the script arrived stays.
 
 export const LOST_KEY_INTRO =
-  "Enter the email address of your subscription. We'll email a new API key to it; your current key keeps working until you use the new one.";
+  "Enter the email address of your subscription or free trial. We'll email a new API key to it; your current key keeps working until you use the new one.";
 export const LOST_KEY_NETWORK_TEXT =
   'Could not reach the server. Check your connection and try again; your address is still in the form.';
 
 /** The answer to every address (`null`: posted without the script, the address is not in the page's URL). */
 export function lostKeySuccessText(email: string | null): string {
-  return `If ${email ?? 'that address'} has a ${SITE.brand} subscription, a new key is on its way. Your previous key keeps working until you use the new one.`;
+  return `If ${email ?? 'that address'} has a ${SITE.brand} subscription or an active trial, a new key is on its way. Your previous key keeps working until you use the new one.`;
 }
 
 export { formatWait };

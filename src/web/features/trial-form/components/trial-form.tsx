@@ -21,7 +21,10 @@ const loadSchema = () => import('#domain/schemas/trial-request.ts').then((module
 // endpoint as a plain HTML form, and the server answers with a 303 to this page's notice (decision 208). The inputs
 // are uncontrolled, so that nothing typed before the script arrived is lost or overwritten when it does.
 
-export const TRIAL_SUCCESS_TEXT = 'Trial key has been sent to your email address.';
+// Issue 56: the answer is the same for every address (it must not tell who has a trial), so its text is true of every
+// case: a new trial and an active one get a key by email, an ended one an email saying why not (decision 217).
+export const TRIAL_SUCCESS_TEXT =
+  'Check your email. We have sent your trial key to this address, or, if this address has already had its free trial, an email explaining why no new key was sent.';
 export const TRIAL_FAILURE_TEXT = 'Failed to send trial request. Please try again.';
 
 /**
