@@ -36,3 +36,26 @@ export function TargetNotice({
     </div>
   );
 }
+
+/**
+ * Every notice a form's plain post can be answered with, for the page before its script has run (each shown only by
+ * the URL's fragment); nothing once the page has hydrated, when the form shows the answer as its own banner.
+ */
+export function FormAnswerNotices<N extends string>({
+  hydrated,
+  notices,
+  texts,
+  className,
+}: {
+  hydrated: boolean;
+  notices: Record<N, { id: string }>;
+  texts: Record<N, { tone: 'error' | 'info'; text: ReactNode }>;
+  className?: string;
+}) {
+  if (hydrated) return null;
+  return (Object.keys(notices) as N[]).map((notice) => (
+    <TargetNotice key={notice} id={notices[notice].id} tone={texts[notice].tone} className={className}>
+      {texts[notice].text}
+    </TargetNotice>
+  ));
+}

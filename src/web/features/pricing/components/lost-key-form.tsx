@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { LOST_KEY_NOTICES, type LostKeyNotice } from '#domain/site-notices.ts';
 import { publicConfig } from '#web/config.ts';
 import { useFormAnswer, useHydrated } from '#web/lib/use-hydrated.ts';
-import { TargetNotice } from '#web/ui/target-notice.tsx';
+import { FormAnswerNotices } from '#web/ui/target-notice.tsx';
 import { SITE } from '#domain/site.ts';
 import { Button } from '#web/ui/button.tsx';
 import { DismissButton } from '#web/ui/dismiss-button.tsx';
@@ -144,18 +144,12 @@ export function LostKeyForm({ request = requestNewKey }: { request?: typeof requ
         <HoneypotField id={id} />
 
         {/* Before the script has run, the server's answer to a plain form post shows by the URL's fragment. */}
-        {hydrated
-          ? null
-          : (Object.keys(LOST_KEY_NOTICES) as LostKeyNotice[]).map((notice) => (
-              <TargetNotice
-                key={notice}
-                id={LOST_KEY_NOTICES[notice].id}
-                tone={LOST_KEY_NOTICE_TEXT[notice].tone}
-                className="mt-3"
-              >
-                {LOST_KEY_NOTICE_TEXT[notice].text}
-              </TargetNotice>
-            ))}
+        <FormAnswerNotices
+          hydrated={hydrated}
+          notices={LOST_KEY_NOTICES}
+          texts={LOST_KEY_NOTICE_TEXT}
+          className="mt-3"
+        />
         {/* Always in the page, so that screen readers announce the text when it appears. */}
         <div role="status" aria-live="polite">
           {state.status === 'sent' ? (

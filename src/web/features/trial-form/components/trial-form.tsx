@@ -6,7 +6,7 @@ import { retryText } from '#web/lib/refusal.ts';
 import { buildTrialPayload, submitTrialRequest, TrialRequestError } from '../api/submit-trial-request.ts';
 import { EmailInput, inputClass } from '#web/ui/email-input.tsx';
 import { HoneypotField } from '#web/ui/honeypot-field.tsx';
-import { TargetNotice } from '#web/ui/target-notice.tsx';
+import { FormAnswerNotices } from '#web/ui/target-notice.tsx';
 import { TRIAL_NOTICES, type TrialNotice } from '#domain/site-notices.ts';
 import { publicConfig } from '#web/config.ts';
 import { useFormAnswer, useHydrated } from '#web/lib/use-hydrated.ts';
@@ -153,18 +153,12 @@ export function TrialForm({ submit = submitTrialRequest }: { submit?: typeof sub
       </p>
 
       {/* Before the script has run, the server's answer to a plain form post shows by the URL's fragment. */}
-      {hydrated
-        ? null
-        : (Object.keys(TRIAL_NOTICES) as TrialNotice[]).map((notice) => (
-            <TargetNotice
-              key={notice}
-              id={TRIAL_NOTICES[notice].id}
-              tone={TRIAL_NOTICE_TEXT[notice].tone}
-              className="mt-4"
-            >
-              {TRIAL_NOTICE_TEXT[notice].text}
-            </TargetNotice>
-          ))}
+      <FormAnswerNotices
+        hydrated={hydrated}
+        notices={TRIAL_NOTICES}
+        texts={TRIAL_NOTICE_TEXT}
+        className="mt-4"
+      />
       {status === 'success' || status === 'error' ? (
         <div
           role={status === 'error' ? 'alert' : 'status'}
