@@ -1,8 +1,7 @@
-import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
-import { buildTestApp } from '#tests/support/server/app.ts';
+import { buildTestApp, logSink } from '#tests/support/server/app.ts';
 import { trialTestConfig } from '#tests/support/server/trials.ts';
 import type * as database from './db/database.ts';
 import { rowsOf } from './db/database.ts';
@@ -50,12 +49,7 @@ vi.mock('./http/static-files.ts', async (importOriginal) => {
 describe('a first start on a busy machine', () => {
   it('starts although opening the database and loading the site each take longer than the plugin timeout, and logs its progress', async () => {
     const lines: string[] = [];
-    const log = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    });
+    const log = logSink(lines);
     // Fastify's own budget, as before issue 31 (the app's default is a larger safety net).
     const app = await buildTestApp({
       config: trialTestConfig(),

@@ -1,11 +1,10 @@
-import { Writable } from 'node:stream';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PortalResponseSchema } from '#domain/schemas/api/account.ts';
 import { apiKeys, emailOutbox } from '../db/schema.ts';
 import { generateKey, KEY_IN_TEXT } from '../keys/key-format.ts';
-import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
+import { buildTestApp, virtualClock, logSink } from '#tests/support/server/app.ts';
 import { createTrialKey } from '#tests/support/server/odds-api.ts';
 import {
   checkoutSession,
@@ -65,12 +64,7 @@ beforeAll(async () => {
   app = await buildTestApp({
     config: trialTestConfig({ ...stripeEnv(standIn), SMTP_URL: peer.url, SITE_URL: SITE }),
     now: clock.now,
-    log: new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        logLines.push(chunk.toString());
-        done();
-      },
-    }),
+    log: logSink(logLines),
   });
   await app.ready();
 });

@@ -1,13 +1,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiKeys, emailOutbox, lostKeyRequests } from '../db/schema.ts';
 import { emailHash } from '../http/log-safe.ts';
-import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
+import { buildTestApp, virtualClock, logSink } from '#tests/support/server/app.ts';
 import { freePort, keyInEmail, SmtpPeer, trialTestConfig, waitFor } from '#tests/support/server/trials.ts';
 import { emailIdentity } from '../keys/email-identity.ts';
 import { generateKey } from '../keys/key-format.ts';
@@ -21,13 +20,6 @@ const clock = virtualClock(Date.now());
 let app: FastifyInstance;
 let addresses = 0;
 const logLines: string[] = [];
-const logTo = (lines: string[]) =>
-  new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(chunk.toString());
-      done();
-    },
-  });
 /** Every lost-key answer, in the order the app finished sending them (an onResponse hook of the test). */
 const events: string[] = [];
 
@@ -70,7 +62,7 @@ beforeAll(async () => {
   app = await buildTestApp({
     config: trialTestConfig({ SMTP_URL: peer.url, TRUST_PROXY: 'true' }),
     now: clock.now,
-    log: logTo(logLines),
+    log: logSink(logLines),
   });
   app.addHook('onResponse', async (request) => {
     if (request.url === '/api/lost-key') events.push('answered');

@@ -1,9 +1,8 @@
-import { Writable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billingPortalLinks, emailOutbox } from '../db/schema.ts';
-import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
+import { buildTestApp, virtualClock, logSink } from '#tests/support/server/app.ts';
 import {
   checkoutSession,
   signedEvent,
@@ -96,12 +95,7 @@ beforeAll(async () => {
   app = await buildTestApp({
     config: trialTestConfig({ ...stripeEnv(standIn), SMTP_URL: peer.url, TRUST_PROXY: 'true' }),
     now: clock.now,
-    log: new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        logLines.push(chunk.toString());
-        done();
-      },
-    }),
+    log: logSink(logLines),
   });
   await app.ready();
 });

@@ -1,11 +1,10 @@
-import { Writable } from 'node:stream';
 import { desc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, billingSubscriptions, emailOutbox, stripeEvents, trialRequests } from '../db/schema.ts';
 import { emailHash } from '../http/log-safe.ts';
 import { KEY_IN_TEXT, verifyKey } from '../keys/key-format.ts';
-import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
+import { buildTestApp, virtualClock, logSink } from '#tests/support/server/app.ts';
 import { openRawStream } from '#tests/support/server/odds-api.ts';
 import {
   checkoutSession,
@@ -135,12 +134,7 @@ async function cancel(who: ReturnType<typeof buyer>): Promise<void> {
 beforeAll(async () => {
   await peer.start();
   await standIn.start();
-  const log = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logLines.push(chunk.toString());
-      done();
-    },
-  });
+  const log = logSink(logLines);
   app = await buildTestApp({
     config: trialTestConfig({
       ...stripeEnv(standIn, { STRIPE_PRICE_PLANS: 'price_1ProMonthly:pro,price_1EliteMonthly:elite' }),

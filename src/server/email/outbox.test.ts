@@ -1,12 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
-import { manualSource } from '#tests/support/server/app.ts';
+import { manualSource, logSink } from '#tests/support/server/app.ts';
 import { emailOutbox } from '../db/schema.ts';
 import { KEY_IN_TEXT } from '../keys/key-format.ts';
 import {
@@ -117,12 +116,7 @@ describe('email outbox', () => {
   it('writes .eml files to DATA_DIR/outbox and logs a line without the address when SMTP_URL is unset', async () => {
     const lines: string[] = [];
     const config = trialTestConfig({ LOG_LEVEL: 'info' });
-    const stream = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    });
+    const stream = logSink(lines);
     const app = await buildApp({ source: manualSource(), config, log: stream });
     apps.push(app);
     await app.ready();

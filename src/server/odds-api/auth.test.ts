@@ -1,9 +1,8 @@
-import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLANS, type PlanId } from '#domain/plans.ts';
 import { generateKey, KEY_IN_TEXT } from '../keys/key-format.ts';
-import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
+import { buildTestApp, virtualClock, logSink } from '#tests/support/server/app.ts';
 import { createKey, createTrialKey, revokeKey } from '#tests/support/server/odds-api.ts';
 
 const clock = virtualClock();
@@ -11,12 +10,7 @@ const logLines: string[] = [];
 let app: FastifyInstance;
 
 beforeAll(async () => {
-  const logStream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logLines.push(chunk.toString());
-      done();
-    },
-  });
+  const logStream = logSink(logLines);
   app = await buildTestApp({ now: clock.now, log: logStream });
   await app.ready();
 });

@@ -1,9 +1,8 @@
-import { Writable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
-import { manualSource } from '#tests/support/server/app.ts';
+import { manualSource, logSink } from '#tests/support/server/app.ts';
 import { rowsOf } from '../db/database.ts';
 import { apiKeys, emailOutbox, trialRequests } from '../db/schema.ts';
 import { KEY_IN_TEXT, keyPrefix, verifyKey } from '../keys/key-format.ts';
@@ -50,12 +49,7 @@ beforeAll(async () => {
     LOG_LEVEL: 'info',
     CORS_ORIGINS: 'https://partner.example, https://other.example',
   });
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logLines.push(chunk.toString());
-      done();
-    },
-  });
+  const stream = logSink(logLines);
   app = await buildApp({ source: manualSource(), config, log: stream });
   await app.ready();
 });

@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { OddsSource } from '#engine/sources/index.ts';
 import { buildApp, type AppOptions } from '#server/app.ts';
@@ -5,6 +6,16 @@ import type { Config } from '#server/config.ts';
 import { trialTestConfig } from './trials.ts';
 
 // The whole app as `server.ts` builds it, with the test overrides of `AppOptions` (decision 101).
+
+/** A log stream for an app under test: every chunk the logger writes (one JSON line or more) is kept in `lines`. */
+export function logSink(lines: string[]): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+}
 
 /** A source that only declares itself ready: tests feed the engine with `app.engine.ingest()`. */
 export function manualSource(): OddsSource {

@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { EventSource } from 'eventsource';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +5,7 @@ import { apiKeys } from '../../db/schema.ts';
 import { KEY_IN_TEXT } from '../../keys/key-format.ts';
 import { freePort, waitFor } from '#tests/support/server/trials.ts';
 import { eq } from 'drizzle-orm';
-import { buildTestApp } from '#tests/support/server/app.ts';
+import { buildTestApp, logSink } from '#tests/support/server/app.ts';
 import { createKey, openRawStream, revokeKey, type RawStream } from '#tests/support/server/odds-api.ts';
 
 const PORT = await freePort();
@@ -66,12 +65,7 @@ function opened(source: EventSource): Promise<void> {
 }
 
 beforeAll(async () => {
-  const logStream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logLines.push(chunk.toString());
-      done();
-    },
-  });
+  const logStream = logSink(logLines);
   app = await buildTestApp({
     log: logStream,
     stream: { heartbeatMs: 150, bufferSize: 400, recheckMs: 200 },

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { ROUTES } from '#domain/site.ts';
+import { ApiKeyInput } from '#web/ui/api-key-input.tsx';
 import { Button } from '#web/ui/button.tsx';
 import { inputClass } from '#web/ui/email-input.tsx';
 import { AccountRequestError, type AccountApi } from '../api/account-api.ts';
@@ -91,16 +92,8 @@ export function KeyForm({
           API key
         </label>
         <div className="sm:grid sm:grid-cols-[minmax(0,1fr)_auto] sm:gap-x-3">
-          <input
-            id={`${id}-key`}
-            name="api-key"
-            type="password"
-            autoComplete="off"
-            autoCapitalize="off"
-            autoCorrect="off"
-            spellCheck={false}
-            maxLength={200}
-            placeholder="sl_live_…"
+          <ApiKeyInput
+            id={id}
             onInput={() => setError(null)}
             aria-invalid={shown ? true : undefined}
             aria-describedby={shown ? `${id}-error` : undefined}

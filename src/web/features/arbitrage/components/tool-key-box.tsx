@@ -3,6 +3,7 @@ import { formatDelay, FREE_PLAN } from '#domain/plans.ts';
 import { ROUTES } from '#domain/site.ts';
 import { cleanKey, keyStore } from '#web/lib/key-store.ts';
 import { useHydrated } from '#web/lib/use-hydrated.ts';
+import { ApiKeyInput } from '#web/ui/api-key-input.tsx';
 import { Button } from '#web/ui/button.tsx';
 import type { KeyedFeedError, KeyedView } from '../api/get-arbs.ts';
 
@@ -119,16 +120,8 @@ export function ToolKeyBox({
               <label htmlFor={`${id}-key`} className="w-full text-slate-200">
                 API key (kept in this tab only, sent only to this site’s API)
               </label>
-              <input
-                id={`${id}-key`}
-                name="api-key"
-                type="password"
-                autoComplete="off"
-                autoCapitalize="off"
-                autoCorrect="off"
-                spellCheck={false}
-                maxLength={200}
-                placeholder="sl_live_…"
+              <ApiKeyInput
+                id={id}
                 className="h-9 min-w-0 flex-1 rounded-md border border-slate-600 bg-slate-950 px-2 font-mono text-slate-100"
               />
               <Button type="submit" size="sm">
