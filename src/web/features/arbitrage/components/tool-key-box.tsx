@@ -84,15 +84,17 @@ export function ToolKeyBox({
         <>
           <p>
             <span data-testid="above-cap">
+              {/* Each text in its own span: React replaces the free text rather than rewriting its text nodes in place,
+                  which the browser counts as those nodes moving (a layout shift; decision 175). */}
               {aboveCap && aboveCap.count > 0 ? (
-                <>
+                <span key="above-cap">
                   <strong className="font-semibold text-white">
                     {aboveCap.count} more above {aboveCap.edgePct}%
                   </strong>{' '}
                   edge with a plan.{' '}
-                </>
+                </span>
               ) : (
-                <>Free: arbs up to {FREE_CAP}% edge in real time. </>
+                <span key="free">Free: arbs up to {FREE_CAP}% edge in real time. </span>
               )}
               <a className={link} href={`${ROUTES.pricing}#plan-free`}>
                 See the plans
