@@ -22,6 +22,9 @@ const TITLES: Record<number, [code: string, title: string]> = {
   431: ['headers-too-large', 'Request header fields too large'],
 };
 
+/** What a 5xx says: never the cause (which the log keeps). */
+const INTERNAL_DETAIL = 'The server failed to answer this request. Try again later.';
+
 /** One error handler for the whole app: RFC 9457 problem+json, 5xx details never leaked. */
 export const errorsPlugin = fp(
   async (app: FastifyInstance) => {
@@ -52,7 +55,12 @@ export const errorsPlugin = fp(
           error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
         if (status >= 500) {
           request.log.error({ err: error }, 'request failed');
-          problem = { type: problemType('internal'), title: 'Internal server error', status };
+          problem = {
+            type: problemType('internal'),
+            title: 'Internal server error',
+            status,
+            detail: INTERNAL_DETAIL,
+          };
         } else {
           const [code, title] = TITLES[status] ?? ['client-error', 'Bad request'];
           problem = { type: problemType(code), title, status, detail: error.message };
@@ -130,7 +138,7 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
     error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
   const problem: Problem =
     status >= 500
-      ? { type: problemType('internal'), title: 'Internal server error', status }
+      ? { type: problemType('internal'), title: 'Internal server error', status, detail: INTERNAL_DETAIL }
       : titledProblem(
           status,
           error.code === 'FST_ERR_MAX_PARAM_LENGTH'

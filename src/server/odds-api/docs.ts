@@ -2,11 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import { coverage, LICENCE_WORDS } from '#domain/coverage.ts';
 import { FREE_PLAN, getPlan, PLANS, TRIAL } from '#domain/plans.ts';
 import type { SiteConfigResponse } from '#domain/schemas/billing.ts';
-import { API_PROBLEMS, PROBLEM_TYPE_BASE } from '#domain/schemas/api/problems.ts';
+import {
+  API_PROBLEMS,
+  type ApiProblem,
+  PROBLEM_TYPE_BASE,
+  problemExample,
+} from '#domain/schemas/api/problems.ts';
 import { FOOTER_NAV, footerNote, HEADER_NAV, longPart, type NavLink } from '#domain/site-nav.ts';
 import { SITE } from '#domain/site.ts';
 import { SPORTSBOOK_KEYS, SPORTSBOOKS } from '#domain/sportsbooks.ts';
 import { manageSubscriptionMode } from '../billing/checkout.ts';
+import { sendNotFound } from '../http/not-found.ts';
 import { sendEntry } from '../http/send-entry.ts';
 import { makeEntry, type StaticEntry } from '../http/static-files.ts';
 
@@ -479,7 +485,7 @@ button{background:var(--accent);color:#022c22;border:0;padding:.35rem .8rem;bord
 .tablist button[aria-selected=true]{color:var(--fg);background:#0f172a;border-color:#334155}.tabs.js .lang{display:none}.tabs.js pre{margin-top:0;border-top-left-radius:0}
 .lang{margin:.75rem 0 0;color:var(--muted);font-size:13px}.terms dt{font-weight:600;margin-top:.75rem}.terms dd{margin:.2rem 0 0 1rem}
 .problems td:nth-child(2){white-space:nowrap}.toc>summary{display:none}
-[id]{scroll-margin-top:4.5rem}
+[id]{scroll-margin-top:4.5rem}main.problem{margin:0 auto}
 @media (max-width:639px){.long{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap}.item{padding:0 .4rem}footer.site .cols{grid-template-columns:minmax(0,1fr)}}
 @media (max-width:359px){.item.account{display:none}}
 @media (max-width:800px){.layout{grid-template-columns:minmax(0,1fr)}.layout>nav{position:static;height:auto;border-right:0;border-bottom:1px solid var(--line);max-height:40vh}main{padding:1rem}.quickstart{padding:.25rem .75rem 1rem}.toc>summary{display:list-item;cursor:pointer;font-weight:600}.toc[open]>summary{margin-bottom:.5rem}
@@ -594,6 +600,44 @@ const DOCS_JS = `'use strict';
 })();
 `;
 
+/**
+ * The page a problem's `type` URI opens (`/problems/<code>`, issue 58): its status, when it happens, what to do and
+ * an example answer, with the site's header and footer, so that a `type` followed from a log or a client is a page.
+ */
+export function renderProblemPage(problem: ApiProblem, options: Partial<DocsOptions> = {}): string {
+  const settings = { ...DEFAULT_DOCS_OPTIONS, ...options };
+  const type = `${PROBLEM_TYPE_BASE}${problem.code}`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${problem.status} ${escapeHtml(problem.title)} (${escapeHtml(problem.code)}) · ${escapeHtml(SITE.brand)} API errors</title>
+<meta name="description" content="${escapeHtml(`${problem.status} ${problem.title}: ${problem.when.replaceAll('`', '')}`)}">
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/docs/docs.css">
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+${siteHeader()}
+<div class="docbar"><a href="/docs#errors">All error types</a> <a href="/docs">API docs</a></div>
+<main id="main" class="problem">
+<h1>${problem.status} ${escapeHtml(problem.title)}</h1>
+<p>An error answer of the ${escapeHtml(SITE.brand)} odds API, <code>application/problem+json</code> (RFC 9457) with <code>type</code> <code>${escapeHtml(type)}</code>.</p>
+<h2>When</h2>
+<p>${inline(problem.when)}</p>
+<h2>What to do</h2>
+<p>${inline(problem.action)}</p>
+<h2>Example</h2>
+<pre class="code"><code>${escapeHtml(JSON.stringify(problemExample(problem), null, 2))}</code></pre>
+<p><a href="/docs#problem-${escapeHtml(problem.code)}">This error in the API docs</a></p>
+</main>
+${siteFooter(settings)}
+</body>
+</html>
+`;
+}
+
 export async function docsRoutes(app: FastifyInstance) {
   const css = makeEntry(Buffer.from(DOCS_CSS), 'text/css; charset=utf-8', true);
   const js = makeEntry(Buffer.from(DOCS_JS), 'text/javascript; charset=utf-8', true);
@@ -643,4 +687,23 @@ export async function docsRoutes(app: FastifyInstance) {
   app.get('/docs/docs.js', { schema: { hide: true } }, (request, reply) =>
     sendEntry(request, reply, js, { 'cache-control': 'no-cache' }),
   );
+  // Each problem's page, made once when first asked for; an unknown code is the site's 404.
+  const problemPages = new Map<string, StaticEntry>();
+  app.get<{ Params: { code: string } }>('/problems/:code', { schema: { hide: true } }, (request, reply) => {
+    const problem = API_PROBLEMS.find((entry) => entry.code === request.params.code);
+    if (!problem) return sendNotFound(request, reply, { routes: 'problem type', hint: 'see /docs#errors.' });
+    let entry = problemPages.get(problem.code);
+    if (!entry) {
+      entry = makeEntry(
+        Buffer.from(renderProblemPage(problem, { manageSubscription: manageSubscriptionMode(app.config) })),
+        'text/html; charset=utf-8',
+        true,
+      );
+      problemPages.set(problem.code, entry);
+    }
+    return sendEntry(request, reply, entry, {
+      'cache-control': 'public, max-age=3600',
+      'content-security-policy': DOCS_CSP,
+    });
+  });
 }

@@ -5,10 +5,12 @@ import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { coverage } from '#domain/coverage.ts';
-import { SITE } from '#domain/site.ts';
+import { absoluteUrl, ROUTES, SITE } from '#domain/site.ts';
+import { requireJsonBody, routeMethods, sendMethodNotAllowed } from '../http/method-and-media.ts';
 import { sendNotFound } from '../http/not-found.ts';
 import { apiAuthPlugin } from './auth.ts';
 import { docsRoutes } from './docs.ts';
+import { lintableDocument } from './openapi-document.ts';
 import { withResponseExamples } from './openapi-responses.ts';
 import { apiKeysPlugin } from '../keys/plugin.ts';
 import { arbRoutes } from './routes/arbs.ts';
@@ -108,7 +110,18 @@ async function api(app: FastifyInstance, options: ApiPluginOptions) {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: OPENAPI_INFO,
+      info: {
+        ...OPENAPI_INFO,
+        contact: {
+          name: `${SITE.brand} support`,
+          email: SITE.supportEmail,
+          url: absoluteUrl(app.config.SITE_URL, SITE.docsUrl),
+        },
+        license: {
+          name: `Proprietary: use under a ${SITE.brand} plan`,
+          url: absoluteUrl(app.config.SITE_URL, ROUTES.pricing),
+        },
+      },
       servers: [{ url: app.config.SITE_URL }],
       tags: [{ name: 'Odds API', description: 'REST and streaming endpoints under /v1.' }],
       components: {
@@ -128,7 +141,8 @@ async function api(app: FastifyInstance, options: ApiPluginOptions) {
       input.url.startsWith('/v1')
         ? withBodyExamples(input.schema?.body, jsonSchemaTransform(input))
         : { schema: { hide: true }, url: input.url },
-    transformObject: (input) => withResponseExamples(inComponentOrder(jsonSchemaTransformObject(input))),
+    transformObject: (input) =>
+      withResponseExamples(inComponentOrder(lintableDocument(jsonSchemaTransformObject(input)))),
   });
   const now = options.now ?? Date.now;
   const hub = createStreamHub(app, options.stream ?? {}, now);
@@ -138,6 +152,9 @@ async function api(app: FastifyInstance, options: ApiPluginOptions) {
       // one, opts out and serves gzip assembled from cached pieces instead (decision 084). The stream is hijacked.
       await v1.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
       await v1.register(apiAuthPlugin);
+      // A body that is not JSON is a 415, and a known path with another method a 405 with Allow (decision 254).
+      v1.addHook('preParsing', requireJsonBody);
+      const methodsOf = routeMethods(v1);
       // In this order: the OpenAPI document lists the paths as they were registered.
       await v1.register(leagueRoutes);
       await v1.register(eventRoutes);
@@ -153,7 +170,9 @@ async function api(app: FastifyInstance, options: ApiPluginOptions) {
       await v1.register(meRoutes, { now });
       await v1.register(streamRoutes, { hub });
       v1.setNotFoundHandler((request, reply) =>
-        sendNotFound(request, reply, { routes: 'API route', hint: 'see /docs.' }),
+        sendMethodNotAllowed(request, reply, methodsOf)
+          ? reply
+          : sendNotFound(request, reply, { routes: 'API route', hint: 'see /docs.' }),
       );
     },
     { prefix: '/v1' },

@@ -28,6 +28,14 @@ export const API_PROBLEMS: readonly ApiProblem[] = [
     example: { detail: 'One or more fields are invalid.', errors: { league: ['Give league or event'] } },
   },
   {
+    code: 'bad-request',
+    status: 400,
+    title: 'Bad request',
+    when: 'The body is not the JSON it says it is (or `Content-Type: application/json` with an empty body).',
+    action: 'Send a valid JSON body.',
+    example: { detail: "Body is not valid JSON but content-type is set to 'application/json'" },
+  },
+  {
     code: 'api-key-in-query',
     status: 400,
     title: 'API key in the URL',
@@ -138,6 +146,22 @@ export const API_PROBLEMS: readonly ApiProblem[] = [
     when: 'No route has this path.',
     action: 'Check the path against this page.',
     example: { detail: 'No API route for GET /v1/odd; see /docs.' },
+  },
+  {
+    code: 'method-not-allowed',
+    status: 405,
+    title: 'Method not allowed',
+    when: 'The path is an API route, but not with this method (`DELETE /v1/odds`); `Allow` lists the methods it takes.',
+    action: 'Use a method from the `Allow` header.',
+    example: { detail: 'GET /v1/odds exists, DELETE does not; allowed: GET, HEAD.', allow: ['GET', 'HEAD'] },
+  },
+  {
+    code: 'unsupported-media-type',
+    status: 415,
+    title: 'Unsupported media type',
+    when: 'A request body that is not `application/json` (a `text/plain` or form body).',
+    action: 'Send the body as JSON with `Content-Type: application/json`.',
+    example: { detail: 'POST /v1/clv takes an application/json body, not text/plain.' },
   },
   {
     code: 'sgp-conflicting-legs',
@@ -300,6 +324,14 @@ export const API_PROBLEMS: readonly ApiProblem[] = [
         'This read needed more than 5 s of server time and was stopped. Narrow the window (from/to), the filters, or limit.',
       budget_ms: 5000,
     },
+  },
+  {
+    code: 'internal',
+    status: 500,
+    title: 'Internal server error',
+    when: 'Something failed on the server; the answer says no more (the server logs the cause).',
+    action: 'Retry later; if it persists, tell support the time and the path.',
+    example: { detail: 'The server failed to answer this request. Try again later.' },
   },
 ];
 
