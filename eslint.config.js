@@ -35,6 +35,7 @@ export default tseslint.config(
       'playwright-report/',
       'bench/results/',
       'public/',
+      'clients/typescript/src/schema.ts',
     ],
   },
   js.configs.recommended,

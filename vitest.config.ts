@@ -35,7 +35,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'server',
-          include: ['src/server/**/*.test.ts'],
+          include: ['src/server/**/*.test.ts', 'clients/**/*.test.ts'],
           exclude: [...EXCLUDE, ...READS_THE_BUILD, ...MOCKS_MODULES],
           isolate: false,
         },

@@ -7,7 +7,8 @@
 //   missing;
 // - the answers declare the headers the server sends: the rate-limit headers and `Cache-Control` on every
 //   authenticated success, `ETag` on /v1/odds, `Retry-After` on 429 and 503;
-// - `HEAD /v1/stream` (the stream's headers without a stream, decision 088) is documented beside `GET`.
+// - `HEAD /v1/stream` (the stream's headers without a stream, decision 088) is documented beside `GET`;
+// - a list parameter is comma-separated (`explode: false`), as the server reads it.
 // The lint test (openapi-lint.test.ts) holds the whole document, new routes included, to Redocly's `recommended` rules.
 
 interface Operation {
@@ -238,6 +239,28 @@ function withStreamHead(doc: Document): void {
   };
 }
 
+/**
+ * A list parameter is sent comma-separated (`markets=moneyline,spread`), as every example in /docs shows: the form
+ * style without explode, which generators otherwise take to be `markets=moneyline&markets=spread`.
+ */
+function withCommaLists(doc: Document): void {
+  for (const methods of Object.values(doc.paths ?? {})) {
+    for (const operation of Object.values(methods)) {
+      for (const parameter of (operation.parameters ?? []) as {
+        in?: string;
+        schema?: { type?: string };
+        style?: string;
+        explode?: boolean;
+      }[]) {
+        if (parameter.in === 'query' && parameter.schema?.type === 'array') {
+          parameter.style ??= 'form';
+          parameter.explode ??= false;
+        }
+      }
+    }
+  }
+}
+
 function withOperationIds(doc: Document): void {
   for (const [path, methods] of Object.entries(doc.paths ?? {})) {
     for (const [method, operation] of Object.entries(methods)) {
@@ -252,6 +275,7 @@ export function lintableDocument<D extends object>(document: D): D {
   const doc = oneSchemaPerType(document) as Document;
   withStreamHead(doc);
   withOperationIds(doc);
+  withCommaLists(doc);
   withResponseHeaders(doc);
   return doc as D;
 }

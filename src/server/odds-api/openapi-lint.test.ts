@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PROBLEMS, PROBLEM_TYPE_BASE } from '#domain/schemas/api/problems.ts';
 import { buildTestApp } from '#tests/support/server/app.ts';
+import { createKey } from '#tests/support/server/odds-api.ts';
 import { derivedOperationId } from './openapi-document.ts';
 
 // The served OpenAPI document as a client generator meets it (issue 58, decision 253): Redocly CLI's `recommended`
@@ -167,5 +168,94 @@ describe('problem type URIs', () => {
     }
     const unknown = await app.inject({ method: 'GET', url: '/problems/no-such-problem' });
     expect(unknown.statusCode).toBe(404);
+  });
+});
+
+describe('what the document says of headers and refusals, as the server does it', () => {
+  it('sends each header a success declares (rate limits, Cache-Control; ETag on /v1/odds; HEAD /v1/stream)', async () => {
+    const key = await createKey(app, 'pro');
+    const operations = doc.paths as Record<
+      string,
+      Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>
+    >;
+    for (const [method, url, path] of [
+      ['GET', '/v1/odds?league=nba', '/v1/odds'],
+      ['GET', '/v1/me', '/v1/me'],
+      ['GET', '/v1/leagues', '/v1/leagues'],
+      ['HEAD', '/v1/stream?league=nba', '/v1/stream'],
+    ] as const) {
+      const declared = Object.keys(operations[path]![method.toLowerCase()]!.responses['200']!.headers ?? {});
+      expect(declared, url).toEqual(
+        expect.arrayContaining(['RateLimit', 'X-RateLimit-Remaining', 'Cache-Control']),
+      );
+      const response = await app.inject({ method, url, headers: { 'x-api-key': key } });
+      expect(response.statusCode, url).toBe(200);
+      for (const name of declared)
+        expect(response.headers[name.toLowerCase()], `${method} ${url} ${name}`).toBeDefined();
+    }
+    expect(Object.keys(operations['/v1/odds']!.get!.responses['200']!.headers!)).toContain('ETag');
+    expect(Object.keys(operations['/v1/odds']!.get!.responses['429']!.headers!)).toEqual(['Retry-After']);
+  });
+
+  it('answers another method on a known path with 405, Allow and problem+json, and an unknown path with 404', async () => {
+    const key = await createKey(app, 'pro');
+    const odds = await app.inject({ method: 'DELETE', url: '/v1/odds', headers: { 'x-api-key': key } });
+    expect(odds.statusCode).toBe(405);
+    expect(odds.headers.allow).toBe('GET, HEAD');
+    expect(odds.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    expect(odds.json()).toMatchObject({
+      type: `${PROBLEM_TYPE_BASE}method-not-allowed`,
+      status: 405,
+      allow: ['GET', 'HEAD'],
+    });
+    const lines = await app.inject({
+      method: 'PUT',
+      url: '/v1/events/x/lines',
+      headers: { 'x-api-key': key },
+    });
+    expect(lines.statusCode).toBe(405);
+    expect(lines.headers.allow).toBe('GET, HEAD');
+    const clv = await app.inject({ method: 'GET', url: '/v1/clv', headers: { 'x-api-key': key } });
+    expect(clv.statusCode).toBe(405);
+    expect(clv.headers.allow).toBe('POST');
+    const unknown = await app.inject({ method: 'DELETE', url: '/v1/nothing', headers: { 'x-api-key': key } });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.headers.allow).toBeUndefined();
+  });
+
+  it('answers a body that is not JSON with 415 before reading it, and charges nothing', async () => {
+    const key = await createKey(app, 'elite');
+    const remaining = async () =>
+      Number(
+        (await app.inject({ method: 'GET', url: '/v1/sports', headers: { 'x-api-key': key } })).headers[
+          'x-ratelimit-remaining'
+        ],
+      );
+    const before = await remaining();
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/v1/clv',
+        headers: { 'x-api-key': key, 'content-type': type },
+        payload: 'bets=1',
+      });
+      expect(response.statusCode, type).toBe(415);
+      expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+      expect(response.headers['accept-post']).toBe('application/json');
+      expect(response.json()).toMatchObject({
+        type: `${PROBLEM_TYPE_BASE}unsupported-media-type`,
+        status: 415,
+      });
+    }
+    // Only the second GET /v1/sports counted.
+    expect(await remaining()).toBe(before - 1);
+    const json = await app.inject({
+      method: 'POST',
+      url: '/v1/clv',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      payload: '{"bets":[]}',
+    });
+    expect(json.statusCode).toBe(400);
+    expect(json.json().type).toBe(`${PROBLEM_TYPE_BASE}validation`);
   });
 });
