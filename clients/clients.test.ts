@@ -202,6 +202,26 @@ describe('the TypeScript client (clients/typescript)', () => {
   });
 });
 
+describe('the clients on the server', () => {
+  it('serves each client file as the repository holds it, and /docs shows both clients beside curl', async () => {
+    for (const [url, file] of [
+      ['/clients/sharpline.py', 'python/sharpline.py'],
+      ['/clients/typescript/client.ts', 'typescript/src/client.ts'],
+      ['/clients/typescript/schema.ts', 'typescript/src/schema.ts'],
+    ] as const) {
+      const response = await fetch(`${base}${url}`);
+      expect(response.status, url).toBe(200);
+      expect(await response.text(), url).toBe(readFileSync(path.join(here, file), 'utf8'));
+    }
+    const page = await (await fetch(`${base}/docs`)).text();
+    const clients = page.slice(page.indexOf('<h2 id="clients">'), page.indexOf('<h2 id="glossary">'));
+    for (const name of ['clients-curl', 'clients-ts', 'clients-python'])
+      expect(clients).toContain(`data-snippet="${name}"`);
+    expect(clients).toContain('client.stream(');
+    expect(clients).toContain('sharpline.Client(');
+  });
+});
+
 describe('the Python client (clients/python)', () => {
   it('passes its unittest suite against this server, resuming a dropped stream with Last-Event-ID', async () => {
     const proxy = new DroppingProxy(Number(new URL(base).port), 600);

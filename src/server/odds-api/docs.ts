@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { coverage, LICENCE_WORDS } from '#domain/coverage.ts';
 import { FREE_PLAN, getPlan, PLANS, TRIAL } from '#domain/plans.ts';
@@ -190,6 +191,38 @@ source.addEventListener('arb', (e) => console.log('arb', JSON.parse(e.data).arb.
 source.addEventListener('close', (e) => { console.log('closed by server', e.data); source.close(); });
 // On a dropped connection EventSource reconnects with Last-Event-ID and the server replays what was missed.`,
   curl: `curl -sS --compressed -H "X-Api-Key: $SHARPLINE_KEY" "${ORIGIN_SLOT}/v1/odds?league=nba&markets=moneyline,spread&main=true"`,
+  clientsCurl: `curl -sS --compressed -H "X-Api-Key: $SHARPLINE_KEY" \\
+  "${ORIGIN_SLOT}${QUICKSTART_PATHS.call}"
+curl -sSN -H "X-Api-Key: $SHARPLINE_KEY" \\
+  "${ORIGIN_SLOT}${QUICKSTART_PATHS.stream}"`,
+  clientsTs: `// curl -O ${ORIGIN_SLOT}/clients/typescript/client.ts
+// curl -O ${ORIGIN_SLOT}/clients/typescript/schema.ts
+import { createClient, SharplineError } from './client.ts';
+
+const client = createClient({ apiKey: process.env.SHARPLINE_KEY!, baseUrl: '${ORIGIN_SLOT}' });
+try {
+  const odds = await client.odds({ league: 'nba', markets: ['moneyline'], main: 'true' });
+  console.log(odds.as_of, odds.events.length, 'events', client.lastRateLimit);
+} catch (error) {
+  if (error instanceof SharplineError) console.error(error.status, error.code, error.detail, error.retryAfter);
+  else throw error;
+}
+// Resumes with Last-Event-ID after a dropped connection; break to stop.
+for await (const event of client.stream({ league: 'nba', markets: ['moneyline'], types: ['price', 'arb'] })) {
+  console.log(event.event, event.json());
+}`,
+  clientsPython: `# curl -O ${ORIGIN_SLOT}/clients/sharpline.py  (standard library only, Python 3.9+)
+import os, sharpline
+
+client = sharpline.Client(os.environ["SHARPLINE_KEY"], base_url="${ORIGIN_SLOT}")
+try:
+    odds = client.odds(league="nba", markets=["moneyline"], main=True)
+    print(odds["as_of"], len(odds["events"]), "events", client.last_rate_limit)
+except sharpline.SharplineError as error:
+    print(error.status, error.code, error.detail, error.retry_after)
+# Resumes with Last-Event-ID after a dropped connection; break to stop.
+for event in client.stream(league="nba", markets=["moneyline"], types=["price", "arb"]):
+    print(event.event, event.json())`,
 };
 
 /** A code block; `name` (data-snippet) is how the browser test finds it. */
@@ -316,6 +349,17 @@ ${languageTabs('stream', { curl: SNIPPETS.streamCurl, js: SNIPPETS.streamJs, pyt
 </section>`;
 }
 
+function clientsSection(origin: string): string {
+  return `<h2 id="clients">Client libraries</h2>
+<p>Two small clients, kept in the repository and tested against a running server on every change: <a href="/clients/typescript/client.ts">TypeScript</a> (<code>client.ts</code> and its types <a href="/clients/typescript/schema.ts"><code>schema.ts</code></a>, generated from <a href="/openapi.json">openapi.json</a>; any runtime with <code>fetch</code>) and <a href="/clients/sharpline.py">Python</a> (one file, the standard library only). Both send the key as <code>X-Api-Key</code>, take lists as lists, raise an error carrying the problem's <code>type</code>, <code>status</code>, <code>detail</code> and <code>Retry-After</code>, keep the last <code>X-RateLimit-*</code> values, and read <code>/v1/stream</code> as events that reconnect with <code>Last-Event-ID</code> after a dropped connection (the server replays what was missed). The first call and the first stream, in curl and with each client:</p>
+<p class="lang">curl</p>
+${code(SNIPPETS.clientsCurl, origin, 'clients-curl')}
+<p class="lang">TypeScript client</p>
+${code(SNIPPETS.clientsTs, origin, 'clients-ts')}
+<p class="lang">Python client</p>
+${code(SNIPPETS.clientsPython, origin, 'clients-python')}`;
+}
+
 function glossary({ arbFloorPct, arbMaxEdgePct }: DocsOptions): string {
   return `<section aria-labelledby="glossary">
 <h2 id="glossary">Key terms</h2>
@@ -416,14 +460,15 @@ ${tryable ? `<form class="try" data-path="${escapeHtml(path)}"><label>Try it: <i
 ${siteHeader()}
 <div class="docbar"><span>API docs v${escapeHtml(doc.info.version)}</span> <a href="/openapi.json">openapi.json</a></div>
 <div class="layout">
-<nav aria-label="Documentation"><details class="toc" open><summary>Contents</summary><ul><li><a href="#quickstart">Quickstart</a></li><li><a href="#glossary">Key terms</a></li><li><a href="#errors">Errors</a></li><li><a href="#auth">Authentication</a></li><li><a href="#limits">Rate limits</a></li><li><a href="#streaming">Streaming</a></li><li><a href="#props">Player props</a></li><li><a href="#books">Sportsbooks</a></li><li><a href="#compression">Compression</a></li>${nav}<li><a href="#schemas">Schemas</a></li></ul></details></nav>
+<nav aria-label="Documentation"><details class="toc" open><summary>Contents</summary><ul><li><a href="#quickstart">Quickstart</a></li><li><a href="#clients">Client libraries</a></li><li><a href="#glossary">Key terms</a></li><li><a href="#errors">Errors</a></li><li><a href="#auth">Authentication</a></li><li><a href="#limits">Rate limits</a></li><li><a href="#streaming">Streaming</a></li><li><a href="#props">Player props</a></li><li><a href="#books">Sportsbooks</a></li><li><a href="#compression">Compression</a></li>${nav}<li><a href="#schemas">Schemas</a></li></ul></details></nav>
 <main id="main">
 <h1>${escapeHtml(doc.info.title)}</h1>
 <p>${inline(doc.info.description ?? '')}</p>
 ${quickstart(origin)}
+${clientsSection(origin)}
 ${glossary(settings)}
 <h2 id="errors">Errors</h2>
-<p>Errors are <code>application/problem+json</code> (RFC 9457): <code>type</code> is a stable URI to switch on, <code>title</code> and <code>detail</code> are for people, <code>errors</code> lists invalid parameters, and some types add members (below). A <code>429</code> carries <code>Retry-After</code> in seconds. Each endpoint lists the ones it can answer, with an example.</p>
+<p>Errors are <code>application/problem+json</code> (RFC 9457): <code>type</code> is a stable URI to switch on, <code>title</code> and <code>detail</code> are for people, <code>errors</code> lists invalid parameters, and some types add members (below). A <code>429</code> carries <code>Retry-After</code> in seconds. Each endpoint lists the ones it can answer, with an example. Every <code>type</code> URI opens a page about it (<a href="/problems/rate-limited">/problems/rate-limited</a>). Another method on an API path (<code>DELETE /v1/odds</code>) answers <code>405 method-not-allowed</code> with an <code>Allow</code> header naming the methods it takes; a path no route has, <code>404 not-found</code>. A request body that is not <code>application/json</code> (<code>text/plain</code>, a form) answers <code>415 unsupported-media-type</code> before it is read, and counts for nothing.</p>
 ${errorTable()}
 <pre class="code"><code>{"type":"https://sharpline.io/problems/plan-feature","title":"Not included in your plan","status":403,
  "detail":"Historical closing and opening line values (CLV, OLV) is included in the Elite and Enterprise plans; this key is on the Pro plan.",
@@ -687,6 +732,27 @@ export async function docsRoutes(app: FastifyInstance) {
   app.get('/docs/docs.js', { schema: { hide: true } }, (request, reply) =>
     sendEntry(request, reply, js, { 'cache-control': 'no-cache' }),
   );
+  // The clients' source files (clients/ in the repository), for the /docs snippets' `curl -O`: read once, when first
+  // asked for.
+  const clientFiles: Record<string, { file: string; type: string }> = {
+    '/clients/sharpline.py': { file: 'python/sharpline.py', type: 'text/x-python; charset=utf-8' },
+    '/clients/typescript/client.ts': { file: 'typescript/src/client.ts', type: 'text/plain; charset=utf-8' },
+    '/clients/typescript/schema.ts': { file: 'typescript/src/schema.ts', type: 'text/plain; charset=utf-8' },
+  };
+  const clientEntries = new Map<string, StaticEntry>();
+  for (const [url, { file, type }] of Object.entries(clientFiles)) {
+    app.get(url, { schema: { hide: true } }, (request, reply) => {
+      let entry = clientEntries.get(url);
+      if (!entry) {
+        entry = makeEntry(readFileSync(new URL(`../../../clients/${file}`, import.meta.url)), type, true);
+        clientEntries.set(url, entry);
+      }
+      return sendEntry(request, reply, entry, {
+        'cache-control': 'no-cache',
+        'access-control-allow-origin': '*',
+      });
+    });
+  }
   // Each problem's page, made once when first asked for; an unknown code is the site's 404.
   const problemPages = new Map<string, StaticEntry>();
   app.get<{ Params: { code: string } }>('/problems/:code', { schema: { hide: true } }, (request, reply) => {
