@@ -8,7 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '#tests/support/server/app.ts';
 import { createKey } from '#tests/support/server/odds-api.ts';
 import { CLIENT_TYPES_FILE, clientTypes } from '../scripts/client-types.ts';
-import { createClient, SharplineError, type StreamEvent } from './typescript/src/client.ts';
+import {
+  createClient,
+  parseEventStream,
+  queryString,
+  SharplineError,
+  type StreamEvent,
+} from './typescript/src/client.ts';
 
 // Both clients in the repository (issue 58) against a running server: the tests' usual app listening on loopback,
 // fed prices by the test while the clients read. The stream goes through a proxy that drops a stream connection, so
@@ -123,6 +129,33 @@ describe('the TypeScript client (clients/typescript)', () => {
   it('has types that are what openapi-typescript makes of the served document (npm run clients:types)', async () => {
     const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
     expect(readFileSync(CLIENT_TYPES_FILE, 'utf8') === (await clientTypes(doc))).toBe(true);
+  });
+
+  it('parses server-sent events split anywhere (CRLF across chunks, comments, multi-line data, retry)', async () => {
+    const text =
+      ': hi\r\nretry: 1500\r\n\r\nid: a-1\r\nevent: price\r\ndata: {"a":\r\ndata: 1}\r\n\r\nid: a-2\ndata: x\n\n';
+    const bytes = new TextEncoder().encode(text);
+    // Every split of the bytes into two chunks gives the same events.
+    for (let cut = 0; cut <= bytes.length; cut += 1) {
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(bytes.slice(0, cut));
+          controller.enqueue(bytes.slice(cut));
+          controller.close();
+        },
+      });
+      const retries: number[] = [];
+      const events = [];
+      for await (const event of parseEventStream(body, (ms) => retries.push(ms))) events.push(event);
+      expect(retries, `cut ${cut}`).toEqual([1500]);
+      expect(events, `cut ${cut}`).toEqual([
+        { event: 'price', id: 'a-1', data: '{"a":\n1}' },
+        { event: 'message', id: 'a-2', data: 'x' },
+      ]);
+    }
+    expect(
+      queryString({ league: 'nba', markets: ['moneyline', 'spread'], main: true, event: undefined }),
+    ).toBe('?league=nba&markets=moneyline%2Cspread&main=true');
   });
 
   it('calls the API with typed answers, comma lists and the rate-limit headers', async () => {
