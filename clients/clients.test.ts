@@ -1,5 +1,6 @@
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -252,6 +253,79 @@ describe('the clients on the server', () => {
       expect(clients).toContain(`data-snippet="${name}"`);
     expect(clients).toContain('client.stream(');
     expect(clients).toContain('sharpline.Client(');
+  });
+});
+
+/** A /docs snippet's text as the page shows it, with this server's origin in its slot. */
+function snippetOf(page: string, name: string): string {
+  const start = page.indexOf(`data-snippet="${name}">`);
+  const html = page.slice(start + `data-snippet="${name}">`.length, page.indexOf('</code>', start));
+  return html
+    .replace(/<span data-slot="origin">[^<]*<\/span>/g, base)
+    .replace(/<[^>]+>/g, '')
+    .replace(
+      /&(lt|gt|quot|#39|amp);/g,
+      (_, entity: string) => ({ lt: '<', gt: '>', quot: '"', '#39': "'", amp: '&' })[entity]!,
+    );
+}
+
+/** Runs a command until its output has a line starting with `until` (then stops it), or it ends, or 30 s pass. */
+function runUntil(command: string, args: string[], env: Record<string, string>, until: string) {
+  return new Promise<string>((resolve) => {
+    const child = spawn(command, args, { env: { ...process.env, ...env } });
+    let output = '';
+    const stop = () => {
+      clearTimeout(timer);
+      child.kill();
+    };
+    const timer = setTimeout(stop, 30_000);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.split('\n').some((line) => line.startsWith(until))) stop();
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('close', () => {
+      clearTimeout(timer);
+      resolve(output);
+    });
+  });
+}
+
+describe("/docs' client snippets", () => {
+  it('run as shown: a first call, then stream events, with each client', async () => {
+    const page = await (await fetch(`${base}/docs`)).text();
+    const python = await runUntil(
+      'python3',
+      ['-c', snippetOf(page, 'clients-python')],
+      { SHARPLINE_KEY: key, PYTHONPATH: path.join(here, 'python'), PYTHONDONTWRITEBYTECODE: '1' },
+      'price ',
+    );
+    expect(python).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z 1 events RateLimit\(limit=2000/m);
+    expect(python).toMatch(/^snapshot \{/m);
+    expect(python).toMatch(/^price \{'event_id': /m);
+    const dir = mkdtempSync(path.join(tmpdir(), 'clients-snippet-'));
+    try {
+      const file = path.join(dir, 'snippet.mts');
+      writeFileSync(
+        file,
+        snippetOf(page, 'clients-ts').replace(
+          "'./client.ts'",
+          JSON.stringify(path.join(here, 'typescript/src/client.ts')),
+        ),
+      );
+      const ts = await runUntil(
+        process.execPath,
+        ['--import', 'tsx', file],
+        { SHARPLINE_KEY: key },
+        'price ',
+      );
+      expect(ts).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z 1 events \{ limit: 2000/m);
+      expect(ts).toMatch(/^snapshot \{/m);
+      expect(ts).toMatch(/^price \{/m);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
