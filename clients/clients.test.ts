@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '#tests/support/server/app.ts';
 import { createKey } from '#tests/support/server/odds-api.ts';
+import { waitFor } from '#tests/support/server/trials.ts';
 import { CLIENT_TYPES_FILE, clientTypes } from '../scripts/client-types.ts';
 import {
   createClient,
@@ -230,6 +231,8 @@ describe('the TypeScript client (clients/typescript)', () => {
       const ids = seen.map((event) => event.id);
       expect(new Set(ids).size).toBe(ids.length);
       expect(seen[seen.length - 1]!.json<{ league: string }>().league).toBe('nba');
+      // Leaving the loop closed the connection: the server has no stream open.
+      await waitFor(() => app.streamHub.clientCount === 0, 'the stream to close');
     } finally {
       await proxy.stop();
     }

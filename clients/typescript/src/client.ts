@@ -190,7 +190,9 @@ export async function* parseEventStream(
       }
     }
   } finally {
-    reader.releaseLock();
+    // Closes the connection when the caller stops early (break, return, an error), so that it does not count as an
+    // open stream until the runtime collects it.
+    await reader.cancel().catch(() => {});
   }
 }
 
