@@ -62,7 +62,8 @@ function withBodyExamples(
 }
 
 /**
- * The document's named schemas, in the order it lists them (`<name>Input`, the request side, all before the answers):
+ * The document's named schemas, in the order it lists them (a `<name>Input`, the request side, before the answers;
+ * `lintableDocument` leaves one only where a request and an answer use differing shapes of one type, decision 253):
  * the odds API's vocabulary, the live board, the odds history, /v1/me (with its usage and rotation), and Problem last. Zod registers a named
  * schema when its module loads, and the converter lists them in that order; this fixed order keeps the document from
  * changing when a route module starts importing another family first. A new named schema takes its place here (the
