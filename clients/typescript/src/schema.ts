@@ -2295,7 +2295,13 @@ export interface operations {
                 main?: "true" | "false";
                 live?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an earlier answer to the same question: if nothing changed since, the answer is `304 Not Modified` without a body.
+                 * @example W/"nba-1764936000123-3f9a"
+                 */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2443,6 +2449,20 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["OddsResponse"];
                 };
+            };
+            /** @description Not modified: the answer to this question is the one whose `ETag` was sent in `If-None-Match`. No body; it counts as a request. */
+            304: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters (`validation`) or a key in the query string (`api-key-in-query`). */
             400: {

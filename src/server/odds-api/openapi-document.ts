@@ -6,7 +6,7 @@
 //   one) a name made from its method and path (`GET /v1/scores` → `getScores`), so that the linter never finds one
 //   missing;
 // - the answers declare the headers the server sends: the rate-limit headers and `Cache-Control` on every
-//   authenticated success, `ETag` on /v1/odds, `Retry-After` on 429 and 503;
+//   authenticated success, `ETag` on /v1/odds (with `If-None-Match` and its 304), `Retry-After` on 429 and 503;
 // - `HEAD /v1/stream` (the stream's headers without a stream, decision 088) is documented beside `GET`;
 // - a list parameter is comma-separated (`explode: false`), as the server reads it.
 // The lint test (openapi-lint.test.ts) holds the whole document, new routes included, to Redocly's `recommended` rules.
@@ -209,6 +209,32 @@ function withResponseHeaders(doc: Document): void {
     }
   }
   doc.components = { ...doc.components, headers: { ...doc.components?.headers, ...RESPONSE_HEADERS } };
+  // /v1/odds answers If-None-Match: the conditional request and its 304.
+  const odds = doc.paths?.['/v1/odds']?.get;
+  if (odds?.responses?.['200'] && !odds.responses['304']) {
+    odds.parameters = [
+      ...(odds.parameters ?? []),
+      {
+        name: 'If-None-Match',
+        in: 'header',
+        required: false,
+        description:
+          'The `ETag` of an earlier answer to the same question: if nothing changed since, the answer is `304 Not Modified` without a body.',
+        schema: { type: 'string' },
+        example: 'W/"nba-1764936000123-3f9a"',
+      },
+    ];
+    const { '200': ok, ...others } = odds.responses;
+    odds.responses = {
+      '200': ok,
+      '304': {
+        description:
+          'Not modified: the answer to this question is the one whose `ETag` was sent in `If-None-Match`. No body; it counts as a request.',
+        headers: { ...ok.headers },
+      },
+      ...others,
+    };
+  }
 }
 
 /** `HEAD /v1/stream`: GET's parameters and refusals, and a 200 with the stream's headers and no body. */

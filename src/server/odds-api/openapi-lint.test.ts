@@ -194,6 +194,20 @@ describe('what the document says of headers and refusals, as the server does it'
         expect(response.headers[name.toLowerCase()], `${method} ${url} ${name}`).toBeDefined();
     }
     expect(Object.keys(operations['/v1/odds']!.get!.responses['200']!.headers!)).toContain('ETag');
+    // The documented conditional request: the ETag back in If-None-Match is a 304 without a body.
+    expect(Object.keys(operations['/v1/odds']!.get!.responses)).toContain('304');
+    const first = await app.inject({
+      method: 'GET',
+      url: '/v1/odds?league=nba',
+      headers: { 'x-api-key': key },
+    });
+    const again = await app.inject({
+      method: 'GET',
+      url: '/v1/odds?league=nba',
+      headers: { 'x-api-key': key, 'if-none-match': String(first.headers.etag) },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
     expect(Object.keys(operations['/v1/odds']!.get!.responses['429']!.headers!)).toEqual(['Retry-After']);
   });
 
