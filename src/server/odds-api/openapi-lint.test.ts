@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PROBLEMS, PROBLEM_TYPE_BASE } from '#domain/schemas/api/problems.ts';
 import { buildTestApp } from '#tests/support/server/app.ts';
 import { createKey } from '#tests/support/server/odds-api.ts';
-import { derivedOperationId } from './openapi-document.ts';
+import { derivedOperationId, oneSchemaPerType } from './openapi-document.ts';
 
 // The served OpenAPI document as a client generator meets it (issue 58, decision 253): Redocly CLI's `recommended`
 // rules pass with no error and no warning, every example is valid against its schema, and every problem `type` URI
@@ -271,5 +271,48 @@ describe('what the document says of headers and refusals, as the server does it'
     });
     expect(json.statusCode).toBe(400);
     expect(json.json().type).toBe(`${PROBLEM_TYPE_BASE}validation`);
+  });
+});
+
+describe('oneSchemaPerType', () => {
+  const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+  it('keeps what operations reach, renames a request-only twin, and keeps both twins when both are used', () => {
+    const doc = oneSchemaPerType({
+      paths: {
+        '/a': { get: { responses: { 200: { content: { 'application/json': { schema: ref('Answer') } } } } } },
+        '/b': { post: { requestBody: { content: { 'application/json': { schema: ref('BetInput') } } } } },
+        '/c': {
+          post: {
+            requestBody: { content: { 'application/json': { schema: ref('BothInput') } } },
+            responses: { 200: { content: { 'application/json': { schema: ref('Both') } } } },
+          },
+        },
+      },
+      components: {
+        schemas: {
+          Answer: { type: 'object', properties: { part: ref('Part') } },
+          AnswerInput: { type: 'object' },
+          Part: { type: 'string' },
+          PartInput: { type: 'string' },
+          Bet: { type: 'object', additionalProperties: false },
+          BetInput: { type: 'object', properties: { part: ref('PartInput') } },
+          Both: { type: 'object', additionalProperties: false },
+          BothInput: { type: 'object' },
+          Unused: { type: 'string' },
+        },
+      },
+    });
+    expect(Object.keys(doc.components.schemas).sort()).toEqual([
+      'Answer',
+      'Bet',
+      'Both',
+      'BothInput',
+      'Part',
+      'PartInput',
+    ]);
+    // The request-only `BetInput` is now `Bet`, and refers to the request side of its parts.
+    expect(doc.paths['/b']!.post!.requestBody!.content['application/json'].schema).toEqual(ref('Bet'));
+    expect(doc.components.schemas.Bet).toEqual({ type: 'object', properties: { part: ref('PartInput') } });
+    expect(doc.paths['/c']!.post!.requestBody!.content['application/json'].schema).toEqual(ref('BothInput'));
   });
 });
