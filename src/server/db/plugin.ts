@@ -35,6 +35,22 @@ export function openAppDatabase(config: Config, log: FastifyBaseLogger): Promise
   });
 }
 
+/** What the embedded database's write-ahead log may take, about (PGLITE_SETTINGS' max_wal_size; decision 247). */
+export const PGLITE_WAL_MB = 128;
+
+/**
+ * The line `npm start` logs about storage (issue 59, decision 247): where the data goes and how much the odds history
+ * may take there. No secret: DATABASE_URL is named, never shown.
+ */
+export function storageNotice(config: Config): string {
+  const history = `the odds history kept ${config.HISTORY_RETENTION_DAYS} days and at most ${config.HISTORY_MAX_GB} GiB (HISTORY_RETENTION_DAYS, HISTORY_MAX_GB; whole days are dropped, never today's)`;
+  if (config.DATABASE_URL)
+    return `Storage: PostgreSQL (DATABASE_URL) holds ${history}; ${config.dataDir} holds what is not in the database (the outbox's emails)`;
+  const dir = config.PGLITE_DIR ?? path.join(config.dataDir, 'pglite');
+  if (dir.startsWith('memory://')) return `Storage: an embedded database in memory holds ${history}`;
+  return `Storage: ${config.dataDir} holds the embedded database (${dir}) with ${history}, plus up to about ${PGLITE_WAL_MB} MB of its write-ahead log and the other tables (DATA_DIR, PGLITE_DIR)`;
+}
+
 export interface DbPluginOptions {
   /** The open database (openAppDatabase); the plugin closes it with the app. */
   handle: DatabaseHandle;
@@ -44,6 +60,10 @@ export const dbPlugin = fp(
   async (app: FastifyInstance, { handle }: DbPluginOptions) => {
     dbKinds.set(handle.db, handle.kind);
     app.decorate('db', handle.db);
+    app.log.info(
+      { dataDir: app.config.dataDir, database: handle.kind, historyMaxGB: app.config.HISTORY_MAX_GB },
+      storageNotice(app.config),
+    );
     app.readiness.register('database', async () => {
       await handle.db.execute(sql`SELECT 1`);
       return { ok: true, details: { driver: handle.kind } };
