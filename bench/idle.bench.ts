@@ -126,6 +126,8 @@ interface Sample {
   seconds: number;
   cpuSeconds: number;
   dataBytes: number;
+  /** Of which the embedded database's write-ahead log (pg_wal). */
+  walBytes: number;
   rssMB: number;
   writtenChanges: number | null;
   storedBytes: number | null;
@@ -178,6 +180,7 @@ try {
       seconds: Math.round((now - started) / 1000),
       cpuSeconds: treeCpuSeconds(pid),
       dataBytes: diskBytes(dataDir),
+      walBytes: diskBytes(path.join(process.env.PGLITE_DIR ?? path.join(dataDir, 'pglite'), 'pg_wal')),
       rssMB: rssMB(pid),
       writtenChanges: details.writtenChanges ?? null,
       storedBytes: stored,
@@ -186,6 +189,7 @@ try {
     samples.push(sample);
     console.log(
       `${mode} t=${sample.seconds}s cpu=${sample.cpuSeconds.toFixed(1)}s data=${(sample.dataBytes / 1e6).toFixed(1)} MB` +
+        ` (wal ${(sample.walBytes / 1e6).toFixed(1)} MB)` +
         ` rss=${sample.rssMB} MB written=${sample.writtenChanges} storedBytes=${sample.storedBytes}` +
         ` (${sample.storedBytesAgeS} s old)`,
     );
@@ -210,6 +214,7 @@ try {
     bytesPerChange: changes ? Math.round((growth / changes) * 10) / 10 : null,
     rssAtEndMB: last.rssMB,
     dataBytesAtEnd: last.dataBytes,
+    walBytesAtEnd: last.walBytes,
     storedBytesAtEnd: last.storedBytes,
     storedBytesMaxAgeS: Math.max(
       ...inWindow.map((sample) => sample.storedBytesAgeS ?? Number.POSITIVE_INFINITY),

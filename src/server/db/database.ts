@@ -195,9 +195,9 @@ export const PGLITE_SETTINGS = [
   // ANALYZE samples 300 × this many rows, on the server's thread: 3,000 keeps one table's ANALYZE near 5–15 ms
   // (30,000 at the default 100 took 80 ms for 19,440 series). Decision 181.
   'default_statistics_target=10',
-  // PGlite runs no checkpointer: its only checkpoints are those max_wal_size asks for (or a shutdown), so the log grew
-  // to PostgreSQL's default 1 GB in the data folder before one (issue 59). 128 MB bounds it; decision 247.
-  'max_wal_size=128MB',
+  // PGlite runs no checkpointer: wal-checkpoint.ts checkpoints once the log passes max_wal_size, and a checkpoint keeps
+  // (recycles) segments up to it, so this is about what `pg_wal` takes (PostgreSQL's default: 1 GB). Decision 247.
+  'max_wal_size=64MB',
   'min_wal_size=32MB',
 ] as const;
 

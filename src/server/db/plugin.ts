@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
 import { AutoAnalyzer } from './auto-analyze.ts';
 import { openDatabase, type Database, type DatabaseHandle, type DatabaseKind } from './database.ts';
+import { PGLITE_WAL_MAX_BYTES, WalCheckpointer } from './wal-checkpoint.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,8 +36,8 @@ export function openAppDatabase(config: Config, log: FastifyBaseLogger): Promise
   });
 }
 
-/** What the embedded database's write-ahead log may take, about (PGLITE_SETTINGS' max_wal_size; decision 247). */
-export const PGLITE_WAL_MB = 128;
+/** What the embedded database's write-ahead log may take, about: max_wal_size and the segment being written. */
+export const PGLITE_WAL_MB = Math.round(PGLITE_WAL_MAX_BYTES / 1024 ** 2) * 1.5;
 
 /**
  * The line `npm start` logs about storage (issue 59, decision 247): where the data goes and how much the odds history
@@ -69,12 +70,19 @@ export const dbPlugin = fp(
       return { ok: true, details: { driver: handle.kind } };
     });
     const analyzer = handle.kind === 'pglite' ? new AutoAnalyzer(handle.db, app.log) : undefined;
+    // PGlite makes no checkpoint of its own: the write-ahead log is kept near max_wal_size here (decision 247).
+    const checkpointer =
+      handle.kind === 'pglite' && !app.config.PGLITE_DIR?.startsWith('memory://')
+        ? new WalCheckpointer(handle.db, app.log)
+        : undefined;
     app.decorate('analyzeDatabase', async () => (analyzer ? analyzer.runOnce() : []));
     app.addHook('onReady', async () => {
       analyzer?.start();
+      checkpointer?.start();
     });
     app.addHook('onClose', async () => {
       await analyzer?.stop();
+      await checkpointer?.stop();
       await handle.close();
     });
   },
