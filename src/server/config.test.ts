@@ -15,6 +15,16 @@ describe('loadConfig', () => {
     expect(config.dataDir.endsWith('/data')).toBe(true);
   });
 
+  it('HISTORY_MAX_GB is 2 on the embedded database and 20 on PostgreSQL when unset; a value set is kept on either', () => {
+    expect(loadConfig({}).HISTORY_MAX_GB).toBe(2);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db.example/sharpline' }).HISTORY_MAX_GB).toBe(20);
+    expect(loadConfig({ HISTORY_MAX_GB: '5' }).HISTORY_MAX_GB).toBe(5);
+    expect(
+      loadConfig({ DATABASE_URL: 'postgres://db.example/sharpline', HISTORY_MAX_GB: '0.5' }).HISTORY_MAX_GB,
+    ).toBe(0.5);
+    expect(() => loadConfig({ HISTORY_MAX_GB: '0' })).toThrow(/HISTORY_MAX_GB/);
+  });
+
   it.each([
     ['PORT', 'eighty'],
     ['PORT', '70000'],

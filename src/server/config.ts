@@ -216,9 +216,10 @@ export const ConfigSchema = z.object({
   ),
   /**
    * Odds history: what its ticks may take on disk (GiB). Past it, whole days are dropped oldest first before their
-   * retention (the simulator writes about 18 GB a day: decision 106).
+   * retention (decision 106). Unset: 2 on the embedded database (a laptop's `npm start`), 20 on PostgreSQL (decision
+   * 247; `loadConfig` resolves it).
    */
-  HISTORY_MAX_GB: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(1_000_000).default(20)),
+  HISTORY_MAX_GB: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(1_000_000).optional()),
   /**
    * The default reference of fair probabilities (/v1/events/{id}/lines, /v1/clv, /v1/sgp), when a request names none
    * (decision 164): `sharp` (the median of the sharp books, SHARP_BOOKS in src/domain/sportsbooks.ts), `consensus` (the
@@ -375,7 +376,16 @@ export const ConfigSchema = z.object({
   API_AUTH_FAILURES_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(20)),
 });
 
-export type Config = z.infer<typeof ConfigSchema> & { dataDir: string; buildDir: string; secretsDir: string };
+/** HISTORY_MAX_GB when unset: what a laptop accepts for the embedded database, PostgreSQL's as before (decision 247). */
+export const HISTORY_MAX_GB_EMBEDDED = 2;
+export const HISTORY_MAX_GB_POSTGRES = 20;
+
+export type Config = Omit<z.infer<typeof ConfigSchema>, 'HISTORY_MAX_GB'> & {
+  HISTORY_MAX_GB: number;
+  dataDir: string;
+  buildDir: string;
+  secretsDir: string;
+};
 
 export class ConfigError extends Error {
   constructor(public readonly issues: string[]) {
@@ -421,6 +431,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   return {
     ...parsed.data,
+    HISTORY_MAX_GB:
+      parsed.data.HISTORY_MAX_GB ??
+      (parsed.data.DATABASE_URL ? HISTORY_MAX_GB_POSTGRES : HISTORY_MAX_GB_EMBEDDED),
     dataDir,
     buildDir: path.resolve(parsed.data.BUILD_DIR),
     secretsDir,

@@ -46,7 +46,7 @@ function runServer(env: Record<string, string>) {
   });
   listening.catch(() => undefined); // observed by the tests that expect the server to listen
 
-  return { child, exited, listening, output: () => output };
+  return { child, exited, listening, dataDir, output: () => output };
 }
 
 describe('server.ts', () => {
@@ -63,6 +63,11 @@ describe('server.ts', () => {
       try {
         const origin = await server.listening;
         expect((await fetch(`${origin}/healthz`)).status).toBe(200);
+        // Where the data goes and how much the history may take there, once (issue 59).
+        const storage = server.output().match(/"msg":"(Storage: [^"]*)"/g) ?? [];
+        expect(storage).toHaveLength(1);
+        expect(storage[0]).toContain(`holds the embedded database (${path.join(server.dataDir, 'pglite')})`);
+        expect(storage[0]).toContain('at most 2 GiB (HISTORY_RETENTION_DAYS, HISTORY_MAX_GB');
         // Ready (database reachable, the engine has published): the start's work is done.
         await waitFor(
           async () => (await fetch(`${origin}/readyz`)).status === 200,

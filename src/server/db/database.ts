@@ -195,6 +195,10 @@ export const PGLITE_SETTINGS = [
   // ANALYZE samples 300 × this many rows, on the server's thread: 3,000 keeps one table's ANALYZE near 5–15 ms
   // (30,000 at the default 100 took 80 ms for 19,440 series). Decision 181.
   'default_statistics_target=10',
+  // PGlite runs no checkpointer: wal-checkpoint.ts checkpoints once the log passes max_wal_size, and a checkpoint keeps
+  // (recycles) segments up to it, so this is about what `pg_wal` takes (PostgreSQL's default: 1 GB). Decision 247.
+  'max_wal_size=64MB',
+  'min_wal_size=32MB',
 ] as const;
 
 function pgliteStartParams(): string[] {

@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
 import { AutoAnalyzer } from './auto-analyze.ts';
 import { openDatabase, type Database, type DatabaseHandle, type DatabaseKind } from './database.ts';
+import { PGLITE_WAL_MAX_BYTES, WalCheckpointer } from './wal-checkpoint.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,6 +36,22 @@ export function openAppDatabase(config: Config, log: FastifyBaseLogger): Promise
   });
 }
 
+/** What the embedded database's write-ahead log may take, about: max_wal_size and the segment being written. */
+export const PGLITE_WAL_MB = Math.round(PGLITE_WAL_MAX_BYTES / 1024 ** 2) * 1.5;
+
+/**
+ * The line `npm start` logs about storage (issue 59, decision 247): where the data goes and how much the odds history
+ * may take there. No secret: DATABASE_URL is named, never shown.
+ */
+export function storageNotice(config: Config): string {
+  const history = `the odds history kept ${config.HISTORY_RETENTION_DAYS} days and at most ${config.HISTORY_MAX_GB} GiB (HISTORY_RETENTION_DAYS, HISTORY_MAX_GB; whole days are dropped, never today's)`;
+  if (config.DATABASE_URL)
+    return `Storage: PostgreSQL (DATABASE_URL) holds ${history}; ${config.dataDir} holds what is not in the database (the outbox's emails)`;
+  const dir = config.PGLITE_DIR ?? path.join(config.dataDir, 'pglite');
+  if (dir.startsWith('memory://')) return `Storage: an embedded database in memory holds ${history}`;
+  return `Storage: ${config.dataDir} holds the embedded database (${dir}) with ${history}, plus up to about ${PGLITE_WAL_MB} MB of its write-ahead log and the other tables (DATA_DIR, PGLITE_DIR)`;
+}
+
 export interface DbPluginOptions {
   /** The open database (openAppDatabase); the plugin closes it with the app. */
   handle: DatabaseHandle;
@@ -44,17 +61,28 @@ export const dbPlugin = fp(
   async (app: FastifyInstance, { handle }: DbPluginOptions) => {
     dbKinds.set(handle.db, handle.kind);
     app.decorate('db', handle.db);
+    app.log.info(
+      { dataDir: app.config.dataDir, database: handle.kind, historyMaxGB: app.config.HISTORY_MAX_GB },
+      storageNotice(app.config),
+    );
     app.readiness.register('database', async () => {
       await handle.db.execute(sql`SELECT 1`);
       return { ok: true, details: { driver: handle.kind } };
     });
     const analyzer = handle.kind === 'pglite' ? new AutoAnalyzer(handle.db, app.log) : undefined;
+    // PGlite makes no checkpoint of its own: the write-ahead log is kept near max_wal_size here (decision 247).
+    const checkpointer =
+      handle.kind === 'pglite' && !app.config.PGLITE_DIR?.startsWith('memory://')
+        ? new WalCheckpointer(handle.db, app.log)
+        : undefined;
     app.decorate('analyzeDatabase', async () => (analyzer ? analyzer.runOnce() : []));
     app.addHook('onReady', async () => {
       analyzer?.start();
+      checkpointer?.start();
     });
     app.addHook('onClose', async () => {
       await analyzer?.stop();
+      await checkpointer?.stop();
       await handle.close();
     });
   },

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { HttpProblem } from '../http/problem.ts';
 import { sendEntry } from '../http/send-entry.ts';
+import { whenCompressed } from '../http/static-files.ts';
 import { FEED_PATH, installFeedFastPath } from './feed-fast-path.ts';
 
 // GET /tools/arbs.json (docs/product.md §7 call 2): the latest snapshot's bytes as the engine published them. `t` (and any other
@@ -57,8 +58,9 @@ export async function arbsFeedRoutes(app: FastifyInstance, options: ArbsFeedOpti
       );
     }
     const entry = snapshot.encoded;
-    // Compression may still be running (StaticEntry.ready): the encodings are chosen once it is done.
-    if (entry.ready) await entry.ready.catch(() => undefined);
+    // Compression may still be running, or not started (whenCompressed): the encodings are chosen once it is done.
+    const compressed = whenCompressed(entry);
+    if (compressed) await compressed.catch(() => undefined);
     return sendEntry(request, reply, entry, headers);
   });
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
-import { etagMatches, negotiateEncoding, type StaticEntry } from '../http/static-files.ts';
+import { etagMatches, negotiateEncoding, whenCompressed, type StaticEntry } from '../http/static-files.ts';
 
 // GET /tools/arbs.json answered on Node's 'request' event, before Fastify builds its request and reply, routes, runs
 // the hooks (helmet's headers are rebuilt on every request) and writes (docs/decisions/136). What is sent is what the
@@ -181,8 +181,8 @@ export function installFeedFastPath(
     }
     const entry = app.engine?.latest?.encoded;
     if (!entry || closing()) return pass(req, res);
-    // Compression may still be running (StaticEntry.ready): wait for it before choosing the encoding.
-    const ready = entry.ready;
+    // Compression may still be running, or not started (whenCompressed): wait for it before choosing the encoding.
+    const ready = whenCompressed(entry);
     if (ready && !settled.has(ready)) {
       const done = () => {
         settled.add(ready);

@@ -57,7 +57,50 @@ export function snapshotEntry(body: Buffer): StaticEntry {
     etag: strongEtag(body),
     contentType: 'application/json; charset=utf-8',
   };
-  entry.ready = Promise.all([
+  entry.ready = compressEntry(entry);
+  return entry;
+}
+
+/**
+ * How long after the feed's compressed bytes were last asked for the engine's snapshots are still compressed as they
+ * are published; past it, a snapshot is compressed when a reader first asks for it (issue 59, decision 248).
+ */
+export const FEED_WANTED_MS = 60_000;
+
+/**
+ * The engine's `encode`: `snapshotEntry` while the feed's compressed bytes are wanted (asked for within
+ * FEED_WANTED_MS), else an entry that compresses itself on first demand (`StaticEntry.compress`, started by
+ * `whenCompressed`). An idle server (no reader of the feed) then makes no gzip or brotli copy of the four snapshots a
+ * second nobody fetches, and a busy one compresses each as it is published, off the readers' path, as before.
+ */
+export function feedEncoder(now: () => number = Date.now): (body: Buffer) => StaticEntry {
+  let askedAt = Number.NEGATIVE_INFINITY;
+  return (body) => {
+    const entry: StaticEntry = {
+      body,
+      etag: strongEtag(body),
+      contentType: 'application/json; charset=utf-8',
+    };
+    let started = false;
+    const start = () => {
+      started = true;
+      entry.ready = compressEntry(entry);
+    };
+    if (now() - askedAt < FEED_WANTED_MS) start();
+    // Every reader's demand goes through here (`whenCompressed`): it keeps the feed wanted.
+    entry.compress = () => {
+      askedAt = now();
+      if (!started) start();
+      return entry.ready;
+    };
+    return entry;
+  };
+}
+
+/** Fills in the entry's gzip and brotli forms on zlib's thread pool; removes `ready` when done. */
+function compressEntry(entry: StaticEntry): Promise<void> {
+  const body = entry.body;
+  return Promise.all([
     gzipAsync(body, { level: 6 }),
     brotliAsync(body, {
       params: {
@@ -75,7 +118,6 @@ export function snapshotEntry(body: Buffer): StaticEntry {
       delete entry.ready;
     },
   );
-  return entry;
 }
 
 /**
@@ -124,7 +166,7 @@ export const enginePlugin = fp(
       // The sets feed the stream's `ev` and `middle` events: an ingest instance serves no stream, so it keeps none (the
       // api instances judge their own stores; decision 170).
       values: { ev: valuesOn, middles: valuesOn },
-      encode: snapshotEntry,
+      encode: feedEncoder(),
       // GET /tools/arbs.json is the free tier's: arbs above its cap are counted, not shown (decision 210).
       publicEdgeCapPct: FREE_PLAN.finders.arbEdgeCapPct ?? undefined,
       onDrop: (reason, count) => pendingDrops.set(reason, (pendingDrops.get(reason) ?? 0) + count),

@@ -4,6 +4,7 @@ import { dbKinds } from '../db/plugin.ts';
 import { HistoryRecorder } from './recorder.ts';
 import { HistoryService } from './service.ts';
 import { sqlClient } from './sql-client.ts';
+import { StoredSize } from './stored-size.ts';
 import { HistoryWriter } from './writer.ts';
 
 // Odds history (decision 106): records every price change the engine accepts into the database (PGlite or
@@ -18,6 +19,8 @@ declare module 'fastify' {
 const MAINTENANCE_MS = 10 * 60_000;
 /** History writes failing without a break for longer than this make the server not ready (decision 148). */
 export const HISTORY_FAILING_MAX_MS = 30_000;
+/** /readyz's `storedBytes` is measured again when older than this (issue 59: current within a minute). */
+export const STORED_BYTES_MAX_AGE_MS = 30_000;
 
 export interface HistoryPluginOptions {
   /** The engine's clock (tests pass a virtual one). */
@@ -56,13 +59,17 @@ export const historyPlugin = fp(
 
     // Partitions must exist before the first write: made at start (a failure here is logged, not fatal: the
     // default partition takes the rows), then every 10 minutes with the retention and the size cap.
+    const storedSize = new StoredSize(db, { maxAgeMs: STORED_BYTES_MAX_AGE_MS, waitMs: 2_000, now });
     const maintain = () =>
-      writer.maintain().catch((error: unknown) => {
-        app.log.warn(
-          { error: error instanceof Error ? error.message : String(error) },
-          'odds history maintenance failed',
-        );
-      });
+      writer
+        .maintain()
+        .then(() => storedSize.measure())
+        .catch((error: unknown) => {
+          app.log.warn(
+            { error: error instanceof Error ? error.message : String(error) },
+            'odds history maintenance failed',
+          );
+        });
     await maintain();
     const maintenance = setInterval(() => void maintain(), MAINTENANCE_MS);
     maintenance.unref();
@@ -72,8 +79,10 @@ export const historyPlugin = fp(
     }, app.config.HISTORY_FLUSH_MS);
     flush.unref();
 
-    app.readiness.register('history', () => {
-      const stats = service.stats();
+    app.readiness.register('history', async () => {
+      // The ticks' size as measured within STORED_BYTES_MAX_AGE_MS, rather than at the last upkeep (10 minutes).
+      const stored = await storedSize.read();
+      const stats = { ...service.stats(), storedBytes: stored.bytes, storedBytesAt: stored.at };
       // The feed and the API run without the history, so a short outage leaves the server ready; writes failing
       // without a break for over HISTORY_FAILING_MAX_MS do not (decision 148): the history is being lost, or about to
       // be once the queue fills, and whoever watches /readyz must hear of it.

@@ -53,14 +53,8 @@ export class Retention {
       }
     }
     const cutoffDay = today - this.options.retentionDays;
-    const partitions = await this.db.query<{ name: string; bytes: string }>(
-      `SELECT c.relname AS name, pg_total_relation_size(c.oid)::int8::text AS bytes FROM pg_inherits i
-       JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
-       JOIN pg_namespace n ON n.oid = p.relnamespace
-       WHERE p.relname = 'price_ticks' AND n.nspname = current_schema()`,
-    );
-    const days = partitions
-      .map(({ name, bytes }) => ({ name, bytes: Number(bytes), day: dayOfPartition(name) }))
+    const days = (await tickPartitions(this.db))
+      .map(({ name, bytes }) => ({ name, bytes, day: dayOfPartition(name) }))
       .sort((a, b) => (a.day ?? -Infinity) - (b.day ?? -Infinity));
     let total = days.reduce((sum, partition) => sum + partition.bytes, 0);
     for (const partition of days) {
@@ -98,6 +92,17 @@ export class Retention {
     );
     await this.db.query(`DELETE FROM history_gaps WHERE to_at < to_timestamp($1 / 1000.0)`, [cutoff]);
   }
+}
+
+/** The ticks' partitions and what each takes on disk (bytes, indexes and TOAST included). */
+export async function tickPartitions(db: SqlClient): Promise<{ name: string; bytes: number }[]> {
+  const rows = await db.query<{ name: string; bytes: string }>(
+    `SELECT c.relname AS name, pg_total_relation_size(c.oid)::int8::text AS bytes FROM pg_inherits i
+     JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
+     JOIN pg_namespace n ON n.oid = p.relnamespace
+     WHERE p.relname = 'price_ticks' AND n.nspname = current_schema()`,
+  );
+  return rows.map(({ name, bytes }) => ({ name, bytes: Number(bytes) }));
 }
 
 function isoDay(day: number): string {

@@ -14,6 +14,19 @@ export interface StaticEntry {
   contentType: string;
   /** Set while `gzip`/`br` are still being computed: they are filled in when it resolves (an entry without it is complete). */
   ready?: Promise<void>;
+  /**
+   * Set on an entry whose compressed forms may be made on first demand (the engine's feed snapshots, issue 59): a
+   * reader's demand, which starts them when not started yet; returns `ready` (undefined once they are filled in).
+   */
+  compress?: () => Promise<void> | undefined;
+}
+
+/**
+ * What a reader choosing among the entry's encodings awaits first (undefined: nothing to wait for): its compression,
+ * started now when the entry makes it on demand.
+ */
+export function whenCompressed(entry: StaticEntry): Promise<void> | undefined {
+  return entry.compress ? entry.compress() : entry.ready;
 }
 
 const CONTENT_TYPES: Record<string, string> = {

@@ -74,12 +74,20 @@ export function bookOdds(
   live: boolean,
 ): number[] {
   const margin = profile.margin + (live ? 0.01 : 0);
-  const weighted = fair.map((p, index) => Math.max(p, 0.004) * Math.exp(bias[index]!));
-  const sum = weighted.reduce((a, b) => a + b, 0);
-  return weighted.map((weight) => {
-    const implied = Math.min(0.985, (weight / sum) * (1 + margin));
-    return bookAmerican(1 / implied, profile.roundToFive);
-  });
+  // One array, the weights first and then the odds in their place (issue 59: per quote, no intermediate arrays). The
+  // sum is added in the same order as before, so the figures are the same to the bit.
+  const odds: number[] = [];
+  let sum = 0;
+  for (let index = 0; index < fair.length; index += 1) {
+    const weight = Math.max(fair[index]!, 0.004) * Math.exp(bias[index]!);
+    odds.push(weight);
+    sum += weight;
+  }
+  for (let index = 0; index < odds.length; index += 1) {
+    const implied = Math.min(0.985, (odds[index]! / sum) * (1 + margin));
+    odds[index] = bookAmerican(1 / implied, profile.roundToFive);
+  }
+  return odds;
 }
 
 /**

@@ -31,6 +31,12 @@ export class ArbChanges {
     if (snapshot) this.previous = byKey(snapshot);
   }
 
+  /** Holds nothing (an idle stream hub compares no snapshots); `seed` starts again. */
+  forget(): void {
+    this.previous = new Map();
+    this.facts = new Map();
+  }
+
   /** The changes from the previous snapshot to this one: changed and new arbs in feed order, then removed ones. */
   diff(snapshot: Snapshot): Change[] {
     const changes: Change[] = [];

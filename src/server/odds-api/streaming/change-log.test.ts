@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { arbKey } from '#domain/arb-feed.ts';
 import { DEFAULT_STREAM_OPTIONS } from './stream-hub.ts';
 import { FakeSink, keyOf, prices, settle, setup } from '#tests/support/server/stream-hub.ts';
 
-describe('StreamHub idle buffer', () => {
-  const lastId = (sink: FakeSink) => [...sink.text.matchAll(/^id: (\S+)$/gm)].at(-1)![1]!;
+const lastId = (sink: FakeSink) => [...sink.text.matchAll(/^id: (\S+)$/gm)].at(-1)![1]!;
 
+describe('StreamHub idle buffer', () => {
   it('keeps no entries while no client has been connected for idleRetainMs; within it, a reconnect replays', async () => {
     const { clock, hub, price } = setup();
     price(150);
@@ -131,5 +132,81 @@ describe('StreamHub ids on ROLE=api instances (the leader stream’s positions)'
     await b.hub.connect(keyOf('elite'), {}, later, '1000-8-0', true).ready;
     expect(later.text).not.toContain('event: snapshot');
     expect(amounts(later)).toEqual(['109']);
+  });
+});
+
+describe('StreamHub while nobody reads (issue 59)', () => {
+  const events = (text: string) =>
+    [...text.matchAll(/^event: (\w+)\ndata: (.*)$/gm)].map((match) => ({
+      kind: match[1]!,
+      data: JSON.parse(match[2]!) as { key?: string; arbs?: { key: string }[]; price?: { american: string } },
+    }));
+
+  it('makes no entry while idle; a stream opening after it gets the market of now in its snapshot, then exactly what changes, and resumes by Last-Event-ID', async () => {
+    const { clock, engine, hub, price } = setup();
+    const away = (american: number, sourceEventId: string) =>
+      engine.ingest({
+        kind: 'price',
+        sourceEventId,
+        book: 'draftkings',
+        market: 'moneyline',
+        outcome: 'away',
+        american,
+      });
+    // Two arbs (NBA and NHL) published, then the NHL one changes and the NBA one goes and comes back: with no
+    // client, none of it is made into an entry.
+    for (const id of ['e1', 'e2']) {
+      price(150, id);
+      away(-130, id);
+    }
+    engine.tick();
+    price(170, 'e2');
+    price(-400, 'e1');
+    engine.tick();
+    price(160, 'e1');
+    engine.tick();
+    expect(hub.entriesMade).toBe(0);
+    expect(hub.oldestSeq).toBe(hub.lastSeq + 1);
+    const arbKeyOf = (league: string) =>
+      arbKey(engine.latest!.arbs.find((arb) => engine.store.event(arb.event.id)?.league === league)!);
+    const [nba, nhl] = [arbKeyOf('nba'), arbKeyOf('nhl')];
+
+    const sink = new FakeSink();
+    const client = hub.connect(keyOf('elite'), {}, sink, undefined, true);
+    await client.ready;
+    const [snapshot, ...before] = events(sink.text);
+    expect(snapshot!.kind).toBe('snapshot');
+    expect(snapshot!.data.arbs!.map((arb) => arb.key).sort()).toEqual([nba, nhl].sort());
+    expect(sink.text).toContain('"american":"+170"');
+    expect(sink.text).toContain('"american":"+160"');
+    expect(before).toEqual([]);
+
+    // Live: the NHL arb changes and the NBA one goes. Exactly these, compared with the snapshot the stream opened with.
+    price(180, 'e2');
+    price(-400, 'e1');
+    engine.tick();
+    await settle();
+    const live = events(sink.text).slice(1);
+    expect(live.filter((event) => event.kind === 'price').map((event) => event.data.price!.american)).toEqual(
+      ['+180', '-400'],
+    );
+    expect(
+      live.filter((event) => event.kind.startsWith('arb')).map((event) => [event.kind, event.data.key]),
+    ).toEqual([
+      ['arb', nhl],
+      ['arb_removed', nba],
+    ]);
+    expect(hub.entriesMade).toBe(4);
+
+    // Gone for less than idleRetainMs: a reconnect with its Last-Event-ID replays what it missed, without a snapshot.
+    hub.disconnect(client);
+    clock.advance(DEFAULT_STREAM_OPTIONS.idleRetainMs - 1);
+    price(190, 'e2');
+    const back = new FakeSink();
+    await hub.connect(keyOf('elite'), {}, back, lastId(sink), true).ready;
+    expect(back.text).not.toContain('event: snapshot');
+    expect(events(back.text).map((event) => [event.kind, event.data.price?.american])).toEqual([
+      ['price', '+190'],
+    ]);
   });
 });

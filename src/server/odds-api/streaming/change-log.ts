@@ -70,6 +70,8 @@ const BEFORE_ALL: StreamPosition = [0, 0, 0];
 export class ChangeLog {
   /** Distinguishes this process's event ids from another's (a restart, another instance behind the balancer). */
   readonly boot = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  /** Entries made since start (each an answer object serialised into its frame): none while idle. */
+  made = 0;
   private readonly entries: Entry[] = [];
   private firstSeq = 1;
   private seq = 0;
@@ -135,10 +137,38 @@ export class ChangeLog {
   }
 
   /**
-   * Gives the change the next seq and keeps it. Returns the entry, or undefined when no client has been connected for
-   * `idleRetainMs`: the buffer is then emptied and starts after this seq, so any older Last-Event-ID gets a snapshot.
+   * Whether nothing would be kept now: no client connected, and none for `idleRetainMs`. Then the buffer is emptied
+   * and starts after the last seq, and on a ROLE=api instance the floor covers the whole stream entry being applied,
+   * so any older Last-Event-ID gets a snapshot. The hub asks before it makes a change (issue 59): an idle server builds
+   * no answer object, and does not even compare arb snapshots, for changes nobody reads.
+   */
+  idle(clients: number): boolean {
+    const now = this.now();
+    if (clients > 0) {
+      this.lastClientAt = now;
+      return false;
+    }
+    if (now - this.lastClientAt <= this.options.idleRetainMs) return false;
+    if (this.entries.length > 0) this.entries.length = 0;
+    // The change not made takes a seq all the same: an id given before it must not resume as if nothing came after.
+    this.seq += 1;
+    this.firstSeq = this.seq + 1;
+    // The changes not made are not counted in the entry: an id inside it may differ from another instance's, so the
+    // floor covers it whole, and a snapshot taken now is said to be at its end (the store applies an entry at once).
+    if (this.streamEntry) {
+      const end: StreamPosition = [this.streamEntry[0], this.streamEntry[1], Number.MAX_SAFE_INTEGER];
+      this.lastPosition = end;
+      this.raiseFloor(end);
+    }
+    return true;
+  }
+
+  /**
+   * Gives the change the next seq and keeps it. Returns the entry, or undefined when the log is `idle` (then the change
+   * takes no seq).
    */
   append(change: Change, clients: number): Entry | undefined {
+    if (this.idle(clients)) return undefined;
     this.seq += 1;
     const now = this.now();
     let position: StreamPosition | undefined;
@@ -146,13 +176,6 @@ export class ChangeLog {
       position = [this.streamEntry[0], this.streamEntry[1], this.indexInEntry];
       this.indexInEntry += 1;
       this.lastPosition = position;
-    }
-    if (clients > 0) this.lastClientAt = now;
-    else if (now - this.lastClientAt > this.options.idleRetainMs) {
-      if (this.entries.length > 0) this.entries.length = 0;
-      this.firstSeq = this.seq + 1;
-      if (position) this.raiseFloor(position);
-      return undefined;
     }
     const entry: Entry = {
       seq: this.seq,
@@ -172,6 +195,7 @@ export class ChangeLog {
       entry.playerName = change.playerName;
     }
     this.entries.push(entry);
+    this.made += 1;
     this.trim();
     return entry;
   }

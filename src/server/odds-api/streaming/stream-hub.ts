@@ -69,6 +69,8 @@ export class StreamHub {
   private readonly arbChanges: ArbChanges;
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly unsubscribe: (() => void)[] = [];
+  /** Whether `arbChanges` holds the last published snapshot's arbs (not while idle: see `seedArbs`). */
+  private arbsSeeded = false;
   /** Clients dropped as slow readers since start. */
   dropped = 0;
 
@@ -92,21 +94,32 @@ export class StreamHub {
 
   start(recheck: StreamRecheck): void {
     const store = this.engine.store;
+    // Nothing is made for nobody (issue 59): while the log keeps nothing (no client for `idleRetainMs`), a price
+    // change builds no answer object, arb snapshots are not compared (the comparison starts again from the snapshot
+    // of the next client to connect) and value changes are not turned into entries.
     this.unsubscribe.push(
       store.subscribe((change) => {
+        if (this.idle()) return;
         const price = priceChange(store, change);
         if (price) this.append(price);
       }),
     );
     this.unsubscribe.push(
       this.engine.onSnapshot((snapshot) => {
+        if (this.idle()) {
+          if (this.arbsSeeded) this.arbChanges.forget();
+          this.arbsSeeded = false;
+          return;
+        }
+        this.seedArbs();
         for (const change of this.arbChanges.diff(snapshot)) this.append(change);
       }),
     );
-    this.arbChanges.seed(this.engine.latest);
+    this.seedArbs();
     // Positive EV and middles, when the engine keeps them (STREAM_VALUES; decision 170).
     this.unsubscribe.push(
       this.engine.onValues((changes) => {
+        if (this.idle()) return;
         for (const change of valueChanges(changes)) this.append(change);
       }),
     );
@@ -145,6 +158,11 @@ export class StreamHub {
     return this.log.oldestSeq;
   }
 
+  /** Changes made into entries (answer objects, serialised frames) since start: none while no client wants them. */
+  get entriesMade(): number {
+    return this.log.made;
+  }
+
   /** Snapshot events encoded since start (each shared by the clients of its group opening within a second). */
   get snapshotBuilds(): number {
     return this.snapshots.builds;
@@ -174,6 +192,21 @@ export class StreamHub {
     this.log.restartStream();
   }
 
+  /** Whether the change log keeps nothing now (no client for `idleRetainMs`): then no change is made. */
+  private idle(): boolean {
+    return this.log.idle(this.fanOut.clientCount);
+  }
+
+  /**
+   * Arb changes are found by comparing each published snapshot with the one before. After an idle spell they start
+   * again from the snapshot published last: the one a stream opening now has in its `snapshot` event.
+   */
+  private seedArbs(): void {
+    if (this.arbsSeeded) return;
+    this.arbChanges.seed(this.engine.latest);
+    this.arbsSeeded = true;
+  }
+
   private append(change: Change) {
     if (this.log.append(change, this.fanOut.clientCount)) this.fanOut.changed();
   }
@@ -190,6 +223,7 @@ export class StreamHub {
     lastEventId: string | undefined,
     initial: boolean,
   ): StreamClient {
+    this.seedArbs();
     const tier = this.fanOut.tierFor(delayMs(key.plan));
     // Bring the tier up to date first when nothing is being written, so that the replay and the snapshot hold what
     // is due now. Either way they end exactly at `tier.released` and live delivery starts right after it. While

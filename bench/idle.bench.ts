@@ -1,0 +1,242 @@
+// What an idle `npm start` costs (issue 59's aims): CPU of the server's process tree, growth of the data folder, bytes
+// of that growth per price change the odds history wrote, the resident set at the end, and how current /readyz's
+// `storedBytes` is. Writes bench/results/idle-<mode>.json.
+//
+// Starts the server exactly as `npm start` does (package.json's `start` script run by `sh -c 'exec …'`, as
+// bench/memory.bench.ts), on a fresh DATA_DIR, with the market simulator and no client, and samples every
+// BENCH_IDLE_SAMPLE_S (default 10) seconds from the moment /readyz first answers 200:
+//
+// - CPU: utime + stime of the server process (every thread: /proc/<pid>/stat counts them all), plus cutime + cstime
+//   (its children that ended, such as initdb's), plus utime + stime of every live descendant process;
+// - the data folder's disk use (allocated blocks of every file under DATA_DIR, as `du`);
+// - the history's `writtenChanges` and `storedBytes` (and `storedBytesAt`, when it was measured) from /readyz;
+// - VmRSS of the server process.
+//
+// The window is BENCH_IDLE_FROM_S to BENCH_IDLE_TO_S seconds after ready (default 300 to 600: minutes 5–10). A short
+// run while developing: `BENCH_IDLE_FROM_S=60 BENCH_IDLE_TO_S=180 npm run bench -- idle`. The aims (issue 59): CPU at
+// most 15 % of a core, growth at most 4 MB a minute and 24 bytes per change written, `storedBytes` at most 60 s old,
+// RSS at most 450 MB at 600 s. With DATABASE_URL set it measures PostgreSQL mode (the server's own processes; the data
+// folder then holds what PostgreSQL does not: the outbox). Run it with nothing else on the machine.
+import { spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, lstatSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const PORT = Number(process.env.BENCH_IDLE_PORT ?? 4510);
+const FROM_S = Number(process.env.BENCH_IDLE_FROM_S ?? 300);
+const TO_S = Number(process.env.BENCH_IDLE_TO_S ?? 600);
+const SAMPLE_S = Number(process.env.BENCH_IDLE_SAMPLE_S ?? 10);
+if (!(FROM_S >= 0 && TO_S > FROM_S && SAMPLE_S > 0))
+  throw new Error('BENCH_IDLE_FROM_S must be ≥ 0 and below BENCH_IDLE_TO_S, BENCH_IDLE_SAMPLE_S above 0');
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** The fields of /proc/<pid>/stat after the command's name (field 3 on is index 0 on). */
+function statFields(pid: number): string[] | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+}
+
+/** The live descendants of a process (by their parent pid in /proc/<pid>/stat). */
+function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const fields = statFields(Number(name));
+    if (!fields) continue;
+    const parent = Number(fields[1]);
+    children.set(parent, [...(children.get(parent) ?? []), Number(name)]);
+  }
+  const out: number[] = [];
+  const todo = [pid];
+  while (todo.length > 0) {
+    for (const child of children.get(todo.pop()!) ?? []) {
+      out.push(child);
+      todo.push(child);
+    }
+  }
+  return out;
+}
+
+/** CPU seconds of the process tree so far: the process's threads, its ended children, its live descendants. */
+function treeCpuSeconds(pid: number): number {
+  const own = statFields(pid);
+  if (!own) return Number.NaN;
+  // utime, stime, cutime, cstime are fields 14–17 (index 11–14 here).
+  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+  for (const child of descendants(pid)) {
+    const fields = statFields(child);
+    if (fields) ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks / TICKS;
+}
+
+function rssMB(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((entry) => entry.startsWith('VmRSS:'));
+  return Math.round(Number(line?.split(/\s+/)[1] ?? Number.NaN) / 1024);
+}
+
+/** Disk use of a folder: allocated blocks of every file under it (what `du` counts), in bytes. */
+function diskBytes(dir: string): number {
+  let total = 0;
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of entries) {
+    const full = path.join(dir, name);
+    try {
+      const stats = lstatSync(full);
+      total += stats.blocks * 512;
+      if (stats.isDirectory()) total += diskBytes(full);
+    } catch {
+      // Removed while walking (a temporary file): not counted.
+    }
+  }
+  return total;
+}
+
+interface HistoryDetails {
+  writtenChanges?: number;
+  storedBytes?: number | null;
+  storedBytesAt?: string | null;
+}
+
+async function history(): Promise<HistoryDetails> {
+  const answer = await fetch(`http://127.0.0.1:${PORT}/readyz`).catch(() => null);
+  if (!answer) return {};
+  const body = (await answer.json().catch(() => ({}))) as {
+    checks?: { history?: { details?: HistoryDetails } };
+  };
+  return body.checks?.history?.details ?? {};
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Sample {
+  seconds: number;
+  cpuSeconds: number;
+  dataBytes: number;
+  /** Of which the embedded database's write-ahead log (pg_wal). */
+  walBytes: number;
+  rssMB: number;
+  writtenChanges: number | null;
+  storedBytes: number | null;
+  /** How old `storedBytes` was at the sample (s): from `storedBytesAt`, or since it last changed. */
+  storedBytesAgeS: number | null;
+}
+
+const base = mkdtempSync(path.join(tmpdir(), 'sharpline-idle-'));
+const dataDir = path.join(base, 'data');
+const mode = process.env.DATABASE_URL ? 'postgres' : 'pglite';
+const startScript = (
+  JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }
+).scripts.start;
+const child = spawn('sh', ['-c', `exec ${startScript}`], {
+  cwd: root,
+  stdio: ['ignore', 'ignore', 'inherit'],
+  env: {
+    ...process.env,
+    PORT: String(PORT),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    SECRETS_DIR: path.join(base, 'secrets'),
+    LOG_LEVEL: 'warn',
+    ...(process.env.DATABASE_URL ? { DATABASE_SCHEMA: `bench_idle_${process.pid}` } : {}),
+  },
+});
+
+try {
+  const deadline = Date.now() + 600_000;
+  for (;;) {
+    const ready = await fetch(`http://127.0.0.1:${PORT}/readyz`).catch(() => null);
+    if (ready?.ok) break;
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error('the server did not become ready');
+    await sleep(250);
+  }
+  const pid = child.pid!;
+  const started = Date.now();
+  const samples: Sample[] = [];
+  let lastStored: { bytes: number | null; since: number } | null = null;
+  for (let next = 0; next <= TO_S; next += SAMPLE_S) {
+    await sleep(Math.max(0, started + next * 1000 - Date.now()));
+    const now = Date.now();
+    const details = await history();
+    const stored = details.storedBytes ?? null;
+    if (!lastStored || lastStored.bytes !== stored) lastStored = { bytes: stored, since: now };
+    const age = details.storedBytesAt
+      ? (now - Date.parse(details.storedBytesAt)) / 1000
+      : (now - lastStored.since) / 1000;
+    const sample: Sample = {
+      seconds: Math.round((now - started) / 1000),
+      cpuSeconds: treeCpuSeconds(pid),
+      dataBytes: diskBytes(dataDir),
+      walBytes: diskBytes(path.join(process.env.PGLITE_DIR ?? path.join(dataDir, 'pglite'), 'pg_wal')),
+      rssMB: rssMB(pid),
+      writtenChanges: details.writtenChanges ?? null,
+      storedBytes: stored,
+      storedBytesAgeS: Math.round(age),
+    };
+    samples.push(sample);
+    console.log(
+      `${mode} t=${sample.seconds}s cpu=${sample.cpuSeconds.toFixed(1)}s data=${(sample.dataBytes / 1e6).toFixed(1)} MB` +
+        ` (wal ${(sample.walBytes / 1e6).toFixed(1)} MB)` +
+        ` rss=${sample.rssMB} MB written=${sample.writtenChanges} storedBytes=${sample.storedBytes}` +
+        ` (${sample.storedBytesAgeS} s old)`,
+    );
+  }
+  const first = samples.find((sample) => sample.seconds >= FROM_S)!;
+  const last = samples.at(-1)!;
+  const windowS = last.seconds - first.seconds;
+  const changes =
+    last.writtenChanges !== null && first.writtenChanges !== null
+      ? last.writtenChanges - first.writtenChanges
+      : null;
+  const growth = last.dataBytes - first.dataBytes;
+  const inWindow = samples.filter((sample) => sample.seconds >= FROM_S);
+  const result = {
+    mode,
+    fromS: first.seconds,
+    toS: last.seconds,
+    cpuPctOfCore: Math.round(((last.cpuSeconds - first.cpuSeconds) / windowS) * 1000) / 10,
+    dataGrowthMBPerMinute: Math.round((growth / 1e6 / (windowS / 60)) * 100) / 100,
+    changesWritten: changes,
+    changesPerSecond: changes === null ? null : Math.round(changes / windowS),
+    bytesPerChange: changes ? Math.round((growth / changes) * 10) / 10 : null,
+    rssAtEndMB: last.rssMB,
+    dataBytesAtEnd: last.dataBytes,
+    walBytesAtEnd: last.walBytes,
+    storedBytesAtEnd: last.storedBytes,
+    storedBytesMaxAgeS: Math.max(
+      ...inWindow.map((sample) => sample.storedBytesAgeS ?? Number.POSITIVE_INFINITY),
+    ),
+    loadAverage: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number),
+    glibcTunables: process.env.GLIBC_TUNABLES ?? null,
+    samples,
+  };
+  console.log(
+    `${mode}, ${result.fromS}–${result.toS} s after ready: CPU ${result.cpuPctOfCore} % of a core (aim ≤ 15),` +
+      ` data folder +${result.dataGrowthMBPerMinute} MB a minute (aim ≤ 4), ${result.changesWritten} changes written` +
+      ` (${result.changesPerSecond}/s), ${result.bytesPerChange} bytes per change (aim ≤ 24), RSS ${result.rssAtEndMB} MB` +
+      ` at ${result.toS} s (aim ≤ 450 at 600 s), storedBytes at most ${result.storedBytesMaxAgeS} s old (aim ≤ 60);` +
+      ` load average ${result.loadAverage.join(' ')}`,
+  );
+  mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+  writeFileSync(path.join(root, `bench/results/idle-${mode}.json`), `${JSON.stringify(result, null, 2)}\n`);
+} finally {
+  if (child.exitCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  rmSync(base, { recursive: true, force: true });
+}
