@@ -15,7 +15,12 @@ import type { OddsSource, SourceContext } from './types.ts';
  */
 export const SIMULATOR_SLICE = 500;
 
-/** The simulator as an engine source: steps on a timer (unref'd), stamping prices with the wall clock. */
+/**
+ * The simulator as an engine source: steps on a timer (unref'd), each step from the simulator's time to the context's
+ * clock (decision 222). The simulator keeps the clock's time whatever the load: a tick that comes late, or is skipped
+ * while a step is still being ingested, is caught up in the next step, never by replaying the ticks missed, so a game
+ * goes live in the first step at or after its start and its pre-match prices are all sent before it.
+ */
 export function simulatorSource(
   seed: number,
   options: { events?: number; stepMs?: number; props?: boolean } = {},
@@ -49,10 +54,10 @@ export function simulatorSource(
         }
       };
       timer = setInterval(() => {
-        // A step still being ingested: this one waits for the next tick, as a synchronous step would have made the
-        // timer wait (a loop too busy to keep up must not pile steps up, each older than the last).
+        // A step still being ingested: this tick is skipped, and the next one's step covers its time (a loop too busy
+        // to keep up must not pile steps up, each older than the last).
         if (slicing) return;
-        pending = sim.step();
+        pending = sim.advanceTo(context.now());
         next = 0;
         slice();
       }, options.stepMs ?? 250);
