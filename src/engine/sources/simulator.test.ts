@@ -426,4 +426,46 @@ describe('simulatorSource on a busy loop', () => {
     // One step per tick: the source read the clock at start and once per tick, not once per missed 250 ms.
     expect(context.reads.length).toBeLessThan(20);
   });
+
+  it('with startAt, shows that moment’s board whenever it starts: the same games, their times shifted onto the clock', async () => {
+    // Pinned to Sunday 22 November 2026, 13:30 ET (the NFL's early games in play), started on another day and hour.
+    const startAt = Date.UTC(2026, 10, 22, 18, 30);
+    const expected = new MarketSimulator({ seed: 7, startMs: startAt, stepMs: 250, props: false });
+    const board = expected.initial().filter((message) => message.kind === 'event');
+    for (const clockStart of [Date.UTC(2027, 2, 9, 4, 10), Date.UTC(2026, 6, 1, 12, 0)]) {
+      let time = clockStart;
+      const ingested: SourceMessage[] = [];
+      const context = contextOn(
+        () => time,
+        (message) => ingested.push(message as SourceMessage),
+      );
+      const source = simulatorSource(7, { stepMs: 250, props: false, startAt });
+      source.start(context);
+      const offset = clockStart - startAt;
+      const listed = ingested.filter((message) => message.kind === 'event');
+      // The pinned moment's fixtures, live as they were then, each starting `offset` later on the clock.
+      expect(listed).toEqual(
+        board.map((message) => ({ ...message, startsAt: (message.startsAt as number) + offset })),
+      );
+      expect(listed.filter((message) => message.live).length).toBeGreaterThan(0);
+      for (const message of listed)
+        expect((message.startsAt as number) <= time).toBe(message.live === true);
+      // A minute on: each step goes to the pinned moment plus the clock's time since the start, fixtures shifted.
+      time += 60_000;
+      const reads = context.reads.length;
+      for (let polls = 0; polls < 400 && context.reads.length === reads; polls += 1) await sleep(5);
+      await sleep(20);
+      await source.stop();
+      const stepped = new MarketSimulator({ seed: 7, startMs: startAt, stepMs: 250, props: false });
+      const initial = stepped.initial().length;
+      // The source read the clock twice at its start (the offset, the simulator's start), then once a step.
+      const steps = context.reads.slice(2).flatMap((at) => stepped.advanceTo(at - offset));
+      expect(stepped.now).toBe(startAt + 60_000);
+      expect(ingested.slice(initial)).toEqual(
+        steps.map((message) =>
+          message.kind === 'event' ? { ...message, startsAt: (message.startsAt as number) + offset } : message,
+        ),
+      );
+    }
+  });
 });
