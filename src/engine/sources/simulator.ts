@@ -17,6 +17,16 @@ import type { OddsSource, SourceContext } from './types.ts';
 export const SIMULATOR_SLICE = 500;
 
 /**
+ * A simulator message run `offset` ms from the clock (decision 230) as the clock sees it: a fixture's start moved on by
+ * the offset (the simulator's other messages carry no time).
+ */
+export function ontoClock(message: SourceMessage, offset: number): SourceMessage {
+  return offset !== 0 && message.kind === 'event'
+    ? { ...message, startsAt: Number(message.startsAt) + offset }
+    : message;
+}
+
+/**
  * The simulator as an engine source: steps on a timer (unref'd), each step from the simulator's time to the context's
  * clock (decision 222). The simulator keeps the clock's time whatever the load: a tick that comes late, or is skipped
  * while a step is still being ingested, is caught up in the next step, never by replaying the ticks missed, so a game
@@ -41,9 +51,7 @@ export function simulatorSource(
     start(context: SourceContext) {
       const offset = options.startAt === undefined ? 0 : context.now() - options.startAt;
       const calendarNow = () => context.now() - offset;
-      /** The simulator's message with its fixture's start on the clock. */
-      const onClock = (message: SourceMessage): SourceMessage =>
-        offset !== 0 && message.kind === 'event' ? { ...message, startsAt: Number(message.startsAt) + offset } : message;
+      const onClock = (message: SourceMessage) => ontoClock(message, offset);
       const sim = new MarketSimulator({
         seed,
         startMs: calendarNow(),

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { LeagueKey } from '#domain/markets.ts';
 import type { SourceMessage } from '../../messages.ts';
+import { TEAMS } from '../teams.ts';
 import { FixtureCalendar, zonedInstant } from './calendar.ts';
 import { MarketSimulator } from './market-simulator.ts';
 
@@ -207,6 +208,37 @@ describe('the fixture calendar (decision 221)', { timeout: 120_000 }, () => {
     const leagues = new Set(new FixtureCalendar(3).between(from, from + 7 * DAY_MS).map((f) => f.league));
     for (const league of open) expect(leagues).toContain(league);
     for (const league of closed) expect(leagues).not.toContain(league);
+  });
+
+  it('plays soccer in weekly rounds: an MLS or Premier League week (Friday to Thursday) has each team once at most', () => {
+    // Issue 56 saw 12 MLS fixtures in one week. A regular-season round is half the teams at most, each playing once;
+    // the Premier League's four midweek rounds (weeks of 3 Dec, 14 Jan, 25 Feb, 2 Apr) are left out of its weeks.
+    /** Whether the week from `ms` (or a day either side) holds a midweek round's dates. */
+    const midweek = (ms: number) =>
+      [
+        [11, 3],
+        [0, 14],
+        [1, 25],
+        [3, 2],
+      ].some(([month, day]) => {
+        const at = Date.UTC(new Date(ms).getUTCFullYear(), month!, day!);
+        return at >= ms - 3 * DAY_MS && at < ms + 10 * DAY_MS;
+      });
+    fc.assert(
+      fc.property(anySeed, fc.integer({ min: 0, max: 3 * 52 }), (seed, week) => {
+        // The week's Friday, 06:00 UTC (a Friday: 2 Jan 2026).
+        const from = Date.UTC(2026, 0, 2, 6) + week * 7 * DAY_MS;
+        const fixtures = new FixtureCalendar(seed).between(from, from + 7 * DAY_MS);
+        for (const league of ['mls', 'epl'] as const) {
+          if (league === 'epl' && midweek(from)) continue;
+          const games = fixtures.filter((f) => f.league === league);
+          const teams = games.flatMap((f) => [f.home[0], f.away[0]]);
+          expect(new Set(teams).size, `${league} week of ${new Date(from).toISOString()}`).toBe(teams.length);
+          expect(games.length).toBeLessThanOrEqual(TEAMS[league].length / 2);
+        }
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it('thins each postseason to its final: one game on its last day, at most four a day before', () => {
