@@ -448,8 +448,7 @@ describe('simulatorSource on a busy loop', () => {
         board.map((message) => ({ ...message, startsAt: (message.startsAt as number) + offset })),
       );
       expect(listed.filter((message) => message.live).length).toBeGreaterThan(0);
-      for (const message of listed)
-        expect((message.startsAt as number) <= time).toBe(message.live === true);
+      for (const message of listed) expect((message.startsAt as number) <= time).toBe(message.live === true);
       // A minute on: each step goes to the pinned moment plus the clock's time since the start, fixtures shifted.
       time += 60_000;
       const reads = context.reads.length;
@@ -463,7 +462,9 @@ describe('simulatorSource on a busy loop', () => {
       expect(stepped.now).toBe(startAt + 60_000);
       expect(ingested.slice(initial)).toEqual(
         steps.map((message) =>
-          message.kind === 'event' ? { ...message, startsAt: (message.startsAt as number) + offset } : message,
+          message.kind === 'event'
+            ? { ...message, startsAt: (message.startsAt as number) + offset }
+            : message,
         ),
       );
     }
