@@ -63,6 +63,9 @@ export default defineConfig({
         HOST: '127.0.0.1',
         DATA_DIR: `./data/e2e-${PORT}`,
         SIM_SEED: '7',
+        // The demo calendar pinned (decision 230): the board of Sunday 22 November 2026, 13:30 ET (the NFL's early
+        // games in play, the day's basketball and hockey ahead) whatever the hour the suite runs at.
+        SIM_START: '2026-11-22T18:30:00Z',
         // Every browser test asks from 127.0.0.1: the per-network trial limit (5 an hour by default, tested in
         // trial-requests.test.ts) would refuse whichever test comes after the first five requests of the run.
         TRIAL_LIMIT_PER_IP: '1000',

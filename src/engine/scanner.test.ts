@@ -3,7 +3,8 @@ import { OddsEngine } from './engine.ts';
 import { DEFAULT_SCAN_OPTIONS, rankArbs, rescanAll, type MarketResult } from './scanner.ts';
 import { MarketSimulator } from './sources/simulation/market-simulator.ts';
 
-const T0 = Date.UTC(2026, 10, 22, 0, 0, 0);
+// Saturday 21 November 2026, 21:10 ET: the evening's 19:00 games end within the half hour the test runs (decision 221).
+const T0 = Date.UTC(2026, 10, 22, 2, 10, 0);
 
 describe('rescanAll', () => {
   it("finds, scanning every market each tick, the arbs the engine's incremental scans find", () => {

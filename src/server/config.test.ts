@@ -93,6 +93,16 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ LEADER_LEASE_MS: bad })).toThrow(/LEADER_LEASE_MS/);
   });
 
+  it('SIM_START: unset by default (the clock), an ISO 8601 instant as unix ms, anything else refused', () => {
+    expect(loadConfig({}).SIM_START).toBeUndefined();
+    expect(loadConfig({ SIM_START: '2026-11-22T18:30:00Z' }).SIM_START).toBe(Date.UTC(2026, 10, 22, 18, 30));
+    expect(loadConfig({ SIM_START: '2026-11-22T13:30:00-05:00' }).SIM_START).toBe(
+      Date.UTC(2026, 10, 22, 18, 30),
+    );
+    for (const bad of ['sunday', '1795000000000', '2026-11-22'])
+      expect(() => loadConfig({ SIM_START: bad })).toThrow(/SIM_START/);
+  });
+
   it('ODDS_API_URL, where The Odds API key travels, is https (http on loopback) without a path', () => {
     expect(loadConfig({}).ODDS_API_URL).toBeUndefined();
     expect(loadConfig({ ODDS_API_URL: 'http://127.0.0.1:4250' }).ODDS_API_URL).toBe('http://127.0.0.1:4250');

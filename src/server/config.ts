@@ -104,6 +104,20 @@ export const ConfigSchema = z.object({
       .default('true')
       .transform((value) => value === 'true'),
   ),
+  /**
+   * The demo calendar's instant at the server's start (decision 230), an ISO 8601 instant with its offset or zone
+   * (`2026-11-22T18:30:00Z`); absent: the clock's own time. Set, the simulator shows that moment's games (moving on
+   * with the clock from there, each fixture's times shifted onto the clock), so a run shows the same board whenever it
+   * starts: the browser tests and recordings pin it.
+   */
+  SIM_START: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .datetime({ offset: true, message: 'must be an ISO 8601 instant such as 2026-11-22T18:30:00Z' })
+      .transform((value) => Date.parse(value))
+      .optional(),
+  ),
   /** Which X-Forwarded-For hops to believe: false, true (= 1 hop), a hop count, or proxy addresses/CIDRs (decision 011). */
   TRUST_PROXY: TrustProxySchema,
   LOG_LEVEL: z.preprocess(

@@ -10,6 +10,8 @@ export interface SourceSettings {
   SIM_SEED: number;
   /** The simulator quotes player props (default true). */
   SIM_PROPS?: boolean;
+  /** The demo calendar's instant at the source's start (unix ms; decision 230); absent: the clock's time. */
+  SIM_START?: number | undefined;
   ODDS_API_KEY?: string | undefined;
   /** The Odds API's base URL; absent: the real one. */
   ODDS_API_URL?: string | undefined;
@@ -23,7 +25,10 @@ export interface SourceSettings {
 export function createSource(settings: SourceSettings): OddsSource {
   const spec = settings.ODDS_SOURCE;
   if (spec === 'simulator')
-    return simulatorSource(settings.SIM_SEED, { props: settings.SIM_PROPS !== false });
+    return simulatorSource(settings.SIM_SEED, {
+      props: settings.SIM_PROPS !== false,
+      startAt: settings.SIM_START,
+    });
   if (spec.startsWith('replay:')) return replaySource(spec.slice('replay:'.length));
   if (spec === 'the-odds-api') {
     if (!settings.ODDS_API_KEY) throw new Error('ODDS_API_KEY is required when ODDS_SOURCE is the-odds-api');

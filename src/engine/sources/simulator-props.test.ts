@@ -13,7 +13,8 @@ import { MarketSimulator, PROPS_POSTED_MS } from './simulation/market-simulator.
 // that skip props and name players their own way, live lines that move and get suspended, and prop arbs in the
 // engine's feed.
 
-const T0 = Date.UTC(2026, 10, 22, 0, 0, 0);
+// Sunday 22 November 2026, 12:30 ET: NFL, NBA, NHL and NCAAB games within hours, Premier League games in play.
+const T0 = Date.UTC(2026, 10, 22, 17, 30, 0);
 const isProp = (m: SourceMessage): m is PriceMessage => m.kind === 'price' && m.market === 'prop';
 const events = (messages: SourceMessage[]) => messages.filter((m): m is EventMessage => m.kind === 'event');
 const propKey = (m: PriceMessage) =>
@@ -136,7 +137,14 @@ describe('MarketSimulator player props', () => {
     let respelt = 0;
     for (const m of nameOnly) {
       const roster = rosters.get(m.sourceEventId)!;
-      const same = roster.filter((p) => normalizePlayerName(p.name) === normalizePlayerName(m.player!.name));
+      // Two teams' rosters can share a full name: a book naming its team picks one; fliff's bare name is the
+      // ambiguity the engine drops on purpose (the engine test below).
+      const same = roster.filter(
+        (p) =>
+          normalizePlayerName(p.name) === normalizePlayerName(m.player!.name) &&
+          (!m.player!.team || p.team === m.player!.team),
+      );
+      if (!m.player!.team && same.length > 1) continue;
       expect(same, m.player!.name).toHaveLength(1);
       if (same[0]!.name !== m.player!.name) respelt += 1;
       if (m.player!.team) expect(m.player!.team).toBe(same[0]!.team);
@@ -171,12 +179,15 @@ describe('MarketSimulator player props', () => {
         else game += 1;
       }
     }
-    expect(prop).toBeGreaterThan(game * 0.3);
+    // On the calendar's board (decision 221) props are up on the fixtures within PROPS_POSTED_MS of their start and in
+    // play: a fraction of its days of fixtures, whose game lines all move.
+    expect(prop).toBeGreaterThan(game * 0.1);
     expect(prop).toBeLessThan(game * 1.5);
   });
 
   it('moves live lines with the game, suspends props in play (scores, at random) and resumes them', () => {
-    const sim = new MarketSimulator({ seed: 11, startMs: T0, events: 30 });
+    // From 13:00 ET, as the NFL's early games, the NBA's and the NHL's kick off.
+    const sim = new MarketSimulator({ seed: 11, startMs: T0 + 30 * 60_000, events: 30 });
     const live = new Set<string>();
     const suspendedAt = new Map<string, number>();
     let suspended = 0;
@@ -304,9 +315,11 @@ describe('MarketSimulator player props', () => {
     let propMarkets = 0;
     let gameMarkets = 0;
     for (const event of engine.store.events()) {
-      for (const market of engine.store.markets(event.id)) {
+      const markets = engine.store.markets(event.id);
+      const withProps = markets.some((market) => market.spec.type === 'prop');
+      for (const market of markets) {
         if (market.spec.type !== 'prop') {
-          gameMarkets += 1;
+          if (withProps) gameMarkets += 1;
           continue;
         }
         propMarkets += 1;
@@ -314,8 +327,8 @@ describe('MarketSimulator player props', () => {
         expect(market.player!.id).toBe(market.spec.playerId);
       }
     }
-    // Props are up only on the fixtures starting within PROPS_POSTED_MS and in play: still more markets than the
-    // game lines of the whole board.
+    // Props are up only on the fixtures starting within PROPS_POSTED_MS and in play: on those, more markets than
+    // their game lines.
     expect(propMarkets).toBeGreaterThan(gameMarkets);
 
     // Prop arbs appear beside game-line arbs, and stay a small share of the prop markets.

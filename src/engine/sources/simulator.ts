@@ -1,5 +1,6 @@
 import { MarketSimulator } from './simulation/market-simulator.ts';
 import { SGP_BOOKS } from './simulation/models.ts';
+import type { SourceMessage } from '../messages.ts';
 import type { OddsSource, SourceContext } from './types.ts';
 
 // The market simulator as an odds source (ODDS_SOURCE=simulator). The simulation itself lives in ./simulation:
@@ -15,33 +16,55 @@ import type { OddsSource, SourceContext } from './types.ts';
  */
 export const SIMULATOR_SLICE = 500;
 
-/** The simulator as an engine source: steps on a timer (unref'd), stamping prices with the wall clock. */
+/**
+ * A simulator message run `offset` ms from the clock (decision 230) as the clock sees it: a fixture's start moved on by
+ * the offset (the simulator's other messages carry no time).
+ */
+export function ontoClock(message: SourceMessage, offset: number): SourceMessage {
+  return offset !== 0 && message.kind === 'event'
+    ? { ...message, startsAt: Number(message.startsAt) + offset }
+    : message;
+}
+
+/**
+ * The simulator as an engine source: steps on a timer (unref'd), each step from the simulator's time to the context's
+ * clock (decision 222). The simulator keeps the clock's time whatever the load: a tick that comes late, or is skipped
+ * while a step is still being ingested, is caught up in the next step, never by replaying the ticks missed, so a game
+ * goes live in the first step at or after its start and its pre-match prices are all sent before it.
+ *
+ * `startAt` (decision 230): the calendar's instant at the source's start. The simulator then runs that far from the
+ * clock (its time is the clock's less the offset, moving at the clock's pace) and each fixture's start is shifted back
+ * onto the clock, so the board is the one of `startAt` whenever the source starts; absent, the offset is nought.
+ */
 export function simulatorSource(
   seed: number,
-  options: { events?: number; stepMs?: number; props?: boolean } = {},
+  options: { events?: number; stepMs?: number; props?: boolean; startAt?: number | undefined } = {},
 ): OddsSource {
   let timer: ReturnType<typeof setInterval> | null = null;
   let slicing: ReturnType<typeof setImmediate> | null = null;
   /** The messages of the step being ingested. */
-  let pending: unknown[] = [];
+  let pending: SourceMessage[] = [];
   let next = 0;
   return {
     name: 'simulator',
     sgp: { books: SGP_BOOKS },
     start(context: SourceContext) {
+      const offset = options.startAt === undefined ? 0 : context.now() - options.startAt;
+      const calendarNow = () => context.now() - offset;
+      const onClock = (message: SourceMessage) => ontoClock(message, offset);
       const sim = new MarketSimulator({
         seed,
-        startMs: context.now(),
+        startMs: calendarNow(),
         events: options.events,
         stepMs: options.stepMs,
         props: options.props,
       });
-      for (const message of sim.initial()) context.ingest(message);
+      for (const message of sim.initial()) context.ingest(onClock(message));
       context.ready();
       const slice = () => {
         slicing = null;
         const end = Math.min(pending.length, next + SIMULATOR_SLICE);
-        for (; next < end; next += 1) context.ingest(pending[next]);
+        for (; next < end; next += 1) context.ingest(onClock(pending[next]!));
         if (next < pending.length) slicing = setImmediate(slice);
         else {
           pending = [];
@@ -49,10 +72,10 @@ export function simulatorSource(
         }
       };
       timer = setInterval(() => {
-        // A step still being ingested: this one waits for the next tick, as a synchronous step would have made the
-        // timer wait (a loop too busy to keep up must not pile steps up, each older than the last).
+        // A step still being ingested: this tick is skipped, and the next one's step covers its time (a loop too busy
+        // to keep up must not pile steps up, each older than the last).
         if (slicing) return;
-        pending = sim.step();
+        pending = sim.advanceTo(calendarNow());
         next = 0;
         slice();
       }, options.stepMs ?? 250);

@@ -20,6 +20,8 @@ const shared = {
   SITE_URL: 'https://example.test',
   LOG_LEVEL: 'error',
   SIM_PROPS: 'false',
+  // The demo calendar pinned (decision 230): Sunday 22 November 2026, 13:30 ET, the NFL's early games in play.
+  SIM_START: '2026-11-22T18:30:00Z',
   // The value scan on (decision 170), as an operator sets it for every instance: the api instances judge their own
   // stores, the ingest instances keep no sets (they serve no stream).
   STREAM_VALUES: 'true',
@@ -75,6 +77,8 @@ async function engineCheck(port: number): Promise<{ values: boolean }> {
 interface HistoryDetails {
   fence: { token: number; holder: string } | null;
   fencedBatches: number;
+  /** The last written batch's `upTo`: every change gathered up to then is written. */
+  writtenUpTo: string | null;
   takeoverGap: { from: string; to: string; ms: number } | null;
 }
 
@@ -257,6 +261,8 @@ describe('one ingest leader, a standby and two api instances (ROLE, Redis Stream
     across.abort();
     const lastSeen = changeIds(across).at(-1)!;
 
+    // How far the old leader's history was written just before it dies (it may write more before the kill lands).
+    const writtenBeforeKill = Date.parse((await historyOf(leaderPort)).writtenUpTo!);
     const killedAt = Date.now();
     ingest[INGEST_PORTS.indexOf(leaderPort)]!.kill('SIGKILL');
     await waitFor(async () => (await cluster(standbyPort)).details.leading, 'the standby to lead', 10_000);
@@ -268,16 +274,27 @@ describe('one ingest leader, a standby and two api instances (ROLE, Redis Stream
     );
     expect(gap).toBeGreaterThan(0);
     expect(gap).toBeLessThan(10_000);
-    // The history too: the new leader writes under its own token (decision 146), and its first write recorded the
-    // window since the old leader's last one as a gap, no longer than the takeover.
+    // The history too: the new leader writes under its own token (decision 146), and its first write records the
+    // window since the old leader's last write as a gap (decision 231). The gap is two spans, each checked as what it
+    // is: the takeover (from the kill to the new leader's first change, bounded like the lead itself), and what the
+    // old leader had gathered but not yet written when it died (its write queue, lost with it: the history is complete
+    // up to its last write and no further). The second depends on how far the writer trails the market on this
+    // machine, not on the takeover (bench/history.bench.ts measures the writer's rate), so it is not bounded here; the
+    // gap starts at the old leader's last write: no earlier than what it reported written just before the kill (a
+    // write lost) and no later than the kill (a hole left out of the gap).
     const newToken = Number((await cluster(standbyPort)).details.leader!.split(':')[0]);
     const history = await waitFor(async () => {
       const details = await historyOf(standbyPort);
       return details.takeoverGap ? details : null;
     }, "the new leader's first history write");
     expect(history.fence).toEqual({ token: newToken, holder: `ingest-${standbyPort}` });
-    expect(history.takeoverGap!.ms).toBeGreaterThan(0);
-    expect(history.takeoverGap!.ms).toBeLessThan(10_000);
+    const gapFrom = Date.parse(history.takeoverGap!.from);
+    const gapTo = Date.parse(history.takeoverGap!.to);
+    expect(history.takeoverGap!.ms).toBe(gapTo - gapFrom);
+    expect(gapFrom).toBeGreaterThanOrEqual(writtenBeforeKill);
+    expect(gapFrom).toBeLessThanOrEqual(killedAt);
+    expect(gapTo).toBeGreaterThan(killedAt);
+    expect(gapTo - killedAt).toBeLessThan(10_000);
     expect(history.fencedBatches).toBe(0);
     // The api instances show how far the shared history is written, from the leader's `h` entries.
     await waitFor(async () => {

@@ -3,7 +3,8 @@ import { OddsEngine } from '#engine/engine.ts';
 import { MarketSimulator } from '#engine/sources/simulation/market-simulator.ts';
 import { decodeEntries, encodeEntries, MessageBook } from './message-book.ts';
 
-const T0 = Date.UTC(2026, 10, 22, 0, 0, 0);
+// Saturday 21 November 2026, 21:10 ET: the evening's 19:00 games end within the half hour the test runs (decision 221).
+const T0 = Date.UTC(2026, 10, 22, 2, 10, 0);
 
 /** Every market's current prices, by market key: what /v1/odds and the scans read. */
 function board(engine: OddsEngine): Map<string, unknown> {

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { OddsEngine } from '#engine/engine.ts';
 import { MarketSimulator } from '#engine/sources/simulation/market-simulator.ts';
+import { ontoClock } from '#engine/sources/simulator.ts';
 import { pricesOf } from '#engine/store.ts';
 import type { StaticEntry } from '../http/static-files.ts';
 import { snapshotEntry } from '../feed/plugin.ts';
@@ -25,6 +26,11 @@ const clients: Redis[] = [];
 const stops: (() => Promise<unknown>)[] = [];
 let run = 0;
 const T0 = Date.now();
+/**
+ * The simulator's calendar pinned (decision 230): Sunday 22 November 2026, 13:30 ET, whatever the hour the test runs
+ * at; its fixtures' starts are moved onto the engine's clock as the source does with SIM_START.
+ */
+const CALENDAR_T0 = Date.UTC(2026, 10, 22, 18, 30);
 const quiet = { info: () => {}, warn: () => {} };
 
 function client(): Redis {
@@ -81,10 +87,14 @@ async function leader(
   });
   stops.push(() => publisher.end());
   publisher.begin(lease.fence!);
-  const sim = new MarketSimulator({ seed, startMs: T0, events: 12, stepMs: 1_000, props: false });
+  const sim = new MarketSimulator({ seed, startMs: CALENDAR_T0, events: 12, stepMs: 1_000, props: false });
   let now = wall ? Date.now() : T0;
+  const offset = now - CALENDAR_T0;
   const feed = (messages: ReturnType<MarketSimulator['step']>) => {
-    for (const message of messages) if (own.ingest(message, now)) publisher.accepted(message, now);
+    for (const each of messages) {
+      const message = ontoClock(each, offset);
+      if (own.ingest(message, now)) publisher.accepted(message, now);
+    }
   };
   feed(sim.initial());
   publisher.ready();

@@ -15,7 +15,14 @@ describe('GET /tools/arbs.json', () => {
 
   beforeAll(async () => {
     app = await buildApp({
-      config: testConfig({ SIM_SEED: '7', SIM_PROPS: 'true', CORS_ORIGINS: 'https://partner.example' }),
+      // The calendar pinned (decision 230) to a Sunday afternoon: props are posted 3 hours before a start, so at an
+      // hour with no game that near (a weekday morning) the board would have none.
+      config: testConfig({
+        SIM_SEED: '7',
+        SIM_START: '2026-11-22T18:30:00Z',
+        SIM_PROPS: 'true',
+        CORS_ORIGINS: 'https://partner.example',
+      }),
       log: false,
       pluginTimeout: TEST_PLUGIN_TIMEOUT_MS,
     });

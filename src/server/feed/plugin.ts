@@ -136,6 +136,7 @@ export const enginePlugin = fp(
         ODDS_SOURCE: app.config.ODDS_SOURCE,
         SIM_SEED: app.config.SIM_SEED,
         SIM_PROPS: app.config.SIM_PROPS,
+        SIM_START: app.config.SIM_START,
         ODDS_API_KEY: app.config.ODDS_API_KEY,
         ODDS_API_URL: app.config.ODDS_API_URL,
         ODDS_API_PROPS_BUDGET: app.config.ODDS_API_PROPS_BUDGET,

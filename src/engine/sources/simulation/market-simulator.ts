@@ -1,15 +1,14 @@
-import { outcomesOf, type LeagueKey } from '#domain/markets.ts';
+import { outcomesOf } from '#domain/markets.ts';
 import { americanToDecimal, type AmericanOdds } from '#domain/odds.ts';
 import { gaussian, seededRandom } from '#domain/random.ts';
 import { SPORTSBOOK_KEYS, type SportsbookKey } from '#domain/sportsbooks.ts';
-import { DEFAULT_MERGE_TOLERANCE_MS, slug } from '../../events.ts';
+import { slug } from '../../events.ts';
 import type { PriceMessage, SourceMessage } from '../../messages.ts';
 import { simulatedLinks } from '../links.ts';
-import { TEAMS } from '../teams.ts';
-import { LEAGUE_WEIGHTS, MODELS, PROFILES, periodEndsAt, plansFor, type MarketPlan } from './models.ts';
+import { FixtureCalendar, type CalendarFixture } from './calendar.ts';
+import { MODELS, PROFILES, periodEndsAt, plansFor, type MarketPlan } from './models.ts';
 import { bookAmerican, bookOdds, fairProbabilities, mainLine } from './pricing.ts';
 import { PropSimulator, type FixtureProps, type PropFixture } from './prop-simulator.ts';
-import { inSeason } from './seasons.ts';
 
 // The market simulator (the default source, and the public demo's data; always labelled "simulator" in the feed).
 // A fair model per event (expected home margin and total, random-walking; faster and with scoring jumps once live)
@@ -17,23 +16,18 @@ import { inSeason } from './seasons.ts';
 // appear where one book lags a move or leans against the others, and vanish when it catches up or suspends.
 // Deterministic for a seed: the k-th step emits the same messages whatever the wall clock says.
 //
-// Pace (decision 111): a ten-minute run shows games ending and a fixture's whole pre-match life. The live games of
-// the opening board end one every few minutes (spread evenly over the next INITIAL_ENDS_SPAN_MS), each end lists a
-// new fixture in its place, and some of those kick off minutes after they are listed (on a whole minute): they open,
-// move, start (their closing line) and, a game's length later, end. The others are listed hours ahead, as before.
+// Fixtures (decision 221): the board lists the calendar's fixtures (calendar.ts: each league's real slots, days and
+// seasons, the same for a seed whatever the clock) in start order, the games in play and the next ones, `events` of
+// them; a game that ends makes room for the next fixture of the calendar.
+//
+// Time (decision 222): a step goes from the simulator's time to the instant it is asked for (`advanceTo`), however
+// far: a game goes live in the first step at or after its start, and a late step catches up at once.
 
-/**
- * The live games of the opening board end spread over this span: the shortest game, less the 5-minute rounding of
- * kick-offs, so that each of them did kick off before the run.
- */
-const INITIAL_ENDS_SPAN_MS =
-  Math.min(...Object.values(MODELS).map((model) => model.durationMinutes)) * 60_000 - 300_000;
-/** Share of fixtures created at run time that kick off within minutes of being listed. */
-const SOON_SHARE = 0.3;
-/** And at least one of them whenever none was listed within this window (so the run's first new fixture is one). */
-const SOON_AT_LEAST_EVERY_MS = 10 * 60_000;
-/** A soon fixture kicks off on the next whole minute plus 3–5 minutes: 3 to 6 minutes of pre-match life. */
-const SOON_LEAD_MINUTES = [3, 5] as const;
+/** The longest game: the calendar is read from this far back, for the games in play. */
+const LONGEST_GAME_MS = Math.max(...Object.values(MODELS).map((model) => model.durationMinutes)) * 60_000;
+/** The calendar is read a week at a time, and no further than this ahead (past it the board stays as it is). */
+const CALENDAR_WINDOW_MS = 7 * 86_400_000;
+const CALENDAR_REACH_MS = 120 * 86_400_000;
 /**
  * On a score, each book suspends each market of the game with this chance, for 2–9 s (as in-play books do on a goal,
  * touchdown or run); the others re-price it within SCORE_REQUOTE_MS. A price left standing after a score is what makes
@@ -46,15 +40,12 @@ const SCORE_REQUOTE_MS = 2_500;
  * on the default board (~1,000 game-line quotes a second), each standing for one quote gap (half the usual one).
  */
 const BAD_PRICE_PER_QUOTE = 1.5e-6;
-/** Other run-time fixtures kick off this far ahead (on the five minutes). */
-const LATER_MIN_MS = 10 * 60_000;
-const LATER_MAX_MS = 10 * 3_600_000;
 
 export interface SimulatorOptions {
   seed: number;
   /** How many fixtures are in play at once. */
   events?: number;
-  /** Virtual start time (unix ms); the simulator's clock advances `stepMs` per step. */
+  /** Start time (unix ms); `step()` advances the simulator's clock `stepMs`, `advanceTo` to a given instant. */
   startMs: number;
   stepMs?: number;
   /** Player props (decision 122); default true. Off, the run is exactly the game lines it would have with them. */
@@ -64,16 +55,14 @@ export interface SimulatorOptions {
 }
 
 /**
- * The book's lean per outcome drifts each step (mean-reverting). A function of its own, small and called millions of
- * times a step, so that it is optimised at once: inside the long `step` it ran unoptimised, each product a new heap
- * number (issue 59: most of the simulator's allocations). The same draws in the same order.
+ * The book's lean per outcome drifts each step (mean-reverting; `keep` and `noise` scale with the step's length). A
+ * function of its own, small and called millions of times a step, so that it is optimised at once: inside the long
+ * `step` it ran unoptimised, each product a new heap number (issue 59: most of the simulator's allocations). The same
+ * draws in the same order.
  */
-function driftBias(bias: number[], random: () => number): void {
-  for (let k = 0; k < bias.length; k += 1) bias[k] = bias[k]! * 0.998 + gaussian(random) * 0.0015;
+function driftBias(bias: number[], random: () => number, keep: number, noise: number): void {
+  for (let k = 0; k < bias.length; k += 1) bias[k] = bias[k]! * keep + gaussian(random) * noise;
 }
-
-/** Fixtures listed ahead start on the five minutes. */
-const onFive = (ms: number) => Math.round(ms / 300_000) * 300_000;
 
 interface SimBook {
   book: SportsbookKey;
@@ -107,7 +96,7 @@ interface SimEvent extends PropFixture {
 
 /**
  * Books post a fixture's player props this long before its start (decision 122), as real books post them on the day
- * of the game rather than when the fixture is listed. The simulator lists fixtures up to 12 hours ahead; props on all
+ * of the game rather than when the fixture is listed. The simulator lists fixtures days ahead; props on all
  * of them would double the board's updates and the server's memory for prices no bettor looks at yet.
  */
 export const PROPS_POSTED_MS = 3 * 3_600_000;
@@ -120,10 +109,13 @@ export class MarketSimulator {
   private readonly stepMs: number;
   private readonly eventCount: number;
   private readonly events: SimEvent[] = [];
+  private readonly calendar: FixtureCalendar;
+  /** The calendar's fixtures not yet listed, in start order, read up to `readUntil`. */
+  private queue: CalendarFixture[] = [];
+  private queueAt = 0;
+  private readUntil: number;
   private nowMs: number;
   private nextFixture = 1;
-  /** When the last run-time fixture kicking off within minutes was listed. */
-  private lastSoonListedAt = -Infinity;
 
   constructor(options: SimulatorOptions) {
     this.random = seededRandom(options.seed);
@@ -132,56 +124,43 @@ export class MarketSimulator {
     this.stepMs = options.stepMs ?? 250;
     this.eventCount = options.events ?? 110;
     this.nowMs = options.startMs;
+    this.calendar = new FixtureCalendar(options.seed);
+    this.readUntil = options.startMs - LONGEST_GAME_MS;
   }
 
   get now(): number {
     return this.nowMs;
   }
 
-  private pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.random() * items.length)]!;
-  }
-
-  /** A league in season on the simulator's date (seasons.ts), drawn by LEAGUE_WEIGHTS. */
-  private pickLeague(): LeagueKey {
-    const open = LEAGUE_WEIGHTS.filter(([league]) => inSeason(league, this.nowMs));
-    const total = open.reduce((sum, [, weight]) => sum + weight, 0);
-    let roll = this.random() * total;
-    for (const [league, weight] of open) {
-      roll -= weight;
-      if (roll < 0) return league;
+  /** The calendar's next fixture still to be played or in play at the simulator's time (null: none in reach). */
+  private nextCalendarFixture(): CalendarFixture | null {
+    for (;;) {
+      while (this.queueAt < this.queue.length) {
+        const fixture = this.queue[this.queueAt++]!;
+        if (fixture.startsAt + MODELS[fixture.league].durationMinutes * 60_000 > this.nowMs) return fixture;
+      }
+      if (this.readUntil >= this.nowMs + CALENDAR_REACH_MS) return null;
+      const from = Math.max(this.readUntil, this.nowMs - LONGEST_GAME_MS);
+      this.readUntil = from + CALENDAR_WINDOW_MS;
+      this.queue = this.calendar.between(from, this.readUntil);
+      this.queueAt = 0;
     }
-    return open[open.length - 1]![0];
   }
 
-  private createEvent(initial: boolean): SimEvent {
-    const league = this.pickLeague();
+  private createEvent(fixture: CalendarFixture): SimEvent {
+    const { league, home, away, startsAt } = fixture;
     const model = MODELS[league];
-    const busy = new Set(
-      this.events.filter((e) => e.league === league).flatMap((e) => [e.home[0], e.away[0]]),
-    );
-    const free = TEAMS[league].filter(([name]) => !busy.has(name));
-    const pool = free.length >= 2 ? free : TEAMS[league];
-    const home = this.pick(pool);
-    let away = this.pick(pool);
-    while (away[0] === home[0]) away = this.pick(pool);
-    const duration = model.durationMinutes * 60_000;
-    let startsAt: number;
-    if (initial && this.random() < 0.35)
-      startsAt = onFive(this.nowMs - Math.floor(this.random() * duration * 0.9));
-    else if (initial) startsAt = onFive(this.nowMs + 120_000 + Math.floor(this.random() * 12 * 3_600_000));
-    else startsAt = this.runTimeStart();
-    const fixture = this.nextFixture++;
+    const id = this.nextFixture++;
     const margin = (this.random() - 0.4) * model.marginScale * 2;
     const total = model.total * (0.9 + this.random() * 0.2);
     const event: SimEvent = {
-      fixture,
-      sourceEventId: `sim-${fixture}`,
+      fixture: id,
+      sourceEventId: `sim-${id}`,
       league,
       home,
       away,
       startsAt,
-      endsAt: startsAt + duration,
+      endsAt: startsAt + model.durationMinutes * 60_000,
       live: startsAt <= this.nowMs,
       margin,
       total,
@@ -189,7 +168,6 @@ export class MarketSimulator {
       slug: slug(`${away[0]} ${home[0]}`),
       props: null,
     };
-    this.untangle(event);
     event.markets = plansFor(league).map((plan, index) => this.createMarket(event, plan, index));
     event.props = this.props && this.propsPosted(event, this.nowMs) ? this.props.create(event) : null;
     return event;
@@ -198,19 +176,6 @@ export class MarketSimulator {
   /** Whether the books have hung props on the fixture by `now`: from PROPS_POSTED_MS before its start, and in play. */
   private propsPosted(event: SimEvent, now: number): boolean {
     return event.startsAt - now <= this.propsPostedMs;
-  }
-
-  /** When a fixture listed now kicks off: within minutes (a whole minute) for a share of them, else hours ahead. */
-  private runTimeStart(): number {
-    const roll = this.random();
-    const lead = this.random();
-    if (roll < SOON_SHARE || this.nowMs - this.lastSoonListedAt >= SOON_AT_LEAST_EVERY_MS) {
-      this.lastSoonListedAt = this.nowMs;
-      const [least, most] = SOON_LEAD_MINUTES;
-      const minutes = least + Math.floor(lead * (most - least + 1));
-      return (Math.ceil(this.nowMs / 60_000) + minutes) * 60_000;
-    }
-    return onFive(this.nowMs + LATER_MIN_MS + Math.floor(lead * (LATER_MAX_MS - LATER_MIN_MS)));
   }
 
   private createMarket(event: SimEvent, plan: MarketPlan, index: number): SimMarket {
@@ -297,9 +262,11 @@ export class MarketSimulator {
 
   /** Every fixture and every book's first quote. */
   initial(): SourceMessage[] {
-    const opening = this.events.length === 0;
-    while (this.events.length < this.eventCount) this.events.push(this.createEvent(true));
-    if (opening) this.spreadLiveEnds();
+    while (this.events.length < this.eventCount) {
+      const fixture = this.nextCalendarFixture();
+      if (!fixture) break;
+      this.events.push(this.createEvent(fixture));
+    }
     const out: SourceMessage[] = [];
     for (const event of this.events) {
       out.push(this.eventMessage(event));
@@ -319,51 +286,6 @@ export class MarketSimulator {
     return out;
   }
 
-  /**
-   * The opening board's live games end one after another over the next INITIAL_ENDS_SPAN_MS (the k-th of n within
-   * the k-th n-th of it), as on an evening's board, so ends (and the new fixtures they bring) come every few minutes
-   * from the first. Each keeps its kick-off on the five minutes; its length is the sport's, give or take that rounding.
-   */
-  private spreadLiveEnds(): void {
-    const live = this.events.filter((event) => event.live);
-    const first = 30_000;
-    const slot = (INITIAL_ENDS_SPAN_MS - first) / Math.max(live.length, 1);
-    live.forEach((event, k) => {
-      const endsAt = this.nowMs + first + Math.floor((k + this.random()) * slot);
-      event.startsAt = onFive(endsAt - MODELS[event.league].durationMinutes * 60_000);
-      event.endsAt = endsAt;
-    });
-    for (const event of live) this.untangle(event);
-  }
-
-  /**
-   * Two fixtures of the same home and away teams starting within the engine's merge tolerance are one event to the
-   * engine (two sources of one game), which would put two fair models behind its prices: such a fixture is hung the
-   * other way round, or given another pair of teams (only then are more numbers drawn, so a board without a clash is
-   * the same as before).
-   */
-  private untangle(event: SimEvent): void {
-    const clashes = (home: string, away: string) =>
-      this.events.some(
-        (other) =>
-          other !== event &&
-          other.league === event.league &&
-          other.home[0] === home &&
-          other.away[0] === away &&
-          Math.abs(other.startsAt - event.startsAt) <= DEFAULT_MERGE_TOLERANCE_MS,
-      );
-    if (!clashes(event.home[0], event.away[0])) return;
-    if (!clashes(event.away[0], event.home[0])) [event.home, event.away] = [event.away, event.home];
-    else
-      while (clashes(event.home[0], event.away[0]) || event.home[0] === event.away[0]) {
-        event.home = this.pick(TEAMS[event.league]);
-        event.away = this.pick(TEAMS[event.league]);
-      }
-    event.slug = slug(`${event.away[0]} ${event.home[0]}`);
-    // The props' rosters follow the teams (the prop simulator draws from its own generator).
-    if (event.props) event.props = this.props!.create(event);
-  }
-
   /** Whether the market is a period market whose period is over at `now` (by the game clock model, PERIOD_ENDS). */
   private periodOver(event: SimEvent, market: SimMarket, now: number): boolean {
     return market.plan.period !== 'full' && now >= periodEndsAt(event, market.plan.period);
@@ -381,22 +303,50 @@ export class MarketSimulator {
     return Math.min(-Math.log(1 - this.random()) * mean, event.live ? 6_000 : 40_000);
   }
 
-  /** Advances the clock one step and returns what the books sent during it. */
+  /** Advances the clock one step (`stepMs`) and returns what the books sent during it. */
   step(): SourceMessage[] {
-    this.nowMs += this.stepMs;
+    return this.advanceTo(this.nowMs + this.stepMs);
+  }
+
+  /**
+   * Advances the clock to `ms` in one step, however far that is (decision 222), and returns what the books sent during
+   * it: games whose start has passed go live, games over end (each making room for the calendar's next fixture), the
+   * fair models drift by the time elapsed, and each book due quotes once. An instant before the simulator's time is a
+   * step of no length.
+   */
+  advanceTo(ms: number): SourceMessage[] {
+    const elapsed = Math.max(0, ms - this.nowMs);
+    this.nowMs += elapsed;
     const now = this.nowMs;
     const out: SourceMessage[] = [];
-    const seconds = this.stepMs / 1000;
+    const seconds = elapsed / 1000;
+    /** The step's length in `stepMs`: per-step chances and walks scale with it (1 for a `step()`). */
+    const beats = elapsed / this.stepMs;
+    const biasKeep = 0.998 ** beats;
+    const biasNoise = 0.0015 * Math.sqrt(beats);
+    const suspendChance = 0.00004 * beats;
     for (let index = 0; index < this.events.length; index += 1) {
       let event = this.events[index]!;
       if (now >= event.endsAt) {
         out.push({ kind: 'end', sourceEventId: event.sourceEventId });
-        event = this.createEvent(false);
+        const fixture = this.nextCalendarFixture();
+        if (!fixture) {
+          this.events.splice(index, 1);
+          index -= 1;
+          continue;
+        }
+        event = this.createEvent(fixture);
         this.events[index] = event;
         out.push(this.eventMessage(event));
-        for (const market of event.markets)
+        for (const market of event.markets) {
+          // Listed in play after a long step: a period already played is not on the board.
+          if (this.periodOver(event, market, now)) market.closed = true;
           for (const book of market.books) book.nextQuoteAt = now + this.random() * 2_000;
-        if (this.props && event.props) this.props.schedule(event.props, now, 2_000);
+        }
+        if (this.props && event.props) {
+          if (event.live) out.push(...this.props.kickOff(event, event.props, now));
+          else this.props.schedule(event.props, now, 2_000);
+        }
         continue;
       }
       const model = MODELS[event.league];
@@ -439,8 +389,8 @@ export class MarketSimulator {
           continue;
         }
         for (const book of market.books) {
-          driftBias(book.bias, this.random);
-          if (!event.live && this.random() < 0.00004) {
+          driftBias(book.bias, this.random, biasKeep, biasNoise);
+          if (!event.live && this.random() < suspendChance) {
             book.suspendedUntil = now + 5_000 + this.random() * 25_000;
             book.suspendedSent = false;
           }

@@ -4,7 +4,8 @@ import type { PriceMessage } from '../../messages.ts';
 import { MarketSimulator } from './market-simulator.ts';
 import { PERIOD_ENDS, periodEndsAt, plansFor } from './models.ts';
 
-const T0 = Date.UTC(2026, 10, 22, 0, 0, 0);
+// Sunday 22 November 2026, 08:00 ET: the day's games from the Premier League's 14:00 UK kick-offs to the evening's.
+const T0 = Date.UTC(2026, 10, 22, 13, 0, 0);
 
 describe('period markets close when their period ends (decision 162)', { timeout: 300_000 }, () => {
   it('the game clock model ends every period a league quotes inside the game, in order', () => {
@@ -28,10 +29,11 @@ describe('period markets close when their period ends (decision 162)', { timeout
   });
 
   it('quotes no period market (game line or prop) after its period, and nothing after the game', () => {
-    // Steps of 15 s: 8 hours are 1,920 steps (at 5 s, 5,760 steps took 108 s on a loaded CI machine). 20 fixtures:
-    // 1,377 period markets end in those hours, every league's periods among them (40 fixtures cost three times as much).
+    // Steps of 15 s: 12 hours are 2,880 steps (at 5 s, 5,760 steps took 108 s on a loaded CI machine). 30 fixtures of
+    // a Sunday on the calendar (decision 221); seed 30's has NBA afternoon games, so every league's periods end in
+    // those hours.
     const STEP_MS = 15_000;
-    const sim = new MarketSimulator({ seed: 21, startMs: T0, events: 20, stepMs: STEP_MS });
+    const sim = new MarketSimulator({ seed: 30, startMs: T0, events: 30, stepMs: STEP_MS });
     const fixtures = new Map<string, { league: LeagueKey; startsAt: number; endedAt?: number }>();
     /** Per fixture: its period prices (time, period, book, market key, suspended). */
     const periodPrices = new Map<string, { at: number; period: Period; key: string; suspended: boolean }[]>();
@@ -59,7 +61,7 @@ describe('period markets close when their period ends (decision 162)', { timeout
       }
     };
     take(sim.initial());
-    for (let step = 0; step < (8 * 3_600_000) / STEP_MS; step += 1) take(sim.step());
+    for (let step = 0; step < (12 * 3_600_000) / STEP_MS; step += 1) take(sim.step());
 
     expect(afterEnd).toEqual([]);
     let checked = 0;

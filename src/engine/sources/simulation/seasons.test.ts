@@ -8,7 +8,9 @@ const at = (iso: string) => Date.parse(iso);
 
 /** The leagues of the fixtures a run lists (its opening board, then each new fixture with the time it was listed). */
 function listed(startMs: number, hours: number): { league: LeagueKey; at: number }[] {
-  const sim = new MarketSimulator({ seed: 7, startMs, events: 40, stepMs: 300_000, props: false });
+  // The default board: on the fixture calendar (decision 221) it holds the next days' fixtures, MLS's Saturday among
+  // them on a Wednesday in July.
+  const sim = new MarketSimulator({ seed: 7, startMs, stepMs: 300_000, props: false });
   const seen = new Set<string>();
   const out: { league: LeagueKey; at: number }[] = [];
   const take = (batch: SourceMessage[]) => {
@@ -63,7 +65,7 @@ describe('league seasons (decision 162)', { timeout: 180_000 }, () => {
     const fixtures = listed(at('2026-11-01T14:00:00Z'), 16);
     const midnight = at('2026-11-02T00:00:00Z');
     expect(fixtures.some((f) => f.league === 'mlb' && f.at < midnight)).toBe(true);
-    expect(fixtures.filter((f) => f.at >= midnight).length).toBeGreaterThan(20);
+    expect(fixtures.filter((f) => f.at >= midnight).length).toBeGreaterThan(10);
     expect(fixtures.filter((f) => f.league === 'mlb' && f.at >= midnight)).toEqual([]);
   });
 });

@@ -7,32 +7,35 @@ import { LEAGUES, type LeagueKey } from '#domain/markets.ts';
 // Every date of the year has at least two leagues in season (MLB and MLS in the summer, when the others rest), so
 // the demo board is never empty.
 
-type MonthDay = readonly [month: number, day: number];
+export type MonthDay = readonly [month: number, day: number];
 
 export interface Season {
   /** First day with games (regular season). */
   from: MonthDay;
   /** Last day with games (the final, the Super Bowl, the World Series…). */
   to: MonthDay;
+  /** First day of the postseason, whose slate thins to the final (calendar.ts); none for the Premier League. */
+  postseason?: MonthDay;
   /** Breaks inside the season with no games (from and to inclusive). */
   breaks?: readonly (readonly [MonthDay, MonthDay])[];
 }
 
 export const SEASONS: Readonly<Record<LeagueKey, Season>> = {
-  // Week 1 on the Thursday after Labor Day; the Super Bowl on the second Sunday of February.
+  // Week 1 on the Thursday after Labor Day; the Super Bowl on the second Sunday of February (calendar.ts counts the
+  // NFL's weeks from Labor Day, its Wild Card weekend after week 18).
   nfl: { from: [9, 3], to: [2, 14] },
   // Opening night in the third week of October; the Finals end in mid to late June.
-  nba: { from: [10, 20], to: [6, 20] },
+  nba: { from: [10, 20], to: [6, 20], postseason: [4, 14] },
   // Opening night in early October; the Stanley Cup Final ends in mid to late June.
-  nhl: { from: [10, 7], to: [6, 20] },
+  nhl: { from: [10, 7], to: [6, 20], postseason: [4, 18] },
   // Opening Day in the last week of March; the World Series can reach the first days of November.
-  mlb: { from: [3, 26], to: [11, 1] },
+  mlb: { from: [3, 26], to: [11, 1], postseason: [9, 30] },
   // Men's college basketball: tip-off in the first week of November; the national final in early April.
-  ncaab: { from: [11, 3], to: [4, 6] },
+  ncaab: { from: [11, 3], to: [4, 6], postseason: [3, 17] },
   // The Premier League plays mid-August to late May, through the holidays: it has no winter break.
   epl: { from: [8, 15], to: [5, 24] },
   // MLS: late February to MLS Cup in early December.
-  mls: { from: [2, 21], to: [12, 6] },
+  mls: { from: [2, 21], to: [12, 6], postseason: [10, 22] },
 };
 
 const dayOfYear = ([month, day]: MonthDay) => month * 100 + day;
