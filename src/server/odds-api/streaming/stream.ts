@@ -71,6 +71,7 @@ export function createStreamHub(
     {
       ...DEFAULT_STREAM_OPTIONS,
       writesPerTurn: app.config.STREAM_WRITES_PER_TURN,
+      valuesDelayMaxMs: app.config.EV_PUBLIC_DELAY_S * 1000,
       // ROLE=api keeps its replay buffer with no client connected: a client may come back from another instance.
       ...(app.config.ROLE === 'api' ? { idleRetainMs: Number.POSITIVE_INFINITY } : {}),
       ...options,
