@@ -70,7 +70,8 @@ export function ToolKeyBox({
     >
       {apiKey ? (
         <p>
-          With your key: {plan ?? `reading ${reading}…`}{' '}
+          With your key:{' '}
+          {plan ? <span key="plan">{plan}</span> : <span key="reading">reading {reading}…</span>}{' '}
           {error && error.status !== 401 ? (
             <span role="alert" className="text-amber-200">
               {error.message}{' '}
