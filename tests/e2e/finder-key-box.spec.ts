@@ -15,7 +15,7 @@ const PAGES = [
     path: '/betting-tools/positive-ev',
     api: '/v1/ev',
     list: 'Prices with positive EV, best first',
-    free: 'Free: the best 100 positive-EV prices as of 2 minutes ago.',
+    free: 'Free: the best 100 prices as of 2 minutes ago.',
     // Pro's 15 s, but never staler than the free pages (0 s here): real time.
     keyed: 'With your key: every positive-EV price in real time',
   },

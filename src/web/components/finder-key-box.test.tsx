@@ -83,7 +83,7 @@ describe('the positive-EV page’s key box', () => {
   it('says what the free view is, from the free row, with a link to the plans', async () => {
     renderEv();
     expect(screen.getByTestId('free-view')).toHaveTextContent(
-      'Free: the best 100 positive-EV prices as of 2 minutes ago. See the plans',
+      'Free: the best 100 prices as of 2 minutes ago. See the plans',
     );
     expect(screen.getByRole('link', { name: 'See the plans' })).toHaveAttribute(
       'href',

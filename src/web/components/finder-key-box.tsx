@@ -6,7 +6,7 @@ import { ToolKeyBox } from './tool-key-box.tsx';
 // The key box of the positive-EV and middles pages (decision 224): the free view's terms from the plan table's free
 // row, and with a key what its plan's answer (/v1/ev, /v1/middles) holds, said from that answer's `delay_seconds`.
 
-/** "Free: the best 100 positive-EV prices as of 2 minutes ago." */
+/** "Free: the best 100 prices as of 2 minutes ago." (short enough for two lines on a phone, decision 175). */
 export function freeValuesText(plural: string): string {
   const { valuesRows, valuesDelaySeconds } = FREE_PLAN.finders;
   return `Free: ${valuesRows === null ? 'every one of the' : `the best ${valuesRows}`} ${plural} as of ${formatDelay(valuesDelaySeconds)} ago.`;

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { Fragment, useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { ROUTES } from '#domain/site.ts';
 import { cleanKey, keyStore } from '#web/lib/key-store.ts';
 import type { KeyedFeedError } from '#web/lib/keyed-fetch.ts';
@@ -68,21 +68,30 @@ export function ToolKeyBox({
       // below moves when they change (decision 175).
       className="mt-3 rounded-lg border border-slate-800 bg-slate-900/60 px-3 py-2 text-sm text-slate-300 max-sm:min-h-[3.625rem]"
     >
+      {/* Each state its own keyed element: a key read after hydration replaces the prerendered free view's paragraph
+          rather than rewriting its text in place (decision 175). */}
       {apiKey ? (
-        <p>
-          With your key:{' '}
-          {plan ? <span key="plan">{plan}</span> : <span key="reading">reading {reading}…</span>}{' '}
-          {error && error.status !== 401 ? (
-            <span role="alert" className="text-amber-200">
-              {error.message}{' '}
-            </span>
-          ) : null}
-          <button type="button" className={link} onClick={() => keyStore.clear()}>
+        <p key="with-key">
+          {/* First and floated right: where it stands does not depend on the text beside it, which changes when the
+              plan's answer comes (decision 175). */}
+          <button
+            type="button"
+            className={`${link} float-right ml-2 h-5 leading-5`}
+            onClick={() => keyStore.clear()}
+          >
             Forget key
           </button>
+          With your key:{' '}
+          {plan ? <span key="plan">{plan}</span> : <span key="reading">reading {reading}…</span>}
+          {error && error.status !== 401 ? (
+            <span role="alert" className="text-amber-200">
+              {' '}
+              {error.message}
+            </span>
+          ) : null}
         </p>
       ) : (
-        <>
+        <Fragment key="free">
           <p>
             <span data-testid="free-view">
               {free}
@@ -121,7 +130,7 @@ export function ToolKeyBox({
               </Button>
             </form>
           ) : null}
-        </>
+        </Fragment>
       )}
     </div>
   );

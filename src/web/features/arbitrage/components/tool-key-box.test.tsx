@@ -93,11 +93,11 @@ describe('the arbitrage page’s key box', () => {
     await user.click(screen.getByRole('button', { name: 'paste your API key' }));
     await user.type(screen.getByLabelText(/API key/), ` ${KEY} `);
     await user.click(screen.getByRole('button', { name: 'Use key' }));
-    expect(
-      await screen.findByText(
-        /With your key: arbs up to 1% edge in real time, those above it 15 seconds late/,
+    await waitFor(() =>
+      expect(screen.getByTestId('key-box')).toHaveTextContent(
+        'With your key: arbs up to 1% edge in real time, those above it 15 seconds late',
       ),
-    ).toBeInTheDocument();
+    );
     expect(window.sessionStorage.getItem(KEY_STORAGE_NAME)).toBe(KEY);
     expect(window.localStorage.getItem(KEY_STORAGE_NAME)).toBeNull();
     const keyed = fetchMock.mock.calls.filter(([, init]) => new Headers(init?.headers).get('x-api-key'));
