@@ -62,4 +62,3 @@ export function boardFeedRoute<B extends { at: number }>(app: FastifyInstance, o
     return sendEntry(request, reply, entry, headers);
   });
 }
-

@@ -80,9 +80,7 @@ export function PositiveEvTool({ books, booksControl, states }: PositiveEvToolPr
         </>
       }
       filters={<Filters view={view} update={update} booksControl={booksControl} />}
-      keyBox={
-        <FinderKeyBox apiKey={apiKey} feed={feed} singular="positive-EV price" plural="prices" />
-      }
+      keyBox={<FinderKeyBox apiKey={apiKey} feed={feed} singular="positive-EV price" plural="prices" />}
       feed={feed}
       what="positive-EV"
       loading="Loading prices…"
