@@ -117,7 +117,7 @@ test.describe('arbitrage page with a delayed plan’s key', () => {
     await withPastedKey(page, E2E_REPLAY_ORIGIN, 'pro');
     await page.goto('/betting-tools/arbitrage');
     await expect(page.getByTestId('key-box')).toContainText(
-      'With your key: arbs up to 1% edge in real time, those above it 15 seconds late',
+      'With your key: arbs up to 1% edge in real time, above it 15 seconds late',
       FIRST_ROWS,
     );
     // Celtics @ Lakers (2.51 %) comes from Pro's horizon, 15 s ago, once the server has run that long.

@@ -95,7 +95,7 @@ describe('the arbitrage page’s key box', () => {
     await user.click(screen.getByRole('button', { name: 'Use key' }));
     await waitFor(() =>
       expect(screen.getByTestId('key-box')).toHaveTextContent(
-        'With your key: arbs up to 1% edge in real time, those above it 15 seconds late',
+        'With your key: arbs up to 1% edge in real time, above it 15 seconds late',
       ),
     );
     expect(window.sessionStorage.getItem(KEY_STORAGE_NAME)).toBe(KEY);

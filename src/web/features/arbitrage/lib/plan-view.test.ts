@@ -18,7 +18,7 @@ describe('a pasted key’s plan on the arbitrage page (decisions 213, 225)', () 
   it('says the delay as the pricing cards do', () => {
     expect(lateText(120)).toBe('2 minutes late');
     expect(lateText(15)).toBe('15 seconds late');
-    expect(planViewText(starter)).toBe('arbs up to 1% edge in real time, those above it 2 minutes late');
+    expect(planViewText(starter)).toBe('arbs up to 1% edge in real time, above it 2 minutes late');
     expect(planViewText(elite)).toBe('every arb in real time');
   });
 });

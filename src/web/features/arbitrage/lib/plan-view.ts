@@ -7,7 +7,7 @@ import type { KeyedView } from '../api/get-arbs.ts';
 /** What the page says the key's plan shows. */
 export function planViewText(plan: KeyedView): string {
   if (plan.delaySeconds === 0 || plan.delayedAboveEdgePct === null) return 'every arb in real time';
-  return `arbs up to ${plan.delayedAboveEdgePct}% edge in real time, those above it ${formatDelay(plan.delaySeconds)} late`;
+  return `arbs up to ${plan.delayedAboveEdgePct}% edge in real time, above it ${formatDelay(plan.delaySeconds)} late`;
 }
 
 /**
