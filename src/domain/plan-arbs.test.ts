@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planArbs } from './plan-arbs.ts';
+import { planArbs, planArbsKeyed } from './plan-arbs.ts';
 
 const arb = (key: string, edge: number) => ({ key, edge_pct: edge });
 const keyed = (...arbs: { key: string; edge_pct: number }[]) => ({ arbs, keys: arbs.map((a) => a.key) });
@@ -18,5 +18,15 @@ describe('planArbs (decision 210)', () => {
 
   it('gives only the free part when nothing that old exists yet', () => {
     expect(planArbs(keyed(arb('a', 2.5), arb('b', 0.5)), undefined)).toEqual([arb('b', 0.5)]);
+  });
+});
+
+describe('planArbsKeyed', () => {
+  it('keeps each arb beside its key, in the order of planArbs', () => {
+    const now = keyed(arb('a', 2.5), arb('b', 0.9), arb('c', -0.4));
+    const before = keyed(arb('d', 3.1), arb('a', 1.8), arb('b', 1.4));
+    const result = planArbsKeyed(now, before);
+    expect(result.arbs).toEqual(planArbs(now, before));
+    expect(result.keys).toEqual(['d', 'a', 'b', 'c']);
   });
 });

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { floorTo } from '#domain/arbitrage.ts';
 import { EV_METHOD, EV_MIN_BOOKS, EV_REFERENCE } from '#domain/ev.ts';
-import { roundTo } from '#domain/odds.ts';
+import { evFeedRow } from '#domain/finder-rows.ts';
 import { EV_FEED_MAX_ROWS, type EvFeed } from '#domain/schemas/ev-feed.ts';
-import { boardFeedRoute, feedEvent, type FeedHead } from '../feed/board-feed.ts';
+import { boardFeedRoute, type FeedHead } from '../feed/board-feed.ts';
 import type { EvRow } from './board.ts';
 
 // GET /tools/ev.json: the public positive-EV page's feed (docs/product.md §7). Delayed by EV_PUBLIC_DELAY_S, by
@@ -12,22 +11,7 @@ import type { EvRow } from './board.ts';
 // feed/board-feed.ts as the middles page's feed.
 
 export function toFeedRow(row: EvRow): EvFeed['prices'][number] {
-  const dto = row.dto;
-  return {
-    id: dto.id,
-    event: feedEvent(dto.event),
-    market_type: dto.market.type,
-    market: dto.market.label,
-    outcome: dto.outcome.name,
-    book: dto.book,
-    american: dto.price.american,
-    decimal: dto.price.decimal,
-    fair_prob: roundTo(dto.fair.probability, 3),
-    fair_american: dto.fair.american,
-    books: dto.fair.books,
-    ev_pct: floorTo(row.evPct, 1) + 0,
-    links: dto.price.links,
-  };
+  return evFeedRow(row.dto, row.evPct);
 }
 
 export async function evFeedRoutes(

@@ -1,6 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { EventDto } from '#domain/schemas/api/odds.ts';
-import type { FeedEvent } from '#domain/schemas/finder-feed.ts';
 import type { StaticEntry } from '../http/static-files.ts';
 import { sendEntry } from '../http/send-entry.ts';
 import { HttpProblem } from '../http/problem.ts';
@@ -63,17 +61,4 @@ export function boardFeedRoute<B extends { at: number }>(app: FastifyInstance, o
     if (entry.ready) await entry.ready.catch(() => undefined);
     return sendEntry(request, reply, entry, headers);
   });
-}
-
-/** An answer's event as the finder feeds carry it: team names only. */
-export function feedEvent(event: EventDto): FeedEvent {
-  return {
-    id: event.id,
-    league: event.league,
-    sport: event.sport,
-    home: event.home.name,
-    away: event.away.name,
-    starts_at: event.starts_at,
-    live: event.live,
-  };
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { coverage, LICENCE_WORDS } from '#domain/coverage.ts';
-import { FREE_PLAN, getPlan, PLANS, TRIAL } from '#domain/plans.ts';
+import { formatDelay, FREE_PLAN, getPlan, PLANS, TRIAL } from '#domain/plans.ts';
 import type { SiteConfigResponse } from '#domain/schemas/billing.ts';
 import {
   API_PROBLEMS,
@@ -323,6 +323,16 @@ function booksSection(): string {
 <div class="scroll" tabindex="0" role="region" aria-label="Sportsbook keys"><table class="books"><thead><tr><th>Key</th><th>Sportsbook</th><th>Licence</th><th>Note</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
+/** "the trial and Pro 15 seconds, Starter 2 minutes": the delayed plans and their delays, from the plan table. */
+function delayedPlansWords(): string {
+  return PLANS.filter((plan) => !plan.realTime)
+    .map(
+      (plan) =>
+        `${plan.id === TRIAL.planId ? 'the trial and ' : ''}${escapeHtml(plan.name)} ${formatDelay(plan.latencySeconds)}`,
+    )
+    .join(', ');
+}
+
 function compressionSection(): string {
   return `<h2 id="compression">Compression</h2>
 <p>Answers are compressed when you ask for it: send <code>Accept-Encoding: br, gzip</code>, and read <code>Content-Encoding</code>. JSON answers of 1 KiB or more come brotli-compressed (<code>br</code>) or gzip, whichever you accept first; <code>/v1/odds</code>, the largest, comes in gzip; <code>/openapi.json</code> in either. A whole league's odds are several times smaller compressed. With curl, add <code>--compressed</code> (it sends the header and decompresses); browsers' <code>fetch</code>, Node's <code>fetch</code> and Python's <code>requests</code> ask for compression and decompress by themselves. <code>/v1/stream</code> is not compressed: its events are small and must arrive at once.</p>`;
@@ -379,7 +389,7 @@ function glossary({ arbFloorPct, arbMaxEdgePct }: DocsOptions): string {
 <dt id="term-main">Main line</dt>
 <dd><code>main: true</code> marks the spread or total (or a player's prop line) most books quote; the others are alternates. <code>main=true</code> asks for main lines only.</dd>
 <dt id="term-as-of"><code>as_of</code>, <code>delay_seconds</code></dt>
-<dd>The instant an answer describes. Real-time plans get now; delayed plans (trial and Pro 15 s, Starter 2 minutes) the market as it was <code>delay_seconds</code> ago.</dd>
+<dd>The instant an answer describes. Real-time plans get now; delayed plans (${delayedPlansWords()}) the market as it was <code>delay_seconds</code> ago.</dd>
 </dl>
 </section>`;
 }
@@ -442,7 +452,7 @@ ${tryable ? `<form class="try" data-path="${escapeHtml(path)}"><label>Try it: <i
     .join('\n');
   const planRows = PLANS.map(
     (plan) =>
-      `<tr><td>${escapeHtml(plan.name)}</td><td>${plan.requestsPerMinute.toLocaleString('en-US')}</td><td>${plan.realTime ? 'real time' : `${plan.latencySeconds} s`}</td><td>${plan.streamConnections}</td></tr>`,
+      `<tr><td>${escapeHtml(plan.name)}</td><td>${plan.requestsPerMinute.toLocaleString('en-US')}</td><td>${plan.realTime ? 'real time' : formatDelay(plan.latencySeconds)}</td><td>${plan.streamConnections}</td></tr>`,
   ).join('');
   return `<!doctype html>
 <html lang="en">
@@ -479,9 +489,9 @@ ${errorTable()}
 ${code(SNIPPETS.curl, origin)}
 <h2 id="limits">Rate limits and delays</h2>
 <div class="scroll" tabindex="0" role="region" aria-label="Plans and their limits"><table><thead><tr><th>Plan</th><th>Requests / minute</th><th>Data delay</th><th>Concurrent streams</th></tr></thead><tbody>${planRows}</tbody></table></div>
-<p>Every authenticated answer carries <code>RateLimit-Policy: "minute";q=&lt;limit&gt;;w=60</code>, <code>RateLimit: "minute";r=&lt;remaining&gt;;t=&lt;seconds&gt;</code> (IETF draft) and <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code>, <code>X-RateLimit-Reset</code> (seconds until the window ends). Each key has one-minute windows: exactly the plan's number of requests succeed in a window, however fast they arrive, and the whole quota comes back when the window ends (each key's windows have their own phase, so <code>t</code> tells you when). Over the limit: <code>429</code> with <code>Retry-After</code> in seconds. <code>/v1/historical/odds</code> counts as 10 requests a page, and <code>POST /v1/clv</code> as one request per started 10 bets (1 to 10; a call that does not fit is refused and not charged). The odds-history routes page their answers with signed cursors (an edited <code>cursor</code> is a <code>400</code>) and stop a read that needs more than 5 s of server time with <code>503 read-budget-exceeded</code>: narrow the window or the filters. Delayed plans see every price as it was <code>delay_seconds</code> ago; each answer says which instant in <code>as_of</code>. On <code>/v1/arbs</code> every plan gets the arbs the public arbitrage page shows (<code>edge_pct</code> at or below ${FREE_PLAN.finders.arbEdgeCapPct}%, near-arbs included) in real time, and a delayed plan the arbs above that edge (<code>delayed_above_edge_pct</code>) as they were <code>delay_seconds</code> ago (the stream's <code>arb</code> events still follow the plan's delay). <code>/v1/ev</code> and <code>/v1/middles</code> are never older than the public finder pages (${FREE_PLAN.finders.valuesDelaySeconds} s by default).</p>
+<p>Every authenticated answer carries <code>RateLimit-Policy: "minute";q=&lt;limit&gt;;w=60</code>, <code>RateLimit: "minute";r=&lt;remaining&gt;;t=&lt;seconds&gt;</code> (IETF draft) and <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code>, <code>X-RateLimit-Reset</code> (seconds until the window ends). Each key has one-minute windows: exactly the plan's number of requests succeed in a window, however fast they arrive, and the whole quota comes back when the window ends (each key's windows have their own phase, so <code>t</code> tells you when). Over the limit: <code>429</code> with <code>Retry-After</code> in seconds. <code>/v1/historical/odds</code> counts as 10 requests a page, and <code>POST /v1/clv</code> as one request per started 10 bets (1 to 10; a call that does not fit is refused and not charged). The odds-history routes page their answers with signed cursors (an edited <code>cursor</code> is a <code>400</code>) and stop a read that needs more than 5 s of server time with <code>503 read-budget-exceeded</code>: narrow the window or the filters. Delayed plans see every price as it was <code>delay_seconds</code> ago; each answer says which instant in <code>as_of</code>. On <code>/v1/arbs</code> every plan gets the arbs the public arbitrage page shows (<code>edge_pct</code> at or below ${FREE_PLAN.finders.arbEdgeCapPct}%, near-arbs included) in real time, and a delayed plan the arbs above that edge (<code>delayed_above_edge_pct</code>) as they were <code>delay_seconds</code> ago; the stream's opening <code>snapshot</code> and its <code>arb</code> events follow the same rule. <code>/v1/ev</code> and <code>/v1/middles</code> are never older than the public finder pages (${formatDelay(FREE_PLAN.finders.valuesDelaySeconds)} by default), nor is a stream of <code>types=ev</code> or <code>middle</code> alone.</p>
 <h2 id="streaming">Streaming</h2>
-<p>Open <code>/v1/stream</code> with the same filters as the REST routes. Events: <code>snapshot</code>, <code>price</code>, <code>arb</code>, <code>arb_removed</code>, <code>close</code>; every event has an <code>id</code>, a dropped connection resumes from <code>Last-Event-ID</code> without gaps or duplicates (or gets one fresh <code>snapshot</code> when the gap is too old), and a <code>:</code> comment arrives at least every 15 s. A client that reads too slowly is disconnected rather than buffered without bound; it reconnects and resumes. A browser's EventSource sends the key as <code>?api_key=</code> (the quickstart's JavaScript); Node can send the header:</p>
+<p>Open <code>/v1/stream</code> with the same filters as the REST routes. Events: <code>snapshot</code>, <code>price</code>, <code>arb</code>, <code>arb_removed</code>, <code>close</code>; every event has an <code>id</code>, a dropped connection resumes from <code>Last-Event-ID</code> without gaps or duplicates (or gets one fresh <code>snapshot</code> when the gap is too old, and always on a delayed plan's stream of arbs, whose real-time part is not in the replayable log), and a <code>:</code> comment arrives at least every 15 s. A client that reads too slowly is disconnected rather than buffered without bound; it reconnects and resumes. A browser's EventSource sends the key as <code>?api_key=</code> (the quickstart's JavaScript); Node can send the header:</p>
 ${code(SNIPPETS.nodeStream, origin)}
 <h2 id="props">Player props</h2>
 <p>Player props are markets of type <code>prop</code> in <code>/v1/odds</code>, <code>/v1/stream</code> and <code>/v1/arbs</code>: one player, stat, period and line, such as "LeBron James Points Over/Under 27.5". Besides the fields of every market they carry <code>stat</code> (<code>player_points</code>, <code>player_anytime_td</code>…) and <code>player</code> (<code>id</code>, <code>name</code>, <code>team</code>); game lines have neither key. Outcomes are <code>over</code>/<code>under</code> with the line in <code>point</code>, or <code>yes</code>/<code>no</code> with a null <code>point</code>. <code>main</code> marks the line most books quote per player, stat and period, so <code>main=true</code> gives one line per player and stat. Select props with <code>markets=props</code> (combinable: <code>markets=moneyline,props</code>), one player's with <code>player=</code> his id or name (case and accents ignored; game lines are then left out), some stats with <code>stat=</code>. <code>/v1/events/{eventId}</code> lists the event's players. Every NBA player's main points line:</p>

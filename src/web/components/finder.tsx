@@ -16,6 +16,7 @@ export function FinderPage<T extends Omit<FinderFeedHead, 'total'>>({
   title,
   intro,
   note,
+  keyBox,
   filters,
   feed,
   what,
@@ -24,6 +25,8 @@ export function FinderPage<T extends Omit<FinderFeedHead, 'total'>>({
 }: {
   title: string;
   intro: ReactNode;
+  /** The key box (src/web/components/finder-key-box.tsx), under the title. */
+  keyBox?: ReactNode;
   /** What the visitor must not misread (EV and middles are chances, not guarantees). */
   note: ReactNode;
   filters: ReactNode;
@@ -50,6 +53,7 @@ export function FinderPage<T extends Omit<FinderFeedHead, 'total'>>({
           {data ? <FeedStatus feed={data} /> : null}
         </div>
       </div>
+      {keyBox}
       <p
         role="note"
         className="mt-4 rounded-lg border border-amber-400/40 bg-amber-400/10 px-3 py-2 text-sm text-amber-100"

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { emailFromFragment, pricingNoticeOf, type PricingNotice } from '#domain/checkout.ts';
-import { FREE_PLAN, PLANS, trialTerms } from '#domain/plans.ts';
+import { FREE_PLAN, formatPrice, PLANS, trialTerms } from '#domain/plans.ts';
 import { ROUTES, SITE } from '#domain/site.ts';
 import { coverage } from '#domain/coverage.ts';
 import { PageShell } from '#web/components/page-shell.tsx';
@@ -12,12 +12,17 @@ import { PricingNoticeBox } from '#web/features/pricing/components/pricing-notic
 import { organizationLd, pageUrl, seoMeta } from '#web/lib/seo.ts';
 import { useSiteConfig } from '#web/lib/site-config.ts';
 
+/** "a, b and c". */
+function listWords(words: readonly string[]): string {
+  return words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+}
+
 export const meta = () =>
   seoMeta({
     path: ROUTES.pricing,
-    title: `Sports Betting API Pricing: Plans from $29/month | ${SITE.brand}`,
-    description:
-      'Sports betting odds API plans: Starter $29, Pro $99, Elite $249 and Enterprise $999 per month. Real-time odds, same-game-parlay credits and historical closing line value.',
+    // Every number from the plan table (issue 56): the cheapest price and each plan's.
+    title: `Sports Betting API Pricing: Plans from ${formatPrice(PLANS[0]!)}/month | ${SITE.brand}`,
+    description: `Sports betting odds API plans: ${listWords(PLANS.map((plan) => `${plan.name} ${formatPrice(plan)}`))} per month. Real-time odds, same-game-parlay credits and historical closing line value.`,
     keywords: [
       'sports betting API pricing',
       'odds API plans',

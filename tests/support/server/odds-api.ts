@@ -93,3 +93,31 @@ export async function openRawStream(url: string, headers: Record<string, string>
   })();
   return { status: response.status, text: () => buffer, ended, abort: () => controller.abort() };
 }
+
+/** One server-sent event of a raw stream: its id, its type and its data parsed. */
+export interface StreamFrame {
+  id: string;
+  event: string;
+  data: Record<string, unknown>;
+}
+
+/** The events a raw stream has received so far, in order (comments and the `retry` line left out). */
+export function streamFrames(stream: RawStream): StreamFrame[] {
+  return stream
+    .text()
+    .split('\n\n')
+    .map((block) => {
+      const fields = new Map<string, string>();
+      for (const line of block.split('\n')) {
+        const colon = line.indexOf(': ');
+        if (colon > 0) fields.set(line.slice(0, colon), line.slice(colon + 2));
+      }
+      return fields;
+    })
+    .filter((fields) => fields.has('event'))
+    .map((fields) => ({
+      id: fields.get('id') ?? '',
+      event: fields.get('event')!,
+      data: JSON.parse(fields.get('data')!) as Record<string, unknown>,
+    }));
+}

@@ -10,7 +10,7 @@ import {
   PeriodSchema,
 } from './common.ts';
 import { EV_EXAMPLE } from './examples.ts';
-import { BOARD_TIME_FIELDS, EventSchema, PriceLinksSchema } from './odds.ts';
+import { BOARD_SOURCE_FIELD, BOARD_TIME_FIELDS, EventSchema, PriceLinksSchema } from './odds.ts';
 
 // GET /v1/ev (issue 36, decision 163): book prices with positive expected value against the market's fair
 // probabilities (src/domain/ev.ts), from the reference and by the de-vig method asked for (issue 55, decision 206).
@@ -93,6 +93,7 @@ export const EvPriceSchema = z
 export const EvResponseSchema = z
   .object({
     ...BOARD_TIME_FIELDS,
+    ...BOARD_SOURCE_FIELD,
     method: DevigMethodSchema.describe(
       `The de-vig method asked for (\`devig\`, default \`${EV_METHOD}\`): every fair of the answer is by it.`,
     ),

@@ -687,6 +687,7 @@ export const ROTATION_EXAMPLE = {
 export const EV_EXAMPLE = {
   as_of: '2026-11-22T00:00:00.000Z',
   delay_seconds: 0,
+  source: 'the-odds-api',
   method: 'shin',
   reference: 'consensus',
   min_books: 3,
@@ -751,6 +752,7 @@ const MIDDLE_EVENT = {
 export const MIDDLES_EXAMPLE = {
   as_of: '2026-11-22T00:00:00.000Z',
   delay_seconds: 0,
+  source: 'the-odds-api',
   method: 'multiplicative',
   reference: 'consensus',
   min_books: 3,

@@ -11,7 +11,7 @@ import {
   PropStatSchema,
 } from './common.ts';
 import { MIDDLES_EXAMPLE } from './examples.ts';
-import { BOARD_TIME_FIELDS, EventSchema, PriceLinksSchema } from './odds.ts';
+import { BOARD_SOURCE_FIELD, BOARD_TIME_FIELDS, EventSchema, PriceLinksSchema } from './odds.ts';
 
 // GET /v1/middles (issue 36, decisions 167 and 189): pairs of opposite sides of one game's spread or total, or of one
 // player's prop, at two books whose lines leave a gap where both win (src/domain/middles.ts, src/domain/prop-middles.ts).
@@ -159,6 +159,7 @@ export const MiddleSchema = z
 export const MiddlesResponseSchema = z
   .object({
     ...BOARD_TIME_FIELDS,
+    ...BOARD_SOURCE_FIELD,
     method: DevigMethodSchema.describe(
       'The de-vig method asked for (`devig`, default `multiplicative`): every centre of the answer is by it.',
     ),

@@ -100,6 +100,13 @@ export const EventOddsSchema = z
   .meta({ id: 'EventOdds' });
 
 /** The instant a board answer reflects and the plan's delay behind it: the same two fields on odds, EV and middles. */
+/** Where a board's prices come from (GET /v1/ev, /v1/middles): `simulator` is demo data, never real odds. */
+export const BOARD_SOURCE_FIELD = {
+  source: z
+    .enum(FEED_SOURCES)
+    .describe('Where the prices come from: `simulator` is demo data (simulated prices, never real odds).'),
+};
+
 export const BOARD_TIME_FIELDS = {
   as_of: z.iso
     .datetime()

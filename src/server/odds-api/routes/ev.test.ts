@@ -144,6 +144,8 @@ describe('GET /v1/ev', () => {
     expect(live.prices[0]!.price.american).toBe('+120');
     const delayed = await ev(keys.starter);
     expect(delayed.delay_seconds).toBe(120);
+    // Where the prices come from, as /v1/arbs says it (the pages' key view says "Demo data" from it; decision 224).
+    expect((delayed as unknown as { source: string }).source).toBe(app.engine.source);
     expect(Date.parse(delayed.as_of)).toBeLessThanOrEqual(clock.now() - 120_000);
     expect(delayed.prices.map((row) => row.price.american)).toEqual(['+105']);
 

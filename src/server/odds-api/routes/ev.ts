@@ -81,6 +81,7 @@ export async function evRoutes(app: FastifyInstance, { now }: { now: () => numbe
         const rows = filterEv(board.rows, { league, live, types, books: bookSet, minEv });
         return {
           as_of: new Date(board.at).toISOString(),
+          source: app.engine.source,
           delay_seconds: delaySeconds,
           method: choice.method,
           reference: choice.reference,

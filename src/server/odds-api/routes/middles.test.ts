@@ -196,6 +196,8 @@ describe('GET /v1/middles', () => {
     expect(live.middles[0]!.high.price.american).toBe('+100');
     const delayed = await middles(keys.starter, '?markets=spread');
     expect(delayed.delay_seconds).toBe(120);
+    // Where the prices come from, as /v1/arbs says it (the pages' key view says "Demo data" from it; decision 224).
+    expect((delayed as unknown as { source: string }).source).toBe(app.engine.source);
     expect(Date.parse(delayed.as_of)).toBeLessThanOrEqual(clock.now() - 120_000);
     expect(delayed.middles.map((m) => m.high.price.american)).toEqual(['-105']);
   });

@@ -112,6 +112,7 @@ export async function middlesRoutes(app: FastifyInstance, { now }: { now: () => 
         });
         return {
           as_of: new Date(board.at).toISOString(),
+          source: app.engine.source,
           delay_seconds: delaySeconds,
           method: choice.method,
           reference: choice.reference,

@@ -1,6 +1,6 @@
 import { arbKey } from '#domain/arb-feed.ts';
 import type { Arb } from '#domain/schemas/feed.ts';
-import type { Snapshot } from '#engine/publisher.ts';
+import type { KeyedArbs } from '#domain/plan-arbs.ts';
 import type { OddsStore } from '#engine/store.ts';
 import { arbMarket } from '../views.ts';
 import type { Change } from './change-log.ts';
@@ -27,7 +27,7 @@ export class ArbChanges {
   constructor(private readonly store: OddsStore) {}
 
   /** Starts from a snapshot published before the stream started: its arbs are not changes. */
-  seed(snapshot: Snapshot | undefined): void {
+  seed(snapshot: KeyedArbs<Arb> | undefined): void {
     if (snapshot) this.previous = byKey(snapshot);
   }
 
@@ -38,7 +38,7 @@ export class ArbChanges {
   }
 
   /** The changes from the previous snapshot to this one: changed and new arbs in feed order, then removed ones. */
-  diff(snapshot: Snapshot): Change[] {
+  diff(snapshot: KeyedArbs<Arb>): Change[] {
     const changes: Change[] = [];
     const next = byKey(snapshot);
     const facts = new Map<string, MarketFacts | undefined>();
@@ -56,6 +56,14 @@ export class ArbChanges {
         );
     this.previous = next;
     this.facts = facts;
+    return changes;
+  }
+
+  /** An `arb` change for every arb of the last set, in its order (what a client holding that set has). */
+  current(): Change[] {
+    const changes: Change[] = [];
+    for (const [key, arb] of this.previous)
+      changes.push(this.change('arb', arb, this.facts.get(key), { key: arbKey(arb), arb }));
     return changes;
   }
 
@@ -82,7 +90,7 @@ export class ArbChanges {
   }
 }
 
-function byKey(snapshot: Snapshot): Map<string, Arb> {
+function byKey(snapshot: KeyedArbs<Arb>): Map<string, Arb> {
   const arbs = new Map<string, Arb>();
   snapshot.arbs.forEach((arb, index) => arbs.set(snapshot.keys[index]!, arb));
   return arbs;

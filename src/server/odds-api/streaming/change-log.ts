@@ -53,6 +53,8 @@ export interface Entry {
   frame: string;
   /** ROLE=api: where the change came from in the leader's stream (see `StreamPosition`). */
   position?: StreamPosition;
+  /** A delayed tier's own arb change (plan-arb-view.ts, decision 223), never in the log. */
+  fromView?: true;
 }
 
 /** A change's place in the leader's stream: the entry id's two parts and the change's index within the entry. */

@@ -37,6 +37,11 @@ export interface StreamFilters {
   player?: PlayerFilter | undefined;
   /** Prices of props of these stats only; game-line prices are left out. */
   stats?: ReadonlySet<string> | undefined;
+  /**
+   * A delayed tier's: its arbs come from its plan's view (plan-arb-view.ts, decision 223), so the log's arb entries
+   * (the real-time tier's) are not for it.
+   */
+  arbsFromView?: boolean | undefined;
 }
 
 export interface StreamSink {
@@ -109,7 +114,9 @@ const HEARTBEAT = Buffer.from(': heartbeat\n\n');
  * Books: a price's or an EV price's own book; every book of an arb or a middle.
  */
 export function matches(entry: Entry, filters: StreamFilters): boolean {
-  if (!(filters.kinds ?? DEFAULT_KINDS).has(kindOf(entry.kind))) return false;
+  const kind = kindOf(entry.kind);
+  if (!(filters.kinds ?? DEFAULT_KINDS).has(kind)) return false;
+  if (kind === 'arb' && filters.arbsFromView === true && entry.fromView !== true) return false;
   if (filters.event !== undefined && entry.eventId !== filters.event) return false;
   if (filters.league !== undefined && entry.league !== filters.league) return false;
   if (filters.markets && (entry.marketType === undefined || !filters.markets.has(entry.marketType)))
@@ -181,6 +188,11 @@ export class FanOut {
     let count = 0;
     for (const tier of this.tiers.values()) count += tier.clients.size;
     return count;
+  }
+
+  /** The delayed tiers (those with a delay), with or without clients. */
+  delayedTiers(): Tier[] {
+    return [...this.tiers.values()].filter((tier) => tier.delayMs > 0);
   }
 
   /** Every client of every tier (a copy: closing them is allowed while iterating). */
@@ -300,7 +312,15 @@ export class FanOut {
     const batch = this.log.releasable(tier.released, now - tier.delayMs);
     if (batch.length === 0) return;
     tier.released = batch[batch.length - 1]!.seq;
-    if (tier.clients.size === 0) return;
+    this.deliver(tier, batch);
+  }
+
+  /**
+   * Writes the entries to the tier's live clients, each the ones its filters match: a release, or a delayed tier's
+   * own arb changes (decision 223).
+   */
+  deliver(tier: Tier, batch: readonly Entry[]): void {
+    if (tier.clients.size === 0 || batch.length === 0) return;
     const started = performance.now();
     const run: ReleaseRun | null =
       tier.delayMs === 0 ? { startedAt: this.now(), oldestAt: batch[0]!.at, fanoutMs: 0, pending: 0 } : null;

@@ -3,7 +3,8 @@ import type { Period } from '#domain/markets.ts';
 import type { Arb } from '#domain/schemas/feed.ts';
 import type { FeedEngine } from '../../feed/plugin.ts';
 import { arbMarket, eventOdds, filterArbs, listEvents, matchesMarket, type OddsFilters } from '../views.ts';
-import type { ChangeLog } from './change-log.ts';
+import type { Change, ChangeLog } from './change-log.ts';
+import { viewEntry } from './plan-arb-view.ts';
 import { evData, middleData } from './value-changes.ts';
 import {
   frameWithId,
@@ -102,6 +103,8 @@ interface SharedSnapshot {
   /** The group's entries after the snapshot's seq up to `coveredTo`, rendered once for all its clients. */
   since: Buffer[];
   coveredTo: number;
+  /** A delayed tier's: the arbs of its plan's view the snapshot holds, by `key` (decision 223). */
+  arbs?: Map<string, Arb>;
 }
 
 export class Snapshots {
@@ -122,6 +125,10 @@ export class Snapshots {
     private readonly now: () => number,
     private readonly dropSlow: (client: StreamClient) => void,
     private readonly fail: (client: StreamClient) => void,
+    /** A delayed tier's arbs, as its plan gets them now (undefined: the real-time tier, which reads the log's). */
+    private readonly viewArbs: (tier: Tier) => Change[] | undefined,
+    /** The frames that bring a client of a delayed tier from its snapshot's arbs to the view's now. */
+    private readonly resync: (client: StreamClient, had: ReadonlyMap<string, Arb>) => string,
   ) {
     this.pacer = new Pacer(options.sliceMs, options.sliceBytes);
   }
@@ -193,6 +200,11 @@ export class Snapshots {
         }
       }
     }
+    // A delayed tier's arb changes are not in the log: what changed in its view since the build, in this same turn.
+    if (shared.arbs) {
+      const text = this.resync(client, shared.arbs);
+      if (text) sink.write(text);
+    }
     client.live = true;
   }
 
@@ -235,13 +247,16 @@ export class Snapshots {
     )
       return cached;
     this.forgetOld(now);
+    const view = this.viewArbs(tier);
+    const arbs = view ? new Map<string, Arb>() : undefined;
     const shared: SharedSnapshot = {
       builtAt: now,
       filters: group.filters,
-      pieces: this.build(tier, group.filters, tier.released, now),
+      pieces: this.build(tier, group.filters, tier.released, now, view, arbs),
       since: [],
       coveredTo: tier.released,
     };
+    if (arbs) shared.arbs = arbs;
     byFilters.set(group.filterKey, shared);
     this.builds += 1;
     return shared;
@@ -251,9 +266,17 @@ export class Snapshots {
    * The snapshot event for the tier's horizon, encoded event by event and arb by arb, sharing the pacer's `sliceMs`
    * per turn of the event loop with the other snapshots' work, so that a 5 MB board never holds it for long. The arbs
    * are those of the snapshot published at the start; a price that changes during the build may already show in it
-   * and also comes after it as a `price` entry (applying it again changes nothing).
+   * and also comes after it as a `price` entry (applying it again changes nothing). A delayed tier's arbs are its
+   * plan's view (`view`, decision 223): those its filters match are put in `sent` by key.
    */
-  private async build(tier: Tier, filters: StreamFilters, seq: number, now: number): Promise<Buffer[]> {
+  private async build(
+    tier: Tier,
+    filters: StreamFilters,
+    seq: number,
+    now: number,
+    view: Change[] | undefined,
+    sent: Map<string, Arb> | undefined,
+  ): Promise<Buffer[]> {
     const at = tier.delayMs === 0 ? undefined : now - tier.delayMs;
     const store = this.engine.storeAt(at);
     const kinds = filters.kinds;
@@ -264,7 +287,14 @@ export class Snapshots {
       stats: filters.stats as ReadonlySet<never> | undefined,
     };
     let arbs: Arb[] = [];
-    if (!kinds || kinds.has('arb')) {
+    if (view && sent && (!kinds || kinds.has('arb'))) {
+      for (const change of view) {
+        if (!matches(viewEntry(change, seq, now), filters)) continue;
+        const { key, arb } = change.data as { key: string; arb: Arb };
+        arbs.push(arb);
+        sent.set(key, arb);
+      }
+    } else if (!kinds || kinds.has('arb')) {
       const snapshot = at === undefined ? this.engine.latest : this.engine.snapshotAt(at);
       if (snapshot) {
         arbs = filterArbs(snapshot.arbs, store, {

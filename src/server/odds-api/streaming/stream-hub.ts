@@ -5,12 +5,15 @@ import { ArbChanges } from './arb-changes.ts';
 import { ChangeLog, type Change, type ChangeLogOptions } from './change-log.ts';
 import {
   FanOut,
+  matches,
   render,
   type FanOutOptions,
   type StreamClient,
   type StreamFilters,
   type StreamSink,
+  type Tier,
 } from './fan-out.ts';
+import { PlanArbView, viewEntry } from './plan-arb-view.ts';
 import { priceChange } from './price-changes.ts';
 import { StreamsByKey, type StreamRecheck } from './revocation.ts';
 import { Snapshots, type SnapshotOptions } from './snapshots.ts';
@@ -27,6 +30,11 @@ export interface StreamOptions extends ChangeLogOptions, FanOutOptions, Snapshot
   recheckMs: number;
   /** How often delayed tiers release entries. */
   releaseMs: number;
+  /**
+   * How old positive EV and middles may be at most on any plan (the free pages' delay, `EV_PUBLIC_DELAY_S`; decision
+   * 211): a stream that asks for them alone is served at its plan's delay or this, the smaller.
+   */
+  valuesDelayMaxMs: number;
 }
 
 export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
@@ -35,6 +43,7 @@ export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
   maxQueuedBytes: 256 * 1024,
   recheckMs: 2_000,
   releaseMs: 250,
+  valuesDelayMaxMs: Number.POSITIVE_INFINITY,
   batchMs: 20,
   writesPerTurn: 5_000,
   snapshotChunkBytes: 64 * 1024,
@@ -67,6 +76,8 @@ export class StreamHub {
   private readonly telemetry = new ReleaseTelemetry();
   private readonly loop: LoopTelemetry;
   private readonly arbChanges: ArbChanges;
+  /** Each delayed tier's arbs as its plan gets them (decision 223), while it has clients. */
+  private readonly views = new Map<Tier, PlanArbView>();
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly unsubscribe: (() => void)[] = [];
   /** Whether `arbChanges` holds the last published snapshot's arbs (not while idle: see `seedArbs`). */
@@ -85,8 +96,15 @@ export class StreamHub {
     };
     this.log = new ChangeLog(options, now, () => this.fanOut.lowestReleased());
     this.fanOut = new FanOut(this.log, options, this.telemetry, now, dropSlow);
-    this.snapshots = new Snapshots(engine, options, this.log, now, dropSlow, (client) =>
-      this.close(client, 'shutdown'),
+    this.snapshots = new Snapshots(
+      engine,
+      options,
+      this.log,
+      now,
+      dropSlow,
+      (client) => this.close(client, 'shutdown'),
+      (tier) => this.views.get(tier)?.current(),
+      (client, had) => this.resync(client, had),
     );
     this.arbChanges = new ArbChanges(engine.store);
     this.loop = new LoopTelemetry(now);
@@ -113,6 +131,7 @@ export class StreamHub {
         }
         this.seedArbs();
         for (const change of this.arbChanges.diff(snapshot)) this.append(change);
+        this.updateViews();
       }),
     );
     this.seedArbs();
@@ -130,7 +149,11 @@ export class StreamHub {
       this.timers.push(timer);
     };
     every(this.options.heartbeatMs / 2, () => this.fanOut.heartbeat());
-    every(this.options.releaseMs, () => this.fanOut.releaseDelayed());
+    every(this.options.releaseMs, () => {
+      this.fanOut.releaseDelayed();
+      // A delayed tier's horizon moved: the arbs above the cap it may now see.
+      this.updateViews();
+    });
     every(this.options.recheckMs, () => {
       const now = this.now();
       this.snapshots.forgetOld(now);
@@ -211,6 +234,64 @@ export class StreamHub {
     if (this.log.append(change, this.fanOut.clientCount)) this.fanOut.changed();
   }
 
+  /** Brings every delayed tier's plan view up to date and sends its changes; a tier without clients drops its view. */
+  private updateViews(): void {
+    for (const tier of this.fanOut.delayedTiers()) {
+      if (tier.clients.size === 0) this.views.delete(tier);
+      else this.updateView(tier);
+    }
+  }
+
+  /** The tier's plan view, made now (its arbs are no change) or brought up to date (its changes are sent). */
+  private updateView(tier: Tier): PlanArbView {
+    const latest = this.engine.latest;
+    const delayed = this.engine.snapshotAt(this.now() - tier.delayMs);
+    let view = this.views.get(tier);
+    if (!view) {
+      view = new PlanArbView(this.engine.store, latest, delayed);
+      this.views.set(tier, view);
+      return view;
+    }
+    const changes = view.update(latest, delayed);
+    if (changes.length > 0) {
+      const at = this.now();
+      this.fanOut.deliver(
+        tier,
+        changes.map((change) => viewEntry(change, tier.released, at)),
+      );
+    }
+    return view;
+  }
+
+  /**
+   * What a client of a delayed tier that opened with a snapshot missed of its plan's arbs while the snapshot was sent
+   * (`had`: the snapshot's arbs by key): `arb` for each arb new or changed since, `arb_removed` for each gone. Written
+   * in the turn it goes live, so that its arbs are then the view's, which later changes are relative to.
+   */
+  private resync(client: StreamClient, had: ReadonlyMap<string, unknown>): string {
+    const view = this.views.get(client.tier);
+    if (!view) return '';
+    const at = this.now();
+    const seen = new Set<string>();
+    let text = '';
+    const id = `id: ${this.log.id(client.tier.released)}\n`;
+    for (const change of view.current()) {
+      const entry = viewEntry(change, client.tier.released, at);
+      if (!matches(entry, client.group.filters)) continue;
+      const data = change.data as { key: string; arb: unknown };
+      seen.add(data.key);
+      const before = had.get(data.key);
+      if (before === data.arb || (before && JSON.stringify(before) === JSON.stringify(data.arb))) continue;
+      text += id + entry.frame;
+    }
+    for (const [key, arb] of had) {
+      if (seen.has(key)) continue;
+      const eventId = (arb as { event: { id: string } }).event.id;
+      text += `${id}event: arb_removed\ndata: ${JSON.stringify({ key, event_id: eventId })}\n\n`;
+    }
+    return text;
+  }
+
   /**
    * Adds a client. With a Last-Event-ID of this process still inside the buffer, replays what it missed; otherwise
    * (no id, or too old, or from another process) sends one `snapshot` event, unless `initial` is false and no id
@@ -224,12 +305,15 @@ export class StreamHub {
     initial: boolean,
   ): StreamClient {
     this.seedArbs();
-    const tier = this.fanOut.tierFor(delayMs(key.plan));
+    const tier = this.fanOut.tierFor(this.delayFor(key, filters));
     // Bring the tier up to date first when nothing is being written, so that the replay and the snapshot hold what
     // is due now. Either way they end exactly at `tier.released` and live delivery starts right after it. While
     // writes are queued it is not done: 5,000 streams opening would each queue a release to every open stream.
     this.fanOut.releaseIfIdle(tier, this.now());
-    const group = this.fanOut.groupFor(tier, filters);
+    // A delayed tier's arbs are its plan's view (decision 223), up to date before its snapshot is built.
+    const ownArbs = tier.delayMs > 0;
+    if (ownArbs) this.updateView(tier);
+    const group = this.fanOut.groupFor(tier, ownArbs ? { ...filters, arbsFromView: true } : filters);
     const client: StreamClient = {
       key,
       sink,
@@ -240,7 +324,12 @@ export class StreamHub {
       ready: LIVE,
       lastWriteAt: this.now(),
     };
-    const replayFrom = this.log.replayStart(lastEventId, tier.released);
+    // The log does not hold a delayed tier's arb changes: a stream of them resumes with a snapshot (decision 223).
+    const wantsArbs = !filters.kinds || filters.kinds.has('arb');
+    const replayFrom =
+      ownArbs && wantsArbs && lastEventId !== undefined
+        ? undefined
+        : this.log.replayStart(lastEventId, tier.released);
     sink.write(`retry: 2000\n\n`);
     if (replayFrom !== undefined) {
       const text = render(this.log, this.log.between(replayFrom - 1, tier.released), filters);
@@ -252,6 +341,17 @@ export class StreamHub {
     this.fanOut.add(client);
     this.keys.add(client);
     return client;
+  }
+
+  /**
+   * The delay a stream is served at: its plan's, except that a stream of positive EV and middles alone is never staler
+   * than the free pages' (decision 211).
+   */
+  private delayFor(key: ApiKeyRecord, filters: StreamFilters): number {
+    const plan = delayMs(key.plan);
+    const kinds = filters.kinds;
+    const valuesOnly = kinds !== undefined && !kinds.has('price') && !kinds.has('arb');
+    return valuesOnly ? Math.min(plan, this.options.valuesDelayMaxMs) : plan;
   }
 
   disconnect(client: StreamClient): void {

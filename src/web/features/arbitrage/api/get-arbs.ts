@@ -2,6 +2,7 @@ import { arbKey } from '#domain/arb-feed.ts';
 import type { ArbFeed } from '#domain/schemas/feed.ts';
 import { publicConfig } from '#web/config.ts';
 import { FIRST_FETCH_MAX_AGE_MS, takeFirstFetch } from '#web/lib/first-fetch.ts';
+import { fetchWithKey } from '#web/lib/keyed-fetch.ts';
 import { SLICE_MS, yieldToMain } from '#web/lib/yield-to-main.ts';
 import { nextHighlights, type HighlightBatch } from '../hooks/use-new-arb-highlights.ts';
 import { createFeedReader } from './feed-reader.ts';
@@ -37,18 +38,6 @@ export interface KeyedView {
   delayedAboveEdgePct: number | null;
   /** The key's requests per minute (`X-RateLimit-Limit`), which the page's refresh keeps well under. */
   perMinute: number | null;
-}
-
-/** /v1/arbs refused the pasted key or could not be read with it: the page says why (and forgets a key it refused). */
-export class KeyedFeedError extends Error {
-  override name = 'KeyedFeedError';
-  constructor(
-    message: string,
-    /** The HTTP status; 0 when no answer came. */
-    readonly status: number,
-  ) {
-    super(message);
-  }
 }
 
 // zod tries `new Function` when it builds an object schema unless told not to; the site's CSP has no 'unsafe-eval',
@@ -141,28 +130,7 @@ function takeEarlyFeed(): Promise<Response> | undefined {
 async function fetchKeyedArbs(key: string, signal?: AbortSignal): Promise<ArbsResult> {
   const reader = loadFeedReader();
   reader.catch(() => undefined);
-  let response: Response;
-  try {
-    response = await fetch('/v1/arbs', {
-      headers: { Accept: 'application/json', 'X-Api-Key': key },
-      signal,
-    });
-  } catch (error) {
-    if (signal?.aborted) throw error;
-    throw new KeyedFeedError('Could not reach the server with your key.', 0);
-  }
-  const body = await response.text();
-  if (!response.ok) {
-    let detail = `The server answered ${response.status}.`;
-    try {
-      const problem = JSON.parse(body) as { title?: unknown; detail?: unknown };
-      if (typeof problem.detail === 'string') detail = problem.detail;
-      else if (typeof problem.title === 'string') detail = problem.title;
-    } catch {
-      // Not a problem document: the status says it.
-    }
-    throw new KeyedFeedError(detail, response.status);
-  }
+  const { body, response } = await fetchWithKey('/v1/arbs', key, signal);
   const { feed, keys, invalid } = await (await reader).readInSlices(body, yieldToMain, SLICE_MS);
   const view = JSON.parse(body) as { delay_seconds?: unknown; delayed_above_edge_pct?: unknown };
   const perMinute = Number(response.headers.get('x-ratelimit-limit'));

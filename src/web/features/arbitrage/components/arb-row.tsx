@@ -29,6 +29,7 @@ import { BookBadge } from './book-badge.tsx';
 import { EdgeBadge } from './edge-badge.tsx';
 import { PriceHistoryButton, PriceHistoryLoading, PriceHistoryPanel } from './price-history.tsx';
 import { RelativeStart } from './relative-start.tsx';
+import { LateBadge } from './late-badge.tsx';
 import { SuspectBadge } from './suspect-badge.tsx';
 
 /** The new-arb stars: only rows that just arrived show them, so their code loads with the first such row. */
@@ -49,6 +50,8 @@ export interface ArbRowProps {
   settings: RowSettings;
   /** Hides this arb; without it the row has no Hide button. */
   onHide?: ((key: string) => void) | undefined;
+  /** How late the pasted key's plan shows this arb (s; decision 225); null or absent: in real time. */
+  lateSeconds?: number | null;
 }
 
 interface StakeProps {
@@ -226,6 +229,7 @@ function ArbRowView({
   onStateChange,
   settings,
   onHide,
+  lateSeconds = null,
 }: ArbRowProps) {
   const { oddsFormat, totalCents, roundTo } = settings;
   const sides = arb.sides;
@@ -304,6 +308,7 @@ function ArbRowView({
               </span>
             ) : null}
             {arb.suspect ? <SuspectBadge /> : null}
+            {lateSeconds !== null ? <LateBadge seconds={lateSeconds} /> : null}
             {onHide ? (
               <button
                 type="button"
@@ -432,6 +437,7 @@ function sameRow(a: ArbRowProps, b: ArbRowProps): boolean {
     a.states === b.states &&
     a.onStateChange === b.onStateChange &&
     a.onHide === b.onHide &&
+    (a.lateSeconds ?? null) === (b.lateSeconds ?? null) &&
     a.settings.oddsFormat === b.settings.oddsFormat &&
     a.settings.totalCents === b.settings.totalCents &&
     a.settings.roundTo === b.settings.roundTo

@@ -4,6 +4,8 @@ import type { DeviceKind } from '#domain/sportsbook-links.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
 import { useNow } from '../hooks/use-now.ts';
 import type { SportsbookStates } from '../lib/sportsbook-preferences.ts';
+import type { KeyedView } from '../api/get-arbs.ts';
+import { lateSeconds } from '../lib/plan-view.ts';
 import { DEFAULT_ROW_SETTINGS, type RowSettings } from '../lib/tool-settings.ts';
 import { RowClockContext } from './arb-age.tsx';
 import { ArbRow } from './arb-row.tsx';
@@ -33,6 +35,8 @@ export interface ArbTableProps {
   nearArbDivider?: boolean;
   /** How many near-arbs the tab has (its divider says so; the table may draw only the first of them). */
   nearCount?: number;
+  /** A pasted key's plan: its rows above the free cap come late and are marked so (decision 225). */
+  plan?: KeyedView | undefined;
 }
 
 /** The near-arbs' divider, with their count (issue 56: the tabs count only the rows with a guaranteed profit). */
@@ -58,6 +62,7 @@ export function ArbTable({
   onHide,
   nearArbDivider = false,
   nearCount,
+  plan,
 }: ArbTableProps) {
   // Without the page's settings: docs/product.md's defaults, with the shared 15 s clock of the start times for the ages.
   const clockNow = useNow();
@@ -108,6 +113,7 @@ export function ArbTable({
       onStateChange={onStateChange}
       settings={rowSettings}
       onHide={onHide ? hide : undefined}
+      lateSeconds={lateSeconds(row.arb.edge_pct, plan)}
     />
   );
 

@@ -15,7 +15,10 @@ import { useStoredKey } from '#web/lib/key-store.ts';
 import { FoldChevron } from '#web/ui/fold-chevron.tsx';
 import { Button } from '#web/ui/button.tsx';
 import { Switch } from '#web/ui/switch.tsx';
-import { keyedInterval, KeyedFeedError, useArbs, type KeyedView } from '../api/get-arbs.ts';
+import { keyedInterval, useArbs, type KeyedView } from '../api/get-arbs.ts';
+import { KeyedFeedError } from '#web/lib/keyed-fetch.ts';
+import { FREE_PLAN } from '#domain/plans.ts';
+import { planViewText } from '../lib/plan-view.ts';
 import { useDevice } from '../hooks/use-device.ts';
 import { useActiveHighlights, type HighlightBatch } from '../hooks/use-new-arb-highlights.ts';
 import { usePageClock } from '../hooks/use-page-clock.ts';
@@ -43,7 +46,7 @@ import { ModeTabs, panelId, tabId } from './mode-tabs.tsx';
 import { RefreshMeasure } from './refresh-measure.tsx';
 import { SportsbookPicker } from './sportsbook-picker.tsx';
 import { SUSPECT_NOTE } from './suspect-badge.tsx';
-import { ToolKeyBox } from './tool-key-box.tsx';
+import { ToolKeyBox } from '#web/components/tool-key-box.tsx';
 
 const ArbAlerts = lazy(() => import('./arb-alerts.tsx'));
 
@@ -330,6 +333,7 @@ export function ArbitrageScreen() {
             onStateChange={setState}
             settings={settings}
             onHide={hide}
+            plan={plan}
           />
           {matching > rows.length && limit < PAGE_SIZE ? <RowsApproach onApproach={growFirstPage} /> : null}
           {matching > rows.length ? (
@@ -449,9 +453,21 @@ export function ArbitrageScreen() {
       </div>
       <ToolKeyBox
         apiKey={apiKey}
-        plan={apiKey ? keyPlan : undefined}
+        plan={apiKey && keyPlan ? planViewText(keyPlan) : undefined}
+        reading="your plan’s arbs"
         error={keyError}
-        aboveCap={aboveCap && !apiKey ? { count: lockedCount, edgePct: aboveCap.edge_pct } : undefined}
+        free={
+          aboveCap && lockedCount > 0 ? (
+            <span key="above-cap">
+              <strong className="font-semibold text-white">
+                {lockedCount} more above {aboveCap.edge_pct}%
+              </strong>{' '}
+              edge with a plan.{' '}
+            </span>
+          ) : (
+            <span key="free">Free: arbs up to {FREE_PLAN.finders.arbEdgeCapPct}% edge in real time. </span>
+          )
+        }
       />
       <ArbToolbar
         id="arbs-tools"

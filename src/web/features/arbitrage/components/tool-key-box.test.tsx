@@ -75,7 +75,7 @@ describe('the arbitrage page’s key box', () => {
   it('counts the arbs above the free cap under this tab (suspect ones only when shown), with a link to the plans', async () => {
     render(<ArbitrageTool />);
     expect(await screen.findByText('2 more above 1%')).toBeInTheDocument();
-    expect(screen.getByTestId('above-cap')).toHaveTextContent(
+    expect(screen.getByTestId('free-view')).toHaveTextContent(
       '2 more above 1% edge with a plan. See the plans',
     );
     expect(screen.getByRole('link', { name: 'See the plans' })).toHaveAttribute(
@@ -93,11 +93,11 @@ describe('the arbitrage page’s key box', () => {
     await user.click(screen.getByRole('button', { name: 'paste your API key' }));
     await user.type(screen.getByLabelText(/API key/), ` ${KEY} `);
     await user.click(screen.getByRole('button', { name: 'Use key' }));
-    expect(
-      await screen.findByText(
-        /With your key: arbs up to 1% edge in real time, those above it 15 seconds late/,
+    await waitFor(() =>
+      expect(screen.getByTestId('key-box')).toHaveTextContent(
+        'With your key: arbs up to 1% edge in real time, above it 15 seconds late',
       ),
-    ).toBeInTheDocument();
+    );
     expect(window.sessionStorage.getItem(KEY_STORAGE_NAME)).toBe(KEY);
     expect(window.localStorage.getItem(KEY_STORAGE_NAME)).toBeNull();
     const keyed = fetchMock.mock.calls.filter(([, init]) => new Headers(init?.headers).get('x-api-key'));
@@ -114,6 +114,17 @@ describe('the arbitrage page’s key box', () => {
     await user.click(screen.getByRole('button', { name: 'Forget key' }));
     expect(window.sessionStorage.getItem(KEY_STORAGE_NAME)).toBeNull();
     expect(await screen.findByText('2 more above 1%')).toBeInTheDocument();
+  });
+
+  it('marks the rows a delayed plan shows late (above the free cap) with its delay, and no row in real time', async () => {
+    window.sessionStorage.setItem(KEY_STORAGE_NAME, KEY);
+    render(<ArbitrageTool />);
+    const badges = await screen.findAllByTestId('late-badge');
+    expect(badges).toHaveLength(1);
+    expect(badges[0]).toHaveTextContent(/^15 seconds late/);
+    const rows = screen.getAllByRole('row').filter((row) => row.querySelector('[data-testid="late-badge"]'));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toHaveTextContent('2.4');
   });
 
   it('forgets a key the server refuses (401) and goes back to the free view, saying why', async () => {

@@ -16,7 +16,9 @@ import {
   rowClass,
   SelectFilter,
 } from '#web/components/finder.tsx';
+import { FinderKeyBox } from '#web/components/finder-key-box.tsx';
 import { cn } from '#web/lib/cn.ts';
+import { useStoredKey } from '#web/lib/key-store.ts';
 import { formatDollars } from '#web/lib/finder-view.ts';
 import { useUrlView } from '#web/lib/use-url-view.ts';
 import { Button } from '#web/ui/button.tsx';
@@ -63,6 +65,9 @@ export interface MiddlesToolProps {
 
 export function MiddlesTool({ books, booksControl, states, storedFormat, onFormatChange }: MiddlesToolProps) {
   const [view, update] = useUrlView(readView, writeView);
+  // A key pasted in the key box (this tab only): the page reads its plan's answer instead of the free feed.
+  const apiKey = useStoredKey();
+  const feed = useMiddlesFeed(apiKey);
   const format = view.format ?? storedFormat;
   return (
     <FinderPage
@@ -94,7 +99,8 @@ export function MiddlesTool({ books, booksControl, states, storedFormat, onForma
           booksControl={booksControl}
         />
       }
-      feed={useMiddlesFeed()}
+      keyBox={<FinderKeyBox apiKey={apiKey} feed={feed} singular="middle" plural="middles" />}
+      feed={feed}
       what="middles"
       loading="Loading middles…"
     >

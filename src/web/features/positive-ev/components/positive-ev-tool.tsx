@@ -17,7 +17,9 @@ import {
   rowClass,
   SelectFilter,
 } from '#web/components/finder.tsx';
+import { FinderKeyBox } from '#web/components/finder-key-box.tsx';
 import { cn } from '#web/lib/cn.ts';
+import { useStoredKey } from '#web/lib/key-store.ts';
 import { formatDollars } from '#web/lib/finder-view.ts';
 import { useUrlView } from '#web/lib/use-url-view.ts';
 import { useEvFeed } from '../api/get-ev.ts';
@@ -56,6 +58,9 @@ export interface PositiveEvToolProps {
 
 export function PositiveEvTool({ books, booksControl, states }: PositiveEvToolProps) {
   const [view, update] = useUrlView(readView, writeView);
+  // A key pasted in the key box (this tab only): the page reads its plan's answer instead of the free feed.
+  const apiKey = useStoredKey();
+  const feed = useEvFeed(apiKey);
   return (
     <FinderPage
       title="Positive EV finder"
@@ -75,7 +80,8 @@ export function PositiveEvTool({ books, booksControl, states }: PositiveEvToolPr
         </>
       }
       filters={<Filters view={view} update={update} booksControl={booksControl} />}
-      feed={useEvFeed()}
+      keyBox={<FinderKeyBox apiKey={apiKey} feed={feed} singular="positive-EV price" plural="prices" />}
+      feed={feed}
       what="positive-EV"
       loading="Loading prices…"
     >

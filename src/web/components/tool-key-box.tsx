@@ -1,37 +1,37 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
-import { formatDelay, FREE_PLAN } from '#domain/plans.ts';
+import { Fragment, useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { ROUTES } from '#domain/site.ts';
 import { cleanKey, keyStore } from '#web/lib/key-store.ts';
+import type { KeyedFeedError } from '#web/lib/keyed-fetch.ts';
 import { useHydrated } from '#web/lib/use-hydrated.ts';
 import { ApiKeyInput } from '#web/ui/api-key-input.tsx';
 import { Button } from '#web/ui/button.tsx';
-import type { KeyedFeedError, KeyedView } from '../api/get-arbs.ts';
 
-// The arbitrage page's key box (issue 56, decision 213). Without a key the page shows the free tier (src/domain/plans.ts):
-// arbs up to its cap in real time and near-arbs, and it counts the arbs above the cap with the way to see them. A key
-// pasted here is kept in this tab only (sessionStorage, as /account keeps it) and sent only in X-Api-Key to this
-// site's /v1: the page then shows what the key's plan gets. A key the server does not accept (401) is forgotten.
-
-const FREE_CAP = FREE_PLAN.finders.arbEdgeCapPct;
-
-/** What the page says the key's plan shows. */
-export function planViewText(plan: KeyedView): string {
-  if (plan.delaySeconds === 0 || plan.delayedAboveEdgePct === null) return 'every arb in real time';
-  return `arbs up to ${plan.delayedAboveEdgePct}% edge in real time, those above it ${formatDelay(plan.delaySeconds)} late`;
-}
+// The finder pages' key box (issue 56, decisions 213 and 224): the arbitrage, positive-EV and middles pages. Without a
+// key the page shows the free tier (src/domain/plans.ts) and says what that is, with a link to the plans. A key pasted
+// here is kept in this tab only (sessionStorage, as /account keeps it: src/web/lib/key-store.ts) and sent only in
+// X-Api-Key to this site's /v1 (src/web/lib/keyed-fetch.ts): the page then shows what the key's plan gets. A key the
+// server does not accept (401) is forgotten, and the box says why. The form exists only once the script has run (its
+// toggle is drawn, disabled, before), so it never posts and never puts a key in a URL (decision 208).
 
 export function ToolKeyBox({
   apiKey,
   plan,
+  reading,
   error,
-  aboveCap,
+  free,
 }: {
   apiKey: string | null;
-  /** What /v1/arbs said of the key's plan, once it answered. */
-  plan: KeyedView | undefined;
+  /** What the key's plan shows on this page ("every arb in real time"), once its answer came. */
+  plan: string | undefined;
+  /** What is read with the key meanwhile ("your plan’s arbs"). */
+  reading: string;
   error: KeyedFeedError | undefined;
-  /** The public feed's arbs above the free cap under this tab and the visitor's books. */
-  aboveCap: { count: number; edgePct: number } | undefined;
+  /**
+   * The free view's words before "See the plans". Give each text its own element with its own `key`: React then
+   * replaces one text by another rather than rewriting its text nodes in place, which the browser counts as those
+   * nodes moving (a layout shift; decision 175).
+   */
+  free: ReactNode;
 }) {
   const id = useId();
   const hydrated = useHydrated();
@@ -68,34 +68,33 @@ export function ToolKeyBox({
       // below moves when they change (decision 175).
       className="mt-3 rounded-lg border border-slate-800 bg-slate-900/60 px-3 py-2 text-sm text-slate-300 max-sm:min-h-[3.625rem]"
     >
+      {/* Each state its own keyed element: a key read after hydration replaces the prerendered free view's paragraph
+          rather than rewriting its text in place (decision 175). */}
       {apiKey ? (
-        <p>
-          With your key: {plan ? planViewText(plan) : 'reading your plan’s arbs…'}{' '}
-          {error && error.status !== 401 ? (
-            <span role="alert" className="text-amber-200">
-              {error.message}{' '}
-            </span>
-          ) : null}
-          <button type="button" className={link} onClick={() => keyStore.clear()}>
+        <p key="with-key">
+          {/* First and floated right: where it stands does not depend on the text beside it, which changes when the
+              plan's answer comes (decision 175). */}
+          <button
+            type="button"
+            className={`${link} float-right ml-2 h-5 leading-5`}
+            onClick={() => keyStore.clear()}
+          >
             Forget key
           </button>
+          With your key:{' '}
+          {plan ? <span key="plan">{plan}</span> : <span key="reading">reading {reading}…</span>}
+          {error && error.status !== 401 ? (
+            <span role="alert" className="text-amber-200">
+              {' '}
+              {error.message}
+            </span>
+          ) : null}
         </p>
       ) : (
-        <>
+        <Fragment key="free">
           <p>
-            <span data-testid="above-cap">
-              {/* Each text in its own span: React replaces the free text rather than rewriting its text nodes in place,
-                  which the browser counts as those nodes moving (a layout shift; decision 175). */}
-              {aboveCap && aboveCap.count > 0 ? (
-                <span key="above-cap">
-                  <strong className="font-semibold text-white">
-                    {aboveCap.count} more above {aboveCap.edgePct}%
-                  </strong>{' '}
-                  edge with a plan.{' '}
-                </span>
-              ) : (
-                <span key="free">Free: arbs up to {FREE_CAP}% edge in real time. </span>
-              )}
+            <span data-testid="free-view">
+              {free}
               <a className={link} href={`${ROUTES.pricing}#plan-free`}>
                 See the plans
               </a>
@@ -131,7 +130,7 @@ export function ToolKeyBox({
               </Button>
             </form>
           ) : null}
-        </>
+        </Fragment>
       )}
     </div>
   );
