@@ -18,12 +18,18 @@ const usualTick = fc.record({
 /** Anything a tick's columns can hold: any double for the odds (NaN, ±0, ±∞, fractions), any time, any state. */
 const anyTick = fc.record({
   atUs: fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
-  american: fc.oneof(fc.double(), fc.integer({ min: -400, max: 400 }), fc.constantFrom(-0, 0, 2 ** 40, -(2 ** 40))),
+  american: fc.oneof(
+    fc.double(),
+    fc.integer({ min: -400, max: 400 }),
+    fc.constantFrom(-0, 0, 2 ** 40, -(2 ** 40)),
+  ),
   decimal: fc.oneof(fc.double(), fc.constantFrom(1.909, 2.5, -0)),
   state: fc.constantFrom<TickStateCode>(0, 1, 2),
 });
 
-function columns(ticks: { atUs: number; american: number; decimal: number; state: TickStateCode }[]): TickColumns {
+function columns(
+  ticks: { atUs: number; american: number; decimal: number; state: TickStateCode }[],
+): TickColumns {
   return {
     atUs: ticks.map((tick) => tick.atUs),
     american: ticks.map((tick) => tick.american),
@@ -118,8 +124,14 @@ describe('price block codec', () => {
   });
 
   it('refuses columns of different lengths and a time that is not a non-negative safe integer', () => {
-    expect(() => encodeTicks({ atUs: [1], american: [], decimal: [1], state: [0] })).toThrow(/different lengths/);
-    expect(() => encodeTicks({ atUs: [1.5], american: [100], decimal: [2], state: [0] })).toThrow(/out of range/);
-    expect(() => encodeTicks({ atUs: [-1], american: [100], decimal: [2], state: [0] })).toThrow(/out of range/);
+    expect(() => encodeTicks({ atUs: [1], american: [], decimal: [1], state: [0] })).toThrow(
+      /different lengths/,
+    );
+    expect(() => encodeTicks({ atUs: [1.5], american: [100], decimal: [2], state: [0] })).toThrow(
+      /out of range/,
+    );
+    expect(() => encodeTicks({ atUs: [-1], american: [100], decimal: [2], state: [0] })).toThrow(
+      /out of range/,
+    );
   });
 });

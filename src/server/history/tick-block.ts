@@ -106,7 +106,8 @@ export function encodeTicks(ticks: TickColumns): Uint8Array {
     const base = Number.isSafeInteger(previousAmerican) ? previousAmerican : 0;
     let amMode: number;
     if (Object.is(am, previousAmerican)) amMode = AM_SAME;
-    else if (Number.isSafeInteger(am) && !Object.is(am, -0) && Math.abs(am - base) < 2 ** 31) amMode = AM_DELTA;
+    else if (Number.isSafeInteger(am) && !Object.is(am, -0) && Math.abs(am - base) < 2 ** 31)
+      amMode = AM_DELTA;
     else amMode = AM_FLOAT;
     const derived = derivedDecimal(am);
     let deMode: number;
@@ -148,7 +149,8 @@ export function decodeTicks(data: Uint8Array, firstUs: number): TickColumns {
     const deMode = (tag >> 4) & 0x03;
     if (deMode === DE_DERIVED) {
       const derived = derivedDecimal(american);
-      if (derived === null) throw new RangeError('price block: decimal odds derived from invalid American odds');
+      if (derived === null)
+        throw new RangeError('price block: decimal odds derived from invalid American odds');
       decimal = derived;
     } else if (deMode === DE_FLOAT) decimal = reader.float64();
     else if (deMode !== DE_SAME) throw new RangeError(`price block: decimal mode ${deMode}`);
