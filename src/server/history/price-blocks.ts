@@ -204,7 +204,6 @@ function keep(
 }
 
 const later = (a: StoredTick, b: StoredTick) => a.atUs > b.atUs;
-const earlier = (a: StoredTick, b: StoredTick) => a.atUs < b.atUs;
 
 /**
  * Per series, its last change strictly before `beforeUs` (unix µs; at all when null), and only an open one when
@@ -228,41 +227,32 @@ export async function lastTicksBefore(
   const fits = (tick: StoredTick) =>
     tick.atUs < boundOf.get(tick.seriesId)! && (!openOnly || tick.state === 0);
   const stateClause = openOnly ? 'AND p.state = 0' : '';
-  const [rows] = await db.query<{ rows: TickRow[] | string }>(
-    `SELECT coalesce(json_agg(json_build_array(s.id, t.at_us, t.american, t.decimal, t.state)), '[]') AS rows
-     FROM unnest($1::int4[], $2::int8[]) AS s(id, bound)
-     CROSS JOIN LATERAL (
-       SELECT (extract(epoch from p.at) * 1000000)::int8 AS at_us, p.american, p.decimal, p.state FROM price_ticks p
-       WHERE p.series_id = s.id AND p.at < timestamptz 'epoch' + s.bound * interval '1 microsecond' ${stateClause}
-       ORDER BY p.at DESC LIMIT 1
-     ) AS t`,
+  // The rows' last change and the last block starting before the bound, per series, in one statement; when only open
+  // changes count and a block has none, earlier blocks are read (further statements) while none is found.
+  const [first] = await db.query<{ rows: TickRow[] | string; blocks: BlockTuple[] | string }>(
+    `SELECT
+       (SELECT coalesce(json_agg(json_build_array(s.id, t.at_us, t.american, t.decimal, t.state)), '[]')
+        FROM unnest($1::int4[], $2::int8[]) AS s(id, bound)
+        CROSS JOIN LATERAL (
+          SELECT (extract(epoch from p.at) * 1000000)::int8 AS at_us, p.american, p.decimal, p.state
+          FROM price_ticks p
+          WHERE p.series_id = s.id AND p.at < timestamptz 'epoch' + s.bound * interval '1 microsecond' ${stateClause}
+          ORDER BY p.at DESC LIMIT 1
+        ) AS t) AS rows,
+       (${LAST_BLOCKS_SQL}) AS blocks`,
     [[...seriesIds], bounds],
   );
-  for (const row of json(rows!.rows)) keep(found, rowTick(row), later);
+  for (const row of json(first!.rows)) keep(found, rowTick(row), later);
   for (const id of boundOf.keys()) {
     const block = open?.get(id);
     if (block) for (const tick of openTicks(block)) if (fits(tick)) keep(found, tick, later);
   }
-  // Stored blocks, newest first: the last block starting before the bound holds the series' last change before it
-  // (its first change, at least); when only open changes count, earlier blocks are read while none is found.
-  let pending = [...boundOf.keys()];
-  let below = new Map<number, number>(pending.map((id) => [id, boundOf.get(id)!]));
-  while (pending.length > 0) {
-    const [blocks] = await db.query<{ rows: BlockTuple[] | string }>(
-      `SELECT coalesce(json_agg(${BLOCK_TUPLE}), '[]') AS rows
-       FROM unnest($1::int4[], $2::int8[]) AS s(id, bound)
-       CROSS JOIN LATERAL (
-         SELECT p.series_id, p.first_at, p.data FROM price_blocks p
-         WHERE p.series_id = s.id AND p.first_at < timestamptz 'epoch' + s.bound * interval '1 microsecond'
-         ORDER BY p.first_at DESC LIMIT 1
-       ) AS b`,
-      [pending, pending.map((id) => below.get(id)!)],
-    );
+  let tuples = json(first!.blocks);
+  for (;;) {
     const next = new Map<number, number>();
-    for (const tuple of json(blocks!.rows)) {
-      const ticks = ticksOf(tuple);
+    for (const tuple of tuples) {
       let hit = false;
-      for (const tick of ticks) {
+      for (const tick of ticksOf(tuple)) {
         if (fits(tick)) {
           keep(found, tick, later);
           hit = true;
@@ -273,59 +263,197 @@ export async function lastTicksBefore(
       const held = found.get(tuple[0]);
       if (!hit && openOnly && !(held && held.atUs > Number(tuple[1]))) next.set(tuple[0], Number(tuple[1]));
     }
-    pending = [...next.keys()];
-    below = next;
+    if (next.size === 0) break;
+    const [more] = await db.query<{ blocks: BlockTuple[] | string }>(
+      `SELECT (${LAST_BLOCKS_SQL}) AS blocks`,
+      [[...next.keys()], [...next.values()]],
+    );
+    tuples = json(more!.blocks);
   }
   return found;
 }
 
-/** Per series, its first change at or after `fromUs` (unix µs): from the rows, the stored and the open blocks. */
-export async function firstTicksFrom(
+/**
+ * The first change of any of the series at or after `fromUs` (unix µs), or null: from the rows, the stored and the
+ * open blocks, in one statement. A block starting at or after it starts with its `first_at` (no decoding); only a
+ * block that starts before it and ends at or after it is decoded.
+ */
+export async function firstChangeFrom(
   db: SqlRunner,
   open: OpenBlocks | null,
   seriesIds: readonly number[],
   fromUs: number,
-): Promise<Map<number, StoredTick>> {
-  const found = new Map<number, StoredTick>();
-  if (seriesIds.length === 0) return found;
-  const [rows] = await db.query<{ rows: TickRow[] | string }>(
-    `SELECT coalesce(json_agg(json_build_array(s.id, t.at_us, t.american, t.decimal, t.state)), '[]') AS rows
-     FROM unnest($1::int4[]) AS s(id)
-     CROSS JOIN LATERAL (
-       SELECT (extract(epoch from p.at) * 1000000)::int8 AS at_us, p.american, p.decimal, p.state FROM price_ticks p
-       WHERE p.series_id = s.id AND p.at >= ${US(2)} ORDER BY p.at LIMIT 1
-     ) AS t`,
+): Promise<number | null> {
+  if (seriesIds.length === 0) return null;
+  const [row] = await db.query<{
+    rows: string | null;
+    blocks: string | null;
+    straddling: BlockTuple[] | string;
+  }>(
+    `WITH s AS (SELECT DISTINCT id FROM unnest($1::int4[]) AS s(id))
+     SELECT ${NEXT_CHANGE_SQL('s', 2)}`,
     [[...seriesIds], fromUs],
   );
-  for (const row of json(rows!.rows)) keep(found, rowTick(row), earlier);
-  // The block that starts before `fromUs` and ends at or after it, and the first block starting at or after it.
-  const [blocks] = await db.query<{ rows: BlockTuple[] | string }>(
-    `SELECT coalesce(json_agg(${BLOCK_TUPLE}), '[]') AS rows FROM (
-       SELECT b.* FROM unnest($1::int4[]) AS s(id)
-       CROSS JOIN LATERAL (
-         SELECT p.series_id, p.first_at, p.data FROM price_blocks p
-         WHERE p.series_id = s.id AND p.first_at < ${US(2)} AND p.last_at >= ${US(2)}
-         ORDER BY p.first_at DESC LIMIT 1
-       ) AS b
-       UNION ALL
-       SELECT b.* FROM unnest($1::int4[]) AS s(id)
-       CROSS JOIN LATERAL (
-         SELECT p.series_id, p.first_at, p.data FROM price_blocks p
-         WHERE p.series_id = s.id AND p.first_at >= ${US(2)}
-         ORDER BY p.first_at LIMIT 1
-       ) AS b
-     ) AS b`,
-    [[...seriesIds], fromUs],
-  );
-  for (const tuple of json(blocks!.rows)) {
-    for (const tick of ticksOf(tuple)) if (tick.atUs >= fromUs) keep(found, tick, earlier);
-  }
-  for (const id of seriesIds) {
-    const block = open?.get(id);
-    if (block) for (const tick of openTicks(block)) if (tick.atUs >= fromUs) keep(found, tick, earlier);
-  }
-  return found;
+  return earliestOf(row!, open, seriesIds, fromUs);
 }
+
+/** What NEXT_CHANGE_SQL's three columns and the open blocks say: the earliest change at or after `fromUs`. */
+function earliestOf(
+  row: { rows: string | null; blocks: string | null; straddling: BlockTuple[] | string },
+  open: OpenBlocks | null,
+  seriesIds: Iterable<number>,
+  fromUs: number,
+): number | null {
+  let first = Infinity;
+  if (row.rows !== null) first = Math.min(first, Number(row.rows));
+  if (row.blocks !== null) first = Math.min(first, Number(row.blocks));
+  for (const tuple of json(row.straddling)) {
+    for (const tick of ticksOf(tuple)) if (tick.atUs >= fromUs && tick.atUs < first) first = tick.atUs;
+  }
+  if (open && open.size > 0) {
+    for (const id of seriesIds) {
+      const block = open.get(id);
+      if (block) for (const us of block.atUs) if (us >= fromUs && us < first) first = us;
+    }
+  }
+  return first === Infinity ? null : first;
+}
+
+/** The same, latest change strictly before `beforeUs` (LAST_CHANGE_SQL's columns). */
+function latestOf(
+  row: { prev_rows: string | null; prev_blocks: string | null; prev_straddling: BlockTuple[] | string },
+  open: OpenBlocks | null,
+  seriesIds: Iterable<number>,
+  beforeUs: number,
+): number | null {
+  let last = -Infinity;
+  if (row.prev_rows !== null) last = Math.max(last, Number(row.prev_rows));
+  if (row.prev_blocks !== null) last = Math.max(last, Number(row.prev_blocks));
+  for (const tuple of json(row.prev_straddling)) {
+    for (const tick of ticksOf(tuple)) if (tick.atUs < beforeUs && tick.atUs > last) last = tick.atUs;
+  }
+  if (open && open.size > 0) {
+    for (const id of seriesIds) {
+      const block = open.get(id);
+      if (block) for (const us of block.atUs) if (us < beforeUs && us > last) last = us;
+    }
+  }
+  return last === -Infinity ? null : last;
+}
+
+/**
+ * Over one event's series in key order (at most `limit`, after the key `after`): the latest change strictly before
+ * `atUs` and the earliest at or after `nextUs` (unix µs), with the page's size and last key: one statement, as the
+ * rows' `changesAround` (service.ts) is, blocks decoded only where they straddle an instant.
+ */
+export async function changesAroundPage(
+  db: SqlRunner,
+  open: OpenBlocks | null,
+  eventId: string,
+  atUs: number,
+  nextUs: number,
+  after: { marketKey: string; outcome: string; book: string } | undefined,
+  limit: number,
+): Promise<{
+  previous: number | null;
+  next: number | null;
+  count: number;
+  last: { marketKey: string; outcome: string; book: string } | null;
+}> {
+  const [row] = await db.query<{
+    count: number;
+    ids: number[] | string;
+    market_key: string | null;
+    outcome: string | null;
+    book: string | null;
+    rows: string | null;
+    blocks: string | null;
+    straddling: BlockTuple[] | string;
+    prev_rows: string | null;
+    prev_blocks: string | null;
+    prev_straddling: BlockTuple[] | string;
+  }>(
+    `WITH s AS MATERIALIZED (
+       SELECT id, market_key, outcome, book FROM history_series
+       WHERE event_id = $1 AND (market_key, outcome, book) > ($4, $5, $6)
+       ORDER BY market_key, outcome, book LIMIT $7),
+     last AS (SELECT market_key, outcome, book FROM s ORDER BY market_key DESC, outcome DESC, book DESC LIMIT 1)
+     SELECT
+       (SELECT count(*) FROM s)::int AS count,
+       -- The page's ids only when changes wait in open blocks (they are looked at in memory).
+       (SELECT coalesce(json_agg(id), '[]') FROM s WHERE $8) AS ids,
+       (SELECT market_key FROM last) AS market_key,
+       (SELECT outcome FROM last) AS outcome,
+       (SELECT book FROM last) AS book,
+       ${LAST_CHANGE_SQL('s', 2)},
+       ${NEXT_CHANGE_SQL('s', 3)}`,
+    [
+      eventId,
+      atUs,
+      nextUs,
+      after?.marketKey ?? '',
+      after?.outcome ?? '',
+      after?.book ?? '',
+      limit,
+      open !== null && open.size > 0,
+    ],
+  );
+  const ids = json(row!.ids);
+  return {
+    previous: latestOf(row!, open, ids, atUs),
+    next: earliestOf(row!, open, ids, nextUs),
+    count: row!.count,
+    last:
+      row!.market_key === null
+        ? null
+        : { marketKey: row!.market_key, outcome: row!.outcome!, book: row!.book! },
+  };
+}
+
+/** Times as exact µs text. */
+const US_TEXT = (expression: string) => `(extract(epoch from ${expression}) * 1000000)::int8::text`;
+
+/**
+ * Columns `rows`, `blocks` and `straddling` over the series of the CTE `s`: the rows' earliest change at or after the
+ * µs parameter $n, the earliest first change of the blocks starting at or after it, and the blocks starting before it
+ * and ending at or after it (to decode).
+ */
+const NEXT_CHANGE_SQL = (s: string, n: number) => `
+  (SELECT ${US_TEXT('min(t.at)')} FROM ${s} CROSS JOIN LATERAL (
+     SELECT p.at FROM price_ticks p WHERE p.series_id = ${s}.id AND p.at >= ${US(n)} ORDER BY p.at LIMIT 1) AS t) AS rows,
+  (SELECT ${US_TEXT('min(b.first_at)')} FROM ${s} CROSS JOIN LATERAL (
+     SELECT p.first_at FROM price_blocks p WHERE p.series_id = ${s}.id AND p.first_at >= ${US(n)}
+     ORDER BY p.first_at LIMIT 1) AS b) AS blocks,
+  (SELECT coalesce(json_agg(${BLOCK_TUPLE}), '[]') FROM ${s} CROSS JOIN LATERAL (
+     SELECT p.series_id, p.first_at, p.last_at, p.data FROM price_blocks p
+     WHERE p.series_id = ${s}.id AND p.first_at < ${US(n)} ORDER BY p.first_at DESC LIMIT 1) AS b
+   WHERE b.last_at >= ${US(n)}) AS straddling`;
+
+/**
+ * Columns `prev_rows`, `prev_blocks` and `prev_straddling`: the rows' latest change strictly before the µs parameter
+ * $n; of each series' last block starting before it, the latest `last_at` among those ending before it (their last
+ * change); and those ending at or after it (to decode).
+ */
+const LAST_CHANGE_SQL = (s: string, n: number) => `
+  (SELECT ${US_TEXT('max(t.at)')} FROM ${s} CROSS JOIN LATERAL (
+     SELECT p.at FROM price_ticks p WHERE p.series_id = ${s}.id AND p.at < ${US(n)} ORDER BY p.at DESC LIMIT 1) AS t)
+     AS prev_rows,
+  (SELECT ${US_TEXT('max(b.last_at)')} FROM ${s} CROSS JOIN LATERAL (
+     SELECT p.last_at FROM price_blocks p WHERE p.series_id = ${s}.id AND p.first_at < ${US(n)}
+     ORDER BY p.first_at DESC LIMIT 1) AS b WHERE b.last_at < ${US(n)}) AS prev_blocks,
+  (SELECT coalesce(json_agg(${BLOCK_TUPLE}), '[]') FROM ${s} CROSS JOIN LATERAL (
+     SELECT p.series_id, p.first_at, p.last_at, p.data FROM price_blocks p
+     WHERE p.series_id = ${s}.id AND p.first_at < ${US(n)} ORDER BY p.first_at DESC LIMIT 1) AS b
+   WHERE b.last_at >= ${US(n)}) AS prev_straddling`;
+
+/** Per (series, bound) of $1 and $2: the last block starting before the bound, as BLOCK_TUPLEs. */
+const LAST_BLOCKS_SQL = `SELECT coalesce(json_agg(${BLOCK_TUPLE}), '[]')
+  FROM unnest($1::int4[], $2::int8[]) AS s(id, bound)
+  CROSS JOIN LATERAL (
+    SELECT p.series_id, p.first_at, p.data FROM price_blocks p
+    WHERE p.series_id = s.id AND p.first_at < timestamptz 'epoch' + s.bound * interval '1 microsecond'
+    ORDER BY p.first_at DESC LIMIT 1
+  ) AS b`;
 
 /**
  * The changes of the series in [fromUs, toUs) (unix µs), ordered by series then time, after the cursor (series id,

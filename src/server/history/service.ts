@@ -1,7 +1,13 @@
 import type { Team } from '#domain/markets.ts';
 import { normalizePlayerName } from '#domain/player-matching.ts';
 import type { Tick } from '#domain/history.ts';
-import { firstTicksFrom, lastTicksBefore, ticksBetween, type StoredTick } from './price-blocks.ts';
+import {
+  changesAroundPage,
+  firstChangeFrom,
+  lastTicksBefore,
+  ticksBetween,
+  type StoredTick,
+} from './price-blocks.ts';
 import type { HistoryRecorder } from './recorder.ts';
 import type { SqlClient } from './sql-client.ts';
 import type { HistoryFence, HistoryWriter } from './writer.ts';
@@ -576,36 +582,30 @@ export class HistoryService {
 
   /** Blocks: the first change of any of the series at or after `fromUs` (unix µs), in ms as the row reads give it. */
   private async firstChangeFrom(seriesIds: readonly number[], fromUs: number): Promise<number | null> {
-    const found = await firstTicksFrom(this.db, this.writer.openBlocks, seriesIds, fromUs);
-    let first: number | null = null;
-    for (const tick of found.values()) if (first === null || tick.atUs < first) first = tick.atUs;
+    const first = await firstChangeFrom(this.db, this.writer.openBlocks, seriesIds, fromUs);
     return first === null ? null : roundedMs(first);
   }
 
-  /** `changesAround` over rows and blocks: the page of series, then their changes either side of `at`. */
+  /** `changesAround` over rows and blocks, in one statement (price-blocks.ts). */
   private async changesAroundBlocks(
     eventId: string,
     at: number,
     after: SeriesKey | undefined,
     limit: number,
   ): Promise<{ previous: number | null; next: number | null; count: number; last: SeriesKey | null }> {
-    const page = await this.db.query<{ id: number; market_key: string; outcome: string; book: string }>(
-      `SELECT id, market_key, outcome, book FROM history_series
-       WHERE event_id = $1 AND (market_key, outcome, book) > ($2, $3, $4)
-       ORDER BY market_key, outcome, book LIMIT $5`,
-      [eventId, after?.marketKey ?? '', after?.outcome ?? '', after?.book ?? '', limit],
+    const around = await changesAroundPage(
+      this.db,
+      this.writer.openBlocks,
+      eventId,
+      at * 1000,
+      (at + 1) * 1000,
+      after,
+      limit,
     );
-    const ids = page.map((row) => row.id);
-    let previous: number | null = null;
-    for (const tick of (await lastTicksBefore(this.db, this.writer.openBlocks, ids, at * 1000)).values()) {
-      if (previous === null || tick.atUs > previous) previous = tick.atUs;
-    }
-    const last = page.at(-1);
     return {
-      previous: previous === null ? null : Math.floor(previous / 1000),
-      next: await this.firstChangeFrom(ids, (at + 1) * 1000),
-      count: page.length,
-      last: last ? { marketKey: last.market_key, outcome: last.outcome, book: last.book } : null,
+      ...around,
+      previous: around.previous === null ? null : Math.floor(around.previous / 1000),
+      next: around.next === null ? null : roundedMs(around.next),
     };
   }
 
