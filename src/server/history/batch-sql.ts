@@ -1,6 +1,5 @@
 import { checkFence, fenceOf, firstChange, inheritFence, setFenceUpTo } from './history-fence.ts';
 import {
-  BLOCK_WINDOW_MS,
   insertBlocks,
   lastTicksBefore,
   type OpenBlocks,
@@ -88,8 +87,10 @@ export class BatchWriter {
     let takeover: { from: number; to: number } | null = null;
     const closing = closings && batch.upTo - this.lastClosingCheck >= CLOSING_CHECK_MS;
     const gaps = this.gaps.take();
-    const sealing = this.open !== null && (this.sealAll || batch.upTo - this.lastSealCheck >= SEAL_CHECK_MS);
-    const sealAll = this.sealAll;
+    // Under a fence (window 0) every batch writes all its blocks; otherwise those a window old, once a second.
+    const requested = this.sealAll;
+    const sealAll = requested || this.open?.windowMs === 0;
+    const sealing = this.open !== null && (sealAll || batch.upTo - this.lastSealCheck >= SEAL_CHECK_MS);
     try {
       await this.db.transaction(async (tx) => {
         if (fence) takeover = await checkFence(tx, fence, batch);
@@ -123,7 +124,7 @@ export class BatchWriter {
     }
     this.open?.commit();
     if (sealing) this.lastSealCheck = batch.upTo;
-    if (sealAll) this.sealAll = false;
+    if (requested) this.sealAll = false;
     this.counters.refusedRows += tally.refused;
     this.counters.droppedChanges += tally.unresolved;
     this.counters.unchangedSkipped += tally.unchanged;
@@ -485,7 +486,7 @@ export class BatchWriter {
       );
       if (full) sealed.push(full);
     }
-    if (sealBefore !== null) sealed.push(...open.sealOlder((sealBefore - BLOCK_WINDOW_MS) * 1000));
+    if (sealBefore !== null) sealed.push(...open.sealOlder((sealBefore - open.windowMs) * 1000));
     if (sealed.length > 0) await insertBlocks(tx, sealed);
   }
 

@@ -54,6 +54,11 @@ export function sealBlock(block: OpenBlock): SealedBlock {
  */
 export class OpenBlocks {
   private readonly blocks = new Map<number, OpenBlock>();
+  /**
+   * How long a block stays open (ms): BLOCK_WINDOW_MS, or 0 under a leader's fence (ROLE=ingest), where every batch
+   * writes its blocks so that the cluster's readers and a next leader see each change as soon as rows would show it.
+   */
+  windowMs = BLOCK_WINDOW_MS;
   private journal: (() => void)[] = [];
 
   get size(): number {

@@ -125,6 +125,9 @@ export class HistoryWriter {
    */
   lead(fence: HistoryFence): void {
     this.fence = fence;
+    // Blocks format under a fence: each batch writes its blocks (decision 240: api instances and a next leader read
+    // only what is written).
+    if (this.openBlocks) this.openBlocks.windowMs = 0;
     this.stats_.fence = fence;
   }
 
