@@ -263,6 +263,16 @@ export const ConfigSchema = z.object({
       .default('true')
       .transform((value) => value === 'true'),
   ),
+  /**
+   * Odds history: how price changes are stored (decision 240). `rows`: one price_ticks row per change (~89-260 bytes
+   * a change). `blocks`: a series' changes over up to a minute as one price_blocks row of delta-encoded columns (~15-
+   * 22 bytes a change, far fewer inserts). Reads answer alike either way and read both tables: a switch keeps what was
+   * written before it readable.
+   */
+  HISTORY_FORMAT: z.preprocess(
+    emptyToUndefined,
+    z.enum(['rows', 'blocks'], { message: 'must be rows or blocks' }).default('rows'),
+  ),
   /** Odds history: how often gathered changes are handed to the writer (ms). */
   HISTORY_FLUSH_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).max(60_000).default(250)),
   /** Paid API: streams a key may open per minute; each open may cost a snapshot (decision 087). */

@@ -1,5 +1,12 @@
-import { checkFence, fenceOf, firstChange, inheritFence } from './history-fence.ts';
-import type { HistoryBatch, SeriesKey } from './recorder.ts';
+import { checkFence, fenceOf, firstChange, inheritFence, setFenceUpTo } from './history-fence.ts';
+import {
+  insertBlocks,
+  lastTicksBefore,
+  type OpenBlocks,
+  type SealedBlock,
+  type StoredTick,
+} from './price-blocks.ts';
+import type { HistoryBatch, SeriesKey, TickStateCode } from './recorder.ts';
 import type { SqlClient, SqlRunner } from './sql-client.ts';
 import type { Gap, PendingGaps } from './write-queue.ts';
 import type { WriterLog } from './writer.ts';
@@ -20,6 +27,8 @@ import type { WriterLog } from './writer.ts';
 export const MAX_ROWS_PER_STATEMENT = 500;
 
 const CLOSING_CHECK_MS = 1_000;
+/** How often the open blocks are looked over for those past the window (blocks format). */
+const SEAL_CHECK_MS = 1_000;
 
 /** What writing batches counts (in the writer's stats, /readyz). */
 export interface BatchCounters {
@@ -50,6 +59,9 @@ export class BatchWriter {
   /** Keys of series the database refused: their later ticks are counted as refused too (pruned like `seriesIds`). */
   private readonly refusedSeries = new Set<string>();
   private lastClosingCheck = 0;
+  private lastSealCheck = 0;
+  /** Blocks format: seal every open block in the next transaction (shutdown). */
+  private sealAll = false;
 
   constructor(
     private readonly db: SqlClient,
@@ -57,7 +69,14 @@ export class BatchWriter {
     private readonly gaps: PendingGaps,
     private readonly counters: BatchCounters,
     private readonly log: WriterLog,
+    /** Blocks format (decision 240): the series' open blocks; null: a row per change (price_ticks). */
+    private readonly open: OpenBlocks | null = null,
   ) {}
+
+  /** Blocks format: the next batch written also writes every open block (shutdown: nothing stays in memory). */
+  sealEverything(): void {
+    this.sealAll = true;
+  }
 
   /** Writes a batch in one transaction; `closings`: false for a part of a batch that more parts follow. */
   async write(batch: HistoryBatch, closings = true): Promise<void> {
@@ -68,19 +87,44 @@ export class BatchWriter {
     let takeover: { from: number; to: number } | null = null;
     const closing = closings && batch.upTo - this.lastClosingCheck >= CLOSING_CHECK_MS;
     const gaps = this.gaps.take();
+    // Under a fence (window 0) every batch writes all its blocks; otherwise those a window old, once a second.
+    const requested = this.sealAll;
+    const sealAll = requested || this.open?.windowMs === 0;
+    const sealing = this.open !== null && (sealAll || batch.upTo - this.lastSealCheck >= SEAL_CHECK_MS);
     try {
       await this.db.transaction(async (tx) => {
         if (fence) takeover = await checkFence(tx, fence, batch);
         if (gaps.length > 0) await this.writeGaps(tx, gaps);
         if (batch.events.length > 0) await this.writeEvents(tx, batch);
         await this.writeSeries(tx, batch, added);
-        if (batch.ticks.key.length > 0) await this.writeTicks(tx, batch, added, tally);
-        if (closing) await this.takeClosings(tx, batch.upTo);
+        if (this.open) {
+          await this.writeBlocks(
+            tx,
+            this.open,
+            batch,
+            added,
+            tally,
+            sealing ? (sealAll ? Infinity : batch.upTo) : null,
+          );
+          if (closing) await this.takeClosingsFromBlocks(tx, this.open, batch.upTo);
+          // The history is complete up to just before the earliest change still in memory (a new leader's gap).
+          const earliest = this.open.earliestUs();
+          if (fence && earliest !== null) {
+            await setFenceUpTo(tx, fence, Math.min(batch.upTo, Math.floor(earliest / 1000) - 1));
+          }
+        } else {
+          if (batch.ticks.key.length > 0) await this.writeTicks(tx, batch, added, tally);
+          if (closing) await this.takeClosings(tx, batch.upTo);
+        }
       });
     } catch (error) {
+      this.open?.rollback();
       this.gaps.giveBack(gaps);
       throw error;
     }
+    this.open?.commit();
+    if (sealing) this.lastSealCheck = batch.upTo;
+    if (requested) this.sealAll = false;
     this.counters.refusedRows += tally.refused;
     this.counters.droppedChanges += tally.unresolved;
     this.counters.unchangedSkipped += tally.unchanged;
@@ -371,6 +415,130 @@ export class BatchWriter {
       const rows = Math.min(to, first.ids.length) - from;
       tally.unchanged += rows - Number(written?.n ?? rows);
     }
+  }
+
+  /**
+   * Blocks format: the batch's ticks go to their series' open blocks (first sights that repeat the series' last stored
+   * change are skipped, as in `writeTicks`); blocks full, of another day, or (when `sealBefore` is given) whose first
+   * change is a window older than it, are written as price_blocks rows.
+   */
+  private async writeBlocks(
+    tx: SqlRunner,
+    open: OpenBlocks,
+    batch: HistoryBatch,
+    added: Map<string, number>,
+    tally: TickTally,
+    sealBefore: number | null,
+  ): Promise<void> {
+    const { key, atUs, american, decimal, state } = batch.ticks;
+    const fresh = new Set(batch.fresh);
+    const ids: number[] = [];
+    for (let index = 0; index < key.length; index += 1) {
+      const series = added.get(key[index]!) ?? this.seriesIds.get(key[index]!);
+      if (series === undefined) {
+        if (this.refusedSeries.has(key[index]!)) tally.refused += 1;
+        else tally.unresolved += 1;
+        ids.push(-1);
+        continue;
+      }
+      // Never given by the recorder; a block could not hold it (a time is a whole, non-negative microsecond).
+      if (!Number.isSafeInteger(atUs[index]) || atUs[index]! < 0) {
+        tally.refused += 1;
+        ids.push(-1);
+        continue;
+      }
+      ids.push(idOf(series));
+    }
+    // First sights: the series' last change at or before them, wherever it is stored (one probe per series).
+    const firstSights = batch.fresh.filter((index) => ids[index]! >= 0);
+    let lastStored = new Map<number, StoredTick>();
+    if (firstSights.length > 0) {
+      lastStored = await lastTicksBefore(
+        tx,
+        open,
+        firstSights.map((index) => ids[index]!),
+        firstSights.map((index) => atUs[index]! + 1),
+      );
+    }
+    const sealed: SealedBlock[] = [];
+    for (let index = 0; index < key.length; index += 1) {
+      const id = ids[index]!;
+      if (id < 0) continue;
+      if (fresh.has(index)) {
+        const last = lastStored.get(id);
+        if (
+          last &&
+          last.atUs <= atUs[index]! &&
+          last.american === american[index] &&
+          last.decimal === decimal[index] &&
+          last.state === state[index]
+        ) {
+          tally.unchanged += 1;
+          continue;
+        }
+      }
+      const full = open.append(
+        id,
+        atUs[index]!,
+        american[index]!,
+        decimal[index]!,
+        state[index] as TickStateCode,
+      );
+      if (full) sealed.push(full);
+    }
+    if (sealBefore !== null) sealed.push(...open.sealOlder((sealBefore - open.windowMs) * 1000));
+    if (sealed.length > 0) await insertBlocks(tx, sealed);
+  }
+
+  /**
+   * Blocks format: closing lines of events whose start has passed, as `takeClosings` takes them (per series, the last
+   * open price at or before the start), read from the rows, the stored blocks and the open blocks.
+   */
+  private async takeClosingsFromBlocks(tx: SqlRunner, open: OpenBlocks, upTo: number): Promise<void> {
+    const due = await tx.query<{ event_id: string }>(
+      `SELECT event_id FROM history_events WHERE closed_at IS NULL AND starts_at <= to_timestamp($1 / 1000.0)`,
+      [upTo],
+    );
+    if (due.length === 0) return;
+    const events = due.map((row) => row.event_id);
+    await tx.query(
+      `UPDATE history_series SET closing_at = NULL, closing_american = NULL, closing_decimal = NULL
+       WHERE event_id = ANY($1::text[]) AND closing_at IS NOT NULL`,
+      [events],
+    );
+    const series = await tx.query<{ id: number; starts_us: string }>(
+      `SELECT x.id, (extract(epoch from e.starts_at) * 1000000)::int8::text AS starts_us
+       FROM history_series x JOIN history_events e ON e.event_id = x.event_id
+       WHERE e.event_id = ANY($1::text[])`,
+      [events],
+    );
+    const closing = await lastTicksBefore(
+      tx,
+      open,
+      series.map((row) => row.id),
+      series.map((row) => Number(row.starts_us) + 1),
+      true,
+    );
+    const ticks = [...closing.values()];
+    for (let from = 0; from < ticks.length; from += MAX_ROWS_PER_STATEMENT) {
+      const rows = ticks.slice(from, from + MAX_ROWS_PER_STATEMENT);
+      await tx.query(
+        `UPDATE history_series s SET closing_at = timestamptz 'epoch' + r.a * interval '1 microsecond',
+                closing_american = r.am, closing_decimal = r.de
+         FROM unnest($1::int4[], $2::int8[], $3::float8[], $4::float8[]) AS r(id, a, am, de)
+         WHERE s.id = r.id`,
+        [
+          rows.map((tick) => tick.seriesId),
+          rows.map((tick) => tick.atUs),
+          rows.map((tick) => tick.american),
+          rows.map((tick) => tick.decimal),
+        ],
+      );
+    }
+    await tx.query(
+      `UPDATE history_events SET closed_at = to_timestamp($2 / 1000.0) WHERE event_id = ANY($1::text[])`,
+      [events, upTo],
+    );
   }
 
   /**

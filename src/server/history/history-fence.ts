@@ -95,3 +95,15 @@ export async function checkFence(
   );
   return gap;
 }
+
+/**
+ * Inside the batch's transaction, after `checkFence` locked the row: the history is complete up to `upTo` (unix ms)
+ * and no further. The writer in blocks holds changes in memory until their block is written (decision 240): its
+ * `upTo` is then just before the earliest of them, so that a new leader's takeover gap covers what it never wrote.
+ */
+export async function setFenceUpTo(tx: SqlRunner, fence: HistoryFence, upTo: number): Promise<void> {
+  await tx.query(`UPDATE history_fence SET up_to = to_timestamp($2 / 1000.0) WHERE id = 1 AND token = $1`, [
+    fence.token,
+    upTo,
+  ]);
+}

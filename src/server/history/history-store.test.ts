@@ -21,6 +21,9 @@ function durableStorage(): Record<string, string> {
     : { PGLITE_DIR: path.join(mkdtempSync(path.join(tmpdir(), 'sharpline-history-')), 'db') };
 }
 
+/** Storage formats (decision 240): the restart, first-sight and retention tests run on both. */
+const FORMATS = ['rows', 'blocks'] as const;
+
 const clock = virtualClock(Date.UTC(2026, 10, 22, 12));
 let app: FastifyInstance;
 let board: HandBoard;
@@ -299,67 +302,75 @@ describe('player props in the odds history (issue 15)', () => {
 });
 
 describe('odds history across a restart', () => {
-  it('a restarted server on the same database keeps the ticks, the opening line, and adds to them', async () => {
-    const config = trialTestConfig(durableStorage());
-    const restartClock = virtualClock(Date.UTC(2026, 10, 22, 18));
-    let first = await buildTestApp({ config, now: restartClock.now });
-    await first.ready();
-    let hand = new HandBoard(first, restartClock, 'rs');
-    const event = hand.addEvent();
-    hand.price(event, 'fanduel', 'spread', 'home', -110, { point: -3.5 });
-    restartClock.advance(1_000);
-    hand.price(event, 'fanduel', 'spread', 'home', -105, { point: -3.5 });
-    await first.close(); // the close writes what was gathered
+  for (const format of FORMATS) {
+    it(`a restarted server on the same database keeps the ticks, the opening line, and adds to them (HISTORY_FORMAT=${format})`, async () => {
+      const config = trialTestConfig({ ...durableStorage(), HISTORY_FORMAT: format });
+      const restartClock = virtualClock(Date.UTC(2026, 10, 22, 18));
+      let first = await buildTestApp({ config, now: restartClock.now });
+      await first.ready();
+      let hand = new HandBoard(first, restartClock, 'rs');
+      const event = hand.addEvent();
+      hand.price(event, 'fanduel', 'spread', 'home', -110, { point: -3.5 });
+      restartClock.advance(1_000);
+      hand.price(event, 'fanduel', 'spread', 'home', -105, { point: -3.5 });
+      await first.close(); // the close writes what was gathered
 
-    first = await buildTestApp({ config, now: restartClock.now });
-    await first.ready();
-    hand = new HandBoard(first, restartClock, 'rs');
-    // The source announces the same fixture again after the restart.
-    const again = hand.addEvent({ startsInMs: event.startsAt - restartClock.now() });
-    expect(again.id).toBe(event.id);
-    restartClock.advance(1_000);
-    hand.price(again, 'fanduel', 'spread', 'home', -102, { point: -3.5 });
-    await hand.flush();
-    const series = await first.history.series(event.id);
-    expect(series).toHaveLength(1);
-    expect(series[0]!.opening).toMatchObject({ american: -110 });
-    const ticks = await first.history.ticks([series[0]!.id], { from: 0, to: restartClock.now(), limit: 10 });
-    expect(ticks.map((tick) => tick.american)).toEqual([-110, -105, -102]);
-    await first.close();
-  });
+      first = await buildTestApp({ config, now: restartClock.now });
+      await first.ready();
+      hand = new HandBoard(first, restartClock, 'rs');
+      // The source announces the same fixture again after the restart.
+      const again = hand.addEvent({ startsInMs: event.startsAt - restartClock.now() });
+      expect(again.id).toBe(event.id);
+      restartClock.advance(1_000);
+      hand.price(again, 'fanduel', 'spread', 'home', -102, { point: -3.5 });
+      await hand.flush();
+      const series = await first.history.series(event.id);
+      expect(series).toHaveLength(1);
+      expect(series[0]!.opening).toMatchObject({ american: -110 });
+      const ticks = await first.history.ticks([series[0]!.id], {
+        from: 0,
+        to: restartClock.now(),
+        limit: 10,
+      });
+      expect(ticks.map((tick) => tick.american)).toEqual([-110, -105, -102]);
+      await first.close();
+    });
+  }
 });
 
 describe('odds history when the engine starts over (a restart, a leadership change)', () => {
-  it('a price seen again unchanged after a restart writes no tick; a changed one does', async () => {
-    const config = trialTestConfig(durableStorage());
-    const again = virtualClock(Date.UTC(2026, 10, 22, 19));
-    let server = await buildTestApp({ config, now: again.now });
-    await server.ready();
-    let hand = new HandBoard(server, again, 'ru');
-    const event = hand.addEvent();
-    hand.price(event, 'fanduel', 'moneyline', 'home', -110);
-    hand.price(event, 'fanduel', 'moneyline', 'away', -110);
-    await server.close();
+  for (const format of FORMATS) {
+    it(`a price seen again unchanged after a restart writes no tick; a changed one does (HISTORY_FORMAT=${format})`, async () => {
+      const config = trialTestConfig({ ...durableStorage(), HISTORY_FORMAT: format });
+      const again = virtualClock(Date.UTC(2026, 10, 22, 19));
+      let server = await buildTestApp({ config, now: again.now });
+      await server.ready();
+      let hand = new HandBoard(server, again, 'ru');
+      const event = hand.addEvent();
+      hand.price(event, 'fanduel', 'moneyline', 'home', -110);
+      hand.price(event, 'fanduel', 'moneyline', 'away', -110);
+      await server.close();
 
-    again.advance(5_000);
-    server = await buildTestApp({ config, now: again.now });
-    await server.ready();
-    hand = new HandBoard(server, again, 'ru');
-    const same = hand.addEvent({ startsInMs: event.startsAt - again.now() });
-    hand.price(same, 'fanduel', 'moneyline', 'home', -110); // as the database has it: not a change
-    hand.price(same, 'fanduel', 'moneyline', 'away', -115); // moved while the server was down: a change
-    await hand.flush();
-    const ticks = await ticksByOutcome(server, event.id, 'fanduel', again.now());
-    const byOutcome = (outcome: string) => ticks.get(outcome)!.map((tick) => [tick.american, tick.at]);
-    expect(byOutcome('home')).toEqual([[-110, again.now() - 5_000]]);
-    expect(byOutcome('away')).toEqual([
-      [-110, again.now() - 5_000],
-      [-115, again.now()],
-    ]);
-    const ready = (await server.inject({ method: 'GET', url: '/readyz' })).json();
-    expect(ready.checks.history.details.unchangedSkipped).toBe(1);
-    await server.close();
-  });
+      again.advance(5_000);
+      server = await buildTestApp({ config, now: again.now });
+      await server.ready();
+      hand = new HandBoard(server, again, 'ru');
+      const same = hand.addEvent({ startsInMs: event.startsAt - again.now() });
+      hand.price(same, 'fanduel', 'moneyline', 'home', -110); // as the database has it: not a change
+      hand.price(same, 'fanduel', 'moneyline', 'away', -115); // moved while the server was down: a change
+      await hand.flush();
+      const ticks = await ticksByOutcome(server, event.id, 'fanduel', again.now());
+      const byOutcome = (outcome: string) => ticks.get(outcome)!.map((tick) => [tick.american, tick.at]);
+      expect(byOutcome('home')).toEqual([[-110, again.now() - 5_000]]);
+      expect(byOutcome('away')).toEqual([
+        [-110, again.now() - 5_000],
+        [-115, again.now()],
+      ]);
+      const ready = (await server.inject({ method: 'GET', url: '/readyz' })).json();
+      expect(ready.checks.history.details.unchangedSkipped).toBe(1);
+      await server.close();
+    });
+  }
 
   it('emptying the engine (engine.clear) records no removed ticks and ends no event', async () => {
     const event = board.addEvent({ startsInMs: 10 * 60_000 });
@@ -515,45 +526,52 @@ describe('the write queue when full (HISTORY_QUEUE_MAX_CHANGES)', () => {
 });
 
 describe('retention and the size cap', () => {
-  it('drops day partitions past HISTORY_RETENTION_DAYS with their events, and days over HISTORY_MAX_GB oldest first', async () => {
-    const dayClock = virtualClock(Date.UTC(2026, 9, 1, 12));
-    const config = trialTestConfig({ ...durableStorage(), HISTORY_RETENTION_DAYS: '2', HISTORY_MAX_GB: '1' });
-    const timed = await buildTestApp({ config, now: dayClock.now });
-    await timed.ready();
-    const hand = new HandBoard(timed, dayClock, 'rt');
-    const old = hand.addEvent({ startsInMs: 3_600_000 });
-    hand.price(old, 'fanduel', 'moneyline', 'home', -110);
-    await hand.flush();
-    dayClock.advance(2 * 3_600_000);
-    hand.end(old);
-    await hand.flush();
+  for (const format of FORMATS) {
+    it(`drops day partitions past HISTORY_RETENTION_DAYS with their events, and days over HISTORY_MAX_GB oldest first (HISTORY_FORMAT=${format})`, async () => {
+      const dayClock = virtualClock(Date.UTC(2026, 9, 1, 12));
+      const config = trialTestConfig({
+        ...durableStorage(),
+        HISTORY_RETENTION_DAYS: '2',
+        HISTORY_MAX_GB: '1',
+        HISTORY_FORMAT: format,
+      });
+      const timed = await buildTestApp({ config, now: dayClock.now });
+      await timed.ready();
+      const hand = new HandBoard(timed, dayClock, 'rt');
+      const old = hand.addEvent({ startsInMs: 3_600_000 });
+      hand.price(old, 'fanduel', 'moneyline', 'home', -110);
+      await hand.flush();
+      dayClock.advance(2 * 3_600_000);
+      hand.end(old);
+      await hand.flush();
 
-    // Three days later: the old event's day is past the 2-day retention.
-    dayClock.advance(3 * 86_400_000);
-    const recent = hand.addEvent();
-    hand.price(recent, 'fanduel', 'moneyline', 'home', -120);
-    await timed.history.maintain();
-    await hand.flush();
-    expect(await timed.history.event(old.id)).toBeUndefined();
-    expect(await timed.history.series(old.id)).toEqual([]);
-    const kept = await timed.history.series(recent.id);
-    expect(kept).toHaveLength(1);
-    expect(timed.history.stats()).toMatchObject({ overSizeCap: false });
+      // Three days later: the old event's day is past the 2-day retention.
+      dayClock.advance(3 * 86_400_000);
+      const recent = hand.addEvent();
+      hand.price(recent, 'fanduel', 'moneyline', 'home', -120);
+      await timed.history.maintain();
+      await hand.flush();
+      expect(await timed.history.event(old.id)).toBeUndefined();
+      expect(await timed.history.series(old.id)).toEqual([]);
+      const kept = await timed.history.series(recent.id);
+      expect(kept).toHaveLength(1);
+      expect(timed.history.stats()).toMatchObject({ overSizeCap: false });
 
-    // A day later, with a cap far below what is stored: yesterday's day goes, today's stays and is reported over.
-    dayClock.advance(86_400_000);
-    hand.price(recent, 'fanduel', 'moneyline', 'home', -125);
-    await hand.flush();
-    await timed.close();
-    const capped = await buildTestApp({
-      config: { ...config, HISTORY_MAX_GB: 1 / 1024 ** 3 },
-      now: dayClock.now,
+      // A day later, with a cap far below what is stored: yesterday's day goes, today's stays and is reported over.
+      dayClock.advance(86_400_000);
+      hand.price(recent, 'fanduel', 'moneyline', 'home', -125);
+      await hand.flush();
+      await timed.close();
+      const capped = await buildTestApp({
+        config: { ...config, HISTORY_MAX_GB: 1 / 1024 ** 3 },
+        now: dayClock.now,
+      });
+      await capped.ready();
+      await capped.history.maintain();
+      const ticks = await capped.history.ticks([kept[0]!.id], { from: 0, to: dayClock.now(), limit: 10 });
+      expect(ticks.map((tick) => tick.american)).toEqual([-125]);
+      expect(capped.history.stats()).toMatchObject({ overSizeCap: true });
+      await capped.close();
     });
-    await capped.ready();
-    await capped.history.maintain();
-    const ticks = await capped.history.ticks([kept[0]!.id], { from: 0, to: dayClock.now(), limit: 10 });
-    expect(ticks.map((tick) => tick.american)).toEqual([-125]);
-    expect(capped.history.stats()).toMatchObject({ overSizeCap: true });
-    await capped.close();
-  });
+  }
 });

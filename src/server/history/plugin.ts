@@ -38,6 +38,7 @@ export const historyPlugin = fp(
       retentionDays: app.config.HISTORY_RETENTION_DAYS,
       maxBytes: app.config.HISTORY_MAX_GB * 1024 ** 3,
       now,
+      format: app.config.HISTORY_FORMAT,
       log: {
         info: (details, message) => app.log.info(details, message),
         warn: (details, message) => app.log.warn(details, message),
@@ -45,6 +46,13 @@ export const historyPlugin = fp(
     });
     const service = new HistoryService(db, recorder, writer);
     app.decorate('history', service);
+    // Rows format: whether blocks were written (under the blocks format) that the reads must look at too.
+    await service.lookForBlocks().catch((error: unknown) => {
+      app.log.warn(
+        { error: error instanceof Error ? error.message : String(error) },
+        'odds history: price_blocks not looked at',
+      );
+    });
 
     // An `api` instance's engine replays the ingest leader's prices: the leader records them (issue 19).
     if (!app.config.HISTORY_RECORD || app.config.ROLE === 'api') {
@@ -61,7 +69,7 @@ export const historyPlugin = fp(
     // default partition takes the rows), then every 10 minutes with the retention and the size cap.
     const storedSize = new StoredSize(db, { maxAgeMs: STORED_BYTES_MAX_AGE_MS, waitMs: 2_000, now });
     const maintain = () =>
-      writer
+      service
         .maintain()
         .then(() => storedSize.measure())
         .catch((error: unknown) => {
@@ -97,6 +105,7 @@ export const historyPlugin = fp(
       for (const stop of unsubscribe) stop();
       const batch = recorder.cut();
       if (batch) writer.enqueue(batch);
+      writer.sealBlocks();
       const drained = await writer.drain(5_000);
       if (!drained) {
         app.log.warn(

@@ -1,6 +1,13 @@
 import type { Team } from '#domain/markets.ts';
 import { normalizePlayerName } from '#domain/player-matching.ts';
 import type { Tick } from '#domain/history.ts';
+import {
+  changesAroundPage,
+  firstChangeFrom,
+  lastTicksBefore,
+  ticksBetween,
+  type StoredTick,
+} from './price-blocks.ts';
 import type { HistoryRecorder } from './recorder.ts';
 import type { SqlClient } from './sql-client.ts';
 import type { HistoryFence, HistoryWriter } from './writer.ts';
@@ -251,12 +258,45 @@ function toTick(row: TickRowSql): SeriesTick {
   };
 }
 
+function storedTick(tick: StoredTick): SeriesTick {
+  return {
+    seriesId: tick.seriesId,
+    atUs: tick.atUs,
+    at: Math.floor(tick.atUs / 1000),
+    american: tick.american,
+    decimal: tick.decimal,
+    state: STATES[tick.state] ?? 'removed',
+  };
+}
+
+/** A time in µs as SQL's `(extract(epoch from at) * 1000)::int8` gives it in ms: rounded, halves up. */
+const roundedMs = (us: number): number => Math.floor((us + 500) / 1000);
+
 export class HistoryService {
+  /** Rows format: whether price_blocks held a row at the last look (`lookForBlocks`). */
+  private blocksStored = false;
+
   constructor(
     private readonly db: SqlClient,
     private readonly recorder: HistoryRecorder,
     private readonly writer: HistoryWriter,
   ) {}
+
+  /**
+   * Whether the reads look at blocks too (decision 240): always under the blocks format; under the rows format once
+   * price_blocks held a row at the last look (blocks written before a switch back stay readable). Otherwise today's
+   * row statements, unchanged.
+   */
+  private readsBlocks(): boolean {
+    return this.writer.openBlocks !== null || this.blocksStored;
+  }
+
+  /** Rows format: looks whether price_blocks holds a row (at start, and with each maintenance). */
+  async lookForBlocks(): Promise<void> {
+    if (this.writer.openBlocks) return;
+    const [row] = await this.db.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM price_blocks) AS any`);
+    this.blocksStored = row?.any === true;
+  }
 
   /** Hands what the recorder holds to the writer and waits until it is written (tests; shutdown). */
   async flush(timeoutMs = 10_000): Promise<boolean> {
@@ -274,8 +314,9 @@ export class HistoryService {
   }
 
   /** Partitions ahead, retention and size cap now (the plugin runs it every 10 minutes). */
-  maintain(): Promise<void> {
-    return this.writer.maintain();
+  async maintain(): Promise<void> {
+    await this.writer.maintain();
+    await this.lookForBlocks();
   }
 
   stats() {
@@ -409,6 +450,15 @@ export class HistoryService {
   /** Per series, the last tick at or before `at` (unix ms), or at all when `at` is omitted. */
   async lastTicks(seriesIds: readonly number[], at?: number): Promise<Map<number, SeriesTick>> {
     if (seriesIds.length === 0) return new Map();
+    if (this.readsBlocks()) {
+      const found = await lastTicksBefore(
+        this.db,
+        this.writer.openBlocks,
+        seriesIds,
+        at === undefined ? null : (at + 1) * 1000,
+      );
+      return new Map([...found].map(([id, tick]) => [id, storedTick(tick)]));
+    }
     const bound = at === undefined ? '' : `AND p.at < ${AT(2)}`;
     const [row] = await this.db.query<{ rows: TickTuple[] | string }>(
       `SELECT coalesce(json_agg(json_build_array(s.id, t.at_us, t.american, t.decimal, t.state)), '[]') AS rows
@@ -428,6 +478,7 @@ export class HistoryService {
   /** The first change of any of the series strictly after `at` (unix ms), or null. */
   async nextChangeAfter(seriesIds: readonly number[], at: number): Promise<number | null> {
     if (seriesIds.length === 0) return null;
+    if (this.readsBlocks()) return this.firstChangeFrom(seriesIds, (at + 1) * 1000);
     const rows = await this.db.query<{ at: string | null }>(
       `SELECT ${MS('min(t.at)', 'at')} FROM unnest($1::int4[]) AS s(id)
        CROSS JOIN LATERAL (
@@ -451,6 +502,7 @@ export class HistoryService {
     after: SeriesKey | undefined,
     limit: number,
   ): Promise<{ previous: number | null; next: number | null; count: number; last: SeriesKey | null }> {
+    if (this.readsBlocks()) return this.changesAroundBlocks(eventId, at, after, limit);
     const [row] = await this.db.query<{
       previous: string | null;
       next: string | null;
@@ -507,6 +559,15 @@ export class HistoryService {
   ): Promise<SeriesTick[]> {
     if (seriesIds.length === 0) return [];
     const after = options.after ?? { seriesId: -1, atUs: 0 };
+    if (this.readsBlocks()) {
+      const found = await ticksBetween(this.db, this.writer.openBlocks, seriesIds, {
+        fromUs: options.from * 1000,
+        toUs: (options.to + 1) * 1000,
+        limit: options.limit,
+        after,
+      });
+      return found.map(storedTick);
+    }
     const rows = await this.db.query<TickRowSql>(
       `SELECT p.series_id, ${US('p.at', 'at_us')}, p.american, p.decimal, p.state FROM price_ticks p
        WHERE p.series_id = ANY($1::int4[])
@@ -517,6 +578,35 @@ export class HistoryService {
       [[...seriesIds], options.from, options.to + 1, after.seriesId, after.atUs, options.limit],
     );
     return rows.map(toTick);
+  }
+
+  /** Blocks: the first change of any of the series at or after `fromUs` (unix µs), in ms as the row reads give it. */
+  private async firstChangeFrom(seriesIds: readonly number[], fromUs: number): Promise<number | null> {
+    const first = await firstChangeFrom(this.db, this.writer.openBlocks, seriesIds, fromUs);
+    return first === null ? null : roundedMs(first);
+  }
+
+  /** `changesAround` over rows and blocks, in one statement (price-blocks.ts). */
+  private async changesAroundBlocks(
+    eventId: string,
+    at: number,
+    after: SeriesKey | undefined,
+    limit: number,
+  ): Promise<{ previous: number | null; next: number | null; count: number; last: SeriesKey | null }> {
+    const around = await changesAroundPage(
+      this.db,
+      this.writer.openBlocks,
+      eventId,
+      at * 1000,
+      (at + 1) * 1000,
+      after,
+      limit,
+    );
+    return {
+      ...around,
+      previous: around.previous === null ? null : Math.floor(around.previous / 1000),
+      next: around.next === null ? null : roundedMs(around.next),
+    };
   }
 
   /** Stretches of time (unix ms) overlapping [from, to] whose changes the writer had to drop. */

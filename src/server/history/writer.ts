@@ -1,5 +1,6 @@
 import { BatchWriter, isDataError } from './batch-sql.ts';
 import { HistoryFencedError, stampFence, type HistoryFence } from './history-fence.ts';
+import { OpenBlocks } from './price-blocks.ts';
 import type { HistoryBatch } from './recorder.ts';
 import { Retention } from './retention.ts';
 import type { SqlClient } from './sql-client.ts';
@@ -32,6 +33,8 @@ export interface HistoryWriterOptions {
   log: WriterLog;
   /** First retry delay after a failed write (doubles up to 30 s). */
   retryMs?: number;
+  /** How changes are stored (decision 240): a price_ticks row each (the default), or series blocks (price_blocks). */
+  format?: 'rows' | 'blocks';
 }
 
 export interface HistoryWriterStats {
@@ -98,6 +101,8 @@ export class HistoryWriter {
   private retryDelay: number;
   private stopped = false;
   private fence: HistoryFence | null = null;
+  /** Blocks format: the series' changes not yet in a written block (the reads merge them). */
+  readonly openBlocks: OpenBlocks | null;
 
   constructor(
     db: SqlClient,
@@ -105,7 +110,8 @@ export class HistoryWriter {
   ) {
     this.retryDelay = options.retryMs ?? 500;
     this.queue = new WriteQueue(options.maxQueueRows, this.stats_, options.log);
-    this.batches = new BatchWriter(db, this.queue.gaps, this.stats_, options.log);
+    this.openBlocks = options.format === 'blocks' ? new OpenBlocks() : null;
+    this.batches = new BatchWriter(db, this.queue.gaps, this.stats_, options.log, this.openBlocks);
     this.retention = new Retention(db, options, this.stats_);
   }
 
@@ -119,6 +125,9 @@ export class HistoryWriter {
    */
   lead(fence: HistoryFence): void {
     this.fence = fence;
+    // Blocks format under a fence: each batch writes its blocks (decision 240: api instances and a next leader read
+    // only what is written).
+    if (this.openBlocks) this.openBlocks.windowMs = 0;
     this.stats_.fence = fence;
   }
 
@@ -240,6 +249,22 @@ export class HistoryWriter {
       await (this.pumping ?? new Promise((resolve) => setTimeout(resolve, 20)));
     }
     return true;
+  }
+
+  /**
+   * Blocks format: queues a batch of nothing that also writes every open block (shutdown: what is gathered in memory
+   * goes to the database). Rows format: nothing to do.
+   */
+  sealBlocks(): void {
+    if (!this.openBlocks || this.stopped) return;
+    this.batches.sealEverything();
+    this.enqueue({
+      events: [],
+      series: [],
+      ticks: { key: [], atUs: [], american: [], decimal: [], state: [] },
+      fresh: [],
+      upTo: this.options.now(),
+    });
   }
 
   /** Stops writing (after the caller drained what it could). */

@@ -85,6 +85,8 @@ export function trialTestConfig(env: Record<string, string> = {}): Config {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sharpline-trial-'));
   return loadConfig({
     ...externalEnv(),
+    // The odds history's storage (decision 240): a run may put every suite on the blocks format.
+    ...(process.env.HISTORY_FORMAT ? { HISTORY_FORMAT: process.env.HISTORY_FORMAT } : {}),
     DATA_DIR: dataDir,
     PGLITE_DIR: 'memory://',
     BUILD_DIR: fixtureBuild(path.join(dataDir, 'site')),

@@ -1,0 +1,133 @@
+// History storage format benchmark (issue 59, decision 240): the market simulator's changes (a seeded replay, no
+// clock of its own) recorded by a real app's history, stored as rows (HISTORY_FORMAT=rows, one price_ticks row per
+// change) or as series blocks (HISTORY_FORMAT=blocks), on PGlite and on PostgreSQL. For each: the bytes the history
+// takes on disk per change written (heap and indexes of every price_ticks and price_blocks partition ÷ changes
+// written), the time the writer took (its drains, the engine's own work left out), and the median latency of a narrow
+// historical read (`/v1/historical/odds`, one league, market and book, `limit=1`) and of a full league board (every
+// page) at instants across the replay.
+//   BENCH_FORMATS=rows,blocks  BENCH_FORMAT_EVENTS=100  BENCH_FORMAT_MINUTES=5  BENCH_FORMAT_READS=15
+//   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test; `none` skips PostgreSQL)
+// Writes bench/results/history-format.json.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import type { FastifyInstance } from 'fastify';
+import { MarketSimulator } from '#engine/sources/simulation/market-simulator.ts';
+import type { SqlRunner } from '#server/history/sql-client.ts';
+import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
+import { createKey } from '#tests/support/server/odds-api.ts';
+import { trialTestConfig } from '#tests/support/server/trials.ts';
+import { BENCH_DATABASE_URL, dropSchema, postgresReachable } from './lib/history-db.ts';
+
+const FORMATS = (process.env.BENCH_FORMATS ?? 'rows,blocks').split(',');
+const EVENTS = Number(process.env.BENCH_FORMAT_EVENTS ?? 100);
+const MINUTES = Number(process.env.BENCH_FORMAT_MINUTES ?? 5);
+const READS = Number(process.env.BENCH_FORMAT_READS ?? 15);
+const T0 = Date.UTC(2026, 10, 23, 12);
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? null : Number(sorted[Math.floor(sorted.length / 2)]!.toFixed(1));
+};
+
+async function run(database: 'pglite' | 'postgres', format: string) {
+  const schema = `bench_format_${process.pid}_${format}`;
+  const env: Record<string, string> = { HISTORY_FORMAT: format };
+  if (database === 'postgres')
+    Object.assign(env, { DATABASE_URL: BENCH_DATABASE_URL, DATABASE_SCHEMA: schema });
+  const clock = virtualClock(T0);
+  const app: FastifyInstance = await buildTestApp({ now: clock.now, config: trialTestConfig(env) });
+  await app.ready();
+  app.engine.stop();
+  try {
+    const sim = new MarketSimulator({ seed: 7, startMs: T0, events: EVENTS, stepMs: 250, props: false });
+    for (const message of sim.initial()) app.engine.ingest(message);
+    let writeMs = 0;
+    const flush = async () => {
+      const started = performance.now();
+      if (!(await app.history.flush(600_000))) throw new Error('history not written');
+      writeMs += performance.now() - started;
+    };
+    await flush();
+    const steps = (MINUTES * 60_000) / 250;
+    for (let step = 0; step < steps; step += 1) {
+      clock.advance(250);
+      for (const message of sim.step()) app.engine.ingest(message);
+      await flush(); // a batch every 250 ms of the replay, as HISTORY_FLUSH_MS cuts them
+    }
+    // What is still in memory (blocks) is written, as at shutdown.
+    const writer = (app.history as unknown as { writer: { sealBlocks?: () => void } }).writer;
+    writer.sealBlocks?.();
+    await flush();
+    const db = (app.history as unknown as { db: SqlRunner }).db;
+    const [size] = await db.query<{ bytes: string }>(
+      `SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0)::int8::text AS bytes
+       FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
+       JOIN pg_namespace n ON n.oid = p.relnamespace
+       WHERE p.relname IN ('price_ticks', 'price_blocks') AND n.nspname = current_schema()`,
+    );
+    const written = app.history.stats().writtenChanges;
+    const bytes = Number(size!.bytes);
+    await app.analyzeDatabase();
+
+    const key = await createKey(app, 'enterprise');
+    const get = async (url: string) => {
+      const started = performance.now();
+      const response = await app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
+      if (response.statusCode !== 200)
+        throw new Error(`${url}: ${response.statusCode} ${response.body.slice(0, 200)}`);
+      return { ms: performance.now() - started, body: response.json() as { next_cursor?: string | null } };
+    };
+    const league = app.engine.store.events()[0]!.league;
+    const narrow: number[] = [];
+    const board: number[] = [];
+    for (let read = 0; read < READS; read += 1) {
+      const at = new Date(T0 + ((read + 1) / (READS + 1)) * MINUTES * 60_000).toISOString();
+      narrow.push(
+        (await get(`/v1/historical/odds?league=${league}&at=${at}&markets=spread&bookmakers=fanduel&limit=1`))
+          .ms,
+      );
+      let total = 0;
+      let cursor: string | null | undefined;
+      do {
+        const page = await get(
+          `/v1/historical/odds?league=${league}&at=${at}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
+        total += page.ms;
+        cursor = page.body.next_cursor;
+      } while (cursor);
+      board.push(total);
+    }
+    return {
+      changesWritten: written,
+      storedBytes: bytes,
+      bytesPerChange: written ? Number((bytes / written).toFixed(1)) : null,
+      writeSeconds: Number((writeMs / 1000).toFixed(2)),
+      writeMicrosecondsPerChange: written ? Number(((writeMs * 1000) / written).toFixed(2)) : null,
+      narrowReadMedianMs: median(narrow),
+      fullBoardMedianMs: median(board),
+    };
+  } finally {
+    await app.close();
+    if (database === 'postgres') await dropSchema(BENCH_DATABASE_URL, schema);
+  }
+}
+
+const results: Record<string, unknown> = {
+  date: new Date().toISOString(),
+  node: process.version,
+  loadAverage: os.loadavg().map((value) => Number(value.toFixed(2))),
+  settings: { events: EVENTS, minutes: MINUTES, reads: READS },
+};
+const databases: ('pglite' | 'postgres')[] = ['pglite'];
+if (await postgresReachable()) databases.push('postgres');
+for (const database of databases) {
+  for (const format of FORMATS) {
+    const figures = await run(database, format);
+    results[`${database}/${format}`] = figures;
+    console.log(database, format, JSON.stringify(figures));
+  }
+}
+results.loadAverageAfter = os.loadavg().map((value) => Number(value.toFixed(2)));
+console.log(JSON.stringify(results, null, 2));
+mkdirSync('bench/results', { recursive: true });
+writeFileSync('bench/results/history-format.json', `${JSON.stringify(results, null, 2)}\n`);

@@ -1,0 +1,6 @@
+// The same comparison as ./history-formats.test.ts (rows and blocks answer alike), against PostgreSQL (DATABASE_URL)
+// and Redis (REDIS_URL), each app in its own schema and key prefix (useExternalStorage in tests/support/server/trials.ts).
+import { useExternalStorage } from '#tests/support/server/trials.ts';
+
+useExternalStorage();
+await import('./history-formats.test.ts');
