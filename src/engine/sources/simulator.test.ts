@@ -32,14 +32,15 @@ describe('MarketSimulator', () => {
   // Recorded from the simulator: refactoring it must keep every seeded run identical (SIM_SEED promises a
   // deterministic demo). Re-recorded only when its behaviour changes on purpose (last: decision 162, leagues by
   // season, period markets closed at their period's end, props taken down on a stat change, scores suspending most
-  // books, rare wrong prices, home-page links). Props draw from their own generator, so the game lines do not move
+  // books, rare wrong prices, home-page links; issue 57: in-play scores from the score model, and a capped price's
+  // margin kept). Props draw from their own generator, so the game lines do not move
   // with them (the next test).
   it('emits exactly the recorded messages for a seed (pre-match, live, suspensions, ends, links, props)', () => {
     expect(digest({ seed: 42, events: 40 }, 100)).toBe(
-      'e0c726ce3b6728e0cad8a4276510bd7d3c72b817f1a63465aff4a534d4873617',
+      'b9419e29b92b035e08c4086665a345b3e80efc5b5da60f83ff98c248b0bbe0f0',
     );
     expect(digest({ seed: 5, events: 4, stepMs: 120_000 }, 300)).toBe(
-      '84a0c38d92edf745af132f176e6d7dba28e30edc3abc732a23892b4d61105a70',
+      'ce4dcbfa4b456ba5d7c44f581a323f84372ac9b643a0b8b7de85a7e02367e8f5',
     );
   });
 
@@ -54,10 +55,10 @@ describe('MarketSimulator', () => {
     };
     expect(gameLines(true)).toEqual(gameLines(false));
     expect(digest({ seed: 42, events: 40, props: false }, 100)).toBe(
-      '224fe4f88a704008fca6c9f74b5a1bec13e08ff74ec328374fa383d929c74c1c',
+      'b13e43928a8370421851deaf6a2d850cac31a7db773dd54e5c9bc77c9f19c5c6',
     );
     expect(digest({ seed: 5, events: 4, stepMs: 120_000, props: false }, 300)).toBe(
-      'fe2990c1a54cc1b37eba3759844e5ef3a2eeaa849784be6de65b08840e172b02',
+      '53ded59f3d64a607d7a09d9ff6cf1f0788fd21f7c40f395aec25dfcadce19da2',
     );
   });
 

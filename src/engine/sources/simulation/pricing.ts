@@ -63,9 +63,14 @@ export function fairProbabilities(
   }
 }
 
+/** Highest implied probability a book quotes on one outcome. */
+const MAX_IMPLIED = 0.985;
+
 /**
  * One book's American odds per outcome: the fair probabilities leaned by the book's bias, grossed up by its margin
- * (one point more live), capped at 98.5 % implied, and rounded as the book quotes.
+ * (one point more live), capped at 98.5 % implied, and rounded as the book quotes. What the cap takes off a near-sure
+ * outcome goes onto the others, so the book keeps its margin (a game decided in play, issue 57, quotes its longshot
+ * short rather than hand out an arb).
  */
 export function bookOdds(
   fair: readonly number[],
@@ -76,10 +81,16 @@ export function bookOdds(
   const margin = profile.margin + (live ? 0.01 : 0);
   const weighted = fair.map((p, index) => Math.max(p, 0.004) * Math.exp(bias[index]!));
   const sum = weighted.reduce((a, b) => a + b, 0);
-  return weighted.map((weight) => {
-    const implied = Math.min(0.985, (weight / sum) * (1 + margin));
-    return bookAmerican(1 / implied, profile.roundToFive);
-  });
+  const implied = weighted.map((weight) => (weight / sum) * (1 + margin));
+  const over = implied.reduce((excess, p) => excess + Math.max(0, p - MAX_IMPLIED), 0);
+  if (over > 0) {
+    const rest = implied.reduce((total, p) => total + (p > MAX_IMPLIED ? 0 : p), 0);
+    for (let index = 0; index < implied.length; index += 1) {
+      const p = implied[index]!;
+      implied[index] = p > MAX_IMPLIED ? MAX_IMPLIED : Math.min(MAX_IMPLIED, p + (over * p) / rest);
+    }
+  }
+  return implied.map((p) => bookAmerican(1 / p, profile.roundToFive));
 }
 
 /**
