@@ -56,9 +56,20 @@ describe('the plan table', () => {
     expect(plansWith(API_FEATURES.lineMovement).map((plan) => plan.id)).toEqual(['enterprise']);
     expect(PLANS.map((plan) => [plan.id, plan.apiFeatures])).toEqual([
       ['starter', []],
-      ['pro', []],
-      ['elite', ['closing-lines', 'historical-odds', 'same-game-parlays']],
-      ['enterprise', ['line-movement', 'closing-lines', 'historical-odds', 'same-game-parlays']],
+      ['pro', ['scores-and-grading']],
+      ['elite', ['closing-lines', 'historical-odds', 'same-game-parlays', 'scores-and-grading']],
+      [
+        'enterprise',
+        ['line-movement', 'closing-lines', 'historical-odds', 'same-game-parlays', 'scores-and-grading'],
+      ],
+    ]);
+  });
+
+  it('gates scores and grading (GET /v1/scores, POST /v1/grade) to Pro and above (issue 57)', () => {
+    expect(plansWith(API_FEATURES.scoresAndGrading).map((plan) => plan.id)).toEqual([
+      'pro',
+      'elite',
+      'enterprise',
     ]);
   });
 
@@ -78,15 +89,18 @@ describe('the plan table', () => {
     expect(linked).toEqual([
       ['starter', 'values', '/docs#GET--v1-ev'],
       ['pro', 'values', '/docs#GET--v1-ev'],
+      ['pro', 'scores-and-grading', '/docs#GET--v1-scores'],
       ['elite', 'values', '/docs#GET--v1-ev'],
       ['elite', 'same-game-parlays', '/docs#POST--v1-sgp'],
       ['elite', 'closing-lines', '/docs#GET--v1-events-eventId-lines'],
       ['elite', 'historical-odds', '/docs#GET--v1-historical-odds'],
+      ['elite', 'scores-and-grading', '/docs#GET--v1-scores'],
       ['enterprise', 'values', '/docs#GET--v1-ev'],
       ['enterprise', 'same-game-parlays', '/docs#POST--v1-sgp'],
       ['enterprise', 'closing-lines', '/docs#GET--v1-events-eventId-lines'],
       ['enterprise', 'historical-odds', '/docs#GET--v1-historical-odds'],
       ['enterprise', 'line-movement', '/docs#GET--v1-events-eventId-movement'],
+      ['enterprise', 'scores-and-grading', '/docs#GET--v1-scores'],
     ]);
   });
 });
@@ -189,6 +203,7 @@ describe('the cards, one row per capability', () => {
       ['closing-lines', false, 'Historical closing and opening line values (CLV, OLV)'],
       ['historical-odds', false, 'Historical odds'],
       ['line-movement', false, 'Historical line movement'],
+      ['scores-and-grading', false, 'Live scores, results and bet grading'],
     ]);
   });
 });

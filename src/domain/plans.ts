@@ -11,7 +11,7 @@ export type FeatureIcon = 'bolt' | 'clock' | 'gauge' | 'layers' | 'history' | 'c
 
 /** A paid-API capability that only some plans include (answered 403 with the cheapest plan that has it). */
 export interface ApiFeature {
-  id: 'line-movement' | 'closing-lines' | 'historical-odds' | 'same-game-parlays';
+  id: 'line-movement' | 'closing-lines' | 'historical-odds' | 'same-game-parlays' | 'scores-and-grading';
   name: string;
 }
 
@@ -24,6 +24,8 @@ export const API_FEATURES = {
   historicalOdds: { id: 'historical-odds', name: 'Historical odds' },
   /** POST /v1/sgp: same-game-parlay pricing, one monthly credit per priced request (`sgpCreditsPerMonth`). */
   sameGameParlays: { id: 'same-game-parlays', name: 'Same-game parlay pricing' },
+  /** GET /v1/scores and POST /v1/grade (issue 57): live scores, results, and bets graded with payout, profit and CLV. */
+  scoresAndGrading: { id: 'scores-and-grading', name: 'Live scores, results and bet grading' },
 } as const satisfies Record<string, ApiFeature>;
 
 /** Where the /docs page documents an operation (the anchor its renderer gives `METHOD path`). */
@@ -34,6 +36,7 @@ export const DOCS_ANCHORS = {
   historicalOdds: `${SITE.docsUrl}#GET--v1-historical-odds`,
   sgp: `${SITE.docsUrl}#POST--v1-sgp`,
   ev: `${SITE.docsUrl}#GET--v1-ev`,
+  scores: `${SITE.docsUrl}#GET--v1-scores`,
 } as const;
 
 export type ApiFeatureId = ApiFeature['id'];
@@ -130,7 +133,7 @@ const PAID_ROWS: readonly PlanRow[] = [
     latencySeconds: 15,
     requestsPerMinute: 100,
     streamConnections: 5,
-    apiFeatures: [],
+    apiFeatures: ['scores-and-grading'],
     sgpCreditsPerMonth: null,
     realTime: false,
     highlighted: true,
@@ -143,7 +146,7 @@ const PAID_ROWS: readonly PlanRow[] = [
     latencySeconds: 0,
     requestsPerMinute: 250,
     streamConnections: 20,
-    apiFeatures: ['closing-lines', 'historical-odds', 'same-game-parlays'],
+    apiFeatures: ['closing-lines', 'historical-odds', 'same-game-parlays', 'scores-and-grading'],
     sgpCreditsPerMonth: 10_000,
     realTime: true,
   },
@@ -155,7 +158,13 @@ const PAID_ROWS: readonly PlanRow[] = [
     latencySeconds: 0,
     requestsPerMinute: 2000,
     streamConnections: 100,
-    apiFeatures: ['line-movement', 'closing-lines', 'historical-odds', 'same-game-parlays'],
+    apiFeatures: [
+      'line-movement',
+      'closing-lines',
+      'historical-odds',
+      'same-game-parlays',
+      'scores-and-grading',
+    ],
     sgpCreditsPerMonth: 100_000,
     realTime: true,
   },
@@ -186,7 +195,8 @@ export type CapabilityId =
   | 'same-game-parlays'
   | 'closing-lines'
   | 'historical-odds'
-  | 'line-movement';
+  | 'line-movement'
+  | 'scores-and-grading';
 
 /** One row of every plan card: what a tier gets of it (`included`, the row's text). */
 export interface Capability {
@@ -300,6 +310,13 @@ export const CAPABILITIES: readonly Capability[] = [
     icon: 'chart',
     docsHref: DOCS_ANCHORS.movement,
     describe: gated(API_FEATURES.lineMovement, () => API_FEATURES.lineMovement.name),
+  },
+  {
+    id: 'scores-and-grading',
+    name: API_FEATURES.scoresAndGrading.name,
+    icon: 'history',
+    docsHref: DOCS_ANCHORS.scores,
+    describe: gated(API_FEATURES.scoresAndGrading, () => API_FEATURES.scoresAndGrading.name),
   },
 ];
 

@@ -33,6 +33,7 @@ import {
   type MarketState,
   PRICE_ROW,
 } from './store.ts';
+import { ScoreBoard } from './scores.ts';
 import { PRICE_SUSPENDED } from './versions.ts';
 import { ValueScanner, type ValueChanges, type ValueOptions, type ValueSets } from './values.ts';
 
@@ -85,6 +86,8 @@ export interface EngineStats {
 export class OddsEngine<E = undefined> {
   readonly store: OddsStore;
   readonly source: FeedSource;
+  /** Live scores and recent finals (issue 57). */
+  readonly scores: ScoreBoard;
   private readonly registry = new EventRegistry();
   private readonly history: SnapshotHistory<E>;
   private readonly scan: ScanOptions;
@@ -131,6 +134,7 @@ export class OddsEngine<E = undefined> {
     const historyMs = options.historyMs ?? 180_000;
     this.historyMs = historyMs;
     this.store = new OddsStore(historyMs);
+    this.scores = new ScoreBoard(this.now);
     this.history = new SnapshotHistory<E>(historyMs, options.historyStepMs ?? 1_000);
     const values = { ev: false, middles: false, ...options.values };
     this.values =
@@ -198,6 +202,13 @@ export class OddsEngine<E = undefined> {
         return null;
       case 'end':
         return this.applyEnd(message);
+      case 'score': {
+        const id = this.registry.lookup(message.sourceEventId);
+        const event = id ? this.store.event(id) : undefined;
+        if (!event) return 'unknown_event';
+        this.scores.apply(event, message, now);
+        return null;
+      }
     }
   }
 
@@ -235,6 +246,7 @@ export class OddsEngine<E = undefined> {
     const id = this.registry.lookup(value.sourceEventId);
     if (!id) return 'unknown_event';
     const markets = this.store.removeEvent(id);
+    this.scores.ended(id);
     for (const market of markets) {
       this.dirty.delete(market);
       if (this.results.delete(market.key)) this.changed = true;

@@ -2,6 +2,7 @@ import { canonicalDecimal } from '#domain/arbitrage.ts';
 import { propKindOf } from '#domain/market-labels.ts';
 import {
   isLeagueKey,
+  isPeriod,
   isValidPoint,
   MARKET_TYPES,
   outcomesOf,
@@ -278,6 +279,78 @@ function checkRoster(entries: readonly unknown[], home: Team, away: Team, notes:
     players.push({ id, name, team });
   }
   return players;
+}
+
+/** A fixture's score as the engine keeps it (issue 57): whole numbers, periods the markets know, a short clock text. */
+export interface CheckedScore {
+  kind: 'score';
+  sourceEventId: string;
+  status: 'live' | 'final';
+  home: number;
+  away: number;
+  periods: Partial<Record<Period, { home: number; away: number }>>;
+  clock: string | null;
+  updatedAt: number;
+}
+
+/** Most points one side may have in a score (far above any game of the leagues carried: a feed error beyond it). */
+export const MAX_SCORE = 999;
+
+const isPoints = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_SCORE;
+
+/**
+ * A score: its status, each side's points (whole, 0 to MAX_SCORE), its periods (only the market periods; any other
+ * key or a bad number refuses the message: a result is settled on them), a clock text of at most 32 characters and an
+ * update time no later than the clock's skew allows.
+ */
+export function checkScore(
+  message: Record<string, unknown>,
+  now: number,
+  limits: IngestLimits,
+  notes: TextNotes,
+): Checked<CheckedScore> {
+  const sourceEventId = message.sourceEventId;
+  if (typeof sourceEventId !== 'string' || sourceEventId.length === 0) return fail('unknown_event');
+  if (message.status !== 'live' && message.status !== 'final') return fail('malformed');
+  if (!isPoints(message.home) || !isPoints(message.away)) return fail('malformed');
+  const periods: CheckedScore['periods'] = {};
+  if (message.periods !== undefined) {
+    if (!isRecord(message.periods)) return fail('malformed');
+    for (const [key, value] of Object.entries(message.periods)) {
+      if (!isPeriod(key) || !isRecord(value) || !isPoints(value.home) || !isPoints(value.away))
+        return fail('malformed');
+      periods[key] = { home: value.home, away: value.away };
+    }
+  }
+  let clock: string | null = null;
+  if (message.clock !== undefined && message.clock !== null) {
+    const checked = nameText(message.clock, 32, notes);
+    if (checked === false) return fail('control_characters');
+    if (checked === null) return fail('malformed');
+    clock = checked;
+  }
+  let updatedAt = now;
+  if (message.updatedAt !== undefined) {
+    const parsed = parseTime(message.updatedAt);
+    if (parsed === null) return fail('malformed');
+    if (parsed > now + limits.skewMs) return fail('future_timestamp');
+    if (parsed < now - limits.updatePastMs) return fail('time_out_of_range');
+    updatedAt = Math.min(parsed, now);
+  }
+  return {
+    ok: true,
+    value: {
+      kind: 'score',
+      sourceEventId,
+      status: message.status,
+      home: message.home,
+      away: message.away,
+      periods,
+      clock,
+      updatedAt,
+    },
+  };
 }
 
 /** An end without a usable id cannot name a known fixture: counted as `unknown_event`, like an id nobody sent. */
@@ -603,7 +676,7 @@ export function parsePayload(
 }
 
 /** A message that passed every check: what the engine applies. A checked price is reused by the next check. */
-export type CheckedMessage = CheckedEvent | CheckedPrice | CheckedEnd;
+export type CheckedMessage = CheckedEvent | CheckedPrice | CheckedEnd | CheckedScore;
 
 /**
  * The engine's intake: checks untrusted payloads and messages against the limits and counts every drop, its own and
@@ -668,6 +741,13 @@ export class Intake {
       case 'end': {
         const checked = checkEnd(message);
         return checked.ok ? checked.value : this.refuse(checked.reason);
+      }
+      case 'score': {
+        const notes = { cleaned: 0, refused: 0 };
+        const checked = checkScore(message, now, this.limits, notes);
+        if (!checked.ok) return this.refuse(checked.reason);
+        if (notes.cleaned > 0) this.drop('text_cleaned', notes.cleaned);
+        return checked.value;
       }
       default:
         return this.refuse('malformed');

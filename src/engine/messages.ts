@@ -80,7 +80,24 @@ export interface PriceMessage {
   suspended?: boolean;
 }
 
-export type SourceMessage = EventMessage | EndMessage | PriceMessage;
+/**
+ * A fixture's score (issue 57): while it is in play (`live`), and once it is over (`final`, sent before its `end`). The
+ * score is the game's as bets on it settle (docs/grading.md); `periods` holds each period played so far (`q1`, `h1`,
+ * `f5`…, as markets name them), `clock` a short text of where the game is ("Q3", "2nd Half").
+ */
+export interface ScoreMessage {
+  kind: 'score';
+  sourceEventId: string;
+  status: 'live' | 'final';
+  home: number;
+  away: number;
+  periods?: Record<string, { home: number; away: number }>;
+  clock?: string | null;
+  /** When the source saw this score, unix ms or an ISO 8601 string; defaults to the time of receipt. */
+  updatedAt?: number | string;
+}
+
+export type SourceMessage = EventMessage | EndMessage | PriceMessage | ScoreMessage;
 
 export const DROP_REASONS = [
   'malformed',

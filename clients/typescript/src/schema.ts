@@ -233,6 +233,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/scores": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live scores and recent results (Pro, Elite, Enterprise)
+         * @description Every game in play with its score, periods and clock, and every game finished in the last three days with its final, period by period, as bets settle on it (docs/grading.md). Filter by `league`, `status` (`live` or `final`) or `event_id`. Live games first, then finals, most recently changed first.
+         */
+        get: operations["getScores"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/grade": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grade bets: result, payout, profit and CLV (Pro, Elite, Enterprise; one request per started 10 bets)
+         * @description Up to 100 bets, each a single (one leg) or a parlay (up to 12 legs; `same_game` for a same-game parlay). Each leg names a game line: `market`, `period` (default `full`), `line` (spreads: the home team’s line) and `outcome`. Each bet is graded by the rules of docs/grading.md (pushes, whole, half and quarter lines, periods, 1X2, parlays with pushed or void legs repriced) once every leg’s game is final, with its payout and profit (dollars, rounded down to the cent) and `clv_pct` against the fair closing probability (as POST /v1/clv, the server’s reference and devig). A bet whose game is not final is `pending`; a parlay with a lost leg is graded lost at once. Weighed like POST /v1/clv: one request per started 10 bets.
+         */
+        post: operations["postGrade"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sgp": {
         parameters: {
             query?: never;
@@ -345,7 +385,7 @@ export interface paths {
         };
         /**
          * Price and arb changes as server-sent events
-         * @description Server-sent events. Event types: `snapshot` (the current state for your filters, sent first and whenever a `Last-Event-ID` is too old to replay), `price` (one book's price changed; its `market` has the fields of a /v1/odds market without `main` and `outcomes`, so a player prop's carries `stat` and `player`), `arb` (an arb appeared or changed), `arb_removed`, with `types=ev`: `ev` (a price with positive EV appeared or its odds, fair or EV changed: `{key, ev}`, `ev` as a /v1/ev price without `age_seconds`) and `ev_removed` (`{key, event_id}`: no longer positive, stale or gone), with `types=middle`: `middle` and `middle_removed` (the same for /v1/middles pairs), and `close` (the server is ending the stream: its `reason` is `revoked`, `expired` or `suspended` for the key, `plan-changed` when the key's plan changed (reconnect to continue on the new plan), or `shutdown`). The filters (`league`, `event`, `markets`, `period`, `player`, `stat`, `books`) apply to every event type, the snapshot's lists included. Every event has an `id`; reconnect with `Last-Event-ID` (EventSource does it for you) to get exactly what you missed. A `:` comment arrives at least every 15 s. Delayed plans receive each change once it is as old as their delay. A snapshot may be up to a second old: the changes since then follow it. A key may open a limited number of streams per minute (30 by default; `429 stream-opens` beyond), so keep a stream open rather than reopening it. `HEAD` answers the stream's headers without opening one.
+         * @description Server-sent events. Event types: `snapshot` (the current state for your filters, sent first and whenever a `Last-Event-ID` is too old to replay), `price` (one book's price changed; its `market` has the fields of a /v1/odds market without `main` and `outcomes`, so a player prop's carries `stat` and `player`), `arb` (an arb appeared or changed), `arb_removed`, with `types=ev`: `ev` (a price with positive EV appeared or its odds, fair or EV changed: `{key, ev}`, `ev` as a /v1/ev price without `age_seconds`) and `ev_removed` (`{key, event_id}`: no longer positive, stale or gone), with `types=middle`: `middle` and `middle_removed` (the same for /v1/middles pairs), and `close` (the server is ending the stream: its `reason` is `revoked`, `expired` or `suspended` for the key, `plan-changed` when the key's plan changed (reconnect to continue on the new plan), or `shutdown`). The filters (`league`, `event`, `markets`, `period`, `player`, `stat`, `books`) apply to every event type, the snapshot's lists included. Every event has an `id`; reconnect with `Last-Event-ID` (EventSource does it for you) to get exactly what you missed. A `:` comment arrives at least every 15 s. Delayed plans receive each price change once it is as old as their delay; their arbs are those of /v1/arbs: an arb at or below the public page's edge cap (near-arbs included) comes in real time, one above it as it was the plan's delay ago, in the snapshot and in `arb` events alike, and a delayed plan's stream of arbs resumes after a `Last-Event-ID` with a snapshot. A stream of `ev` and `middle` alone is never staler than the public finder pages. A snapshot may be up to a second old: the changes since then follow it. A key may open a limited number of streams per minute (30 by default; `429 stream-opens` beyond), so keep a stream open rather than reopening it. `HEAD` answers the stream's headers without opening one.
          */
         get: operations["openStream"];
         put?: never;
@@ -851,6 +891,7 @@ export interface components {
          * @example {
          *       "as_of": "2026-11-22T00:00:00.000Z",
          *       "delay_seconds": 0,
+         *       "source": "the-odds-api",
          *       "method": "shin",
          *       "reference": "consensus",
          *       "min_books": 3,
@@ -918,6 +959,11 @@ export interface components {
              */
             as_of: string;
             delay_seconds: number;
+            /**
+             * @description Where the prices come from: `simulator` is demo data (simulated prices, never real odds).
+             * @enum {string}
+             */
+            source: "simulator" | "the-odds-api" | "replay" | "sample";
             /**
              * @description The de-vig method asked for (`devig`, default `shin`): every fair of the answer is by it.
              * @enum {string}
@@ -1071,6 +1117,7 @@ export interface components {
          * @example {
          *       "as_of": "2026-11-22T00:00:00.000Z",
          *       "delay_seconds": 0,
+         *       "source": "the-odds-api",
          *       "method": "multiplicative",
          *       "reference": "consensus",
          *       "min_books": 3,
@@ -1188,6 +1235,11 @@ export interface components {
              */
             as_of: string;
             delay_seconds: number;
+            /**
+             * @description Where the prices come from: `simulator` is demo data (simulated prices, never real odds).
+             * @enum {string}
+             */
+            source: "simulator" | "the-odds-api" | "replay" | "sample";
             /**
              * @description The de-vig method asked for (`devig`, default `multiplicative`): every centre of the answer is by it.
              * @enum {string}
@@ -1489,6 +1541,183 @@ export interface components {
             olv_pct: number | null;
             /** @description Why `olv_pct` is null for a known market (null when it is given, or when `status` is `unknown_event` or `unknown_market`). */
             olv_reason: ("opening_in_play" | "no_opening_line" | "zero_fair_probability") | null;
+        };
+        GameScore: {
+            event_id: string;
+            /**
+             * @description League key, e.g. `nba`.
+             * @enum {string}
+             */
+            league: "nba" | "ncaab" | "nfl" | "mlb" | "nhl" | "epl" | "mls";
+            home_team: string;
+            away_team: string;
+            /** @description ISO 8601 start. */
+            commence_time: string;
+            /**
+             * @description `live` while in play; `final` once the result is settled.
+             * @enum {string}
+             */
+            status: "live" | "final";
+            /** @description The score as bets settle on it (overtime included; docs/grading.md). */
+            score: {
+                home: number;
+                away: number;
+            };
+            /** @description Each period played so far, keyed as markets name periods (`q1`, `h1`, `f5`, `full`…). */
+            periods: {
+                [key: string]: {
+                    home: number;
+                    away: number;
+                };
+            };
+            /** @description Where a live game is ("Q3", "2nd Half"); null once final. */
+            clock: string | null;
+            /** @description ISO 8601: when the source last changed this score. */
+            updated_at: string;
+            /** @description ISO 8601: when the result became final; null while live. */
+            completed_at: string | null;
+        };
+        /**
+         * @example {
+         *       "scores": [
+         *         {
+         *           "event_id": "nba-bos-lal-202611220030",
+         *           "league": "nba",
+         *           "home_team": "Los Angeles Lakers",
+         *           "away_team": "Boston Celtics",
+         *           "commence_time": "2026-11-22T00:30:00.000Z",
+         *           "status": "final",
+         *           "score": {
+         *             "home": 112,
+         *             "away": 108
+         *           },
+         *           "periods": {
+         *             "q1": {
+         *               "home": 28,
+         *               "away": 30
+         *             },
+         *             "q2": {
+         *               "home": 27,
+         *               "away": 25
+         *             },
+         *             "h1": {
+         *               "home": 55,
+         *               "away": 55
+         *             },
+         *             "q3": {
+         *               "home": 30,
+         *               "away": 26
+         *             },
+         *             "q4": {
+         *               "home": 27,
+         *               "away": 27
+         *             },
+         *             "h2": {
+         *               "home": 57,
+         *               "away": 53
+         *             },
+         *             "full": {
+         *               "home": 112,
+         *               "away": 108
+         *             }
+         *           },
+         *           "clock": null,
+         *           "updated_at": "2026-11-22T03:01:12.000Z",
+         *           "completed_at": "2026-11-22T03:01:12.000Z"
+         *         }
+         *       ]
+         *     }
+         */
+        ScoresResponse: {
+            scores: components["schemas"]["GameScore"][];
+        };
+        GradeLeg: {
+            event_id: string;
+            /**
+             * @description A game line: `moneyline`, `spread`, `total` or `1x2`.
+             * @enum {string}
+             */
+            market: "moneyline" | "spread" | "total" | "1x2";
+            /**
+             * @description Default `full`.
+             * @enum {string}
+             */
+            period?: "full" | "h1" | "h2" | "q1" | "q2" | "q3" | "q4" | "p1" | "p2" | "p3" | "f5";
+            /** @description Spreads: the home team's line (home −3.5 is away +3.5); totals: the line. Whole, half and quarter lines. */
+            line?: number | null;
+            /** @enum {string} */
+            outcome: "home" | "away" | "draw" | "over" | "under" | "yes" | "no";
+            /** @description This leg’s own price (parlay legs: needed to reprice a dropped leg). */
+            price?: number | string;
+        };
+        GradeBet: {
+            /** @description One leg: a single bet; more: a parlay. */
+            legs: components["schemas"]["GradeLeg"][];
+            /** @description American odds, as a number or text: `150`, `"+150"`, `-110`. */
+            price?: number | string;
+            /** @description Decimal odds (instead of `price`). */
+            decimal_odds?: number;
+            /** @description Stake in dollars (cents are kept: 12.34). */
+            stake: number;
+            /** @description A same-game parlay: its price is not the product of its legs (docs/grading.md). */
+            same_game?: boolean;
+        };
+        GradeResult: {
+            index: number;
+            /**
+             * @description `graded`: every leg settled. `pending`: a leg’s game is not final yet (the bet waits; a lost leg already loses a parlay, which is then graded). `unknown_event`: no such event. `outcome_not_in_market`: the outcome is not one of the market’s.
+             * @enum {string}
+             */
+            status: "graded" | "pending" | "unknown_event" | "outcome_not_in_market";
+            result: ("won" | "lost" | "push" | "half_won" | "half_lost" | "void") | null;
+            decimal_odds: number;
+            /** @description The price the bet was paid at (a parlay repriced without dropped legs). */
+            settled_decimal: number | null;
+            stake: number;
+            /** @description Dollars returned, stake included, rounded down to the cent. */
+            payout: number | null;
+            profit: number | null;
+            /** @description (decimal × fair closing probability − 1) × 100, a parlay against the product of its legs’; null for a same-game parlay or without a closing line. */
+            clv_pct: number | null;
+            legs: {
+                event_id: string;
+                /**
+                 * @description `graded`: every leg settled. `pending`: a leg’s game is not final yet (the bet waits; a lost leg already loses a parlay, which is then graded). `unknown_event`: no such event. `outcome_not_in_market`: the outcome is not one of the market’s.
+                 * @enum {string}
+                 */
+                status: "graded" | "pending" | "unknown_event" | "outcome_not_in_market";
+                result: ("won" | "lost" | "push" | "half_won" | "half_lost" | "void") | null;
+                /** @description The fair closing probability of the leg’s outcome. */
+                fair_closing_probability: number | null;
+            }[];
+        };
+        /**
+         * @example {
+         *       "results": [
+         *         {
+         *           "index": 0,
+         *           "status": "graded",
+         *           "result": "won",
+         *           "decimal_odds": 1.909091,
+         *           "settled_decimal": 1.909091,
+         *           "stake": 110,
+         *           "payout": 210,
+         *           "profit": 100,
+         *           "clv_pct": 1.25,
+         *           "legs": [
+         *             {
+         *               "event_id": "nba-bos-lal-202611220030",
+         *               "status": "graded",
+         *               "result": "won",
+         *               "fair_closing_probability": 0.530184
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        GradeResponse: {
+            results: components["schemas"]["GradeResult"][];
         };
         /**
          * @example {
@@ -2819,6 +3048,7 @@ export interface operations {
                      * @example {
                      *       "as_of": "2026-11-22T00:00:00.000Z",
                      *       "delay_seconds": 0,
+                     *       "source": "the-odds-api",
                      *       "method": "shin",
                      *       "reference": "consensus",
                      *       "min_books": 3,
@@ -2986,6 +3216,7 @@ export interface operations {
                      * @example {
                      *       "as_of": "2026-11-22T00:00:00.000Z",
                      *       "delay_seconds": 0,
+                     *       "source": "the-odds-api",
                      *       "method": "multiplicative",
                      *       "reference": "consensus",
                      *       "min_books": 3,
@@ -4085,6 +4316,353 @@ export interface operations {
                         /** @description Pass as `cursor` (with the same `league`, `at` and filters) for the next page of events; null on the last page. */
                         next_cursor: string | null;
                     };
+                };
+            };
+            /** @description Invalid parameters (`validation`) or a key in the query string (`api-key-in-query`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://sharpline.io/problems/validation",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "One or more fields are invalid.",
+                     *       "errors": {
+                     *         "league": [
+                     *           "Give league or event"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key (`api-key-missing`), or a malformed, unknown, expired, revoked or suspended one (`api-key-malformed`, `api-key-unknown`, `api-key-expired`, `api-key-revoked`, `api-key-suspended`: a suspended one names its `reason`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://sharpline.io/problems/api-key-missing",
+                     *       "title": "Invalid API key",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the X-Api-Key header."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not in your plan (`plan-feature`); `plans` names the plans that include it, `required_plan` the cheapest. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://sharpline.io/problems/plan-feature",
+                     *       "title": "Not included in your plan",
+                     *       "status": 403,
+                     *       "detail": "Historical closing and opening line values (CLV, OLV) is included in the Elite and Enterprise plans; this key is on the Pro plan.",
+                     *       "feature": "closing-lines",
+                     *       "plan": "pro",
+                     *       "required_plan": "elite",
+                     *       "plans": [
+                     *         "elite",
+                     *         "enterprise"
+                     *       ],
+                     *       "upgrade_url": "https://sharpline.io/sports-betting-api#plan-elite"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the plan's requests per minute (`rate-limited`), or too many unknown keys from one address (`auth-throttled`); see Retry-After. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://sharpline.io/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "The Pro plan allows 100 requests per minute. Retry in 12 s.",
+                     *       "limit": 100,
+                     *       "retry_after_seconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The read needed more than 5 s of server time and was stopped (`read-budget-exceeded`): narrow the window (`from`/`to`), the filters, or `limit`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://sharpline.io/problems/read-budget-exceeded",
+                     *       "title": "Read stopped",
+                     *       "status": 503,
+                     *       "detail": "This read needed more than 5 s of server time and was stopped. Narrow the window (from/to), the filters, or limit.",
+                     *       "budget_ms": 5000
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getScores: {
+        parameters: {
+            query?: {
+                /** @description League key, e.g. `nba`. */
+                league?: "nba" | "ncaab" | "nfl" | "mlb" | "nhl" | "epl" | "mls";
+                /** @description Only games in play (`live`) or finished (`final`). */
+                status?: "live" | "final";
+                /** @description One event. */
+                event_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The scores that match, live games first, then the latest finals. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "scores": [
+                     *         {
+                     *           "event_id": "nba-bos-lal-202611220030",
+                     *           "league": "nba",
+                     *           "home_team": "Los Angeles Lakers",
+                     *           "away_team": "Boston Celtics",
+                     *           "commence_time": "2026-11-22T00:30:00.000Z",
+                     *           "status": "final",
+                     *           "score": {
+                     *             "home": 112,
+                     *             "away": 108
+                     *           },
+                     *           "periods": {
+                     *             "q1": {
+                     *               "home": 28,
+                     *               "away": 30
+                     *             },
+                     *             "q2": {
+                     *               "home": 27,
+                     *               "away": 25
+                     *             },
+                     *             "h1": {
+                     *               "home": 55,
+                     *               "away": 55
+                     *             },
+                     *             "q3": {
+                     *               "home": 30,
+                     *               "away": 26
+                     *             },
+                     *             "q4": {
+                     *               "home": 27,
+                     *               "away": 27
+                     *             },
+                     *             "h2": {
+                     *               "home": 57,
+                     *               "away": 53
+                     *             },
+                     *             "full": {
+                     *               "home": 112,
+                     *               "away": 108
+                     *             }
+                     *           },
+                     *           "clock": null,
+                     *           "updated_at": "2026-11-22T03:01:12.000Z",
+                     *           "completed_at": "2026-11-22T03:01:12.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ScoresResponse"];
+                };
+            };
+            /** @description Invalid parameters (`validation`) or a key in the query string (`api-key-in-query`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://sharpline.io/problems/validation",
+                     *       "title": "Invalid request",
+                     *       "status": 400,
+                     *       "detail": "One or more fields are invalid.",
+                     *       "errors": {
+                     *         "league": [
+                     *           "Give league or event"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key (`api-key-missing`), or a malformed, unknown, expired, revoked or suspended one (`api-key-malformed`, `api-key-unknown`, `api-key-expired`, `api-key-revoked`, `api-key-suspended`: a suspended one names its `reason`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://sharpline.io/problems/api-key-missing",
+                     *       "title": "Invalid API key",
+                     *       "status": 401,
+                     *       "detail": "Send your API key in the X-Api-Key header."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not in your plan (`plan-feature`); `plans` names the plans that include it, `required_plan` the cheapest. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://sharpline.io/problems/plan-feature",
+                     *       "title": "Not included in your plan",
+                     *       "status": 403,
+                     *       "detail": "Historical closing and opening line values (CLV, OLV) is included in the Elite and Enterprise plans; this key is on the Pro plan.",
+                     *       "feature": "closing-lines",
+                     *       "plan": "pro",
+                     *       "required_plan": "elite",
+                     *       "plans": [
+                     *         "elite",
+                     *         "enterprise"
+                     *       ],
+                     *       "upgrade_url": "https://sharpline.io/sports-betting-api#plan-elite"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Over the plan's requests per minute (`rate-limited`), or too many unknown keys from one address (`auth-throttled`); see Retry-After. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://sharpline.io/problems/rate-limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "The Pro plan allows 100 requests per minute. Retry in 12 s.",
+                     *       "limit": 100,
+                     *       "retry_after_seconds": 12
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postGrade: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "bets": [
+                 *         {
+                 *           "legs": [
+                 *             {
+                 *               "event_id": "nba-bos-lal-202611220030",
+                 *               "market": "spread",
+                 *               "line": -3.5,
+                 *               "outcome": "home"
+                 *             }
+                 *           ],
+                 *           "price": -110,
+                 *           "stake": 110
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 1 to 100 bets. */
+                    bets: components["schemas"]["GradeBet"][];
+                };
+            };
+        };
+        responses: {
+            /** @description One result per bet, in the order sent: its status, result, payout, profit and CLV. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "results": [
+                     *         {
+                     *           "index": 0,
+                     *           "status": "graded",
+                     *           "result": "won",
+                     *           "decimal_odds": 1.909091,
+                     *           "settled_decimal": 1.909091,
+                     *           "stake": 110,
+                     *           "payout": 210,
+                     *           "profit": 100,
+                     *           "clv_pct": 1.25,
+                     *           "legs": [
+                     *             {
+                     *               "event_id": "nba-bos-lal-202611220030",
+                     *               "status": "graded",
+                     *               "result": "won",
+                     *               "fair_closing_probability": 0.530184
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GradeResponse"];
                 };
             };
             /** @description Invalid parameters (`validation`) or a key in the query string (`api-key-in-query`). */

@@ -67,8 +67,9 @@ describe('the simulated market’s arbs (decision 162)', { timeout: 900_000 }, (
     const all = episodes(7, 20);
     const live = all.filter((e) => e.live);
     const prematch = all.filter((e) => !e.live);
-    // Enough of each to judge, and the board is never without arbs for long.
-    expect(live.length).toBeGreaterThan(100);
+    // Enough of each to judge, and the board is never without arbs for long. Live arbs follow scores, which come from
+    // the score model (issue 57) at each sport's own scoring rate: fewer in 20 minutes than pre-match ones.
+    expect(live.length).toBeGreaterThan(60);
     expect(prematch.length).toBeGreaterThan(100);
     // Size: most under 3 % (tuned to ~3 % over; bound 10 %), the typical one under 1 %.
     expect(all.filter((e) => e.maxEdge > 3).length / all.length).toBeLessThan(0.1);

@@ -30,17 +30,18 @@ function digest(
 
 describe('MarketSimulator', () => {
   // Recorded from the simulator: refactoring it must keep every seeded run identical (SIM_SEED promises a
-  // deterministic demo). Re-recorded only when its behaviour changes on purpose (last: decisions 221 and 222, the
-  // fixture calendar and per-step chances scaled by the step's length; before them decision 162, leagues by season,
+  // deterministic demo). Re-recorded only when its behaviour changes on purpose (last: issue 57, in-play scores from
+  // the score model and a capped price's margin kept, with decisions 221 and 222, the fixture calendar and per-step
+  // chances scaled by the step's length; before them decision 162, leagues by season,
   // period markets closed at their period's end, props taken down on a stat change, scores suspending most books,
   // rare wrong prices, home-page links). Props draw from their own generator, so the game lines do not move
   // with them (the next test).
   it('emits exactly the recorded messages for a seed (pre-match, live, suspensions, ends, links, props)', () => {
     expect(digest({ seed: 42, events: 40 }, 100)).toBe(
-      '3491e01c5e1ee6b0d7267d0a96ad3eeef7ee467b30ca43ceeb3e0491df9f09a3',
+      'c965a7ad946aa6dfc28edf0fbfd3697c723c9e4727d6b93e1bf0f9cde1601613',
     );
     expect(digest({ seed: 5, events: 4, stepMs: 120_000 }, 300)).toBe(
-      '09f479c77f0032ccc072d47061ebaca341200db7e76951a134559b6f9795e504',
+      '09c585528b9a3ad506ac150e345fed0109e95f3a65e4fb0548f1e37e1bf77070',
     );
   });
 
@@ -55,10 +56,10 @@ describe('MarketSimulator', () => {
     };
     expect(gameLines(true)).toEqual(gameLines(false));
     expect(digest({ seed: 42, events: 40, props: false }, 100)).toBe(
-      '66d4deb777deb8a7ac4b0e54060c1e0c0004f0891341531ff206c2dea4698118',
+      'a7ce8b1d36913f6cfca2e8bfb4c07144264d8b19f3f5a53ea203ee0ebf369d40',
     );
     expect(digest({ seed: 5, events: 4, stepMs: 120_000, props: false }, 300)).toBe(
-      '6d705f3af6804111d3c25682fa1f2d54af3db9e3c596a2b4a0901a20dfb8f59d',
+      '75d102bef7c78e796ea9047cb92567aa622eeaf9faa20a7705ccef0fb7064971',
     );
   });
 

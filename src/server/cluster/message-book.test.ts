@@ -60,6 +60,12 @@ describe('MessageBook', () => {
         ...leader.store.eventState(event.id)!.players.values(),
       ]);
     }
+    // The live scores too (issue 57); finals left with their fixtures.
+    const byEvent = (scores: { eventId: string }[]) =>
+      [...scores].sort((a, b) => (a.eventId < b.eventId ? -1 : 1));
+    const live = leader.scores.list().filter((score) => score.status === 'live');
+    expect(live.length).toBeGreaterThan(0);
+    expect(byEvent(follower.scores.list())).toEqual(byEvent(live));
     leader.markReady();
     follower.markReady();
     const published = leader.tick()!;

@@ -2,7 +2,8 @@
 // latest event message (with every player any of its messages listed), and for every price the latest message of that
 // book, market, line and outcome, in the order each was first seen (a market lists its books in that order). Replayed
 // in order into an empty engine, it rebuilds the leader's fixtures and current prices: an `api` instance starts from
-// it, then follows the changes.
+// it, then follows the changes. The latest score of each fixture still on the board is kept too (issue 57); a final
+// leaves with its fixture (the odds history keeps it).
 
 /** A message as the leader's engine accepted it: its time of receipt and its JSON. */
 export type BookEntry = readonly [at: number, json: string];
@@ -43,13 +44,16 @@ export class MessageBook {
   /** Price key → latest entry, in the order each key was first seen (the order a market lists its books in). */
   private readonly prices = new Map<string, { at: number; json: string; links: unknown }>();
   private readonly pricesOfEvent = new Map<string, Set<string>>();
+  /** Fixture → its latest score message. */
+  private readonly scores = new Map<string, { at: number; json: string }>();
 
   get size(): number {
-    return this.events.size + this.prices.size;
+    return this.events.size + this.prices.size + this.scores.size;
   }
 
   clear(): void {
     this.events.clear();
+    this.scores.clear();
     this.prices.clear();
     this.pricesOfEvent.clear();
   }
@@ -72,8 +76,13 @@ export class MessageBook {
         this.events.set(sourceEventId, record);
         return;
       }
+      case 'score': {
+        this.scores.set(sourceEventId, { at, json: json ?? JSON.stringify(fields) });
+        return;
+      }
       case 'end': {
         this.events.delete(sourceEventId);
+        this.scores.delete(sourceEventId);
         for (const key of this.pricesOfEvent.get(sourceEventId) ?? []) this.prices.delete(key);
         this.pricesOfEvent.delete(sourceEventId);
         return;
@@ -96,7 +105,10 @@ export class MessageBook {
     }
   }
 
-  /** Every fixture (latest message, whole roster), then every price in first-seen order: the order to replay them in. */
+  /**
+   * Every fixture (latest message, whole roster), its score, then every price in first-seen order: the order to replay
+   * them in.
+   */
   entries(): BookEntry[] {
     const out: BookEntry[] = [];
     for (const record of this.events.values()) {
@@ -106,6 +118,7 @@ export class MessageBook {
           : record.message;
       out.push([record.at, JSON.stringify(message)]);
     }
+    for (const { at, json } of this.scores.values()) out.push([at, json]);
     for (const { at, json } of this.prices.values()) out.push([at, json]);
     return out;
   }

@@ -1,3 +1,5 @@
+import { gradeGameMarket, type GradeResult } from '#domain/grading.ts';
+import { isGameMarketType, isPeriod, type OutcomeKey } from '#domain/markets.ts';
 import { checkFence, fenceOf, firstChange, inheritFence, setFenceUpTo } from './history-fence.ts';
 import {
   insertBlocks,
@@ -6,7 +8,7 @@ import {
   type SealedBlock,
   type StoredTick,
 } from './price-blocks.ts';
-import type { HistoryBatch, SeriesKey, TickStateCode } from './recorder.ts';
+import type { HistoryBatch, ResultRow, SeriesKey, TickStateCode } from './recorder.ts';
 import type { SqlClient, SqlRunner } from './sql-client.ts';
 import type { Gap, PendingGaps } from './write-queue.ts';
 import type { WriterLog } from './writer.ts';
@@ -116,6 +118,7 @@ export class BatchWriter {
           if (batch.ticks.key.length > 0) await this.writeTicks(tx, batch, added, tally);
           if (closing) await this.takeClosings(tx, batch.upTo);
         }
+        if (batch.results.length > 0) await this.writeResults(tx, batch.results);
       });
     } catch (error) {
       this.open?.rollback();
@@ -208,6 +211,52 @@ export class BatchWriter {
       );
     }
     return index >= events + series ? 1 : 0;
+  }
+
+  /**
+   * Final scores (issue 57): kept on their events, and every game-line series of those events graded from them
+   * (docs/grading.md). A prop series keeps a null result: the source sends no player figures yet.
+   */
+  private async writeResults(tx: SqlRunner, results: readonly ResultRow[]): Promise<void> {
+    const rows = [...new Map(results.map((row) => [row.eventId, row])).values()];
+    await tx.query(
+      `UPDATE history_events e SET final_score = r.score::jsonb, completed_at = to_timestamp(r.at / 1000.0)
+       FROM unnest($1::text[], $2::text[], $3::int8[]) AS r(id, score, at) WHERE e.event_id = r.id`,
+      [
+        rows.map((row) => row.eventId),
+        rows.map((row) => JSON.stringify(row.periods)),
+        rows.map((row) => row.completedAt),
+      ],
+    );
+    const byEvent = new Map(rows.map((row) => [row.eventId, row]));
+    const series = await tx.query<{
+      id: number;
+      event_id: string;
+      market_type: string;
+      period: string;
+      line: number | null;
+      outcome: string;
+    }>(
+      `SELECT id, event_id, market_type, period, line, outcome FROM history_series
+       WHERE event_id = ANY($1::text[]) AND market_type <> 'prop'`,
+      [rows.map((row) => row.eventId)],
+    );
+    const ids: number[] = [];
+    const grades: string[] = [];
+    for (const row of series) {
+      const result = gradeSeries(row, byEvent.get(row.event_id)!);
+      if (result === null) continue;
+      ids.push(row.id);
+      grades.push(result);
+    }
+    for (let start = 0; start < ids.length; start += MAX_ROWS_PER_STATEMENT) {
+      const end = start + MAX_ROWS_PER_STATEMENT;
+      await tx.query(
+        `UPDATE history_series s SET result = r.result
+         FROM unnest($1::int4[], $2::text[]) AS r(id, result) WHERE s.id = r.id`,
+        [ids.slice(start, end), grades.slice(start, end)],
+      );
+    }
   }
 
   private async writeGaps(tx: SqlRunner, gaps: Gap[]): Promise<void> {
@@ -629,10 +678,29 @@ function partOf(batch: HistoryBatch, from: number, to: number, start: number): H
       state: ticks.state.slice(t0, t1),
     },
     fresh: batch.fresh.filter((index) => index >= t0 && index < t1).map((index) => index - t0),
+    // Results go with the part that ends the batch (after every row their series may need).
+    results: to >= events + series + ticks.key.length ? batch.results : [],
     upTo,
   };
   inheritFence(part, batch, start);
   return part;
+}
+
+/** A game-line series' result against a final score; null when it cannot be graded (a line off the grid). */
+function gradeSeries(
+  row: { market_type: string; period: string; line: number | null; outcome: string },
+  result: ResultRow,
+): GradeResult | null {
+  if (!isGameMarketType(row.market_type) || !isPeriod(row.period)) return null;
+  try {
+    return gradeGameMarket(
+      { type: row.market_type, period: row.period, point: row.line },
+      row.outcome as OutcomeKey,
+      { periods: result.periods },
+    );
+  } catch {
+    return null;
+  }
 }
 
 const seriesEntry = (id: number, opened: boolean): number => id * 2 + (opened ? 1 : 0);

@@ -130,6 +130,55 @@ describe('odds history store', () => {
     expect((await app.history.event(event.id))!.endedAt).toBe(clock.now());
   });
 
+  // Issue 57: a final score is kept beside the closing lines, and each game-line series graded from it.
+  it('keeps the final score of each period on the event and grades every game-line series from it', async () => {
+    const event = board.addEvent({ startsInMs: 60_000 });
+    const lines: [string, string, number | undefined][] = [
+      ['spread', 'home', -3],
+      ['spread', 'away', 3],
+      ['spread', 'home', -2.5],
+      ['total', 'over', 220.5],
+      ['total', 'under', 220.5],
+      ['moneyline', 'home', undefined],
+    ];
+    for (const [market, outcome, point] of lines)
+      board.price(event, 'fanduel', market, outcome, -110, point === undefined ? {} : { point });
+    board.price(event, 'fanduel', 'spread', 'home', -110, { point: -1.5, period: 'h1' });
+    clock.advance(61_000);
+    board.start(event);
+    clock.advance(1_000);
+    const periods = { h1: { home: 50, away: 52 }, full: { home: 110, away: 107 } };
+    expect(
+      app.engine.ingest({
+        kind: 'score',
+        sourceEventId: event.source,
+        status: 'final',
+        home: 110,
+        away: 107,
+        periods,
+      }),
+    ).toBe(true);
+    board.end(event);
+    await board.flush();
+    const stored = await app.history.event(event.id);
+    expect(stored!.finalScore).toEqual(periods);
+    expect(stored!.completedAt).toBe(clock.now());
+    const series = await app.history.series(event.id);
+    const results = series.map((row) => [row.marketType, row.period, row.line, row.outcome, row.result]);
+    expect(results).toEqual(
+      expect.arrayContaining([
+        ['spread', 'full', -3, 'home', 'push'],
+        ['spread', 'full', -3, 'away', 'push'],
+        ['spread', 'full', -2.5, 'home', 'won'],
+        ['total', 'full', 220.5, 'over', 'lost'],
+        ['total', 'full', 220.5, 'under', 'won'],
+        ['moneyline', 'full', null, 'home', 'won'],
+        ['spread', 'h1', -1.5, 'home', 'lost'],
+      ]),
+    );
+    expect(series.every((row) => row.closing !== null)).toBe(true);
+  });
+
   it('a series first seen suspended gets its opening line from its first open price', async () => {
     const event = board.addEvent();
     board.price(event, 'betmgm', 'moneyline', 'away', 150, { suspended: true });

@@ -63,6 +63,7 @@ export const historyPlugin = fp(
     const unsubscribe = [
       store.subscribe((change) => recorder.onPrice(change)),
       store.subscribeEvents((change) => recorder.onEvent(change)),
+      app.engine.scores.subscribe((score) => recorder.onScore(score)),
     ];
 
     // Partitions must exist before the first write: made at start (a failure here is logged, not fatal: the

@@ -1,4 +1,5 @@
 import { sideId, type OddsEvent, type OutcomeKey } from '#domain/markets.ts';
+import type { GameScore } from '#engine/scores.ts';
 import { pricesOf, type EventChange, type PriceChange } from '#engine/store.ts';
 
 // Turns what the engine's store accepts into history rows, in memory and on the engine's call stack (no I/O here):
@@ -41,6 +42,14 @@ export interface EventRow {
   endedAt: number | null;
 }
 
+/** A game's final score (issue 57): each period's score, and when the final arrived (unix ms). */
+export interface ResultRow {
+  eventId: string;
+  league: string;
+  periods: GameScore['periods'];
+  completedAt: number;
+}
+
 /** Rows gathered between two cuts, as columns (the writer binds each column as one array parameter). */
 export interface HistoryBatch {
   events: EventRow[];
@@ -60,6 +69,8 @@ export interface HistoryBatch {
    * previous leader): the writer then skips it rather than record a change that did not happen.
    */
   fresh: number[];
+  /** Final scores that arrived (issue 57): kept on their event, and their series graded from them. */
+  results: ResultRow[];
   /** Every change received at or before this time (unix ms) is in this batch or an earlier one. */
   upTo: number;
 }
@@ -81,6 +92,7 @@ export class HistoryRecorder {
       series: [],
       ticks: { key: [], atUs: [], american: [], decimal: [], state: [] },
       fresh: [],
+      results: [],
       upTo: 0,
     };
   }
@@ -153,6 +165,17 @@ export class HistoryRecorder {
     return null;
   }
 
+  /** A score the engine accepted: a final is kept with its event (a live one is not history). */
+  onScore(score: GameScore): void {
+    if (score.status !== 'final') return;
+    this.batch.results.push({
+      eventId: score.eventId,
+      league: score.league,
+      periods: { ...score.periods, full: score.score },
+      completedAt: score.completedAt ?? this.now(),
+    });
+  }
+
   onEvent(change: EventChange): void {
     const now = this.now();
     if (change.kind === 'upsert') {
@@ -216,7 +239,8 @@ export class HistoryRecorder {
   cut(): HistoryBatch | undefined {
     const batch = this.batch;
     batch.upTo = this.now();
-    if (batch.ticks.key.length === 0 && batch.events.length === 0) return undefined;
+    if (batch.ticks.key.length === 0 && batch.events.length === 0 && batch.results.length === 0)
+      return undefined;
     this.batch = this.emptyBatch();
     return batch;
   }

@@ -1,4 +1,5 @@
-import type { Team } from '#domain/markets.ts';
+import type { GradeResult, Score } from '#domain/grading.ts';
+import type { Period, Team } from '#domain/markets.ts';
 import { normalizePlayerName } from '#domain/player-matching.ts';
 import type { Tick } from '#domain/history.ts';
 import {
@@ -28,6 +29,10 @@ export interface HistoryEvent {
   endedAt: number | null;
   /** When the closing lines were taken (null: the event has not started, or its start moved). */
   closedAt: number | null;
+  /** The final score of each period (issue 57); null until the game is final. */
+  finalScore: Partial<Record<Period, Score>> | null;
+  /** When the final arrived (unix ms); null until then. */
+  completedAt: number | null;
 }
 
 export interface PricePoint {
@@ -53,6 +58,8 @@ export interface HistorySeries {
   player: HistoryPlayer | null;
   opening: PricePoint | null;
   closing: PricePoint | null;
+  /** How the series' outcome settled once the game is final (issue 57); null before, and for props. */
+  result: GradeResult | null;
 }
 
 export interface HistoryPlayer {
@@ -63,7 +70,7 @@ export interface HistoryPlayer {
 }
 
 /** A series without its opening and closing lines: what a board of prices needs of it (`seriesPage`). */
-export type SeriesIdentity = Omit<HistorySeries, 'opening' | 'closing'>;
+export type SeriesIdentity = Omit<HistorySeries, 'opening' | 'closing' | 'result'>;
 
 /** Where a series sits in an event's key order (the history_series_key index after event_id). */
 export interface SeriesKey {
@@ -112,6 +119,8 @@ interface EventRowSql {
   live_at: string | null;
   ended_at: string | null;
   closed_at: string | null;
+  final_score: Partial<Record<Period, Score>> | string | null;
+  completed_at: string | null;
 }
 
 interface SeriesRowSql {
@@ -134,6 +143,7 @@ interface SeriesRowSql {
   closing_at: string | null;
   closing_american: number | null;
   closing_decimal: number | null;
+  result: GradeResult | null;
 }
 
 interface TickRowSql {
@@ -151,9 +161,10 @@ const US = (column: string, alias: string) =>
   `(extract(epoch from ${column}) * 1000000)::int8::text AS ${alias}`;
 
 const EVENT_COLUMNS = `event_id, league, home, away, ${MS('starts_at')}, ${MS('first_seen_at')}, ${MS('live_at')},
-  ${MS('ended_at')}, ${MS('closed_at')}`;
+  ${MS('ended_at')}, ${MS('closed_at')}, final_score, ${MS('completed_at')}`;
 const SERIES_COLUMNS = `id, event_id, market_key, market_type, period, line, outcome, book, side_id,
-  stat, player_id, player_name, player_team, ${MS('opening_at')}, opening_american, opening_decimal, ${MS('closing_at')}, closing_american, closing_decimal`;
+  stat, player_id, player_name, player_team, ${MS('opening_at')}, opening_american, opening_decimal, ${MS('closing_at')}, closing_american, closing_decimal,
+  result`;
 
 /**
  * A series' identity as one JSON array per row: a page of series leaves the database as one JSON value. A driver
@@ -219,6 +230,8 @@ function toEvent(row: EventRowSql): HistoryEvent {
     liveAt: time(row.live_at),
     endedAt: time(row.ended_at),
     closedAt: time(row.closed_at),
+    finalScore: row.final_score === null ? null : json(row.final_score),
+    completedAt: time(row.completed_at),
   };
 }
 
@@ -243,6 +256,7 @@ function toSeries(row: SeriesRowSql): HistorySeries {
       row.closing_at === null
         ? null
         : { at: Number(row.closing_at), american: row.closing_american!, decimal: row.closing_decimal! },
+    result: row.result,
   };
 }
 

@@ -123,7 +123,8 @@ export class WriteQueue {
     if (next) {
       next.events.push(...batch.events);
       next.series.push(...batch.series);
-    } else if (batch.events.length > 0 || batch.series.length > 0) {
+      next.results.push(...batch.results);
+    } else if (batch.events.length > 0 || batch.series.length > 0 || batch.results.length > 0) {
       const kept: HistoryBatch = {
         ...batch,
         ticks: { key: [], atUs: [], american: [], decimal: [], state: [] },

@@ -263,6 +263,7 @@ export class HistoryWriter {
       series: [],
       ticks: { key: [], atUs: [], american: [], decimal: [], state: [] },
       fresh: [],
+      results: [],
       upTo: this.options.now(),
     });
   }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { coverage } from '#domain/coverage.ts';
 import { devigImplied, type DevigMethod } from '#domain/devig.ts';
+import { GRADING_RULES } from '#domain/grading.ts';
 import { DOCS_ANCHORS, PLANS } from '#domain/plans.ts';
 import { FOOTER_NAV, HEADER_NAV } from '#domain/site-nav.ts';
 import { SPORTSBOOK_KEYS, SPORTSBOOKS } from '#domain/sportsbooks.ts';
@@ -465,6 +466,18 @@ describe('GET /docs (issue 56)', () => {
       );
     expect(table).toContain('<tr id="book-bodog"><td><code>bodog</code></td><td>Bovada</td>');
     expect(words(part(table, 'id="book-hardrock_in"', '</tr>'))).toContain('one sportsbook with hardrock');
+  });
+
+  it('has a Grading section in the contents with every rule of GRADING_RULES, and names docs/grading.md', async () => {
+    const html = await page();
+    expect(html).toContain('<li><a href="#grading">Grading</a></li>');
+    const section = part(html, 'id="grading"', '</dl>');
+    for (const { term } of GRADING_RULES) expect(section).toContain(`<dt>${term}</dt>`);
+    expect(words(section)).toContain('A player who does not play voids the prop, both sides.');
+    expect(section).toContain('<code>docs/grading.md</code>');
+    expect(readFileSync(new URL('../../../docs/grading.md', import.meta.url), 'utf8')).toContain(
+      '## Parlays',
+    );
   });
 
   it('has the site header: the pages’ header links, from src/domain/site-nav.ts', async () => {

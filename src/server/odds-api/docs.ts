@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { coverage, LICENCE_WORDS } from '#domain/coverage.ts';
+import { GRADING_RULES } from '#domain/grading.ts';
 import { formatDelay, FREE_PLAN, getPlan, PLANS, TRIAL } from '#domain/plans.ts';
 import type { SiteConfigResponse } from '#domain/schemas/billing.ts';
 import {
@@ -333,6 +334,15 @@ function delayedPlansWords(): string {
     .join(', ');
 }
 
+function gradingSection(): string {
+  const rules = GRADING_RULES.map(
+    ({ term, rule }) => `<dt>${escapeHtml(term)}</dt><dd>${inline(rule)}</dd>`,
+  ).join('');
+  return `<h2 id="grading">Grading</h2>
+<p>How a bet settles against a finished game, as sportsbooks rule it (the full rules, with worked examples, are <code>docs/grading.md</code> in the repository):</p>
+<dl class="terms">${rules}</dl>`;
+}
+
 function compressionSection(): string {
   return `<h2 id="compression">Compression</h2>
 <p>Answers are compressed when you ask for it: send <code>Accept-Encoding: br, gzip</code>, and read <code>Content-Encoding</code>. JSON answers of 1 KiB or more come brotli-compressed (<code>br</code>) or gzip, whichever you accept first; <code>/v1/odds</code>, the largest, comes in gzip; <code>/openapi.json</code> in either. A whole league's odds are several times smaller compressed. With curl, add <code>--compressed</code> (it sends the header and decompresses); browsers' <code>fetch</code>, Node's <code>fetch</code> and Python's <code>requests</code> ask for compression and decompress by themselves. <code>/v1/stream</code> is not compressed: its events are small and must arrive at once.</p>`;
@@ -470,7 +480,7 @@ ${tryable ? `<form class="try" data-path="${escapeHtml(path)}"><label>Try it: <i
 ${siteHeader()}
 <div class="docbar"><span>API docs v${escapeHtml(doc.info.version)}</span> <a href="/openapi.json">openapi.json</a></div>
 <div class="layout">
-<nav aria-label="Documentation"><details class="toc" open><summary>Contents</summary><ul><li><a href="#quickstart">Quickstart</a></li><li><a href="#clients">Client libraries</a></li><li><a href="#glossary">Key terms</a></li><li><a href="#errors">Errors</a></li><li><a href="#auth">Authentication</a></li><li><a href="#limits">Rate limits</a></li><li><a href="#streaming">Streaming</a></li><li><a href="#props">Player props</a></li><li><a href="#books">Sportsbooks</a></li><li><a href="#compression">Compression</a></li>${nav}<li><a href="#schemas">Schemas</a></li></ul></details></nav>
+<nav aria-label="Documentation"><details class="toc" open><summary>Contents</summary><ul><li><a href="#quickstart">Quickstart</a></li><li><a href="#clients">Client libraries</a></li><li><a href="#glossary">Key terms</a></li><li><a href="#errors">Errors</a></li><li><a href="#auth">Authentication</a></li><li><a href="#limits">Rate limits</a></li><li><a href="#streaming">Streaming</a></li><li><a href="#props">Player props</a></li><li><a href="#grading">Grading</a></li><li><a href="#books">Sportsbooks</a></li><li><a href="#compression">Compression</a></li>${nav}<li><a href="#schemas">Schemas</a></li></ul></details></nav>
 <main id="main">
 <h1>${escapeHtml(doc.info.title)}</h1>
 <p>${inline(doc.info.description ?? '')}</p>
@@ -497,6 +507,7 @@ ${code(SNIPPETS.nodeStream, origin)}
 <p>Player props are markets of type <code>prop</code> in <code>/v1/odds</code>, <code>/v1/stream</code> and <code>/v1/arbs</code>: one player, stat, period and line, such as "LeBron James Points Over/Under 27.5". Besides the fields of every market they carry <code>stat</code> (<code>player_points</code>, <code>player_anytime_td</code>…) and <code>player</code> (<code>id</code>, <code>name</code>, <code>team</code>); game lines have neither key. Outcomes are <code>over</code>/<code>under</code> with the line in <code>point</code>, or <code>yes</code>/<code>no</code> with a null <code>point</code>. <code>main</code> marks the line most books quote per player, stat and period, so <code>main=true</code> gives one line per player and stat. Select props with <code>markets=props</code> (combinable: <code>markets=moneyline,props</code>), one player's with <code>player=</code> his id or name (case and accents ignored; game lines are then left out), some stats with <code>stat=</code>. <code>/v1/events/{eventId}</code> lists the event's players. Every NBA player's main points line:</p>
 ${code(SNIPPETS.propsCurl, origin, 'props-curl')}
 <p>Then one player's props: add <code>&amp;player=</code> and a <code>player.name</code> or <code>player.id</code> from that answer.</p>
+${gradingSection()}
 ${booksSection()}
 ${compressionSection()}
 <h2>Endpoints</h2>

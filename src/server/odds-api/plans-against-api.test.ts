@@ -37,6 +37,7 @@ const GATED: Partial<Record<CapabilityId, { method: 'GET' | 'POST'; url: string;
   'closing-lines': { method: 'GET', url: '/v1/events/nope/lines' },
   'historical-odds': { method: 'GET', url: `/v1/historical/odds?league=nba&at=${encodeURIComponent(AT)}` },
   'line-movement': { method: 'GET', url: '/v1/events/nope/movement' },
+  'scores-and-grading': { method: 'GET', url: '/v1/scores' },
 };
 
 beforeAll(async () => {

@@ -24,6 +24,7 @@ import { historicalOddsRoutes } from './routes/historical-odds.ts';
 import { linesRoutes } from './routes/lines.ts';
 import { movementRoutes } from './routes/movement.ts';
 import { oddsRoutes } from './routes/odds.ts';
+import { scoresRoutes } from './routes/scores.ts';
 import { createStreamHub, streamRoutes, type StreamOptions } from './streaming/stream.ts';
 
 // The paid odds API (docs/decisions/080-086) as one plugin: keys, the OpenAPI document generated from the /v1 route
@@ -84,6 +85,7 @@ export const COMPONENT_ORDER = [
     'MovementSeries',
   ],
   ...['Fair', 'OpeningLine', 'CurrentLine', 'MarketLines', 'ClvBet', 'ClvResult'],
+  ...['GameScore', 'ScoresResponse', 'GradeLeg', 'GradeBet', 'GradeResult', 'GradeResponse'],
   ...['Me', 'Usage', 'KeyRotation', 'BillingPortal', 'Problem'],
 ];
 
@@ -167,6 +169,7 @@ async function api(app: FastifyInstance, options: ApiPluginOptions) {
       await v1.register(linesRoutes);
       await v1.register(clvRoutes, { now });
       await v1.register(historicalOddsRoutes, { now });
+      await v1.register(scoresRoutes, { now });
       await v1.register(options.sgpRoutes, { now });
       await v1.register(meRoutes, { now });
       await v1.register(streamRoutes, { hub });

@@ -9,6 +9,7 @@ import { FixtureCalendar, type CalendarFixture } from './calendar.ts';
 import { MODELS, PROFILES, periodEndsAt, plansFor, type MarketPlan } from './models.ts';
 import { bookAmerican, bookOdds, fairProbabilities, mainLine } from './pricing.ts';
 import { PropSimulator, type FixtureProps, type PropFixture } from './prop-simulator.ts';
+import { ScoreModel } from './score-model.ts';
 
 // The market simulator (the default source, and the public demo's data; always labelled "simulator" in the feed).
 // A fair model per event (expected home margin and total, random-walking; faster and with scoring jumps once live)
@@ -105,6 +106,8 @@ export class MarketSimulator {
   private readonly random: () => number;
   /** Player props draw from their own generator, so the game lines do not depend on them. */
   private readonly props: PropSimulator | null;
+  /** Scores (issue 57): each game's result, drawn at kick-off from its closing model, and its live model. */
+  private readonly scores: ScoreModel;
   private readonly propsPostedMs: number;
   private readonly stepMs: number;
   private readonly eventCount: number;
@@ -120,6 +123,7 @@ export class MarketSimulator {
   constructor(options: SimulatorOptions) {
     this.random = seededRandom(options.seed);
     this.props = options.props === false ? null : new PropSimulator(options.seed);
+    this.scores = new ScoreModel(options.seed);
     this.propsPostedMs = options.propsPostedMs ?? PROPS_POSTED_MS;
     this.stepMs = options.stepMs ?? 250;
     this.eventCount = options.events ?? 110;
@@ -260,6 +264,18 @@ export class MarketSimulator {
     return message;
   }
 
+  /** Whether the last `followScore` saw the score change. */
+  private lastScored = false;
+
+  /** A live fixture's score to `now` (score-model.ts): its fair model follows it; a changed score is a message. */
+  private followScore(event: SimEvent, now: number): SourceMessage[] {
+    const { state, message } = this.scores.follow(event, now);
+    event.margin = state.margin;
+    event.total = state.total;
+    this.lastScored = state.scored;
+    return message ? [message] : [];
+  }
+
   /** Every fixture and every book's first quote. */
   initial(): SourceMessage[] {
     while (this.events.length < this.eventCount) {
@@ -270,6 +286,7 @@ export class MarketSimulator {
     const out: SourceMessage[] = [];
     for (const event of this.events) {
       out.push(this.eventMessage(event));
+      if (event.live) out.push(...this.followScore(event, this.nowMs));
       for (const market of event.markets) {
         // A live game's period market whose period is already played is not on the board.
         if (this.periodOver(event, market, this.nowMs)) {
@@ -328,6 +345,7 @@ export class MarketSimulator {
     for (let index = 0; index < this.events.length; index += 1) {
       let event = this.events[index]!;
       if (now >= event.endsAt) {
+        if (event.live) out.push(this.scores.finish(event, now));
         out.push({ kind: 'end', sourceEventId: event.sourceEventId });
         const fixture = this.nextCalendarFixture();
         if (!fixture) {
@@ -364,14 +382,18 @@ export class MarketSimulator {
           for (const book of market.books) book.nextQuoteAt = now + this.random() * 1_500;
         if (this.props && event.props) out.push(...this.props.kickOff(event, event.props, now));
       }
-      // The fair model drifts; live games drift faster and jump on scores, and books suspend after a score.
-      const drift = event.live ? 0.012 : 0.0015;
-      event.margin += gaussian(this.random) * model.marginScale * drift * Math.sqrt(seconds);
-      event.total += gaussian(this.random) * model.totalScale * drift * Math.sqrt(seconds);
-      const scored = event.live && this.random() < model.scoresPerSecond * seconds;
+      // The fair model drifts before the game; in play it is the score model's (the score so far and what is left
+      // expected), and books suspend after a score.
+      let scored = false;
+      if (event.live) {
+        const before = out.length;
+        out.push(...this.followScore(event, now));
+        scored = out.length > before && this.lastScored;
+      } else {
+        event.margin += gaussian(this.random) * model.marginScale * 0.0015 * Math.sqrt(seconds);
+        event.total += gaussian(this.random) * model.totalScale * 0.0015 * Math.sqrt(seconds);
+      }
       if (scored) {
-        event.margin += (this.random() < 0.5 ? -1 : 1) * model.marginScale * (0.15 + this.random() * 0.25);
-        event.total += model.totalScale * 0.1 * this.random();
         for (const market of event.markets) {
           if (market.closed) continue;
           for (const book of market.books) {

@@ -63,18 +63,16 @@ export interface SportModel {
   /** Typical expected total and home advantage. */
   total: number;
   durationMinutes: number;
-  /** Chance per live second of a score that jumps the model. */
-  scoresPerSecond: number;
 }
 
 export const MODELS: Readonly<Record<LeagueKey, SportModel>> = {
-  nba: { marginScale: 7, totalScale: 9, total: 226, durationMinutes: 150, scoresPerSecond: 0.02 },
-  ncaab: { marginScale: 6.5, totalScale: 8, total: 143, durationMinutes: 125, scoresPerSecond: 0.02 },
-  nfl: { marginScale: 7.5, totalScale: 8, total: 45, durationMinutes: 195, scoresPerSecond: 0.004 },
-  mlb: { marginScale: 2.3, totalScale: 2.4, total: 8.5, durationMinutes: 170, scoresPerSecond: 0.003 },
-  nhl: { marginScale: 1.5, totalScale: 1.4, total: 6, durationMinutes: 150, scoresPerSecond: 0.002 },
-  epl: { marginScale: 1.1, totalScale: 1.0, total: 2.7, durationMinutes: 115, scoresPerSecond: 0.0012 },
-  mls: { marginScale: 1.1, totalScale: 1.0, total: 3, durationMinutes: 115, scoresPerSecond: 0.0012 },
+  nba: { marginScale: 7, totalScale: 9, total: 226, durationMinutes: 150 },
+  ncaab: { marginScale: 6.5, totalScale: 8, total: 143, durationMinutes: 125 },
+  nfl: { marginScale: 7.5, totalScale: 8, total: 45, durationMinutes: 195 },
+  mlb: { marginScale: 2.3, totalScale: 2.4, total: 8.5, durationMinutes: 170 },
+  nhl: { marginScale: 1.5, totalScale: 1.4, total: 6, durationMinutes: 150 },
+  epl: { marginScale: 1.1, totalScale: 1.0, total: 2.7, durationMinutes: 115 },
+  mls: { marginScale: 1.1, totalScale: 1.0, total: 3, durationMinutes: 115 },
 };
 
 /** How often each league is drawn for a new fixture (relative weights). */

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isValidAmerican } from '#domain/odds.ts';
+import { americanToDecimal, isValidAmerican, type AmericanOdds } from '#domain/odds.ts';
 import { MODELS, plansFor } from './models.ts';
-import { bookAmerican, fairProbabilities } from './pricing.ts';
+import { bookAmerican, bookOdds, fairProbabilities } from './pricing.ts';
 
 describe('bookAmerican', () => {
   it('rounds the exact American figure to an integer, or to fives beyond ±150 for books that do', () => {
@@ -37,5 +37,23 @@ describe('fairProbabilities', () => {
         for (const p of fair) expect(p).toBeGreaterThan(0);
       }
     }
+  });
+});
+
+describe('bookOdds', () => {
+  it('keeps the book’s margin when an outcome is near sure: the cap’s excess goes onto the other side', () => {
+    const profile = { margin: 0.04, lagSeconds: 5, roundToFive: false };
+    fc.assert(
+      fc.property(fc.double({ min: 0.5, max: 0.99999, noNaN: true }), fc.boolean(), (p, live) => {
+        const odds = bookOdds([p, 1 - p], [0, 0], profile, live);
+        const implied = odds.reduce(
+          (sum, american) => sum + 1 / americanToDecimal(american as AmericanOdds),
+          0,
+        );
+        // Rounding to whole American points moves it by well under half a point.
+        expect(implied).toBeGreaterThan(1.035);
+        expect(1 / americanToDecimal(odds[0]! as AmericanOdds)).toBeLessThanOrEqual(0.9851);
+      }),
+    );
   });
 });

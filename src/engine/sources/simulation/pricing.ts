@@ -63,9 +63,14 @@ export function fairProbabilities(
   }
 }
 
+/** Highest implied probability a book quotes on one outcome. */
+const MAX_IMPLIED = 0.985;
+
 /**
  * One book's American odds per outcome: the fair probabilities leaned by the book's bias, grossed up by its margin
- * (one point more live), capped at 98.5 % implied, and rounded as the book quotes.
+ * (one point more live), capped at 98.5 % implied, and rounded as the book quotes. What the cap takes off a near-sure
+ * outcome goes onto the others, so the book keeps its margin (a game decided in play, issue 57, quotes its longshot
+ * short rather than hand out an arb).
  */
 export function bookOdds(
   fair: readonly number[],
@@ -74,8 +79,8 @@ export function bookOdds(
   live: boolean,
 ): number[] {
   const margin = profile.margin + (live ? 0.01 : 0);
-  // One array, the weights first and then the odds in their place (issue 59: per quote, no intermediate arrays). The
-  // sum is added in the same order as before, so the figures are the same to the bit.
+  // One array, the weights first, then the implied probabilities, then the odds in their place (issue 59: per quote,
+  // no intermediate arrays). The sums are added in the same order as before, so the figures are the same to the bit.
   const odds: number[] = [];
   let sum = 0;
   for (let index = 0; index < fair.length; index += 1) {
@@ -83,10 +88,22 @@ export function bookOdds(
     odds.push(weight);
     sum += weight;
   }
+  let over = 0;
   for (let index = 0; index < odds.length; index += 1) {
-    const implied = Math.min(0.985, (odds[index]! / sum) * (1 + margin));
-    odds[index] = bookAmerican(1 / implied, profile.roundToFive);
+    const implied = (odds[index]! / sum) * (1 + margin);
+    odds[index] = implied;
+    over += Math.max(0, implied - MAX_IMPLIED);
   }
+  // A near-certain side capped at MAX_IMPLIED gives its excess to the others, so the book keeps its margin.
+  if (over > 0) {
+    let rest = 0;
+    for (const p of odds) rest += p > MAX_IMPLIED ? 0 : p;
+    for (let index = 0; index < odds.length; index += 1) {
+      const p = odds[index]!;
+      odds[index] = p > MAX_IMPLIED ? MAX_IMPLIED : Math.min(MAX_IMPLIED, p + (over * p) / rest);
+    }
+  }
+  for (let index = 0; index < odds.length; index += 1) odds[index] = bookAmerican(1 / odds[index]!, profile.roundToFive);
   return odds;
 }
 

@@ -269,7 +269,13 @@ describe('GET /v1/me', () => {
   it("matches its schema, names the features of the plan and shows the month's SGP credits", async () => {
     const body = MeResponseSchema.parse((await get('/v1/me', elite)).json());
     expect(body.plan.id).toBe('enterprise');
-    expect(body.features).toEqual(['line-movement', 'closing-lines', 'historical-odds', 'same-game-parlays']);
+    expect(body.features).toEqual([
+      'line-movement',
+      'closing-lines',
+      'historical-odds',
+      'same-game-parlays',
+      'scores-and-grading',
+    ]);
     expect(body.sgp_credits).toEqual({
       limit: 100_000,
       used: 0,

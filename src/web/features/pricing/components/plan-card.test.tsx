@@ -30,7 +30,7 @@ describe('PlanCard', () => {
     }
   });
 
-  it('links the EV, SGP and three history bullets on Enterprise, and leaves the other bullets as text', () => {
+  it('links the EV, SGP, three history and the scores bullets on Enterprise, and leaves the other bullets as text', () => {
     render(<PlanCard plan={getPlan('enterprise')} />);
     const card = screen.getByRole('article', { name: 'Enterprise' });
     expect(within(card).getByRole('link', { name: 'Historical line movement' })).toHaveAttribute(
@@ -46,19 +46,22 @@ describe('PlanCard', () => {
       'Historical closing and opening line values (CLV, OLV)',
       'Historical odds',
       'Historical line movement',
+      'Live scores, results and bet grading',
     ]);
   });
 
   it('lists on Starter and Pro every row, the ones they lack marked as not included', () => {
     render(<PlanCard plan={getPlan('starter')} />);
     render(<PlanCard plan={getPlan('pro')} />);
+    // Pro has scores and grading (issue 57); Starter has not.
     expect(screen.queryAllByRole('link').map((link) => link.getAttribute('href'))).toEqual([
       '/docs#GET--v1-ev',
       '/docs#GET--v1-ev',
+      '/docs#GET--v1-scores',
     ]);
     for (const name of ['Starter', 'Pro']) {
       const card = screen.getByRole('article', { name });
-      expect(within(card).getAllByRole('listitem')).toHaveLength(10);
+      expect(within(card).getAllByRole('listitem')).toHaveLength(11);
       expect(within(card).getByText('Historical odds').closest('li')).toHaveTextContent(
         'Not included: Historical odds',
       );

@@ -1,0 +1,224 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { gradeGameMarket, type GameResult, type Score } from '#domain/grading.ts';
+import {
+  LEAGUES,
+  type GameMarketType,
+  type LeagueKey,
+  type OutcomeKey,
+  type Period,
+} from '#domain/markets.ts';
+import type { SourceMessage } from '../../messages.ts';
+import { MarketSimulator } from './market-simulator.ts';
+import { MODELS } from './models.ts';
+import { fairProbabilities } from './pricing.ts';
+import { ScoreModel, wholeScore, type ScoredFixture } from './score-model.ts';
+
+const LEAGUE_KEYS = Object.keys(LEAGUES) as LeagueKey[];
+const T0 = Date.UTC(2026, 0, 10, 18);
+
+function fixture(league: LeagueKey, margin: number, total: number, n = 1): ScoredFixture {
+  const startsAt = T0;
+  return {
+    fixture: n,
+    sourceEventId: `sim-${n}`,
+    league,
+    startsAt,
+    endsAt: startsAt + MODELS[league].durationMinutes * 60_000,
+    margin,
+    total,
+  };
+}
+
+const sum = (a: Score, b: Score): Score => ({ home: a.home + b.home, away: a.away + b.away });
+
+describe('wholeScore', () => {
+  it('keeps the rounded margin, and gives whole scores that are never negative', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: -60, max: 60, noNaN: true }),
+        fc.double({ min: -5, max: 300, noNaN: true }),
+        (m, t) => {
+          const score = wholeScore(m, t);
+          expect(score.home - score.away).toBe(Math.round(m) === 0 ? 0 : Math.round(m));
+          expect(Number.isInteger(score.home) && Number.isInteger(score.away)).toBe(true);
+          expect(score.home).toBeGreaterThanOrEqual(0);
+          expect(score.away).toBeGreaterThanOrEqual(0);
+        },
+      ),
+    );
+  });
+});
+
+describe('ScoreModel.draw', () => {
+  it('gives periods that add up: halves make the game, quarters the halves, and no tie where the league has none', () => {
+    const model = new ScoreModel(7);
+    for (const [n, league] of LEAGUE_KEYS.entries())
+      for (let k = 0; k < 300; k += 1) {
+        const f = fixture(league, (k % 7) - 3, MODELS[league].total, n * 1_000 + k);
+        const state = model.state(f, f.endsAt);
+        const p = state.periods;
+        expect(state.status).toBe('final');
+        expect(p.full).toEqual(state.score);
+        if (league === 'nba' || league === 'nfl') {
+          expect(sum(p.q1!, p.q2!)).toEqual(p.h1);
+          // The second half counts overtime; the fourth quarter does not.
+          const ot = {
+            home: p.h2!.home - p.q3!.home - p.q4!.home,
+            away: p.h2!.away - p.q3!.away - p.q4!.away,
+          };
+          expect(ot.home).toBeGreaterThanOrEqual(0);
+          expect(ot.away).toBeGreaterThanOrEqual(0);
+        }
+        if (p.h1 && p.h2) expect(sum(p.h1, p.h2)).toEqual(p.full);
+        if (league === 'nhl') {
+          const regulation = sum(sum(p.p1!, p.p2!), p.p3!);
+          const extra = p.full!.home + p.full!.away - regulation.home - regulation.away;
+          expect(extra === 0 || (extra === 1 && regulation.home === regulation.away)).toBe(true);
+        }
+        if (league === 'mlb') {
+          expect(p.f5!.home).toBeLessThanOrEqual(p.full!.home);
+          expect(p.f5!.away).toBeLessThanOrEqual(p.full!.away);
+        }
+        if (!LEAGUES[league].hasDraws) expect(state.score.home).not.toBe(state.score.away);
+      }
+  });
+
+  // The result is drawn from the distributions the prices came from: over many games from one fair model, each priced
+  // market's outcome comes in as often as its fair probability says (within four standard errors).
+  it.each([
+    ['nba', 4.5, 228],
+    ['nfl', -3, 44],
+    ['ncaab', 7, 141],
+    ['nhl', 0.4, 6],
+    ['mlb', -0.3, 8.5],
+    ['epl', 0.5, 2.7],
+  ] as const)(
+    'plays %s games to results as often as the closing fair prices say',
+    (league, margin, total) => {
+      const model = new ScoreModel(11);
+      const games = 6_000;
+      const f = fixture(league, margin, total);
+      const first: Period = league === 'nhl' ? 'p1' : league === 'mlb' ? 'f5' : 'h1';
+      // A two-way league breaks a tie in overtime, so its ±0.5 lines are its moneyline; books hang those at ±1.5.
+      const main = Math.floor(-margin) + 0.5;
+      const spreadLine = LEAGUES[league].hasDraws || Math.abs(main) > 1 ? main : main < 0 ? -1.5 : 1.5;
+      const totalLine = Math.floor(total) + 0.5;
+      type Priced = { type: GameMarketType; period: Period; point: number | null; outcome: OutcomeKey };
+      const markets: Priced[] = [
+        { type: 'spread', period: 'full', point: spreadLine, outcome: 'home' },
+        { type: 'spread', period: 'full', point: spreadLine + 3, outcome: 'home' },
+        { type: 'spread', period: first, point: Math.floor(-margin / 2) + 0.5, outcome: 'home' },
+        ...(LEAGUES[league].hasDraws
+          ? []
+          : [{ type: 'moneyline', period: 'full', point: null, outcome: 'home' } satisfies Priced]),
+        // Totals of the low-scoring sports move by a goal or run when made whole with the margin: checked at the
+        // high-scoring ones, where that is a fraction of the scale.
+        ...(MODELS[league].totalScale > 5
+          ? [
+              { type: 'total', period: 'full', point: totalLine, outcome: 'over' } satisfies Priced,
+              {
+                type: 'total',
+                period: first,
+                point: Math.floor(total / 2) + 0.5,
+                outcome: 'over',
+              } satisfies Priced,
+            ]
+          : []),
+      ];
+      const wins = markets.map(() => 0);
+      for (let k = 0; k < games; k += 1) {
+        const state = model.state({ ...f, fixture: k }, f.endsAt);
+        const result: GameResult = { periods: state.periods };
+        markets.forEach((m, i) => {
+          const spec = { type: m.type, period: m.period, point: m.point };
+          if (gradeGameMarket(spec, m.outcome, result) === 'won') wins[i]! += 1;
+        });
+      }
+      markets.forEach((m, i) => {
+        const probabilities = fairProbabilities({ league, margin, total }, MODELS[league], m, m.point);
+        const p = probabilities[m.outcome === 'home' ? 1 : 0]!;
+        const se = Math.sqrt((p * (1 - p)) / games);
+        expect(Math.abs(wins[i]! / games - p), `${m.type} ${m.period} ${m.point}`).toBeLessThan(
+          4 * se + 0.004,
+        );
+      });
+    },
+  );
+});
+
+describe('ScoreModel.follow', () => {
+  it('starts at 0–0, only ever adds points, says so once per change and ends on the drawn result', () => {
+    const model = new ScoreModel(3);
+    const f = fixture('nba', 2, 226);
+    const final = new ScoreModel(3).state(f, f.endsAt).score;
+    let last = { home: 0, away: 0 };
+    let messages = 0;
+    for (let now = f.startsAt; now < f.endsAt; now += 5_000) {
+      const { state, message } = model.follow(f, now);
+      expect(state.score.home).toBeGreaterThanOrEqual(last.home);
+      expect(state.score.away).toBeGreaterThanOrEqual(last.away);
+      if (message) {
+        messages += 1;
+        expect(message).toMatchObject({
+          kind: 'score',
+          status: 'live',
+          home: state.score.home,
+          away: state.score.away,
+        });
+      }
+      if (now === f.startsAt) expect(state.score).toEqual({ home: 0, away: 0 });
+      last = state.score;
+    }
+    expect(messages).toBeGreaterThan(40);
+    const end = model.finish(f, f.endsAt);
+    expect(end).toMatchObject({
+      kind: 'score',
+      status: 'final',
+      home: final.home,
+      away: final.away,
+      clock: null,
+    });
+  });
+
+  it('moves the live model with the score: the pre-game model at kick-off, the final score at the end', () => {
+    const model = new ScoreModel(5);
+    const f = fixture('nfl', -2, 45);
+    const start = model.state(f, f.startsAt);
+    expect(start.margin).toBeCloseTo(-2, 9);
+    expect(start.total).toBeCloseTo(45, 9);
+    const half = model.state(f, f.startsAt + (f.endsAt - f.startsAt) * 0.5);
+    // Half-time (the first half over, the second not begun): the score so far and half the pre-game expectation.
+    expect(half.clock).toBe('Break');
+    expect(half.margin).toBeCloseTo(half.score.home - half.score.away - 1, 9);
+    expect(half.total).toBeCloseTo(half.score.home + half.score.away + 22.5, 9);
+    const end = model.state(f, f.endsAt);
+    expect(end.margin).toBe(end.score.home - end.score.away);
+    expect(end.total).toBe(end.score.home + end.score.away);
+  });
+});
+
+describe('MarketSimulator scores', () => {
+  it('sends a live game’s scores while it is played and its final score just before it ends', () => {
+    const sim = new MarketSimulator({ seed: 21, startMs: T0, events: 30, stepMs: 30_000, props: false });
+    const messages: SourceMessage[] = [...sim.initial()];
+    for (let k = 0; k < 240; k += 1) messages.push(...sim.step());
+    const ends = messages.flatMap((m, i) => (m.kind === 'end' ? [i] : []));
+    expect(ends.length).toBeGreaterThan(3);
+    for (const i of ends) {
+      const end = messages[i]!;
+      const final = messages[i - 1]!;
+      expect(final).toMatchObject({ kind: 'score', status: 'final', sourceEventId: end.sourceEventId });
+      const lives = messages
+        .slice(0, i - 1)
+        .filter((m) => m.kind === 'score' && m.sourceEventId === end.sourceEventId);
+      expect(lives.length).toBeGreaterThan(0);
+      for (const live of lives) {
+        if (live.kind !== 'score' || final.kind !== 'score') continue;
+        expect(live.status).toBe('live');
+        expect(live.home).toBeLessThanOrEqual(final.home);
+        expect(live.away).toBeLessThanOrEqual(final.away);
+      }
+    }
+  });
+});

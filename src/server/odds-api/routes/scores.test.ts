@@ -1,0 +1,197 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GradeResponseSchema, ScoresResponseSchema } from '#domain/schemas/api/scores.ts';
+import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
+import { HandBoard, type BoardEvent } from '#tests/support/server/history.ts';
+import { createKey } from '#tests/support/server/odds-api.ts';
+
+// GET /v1/scores and POST /v1/grade (issue 57) on the real app: prices and scores go through the engine's intake on a
+// virtual clock, the history writes the closing lines and the final, and the routes answer from them. Every expected
+// figure is worked out by hand below.
+
+const clock = virtualClock(Date.UTC(2026, 10, 22, 12));
+let app: FastifyInstance;
+let board: HandBoard;
+const keys = { starter: '', pro: '' };
+let finished: BoardEvent;
+let live: BoardEvent;
+
+const get = (url: string, key = keys.pro) =>
+  app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
+const post = (payload: unknown, key = keys.pro) =>
+  app.inject({ method: 'POST', url: '/v1/grade', payload: payload as object, headers: { 'x-api-key': key } });
+
+/**
+ * `finished` (NBA): two books hang home −3.5 / away +3.5, home −3 / away +3 and the moneyline at −110 both sides, so
+ * the fair closing probability of every outcome is 0.5. It starts, ends 103–100 (h1 50–52) and is final.
+ * `live`: started, 10–8 in the first quarter.
+ */
+beforeAll(async () => {
+  app = await buildTestApp({ now: clock.now });
+  await app.ready();
+  board = new HandBoard(app, clock, 'sc');
+  keys.starter = await createKey(app, 'starter');
+  keys.pro = await createKey(app, 'pro');
+  finished = board.addEvent({ startsInMs: 60_000 });
+  live = board.addEvent({ startsInMs: 60_000 });
+  for (const book of ['fanduel', 'draftkings']) {
+    for (const [home, away] of [
+      [-3.5, 3.5],
+      [-3, 3],
+    ]) {
+      board.price(finished, book, 'spread', 'home', -110, { point: home });
+      board.price(finished, book, 'spread', 'away', -110, { point: away });
+    }
+    board.price(finished, book, 'moneyline', 'home', -110);
+    board.price(finished, book, 'moneyline', 'away', -110);
+  }
+  clock.advance(61_000);
+  board.start(finished);
+  board.start(live);
+  clock.advance(1_000);
+  const score = (event: BoardEvent, extra: Record<string, unknown>) =>
+    expect(app.engine.ingest({ kind: 'score', sourceEventId: event.source, ...extra })).toBe(true);
+  score(live, { status: 'live', home: 10, away: 8, clock: 'Q1', periods: { q1: { home: 10, away: 8 } } });
+  score(finished, {
+    status: 'final',
+    home: 103,
+    away: 100,
+    periods: { h1: { home: 50, away: 52 }, full: { home: 103, away: 100 } },
+  });
+  board.end(finished);
+  await board.flush();
+});
+
+afterAll(async () => {
+  await app.close();
+});
+
+describe('GET /v1/scores', () => {
+  it('lists live games first, then finals, with periods and clock, as its schema says', async () => {
+    const answer = await get('/v1/scores');
+    expect(answer.statusCode).toBe(200);
+    const { scores } = ScoresResponseSchema.parse(answer.json());
+    expect(scores.map((s) => [s.event_id, s.status, s.score])).toEqual([
+      [live.id, 'live', { home: 10, away: 8 }],
+      [finished.id, 'final', { home: 103, away: 100 }],
+    ]);
+    expect(scores[0]).toMatchObject({
+      clock: 'Q1',
+      completed_at: null,
+      periods: { q1: { home: 10, away: 8 } },
+    });
+    expect(scores[1]).toMatchObject({ clock: null, periods: { h1: { home: 50, away: 52 } } });
+    expect(scores[1]!.completed_at).toBe(new Date(clock.now()).toISOString());
+  });
+
+  it('filters by status, event and league like the other routes', async () => {
+    const ids = async (query: string) =>
+      ((await get(`/v1/scores?${query}`)).json() as { scores: { event_id: string }[] }).scores.map(
+        (s) => s.event_id,
+      );
+    expect(await ids('status=final')).toEqual([finished.id]);
+    expect(await ids(`event_id=${encodeURIComponent(live.id)}`)).toEqual([live.id]);
+    expect(await ids('league=nhl')).toEqual([]);
+    expect((await get('/v1/scores?league=xfl')).statusCode).toBe(400);
+  });
+
+  it('answers 403 plan-feature to a Starter key, naming the plans that include it', async () => {
+    const answer = await get('/v1/scores', keys.starter);
+    expect(answer.statusCode).toBe(403);
+    expect(answer.headers['content-type']).toContain('application/problem+json');
+    expect(answer.json()).toMatchObject({
+      feature: 'scores-and-grading',
+      required_plan: 'pro',
+      plans: ['pro', 'elite', 'enterprise'],
+    });
+  });
+});
+
+describe('POST /v1/grade', () => {
+  const leg = (event: BoardEvent, extra: Record<string, unknown>) => ({ event_id: event.id, ...extra });
+
+  it('grades singles with payout, profit and CLV against the fair close (0.5 here)', async () => {
+    const answer = await post({
+      bets: [
+        { legs: [leg(finished, { market: 'spread', line: -3.5, outcome: 'away' })], price: -110, stake: 110 },
+        { legs: [leg(finished, { market: 'spread', line: -3, outcome: 'home' })], price: '+105', stake: 50 },
+        { legs: [leg(finished, { market: 'moneyline', outcome: 'home' })], decimal_odds: 2.1, stake: 10 },
+        {
+          legs: [leg(finished, { market: 'spread', period: 'h1', line: 1.5, outcome: 'home' })],
+          price: -110,
+          stake: 11,
+        },
+      ],
+    });
+    expect(answer.statusCode).toBe(200);
+    const { results } = GradeResponseSchema.parse(answer.json());
+    // Away +3.5 with a 3-point loss: won; $110 at −110 pays $210. CLV: 1.90909… × 0.5 − 1 = −4.545 %.
+    expect(results[0]).toMatchObject({
+      status: 'graded',
+      result: 'won',
+      payout: 210,
+      profit: 100,
+      clv_pct: -4.545,
+    });
+    expect(results[0]!.legs[0]).toMatchObject({
+      status: 'graded',
+      result: 'won',
+      fair_closing_probability: 0.5,
+    });
+    // Home −3 winning by 3: a push, the stake back.
+    expect(results[1]).toMatchObject({ result: 'push', payout: 50, profit: 0, clv_pct: 2.5 });
+    expect(results[2]).toMatchObject({ result: 'won', payout: 21, profit: 11, clv_pct: 5 });
+    // First half: home +1.5 lost by 2. No closing line was hung on it: no CLV.
+    expect(results[3]).toMatchObject({ result: 'lost', payout: 0, profit: -11, clv_pct: null });
+  });
+
+  it('reprices a parlay without its pushed leg, and says a bet on a game not final is pending', async () => {
+    const answer = await post({
+      bets: [
+        {
+          legs: [
+            leg(finished, { market: 'spread', line: -3, outcome: 'home', price: -110 }),
+            leg(finished, { market: 'moneyline', outcome: 'home', price: '+100' }),
+          ],
+          decimal_odds: 3.8,
+          stake: 10,
+        },
+        { legs: [leg(live, { market: 'moneyline', outcome: 'home' })], price: -150, stake: 15 },
+        { legs: [{ event_id: 'nope', market: 'moneyline', outcome: 'home' }], price: -150, stake: 15 },
+        { legs: [leg(finished, { market: 'total', line: 200.5, outcome: 'home' })], price: -110, stake: 1 },
+      ],
+    });
+    const { results } = GradeResponseSchema.parse(answer.json());
+    // The push drops out: the ticket is paid at the moneyline leg's 2.0.
+    expect(results[0]).toMatchObject({ result: 'won', settled_decimal: 2, payout: 20, profit: 10 });
+    expect(results[0]!.legs.map((l) => l.result)).toEqual(['push', 'won']);
+    expect(results[1]).toMatchObject({ status: 'pending', result: null, payout: null });
+    expect(results[2]).toMatchObject({ status: 'unknown_event', result: null });
+    expect(results[3]).toMatchObject({ status: 'outcome_not_in_market', result: null });
+  });
+
+  it('refuses bad input with a 400 problem naming the field, and a Starter key with 403', async () => {
+    const bad = await post({
+      bets: [{ legs: [leg(finished, { market: 'spread', outcome: 'home' })], price: -110, stake: 10 }],
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.headers['content-type']).toContain('application/problem+json');
+    expect(Object.keys(bad.json().errors)).toEqual(['bets.0.legs.0.line']);
+    const both = await post({
+      bets: [
+        {
+          legs: [leg(finished, { market: 'moneyline', outcome: 'home' })],
+          price: -110,
+          decimal_odds: 2,
+          stake: 1,
+        },
+      ],
+    });
+    expect(both.statusCode).toBe(400);
+    const starter = await post(
+      { bets: [{ legs: [leg(finished, { market: 'moneyline', outcome: 'home' })], price: -110, stake: 1 }] },
+      keys.starter,
+    );
+    expect(starter.statusCode).toBe(403);
+  });
+});
