@@ -202,7 +202,8 @@ describe('MarketSimulator scores', () => {
   it('sends a live game’s scores while it is played and its final score just before it ends', () => {
     const sim = new MarketSimulator({ seed: 21, startMs: T0, events: 30, stepMs: 30_000, props: false });
     const messages: SourceMessage[] = [...sim.initial()];
-    for (let k = 0; k < 240; k += 1) messages.push(...sim.step());
+    // Four simulated hours from a Saturday's 18:00 UTC: on the fixture calendar the afternoon's games end in them.
+    for (let k = 0; k < 480; k += 1) messages.push(...sim.step());
     const ends = messages.flatMap((m, i) => (m.kind === 'end' ? [i] : []));
     expect(ends.length).toBeGreaterThan(3);
     for (const i of ends) {
