@@ -103,7 +103,8 @@ export function bookOdds(
       odds[index] = p > MAX_IMPLIED ? MAX_IMPLIED : Math.min(MAX_IMPLIED, p + (over * p) / rest);
     }
   }
-  for (let index = 0; index < odds.length; index += 1) odds[index] = bookAmerican(1 / odds[index]!, profile.roundToFive);
+  for (let index = 0; index < odds.length; index += 1)
+    odds[index] = bookAmerican(1 / odds[index]!, profile.roundToFive);
   return odds;
 }
 
