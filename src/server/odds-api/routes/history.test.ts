@@ -108,17 +108,19 @@ describe('plans: 403 naming the plans that include the feature', () => {
     }
   });
 
-  it('/v1/me lists the history features (and same-game parlays) of Elite and Enterprise', async () => {
+  it('/v1/me lists the history features (and same-game parlays, scores and grading) of Elite and Enterprise', async () => {
     expect((await get('/v1/me', keys.elite)).json().features).toEqual([
       'closing-lines',
       'historical-odds',
       'same-game-parlays',
+      'scores-and-grading',
     ]);
     expect((await get('/v1/me', keys.enterprise)).json().features).toEqual([
       'line-movement',
       'closing-lines',
       'historical-odds',
       'same-game-parlays',
+      'scores-and-grading',
     ]);
   });
 });
