@@ -454,7 +454,10 @@ describe('simulatorSource on a busy loop', () => {
       time += 60_000;
       const reads = context.reads.length;
       for (let polls = 0; polls < 400 && context.reads.length === reads; polls += 1) await sleep(5);
-      await sleep(20);
+      // The source takes its next step only once the last one is all ingested (in slices, between timers): its next
+      // read of the clock says the minute's step is in. (A fixed 20 ms wait cut the step short on a loaded machine.)
+      const stepping = context.reads.length;
+      for (let polls = 0; polls < 2_000 && context.reads.length === stepping; polls += 1) await sleep(5);
       await source.stop();
       const stepped = new MarketSimulator({ seed: 7, startMs: startAt, stepMs: 250, props: false });
       const initial = stepped.initial().length;
