@@ -8,7 +8,11 @@
 // work per answer grows with them (decision 136). A bare node:http server writing the server's header lines and bytes
 // (no framework, no app) is measured beside them: what any answer from Node costs here.
 // nginx runs as our own process (one worker, like Node's one thread) with a temp config, and is killed after.
-// Writes bench/results/feed.json.
+// BENCH_FEED_SOURCE=simulator runs the server as `npm start` does (its market simulator quoting, the odds history
+// writing, props included) instead of the static replay: issue 59's measure of the feed while the server does its
+// background work. nginx then serves one snapshot of the server's gzip bytes, and the server's own feed keeps changing
+// (each answer is whatever the latest tick published, as a visitor gets it).
+// Writes bench/results/feed.json (feed-simulator.json in simulator mode).
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
@@ -37,6 +41,9 @@ const SETTINGS = {
   pipelining: 1,
 };
 const ROUNDS = Number(process.env.BENCH_FEED_ROUNDS ?? 5);
+const SOURCE = process.env.BENCH_FEED_SOURCE ?? 'replay';
+if (SOURCE !== 'replay' && SOURCE !== 'simulator')
+  throw new Error(`BENCH_FEED_SOURCE must be replay or simulator, not ${SOURCE}`);
 const loadBefore = loadavg().map((load) => Number(load.toFixed(2)));
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sharpline-feed-bench-'));
@@ -151,14 +158,24 @@ async function untilServed(url: string, failure: string): Promise<void> {
   }
 }
 
-const server = await startServer(NODE_PORT, { ODDS_SOURCE: `replay:${replayFile()}` });
+const server = await startServer(
+  NODE_PORT,
+  SOURCE === 'simulator' ? { ODDS_SOURCE: 'simulator' } : { ODDS_SOURCE: `replay:${replayFile()}` },
+);
 let nginx: ReturnType<typeof spawn> | null = null;
 let bareNode: ReturnType<typeof spawn> | null = null;
 try {
   const feedUrl = `${server.origin}/tools/arbs.json`;
+  if (SOURCE === 'simulator') {
+    // Past the start's own work (the first boards, the history's first blocks), as a server that has been up a while.
+    const warmup = Number(process.env.BENCH_FEED_WARMUP_S ?? 60);
+    console.log(`simulator: waiting ${warmup} s before measuring`);
+    await new Promise((resolve) => setTimeout(resolve, warmup * 1000));
+  }
   const plain = await fetch(feedUrl, { headers: { 'accept-encoding': 'identity' } });
   const feed = ArbFeedSchema.parse(await plain.json());
-  if (feed.arbs.length !== ARBS) throw new Error(`expected ${ARBS} arbs, got ${feed.arbs.length}`);
+  if (SOURCE === 'replay' && feed.arbs.length !== ARBS)
+    throw new Error(`expected ${ARBS} arbs, got ${feed.arbs.length}`);
   // The exact gzip bytes the server sends (fetch would decompress them).
   const raw = await new Promise<{ body: Buffer; etag: string; rawHeaders: string[] }>((resolve, reject) => {
     get(feedUrl, { headers: { 'accept-encoding': 'gzip' } }, (response) => {
@@ -301,36 +318,49 @@ ${sameHeaders.join('\n')}
     { url: nginxSameUrl, headers: gzip },
     { url: bareNodeUrl, headers: gzip },
   ])) as [Measured, Measured, Measured, Measured];
-  const [node304, nginx304, nginxSame304, bare304] = (await cannonRounds([
-    { url: `${feedUrl}?t=1`, headers: { ...gzip, 'if-none-match': raw.etag } },
-    { url: nginxUrl, headers: { ...gzip, 'if-none-match': nginxEtag } },
-    { url: nginxSameUrl, headers: { ...gzip, 'if-none-match': nginxEtag } },
-    { url: bareNodeUrl, headers: { ...gzip, 'if-none-match': raw.etag } },
-  ])) as [Measured, Measured, Measured, Measured];
+  // With the simulator the feed's ETag moves with every published tick, so the server's "304" slices would be mostly
+  // 200s: the conditional path is measured on the replay only (its figures are then reported as null).
+  const conditional = SOURCE === 'replay';
+  const [node304, nginx304, nginxSame304, bare304] = (await cannonRounds(
+    conditional
+      ? [
+          { url: `${feedUrl}?t=1`, headers: { ...gzip, 'if-none-match': raw.etag } },
+          { url: nginxUrl, headers: { ...gzip, 'if-none-match': nginxEtag } },
+          { url: nginxSameUrl, headers: { ...gzip, 'if-none-match': nginxEtag } },
+          { url: bareNodeUrl, headers: { ...gzip, 'if-none-match': raw.etag } },
+        ]
+      : [],
+  )) as [Measured?, Measured?, Measured?, Measured?];
+  const ratio = (a: Measured | undefined, b: Measured | undefined) =>
+    a && b ? Number((a.requestsPerSecond / b.requestsPerSecond).toFixed(2)) : null;
   const results = {
     date: new Date().toISOString(),
     node: process.version,
     settings: { ...SETTINGS, rounds: ROUNDS },
     loadAverage: { before: loadBefore, after: loadavg().map((load) => Number(load.toFixed(2))) },
-    arbs: ARBS,
+    source: SOURCE,
+    arbs: feed.arbs.length,
     bodyBytes: Buffer.byteLength(JSON.stringify(feed)),
     gzipBytes: raw.body.length,
-    server: { gzip: nodeGzip, notModified: node304 },
-    nginx: { gzip: nginxGzip, notModified: nginx304 },
-    nginxSameHeaders: { gzip: nginxSameGzip, notModified: nginxSame304 },
-    bareNode: { gzip: bareGzip, notModified: bare304 },
+    server: { gzip: nodeGzip, notModified: node304 ?? null },
+    nginx: { gzip: nginxGzip, notModified: nginx304 ?? null },
+    nginxSameHeaders: { gzip: nginxSameGzip, notModified: nginxSame304 ?? null },
+    bareNode: { gzip: bareGzip, notModified: bare304 ?? null },
     headerLines: lines,
-    ratioGzip: Number((nodeGzip.requestsPerSecond / nginxGzip.requestsPerSecond).toFixed(2)),
-    ratio304: Number((node304.requestsPerSecond / nginx304.requestsPerSecond).toFixed(2)),
-    ratioGzipSameHeaders: Number((nodeGzip.requestsPerSecond / nginxSameGzip.requestsPerSecond).toFixed(2)),
-    ratio304SameHeaders: Number((node304.requestsPerSecond / nginxSame304.requestsPerSecond).toFixed(2)),
-    bareNodeRatioGzip: Number((bareGzip.requestsPerSecond / nginxGzip.requestsPerSecond).toFixed(2)),
-    bareNodeRatio304: Number((bare304.requestsPerSecond / nginx304.requestsPerSecond).toFixed(2)),
-    server304OverGzip: Number((node304.requestsPerSecond / nodeGzip.requestsPerSecond).toFixed(2)),
+    ratioGzip: ratio(nodeGzip, nginxGzip),
+    ratio304: ratio(node304, nginx304),
+    ratioGzipSameHeaders: ratio(nodeGzip, nginxSameGzip),
+    ratio304SameHeaders: ratio(node304, nginxSame304),
+    bareNodeRatioGzip: ratio(bareGzip, nginxGzip),
+    bareNodeRatio304: ratio(bare304, nginx304),
+    server304OverGzip: ratio(node304, nodeGzip),
   };
   console.log(JSON.stringify(results, null, 2));
   mkdirSync('bench/results', { recursive: true });
-  writeFileSync('bench/results/feed.json', `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(
+    `bench/results/${SOURCE === 'simulator' ? 'feed-simulator' : 'feed'}.json`,
+    `${JSON.stringify(results, null, 2)}\n`,
+  );
 } finally {
   if (bareNode && bareNode.exitCode === null) {
     const exited = new Promise((resolve) => bareNode!.once('exit', resolve));
