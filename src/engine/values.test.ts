@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { publishedEvPct } from '#domain/ev.ts';
+import { roundTo } from '#domain/odds.ts';
 import { seededRandom } from '#domain/random.ts';
 import { OddsEngine } from './engine.ts';
 import { DEFAULT_SCAN_OPTIONS } from './scanner.ts';
@@ -9,6 +11,7 @@ import {
   judgeEv,
   middleMarkets,
   type EvRow,
+  type MiddleQuote,
   type MiddleRow,
   type ValueChanges,
 } from './values.ts';
@@ -22,21 +25,47 @@ import {
 const T0 = Date.UTC(2026, 10, 22, 18);
 
 /**
- * What a row says, without its age and book time: a kept row's age was counted when it was judged, and a re-quote at
- * the same odds (a newer book time) does not judge its market again.
+ * What a row says (everything its answer shows is derived from these), without its age and book time: a kept row's
+ * age was counted when it was judged, and a re-quote at the same odds (a newer book time) does not judge its market
+ * again.
  */
 function evView(row: EvRow) {
-  const { age_seconds: _age, updated_at: _at, ...price } = row.dto.price;
-  return { ...row.dto, price };
+  return {
+    id: row.id,
+    event: row.event,
+    market: row.market.key,
+    outcome: row.outcomeIndex,
+    book: row.book,
+    american: row.american,
+    decimal: row.decimal,
+    links: [row.desktop, row.mobile],
+    fair: [row.fairProbability, row.fairBooks, row.fairSource],
+    evPct: publishedEvPct(row.decimal, row.fairProbability),
+  };
 }
 
 function middleView(row: MiddleRow) {
-  const dto = row.dto;
-  const side = (s: typeof dto.high) => {
-    const { age_seconds: _age, updated_at: _at, ...price } = s.price;
-    return { ...s, price };
+  const side = (quote: MiddleQuote) => ({
+    market: quote.market.key,
+    outcome: quote.outcome,
+    line: quote.line,
+    book: quote.book,
+    american: quote.american,
+    decimal: quote.decimal,
+    links: [quote.desktop, quote.mobile],
+  });
+  return {
+    id: row.id,
+    event: row.event,
+    variable: row.variable,
+    high: side(row.high),
+    low: side(row.low),
+    chances: row.published,
+    evPct: row.publishedEvPct,
+    centre: roundTo(row.centre, 2),
+    model: row.propModel,
+    source: row.source,
   };
-  return { ...dto, high: side(dto.high), low: side(dto.low) };
 }
 
 function byId<R>(rows: Iterable<R>, id: (row: R) => string, view: (row: R) => unknown) {

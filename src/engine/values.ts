@@ -1,20 +1,6 @@
-import { floorTo } from '#domain/arbitrage.ts';
-import { toEventDto, toPlayerDto } from '#domain/event-dto.ts';
-import {
-  EV_METHOD,
-  EV_MIN_BOOKS,
-  EV_REFERENCE,
-  marketEv,
-  type EvChoice,
-  type MarketFair,
-  publishedEvPct,
-  publishedFairProbability,
-  type EvQuote,
-} from '#domain/ev.ts';
-import { specLabel, specOutcomeLabel } from '#domain/market-labels.ts';
+import { EV_MIN_BOOKS, marketEv, type EvChoice, type MarketFair, type EvQuote } from '#domain/ev.ts';
 import { LEAGUES, type GameMarketSpec, type LeagueKey, type OddsEvent } from '#domain/markets.ts';
 import {
-  DEFAULT_CENTRE_SOURCE,
   isMiddle,
   isMiddleLines,
   marketCentre,
@@ -23,10 +9,6 @@ import {
   type CentreSource,
   modelMiddleChances,
   middleEv,
-  middleGap,
-  middleModel,
-  middleReturns,
-  middleStakesCents,
   MIDDLE_MIN_BOOKS,
   nflCalibratedDistributions,
   publishedChances,
@@ -46,19 +28,12 @@ import {
   type PropLineQuote,
   type PropStatModel,
 } from '#domain/prop-middles.ts';
-import { propStatLabel, type PropMarketSpec } from '#domain/props.ts';
+import type { PropMarketSpec } from '#domain/props.ts';
 import { normalQuantile } from '#domain/mvn.ts';
-import {
-  formatAmerican,
-  formatAmericanAtMost,
-  roundTo,
-  type AmericanOdds,
-  type DecimalOdds,
-} from '#domain/odds.ts';
-import type { EvPriceDto } from '#domain/schemas/api/ev.ts';
-import type { MiddleDto } from '#domain/schemas/api/middles.ts';
+import { roundTo, type AmericanOdds, type DecimalOdds } from '#domain/odds.ts';
 import { SGP_GAME_PRIORS } from '#domain/sgp.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
+import type { MiddlePair, MiddleQuote as MiddleQuoteValue, PositiveEvPrice } from '#domain/values.ts';
 import { isUsable, type ScanOptions } from './scanner.ts';
 import {
   BOOK_COUNT,
@@ -96,30 +71,10 @@ type RowVariable = MiddleVariable | 'stat';
 // ---------------------------------------------------------------------------------------------------------------
 // Positive EV of one market.
 
-/** One positive-EV price: the answer's DTO (built on first read), with what the filters and the stream read. */
-export interface EvRow {
-  /** `market|outcome|book`: the same price keeps it while it lasts. */
-  id: string;
-  readonly dto: EvPriceDto;
+/** One positive-EV price (a domain value, `PositiveEvPrice`) of one of the store's markets. */
+export interface EvRow extends PositiveEvPrice {
   /** The market of the price (its spec and player, for the stream's filters). */
   market: MarketState;
-  eventId: string;
-  league: string;
-  live: boolean;
-  type: string;
-  book: SportsbookKey;
-  /** EV in percent, full precision. */
-  evPct: number;
-  /** The price's book time (its age is counted from it). */
-  updatedAt: number;
-  /** What the stream compares (`evRowChanged`). */
-  decimal: number;
-  american: number;
-  desktop: string | null;
-  mobile: string | null;
-  fairProbability: number;
-  fairBooks: number;
-  startsAt: number;
 }
 
 /** One market's judgement: its rows, whether it has a published fair, and until when it holds. */
@@ -184,7 +139,7 @@ export function judgeEv(
   return { rows, fair: true, validUntil };
 }
 
-/** One positive-EV row: the price's fields copied (the store updates a price's object in place), its DTO built on first read. */
+/** One positive-EV row: the price's fields copied (the store updates a price's object in place). */
 function evRow(
   event: OddsEvent,
   market: MarketState,
@@ -197,74 +152,39 @@ function evRow(
   knownId?: string,
   /** What the fair came from, when not the default (`EV_METHOD`, `EV_REFERENCE`). */
   source?: Pick<MarketFair, 'method' | 'reference' | 'fallback'>,
-): LazyEvRow {
+): ScanEvRow {
   const book = version.book;
-  const american = version.american;
-  const decimal = version.decimal;
-  const updatedAt = version.updatedAt;
-  const desktop = version.links.desktop;
-  const mobile = version.links.mobile;
-  const build = (): EvPriceDto => {
-    const outcome = market.outcomes[outcomeIndex]!;
-    return {
-      id: `${market.key}|${outcome}|${book}`,
-      event: toEventDto(event),
-      market: {
-        key: market.key,
-        type: market.spec.type,
-        period: market.spec.period,
-        point: market.spec.point,
-        label: specLabel(market.spec, market.player),
-      },
-      outcome: { outcome, name: specOutcomeLabel(event, market.spec, outcome, market.player) },
-      book,
-      price: {
-        american: formatAmerican(american),
-        decimal,
-        updated_at: new Date(updatedAt).toISOString(),
-        age_seconds: Math.max(0, Math.floor((instant - updatedAt) / 1000)),
-        links: { desktop, mobile },
-      },
-      fair: {
-        probability: publishedFairProbability(fairProbability),
-        decimal: floorTo(1 / fairProbability, 4),
-        american: formatAmericanAtMost(1 / fairProbability),
-        books,
-        method: source?.method ?? EV_METHOD,
-        reference: source?.reference ?? EV_REFERENCE,
-        reference_fallback: source?.fallback ?? null,
-      },
-      ev_pct: publishedEvPct(decimal, fairProbability),
-    };
-  };
-  const row = new LazyEvRow(build);
+  const row = new ScanEvRow();
   // The same price's id as before when the scan knows it (no string built and hashed again).
   row.id = knownId ?? `${market.key}|${market.outcomes[outcomeIndex]!}|${book}`;
+  row.event = event;
   row.market = market;
+  row.outcomeIndex = outcomeIndex;
   row.eventId = event.id;
   row.league = event.league;
   row.live = event.live;
   row.type = market.spec.type;
   row.book = book;
   row.evPct = evPct;
-  row.updatedAt = updatedAt;
-  row.decimal = decimal;
-  row.american = american;
-  row.desktop = desktop;
-  row.mobile = mobile;
+  row.updatedAt = version.updatedAt;
+  row.decimal = version.decimal;
+  row.american = version.american;
+  row.desktop = version.links.desktop;
+  row.mobile = version.links.mobile;
   row.fairProbability = fairProbability;
   row.fairBooks = books;
   row.startsAt = event.startsAt;
+  row.instant = instant;
+  row.fairSource = source;
   return row;
 }
 
-/**
- * A row with its DTO built on first read: a class, so that the getter is the prototype's (an object literal with a
- * getter defines it on every row, which costs more than the rest of the row).
- */
-class LazyEvRow implements EvRow {
+/** A row as a class (every row of one shape), with the scanner's marks (`Tracked`). */
+class ScanEvRow implements EvRow {
   id = '';
+  event!: OddsEvent;
   market!: MarketState;
+  outcomeIndex = 0;
   eventId = '';
   league = '';
   live = false;
@@ -272,22 +192,19 @@ class LazyEvRow implements EvRow {
   book = '' as SportsbookKey;
   evPct = 0;
   updatedAt = 0;
-  decimal = 0;
-  american = 0;
+  decimal = 0 as DecimalOdds;
+  american = 0 as AmericanOdds;
   desktop: string | null = null;
   mobile: string | null = null;
   fairProbability = 0;
   fairBooks = 0;
   startsAt = 0;
+  instant = 0;
+  fairSource: Pick<MarketFair, 'method' | 'reference' | 'fallback'> | undefined = undefined;
   /** The scanner's marks (`Tracked`). */
   held = false;
   mark = 0;
   replaces: EvRow | null | undefined = undefined;
-  private built: EvPriceDto | undefined;
-  constructor(private readonly build: () => EvPriceDto) {}
-  get dto(): EvPriceDto {
-    return (this.built ??= this.build());
-  }
 }
 
 /**
@@ -311,45 +228,18 @@ export function evRowChanged(a: EvRow, b: EvRow): boolean {
 // Middles of one game.
 
 /** A usable price, its fields copied (the store updates a price's object in place; a row may be read later). */
-export interface MiddleQuote {
+export interface MiddleQuote extends MiddleQuoteValue {
   market: MarketState;
-  outcome: number;
-  /** The line on the variable. */
-  line: number;
-  book: SportsbookKey;
-  decimal: DecimalOdds;
-  american: AmericanOdds;
-  updatedAt: number;
-  desktop: string | null;
-  mobile: string | null;
 }
 
-export interface MiddleRow {
-  id: string;
-  /** The answer's DTO, built on first read (most rows are never answered). */
-  readonly dto: MiddleDto;
-  eventId: string;
-  league: string;
-  live: boolean;
-  type: string;
-  books: readonly [SportsbookKey, SportsbookKey];
-  /** EV in percent, full precision, and as published. */
-  evPct: number;
-  publishedEvPct: number;
-  /** The chance of the gap as published. */
-  probability: number;
-  /** The two sides, the distribution's centre, the push chances and the start (what the stream compares). */
-  high: MiddleQuote;
-  low: MiddleQuote;
-  centre: number;
-  pushHigh: number;
-  pushLow: number;
-  startsAt: number;
+/** One middle (a domain value, `MiddlePair`) of the store's markets. */
+export interface MiddleRow extends MiddlePair {
+  readonly high: MiddleQuote;
+  readonly low: MiddleQuote;
 }
 
 /** Per line and side, the best prices of this many distinct books are paired (two: so a pair can avoid one book). */
 const BEST_PER_LINE = 2;
-const STAKE_EXAMPLE_CENTS = 10_000;
 
 /** Whether a market can be a side of a middle: a full-game spread or total with a point. */
 export function isMiddleMarket(market: MarketState): boolean {
@@ -693,9 +583,9 @@ function withSource(row: LazyMiddleRow, source: CentreSource | undefined): LazyM
 }
 
 /**
- * A middle with its DTO built on first read: a class that keeps only what the DTO needs (the event's record as it was
- * judged, both quotes, the published chances, the EV and the centre) and derives the rest (no closure a row, no
- * copied field: the scan makes thousands of these a second).
+ * A middle as a class that keeps only what its answer needs (the event's record as it was judged, both quotes, the
+ * published chances, the EV and the centre) and derives the rest (no copied field: the scan makes thousands of these
+ * a second).
  */
 class LazyMiddleRow implements MiddleRow {
   /** The book slots of its two sides (the hot judge finds a pair's last row by them). */
@@ -705,7 +595,6 @@ class LazyMiddleRow implements MiddleRow {
   held = false;
   mark = 0;
   replaces: MiddleRow | null | undefined = undefined;
-  private built: MiddleDto | undefined;
   constructor(
     readonly id: string,
     /** The event's record when judged (a changed record is a new object). */
@@ -756,95 +645,6 @@ class LazyMiddleRow implements MiddleRow {
   get pushLow(): number {
     return this.published.pushLow;
   }
-  get dto(): MiddleDto {
-    return (this.built ??= middleDto(this));
-  }
-}
-
-function middleDto(row: LazyMiddleRow): MiddleDto {
-  const { event, variable, instant, published, ev } = row;
-  const league = event.league as LeagueKey;
-  const { high, low } = row;
-  const dh = high.decimal;
-  const dl = low.decimal;
-  const returns = middleReturns(dh, dl);
-  const gap = middleGap(high.line, low.line);
-  const [highCents, lowCents] = middleStakesCents(STAKE_EXAMPLE_CENTS, dh, dl);
-  const returnsPct = {
-    middle: publishedPct(returns.hit),
-    push_high: publishedPct(returns.pushHigh),
-    push_low: publishedPct(returns.pushLow),
-    miss: publishedPct(returns.miss),
-  };
-  const spec = high.market.spec;
-  const player = high.market.player;
-  const market: MiddleDto['market'] =
-    spec.type === 'prop'
-      ? {
-          type: 'prop',
-          period: spec.period,
-          variable: 'stat',
-          stat: spec.stat,
-          label: propStatLabel(player ?? { name: spec.playerId }, spec),
-          player: toPlayerDto(player ?? { id: spec.playerId, name: spec.playerId, team: '' }, event),
-        }
-      : {
-          type: row.type as 'spread' | 'total',
-          period: 'full',
-          variable: variable as MiddleVariable,
-          label: row.type === 'spread' ? 'Spread' : 'Total',
-        };
-  return {
-    id: row.id,
-    event: toEventDto(event),
-    market,
-    high: middleSide(event, high, instant, returns.stakeShareHigh),
-    low: middleSide(event, low, instant, 1 - returns.stakeShareHigh),
-    gap: { from: gap[0]!, to: gap[gap.length - 1]! },
-    pushes: {
-      high: Number.isInteger(high.line) ? high.line : null,
-      low: Number.isInteger(low.line) ? low.line : null,
-    },
-    probability: {
-      middle: published.middle,
-      push_high: published.pushHigh,
-      push_low: published.pushLow,
-      miss: published.miss,
-    },
-    returns_pct: returnsPct,
-    worst_case_pct: Math.min(returnsPct.middle, returnsPct.push_high, returnsPct.push_low, returnsPct.miss),
-    ev_pct: publishedPct(ev),
-    stakes: { total_cents: STAKE_EXAMPLE_CENTS, high_cents: highCents, low_cents: lowCents },
-    model: row.propModel ?? middleModel(league),
-    centre: roundTo(row.centre, 2),
-    centre_from: centreFrom(row.source ?? DEFAULT_CENTRE_SOURCE),
-  };
-}
-
-const centreFrom = (source: CentreSource): MiddleDto['centre_from'] => ({
-  method: source.method,
-  reference: source.reference,
-  reference_fallback: source.fallback,
-});
-
-function middleSide(event: OddsEvent, quote: MiddleQuote, instant: number, share: number): MiddleDto['high'] {
-  const { market } = quote;
-  const outcome = market.outcomes[quote.outcome]!;
-  return {
-    book: quote.book,
-    market_key: market.key,
-    point: (market.spec as GameMarketSpec).point!,
-    outcome: { outcome, name: specOutcomeLabel(event, market.spec, outcome, market.player) },
-    line: quote.line,
-    price: {
-      american: formatAmerican(quote.american),
-      decimal: quote.decimal,
-      updated_at: new Date(quote.updatedAt).toISOString(),
-      age_seconds: Math.max(0, Math.floor((instant - quote.updatedAt) / 1000)),
-      links: { desktop: quote.desktop, mobile: quote.mobile },
-    },
-    stake_share: roundTo(share, 6),
-  };
 }
 
 /** A game's full-game spread and total markets (the sides middles pair). */

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MarketSimulator } from '#engine/sources/simulation/market-simulator.ts';
+import { evPriceDto } from '../../ev/ev-dto.ts';
+import { middleDto } from '../../middles/middle-dto.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
 import { createKey } from '#tests/support/server/odds-api.ts';
 import { trialTestConfig } from '#tests/support/server/trials.ts';
@@ -70,10 +72,9 @@ describe('GET /v1/ev, GET /v1/middles, their public feeds and the stream sets on
       answers[name] = `${digest(text)} ${text.length}`;
     }
     const sets = app.engine.valuesAt(clock.now())!;
-    answers['stream ev set'] =
-      `${digest(JSON.stringify([...sets.ev].map((row) => row.dto)))} ${sets.ev.length}`;
+    answers['stream ev set'] = `${digest(JSON.stringify(sets.ev.map(evPriceDto)))} ${sets.ev.length}`;
     answers['stream middles set'] =
-      `${digest(JSON.stringify([...sets.middles].map((row) => row.dto)))} ${sets.middles.length}`;
+      `${digest(JSON.stringify(sets.middles.map(middleDto)))} ${sets.middles.length}`;
     expect(answers).toEqual({
       'ev real time': '050afbf1750e8f99 19316',
       'ev delayed': '20b61e3ebf7910cd 11480',
