@@ -2,11 +2,11 @@ import { EV_MIN_BOOKS, type EvChoice } from '#domain/ev.ts';
 import type { OddsEvent } from '#domain/markets.ts';
 import type { ScanOptions } from '#engine/scanner.ts';
 import type { MarketState, OddsStore } from '#engine/store.ts';
-import { judgeEv, type EvJudgement, type EvRow } from '#engine/values.ts';
+import { judgeEv, type EvJudgement, type EvRow } from '#engine/values/ev.ts';
 import { BOARD_QUANTUM_MS, QuantumBoards } from '../feed/board-quantum.ts';
 import { evPriceDto } from './ev-dto.ts';
 
-export type { EvRow } from '#engine/values.ts';
+export type { EvRow } from '#engine/values/ev.ts';
 
 // The positive-EV board (issue 36, decision 163): every price on the board with positive EV against its market's
 // consensus fair (src/domain/ev.ts), for the paid API (GET /v1/ev) and the public page's feed (GET /tools/ev.json).

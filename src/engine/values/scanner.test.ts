@@ -2,19 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { publishedEvPct } from '#domain/ev.ts';
 import { roundTo } from '#domain/odds.ts';
 import { seededRandom } from '#domain/random.ts';
-import { OddsEngine } from './engine.ts';
-import { DEFAULT_SCAN_OPTIONS } from './scanner.ts';
-import { MarketSimulator } from './sources/simulation/market-simulator.ts';
+import { OddsEngine } from '../engine.ts';
+import { DEFAULT_SCAN_OPTIONS } from '../scanner.ts';
+import { MarketSimulator } from '../sources/simulation/market-simulator.ts';
+import { judgeEv, type EvRow } from './ev.ts';
 import {
   eventMiddles,
   eventPropMiddles,
-  judgeEv,
   middleMarkets,
-  type EvRow,
   type MiddleQuote,
   type MiddleRow,
-  type ValueChanges,
-} from './values.ts';
+} from './middles.ts';
+import type { ValueChanges } from './scanner.ts';
 
 // The engine's incremental positive-EV and middles sets (decision 170) against a full recomputation: on a simulated
 // run (the market simulator's game lines: spreads and totals at several lines, live games, games ending, books
