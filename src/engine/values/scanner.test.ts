@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { publishedEvPct } from '#domain/ev.ts';
 import { roundTo } from '#domain/odds.ts';
@@ -200,5 +201,150 @@ describe('ValueScanner', () => {
       const exact = seen.filter((s) => s.at <= sets.at).at(-1)!;
       expect(sets.ev.map((row) => row.id).sort()).toEqual(exact.ev);
     }
+  });
+});
+
+// The scan's hot judges (`judgeEvHot`, `eventMiddlesHot`) against the versioned ones as the reference model, on random
+// boards rather than the simulator's: few books, so a market often sits at the minimum of three; equal prices at
+// several books; two- and three-way markets; spreads and totals at lines that do and do not middle; suspensions,
+// prices of any age, games going live and back, the clock jumping. The scan runs at every instant the clock moved to
+// (`periodMs` 1, each check a millisecond later), and every scan's sets must equal judging the whole store again.
+const BOOKS = ['fanduel', 'draftkings', 'betmgm', 'caesars', 'circa'] as const;
+const FIXTURES = [
+  { sourceEventId: 'r-nfl', league: 'nfl', home: 'Kansas City Chiefs', away: 'Buffalo Bills' },
+  { sourceEventId: 'r-epl', league: 'epl', home: 'Arsenal', away: 'Chelsea' },
+] as const;
+const MARKETS = [
+  { market: 'moneyline', outcomes: ['home', 'away'], points: [null] },
+  { market: '1x2', outcomes: ['home', 'draw', 'away'], points: [null] },
+  { market: 'spread', outcomes: ['home', 'away'], points: [-3, -3.5] },
+  { market: 'total', outcomes: ['over', 'under'], points: [44.5, 47.5] },
+] as const;
+const randomOps = fc.array(
+  fc.oneof(
+    {
+      weight: 14,
+      arbitrary: fc.record({
+        op: fc.constant('price' as const),
+        fixture: fc.integer({ min: 0, max: FIXTURES.length - 1 }),
+        market: fc.integer({ min: 0, max: MARKETS.length - 1 }),
+        point: fc.integer({ min: 0, max: 3 }),
+        outcome: fc.integer({ min: 0, max: 2 }),
+        book: fc.constantFrom(...BOOKS),
+        american: fc.oneof(
+          fc.constantFrom(-110, -105, 100, 105),
+          fc.integer({ min: 100, max: 600 }),
+          fc.integer({ min: -600, max: -100 }),
+        ),
+        suspended: fc.oneof({ weight: 8, arbitrary: fc.constant(false) }, fc.constant(true)),
+        age: fc.oneof(
+          { weight: 4, arbitrary: fc.integer({ min: 0, max: 5_000 }) },
+          fc.integer({ min: 0, max: 90_000 }),
+        ),
+      }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record({ op: fc.constant('advance' as const), ms: fc.integer({ min: 1, max: 5_000 }) }),
+    },
+    fc.record({
+      op: fc.constant('live' as const),
+      fixture: fc.integer({ min: 0, max: FIXTURES.length - 1 }),
+      live: fc.boolean(),
+    }),
+    { weight: 4, arbitrary: fc.constant({ op: 'tick' as const }) },
+  ),
+  { minLength: 50, maxLength: 400, size: 'max' },
+);
+
+describe('the scan’s hot judges against the versioned ones (the reference model)', () => {
+  it('hold the same positive-EV prices and middles as judging the whole store again, on random boards', () => {
+    let compared = { ev: 0, middles: 0 };
+    fc.assert(
+      fc.property(randomOps, (ops) => {
+        let now = T0;
+        const engine = new OddsEngine({
+          source: 'replay',
+          now: () => now,
+          values: { ev: true, middles: true, periodMs: 1 },
+        });
+        engine.markReady();
+        const live = FIXTURES.map(() => false);
+        const send = (index: number) => {
+          const fixture = FIXTURES[index]!;
+          engine.ingest({
+            kind: 'event',
+            sourceEventId: fixture.sourceEventId,
+            league: fixture.league,
+            home: { name: fixture.home },
+            away: { name: fixture.away },
+            startsAt: T0 + 3_600_000,
+            live: live[index]!,
+          });
+        };
+        FIXTURES.forEach((_, index) => send(index));
+        // Each check moves the clock on by a millisecond: a scan runs at most once an instant.
+        const check = () => {
+          now += 1;
+          engine.tick();
+          const values = engine.values!;
+          expect(values.scannedAt).toBe(now);
+          const store = engine.store;
+          const expectedEv: EvRow[] = [];
+          const expectedMiddles: MiddleRow[] = [];
+          for (const event of store.events()) {
+            const state = store.eventState(event.id)!;
+            for (const market of state.markets.values())
+              expectedEv.push(...judgeEv(store, event, market, undefined, now, DEFAULT_SCAN_OPTIONS).rows);
+            expectedMiddles.push(
+              ...eventMiddles(store, event, middleMarkets(state), undefined, now, DEFAULT_SCAN_OPTIONS).rows,
+            );
+          }
+          expect(sorted(byId(values.ev.values(), (row) => row.id, evView))).toEqual(
+            sorted(byId(expectedEv, (row) => row.id, evView)),
+          );
+          expect(sorted(byId(values.middles.values(), (row) => row.id, middleView))).toEqual(
+            sorted(byId(expectedMiddles, (row) => row.id, middleView)),
+          );
+          compared = {
+            ev: compared.ev + expectedEv.length,
+            middles: compared.middles + expectedMiddles.length,
+          };
+        };
+        for (const op of ops) {
+          if (op.op === 'advance') now += op.ms;
+          else if (op.op === 'tick') check();
+          else if (op.op === 'live') {
+            live[op.fixture] = op.live;
+            send(op.fixture);
+          } else {
+            const market = MARKETS[op.market]!;
+            const point = market.points[op.point % market.points.length]!;
+            const outcome = market.outcomes[op.outcome % market.outcomes.length]!;
+            engine.ingest({
+              kind: 'price',
+              sourceEventId: FIXTURES[op.fixture]!.sourceEventId,
+              book: op.book,
+              market: market.market,
+              outcome,
+              point:
+                point === null
+                  ? undefined
+                  : market.market === 'spread' && outcome === 'away'
+                    ? -point
+                    : point,
+              american: op.american,
+              suspended: op.suspended,
+              updatedAt: now - op.age,
+            });
+          }
+        }
+        check();
+      }),
+      { numRuns: 100, seed: 58 },
+    );
+    // The boards did hold positive-EV prices and middles to compare.
+    expect(compared.ev).toBeGreaterThan(1_000);
+    expect(compared.middles).toBeGreaterThan(500);
   });
 });
