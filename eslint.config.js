@@ -57,6 +57,12 @@ export default tseslint.config(
             layer('./src/domain', './src/web', 'domain must not import web'),
             layer('./src/engine', './src/server', 'engine must not import server'),
             layer('./src/engine', './src/web', 'engine must not import web'),
+            // The engine speaks domain values; the paid API's answer shapes are mapped from them in the server (issue 58).
+            layer(
+              './src/engine',
+              ['./src/domain/schemas/api', './src/domain/event-dto.ts'],
+              'engine must not import the API answer types (DTOs) or their mapping: hand out domain values (src/domain/values.ts) and map them in src/server',
+            ),
             layer('./src/web', './src/server', 'web must not import server'),
             layer('./src/web', './src/engine', 'web must not import engine'),
             ...featureZones,
@@ -110,6 +116,12 @@ export default tseslint.config(
             {
               group: ['#server/*', '#web/*', 'react', 'react-*', 'fastify', '@fastify/*'],
               message: 'engine may import only domain (docs/architecture.md).',
+            },
+            {
+              // A regex: in a `group`, a leading # starts a comment (gitignore syntax), so '#…' patterns match nothing.
+              regex: '^#domain/(schemas/api/|event-dto\\.ts$)',
+              message:
+                'engine may not import the API answer types (DTOs) or their mapping: it hands out domain values (src/domain/values.ts), the server maps them (issue 58).',
             },
           ],
         },

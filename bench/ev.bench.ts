@@ -20,6 +20,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { EvBoard, filterEv } from '#server/ev/board.ts';
+import { evPriceDto } from '#server/ev/ev-dto.ts';
 import { simulatedBoard, summary, timed } from './lib/finder-board.ts';
 import { fixtureBuild, startServer } from './lib/server.ts';
 import { adminToken, createKeys, waitReady } from './lib/sse-pool.ts';
@@ -50,7 +51,7 @@ function board(name: string, events: number, props: boolean) {
   const league = result.rows[0]?.league;
   const cached = timed(RUNS, () => {
     const rows = filterEv(result.rows, { league });
-    JSON.stringify(rows.slice(0, 200).map((row) => row.dto));
+    JSON.stringify(rows.slice(0, 200).map(evPriceDto));
   });
   const figures = {
     events: engine.store.eventCount,

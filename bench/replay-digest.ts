@@ -8,6 +8,8 @@
 import { createHash } from 'node:crypto';
 import { OddsEngine } from '#engine/engine.ts';
 import { MarketSimulator } from '#engine/sources/simulation/market-simulator.ts';
+import { evPriceDto } from '#server/ev/ev-dto.ts';
+import { middleDto } from '#server/middles/middle-dto.ts';
 
 const T0 = Date.UTC(2026, 0, 1);
 const PROPS = process.env.REPLAY_PROPS === 'true';
@@ -40,9 +42,9 @@ engine.onValues((changes) => {
   digest.update(
     JSON.stringify([
       changes.at,
-      changes.ev.map((row) => row.dto),
+      changes.ev.map(evPriceDto),
       changes.evRemoved.map((row) => row.id),
-      changes.middles.map((row) => row.dto),
+      changes.middles.map(middleDto),
       changes.middlesRemoved.map((row) => row.id),
     ]),
   );

@@ -35,7 +35,7 @@ import {
 } from './store.ts';
 import { ScoreBoard } from './scores.ts';
 import { PRICE_SUSPENDED } from './versions.ts';
-import { ValueScanner, type ValueChanges, type ValueOptions, type ValueSets } from './values.ts';
+import { ValueScanner, type ValueChanges, type ValueOptions, type ValueSets } from './values/scanner.ts';
 
 // The odds engine: hands what sources send to the intake (ingest.ts), applies the checked messages to the store,
 // re-scans only the markets that changed, and publishes feed snapshots at most every `publishIntervalMs` when the
@@ -54,7 +54,7 @@ export interface EngineOptions<E> {
   historyMs?: number;
   historyStepMs?: number;
   /**
-   * Keep the positive-EV and middles sets with the scan (values.ts; decision 170): only what changed is judged again
+   * Keep the positive-EV and middles sets with the scan (values/scanner.ts; decision 170): only what changed is judged again
    * on each tick, and listeners hear what was added, changed and removed. Off unless asked.
    */
   values?: Partial<ValueOptions>;

@@ -86,7 +86,7 @@ export interface MarketState {
   feedCache?: unknown;
   /** The event's state that holds the market (its `removed` says whether the market is still in the store). */
   owner: EventState;
-  /** What the value scan remembers of the market (values.ts), kept on it: no lookup by key. */
+  /** What the value scan remembers of the market (values/), kept on it: no lookup by key. */
   valueMemo?: unknown;
 }
 
@@ -109,7 +109,7 @@ export interface EventState {
   matchCount: number;
   /** Set when the event leaves the store: whoever kept this state must look the event up again. */
   removed?: boolean;
-  /** What the value scan remembers of the game (values.ts). */
+  /** What the value scan remembers of the game (values/). */
   valueMemo?: unknown;
 }
 

@@ -2,10 +2,11 @@ import { EV_MIN_BOOKS, type EvChoice } from '#domain/ev.ts';
 import type { OddsEvent } from '#domain/markets.ts';
 import type { ScanOptions } from '#engine/scanner.ts';
 import type { MarketState, OddsStore } from '#engine/store.ts';
-import { judgeEv, type EvJudgement, type EvRow } from '#engine/values.ts';
+import { judgeEv, type EvJudgement, type EvRow } from '#engine/values/ev.ts';
 import { BOARD_QUANTUM_MS, QuantumBoards } from '../feed/board-quantum.ts';
+import { evPriceDto } from './ev-dto.ts';
 
-export type { EvRow } from '#engine/values.ts';
+export type { EvRow } from '#engine/values/ev.ts';
 
 // The positive-EV board (issue 36, decision 163): every price on the board with positive EV against its market's
 // consensus fair (src/domain/ev.ts), for the paid API (GET /v1/ev) and the public page's feed (GET /tools/ev.json).
@@ -113,7 +114,7 @@ export class EvBoard {
         if (realTime) this.judged.set(market, judged);
       } else {
         for (const row of judged.rows)
-          row.dto.price.age_seconds = Math.max(0, Math.floor((instant - row.updatedAt) / 1000));
+          evPriceDto(row).price.age_seconds = Math.max(0, Math.floor((instant - row.updatedAt) / 1000));
       }
       if (judged.fair) fairMarkets += 1;
       for (const row of judged.rows) rows.push(row);
@@ -182,6 +183,6 @@ export function filterEv(rows: readonly EvRow[], filters: EvFilters): EvRow[] {
       (filters.live === undefined || row.live === filters.live) &&
       (filters.types === undefined || filters.types.has(row.type)) &&
       (filters.books === undefined || filters.books.has(row.book)) &&
-      (filters.minEv === undefined || row.dto.ev_pct >= filters.minEv),
+      (filters.minEv === undefined || evPriceDto(row).ev_pct >= filters.minEv),
   );
 }

@@ -4,6 +4,7 @@ import { evFeedRow } from '#domain/finder-rows.ts';
 import { EV_FEED_MAX_ROWS, type EvFeed } from '#domain/schemas/ev-feed.ts';
 import { boardFeedRoute, type FeedHead } from '../feed/board-feed.ts';
 import type { EvRow } from './board.ts';
+import { evPriceDto } from './ev-dto.ts';
 
 // GET /tools/ev.json: the public positive-EV page's feed (docs/product.md §7). Delayed by EV_PUBLIC_DELAY_S, by
 // default the cheapest plan's delay (Starter, 2 minutes: the free page never shows sooner what a plan sells), and
@@ -11,7 +12,7 @@ import type { EvRow } from './board.ts';
 // feed/board-feed.ts as the middles page's feed.
 
 export function toFeedRow(row: EvRow): EvFeed['prices'][number] {
-  return evFeedRow(row.dto, row.evPct);
+  return evFeedRow(evPriceDto(row), row.evPct);
 }
 
 export async function evFeedRoutes(

@@ -7,10 +7,10 @@ import {
   isMiddleMarket,
   isPropMiddleMarket,
   type MiddleRow,
-} from '#engine/values.ts';
+} from '#engine/values/middles.ts';
 import { BOARD_QUANTUM_MS, QuantumBoards } from '../feed/board-quantum.ts';
 
-export type { MiddleRow } from '#engine/values.ts';
+export type { MiddleRow } from '#engine/values/middles.ts';
 
 // The middles board (issue 36, decisions 167 and 189): every pair of opposite full-game spread or total sides, or of
 // one player's over and under (a prop), at two books whose lines leave a gap where both win, priced on the sport's

@@ -11,6 +11,7 @@ import {
 import { SHARP_BOOKS } from '#domain/sportsbooks.ts';
 import { EvResponseSchema, type EvResponse } from '#domain/schemas/api/ev.ts';
 import { filterEv } from '../../ev/board.ts';
+import { evPriceDto } from '../../ev/ev-dto.ts';
 import { sendEntry } from '../../http/send-entry.ts';
 import { filterKey, numberKey } from '../views.ts';
 import { booleanParam, COMMON_ERRORS, csv, security, tags, valuesDelayMs, valuesHorizon } from './common.ts';
@@ -87,7 +88,7 @@ export async function evRoutes(app: FastifyInstance, { now }: { now: () => numbe
           reference: choice.reference,
           min_books: EV_MIN_BOOKS,
           total: rows.length,
-          prices: rows.slice(0, limit).map((row) => row.dto),
+          prices: rows.slice(0, limit).map(evPriceDto),
         };
       });
       return sendEntry(request, reply, entry, { 'cache-control': 'no-cache' });

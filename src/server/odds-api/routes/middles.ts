@@ -12,6 +12,7 @@ import { SHARP_BOOKS } from '#domain/sportsbooks.ts';
 import { MiddlesResponseSchema, type MiddlesResponse } from '#domain/schemas/api/middles.ts';
 import { sendEntry } from '../../http/send-entry.ts';
 import { filterMiddles } from '../../middles/board.ts';
+import { middleDto } from '../../middles/middle-dto.ts';
 import { filterKey, numberKey } from '../views.ts';
 import { booleanParam, COMMON_ERRORS, csv, security, tags, valuesDelayMs, valuesHorizon } from './common.ts';
 import { marketsParam } from './odds.ts';
@@ -118,7 +119,7 @@ export async function middlesRoutes(app: FastifyInstance, { now }: { now: () => 
           reference: choice.reference,
           min_books: MIDDLE_MIN_BOOKS,
           total: rows.length,
-          middles: rows.slice(0, limit).map((row) => row.dto),
+          middles: rows.slice(0, limit).map(middleDto),
         };
       });
       return sendEntry(request, reply, entry, { 'cache-control': 'no-cache' });

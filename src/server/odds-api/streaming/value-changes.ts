@@ -1,6 +1,10 @@
 import type { EvPriceDto } from '#domain/schemas/api/ev.ts';
 import type { MiddleDto } from '#domain/schemas/api/middles.ts';
-import type { EvRow, MiddleRow, ValueChanges } from '#engine/values.ts';
+import type { EvRow } from '#engine/values/ev.ts';
+import type { MiddleRow } from '#engine/values/middles.ts';
+import type { ValueChanges } from '#engine/values/scanner.ts';
+import { evPriceDto } from '../../ev/ev-dto.ts';
+import { middleDto } from '../../middles/middle-dto.ts';
 import type { Change } from './change-log.ts';
 import { marketFacts } from './market-facts.ts';
 
@@ -10,12 +14,13 @@ import { marketFacts } from './market-facts.ts';
 // gives.
 
 export function evData(row: EvRow): { key: string; ev: Omit<EvPriceDto, 'price'> & { price: object } } {
-  const { age_seconds: _age, ...price } = row.dto.price;
-  return { key: row.id, ev: { ...row.dto, price } };
+  const dto = evPriceDto(row);
+  const { age_seconds: _age, ...price } = dto.price;
+  return { key: row.id, ev: { ...dto, price } };
 }
 
 export function middleData(row: MiddleRow): { key: string; middle: object } {
-  const dto = row.dto;
+  const dto = middleDto(row);
   const side = (s: MiddleDto['high']) => {
     const { age_seconds: _age, ...price } = s.price;
     return { ...s, price };
