@@ -7,10 +7,11 @@ import type { AppliedEvent, StripeWebhookService } from './stripe-webhook-servic
 
 // POST /api/stripe/webhook (decision 142): the raw body verified against STRIPE_WEBHOOK_SECRET with the official
 // library (its default tolerance, 300 s, in the past; the same 300 s ahead of our clock, decision 149), then applied
-// once per event id by the billing service (stripe-webhook-service.ts: what each event does). 400 for a bad or missing signature, a timestamp outside the tolerance, a malformed event, an
-// event created more than the tolerance ahead of our clock, a plan that is not ours, or a buyer's address the site's
-// forms would refuse (decision 201) (nothing changed; Stripe retries, so a fixed configuration heals it); 503 when
-// Stripe's API or the database failed (Stripe retries); 200 otherwise, unknown event types included.
+// once per event id by the billing service (stripe-webhook-service.ts: what each event does; decision 269). 400 for a
+// bad or missing signature, a timestamp outside the tolerance, a malformed event, an event created more than the
+// tolerance ahead of our clock, a plan that is not ours, or a buyer's address the site's forms would refuse (decision
+// 201) (nothing changed; Stripe retries, so a fixed configuration heals it); 503 when Stripe's API or the database
+// failed (Stripe retries); 200 otherwise, unknown event types included.
 
 export const STRIPE_WEBHOOK_PATH = '/api/stripe/webhook';
 /** Stripe's events are small; a subscription with many items stays far below this. */
