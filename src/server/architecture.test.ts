@@ -209,19 +209,60 @@ function lockNames(): { prefixes: Map<string, Set<string>>; rawLocks: string[] }
   return { prefixes, rawLocks };
 }
 
+/** The core /v1 resources odds-api/ serves itself (decision 270); every other /v1 feature has its own folder. */
+const CORE_V1_ROUTES = ['arbs.ts', 'common.ts', 'events.ts', 'leagues.ts', 'odds.ts'];
+
 /**
- * Known decorator reads that close a cycle, each to be removed by the change named beside it. Empty is the goal.
+ * A /v1 route module: it declares its routes with the /v1 security scheme of `odds-api/routes/common.ts`. The stream
+ * (`odds-api/streaming/stream.ts`) is odds-api's own.
  */
-const KNOWN_CYCLE_EDGES = new Set(['odds-api/routes/me.ts reads app.sgpCredits (sgp/plugin.ts)']);
+function isV1RouteModule(relative: string): boolean {
+  return (
+    /\bsecurity\b/.test(codeOf(relative)) &&
+    importsOf(relative).some((target) => target === path.join('odds-api', 'routes', 'common.ts'))
+  );
+}
+
+/**
+ * What breaks the layout of decision 270, for the given files (paths relative to src/server, `/`-separated): a /v1
+ * route module outside `<feature>/routes.ts` or `<feature>/routes/<resource>.ts`, a feature's route in odds-api's
+ * `routes/`, or a folder of /v1 routes without a test beside them.
+ */
+function layoutOffences(routeModules: string[], allFiles: string[]): string[] {
+  const offences: string[] = [];
+  for (const file of routeModules) {
+    const [feature, ...rest] = file.split('/');
+    if (feature === 'odds-api') {
+      const core = rest.length === 2 && rest[0] === 'routes' && CORE_V1_ROUTES.includes(rest[1]!);
+      if (!core && file !== 'odds-api/streaming/stream.ts')
+        offences.push(`${file}: a feature's route in odds-api/`);
+      continue;
+    }
+    const laidOut =
+      (rest.length === 1 && rest[0] === 'routes.ts') || (rest.length === 2 && rest[0] === 'routes');
+    if (!laidOut) offences.push(`${file}: not ${feature}/routes.ts or ${feature}/routes/<resource>.ts`);
+    const folder = path.posix.dirname(file);
+    const tested = allFiles.some(
+      (other) => path.posix.dirname(other) === folder && other.endsWith('.test.ts'),
+    );
+    if (!tested) offences.push(`${file}: no test beside it in ${folder}/`);
+  }
+  return offences;
+}
+
+/** Every file under src/server, tests included, `/`-separated. */
+function allServerFiles(dir = SERVER): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return allServerFiles(full);
+    return [path.relative(SERVER, full).split(path.sep).join('/')];
+  });
+}
 
 describe('src/server architecture', () => {
   it('imports and decorator reads between its top-level folders (and top-level files) form no cycle', () => {
     const graph = partGraph();
     expect(graph.get('keys')?.size ?? 0).toBeGreaterThan(0);
-    for (const edges of graph.values()) {
-      for (const [to, why] of edges)
-        if (KNOWN_CYCLE_EDGES.has(why.split(path.sep).join('/'))) edges.delete(to);
-    }
     const cycle = findCycle(graph);
     const described = cycle
       ?.slice(1)
@@ -287,5 +328,34 @@ describe('src/server architecture', () => {
     const writtenTwice = [...prefixes].filter(([, files]) => files.size > 1);
     expect(writtenTwice.map(([prefix, files]) => `${prefix}: ${[...files].join(', ')}`)).toEqual([]);
     expect([...prefixes.get('trial')!]).toEqual([path.join('keys', 'mailbox-lock.ts')]);
+  });
+
+  it('lays every /v1 feature out one way: its folder holds its routes and their tests (decision 270)', () => {
+    const routeModules = sourceFiles()
+      .filter(isV1RouteModule)
+      .map((file) => file.split(path.sep).join('/'));
+    // The check sees the features it is about.
+    expect(routeModules).toEqual(
+      expect.arrayContaining([
+        'ev/routes.ts',
+        'middles/routes.ts',
+        'sgp/routes.ts',
+        'account/routes.ts',
+        'history-api/routes/movement.ts',
+        'odds-api/routes/odds.ts',
+      ]),
+    );
+    expect(layoutOffences(routeModules, allServerFiles())).toEqual([]);
+    // And it would see a feature's route back in odds-api/, a route module elsewhere, or one without a test.
+    expect(
+      layoutOffences(
+        ['odds-api/routes/ev.ts', 'history-api/history-reads.ts', 'sgp/routes.ts'],
+        ['sgp/routes.ts', 'history-api/history-reads.test.ts'],
+      ),
+    ).toEqual([
+      "odds-api/routes/ev.ts: a feature's route in odds-api/",
+      'history-api/history-reads.ts: not history-api/routes.ts or history-api/routes/<resource>.ts',
+      'sgp/routes.ts: no test beside it in sgp/',
+    ]);
   });
 });
