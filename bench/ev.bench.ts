@@ -20,7 +20,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { EvBoard, filterEv } from '#server/ev/board.ts';
-import { evPriceDto } from '#server/ev/ev-dto.ts';
+import { evPriceDto } from '#domain/ev-dto.ts';
 import { simulatedBoard, summary, timed } from './lib/finder-board.ts';
 import { fixtureBuild, startServer } from './lib/server.ts';
 import { adminToken, createKeys, waitReady } from './lib/sse-pool.ts';

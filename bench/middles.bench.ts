@@ -11,7 +11,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { filterMiddles, MiddlesBoard } from '#server/middles/board.ts';
-import { middleDto } from '#server/middles/middle-dto.ts';
+import { middleDto } from '#domain/middle-dto.ts';
 import { simulatedBoard, timed } from './lib/finder-board.ts';
 
 const MINUTES = Number(process.env.BENCH_MIDDLES_MINUTES ?? 2);

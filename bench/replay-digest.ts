@@ -8,8 +8,8 @@
 import { createHash } from 'node:crypto';
 import { OddsEngine } from '#engine/engine.ts';
 import { MarketSimulator } from '#engine/sources/simulation/market-simulator.ts';
-import { evPriceDto } from '#server/ev/ev-dto.ts';
-import { middleDto } from '#server/middles/middle-dto.ts';
+import { evPriceDto } from '#domain/ev-dto.ts';
+import { middleDto } from '#domain/middle-dto.ts';
 
 const T0 = Date.UTC(2026, 0, 1);
 const PROPS = process.env.REPLAY_PROPS === 'true';

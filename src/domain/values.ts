@@ -6,8 +6,8 @@ import type { Player } from './props.ts';
 import type { SportsbookKey } from './sportsbooks.ts';
 
 // What the engine judges for positive EV (decision 163) and middles (decisions 167, 189), as domain values (issue 58):
-// the engine hands these out, and the server maps them to the answers' DTOs (src/server/ev/ev-dto.ts,
-// src/server/middles/middle-dto.ts). Every field an answer shows is here or derived from one, so that a mapping reads
+// the engine hands these out, and the server maps them to the answers' DTOs (src/domain/ev-dto.ts,
+// src/domain/middle-dto.ts). Every field an answer shows is here or derived from one, so that a mapping reads
 // nothing else; the engine's rows (src/engine/values/ev.ts, middles.ts) extend them with what its scan keeps.
 
 /** The market a value is of: its key, spec, player (props) and outcomes in order. */

@@ -24,6 +24,14 @@ import { apiPlugin } from './odds-api/plugin.ts';
 import { sgpCreditsPlugin } from './sgp/plugin.ts';
 import { usagePlugin, type UsagePluginOptions } from './usage/plugin.ts';
 import { sgpRoutes } from './sgp/routes.ts';
+import { evRoutes } from './ev/routes.ts';
+import { middlesRoutes } from './middles/routes.ts';
+import { movementRoutes } from './history-api/routes/movement.ts';
+import { linesRoutes } from './history-api/routes/lines.ts';
+import { clvRoutes } from './history-api/routes/clv.ts';
+import { historicalOddsRoutes } from './history-api/routes/historical-odds.ts';
+import { scoresRoutes } from './history-api/routes/scores.ts';
+import { meRoutes } from './account/routes.ts';
 import type { StreamOptions } from './odds-api/streaming/stream.ts';
 import { arbsFeedRoutes } from './feed/arbs-feed.ts';
 import { healthRoutes } from './http/health.ts';
@@ -201,7 +209,23 @@ export async function buildApp({
   await app.register(sgpCreditsPlugin, { now });
   // Per-key daily usage, counted in memory and flushed in batches (decision 155).
   await app.register(usagePlugin, { ...usage, now });
-  await app.register(apiPlugin, { now, stream, keyCacheMs, sgpRoutes });
+  await app.register(apiPlugin, {
+    now,
+    stream,
+    keyCacheMs,
+    // Each /v1 feature's routes, from its own folder (decision 270), in the order the OpenAPI document lists them.
+    features: [
+      evRoutes,
+      middlesRoutes,
+      movementRoutes,
+      linesRoutes,
+      clvRoutes,
+      historicalOddsRoutes,
+      scoresRoutes,
+      sgpRoutes,
+      meRoutes,
+    ],
+  });
   // Paid keys: the Stripe webhook (when STRIPE_SECRET_KEY is set) and the pricing page's "Lost your key?" form.
   await app.register(billingPlugin, { now });
   // Operators' routes: trial requests, keys, streams.

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { PlanId } from '#domain/plans.ts';
-import type { Database } from '../db/database.ts';
+import { advisoryXactLock, type Database } from '../db/database.ts';
 import { billingSubscriptionPeriods, billingSubscriptions, stripeEvents } from '../db/schema.ts';
 import { queueEmail, type Tx } from '../email/queue.ts';
 import { generateKey } from '../keys/key-format.ts';
@@ -16,6 +16,7 @@ import {
   usableTrialKeysOfMailbox,
   type KeyRow,
 } from '../keys/repository.ts';
+import { lockMailbox } from '../keys/mailbox-lock.ts';
 import { issueSuccessor, type Retire } from '../keys/successor.ts';
 import type { BillingHoldReason } from '../keys/service.ts';
 import type { Secrets } from '../secrets.ts';
@@ -374,11 +375,11 @@ export class PaidKeyService {
   async lostKey(email: string, within?: Tx): Promise<RotateResult[]> {
     const identity = emailIdentity(email);
     const run = async (tx: Tx) => {
-      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`lost-key:${identity}`}, 0))`);
+      await advisoryXactLock(tx, `lost-key:${identity}`);
       await this.lockSubscriptionsOf(tx, await usablePaidKeysOfMailbox(tx, identity, email, false));
       // The trial service's lock of the mailbox, last: a trial request of the same mailbox making a successor right
       // now is either seen here or waits (the trial service takes no other lock while holding it).
-      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`trial:${identity}`}, 0))`);
+      await lockMailbox(tx, identity);
       const rows = [
         ...(await usablePaidKeysOfMailbox(tx, identity, email, true)),
         ...(await usableTrialKeysOfMailbox(tx, identity, true)),
@@ -485,7 +486,7 @@ export class PaidKeyService {
   private async lockSubscriptionsOf(tx: Tx, keys: KeyRow[]): Promise<void> {
     const ids = [...new Set(keys.map((key) => key.stripeSubscriptionId).filter((id) => id !== null))].sort();
     for (const id of ids) {
-      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`stripe-sub:${id}`}, 0))`);
+      await advisoryXactLock(tx, `stripe-sub:${id}`);
     }
   }
 
@@ -509,9 +510,7 @@ export class PaidKeyService {
   }
 
   private async lockSubscription(tx: Tx, subscriptionId: string): Promise<SubscriptionRow | undefined> {
-    await tx.execute(
-      sql`SELECT pg_advisory_xact_lock(hashtextextended(${`stripe-sub:${subscriptionId}`}, 0))`,
-    );
+    await advisoryXactLock(tx, `stripe-sub:${subscriptionId}`);
     const [row] = await tx
       .select()
       .from(billingSubscriptions)

@@ -9,7 +9,8 @@ import { PaidKeyService } from './paid-keys.ts';
 import { PortalLinks, portalRoutes } from './portal.ts';
 import { stripeClient, stripeReads } from './stripe-api.ts';
 import { stripeSessions } from './stripe-sessions.ts';
-import { stripeWebhookRoutes } from './webhook.ts';
+import { StripeWebhookService } from './stripe-webhook-service.ts';
+import { SIGNATURE_TOLERANCE_S, stripeWebhookRoutes } from './webhook.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -93,9 +94,17 @@ export const billingPlugin = fp(
     await app.register(portalRoutes, { sessions, links: portalLinks });
     if (config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET) {
       const stripe = stripeClient(config);
+      const service = new StripeWebhookService({
+        paidKeys,
+        reads: stripeReads(stripe),
+        pricePlans: config.STRIPE_PRICE_PLANS,
+        keys: app.apiKeys,
+        kickOutbox: () => app.outbox.kick(),
+        toleranceS: SIGNATURE_TOLERANCE_S,
+      });
       await app.register(stripeWebhookRoutes, {
         stripe,
-        reads: stripeReads(stripe),
+        service,
         secret: config.STRIPE_WEBHOOK_SECRET,
         now: options.now ?? Date.now,
       });

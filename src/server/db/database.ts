@@ -81,6 +81,16 @@ export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
 }
 
 /**
+ * Takes the transaction-scoped advisory lock `name` (released at commit or rollback), waiting for whoever holds it, on
+ * this connection and every other instance's. The one place a lock is taken: each name's prefix is written in one
+ * module (`lockMailbox` in keys/mailbox-lock.ts, the subscription locks in billing/paid-keys.ts), which
+ * src/server/architecture.test.ts checks.
+ */
+export async function advisoryXactLock(tx: Pick<Database, 'execute'>, name: string): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${name}, 0))`);
+}
+
+/**
  * Applies pending migrations in one transaction, serialised across instances by an advisory lock. The schema is
  * created under that lock too: CREATE SCHEMA IF NOT EXISTS run by two instances at once fails in one of them (a
  * unique violation in pg_namespace), and two instances of a new deployment do start at once.
@@ -88,9 +98,7 @@ export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
 export async function migrate(db: Database, schemaName: string): Promise<string[]> {
   const migrations = loadMigrations();
   return db.transaction(async (tx) => {
-    await tx.execute(
-      sql`SELECT pg_advisory_xact_lock(hashtextextended(${`sharpline-migrations:${schemaName}`}, 0))`,
-    );
+    await advisoryXactLock(tx, `sharpline-migrations:${schemaName}`);
     if (schemaName !== 'public') await tx.execute(sql.raw(`CREATE SCHEMA IF NOT EXISTS "${schemaName}"`));
     await tx.execute(
       sql`CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,

@@ -4,7 +4,7 @@ import type { ScanOptions } from '#engine/scanner.ts';
 import type { MarketState, OddsStore } from '#engine/store.ts';
 import { judgeEv, type EvJudgement, type EvRow } from '#engine/values/ev.ts';
 import { BOARD_QUANTUM_MS, QuantumBoards } from '../feed/board-quantum.ts';
-import { evPriceDto } from './ev-dto.ts';
+import { evPriceDto } from '#domain/ev-dto.ts';
 
 export type { EvRow } from '#engine/values/ev.ts';
 

@@ -4,7 +4,7 @@ import { evFeedRow } from '#domain/finder-rows.ts';
 import { EV_FEED_MAX_ROWS, type EvFeed } from '#domain/schemas/ev-feed.ts';
 import { boardFeedRoute, type FeedHead } from '../feed/board-feed.ts';
 import type { EvRow } from './board.ts';
-import { evPriceDto } from './ev-dto.ts';
+import { evPriceDto } from '#domain/ev-dto.ts';
 
 // GET /tools/ev.json: the public positive-EV page's feed (docs/product.md §7). Delayed by EV_PUBLIC_DELAY_S, by
 // default the cheapest plan's delay (Starter, 2 minutes: the free page never shows sooner what a plan sells), and

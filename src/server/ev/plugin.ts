@@ -6,7 +6,7 @@ import { EvBoard } from './board.ts';
 import { evFeedRoutes } from './ev-feed.ts';
 
 // Positive EV (issue 36, decision 163): the board of prices with positive expected value as `app.evBoard`, read by
-// GET /v1/ev (odds-api/routes/ev.ts) and by the public page's delayed, coarse feed GET /tools/ev.json (ev-feed.ts);
+// GET /v1/ev (routes.ts) and by the public page's delayed, coarse feed GET /tools/ev.json (ev-feed.ts);
 // GET /v1/ev's finished answers as `app.evAnswers` (decision 205).
 
 declare module 'fastify' {

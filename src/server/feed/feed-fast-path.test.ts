@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { Agent, request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
+import { connect } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OddsSource } from '#engine/sources/index.ts';
@@ -319,5 +321,45 @@ describe('the feed fast path’s request log', () => {
     }
     expect(running.fast.stats.fast).toBe(2);
     expect(running.fast.stats.learned).toBe(2);
+  });
+});
+
+describe('the feed fast path while the app closes', () => {
+  // Decision 268: the fast path learns that `close()` began from Fastify's `preClose` hook (a supported API), not from
+  // Fastify's private state. A request Node still hands over then (pipelined behind one in flight) goes to Fastify,
+  // which answers 503 with `Connection: close`.
+  it('hands a request of a learned case to Fastify once close() began, and Fastify answers 503', async () => {
+    const running = await start();
+    const socket = connect(running.port, '127.0.0.1');
+    try {
+      await once(socket, 'connect');
+      for (let i = 0; i < 2; i += 1) await overSocket(running, 'GET', '/tools/arbs.json', {});
+      expect(running.fast.stats.fast).toBe(1);
+      running.agent.destroy();
+      let received = '';
+      socket.setEncoding('latin1');
+      socket.on('data', (chunk: string) => (received += chunk));
+      // A request in flight (its body not all sent) keeps the server from closing; Node answers its
+      // `Expect: 100-continue` once it holds the request, so close() starts only then.
+      socket.write(
+        'POST /api/trial-requests HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n' +
+          'Content-Length: 2\r\nExpect: 100-continue\r\n\r\n{',
+      );
+      while (!received.includes('100 Continue')) await once(socket, 'data');
+      expect(running.fast.closing).toBe(false);
+      const closed = running.app.close();
+      while (!running.fast.closing) await new Promise((resolve) => setImmediate(resolve));
+      socket.write('}GET /tools/arbs.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+      // 100 Continue, the POST's answer (its body is no trial request), then the feed's: Fastify's own 503.
+      const statuses = () => [...received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1]));
+      while (statuses().length < 3) await once(socket, 'data');
+      expect(statuses()).toEqual([100, 400, 503]);
+      socket.destroy();
+      await closed;
+      expect(running.fast.stats.fast).toBe(1);
+    } finally {
+      socket.destroy();
+      await running.app.close();
+    }
   });
 });

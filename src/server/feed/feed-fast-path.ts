@@ -30,6 +30,8 @@ export interface FeedFastPathOptions {
 export interface FeedFastPath {
   /** Answers served here, and requests of the feed's shape sent to Fastify (first of a case, or not answerable). */
   readonly stats: { fast: number; learned: number; passed: number };
+  /** Whether the app's `close()` has begun: every request then goes to Fastify. */
+  readonly closing: boolean;
 }
 
 const installed = new WeakMap<Server, FeedFastPath>();
@@ -41,24 +43,6 @@ export function feedFastPathOf(server: Server): FeedFastPath | undefined {
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 type WithGenReqId = FastifyInstance & { genReqId?: (req: IncomingMessage) => string };
-
-/** Fastify's state symbol (`closing` is set when `close()` starts; Fastify then answers 503 itself). */
-function closingFlag(app: FastifyInstance): () => boolean {
-  let symbol: symbol | undefined;
-  // A plugin's instance inherits the state from the root instance's object.
-  for (
-    let object: object | null = app;
-    object && !symbol;
-    object = Object.getPrototypeOf(object) as object | null
-  ) {
-    symbol = Object.getOwnPropertySymbols(object).find((s) => s.description === 'fastify.state');
-  }
-  const state = symbol ? (app as unknown as Record<symbol, { closing?: boolean }>)[symbol] : undefined;
-  if (!state || typeof state.closing !== 'boolean') {
-    throw new Error('feed fast path: Fastify state not found (Fastify changed: see feed-fast-path.ts)');
-  }
-  return () => state.closing === true;
-}
 
 /** The status and header lines of an answer Node wrote, minus those Node adds per response. */
 function writtenAnswer(res: ServerResponse): { status: number; headers: string[] } | undefined {
@@ -95,7 +79,14 @@ export function installFeedFastPath(
   if (listeners.length !== 1)
     throw new Error('feed fast path: expected Fastify to be the only request listener');
   const fastify = listeners[0]!;
-  const closing = closingFlag(app);
+  // Closing (decision 268): Fastify's `preClose` hooks run once `close()` has flagged the server closing, while it still
+  // listens; from then on every request goes to Fastify, which answers 503 with `Connection: close` itself.
+  let closingStarted = false;
+  app.addHook('preClose', (done) => {
+    closingStarted = true;
+    done();
+  });
+  const closing = () => closingStarted;
   const genReqId = (app as WithGenReqId).genReqId?.bind(app);
   // Fastify's per-request log lines, unless disabled (a function deciding per request: the fast path stays out).
   const logDisabled = app.initialConfig.disableRequestLogging;
@@ -207,7 +198,12 @@ export function installFeedFastPath(
 
   server.removeListener('request', fastify);
   server.on('request', onRequest);
-  const fastPath = { stats };
+  const fastPath: FeedFastPath = {
+    stats,
+    get closing() {
+      return closing();
+    },
+  };
   installed.set(server, fastPath);
   return fastPath;
 }

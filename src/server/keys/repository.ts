@@ -154,10 +154,7 @@ export async function revokeSubscriptionKeys(db: Database, subscriptionId: strin
   return rows.map((row) => row.id);
 }
 
-/**
- * The identity's latest trial key; `delivered` is false only when no email carrying it was sent and none still holds
- * its sealed copy (every attempt failed or the copy expired): nobody can hold such a key.
- */
+/** The identity's latest trial key (whether its email reached anyone: email/repository.ts's `keyEmailDelivered`). */
 export async function latestTrialKeyOf(db: Database, identity: string) {
   const [latest] = await db
     .select({
@@ -167,9 +164,6 @@ export async function latestTrialKeyOf(db: Database, identity: string) {
       expiresAt: apiKeys.expiresAt,
       revokedAt: apiKeys.revokedAt,
       active: sql<boolean>`(${apiKeys.revokedAt} IS NULL AND ${apiKeys.expiresAt} > now())`,
-      // Plain SQL names: Drizzle leaves columns unqualified in a one-table select, which the subquery would misread.
-      delivered: sql<boolean>`EXISTS (SELECT 1 FROM email_outbox o WHERE o.api_key_id = api_keys.id
-          AND (o.status = 'sent' OR o.sealed_secret IS NOT NULL))`,
     })
     .from(apiKeys)
     .where(and(eq(apiKeys.ownerIdentity, identity), eq(apiKeys.kind, 'trial')))

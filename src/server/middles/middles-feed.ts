@@ -4,7 +4,7 @@ import { middleFeedRow } from '#domain/finder-rows.ts';
 import { MIDDLES_FEED_MAX_ROWS, type MiddleFeedRow, type MiddlesFeed } from '#domain/schemas/middles-feed.ts';
 import { boardFeedRoute, type FeedHead } from '../feed/board-feed.ts';
 import type { MiddleRow } from './board.ts';
-import { middleDto } from './middle-dto.ts';
+import { middleDto } from '#domain/middle-dto.ts';
 
 // GET /tools/middles.json: the public middles page's feed (docs/product.md §7, decision 169). Delayed as the
 // positive-EV page's (EV_PUBLIC_DELAY_S, by default the cheapest plan's 2 minutes) and coarse: the best

@@ -6,7 +6,7 @@ import { MiddlesBoard } from './board.ts';
 import { middlesFeedRoutes } from './middles-feed.ts';
 
 // Middles (issue 36, decision 167): the board of spread and total middles as `app.middlesBoard`, read by
-// GET /v1/middles (odds-api/routes/middles.ts) and by the public page's delayed, coarse feed GET /tools/middles.json
+// GET /v1/middles (routes.ts) and by the public page's delayed, coarse feed GET /tools/middles.json
 // (middles-feed.ts, decision 169), delayed as the positive-EV page's feed (EV_PUBLIC_DELAY_S); GET /v1/middles's
 // finished answers as `app.middlesAnswers` (decision 205).
 

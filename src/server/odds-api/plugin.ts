@@ -14,23 +14,19 @@ import { lintableDocument } from './openapi-document.ts';
 import { withResponseExamples } from './openapi-responses.ts';
 import { apiKeysPlugin } from '../keys/plugin.ts';
 import { arbRoutes } from './routes/arbs.ts';
-import { evRoutes } from './routes/ev.ts';
-import { middlesRoutes } from './routes/middles.ts';
 import { eventRoutes } from './routes/events.ts';
 import { leagueRoutes } from './routes/leagues.ts';
-import { meRoutes } from './routes/me.ts';
-import { clvRoutes } from './routes/clv.ts';
-import { historicalOddsRoutes } from './routes/historical-odds.ts';
-import { linesRoutes } from './routes/lines.ts';
-import { movementRoutes } from './routes/movement.ts';
 import { oddsRoutes } from './routes/odds.ts';
-import { scoresRoutes } from './routes/scores.ts';
 import { createStreamHub, streamRoutes, type StreamOptions } from './streaming/stream.ts';
 
 // The paid odds API (docs/decisions/080-086) as one plugin: keys, the OpenAPI document generated from the /v1 route
-// schemas, the reference page, and /v1 (REST + server-sent events) behind key auth and rate limits. POST /v1/sgp is
-// the same-game-parlay feature's (`src/server/sgp/`): app.ts hands its routes in (`sgpRoutes`), so that sgp/, which
-// uses the /v1 plumbing, is not imported back; they are registered here under /v1 with the rest.
+// schemas, the reference page, and /v1 (REST + server-sent events) behind key auth and rate limits. Its own routes are
+// the core resources (/v1/sports, /v1/leagues, /v1/events, /v1/odds, /v1/arbs) and the stream; every other /v1 feature
+// keeps its routes in its own folder (decision 270: ev/, middles/, history/, sgp/, account/), and app.ts hands them in
+// (`features`), so that a feature using the /v1 plumbing (auth.ts, routes/common.ts) is not imported back.
+
+/** A /v1 feature's routes, registered in the /v1 scope (behind the key, the quotas and compression). */
+export type V1Routes = (v1: FastifyInstance, options: { now: () => number }) => Promise<void>;
 
 export interface ApiPluginOptions {
   stream?: Partial<StreamOptions>;
@@ -38,8 +34,11 @@ export interface ApiPluginOptions {
   now?: () => number;
   /** How long a key lookup is trusted (default 2 s); tests lengthen it to show the Redis invalidation. */
   keyCacheMs?: number;
-  /** POST /v1/sgp (`src/server/sgp/routes.ts`), registered in the /v1 scope between the history routes and /v1/me. */
-  sgpRoutes: (v1: FastifyInstance, options: { now?: () => number }) => Promise<void>;
+  /**
+   * The /v1 features' routes, registered in this order after /v1/arbs and before the stream (the OpenAPI document
+   * lists the paths as they were registered).
+   */
+  features: readonly V1Routes[];
 }
 
 export const OPENAPI_INFO = {
@@ -163,15 +162,7 @@ async function api(app: FastifyInstance, options: ApiPluginOptions) {
       await v1.register(eventRoutes);
       await v1.register(oddsRoutes, { now });
       await v1.register(arbRoutes, { now });
-      await v1.register(evRoutes, { now });
-      await v1.register(middlesRoutes, { now });
-      await v1.register(movementRoutes, { now });
-      await v1.register(linesRoutes);
-      await v1.register(clvRoutes, { now });
-      await v1.register(historicalOddsRoutes, { now });
-      await v1.register(scoresRoutes, { now });
-      await v1.register(options.sgpRoutes, { now });
-      await v1.register(meRoutes, { now });
+      for (const routes of options.features) await v1.register(routes, { now });
       await v1.register(streamRoutes, { hub });
       v1.setNotFoundHandler((request, reply) =>
         sendMethodNotAllowed(request, reply, methodsOf)

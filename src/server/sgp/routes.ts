@@ -10,7 +10,7 @@ import { describeError } from '../http/log-safe.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { requireFeature } from '../odds-api/auth.ts';
 import { COMMON_ERRORS, eventNotFound, security, tags } from '../odds-api/routes/common.ts';
-import { fairChoice } from '../odds-api/history-reads.ts';
+import { fairChoice } from '../history-api/history-reads.ts';
 import { CalibrationCache, priceParlay, resolveLegs } from './sgp-pricing.ts';
 
 // POST /v1/sgp (Elite, Enterprise; issue 16, decisions 127–129): prices a same-game parlay of 2–10 legs. In this order:

@@ -35,7 +35,7 @@ import {
   type StoredPrice,
 } from '#engine/store.ts';
 import { HttpProblem } from '../http/problem.ts';
-import { fairDto, type FairChoice } from '../odds-api/history-reads.ts';
+import { fairDto, type FairChoice } from '../history-api/history-reads.ts';
 
 // Same-game-parlay pricing on the live board (issue 16, decision 129): the legs of a request resolved to the store's
 // markets, each leg's fair probability from the books' current prices (from the request's reference and

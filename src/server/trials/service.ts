@@ -1,20 +1,20 @@
 import { createHash } from 'node:crypto';
-import { and, desc, eq, gt, isNotNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import { TRIAL } from '#domain/plans.ts';
 import type { TrialRequest } from '#domain/schemas/trial-request.ts';
 import type { Database } from '../db/database.ts';
-import {
-  apiKeys,
-  emailOutbox,
-  KEY_EMAIL_KINDS,
-  trialRequests,
-  type EmailKind,
-  type EmailPayload,
-} from '../db/schema.ts';
+import { trialRequests, type EmailKind, type EmailPayload } from '../db/schema.ts';
 import { generateKey } from '../keys/key-format.ts';
 import { insertTrialKey, keysByIds, keysOfMailbox, latestTrialKeyOf } from '../keys/repository.ts';
+import { lockMailbox } from '../keys/mailbox-lock.ts';
 import { issueSuccessor, type Retire } from '../keys/successor.ts';
 import { queueEmail, type QueueArgs, type Tx } from '../email/queue.ts';
+import {
+  emailsOfMailbox,
+  emailStatusOfTrialRequests,
+  keyEmailDelivered,
+  retryQueuedEmails,
+} from '../email/repository.ts';
 import type { Secrets } from '../secrets.ts';
 import { emailIdentity } from '../keys/email-identity.ts';
 
@@ -71,7 +71,7 @@ export class TrialService {
 
   /** Serialises work on one mailbox identity across connections and instances (released at commit). */
   private async lockIdentity(tx: Tx, identity: string) {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`trial:${identity}`}, 0))`);
+    await lockMailbox(tx, identity);
   }
 
   /** Issues a trial key for `email` that expires at `expiresAt`; the plain key leaves only through the email. */
@@ -121,6 +121,8 @@ export class TrialService {
       if (duplicate.length > 0) return { outcome: 'duplicate' as const, requestId: duplicate[0]!.id };
 
       const latest = await latestTrialKeyOf(tx, identity);
+      // Whether anyone can hold it: an email carrying it was sent, or one still holds its sealed copy.
+      const delivered = latest ? await keyEmailDelivered(tx, latest.id) : false;
       let outcome: Exclude<TrialOutcome, 'duplicate'>;
       let keyId: number | null = null;
       let plainKey: string | undefined;
@@ -142,8 +144,8 @@ export class TrialService {
       } else if (latest.active && latest.expiresAt) {
         // The key sent earlier cannot be sent again (only its hash is stored): a successor is. A delivered key keeps
         // working until the new one is first used (anyone can type anyone's address); one nobody can hold goes now.
-        outcome = latest.delivered ? 'resent' : 'rotated';
-        const { key, row } = await this.successor(tx, latest.id, latest.delivered ? 'on-first-use' : 'now');
+        outcome = delivered ? 'resent' : 'rotated';
+        const { key, row } = await this.successor(tx, latest.id, delivered ? 'on-first-use' : 'now');
         keyId = row.id;
         plainKey = key.plain;
         payload = {
@@ -151,7 +153,7 @@ export class TrialService {
           previousPrefix: latest.prefix,
           expiresAt: latest.expiresAt.toISOString(),
           plan: TRIAL.planId,
-          ...(latest.delivered ? { previousUntilFirstUse: true } : {}),
+          ...(delivered ? { previousUntilFirstUse: true } : {}),
         };
       } else {
         outcome = 'refused';
@@ -206,18 +208,30 @@ export class TrialService {
 
   /** The latest trial requests with their key and email status, newest first (`npm run trials -- list`). */
   async recent(limit: number) {
-    return this.db
-      .select({
-        ...REQUEST_SUMMARY,
-        keyPrefix: apiKeys.prefix,
-        keyExpiresAt: apiKeys.expiresAt,
-        emailStatus: emailOutbox.status,
-      })
+    const requests = await this.db
+      .select({ ...REQUEST_SUMMARY, apiKeyId: trialRequests.apiKeyId })
       .from(trialRequests)
-      .leftJoin(apiKeys, eq(apiKeys.id, trialRequests.apiKeyId))
-      .leftJoin(emailOutbox, eq(emailOutbox.trialRequestId, trialRequests.id))
       .orderBy(desc(trialRequests.id))
       .limit(limit);
+    const ids = (rows: { apiKeyId: number | null }[]) =>
+      rows.flatMap((row) => (row.apiKeyId === null ? [] : [row.apiKeyId]));
+    const [keys, emailStatus] = await Promise.all([
+      keysByIds(this.db, ids(requests)),
+      emailStatusOfTrialRequests(
+        this.db,
+        requests.map((request) => request.id),
+      ),
+    ]);
+    const keyOf = new Map(keys.map((key) => [key.id, key]));
+    return requests.map(({ apiKeyId, ...request }) => {
+      const key = apiKeyId === null ? undefined : keyOf.get(apiKeyId);
+      return {
+        ...request,
+        keyPrefix: key?.prefix ?? null,
+        keyExpiresAt: key?.expiresAt ?? null,
+        emailStatus: emailStatus.get(request.id) ?? null,
+      };
+    });
   }
 
   /**
@@ -237,20 +251,7 @@ export class TrialService {
         .where(eq(trialRequests.emailIdentity, email))
         .orderBy(desc(trialRequests.id)),
       keysOfMailbox(this.db, email, normaliseEmail(rawEmail)),
-      this.db
-        .select({
-          id: emailOutbox.id,
-          kind: emailOutbox.kind,
-          status: emailOutbox.status,
-          attempts: emailOutbox.attempts,
-          createdAt: emailOutbox.createdAt,
-          sentAt: emailOutbox.sentAt,
-          nextAttemptAt: emailOutbox.nextAttemptAt,
-          lastError: emailOutbox.lastError,
-        })
-        .from(emailOutbox)
-        .where(eq(emailOutbox.toIdentity, email))
-        .orderBy(desc(emailOutbox.id)),
+      emailsOfMailbox(this.db, email),
     ]);
     return { email, requests, keys, emails };
   }
@@ -266,22 +267,11 @@ export class TrialService {
     const identity = emailIdentity(rawEmail);
     return this.db.transaction(async (tx) => {
       await this.lockIdentity(tx, identity);
-      const retried = await tx
-        .update(emailOutbox)
-        .set({ status: 'pending', nextAttemptAt: sql`now()`, attempts: 0 })
-        .where(
-          and(
-            eq(emailOutbox.toIdentity, identity),
-            sql`${emailOutbox.status} IN ('pending', 'failed')`,
-            // A key email whose sealed copy expired cannot be sent any more: rotate instead.
-            or(isNotNull(emailOutbox.sealedSecret), notInArray(emailOutbox.kind, [...KEY_EMAIL_KINDS])),
-          ),
-        )
-        .returning({ id: emailOutbox.id });
+      const retried = await retryQueuedEmails(tx, identity);
       if (retried.length > 0) {
         return {
           action: 'retried' as const,
-          emailId: retried[0]!.id,
+          emailId: retried[0]!,
           detail: `${retried.length} queued email(s) will be sent now`,
         };
       }

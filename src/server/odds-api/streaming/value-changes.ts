@@ -3,8 +3,8 @@ import type { MiddleDto } from '#domain/schemas/api/middles.ts';
 import type { EvRow } from '#engine/values/ev.ts';
 import type { MiddleRow } from '#engine/values/middles.ts';
 import type { ValueChanges } from '#engine/values/scanner.ts';
-import { evPriceDto } from '../../ev/ev-dto.ts';
-import { middleDto } from '../../middles/middle-dto.ts';
+import { evPriceDto } from '#domain/ev-dto.ts';
+import { middleDto } from '#domain/middle-dto.ts';
 import type { Change } from './change-log.ts';
 import { marketFacts } from './market-facts.ts';
 

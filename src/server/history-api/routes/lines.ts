@@ -6,7 +6,7 @@ import { formatAmerican, type AmericanOdds } from '#domain/odds.ts';
 import { API_FEATURES } from '#domain/plans.ts';
 import { DevigMethodSchema, FairReferenceSchema, ProblemSchema } from '#domain/schemas/api/common.ts';
 import { LinesResponseSchema, type LinesResponse } from '#domain/schemas/api/history.ts';
-import { requireFeature } from '../auth.ts';
+import { requireFeature } from '../../odds-api/auth.ts';
 import {
   byMarket,
   EventIdParams,
@@ -22,7 +22,7 @@ import {
   seriesSpec,
   toHistoryEventDto,
 } from '../history-reads.ts';
-import { COMMON_ERRORS, security, tags } from './common.ts';
+import { COMMON_ERRORS, security, tags } from '../../odds-api/routes/common.ts';
 
 // GET /v1/events/{eventId}/lines (Elite, Enterprise): opening, current and closing line of every (market, line,
 // outcome, book) of an event, and per market the fair probabilities at opening and at closing (decision 114).

@@ -10,12 +10,20 @@ import {
 } from '#domain/schemas/api/common.ts';
 import { SHARP_BOOKS } from '#domain/sportsbooks.ts';
 import { EvResponseSchema, type EvResponse } from '#domain/schemas/api/ev.ts';
-import { filterEv } from '../../ev/board.ts';
-import { evPriceDto } from '../../ev/ev-dto.ts';
-import { sendEntry } from '../../http/send-entry.ts';
-import { filterKey, numberKey } from '../views.ts';
-import { booleanParam, COMMON_ERRORS, csv, security, tags, valuesDelayMs, valuesHorizon } from './common.ts';
-import { marketsParam } from './odds.ts';
+import { filterEv } from './board.ts';
+import { evPriceDto } from '#domain/ev-dto.ts';
+import { sendEntry } from '../http/send-entry.ts';
+import { filterKey, numberKey } from '../odds-api/views.ts';
+import {
+  booleanParam,
+  COMMON_ERRORS,
+  csv,
+  security,
+  tags,
+  valuesDelayMs,
+  valuesHorizon,
+} from '../odds-api/routes/common.ts';
+import { marketsParam } from '../odds-api/routes/odds.ts';
 
 // GET /v1/ev (issue 36, decision 163): book prices with positive expected value against the consensus fair
 // probability of their market, best EV first. Delayed plans see the board as it was `delay_seconds` ago, as /v1/arbs.

@@ -10,12 +10,20 @@ import {
 } from '#domain/schemas/api/common.ts';
 import { SHARP_BOOKS } from '#domain/sportsbooks.ts';
 import { MiddlesResponseSchema, type MiddlesResponse } from '#domain/schemas/api/middles.ts';
-import { sendEntry } from '../../http/send-entry.ts';
-import { filterMiddles } from '../../middles/board.ts';
-import { middleDto } from '../../middles/middle-dto.ts';
-import { filterKey, numberKey } from '../views.ts';
-import { booleanParam, COMMON_ERRORS, csv, security, tags, valuesDelayMs, valuesHorizon } from './common.ts';
-import { marketsParam } from './odds.ts';
+import { middleDto } from '#domain/middle-dto.ts';
+import { sendEntry } from '../http/send-entry.ts';
+import { filterMiddles } from './board.ts';
+import { filterKey, numberKey } from '../odds-api/views.ts';
+import {
+  booleanParam,
+  COMMON_ERRORS,
+  csv,
+  security,
+  tags,
+  valuesDelayMs,
+  valuesHorizon,
+} from '../odds-api/routes/common.ts';
+import { marketsParam } from '../odds-api/routes/odds.ts';
 
 // GET /v1/middles (issue 36, decisions 167 and 189): pairs of opposite full-game spread or total sides, or of one
 // player's over and under, at two books where both can win, with the chance of landing in the gap and the pair's EV,

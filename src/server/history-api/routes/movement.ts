@@ -18,7 +18,7 @@ import {
   type MovementSeriesDto,
 } from '#domain/schemas/api/history.ts';
 import type { HistorySeries, SeriesTick } from '../../history/service.ts';
-import { requireFeature } from '../auth.ts';
+import { requireFeature } from '../../odds-api/auth.ts';
 import {
   americanOf,
   chooseMarket,
@@ -37,7 +37,7 @@ import {
   ReadGuard,
   toHistoryEventDto,
 } from '../history-reads.ts';
-import { COMMON_ERRORS, csv, security, tags } from './common.ts';
+import { COMMON_ERRORS, csv, security, tags } from '../../odds-api/routes/common.ts';
 
 // GET /v1/events/{eventId}/movement (Enterprise): the whole life of an event's prices from the odds history, every
 // change (with its state, so suspensions show) or OHLC candles, paginated with an opaque cursor (decision 113). The

@@ -23,7 +23,7 @@ import {
 } from '#domain/schemas/api/scores.ts';
 import type { GameScore } from '#engine/scores.ts';
 import type { HistoryEvent, HistorySeries } from '../../history/service.ts';
-import { requireFeature } from '../auth.ts';
+import { requireFeature } from '../../odds-api/auth.ts';
 import {
   chooseMarket,
   fairChoice,
@@ -33,7 +33,7 @@ import {
   ReadGuard,
 } from '../history-reads.ts';
 import { clvCost } from './clv.ts';
-import { COMMON_ERRORS, security, tags } from './common.ts';
+import { COMMON_ERRORS, security, tags } from '../../odds-api/routes/common.ts';
 
 // GET /v1/scores and POST /v1/grade (issue 57; Pro, Elite, Enterprise). Scores come from the engine's scoreboard (live
 // games and finals of the last three days); grading reads the final from the odds history (the engine's scoreboard

@@ -11,7 +11,7 @@ import {
   type ClvResult,
 } from '#domain/schemas/api/history.ts';
 import type { HistoryEvent, HistorySeries } from '../../history/service.ts';
-import { requireFeature } from '../auth.ts';
+import { requireFeature } from '../../odds-api/auth.ts';
 import {
   chooseMarket,
   fairChoice,
@@ -24,7 +24,7 @@ import {
   READ_BUDGET_PROBLEM,
   ReadGuard,
 } from '../history-reads.ts';
-import { COMMON_ERRORS, security, tags } from './common.ts';
+import { COMMON_ERRORS, security, tags } from '../../odds-api/routes/common.ts';
 
 // POST /v1/clv (Elite, Enterprise): closing and opening line value of up to 100 bets against the fair closing and
 // opening probabilities of their market (decision 114). Percentages are rounded to 3 places, probabilities to 6. A

@@ -9,7 +9,7 @@ import {
 import { USAGE_FAMILIES } from '#domain/usage.ts';
 import { emailOutbox, keyUsageDaily } from '../db/schema.ts';
 import { KEY_IN_TEXT } from '../keys/key-format.ts';
-import { ACCOUNT_CALLS_PER_MINUTE } from './auth.ts';
+import { ACCOUNT_CALLS_PER_MINUTE } from '../odds-api/auth.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
 import { createTrialKey, openRawStream } from '#tests/support/server/odds-api.ts';
 import { freePort, SmtpPeer, trialTestConfig, waitFor } from '#tests/support/server/trials.ts';

@@ -11,10 +11,10 @@ import {
 import { ProblemSchema } from '#domain/schemas/api/common.ts';
 import { delayMs } from '#domain/plans.ts';
 import { USAGE_RETENTION_DAYS } from '#domain/usage.ts';
-import { HttpProblem } from '../../http/problem.ts';
-import { ACCOUNT_CALLS_PER_MINUTE } from '../auth.ts';
-import type { ApiKeyRecord } from '../../keys/service.ts';
-import { COMMON_ERRORS, security, tags } from './common.ts';
+import { HttpProblem } from '../http/problem.ts';
+import { ACCOUNT_CALLS_PER_MINUTE } from '../odds-api/auth.ts';
+import type { ApiKeyRecord } from '../keys/service.ts';
+import { COMMON_ERRORS, security, tags } from '../odds-api/routes/common.ts';
 
 // GET /v1/me: the key's plan, limits and usage, its same-game-parlay credits this month (decision 128), its Stripe
 // subscription and open streams; GET /v1/me/usage: its daily counts; POST /v1/me/rotate: a new key for it, the old one

@@ -15,7 +15,7 @@ import {
 import type { EventOddsDto, MarketDto, PriceDto } from '#domain/schemas/api/odds.ts';
 import { HistoricalOddsResponseSchema } from '#domain/schemas/api/history.ts';
 import type { HistoryEvent, SeriesIdentity, SeriesKey, SeriesTick } from '../../history/service.ts';
-import { requireFeature } from '../auth.ts';
+import { requireFeature } from '../../odds-api/auth.ts';
 import {
   byMarket,
   cursorInteger,
@@ -34,8 +34,8 @@ import {
   StatementSize,
   toEventDtoAt,
 } from '../history-reads.ts';
-import { markMainLines } from '../views.ts';
-import { booleanParam, COMMON_ERRORS, csv, security, tags } from './common.ts';
+import { markMainLines } from '../../odds-api/views.ts';
+import { booleanParam, COMMON_ERRORS, csv, security, tags } from '../../odds-api/routes/common.ts';
 
 // GET /v1/historical/odds (Elite, Enterprise): a league's odds board as it was at an instant, in the shape of
 // /v1/odds, from the odds history, with the change times before and after it to walk through time (decision 113).
