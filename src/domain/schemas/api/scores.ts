@@ -1,11 +1,25 @@
 import { z } from 'zod';
 import { GRADE_RESULTS, type GradeResult } from '../../grading.ts';
-import { LeagueKeySchema, OutcomeKeySchema, PeriodSchema } from './common.ts';
+import { LeagueKeySchema, OutcomeKeySchema, PeriodSchema, PropStatSchema } from './common.ts';
 import { EventIdSchema } from './history.ts';
 
 // Scores and grading (issue 57): GET /v1/scores and POST /v1/grade. The grading rules: docs/grading.md.
 
 const ScoreSchema = z.object({ home: z.number().int(), away: z.number().int() });
+
+export const PlayerFiguresSchema = z
+  .object({
+    player_id: z.string().describe('The player’s id, as in /v1/odds props.'),
+    name: z.string(),
+    team: z.enum(['home', 'away']).nullable().describe('Null when the source did not say.'),
+    played: z.boolean().describe('False: he did not play, and every prop on him is void.'),
+    periods: z
+      .partialRecord(PeriodSchema, z.partialRecord(PropStatSchema, z.number().int()))
+      .describe(
+        'His figures per period (`full`, and the periods of his props): each prop stat’s count, as his props settle on it (`player_double_double`: 1 or 0).',
+      ),
+  })
+  .meta({ id: 'PlayerFigures' });
 
 export const GameScoreSchema = z
   .object({
@@ -22,8 +36,20 @@ export const GameScoreSchema = z
     clock: z.string().nullable().describe('Where a live game is ("Q3", "2nd Half"); null once final.'),
     updated_at: z.string().describe('ISO 8601: when the source last changed this score.'),
     completed_at: z.string().nullable().describe('ISO 8601: when the result became final; null while live.'),
+    periods_reported: z
+      .boolean()
+      .describe(
+        'False when the source reports only the game’s score (The Odds API): `periods` then holds `full` alone, and bets on a period of the game are not graded (docs/grading.md).',
+      ),
+    players: z
+      .array(PlayerFiguresSchema)
+      .nullable()
+      .describe(
+        'A final’s box score: every player the source priced props on, with his figures (the simulator gives them; The Odds API does not: null). Null while live.',
+      ),
   })
   .meta({ id: 'GameScore' });
+export type GameScoreDto = z.infer<typeof GameScoreSchema>;
 
 const SCORES_EXAMPLE = {
   scores: [
@@ -47,6 +73,26 @@ const SCORES_EXAMPLE = {
       clock: null,
       updated_at: '2026-11-22T03:01:12.000Z',
       completed_at: '2026-11-22T03:01:12.000Z',
+      periods_reported: true,
+      players: [
+        {
+          player_id: 'nba-lal-p01',
+          name: 'Marcus Hale',
+          team: 'home',
+          played: true,
+          periods: {
+            full: {
+              player_points: 27,
+              player_rebounds: 8,
+              player_assists: 5,
+              player_threes: 3,
+              player_points_rebounds_assists: 40,
+              player_double_double: 0,
+            },
+          },
+        },
+        { player_id: 'nba-bos-p04', name: 'Devon Price', team: 'away', played: false, periods: {} },
+      ],
     },
   ],
 };

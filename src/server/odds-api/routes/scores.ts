@@ -21,7 +21,6 @@ import {
   type GradeBet,
   type GradeResponse,
 } from '#domain/schemas/api/scores.ts';
-import type { GameScore } from '#engine/scores.ts';
 import type { HistoryEvent, HistorySeries } from '../../history/service.ts';
 import { requireFeature } from '../auth.ts';
 import {
@@ -32,6 +31,7 @@ import {
   READ_BUDGET_PROBLEM,
   ReadGuard,
 } from '../history-reads.ts';
+import { scoreDto } from '../views.ts';
 import { clvCost } from './clv.ts';
 import { COMMON_ERRORS, security, tags } from './common.ts';
 
@@ -39,24 +39,6 @@ import { COMMON_ERRORS, security, tags } from './common.ts';
 // games and finals of the last three days); grading reads the final from the odds history (the engine's scoreboard
 // while the history has not written it yet) and the closing lines from the history, as POST /v1/clv does. The rules
 // are src/domain/grading.ts, written out in docs/grading.md.
-
-const iso = (ms: number) => new Date(ms).toISOString();
-
-function scoreDto(score: GameScore) {
-  return {
-    event_id: score.eventId,
-    league: score.league,
-    home_team: score.home.name,
-    away_team: score.away.name,
-    commence_time: iso(score.startsAt),
-    status: score.status,
-    score: score.score,
-    periods: { ...score.periods, full: score.score },
-    clock: score.clock,
-    updated_at: iso(score.updatedAt),
-    completed_at: score.completedAt === null ? null : iso(score.completedAt),
-  };
-}
 
 type Leg = GradeBet['legs'][number];
 type Graded = GradeResponse['results'][number];
