@@ -147,6 +147,15 @@ export function gradeProp(
 }
 
 /**
+ * Whether a box score settles a prop on `playerId`: he is missing from it (he did not play: void), or it has his figure
+ * of that period and stat. A player listed without that figure cannot be graded from it (the source did not count it).
+ */
+export function boxSettles(box: BoxScore, playerId: string, period: Period, stat: PropStatKey): boolean {
+  const line = box[playerId];
+  return line === undefined || line[period]?.[stat] !== undefined;
+}
+
+/**
  * What one unit staked returns for a result at `decimal` odds (stake included): won → the odds, half won → half at the
  * odds and half back, push and void → the stake, half lost → half back, lost → nothing. A parlay leg's factor.
  */

@@ -1,4 +1,4 @@
-import { gradeGameMarket, gradeProp, type GradeResult } from '#domain/grading.ts';
+import { boxSettles, gradeGameMarket, gradeProp, type GradeResult } from '#domain/grading.ts';
 import { isGameMarketType, isLeagueKey, isPeriod, type OutcomeKey } from '#domain/markets.ts';
 import { isPropStatKey } from '#domain/props.ts';
 import { checkFence, fenceOf, firstChange, inheritFence, setFenceUpTo } from './history-fence.ts';
@@ -708,8 +708,7 @@ function gradeSeries(row: SeriesToGrade, result: ResultRow): GradeResult | null 
       const box = result.boxScore;
       if (box === null || row.stat === null || row.player_id === null) return null;
       if (!isPropStatKey(row.stat) || !isLeagueKey(result.league)) return null;
-      const line = box[row.player_id];
-      if (line !== undefined && line[row.period]?.[row.stat] === undefined) return null;
+      if (!boxSettles(box, row.player_id, row.period, row.stat)) return null;
       return gradeProp(
         result.league,
         { type: 'prop', stat: row.stat, period: row.period, playerId: row.player_id, point: row.line },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { GRADE_RESULTS, type GradeResult } from '../../grading.ts';
+import { propKindOf } from '../../market-labels.ts';
 import { LeagueKeySchema, OutcomeKeySchema, PeriodSchema, PropStatSchema } from './common.ts';
 import { EventIdSchema } from './history.ts';
 
@@ -117,12 +118,23 @@ const americanInput = z
   )
   .describe('American odds, as a number or text: `150`, `"+150"`, `-110`.');
 
-const GAME_LINES = ['moneyline', 'spread', 'total', '1x2'] as const;
+const MARKETS = ['moneyline', 'spread', 'total', '1x2', 'prop'] as const;
 
 export const GradeLegSchema = z
   .object({
     event_id: EventIdSchema,
-    market: z.enum(GAME_LINES).describe('A game line: `moneyline`, `spread`, `total` or `1x2`.'),
+    market: z
+      .enum(MARKETS)
+      .describe(
+        'A game line (`moneyline`, `spread`, `total`, `1x2`) or a player prop (`prop`, with `stat` and `player`).',
+      ),
+    stat: PropStatSchema.optional().describe('Props only: the stat, as in /v1/odds (`player_points`).'),
+    player: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('Props only: the player, by id (as in /v1/odds) or by name however it is written.'),
     period: PeriodSchema.optional().describe('Default `full`.'),
     line: z
       .number()
@@ -132,7 +144,7 @@ export const GradeLegSchema = z
       .nullable()
       .optional()
       .describe(
-        "Spreads: the home team's line (home −3.5 is away +3.5); totals: the line. Whole, half and quarter lines.",
+        "Spreads: the home team's line (home −3.5 is away +3.5); totals and over/under props: the line. Whole, half and quarter lines.",
       ),
     outcome: OutcomeKeySchema,
     price: americanInput
@@ -160,11 +172,22 @@ export const GradeBetSchema = z
         path: ['price'],
       });
     for (const [index, leg] of bet.legs.entries()) {
-      const needsLine = leg.market === 'spread' || leg.market === 'total';
+      const prop = leg.market === 'prop';
+      if (prop !== (leg.stat !== undefined) || prop !== (leg.player !== undefined))
+        context.addIssue({
+          code: 'custom',
+          message: prop ? 'A prop needs a stat and a player' : 'Only a prop has a stat and a player',
+          path: ['legs', index, prop ? (leg.stat === undefined ? 'stat' : 'player') : 'market'],
+        });
+      if (prop && leg.stat === undefined) continue;
+      const needsLine =
+        leg.market === 'spread' ||
+        leg.market === 'total' ||
+        (prop && leg.stat !== undefined && propKindOf(leg.stat) === 'over_under');
       if (needsLine && (leg.line === undefined || leg.line === null))
         context.addIssue({
           code: 'custom',
-          message: 'Spreads and totals need a line',
+          message: 'Spreads, totals and over/under props need a line',
           path: ['legs', index, 'line'],
         });
       if (!needsLine && leg.line !== undefined && leg.line !== null)
@@ -185,6 +208,20 @@ const GRADE_REQUEST_EXAMPLE = {
       price: -110,
       stake: 110,
     },
+    {
+      legs: [
+        {
+          event_id: 'nba-bos-lal-202611220030',
+          market: 'prop',
+          stat: 'player_points',
+          player: 'Marcus Hale',
+          line: 25.5,
+          outcome: 'over',
+        },
+      ],
+      price: -115,
+      stake: 50,
+    },
   ],
 };
 
@@ -195,9 +232,9 @@ export const GradeRequestSchema = z
 const ResultSchema = z.enum(GRADE_RESULTS as [GradeResult, ...GradeResult[]]);
 
 export const GradeStatusSchema = z
-  .enum(['graded', 'pending', 'unknown_event', 'outcome_not_in_market'])
+  .enum(['graded', 'pending', 'not_graded', 'unknown_event', 'unknown_player', 'outcome_not_in_market'])
   .describe(
-    '`graded`: every leg settled. `pending`: a leg’s game is not final yet (the bet waits; a lost leg already loses a parlay, which is then graded). `unknown_event`: no such event. `outcome_not_in_market`: the outcome is not one of the market’s.',
+    '`graded`: every leg settled. `pending`: a leg’s game is not final yet (the bet waits; a lost leg already loses a parlay, which is then graded). `not_graded`: the source gives no result for a leg’s market (a prop without player figures, a period of a game scored only as a whole: The Odds API; docs/grading.md). `unknown_event`: no such event. `unknown_player`: no such player in the event’s props or box score. `outcome_not_in_market`: the outcome is not one of the market’s.',
   );
 
 export const GradedLegSchema = z.object({
@@ -251,6 +288,25 @@ const GRADE_RESPONSE_EXAMPLE = {
           status: 'graded',
           result: 'won',
           fair_closing_probability: 0.530184,
+        },
+      ],
+    },
+    {
+      index: 1,
+      status: 'graded',
+      result: 'won',
+      decimal_odds: 1.869565,
+      settled_decimal: 1.869565,
+      stake: 50,
+      payout: 93.47,
+      profit: 43.47,
+      clv_pct: -2.408,
+      legs: [
+        {
+          event_id: 'nba-bos-lal-202611220030',
+          status: 'graded',
+          result: 'won',
+          fair_closing_probability: 0.522,
         },
       ],
     },
