@@ -283,7 +283,11 @@ export const GRADING_RULES: readonly { term: string; rule: string }[] = [
   },
   {
     term: 'Player props',
-    rule: 'A player who does not play voids the prop, both sides. Over/under as totals; yes/no wins on a count of at least one.',
+    rule: 'Settled on the player’s figure in the final’s box score. A player who does not play voids the prop, both sides. Over/under as totals; yes/no wins on a count of at least one.',
+  },
+  {
+    term: 'Not graded',
+    rule: 'A market the source gives no result for stays ungraded (`not_graded`), never void: a period of a game scored only as a whole (The Odds API gives each team’s total and no periods) and a prop without player figures.',
   },
   {
     term: 'Parlays',
