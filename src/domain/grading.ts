@@ -147,6 +147,15 @@ export function gradeProp(
 }
 
 /**
+ * Whether a box score settles a prop on `playerId`: he is missing from it (he did not play: void), or it has his figure
+ * of that period and stat. A player listed without that figure cannot be graded from it (the source did not count it).
+ */
+export function boxSettles(box: BoxScore, playerId: string, period: Period, stat: PropStatKey): boolean {
+  const line = box[playerId];
+  return line === undefined || line[period]?.[stat] !== undefined;
+}
+
+/**
  * What one unit staked returns for a result at `decimal` odds (stake included): won → the odds, half won → half at the
  * odds and half back, push and void → the stake, half lost → half back, lost → nothing. A parlay leg's factor.
  */
@@ -274,7 +283,11 @@ export const GRADING_RULES: readonly { term: string; rule: string }[] = [
   },
   {
     term: 'Player props',
-    rule: 'A player who does not play voids the prop, both sides. Over/under as totals; yes/no wins on a count of at least one.',
+    rule: 'Settled on the player’s figure in the final’s box score. A player who does not play voids the prop, both sides. Over/under as totals; yes/no wins on a count of at least one.',
+  },
+  {
+    term: 'Not graded',
+    rule: 'A market the source gives no result for stays ungraded (`not_graded`), never void: a period of a game scored only as a whole (The Odds API gives each team’s total and no periods) and a prop without player figures.',
   },
   {
     term: 'Parlays',

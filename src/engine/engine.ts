@@ -206,7 +206,8 @@ export class OddsEngine<E = undefined> {
         const id = this.registry.lookup(message.sourceEventId);
         const event = id ? this.store.event(id) : undefined;
         if (!event) return 'unknown_event';
-        this.scores.apply(event, message, now);
+        const roster = this.store.eventState(event.id)?.players;
+        this.scores.apply(event, message, now, (player) => roster?.get(player)?.player);
         return null;
       }
     }

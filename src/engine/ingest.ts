@@ -15,6 +15,7 @@ import {
   type Team,
 } from '#domain/markets.ts';
 import { isPropStatKey, propOutcomes, type Player, type PropStatKey } from '#domain/props.ts';
+import type { StatLine } from '#domain/grading.ts';
 import {
   americanToDecimal,
   decimalToAmerican,
@@ -291,6 +292,47 @@ export interface CheckedScore {
   periods: Partial<Record<Period, { home: number; away: number }>>;
   clock: string | null;
   updatedAt: number;
+  /** False: the source gives only the game's score, no period's (docs/grading.md: period bets stay ungraded). */
+  periodScores: boolean;
+  /** A final's box score (player id → period → stat → count; null: did not play); null when none was sent. */
+  players: Record<string, Partial<Record<Period, StatLine>> | null> | null;
+}
+
+/** Most of one stat a player may have in one period (far above any game's: a feed error beyond it). */
+export const MAX_STAT = 9_999;
+
+const isCount = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_STAT;
+
+/**
+ * A final's box score: at most MAX_ROSTER players, each by a safe id, null (did not play) or his figures per market
+ * period, each a prop stat key and a whole count. Anything else refuses the message (props are settled on it).
+ */
+function checkBoxScore(value: unknown): CheckedScore['players'] | false {
+  if (!isRecord(value)) return false;
+  const entries = Object.entries(value);
+  if (entries.length > MAX_ROSTER) return false;
+  const players: NonNullable<CheckedScore['players']> = {};
+  for (const [id, line] of entries) {
+    if (idText(id, 128) !== id) return false;
+    if (line === null) {
+      players[id] = null;
+      continue;
+    }
+    if (!isRecord(line)) return false;
+    const periods: Partial<Record<Period, StatLine>> = {};
+    for (const [period, stats] of Object.entries(line)) {
+      if (!isPeriod(period) || !isRecord(stats)) return false;
+      const figures: StatLine = {};
+      for (const [stat, count] of Object.entries(stats)) {
+        if (!isPropStatKey(stat) || !isCount(count)) return false;
+        figures[stat] = count;
+      }
+      periods[period] = figures;
+    }
+    players[id] = periods;
+  }
+  return players;
 }
 
 /** Most points one side may have in a score (far above any game of the leagues carried: a feed error beyond it). */
@@ -301,8 +343,8 @@ const isPoints = (value: unknown): value is number =>
 
 /**
  * A score: its status, each side's points (whole, 0 to MAX_SCORE), its periods (only the market periods; any other
- * key or a bad number refuses the message: a result is settled on them), a clock text of at most 32 characters and an
- * update time no later than the clock's skew allows.
+ * key or a bad number refuses the message: a result is settled on them), a clock text of at most 32 characters, an
+ * update time no later than the clock's skew allows, whether the source scores periods, and a final's box score.
  */
 export function checkScore(
   message: Record<string, unknown>,
@@ -338,6 +380,15 @@ export function checkScore(
     if (parsed < now - limits.updatePastMs) return fail('time_out_of_range');
     updatedAt = Math.min(parsed, now);
   }
+  if (message.periodScores !== undefined && typeof message.periodScores !== 'boolean')
+    return fail('malformed');
+  let players: CheckedScore['players'] = null;
+  if (message.players !== undefined && message.players !== null) {
+    // Player figures settle props: they come with the final only.
+    const checked = message.status === 'final' ? checkBoxScore(message.players) : false;
+    if (checked === false) return fail('malformed');
+    players = checked;
+  }
   return {
     ok: true,
     value: {
@@ -349,6 +400,8 @@ export function checkScore(
       periods,
       clock,
       updatedAt,
+      periodScores: message.periodScores !== false,
+      players,
     },
   };
 }

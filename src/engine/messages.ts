@@ -95,6 +95,17 @@ export interface ScoreMessage {
   clock?: string | null;
   /** When the source saw this score, unix ms or an ISO 8601 string; defaults to the time of receipt. */
   updatedAt?: number | string;
+  /**
+   * False when the source gives only the game's score and no period's (The Odds API's scores endpoint): bets on a
+   * period of such a game are left ungraded rather than voided (docs/grading.md). Defaults to true.
+   */
+  periodScores?: boolean;
+  /**
+   * Finals only: the box score of the players the source priced props on, by the roster's player id: each period's
+   * figures (`full`, and the periods of his props), a stat key of src/domain/props.ts → a whole count. `null`: the
+   * player did not play (his props are void).
+   */
+  players?: Record<string, Record<string, Record<string, number>> | null>;
 }
 
 export type SourceMessage = EventMessage | EndMessage | PriceMessage | ScoreMessage;

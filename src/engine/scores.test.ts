@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OddsEngine } from './engine.ts';
-import { RECENT_FINAL_MS } from './scores.ts';
+import { RECENT_FINAL_MS, SCORE_HISTORY_MS } from './scores.ts';
 
 // Issue 57: `score` messages in, the engine's scoreboard out (live scores and recent finals).
 
@@ -106,5 +106,66 @@ describe('OddsEngine scores', () => {
     expect(s.engine.scores.list()).toHaveLength(1);
     s.advance(2);
     expect(s.engine.scores.list()).toHaveLength(0);
+  });
+
+  it('keeps a final’s box score, naming each player from the roster, and marks one who did not play', () => {
+    const s = setup();
+    s.engine.ingest({
+      kind: 'event',
+      sourceEventId: 'c1',
+      league: 'nba',
+      home: { name: 'Home 1' },
+      away: { name: 'Away 1' },
+      startsAt: T0 - 60_000,
+      live: true,
+      players: [
+        { id: 'p1', name: 'Marcus Hale', team: 'home' },
+        { id: 'p2', name: 'Devon Price', team: 'away' },
+      ],
+    });
+    const players = { p1: { full: { player_points: 27 }, q1: { player_points: 9 } }, p2: null };
+    expect(s.engine.ingest(score(1, { status: 'final', players }))).toBe(true);
+    expect(s.engine.scores.get(s.id(1)!)!.players).toEqual([
+      { id: 'p1', name: 'Marcus Hale', team: 'home', played: true, periods: players.p1 },
+      { id: 'p2', name: 'Devon Price', team: 'away', played: false, periods: {} },
+    ]);
+    expect(s.engine.scores.get(s.id(1)!)!.periodScores).toBe(true);
+  });
+
+  it('refuses player figures on a live score, an unknown stat, a fraction or an unknown period', () => {
+    const s = setup();
+    s.event(1);
+    const final = (players: unknown) => score(1, { status: 'final', players });
+    expect(s.engine.ingest(score(1, { players: { p1: { full: { player_points: 3 } } } }))).toBe(false);
+    expect(s.engine.ingest(final({ p1: { full: { player_dunks: 3 } } }))).toBe(false);
+    expect(s.engine.ingest(final({ p1: { full: { player_points: 2.5 } } }))).toBe(false);
+    expect(s.engine.ingest(final({ p1: { q9: { player_points: 3 } } }))).toBe(false);
+    expect(s.engine.ingest(final({ 'p\u202e1': { full: { player_points: 3 } } }))).toBe(false);
+    expect(s.engine.ingest(score(1, { periodScores: 'no' }))).toBe(false);
+    expect(s.engine.stats().drops.malformed).toBe(6);
+    expect(s.engine.scores.list()).toEqual([]);
+  });
+
+  it(`gives each game's score as it stood at an instant of the last ${SCORE_HISTORY_MS / 60_000} minutes`, () => {
+    const s = setup();
+    s.event(1);
+    s.event(2);
+    s.engine.ingest(score(1, { home: 2, away: 0 }));
+    s.advance(10_000);
+    s.engine.ingest(score(1, { home: 4, away: 0 }));
+    s.engine.ingest(score(2, { home: 1, away: 0 }));
+    s.advance(10_000);
+    s.engine.ingest(score(1, { home: 6, away: 0 }));
+    const at = (ms: number) => s.engine.scores.listAt(T0 + ms).map((g) => [g.home.name, g.score.home]);
+    expect(at(5_000)).toEqual([['Home 1', 2]]);
+    expect(at(15_000)).toEqual([
+      ['Home 2', 1],
+      ['Home 1', 4],
+    ]);
+    expect(at(20_000)).toEqual([
+      ['Home 2', 1],
+      ['Home 1', 6],
+    ]);
+    expect(at(-1)).toEqual([]);
   });
 });

@@ -83,6 +83,11 @@ export const ConfigSchema = z.object({
     emptyToUndefined,
     z.coerce.number().int().min(1).max(100).default(8),
   ),
+  /** The Odds API scores (decision 262): least seconds between two scores calls of a league (2 credits each); 0: off. */
+  ODDS_API_SCORES_INTERVAL_S: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(0).max(3_600).default(60),
+  ),
   SIM_SEED: z.preprocess(
     emptyToUndefined,
     z.coerce

@@ -242,7 +242,7 @@ export interface paths {
         };
         /**
          * Live scores and recent results (Pro, Elite, Enterprise)
-         * @description Every game in play with its score, periods and clock, and every game finished in the last three days with its final, period by period, as bets settle on it (docs/grading.md). Filter by `league`, `status` (`live` or `final`) or `event_id`. Live games first, then finals, most recently changed first.
+         * @description Every game in play with its score, periods and clock, and every game finished in the last three days with its final, period by period, as bets settle on it (docs/grading.md), and its box score where the source gives one (`players`: the figures of every player priced on, and who did not play). Filter by `league`, `status` (`live` or `final`) or `event_id`. Live games first, then finals, most recently changed first.
          */
         get: operations["getScores"];
         put?: never;
@@ -264,7 +264,7 @@ export interface paths {
         put?: never;
         /**
          * Grade bets: result, payout, profit and CLV (Pro, Elite, Enterprise; one request per started 10 bets)
-         * @description Up to 100 bets, each a single (one leg) or a parlay (up to 12 legs; `same_game` for a same-game parlay). Each leg names a game line: `market`, `period` (default `full`), `line` (spreads: the home team’s line) and `outcome`. Each bet is graded by the rules of docs/grading.md (pushes, whole, half and quarter lines, periods, 1X2, parlays with pushed or void legs repriced) once every leg’s game is final, with its payout and profit (dollars, rounded down to the cent) and `clv_pct` against the fair closing probability (as POST /v1/clv, the server’s reference and devig). A bet whose game is not final is `pending`; a parlay with a lost leg is graded lost at once. Weighed like POST /v1/clv: one request per started 10 bets.
+         * @description Up to 100 bets, each a single (one leg) or a parlay (up to 12 legs; `same_game` for a same-game parlay). Each leg names a game line (`market`, `period` (default `full`), `line` (spreads: the home team’s line) and `outcome`) or a player prop (`market: prop`, `stat`, `player` by id or name, `period`, `line` for over/under, `outcome`: `over`/`under` or `yes`/`no`). Each bet is graded by the rules of docs/grading.md (pushes, whole, half and quarter lines, periods, 1X2, props void for a player who did not play, parlays with pushed or void legs repriced) once every leg’s game is final, with its payout and profit (dollars, rounded down to the cent) and `clv_pct` against the fair closing probability (as POST /v1/clv, the server’s reference and devig). A bet whose game is not final is `pending`; one the source gives no result for is `not_graded` (a prop without player figures, or a period of a game scored only as a whole, as The Odds API’s); a parlay with a lost leg is graded lost at once. Weighed like POST /v1/clv: one request per started 10 bets.
          */
         post: operations["postGrade"];
         delete?: never;
@@ -385,7 +385,7 @@ export interface paths {
         };
         /**
          * Price and arb changes as server-sent events
-         * @description Server-sent events. Event types: `snapshot` (the current state for your filters, sent first and whenever a `Last-Event-ID` is too old to replay), `price` (one book's price changed; its `market` has the fields of a /v1/odds market without `main` and `outcomes`, so a player prop's carries `stat` and `player`), `arb` (an arb appeared or changed), `arb_removed`, with `types=ev`: `ev` (a price with positive EV appeared or its odds, fair or EV changed: `{key, ev}`, `ev` as a /v1/ev price without `age_seconds`) and `ev_removed` (`{key, event_id}`: no longer positive, stale or gone), with `types=middle`: `middle` and `middle_removed` (the same for /v1/middles pairs), and `close` (the server is ending the stream: its `reason` is `revoked`, `expired` or `suspended` for the key, `plan-changed` when the key's plan changed (reconnect to continue on the new plan), or `shutdown`). The filters (`league`, `event`, `markets`, `period`, `player`, `stat`, `books`) apply to every event type, the snapshot's lists included. Every event has an `id`; reconnect with `Last-Event-ID` (EventSource does it for you) to get exactly what you missed. A `:` comment arrives at least every 15 s. Delayed plans receive each price change once it is as old as their delay; their arbs are those of /v1/arbs: an arb at or below the public page's edge cap (near-arbs included) comes in real time, one above it as it was the plan's delay ago, in the snapshot and in `arb` events alike, and a delayed plan's stream of arbs resumes after a `Last-Event-ID` with a snapshot. A stream of `ev` and `middle` alone is never staler than the public finder pages. A snapshot may be up to a second old: the changes since then follow it. A key may open a limited number of streams per minute (30 by default; `429 stream-opens` beyond), so keep a stream open rather than reopening it. `HEAD` answers the stream's headers without opening one.
+         * @description Server-sent events. Event types: `snapshot` (the current state for your filters, sent first and whenever a `Last-Event-ID` is too old to replay), `price` (one book's price changed; its `market` has the fields of a /v1/odds market without `main` and `outcomes`, so a player prop's carries `stat` and `player`), `arb` (an arb appeared or changed), `arb_removed`, with `types=ev`: `ev` (a price with positive EV appeared or its odds, fair or EV changed: `{key, ev}`, `ev` as a /v1/ev price without `age_seconds`) and `ev_removed` (`{key, event_id}`: no longer positive, stale or gone), with `types=middle`: `middle` and `middle_removed` (the same for /v1/middles pairs), with `types=score` (Pro, Elite, Enterprise; `403 plan-feature` otherwise): `score` (a game's score changed, or it is final: a /v1/scores `GameScore`, a final with its players' figures where the source gives them; the snapshot carries `scores`, every live game and recent final), and `close` (the server is ending the stream: its `reason` is `revoked`, `expired` or `suspended` for the key, `plan-changed` when the key's plan changed (reconnect to continue on the new plan), or `shutdown`). The filters (`league`, `event`, `markets`, `period`, `player`, `stat`, `books`) apply to every event type, the snapshot's lists included, except that a score, being a game's, is filtered by `league` and `event` only. Every event has an `id`; reconnect with `Last-Event-ID` (EventSource does it for you) to get exactly what you missed. A `:` comment arrives at least every 15 s. Delayed plans receive each price change once it is as old as their delay; their arbs are those of /v1/arbs: an arb at or below the public page's edge cap (near-arbs included) comes in real time, one above it as it was the plan's delay ago, in the snapshot and in `arb` events alike, and a delayed plan's stream of arbs resumes after a `Last-Event-ID` with a snapshot. A stream of `ev` and `middle` alone is never staler than the public finder pages; a stream of `score` alone is real time on every plan (as /v1/scores), and scores mixed with prices come at the stream's delay. Scores resume after a `Last-Event-ID` like every other event. A snapshot may be up to a second old: the changes since then follow it. A key may open a limited number of streams per minute (30 by default; `429 stream-opens` beyond), so keep a stream open rather than reopening it. `HEAD` answers the stream's headers without opening one.
          */
         get: operations["openStream"];
         put?: never;
@@ -1542,6 +1542,21 @@ export interface components {
             /** @description Why `olv_pct` is null for a known market (null when it is given, or when `status` is `unknown_event` or `unknown_market`). */
             olv_reason: ("opening_in_play" | "no_opening_line" | "zero_fair_probability") | null;
         };
+        PlayerFigures: {
+            /** @description The player’s id, as in /v1/odds props. */
+            player_id: string;
+            name: string;
+            /** @description Null when the source did not say. */
+            team: ("home" | "away") | null;
+            /** @description False: he did not play, and every prop on him is void. */
+            played: boolean;
+            /** @description His figures per period (`full`, and the periods of his props): each prop stat’s count, as his props settle on it (`player_double_double`: 1 or 0). */
+            periods: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+        };
         GameScore: {
             event_id: string;
             /**
@@ -1576,6 +1591,10 @@ export interface components {
             updated_at: string;
             /** @description ISO 8601: when the result became final; null while live. */
             completed_at: string | null;
+            /** @description False when the source reports only the game’s score (The Odds API): `periods` then holds `full` alone, and bets on a period of the game are not graded (docs/grading.md). */
+            periods_reported: boolean;
+            /** @description A final’s box score: every player the source priced props on, with his figures (the simulator gives them; The Odds API does not: null). Null while live. */
+            players: components["schemas"]["PlayerFigures"][] | null;
         };
         /**
          * @example {
@@ -1623,7 +1642,33 @@ export interface components {
          *           },
          *           "clock": null,
          *           "updated_at": "2026-11-22T03:01:12.000Z",
-         *           "completed_at": "2026-11-22T03:01:12.000Z"
+         *           "completed_at": "2026-11-22T03:01:12.000Z",
+         *           "periods_reported": true,
+         *           "players": [
+         *             {
+         *               "player_id": "nba-lal-p01",
+         *               "name": "Marcus Hale",
+         *               "team": "home",
+         *               "played": true,
+         *               "periods": {
+         *                 "full": {
+         *                   "player_points": 27,
+         *                   "player_rebounds": 8,
+         *                   "player_assists": 5,
+         *                   "player_threes": 3,
+         *                   "player_points_rebounds_assists": 40,
+         *                   "player_double_double": 0
+         *                 }
+         *               }
+         *             },
+         *             {
+         *               "player_id": "nba-bos-p04",
+         *               "name": "Devon Price",
+         *               "team": "away",
+         *               "played": false,
+         *               "periods": {}
+         *             }
+         *           ]
          *         }
          *       ]
          *     }
@@ -1634,16 +1679,23 @@ export interface components {
         GradeLeg: {
             event_id: string;
             /**
-             * @description A game line: `moneyline`, `spread`, `total` or `1x2`.
+             * @description A game line (`moneyline`, `spread`, `total`, `1x2`) or a player prop (`prop`, with `stat` and `player`).
              * @enum {string}
              */
-            market: "moneyline" | "spread" | "total" | "1x2";
+            market: "moneyline" | "spread" | "total" | "1x2" | "prop";
+            /**
+             * @description Props only: the stat, as in /v1/odds (`player_points`).
+             * @enum {string}
+             */
+            stat?: "player_points" | "player_rebounds" | "player_assists" | "player_threes" | "player_points_rebounds_assists" | "player_double_double" | "player_pass_yds" | "player_rush_yds" | "player_reception_yds" | "player_receptions" | "player_pass_tds" | "player_anytime_td" | "batter_hits" | "batter_total_bases" | "pitcher_strikeouts" | "player_shots_on_goal" | "player_goal_scorer_anytime" | "player_shots" | "player_shots_on_target";
+            /** @description Props only: the player, by id (as in /v1/odds) or by name however it is written. */
+            player?: string;
             /**
              * @description Default `full`.
              * @enum {string}
              */
             period?: "full" | "h1" | "h2" | "q1" | "q2" | "q3" | "q4" | "p1" | "p2" | "p3" | "f5";
-            /** @description Spreads: the home team's line (home −3.5 is away +3.5); totals: the line. Whole, half and quarter lines. */
+            /** @description Spreads: the home team's line (home −3.5 is away +3.5); totals and over/under props: the line. Whole, half and quarter lines. */
             line?: number | null;
             /** @enum {string} */
             outcome: "home" | "away" | "draw" | "over" | "under" | "yes" | "no";
@@ -1665,10 +1717,10 @@ export interface components {
         GradeResult: {
             index: number;
             /**
-             * @description `graded`: every leg settled. `pending`: a leg’s game is not final yet (the bet waits; a lost leg already loses a parlay, which is then graded). `unknown_event`: no such event. `outcome_not_in_market`: the outcome is not one of the market’s.
+             * @description `graded`: every leg settled. `pending`: a leg’s game is not final yet (the bet waits; a lost leg already loses a parlay, which is then graded). `not_graded`: the source gives no result for a leg’s market (a prop without player figures, a period of a game scored only as a whole: The Odds API; docs/grading.md). `unknown_event`: no such event. `unknown_player`: no such player in the event’s props or box score. `outcome_not_in_market`: the outcome is not one of the market’s.
              * @enum {string}
              */
-            status: "graded" | "pending" | "unknown_event" | "outcome_not_in_market";
+            status: "graded" | "pending" | "not_graded" | "unknown_event" | "unknown_player" | "outcome_not_in_market";
             result: ("won" | "lost" | "push" | "half_won" | "half_lost" | "void") | null;
             decimal_odds: number;
             /** @description The price the bet was paid at (a parlay repriced without dropped legs). */
@@ -1682,10 +1734,10 @@ export interface components {
             legs: {
                 event_id: string;
                 /**
-                 * @description `graded`: every leg settled. `pending`: a leg’s game is not final yet (the bet waits; a lost leg already loses a parlay, which is then graded). `unknown_event`: no such event. `outcome_not_in_market`: the outcome is not one of the market’s.
+                 * @description `graded`: every leg settled. `pending`: a leg’s game is not final yet (the bet waits; a lost leg already loses a parlay, which is then graded). `not_graded`: the source gives no result for a leg’s market (a prop without player figures, a period of a game scored only as a whole: The Odds API; docs/grading.md). `unknown_event`: no such event. `unknown_player`: no such player in the event’s props or box score. `outcome_not_in_market`: the outcome is not one of the market’s.
                  * @enum {string}
                  */
-                status: "graded" | "pending" | "unknown_event" | "outcome_not_in_market";
+                status: "graded" | "pending" | "not_graded" | "unknown_event" | "unknown_player" | "outcome_not_in_market";
                 result: ("won" | "lost" | "push" | "half_won" | "half_lost" | "void") | null;
                 /** @description The fair closing probability of the leg’s outcome. */
                 fair_closing_probability: number | null;
@@ -1710,6 +1762,25 @@ export interface components {
          *               "status": "graded",
          *               "result": "won",
          *               "fair_closing_probability": 0.530184
+         *             }
+         *           ]
+         *         },
+         *         {
+         *           "index": 1,
+         *           "status": "graded",
+         *           "result": "won",
+         *           "decimal_odds": 1.869565,
+         *           "settled_decimal": 1.869565,
+         *           "stake": 50,
+         *           "payout": 93.47,
+         *           "profit": 43.47,
+         *           "clv_pct": -2.408,
+         *           "legs": [
+         *             {
+         *               "event_id": "nba-bos-lal-202611220030",
+         *               "status": "graded",
+         *               "result": "won",
+         *               "fair_closing_probability": 0.522
          *             }
          *           ]
          *         }
@@ -4497,7 +4568,33 @@ export interface operations {
                      *           },
                      *           "clock": null,
                      *           "updated_at": "2026-11-22T03:01:12.000Z",
-                     *           "completed_at": "2026-11-22T03:01:12.000Z"
+                     *           "completed_at": "2026-11-22T03:01:12.000Z",
+                     *           "periods_reported": true,
+                     *           "players": [
+                     *             {
+                     *               "player_id": "nba-lal-p01",
+                     *               "name": "Marcus Hale",
+                     *               "team": "home",
+                     *               "played": true,
+                     *               "periods": {
+                     *                 "full": {
+                     *                   "player_points": 27,
+                     *                   "player_rebounds": 8,
+                     *                   "player_assists": 5,
+                     *                   "player_threes": 3,
+                     *                   "player_points_rebounds_assists": 40,
+                     *                   "player_double_double": 0
+                     *                 }
+                     *               }
+                     *             },
+                     *             {
+                     *               "player_id": "nba-bos-p04",
+                     *               "name": "Devon Price",
+                     *               "team": "away",
+                     *               "played": false,
+                     *               "periods": {}
+                     *             }
+                     *           ]
                      *         }
                      *       ]
                      *     }
@@ -4614,6 +4711,20 @@ export interface operations {
                  *           ],
                  *           "price": -110,
                  *           "stake": 110
+                 *         },
+                 *         {
+                 *           "legs": [
+                 *             {
+                 *               "event_id": "nba-bos-lal-202611220030",
+                 *               "market": "prop",
+                 *               "stat": "player_points",
+                 *               "player": "Marcus Hale",
+                 *               "line": 25.5,
+                 *               "outcome": "over"
+                 *             }
+                 *           ],
+                 *           "price": -115,
+                 *           "stake": 50
                  *         }
                  *       ]
                  *     }
@@ -4656,6 +4767,25 @@ export interface operations {
                      *               "status": "graded",
                      *               "result": "won",
                      *               "fair_closing_probability": 0.530184
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "index": 1,
+                     *           "status": "graded",
+                     *           "result": "won",
+                     *           "decimal_odds": 1.869565,
+                     *           "settled_decimal": 1.869565,
+                     *           "stake": 50,
+                     *           "payout": 93.47,
+                     *           "profit": 43.47,
+                     *           "clv_pct": -2.408,
+                     *           "legs": [
+                     *             {
+                     *               "event_id": "nba-bos-lal-202611220030",
+                     *               "status": "graded",
+                     *               "result": "won",
+                     *               "fair_closing_probability": 0.522
                      *             }
                      *           ]
                      *         }
@@ -5760,8 +5890,8 @@ export interface operations {
                 stat?: ("player_points" | "player_rebounds" | "player_assists" | "player_threes" | "player_points_rebounds_assists" | "player_double_double" | "player_pass_yds" | "player_rush_yds" | "player_reception_yds" | "player_receptions" | "player_pass_tds" | "player_anytime_td" | "batter_hits" | "batter_total_bases" | "pitcher_strikeouts" | "player_shots_on_goal" | "player_goal_scorer_anytime" | "player_shots" | "player_shots_on_target")[];
                 /** @description Prices and positive-EV prices at these books; arbs and middles whose every side is at one of them. */
                 books?: ("ballybet" | "betmgm" | "betonline" | "betparx" | "betrivers" | "bodog" | "circa" | "espn" | "fanatics" | "fliff" | "fanduel" | "draftkings" | "caesars" | "hardrock" | "hardrock_in")[];
-                /** @description Which changes to send (default `price,arb`). `ev` adds positive-EV prices (`ev`, `ev_removed`), `middle` middles (`middle`, `middle_removed`), and their lists to the snapshot, where the server keeps them (`STREAM_VALUES`). */
-                types?: ("price" | "arb" | "ev" | "middle")[];
+                /** @description Which changes to send (default `price,arb`). `ev` adds positive-EV prices (`ev`, `ev_removed`), `middle` middles (`middle`, `middle_removed`), and their lists to the snapshot, where the server keeps them (`STREAM_VALUES`). `score` adds live scores and finals (`score`, and `scores` in the snapshot; Pro, Elite and Enterprise). */
+                types?: ("price" | "arb" | "ev" | "middle" | "score")[];
                 /** @description Send a `snapshot` event first on a fresh connection (default true). */
                 initial?: "true" | "false";
             };
@@ -5773,7 +5903,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A `text/event-stream` that stays open: `snapshot` first, then `price`, `arb`, `arb_removed` and `close` events, each with an `id`. */
+            /** @description A `text/event-stream` that stays open: `snapshot` first, then `price`, `arb`, `arb_removed` (and, as `types` asks, `ev`, `ev_removed`, `middle`, `middle_removed`, `score`) and `close` events, each with an `id`. */
             200: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -5805,6 +5935,10 @@ export interface operations {
                      *     id: mwytq84ng0ii-113402
                      *     event: arb_removed
                      *     data: {"key":"nba-bos-lal-20261122:draftkings-3kq0v8d1m2x7aa,fanduel-0p5c7u1k9w3ebb","event_id":"nba-bos-lal-20261122"}
+                     *
+                     *     id: mwytq84ng0ii-113410
+                     *     event: score
+                     *     data: {"event_id":"nba-bos-lal-20261122","league":"nba","home_team":"Los Angeles Lakers","away_team":"Boston Celtics","commence_time":"2026-11-22T00:30:00.000Z","status":"live","score":{"home":31,"away":28},"periods":{"q1":{"home":28,"away":26},"q2":{"home":3,"away":2},"h1":{"home":31,"away":28},"full":{"home":31,"away":28}},"clock":"Q2","updated_at":"2026-11-22T01:02:10.000Z","completed_at":null,"periods_reported":true,"players":null}
                      */
                     "text/event-stream": string;
                 };
@@ -5843,6 +5977,31 @@ export interface operations {
                      *       "title": "Invalid API key",
                      *       "status": 401,
                      *       "detail": "Send your API key in the X-Api-Key header."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `types=score` on a plan without scores (`plan-feature`); `plans` names the plans that include it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://sharpline.io/problems/plan-feature",
+                     *       "title": "Not included in your plan",
+                     *       "status": 403,
+                     *       "detail": "Historical closing and opening line values (CLV, OLV) is included in the Elite and Enterprise plans; this key is on the Pro plan.",
+                     *       "feature": "closing-lines",
+                     *       "plan": "pro",
+                     *       "required_plan": "elite",
+                     *       "plans": [
+                     *         "elite",
+                     *         "enterprise"
+                     *       ],
+                     *       "upgrade_url": "https://sharpline.io/sports-betting-api#plan-elite"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -5887,8 +6046,8 @@ export interface operations {
                 stat?: ("player_points" | "player_rebounds" | "player_assists" | "player_threes" | "player_points_rebounds_assists" | "player_double_double" | "player_pass_yds" | "player_rush_yds" | "player_reception_yds" | "player_receptions" | "player_pass_tds" | "player_anytime_td" | "batter_hits" | "batter_total_bases" | "pitcher_strikeouts" | "player_shots_on_goal" | "player_goal_scorer_anytime" | "player_shots" | "player_shots_on_target")[];
                 /** @description Prices and positive-EV prices at these books; arbs and middles whose every side is at one of them. */
                 books?: ("ballybet" | "betmgm" | "betonline" | "betparx" | "betrivers" | "bodog" | "circa" | "espn" | "fanatics" | "fliff" | "fanduel" | "draftkings" | "caesars" | "hardrock" | "hardrock_in")[];
-                /** @description Which changes to send (default `price,arb`). `ev` adds positive-EV prices (`ev`, `ev_removed`), `middle` middles (`middle`, `middle_removed`), and their lists to the snapshot, where the server keeps them (`STREAM_VALUES`). */
-                types?: ("price" | "arb" | "ev" | "middle")[];
+                /** @description Which changes to send (default `price,arb`). `ev` adds positive-EV prices (`ev`, `ev_removed`), `middle` middles (`middle`, `middle_removed`), and their lists to the snapshot, where the server keeps them (`STREAM_VALUES`). `score` adds live scores and finals (`score`, and `scores` in the snapshot; Pro, Elite and Enterprise). */
+                types?: ("price" | "arb" | "ev" | "middle" | "score")[];
                 /** @description Send a `snapshot` event first on a fresh connection (default true). */
                 initial?: "true" | "false";
             };
@@ -5947,6 +6106,31 @@ export interface operations {
                      *       "title": "Invalid API key",
                      *       "status": 401,
                      *       "detail": "Send your API key in the X-Api-Key header."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `types=score` on a plan without scores (`plan-feature`); `plans` names the plans that include it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://sharpline.io/problems/plan-feature",
+                     *       "title": "Not included in your plan",
+                     *       "status": 403,
+                     *       "detail": "Historical closing and opening line values (CLV, OLV) is included in the Elite and Enterprise plans; this key is on the Pro plan.",
+                     *       "feature": "closing-lines",
+                     *       "plan": "pro",
+                     *       "required_plan": "elite",
+                     *       "plans": [
+                     *         "elite",
+                     *         "enterprise"
+                     *       ],
+                     *       "upgrade_url": "https://sharpline.io/sports-betting-api#plan-elite"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];

@@ -20,6 +20,8 @@ export interface SourceSettings {
   ODDS_API_PROPS_RESERVE?: number;
   ODDS_API_PROPS_WINDOW_H?: number;
   ODDS_API_PROPS_MAX_EVENTS?: number;
+  /** Least seconds between two scores calls of a league (decision 262); 0 turns scores off. */
+  ODDS_API_SCORES_INTERVAL_S?: number;
 }
 
 export function createSource(settings: SourceSettings): OddsSource {
@@ -42,6 +44,9 @@ export function createSource(settings: SourceSettings): OddsSource {
       }),
       ...(settings.ODDS_API_PROPS_MAX_EVENTS !== undefined && {
         propsMaxEvents: settings.ODDS_API_PROPS_MAX_EVENTS,
+      }),
+      ...(settings.ODDS_API_SCORES_INTERVAL_S !== undefined && {
+        scoresIntervalMs: settings.ODDS_API_SCORES_INTERVAL_S * 1000,
       }),
     });
   }

@@ -8,6 +8,7 @@ import type { Arb } from '#domain/schemas/feed.ts';
 import { OddsEngine } from '../engine.ts';
 import type { EventMessage, PlayerInput, PriceMessage, SourceMessage } from '../messages.ts';
 import { MarketSimulator, PROPS_POSTED_MS } from './simulation/market-simulator.ts';
+import { DNP_SHARE } from './simulation/prop-simulator.ts';
 
 // Player props of the simulator (decision 122): rosters in the event messages, a few dozen props per fixture, books
 // that skip props and name players their own way, live lines that move and get suspended, and prop arbs in the
@@ -353,5 +354,95 @@ describe('MarketSimulator player props', () => {
         `${arb.market} names a roster player`,
       ).toBe(true);
     }
+  });
+
+  // Decision 261: the final's box score is drawn from the very process the props are priced from.
+  it('gives every final the box score of each player priced on, consistent with the props’ closing prices, scratches void', () => {
+    const sim = new MarketSimulator({ seed: 21, startMs: T0 + 30 * 60_000, events: 40, stepMs: 30_000 });
+    const live = new Set<string>();
+    /** FanDuel's last open main-line prices before kick-off of each full-game over/under prop: key → [over, under]. */
+    const closing = new Map<
+      string,
+      { event: string; player: string; stat: string; point: number; odds: number[] }
+    >();
+    const pricedOn = new Map<string, Set<string>>();
+    const quotedAfterScratch: string[] = [];
+    const finals: {
+      event: string;
+      players: Record<string, Record<string, Record<string, number>> | null>;
+    }[] = [];
+    const scratched = new Set<string>();
+    const rosterIds = new Map<string, string[]>();
+    const track = (m: SourceMessage) => {
+      if (m.kind === 'event') {
+        if (m.live) live.add(m.sourceEventId);
+        if (m.players)
+          rosterIds.set(
+            m.sourceEventId,
+            m.players.map((p) => p.id!),
+          );
+        return;
+      }
+      if (m.kind === 'score' && m.status === 'final') {
+        finals.push({ event: m.sourceEventId, players: m.players ?? {} });
+        for (const [id, line] of Object.entries(m.players ?? {})) if (line === null) scratched.add(id);
+        return;
+      }
+      if (!isProp(m) || !m.player!.id) return;
+      const ids = pricedOn.get(m.sourceEventId) ?? new Set<string>();
+      ids.add(m.player!.id);
+      pricedOn.set(m.sourceEventId, ids);
+      if (live.has(m.sourceEventId)) {
+        if (!m.suspended && scratched.has(m.player!.id)) quotedAfterScratch.push(propKey(m));
+        return;
+      }
+      if (m.book !== 'fanduel' || m.period !== 'full' || m.point === null || m.point === undefined) return;
+      const key = `${propKey(m)}`;
+      const entry = closing.get(key) ?? {
+        event: m.sourceEventId,
+        player: m.player!.id,
+        stat: m.stat!,
+        point: m.point,
+        odds: [0, 0],
+      };
+      entry.odds[m.outcome === 'over' ? 0 : 1] = m.suspended ? 0 : Number(m.american);
+      closing.set(key, entry);
+    };
+    for (const m of sim.initial()) track(m);
+    for (let step = 0; step < 1_200; step += 1) for (const m of sim.step()) track(m);
+    const withProps = finals.filter((final) => pricedOn.has(final.event));
+    expect(withProps.length).toBeGreaterThan(15);
+    // Every player priced on is in his game's box score (played, or null: did not play), and only his roster's.
+    for (const final of withProps) {
+      const listed = Object.keys(final.players);
+      expect(listed).toEqual(expect.arrayContaining([...pricedOn.get(final.event)!]));
+      expect(rosterIds.get(final.event)).toEqual(expect.arrayContaining(listed));
+    }
+    const players = withProps.flatMap((final) => Object.values(final.players));
+    const share = players.filter((line) => line === null).length / players.length;
+    expect(share).toBeGreaterThan(DNP_SHARE / 3);
+    expect(share).toBeLessThan(DNP_SHARE * 3);
+    expect(quotedAfterScratch).toEqual([]);
+    // Calibration: the closing fair chance of the over (FanDuel's two prices, margin removed proportionally) against
+    // what the box score says, summed over every full-game prop of the played games: within four standard errors.
+    let expected = 0;
+    let variance = 0;
+    let observed = 0;
+    let props = 0;
+    const byEvent = new Map(withProps.map((final) => [final.event, final.players]));
+    for (const entry of closing.values()) {
+      const line = byEvent.get(entry.event)?.[entry.player];
+      if (!line || entry.odds.includes(0)) continue;
+      const value = line.full?.[entry.stat];
+      expect(value).toBeTypeOf('number');
+      const [over, under] = entry.odds.map((a) => 1 / americanToDecimal(a as AmericanOdds));
+      const p = over! / (over! + under!);
+      expected += p;
+      variance += p * (1 - p);
+      observed += value! > entry.point ? 1 : 0;
+      props += 1;
+    }
+    expect(props).toBeGreaterThan(200);
+    expect(Math.abs(observed - expected)).toBeLessThan(4 * Math.sqrt(variance));
   });
 });

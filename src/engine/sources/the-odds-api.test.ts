@@ -96,9 +96,11 @@ describe('The Odds API source', () => {
     handler = byPath;
     const { source, context } = setup();
     await source.pollOnce(context);
+    // Then the scores of the league with a game in play (the EPL's; decision 262).
     expect(requests.map((url) => url.pathname)).toEqual([
       '/v4/sports/basketball_nba/odds',
       '/v4/sports/soccer_epl/odds',
+      '/v4/sports/soccer_epl/scores',
     ]);
     const query = Object.fromEntries(requests[0]!.searchParams);
     expect(query).toMatchObject({

@@ -1,7 +1,7 @@
 import type { LeagueKey } from '#domain/markets.ts';
 import { SPORTSBOOKS, type SportsbookKey } from '#domain/sportsbooks.ts';
 import { DEFAULT_MAX_PAYLOAD_BYTES, parsePayload, timerDelay } from '../ingest.ts';
-import type { PriceMessage } from '../messages.ts';
+import type { PriceMessage, ScoreMessage } from '../messages.ts';
 import { abbreviationFor } from './teams.ts';
 import {
   mapEventPropsResponse,
@@ -22,6 +22,12 @@ import type { OddsSource, SourceContext } from './types.ts';
 // polled one by one on the event-odds endpoint for the league's prop markets, nearer the start more often, at most
 // `propsMaxEvents` a cycle, within `propsBudget` credits per 24 hours, and never once `x-requests-remaining` is below
 // `propsReserve` (the game lines keep what is left).
+// Scores (decision 262): after the game lines, each league with a game started and not yet final is polled on the
+// scores endpoint (`GET /v4/sports/{sport}/scores?daysFrom=3`, 2 credits a call) at most every `scoresIntervalMs`
+// (the low-quota interval once fewer than `lowQuota` credits are left): a game in play gets a live `score` message
+// when its score changes, a completed one its final. The endpoint gives each team's total and nothing else, so those
+// messages say `periodScores: false` (period bets stay ungraded). A started game that leaves the odds answer before
+// its final is kept (its `end` held) until the scores endpoint completes it, at most `finalWaitMs`.
 
 export const SPORT_KEYS: Readonly<Record<LeagueKey, string>> = {
   nba: 'basketball_nba',
@@ -72,6 +78,59 @@ export interface TheOddsApiOptions {
   propsWindowMs?: number;
   /** At most this many prop calls a cycle (ODDS_API_PROPS_MAX_EVENTS). */
   propsMaxEvents?: number;
+  /** Least time between two scores calls of a league (ODDS_API_SCORES_INTERVAL_S); 0 turns scores off. */
+  scoresIntervalMs?: number;
+  /** How long a started game gone from the odds answer waits for its final before it is ended without one. */
+  finalWaitMs?: number;
+}
+
+/** The scores endpoint's documented shape (every field unchecked). */
+export interface ApiScore {
+  id?: unknown;
+  sport_key?: unknown;
+  commence_time?: unknown;
+  completed?: unknown;
+  home_team?: unknown;
+  away_team?: unknown;
+  scores?: unknown;
+  last_update?: unknown;
+}
+
+/** A team's points in a scores answer (`[{name, score}]`, the score as text); null when missing or not a count. */
+function pointsOf(scores: unknown, team: unknown): number | null {
+  if (!Array.isArray(scores)) return null;
+  const entry = (scores as { name?: unknown; score?: unknown }[]).find((s) => s?.name === team);
+  const text = typeof entry?.score === 'number' ? String(entry.score) : entry?.score;
+  return typeof text === 'string' && /^\d{1,3}$/.test(text) ? Number(text) : null;
+}
+
+/**
+ * The engine's score messages of a scores answer, for the games in `wanted` (by source event id): a completed game's
+ * final, a started one's live score; a game without scores yet (not started) or not wanted gives none.
+ */
+export function mapScoresResponse(body: unknown, wanted: ReadonlySet<string>): ScoreMessage[] {
+  if (!Array.isArray(body)) return [];
+  const out: ScoreMessage[] = [];
+  for (const raw of body as ApiScore[]) {
+    if (typeof raw !== 'object' || raw === null) continue;
+    const sourceEventId = `toa-${String(raw.id)}`;
+    if (!wanted.has(sourceEventId)) continue;
+    const home = pointsOf(raw.scores, raw.home_team);
+    const away = pointsOf(raw.scores, raw.away_team);
+    if (home === null || away === null) continue;
+    const message: ScoreMessage = {
+      kind: 'score',
+      sourceEventId,
+      status: raw.completed === true ? 'final' : 'live',
+      home,
+      away,
+      clock: null,
+      periodScores: false,
+    };
+    if (typeof raw.last_update === 'string') message.updatedAt = raw.last_update;
+    out.push(message);
+  }
+  return out;
 }
 
 /** Regions asked for: each one multiplies a call's cost (game lines: markets × regions; props: markets answered × regions). */
@@ -245,6 +304,15 @@ export class TheOddsApiSource implements OddsSource {
   private propsPausedUntil = 0;
   /** Every prop call of the last 24 hours and its cost. */
   readonly propLedger = new PropLedger();
+  /** Started games of each league awaiting their final: source id → start (unix ms). */
+  private readonly started = new Map<LeagueKey, Map<string, number>>();
+  /** Started games gone from the odds answer, their `end` held until their final: source id → when it was held. */
+  private readonly held = new Map<string, number>();
+  /** When each league's scores were last asked for. */
+  private readonly scoresPolledAt = new Map<LeagueKey, number>();
+  /** The last score sent per game (its text), so a message goes out only on a change. */
+  private readonly scoreSent = new Map<string, string>();
+  private scoresPausedUntil = 0;
 
   constructor(options: TheOddsApiOptions) {
     this.options = {
@@ -260,6 +328,8 @@ export class TheOddsApiSource implements OddsSource {
       propsReserve: 10_000,
       propsWindowMs: 24 * 3_600_000,
       propsMaxEvents: 8,
+      scoresIntervalMs: 60_000,
+      finalWaitMs: 6 * 3_600_000,
       ...options,
     };
   }
@@ -325,16 +395,35 @@ export class TheOddsApiSource implements OddsSource {
         context.drop(parsed.reason);
         continue;
       }
-      const { messages, ids } = mapOddsResponse(league, parsed.value, context.now());
+      const now = context.now();
+      const { messages, ids } = mapOddsResponse(league, parsed.value, now);
       for (const message of messages) context.ingest(message);
       const current = new Set(ids);
-      for (const id of this.known.get(league) ?? [])
-        if (!current.has(id)) context.ingest({ kind: 'end', sourceEventId: id });
+      const started = this.startedOf(league);
+      for (const message of messages) {
+        const event = message as {
+          kind?: unknown;
+          sourceEventId?: string;
+          live?: boolean;
+          startsAt?: unknown;
+        };
+        const id = event.sourceEventId;
+        // A game in play, once: its final (when sent) ends the wait for it.
+        if (event.kind === 'event' && event.live && id && !started.has(id) && !this.finalSent(id))
+          started.set(id, Date.parse(String(event.startsAt)));
+      }
+      for (const id of this.known.get(league) ?? []) {
+        if (current.has(id)) continue;
+        // A started game gone from the odds: its end waits for its final (scores on).
+        if (this.options.scoresIntervalMs > 0 && started.has(id)) this.held.set(id, now);
+        else this.end(context, league, id);
+      }
       this.known.set(league, current);
       this.propEvents.set(league, propCandidates(league, parsed.value));
     }
     // The first cycle's readiness need not wait for the props (up to propsMaxEvents calls, one after another).
     afterLines?.();
+    if (!failed && !this.stopped) await this.pollScores(context);
     if (!failed && !this.stopped) await this.pollProps(context);
     if (failed) {
       this.failures += 1;
@@ -346,6 +435,113 @@ export class TheOddsApiSource implements OddsSource {
     if (this.remaining !== null && this.remaining < this.options.lowQuota)
       return this.options.lowQuotaIntervalMs;
     return this.options.intervalMs;
+  }
+
+  private startedOf(league: LeagueKey): Map<string, number> {
+    let started = this.started.get(league);
+    if (!started) this.started.set(league, (started = new Map()));
+    return started;
+  }
+
+  private finalSent(id: string): boolean {
+    return this.scoreSent.get(id)?.startsWith('final|') === true;
+  }
+
+  /** The game is over for this source: its `end`, and nothing more is awaited of it. */
+  private end(context: SourceContext, league: LeagueKey, id: string): void {
+    context.ingest({ kind: 'end', sourceEventId: id });
+    this.started.get(league)?.delete(id);
+    this.held.delete(id);
+    this.scoreSent.delete(id);
+  }
+
+  /** The scores URL of a league: the last three days' games and the live ones (2 credits). */
+  scoresUrl(league: LeagueKey): string {
+    const url = new URL(`/v4/sports/${SPORT_KEYS[league]}/scores`, this.options.baseUrl);
+    url.searchParams.set('apiKey', this.options.apiKey);
+    url.searchParams.set('daysFrom', '3');
+    url.searchParams.set('dateFormat', 'iso');
+    return url.toString();
+  }
+
+  /**
+   * One cycle of scores calls (decision 262): each league with a started game awaiting its final, once its interval
+   * (the low-quota one when credits run low) has passed since its last call. Live scores go out when they change,
+   * finals once; a held game whose final came is ended, one held longer than `finalWaitMs` is ended without it. A 429
+   * pauses scores (Retry-After, else two intervals); another failure leaves them for the next cycle.
+   */
+  async pollScores(context: SourceContext): Promise<void> {
+    const { scoresIntervalMs, finalWaitMs, lowQuota, lowQuotaIntervalMs } = this.options;
+    if (scoresIntervalMs <= 0) return;
+    const now = context.now();
+    for (const [id, since] of this.held) {
+      if (now - since < finalWaitMs) continue;
+      const league = [...this.started].find(([, ids]) => ids.has(id))?.[0];
+      context.log.info({ event: id }, 'odds api game ended without a final score');
+      if (league) this.end(context, league, id);
+      else this.held.delete(id);
+    }
+    if (now < this.scoresPausedUntil) return;
+    const every =
+      this.remaining !== null && this.remaining < lowQuota ? lowQuotaIntervalMs : scoresIntervalMs;
+    for (const league of this.options.leagues) {
+      const started = this.started.get(league);
+      if (this.stopped || !started || started.size === 0) continue;
+      if (this.remaining !== null && this.remaining <= 0) return;
+      const last = this.scoresPolledAt.get(league);
+      if (last !== undefined && now - last < every) continue;
+      this.scoresPolledAt.set(league, now);
+      let response: Response;
+      try {
+        response = await fetch(this.scoresUrl(league), {
+          headers: { accept: 'application/json' },
+          signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.options.timeoutMs)]),
+        });
+      } catch (error) {
+        if (this.stopped) return;
+        context.log.warn(
+          { league, err: error instanceof Error ? error.message : String(error) },
+          'odds api scores unreachable',
+        );
+        return;
+      }
+      const remaining = Number(response.headers.get('x-requests-remaining'));
+      if (response.headers.has('x-requests-remaining') && Number.isFinite(remaining))
+        this.remaining = remaining;
+      if (response.status === 429) {
+        const seconds = Number(response.headers.get('retry-after'));
+        this.scoresPausedUntil =
+          now + (Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : scoresIntervalMs * 2);
+        await response.body?.cancel();
+        context.log.warn({ league }, 'odds api scores rate limited (429)');
+        return;
+      }
+      if (!response.ok) {
+        await response.body?.cancel();
+        context.log.warn({ league, status: response.status }, 'odds api scores error');
+        continue;
+      }
+      const bytes = await readCapped(response, this.options.maxBytes).catch(() => null);
+      if (bytes === null) {
+        context.drop('payload_too_large');
+        continue;
+      }
+      const parsed = parsePayload(bytes, this.options.maxBytes);
+      if (!parsed.ok) {
+        context.drop(parsed.reason);
+        continue;
+      }
+      for (const message of mapScoresResponse(parsed.value, new Set(started.keys()))) {
+        const text = `${message.status}|${message.home}-${message.away}`;
+        if (this.scoreSent.get(message.sourceEventId) === text) continue;
+        this.scoreSent.set(message.sourceEventId, text);
+        context.ingest(message);
+        if (message.status !== 'final') continue;
+        // Final: nothing more is awaited; a game already gone from the odds ends now.
+        started.delete(message.sourceEventId);
+        if (this.held.has(message.sourceEventId)) this.end(context, league, message.sourceEventId);
+      }
+    }
   }
 
   /** The event-odds URL of one event's props (the league's catalogue keys, American odds, links). */

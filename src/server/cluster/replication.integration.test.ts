@@ -129,7 +129,8 @@ async function followerThroughProxy(name: string) {
   const proxy = new TcpProxy(target.hostname, Number(target.port || 6379));
   await proxy.start();
   stops.push(() => proxy.stop());
-  return { proxy, replica: follower(name, `redis://127.0.0.1:${proxy.port}`) };
+  // The same database as `url` (its path): a follower on another one would read an empty stream.
+  return { proxy, replica: follower(name, `redis://127.0.0.1:${proxy.port}${target.pathname}`) };
 }
 
 const prefix = () => `sharpline-it:cluster:${process.pid}:${Date.now().toString(36)}:${(run += 1)}:`;

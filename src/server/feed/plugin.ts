@@ -143,6 +143,7 @@ export const enginePlugin = fp(
         ODDS_API_PROPS_RESERVE: app.config.ODDS_API_PROPS_RESERVE,
         ODDS_API_PROPS_WINDOW_H: app.config.ODDS_API_PROPS_WINDOW_H,
         ODDS_API_PROPS_MAX_EVENTS: app.config.ODDS_API_PROPS_MAX_EVENTS,
+        ODDS_API_SCORES_INTERVAL_S: app.config.ODDS_API_SCORES_INTERVAL_S,
       });
     // An `api` instance never starts it: it only names the feed's source and carries its same-game-parlay books.
     let source = options.source ?? createConfiguredSource();

@@ -1,5 +1,6 @@
-import { gradeGameMarket, type GradeResult } from '#domain/grading.ts';
-import { isGameMarketType, isPeriod, type OutcomeKey } from '#domain/markets.ts';
+import { boxSettles, gradeGameMarket, gradeProp, type GradeResult } from '#domain/grading.ts';
+import { isGameMarketType, isLeagueKey, isPeriod, type OutcomeKey } from '#domain/markets.ts';
+import { isPropStatKey } from '#domain/props.ts';
 import { checkFence, fenceOf, firstChange, inheritFence, setFenceUpTo } from './history-fence.ts';
 import {
   insertBlocks,
@@ -214,31 +215,29 @@ export class BatchWriter {
   }
 
   /**
-   * Final scores (issue 57): kept on their events, and every game-line series of those events graded from them
-   * (docs/grading.md). A prop series keeps a null result: the source sends no player figures yet.
+   * Final scores (issue 57): kept on their events with the box score, and every series of those events graded from
+   * them (docs/grading.md): game lines from the score (a period only when the source scores periods, decision 262),
+   * props from the box score when the source gives one (decision 261); the others keep a null result.
    */
   private async writeResults(tx: SqlRunner, results: readonly ResultRow[]): Promise<void> {
     const rows = [...new Map(results.map((row) => [row.eventId, row])).values()];
     await tx.query(
-      `UPDATE history_events e SET final_score = r.score::jsonb, completed_at = to_timestamp(r.at / 1000.0)
-       FROM unnest($1::text[], $2::text[], $3::int8[]) AS r(id, score, at) WHERE e.event_id = r.id`,
+      `UPDATE history_events e SET final_score = r.score::jsonb, completed_at = to_timestamp(r.at / 1000.0),
+         box_score = r.box::jsonb, periods_reported = r.periods_reported
+       FROM unnest($1::text[], $2::text[], $3::int8[], $4::text[], $5::bool[]) AS r(id, score, at, box, periods_reported)
+       WHERE e.event_id = r.id`,
       [
         rows.map((row) => row.eventId),
         rows.map((row) => JSON.stringify(row.periods)),
         rows.map((row) => row.completedAt),
+        rows.map((row) => (row.boxScore === null ? null : JSON.stringify(row.boxScore))),
+        rows.map((row) => row.periodScores),
       ],
     );
     const byEvent = new Map(rows.map((row) => [row.eventId, row]));
-    const series = await tx.query<{
-      id: number;
-      event_id: string;
-      market_type: string;
-      period: string;
-      line: number | null;
-      outcome: string;
-    }>(
-      `SELECT id, event_id, market_type, period, line, outcome FROM history_series
-       WHERE event_id = ANY($1::text[]) AND market_type <> 'prop'`,
+    const series = await tx.query<SeriesToGrade>(
+      `SELECT id, event_id, market_type, period, line, outcome, stat, player_id FROM history_series
+       WHERE event_id = ANY($1::text[])`,
       [rows.map((row) => row.eventId)],
     );
     const ids: number[] = [];
@@ -686,13 +685,39 @@ function partOf(batch: HistoryBatch, from: number, to: number, start: number): H
   return part;
 }
 
-/** A game-line series' result against a final score; null when it cannot be graded (a line off the grid). */
-function gradeSeries(
-  row: { market_type: string; period: string; line: number | null; outcome: string },
-  result: ResultRow,
-): GradeResult | null {
-  if (!isGameMarketType(row.market_type) || !isPeriod(row.period)) return null;
+interface SeriesToGrade {
+  id: number;
+  event_id: string;
+  market_type: string;
+  period: string;
+  line: number | null;
+  outcome: string;
+  stat: string | null;
+  player_id: string | null;
+}
+
+/**
+ * A series' result against a final; null when it cannot be graded: a line off the grid, a period of a game whose
+ * source gives only its score, a prop without a box score or whose player's figure of that period and stat is not in
+ * it (a player missing from the box score did not play: void).
+ */
+function gradeSeries(row: SeriesToGrade, result: ResultRow): GradeResult | null {
+  if (!isPeriod(row.period)) return null;
   try {
+    if (row.market_type === 'prop') {
+      const box = result.boxScore;
+      if (box === null || row.stat === null || row.player_id === null) return null;
+      if (!isPropStatKey(row.stat) || !isLeagueKey(result.league)) return null;
+      if (!boxSettles(box, row.player_id, row.period, row.stat)) return null;
+      return gradeProp(
+        result.league,
+        { type: 'prop', stat: row.stat, period: row.period, playerId: row.player_id, point: row.line },
+        row.outcome as OutcomeKey,
+        box,
+      );
+    }
+    if (!isGameMarketType(row.market_type)) return null;
+    if (!result.periodScores && row.period !== 'full') return null;
     return gradeGameMarket(
       { type: row.market_type, period: row.period, point: row.line },
       row.outcome as OutcomeKey,

@@ -179,6 +179,103 @@ describe('odds history store', () => {
     expect(series.every((row) => row.closing !== null)).toBe(true);
   });
 
+  // Decision 261: props graded from the final's box score; a player who did not play voids his props.
+  it('grades every prop series from the box score: over and under, a period, yes/no, void for a scratch', async () => {
+    const event = board.addEvent({ startsInMs: 60_000 });
+    board.roster(event, [
+      { id: 'hs-p1', name: 'Marcus Hale', team: 'home' },
+      { id: 'hs-p2', name: 'Devon Price', team: 'away' },
+      { id: 'hs-p3', name: 'Tariq Moss', team: 'home' },
+    ]);
+    const prop = (player: string, stat: string, outcome: string, point: number | null, period = 'full') =>
+      board.price(event, 'fanduel', 'prop', outcome, -110, { stat, player: { id: player }, point, period });
+    for (const outcome of ['over', 'under']) {
+      prop('hs-p1', 'player_points', outcome, 24.5);
+      prop('hs-p1', 'player_points', outcome, 9.5, 'q1');
+      prop('hs-p2', 'player_points', outcome, 19.5);
+      prop('hs-p3', 'player_rebounds', outcome, 7.5);
+    }
+    for (const outcome of ['yes', 'no']) prop('hs-p1', 'player_double_double', outcome, null);
+    clock.advance(61_000);
+    board.start(event);
+    clock.advance(1_000);
+    const players = {
+      'hs-p1': { full: { player_points: 27, player_double_double: 0 }, q1: { player_points: 8 } },
+      'hs-p2': null,
+      // His points only: the rebounds prop has no figure to settle on and stays ungraded.
+      'hs-p3': { full: { player_points: 12 } },
+    };
+    expect(
+      app.engine.ingest({
+        kind: 'score',
+        sourceEventId: event.source,
+        status: 'final',
+        home: 101,
+        away: 99,
+        players,
+      }),
+    ).toBe(true);
+    board.end(event);
+    await board.flush();
+    const stored = await app.history.event(event.id);
+    expect(stored!.boxScore).toEqual({ 'hs-p1': players['hs-p1'], 'hs-p3': players['hs-p3'] });
+    const series = await app.history.series(event.id);
+    const results = series.map((row) => [row.player!.id, row.stat, row.period, row.outcome, row.result]);
+    expect(results).toEqual(
+      expect.arrayContaining([
+        ['hs-p1', 'player_points', 'full', 'over', 'won'],
+        ['hs-p1', 'player_points', 'full', 'under', 'lost'],
+        ['hs-p1', 'player_points', 'q1', 'over', 'lost'],
+        ['hs-p1', 'player_points', 'q1', 'under', 'won'],
+        ['hs-p1', 'player_double_double', 'full', 'yes', 'lost'],
+        ['hs-p1', 'player_double_double', 'full', 'no', 'won'],
+        ['hs-p2', 'player_points', 'full', 'over', 'void'],
+        ['hs-p2', 'player_points', 'full', 'under', 'void'],
+        ['hs-p3', 'player_rebounds', 'full', 'over', null],
+        ['hs-p3', 'player_rebounds', 'full', 'under', null],
+      ]),
+    );
+    expect(results).toHaveLength(10);
+    expect(series.every((row) => row.closing !== null)).toBe(true);
+  });
+
+  // Decision 262: a source that scores only the game (The Odds API) leaves period series ungraded, not void.
+  it('grades only the full game of a final without period scores, and keeps that on the event', async () => {
+    const event = board.addEvent({ startsInMs: 60_000 });
+    board.price(event, 'fanduel', 'spread', 'home', -110, { point: -2.5 });
+    board.price(event, 'fanduel', 'spread', 'home', -110, { point: -1.5, period: 'h1' });
+    board.price(event, 'fanduel', 'moneyline', 'home', -120);
+    clock.advance(61_000);
+    board.start(event);
+    clock.advance(1_000);
+    expect(
+      app.engine.ingest({
+        kind: 'score',
+        sourceEventId: event.source,
+        status: 'final',
+        home: 100,
+        away: 96,
+        periodScores: false,
+      }),
+    ).toBe(true);
+    board.end(event);
+    await board.flush();
+    const stored = await app.history.event(event.id);
+    expect(stored).toMatchObject({
+      finalScore: { full: { home: 100, away: 96 } },
+      periodsReported: false,
+      boxScore: null,
+    });
+    const series = await app.history.series(event.id);
+    expect(series.map((row) => [row.marketType, row.period, row.result])).toEqual(
+      expect.arrayContaining([
+        ['spread', 'full', 'won'],
+        ['spread', 'h1', null],
+        ['moneyline', 'full', 'won'],
+      ]),
+    );
+  });
+
   it('a series first seen suspended gets its opening line from its first open price', async () => {
     const event = board.addEvent();
     board.price(event, 'betmgm', 'moneyline', 'away', 150, { suspended: true });

@@ -1,5 +1,6 @@
 import { sideId, type OddsEvent, type OutcomeKey } from '#domain/markets.ts';
-import type { GameScore } from '#engine/scores.ts';
+import type { BoxScore } from '#domain/grading.ts';
+import { boxScoreOf, type GameScore } from '#engine/scores.ts';
 import { pricesOf, type EventChange, type PriceChange } from '#engine/store.ts';
 
 // Turns what the engine's store accepts into history rows, in memory and on the engine's call stack (no I/O here):
@@ -48,6 +49,10 @@ export interface ResultRow {
   league: string;
   periods: GameScore['periods'];
   completedAt: number;
+  /** False: the source gives only the game's score; period series stay ungraded (decision 262). */
+  periodScores: boolean;
+  /** The players' figures (who played), when the source gives them; props are graded from it (decision 261). */
+  boxScore: BoxScore | null;
 }
 
 /** Rows gathered between two cuts, as columns (the writer binds each column as one array parameter). */
@@ -173,6 +178,8 @@ export class HistoryRecorder {
       league: score.league,
       periods: { ...score.periods, full: score.score },
       completedAt: score.completedAt ?? this.now(),
+      periodScores: score.periodScores,
+      boxScore: score.players === null ? null : boxScoreOf(score.players),
     });
   }
 

@@ -1,4 +1,4 @@
-import type { GradeResult, Score } from '#domain/grading.ts';
+import type { BoxScore, GradeResult, Score } from '#domain/grading.ts';
 import type { Period, Team } from '#domain/markets.ts';
 import { normalizePlayerName } from '#domain/player-matching.ts';
 import type { Tick } from '#domain/history.ts';
@@ -33,6 +33,10 @@ export interface HistoryEvent {
   finalScore: Partial<Record<Period, Score>> | null;
   /** When the final arrived (unix ms); null until then. */
   completedAt: number | null;
+  /** The final's box score (decision 261): the figures of the players who played; null when the source gave none. */
+  boxScore: BoxScore | null;
+  /** False when the source scores only the game, no period (decision 262): period bets on it are not graded. */
+  periodsReported: boolean;
 }
 
 export interface PricePoint {
@@ -58,7 +62,10 @@ export interface HistorySeries {
   player: HistoryPlayer | null;
   opening: PricePoint | null;
   closing: PricePoint | null;
-  /** How the series' outcome settled once the game is final (issue 57); null before, and for props. */
+  /**
+   * How the series' outcome settled once the game is final (issue 57); null before, and when it cannot be graded (a
+   * prop without a box score, a period of a game scored only as a whole: decisions 261, 262).
+   */
   result: GradeResult | null;
 }
 
@@ -121,6 +128,8 @@ interface EventRowSql {
   closed_at: string | null;
   final_score: Partial<Record<Period, Score>> | string | null;
   completed_at: string | null;
+  box_score: BoxScore | string | null;
+  periods_reported: boolean | null;
 }
 
 interface SeriesRowSql {
@@ -161,7 +170,7 @@ const US = (column: string, alias: string) =>
   `(extract(epoch from ${column}) * 1000000)::int8::text AS ${alias}`;
 
 const EVENT_COLUMNS = `event_id, league, home, away, ${MS('starts_at')}, ${MS('first_seen_at')}, ${MS('live_at')},
-  ${MS('ended_at')}, ${MS('closed_at')}, final_score, ${MS('completed_at')}`;
+  ${MS('ended_at')}, ${MS('closed_at')}, final_score, ${MS('completed_at')}, box_score, periods_reported`;
 const SERIES_COLUMNS = `id, event_id, market_key, market_type, period, line, outcome, book, side_id,
   stat, player_id, player_name, player_team, ${MS('opening_at')}, opening_american, opening_decimal, ${MS('closing_at')}, closing_american, closing_decimal,
   result`;
@@ -232,6 +241,8 @@ function toEvent(row: EventRowSql): HistoryEvent {
     closedAt: time(row.closed_at),
     finalScore: row.final_score === null ? null : json(row.final_score),
     completedAt: time(row.completed_at),
+    boxScore: row.box_score === null ? null : json(row.box_score),
+    periodsReported: row.periods_reported !== false,
   };
 }
 

@@ -84,7 +84,7 @@ export const COMPONENT_ORDER = [
     'MovementSeries',
   ],
   ...['Fair', 'OpeningLine', 'CurrentLine', 'MarketLines', 'ClvBet', 'ClvResult'],
-  ...['GameScore', 'ScoresResponse', 'GradeLeg', 'GradeBet', 'GradeResult', 'GradeResponse'],
+  ...['PlayerFigures', 'GameScore', 'ScoresResponse', 'GradeLeg', 'GradeBet', 'GradeResult', 'GradeResponse'],
   ...['Me', 'Usage', 'KeyRotation', 'BillingPortal', 'Problem'],
 ];
 

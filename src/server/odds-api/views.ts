@@ -8,6 +8,8 @@ import type { PlayerDto } from '#domain/schemas/api/common.ts';
 import type { EventOddsDto, MarketDto, PriceDto } from '#domain/schemas/api/odds.ts';
 import type { Arb } from '#domain/schemas/feed.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
+import type { GameScoreDto } from '#domain/schemas/api/scores.ts';
+import type { GameScore } from '#engine/scores.ts';
 import { pricesOf, type MarketState, type OddsStore, type StoredPrice } from '#engine/store.ts';
 import type { DeflatedPiece } from './gzip-join.ts';
 
@@ -382,4 +384,32 @@ export class OddsJsonCache {
   close(): void {
     this.unsubscribe();
   }
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A game's score as GET /v1/scores and the stream's `score` events give it (a final with its box score, if any). */
+export function scoreDto(score: GameScore): GameScoreDto {
+  return {
+    event_id: score.eventId,
+    league: score.league,
+    home_team: score.home.name,
+    away_team: score.away.name,
+    commence_time: iso(score.startsAt),
+    status: score.status,
+    score: score.score,
+    periods: { ...score.periods, full: score.score },
+    clock: score.clock,
+    updated_at: iso(score.updatedAt),
+    completed_at: score.completedAt === null ? null : iso(score.completedAt),
+    periods_reported: score.periodScores,
+    players:
+      score.players?.map((player) => ({
+        player_id: player.id,
+        name: player.name,
+        team: player.team === '' ? null : player.team,
+        played: player.played,
+        periods: player.periods,
+      })) ?? null,
+  };
 }

@@ -64,6 +64,22 @@ export class HandBoard {
     expect(accepted).toBe(true);
   }
 
+  /** Adds players to the fixture's roster (the source's event message listing them). */
+  roster(event: BoardEvent, players: { id: string; name: string; team: 'home' | 'away' }[]): void {
+    const known = this.app.engine.store.event(event.id)!;
+    const accepted = this.app.engine.ingest({
+      kind: 'event',
+      sourceEventId: event.source,
+      league: known.league,
+      home: { name: known.home.name },
+      away: { name: known.away.name },
+      startsAt: event.startsAt,
+      live: known.live,
+      players,
+    });
+    expect(accepted).toBe(true);
+  }
+
   /** The fixture goes live (the source's event message at its start). */
   start(event: BoardEvent): void {
     const accepted = this.app.engine.ingest({

@@ -632,6 +632,10 @@ export const STREAM_EXAMPLE = [
   'event: arb_removed',
   `data: ${JSON.stringify({ key: 'nba-bos-lal-20261122:draftkings-3kq0v8d1m2x7aa,fanduel-0p5c7u1k9w3ebb', event_id: ODDS_EXAMPLE_EVENT.id })}`,
   '',
+  'id: mwytq84ng0ii-113410',
+  'event: score',
+  `data: ${JSON.stringify({ event_id: ODDS_EXAMPLE_EVENT.id, league: 'nba', home_team: 'Los Angeles Lakers', away_team: 'Boston Celtics', commence_time: '2026-11-22T00:30:00.000Z', status: 'live', score: { home: 31, away: 28 }, periods: { q1: { home: 28, away: 26 }, q2: { home: 3, away: 2 }, h1: { home: 31, away: 28 }, full: { home: 31, away: 28 } }, clock: 'Q2', updated_at: '2026-11-22T01:02:10.000Z', completed_at: null, periods_reported: true, players: null })}`,
+  '',
   '',
 ].join('\n');
 

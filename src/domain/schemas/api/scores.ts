@@ -1,11 +1,26 @@
 import { z } from 'zod';
 import { GRADE_RESULTS, type GradeResult } from '../../grading.ts';
-import { LeagueKeySchema, OutcomeKeySchema, PeriodSchema } from './common.ts';
+import { propKindOf } from '../../market-labels.ts';
+import { LeagueKeySchema, OutcomeKeySchema, PeriodSchema, PropStatSchema } from './common.ts';
 import { EventIdSchema } from './history.ts';
 
 // Scores and grading (issue 57): GET /v1/scores and POST /v1/grade. The grading rules: docs/grading.md.
 
 const ScoreSchema = z.object({ home: z.number().int(), away: z.number().int() });
+
+export const PlayerFiguresSchema = z
+  .object({
+    player_id: z.string().describe('The player’s id, as in /v1/odds props.'),
+    name: z.string(),
+    team: z.enum(['home', 'away']).nullable().describe('Null when the source did not say.'),
+    played: z.boolean().describe('False: he did not play, and every prop on him is void.'),
+    periods: z
+      .partialRecord(PeriodSchema, z.partialRecord(PropStatSchema, z.number().int()))
+      .describe(
+        'His figures per period (`full`, and the periods of his props): each prop stat’s count, as his props settle on it (`player_double_double`: 1 or 0).',
+      ),
+  })
+  .meta({ id: 'PlayerFigures' });
 
 export const GameScoreSchema = z
   .object({
@@ -22,8 +37,20 @@ export const GameScoreSchema = z
     clock: z.string().nullable().describe('Where a live game is ("Q3", "2nd Half"); null once final.'),
     updated_at: z.string().describe('ISO 8601: when the source last changed this score.'),
     completed_at: z.string().nullable().describe('ISO 8601: when the result became final; null while live.'),
+    periods_reported: z
+      .boolean()
+      .describe(
+        'False when the source reports only the game’s score (The Odds API): `periods` then holds `full` alone, and bets on a period of the game are not graded (docs/grading.md).',
+      ),
+    players: z
+      .array(PlayerFiguresSchema)
+      .nullable()
+      .describe(
+        'A final’s box score: every player the source priced props on, with his figures (the simulator gives them; The Odds API does not: null). Null while live.',
+      ),
   })
   .meta({ id: 'GameScore' });
+export type GameScoreDto = z.infer<typeof GameScoreSchema>;
 
 const SCORES_EXAMPLE = {
   scores: [
@@ -47,6 +74,26 @@ const SCORES_EXAMPLE = {
       clock: null,
       updated_at: '2026-11-22T03:01:12.000Z',
       completed_at: '2026-11-22T03:01:12.000Z',
+      periods_reported: true,
+      players: [
+        {
+          player_id: 'nba-lal-p01',
+          name: 'Marcus Hale',
+          team: 'home',
+          played: true,
+          periods: {
+            full: {
+              player_points: 27,
+              player_rebounds: 8,
+              player_assists: 5,
+              player_threes: 3,
+              player_points_rebounds_assists: 40,
+              player_double_double: 0,
+            },
+          },
+        },
+        { player_id: 'nba-bos-p04', name: 'Devon Price', team: 'away', played: false, periods: {} },
+      ],
     },
   ],
 };
@@ -71,12 +118,23 @@ const americanInput = z
   )
   .describe('American odds, as a number or text: `150`, `"+150"`, `-110`.');
 
-const GAME_LINES = ['moneyline', 'spread', 'total', '1x2'] as const;
+const MARKETS = ['moneyline', 'spread', 'total', '1x2', 'prop'] as const;
 
 export const GradeLegSchema = z
   .object({
     event_id: EventIdSchema,
-    market: z.enum(GAME_LINES).describe('A game line: `moneyline`, `spread`, `total` or `1x2`.'),
+    market: z
+      .enum(MARKETS)
+      .describe(
+        'A game line (`moneyline`, `spread`, `total`, `1x2`) or a player prop (`prop`, with `stat` and `player`).',
+      ),
+    stat: PropStatSchema.optional().describe('Props only: the stat, as in /v1/odds (`player_points`).'),
+    player: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('Props only: the player, by id (as in /v1/odds) or by name however it is written.'),
     period: PeriodSchema.optional().describe('Default `full`.'),
     line: z
       .number()
@@ -86,7 +144,7 @@ export const GradeLegSchema = z
       .nullable()
       .optional()
       .describe(
-        "Spreads: the home team's line (home −3.5 is away +3.5); totals: the line. Whole, half and quarter lines.",
+        "Spreads: the home team's line (home −3.5 is away +3.5); totals and over/under props: the line. Whole, half and quarter lines.",
       ),
     outcome: OutcomeKeySchema,
     price: americanInput
@@ -114,11 +172,22 @@ export const GradeBetSchema = z
         path: ['price'],
       });
     for (const [index, leg] of bet.legs.entries()) {
-      const needsLine = leg.market === 'spread' || leg.market === 'total';
+      const prop = leg.market === 'prop';
+      if (prop !== (leg.stat !== undefined) || prop !== (leg.player !== undefined))
+        context.addIssue({
+          code: 'custom',
+          message: prop ? 'A prop needs a stat and a player' : 'Only a prop has a stat and a player',
+          path: ['legs', index, prop ? (leg.stat === undefined ? 'stat' : 'player') : 'market'],
+        });
+      if (prop && leg.stat === undefined) continue;
+      const needsLine =
+        leg.market === 'spread' ||
+        leg.market === 'total' ||
+        (prop && leg.stat !== undefined && propKindOf(leg.stat) === 'over_under');
       if (needsLine && (leg.line === undefined || leg.line === null))
         context.addIssue({
           code: 'custom',
-          message: 'Spreads and totals need a line',
+          message: 'Spreads, totals and over/under props need a line',
           path: ['legs', index, 'line'],
         });
       if (!needsLine && leg.line !== undefined && leg.line !== null)
@@ -139,6 +208,20 @@ const GRADE_REQUEST_EXAMPLE = {
       price: -110,
       stake: 110,
     },
+    {
+      legs: [
+        {
+          event_id: 'nba-bos-lal-202611220030',
+          market: 'prop',
+          stat: 'player_points',
+          player: 'Marcus Hale',
+          line: 25.5,
+          outcome: 'over',
+        },
+      ],
+      price: -115,
+      stake: 50,
+    },
   ],
 };
 
@@ -149,9 +232,9 @@ export const GradeRequestSchema = z
 const ResultSchema = z.enum(GRADE_RESULTS as [GradeResult, ...GradeResult[]]);
 
 export const GradeStatusSchema = z
-  .enum(['graded', 'pending', 'unknown_event', 'outcome_not_in_market'])
+  .enum(['graded', 'pending', 'not_graded', 'unknown_event', 'unknown_player', 'outcome_not_in_market'])
   .describe(
-    '`graded`: every leg settled. `pending`: a leg’s game is not final yet (the bet waits; a lost leg already loses a parlay, which is then graded). `unknown_event`: no such event. `outcome_not_in_market`: the outcome is not one of the market’s.',
+    '`graded`: every leg settled. `pending`: a leg’s game is not final yet (the bet waits; a lost leg already loses a parlay, which is then graded). `not_graded`: the source gives no result for a leg’s market (a prop without player figures, a period of a game scored only as a whole: The Odds API; docs/grading.md). `unknown_event`: no such event. `unknown_player`: no such player in the event’s props or box score. `outcome_not_in_market`: the outcome is not one of the market’s.',
   );
 
 export const GradedLegSchema = z.object({
@@ -205,6 +288,25 @@ const GRADE_RESPONSE_EXAMPLE = {
           status: 'graded',
           result: 'won',
           fair_closing_probability: 0.530184,
+        },
+      ],
+    },
+    {
+      index: 1,
+      status: 'graded',
+      result: 'won',
+      decimal_odds: 1.869565,
+      settled_decimal: 1.869565,
+      stake: 50,
+      payout: 93.47,
+      profit: 43.47,
+      clv_pct: -2.408,
+      legs: [
+        {
+          event_id: 'nba-bos-lal-202611220030',
+          status: 'graded',
+          result: 'won',
+          fair_closing_probability: 0.522,
         },
       ],
     },

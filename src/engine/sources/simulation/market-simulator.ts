@@ -345,7 +345,12 @@ export class MarketSimulator {
     for (let index = 0; index < this.events.length; index += 1) {
       let event = this.events[index]!;
       if (now >= event.endsAt) {
-        if (event.live) out.push(this.scores.finish(event, now));
+        if (event.live) {
+          const final = this.scores.finish(event, now);
+          // The box score of the players priced on, with the final (decision 261).
+          if (this.props && event.props) final.players = this.props.boxScore(event, event.props);
+          out.push(final);
+        }
         out.push({ kind: 'end', sourceEventId: event.sourceEventId });
         const fixture = this.nextCalendarFixture();
         if (!fixture) {

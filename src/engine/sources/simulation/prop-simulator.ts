@@ -1,4 +1,4 @@
-import type { LeagueKey } from '#domain/markets.ts';
+import type { LeagueKey, Period } from '#domain/markets.ts';
 import { normalizePlayerName, surnameOf } from '#domain/player-matching.ts';
 import { propOutcomes } from '#domain/props.ts';
 import { gaussian, seededRandom } from '#domain/random.ts';
@@ -33,6 +33,12 @@ import { hash32, teamRoster, type RosterPlayer } from './rosters.ts';
 // (on purpose: the only drops the simulator causes).
 //
 // Everything draws from the simulator's second seeded generator, so game lines are exactly what they were without props.
+//
+// Box scores (decision 261): the counters that move the live lines are the players' figures. At the final each player
+// priced on is played to the end and his figure of each stat is the sum of its counters' counts (at the period's end
+// for a period prop): drawn from the very process the prop's fair price is computed from (same mean and spread). A
+// player is a late scratch with chance DNP_SHARE (a hash of the seed, fixture and player, so no draw is taken from the
+// generator): priced before the game, his props are taken down at kick-off and he is listed as not having played.
 
 /** The fixture as the prop simulator reads it (the market simulator's event). */
 export interface PropFixture {
@@ -117,6 +123,8 @@ const OFFER_RANGE = [0.04, 0.96] as const;
 const RECENTRE_RANGE = [0.3, 0.7] as const;
 /** Chance an eligible stat also gets an alternate line in a fixture. */
 const ALTERNATE_SHARE = 0.6;
+/** Chance a player priced on does not play (a late scratch): his props are void (decision 261). */
+export const DNP_SHARE = 0.03;
 
 interface PlayerState {
   player: RosterPlayer;
@@ -131,6 +139,10 @@ interface PlayerState {
   sharedSurname: boolean;
   /** His props (a change of one of his counters takes down the ones that read it). */
   markets: PropMarket[];
+  /** The ends of his props' partial periods (game fractions), each with his counts there once it is passed. */
+  marks: { period: Period; endsAt: number; counts: Partial<Record<Counter, number>> | null }[];
+  /** A late scratch (decided at kick-off): he does not play. */
+  scratched: boolean;
 }
 
 /** A stat's main line and its alternate (which hangs a fixed distance from it). */
@@ -252,10 +264,14 @@ export class PropSimulator {
             }),
             at: 0,
             markets: [],
+            marks: [],
+            scratched: false,
             sharedSurname: (names.get(name) ?? 0) > 1 || (surnames.get(surnameOf(name)) ?? 0) > 1,
           };
           states.set(player.id, state);
         }
+        if (plan.period !== 'full' && !state.marks.some((mark) => mark.period === plan.period))
+          state.marks.push({ period: plan.period, endsAt: periodShare(plan.period).endsAt, counts: null });
         const models = plan.counters.map((counter) => counterModel(event.league, player, counter)!);
         const group: LineGroup = { line: null };
         const main = this.createMarket(event, markets.length, state, plan, models, group, 0);
@@ -349,15 +365,33 @@ export class PropSimulator {
    */
   private advance(event: PropFixture, state: PlayerState, f: number): Counter[] | null {
     if (f <= state.at) return null;
+    let moved: Counter[] | null = null;
+    // A partial period's end passed: his counts there are his figures of that period (the box score's).
+    for (const mark of state.marks) {
+      if (mark.counts !== null || mark.endsAt > f) continue;
+      if (mark.endsAt > state.at) moved = this.accumulate(event, state, mark.endsAt, moved);
+      mark.counts = { ...state.sofar };
+    }
+    return this.accumulate(event, state, f, moved);
+  }
+
+  /** The counters' compound-Poisson steps from where they are to `f`, adding each whose count moved to `moved`. */
+  private accumulate(
+    event: PropFixture,
+    state: PlayerState,
+    f: number,
+    moved: Counter[] | null,
+  ): Counter[] | null {
+    if (f <= state.at) return moved;
     const df = f - state.at;
     state.at = f;
-    let moved: Counter[] | null = null;
     for (const entry of state.counters) {
       const mean = entry.model.mean * this.scoringFactor(event, state.side, entry.model) * df;
       const before = state.sofar[entry.counter] ?? 0;
       const after = before + entry.chunk * this.poisson(mean / entry.chunk);
       state.sofar[entry.counter] = after;
-      if (Math.floor(after) !== Math.floor(before)) (moved ??= []).push(entry.counter);
+      if (Math.floor(after) !== Math.floor(before) && !moved?.includes(entry.counter))
+        (moved ??= []).push(entry.counter);
     }
     return moved;
   }
@@ -460,6 +494,7 @@ export class PropSimulator {
   initial(event: PropFixture, props: FixtureProps, now: number): PriceMessage[] {
     const out: PriceMessage[] = [];
     if (event.live) {
+      this.scratch(event, props, out);
       this.takeDownOffline(event, props, now, out);
       this.closePeriods(event, props, now, out);
     }
@@ -483,8 +518,62 @@ export class PropSimulator {
   /** At kick-off: each book takes down the props it does not offer in play, and re-quotes the rest within 1.5 s. */
   kickOff(event: PropFixture, props: FixtureProps, now: number): PriceMessage[] {
     const out: PriceMessage[] = [];
+    this.scratch(event, props, out);
     this.takeDownOffline(event, props, now, out);
     this.schedule(props, now, 1_500);
+    return out;
+  }
+
+  /**
+   * The late scratches, known at kick-off (DNP_SHARE of the players priced on, by a hash: no draw): every book takes
+   * his props down for good.
+   */
+  private scratch(event: PropFixture, props: FixtureProps, out: PriceMessage[]): void {
+    for (const market of props.markets) {
+      const player = market.player;
+      if (!player.scratched) {
+        const roll = hash32(`${this.seed}|${event.sourceEventId}|${player.player.id}|dnp`) / 2 ** 32;
+        if (roll >= DNP_SHARE) continue;
+        player.scratched = true;
+      }
+      market.closed = true;
+      market.nextDue = Infinity;
+      for (const book of market.books) {
+        this.takeDown(event, market, book, out);
+        book.offline = true;
+        book.nextQuoteAt = Infinity;
+      }
+    }
+  }
+
+  /**
+   * The final's box score of the players priced on (decision 261): each played to the end of the game, his figure of
+   * each stat he has a prop on (`full`, and the period of a period prop) the sum of its counters' counts (a
+   * double-double: 1 or 0); a scratch is null (he did not play).
+   */
+  boxScore(
+    event: PropFixture,
+    props: FixtureProps,
+  ): Record<string, Record<string, Record<string, number>> | null> {
+    const out: Record<string, Record<string, Record<string, number>> | null> = {};
+    for (const market of props.markets) {
+      const player = market.player;
+      const id = player.player.id;
+      if (player.scratched) {
+        out[id] = null;
+        continue;
+      }
+      this.advance(event, player, 1);
+      const line = (out[id] ??= {})!;
+      const { stat, period, counters } = market.plan;
+      const counts = period === 'full' ? player.sofar : player.marks.find((m) => m.period === period)?.counts;
+      if (!counts) continue;
+      const count = (counter: Counter) => Math.floor(counts[counter] ?? 0);
+      (line[period] ??= {})[stat] =
+        stat === 'player_double_double'
+          ? Number([count('pts'), count('reb'), count('ast')].filter((n) => n >= 10).length >= 2)
+          : counters.reduce((sum, counter) => sum + count(counter), 0);
+    }
     return out;
   }
 

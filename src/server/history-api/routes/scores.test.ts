@@ -15,6 +15,8 @@ let board: HandBoard;
 const keys = { starter: '', pro: '' };
 let finished: BoardEvent;
 let live: BoardEvent;
+/** Ended 100–96, scored only as a whole (`periodScores: false`, as The Odds API's finals). */
+let wholeOnly: BoardEvent;
 
 const get = (url: string, key = keys.pro) =>
   app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
@@ -34,6 +36,11 @@ beforeAll(async () => {
   keys.pro = await createKey(app, 'pro');
   finished = board.addEvent({ startsInMs: 60_000 });
   live = board.addEvent({ startsInMs: 60_000 });
+  wholeOnly = board.addEvent({ startsInMs: 60_000 });
+  board.roster(finished, [
+    { id: 'sc-hale', name: 'Marcus Hale', team: 'home' },
+    { id: 'sc-price', name: 'Devon Price', team: 'away' },
+  ]);
   for (const book of ['fanduel', 'draftkings']) {
     for (const [home, away] of [
       [-3.5, 3.5],
@@ -44,6 +51,18 @@ beforeAll(async () => {
     }
     board.price(finished, book, 'moneyline', 'home', -110);
     board.price(finished, book, 'moneyline', 'away', -110);
+    // Props at −110 both ways (fair 0.5): Hale's points 25.5 and first-quarter points 7.5, his double-double, Price's
+    // points 19.5 (he will not play).
+    const prop = (player: string, stat: string, outcome: string, point: number | null, period = 'full') =>
+      board.price(finished, book, 'prop', outcome, -110, { stat, player: { id: player }, point, period });
+    for (const outcome of ['over', 'under']) {
+      prop('sc-hale', 'player_points', outcome, 25.5);
+      prop('sc-hale', 'player_points', outcome, 7.5, 'q1');
+      prop('sc-price', 'player_points', outcome, 19.5);
+    }
+    for (const outcome of ['yes', 'no']) prop('sc-hale', 'player_double_double', outcome, null);
+    board.price(wholeOnly, book, 'moneyline', 'home', -110);
+    board.price(wholeOnly, book, 'moneyline', 'away', -110);
   }
   clock.advance(61_000);
   board.start(finished);
@@ -57,8 +76,15 @@ beforeAll(async () => {
     home: 103,
     away: 100,
     periods: { h1: { home: 50, away: 52 }, full: { home: 103, away: 100 } },
+    players: {
+      'sc-hale': { full: { player_points: 27, player_double_double: 0 }, q1: { player_points: 7 } },
+      'sc-price': null,
+    },
   });
+  board.start(wholeOnly);
+  score(wholeOnly, { status: 'final', home: 100, away: 96, periodScores: false });
   board.end(finished);
+  board.end(wholeOnly);
   await board.flush();
 });
 
@@ -74,6 +100,7 @@ describe('GET /v1/scores', () => {
     expect(scores.map((s) => [s.event_id, s.status, s.score])).toEqual([
       [live.id, 'live', { home: 10, away: 8 }],
       [finished.id, 'final', { home: 103, away: 100 }],
+      [wholeOnly.id, 'final', { home: 100, away: 96 }],
     ]);
     expect(scores[0]).toMatchObject({
       clock: 'Q1',
@@ -82,6 +109,23 @@ describe('GET /v1/scores', () => {
     });
     expect(scores[1]).toMatchObject({ clock: null, periods: { h1: { home: 50, away: 52 } } });
     expect(scores[1]!.completed_at).toBe(new Date(clock.now()).toISOString());
+    // The finals' box scores: the simulator-like source gives its players' figures, the whole-game one none.
+    expect(scores[1]!.players).toEqual([
+      {
+        player_id: 'sc-hale',
+        name: 'Marcus Hale',
+        team: 'home',
+        played: true,
+        periods: { full: { player_points: 27, player_double_double: 0 }, q1: { player_points: 7 } },
+      },
+      { player_id: 'sc-price', name: 'Devon Price', team: 'away', played: false, periods: {} },
+    ]);
+    expect(scores[2]).toMatchObject({
+      periods_reported: false,
+      periods: { full: { home: 100, away: 96 } },
+      players: null,
+    });
+    expect(scores[0]).toMatchObject({ periods_reported: true, players: null });
   });
 
   it('filters by status, event and league like the other routes', async () => {
@@ -89,7 +133,7 @@ describe('GET /v1/scores', () => {
       ((await get(`/v1/scores?${query}`)).json() as { scores: { event_id: string }[] }).scores.map(
         (s) => s.event_id,
       );
-    expect(await ids('status=final')).toEqual([finished.id]);
+    expect(await ids('status=final')).toEqual([finished.id, wholeOnly.id]);
     expect(await ids(`event_id=${encodeURIComponent(live.id)}`)).toEqual([live.id]);
     expect(await ids('league=nhl')).toEqual([]);
     expect((await get('/v1/scores?league=xfl')).statusCode).toBe(400);
@@ -170,6 +214,76 @@ describe('POST /v1/grade', () => {
     expect(results[3]).toMatchObject({ status: 'outcome_not_in_market', result: null });
   });
 
+  it('grades props from the box score: by name or id, a period, yes/no, void for a player who did not play', async () => {
+    const prop = (player: string, stat: string, outcome: string, line?: number, period?: string) =>
+      leg(finished, {
+        market: 'prop',
+        stat,
+        player,
+        outcome,
+        ...(line === undefined ? {} : { line }),
+        ...(period ? { period } : {}),
+      });
+    const answer = await post({
+      bets: [
+        { legs: [prop('marcus hale', 'player_points', 'over', 25.5)], price: -110, stake: 110 },
+        { legs: [prop('sc-hale', 'player_points', 'under', 7.5, 'q1')], price: -110, stake: 110 },
+        { legs: [prop('Marcus Hale', 'player_double_double', 'yes')], price: '+250', stake: 10 },
+        { legs: [prop('Devon Price', 'player_points', 'over', 19.5)], price: -110, stake: 11 },
+        {
+          legs: [
+            { ...prop('Devon Price', 'player_points', 'under', 19.5), price: -110 },
+            leg(finished, { market: 'spread', line: -3.5, outcome: 'away', price: -110 }),
+          ],
+          decimal_odds: 3.64,
+          stake: 10,
+        },
+        { legs: [prop('Nobody Here', 'player_points', 'over', 10.5)], price: -110, stake: 1 },
+      ],
+    });
+    expect(answer.statusCode).toBe(200);
+    const { results } = GradeResponseSchema.parse(answer.json());
+    // 27 points over 25.5: won, $110 at −110 pays $210; CLV against the fair 0.5 as for game lines.
+    expect(results[0]).toMatchObject({ status: 'graded', result: 'won', payout: 210, clv_pct: -4.545 });
+    expect(results[0]!.legs[0]!.fair_closing_probability).toBe(0.5);
+    // 7 first-quarter points under 7.5: won.
+    expect(results[1]).toMatchObject({ result: 'won', payout: 210 });
+    // No double-double: yes lost.
+    expect(results[2]).toMatchObject({ result: 'lost', payout: 0, profit: -10 });
+    // Price did not play: void, the stake back; in a parlay his leg drops out and the spread leg is paid alone.
+    expect(results[3]).toMatchObject({ result: 'void', payout: 11, profit: 0 });
+    expect(results[4]!.legs.map((l) => l.result)).toEqual(['void', 'won']);
+    expect(results[4]).toMatchObject({ result: 'won', settled_decimal: 1.909091, payout: 19.09 });
+    expect(results[5]).toMatchObject({ status: 'unknown_player', result: null });
+  });
+
+  it('leaves ungraded (not_graded) a period of a game its source scored only as a whole; a lost leg still loses', async () => {
+    const answer = await post({
+      bets: [
+        { legs: [leg(wholeOnly, { market: 'moneyline', outcome: 'home' })], price: -110, stake: 11 },
+        {
+          legs: [leg(wholeOnly, { market: 'moneyline', period: 'h1', outcome: 'home' })],
+          price: -110,
+          stake: 11,
+        },
+        {
+          legs: [
+            leg(wholeOnly, { market: 'moneyline', outcome: 'away', price: -110 }),
+            leg(wholeOnly, { market: 'total', period: 'q1', line: 50.5, outcome: 'over', price: -110 }),
+          ],
+          decimal_odds: 3.64,
+          stake: 10,
+        },
+      ],
+    });
+    const { results } = GradeResponseSchema.parse(answer.json());
+    expect(results[0]).toMatchObject({ status: 'graded', result: 'won', payout: 21 });
+    expect(results[1]).toMatchObject({ status: 'not_graded', result: null, payout: null });
+    expect(results[1]!.legs[0]).toMatchObject({ status: 'not_graded', result: null });
+    // A lost leg still loses the parlay.
+    expect(results[2]).toMatchObject({ status: 'graded', result: 'lost', payout: 0 });
+  });
+
   it('refuses bad input with a 400 problem naming the field, and a Starter key with 403', async () => {
     const bad = await post({
       bets: [{ legs: [leg(finished, { market: 'spread', outcome: 'home' })], price: -110, stake: 10 }],
@@ -188,6 +302,29 @@ describe('POST /v1/grade', () => {
       ],
     });
     expect(both.statusCode).toBe(400);
+    const noStat = await post({
+      bets: [
+        {
+          legs: [leg(finished, { market: 'prop', player: 'sc-hale', outcome: 'over', line: 25.5 })],
+          price: -110,
+          stake: 1,
+        },
+      ],
+    });
+    expect(noStat.statusCode).toBe(400);
+    expect(Object.keys(noStat.json().errors)).toEqual(['bets.0.legs.0.stat']);
+    const noLine = await post({
+      bets: [
+        {
+          legs: [
+            leg(finished, { market: 'prop', stat: 'player_points', player: 'sc-hale', outcome: 'over' }),
+          ],
+          price: -110,
+          stake: 1,
+        },
+      ],
+    });
+    expect(Object.keys(noLine.json().errors)).toEqual(['bets.0.legs.0.line']);
     const starter = await post(
       { bets: [{ legs: [leg(finished, { market: 'moneyline', outcome: 'home' })], price: -110, stake: 1 }] },
       keys.starter,

@@ -2,14 +2,18 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   betClvPct,
+  boxSettles,
   gradeGameMarket,
+  gradeProp,
   GradingInputError,
   settle,
   settleParlay,
+  type BoxScore,
   type GameResult,
   type GradeResult,
 } from '#domain/grading.ts';
-import type { OutcomeKey, Period } from '#domain/markets.ts';
+import type { GameMarketSpec, LeagueKey, OutcomeKey, Period } from '#domain/markets.ts';
+import { normalizePlayerName } from '#domain/player-matching.ts';
 import { americanToDecimal, roundTo, type AmericanOdds, type Cents } from '#domain/odds.ts';
 import { API_FEATURES } from '#domain/plans.ts';
 import { ProblemSchema } from '#domain/schemas/api/common.ts';
@@ -21,7 +25,7 @@ import {
   type GradeBet,
   type GradeResponse,
 } from '#domain/schemas/api/scores.ts';
-import type { GameScore } from '#engine/scores.ts';
+import { boxScoreOf } from '#engine/scores.ts';
 import type { HistoryEvent, HistorySeries } from '../../history/service.ts';
 import { requireFeature } from '../../odds-api/auth.ts';
 import {
@@ -32,6 +36,7 @@ import {
   READ_BUDGET_PROBLEM,
   ReadGuard,
 } from '../history-reads.ts';
+import { scoreDto } from '../views.ts';
 import { clvCost } from './clv.ts';
 import { COMMON_ERRORS, security, tags } from '../../odds-api/routes/common.ts';
 
@@ -39,24 +44,6 @@ import { COMMON_ERRORS, security, tags } from '../../odds-api/routes/common.ts';
 // games and finals of the last three days); grading reads the final from the odds history (the engine's scoreboard
 // while the history has not written it yet) and the closing lines from the history, as POST /v1/clv does. The rules
 // are src/domain/grading.ts, written out in docs/grading.md.
-
-const iso = (ms: number) => new Date(ms).toISOString();
-
-function scoreDto(score: GameScore) {
-  return {
-    event_id: score.eventId,
-    league: score.league,
-    home_team: score.home.name,
-    away_team: score.away.name,
-    commence_time: iso(score.startsAt),
-    status: score.status,
-    score: score.score,
-    periods: { ...score.periods, full: score.score },
-    clock: score.clock,
-    updated_at: iso(score.updatedAt),
-    completed_at: score.completedAt === null ? null : iso(score.completedAt),
-  };
-}
 
 type Leg = GradeBet['legs'][number];
 type Graded = GradeResponse['results'][number];
@@ -74,7 +61,7 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
         security,
         summary: 'Live scores and recent results (Pro, Elite, Enterprise)',
         description:
-          'Every game in play with its score, periods and clock, and every game finished in the last three days with its final, period by period, as bets settle on it (docs/grading.md). Filter by `league`, `status` (`live` or `final`) or `event_id`. Live games first, then finals, most recently changed first.',
+          'Every game in play with its score, periods and clock, and every game finished in the last three days with its final, period by period, as bets settle on it (docs/grading.md), and its box score where the source gives one (`players`: the figures of every player priced on, and who did not play). Filter by `league`, `status` (`live` or `final`) or `event_id`. Live games first, then finals, most recently changed first.',
         querystring: ScoresQuerySchema,
         response: {
           200: ScoresResponseSchema.describe(
@@ -103,11 +90,49 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
     },
   );
 
+  /** A final as grading reads it: its score, whether it scores periods, its box score (null: the source gave none). */
+  interface Final {
+    result: GameResult;
+    periodsReported: boolean;
+    box: BoxScore | null;
+  }
+
   /** The final of an event: the history's, else the engine's scoreboard's; null while not final. */
-  function finalOf(eventId: string, event: HistoryEvent | undefined): GameResult | null {
-    if (event?.finalScore) return { periods: event.finalScore };
+  function finalOf(eventId: string, event: HistoryEvent | undefined): Final | null {
+    if (event?.finalScore)
+      return {
+        result: { periods: event.finalScore },
+        periodsReported: event.periodsReported,
+        box: event.boxScore,
+      };
     const held = app.engine.scores.get(eventId);
-    return held?.status === 'final' ? { periods: { ...held.periods, full: held.score } } : null;
+    if (held?.status !== 'final') return null;
+    return {
+      result: { periods: { ...held.periods, full: held.score } },
+      periodsReported: held.periodScores,
+      box: held.players === null ? null : boxScoreOf(held.players),
+    };
+  }
+
+  /**
+   * A prop leg's player: by id, or by name however it is written (normalised), among the event's players priced in the
+   * history and listed in its box score; undefined when no one, or two players, answer to it.
+   */
+  function playerOf(
+    name: string,
+    eventId: string,
+    series: HistorySeries[],
+    event?: HistoryEvent,
+  ): string | undefined {
+    const known = new Map<string, string>();
+    for (const row of series)
+      if (row.eventId === eventId && row.player) known.set(row.player.id, row.player.name);
+    for (const player of app.engine.scores.get(eventId)?.players ?? []) known.set(player.id, player.name);
+    for (const id of Object.keys(event?.boxScore ?? {})) if (!known.has(id)) known.set(id, '');
+    if (known.has(name)) return name;
+    const wanted = normalizePlayerName(name);
+    const ids = [...known].filter(([, named]) => named !== '' && normalizePlayerName(named) === wanted);
+    return ids.length === 1 ? ids[0]![0] : undefined;
   }
 
   function gradeLeg(
@@ -123,13 +148,28 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
       fair_closing_probability: null as number | null,
       grade: null as GradeResult | null,
     };
-    if (!event && !app.engine.scores.get(leg.event_id) && !app.engine.store.event(leg.event_id)) return out;
+    const league = (event?.league ??
+      app.engine.scores.get(leg.event_id)?.league ??
+      app.engine.store.event(leg.event_id)?.league) as LeagueKey | undefined;
+    if (league === undefined) return out;
     const period = (leg.period ?? 'full') as Period;
-    const spec = { type: leg.market, period, point: leg.line ?? null };
+    const point = leg.line ?? null;
+    let playerId: string | undefined;
+    if (leg.market === 'prop') {
+      playerId = playerOf(leg.player!, leg.event_id, series, event);
+      if (playerId === undefined) {
+        out.status = 'unknown_player';
+        return out;
+      }
+    }
     if (event) {
-      const picked = chooseMarket(leg.event_id, leg.market, { line: spec.point ?? undefined, period });
+      const picked = chooseMarket(leg.event_id, leg.market, { line: point ?? undefined, period });
       const market = series.filter(
-        (row) => row.eventId === leg.event_id && row.marketType === leg.market && matchesChoice(row, picked),
+        (row) =>
+          row.eventId === leg.event_id &&
+          row.marketType === leg.market &&
+          matchesChoice(row, picked) &&
+          (playerId === undefined || (row.stat === leg.stat && row.player?.id === playerId)),
       );
       const first = market.find((row) => row.outcome === leg.outcome);
       const closing = first
@@ -147,8 +187,23 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
       out.status = 'pending';
       return out;
     }
+    const outcome = leg.outcome as OutcomeKey;
     try {
-      out.grade = gradeGameMarket(spec, leg.outcome as OutcomeKey, final);
+      if (playerId !== undefined) {
+        const stat = leg.stat!;
+        if (final.box === null || !boxSettles(final.box, playerId, period, stat)) {
+          out.status = 'not_graded';
+          return out;
+        }
+        out.grade = gradeProp(league, { type: 'prop', stat, period, playerId, point }, outcome, final.box);
+      } else {
+        if (!final.periodsReported && period !== 'full') {
+          out.status = 'not_graded';
+          return out;
+        }
+        const type = leg.market as GameMarketSpec['type'];
+        out.grade = gradeGameMarket({ type, period, point }, outcome, final.result);
+      }
     } catch (error) {
       if (!(error instanceof GradingInputError)) throw error;
       out.status = 'outcome_not_in_market';
@@ -184,14 +239,22 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
     const fair = legs.map((leg) => leg.fair_closing_probability);
     if (!bet.same_game && fair.every((p): p is number => p !== null))
       out.clv_pct = roundTo(betClvPct(decimal, fair), 3);
-    const bad = legs.find((leg) => leg.status === 'unknown_event' || leg.status === 'outcome_not_in_market');
+    const bad = legs.find(
+      (leg) =>
+        leg.status === 'unknown_event' ||
+        leg.status === 'unknown_player' ||
+        leg.status === 'outcome_not_in_market',
+    );
     if (bad) {
       out.status = bad.status;
       return out;
     }
     const lost = legs.some((leg) => leg.grade === 'lost');
-    if (!lost && legs.some((leg) => leg.status === 'pending')) {
-      out.status = 'pending';
+    const waiting = lost
+      ? undefined
+      : legs.find((leg) => leg.status === 'pending' || leg.status === 'not_graded');
+    if (waiting) {
+      out.status = legs.some((leg) => leg.status === 'pending') ? 'pending' : waiting.status;
       return out;
     }
     if (legs.length === 1) {
@@ -231,7 +294,7 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
         summary:
           'Grade bets: result, payout, profit and CLV (Pro, Elite, Enterprise; one request per started 10 bets)',
         description:
-          'Up to 100 bets, each a single (one leg) or a parlay (up to 12 legs; `same_game` for a same-game parlay). Each leg names a game line: `market`, `period` (default `full`), `line` (spreads: the home team’s line) and `outcome`. Each bet is graded by the rules of docs/grading.md (pushes, whole, half and quarter lines, periods, 1X2, parlays with pushed or void legs repriced) once every leg’s game is final, with its payout and profit (dollars, rounded down to the cent) and `clv_pct` against the fair closing probability (as POST /v1/clv, the server’s reference and devig). A bet whose game is not final is `pending`; a parlay with a lost leg is graded lost at once. Weighed like POST /v1/clv: one request per started 10 bets.',
+          'Up to 100 bets, each a single (one leg) or a parlay (up to 12 legs; `same_game` for a same-game parlay). Each leg names a game line (`market`, `period` (default `full`), `line` (spreads: the home team’s line) and `outcome`) or a player prop (`market: prop`, `stat`, `player` by id or name, `period`, `line` for over/under, `outcome`: `over`/`under` or `yes`/`no`). Each bet is graded by the rules of docs/grading.md (pushes, whole, half and quarter lines, periods, 1X2, props void for a player who did not play, parlays with pushed or void legs repriced) once every leg’s game is final, with its payout and profit (dollars, rounded down to the cent) and `clv_pct` against the fair closing probability (as POST /v1/clv, the server’s reference and devig). A bet whose game is not final is `pending`; one the source gives no result for is `not_graded` (a prop without player figures, or a period of a game scored only as a whole, as The Odds API’s); a parlay with a lost leg is graded lost at once. Weighed like POST /v1/clv: one request per started 10 bets.',
         body: GradeRequestSchema,
         response: {
           200: GradeResponseSchema.describe(

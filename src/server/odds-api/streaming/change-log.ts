@@ -17,14 +17,15 @@ export interface ChangeLogOptions {
   idleRetainMs: number;
 }
 
-export type EntryKind = 'price' | 'arb' | 'arb_removed' | 'ev' | 'ev_removed' | 'middle' | 'middle_removed';
+export type EntryKind =
+  'price' | 'arb' | 'arb_removed' | 'ev' | 'ev_removed' | 'middle' | 'middle_removed' | 'score';
 
 /** One change as its producer describes it (price-changes.ts, arb-changes.ts), before it has a seq. */
 export interface Change {
   kind: EntryKind;
   eventId: string;
   league: string | undefined;
-  /** The market's type and period (every kind; undefined only when an arb's market is no longer known). */
+  /** The market's type and period (every kind but `score`; undefined when an arb's market is no longer known). */
   marketType: string | undefined;
   period?: string | undefined;
   /** Props only (every kind): the stat, the player's id and normalised name (`normalizePlayerName`), for the filters. */

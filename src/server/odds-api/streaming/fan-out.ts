@@ -31,7 +31,7 @@ export interface StreamFilters {
   /** One period (`full`, `h1`, …), as /v1/odds' `period`. */
   period?: string | undefined;
   books?: ReadonlySet<string> | undefined;
-  /** Which changes (default: prices and arbs; positive EV and middles are asked for). */
+  /** Which changes (default: prices and arbs; positive EV, middles and scores are asked for). */
   kinds?: ReadonlySet<StreamKind> | undefined;
   /** Prices of this player's props only (as /v1/odds' `player`); game-line prices are left out. */
   player?: PlayerFilter | undefined;
@@ -85,7 +85,7 @@ export interface Tier {
 }
 
 /** What `types=` names: each covers its removals (`arb` also `arb_removed`, …). */
-export type StreamKind = 'price' | 'arb' | 'ev' | 'middle';
+export type StreamKind = 'price' | 'arb' | 'ev' | 'middle' | 'score';
 const DEFAULT_KINDS: ReadonlySet<StreamKind> = new Set(['price', 'arb']);
 
 /** The kind of change an entry is, as `types=` names it. */
@@ -102,6 +102,8 @@ export function kindOf(kind: Entry['kind']): StreamKind {
     case 'middle':
     case 'middle_removed':
       return 'middle';
+    case 'score':
+      return 'score';
   }
 }
 
@@ -111,7 +113,8 @@ const HEARTBEAT = Buffer.from(': heartbeat\n\n');
 /**
  * Whether the client's filters take the entry. Every filter applies to every kind (issue 56; docs/product.md §13): an
  * arb, a positive-EV price or a middle is of a market type, a period and (a prop) a stat and a player as a price is.
- * Books: a price's or an EV price's own book; every book of an arb or a middle.
+ * Books: a price's or an EV price's own book; every book of an arb or a middle. A score is a game's, of no market and
+ * no book: only `league` and `event` apply to it (decision 260).
  */
 export function matches(entry: Entry, filters: StreamFilters): boolean {
   const kind = kindOf(entry.kind);
@@ -119,6 +122,7 @@ export function matches(entry: Entry, filters: StreamFilters): boolean {
   if (kind === 'arb' && filters.arbsFromView === true && entry.fromView !== true) return false;
   if (filters.event !== undefined && entry.eventId !== filters.event) return false;
   if (filters.league !== undefined && entry.league !== filters.league) return false;
+  if (kind === 'score') return true;
   if (filters.markets && (entry.marketType === undefined || !filters.markets.has(entry.marketType)))
     return false;
   if (filters.period !== undefined && entry.period !== filters.period) return false;

@@ -2,7 +2,15 @@ import { arbKey } from '#domain/arb-feed.ts';
 import type { Period } from '#domain/markets.ts';
 import type { Arb } from '#domain/schemas/feed.ts';
 import type { FeedEngine } from '../../feed/plugin.ts';
-import { arbMarket, eventOdds, filterArbs, listEvents, matchesMarket, type OddsFilters } from '../views.ts';
+import {
+  arbMarket,
+  eventOdds,
+  filterArbs,
+  listEvents,
+  matchesMarket,
+  scoreDto,
+  type OddsFilters,
+} from '../views.ts';
 import type { Change, ChangeLog } from './change-log.ts';
 import { viewEntry } from './plan-arb-view.ts';
 import { evData, middleData } from './value-changes.ts';
@@ -365,6 +373,22 @@ export class Snapshots {
         }
         await pace();
         const text = JSON.stringify('books' in row ? middleData(row) : evData(row));
+        out.add(first ? text : `,${text}`);
+        first = false;
+      }
+      out.add(']');
+    }
+    // Scores when asked for (`types=score`, decision 260): every live game and recent final as it stood at the tier's
+    // horizon (the scoreboard keeps each game's earlier states for longer than any delay), by league and event only.
+    if (kinds?.has('score')) {
+      out.add(',"scores":[');
+      first = true;
+      const scores = at === undefined ? this.engine.scores.list() : this.engine.scores.listAt(at);
+      for (const score of scores) {
+        if (filters.league !== undefined && score.league !== filters.league) continue;
+        if (filters.event !== undefined && score.eventId !== filters.event) continue;
+        await pace();
+        const text = JSON.stringify(scoreDto(score));
         out.add(first ? text : `,${text}`);
         first = false;
       }

@@ -15,6 +15,7 @@ import {
 } from './fan-out.ts';
 import { PlanArbView, viewEntry } from './plan-arb-view.ts';
 import { priceChange } from './price-changes.ts';
+import { scoreDto } from '../views.ts';
 import { StreamsByKey, type StreamRecheck } from './revocation.ts';
 import { Snapshots, type SnapshotOptions } from './snapshots.ts';
 import { valueChanges } from './value-changes.ts';
@@ -140,6 +141,20 @@ export class StreamHub {
       this.engine.onValues((changes) => {
         if (this.idle()) return;
         for (const change of valueChanges(changes)) this.append(change);
+      }),
+    );
+    // Live scores and finals (`types=score`; decision 260): one entry per score the engine's scoreboard accepts.
+    this.unsubscribe.push(
+      this.engine.scores.subscribe((score) => {
+        if (this.idle()) return;
+        this.append({
+          kind: 'score',
+          eventId: score.eventId,
+          league: score.league,
+          marketType: undefined,
+          books: [],
+          data: scoreDto(score),
+        });
       }),
     );
     this.loop.start();
@@ -345,13 +360,14 @@ export class StreamHub {
 
   /**
    * The delay a stream is served at: its plan's, except that a stream of positive EV and middles alone is never staler
-   * than the free pages' (decision 211).
+   * than the free pages' (decision 211), and a stream of scores alone is real time, as GET /v1/scores (decision 260).
    */
   private delayFor(key: ApiKeyRecord, filters: StreamFilters): number {
     const plan = delayMs(key.plan);
     const kinds = filters.kinds;
-    const valuesOnly = kinds !== undefined && !kinds.has('price') && !kinds.has('arb');
-    return valuesOnly ? Math.min(plan, this.options.valuesDelayMaxMs) : plan;
+    if (kinds === undefined || kinds.has('price') || kinds.has('arb')) return plan;
+    if (!kinds.has('ev') && !kinds.has('middle')) return 0;
+    return Math.min(plan, this.options.valuesDelayMaxMs);
   }
 
   disconnect(client: StreamClient): void {

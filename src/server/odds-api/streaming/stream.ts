@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { BookKeySchema, LeagueKeySchema, PeriodSchema, ProblemSchema } from '#domain/schemas/api/common.ts';
 import { STREAM_EXAMPLE } from '#domain/schemas/api/examples.ts';
 import { HttpProblem } from '../../http/problem.ts';
-import { STREAM_QUERY_PARAM, WINDOW_MS } from '../auth.ts';
+import { API_FEATURES } from '#domain/plans.ts';
+import { requireFeature, STREAM_QUERY_PARAM, WINDOW_MS } from '../auth.ts';
 import { lineWindow } from '../quota.ts';
 import { API_TAG, COMMON_ERRORS, csv } from '../routes/common.ts';
 import { marketsParam, playerParam, statParam } from '../routes/odds.ts';
@@ -46,10 +47,10 @@ const StreamQuery = z.object({
     .describe(
       'Prices and positive-EV prices at these books; arbs and middles whose every side is at one of them.',
     ),
-  types: csv(z.enum(['price', 'arb', 'ev', 'middle']))
+  types: csv(z.enum(['price', 'arb', 'ev', 'middle', 'score']))
     .optional()
     .describe(
-      'Which changes to send (default `price,arb`). `ev` adds positive-EV prices (`ev`, `ev_removed`), `middle` middles (`middle`, `middle_removed`), and their lists to the snapshot, where the server keeps them (`STREAM_VALUES`).',
+      'Which changes to send (default `price,arb`). `ev` adds positive-EV prices (`ev`, `ev_removed`), `middle` middles (`middle`, `middle_removed`), and their lists to the snapshot, where the server keeps them (`STREAM_VALUES`). `score` adds live scores and finals (`score`, and `scores` in the snapshot; Pro, Elite and Enterprise).',
     ),
   initial: z
     .enum(['true', 'false'])
@@ -58,7 +59,7 @@ const StreamQuery = z.object({
     .describe('Send a `snapshot` event first on a fresh connection (default true).'),
 });
 
-const STREAM_DESCRIPTION = `Server-sent events. Event types: \`snapshot\` (the current state for your filters, sent first and whenever a \`Last-Event-ID\` is too old to replay), \`price\` (one book's price changed; its \`market\` has the fields of a /v1/odds market without \`main\` and \`outcomes\`, so a player prop's carries \`stat\` and \`player\`), \`arb\` (an arb appeared or changed), \`arb_removed\`, with \`types=ev\`: \`ev\` (a price with positive EV appeared or its odds, fair or EV changed: \`{key, ev}\`, \`ev\` as a /v1/ev price without \`age_seconds\`) and \`ev_removed\` (\`{key, event_id}\`: no longer positive, stale or gone), with \`types=middle\`: \`middle\` and \`middle_removed\` (the same for /v1/middles pairs), and \`close\` (the server is ending the stream: its \`reason\` is \`revoked\`, \`expired\` or \`suspended\` for the key, \`plan-changed\` when the key's plan changed (reconnect to continue on the new plan), or \`shutdown\`). The filters (\`league\`, \`event\`, \`markets\`, \`period\`, \`player\`, \`stat\`, \`books\`) apply to every event type, the snapshot's lists included. Every event has an \`id\`; reconnect with \`Last-Event-ID\` (EventSource does it for you) to get exactly what you missed. A \`:\` comment arrives at least every 15 s. Delayed plans receive each price change once it is as old as their delay; their arbs are those of /v1/arbs: an arb at or below the public page's edge cap (near-arbs included) comes in real time, one above it as it was the plan's delay ago, in the snapshot and in \`arb\` events alike, and a delayed plan's stream of arbs resumes after a \`Last-Event-ID\` with a snapshot. A stream of \`ev\` and \`middle\` alone is never staler than the public finder pages. A snapshot may be up to a second old: the changes since then follow it. A key may open a limited number of streams per minute (30 by default; \`429 stream-opens\` beyond), so keep a stream open rather than reopening it. \`HEAD\` answers the stream's headers without opening one.`;
+const STREAM_DESCRIPTION = `Server-sent events. Event types: \`snapshot\` (the current state for your filters, sent first and whenever a \`Last-Event-ID\` is too old to replay), \`price\` (one book's price changed; its \`market\` has the fields of a /v1/odds market without \`main\` and \`outcomes\`, so a player prop's carries \`stat\` and \`player\`), \`arb\` (an arb appeared or changed), \`arb_removed\`, with \`types=ev\`: \`ev\` (a price with positive EV appeared or its odds, fair or EV changed: \`{key, ev}\`, \`ev\` as a /v1/ev price without \`age_seconds\`) and \`ev_removed\` (\`{key, event_id}\`: no longer positive, stale or gone), with \`types=middle\`: \`middle\` and \`middle_removed\` (the same for /v1/middles pairs), with \`types=score\` (Pro, Elite, Enterprise; \`403 plan-feature\` otherwise): \`score\` (a game's score changed, or it is final: a /v1/scores \`GameScore\`, a final with its players' figures where the source gives them; the snapshot carries \`scores\`, every live game and recent final), and \`close\` (the server is ending the stream: its \`reason\` is \`revoked\`, \`expired\` or \`suspended\` for the key, \`plan-changed\` when the key's plan changed (reconnect to continue on the new plan), or \`shutdown\`). The filters (\`league\`, \`event\`, \`markets\`, \`period\`, \`player\`, \`stat\`, \`books\`) apply to every event type, the snapshot's lists included, except that a score, being a game's, is filtered by \`league\` and \`event\` only. Every event has an \`id\`; reconnect with \`Last-Event-ID\` (EventSource does it for you) to get exactly what you missed. A \`:\` comment arrives at least every 15 s. Delayed plans receive each price change once it is as old as their delay; their arbs are those of /v1/arbs: an arb at or below the public page's edge cap (near-arbs included) comes in real time, one above it as it was the plan's delay ago, in the snapshot and in \`arb\` events alike, and a delayed plan's stream of arbs resumes after a \`Last-Event-ID\` with a snapshot. A stream of \`ev\` and \`middle\` alone is never staler than the public finder pages; a stream of \`score\` alone is real time on every plan (as /v1/scores), and scores mixed with prices come at the stream's delay. Scores resume after a \`Last-Event-ID\` like every other event. A snapshot may be up to a second old: the changes since then follow it. A key may open a limited number of streams per minute (30 by default; \`429 stream-opens\` beyond), so keep a stream open rather than reopening it. \`HEAD\` answers the stream's headers without opening one.`;
 
 /** Creates the hub, starts it with the app and stops it (ending every stream) before the server closes. */
 export function createStreamHub(
@@ -115,10 +116,13 @@ export async function streamRoutes(app: FastifyInstance, { hub }: { hub: StreamH
         response: {
           200: {
             description:
-              'A `text/event-stream` that stays open: `snapshot` first, then `price`, `arb`, `arb_removed` and `close` events, each with an `id`.',
+              'A `text/event-stream` that stays open: `snapshot` first, then `price`, `arb`, `arb_removed` (and, as `types` asks, `ev`, `ev_removed`, `middle`, `middle_removed`, `score`) and `close` events, each with an `id`.',
             content: { 'text/event-stream': { schema: z.string().meta({ examples: [STREAM_EXAMPLE] }) } },
           },
           ...COMMON_ERRORS,
+          403: ProblemSchema.describe(
+            '`types=score` on a plan without scores (`plan-feature`); `plans` names the plans that include it.',
+          ),
           429: ProblemSchema.describe(
             "Over the plan's concurrent streams (`stream-limit`), the stream opens per minute of a key (`stream-opens`), or the plan's requests per minute (`rate-limited`); see Retry-After.",
           ),
@@ -145,6 +149,8 @@ export async function streamRoutes(app: FastifyInstance, { hub }: { hub: StreamH
         );
       };
       refuseOverCap();
+      // Scores are a gated feature, on the stream as on GET /v1/scores (decision 260).
+      if (request.query.types?.includes('score')) requireFeature(request, API_FEATURES.scoresAndGrading);
       // HEAD (which Fastify routes here) answers the headers a stream would have, and opens nothing (decision 088).
       if (request.method === 'HEAD') return reply.code(200).headers(streamHeaders).send('');
       // Each open may cost a snapshot: a key opens at most STREAM_OPENS_PER_MINUTE streams a minute (decision 087).
