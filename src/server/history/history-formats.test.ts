@@ -12,7 +12,9 @@ import type { SqlRunner } from './sql-client.ts';
 // read (the service's reads and the API's movement, lines, CLV/OLV, historical boards and the public teaser) must
 // give the same answer, while blocks are partly written and partly still open, and once all are written.
 
-const clock = virtualClock(Date.UTC(2026, 10, 23, 9));
+// Starts late in a UTC day: the replay (about two hours) crosses midnight, so reads look across day partitions (a
+// block never crosses a day; the reads look at an instant's day first, decision 277).
+const clock = virtualClock(Date.UTC(2026, 10, 23, 23, 20));
 let rows: FastifyInstance;
 let blocks: FastifyInstance;
 const keys = new Map<FastifyInstance, string>();

@@ -7,6 +7,7 @@ import {
   firstChangeFrom,
   lastTicksBefore,
   ticksBetween,
+  usText,
   type StoredTick,
 } from './price-blocks.ts';
 import type { HistoryRecorder } from './recorder.ts';
@@ -215,6 +216,12 @@ function playerOf(id: string | null, name: string | null, team: string | null): 
 
 /** A unix-ms parameter as an exact timestamptz. */
 const AT = (n: number) => `(timestamptz 'epoch' + $${n}::int8 * interval '1 millisecond')`;
+/**
+ * A timestamptz parameter (given as `usText`) for the statements on price_ticks: known when the statement is planned,
+ * so the planner leaves out the day partitions it rules out (decision 277).
+ */
+const TZ = (n: number) => `$${n}::timestamptz`;
+const msText = (ms: number) => usText(ms * 1000);
 
 const time = (value: string | null): number | null => (value === null ? null : Number(value));
 const json = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
@@ -305,11 +312,16 @@ export class HistoryService {
     return this.writer.openBlocks !== null || this.blocksStored;
   }
 
-  /** Rows format: looks whether price_blocks holds a row (at start, and with each maintenance). */
+  /**
+   * Rows format: looks whether price_blocks holds a row; blocks format: whether price_ticks still does (rows written
+   * before the switch). At start, and with each maintenance.
+   */
   async lookForBlocks(): Promise<void> {
-    if (this.writer.openBlocks) return;
-    const [row] = await this.db.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM price_blocks) AS any`);
-    this.blocksStored = row?.any === true;
+    const open = this.writer.openBlocks;
+    const table = open ? 'price_ticks' : 'price_blocks';
+    const [row] = await this.db.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${table}) AS any`);
+    if (open) open.rowsStored = row?.any === true;
+    else this.blocksStored = row?.any === true;
   }
 
   /** Hands what the recorder holds to the writer and waits until it is written (tests; shutdown). */
@@ -473,7 +485,7 @@ export class HistoryService {
       );
       return new Map([...found].map(([id, tick]) => [id, storedTick(tick)]));
     }
-    const bound = at === undefined ? '' : `AND p.at < ${AT(2)}`;
+    const bound = at === undefined ? '' : `AND p.at < ${TZ(2)}`;
     const [row] = await this.db.query<{ rows: TickTuple[] | string }>(
       `SELECT coalesce(json_agg(json_build_array(s.id, t.at_us, t.american, t.decimal, t.state)), '[]') AS rows
        FROM unnest($1::int4[]) AS s(id)
@@ -481,7 +493,7 @@ export class HistoryService {
          SELECT (extract(epoch from p.at) * 1000000)::int8 AS at_us, p.american, p.decimal, p.state FROM price_ticks p
          WHERE p.series_id = s.id ${bound} ORDER BY p.at DESC LIMIT 1
        ) AS t`,
-      at === undefined ? [[...seriesIds]] : [[...seriesIds], at + 1],
+      at === undefined ? [[...seriesIds]] : [[...seriesIds], msText(at + 1)],
     );
     const ticks = new Map<number, SeriesTick>();
     for (const [seriesId, atUs, american, decimal, state] of json(row!.rows))
@@ -496,10 +508,10 @@ export class HistoryService {
     const rows = await this.db.query<{ at: string | null }>(
       `SELECT ${MS('min(t.at)', 'at')} FROM unnest($1::int4[]) AS s(id)
        CROSS JOIN LATERAL (
-         SELECT p.at FROM price_ticks p WHERE p.series_id = s.id AND p.at >= ${AT(2)}
+         SELECT p.at FROM price_ticks p WHERE p.series_id = s.id AND p.at >= ${TZ(2)}
          ORDER BY p.at LIMIT 1
        ) AS t`,
-      [[...seriesIds], at + 1],
+      [[...seriesIds], msText(at + 1)],
     );
     return time(rows[0]?.at ?? null);
   }
@@ -537,15 +549,23 @@ export class HistoryService {
          (SELECT book FROM last) AS book,
          (SELECT floor(extract(epoch from max(t.at)) * 1000)::int8::text FROM s
             CROSS JOIN LATERAL (
-              SELECT p.at FROM price_ticks p WHERE p.series_id = s.id AND p.at < ${AT(2)}
+              SELECT p.at FROM price_ticks p WHERE p.series_id = s.id AND p.at < ${TZ(2)}
               ORDER BY p.at DESC LIMIT 1
             ) AS t) AS previous,
          (SELECT (extract(epoch from min(t.at)) * 1000)::int8::text FROM s
             CROSS JOIN LATERAL (
-              SELECT p.at FROM price_ticks p WHERE p.series_id = s.id AND p.at >= ${AT(3)}
+              SELECT p.at FROM price_ticks p WHERE p.series_id = s.id AND p.at >= ${TZ(3)}
               ORDER BY p.at LIMIT 1
             ) AS t) AS next`,
-      [eventId, at, at + 1, after?.marketKey ?? '', after?.outcome ?? '', after?.book ?? '', limit],
+      [
+        eventId,
+        msText(at),
+        msText(at + 1),
+        after?.marketKey ?? '',
+        after?.outcome ?? '',
+        after?.book ?? '',
+        limit,
+      ],
     );
     return {
       previous: time(row?.previous ?? null),
@@ -585,11 +605,18 @@ export class HistoryService {
     const rows = await this.db.query<TickRowSql>(
       `SELECT p.series_id, ${US('p.at', 'at_us')}, p.american, p.decimal, p.state FROM price_ticks p
        WHERE p.series_id = ANY($1::int4[])
-         AND p.at >= ${AT(2)} AND p.at < ${AT(3)}
-         AND (p.series_id, p.at) > ($4::int4, timestamptz 'epoch' + $5::int8 * interval '1 microsecond')
+         AND p.at >= ${TZ(2)} AND p.at < ${TZ(3)}
+         AND (p.series_id, p.at) > ($4::int4, ${TZ(5)})
        ORDER BY p.series_id, p.at
        LIMIT $6`,
-      [[...seriesIds], options.from, options.to + 1, after.seriesId, after.atUs, options.limit],
+      [
+        [...seriesIds],
+        msText(options.from),
+        msText(options.to + 1),
+        after.seriesId,
+        usText(after.atUs),
+        options.limit,
+      ],
     );
     return rows.map(toTick);
   }

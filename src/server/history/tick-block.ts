@@ -163,6 +163,30 @@ export function decodeTicks(data: Uint8Array, firstUs: number): TickColumns {
   return out;
 }
 
+/**
+ * Only the times of a block's ticks (unix µs, in order): what the walk of the historical board needs. Skips the prices
+ * (no decimal odds derived), so it costs a fraction of `decodeTicks`.
+ */
+export function decodeTimes(data: Uint8Array, firstUs: number): number[] {
+  const reader = new Reader(data);
+  const version = reader.byte();
+  if (version !== BLOCK_VERSION) throw new RangeError(`price block version ${version} not known`);
+  const count = reader.varint();
+  const out: number[] = [];
+  let ms = msOf(firstUs);
+  for (let index = 0; index < count; index += 1) {
+    const tag = reader.byte();
+    ms += reader.zigzag();
+    const rank = tag & HAS_RANK ? reader.varint() : 0;
+    const amMode = (tag >> 2) & 0x03;
+    if (amMode === AM_DELTA) reader.varint();
+    else if (amMode === AM_FLOAT) reader.skip(8);
+    if (((tag >> 4) & 0x03) === DE_FLOAT) reader.skip(8);
+    out.push(ms * 1000 + rank);
+  }
+  return out;
+}
+
 const msOf = (us: number): number => Math.floor(us / 1000);
 
 class Reader {
@@ -193,6 +217,11 @@ class Reader {
   zigzag(): number {
     const value = this.varint();
     return value % 2 === 0 ? value / 2 : -(value + 1) / 2;
+  }
+
+  skip(bytes: number): void {
+    if (this.offset + bytes > this.data.length) throw new RangeError('price block: truncated');
+    this.offset += bytes;
   }
 
   float64(): number {
