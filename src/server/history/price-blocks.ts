@@ -368,35 +368,40 @@ interface AroundRow {
   prev_rows?: string | null;
   prev_blocks?: string | null;
   any_prev?: boolean;
-  prev_earlier?: number[] | string;
 }
 
 /** Times as exact µs text. */
 const US_TEXT = (expression: string) => `(extract(epoch from ${expression}) * 1000000)::int8::text`;
+const TUPLE = (alias: string) =>
+  `json_build_array(id, (extract(epoch from ${alias}_first) * 1000000)::int8, encode(${alias}_data, 'base64'))`;
 
 /**
- * Over the series of the CTE `s` (column `id`), in one pass: the earliest change at or after the instant $next, and
- * (with `prev`) the latest strictly before the instant $prev (timestamptz parameters; $day and $dayEnd: the UTC day of
- * $prev, or of $next without it). Per series one probe of the day's partition (its last block starting before $next)
- * and, only when that block ends before $next, one more (its first block starting after): a CTE `a`, and the columns
- * of AroundRow:
+ * Over the series of the CTE `s` (column `id`), in one pass: the earliest change at or after the instant `next`, and
+ * (with `prev`) the latest strictly before the instant `prev` (timestamptz parameters; `day` and `dayEnd`: the UTC day
+ * of `prev`, or of `next` without it). Per series one probe of the day's partition (its last block starting before
+ * `next`, `b`); only when that block ends before `next`, one more (its first block starting after, `n`); only when it
+ * starts at or after `prev` (a change in the instant's own millisecond, as when a client steps from change to change),
+ * one more (the block before it, `o`). A CTE `a`, and the columns of AroundRow:
  * - `ids`: the series (for the open blocks and the days around, looked at apart);
  * - `rows`, `prev_rows`: the legacy rows' (price_ticks) nearest changes, while any may be stored (`rows`);
- * - `blocks`: the earliest first change of the day's blocks starting at or after $next; `any_next`: whether the day
- *   holds a change at or after $next (else the days after are looked at, `laterChange`);
- * - `prev_blocks`: the latest last change of the day's blocks ending before $prev; `any_prev`: whether the day holds a
- *   change before $prev (else the days before are looked at, `earlierChange`);
- * - `straddling`: the day's blocks ending at or after $prev (or $next), to decode: they hold changes on both sides;
- * - `prev_earlier`: the series whose last block before $next starts at or after $prev (within the millisecond):
- *   their last change before $prev is in an earlier block, looked up apart (`lastTicksBefore`).
+ * - `blocks`: the earliest first change of the day's blocks starting at or after `next`; `any_next`: whether the day
+ *   holds a change at or after `next` (else the days after are looked at, `laterChange`);
+ * - `prev_blocks`: the latest last change of the day's blocks ending before `prev`; `any_prev`: whether the day holds a
+ *   change before `prev` (else the days before are looked at, `earlierChange`);
+ * - `straddling`: the day's blocks ending at or after `prev` (or `next`), to decode: they hold changes on both sides.
  */
 function aroundSql(options: { next: string; prev?: string; day: string; dayEnd: string; rows: boolean }): {
   cte: string;
   columns: string;
 } {
   const { next, prev, day, dayEnd } = options;
+  // The block holding the series' last change before `prev`: `b`, or when `b` starts at or after it, `o`.
+  const before = prev ?? next;
   const cte = `a AS MATERIALIZED (
-    SELECT x.id, b.first_at, b.last_at, b.data, n.first_at AS next_first FROM s AS x
+    SELECT x.id, b.first_at AS b_first, b.last_at AS b_last, b.data AS b_data, n.first_at AS next_first,
+      o.first_at AS o_first, o.last_at AS o_last, o.data AS o_data,
+      CASE WHEN b.first_at < ${before} THEN b.last_at ELSE o.last_at END AS p_last
+    FROM s AS x
     LEFT JOIN LATERAL (
       SELECT p.first_at, p.last_at, p.data FROM price_blocks p
       WHERE p.series_id = x.id AND p.first_at >= ${day} AND p.first_at < ${next}
@@ -405,13 +410,19 @@ function aroundSql(options: { next: string; prev?: string; day: string; dayEnd: 
       SELECT p.first_at FROM price_blocks p
       WHERE p.series_id = x.id AND p.first_at >= ${next} AND p.first_at < ${dayEnd}
         AND (b.last_at IS NULL OR b.last_at < ${next})
-      ORDER BY p.first_at LIMIT 1) AS n ON true)`;
+      ORDER BY p.first_at LIMIT 1) AS n ON true
+    LEFT JOIN LATERAL (
+      SELECT p.first_at, p.last_at, p.data FROM price_blocks p
+      WHERE p.series_id = x.id AND p.first_at >= ${day} AND p.first_at < ${before}
+        AND b.first_at >= ${before}
+      ORDER BY p.first_at DESC LIMIT 1) AS o ON true)`;
   const columns = [
     `(SELECT coalesce(json_agg(id), '[]') FROM s) AS ids`,
     `(SELECT ${US_TEXT('min(next_first)')} FROM a) AS blocks`,
-    `EXISTS (SELECT 1 FROM a WHERE last_at >= ${next} OR next_first IS NOT NULL) AS any_next`,
-    `(SELECT coalesce(json_agg(json_build_array(id, (extract(epoch from first_at) * 1000000)::int8,
-       encode(data, 'base64'))), '[]') FROM a WHERE last_at >= ${prev ?? next}) AS straddling`,
+    `EXISTS (SELECT 1 FROM a WHERE b_last >= ${next} OR next_first IS NOT NULL) AS any_next`,
+    `(SELECT coalesce(json_agg(t), '[]') FROM (
+       SELECT ${TUPLE('b')} AS t FROM a WHERE b_last >= ${before}
+       UNION ALL SELECT ${TUPLE('o')} FROM a WHERE o_last >= ${before}) AS d) AS straddling`,
   ];
   if (options.rows) {
     columns.push(`(SELECT ${US_TEXT('min(t.at)')} FROM s AS x CROSS JOIN LATERAL (
@@ -419,9 +430,8 @@ function aroundSql(options: { next: string; prev?: string; day: string; dayEnd: 
   }
   if (prev !== undefined) {
     columns.push(
-      `(SELECT ${US_TEXT('max(last_at)')} FROM a WHERE last_at < ${prev}) AS prev_blocks`,
-      `EXISTS (SELECT 1 FROM a WHERE first_at < ${prev}) AS any_prev`,
-      `(SELECT coalesce(json_agg(id), '[]') FROM a WHERE first_at >= ${prev}) AS prev_earlier`,
+      `(SELECT ${US_TEXT('max(p_last)')} FROM a WHERE p_last < ${prev}) AS prev_blocks`,
+      `EXISTS (SELECT 1 FROM a WHERE p_last IS NOT NULL) AS any_prev`,
     );
     if (options.rows) {
       columns.push(`(SELECT ${US_TEXT('max(t.at)')} FROM s AS x CROSS JOIN LATERAL (
@@ -456,7 +466,7 @@ async function earlierChange(db: SqlRunner, ids: readonly number[], dayUs: numbe
 
 /**
  * AROUND_SQL's answer with the blocks it left to decode (their times only), the open blocks, and what the day did not
- * answer (the days before or after, the series of `prev_earlier`): the earliest change at or after `nextUs` and the
+ * answer (the days before or after): the earliest change at or after `nextUs` and the
  * latest strictly before `prevUs` (when given). `dayUs`: the start of the day AROUND_SQL looked at.
  */
 async function around(
@@ -500,12 +510,6 @@ async function around(
   if (prevUs !== null && !row.any_prev && ids.length > 0) {
     const earlier = await earlierChange(db, ids, dayUs);
     if (earlier !== null && earlier > last) last = earlier;
-  }
-  const earlier = row.prev_earlier === undefined ? [] : json(row.prev_earlier);
-  if (prevUs !== null && earlier.length > 0) {
-    for (const tick of (await lastTicksBefore(db, open, earlier, prevUs)).values()) {
-      if (tick.atUs > last) last = tick.atUs;
-    }
   }
   return { previous: last === -Infinity ? null : last, next: first === Infinity ? null : first };
 }
