@@ -30,7 +30,8 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://db.example/sharpline' }).HISTORY_FORMAT).toBe('rows');
     expect(loadConfig({ HISTORY_FORMAT: 'rows' }).HISTORY_FORMAT).toBe('rows');
     expect(
-      loadConfig({ DATABASE_URL: 'postgres://db.example/sharpline', HISTORY_FORMAT: 'blocks' }).HISTORY_FORMAT,
+      loadConfig({ DATABASE_URL: 'postgres://db.example/sharpline', HISTORY_FORMAT: 'blocks' })
+        .HISTORY_FORMAT,
     ).toBe('blocks');
     expect(() => loadConfig({ HISTORY_FORMAT: 'columns' })).toThrow(/HISTORY_FORMAT: must be rows or blocks/);
   });
