@@ -191,6 +191,21 @@ async function answers(app: FastifyInstance, fed: Fed): Promise<unknown[]> {
     });
     out.push({ status: teaser.statusCode, body: teaser.json() });
   }
+  const eventIds = fed.events.map((event) => event.id);
+  for (const at of fed.instants) {
+    const together = await app.history.changesAroundEvents(eventIds, at);
+    // What the walk over each event says, gathered: the latest previous and the earliest next.
+    const apart = await Promise.all(
+      eventIds.map((id) => app.history.changesAround(id, at, undefined, 1_000)),
+    );
+    const previous = apart.map((one) => one.previous).filter((value) => value !== null);
+    const next = apart.map((one) => one.next).filter((value) => value !== null);
+    expect(together).toEqual({
+      previous: previous.length > 0 ? Math.max(...previous) : null,
+      next: next.length > 0 ? Math.min(...next) : null,
+    });
+    out.push(together);
+  }
   for (const league of leagues) {
     for (const at of fed.instants.filter((_, index) => index % 4 === 0)) {
       out.push(await api(app, `/v1/historical/odds?league=${league}&at=${new Date(at).toISOString()}`));

@@ -596,6 +596,27 @@ export async function changesAroundPage(
 }
 
 /**
+ * Over every series of the events: the latest change strictly before `atUs` and the earliest at or after `nextUs`
+ * (unix µs), in one statement (`changesAroundPage` for whole events: the board's walk over many small events at once).
+ */
+export async function changesAroundEvents(
+  db: SqlRunner,
+  open: OpenBlocks | null,
+  eventIds: readonly string[],
+  atUs: number,
+  nextUs: number,
+): Promise<{ previous: number | null; next: number | null }> {
+  const day = dayOf(atUs);
+  const sql = aroundSql({ prev: US(2), next: US(3), day: US(4), dayEnd: US(5), rows: rowsOf(open) });
+  const [row] = await db.query<AroundRow>(
+    `WITH s AS MATERIALIZED (SELECT id FROM history_series WHERE event_id = ANY($1::text[])), ${sql.cte}
+     SELECT ${sql.columns}`,
+    [[...eventIds], usText(atUs), usText(nextUs), usText(day), usText(day + DAY_US)],
+  );
+  return around(db, open, row!, day, nextUs, atUs);
+}
+
+/**
  * The changes of the series in [fromUs, toUs) (unix µs), ordered by series then time, after the cursor (series id,
  * µs), at most `limit`: from the rows, the stored and the open blocks.
  */

@@ -3,6 +3,7 @@ import type { Period, Team } from '#domain/markets.ts';
 import { normalizePlayerName } from '#domain/player-matching.ts';
 import type { Tick } from '#domain/history.ts';
 import {
+  changesAroundEvents,
   changesAroundPage,
   firstChangeFrom,
   lastTicksBefore,
@@ -576,6 +577,57 @@ export class HistoryService {
           ? null
           : { marketKey: row.market_key, outcome: row.outcome!, book: row.book! },
     };
+  }
+
+  /** How many series each of the events has (events without any are left out): the board's walk groups them. */
+  async seriesCounts(eventIds: readonly string[]): Promise<Map<string, number>> {
+    if (eventIds.length === 0) return new Map();
+    const rows = await this.db.query<{ event_id: string; n: number }>(
+      `SELECT event_id, count(*)::int AS n FROM history_series WHERE event_id = ANY($1::text[]) GROUP BY event_id`,
+      [[...eventIds]],
+    );
+    return new Map(rows.map((row) => [row.event_id, row.n]));
+  }
+
+  /**
+   * Over every series of the events: the last change strictly before `at` (unix ms) and the first strictly after it,
+   * or null, in one statement: `changesAround` for whole events, so that the board's walk over a league of small
+   * events takes a statement per group of them rather than one per event (decision 277).
+   */
+  async changesAroundEvents(
+    eventIds: readonly string[],
+    at: number,
+  ): Promise<{ previous: number | null; next: number | null }> {
+    if (eventIds.length === 0) return { previous: null, next: null };
+    if (this.readsBlocks()) {
+      const around = await changesAroundEvents(
+        this.db,
+        this.writer.openBlocks,
+        eventIds,
+        at * 1000,
+        (at + 1) * 1000,
+      );
+      return {
+        previous: around.previous === null ? null : Math.floor(around.previous / 1000),
+        next: around.next === null ? null : roundedMs(around.next),
+      };
+    }
+    const [row] = await this.db.query<{ previous: string | null; next: string | null }>(
+      `WITH s AS MATERIALIZED (SELECT id FROM history_series WHERE event_id = ANY($1::text[]))
+       SELECT
+         (SELECT floor(extract(epoch from max(t.at)) * 1000)::int8::text FROM s
+            CROSS JOIN LATERAL (
+              SELECT p.at FROM price_ticks p WHERE p.series_id = s.id AND p.at < ${TZ(2)}
+              ORDER BY p.at DESC LIMIT 1
+            ) AS t) AS previous,
+         (SELECT (extract(epoch from min(t.at)) * 1000)::int8::text FROM s
+            CROSS JOIN LATERAL (
+              SELECT p.at FROM price_ticks p WHERE p.series_id = s.id AND p.at >= ${TZ(3)}
+              ORDER BY p.at LIMIT 1
+            ) AS t) AS next`,
+      [[...eventIds], msText(at), msText(at + 1)],
+    );
+    return { previous: time(row?.previous ?? null), next: time(row?.next ?? null) };
   }
 
   /**
