@@ -1,6 +1,6 @@
 import type { TickStateCode } from './recorder.ts';
 import type { SqlRunner } from './sql-client.ts';
-import { decodeTicks, decodeTimes, encodeTicks, type TickColumns } from './tick-block.ts';
+import { decodeLastBefore, decodeTicks, decodeTimes, encodeTicks, type TickColumns } from './tick-block.ts';
 
 // The odds history in blocks (issue 59, decision 240): a series' changes gathered in memory over a window (the open
 // block), then written as one price_blocks row of delta-encoded columns (tick-block.ts). This module holds the open
@@ -335,13 +335,16 @@ export async function lastTicksBefore(
   for (;;) {
     const next = new Map<number, number>();
     for (const tuple of tuples) {
-      let hit = false;
-      for (const tick of ticksOf(tuple)) {
-        if (fits(tick)) {
-          keep(found, tick, later);
-          hit = true;
-        }
-      }
+      // The block's latest tick before the series' bound: the only one of it that can be kept.
+      const [seriesId, firstUs, data] = tuple;
+      const tick = decodeLastBefore(
+        Buffer.from(data, 'base64'),
+        Number(firstUs),
+        boundOf.get(seriesId)!,
+        openOnly,
+      );
+      const hit = tick !== null;
+      if (tick) keep(found, { seriesId, ...tick }, later);
       // Only an open change counts and this block has none: the block before it, unless a change already found (in
       // the rows or open blocks) is later than this whole block.
       const held = found.get(tuple[0]);

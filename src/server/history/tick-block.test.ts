@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { TickStateCode } from './recorder.ts';
-import { decodeTicks, decodeTimes, derivedDecimal, encodeTicks, type TickColumns } from './tick-block.ts';
+import {
+  decodeLastBefore,
+  decodeTicks,
+  decodeTimes,
+  derivedDecimal,
+  encodeTicks,
+  type TickColumns,
+} from './tick-block.ts';
 
 // The price block codec (decision 240): whatever a series' ticks hold, decoding gives back exactly the ticks encoded
 // (same times to the microsecond, the same doubles, the same states, in order), and the usual change is small.
@@ -80,6 +87,25 @@ describe('price block codec', () => {
         expectSame(decodeTicks(block, ticks.atUs[0] ?? 0), ticks);
         // The times alone (the historical board's walk) are the same times.
         expect(decodeTimes(block, ticks.atUs[0] ?? 0)).toEqual(ticks.atUs);
+        // The last tick before an instant (the board's prices) is the one the full decoding gives.
+        const bound = raw[Math.floor(raw.length / 2)]?.atUs ?? 0;
+        for (const openOnly of [false, true]) {
+          let expected: number | null = null;
+          ticks.atUs.forEach((us, index) => {
+            if (us < bound && (!openOnly || ticks.state[index] === 0)) {
+              if (expected === null || us > ticks.atUs[expected]!) expected = index;
+            }
+          });
+          const last = decodeLastBefore(block, ticks.atUs[0] ?? 0, bound, openOnly);
+          if (expected === null) expect(last).toBeNull();
+          else {
+            const index: number = expected;
+            expect(last?.atUs).toBe(ticks.atUs[index]);
+            expect(last?.state).toBe(ticks.state[index]);
+            expect(Object.is(last?.american, ticks.american[index])).toBe(true);
+            expect(Object.is(last?.decimal, ticks.decimal[index])).toBe(true);
+          }
+        }
       }),
       { numRuns: 500 },
     );
