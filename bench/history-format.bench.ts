@@ -2,9 +2,9 @@
 // clock of its own) recorded by a real app's history, stored as rows (HISTORY_FORMAT=rows, one price_ticks row per
 // change) or as series blocks (HISTORY_FORMAT=blocks), on PGlite and on PostgreSQL. For each: the bytes the history
 // takes on disk per change written (heap and indexes of every price_ticks and price_blocks partition ÷ changes
-// written), the time the writer took (its drains, the engine's own work left out), and the median latency of a narrow
-// historical read (`/v1/historical/odds`, one league, market and book, `limit=1`) and of a full league board (every
-// page) at instants across the replay.
+// written), the time the writer took (its drains, the engine's own work left out), and the median latency (wall, and
+// this process's CPU) of a narrow historical read (`/v1/historical/odds`, one league, market and book, `limit=1`) and
+// of a full league board (every page) at instants across the replay, the formats' reads alternating instant by instant.
 //   BENCH_FORMATS=rows,blocks  BENCH_FORMAT_EVENTS=100  BENCH_FORMAT_MINUTES=5  BENCH_FORMAT_READS=15
 //   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test; `none` skips PostgreSQL)
 // Writes bench/results/history-format.json.
@@ -29,7 +29,8 @@ const median = (values: number[]) => {
   return sorted.length === 0 ? null : Number(sorted[Math.floor(sorted.length / 2)]!.toFixed(1));
 };
 
-async function run(database: 'pglite' | 'postgres', format: string) {
+/** One format's app with the replay written: its write figures, and a timed read of the board. */
+async function written(database: 'pglite' | 'postgres', format: string) {
   const schema = `bench_format_${process.pid}_${format}`;
   const env: Record<string, string> = { HISTORY_FORMAT: format };
   if (database === 'postgres')
@@ -38,6 +39,10 @@ async function run(database: 'pglite' | 'postgres', format: string) {
   const app: FastifyInstance = await buildTestApp({ now: clock.now, config: trialTestConfig(env) });
   await app.ready();
   app.engine.stop();
+  const close = async () => {
+    await app.close();
+    if (database === 'postgres') await dropSchema(BENCH_DATABASE_URL, schema);
+  };
   try {
     const sim = new MarketSimulator({ seed: 7, startMs: T0, events: EVENTS, stepMs: 250, props: false });
     for (const message of sim.initial()) app.engine.ingest(message);
@@ -70,45 +75,60 @@ async function run(database: 'pglite' | 'postgres', format: string) {
     await app.analyzeDatabase();
 
     const key = await createKey(app, 'enterprise');
+    /** A read's wall time and this process's CPU time (PGlite runs in it; PostgreSQL's own CPU is not counted). */
     const get = async (url: string) => {
       const started = performance.now();
+      const cpu = process.cpuUsage();
       const response = await app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
+      const used = process.cpuUsage(cpu);
       if (response.statusCode !== 200)
         throw new Error(`${url}: ${response.statusCode} ${response.body.slice(0, 200)}`);
-      return { ms: performance.now() - started, body: response.json() as { next_cursor?: string | null } };
+      return {
+        ms: performance.now() - started,
+        cpuMs: (used.user + used.system) / 1000,
+        body: response.json() as { next_cursor?: string | null },
+      };
     };
     const league = app.engine.store.events()[0]!.league;
-    const narrow: number[] = [];
-    const board: number[] = [];
-    for (let read = 0; read < READS; read += 1) {
-      const at = new Date(T0 + ((read + 1) / (READS + 1)) * MINUTES * 60_000).toISOString();
-      narrow.push(
-        (await get(`/v1/historical/odds?league=${league}&at=${at}&markets=spread&bookmakers=fanduel&limit=1`))
-          .ms,
+    const narrow = { ms: [] as number[], cpuMs: [] as number[] };
+    const board = { ms: [] as number[], cpuMs: [] as number[] };
+    /** The narrow read and the full board at the replay's `read`-th instant. */
+    const read = async (index: number) => {
+      const at = new Date(T0 + ((index + 1) / (READS + 1)) * MINUTES * 60_000).toISOString();
+      const one = await get(
+        `/v1/historical/odds?league=${league}&at=${at}&markets=spread&books=fanduel&limit=1`,
       );
+      narrow.ms.push(one.ms);
+      narrow.cpuMs.push(one.cpuMs);
       let total = 0;
+      let cpu = 0;
       let cursor: string | null | undefined;
       do {
         const page = await get(
           `/v1/historical/odds?league=${league}&at=${at}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
         );
         total += page.ms;
+        cpu += page.cpuMs;
         cursor = page.body.next_cursor;
       } while (cursor);
-      board.push(total);
-    }
-    return {
+      board.ms.push(total);
+      board.cpuMs.push(cpu);
+    };
+    const figures = () => ({
       changesWritten: written,
       storedBytes: bytes,
       bytesPerChange: written ? Number((bytes / written).toFixed(1)) : null,
       writeSeconds: Number((writeMs / 1000).toFixed(2)),
       writeMicrosecondsPerChange: written ? Number(((writeMs * 1000) / written).toFixed(2)) : null,
-      narrowReadMedianMs: median(narrow),
-      fullBoardMedianMs: median(board),
-    };
-  } finally {
-    await app.close();
-    if (database === 'postgres') await dropSchema(BENCH_DATABASE_URL, schema);
+      narrowReadMedianMs: median(narrow.ms),
+      narrowReadMedianCpuMs: median(narrow.cpuMs),
+      fullBoardMedianMs: median(board.ms),
+      fullBoardMedianCpuMs: median(board.cpuMs),
+    });
+    return { read, figures, close };
+  } catch (error) {
+    await close();
+    throw error;
   }
 }
 
@@ -121,10 +141,17 @@ const results: Record<string, unknown> = {
 const databases: ('pglite' | 'postgres')[] = ['pglite'];
 if (await postgresReachable()) databases.push('postgres');
 for (const database of databases) {
-  for (const format of FORMATS) {
-    const figures = await run(database, format);
-    results[`${database}/${format}`] = figures;
-    console.log(database, format, JSON.stringify(figures));
+  const apps = [];
+  for (const format of FORMATS) apps.push({ format, ...(await written(database, format)) });
+  try {
+    // The formats' reads alternate, instant by instant, so that both meet the same load on a shared machine.
+    for (let index = 0; index < READS; index += 1) for (const app of apps) await app.read(index);
+    for (const app of apps) {
+      results[`${database}/${app.format}`] = app.figures();
+      console.log(database, app.format, JSON.stringify(app.figures()));
+    }
+  } finally {
+    for (const app of apps) await app.close();
   }
 }
 results.loadAverageAfter = os.loadavg().map((value) => Number(value.toFixed(2)));

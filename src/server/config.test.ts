@@ -25,6 +25,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ HISTORY_MAX_GB: '0' })).toThrow(/HISTORY_MAX_GB/);
   });
 
+  it('HISTORY_FORMAT is blocks on the embedded database and rows on PostgreSQL when unset; a value set is kept on either', () => {
+    expect(loadConfig({}).HISTORY_FORMAT).toBe('blocks');
+    expect(loadConfig({ DATABASE_URL: 'postgres://db.example/sharpline' }).HISTORY_FORMAT).toBe('rows');
+    expect(loadConfig({ HISTORY_FORMAT: 'rows' }).HISTORY_FORMAT).toBe('rows');
+    expect(
+      loadConfig({ DATABASE_URL: 'postgres://db.example/sharpline', HISTORY_FORMAT: 'blocks' })
+        .HISTORY_FORMAT,
+    ).toBe('blocks');
+    expect(() => loadConfig({ HISTORY_FORMAT: 'columns' })).toThrow(/HISTORY_FORMAT: must be rows or blocks/);
+  });
+
   it.each([
     ['PORT', 'eighty'],
     ['PORT', '70000'],

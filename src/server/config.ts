@@ -272,11 +272,11 @@ export const ConfigSchema = z.object({
    * Odds history: how price changes are stored (decision 240). `rows`: one price_ticks row per change (~89-260 bytes
    * a change). `blocks`: a series' changes over up to a minute as one price_blocks row of delta-encoded columns (~15-
    * 22 bytes a change, far fewer inserts). Reads answer alike either way and read both tables: a switch keeps what was
-   * written before it readable.
+   * written before it readable. Unset: `blocks` on the embedded database, `rows` on PostgreSQL (decision 277).
    */
   HISTORY_FORMAT: z.preprocess(
     emptyToUndefined,
-    z.enum(['rows', 'blocks'], { message: 'must be rows or blocks' }).default('rows'),
+    z.enum(['rows', 'blocks'], { message: 'must be rows or blocks' }).optional(),
   ),
   /** Odds history: how often gathered changes are handed to the writer (ms). */
   HISTORY_FLUSH_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).max(60_000).default(250)),
@@ -409,8 +409,16 @@ export const ConfigSchema = z.object({
 export const HISTORY_MAX_GB_EMBEDDED = 2;
 export const HISTORY_MAX_GB_POSTGRES = 20;
 
-export type Config = Omit<z.infer<typeof ConfigSchema>, 'HISTORY_MAX_GB'> & {
+/**
+ * HISTORY_FORMAT when unset (decision 277): blocks on the embedded database (one process, ROLE=all: a block gathers a
+ * minute of a series' changes), rows on PostgreSQL (a cluster's ingest leader writes a block a batch, decision 240).
+ */
+export const HISTORY_FORMAT_EMBEDDED = 'blocks';
+export const HISTORY_FORMAT_POSTGRES = 'rows';
+
+export type Config = Omit<z.infer<typeof ConfigSchema>, 'HISTORY_MAX_GB' | 'HISTORY_FORMAT'> & {
   HISTORY_MAX_GB: number;
+  HISTORY_FORMAT: 'rows' | 'blocks';
   dataDir: string;
   buildDir: string;
   secretsDir: string;
@@ -463,6 +471,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     HISTORY_MAX_GB:
       parsed.data.HISTORY_MAX_GB ??
       (parsed.data.DATABASE_URL ? HISTORY_MAX_GB_POSTGRES : HISTORY_MAX_GB_EMBEDDED),
+    HISTORY_FORMAT:
+      parsed.data.HISTORY_FORMAT ??
+      (parsed.data.DATABASE_URL ? HISTORY_FORMAT_POSTGRES : HISTORY_FORMAT_EMBEDDED),
     dataDir,
     buildDir: path.resolve(parsed.data.BUILD_DIR),
     secretsDir,

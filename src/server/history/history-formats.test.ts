@@ -12,7 +12,9 @@ import type { SqlRunner } from './sql-client.ts';
 // read (the service's reads and the API's movement, lines, CLV/OLV, historical boards and the public teaser) must
 // give the same answer, while blocks are partly written and partly still open, and once all are written.
 
-const clock = virtualClock(Date.UTC(2026, 10, 23, 9));
+// Starts late in a UTC day: the replay (about two hours) crosses midnight, so reads look across day partitions (a
+// block never crosses a day; the reads look at an instant's day first, decision 277).
+const clock = virtualClock(Date.UTC(2026, 10, 23, 23, 20));
 let rows: FastifyInstance;
 let blocks: FastifyInstance;
 const keys = new Map<FastifyInstance, string>();
@@ -188,6 +190,21 @@ async function answers(app: FastifyInstance, fed: Fed): Promise<unknown[]> {
       url: `/tools/history.json?event=${id}&sides=${sides.join(',')}`,
     });
     out.push({ status: teaser.statusCode, body: teaser.json() });
+  }
+  const eventIds = fed.events.map((event) => event.id);
+  for (const at of fed.instants) {
+    const together = await app.history.changesAroundEvents(eventIds, at);
+    // What the walk over each event says, gathered: the latest previous and the earliest next.
+    const apart = await Promise.all(
+      eventIds.map((id) => app.history.changesAround(id, at, undefined, 1_000)),
+    );
+    const previous = apart.map((one) => one.previous).filter((value) => value !== null);
+    const next = apart.map((one) => one.next).filter((value) => value !== null);
+    expect(together).toEqual({
+      previous: previous.length > 0 ? Math.max(...previous) : null,
+      next: next.length > 0 ? Math.min(...next) : null,
+    });
+    out.push(together);
   }
   for (const league of leagues) {
     for (const at of fed.instants.filter((_, index) => index % 4 === 0)) {

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
+import { trialTestConfig } from '#tests/support/server/trials.ts';
 import { HandBoard, ticksByOutcome } from '#tests/support/server/history.ts';
 import { SPORTSBOOK_KEYS } from '#domain/sportsbooks.ts';
 import type { SqlClient, SqlRunner } from './sql-client.ts';
@@ -24,7 +25,8 @@ async function readiness() {
 }
 
 beforeAll(async () => {
-  app = await buildTestApp({ now: clock.now });
+  // Rows: the refusals come from constraints on price_ticks (the blocks format refuses what a block cannot hold).
+  app = await buildTestApp({ now: clock.now, config: trialTestConfig({ HISTORY_FORMAT: 'rows' }) });
   await app.ready();
   board = new HandBoard(app, clock, 'rr');
 });

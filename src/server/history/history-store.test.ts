@@ -561,7 +561,12 @@ describe('the write queue when full (HISTORY_QUEUE_MAX_CHANGES)', () => {
   async function smallQueue(prefix: string) {
     const clock = virtualClock(Date.UTC(2026, 10, 22, 21));
     const app = await buildTestApp({
-      config: trialTestConfig({ HISTORY_QUEUE_MAX_CHANGES: '1000', HISTORY_FLUSH_MS: '60000' }),
+      // Rows: the hold stops a batch at its INSERT INTO price_ticks (the queue is the same for both formats).
+      config: trialTestConfig({
+        HISTORY_QUEUE_MAX_CHANGES: '1000',
+        HISTORY_FLUSH_MS: '60000',
+        HISTORY_FORMAT: 'rows',
+      }),
       now: clock.now,
     });
     onTestFinished(() => app.close());

@@ -3,10 +3,12 @@ import type { Period, Team } from '#domain/markets.ts';
 import { normalizePlayerName } from '#domain/player-matching.ts';
 import type { Tick } from '#domain/history.ts';
 import {
+  changesAroundEvents,
   changesAroundPage,
   firstChangeFrom,
   lastTicksBefore,
   ticksBetween,
+  usText,
   type StoredTick,
 } from './price-blocks.ts';
 import type { HistoryRecorder } from './recorder.ts';
@@ -224,6 +226,12 @@ function playerOf(id: string | null, name: string | null, team: string | null): 
 
 /** A unix-ms parameter as an exact timestamptz. */
 const AT = (n: number) => `(timestamptz 'epoch' + $${n}::int8 * interval '1 millisecond')`;
+/**
+ * A timestamptz parameter (given as `usText`) for the statements on price_ticks: known when the statement is planned,
+ * so the planner leaves out the day partitions it rules out (decision 277).
+ */
+const TZ = (n: number) => `$${n}::timestamptz`;
+const msText = (ms: number) => usText(ms * 1000);
 
 const time = (value: string | null): number | null => (value === null ? null : Number(value));
 const json = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
@@ -316,11 +324,16 @@ export class HistoryService {
     return this.writer.openBlocks !== null || this.blocksStored;
   }
 
-  /** Rows format: looks whether price_blocks holds a row (at start, and with each maintenance). */
+  /**
+   * Rows format: looks whether price_blocks holds a row; blocks format: whether price_ticks still does (rows written
+   * before the switch). At start, and with each maintenance.
+   */
   async lookForBlocks(): Promise<void> {
-    if (this.writer.openBlocks) return;
-    const [row] = await this.db.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM price_blocks) AS any`);
-    this.blocksStored = row?.any === true;
+    const open = this.writer.openBlocks;
+    const table = open ? 'price_ticks' : 'price_blocks';
+    const [row] = await this.db.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${table}) AS any`);
+    if (open) open.rowsStored = row?.any === true;
+    else this.blocksStored = row?.any === true;
   }
 
   /** Hands what the recorder holds to the writer and waits until it is written (tests; shutdown). */
@@ -484,7 +497,7 @@ export class HistoryService {
       );
       return new Map([...found].map(([id, tick]) => [id, storedTick(tick)]));
     }
-    const bound = at === undefined ? '' : `AND p.at < ${AT(2)}`;
+    const bound = at === undefined ? '' : `AND p.at < ${TZ(2)}`;
     const [row] = await this.db.query<{ rows: TickTuple[] | string }>(
       `SELECT coalesce(json_agg(json_build_array(s.id, t.at_us, t.american, t.decimal, t.state)), '[]') AS rows
        FROM unnest($1::int4[]) AS s(id)
@@ -492,7 +505,7 @@ export class HistoryService {
          SELECT (extract(epoch from p.at) * 1000000)::int8 AS at_us, p.american, p.decimal, p.state FROM price_ticks p
          WHERE p.series_id = s.id ${bound} ORDER BY p.at DESC LIMIT 1
        ) AS t`,
-      at === undefined ? [[...seriesIds]] : [[...seriesIds], at + 1],
+      at === undefined ? [[...seriesIds]] : [[...seriesIds], msText(at + 1)],
     );
     const ticks = new Map<number, SeriesTick>();
     for (const [seriesId, atUs, american, decimal, state] of json(row!.rows))
@@ -507,10 +520,10 @@ export class HistoryService {
     const rows = await this.db.query<{ at: string | null }>(
       `SELECT ${MS('min(t.at)', 'at')} FROM unnest($1::int4[]) AS s(id)
        CROSS JOIN LATERAL (
-         SELECT p.at FROM price_ticks p WHERE p.series_id = s.id AND p.at >= ${AT(2)}
+         SELECT p.at FROM price_ticks p WHERE p.series_id = s.id AND p.at >= ${TZ(2)}
          ORDER BY p.at LIMIT 1
        ) AS t`,
-      [[...seriesIds], at + 1],
+      [[...seriesIds], msText(at + 1)],
     );
     return time(rows[0]?.at ?? null);
   }
@@ -548,15 +561,23 @@ export class HistoryService {
          (SELECT book FROM last) AS book,
          (SELECT floor(extract(epoch from max(t.at)) * 1000)::int8::text FROM s
             CROSS JOIN LATERAL (
-              SELECT p.at FROM price_ticks p WHERE p.series_id = s.id AND p.at < ${AT(2)}
+              SELECT p.at FROM price_ticks p WHERE p.series_id = s.id AND p.at < ${TZ(2)}
               ORDER BY p.at DESC LIMIT 1
             ) AS t) AS previous,
          (SELECT (extract(epoch from min(t.at)) * 1000)::int8::text FROM s
             CROSS JOIN LATERAL (
-              SELECT p.at FROM price_ticks p WHERE p.series_id = s.id AND p.at >= ${AT(3)}
+              SELECT p.at FROM price_ticks p WHERE p.series_id = s.id AND p.at >= ${TZ(3)}
               ORDER BY p.at LIMIT 1
             ) AS t) AS next`,
-      [eventId, at, at + 1, after?.marketKey ?? '', after?.outcome ?? '', after?.book ?? '', limit],
+      [
+        eventId,
+        msText(at),
+        msText(at + 1),
+        after?.marketKey ?? '',
+        after?.outcome ?? '',
+        after?.book ?? '',
+        limit,
+      ],
     );
     return {
       previous: time(row?.previous ?? null),
@@ -567,6 +588,57 @@ export class HistoryService {
           ? null
           : { marketKey: row.market_key, outcome: row.outcome!, book: row.book! },
     };
+  }
+
+  /** How many series each of the events has (events without any are left out): the board's walk groups them. */
+  async seriesCounts(eventIds: readonly string[]): Promise<Map<string, number>> {
+    if (eventIds.length === 0) return new Map();
+    const rows = await this.db.query<{ event_id: string; n: number }>(
+      `SELECT event_id, count(*)::int AS n FROM history_series WHERE event_id = ANY($1::text[]) GROUP BY event_id`,
+      [[...eventIds]],
+    );
+    return new Map(rows.map((row) => [row.event_id, row.n]));
+  }
+
+  /**
+   * Over every series of the events: the last change strictly before `at` (unix ms) and the first strictly after it,
+   * or null, in one statement: `changesAround` for whole events, so that the board's walk over a league of small
+   * events takes a statement per group of them rather than one per event (decision 277).
+   */
+  async changesAroundEvents(
+    eventIds: readonly string[],
+    at: number,
+  ): Promise<{ previous: number | null; next: number | null }> {
+    if (eventIds.length === 0) return { previous: null, next: null };
+    if (this.readsBlocks()) {
+      const around = await changesAroundEvents(
+        this.db,
+        this.writer.openBlocks,
+        eventIds,
+        at * 1000,
+        (at + 1) * 1000,
+      );
+      return {
+        previous: around.previous === null ? null : Math.floor(around.previous / 1000),
+        next: around.next === null ? null : roundedMs(around.next),
+      };
+    }
+    const [row] = await this.db.query<{ previous: string | null; next: string | null }>(
+      `WITH s AS MATERIALIZED (SELECT id FROM history_series WHERE event_id = ANY($1::text[]))
+       SELECT
+         (SELECT floor(extract(epoch from max(t.at)) * 1000)::int8::text FROM s
+            CROSS JOIN LATERAL (
+              SELECT p.at FROM price_ticks p WHERE p.series_id = s.id AND p.at < ${TZ(2)}
+              ORDER BY p.at DESC LIMIT 1
+            ) AS t) AS previous,
+         (SELECT (extract(epoch from min(t.at)) * 1000)::int8::text FROM s
+            CROSS JOIN LATERAL (
+              SELECT p.at FROM price_ticks p WHERE p.series_id = s.id AND p.at >= ${TZ(3)}
+              ORDER BY p.at LIMIT 1
+            ) AS t) AS next`,
+      [[...eventIds], msText(at), msText(at + 1)],
+    );
+    return { previous: time(row?.previous ?? null), next: time(row?.next ?? null) };
   }
 
   /**
@@ -596,11 +668,18 @@ export class HistoryService {
     const rows = await this.db.query<TickRowSql>(
       `SELECT p.series_id, ${US('p.at', 'at_us')}, p.american, p.decimal, p.state FROM price_ticks p
        WHERE p.series_id = ANY($1::int4[])
-         AND p.at >= ${AT(2)} AND p.at < ${AT(3)}
-         AND (p.series_id, p.at) > ($4::int4, timestamptz 'epoch' + $5::int8 * interval '1 microsecond')
+         AND p.at >= ${TZ(2)} AND p.at < ${TZ(3)}
+         AND (p.series_id, p.at) > ($4::int4, ${TZ(5)})
        ORDER BY p.series_id, p.at
        LIMIT $6`,
-      [[...seriesIds], options.from, options.to + 1, after.seriesId, after.atUs, options.limit],
+      [
+        [...seriesIds],
+        msText(options.from),
+        msText(options.to + 1),
+        after.seriesId,
+        usText(after.atUs),
+        options.limit,
+      ],
     );
     return rows.map(toTick);
   }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
 import { HandBoard } from '#tests/support/server/history.ts';
+import { trialTestConfig } from '#tests/support/server/trials.ts';
 import { STORED_BYTES_MAX_AGE_MS } from './plugin.ts';
 
 // /readyz's `storedBytes` (issue 59): measured again once older than STORED_BYTES_MAX_AGE_MS when /readyz is read,
@@ -23,7 +24,8 @@ async function history(): Promise<HistoryDetails> {
 }
 
 beforeAll(async () => {
-  app = await buildTestApp({ now: clock.now });
+  // Rows: each batch's ticks are on disk once written (blocks wait in memory up to a minute, decision 240).
+  app = await buildTestApp({ now: clock.now, config: trialTestConfig({ HISTORY_FORMAT: 'rows' }) });
   await app.ready();
   board = new HandBoard(app, clock, 'sz');
 });

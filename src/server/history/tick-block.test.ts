@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { TickStateCode } from './recorder.ts';
-import { decodeTicks, derivedDecimal, encodeTicks, type TickColumns } from './tick-block.ts';
+import {
+  decodeLastBefore,
+  decodeTicks,
+  decodeTimes,
+  derivedDecimal,
+  encodeTicks,
+  type TickColumns,
+} from './tick-block.ts';
 
 // The price block codec (decision 240): whatever a series' ticks hold, decoding gives back exactly the ticks encoded
 // (same times to the microsecond, the same doubles, the same states, in order), and the usual change is small.
@@ -66,6 +73,7 @@ describe('price block codec', () => {
         const ticks = usual(steps);
         const block = encodeTicks(ticks);
         expectSame(decodeTicks(block, ticks.atUs[0] ?? 0), ticks);
+        expect(decodeTimes(block, ticks.atUs[0] ?? 0)).toEqual(ticks.atUs);
       }),
       { numRuns: 500 },
     );
@@ -77,6 +85,27 @@ describe('price block codec', () => {
         const ticks = columns(raw);
         const block = encodeTicks(ticks);
         expectSame(decodeTicks(block, ticks.atUs[0] ?? 0), ticks);
+        // The times alone (the historical board's walk) are the same times.
+        expect(decodeTimes(block, ticks.atUs[0] ?? 0)).toEqual(ticks.atUs);
+        // The last tick before an instant (the board's prices) is the one the full decoding gives.
+        const bound = raw[Math.floor(raw.length / 2)]?.atUs ?? 0;
+        for (const openOnly of [false, true]) {
+          let expected: number | null = null;
+          ticks.atUs.forEach((us, index) => {
+            if (us < bound && (!openOnly || ticks.state[index] === 0)) {
+              if (expected === null || us > ticks.atUs[expected]!) expected = index;
+            }
+          });
+          const last = decodeLastBefore(block, ticks.atUs[0] ?? 0, bound, openOnly);
+          if (expected === null) expect(last).toBeNull();
+          else {
+            const index: number = expected;
+            expect(last?.atUs).toBe(ticks.atUs[index]);
+            expect(last?.state).toBe(ticks.state[index]);
+            expect(Object.is(last?.american, ticks.american[index])).toBe(true);
+            expect(Object.is(last?.decimal, ticks.decimal[index])).toBe(true);
+          }
+        }
       }),
       { numRuns: 500 },
     );
@@ -120,6 +149,8 @@ describe('price block codec', () => {
     const block = encodeTicks(ticks);
     expect(() => decodeTicks(Uint8Array.of(9, ...block.subarray(1)), ticks.atUs[0]!)).toThrow(/version 9/);
     expect(() => decodeTicks(block.subarray(0, block.length - 1), ticks.atUs[0]!)).toThrow(/truncated/);
+    expect(() => decodeTimes(Uint8Array.of(9, ...block.subarray(1)), ticks.atUs[0]!)).toThrow(/version 9/);
+    expect(() => decodeTimes(block.subarray(0, block.length - 1), ticks.atUs[0]!)).toThrow(/truncated/);
     expect(() => decodeTicks(Uint8Array.of(...block, 0), ticks.atUs[0]!)).toThrow(/after its last tick/);
   });
 

@@ -293,18 +293,42 @@ export async function historicalOddsRoutes(app: FastifyInstance, { now }: { now:
         previous = around.previous;
         next = around.next;
         const walkSize = new StatementSize(WALK_PAGE.initial, WALK_PAGE.min, WALK_PAGE.max);
-        for (const event of events) {
+        const take = (changes: { previous: number | null; next: number | null }) => {
+          if (changes.previous !== null && (previous === null || changes.previous > previous))
+            previous = changes.previous;
+          if (changes.next !== null && (next === null || changes.next < next)) next = changes.next;
+        };
+        // Events in groups of about a statement's worth of series (one statement each, decision 277); an event larger
+        // than a statement alone, in pages of its series.
+        guard.check();
+        const counts = await app.history.seriesCounts(events.map((event) => event.id));
+        let index = 0;
+        while (index < events.length) {
+          const size = walkSize.value;
+          const group: string[] = [];
+          let series = 0;
+          while (index < events.length) {
+            const count = counts.get(events[index]!.id) ?? 0;
+            if (group.length > 0 && series + count > size) break;
+            group.push(events[index]!.id);
+            series += count;
+            index += 1;
+          }
+          if (series <= size) {
+            guard.check();
+            take(await walkSize.run(() => app.history.changesAroundEvents(group, at)));
+            await guard.turn();
+            continue;
+          }
           let after: SeriesKey | undefined;
           for (;;) {
             guard.check();
             const asked = walkSize.value;
             const changes = await walkSize.run((size) =>
-              app.history.changesAround(event.id, at, after, size),
+              app.history.changesAround(group[0]!, at, after, size),
             );
             await guard.turn();
-            if (changes.previous !== null && (previous === null || changes.previous > previous))
-              previous = changes.previous;
-            if (changes.next !== null && (next === null || changes.next < next)) next = changes.next;
+            take(changes);
             if (changes.count < asked || changes.last === null) break;
             after = changes.last;
           }
