@@ -36,7 +36,7 @@ import {
   READ_BUDGET_PROBLEM,
   ReadGuard,
 } from '../history-reads.ts';
-import { scoreDto } from '../views.ts';
+import { scoreDto } from '../../odds-api/views.ts';
 import { clvCost } from './clv.ts';
 import { COMMON_ERRORS, security, tags } from '../../odds-api/routes/common.ts';
 
