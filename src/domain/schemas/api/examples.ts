@@ -799,7 +799,7 @@ export const MIDDLES_EXAMPLE = {
       worst_case_pct: -3.475,
       ev_pct: 1.4,
       stakes: { total_cents: 10_000, high_cents: 4944, low_cents: 5056 },
-      model: 'nfl-drives',
+      model: 'nfl-key-numbers',
       centre: 3,
       centre_from: { method: 'multiplicative', reference: 'consensus', reference_fallback: null },
     },

@@ -112,7 +112,7 @@ describe('GET /v1/middles', () => {
       },
       gap: { from: 3, to: 3 },
       pushes: { high: null, low: null },
-      model: 'nfl-drives',
+      model: 'nfl-key-numbers',
       centre: 3,
       event: { league: 'nfl', home: { name: 'Kansas City Chiefs' } },
     });
@@ -296,7 +296,7 @@ describe('GET /tools/middles.json', () => {
         push_low: Number(dto.probability.push_low.toFixed(3)),
         ev_pct: Math.floor(dto.ev_pct * 10) / 10,
         worst_case_pct: Math.floor(dto.worst_case_pct * 10) / 10,
-        model: 'nfl-drives',
+        model: 'nfl-key-numbers',
       });
     });
     // The same second's body is held: a second read answers 304 to its ETag.
