@@ -72,7 +72,7 @@ export function quantileOf(distribution: IntegerDistribution, u: number): number
   return distribution.min + last;
 }
 
-/** The distribution tilted by e^{θx}, θ solved (bisection) so its mean is `target` (within the support's range). */
+/** The distribution tilted by e^{θx}, θ solved (Newton, bisection as a fallback) so its mean is `target` (within the support's range). */
 export function tiltToMean(distribution: IntegerDistribution, target: number): IntegerDistribution {
   const { min, probabilities } = distribution;
   const max = min + probabilities.length - 1;
@@ -84,14 +84,24 @@ export function tiltToMean(distribution: IntegerDistribution, target: number): I
     return normalise(min, weights);
   };
   if (Math.abs(centre - goal) < 1e-9) return distribution;
+  // Newton on θ (the mean's derivative in θ is the variance), falling back to bisection when a step leaves the bracket.
   let lo = -4;
   let hi = 4;
+  let theta = 0;
+  let current = distribution;
   for (let i = 0; i < 60; i += 1) {
-    const mid = (lo + hi) / 2;
-    if (meanOf(tilted(mid)) < goal) lo = mid;
-    else hi = mid;
+    const mean = meanOf(current);
+    if (Math.abs(mean - goal) < 1e-10) break;
+    if (mean < goal) lo = theta;
+    else hi = theta;
+    let variance = 0;
+    current.probabilities.forEach((p, j) => (variance += p * (current.min + j - mean) ** 2));
+    let next = theta + (goal - mean) / Math.max(variance, 1e-12);
+    if (!(next > lo && next < hi)) next = (lo + hi) / 2;
+    theta = next;
+    current = tilted(theta);
   }
-  return tilted((lo + hi) / 2);
+  return current;
 }
 
 /** N(mean, sigma²) discretised with the continuity correction, cut at 8 σ, no mass below `floor`. */
@@ -330,16 +340,30 @@ function smoothGame(
       });
       return w.some((p) => p > 0) ? normalise(base.min, w) : { min: Math.abs(m), probabilities: [1] };
     };
-    const top = base.min + base.weights.length - 1;
+    // The mixture in one pass: P(t) = w(t) · Σ over margins m of t's parity with |m| ≤ t of P(m) / Z(|m|), Z(k) the
+    // weight of the totals ≥ k of k's parity (suffix sums by parity).
+    const n = base.weights.length;
+    const suffix = new Float64Array(n + 2);
+    for (let i = n - 1; i >= 0; i -= 1) suffix[i] = base.weights[i]! + suffix[i + 2]!;
+    const weightFrom = (k: number) => {
+      const first = k >= base.min ? k : base.min + ((base.min - k) % 2);
+      return first - base.min < n ? suffix[first - base.min]! : 0;
+    };
+    const maxK = Math.max(-marginDist.min, marginDist.min + marginDist.probabilities.length - 1);
+    const top = Math.max(base.min + n - 1, maxK);
+    const coefficient = new Float64Array(maxK + 1);
     const sums = new Array<number>(top + 1).fill(0);
     marginDist.probabilities.forEach((pm, i) => {
-      if (pm === 0) return;
-      const d = given(marginDist.min + i);
-      d.probabilities.forEach((pt, j) => {
-        const t = d.min + j;
-        if (t <= top) sums[t]! += pm * pt;
-      });
+      const k = Math.abs(marginDist.min + i);
+      const z = weightFrom(k);
+      if (z > 0) coefficient[k]! += pm / z;
+      else sums[k]! += pm; // no total left of its parity above it: the total is the margin's size
     });
+    const running = [0, 0];
+    for (let t = 0; t <= top; t += 1) {
+      if (t <= maxK) running[t % 2]! += coefficient[t]!;
+      if (t >= base.min && t - base.min < n) sums[t]! += base.weights[t - base.min]! * running[t % 2]!;
+    }
     return { total: normalise(0, sums), given };
   };
   let mean = total;
