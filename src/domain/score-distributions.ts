@@ -1,3 +1,4 @@
+import { meanOf, normalise, probabilityOf, type IntegerDistribution } from './integer-distribution.ts';
 import type { LeagueKey } from './markets.ts';
 import { normalCdf } from './mvn.ts';
 import { SGP_GAME_PRIORS } from './sgp.ts';
@@ -22,55 +23,6 @@ import { goalsGrid } from './soccer-goals.ts';
 //
 // Every distribution is discrete, sums to 1, and is parametrised by the expected margin and total the market prices:
 // the league's model parameters (the team means, or the tilt) are solved so the distribution's means are those.
-
-/** A distribution over the integers: `probabilities[i]` is P(X = min + i); they sum to 1. */
-export interface IntegerDistribution {
-  min: number;
-  probabilities: number[];
-}
-
-export function probabilityOf(distribution: IntegerDistribution, x: number): number {
-  return distribution.probabilities[x - distribution.min] ?? 0;
-}
-
-/** The distribution of weights (indexed from `min`), trimmed of zero ends and normalised. RangeError without mass. */
-export function normalise(min: number, weights: ArrayLike<number>): IntegerDistribution {
-  let first = 0;
-  while (first < weights.length - 1 && weights[first] === 0) first += 1;
-  let last = weights.length - 1;
-  while (last > first && weights[last] === 0) last -= 1;
-  let sum = 0;
-  for (let i = first; i <= last; i += 1) sum += weights[i]!;
-  if (!(sum > 0)) throw new RangeError('A distribution needs some mass');
-  const probabilities = new Array<number>(last - first + 1);
-  for (let i = first; i <= last; i += 1) probabilities[i - first] = weights[i]! / sum;
-  return { min: min + first, probabilities };
-}
-
-export function meanOf(distribution: IntegerDistribution): number {
-  let mean = 0;
-  distribution.probabilities.forEach((p, i) => (mean += p * (distribution.min + i)));
-  return mean;
-}
-
-/** P(X ≤ x). */
-export function cdfAt(distribution: IntegerDistribution, x: number): number {
-  let sum = 0;
-  const top = Math.min(Math.floor(x) - distribution.min, distribution.probabilities.length - 1);
-  for (let i = 0; i <= top; i += 1) sum += distribution.probabilities[i]!;
-  return Math.min(1, sum);
-}
-
-/** The least x with P(X ≤ x) ≥ u (the inverse CDF a uniform draw is mapped through). */
-export function quantileOf(distribution: IntegerDistribution, u: number): number {
-  let sum = 0;
-  const last = distribution.probabilities.length - 1;
-  for (let i = 0; i < last; i += 1) {
-    sum += distribution.probabilities[i]!;
-    if (sum >= u) return distribution.min + i;
-  }
-  return distribution.min + last;
-}
 
 /** The distribution tilted by e^{θx}, θ solved (Newton, bisection as a fallback) so its mean is `target` (within the support's range). */
 export function tiltToMean(distribution: IntegerDistribution, target: number): IntegerDistribution {
@@ -193,6 +145,18 @@ export const BASKETBALL_OVERTIME_MARGINS = [0.12, 0.15, 0.15, 0.13, 0.11, 0.09, 
 // ---------------------------------------------------------------------------------------------------------------
 
 /** A game's margin and total distributions, and the total given a margin (the joint, as the simulator draws it). */
+export {
+  cdfAt,
+  fairHighProbability,
+  lineChances,
+  lineOutcome,
+  meanOf,
+  normalise,
+  probabilityOf,
+  quantileOf,
+  type IntegerDistribution,
+} from './integer-distribution.ts';
+
 export interface GameDistributions {
   margin: IntegerDistribution;
   total: IntegerDistribution;
@@ -227,16 +191,34 @@ export function scoreModelName(league: LeagueKey): ScoreModelName {
 const cache = new Map<string, GameDistributions>();
 const CACHE_SIZE = 4000;
 
+/** Centres are read to this step (a twentieth of a point, goal or run): one build serves a price's small moves. */
+export const CENTRE_STEP = 0.05;
+
+/** The largest expected total each grid league's model is built for (its grid holds the scores beyond it). */
+const GRID_MAX_TOTAL: Partial<Record<ScoreModelName, number>> = {
+  'nhl-goals': 12,
+  'mlb-runs': 24,
+  'soccer-dixon-coles': 8,
+};
+
 /**
- * The league's distributions centred on the market's expected margin and total (each rounded to 0.01 for the cache;
- * a total below 0.2 is read as 0.2). RangeError for a centre that is not finite.
+ * The league's distributions centred on the market's expected margin and total, each read to `CENTRE_STEP` (the
+ * builds are cached); a total is kept within 0.2 and, for the goal and run leagues, the largest their grid holds, and
+ * the margin within the total. RangeError for a centre that is not finite.
  */
 export function gameDistributions(league: LeagueKey, centre: MarketCentre): GameDistributions {
   if (!Number.isFinite(centre.margin) || !Number.isFinite(centre.total))
     throw new RangeError(`Bad centre (${centre.margin}, ${centre.total})`);
-  const margin = Math.round(centre.margin * 100) / 100;
-  const total = Math.max(Math.round(centre.total * 100) / 100, 0.2);
-  const key = `${league}|${margin}|${total}`;
+  const name = scoreModelName(league);
+  // Whole steps (integers) in the key; the centre itself is step × CENTRE_STEP.
+  const totalSteps = Math.min(
+    Math.max(Math.round(centre.total / CENTRE_STEP), 4),
+    Math.round((GRID_MAX_TOTAL[name] ?? Infinity) / CENTRE_STEP),
+  );
+  const marginSteps = Math.min(Math.max(Math.round(centre.margin / CENTRE_STEP), -totalSteps), totalSteps);
+  const total = totalSteps * CENTRE_STEP;
+  const margin = marginSteps * CENTRE_STEP;
+  const key = `${league}|${marginSteps}|${totalSteps}`;
   let found = cache.get(key);
   if (found) return found;
   found = build(league, margin, total);
@@ -520,55 +502,4 @@ function gridGame(grid: Grid): GameDistributions {
       return w.some((p) => p > 0) ? normalise(0, w) : { min: Math.abs(m), probabilities: [1] };
     },
   };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Lines.
-
-/** What a bet on one side of a line does at each value: 1 won, 0.5 half won, 0 push, −0.5 half lost, −1 lost. */
-export function lineOutcome(side: 'high' | 'low', line: number, x: number): number {
-  if (!Number.isInteger(line * 4)) throw new RangeError(`A line is in quarter points, got ${line}`);
-  if (!Number.isInteger(line * 2)) {
-    // A quarter line is two half stakes, on the half and whole lines either side.
-    return (lineOutcome(side, line - 0.25, x) + lineOutcome(side, line + 0.25, x)) / 2;
-  }
-  const sign = side === 'high' ? Math.sign(x - line) : Math.sign(line - x);
-  return sign;
-}
-
-/** P(win), P(push) and P(lose) of one side of a line, a half-win or half-loss counting half to each. */
-export function lineChances(
-  distribution: IntegerDistribution,
-  side: 'high' | 'low',
-  line: number,
-): { win: number; push: number; lose: number } {
-  let win = 0;
-  let push = 0;
-  let lose = 0;
-  distribution.probabilities.forEach((p, i) => {
-    const o = lineOutcome(side, line, distribution.min + i);
-    if (o > 0) {
-      win += p * o;
-      push += p * (1 - o);
-    } else if (o < 0) {
-      lose += -p * o;
-      push += p * (1 + o);
-    } else push += p;
-  });
-  return { win, push, lose };
-}
-
-/**
- * The fair two-way probability of the high side of a line (as a book's two prices de-vigged by their sum read it):
- * each side's break-even price (pushes and half results included) taken as an implied probability, normalised. On a
- * half line it is P(X > line); on a whole line P(X > line) / (1 − P(X = line)); a quarter line as its two halves.
- */
-export function fairHighProbability(distribution: IntegerDistribution, line: number): number {
-  const high = lineChances(distribution, 'high', line);
-  const low = lineChances(distribution, 'low', line);
-  // Break-even decimal d: win·(d − 1) = lose, so the implied 1/d = win / (win + lose).
-  const impliedHigh = high.win + high.lose > 0 ? high.win / (high.win + high.lose) : 0.5;
-  const impliedLow = low.win + low.lose > 0 ? low.win / (low.win + low.lose) : 0.5;
-  const sum = impliedHigh + impliedLow;
-  return sum > 0 ? impliedHigh / sum : 0.5;
 }
