@@ -1,5 +1,8 @@
 import type { GradeResult } from './grading.ts';
 import { LEAGUES, type LeagueKey } from './markets.ts';
+import type { CalibrationGroup } from './schemas/calibration.ts';
+
+export type { CalibrationReport } from './schemas/calibration.ts';
 
 // The calibration report (issue 57, decision 266, docs/calibration.md): how well closing fair probabilities forecast
 // graded results. Each outcome of a finished market with a won or lost result is one forecast: our fair probability at
@@ -24,53 +27,6 @@ export interface CalibrationForecast {
   books: ReadonlyMap<string, number>;
 }
 
-export interface CalibrationBin {
-  from: number;
-  to: number;
-  forecasts: number;
-  /** The mean fair probability of the bin's forecasts. */
-  mean_fair: number;
-  /** The share of them that won. */
-  observed: number;
-}
-
-export interface CalibrationBook {
-  book: string;
-  forecasts: number;
-  /** The book's own de-vigged closing probabilities. */
-  brier: number;
-  log_loss: number;
-  /** Ours on the same forecasts. */
-  fair_brier: number;
-  fair_log_loss: number;
-}
-
-export interface CalibrationGroup {
-  league: LeagueKey;
-  league_name: string;
-  market_type: string;
-  /** Markets (one game's one market at one line) with at least one forecast. */
-  markets: number;
-  forecasts: number;
-  brier: number;
-  log_loss: number;
-  bins: CalibrationBin[];
-  books: CalibrationBook[];
-}
-
-export interface CalibrationReport {
-  /** The odds source the results come from (`simulator`: demo data). */
-  source: string;
-  demo: boolean;
-  /** Unix seconds. */
-  as_of: number;
-  window_days: number;
-  events: number;
-  /** How our fair probabilities are taken (the server's defaults). */
-  fair: { reference: string; method: string };
-  groups: CalibrationGroup[];
-}
-
 /** 1 for a win, 0 for a loss; null for a result that is not a yes or no. */
 export function outcomeValue(result: GradeResult): 0 | 1 | null {
   if (result === 'won') return 1;
@@ -80,7 +36,8 @@ export function outcomeValue(result: GradeResult): 0 | 1 | null {
 
 const clamp = (p: number) => Math.min(1 - EPSILON, Math.max(EPSILON, p));
 export const brierTerm = (p: number, y: number) => (p - y) ** 2;
-export const logLossTerm = (p: number, y: number) => -(y * Math.log(clamp(p)) + (1 - y) * Math.log(1 - clamp(p)));
+export const logLossTerm = (p: number, y: number) =>
+  -(y * Math.log(clamp(p)) + (1 - y) * Math.log(1 - clamp(p)));
 
 /** The bin of a probability (1 falls in the last). */
 export function binOf(p: number): number {

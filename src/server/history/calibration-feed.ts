@@ -110,7 +110,8 @@ function marketForecasts(
   }
   // The result is the same for every book's series of an outcome: the first graded one says it.
   const results = new Map<string, HistorySeries['result']>();
-  for (const row of rows) if (row.result !== null && !results.has(row.outcome)) results.set(row.outcome, row.result);
+  for (const row of rows)
+    if (row.result !== null && !results.has(row.outcome)) results.set(row.outcome, row.result);
   return outcomes.flatMap((outcome, index) => {
     const result = results.get(outcome);
     const p = fair.exact.get(outcome);
