@@ -16,6 +16,13 @@ const MARKET_NAMES: Record<string, string> = {
   '1x2': '1X2',
 };
 
+const METHOD_NAMES: Record<string, string> = {
+  shin: 'Shin’s method',
+  multiplicative: 'dividing by the sum of the implied probabilities',
+  additive: 'the additive method',
+  power: 'the power method',
+};
+
 const groupName = (group: CalibrationGroup) =>
   `${group.league_name} ${MARKET_NAMES[group.market_type] ?? group.market_type}`;
 const groupKey = (group: CalibrationGroup) => `${group.league}|${group.market_type}`;
@@ -109,8 +116,9 @@ function Report({ report }: { report: CalibrationReport }) {
   return (
     <div className="flex flex-col gap-8">
       <p className="text-sm text-slate-300">
-        Our fair probability: the {report.fair.reference} reference, de-vigged by the {report.fair.method}{' '}
-        method (the API&apos;s defaults for closing line value). Pushes, voids and half results are left out.
+        Our fair probability: the {report.fair.reference} reference, de-vigged by{' '}
+        {METHOD_NAMES[report.fair.method] ?? `the ${report.fair.method} method`} (the API&apos;s defaults for
+        closing line value). Pushes, voids and half results are left out.
         {report.demo ? (
           <>
             {' '}
@@ -157,7 +165,7 @@ function Report({ report }: { report: CalibrationReport }) {
         title={`Detail: ${groupName(group)}`}
         control={
           <SelectFilter
-            label="League and market"
+            label="Show"
             value={groupKey(group)}
             options={report.groups.map((g) => ({ value: groupKey(g), label: groupName(g) }))}
             onChange={setChosen}
@@ -254,8 +262,10 @@ function ReliabilityTable({ group }: { group: CalibrationGroup }) {
 function ReliabilityChart({ group }: { group: CalibrationGroup }) {
   const size = 260;
   const pad = 34;
+  // Room on the left for the tick labels and the rotated axis title beside them.
+  const left = 50;
   const span = size - 2 * pad;
-  const x = (p: number) => pad + p * span;
+  const x = (p: number) => left + p * span;
   const y = (p: number) => size - pad - p * span;
   const most = Math.max(1, ...group.bins.map((bin) => bin.forecasts));
   const filled = group.bins.filter((bin) => bin.forecasts > 0);
@@ -263,12 +273,12 @@ function ReliabilityChart({ group }: { group: CalibrationGroup }) {
   return (
     <figure className="rounded-lg border border-slate-800 p-3">
       <svg
-        viewBox={`0 0 ${size} ${size}`}
+        viewBox={`0 0 ${left + span + pad} ${size}`}
         className="mx-auto block h-auto w-full max-w-[20rem]"
         role="img"
         aria-label={`Reliability chart, ${groupName(group)}: ${summary}`}
       >
-        <rect x={pad} y={pad} width={span} height={span} className="fill-slate-900 stroke-slate-700" />
+        <rect x={left} y={pad} width={span} height={span} className="fill-slate-900 stroke-slate-700" />
         {[0.25, 0.5, 0.75].map((t) => (
           <g key={t} className="stroke-slate-800">
             <line x1={x(t)} y1={y(0)} x2={x(t)} y2={y(1)} />
@@ -295,19 +305,19 @@ function ReliabilityChart({ group }: { group: CalibrationGroup }) {
             <text x={x(t)} y={size - pad + 14} textAnchor="middle">
               {t * 100}%
             </text>
-            <text x={pad - 6} y={y(t) + 3} textAnchor="end">
+            <text x={left - 6} y={y(t) + 3} textAnchor="end">
               {t * 100}%
             </text>
           </g>
         ))}
-        <text x={size / 2} y={size - 4} textAnchor="middle" className="fill-slate-300 text-[11px]">
+        <text x={left + span / 2} y={size - 4} textAnchor="middle" className="fill-slate-300 text-[11px]">
           Fair probability at the close
         </text>
         <text
-          x={10}
-          y={size / 2}
+          x={12}
+          y={pad + span / 2}
           textAnchor="middle"
-          transform={`rotate(-90 10 ${size / 2})`}
+          transform={`rotate(-90 12 ${pad + span / 2})`}
           className="fill-slate-300 text-[11px]"
         >
           Share that won
