@@ -1094,10 +1094,10 @@ export interface components {
                 low_cents: number;
             };
             /**
-             * @description `nfl-drives`: the NFL drive model (points in 3s and 7s, overtime), its key margins (3, 4, 6, 7, 10, 14) calibrated to a published table of NFL final margins; `normal`: the same-game-parlay model's normal, discretised to whole numbers; for props, `prop-poisson`: a Poisson count (threes, touchdown passes, receptions, hits, total bases, strikeouts, shots, a hockey player's points and shots on goal), `prop-normal`: a normal whose σ grows with the square root of the mean (a basketball player's points, rebounds, assists and their sum; yards), discretised to whole numbers. The prop models' spreads are priors, not fitted to results.
+             * @description The league's score distributions, fitted to published historical frequencies (docs/calibration.md): `nfl-key-numbers`: a normal about the market with the key margins (3, 7, 10, 6, 4, 14, ties) fitted to a published table of NFL final margins, a smooth total; `basketball`: a normal, a tie moved to an overtime's small margins; `nhl-goals`: Poisson goals with the overtime share and empty-net goals; `mlb-runs`: negative binomial runs with extra innings; `soccer-dixon-coles`: Poisson goals with the Dixon–Coles low-score correction. For props, `prop-poisson`: a Poisson count (threes, touchdown passes, receptions, hits, total bases, strikeouts, shots, a hockey player's points and shots on goal), `prop-normal`: a normal whose σ grows with the square root of the mean (a basketball player's points, rebounds, assists and their sum; yards), discretised to whole numbers. The prop models' spreads are priors, not fitted to results.
              * @enum {string}
              */
-            model: "nfl-drives" | "normal" | "prop-poisson" | "prop-normal";
+            model: "nfl-key-numbers" | "basketball" | "nhl-goals" | "mlb-runs" | "soccer-dixon-coles" | "prop-poisson" | "prop-normal";
             /** @description The distribution's expected margin, total or stat (2 places): the median of the estimates of `centre_from.reference`'s books, one per book and line with both sides priced, each from the high side's chance de-vigged by `centre_from.method`. */
             centre: number;
             /** @description What `centre` was estimated from. */
@@ -1217,7 +1217,7 @@ export interface components {
          *             "high_cents": 4944,
          *             "low_cents": 5056
          *           },
-         *           "model": "nfl-drives",
+         *           "model": "nfl-key-numbers",
          *           "centre": 3,
          *           "centre_from": {
          *             "method": "multiplicative",
@@ -3316,7 +3316,7 @@ export interface operations {
                      *             "high_cents": 4944,
                      *             "low_cents": 5056
                      *           },
-                     *           "model": "nfl-drives",
+                     *           "model": "nfl-key-numbers",
                      *           "centre": 3,
                      *           "centre_from": {
                      *             "method": "multiplicative",
