@@ -575,7 +575,7 @@ function quoteChanged(a: MiddleQuote, b: MiddleQuote): boolean {
   );
 }
 
-/** Without a total market the NFL drive model takes the league's typical total (the SGP model's prior). */
+/** Without a total market a game's distributions take the league's typical total (the SGP model's prior). */
 function defaultTotal(league: LeagueKey): number {
   return SGP_GAME_PRIORS[league].meanTotal;
 }

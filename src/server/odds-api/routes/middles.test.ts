@@ -116,7 +116,7 @@ describe('GET /v1/middles', () => {
       centre: 3,
       event: { league: 'nfl', home: { name: 'Kansas City Chiefs' } },
     });
-    // The chance of the gap is the drive model's P(margin = 3) about the market's centres (margin 3, total 44.5).
+    // The chance of the gap is the NFL key-number model's P(margin = 3) about the market's centres (margin 3, total 44.5).
     const distribution = scoreDistribution('nfl', 'margin', { margin: 3, total: 44.5 });
     expect(middle!.probability.middle).toBeCloseTo(probabilityOf(distribution, 3), 6);
     expect(middle!.probability).toMatchObject({ push_high: 0, push_low: 0 });
