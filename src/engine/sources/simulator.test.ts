@@ -30,7 +30,8 @@ function digest(
 
 describe('MarketSimulator', () => {
   // Recorded from the simulator: refactoring it must keep every seeded run identical (SIM_SEED promises a
-  // deterministic demo). Re-recorded only when its behaviour changes on purpose (last: issue 57, in-play scores from
+  // deterministic demo). Re-recorded only when its behaviour changes on purpose (last: decision 264, pre-game full-game prices and
+  // results from the league score distributions; before it issue 57, in-play scores from
   // the score model and a capped price's margin kept, with decisions 221 and 222, the fixture calendar and per-step
   // chances scaled by the step's length; before them decision 162, leagues by season,
   // period markets closed at their period's end, props taken down on a stat change, scores suspending most books,
@@ -38,7 +39,7 @@ describe('MarketSimulator', () => {
   // with them (the next test).
   it('emits exactly the recorded messages for a seed (pre-match, live, suspensions, ends, links, props)', () => {
     expect(digest({ seed: 42, events: 40 }, 100)).toBe(
-      'c965a7ad946aa6dfc28edf0fbfd3697c723c9e4727d6b93e1bf0f9cde1601613',
+      'bf72d1a7a2ca494419246b5f45586056243c6edf696f1a86a7adef18bae147f1',
     );
     expect(digest({ seed: 5, events: 4, stepMs: 120_000 }, 300)).toBe(
       '09c585528b9a3ad506ac150e345fed0109e95f3a65e4fb0548f1e37e1bf77070',
@@ -56,7 +57,7 @@ describe('MarketSimulator', () => {
     };
     expect(gameLines(true)).toEqual(gameLines(false));
     expect(digest({ seed: 42, events: 40, props: false }, 100)).toBe(
-      'a7ce8b1d36913f6cfca2e8bfb4c07144264d8b19f3f5a53ea203ee0ebf369d40',
+      'ac6164bd8e242efebed649b2d94498f1dafa8dd0a1fd7f5c298bb642fd4c8dbd',
     );
     expect(digest({ seed: 5, events: 4, stepMs: 120_000, props: false }, 300)).toBe(
       '75d102bef7c78e796ea9047cb92567aa622eeaf9faa20a7705ccef0fb7064971',
