@@ -42,7 +42,7 @@ describe('MarketSimulator', () => {
       'bf72d1a7a2ca494419246b5f45586056243c6edf696f1a86a7adef18bae147f1',
     );
     expect(digest({ seed: 5, events: 4, stepMs: 120_000 }, 300)).toBe(
-      '09c585528b9a3ad506ac150e345fed0109e95f3a65e4fb0548f1e37e1bf77070',
+      'b9ea5aff0c5019b90378ba08cc9829255a731d332053ba96ab0ca271c4ec2511',
     );
   });
 
@@ -60,7 +60,7 @@ describe('MarketSimulator', () => {
       'ac6164bd8e242efebed649b2d94498f1dafa8dd0a1fd7f5c298bb642fd4c8dbd',
     );
     expect(digest({ seed: 5, events: 4, stepMs: 120_000, props: false }, 300)).toBe(
-      '75d102bef7c78e796ea9047cb92567aa622eeaf9faa20a7705ccef0fb7064971',
+      'd42b7f4afee644c75c056ef759f418c72f168bf00a4c91711be9cc5b8923acf9',
     );
   });
 
