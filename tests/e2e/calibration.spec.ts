@@ -19,7 +19,7 @@ function demoReport(): CalibrationReport {
     ['nba', 'total'],
   ] as const) {
     for (let i = 0; i < 400; i += 1) {
-      const fair = 0.05 + 0.9 * ((i * 37) % 100) / 100;
+      const fair = 0.05 + (0.9 * ((i * 37) % 100)) / 100;
       // Won about as often as said: the i-th of each 100 wins when its rank is under the probability.
       const result = (i * 61) % 100 < fair * 100 ? ('won' as const) : ('lost' as const);
       forecasts.push({
