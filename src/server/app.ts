@@ -14,7 +14,7 @@ import { readinessPlugin } from './http/readiness.ts';
 import { loadSite, sitePlugin } from './site/plugin.ts';
 import { dbPlugin, openAppDatabase } from './db/plugin.ts';
 import { historyPlugin } from './history/plugin.ts';
-import { calibrationFeedRoutes } from './history/calibration-feed.ts';
+import { calibrationFeedRoutes } from './calibration/calibration-feed.ts';
 import { historyTeaserRoutes } from './history/history-teaser.ts';
 import { outboxPlugin } from './email/plugin.ts';
 import { rateLimitPlugin } from './http/rate-limit.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 
 // The public calibration report (issue 57, decision 266): GET /tools/calibration.json. Shared by the server route that
-// computes it (src/server/history/calibration-feed.ts, from src/domain/calibration.ts) and the page that shows it
+// computes it (src/server/calibration/calibration-feed.ts, from src/domain/calibration.ts) and the page that shows it
 // (/betting-tools/calibration). Written with zod/mini like the other public feeds, so the page loads only the checks
 // it uses.
 

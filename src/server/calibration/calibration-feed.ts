@@ -5,7 +5,7 @@ import { isLeagueKey } from '#domain/markets.ts';
 import { isValidDecimal } from '#domain/odds.ts';
 import { fairChoice, marketFair, seriesSpec } from '../odds-api/history-reads.ts';
 import { specOutcomes } from '#domain/market-labels.ts';
-import type { HistorySeries } from './service.ts';
+import type { HistorySeries } from '../history/service.ts';
 
 // GET /tools/calibration.json: the public calibration report (issue 57, decision 266, docs/calibration.md), computed
 // from the graded results in the odds history: the finished games of the last CALIBRATION_WINDOW_DAYS (at most
