@@ -6,8 +6,9 @@ import { goalsGrid } from './soccer-goals.ts';
 
 // Each league's final margin (home − away) and total, as whole-number distributions fitted to published historical
 // frequencies and centred on the market (issue 57, decision 264, docs/calibration.md). One module, used by the
-// simulator's results and prices, by middles (the chance of landing between two lines, with the pushes of whole lines),
-// by the soccer goals model's fit to a total line (its push handled) and by grading's fair figures:
+// simulator's results and prices and by middles (the chance of landing between two lines, with the pushes of whole
+// lines); the soccer goals model's fit to a total line shares its line rules (integer-distribution.ts). Grading
+// settles on real scores and needs no model:
 //
 // - NFL, NBA, NCAAB: a normal about the market (the SGP priors' σ: Stern's 13.86 points for the NFL) discretised to the
 //   integers, times a weight per absolute margin (the NFL's key numbers 3, 7, 10, 6, 4 and 14 fitted to the published
