@@ -276,7 +276,7 @@ function snippetOf(page: string, name: string): string {
     );
 }
 
-/** Runs a command until its output has a line starting with `until` (then stops it), or it ends, or 30 s pass. */
+/** Runs a command until its output has a whole line starting with `until` (then stops it), or it ends, or 30 s pass. */
 function runUntil(command: string, args: string[], env: Record<string, string>, until: string) {
   return new Promise<string>((resolve) => {
     const child = spawn(command, args, { env: { ...process.env, ...env } });
@@ -288,7 +288,14 @@ function runUntil(command: string, args: string[], env: Record<string, string>, 
     const timer = setTimeout(stop, 30_000);
     const read = (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.split('\n').some((line) => line.startsWith(until))) stop();
+      // A whole line only: a pipe's chunk can end inside a line ("price " with its data still to come).
+      if (
+        output
+          .split('\n')
+          .slice(0, -1)
+          .some((line) => line.startsWith(until))
+      )
+        stop();
     };
     child.stdout.on('data', read);
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

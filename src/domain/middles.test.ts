@@ -9,79 +9,28 @@ import {
   marketCentreBy,
   MIDDLE_CENTRE_DEFAULT,
   middleChances,
-  fitNflKeyFactors,
-  NFL_KEY_FACTORS,
-  NFL_KEY_MARGINS,
-  nflCalibratedDistributions,
-  nflLeagueMarginShare,
   normalMiddleChances,
   middleEv,
   middleGap,
   middleReturns,
   middleStakesCents,
-  NFL_DRIVE_MODEL,
-  nflScoreDistributions,
-  probabilityOf,
   publishedChances,
   publishedPct,
   scoreDistribution,
   type IntegerDistribution,
 } from './middles.ts';
 import { normalQuantile } from './mvn.ts';
-import { gaussian, seededRandom } from './random.ts';
+import { seededRandom } from './random.ts';
 import { SGP_GAME_PRIORS } from './sgp.ts';
 
 // The middles maths (decision 167): the gap and pushes by hand, the distributions against seeded Monte Carlo draws of
 // the models they state, and the published EV recomputed from the published figures.
-
-/** One NFL game drawn drive by drive under NFL_DRIVE_MODEL's stated rules, independently of the convolution. */
-function drawNflGame(random: () => number, expectedMargin: number, expectedTotal: number) {
-  const m = NFL_DRIVE_MODEL;
-  const perDrive =
-    m.touchdownRate * m.touchdownPoints.reduce((sum, t) => sum + t.points * t.share, 0) + m.fieldGoalRate * 3;
-  const means = [(expectedTotal + expectedMargin) / 2, (expectedTotal - expectedMargin) / 2].map((mean) =>
-    Math.max(m.minTeamMean, mean),
-  );
-  const score = (mean: number) => {
-    const scale = Math.min(mean / (m.drives * perDrive), 0.95 / (m.touchdownRate + m.fieldGoalRate));
-    let points = 0;
-    for (let i = 0; i < m.drives; i += 1) {
-      const u = random();
-      if (u < m.touchdownRate * scale) {
-        let v = random();
-        for (const t of m.touchdownPoints) {
-          if (v < t.share) {
-            points += t.points;
-            break;
-          }
-          v -= t.share;
-        }
-      } else if (u < (m.touchdownRate + m.fieldGoalRate) * scale) points += 3;
-    }
-    return points;
-  };
-  let home = score(means[0]!);
-  let away = score(means[1]!);
-  if (home === away) {
-    const u = random();
-    const extra = u < m.overtime.fieldGoal ? 3 : u < m.overtime.fieldGoal + m.overtime.touchdown ? 6 : 0;
-    if (random() < means[0]! / (means[0]! + means[1]!)) home += extra;
-    else away += extra;
-  }
-  return { margin: home - away, total: home + away };
-}
 
 /** Monte Carlo estimate of P(X in [from, to]) and its standard error. */
 function estimate(draws: number[], from: number, to: number) {
   const hits = draws.filter((x) => x >= from && x <= to).length;
   const p = hits / draws.length;
   return { p, se: Math.sqrt((p * (1 - p)) / draws.length) };
-}
-
-function mass(distribution: IntegerDistribution, from: number, to: number): number {
-  let sum = 0;
-  for (let x = from; x <= to; x += 1) sum += probabilityOf(distribution, x);
-  return sum;
 }
 
 describe('middleGap and isMiddle', () => {
@@ -150,67 +99,38 @@ describe('middleStakesCents', () => {
   });
 });
 
-describe('the score distributions against seeded Monte Carlo draws (within 3 standard errors)', () => {
-  const N = 200_000;
-
-  it('NFL drive model: the margin on 3, on 7, in 1..6, and the total in 41..47', () => {
-    const random = seededRandom(36);
-    const margins: number[] = [];
-    const totals: number[] = [];
-    for (let i = 0; i < N; i += 1) {
-      const game = drawNflGame(random, 3, 44.5);
-      margins.push(game.margin);
-      totals.push(game.total);
-    }
-    const { margin, total } = nflScoreDistributions(3, 44.5);
-    for (const [draws, distribution, from, to] of [
-      [margins, margin, 3, 3],
-      [margins, margin, 7, 7],
-      [margins, margin, 0, 0],
-      [margins, margin, 1, 6],
-      [margins, margin, -3, -3],
-      [totals, total, 41, 47],
-    ] as const) {
-      const mc = estimate(draws, from, to);
-      expect(Math.abs(mass(distribution, from, to) - mc.p), `${from}..${to}`).toBeLessThanOrEqual(3 * mc.se);
-    }
-  });
-
-  it('NFL drive model: margins cluster on the key numbers 3 and 7', () => {
-    const { margin } = nflScoreDistributions(0, 44);
-    const both = (k: number) => probabilityOf(margin, k) + probabilityOf(margin, -k);
-    expect(both(3)).toBeGreaterThan(both(2) + 0.03);
-    expect(both(3)).toBeGreaterThan(both(5) + 0.03);
-    expect(both(7)).toBeGreaterThan(both(5) + 0.03);
-    expect(both(7)).toBeGreaterThan(both(9) + 0.03);
-    expect(both(0)).toBeLessThan(0.01);
-  });
-
-  for (const [league, variable, centre, from, to] of [
-    ['nba', 'margin', { margin: 4.5, total: 228 }, 4, 5],
-    ['nba', 'margin', { margin: 1, total: 228 }, -1, 1],
-    ['nba', 'total', { margin: 0, total: 221.5 }, 220, 223],
-    ['nhl', 'total', { margin: 0, total: 5.8 }, 5, 6],
-    ['epl', 'margin', { margin: 0.4, total: 2.7 }, 0, 0],
-    ['epl', 'total', { margin: 0.4, total: 2.7 }, 0, 1],
+describe('middleChances over the league distributions (score-distributions.ts) against seeded draws', () => {
+  for (const [league, variable, centre, high, low] of [
+    ['nfl', 'margin', { margin: 3, total: 44.5 }, 2.5, 7.5],
+    ['nfl', 'total', { margin: -2, total: 44.5 }, 42, 46],
+    ['nba', 'margin', { margin: 4.5, total: 228 }, 3.5, 6],
+    ['nhl', 'total', { margin: 0.3, total: 5.8 }, 5, 7],
+    ['epl', 'total', { margin: 0.4, total: 2.7 }, 1.5, 3],
   ] as const) {
-    it(`${league} ${variable} about ${variable === 'margin' ? centre.margin : centre.total}: P(${from}..${to})`, () => {
-      const prior = SGP_GAME_PRIORS[league as LeagueKey];
-      const sigma = variable === 'margin' ? prior.sigmaMargin : prior.sigmaTotal;
-      const mean = variable === 'margin' ? centre.margin : centre.total;
-      const noZero = variable === 'margin' && league !== 'epl';
+    it(`${league} ${variable} ${high}/${low}: the middle and pushes are the sampled frequencies`, () => {
+      const distribution = scoreDistribution(league as LeagueKey, variable, centre);
       const random = seededRandom(7);
       const draws: number[] = [];
-      while (draws.length < N) {
-        // The stated model: a normal rounded to the nearest whole number; a margin of 0 redrawn where ties go to
-        // overtime, a negative total redrawn.
-        const x = Math.round(mean + sigma * gaussian(random));
-        if ((noZero && x === 0) || (variable === 'total' && x < 0)) continue;
-        draws.push(x);
+      // Inverse-CDF draws of the distribution (an independent walk over its probabilities).
+      const cumulative: number[] = [];
+      distribution.probabilities.reduce((sum, p) => (cumulative.push(sum + p), sum + p), 0);
+      for (let i = 0; i < 100_000; i += 1) {
+        const u = random();
+        const index = cumulative.findIndex((c) => c >= u);
+        draws.push(distribution.min + (index < 0 ? cumulative.length - 1 : index));
       }
-      const mc = estimate(draws, from, to);
-      const distribution = scoreDistribution(league as LeagueKey, variable, centre);
-      expect(Math.abs(mass(distribution, from, to) - mc.p)).toBeLessThanOrEqual(3 * mc.se);
+      const chances = middleChances(high, low, distribution);
+      const gap = estimate(draws, Math.floor(high) + 1, Math.ceil(low) - 1);
+      expect(Math.abs(chances.middle - gap.p)).toBeLessThanOrEqual(3 * gap.se + 1e-9);
+      if (Number.isInteger(high)) {
+        const push = estimate(draws, high, high);
+        expect(Math.abs(chances.pushHigh - push.p)).toBeLessThanOrEqual(3 * push.se + 1e-9);
+      } else expect(chances.pushHigh).toBe(0);
+      if (Number.isInteger(low)) {
+        const push = estimate(draws, low, low);
+        expect(Math.abs(chances.pushLow - push.p)).toBeLessThanOrEqual(3 * push.se + 1e-9);
+      } else expect(chances.pushLow).toBe(0);
+      expect(chances.middle + chances.pushHigh + chances.pushLow + chances.miss).toBeCloseTo(1, 12);
     });
   }
 
@@ -352,52 +272,5 @@ describe('normalMiddleChances: the discretised normal in closed form', () => {
       ),
       { numRuns: 500 },
     );
-  });
-});
-
-describe('NFL key numbers against a published table of final margins', () => {
-  it('the calibrated model gives the table its shares of 3, 4, 6, 7, 10 and 14 (the drive model alone does not)', () => {
-    for (const { margin, share } of NFL_KEY_MARGINS) {
-      const calibrated = nflLeagueMarginShare(margin, (m) => nflCalibratedDistributions(m, 44).margin);
-      expect(Math.abs(calibrated - share), `margin ${margin}`).toBeLessThanOrEqual(0.0005);
-    }
-    // Uncalibrated, the drive model puts 8.8 % of these games on 3 and 6.7 % on 7.
-    const raw = (k: number) => nflLeagueMarginShare(k, (m) => nflScoreDistributions(m, 44).margin);
-    expect(raw(3)).toBeLessThan(0.1);
-    expect(raw(7)).toBeLessThan(0.075);
-    // 3 and 7 far likelier than 4 or 5, as the table has them.
-    const calibrated = (k: number) =>
-      nflLeagueMarginShare(k, (m) => nflCalibratedDistributions(m, 44).margin);
-    expect(calibrated(3)).toBeGreaterThan(2.5 * calibrated(4));
-    expect(calibrated(7)).toBeGreaterThan(2.5 * calibrated(5));
-  });
-
-  it('the factors in the code are the fit to the table (to 4 places)', () => {
-    const fit = fitNflKeyFactors();
-    for (const [margin, factor] of NFL_KEY_FACTORS)
-      expect(Math.abs(fit.get(margin)! - factor), `margin ${margin}`).toBeLessThan(0.0002);
-  });
-
-  it('a Monte Carlo of the calibrated model (drive-model games kept in proportion to their key factor) agrees', () => {
-    const random = seededRandom(37);
-    const top = Math.max(...NFL_KEY_FACTORS.values());
-    const margins: number[] = [];
-    while (margins.length < 200_000) {
-      const game = drawNflGame(random, 3, 44.5);
-      const factor = NFL_KEY_FACTORS.get(Math.abs(game.margin)) ?? 1;
-      if (random() < factor / top) margins.push(game.margin);
-    }
-    const { margin } = nflCalibratedDistributions(3, 44.5);
-    for (const [from, to] of [
-      [3, 3],
-      [7, 7],
-      [-3, -3],
-      [4, 6],
-      [1, 2],
-      [8, 14],
-    ] as const) {
-      const mc = estimate(margins, from, to);
-      expect(Math.abs(mass(margin, from, to) - mc.p), `${from}..${to}`).toBeLessThanOrEqual(3 * mc.se);
-    }
   });
 });

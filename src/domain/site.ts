@@ -39,6 +39,8 @@ export const ROUTES = {
   positiveEv: '/betting-tools/positive-ev',
   /** Pairs of spread or total sides at two books that can both win, delayed and coarse (issue 36, decision 169). */
   middles: '/betting-tools/middles',
+  /** Closing fair probabilities against graded results, per league and market (issue 57, decision 266). */
+  calibration: '/betting-tools/calibration',
   pricing: '/sports-betting-api',
   /** Where a paid Checkout Session returns the buyer (`?session_id=`): payment received, the key is on its way. */
   welcome: '/welcome',

@@ -127,6 +127,29 @@ describe('fitGoals', () => {
     expect(fitGoals({ home: 0.7, draw: 0.18, away: 0.12, total: null }).home).toBeGreaterThan(model.home);
   });
 
+  it('fits a whole-number total with its push left out, and a quarter line as two halves (issue 57)', () => {
+    // A game the books hang at 3 goals, not 2.5: the fair over is P(over) / (P(over) + P(under)), a total of
+    // exactly 3 being a push. Read as P(total > 3) (the old fit) it would need far fewer goals.
+    const market = { home: 0.45, draw: 0.27, away: 0.28, total: { line: 3, over: 0.4 } };
+    const model = fitGoals(market);
+    expect(model.residual).toBeLessThan(1e-9);
+    const over = sum(model.grid, (x, y) => x + y > 3);
+    const under = sum(model.grid, (x, y) => x + y < 3);
+    expect(over / (over + under)).toBeCloseTo(0.4, 9);
+    expect(over).toBeLessThan(0.4 - 0.05);
+    // Over 2.75: won on 4+, half won on 3 (the 2.5 half wins, the 3 half pushes), lost below.
+    const quarter = fitGoals({ ...market, total: { line: 2.75, over: 0.45 } });
+    const g = (f: (x: number, y: number) => boolean) => sum(quarter.grid, f);
+    const won = g((x, y) => x + y >= 4) + 0.5 * g((x, y) => x + y === 3);
+    const lost = g((x, y) => x + y <= 2);
+    const underWon = lost;
+    const underLost = g((x, y) => x + y >= 4) + 0.5 * g((x, y) => x + y === 3);
+    const impliedOver = won / (won + lost);
+    const impliedUnder = underWon / (underWon + underLost);
+    expect(impliedOver / (impliedOver + impliedUnder)).toBeCloseTo(0.45, 6);
+    expect(() => fitGoals({ ...market, total: { line: 2.6, over: 0.5 } })).toThrow(RangeError);
+  });
+
   it('fits the 1X2 after normalising it, and refuses probabilities outside (0, 1)', () => {
     const model = fitGoals({ home: 0.46, draw: 0.26, away: 0.3, total: { line: 2.5, over: 0.5 } });
     expect(Math.abs(sum(model.grid, (x, y) => x > y) - 0.46 / 1.02)).toBeLessThan(1e-6);

@@ -1,3 +1,4 @@
+import { fairHighProbability } from './integer-distribution.ts';
 import type { SgpModelLeg } from './sgp.ts';
 
 // Soccer same-game parlays from a goals model (issue 35, decision 166). One Gaussian margin–total correlation cannot
@@ -85,19 +86,24 @@ export function goalsGrid(home: number, away: number, rho: number): Float64Array
   return grid;
 }
 
-/** P(home wins), P(away wins), P(total > line) of a grid. */
+/**
+ * P(home wins), P(away wins) and the fair two-way probability of the over at `line` of a grid: on a half line
+ * P(total > line); on a whole line the push left out, P(over) / (P(over) + P(under)); a quarter line as its two halves
+ * (`fairHighProbability`), as a book's de-vigged over at that line reads (issue 57: a whole line's push was ignored).
+ */
 function gridFigures(grid: Float64Array, line: number | null): [number, number, number] {
   let home = 0;
   let away = 0;
-  let over = 0;
+  const totals = new Array<number>(2 * SIZE - 1).fill(0);
   for (let x = 0; x < SIZE; x += 1) {
     for (let y = 0; y < SIZE; y += 1) {
       const p = grid[x * SIZE + y]!;
       if (x > y) home += p;
       else if (y > x) away += p;
-      if (line !== null && x + y > line) over += p;
+      totals[x + y]! += p;
     }
   }
+  const over = line === null ? 0 : fairHighProbability({ min: 0, probabilities: totals }, line);
   return [home, away, over];
 }
 
@@ -125,8 +131,8 @@ function solveLinear(a: number[][], b: number[]): number[] | null {
 }
 
 /**
- * Fits λ, μ and the Dixon–Coles ρ so that the grid's home and away win probabilities (so its draw) and P(total >
- * line) equal the market's fair ones (the 1X2 normalised to sum 1): damped Newton on (ln λ, ln μ, ρ) with a numerical
+ * Fits λ, μ and the Dixon–Coles ρ so that the grid's home and away win probabilities (so its draw) and the fair over
+ * of the total's line (its push left out on a whole line, a quarter line as two halves) equal the market's fair ones (the 1X2 normalised to sum 1): damped Newton on (ln λ, ln μ, ρ) with a numerical
  * Jacobian, ρ kept within its bounds. Without a total, ρ = 0 and λ, μ fit the 1X2 alone. When the market cannot be
  * met within the bounds (a draw far from what Poisson goals allow), the closest fit found is returned and `residual`
  * says how far it is. RangeError for probabilities outside (0, 1).
@@ -136,8 +142,8 @@ export function fitGoals(market: GoalsMarket): GoalsModel {
   for (const p of [market.home, market.draw, market.away, market.total?.over ?? 0.5]) {
     if (!(p > 0 && p < 1)) throw new RangeError(`A fair probability must be in (0, 1), got ${p}`);
   }
-  if (market.total && !(Number.isFinite(market.total.line) && market.total.line > 0))
-    throw new RangeError('A total line must be positive');
+  if (market.total && !(Number.isInteger(market.total.line * 4) && market.total.line > 0))
+    throw new RangeError('A total line must be positive, in quarter goals');
   const target = [market.home / sum, market.away / sum, market.total?.over ?? 0];
   const line = market.total?.line ?? null;
   const withRho = line !== null;
@@ -150,9 +156,7 @@ export function fitGoals(market: GoalsMarket): GoalsModel {
     for (let i = 0; i < 60; i += 1) {
       mean = (lo + hi) / 2;
       const col = poissonColumn(mean);
-      let under = 0;
-      for (let k = 0; k < SIZE && k < line; k += 1) under += col[k]!;
-      if (1 - under < target[2]!) lo = mean;
+      if (fairHighProbability({ min: 0, probabilities: [...col] }, line) < target[2]!) lo = mean;
       else hi = mean;
     }
   }

@@ -14,6 +14,7 @@ import { readinessPlugin } from './http/readiness.ts';
 import { loadSite, sitePlugin } from './site/plugin.ts';
 import { dbPlugin, openAppDatabase } from './db/plugin.ts';
 import { historyPlugin } from './history/plugin.ts';
+import { calibrationFeedRoutes } from './calibration/calibration-feed.ts';
 import { historyTeaserRoutes } from './history/history-teaser.ts';
 import { outboxPlugin } from './email/plugin.ts';
 import { rateLimitPlugin } from './http/rate-limit.ts';
@@ -201,6 +202,8 @@ export async function buildApp({
   await app.register(historyPlugin, { now });
   await app.register(rateLimitPlugin, { now });
   await app.register(historyTeaserRoutes, { now });
+  // The public calibration report (issue 57): GET /tools/calibration.json, from the graded results in the history.
+  await app.register(calibrationFeedRoutes, { now });
   await app.register(trialsPlugin, { now });
   await app.register(outboxPlugin);
   await app.register(trialRequestRoutes);

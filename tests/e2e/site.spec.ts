@@ -36,7 +36,7 @@ test.describe('header dropdowns', () => {
   // Issue 34: one header on every page, the tools, API pricing and the docs all on screen at 390 px (the pricing link
   // used to disappear on phones, and the pricing page had another header).
   for (const path of [...PAGES, '/this/does/not/exist']) {
-    test(`${path} has the one header: Betting Tools (the three finders), API Pricing and Docs, all on a 390 px screen`, async ({
+    test(`${path} has the one header: Betting Tools (the finders and the calibration report), API Pricing and Docs, all on a 390 px screen`, async ({
       page,
     }) => {
       await page.setViewportSize({ width: 390, height: 844 });
@@ -60,10 +60,12 @@ test.describe('header dropdowns', () => {
       await expect(page.getByRole('menuitem', { name: 'Arbitrage Finder' })).toBeInViewport({ ratio: 1 });
       await expect(page.getByRole('menuitem', { name: 'Positive EV Finder' })).toBeInViewport({ ratio: 1 });
       await expect(page.getByRole('menuitem', { name: 'Middles Finder' })).toBeInViewport({ ratio: 1 });
+      await expect(page.getByRole('menuitem', { name: 'Calibration Report' })).toBeInViewport({ ratio: 1 });
       await expect(page.getByRole('menuitem')).toHaveText([
         'Arbitrage Finder',
         'Positive EV Finder',
         'Middles Finder',
+        'Calibration Report',
       ]);
     });
   }

@@ -142,7 +142,7 @@ export interface paths {
         };
         /**
          * Middles: two sides of a spread, total or player prop that can both win
-         * @description A middle is a pair of opposite sides of one game's full-game spread or total, or of one player's prop, at two books, at lines that leave a gap where both win: home −2.5 at one book and away +3.5 at another both win when the home side wins by exactly 3; over 44.5 and under 47.5 both win on totals 45 to 47; LeBron James points over 24.5 and under 26.5 both win on 25 or 26 points (`market.type` `prop`, with `market.stat` and `market.player`). A middle is a bet on landing in the gap: staked at the equal-payout split (`stake_share`, `stakes`), either side alone pays the same, so a miss loses a little (`worst_case_pct`) and a hit wins both. `probability` gives the chance of each landing under the sport's score distribution centred on the market (`model`, `centre`): the NFL drive model, where points come in 3s and 7s, its key margins (3, 4, 6, 7, 10, 14) calibrated to a published table of NFL final margins, elsewhere the same-game-parlay model's normal discretised to whole numbers. A player's stat is a Poisson count (threes, touchdown passes, receptions, hits, total bases, strikeouts, shots) or, for points, rebounds, assists and yards, a normal whose σ grows with the square root of its mean; their spreads are priors, not fitted to results. A whole-number line pushes (the stake comes back) when the final value lands on it. `ev_pct` = Σ probability × return: most middles have a negative EV, and a positive one is an expectation over many bets, not a guaranteed profit. The centre (`centre`) is the median of one estimate per book and line with both sides priced: the chance p of the high side (home, over) from the book's two prices de-vigged by `devig` (default `multiplicative`: (1/d_high) / (1/d_high + 1/d_low); `additive` and `shin`, equal on two outcomes: (1 + 1/d_high − 1/d_low) / 2; `power`: (1/d_high)^k with (1/d_high)^k + (1/d_low)^k = 1), turned into the variable's mean (game lines: line + σ·Φ⁻¹(p), σ the same-game-parlay model's; props: the mean for which the stat's model gives the over the chance p), over the estimates of `reference`'s books (default `consensus`: every book's; `sharp`: the sharp books'; a book's key: its own). When the reference has no estimate, the consensus gives the centre and `centre_from.reference_fallback` says why; the answer names the method and reference asked for (`method`, `reference`) and each middle what its centre came from (`centre_from`). A game (or a player's stat) needs at least 3 books pricing both sides of some line for its centre, and so its middles, to be listed, whatever the reference. Only prices the arbitrage scanner would use count: not suspended, not older than 60 s pre-match or 10 s live. Delayed plans get the board as it was `delay_seconds` ago; the board is recomputed at most every 250 ms (every second for a delayed plan), and a method or reference other than the default is computed for the request's quantum and kept with it.
+         * @description A middle is a pair of opposite sides of one game's full-game spread or total, or of one player's prop, at two books, at lines that leave a gap where both win: home −2.5 at one book and away +3.5 at another both win when the home side wins by exactly 3; over 44.5 and under 47.5 both win on totals 45 to 47; LeBron James points over 24.5 and under 26.5 both win on 25 or 26 points (`market.type` `prop`, with `market.stat` and `market.player`). A middle is a bet on landing in the gap: staked at the equal-payout split (`stake_share`, `stakes`), either side alone pays the same, so a miss loses a little (`worst_case_pct`) and a hit wins both. `probability` gives the chance of each landing under the sport's score distribution centred on the market (`model`, `centre`): each league's distributions of the final margin and total fitted to published historical frequencies: the NFL's key margins (3, 7, 10, 6, 4, 14) and a smooth total, basketball's near-continuous margins, hockey's one-goal games (overtime) and empty-net goals, baseball's one-run games, soccer's Poisson goals with the Dixon–Coles low-score correction. A player's stat is a Poisson count (threes, touchdown passes, receptions, hits, total bases, strikeouts, shots) or, for points, rebounds, assists and yards, a normal whose σ grows with the square root of its mean; their spreads are priors, not fitted to results. A whole-number line pushes (the stake comes back) when the final value lands on it. `ev_pct` = Σ probability × return: most middles have a negative EV, and a positive one is an expectation over many bets, not a guaranteed profit. The centre (`centre`) is the median of one estimate per book and line with both sides priced: the chance p of the high side (home, over) from the book's two prices de-vigged by `devig` (default `multiplicative`: (1/d_high) / (1/d_high + 1/d_low); `additive` and `shin`, equal on two outcomes: (1 + 1/d_high − 1/d_low) / 2; `power`: (1/d_high)^k with (1/d_high)^k + (1/d_low)^k = 1), turned into the variable's mean (game lines: line + σ·Φ⁻¹(p), σ the same-game-parlay model's; props: the mean for which the stat's model gives the over the chance p), over the estimates of `reference`'s books (default `consensus`: every book's; `sharp`: the sharp books'; a book's key: its own). When the reference has no estimate, the consensus gives the centre and `centre_from.reference_fallback` says why; the answer names the method and reference asked for (`method`, `reference`) and each middle what its centre came from (`centre_from`). A game (or a player's stat) needs at least 3 books pricing both sides of some line for its centre, and so its middles, to be listed, whatever the reference. Only prices the arbitrage scanner would use count: not suspended, not older than 60 s pre-match or 10 s live. Delayed plans get the board as it was `delay_seconds` ago; the board is recomputed at most every 250 ms (every second for a delayed plan), and a method or reference other than the default is computed for the request's quantum and kept with it.
          */
         get: operations["listMiddles"];
         put?: never;
@@ -1094,10 +1094,10 @@ export interface components {
                 low_cents: number;
             };
             /**
-             * @description `nfl-drives`: the NFL drive model (points in 3s and 7s, overtime), its key margins (3, 4, 6, 7, 10, 14) calibrated to a published table of NFL final margins; `normal`: the same-game-parlay model's normal, discretised to whole numbers; for props, `prop-poisson`: a Poisson count (threes, touchdown passes, receptions, hits, total bases, strikeouts, shots, a hockey player's points and shots on goal), `prop-normal`: a normal whose σ grows with the square root of the mean (a basketball player's points, rebounds, assists and their sum; yards), discretised to whole numbers. The prop models' spreads are priors, not fitted to results.
+             * @description The league's score distributions, fitted to published historical frequencies (docs/calibration.md): `nfl-key-numbers`: a normal about the market with the key margins (3, 7, 10, 6, 4, 14, ties) fitted to a published table of NFL final margins, a smooth total; `basketball`: a normal, a tie moved to an overtime's small margins; `nhl-goals`: Poisson goals with the overtime share and empty-net goals; `mlb-runs`: negative binomial runs with extra innings; `soccer-dixon-coles`: Poisson goals with the Dixon–Coles low-score correction. For props, `prop-poisson`: a Poisson count (threes, touchdown passes, receptions, hits, total bases, strikeouts, shots, a hockey player's points and shots on goal), `prop-normal`: a normal whose σ grows with the square root of the mean (a basketball player's points, rebounds, assists and their sum; yards), discretised to whole numbers. The prop models' spreads are priors, not fitted to results.
              * @enum {string}
              */
-            model: "nfl-drives" | "normal" | "prop-poisson" | "prop-normal";
+            model: "nfl-key-numbers" | "basketball" | "nhl-goals" | "mlb-runs" | "soccer-dixon-coles" | "prop-poisson" | "prop-normal";
             /** @description The distribution's expected margin, total or stat (2 places): the median of the estimates of `centre_from.reference`'s books, one per book and line with both sides priced, each from the high side's chance de-vigged by `centre_from.method`. */
             centre: number;
             /** @description What `centre` was estimated from. */
@@ -1199,10 +1199,10 @@ export interface components {
          *             "low": null
          *           },
          *           "probability": {
-         *             "middle": 0.05051,
+         *             "middle": 0.086955,
          *             "push_high": 0,
          *             "push_low": 0,
-         *             "miss": 0.94949
+         *             "miss": 0.913045
          *           },
          *           "returns_pct": {
          *             "middle": 93.05,
@@ -1211,13 +1211,13 @@ export interface components {
          *             "miss": -3.475
          *           },
          *           "worst_case_pct": -3.475,
-         *           "ev_pct": 1.4,
+         *           "ev_pct": 4.918,
          *           "stakes": {
          *             "total_cents": 10000,
          *             "high_cents": 4944,
          *             "low_cents": 5056
          *           },
-         *           "model": "nfl-drives",
+         *           "model": "nfl-key-numbers",
          *           "centre": 3,
          *           "centre_from": {
          *             "method": "multiplicative",
@@ -3369,10 +3369,10 @@ export interface operations {
                      *             "low": null
                      *           },
                      *           "probability": {
-                     *             "middle": 0.05051,
+                     *             "middle": 0.086955,
                      *             "push_high": 0,
                      *             "push_low": 0,
-                     *             "miss": 0.94949
+                     *             "miss": 0.913045
                      *           },
                      *           "returns_pct": {
                      *             "middle": 93.05,
@@ -3381,13 +3381,13 @@ export interface operations {
                      *             "miss": -3.475
                      *           },
                      *           "worst_case_pct": -3.475,
-                     *           "ev_pct": 1.4,
+                     *           "ev_pct": 4.918,
                      *           "stakes": {
                      *             "total_cents": 10000,
                      *             "high_cents": 4944,
                      *             "low_cents": 5056
                      *           },
-                     *           "model": "nfl-drives",
+                     *           "model": "nfl-key-numbers",
                      *           "centre": 3,
                      *           "centre_from": {
                      *             "method": "multiplicative",

@@ -43,7 +43,7 @@ export const MiddleFeedRowSchema = z.object({
   ev_pct: z.number(),
   /** What a miss returns at the equal-payout split, in percent, one decimal, rounded down (negative: a loss). */
   worst_case_pct: z.number(),
-  /** `nfl-drives` or `normal` (decision 167); for props `prop-poisson` or `prop-normal` (decision 189). */
+  /** The league's score model (`scoreModelName`, decision 264); for props `prop-poisson` or `prop-normal` (decision 189). */
   model: text(32),
 });
 

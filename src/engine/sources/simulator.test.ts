@@ -30,19 +30,19 @@ function digest(
 
 describe('MarketSimulator', () => {
   // Recorded from the simulator: refactoring it must keep every seeded run identical (SIM_SEED promises a
-  // deterministic demo). Re-recorded only when its behaviour changes on purpose (last: issue 57, the final's box
-  // score and late scratches, decision 261; before it in-play scores from the score model and a capped price's margin
-  // kept, with decisions 221 and 222, the fixture calendar and per-step chances scaled by the step's length; before
-  // them decision 162, leagues by season,
+  // deterministic demo). Re-recorded only when its behaviour changes on purpose (last: decision 264, pre-game full-game
+  // prices and results from the league score distributions, with issue 57's box scores and late scratches, decision
+  // 261; before them in-play scores from the score model and a capped price's margin kept, with decisions 221 and 222,
+  // the fixture calendar and per-step chances scaled by the step's length; before them decision 162, leagues by season,
   // period markets closed at their period's end, props taken down on a stat change, scores suspending most books,
   // rare wrong prices, home-page links). Props draw from their own generator, so the game lines do not move
   // with them (the next test).
   it('emits exactly the recorded messages for a seed (pre-match, live, suspensions, ends, links, props)', () => {
     expect(digest({ seed: 42, events: 40 }, 100)).toBe(
-      '07c09a82d26d1ccb55390e7a96191df0016a89dfa0fa68e3a67ab9e7ea22f458',
+      '00ce0cdfd21b655866bc949acb09138426efb172d1db70ce3b0fa13ee969443c',
     );
     expect(digest({ seed: 5, events: 4, stepMs: 120_000 }, 300)).toBe(
-      'fe08dba225f74dd5bda993baa2705e2ca6d863f0a9baf76c6a976e9481481a75',
+      '9a8169ce64ecec5817b91da673a17e8737640458da0872ed52f6d2a8ef6e7712',
     );
   });
 
@@ -57,10 +57,10 @@ describe('MarketSimulator', () => {
     };
     expect(gameLines(true)).toEqual(gameLines(false));
     expect(digest({ seed: 42, events: 40, props: false }, 100)).toBe(
-      'a7ce8b1d36913f6cfca2e8bfb4c07144264d8b19f3f5a53ea203ee0ebf369d40',
+      'ac6164bd8e242efebed649b2d94498f1dafa8dd0a1fd7f5c298bb642fd4c8dbd',
     );
     expect(digest({ seed: 5, events: 4, stepMs: 120_000, props: false }, 300)).toBe(
-      '75d102bef7c78e796ea9047cb92567aa622eeaf9faa20a7705ccef0fb7064971',
+      'd42b7f4afee644c75c056ef759f418c72f168bf00a4c91711be9cc5b8923acf9',
     );
   });
 

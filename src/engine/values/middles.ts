@@ -9,7 +9,6 @@ import {
   modelMiddleChances,
   middleEv,
   MIDDLE_MIN_BOOKS,
-  nflCalibratedDistributions,
   publishedChances,
   publishedPct,
   type IntegerDistribution,
@@ -29,6 +28,7 @@ import {
 import type { PropMarketSpec } from '#domain/props.ts';
 import { normalQuantile } from '#domain/mvn.ts';
 import { roundTo, type AmericanOdds, type DecimalOdds } from '#domain/odds.ts';
+import { gameDistributions } from '#domain/score-distributions.ts';
 import { SGP_GAME_PRIORS } from '#domain/sgp.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
 import type { MiddlePair, MiddleQuote as MiddleQuoteValue } from '#domain/values.ts';
@@ -125,9 +125,8 @@ export function eventMiddles(
   const total = by ? by.total?.centre : marketCentre(league, 'total', lineQuotes(quotes.total), minBooks);
   if (margin === undefined && total === undefined) return { rows, validUntil: Infinity };
   const centres = { margin: margin ?? 0, total: total ?? defaultTotal(league) };
-  // The NFL's distributions are computed once per game, and only when a pair needs them; the other leagues' chances
-  // are in closed form.
-  let nfl: ReturnType<typeof nflCalibratedDistributions> | undefined;
+  // The game's distributions are computed once, and only when a pair needs them.
+  let both: ReturnType<typeof gameDistributions> | undefined;
   for (const [type, variable, centre] of [
     ['spread', 'margin', margin],
     ['total', 'total', total],
@@ -140,9 +139,7 @@ export function eventMiddles(
         centres,
         high.line,
         low.line,
-        league === 'nfl'
-          ? (nfl ??= nflCalibratedDistributions(centres.margin, centres.total))[variable]
-          : undefined,
+        (both ??= gameDistributions(league, centres))[variable],
       );
       const row = middleRow(event, variable, centre, chances, high, low, instant);
       rows.push(by ? withSource(row, by[variable]?.source) : row);
@@ -303,7 +300,7 @@ function quoteChanged(a: MiddleQuote, b: MiddleQuote): boolean {
   );
 }
 
-/** Without a total market the NFL drive model takes the league's typical total (the SGP model's prior). */
+/** Without a total market a game's distributions take the league's typical total (the SGP model's prior). */
 function defaultTotal(league: LeagueKey): number {
   return SGP_GAME_PRIORS[league].meanTotal;
 }
@@ -678,9 +675,8 @@ export function eventMiddlesHot(
     return NO_ROWS;
   }
   const centres = { margin: margin ?? 0, total: total ?? defaultTotal(league) };
-  const nfl = league === 'nfl';
-  // The NFL's distributions are kept while both centres stay (the other leagues' chances are in closed form).
-  if (nfl) {
+  // Every league's distributions depend on both centres (score-distributions.ts): kept while both stay.
+  {
     const cached = game.distributions;
     if (
       cached.margin === undefined ||
@@ -713,11 +709,11 @@ export function eventMiddlesHot(
     const highMemo = layout.memos[mh]!;
     const lowMemo = layout.memos[ml]!;
     // One line pair's chances serve its (up to four) pairs of books, and are kept while the centres they depend on
-    // stay (the NFL's both, the normal leagues' this variable's).
+    // stay (both: every league's distributions depend on the margin and the total).
     let chances = game.pairChances[p];
     let published = game.pairPublished[p];
-    const keyA = nfl ? centres.margin : centre;
-    const keyB = nfl ? centres.total : 0;
+    const keyA = centres.margin;
+    const keyB = centres.total;
     if (chances === undefined || game.pairCentres[p * 2] !== keyA || game.pairCentres[p * 2 + 1] !== keyB) {
       chances = modelMiddleChances(
         league,
@@ -725,7 +721,7 @@ export function eventMiddlesHot(
         centres,
         highLine,
         lowLine,
-        nfl ? nflDistributionOf(game, centres, variable) : undefined,
+        gameDistributionOf(game, league, centres, variable),
       );
       published = publishedChances(chances);
       game.pairChances[p] = chances;
@@ -805,15 +801,16 @@ export function eventMiddlesHot(
   return rows.slice(0, held);
 }
 
-/** The game's NFL distribution of `variable` at its centres, computed once (both variables) while they stay. */
-function nflDistributionOf(
+/** The game's distribution of `variable` at its centres, computed once (both variables) while they stay. */
+function gameDistributionOf(
   game: GameMemo,
+  league: LeagueKey,
   centres: { margin: number; total: number },
   variable: MiddleVariable,
 ): IntegerDistribution {
   let kept = game.distributions[variable];
   if (kept === undefined) {
-    const both = nflCalibratedDistributions(centres.margin, centres.total);
+    const both = gameDistributions(league, centres);
     game.distributions.margin = { margin: centres.margin, total: centres.total, distribution: both.margin };
     game.distributions.total = { margin: centres.margin, total: centres.total, distribution: both.total };
     kept = game.distributions[variable]!;

@@ -104,6 +104,8 @@ export interface SeriesFilter {
   playerIds?: readonly string[] | undefined;
   /** Props of these stats only. */
   stats?: readonly string[] | undefined;
+  /** Game lines only (no props): the calibration report. */
+  gameLines?: boolean | undefined;
   /** Series of any of these market keys or market types (POST /v1/clv: every bet's market in one statement). */
   markets?: { keys: readonly string[]; types: readonly string[] } | undefined;
 }
@@ -379,6 +381,17 @@ export class HistoryService {
     return new Map(rows.map((row) => [row.event_id, toEvent(row)]));
   }
 
+  /** Events whose final arrived at or after `since` (unix ms), the latest first, at most `limit` (the calibration report). */
+  async completedSince(since: number, limit: number): Promise<HistoryEvent[]> {
+    const rows = await this.db.query<EventRowSql>(
+      `SELECT ${EVENT_COLUMNS} FROM history_events
+       WHERE completed_at >= ${AT(1)} AND final_score IS NOT NULL
+       ORDER BY completed_at DESC, event_id LIMIT $2`,
+      [since, limit],
+    );
+    return rows.map(toEvent);
+  }
+
   /** Events of a league the history knew at `at` (first seen at or before it, not ended before it). */
   async eventsAt(league: string, at: number): Promise<HistoryEvent[]> {
     const rows = await this.db.query<EventRowSql>(
@@ -430,6 +443,7 @@ export class HistoryService {
     if (filter.sideIds !== undefined) add('side_id = ANY(?::text[])', [...filter.sideIds]);
     if (filter.playerIds !== undefined) add('player_id = ANY(?::text[])', [...filter.playerIds]);
     if (filter.stats !== undefined) add('stat = ANY(?::text[])', [...filter.stats]);
+    if (filter.gameLines) where.push('stat IS NULL');
     if (filter.markets !== undefined) {
       params.push([...filter.markets.keys], [...filter.markets.types]);
       where.push(

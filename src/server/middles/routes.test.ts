@@ -112,11 +112,11 @@ describe('GET /v1/middles', () => {
       },
       gap: { from: 3, to: 3 },
       pushes: { high: null, low: null },
-      model: 'nfl-drives',
+      model: 'nfl-key-numbers',
       centre: 3,
       event: { league: 'nfl', home: { name: 'Kansas City Chiefs' } },
     });
-    // The chance of the gap is the drive model's P(margin = 3) about the market's centres (margin 3, total 44.5).
+    // The chance of the gap is the NFL key-number model's P(margin = 3) about the market's centres (margin 3, total 44.5).
     const distribution = scoreDistribution('nfl', 'margin', { margin: 3, total: 44.5 });
     expect(middle!.probability.middle).toBeCloseTo(probabilityOf(distribution, 3), 6);
     expect(middle!.probability).toMatchObject({ push_high: 0, push_low: 0 });
@@ -296,7 +296,7 @@ describe('GET /tools/middles.json', () => {
         push_low: Number(dto.probability.push_low.toFixed(3)),
         ev_pct: Math.floor(dto.ev_pct * 10) / 10,
         worst_case_pct: Math.floor(dto.worst_case_pct * 10) / 10,
-        model: 'nfl-drives',
+        model: 'nfl-key-numbers',
       });
     });
     // The same second's body is held: a second read answers 304 to its ETag.

@@ -304,7 +304,7 @@ export class CalibrationCache {
 /**
  * What a soccer match's goals model is fitted to (decision 166): the fair full-game 1X2 and the fair over of the
  * full-game total whose line is nearest 2.5 (the lower line on a tie), or no total when none is priced; null without
- * a priced 1X2.
+ * a priced 1X2. A whole or quarter line is fitted with its push or half results (`fitGoals`, decision 264).
  */
 export function goalsMarketOf(eventState: EventState, now: number, choice: FairChoice): GoalsMarket | null {
   const event = eventState.event;
@@ -319,6 +319,7 @@ export function goalsMarketOf(eventState: EventState, now: number, choice: FairC
   for (const market of eventState.markets.values()) {
     const spec = market.spec;
     if (spec.type !== 'total' || spec.period !== 'full' || spec.point === null) continue;
+    if (!Number.isInteger(spec.point * 4) || spec.point <= 0) continue;
     if (total && Math.abs(spec.point - 2.5) > Math.abs(total.line - 2.5)) continue;
     if (total && Math.abs(spec.point - 2.5) === Math.abs(total.line - 2.5) && spec.point > total.line)
       continue;

@@ -750,8 +750,9 @@ const MIDDLE_EVENT = {
 
 /**
  * GET /v1/middles: one NFL spread middle. FanDuel has the Chiefs −2.5 at −105 (1.9524), DraftKings the Bills +3.5 at
- * −110 (1.9091): both win when the Chiefs win by exactly 3. The market centres the margin on Chiefs by 3; the NFL
- * drive model gives that landing 5.05 %. A miss loses 3.475 % of the total, a hit wins 93.05 %: EV +1.4 %.
+ * −110 (1.9091): both win when the Chiefs win by exactly 3. The market centres the margin on Chiefs by 3 (total 44);
+ * the NFL key-number model gives that landing 8.70 %. A miss loses 3.475 % of the total, a hit wins 93.05 %: EV
+ * +4.9 %.
  */
 export const MIDDLES_EXAMPLE = {
   as_of: '2026-11-22T00:00:00.000Z',
@@ -798,12 +799,12 @@ export const MIDDLES_EXAMPLE = {
       },
       gap: { from: 3, to: 3 },
       pushes: { high: null, low: null },
-      probability: { middle: 0.05051, push_high: 0, push_low: 0, miss: 0.94949 },
+      probability: { middle: 0.086955, push_high: 0, push_low: 0, miss: 0.913045 },
       returns_pct: { middle: 93.05, push_high: 45.964, push_low: 47.086, miss: -3.475 },
       worst_case_pct: -3.475,
-      ev_pct: 1.4,
+      ev_pct: 4.918,
       stakes: { total_cents: 10_000, high_cents: 4944, low_cents: 5056 },
-      model: 'nfl-drives',
+      model: 'nfl-key-numbers',
       centre: 3,
       centre_from: { method: 'multiplicative', reference: 'consensus', reference_fallback: null },
     },

@@ -131,9 +131,17 @@ export const MiddleSchema = z
         'The equal-payout stakes for a total of $100, in cents (the split for any total is `stake_share`).',
       ),
     model: z
-      .enum(['nfl-drives', 'normal', 'prop-poisson', 'prop-normal'])
+      .enum([
+        'nfl-key-numbers',
+        'basketball',
+        'nhl-goals',
+        'mlb-runs',
+        'soccer-dixon-coles',
+        'prop-poisson',
+        'prop-normal',
+      ])
       .describe(
-        "`nfl-drives`: the NFL drive model (points in 3s and 7s, overtime), its key margins (3, 4, 6, 7, 10, 14) calibrated to a published table of NFL final margins; `normal`: the same-game-parlay model's normal, discretised to whole numbers; for props, `prop-poisson`: a Poisson count (threes, touchdown passes, receptions, hits, total bases, strikeouts, shots, a hockey player's points and shots on goal), `prop-normal`: a normal whose σ grows with the square root of the mean (a basketball player's points, rebounds, assists and their sum; yards), discretised to whole numbers. The prop models' spreads are priors, not fitted to results.",
+        "The league's score distributions, fitted to published historical frequencies (docs/calibration.md): `nfl-key-numbers`: a normal about the market with the key margins (3, 7, 10, 6, 4, 14, ties) fitted to a published table of NFL final margins, a smooth total; `basketball`: a normal, a tie moved to an overtime's small margins; `nhl-goals`: Poisson goals with the overtime share and empty-net goals; `mlb-runs`: negative binomial runs with extra innings; `soccer-dixon-coles`: Poisson goals with the Dixon–Coles low-score correction. For props, `prop-poisson`: a Poisson count (threes, touchdown passes, receptions, hits, total bases, strikeouts, shots, a hockey player's points and shots on goal), `prop-normal`: a normal whose σ grows with the square root of the mean (a basketball player's points, rebounds, assists and their sum; yards), discretised to whole numbers. The prop models' spreads are priors, not fitted to results.",
       ),
     centre: z
       .number()

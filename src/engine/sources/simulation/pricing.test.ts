@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { americanToDecimal, isValidAmerican, type AmericanOdds } from '#domain/odds.ts';
+import { cdfAt, gameDistributions, probabilityOf } from '#domain/score-distributions.ts';
 import { MODELS, plansFor } from './models.ts';
-import { bookAmerican, bookOdds, fairProbabilities } from './pricing.ts';
+import { bookAmerican, bookOdds, fairProbabilities, mainLine } from './pricing.ts';
 
 describe('bookAmerican', () => {
   it('rounds the exact American figure to an integer, or to fives beyond ±150 for books that do', () => {
@@ -25,18 +26,32 @@ describe('bookAmerican', () => {
 
 describe('fairProbabilities', () => {
   it("gives each market's outcomes probabilities that sum to one", () => {
-    for (const league of ['nba', 'mlb', 'epl'] as const) {
+    for (const league of ['nba', 'mlb', 'epl', 'nfl', 'nhl'] as const) {
       for (const plan of plansFor(league)) {
-        const fair = fairProbabilities(
-          { league, margin: 2, total: MODELS[league].total },
-          MODELS[league],
-          plan,
-          0.5,
-        );
-        expect(fair.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
-        for (const p of fair) expect(p).toBeGreaterThan(0);
+        // Before kick-off (the full game on the league's distributions) and in play (the live logistic), at the
+        // market's main line.
+        for (const live of [false, true]) {
+          const fixture = { league, margin: 2, total: MODELS[league].total, live };
+          const fair = fairProbabilities(fixture, MODELS[league], plan, mainLine(fixture, plan));
+          expect(fair.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+          for (const p of fair) expect(p).toBeGreaterThan(0);
+        }
       }
     }
+  });
+
+  it('prices a whole line with its push left out, and a 1X2 draw as the distribution’s tie', () => {
+    const fixture = { league: 'nfl' as const, margin: 3, total: 44 };
+    const spread = plansFor('nfl').find((p) => p.type === 'spread' && p.period === 'full')!;
+    const game = gameDistributions('nfl', fixture);
+    const homeMinus3 = fairProbabilities(fixture, MODELS.nfl, spread, -3)[1]!;
+    const win = 1 - cdfAt(game.margin, 3);
+    const lose = cdfAt(game.margin, 2);
+    expect(homeMinus3).toBeCloseTo(win / (win + lose), 12);
+    const soccer = { league: 'epl' as const, margin: 0, total: 2.6 };
+    const x12 = plansFor('epl').find((p) => p.type === '1x2' && p.period === 'full')!;
+    const [, draw] = fairProbabilities(soccer, MODELS.epl, x12, null);
+    expect(draw).toBeCloseTo(probabilityOf(gameDistributions('epl', soccer).margin, 0), 12);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { LeagueKey } from '#domain/markets.ts';
 import { decimalToAmerican, toDecimalOdds } from '#domain/odds.ts';
+import { cdfAt, fairHighProbability, gameDistributions, probabilityOf } from '#domain/score-distributions.ts';
 import { periodShare, type BookProfile, type MarketPlan, type SportModel } from './models.ts';
 
 // The simulator's pricing: a fixture's fair model (expected home margin and total) → fair probabilities of a market's
@@ -18,6 +19,8 @@ export interface FairModel {
   margin: number;
   /** Expected total. */
   total: number;
+  /** In play: the full game is priced on the live model's logistic, not the pre-game distributions. */
+  live?: boolean;
 }
 
 /** The market's main line (the home spread or the total) where most books hang it; null for moneyline and 1X2. */
@@ -38,6 +41,7 @@ export function fairProbabilities(
   plan: MarketPlan,
   line: number | null,
 ): number[] {
+  if (plan.period === 'full' && !fixture.live) return distributionProbabilities(fixture, plan, line);
   const half = periodShare(fixture.league, plan.period);
   const marginScale = model.marginScale * Math.sqrt(half);
   const margin = fixture.margin * half;
@@ -59,6 +63,35 @@ export function fairProbabilities(
       const draw = 0.28 * Math.exp(-x * x * 0.35);
       const home = (1 - draw) * logistic(x * 1.6);
       return [home, draw, 1 - draw - home];
+    }
+  }
+}
+
+/**
+ * A full game's fair probabilities before kick-off from the league's score distributions (score-distributions.ts,
+ * decision 264), centred on the fair model: the chance a result gives each side, a whole line's push left out as a
+ * two-way price leaves it (`fairHighProbability`), a two-way moneyline's tie too. The score model draws the result
+ * from the same distributions, so every closing price is the result's chance.
+ */
+function distributionProbabilities(fixture: FairModel, plan: MarketPlan, line: number | null): number[] {
+  const game = gameDistributions(fixture.league, fixture);
+  switch (plan.type) {
+    case 'moneyline': {
+      const home = fairHighProbability(game.margin, 0);
+      return [1 - home, home];
+    }
+    case 'spread': {
+      const home = fairHighProbability(game.margin, -(line ?? 0));
+      return [1 - home, home];
+    }
+    case 'total': {
+      const over = fairHighProbability(game.total, line ?? 0);
+      return [over, 1 - over];
+    }
+    case '1x2': {
+      const draw = probabilityOf(game.margin, 0);
+      const home = 1 - cdfAt(game.margin, 0);
+      return [home, draw, Math.max(0, 1 - home - draw)];
     }
   }
 }

@@ -1,16 +1,19 @@
 import type { Score } from '#domain/grading.ts';
-import { LEAGUES, type LeagueKey, type Period } from '#domain/markets.ts';
+import type { LeagueKey, Period } from '#domain/markets.ts';
 import { normalCdf } from '#domain/mvn.ts';
 import { gaussian, seededRandom } from '#domain/random.ts';
+import { gameDistributions, quantileOf } from '#domain/score-distributions.ts';
 import type { ScoreMessage } from '../../messages.ts';
 import { MODELS, periodShare } from './models.ts';
 
 // The simulator's scores (issue 57): each game is played to a final score drawn, at kick-off, from the very
-// distributions its closing prices came from (pricing.ts: the final home margin and the total are logistic around the
-// fair model's margin and total, with the sport's scales; a period's around its share of them). So the closing fair
-// probability of every full-game and first-period spread, total and moneyline is the chance the result gives it: the
-// prices and the results agree by construction. The score is then revealed over the game's window, play by play, and
-// drives the live fair model (score so far plus the pre-game expectation of what is left), so in-play lines follow it.
+// distributions its closing prices came from: the full game's margin and total from the league's score distributions
+// (src/domain/score-distributions.ts, decision 264: fitted to published frequencies, centred on the closing fair
+// model; pricing.ts prices every pre-game full-game line on them), a period's from the logistic pricing.ts prices it
+// with. So the closing fair probability of every full-game spread, total and moneyline is the chance the result gives
+// it: the prices and the results agree by construction. The score is then revealed over the game's window, play by
+// play, and drives the live fair model (score so far plus the pre-game expectation of what is left), so in-play lines
+// follow it.
 //
 // Kept apart from market-simulator.ts, which only asks this module what the score is and what the model is at an instant
 // (`follow`). Draws come from this module's own generator: the pre-match board is the same with or without it.
@@ -158,11 +161,12 @@ export class ScoreModel {
   }
 
   /**
-   * Draws the game's score from its fair model (the prices' distributions, see the header): the full game's and the
-   * priced first part's margins and totals, each from its own logistic, tied by a Gaussian copula with correlation
-   * √share (the part is a share of the whole), then made whole; the rest of the game is the difference, split
-   * between its stretches. A tie where the league has none goes to overtime, won by the side the continuous margin
-   * favoured (so the moneyline's chance is exactly its price).
+   * Draws the game's score from its fair model (the prices' distributions, see the header): the full game's margin
+   * and total from the league's distributions (the margin by its inverse CDF, the total by the inverse CDF of the
+   * totals that go with that margin), the priced first part's from its logistics; the four uniforms are tied by a
+   * Gaussian copula with correlation √share (the part is a share of the whole). The full game's result already
+   * counts overtime or extra innings (the distributions are of final scores); the rest of the game is the difference,
+   * split between its stretches.
    */
   draw(fixture: Pick<ScoredFixture, 'league' | 'margin' | 'total'>): Script {
     const { league, margin, total } = fixture;
@@ -177,8 +181,10 @@ export class ScoreModel {
     };
     const [mFull, mPart] = pair();
     const [tFull, tPart] = pair();
-    const fullMargin = logisticQuantile(mFull, margin, model.marginScale);
-    const full = wholeScore(fullMargin, logisticQuantile(tFull, total, model.totalScale));
+    const game = gameDistributions(league, { margin, total });
+    const fullMargin = quantileOf(game.margin, mFull);
+    const fullTotal = quantileOf(game.totalGiven(fullMargin), tFull);
+    const full: Score = { home: (fullTotal + fullMargin) / 2, away: (fullTotal - fullMargin) / 2 };
     const partScale = Math.sqrt(share);
     const first = wholeScore(
       logisticQuantile(mPart, margin * share, model.marginScale * partScale),
@@ -194,13 +200,6 @@ export class ScoreModel {
     const restIdx = indexes(false);
     this.split(first, firstIdx, segments, scores);
     this.split({ home: full.home - first.home, away: full.away - first.away }, restIdx, segments, scores);
-    if (full.home === full.away && !LEAGUES[league].hasDraws) {
-      const ot = scores[segments.length - 1]!;
-      const homeWins = fullMargin >= 0;
-      const [base, extra] = this.overtime(league);
-      ot.home = base + (homeWins ? extra : 0);
-      ot.away = base + (homeWins ? 0 : extra);
-    }
     const plays: Play[] = [];
     scores.forEach((score, index) => {
       const { from, to } = segments[index]!;
@@ -230,20 +229,6 @@ export class ScoreModel {
         while (k < indexes.length - 1 && roll >= weights[k]!) roll -= weights[k++]!;
         out[indexes[k]!]![side] += 1;
       }
-  }
-
-  /** Overtime points: what both sides score in it, and the winner's margin (a hockey shootout counts one goal). */
-  private overtime(league: LeagueKey): [number, number] {
-    switch (league) {
-      case 'nba':
-        return [8 + Math.floor(this.random() * 6), 1 + Math.floor(this.random() * 6)];
-      case 'ncaab':
-        return [6 + Math.floor(this.random() * 5), 1 + Math.floor(this.random() * 5)];
-      case 'nfl':
-        return [0, this.random() < 0.6 ? 3 : 6];
-      default:
-        return [0, 1];
-    }
   }
 
   /** The fixture's script, drawn the first time it is asked for in play (its fair model then is its closing one). */

@@ -232,7 +232,7 @@ describe('GET /v1/stream (types=middle)', () => {
       middle: { gap: object; probability: { middle: number }; high: { price: object }; model: string };
     }[];
     expect(listed.map((row) => row.key).sort()).toEqual(middleKeys());
-    expect(listed[0]!.middle).toMatchObject({ gap: { from: 3, to: 3 }, model: 'normal' });
+    expect(listed[0]!.middle).toMatchObject({ gap: { from: 3, to: 3 }, model: 'basketball' });
     expect(listed[0]!.middle.probability.middle).toBeGreaterThan(0.02);
     expect(listed[0]!.middle.high.price).not.toHaveProperty('age_seconds');
 

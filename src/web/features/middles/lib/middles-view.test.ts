@@ -47,7 +47,7 @@ const row = (over: Partial<MiddleFeedRow> = {}): MiddleFeedRow => ({
   push_low: 0,
   ev_pct: 15.2,
   worst_case_pct: -3.5,
-  model: 'nfl-drives',
+  model: 'nfl-key-numbers',
   ...over,
 });
 

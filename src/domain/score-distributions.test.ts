@@ -1,0 +1,247 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { LeagueKey } from './markets.ts';
+import {
+  CENTRE_STEP,
+  cdfAt,
+  discretisedNormalWeights,
+  fairHighProbability,
+  gameDistributions,
+  leagueMarginShare,
+  lineChances,
+  lineOutcome,
+  meanOf,
+  MLB_MODEL,
+  NFL_MARGIN_SHARES,
+  NFL_MARGIN_WEIGHTS,
+  nflMargin,
+  NHL_MODEL,
+  normalise,
+  probabilityOf,
+  quantileOf,
+  type IntegerDistribution,
+} from './score-distributions.ts';
+import { SGP_GAME_PRIORS } from './sgp.ts';
+
+// Decision 264: each league's margin and total, fitted to published frequencies and centred on the market.
+
+const LEAGUE_CENTRES: Record<LeagueKey, { margin: [number, number]; total: [number, number] }> = {
+  nfl: { margin: [-14, 14], total: [35, 55] },
+  nba: { margin: [-14, 14], total: [205, 245] },
+  ncaab: { margin: [-20, 20], total: [125, 165] },
+  nhl: { margin: [-1.5, 1.5], total: [5, 7] },
+  mlb: { margin: [-2, 2], total: [6.5, 11] },
+  epl: { margin: [-1.8, 1.8], total: [2, 3.6] },
+  mls: { margin: [-1.8, 1.8], total: [2, 3.8] },
+};
+
+const both = (d: IntegerDistribution, k: number) =>
+  probabilityOf(d, k) + (k === 0 ? 0 : probabilityOf(d, -k));
+
+/** The league-wide share of some event over games whose expected margins are normal about 0 (σ `spread`). */
+function leagueAverage(
+  league: LeagueKey,
+  spread: number,
+  total: number,
+  f: (g: ReturnType<typeof gameDistributions>) => number,
+): number {
+  let weights = 0;
+  let sum = 0;
+  for (let m = -3 * spread; m <= 3 * spread + 1e-9; m += spread / 10) {
+    const w = Math.exp(-((m / spread) ** 2) / 2);
+    weights += w;
+    sum += w * f(gameDistributions(league, { margin: m, total }));
+  }
+  return sum / weights;
+}
+
+describe('every league: proper distributions centred on the market (property tests)', () => {
+  for (const league of Object.keys(LEAGUE_CENTRES) as LeagueKey[]) {
+    it(`${league}: sums to 1, non-negative, monotone cumulative, means are the market's`, () => {
+      const { margin, total } = LEAGUE_CENTRES[league];
+      fc.assert(
+        fc.property(
+          fc.double({ min: margin[0], max: margin[1], noNaN: true }),
+          fc.double({ min: total[0], max: total[1], noNaN: true }),
+          (m, t) => {
+            const game = gameDistributions(league, { margin: m, total: t });
+            for (const d of [game.margin, game.total, game.totalGiven(Math.round(m))]) {
+              const sum = d.probabilities.reduce((a, b) => a + b, 0);
+              expect(sum).toBeCloseTo(1, 10);
+              expect(d.probabilities.every((p) => p >= 0)).toBe(true);
+              let last = 0;
+              for (let x = d.min; x < d.min + d.probabilities.length; x += 1) {
+                const c = cdfAt(d, x);
+                expect(c).toBeGreaterThanOrEqual(last - 1e-12);
+                last = c;
+              }
+            }
+            // The centre read to CENTRE_STEP (0.05) is what the distribution is centred on.
+            expect(Math.abs(meanOf(game.margin) - m)).toBeLessThan(CENTRE_STEP / 2 + 0.005);
+            expect(Math.abs(meanOf(game.total) - t)).toBeLessThan(CENTRE_STEP / 2 + 0.04);
+            expect(game.total.min).toBeGreaterThanOrEqual(0);
+          },
+        ),
+        { numRuns: 25 },
+      );
+    });
+
+    // MLB is not: a home walk-off ends the game one run up.
+    if (league !== 'mlb')
+      it(`${league}: an even game's margin is symmetric`, () => {
+        const { margin } = gameDistributions(league, {
+          margin: 0,
+          total: LEAGUE_CENTRES[league].total[0] + 1,
+        });
+        for (let k = 1; k <= 20; k += 1)
+          expect(probabilityOf(margin, k)).toBeCloseTo(probabilityOf(margin, -k), 8);
+      });
+  }
+
+  it('the total given a margin has its parity and is at least its size; the mixture is the total', () => {
+    for (const league of ['nfl', 'nba', 'nhl', 'mlb', 'epl'] as const) {
+      const centre = { margin: 2, total: LEAGUE_CENTRES[league].total[0] + 1 };
+      const game = gameDistributions(league, centre);
+      const mixture = new Map<number, number>();
+      game.margin.probabilities.forEach((pm, i) => {
+        const m = game.margin.min + i;
+        if (pm < 1e-12) return;
+        const given = game.totalGiven(m);
+        given.probabilities.forEach((pt, j) => {
+          const t = given.min + j;
+          if (pt > 0) {
+            expect(Math.abs(t - m) % 2, `${league} m ${m} t ${t}`).toBe(0);
+            expect(t).toBeGreaterThanOrEqual(Math.abs(m));
+          }
+          mixture.set(t, (mixture.get(t) ?? 0) + pm * pt);
+        });
+      });
+      for (const [t, p] of mixture) expect(Math.abs(p - probabilityOf(game.total, t))).toBeLessThan(1e-9);
+    }
+  });
+
+  it('quantileOf inverts the cumulative: P(quantile(u) ≤ x) = P(X ≤ x)', () => {
+    const d = normalise(-2, [0.1, 0.2, 0.3, 0.4]);
+    expect(quantileOf(d, 0.05)).toBe(-2);
+    expect(quantileOf(d, 0.1)).toBe(-2);
+    expect(quantileOf(d, 0.1000001)).toBe(-1);
+    expect(quantileOf(d, 0.99)).toBe(1);
+  });
+});
+
+describe('NFL: key numbers from the published table, a smooth total', () => {
+  it('the weights in the code give the fit games the table’s shares of 0, 3, 4, 6, 7, 10 and 14', () => {
+    for (const { margin, share } of NFL_MARGIN_SHARES) {
+      const model = leagueMarginShare(margin, (m) => nflMargin(m));
+      expect(Math.abs(model - share), `margin ${margin}`).toBeLessThanOrEqual(0.0005);
+    }
+  });
+
+  it('the weights are the fit (one more fixed-point step moves none by more than 0.1 %)', () => {
+    for (const { margin, share } of NFL_MARGIN_SHARES) {
+      const step = share / leagueMarginShare(margin, (m) => nflMargin(m, NFL_MARGIN_WEIGHTS));
+      expect(Math.abs(step - 1), `margin ${margin}`).toBeLessThan(0.001);
+    }
+  });
+
+  it('key numbers 3 and 7 stand out in a spread: 3 and 7 far above their neighbours', () => {
+    for (const spread of [0, -3, 6.5]) {
+      const { margin } = gameDistributions('nfl', { margin: spread, total: 44 });
+      expect(both(margin, 3)).toBeGreaterThan(2 * both(margin, 2));
+      expect(both(margin, 3)).toBeGreaterThan(2 * both(margin, 5));
+      expect(both(margin, 7)).toBeGreaterThan(1.8 * both(margin, 8));
+      expect(both(margin, 7)).toBeGreaterThan(1.8 * both(margin, 5));
+      expect(both(margin, 0)).toBeLessThan(0.005);
+    }
+  });
+
+  it('the issue’s check: P(total = 42) and P(total = 44) within 20 % of a smooth published-deviation model', () => {
+    // The smooth reference: the total normal about the closing total with the published 13.4 points (nflverse).
+    for (const [spread, closing] of [
+      [-3, 44],
+      [0, 43.5],
+      [6.5, 47],
+      [-1, 41],
+    ] as const) {
+      const { total } = gameDistributions('nfl', { margin: spread, total: closing });
+      const smooth = discretisedNormalWeights(closing, SGP_GAME_PRIORS.nfl.sigmaTotal, 0);
+      const reference = (t: number) => smooth.weights[t - smooth.min]!;
+      for (const t of [42, 44, 43, 50]) {
+        const off = probabilityOf(total, t) / reference(t) - 1;
+        expect(Math.abs(off), `total ${t} about ${closing}: ${off}`).toBeLessThan(0.2);
+      }
+    }
+  });
+
+  it('whole lines push: P(margin = 3) is the push of −3, and half lines never push', () => {
+    const { margin } = gameDistributions('nfl', { margin: 3, total: 44 });
+    const minus3 = lineChances(margin, 'high', 3);
+    expect(minus3.push).toBeCloseTo(probabilityOf(margin, 3), 12);
+    expect(minus3.win + minus3.push + minus3.lose).toBeCloseTo(1, 12);
+    expect(lineChances(margin, 'high', 3.5).push).toBe(0);
+  });
+});
+
+describe('the other leagues against their published frequencies', () => {
+  it('NHL: about 22.5 % of even games go to overtime (one-goal finals with the overtime goal)', () => {
+    // The overtime share is built in: the regulation ties are all settled by one goal.
+    const oneGoal = leagueAverage('nhl', 0.01, 6, (g) => both(g.margin, 1));
+    expect(oneGoal).toBeGreaterThan(NHL_MODEL.overtimeShare);
+    expect(probabilityOf(gameDistributions('nhl', { margin: 0, total: 6 }).margin, 0)).toBe(0);
+    // One-goal games about 40 % and two-goal games common (empty-net goals): 20–30 %.
+    const league = (k: number) => leagueAverage('nhl', 0.6, 6.1, (g) => both(g.margin, k));
+    expect(league(1)).toBeGreaterThan(0.37);
+    expect(league(1)).toBeLessThan(0.46);
+    expect(league(2)).toBeGreaterThan(0.2);
+    expect(league(2)).toBeLessThan(0.3);
+  });
+
+  it('MLB: one-run games are 27–31 % of games, never a tie', () => {
+    const oneRun = leagueAverage('mlb', 0.7, 8.8, (g) => both(g.margin, 1));
+    expect(oneRun).toBeGreaterThan(0.27);
+    expect(oneRun).toBeLessThan(0.31);
+    expect(probabilityOf(gameDistributions('mlb', { margin: 0.3, total: 8.5 }).margin, 0)).toBe(0);
+    expect(MLB_MODEL.extraMargins.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+  });
+
+  it('soccer: draws about a quarter of Premier League games, more 0–0 than independent Poisson gives', () => {
+    const draws = leagueAverage('epl', 0.7, 2.8, (g) => probabilityOf(g.margin, 0));
+    expect(draws).toBeGreaterThan(0.23);
+    expect(draws).toBeLessThan(0.29);
+    const game = gameDistributions('epl', { margin: 0, total: 2.6 });
+    // Independent Poisson at 1.3 a side: P(0–0) = e^−2.6 ≈ 0.074; Dixon–Coles (ρ < 0) puts more there.
+    expect(probabilityOf(game.total, 0)).toBeGreaterThan(Math.exp(-2.6));
+  });
+
+  it('basketball: near-continuous, no ties, the overtime margins add a little to 1–5', () => {
+    const { margin } = gameDistributions('nba', { margin: 0, total: 226 });
+    expect(probabilityOf(margin, 0)).toBe(0);
+    for (let k = 1; k < 20; k += 1) expect(both(margin, k)).toBeLessThan(0.08);
+    expect(both(margin, 1)).toBeGreaterThan(both(margin, 12));
+  });
+});
+
+describe('lines: whole, half and quarter', () => {
+  it('a quarter line is two halves: over 2.25 on 2 goals is half lost, on 3 won', () => {
+    expect(lineOutcome('high', 2.25, 2)).toBe(-0.5);
+    expect(lineOutcome('high', 2.25, 3)).toBe(1);
+    expect(lineOutcome('high', 2.75, 3)).toBe(0.5);
+    expect(lineOutcome('low', 2.75, 3)).toBe(-0.5);
+    expect(lineOutcome('high', 2, 2)).toBe(0);
+    expect(() => lineOutcome('high', 2.1, 2)).toThrow(RangeError);
+  });
+
+  it('the fair two-way probability: a half line is P(X > line), a whole one leaves the push out', () => {
+    const d = normalise(0, [0.1, 0.2, 0.3, 0.25, 0.15]);
+    expect(fairHighProbability(d, 2.5)).toBeCloseTo(0.4, 12);
+    expect(fairHighProbability(d, 2)).toBeCloseTo(0.4 / 0.7, 12);
+    // Over 2.25: wins on 3+ (0.4), loses half on 2 (0.3) and all below (0.3): break-even implied 0.4 / 0.85.
+    const over = 0.4 / (0.4 + 0.15 + 0.3);
+    // Under 2.25: wins on 0–1 (0.3) and half on 2 (0.15 won, 0.15 pushed), loses on 3+ (0.4).
+    const under = 0.45 / (0.45 + 0.4);
+    expect(fairHighProbability(d, 2.25)).toBeCloseTo(over / (over + under), 12);
+    // A quarter line's fair probability lies between its two halves'.
+    expect(fairHighProbability(d, 2.75)).toBeLessThan(fairHighProbability(d, 2.5));
+    expect(fairHighProbability(d, 2.75)).toBeGreaterThan(fairHighProbability(d, 3.5));
+  });
+});

@@ -1,0 +1,506 @@
+import { meanOf, normalise, probabilityOf, type IntegerDistribution } from './integer-distribution.ts';
+import type { LeagueKey } from './markets.ts';
+import { normalCdf } from './mvn.ts';
+import { SGP_GAME_PRIORS } from './sgp.ts';
+import { goalsGrid } from './soccer-goals.ts';
+
+// Each league's final margin (home − away) and total, as whole-number distributions fitted to published historical
+// frequencies and centred on the market (issue 57, decision 264, docs/calibration.md). One module, used by the
+// simulator's results and prices and by middles (the chance of landing between two lines, with the pushes of whole
+// lines); the soccer goals model's fit to a total line shares its line rules (integer-distribution.ts). Grading
+// settles on real scores and needs no model:
+//
+// - NFL, NBA, NCAAB: a normal about the market (the SGP priors' σ: Stern's 13.86 points for the NFL) discretised to the
+//   integers, times a weight per absolute margin (the NFL's key numbers 3, 7, 10, 6, 4 and 14 fitted to the published
+//   table of final margins; a basketball tie moved to the small margins an overtime ends with), exponentially tilted
+//   so its mean is the market's. The total is a smooth discretised normal (no bumps): a game's total has its margin's
+//   parity and is at least its size, so the total is drawn given the margin (`totalGiven`) and its distribution is
+//   the mixture over margins.
+// - NHL: regulation goals Poisson a side with the tie inflated to the published share of games that go to overtime,
+//   a one-goal regulation lead turned into two by an empty-net goal with a fixed chance, an overtime or shootout won by
+//   one goal (counted in the final score as the books grade it).
+// - MLB: runs a side negative binomial (over-dispersed), a tie after nine settled in extra innings mostly by one run.
+// - Soccer: Poisson goals with the Dixon–Coles low-score correction (soccer-goals.ts), ρ fixed per league.
+//
+// Every distribution is discrete, sums to 1, and is parametrised by the expected margin and total the market prices:
+// the league's model parameters (the team means, or the tilt) are solved so the distribution's means are those.
+
+/** The distribution tilted by e^{θx}, θ solved (Newton, bisection as a fallback) so its mean is `target` (within the support's range). */
+export function tiltToMean(distribution: IntegerDistribution, target: number): IntegerDistribution {
+  const { min, probabilities } = distribution;
+  const max = min + probabilities.length - 1;
+  const goal = Math.min(Math.max(target, min + 1e-6), max - 1e-6);
+  const centre = meanOf(distribution);
+  const tilted = (theta: number) => {
+    // Exponents taken about the centre: no overflow for the wide supports of basketball.
+    const weights = probabilities.map((p, i) => p * Math.exp(theta * (min + i - centre)));
+    return normalise(min, weights);
+  };
+  if (Math.abs(centre - goal) < 1e-9) return distribution;
+  // Newton on θ (the mean's derivative in θ is the variance), falling back to bisection when a step leaves the bracket.
+  let lo = -4;
+  let hi = 4;
+  let theta = 0;
+  let current = distribution;
+  for (let i = 0; i < 60; i += 1) {
+    const mean = meanOf(current);
+    if (Math.abs(mean - goal) < 1e-10) break;
+    if (mean < goal) lo = theta;
+    else hi = theta;
+    let variance = 0;
+    current.probabilities.forEach((p, j) => (variance += p * (current.min + j - mean) ** 2));
+    let next = theta + (goal - mean) / Math.max(variance, 1e-12);
+    if (!(next > lo && next < hi)) next = (lo + hi) / 2;
+    theta = next;
+    current = tilted(theta);
+  }
+  return current;
+}
+
+/** N(mean, sigma²) discretised with the continuity correction, cut at 8 σ, no mass below `floor`. */
+export function discretisedNormalWeights(
+  mean: number,
+  sigma: number,
+  floor?: number,
+): { min: number; weights: number[] } {
+  let min = Math.floor(mean - 8 * sigma);
+  if (floor !== undefined) min = Math.max(min, floor);
+  const max = Math.max(min, Math.ceil(mean + 8 * sigma));
+  const weights: number[] = [];
+  let below = normalCdf((min - 0.5 - mean) / sigma);
+  for (let k = min; k <= max; k += 1) {
+    const above = normalCdf((k + 0.5 - mean) / sigma);
+    weights.push(above - below);
+    below = above;
+  }
+  return { min, weights };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Published frequencies (docs/calibration.md cites each).
+
+/**
+ * NFL final margins, share of all games won by exactly k points (either side): Sports Insights' count of 2003–2013
+ * games as Business Insider published it (July 2013): 3 in 15.39 %, 7 in 9.55 %, 10 in 6.14 %, 6 in 5.58 %, 4 in
+ * 5.32 %, 14 in 4.79 %; a tally of 7,276 games 1999–2025 (nflverse, nflanalytic.com) agrees within about half a point.
+ * Ties (k = 0): about 0.3 % of games since overtime was shortened in 2017 (two or three a season of 272 games).
+ */
+export const NFL_MARGIN_SHARES: readonly { margin: number; share: number }[] = [
+  { margin: 0, share: 0.003 },
+  { margin: 3, share: 0.1539 },
+  { margin: 4, share: 0.0532 },
+  { margin: 6, share: 0.0558 },
+  { margin: 7, share: 0.0955 },
+  { margin: 10, share: 0.0614 },
+  { margin: 14, share: 0.0479 },
+];
+
+/**
+ * The games such a table counts, as the fit reads them: closing spreads normal about 0 with this deviation (an
+ * assumption: NFL spreads are mostly within ±10) and a total of 44 (recent seasons' average).
+ */
+export const NFL_FIT_GAMES = { spreadSigma: 6, step: 0.5, span: 18 } as const;
+
+/**
+ * Weights on P(|margin| = k) of the NFL's smooth normal that bring the fit games' shares to `NFL_MARGIN_SHARES`:
+ * `fitNflMarginWeights()` to 4 places (score-distributions.test.ts checks they still fit).
+ */
+export const NFL_MARGIN_WEIGHTS: ReadonlyMap<number, number> = new Map([
+  [0, 0.1579],
+  [3, 4.1237],
+  [4, 1.4457],
+  [6, 1.5786],
+  [7, 2.7734],
+  [10, 1.9761],
+  [14, 1.8709],
+]);
+
+/**
+ * NHL (decision 264): share of regular-season games decided in overtime or a shootout, about 22–23 % in the seasons
+ * 2015–16 to 2022–23 (NHL.com standings: OT/SO losses over games); the share of one-goal regulation leads that end two
+ * goals apart after an empty-net goal (an assumption: empty-net goals come in about one game in five since goalies
+ * are pulled earlier, and most of them in one-goal games).
+ */
+export const NHL_MODEL = { overtimeShare: 0.225, emptyNetShare: 0.2 } as const;
+
+/**
+ * MLB: runs a side negative binomial with dispersion r (variance μ + μ²/r; about 2 × μ at 4.4 runs, as the SGP prior
+ * says); a tie after nine innings (about 9–10 % of games) settled by these margins in extra innings (the placed runner
+ * since 2020 makes most of them one run). One-run games come to about 28–30 % of all games, as published
+ * (Baseball-Reference's one-run records, 2015–2023).
+ */
+export const MLB_MODEL = {
+  dispersion: 4,
+  /** Extra innings: the winner's margin 1, 2, 3, 4 runs; each also adds this many runs to the total. */
+  extraMargins: [0.62, 0.2, 0.1, 0.08],
+  /** Walk-offs in the ninth end a game the home side wins by one (its last inning cut short): the share of home wins by 2–3 turned into one. */
+  walkOff: 0.12,
+} as const;
+
+/** Soccer's Dixon–Coles ρ (the four low scores; Dixon & Coles 1997 fitted about −0.13 to English league football). */
+export const SOCCER_RHO: Readonly<Partial<Record<LeagueKey, number>>> = { epl: -0.13, mls: -0.1 };
+
+/** Basketball: how a tie after regulation ends, |margin| 1, 2, … after overtime (an assumption, decision 264). */
+export const BASKETBALL_OVERTIME_MARGINS = [0.12, 0.15, 0.15, 0.13, 0.11, 0.09, 0.08, 0.06, 0.05, 0.03, 0.03];
+
+// ---------------------------------------------------------------------------------------------------------------
+
+/** A game's margin and total distributions, and the total given a margin (the joint, as the simulator draws it). */
+export {
+  cdfAt,
+  fairHighProbability,
+  lineChances,
+  lineOutcome,
+  meanOf,
+  normalise,
+  probabilityOf,
+  quantileOf,
+  type IntegerDistribution,
+} from './integer-distribution.ts';
+
+export interface GameDistributions {
+  margin: IntegerDistribution;
+  total: IntegerDistribution;
+  totalGiven(margin: number): IntegerDistribution;
+}
+
+export interface MarketCentre {
+  margin: number;
+  total: number;
+}
+
+/** The model behind a league's distributions, as answers name it. */
+export type ScoreModelName =
+  'nfl-key-numbers' | 'basketball' | 'nhl-goals' | 'mlb-runs' | 'soccer-dixon-coles';
+
+export function scoreModelName(league: LeagueKey): ScoreModelName {
+  switch (league) {
+    case 'nfl':
+      return 'nfl-key-numbers';
+    case 'nba':
+    case 'ncaab':
+      return 'basketball';
+    case 'nhl':
+      return 'nhl-goals';
+    case 'mlb':
+      return 'mlb-runs';
+    default:
+      return 'soccer-dixon-coles';
+  }
+}
+
+const cache = new Map<string, GameDistributions>();
+const CACHE_SIZE = 4000;
+
+/** Centres are read to this step (a twentieth of a point, goal or run): one build serves a price's small moves. */
+export const CENTRE_STEP = 0.05;
+
+/** The largest expected total each grid league's model is built for (its grid holds the scores beyond it). */
+const GRID_MAX_TOTAL: Partial<Record<ScoreModelName, number>> = {
+  'nhl-goals': 12,
+  'mlb-runs': 24,
+  'soccer-dixon-coles': 8,
+};
+
+/**
+ * The league's distributions centred on the market's expected margin and total, each read to `CENTRE_STEP` (the
+ * builds are cached); a total is kept within 0.2 and, for the goal and run leagues, the largest their grid holds, and
+ * the margin within the total. RangeError for a centre that is not finite.
+ */
+export function gameDistributions(league: LeagueKey, centre: MarketCentre): GameDistributions {
+  if (!Number.isFinite(centre.margin) || !Number.isFinite(centre.total))
+    throw new RangeError(`Bad centre (${centre.margin}, ${centre.total})`);
+  const name = scoreModelName(league);
+  // Whole steps (integers) in the key; the centre itself is step × CENTRE_STEP.
+  const totalSteps = Math.min(
+    Math.max(Math.round(centre.total / CENTRE_STEP), 4),
+    Math.round((GRID_MAX_TOTAL[name] ?? Infinity) / CENTRE_STEP),
+  );
+  const marginSteps = Math.min(Math.max(Math.round(centre.margin / CENTRE_STEP), -totalSteps), totalSteps);
+  const total = totalSteps * CENTRE_STEP;
+  const margin = marginSteps * CENTRE_STEP;
+  const key = `${league}|${marginSteps}|${totalSteps}`;
+  let found = cache.get(key);
+  if (found) return found;
+  found = build(league, margin, total);
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(key, found);
+  return found;
+}
+
+function build(league: LeagueKey, margin: number, total: number): GameDistributions {
+  switch (scoreModelName(league)) {
+    case 'nfl-key-numbers':
+      return smoothGame(league, margin, total, nflMargin(margin));
+    case 'basketball':
+      return smoothGame(league, margin, total, basketballMargin(league, margin));
+    case 'nhl-goals':
+      return gridGame(fitGrid((h, a) => nhlGrid(h, a), margin, total));
+    case 'mlb-runs':
+      return gridGame(fitGrid((h, a) => mlbGrid(h, a), margin, total));
+    default: {
+      const rho = SOCCER_RHO[league] ?? -0.1;
+      return gridGame(fitGrid((h, a) => soccerGrid(h, a, rho), margin, total));
+    }
+  }
+}
+
+/** The NFL margin: the smooth normal times the key weights, tilted to the expected margin. */
+export function nflMargin(
+  margin: number,
+  weights: ReadonlyMap<number, number> = NFL_MARGIN_WEIGHTS,
+): IntegerDistribution {
+  const sigma = SGP_GAME_PRIORS.nfl.sigmaMargin;
+  const base = discretisedNormalWeights(margin, sigma);
+  const weighted = base.weights.map((w, i) => w * (weights.get(Math.abs(base.min + i)) ?? 1));
+  return tiltToMean(normalise(base.min, weighted), margin);
+}
+
+/** The share of the fit games won by exactly k points (either side) under `margins`. */
+export function leagueMarginShare(k: number, margins: (expected: number) => IntegerDistribution): number {
+  const { spreadSigma, step, span } = NFL_FIT_GAMES;
+  let weights = 0;
+  let share = 0;
+  for (let m = -span; m <= span; m += step) {
+    const w = Math.exp(-((m / spreadSigma) ** 2) / 2);
+    const d = margins(m);
+    weights += w;
+    share += w * (probabilityOf(d, k) + (k === 0 ? 0 : probabilityOf(d, -k)));
+  }
+  return share / weights;
+}
+
+/** Fits `NFL_MARGIN_WEIGHTS`: fixed-point steps, each weight scaled by the table's share over the model's. */
+export function fitNflMarginWeights(steps = 30): Map<number, number> {
+  const weights = new Map(NFL_MARGIN_SHARES.map(({ margin }) => [margin, 1]));
+  for (let step = 0; step < steps; step += 1) {
+    const shares = NFL_MARGIN_SHARES.map(({ margin }) =>
+      leagueMarginShare(margin, (m) => nflMargin(m, weights)),
+    );
+    NFL_MARGIN_SHARES.forEach(({ margin, share }, i) =>
+      weights.set(margin, weights.get(margin)! * (share / shares[i]!)),
+    );
+  }
+  return weights;
+}
+
+/** A basketball margin: the smooth normal, its tie moved to an overtime's small margins (split by the favourite). */
+function basketballMargin(league: LeagueKey, margin: number): IntegerDistribution {
+  const sigma = SGP_GAME_PRIORS[league].sigmaMargin;
+  const base = discretisedNormalWeights(margin, sigma);
+  const zero = -base.min;
+  const tie = base.weights[zero] ?? 0;
+  if (zero >= 0 && zero < base.weights.length) {
+    base.weights[zero] = 0;
+    // An overtime is about a tenth of a game: the favourite's edge in it is the game's scaled by √(its share).
+    const home = normalCdf((margin / sigma) * Math.sqrt(league === 'nba' ? 5 / 48 : 5 / 40));
+    BASKETBALL_OVERTIME_MARGINS.forEach((share, i) => {
+      const k = i + 1;
+      if (zero + k < base.weights.length) base.weights[zero + k]! += tie * share * home;
+      if (zero - k >= 0) base.weights[zero - k]! += tie * share * (1 - home);
+    });
+  }
+  return tiltToMean(normalise(base.min, base.weights), margin);
+}
+
+/**
+ * A high-scoring game from its margin: the total a smooth normal (the SGP prior's σ), restricted given the margin to
+ * its parity and at least its size; the total's distribution is the mixture, re-centred (a few steps) on the expected total.
+ */
+function smoothGame(
+  league: LeagueKey,
+  margin: number,
+  total: number,
+  marginDist: IntegerDistribution,
+): GameDistributions {
+  const sigma = SGP_GAME_PRIORS[league].sigmaTotal;
+  const mixture = (mean: number) => {
+    const base = discretisedNormalWeights(mean, sigma, 0);
+    const given = (m: number) => {
+      const w = base.weights.map((p, i) => {
+        const t = base.min + i;
+        return (t - m) % 2 === 0 && t >= Math.abs(m) ? p : 0;
+      });
+      return w.some((p) => p > 0) ? normalise(base.min, w) : { min: Math.abs(m), probabilities: [1] };
+    };
+    // The mixture in one pass: P(t) = w(t) · Σ over margins m of t's parity with |m| ≤ t of P(m) / Z(|m|), Z(k) the
+    // weight of the totals ≥ k of k's parity (suffix sums by parity).
+    const n = base.weights.length;
+    const suffix = new Float64Array(n + 2);
+    for (let i = n - 1; i >= 0; i -= 1) suffix[i] = base.weights[i]! + suffix[i + 2]!;
+    const weightFrom = (k: number) => {
+      const first = k >= base.min ? k : base.min + ((base.min - k) % 2);
+      return first - base.min < n ? suffix[first - base.min]! : 0;
+    };
+    const maxK = Math.max(-marginDist.min, marginDist.min + marginDist.probabilities.length - 1);
+    const top = Math.max(base.min + n - 1, maxK);
+    const coefficient = new Float64Array(maxK + 1);
+    const sums = new Array<number>(top + 1).fill(0);
+    marginDist.probabilities.forEach((pm, i) => {
+      const k = Math.abs(marginDist.min + i);
+      const z = weightFrom(k);
+      if (z > 0) coefficient[k]! += pm / z;
+      else sums[k]! += pm; // no total left of its parity above it: the total is the margin's size
+    });
+    const running = [0, 0];
+    for (let t = 0; t <= top; t += 1) {
+      if (t <= maxK) running[t % 2]! += coefficient[t]!;
+      if (t >= base.min && t - base.min < n) sums[t]! += base.weights[t - base.min]! * running[t % 2]!;
+    }
+    return { total: normalise(0, sums), given };
+  };
+  let mean = total;
+  let fitted = mixture(mean);
+  for (let step = 0; step < 4 && Math.abs(meanOf(fitted.total) - total) > 0.01; step += 1) {
+    mean += total - meanOf(fitted.total);
+    fitted = mixture(mean);
+  }
+  const memo = new Map<number, IntegerDistribution>();
+  return {
+    margin: marginDist,
+    total: fitted.total,
+    totalGiven: (m) => {
+      let d = memo.get(m);
+      if (!d) memo.set(m, (d = fitted.given(m)));
+      return d;
+    },
+  };
+}
+
+/** A joint of the final score: `weights[h][a]` (unnormalised). */
+type Grid = number[][];
+
+/** Poisson weights 0..max. */
+function poisson(mean: number, max: number): number[] {
+  const out = [Math.exp(-mean)];
+  for (let k = 1; k <= max; k += 1) out.push((out[k - 1]! * mean) / k);
+  return out;
+}
+
+/** Negative binomial weights 0..max with mean μ and dispersion r. */
+function negativeBinomial(mean: number, r: number, max: number): number[] {
+  const p = r / (r + mean);
+  const out = [p ** r];
+  for (let k = 1; k <= max; k += 1) out.push((out[k - 1]! * (k - 1 + r) * (1 - p)) / k);
+  return out;
+}
+
+const NHL_MAX = 14;
+
+/** NHL: regulation Poisson with the tie inflated to the overtime share, empty-net goals, overtime won by one. */
+function nhlGrid(home: number, away: number): Grid {
+  const h = poisson(home, NHL_MAX);
+  const a = poisson(away, NHL_MAX);
+  let tie = 0;
+  for (let x = 0; x <= NHL_MAX; x += 1) tie += h[x]! * a[x]!;
+  // Inflate the diagonal so regulation ties are the overtime share (kept when Poisson already gives more).
+  const { overtimeShare, emptyNetShare } = NHL_MODEL;
+  const boost = tie < overtimeShare ? (overtimeShare * (1 - tie)) / (tie * (1 - overtimeShare)) : 1;
+  const out: Grid = Array.from({ length: NHL_MAX + 3 }, () => new Array<number>(NHL_MAX + 3).fill(0));
+  // The favourite's edge in a five-minute overtime and shootout: its regulation edge scaled down.
+  const homeOt = normalCdf(((home - away) / Math.sqrt(home + away)) * Math.sqrt(5 / 60) * 2);
+  for (let x = 0; x <= NHL_MAX; x += 1)
+    for (let y = 0; y <= NHL_MAX; y += 1) {
+      const p = h[x]! * a[y]!;
+      if (x === y) {
+        out[x + 1]![y]! += p * boost * homeOt;
+        out[x]![y + 1]! += p * boost * (1 - homeOt);
+      } else if (x - y === 1) {
+        out[x]![y]! += p * (1 - emptyNetShare);
+        out[x + 1]![y]! += p * emptyNetShare;
+      } else if (y - x === 1) {
+        out[x]![y]! += p * (1 - emptyNetShare);
+        out[x]![y + 1]! += p * emptyNetShare;
+      } else out[x]![y]! += p;
+    }
+  return out;
+}
+
+const MLB_MAX = 30;
+
+/** MLB: negative binomial runs a side; a tie after nine settled in extra innings; some home wins cut short to one run. */
+function mlbGrid(home: number, away: number): Grid {
+  const h = negativeBinomial(home, MLB_MODEL.dispersion, MLB_MAX);
+  const a = negativeBinomial(away, MLB_MODEL.dispersion, MLB_MAX);
+  const size = MLB_MAX + MLB_MODEL.extraMargins.length + 1;
+  const out: Grid = Array.from({ length: size }, () => new Array<number>(size).fill(0));
+  const homeExtra = normalCdf(((home - away) / Math.sqrt(2 * (home + away))) * 0.6);
+  for (let x = 0; x <= MLB_MAX; x += 1)
+    for (let y = 0; y <= MLB_MAX; y += 1) {
+      const p = h[x]! * a[y]!;
+      if (x === y) {
+        MLB_MODEL.extraMargins.forEach((share, i) => {
+          out[x + i + 1]![y]! += p * share * homeExtra;
+          out[x]![y + i + 1]! += p * share * (1 - homeExtra);
+        });
+      } else if (x - y === 2 || x - y === 3) {
+        // A walk-off: the home side stops scoring once ahead in the ninth, so its win is by one.
+        out[x]![y]! += p * (1 - MLB_MODEL.walkOff);
+        out[y + 1]![y]! += p * MLB_MODEL.walkOff;
+      } else out[x]![y]! += p;
+    }
+  return out;
+}
+
+/** Soccer: the Dixon–Coles grid of soccer-goals.ts (0–15 goals a side), ρ within its bounds. */
+function soccerGrid(home: number, away: number, rho: number): Grid {
+  const lower = Math.max(-0.5, -1 / home, -1 / away);
+  const upper = Math.min(0.5, 1, 1 / (home * away));
+  const flat = goalsGrid(home, away, Math.min(upper, Math.max(lower, rho)));
+  const size = Math.round(Math.sqrt(flat.length));
+  return Array.from({ length: size }, (_, x) => Array.from({ length: size }, (_, y) => flat[x * size + y]!));
+}
+
+function gridMeans(grid: Grid): [number, number] {
+  let sum = 0;
+  let margin = 0;
+  let total = 0;
+  grid.forEach((row, x) =>
+    row.forEach((p, y) => {
+      sum += p;
+      margin += p * (x - y);
+      total += p * (x + y);
+    }),
+  );
+  return [margin / sum, total / sum];
+}
+
+/** The team means (home, away) whose grid's expected margin and total are the market's: fixed-point steps. */
+function fitGrid(make: (home: number, away: number) => Grid, margin: number, total: number): Grid {
+  const floor = 0.05;
+  let home = Math.max(floor, (total + margin) / 2);
+  let away = Math.max(floor, (total - margin) / 2);
+  let grid = make(home, away);
+  for (let i = 0; i < 25; i += 1) {
+    const [m, t] = gridMeans(grid);
+    const dm = margin - m;
+    const dt = total - t;
+    if (Math.abs(dm) < 1e-4 && Math.abs(dt) < 1e-4) break;
+    home = Math.max(floor, home + (dt + dm) / 2);
+    away = Math.max(floor, away + (dt - dm) / 2);
+    grid = make(home, away);
+  }
+  return grid;
+}
+
+/** Margin, total and the total given a margin of a score grid. */
+function gridGame(grid: Grid): GameDistributions {
+  const size = grid.length;
+  const margins = new Array<number>(2 * size - 1).fill(0);
+  const totals = new Array<number>(2 * size - 1).fill(0);
+  grid.forEach((row, x) =>
+    row.forEach((p, y) => {
+      margins[x - y + size - 1]! += p;
+      totals[x + y]! += p;
+    }),
+  );
+  return {
+    margin: normalise(-(size - 1), margins),
+    total: normalise(0, totals),
+    totalGiven: (m) => {
+      const w = new Array<number>(2 * size - 1).fill(0);
+      for (let x = Math.max(0, m); x < size && x - m < size; x += 1) w[2 * x - m]! += grid[x]![x - m]!;
+      return w.some((p) => p > 0) ? normalise(0, w) : { min: Math.abs(m), probabilities: [1] };
+    },
+  };
+}
