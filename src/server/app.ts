@@ -15,6 +15,7 @@ import { loadSite, sitePlugin } from './site/plugin.ts';
 import { dbPlugin, openAppDatabase } from './db/plugin.ts';
 import { historyPlugin } from './history/plugin.ts';
 import { historyTeaserRoutes } from './history/history-teaser.ts';
+import { resultsFeedRoutes } from './results/results-feed.ts';
 import { outboxPlugin } from './email/plugin.ts';
 import { rateLimitPlugin } from './http/rate-limit.ts';
 import { secretsPlugin } from './secrets.ts';
@@ -193,6 +194,8 @@ export async function buildApp({
   await app.register(historyPlugin, { now });
   await app.register(rateLimitPlugin, { now });
   await app.register(historyTeaserRoutes, { now });
+  // The bet tracker's finals without a key (issue 57): GET /tools/results.json.
+  await app.register(resultsFeedRoutes, { now, origins: [config.SITE_URL, ...config.CORS_ORIGINS] });
   await app.register(trialsPlugin, { now });
   await app.register(outboxPlugin);
   await app.register(trialRequestRoutes);
