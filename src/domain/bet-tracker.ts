@@ -566,12 +566,30 @@ function rowToBet(cells: Record<string, string>): unknown {
   };
 }
 
+/** What is wrong with a field, in words (zod/mini carries no messages of its own). */
+function issueText(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'too_small':
+      return issue.origin === 'string'
+        ? 'it is empty'
+        : `it must be ${issue.inclusive ? 'at least' : 'more than'} ${String(issue.minimum)}`;
+    case 'too_big':
+      return `it must be ${issue.inclusive ? 'at most' : 'less than'} ${String(issue.maximum)}${issue.origin === 'string' ? ' characters' : ''}`;
+    case 'invalid_type':
+      return `a ${issue.expected} is expected`;
+    case 'invalid_value':
+      return `it must be one of ${issue.values.map(String).join(', ')}`;
+    default:
+      return 'it is not valid';
+  }
+}
+
 function checked(raw: unknown, where: string): TrackedBet {
   const parsed = TrackedBetSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.path.length > 0 ? issue.path.join('.') : 'the bet';
-    throw new TrackerFileError(`${where}: ${field} is not valid (${issue.message}).`);
+    throw new TrackerFileError(`${where}: ${field} is not valid (${issueText(issue)}).`);
   }
   const bet = parsed.data;
   // A spread or total needs its line; a moneyline or 1X2 has none (as POST /v1/grade rules).

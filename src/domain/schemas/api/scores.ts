@@ -26,6 +26,7 @@ export const GameScoreSchema = z
   .meta({ id: 'GameScore' });
 
 const SCORES_EXAMPLE = {
+  includes_live: true,
   scores: [
     {
       event_id: 'nba-bos-lal-202611220030',
@@ -58,7 +59,14 @@ export const ScoresQuerySchema = z.object({
 });
 
 export const ScoresResponseSchema = z
-  .object({ scores: z.array(GameScoreSchema) })
+  .object({
+    includes_live: z
+      .boolean()
+      .describe(
+        'Whether games in play are included: true on the plans with live scores and bet grading; false on the others, which get the finals only.',
+      ),
+    scores: z.array(GameScoreSchema),
+  })
   .meta({ id: 'ScoresResponse', examples: [SCORES_EXAMPLE] });
 export type ScoresResponse = z.infer<typeof ScoresResponseSchema>;
 
