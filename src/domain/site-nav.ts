@@ -16,11 +16,12 @@ export interface NavLink {
   whenSubscriptionsManaged?: boolean;
 }
 
-/** The three finders: the header's Betting Tools menu and the footer's last links. */
+/** The three finders and the bet tracker: the header's Betting Tools menu and the footer's last links. */
 export const TOOL_LINKS: readonly NavLink[] = [
   { label: 'Arbitrage Finder', href: ROUTES.arbitrage },
   { label: 'Positive EV Finder', href: ROUTES.positiveEv },
   { label: 'Middles Finder', href: ROUTES.middles },
+  { label: 'Bet Tracker', href: ROUTES.betTracker },
 ];
 
 const PRICING: NavLink = { label: 'API Pricing', short: 'Pricing', href: ROUTES.pricing };

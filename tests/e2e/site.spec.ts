@@ -60,10 +60,12 @@ test.describe('header dropdowns', () => {
       await expect(page.getByRole('menuitem', { name: 'Arbitrage Finder' })).toBeInViewport({ ratio: 1 });
       await expect(page.getByRole('menuitem', { name: 'Positive EV Finder' })).toBeInViewport({ ratio: 1 });
       await expect(page.getByRole('menuitem', { name: 'Middles Finder' })).toBeInViewport({ ratio: 1 });
+      await expect(page.getByRole('menuitem', { name: 'Bet Tracker' })).toBeInViewport({ ratio: 1 });
       await expect(page.getByRole('menuitem')).toHaveText([
         'Arbitrage Finder',
         'Positive EV Finder',
         'Middles Finder',
+        'Bet Tracker',
       ]);
     });
   }
