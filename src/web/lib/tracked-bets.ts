@@ -204,6 +204,9 @@ export function middleBets(row: MiddleFeedRow, stakes: readonly [number, number]
   );
 }
 
+/** An instant for bets made only to read their `trackKey`s (which do not depend on it). */
+export const KEY_INSTANT = '1970-01-01T00:00:00.000Z';
+
 /** The `trackKey`s of the bets a row would add (empty when it has none to add: a prop, a zero stake). */
 export function rowTrackKeys(bets: readonly TrackedBet[]): string[] {
   return bets.map(trackKey);

@@ -12,7 +12,7 @@ import {
   type WagerInputs,
 } from '#domain/wagers.ts';
 import { TrackButton } from '#web/components/track-button.tsx';
-import { arbBets, rowTrackKeys } from '#web/lib/tracked-bets.ts';
+import { arbBets, KEY_INSTANT, rowTrackKeys } from '#web/lib/tracked-bets.ts';
 import { cn } from '#web/lib/cn.ts';
 import { priceText } from '../lib/bettor-extras.ts';
 import {
@@ -286,7 +286,10 @@ function ArbRowView({
 
   const profit = figures.guaranteedProfit;
   // What Track adds: the sides as they are (stakes and instant are taken when it is pressed).
-  const trackKeys = useMemo(() => rowTrackKeys(arbBets(arb, figures.stakes, '')), [arb, figures.stakes]);
+  const trackKeys = useMemo(
+    () => rowTrackKeys(arbBets(arb, figures.stakes, KEY_INSTANT)),
+    [arb, figures.stakes],
+  );
   const eventName = `${away.name} @ ${home.name}`;
 
   return (

@@ -18,7 +18,7 @@ import {
 } from '#web/components/finder.tsx';
 import { FinderKeyBox } from '#web/components/finder-key-box.tsx';
 import { TrackButton } from '#web/components/track-button.tsx';
-import { middleBets, rowTrackKeys } from '#web/lib/tracked-bets.ts';
+import { middleBets, KEY_INSTANT, rowTrackKeys } from '#web/lib/tracked-bets.ts';
 import { cn } from '#web/lib/cn.ts';
 import { useStoredKey } from '#web/lib/key-store.ts';
 import { formatDollars } from '#web/lib/finder-view.ts';
@@ -333,7 +333,7 @@ function MiddleRowItem({
   states: Readonly<Record<string, string | undefined>>;
 }) {
   const figures = middleFigures(row, totalCents);
-  const trackKeys = useMemo(() => rowTrackKeys(middleBets(row, [1, 1], '')), [row]);
+  const trackKeys = useMemo(() => rowTrackKeys(middleBets(row, [1, 1], KEY_INSTANT)), [row]);
   const pushes = row.push_high + row.push_low;
   return (
     <li className={cn(rowClass, COLUMNS)}>

@@ -19,7 +19,7 @@ import {
 } from '#web/components/finder.tsx';
 import { FinderKeyBox } from '#web/components/finder-key-box.tsx';
 import { TrackButton } from '#web/components/track-button.tsx';
-import { evBets, rowTrackKeys } from '#web/lib/tracked-bets.ts';
+import { evBets, KEY_INSTANT, rowTrackKeys } from '#web/lib/tracked-bets.ts';
 import { cn } from '#web/lib/cn.ts';
 import { useStoredKey } from '#web/lib/key-store.ts';
 import { formatDollars } from '#web/lib/finder-view.ts';
@@ -232,7 +232,7 @@ function EvRowItem({
   const stake = rowStakeCents(row, view);
   // Track adds the price at the row's stake ($100 when the stake rule gives none).
   const trackStake = stake > 0 ? stake : 10_000;
-  const trackKeys = useMemo(() => rowTrackKeys(evBets(row, 1, '')), [row]);
+  const trackKeys = useMemo(() => rowTrackKeys(evBets(row, 1, KEY_INSTANT)), [row]);
   return (
     <li className={cn(rowClass, COLUMNS)}>
       <EventName event={row.event} />
