@@ -5,6 +5,7 @@ import { TrackedBetSchema, type TrackedBet } from '#domain/bet-tracker.ts';
 import { gradeGameMarket, settle } from '#domain/grading.ts';
 import type { Cents } from '#domain/odds.ts';
 import { ResultsFeedSchema } from '#domain/schemas/results-feed.ts';
+import { FixtureCalendar } from '#engine/sources/simulation/calendar.ts';
 import { E2E_TRACKER_ORIGIN, E2E_TRACKER_PORT } from '../support/browser.ts';
 import { expect, test, type Page } from '../support/e2e.ts';
 
@@ -18,6 +19,11 @@ const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const SIM_START = '2026-11-22T21:13:00Z';
 const origin = E2E_TRACKER_ORIGIN;
 let server: ChildProcess | undefined;
+/** The home teams of the NFL's early games on the pinned calendar (kick-off 18:00 UTC): they end at 21:15. */
+const EARLY_HOMES = new FixtureCalendar(7)
+  .between(Date.parse('2026-11-22T17:00:00Z'), Date.parse('2026-11-22T19:00:00Z'))
+  .filter((fixture) => fixture.league === 'nfl' && fixture.startsAt === Date.parse('2026-11-22T18:00:00Z'))
+  .map((fixture) => fixture.home[0]);
 
 test.describe.configure({ mode: 'serial', timeout: 360_000 });
 
@@ -70,11 +76,16 @@ test('a middle tracked from its row grades itself when its game ends; CSV and JS
   // The middles page, NFL only: a live middle of an early game (one that ends within two minutes).
   await page.goto(`${origin}/betting-tools/middles?league=nfl`);
   const rows = page.getByRole('list', { name: 'Middles, best EV first' }).getByRole('listitem');
-  const live = rows.filter({ hasText: 'Live' }).first();
+  const live = rows
+    .filter({ hasText: 'Live' })
+    .filter({ hasText: new RegExp(`${EARLY_HOMES.join('|')}`) })
+    .filter({ has: page.getByRole('button', { name: /^Track / }) })
+    .first();
   await expect(live).toBeVisible({ timeout: 30_000 });
   await live.getByRole('button', { name: /^Track .* in the bet tracker$/ }).click();
+  await expect.poll(async () => (await storedBets(page)).length).toBe(2);
   // The row's button is now a link to the tracker (rows may reorder as the board moves: any row's).
-  const trackedLink = page.getByRole('link', { name: /^Tracked: .*open the bet tracker$/ }).first();
+  const trackedLink = page.getByRole('link', { name: /^Tracked: .*\. Open the bet tracker$/ }).first();
   await expect(trackedLink).toHaveAttribute('href', '/betting-tools/bet-tracker');
   const tracked = await storedBets(page);
   expect(tracked).toHaveLength(2);

@@ -89,7 +89,8 @@ describe('GET /tools/results.json', () => {
 
   it(`answers 429 with Retry-After past ${RESULTS_PER_MINUTE} requests a minute from one address`, async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < RESULTS_PER_MINUTE + 1; i += 1) statuses.push((await feed({}, '198.51.100.9')).statusCode);
+    for (let i = 0; i < RESULTS_PER_MINUTE + 1; i += 1)
+      statuses.push((await feed({}, '198.51.100.9')).statusCode);
     expect(statuses.slice(0, RESULTS_PER_MINUTE).every((status) => status === 200)).toBe(true);
     const over = await feed({}, '198.51.100.9');
     expect(over.statusCode).toBe(429);

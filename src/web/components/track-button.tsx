@@ -37,23 +37,25 @@ export function TrackButton({
       <a
         href={ROUTES.betTracker}
         data-track="tracked"
+        aria-label={`Tracked: ${what}. Open the bet tracker`}
         className={cn(
           base,
           'border-emerald-700 bg-emerald-950/60 text-emerald-200 hover:bg-emerald-900',
           className,
         )}
       >
-        Tracked<span className="sr-only">: {what}, open the bet tracker</span>
+        Tracked
       </a>
     );
   return (
     <button
       type="button"
       data-track="track"
+      aria-label={`Track ${what} in the bet tracker`}
       onClick={() => trackedBets.add(build())}
       className={cn(base, 'border-slate-700 bg-slate-900 text-slate-200 hover:bg-slate-800', className)}
     >
-      Track<span className="sr-only"> {what} in the bet tracker</span>
+      Track
     </button>
   );
 }

@@ -466,7 +466,7 @@ function BetItem({ bet, format }: { bet: TrackedBet; format: OddsFormat }) {
   return (
     <li
       data-bet={bet.id}
-      className="grid grid-cols-2 gap-x-3 gap-y-1 rounded-lg border border-slate-800 bg-slate-900/60 px-3 py-2 text-sm sm:grid-cols-[minmax(0,2.2fr)_minmax(0,1.2fr)_5rem_5.5rem_minmax(0,1.3fr)_auto] sm:items-center"
+      className="grid grid-cols-2 gap-x-3 gap-y-1 rounded-lg border border-slate-800 bg-slate-900/60 px-3 py-2 text-sm sm:grid-cols-[minmax(0,2.2fr)_minmax(0,1.2fr)_5rem_5.5rem_minmax(0,1.3fr)_10.5rem] sm:items-center"
     >
       <div className="col-span-2 min-w-0 sm:col-span-1">
         <p className="break-words font-medium text-slate-100">{bet.selection}</p>
