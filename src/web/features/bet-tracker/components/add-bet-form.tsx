@@ -150,36 +150,51 @@ export function AddBetForm({
       </p>
       <fieldset disabled={!hydrated} className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-4">
         <legend className="sr-only">The bet</legend>
-        <label className={label}>
-          League
-          <select name="league" className={field} defaultValue="nba">
+        <div className={label}>
+          <label htmlFor={`${id}-league`}>League</label>
+          <select id={`${id}-league`} name="league" className={field} defaultValue="nba">
             {Object.values(LEAGUES).map((league) => (
               <option key={league.key} value={league.key}>
                 {league.name}
               </option>
             ))}
           </select>
-        </label>
-        <label className={label}>
-          Game date
-          <input name="date" type="date" className={field} required />
-        </label>
-        <label className={label}>
-          Away team
-          <input name="away" className={field} list={`${id}-teams`} autoComplete="off" required />
-        </label>
-        <label className={label}>
-          Home team
-          <input name="home" className={field} list={`${id}-teams`} autoComplete="off" required />
-        </label>
+        </div>
+        <div className={label}>
+          <label htmlFor={`${id}-date`}>Game date</label>
+          <input id={`${id}-date`} name="date" type="date" className={field} required />
+        </div>
+        <div className={label}>
+          <label htmlFor={`${id}-away`}>Away team</label>
+          <input
+            id={`${id}-away`}
+            name="away"
+            className={field}
+            list={`${id}-teams`}
+            autoComplete="off"
+            required
+          />
+        </div>
+        <div className={label}>
+          <label htmlFor={`${id}-home`}>Home team</label>
+          <input
+            id={`${id}-home`}
+            name="home"
+            className={field}
+            list={`${id}-teams`}
+            autoComplete="off"
+            required
+          />
+        </div>
         <datalist id={`${id}-teams`}>
           {teams.map((team) => (
             <option key={team} value={team} />
           ))}
         </datalist>
-        <label className={label}>
-          Market
+        <div className={label}>
+          <label htmlFor={`${id}-market`}>Market</label>
           <select
+            id={`${id}-market`}
             name="market"
             className={field}
             value={market}
@@ -191,30 +206,33 @@ export function AddBetForm({
               </option>
             ))}
           </select>
-        </label>
-        <label className={label}>
-          Period
-          <select name="period" className={field} defaultValue="full">
+        </div>
+        <div className={label}>
+          <label htmlFor={`${id}-period`}>Period</label>
+          <select id={`${id}-period`} name="period" className={field} defaultValue="full">
             {PERIODS.map((period) => (
               <option key={period} value={period}>
                 {PERIOD_LABELS[period] || 'Full game'}
               </option>
             ))}
           </select>
-        </label>
-        <label className={label}>
-          Side
-          <select name="outcome" className={field} key={market}>
+        </div>
+        <div className={label}>
+          <label htmlFor={`${id}-outcome`}>Side</label>
+          <select id={`${id}-outcome`} name="outcome" className={field} key={market}>
             {OUTCOMES[market].map((option) => (
               <option key={option.value} value={option.value}>
                 {option.label}
               </option>
             ))}
           </select>
-        </label>
-        <label className={label}>
-          {needsLine ? 'Line of your side' : 'Line (none for this market)'}
+        </div>
+        <div className={label}>
+          <label htmlFor={`${id}-line`}>
+            {needsLine ? 'Line of your side' : 'Line (none for this market)'}
+          </label>
           <input
+            id={`${id}-line`}
             name="line"
             type="number"
             step={0.25}
@@ -223,24 +241,32 @@ export function AddBetForm({
             disabled={!needsLine}
             required={needsLine}
           />
-        </label>
-        <label className={label}>
-          Sportsbook
-          <select name="book" className={field} defaultValue={SPORTSBOOK_KEYS[0]}>
+        </div>
+        <div className={label}>
+          <label htmlFor={`${id}-book`}>Sportsbook</label>
+          <select id={`${id}-book`} name="book" className={field} defaultValue={SPORTSBOOK_KEYS[0]}>
             {SPORTSBOOK_KEYS.map((key) => (
               <option key={key} value={key}>
                 {SPORTSBOOKS[key].displayName}
               </option>
             ))}
           </select>
-        </label>
-        <label className={label}>
-          Price ({FORMAT_HINTS[format]})
-          <input name="price" className={field} inputMode="text" autoComplete="off" required />
-        </label>
-        <label className={label}>
-          Stake ($)
+        </div>
+        <div className={label}>
+          <label htmlFor={`${id}-price`}>Price ({FORMAT_HINTS[format]})</label>
           <input
+            id={`${id}-price`}
+            name="price"
+            className={field}
+            inputMode="text"
+            autoComplete="off"
+            required
+          />
+        </div>
+        <div className={label}>
+          <label htmlFor={`${id}-stake`}>Stake ($)</label>
+          <input
+            id={`${id}-stake`}
             name="stake"
             type="number"
             min={0.01}
@@ -249,7 +275,7 @@ export function AddBetForm({
             className={field}
             required
           />
-        </label>
+        </div>
         <div className="flex items-end">
           <Button type="submit" className="w-full">
             Add bet

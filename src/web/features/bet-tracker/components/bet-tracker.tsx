@@ -514,25 +514,21 @@ function BetItem({ bet, format }: { bet: TrackedBet; format: OddsFormat }) {
       </div>
       <div className="col-span-2 flex flex-wrap items-center justify-end gap-2 sm:col-span-1">
         {s ? null : (
-          <label className="flex items-center gap-1 text-xs text-slate-400">
-            <span className="sr-only">
-              Settle {bet.selection}, {event}, by hand
-            </span>
-            <select
-              className="h-8 rounded-md border border-slate-700 bg-slate-900 px-1.5 text-xs text-slate-100"
-              value=""
-              onChange={(event) => {
-                if (event.target.value) settle(event.target.value as GradeResult);
-              }}
-            >
-              <option value="">Settle…</option>
-              {(['won', 'lost', 'push', 'void', 'half_won', 'half_lost'] as const).map((result) => (
-                <option key={result} value={result}>
-                  {RESULT_NAMES[result]}
-                </option>
-              ))}
-            </select>
-          </label>
+          <select
+            aria-label={`Settle ${bet.selection}, ${event}, by hand`}
+            className="h-8 rounded-md border border-slate-700 bg-slate-900 px-1.5 text-xs text-slate-100"
+            value=""
+            onChange={(event) => {
+              if (event.target.value) settle(event.target.value as GradeResult);
+            }}
+          >
+            <option value="">Settle…</option>
+            {(['won', 'lost', 'push', 'void', 'half_won', 'half_lost'] as const).map((result) => (
+              <option key={result} value={result}>
+                {RESULT_NAMES[result]}
+              </option>
+            ))}
+          </select>
         )}
         <button
           type="button"

@@ -161,7 +161,7 @@ function Filters({
 
 // The side to bet (outcome and market) has the widest column, and every text wraps rather than being cut (issue 56).
 const COLUMNS =
-  'sm:grid-cols-[minmax(0,1.7fr)_minmax(0,2.3fr)_minmax(0,1fr)_4.5rem_8rem_4.5rem_5.5rem_7.5rem]';
+  'sm:grid-cols-[minmax(0,1.7fr)_minmax(0,2.3fr)_minmax(0,1fr)_4.5rem_8rem_4.5rem_5.5rem_4.5rem]';
 
 function EvRows({
   feed,
@@ -264,7 +264,7 @@ function EvRowItem({
           {formatDollars(stake)}
         </span>
       </Cell>
-      <div className="flex flex-wrap items-center gap-2 sm:justify-end">
+      <div className="flex flex-wrap items-center gap-2 sm:flex-col sm:items-end">
         <BetLink book={row.book} links={row.links} state={state} what={row.outcome} />
         <TrackButton
           build={() => evBets(row, trackStake, new Date().toISOString())}
