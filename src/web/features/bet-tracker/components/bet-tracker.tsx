@@ -185,10 +185,10 @@ export function BetTracker({ format }: { format: OddsFormat }) {
         Bet tracker
       </h1>
       <p className="mt-1 max-w-3xl text-sm text-slate-400">
-        Track a bet from any arbitrage, positive-EV or middle row (its <strong>Track</strong> button), or type
-        one in. Your bets stay in this browser only: nothing is sent to {SITE.brand} unless you grade them
-        with your API key. Open bets grade themselves when their games end, from the final scores of the last{' '}
-        {RESULTS_WINDOW_DAYS} days.
+        Track a bet from an arbitrage, positive-EV or middle row on a game line (its <strong>Track</strong>{' '}
+        button), or type one in. Your bets stay in this browser only: nothing is sent to {SITE.brand} unless
+        you grade them with your API key. Open bets grade themselves when their games end, from the final
+        scores of the last {RESULTS_WINDOW_DAYS} days.
       </p>
       <ToolKeyBox
         apiKey={apiKey}
