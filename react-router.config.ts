@@ -8,6 +8,7 @@ const PRERENDER = [
   '/betting-tools/arbitrage',
   '/betting-tools/positive-ev',
   '/betting-tools/middles',
+  '/betting-tools/bet-tracker',
   '/betting-tools/calibration',
   '/sports-betting-api',
   '/welcome',

@@ -105,6 +105,7 @@ export function fixtureBuild(): string {
     'betting-tools/arbitrage',
     'betting-tools/positive-ev',
     'betting-tools/middles',
+    'betting-tools/bet-tracker',
     'sports-betting-api',
     'welcome',
     'account',

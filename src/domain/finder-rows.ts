@@ -1,9 +1,12 @@
 import { floorTo } from './arbitrage.ts';
+import { feedLeg } from './feed-leg.ts';
+import type { MarketType, OutcomeKey, Period } from './markets.ts';
 import { roundTo } from './odds.ts';
 import type { EvPriceDto } from './schemas/api/ev.ts';
 import type { MiddleDto } from './schemas/api/middles.ts';
 import type { EventDto } from './schemas/api/odds.ts';
 import type { EvFeedRow } from './schemas/ev-feed.ts';
+import type { FeedLeg } from './schemas/feed.ts';
 import type { FeedEvent } from './schemas/finder-feed.ts';
 import type { MiddleFeedRow } from './schemas/middles-feed.ts';
 
@@ -40,16 +43,28 @@ export function evFeedRow(dto: EvPriceDto, evPct: number = dto.ev_pct): EvFeedRo
     books: dto.fair.books,
     ev_pct: floorTo(evPct, 1) + 0,
     links: dto.price.links,
+    ...legOf(dto.market.type, dto.market.period, dto.market.point, dto.outcome.outcome),
   };
 }
 
-const middleSide = (dto: MiddleDto['high']): MiddleFeedRow['high'] => ({
+/** A row's `leg` (game lines only): what the bet tracker grades. */
+function legOf(
+  type: MarketType,
+  period: Period,
+  point: number | null,
+  outcome: OutcomeKey,
+): { leg?: FeedLeg } {
+  return type === 'prop' ? {} : { leg: feedLeg({ type, period, point }, outcome)! };
+}
+
+const middleSide = (dto: MiddleDto['high'], market: MiddleDto['market']): MiddleFeedRow['high'] => ({
   book: dto.book,
   name: dto.outcome.name,
   line: dto.line,
   american: dto.price.american,
   decimal: dto.price.decimal,
   links: dto.price.links,
+  ...legOf(market.type, market.period, dto.point, dto.outcome.outcome),
 });
 
 /** A /v1/middles pair as a feed row; `evPct` its EV (the feed keeps one decimal, rounded down). */
@@ -59,8 +74,8 @@ export function middleFeedRow(dto: MiddleDto, evPct: number = dto.ev_pct): Middl
     event: feedEvent(dto.event),
     market_type: dto.market.type,
     market_label: dto.market.label,
-    high: middleSide(dto.high),
-    low: middleSide(dto.low),
+    high: middleSide(dto.high, dto.market),
+    low: middleSide(dto.low, dto.market),
     gap: dto.gap,
     probability: roundTo(dto.probability.middle, 3),
     push_high: roundTo(dto.probability.push_high, 3),

@@ -88,18 +88,22 @@ describe('the plan table', () => {
     );
     expect(linked).toEqual([
       ['starter', 'values', '/docs#GET--v1-ev'],
+      ['starter', 'results', '/docs#GET--v1-scores'],
       ['pro', 'values', '/docs#GET--v1-ev'],
+      ['pro', 'results', '/docs#GET--v1-scores'],
       ['pro', 'scores-and-grading', '/docs#GET--v1-scores'],
       ['elite', 'values', '/docs#GET--v1-ev'],
       ['elite', 'same-game-parlays', '/docs#POST--v1-sgp'],
       ['elite', 'closing-lines', '/docs#GET--v1-events-eventId-lines'],
       ['elite', 'historical-odds', '/docs#GET--v1-historical-odds'],
+      ['elite', 'results', '/docs#GET--v1-scores'],
       ['elite', 'scores-and-grading', '/docs#GET--v1-scores'],
       ['enterprise', 'values', '/docs#GET--v1-ev'],
       ['enterprise', 'same-game-parlays', '/docs#POST--v1-sgp'],
       ['enterprise', 'closing-lines', '/docs#GET--v1-events-eventId-lines'],
       ['enterprise', 'historical-odds', '/docs#GET--v1-historical-odds'],
       ['enterprise', 'line-movement', '/docs#GET--v1-events-eventId-movement'],
+      ['enterprise', 'results', '/docs#GET--v1-scores'],
       ['enterprise', 'scores-and-grading', '/docs#GET--v1-scores'],
     ]);
   });
@@ -203,7 +207,8 @@ describe('the cards, one row per capability', () => {
       ['closing-lines', false, 'Historical closing and opening line values (CLV, OLV)'],
       ['historical-odds', false, 'Historical odds'],
       ['line-movement', false, 'Historical line movement'],
-      ['scores-and-grading', false, 'Live scores, results and bet grading'],
+      ['results', true, 'Final scores of the last 3 days in the bet tracker'],
+      ['scores-and-grading', false, 'Live scores and bet grading (payout, profit, CLV)'],
     ]);
   });
 });

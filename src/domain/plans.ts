@@ -24,9 +24,18 @@ export const API_FEATURES = {
   historicalOdds: { id: 'historical-odds', name: 'Historical odds' },
   /** POST /v1/sgp: same-game-parlay pricing, one monthly credit per priced request (`sgpCreditsPerMonth`). */
   sameGameParlays: { id: 'same-game-parlays', name: 'Same-game parlay pricing' },
-  /** GET /v1/scores and POST /v1/grade (issue 57): live scores, results, and bets graded with payout, profit and CLV. */
-  scoresAndGrading: { id: 'scores-and-grading', name: 'Live scores, results and bet grading' },
+  /**
+   * GET /v1/scores's live games and POST /v1/grade (issue 57): live scores, and bets graded with payout, profit and CLV.
+   * Finals are every tier's (`RESULTS_WINDOW_DAYS`, decision 256): the free bet tracker grades with them.
+   */
+  scoresAndGrading: { id: 'scores-and-grading', name: 'Live scores and bet grading (payout, profit, CLV)' },
 } as const satisfies Record<string, ApiFeature>;
+
+/**
+ * How many days of final scores every tier gets (decision 256): the public results feed (GET /tools/results.json, the
+ * bet tracker's) and GET /v1/scores on every plan. The engine keeps finals on its scoreboard this long.
+ */
+export const RESULTS_WINDOW_DAYS = 3;
 
 /** Where the /docs page documents an operation (the anchor its renderer gives `METHOD path`). */
 export const DOCS_ANCHORS = {
@@ -196,6 +205,7 @@ export type CapabilityId =
   | 'closing-lines'
   | 'historical-odds'
   | 'line-movement'
+  | 'results'
   | 'scores-and-grading';
 
 /** One row of every plan card: what a tier gets of it (`included`, the row's text). */
@@ -310,6 +320,17 @@ export const CAPABILITIES: readonly Capability[] = [
     icon: 'chart',
     docsHref: DOCS_ANCHORS.movement,
     describe: gated(API_FEATURES.lineMovement, () => API_FEATURES.lineMovement.name),
+  },
+  {
+    id: 'results',
+    name: 'Final scores',
+    icon: 'history',
+    docsHref: DOCS_ANCHORS.scores,
+    // Every tier: the free bet tracker grades with these finals, so no plan gets less (decisions 210, 256).
+    describe: (tier) =>
+      tier.id === 'free'
+        ? `Final scores of the last ${RESULTS_WINDOW_DAYS} days in the bet tracker`
+        : `Final scores of the last ${RESULTS_WINDOW_DAYS} days, period by period`,
   },
   {
     id: 'scores-and-grading',

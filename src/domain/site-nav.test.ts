@@ -12,11 +12,12 @@ describe('the site navigation', () => {
     expect(longPart(HEADER_NAV.pricing)).toBe('API ');
   });
 
-  it('leads the header to the three finders, the calibration report, the plans, the docs and the account page', () => {
+  it('leads the header to the three finders, the bet tracker, the calibration report, the plans, the docs and the account page', () => {
     expect(TOOL_LINKS.map((link) => link.href)).toEqual([
       ROUTES.arbitrage,
       ROUTES.positiveEv,
       ROUTES.middles,
+      ROUTES.betTracker,
       ROUTES.calibration,
     ]);
     expect(HEADER_NAV.links.map((link) => link.href)).toEqual([ROUTES.pricing, SITE.docsUrl, ROUTES.account]);

@@ -16,11 +16,13 @@ export interface NavLink {
   whenSubscriptionsManaged?: boolean;
 }
 
-/** The betting tools (the three finders, the calibration report): the header's Betting Tools menu and the footer's last links. */
+/** The betting tools (the three finders, the bet tracker, the calibration report): the header's Betting Tools menu and
+ * the footer's last links. */
 export const TOOL_LINKS: readonly NavLink[] = [
   { label: 'Arbitrage Finder', href: ROUTES.arbitrage },
   { label: 'Positive EV Finder', href: ROUTES.positiveEv },
   { label: 'Middles Finder', href: ROUTES.middles },
+  { label: 'Bet Tracker', href: ROUTES.betTracker },
   { label: 'Calibration Report', href: ROUTES.calibration },
 ];
 

@@ -39,6 +39,8 @@ export const ROUTES = {
   positiveEv: '/betting-tools/positive-ev',
   /** Pairs of spread or total sides at two books that can both win, delayed and coarse (issue 36, decision 169). */
   middles: '/betting-tools/middles',
+  /** Bets tracked from the finders or by hand, kept in the browser and graded by the public results (issue 57). */
+  betTracker: '/betting-tools/bet-tracker',
   /** Closing fair probabilities against graded results, per league and market (issue 57, decision 266). */
   calibration: '/betting-tools/calibration',
   pricing: '/sports-betting-api',

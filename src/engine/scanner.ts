@@ -8,9 +8,10 @@ import {
 } from '#domain/arbitrage.ts';
 import { arbKeyOf } from '#domain/arb-feed.ts';
 import { specLabel, specOutcomeLabel, specSelectionName } from '#domain/market-labels.ts';
+import { feedLeg } from '#domain/feed-leg.ts';
 import { arbEventOf, sideId, type BookPrice, type OddsEvent } from '#domain/markets.ts';
 import { formatAmerican, roundTo, type AmericanOdds, type DecimalOdds } from '#domain/odds.ts';
-import type { Arb, ArbEvent } from '#domain/schemas/feed.ts';
+import type { Arb, ArbEvent, FeedLeg } from '#domain/schemas/feed.ts';
 import { combineBest } from './combinations.ts';
 import {
   BOOK_COUNT,
@@ -470,7 +471,7 @@ interface FeedCache {
   event: OddsEvent;
   arbEvent: ArbEvent;
   label: string;
-  sides: Map<string, { id: string; name: string; selection: { name: string } }>;
+  sides: Map<string, { id: string; name: string; selection: { name: string }; leg: FeedLeg | undefined }>;
   /** Order keys by the combination's book slots, one per outcome (`slot₀ + 32·slot₁ + 1024·slot₂`). */
   keys: Map<number, string>;
 }
@@ -500,6 +501,7 @@ function sideOf(cache: FeedCache, market: MarketState, event: OddsEvent, price: 
       id: sideId(event.id, market.spec, price.outcome, price.book),
       name: specOutcomeLabel(event, market.spec, price.outcome, market.player),
       selection: { name: specSelectionName(event, market.spec, price.outcome, market.player) },
+      leg: feedLeg(market.spec, price.outcome),
     };
     cache.sides.set(key, fixed);
   }
@@ -547,6 +549,7 @@ export function buildArb(
       decimal_odds: price.decimal,
       implied_prob: roundTo(1 / price.decimal, PROB_PLACES),
       links: { desktop: price.links.desktop, mobile: price.links.mobile },
+      ...(fixed.leg ? { leg: fixed.leg } : {}),
     };
   });
   const arb: Arb = {

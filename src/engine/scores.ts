@@ -1,4 +1,5 @@
 import type { BoxScore, Score, StatLine } from '#domain/grading.ts';
+import { RESULTS_WINDOW_DAYS } from '#domain/plans.ts';
 import type { LeagueKey, OddsEvent, Period, Team } from '#domain/markets.ts';
 import type { Player } from '#domain/props.ts';
 import type { CheckedScore } from './ingest.ts';
@@ -8,7 +9,7 @@ import type { CheckedScore } from './ingest.ts';
 // at most MAX_FINALS finals are kept, oldest dropped first.
 
 /** How long a final score stays on the scoreboard after the game ended. */
-export const RECENT_FINAL_MS = 3 * 86_400_000;
+export const RECENT_FINAL_MS = RESULTS_WINDOW_DAYS * 86_400_000;
 /** Most finals kept (a few days of every league carried fit well inside). */
 export const MAX_FINALS = 20_000;
 /**

@@ -16,6 +16,7 @@ import { dbPlugin, openAppDatabase } from './db/plugin.ts';
 import { historyPlugin } from './history/plugin.ts';
 import { calibrationFeedRoutes } from './calibration/calibration-feed.ts';
 import { historyTeaserRoutes } from './history/history-teaser.ts';
+import { resultsFeedRoutes } from './results/results-feed.ts';
 import { outboxPlugin } from './email/plugin.ts';
 import { rateLimitPlugin } from './http/rate-limit.ts';
 import { secretsPlugin } from './secrets.ts';
@@ -202,6 +203,8 @@ export async function buildApp({
   await app.register(historyPlugin, { now });
   await app.register(rateLimitPlugin, { now });
   await app.register(historyTeaserRoutes, { now });
+  // The bet tracker's finals without a key (issue 57): GET /tools/results.json.
+  await app.register(resultsFeedRoutes, { now, origins: [config.SITE_URL, ...config.CORS_ORIGINS] });
   // The public calibration report (issue 57): GET /tools/calibration.json, from the graded results in the history.
   await app.register(calibrationFeedRoutes, { now });
   await app.register(trialsPlugin, { now });

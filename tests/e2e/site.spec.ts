@@ -4,7 +4,13 @@ import { expect, hydrating, test, type Page, type Route } from '../support/e2e.t
 const SUCCESS =
   'Check your email. We have sent your trial key to this address, or, if this address has already had its free trial, an email explaining why no new key was sent.';
 const FAILURE = 'Failed to send trial request. Please try again.';
-const PAGES = ['/', '/betting-tools/arbitrage', '/betting-tools/middles', '/sports-betting-api'];
+const PAGES = [
+  '/',
+  '/betting-tools/arbitrage',
+  '/betting-tools/middles',
+  '/betting-tools/bet-tracker',
+  '/sports-betting-api',
+];
 
 async function fillTrialForm(page: Page, email = 'ada@example.com') {
   await page.getByLabel('Full Name').fill('Ada Lovelace');
@@ -36,7 +42,7 @@ test.describe('header dropdowns', () => {
   // Issue 34: one header on every page, the tools, API pricing and the docs all on screen at 390 px (the pricing link
   // used to disappear on phones, and the pricing page had another header).
   for (const path of [...PAGES, '/this/does/not/exist']) {
-    test(`${path} has the one header: Betting Tools (the finders and the calibration report), API Pricing and Docs, all on a 390 px screen`, async ({
+    test(`${path} has the one header: Betting Tools (the finders, the bet tracker and the calibration report), API Pricing and Docs, all on a 390 px screen`, async ({
       page,
     }) => {
       await page.setViewportSize({ width: 390, height: 844 });
@@ -60,11 +66,13 @@ test.describe('header dropdowns', () => {
       await expect(page.getByRole('menuitem', { name: 'Arbitrage Finder' })).toBeInViewport({ ratio: 1 });
       await expect(page.getByRole('menuitem', { name: 'Positive EV Finder' })).toBeInViewport({ ratio: 1 });
       await expect(page.getByRole('menuitem', { name: 'Middles Finder' })).toBeInViewport({ ratio: 1 });
+      await expect(page.getByRole('menuitem', { name: 'Bet Tracker' })).toBeInViewport({ ratio: 1 });
       await expect(page.getByRole('menuitem', { name: 'Calibration Report' })).toBeInViewport({ ratio: 1 });
       await expect(page.getByRole('menuitem')).toHaveText([
         'Arbitrage Finder',
         'Positive EV Finder',
         'Middles Finder',
+        'Bet Tracker',
         'Calibration Report',
       ]);
     });

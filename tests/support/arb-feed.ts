@@ -1,5 +1,6 @@
 import { PROB_PLACES, publishedEdge } from '#domain/arbitrage.ts';
 import { arbOrderKey } from '#domain/arb-feed.ts';
+import { feedLeg } from '#domain/feed-leg.ts';
 import { specLabel, specOutcomeLabel, specSelectionName, type LabelPlayer } from '#domain/market-labels.ts';
 import { arbEventOf, sideId, type BookPrice, type MarketSpec, type OddsEvent } from '#domain/markets.ts';
 import { formatAmerican, roundTo } from '#domain/odds.ts';
@@ -11,6 +12,7 @@ import type { Arb, ArbFeed, FeedSource, Side } from '#domain/schemas/feed.ts';
 // probability 6, edge 3 (floored, so the published edge never overstates).
 
 export function toSide(event: OddsEvent, spec: MarketSpec, price: BookPrice, player?: LabelPlayer): Side {
+  const leg = feedLeg(spec, price.outcome);
   return {
     id: sideId(event.id, spec, price.outcome, price.book),
     sportsbook: price.book,
@@ -20,6 +22,7 @@ export function toSide(event: OddsEvent, spec: MarketSpec, price: BookPrice, pla
     decimal_odds: price.decimal,
     implied_prob: roundTo(1 / price.decimal, PROB_PLACES),
     links: { desktop: price.links.desktop, mobile: price.links.mobile },
+    ...(leg ? { leg } : {}),
   };
 }
 

@@ -23,3 +23,9 @@ export const E2E_CHECKOUT_ORIGIN = `http://127.0.0.1:${E2E_CHECKOUT_PORT}`;
 /** That site's Stripe: the stand-in of tests/support/stripe-stand-in.ts, in its own process. */
 export const E2E_STRIPE_PORT = Number(process.env.E2E_STRIPE_PORT ?? 3103);
 export const E2E_STRIPE_ORIGIN = `http://127.0.0.1:${E2E_STRIPE_PORT}`;
+/**
+ * The bet tracker's own site (tests/e2e/bet-tracker.spec.ts starts it): the simulator pinned two minutes before the
+ * NFL's early games end, so a bet tracked from one of their rows is graded within the test.
+ */
+export const E2E_TRACKER_PORT = Number(process.env.E2E_TRACKER_PORT ?? E2E_STRIPE_PORT + 1);
+export const E2E_TRACKER_ORIGIN = `http://127.0.0.1:${E2E_TRACKER_PORT}`;

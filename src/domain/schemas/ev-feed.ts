@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { FeedLegSchema } from './feed.ts';
 import { FEED_HEAD, FeedEventSchema, FeedLinksSchema, text } from './finder-feed.ts';
 
 // The public positive-EV feed (issue 36, decision 163): GET /tools/ev.json, read by the /betting-tools/positive-ev page.
@@ -31,6 +32,8 @@ export const EvFeedRowSchema = z.object({
   /** EV in percent, one decimal, rounded down. */
   ev_pct: z.number(),
   links: FeedLinksSchema,
+  /** The bet this price is (game lines only; absent for props): what the bet tracker grades. */
+  leg: z.optional(FeedLegSchema),
 });
 
 export const EvFeedSchema = z.object({

@@ -35,6 +35,19 @@ export const SideLinksSchema = z.object({
   mobile: z.optional(z.nullable(z.string())),
 });
 
+/**
+ * What a bet on a row's side is, as POST /v1/grade and the bet tracker read it (issue 57): the game line's type, its
+ * period, its line (a spread's is the home team's, as in market keys; null for moneyline and 1X2) and the outcome
+ * key. Game lines only: a player prop has none (no result to grade it on yet). Plain strings, as `market_type`, so a
+ * value added later does not invalidate an older page's rows.
+ */
+export const FeedLegSchema = z.object({
+  market: text(1, 32),
+  period: text(1, 8),
+  line: z.nullable(z.number()),
+  outcome: text(1, 16),
+});
+
 export const SideSchema = z.object({
   id: text(1, 200),
   sportsbook: text(1, 64),
@@ -46,6 +59,8 @@ export const SideSchema = z.object({
   decimal_odds: z.number().check(z.gt(1)),
   implied_prob: z.number().check(z.gt(0), z.lt(1)),
   links: SideLinksSchema,
+  /** The bet this side is (game lines only; absent for props and in older snapshots and the sample data). */
+  leg: z.optional(FeedLegSchema),
 });
 
 export const ArbSchema = z.object({
@@ -107,6 +122,7 @@ export const ArbFeedEnvelopeSchema = z.object({ ...feedShape, arbs: z.array(z.un
 export type Team = z.infer<typeof TeamSchema>;
 export type ArbEvent = z.infer<typeof ArbEventSchema>;
 export type Side = z.infer<typeof SideSchema>;
+export type FeedLeg = z.infer<typeof FeedLegSchema>;
 export type Arb = z.infer<typeof ArbSchema>;
 export type ArbFeed = z.infer<typeof ArbFeedSchema>;
 export type AboveCap = z.infer<typeof AboveCapSchema>;

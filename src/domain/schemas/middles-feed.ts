@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { FeedLegSchema } from './feed.ts';
 import { FEED_HEAD, FeedEventSchema, FeedLinksSchema, text } from './finder-feed.ts';
 
 // The public middles feed (issue 36, decisions 167 and 169): GET /tools/middles.json, read by the
@@ -20,6 +21,8 @@ export const MiddleFeedSideSchema = z.object({
   american: text(16),
   decimal: z.number().check(z.gt(1)),
   links: FeedLinksSchema,
+  /** The bet this side is (game lines only; absent for props): what the bet tracker grades. */
+  leg: z.optional(FeedLegSchema),
 });
 
 export const MiddleFeedRowSchema = z.object({

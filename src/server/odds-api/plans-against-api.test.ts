@@ -5,10 +5,12 @@ import {
   FREE_PLAN,
   formatDelay,
   PLANS,
+  RESULTS_WINDOW_DAYS,
   valuesDelaySeconds,
   type CapabilityId,
   type Plan,
 } from '#domain/plans.ts';
+import { RECENT_FINAL_MS } from '#engine/scores.ts';
 import { buildTestApp } from '#tests/support/server/app.ts';
 import { createKey, openRawStream } from '#tests/support/server/odds-api.ts';
 import { trialTestConfig, waitFor } from '#tests/support/server/trials.ts';
@@ -37,7 +39,7 @@ const GATED: Partial<Record<CapabilityId, { method: 'GET' | 'POST'; url: string;
   'closing-lines': { method: 'GET', url: '/v1/events/nope/lines' },
   'historical-odds': { method: 'GET', url: `/v1/historical/odds?league=nba&at=${encodeURIComponent(AT)}` },
   'line-movement': { method: 'GET', url: '/v1/events/nope/movement' },
-  'scores-and-grading': { method: 'GET', url: '/v1/scores' },
+  'scores-and-grading': { method: 'GET', url: '/v1/scores?status=live' },
 };
 
 beforeAll(async () => {
@@ -121,6 +123,15 @@ async function checkRow(plan: Plan, key: string, id: CapabilityId): Promise<void
       expect(row.text, where).toBe(`${plan.streamConnections} concurrent streams (server-sent events)`);
       return;
     }
+    case 'results': {
+      // Every plan: the finals the free bet tracker grades with (decision 256), as far back as the card says.
+      const response = await get(key, '/v1/scores?status=final');
+      expect(response.statusCode, where).toBe(200);
+      expect(row.included, where).toBe(true);
+      expect(row.text, where).toBe(`Final scores of the last ${RESULTS_WINDOW_DAYS} days, period by period`);
+      expect(RECENT_FINAL_MS, where).toBe(RESULTS_WINDOW_DAYS * 86_400_000);
+      return;
+    }
     case 'markets': {
       expect((await get(key, '/v1/odds?league=nba&markets=props')).statusCode, where).toBe(200);
       expect(row.included, where).toBe(true);
@@ -165,6 +176,11 @@ describe('every plan card row against the API, with a key of that plan (issue 56
       const feed = (await app.inject({ url })).json() as { delay_seconds: number };
       expect(feed.delay_seconds, url).toBe(FREE_PLAN.finders.valuesDelaySeconds);
     }
+    const results = (await app.inject({ url: '/tools/results.json' })).json() as { window_hours: number };
+    expect(results.window_hours).toBe(RESULTS_WINDOW_DAYS * 24);
+    expect(FREE_PLAN.features.find((row) => row.id === 'results')?.text).toBe(
+      `Final scores of the last ${RESULTS_WINDOW_DAYS} days in the bet tracker`,
+    );
     expect((await app.inject({ url: '/v1/odds?league=nba' })).statusCode).toBe(401);
   });
 });

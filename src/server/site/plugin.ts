@@ -17,6 +17,7 @@ export const PAGE_PATHS = [
   ROUTES.arbitrage,
   ROUTES.positiveEv,
   ROUTES.middles,
+  ROUTES.betTracker,
   ROUTES.calibration,
   ROUTES.pricing,
   ROUTES.welcome,

@@ -7,6 +7,7 @@ export const SITEMAP_PATHS: readonly string[] = [
   ROUTES.arbitrage,
   ROUTES.positiveEv,
   ROUTES.middles,
+  ROUTES.betTracker,
   ROUTES.calibration,
   ROUTES.pricing,
   ...(SITE.docsUrl.startsWith('/') ? [SITE.docsUrl] : []),

@@ -94,6 +94,7 @@ describe('GET the three pages', () => {
       ...PAGES.map((page) => page.path),
       '/betting-tools/positive-ev',
       '/betting-tools/middles',
+      '/betting-tools/bet-tracker',
       '/account',
       '/404',
     ]) {
@@ -115,6 +116,7 @@ describe('GET the three pages', () => {
       ...PAGES.map((page) => page.path),
       '/betting-tools/positive-ev',
       '/betting-tools/middles',
+      '/betting-tools/bet-tracker',
       '/account',
       '/404',
     ]) {
@@ -266,7 +268,7 @@ describe('bad requests', () => {
 });
 
 describe('GET /robots.txt and /sitemap.xml', () => {
-  it('lists the five pages and the API reference (/docs) on SITE_URL', async () => {
+  it('lists the seven pages and the API reference (/docs) on SITE_URL', async () => {
     const sitemap = await app.inject({ url: '/sitemap.xml' });
     expect(sitemap.headers['content-type']).toBe('application/xml; charset=utf-8');
     for (const path of [
@@ -274,6 +276,7 @@ describe('GET /robots.txt and /sitemap.xml', () => {
       '/betting-tools/arbitrage',
       '/betting-tools/positive-ev',
       '/betting-tools/middles',
+      '/betting-tools/bet-tracker',
       '/sports-betting-api',
       '/docs',
     ]) {

@@ -24,6 +24,12 @@ export function formatDollars(cents: number): string {
   return (cents / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' });
 }
 
+/** "+$12.50", "−$3.00" (a true minus sign), "$0.00". */
+export function signedDollars(cents: number): string {
+  const text = (Math.abs(cents) / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' });
+  return cents > 0 ? `+${text}` : cents < 0 ? `−${text}` : text;
+}
+
 /**
  * What a page says when no row is left. A delayed feed with nothing at all is most often a server that started less
  * than its delay ago (the view shows the board as it was then): say so, rather than only "nothing matches".

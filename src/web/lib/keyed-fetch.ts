@@ -18,10 +18,23 @@ export async function fetchWithKey(
   path: string,
   key: string,
   signal?: AbortSignal,
+  /** A JSON body to POST (POST /v1/grade); without it, a GET. */
+  json?: unknown,
 ): Promise<{ body: string; response: Response }> {
   let response: Response;
+  const headers: Record<string, string> = { Accept: 'application/json', 'X-Api-Key': key };
   try {
-    response = await fetch(path, { headers: { Accept: 'application/json', 'X-Api-Key': key }, signal });
+    response = await fetch(
+      path,
+      json === undefined
+        ? { headers, signal }
+        : {
+            method: 'POST',
+            headers: { ...headers, 'Content-Type': 'application/json' },
+            body: JSON.stringify(json),
+            signal,
+          },
+    );
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new KeyedFeedError('Could not reach the server with your key.', 0);

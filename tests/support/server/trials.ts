@@ -18,6 +18,7 @@ export function fixtureBuild(dir: string): string {
     'betting-tools/arbitrage',
     'betting-tools/positive-ev',
     'betting-tools/middles',
+    'betting-tools/bet-tracker',
     'betting-tools/calibration',
     'sports-betting-api',
     'welcome',

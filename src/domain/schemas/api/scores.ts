@@ -53,6 +53,7 @@ export const GameScoreSchema = z
 export type GameScoreDto = z.infer<typeof GameScoreSchema>;
 
 const SCORES_EXAMPLE = {
+  includes_live: true,
   scores: [
     {
       event_id: 'nba-bos-lal-202611220030',
@@ -105,7 +106,14 @@ export const ScoresQuerySchema = z.object({
 });
 
 export const ScoresResponseSchema = z
-  .object({ scores: z.array(GameScoreSchema) })
+  .object({
+    includes_live: z
+      .boolean()
+      .describe(
+        'Whether games in play are included: true on the plans with live scores and bet grading; false on the others, which get the finals only.',
+      ),
+    scores: z.array(GameScoreSchema),
+  })
   .meta({ id: 'ScoresResponse', examples: [SCORES_EXAMPLE] });
 export type ScoresResponse = z.infer<typeof ScoresResponseSchema>;
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GradeResponseSchema, ScoresResponseSchema } from '#domain/schemas/api/scores.ts';
+import { ResultsFeedSchema } from '#domain/schemas/results-feed.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
 import { HandBoard, type BoardEvent } from '#tests/support/server/history.ts';
 import { createKey } from '#tests/support/server/odds-api.ts';
@@ -139,8 +140,22 @@ describe('GET /v1/scores', () => {
     expect((await get('/v1/scores?league=xfl')).statusCode).toBe(400);
   });
 
-  it('answers 403 plan-feature to a Starter key, naming the plans that include it', async () => {
+  it('gives a Starter key the finals (as the free results feed) and no live game (decision 256)', async () => {
     const answer = await get('/v1/scores', keys.starter);
+    expect(answer.statusCode).toBe(200);
+    const body = ScoresResponseSchema.parse(answer.json());
+    expect(body.includes_live).toBe(false);
+    expect(body.scores.map((s) => [s.event_id, s.status])).toEqual([[finished.id, 'final']]);
+    // Every final of the public feed, with the same periods.
+    const feed = ResultsFeedSchema.parse((await app.inject({ url: '/tools/results.json' })).json());
+    expect(feed.games.map((game) => [game.event_id, game.periods])).toEqual(
+      body.scores.map((s) => [s.event_id, s.periods]),
+    );
+    expect((await get('/v1/scores')).json()).toMatchObject({ includes_live: true });
+  });
+
+  it('answers 403 plan-feature to a Starter key asking for live games, naming the plans that include it', async () => {
+    const answer = await get('/v1/scores?status=live', keys.starter);
     expect(answer.statusCode).toBe(403);
     expect(answer.headers['content-type']).toContain('application/problem+json');
     expect(answer.json()).toMatchObject({

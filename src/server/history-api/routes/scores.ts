@@ -15,7 +15,7 @@ import {
 import type { GameMarketSpec, LeagueKey, OutcomeKey, Period } from '#domain/markets.ts';
 import { normalizePlayerName } from '#domain/player-matching.ts';
 import { americanToDecimal, roundTo, type AmericanOdds, type Cents } from '#domain/odds.ts';
-import { API_FEATURES } from '#domain/plans.ts';
+import { API_FEATURES, includes } from '#domain/plans.ts';
 import { ProblemSchema } from '#domain/schemas/api/common.ts';
 import {
   GradeRequestSchema,
@@ -59,9 +59,9 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
       schema: {
         tags,
         security,
-        summary: 'Live scores and recent results (Pro, Elite, Enterprise)',
+        summary: 'Recent results (every plan) and live scores (Pro, Elite, Enterprise)',
         description:
-          'Every game in play with its score, periods and clock, and every game finished in the last three days with its final, period by period, as bets settle on it (docs/grading.md), and its box score where the source gives one (`players`: the figures of every player priced on, and who did not play). Filter by `league`, `status` (`live` or `final`) or `event_id`. Live games first, then finals, most recently changed first.',
+          'Every game finished in the last three days with its final, period by period, as bets settle on it (docs/grading.md), and its box score where the source gives one (`players`: the figures of every player priced on, and who did not play), on every plan; and, on the plans with live scores and bet grading, every game in play with its score, periods and clock (`includes_live` says which). Filter by `league`, `status` (`live` or `final`; `live` on a plan without live scores is a 403) or `event_id`. Live games first, then finals, most recently changed first.',
         querystring: ScoresQuerySchema,
         response: {
           200: ScoresResponseSchema.describe(
@@ -69,14 +69,16 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
           ),
           ...COMMON_ERRORS,
           403: ProblemSchema.describe(
-            'Not in your plan (`plan-feature`); `plans` names the plans that include it, `required_plan` the cheapest.',
+            '`status=live` on a plan without live scores (`plan-feature`); `plans` names the plans that include it, `required_plan` the cheapest.',
           ),
         },
       },
     },
     async (request) => {
-      requireFeature(request, API_FEATURES.scoresAndGrading);
-      const { league, status, event_id: eventId } = request.query;
+      // Finals are every plan's (the free bet tracker has them: decisions 210, 256); live games are the feature's.
+      const live = includes(request.apiKey!.plan, API_FEATURES.scoresAndGrading);
+      if (request.query.status === 'live') requireFeature(request, API_FEATURES.scoresAndGrading);
+      const { league, status = live ? undefined : 'final', event_id: eventId } = request.query;
       const scores = app.engine.scores
         .list()
         .filter(
@@ -86,7 +88,7 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
             (eventId === undefined || score.eventId === eventId),
         )
         .sort((a, b) => (a.status !== b.status ? (a.status === 'live' ? -1 : 1) : b.updatedAt - a.updatedAt));
-      return { scores: scores.map(scoreDto) };
+      return { includes_live: live, scores: scores.map(scoreDto) };
     },
   );
 

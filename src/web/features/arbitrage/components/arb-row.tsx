@@ -11,6 +11,8 @@ import {
   resetsOnBlur,
   type WagerInputs,
 } from '#domain/wagers.ts';
+import { TrackButton } from '#web/components/track-button.tsx';
+import { arbBets, KEY_INSTANT, rowTrackKeys } from '#web/lib/tracked-bets.ts';
 import { cn } from '#web/lib/cn.ts';
 import { priceText } from '../lib/bettor-extras.ts';
 import {
@@ -283,6 +285,11 @@ function ArbRowView({
   };
 
   const profit = figures.guaranteedProfit;
+  // What Track adds: the sides as they are (stakes and instant are taken when it is pressed).
+  const trackKeys = useMemo(
+    () => rowTrackKeys(arbBets(arb, figures.stakes, KEY_INSTANT)),
+    [arb, figures.stakes],
+  );
   const eventName = `${away.name} @ ${home.name}`;
 
   return (
@@ -309,6 +316,12 @@ function ArbRowView({
             ) : null}
             {arb.suspect ? <SuspectBadge /> : null}
             {lateSeconds !== null ? <LateBadge seconds={lateSeconds} /> : null}
+            <TrackButton
+              build={() => arbBets(arb, figures.stakes, new Date().toISOString())}
+              keys={trackKeys}
+              what={`${eventName}, ${arb.market}`}
+              className="mt-1"
+            />
             {onHide ? (
               <button
                 type="button"

@@ -7,7 +7,7 @@ import {
   SPORTSBOOK_STATES_KEY,
   type SportsbookStates,
 } from '../lib/sportsbook-preferences.ts';
-import { storedValue } from '../lib/stored-value.ts';
+import { storedValue } from '#web/lib/stored-value.ts';
 
 // selectedSportsbooks and sportsbookStates in localStorage (docs/product.md §9), read through the parsers of
 // lib/sportsbook-preferences.ts so corrupt or foreign values fall back to the defaults, and showSuspectArbs

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { filtersFromQuery, parseOddsFormat, queryForView, viewQuery } from '../lib/arb-filters.ts';
-import { storedValue, type StoredValue } from '../lib/stored-value.ts';
+import { storedValue, type StoredValue } from '#web/lib/stored-value.ts';
 import {
   DEFAULT_FILTERS,
   DEFAULT_ROW_SETTINGS,

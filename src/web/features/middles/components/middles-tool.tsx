@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { formatOdds, type OddsFormat } from '#domain/odds-format.ts';
 import type { MiddleFeedRow, MiddlesFeed } from '#domain/schemas/middles-feed.ts';
 import { SITE } from '#domain/site.ts';
@@ -17,6 +17,8 @@ import {
   SelectFilter,
 } from '#web/components/finder.tsx';
 import { FinderKeyBox } from '#web/components/finder-key-box.tsx';
+import { TrackButton } from '#web/components/track-button.tsx';
+import { middleBets, KEY_INSTANT, rowTrackKeys } from '#web/lib/tracked-bets.ts';
 import { cn } from '#web/lib/cn.ts';
 import { useStoredKey } from '#web/lib/key-store.ts';
 import { formatDollars } from '#web/lib/finder-view.ts';
@@ -331,6 +333,7 @@ function MiddleRowItem({
   states: Readonly<Record<string, string | undefined>>;
 }) {
   const figures = middleFigures(row, totalCents);
+  const trackKeys = useMemo(() => rowTrackKeys(middleBets(row, [1, 1], KEY_INSTANT)), [row]);
   const pushes = row.push_high + row.push_low;
   return (
     <li className={cn(rowClass, COLUMNS)}>
@@ -342,6 +345,12 @@ function MiddleRowItem({
             ? 'Player prop'
             : `${MARKET_NAMES[row.market_type] ?? row.market_type}, full game`}
         </p>
+        <TrackButton
+          build={() => middleBets(row, figures.stakes, new Date().toISOString())}
+          keys={trackKeys}
+          what={`${row.event.away} @ ${row.event.home}, ${gapText(row)}`}
+          className="mt-1 h-7"
+        />
       </div>
       <Side side={row.high} stake={figures.stakes[0]} format={format} state={states[row.high.book]} />
       <Side side={row.low} stake={figures.stakes[1]} format={format} state={states[row.low.book]} />

@@ -3,7 +3,7 @@ import type { Cents } from '#domain/odds.ts';
 import type { OddsFormat } from '#domain/odds-format.ts';
 import type { MiddleFeedRow, MiddlesFeed } from '#domain/schemas/middles-feed.ts';
 import { defaultSplit, priceStakes } from '#domain/wagers.ts';
-import { emptyFeedText, numberParam, oneOf, tokenParam } from '#web/lib/finder-view.ts';
+import { emptyFeedText, numberParam, oneOf, signedDollars, tokenParam } from '#web/lib/finder-view.ts';
 
 // The middles page's view (docs/product.md §2, decision 169): the filters it keeps in the URL, the rows they leave,
 // and each row's stakes and outcomes for the visitor's total stake, recomputed in the browser from the row's two
@@ -132,8 +132,5 @@ export function emptyRowsText(feed: Pick<MiddlesFeed, 'total' | 'delay_seconds'>
   );
 }
 
-/** "+$12.34", "−$4.56", "$0.00": a signed amount of money. */
-export function signedDollars(cents: number): string {
-  const text = (Math.abs(cents) / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' });
-  return cents > 0 ? `+${text}` : cents < 0 ? `−${text}` : text;
-}
+/** "+$12.34", "−$4.56", "$0.00": a signed amount of money (shared with the bet tracker). */
+export { signedDollars };

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { MARKET_TYPES } from '#domain/markets.ts';
 import { americanDisplay } from '#domain/odds.ts';
 import type { EvFeed, EvFeedRow } from '#domain/schemas/ev-feed.ts';
@@ -18,6 +18,8 @@ import {
   SelectFilter,
 } from '#web/components/finder.tsx';
 import { FinderKeyBox } from '#web/components/finder-key-box.tsx';
+import { TrackButton } from '#web/components/track-button.tsx';
+import { evBets, KEY_INSTANT, rowTrackKeys } from '#web/lib/tracked-bets.ts';
 import { cn } from '#web/lib/cn.ts';
 import { useStoredKey } from '#web/lib/key-store.ts';
 import { formatDollars } from '#web/lib/finder-view.ts';
@@ -159,7 +161,7 @@ function Filters({
 
 // The side to bet (outcome and market) has the widest column, and every text wraps rather than being cut (issue 56).
 const COLUMNS =
-  'sm:grid-cols-[minmax(0,1.7fr)_minmax(0,2.3fr)_minmax(0,1fr)_4.5rem_8rem_4.5rem_5.5rem_3.5rem]';
+  'sm:grid-cols-[minmax(0,1.7fr)_minmax(0,2.3fr)_minmax(0,1fr)_4.5rem_8rem_4.5rem_5.5rem_4.5rem]';
 
 function EvRows({
   feed,
@@ -228,6 +230,9 @@ function EvRowItem({
   kellyLabel: string;
 }) {
   const stake = rowStakeCents(row, view);
+  // Track adds the price at the row's stake ($100 when the stake rule gives none).
+  const trackStake = stake > 0 ? stake : 10_000;
+  const trackKeys = useMemo(() => rowTrackKeys(evBets(row, 1, KEY_INSTANT)), [row]);
   return (
     <li className={cn(rowClass, COLUMNS)}>
       <EventName event={row.event} />
@@ -259,8 +264,13 @@ function EvRowItem({
           {formatDollars(stake)}
         </span>
       </Cell>
-      <div className="sm:text-right">
+      <div className="flex flex-wrap items-center gap-2 sm:flex-col sm:items-end">
         <BetLink book={row.book} links={row.links} state={state} what={row.outcome} />
+        <TrackButton
+          build={() => evBets(row, trackStake, new Date().toISOString())}
+          keys={trackKeys}
+          what={`${row.outcome}, ${row.event.away} @ ${row.event.home}`}
+        />
       </div>
     </li>
   );

@@ -46,22 +46,25 @@ describe('PlanCard', () => {
       'Historical closing and opening line values (CLV, OLV)',
       'Historical odds',
       'Historical line movement',
-      'Live scores, results and bet grading',
+      'Final scores of the last 3 days, period by period',
+      'Live scores and bet grading (payout, profit, CLV)',
     ]);
   });
 
   it('lists on Starter and Pro every row, the ones they lack marked as not included', () => {
     render(<PlanCard plan={getPlan('starter')} />);
     render(<PlanCard plan={getPlan('pro')} />);
-    // Pro has scores and grading (issue 57); Starter has not.
+    // Both have the finals (decision 256); Pro has live scores and grading (issue 57), Starter has not.
     expect(screen.queryAllByRole('link').map((link) => link.getAttribute('href'))).toEqual([
       '/docs#GET--v1-ev',
+      '/docs#GET--v1-scores',
       '/docs#GET--v1-ev',
+      '/docs#GET--v1-scores',
       '/docs#GET--v1-scores',
     ]);
     for (const name of ['Starter', 'Pro']) {
       const card = screen.getByRole('article', { name });
-      expect(within(card).getAllByRole('listitem')).toHaveLength(11);
+      expect(within(card).getAllByRole('listitem')).toHaveLength(12);
       expect(within(card).getByText('Historical odds').closest('li')).toHaveTextContent(
         'Not included: Historical odds',
       );

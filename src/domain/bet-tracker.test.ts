@@ -1,0 +1,265 @@
+import { describe, expect, it } from 'vitest';
+import {
+  betId,
+  betsFromCsv,
+  betsFromFile,
+  betsFromJson,
+  betsToCsv,
+  betsToJson,
+  gradeRequestBet,
+  gradeTracked,
+  mergeBets,
+  parseCsv,
+  parseOddsInput,
+  settleByHand,
+  settleFromResults,
+  summarize,
+  TrackerFileError,
+  type TrackedBet,
+} from './bet-tracker.ts';
+import type { ResultsFeedGame } from './schemas/results-feed.ts';
+
+// The bet tracker's pure logic (issue 57): grading against the public results, the summary, and the export files.
+
+const GAME: ResultsFeedGame = {
+  event_id: 'nba-bos-lal-1',
+  sport: 'basketball',
+  league: 'nba',
+  home_team: 'Los Angeles Lakers',
+  away_team: 'Boston Celtics',
+  commence_time: '2026-11-22T00:30:00.000Z',
+  completed_at: '2026-11-22T03:00:00.000Z',
+  periods: { h1: { home: 50, away: 52 }, full: { home: 103, away: 100 } },
+};
+
+function bet(extra: Partial<TrackedBet> = {}): TrackedBet {
+  const base: Omit<TrackedBet, 'id'> = {
+    group: null,
+    kind: 'ev',
+    placed_at: '2026-11-21T20:00:00.000Z',
+    sport: 'basketball',
+    league: 'nba',
+    event_id: GAME.event_id,
+    home: GAME.home_team,
+    away: GAME.away_team,
+    starts_at: GAME.commence_time,
+    market: 'spread',
+    period: 'full',
+    line: 3.5,
+    outcome: 'away',
+    selection: 'Boston Celtics +3.5',
+    book: 'fanduel',
+    decimal_odds: 1.9091,
+    american_odds: '-110',
+    stake: 11_000,
+    settlement: null,
+    ...extra,
+  };
+  return { id: betId(base), ...base, ...(extra.id ? { id: extra.id } : {}) };
+}
+
+describe('grading a tracked bet against the results feed', () => {
+  it('grades the away side of a spread on its own line: +3.5 in a 3-point loss wins, paying stake × odds', () => {
+    expect(gradeTracked(bet(), [GAME])).toEqual({
+      result: 'won',
+      payout: 21_000,
+      profit: 10_000,
+      clv_pct: null,
+      settled_at: GAME.completed_at,
+      settled_by: 'results',
+    });
+    // The home side at −3.5 loses.
+    expect(gradeTracked(bet({ outcome: 'home', line: -3.5 }), [GAME])?.result).toBe('lost');
+    // A whole line on the number pushes: stake back.
+    expect(gradeTracked(bet({ outcome: 'away', line: 3 }), [GAME])).toMatchObject({
+      result: 'push',
+      profit: 0,
+    });
+    // A period: the first half's moneyline away 52–50.
+    expect(
+      gradeTracked(bet({ market: 'moneyline', line: null, period: 'h1', decimal_odds: 2.5 }), [GAME]),
+    ).toMatchObject({ result: 'won', payout: 27_500 });
+  });
+
+  it('leaves a bet open when its game is not among the finals, and matches a hand bet by league, teams and date', () => {
+    expect(gradeTracked(bet({ event_id: 'other' }), [])).toBeNull();
+    const hand = bet({
+      kind: 'manual',
+      event_id: null,
+      home: ' los angeles  lakers',
+      away: 'Boston Celtics',
+    });
+    expect(gradeTracked(hand, [GAME])?.result).toBe('won');
+    // Another day's game of the same teams is not this one.
+    expect(gradeTracked({ ...hand, starts_at: '2026-11-25T00:30:00.000Z' }, [GAME])).toBeNull();
+  });
+
+  it('settles only open bets, and returns the same list when nothing settled', () => {
+    const open = [bet(), bet({ event_id: 'unknown', home: 'A', away: 'B' })];
+    const next = settleFromResults(open, [GAME]);
+    expect(next.map((b) => b.settlement?.result ?? null)).toEqual(['won', null]);
+    expect(settleFromResults(next, [GAME])).toBe(next);
+  });
+
+  it('settles by hand with the same money rules (a half win on a quarter line)', () => {
+    const settled = settleByHand(bet({ decimal_odds: 2 }), 'half_won', '2026-11-22T04:00:00.000Z');
+    expect(settled.settlement).toMatchObject({
+      result: 'half_won',
+      payout: 16_500,
+      profit: 5_500,
+      settled_by: 'hand',
+    });
+  });
+
+  it('asks POST /v1/grade with the home team’s line, as the API takes spreads', () => {
+    expect(gradeRequestBet(bet())).toEqual({
+      legs: [{ event_id: GAME.event_id, market: 'spread', period: 'full', line: -3.5, outcome: 'away' }],
+      decimal_odds: 1.9091,
+      stake: 110,
+    });
+    expect(
+      gradeRequestBet(bet({ market: 'moneyline', line: null, outcome: 'home' })).legs[0],
+    ).not.toHaveProperty('line');
+  });
+});
+
+describe('odds typed in the bettor’s format', () => {
+  it('reads American, decimal, fractional and probability prices as decimal odds', () => {
+    expect(parseOddsInput('-110', 'american')).toBe(1.9091);
+    expect(parseOddsInput('+150', 'american')).toBe(2.5);
+    expect(parseOddsInput('2.25', 'decimal')).toBe(2.25);
+    expect(parseOddsInput('3/2', 'fractional')).toBe(2.5);
+    expect(parseOddsInput('40%', 'probability')).toBe(2.5);
+  });
+
+  it('refuses what is not a price', () => {
+    for (const [text, format] of [
+      ['-50', 'american'],
+      ['abc', 'american'],
+      ['1', 'decimal'],
+      ['0.9', 'decimal'],
+      ['3/0', 'fractional'],
+      ['100%', 'probability'],
+      ['', 'decimal'],
+    ] as const)
+      expect(parseOddsInput(text, format), `${format} ${text}`).toBeNull();
+  });
+});
+
+describe('the summary', () => {
+  const won = settleFromResults([bet()], [GAME])[0]!; // +$100 on $110
+  const lost = {
+    ...settleFromResults([bet({ outcome: 'home', line: -3.5, book: 'draftkings', kind: 'arb' })], [GAME])[0]!,
+  };
+  const withClv: TrackedBet = {
+    ...bet({ kind: 'manual', sport: 'hockey', league: 'nhl', stake: 5_000, book: 'draftkings' }),
+    settlement: {
+      result: 'push',
+      payout: 5_000,
+      profit: 0,
+      clv_pct: 2.5,
+      settled_at: '2026-11-22T05:00:00.000Z',
+      settled_by: 'api',
+    },
+  };
+  const open = bet({ event_id: 'x', placed_at: '2026-11-23T00:00:00.000Z' });
+
+  it('adds up profit and ROI of the settled bets, and averages CLV over the bets that have one', () => {
+    const { totals } = summarize([won, lost, withClv, open]);
+    expect(totals).toMatchObject({ bets: 4, settled: 3, open: 1, won: 1, lost: 1, returned: 1 });
+    expect(totals.staked).toBe(11_000 + 11_000 + 5_000);
+    expect(totals.profit).toBe(10_000 - 11_000 + 0);
+    expect(totals.roiPct).toBe(-3.7); // −10 / 270
+    expect(totals.avgClvPct).toBe(2.5);
+    expect(totals.clvBets).toBe(1);
+    expect(summarize([open]).totals).toMatchObject({ roiPct: null, avgClvPct: null, profit: 0 });
+  });
+
+  it('breaks down by sport, book and kind', () => {
+    const summary = summarize([won, lost, withClv]);
+    expect(summary.bySport.map((row) => [row.key, row.totals.bets, row.totals.profit])).toEqual([
+      ['basketball', 2, -1_000],
+      ['hockey', 1, 0],
+    ]);
+    expect(summary.byBook.map((row) => [row.key, row.totals.profit])).toEqual([
+      ['draftkings', -11_000],
+      ['fanduel', 10_000],
+    ]);
+    expect(summary.byKind.map((row) => row.key).sort()).toEqual(['arb', 'ev', 'manual']);
+  });
+
+  it('draws the cumulative profit in the order the bets settled', () => {
+    const late = {
+      ...won,
+      id: 'late',
+      settlement: { ...won.settlement!, settled_at: '2026-11-22T06:00:00.000Z' },
+    };
+    expect(summarize([late, lost, withClv]).curve).toEqual([
+      { at: GAME.completed_at, profit: -11_000 },
+      { at: '2026-11-22T05:00:00.000Z', profit: -11_000 },
+      { at: '2026-11-22T06:00:00.000Z', profit: -1_000 },
+    ]);
+  });
+});
+
+describe('merging imported bets', () => {
+  it('adds new bets once: the same id, or the same bet under another id, is skipped', () => {
+    const a = bet();
+    const b = bet({ book: 'betmgm' });
+    const first = mergeBets([a], [a, b, { ...b, id: 'bet-renamed' }]);
+    expect(first.added).toBe(1);
+    expect(first.skipped).toBe(2);
+    expect(first.bets.map((x) => x.id)).toEqual([a.id, b.id]);
+  });
+});
+
+describe('CSV and JSON files', () => {
+  const settled = settleFromResults([bet()], [GAME])[0]!;
+  const tricky = bet({
+    kind: 'manual',
+    event_id: null,
+    home: 'Team "A", the best',
+    away: '=HYPERLINK("x")',
+    selection: 'Over 221.5\nline two',
+    market: 'total',
+    line: 221.5,
+    outcome: 'over',
+  });
+
+  it('round-trips bets through CSV, quotes included, and defuses spreadsheet formulas', () => {
+    const csv = betsToCsv([settled, tricky]);
+    expect(csv.split('\r\n')[0]).toMatch(/^id,group,kind,placed_at,/);
+    expect(csv).toContain(`"'=HYPERLINK(""x"")"`);
+    expect(betsFromCsv(csv)).toEqual([settled, tricky]);
+  });
+
+  it('round-trips bets through JSON', () => {
+    expect(betsFromJson(betsToJson([settled, tricky]))).toEqual([settled, tricky]);
+    expect(betsFromFile(betsToJson([settled]))).toEqual([settled]);
+    expect(betsFromFile(betsToCsv([settled]))).toEqual([settled]);
+  });
+
+  it('parses RFC 4180: quoted commas, doubled quotes, CRLF and LF, a BOM', () => {
+    expect(parseCsv('\ufeffa,"b,c","d ""e"""\r\nf,,g\n')).toEqual([
+      ['a', 'b,c', 'd "e"'],
+      ['f', '', 'g'],
+    ]);
+  });
+
+  it('refuses a bad file with a clear error naming the row and field', () => {
+    const csv = betsToCsv([settled]);
+    const badOdds = csv.replace(',1.9091,', ',0.5,');
+    expect(() => betsFromCsv(badOdds)).toThrow(
+      new TrackerFileError('Row 2: decimal_odds is not valid (it must be more than 1).'),
+    );
+    expect(() => betsFromCsv('id,kind\r\nx,arb\r\n')).toThrow(/has no .* column/);
+    expect(() => betsFromCsv(csv.replace(',spread,', ',parlay,'))).toThrow(
+      'Row 2: market is not valid (it must be one of moneyline, spread, total, 1x2).',
+    );
+    expect(() => betsFromCsv(csv.replace(',3.5,', ',,'))).toThrow('Row 2: a spread needs a line.');
+    expect(() => betsFromJson('{"format":"other"}')).toThrow(/not a Sharpline bet export/);
+    expect(() => betsFromJson('not json')).toThrow('The file is not JSON.');
+    expect(() => betsFromFile('  ')).toThrow('The file is empty.');
+    expect(() => parseCsv('a,"b')).toThrow(/inside a quoted cell/);
+  });
+});
