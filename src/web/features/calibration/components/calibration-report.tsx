@@ -95,7 +95,7 @@ function ReportStatus({ report }: { report: CalibrationReport }) {
   return (
     <>
       {report.demo ? (
-        <p className="inline-flex flex-wrap items-baseline gap-x-2 rounded-md border border-amber-400/50 bg-amber-400/10 px-2.5 py-1 text-sm font-semibold text-amber-200">
+        <p className="inline-flex flex-wrap items-baseline gap-x-2 rounded-md border border-amber-400/50 text-left bg-amber-400/10 px-2.5 py-1 text-sm font-semibold text-amber-200">
           Demo data
           <span className="font-normal text-amber-100/90">
             simulated games: this checks the simulator is consistent
