@@ -49,7 +49,7 @@ const StreamQuery = z.object({
   types: csv(z.enum(['price', 'arb', 'ev', 'middle']))
     .optional()
     .describe(
-      'Which changes to send (default `price,arb`). `ev` adds positive-EV prices (`ev`, `ev_removed`), `middle` middles (`middle`, `middle_removed`), and their lists to the snapshot, where the server keeps them (`STREAM_VALUES`).',
+      'Which changes to send (default `price,arb`). `ev` adds positive-EV prices (`ev`, `ev_removed`), `middle` middles (`middle`, `middle_removed`), and their lists to the snapshot.',
     ),
   initial: z
     .enum(['true', 'false'])
