@@ -1,9 +1,7 @@
 import { EV_MIN_BOOKS, type EvChoice } from '#domain/ev.ts';
 import type { ScanOptions } from '#engine/scanner.ts';
-import type { OddsStore } from '#engine/store.ts';
 import { judgeEv, type EvRow } from '#engine/values/ev.ts';
-import type { ValueSets } from '#engine/values/scanner.ts';
-import { DELAYED_SLOT_MS, horizonKey, SlotBoards } from '../feed/board-quantum.ts';
+import { horizonKey, SlotBoards, valueSlot, type ValueBoardSource } from '../feed/board-quantum.ts';
 import { evPriceDto } from './ev-dto.ts';
 
 export type { EvRow } from '#engine/values/ev.ts';
@@ -30,18 +28,11 @@ export interface EvBoardResult {
   rows: EvRow[];
 }
 
-export interface EvBoardSource {
-  readonly store: OddsStore;
-  storeAt(at: number | undefined): OddsStore;
-  /** The value scan's sets (undefined where the engine keeps none: an ingest instance, which serves no API). */
-  readonly values: { readonly scannedAt: number; at(time: number): ValueSets | undefined } | undefined;
-}
-
 export class EvBoard {
   private readonly boards = new SlotBoards<EvBoardResult>();
 
   constructor(
-    private readonly engine: EvBoardSource,
+    private readonly engine: ValueBoardSource,
     private readonly scan: Pick<ScanOptions, 'maxAgePreMatchMs' | 'maxAgeLiveMs'>,
     private readonly minBooks = EV_MIN_BOOKS,
   ) {}
@@ -85,16 +76,6 @@ export class EvBoard {
     rows.sort(evOrder);
     return { at, rows, fairMarkets, markets };
   }
-}
-
-/**
- * The instant a value board at `horizon` (undefined: real time) reflects: the scan's last in real time (`now` before
- * any), the horizon's second when delayed.
- */
-export function valueSlot(engine: EvBoardSource, horizon: number | undefined, now: number): number {
-  if (horizon !== undefined) return Math.floor(horizon / DELAYED_SLOT_MS) * DELAYED_SLOT_MS;
-  const scannedAt = engine.values?.scannedAt ?? Number.NEGATIVE_INFINITY;
-  return scannedAt === Number.NEGATIVE_INFINITY ? now : scannedAt;
 }
 
 /** Best EV first, then by id. */

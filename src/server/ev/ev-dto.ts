@@ -5,6 +5,7 @@ import { specLabel, specOutcomeLabel } from '#domain/market-labels.ts';
 import { formatAmerican, formatAmericanAtMost } from '#domain/odds.ts';
 import type { EvPriceDto } from '#domain/schemas/api/ev.ts';
 import type { PositiveEvPrice } from '#domain/values.ts';
+import { ageSeconds } from '../feed/board-quantum.ts';
 
 // A positive-EV price as GET /v1/ev, the stream's `ev` events and the public page's feed show it (issue 58: the
 // engine judges domain values, the server maps them). Built on first read and kept with the price's object: most
@@ -62,9 +63,4 @@ export function evPriceDtoAt(price: PositiveEvPrice, at: number): EvPriceDto {
   const dto = evPriceDto(price);
   const age = ageSeconds(at, price.updatedAt);
   return dto.price.age_seconds === age ? dto : { ...dto, price: { ...dto.price, age_seconds: age } };
-}
-
-/** Whole seconds from `updatedAt` to `at` (0 at the least). */
-export function ageSeconds(at: number, updatedAt: number): number {
-  return Math.max(0, Math.floor((at - updatedAt) / 1000));
 }

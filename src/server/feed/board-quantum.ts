@@ -5,6 +5,16 @@
 // reference other than the default, decision 206) keeps its own board per horizon too. A board not read for a few
 // seconds is dropped when another is built, so variants asked once do not stay in memory.
 
+import type { OddsStore } from '#engine/store.ts';
+import type { ValueSets } from '#engine/values/scanner.ts';
+
+/** What the value boards read: the store (a non-default choice is judged from it) and the value scan's sets. */
+export interface ValueBoardSource {
+  storeAt(at: number | undefined): OddsStore;
+  /** The value scan's sets (undefined where the engine keeps none: an ingest instance, which serves no API). */
+  readonly values: { readonly scannedAt: number; at(time: number): ValueSets | undefined } | undefined;
+}
+
 /** A delayed horizon's slot: its second (the scan's period, decision 170). */
 export const DELAYED_SLOT_MS = 1_000;
 
@@ -40,4 +50,19 @@ export class SlotBoards<R> {
 /** The cache key of a horizon (undefined: real time) as a reader at `now` names it: its delay in seconds. */
 export function horizonKey(horizon: number | undefined, now: number): string {
   return horizon === undefined ? 'now' : `delay:${Math.round((now - horizon) / 1000)}`;
+}
+
+/**
+ * The instant a value board at `horizon` (undefined: real time) reflects: the scan's last in real time (`now` before
+ * any), the horizon's second when delayed.
+ */
+export function valueSlot(engine: ValueBoardSource, horizon: number | undefined, now: number): number {
+  if (horizon !== undefined) return Math.floor(horizon / DELAYED_SLOT_MS) * DELAYED_SLOT_MS;
+  const scannedAt = engine.values?.scannedAt ?? Number.NEGATIVE_INFINITY;
+  return scannedAt === Number.NEGATIVE_INFINITY ? now : scannedAt;
+}
+
+/** Whole seconds from `updatedAt` to `at` (0 at the least): a price's age as an answer at `at` shows it. */
+export function ageSeconds(at: number, updatedAt: number): number {
+  return Math.max(0, Math.floor((at - updatedAt) / 1000));
 }

@@ -8,8 +8,7 @@ import {
   isPropMiddleMarket,
   type MiddleRow,
 } from '#engine/values/middles.ts';
-import { valueSlot, type EvBoardSource } from '../ev/board.ts';
-import { horizonKey, SlotBoards } from '../feed/board-quantum.ts';
+import { horizonKey, SlotBoards, valueSlot, type ValueBoardSource } from '../feed/board-quantum.ts';
 
 export type { MiddleRow } from '#engine/values/middles.ts';
 
@@ -33,7 +32,7 @@ export class MiddlesBoard {
   private readonly boards = new SlotBoards<MiddlesBoardResult>();
 
   constructor(
-    private readonly engine: EvBoardSource,
+    private readonly engine: ValueBoardSource,
     private readonly scan: Pick<ScanOptions, 'maxAgePreMatchMs' | 'maxAgeLiveMs'>,
     private readonly minBooks = MIDDLE_MIN_BOOKS,
   ) {}

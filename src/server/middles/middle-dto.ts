@@ -15,7 +15,7 @@ import { formatAmerican, roundTo } from '#domain/odds.ts';
 import { propStatLabel } from '#domain/props.ts';
 import type { MiddleDto } from '#domain/schemas/api/middles.ts';
 import type { MiddlePair, MiddleQuote } from '#domain/values.ts';
-import { ageSeconds } from '../ev/ev-dto.ts';
+import { ageSeconds } from '../feed/board-quantum.ts';
 
 // A middle as GET /v1/middles, the stream's `middle` events and the public page's feed show it (issue 58: the engine
 // judges domain values, the server maps them). Built on first read and kept with the middle's object: most judged
