@@ -34,20 +34,20 @@ function board(name: string, events: number, props: boolean) {
   let now = replay.now();
   const scan = { maxAgePreMatchMs: 60_000, maxAgeLiveMs: 10_000 };
   const ev = new EvBoard(engine, scan);
-  let result = ev.compute(undefined, now);
+  let result = ev.judgeAll(now);
   // Cold: every market judged (a new board, as after a start); incremental: 250 ms of the simulator's updates
   // ingested between passes, as a real-time reader asking every quantum sees them.
-  const cold = timed(RUNS, () => new EvBoard(engine, scan).compute(undefined, now));
+  const cold = timed(RUNS, () => new EvBoard(engine, scan).judgeAll(now));
   const incrementalSamples: number[] = [];
   for (let run = 0; run < RUNS; run += 1) {
     replay.step();
     now = replay.now();
     const started = performance.now();
-    result = ev.compute(undefined, now);
+    result = ev.judgeAll(now);
     incrementalSamples.push(performance.now() - started);
   }
   const pass = summary(incrementalSamples);
-  const delayed = timed(RUNS, () => ev.compute(now - 120_000, now));
+  const delayed = timed(RUNS, () => ev.judgeAll(now - 120_000));
   const league = result.rows[0]?.league;
   const cached = timed(RUNS, () => {
     const rows = filterEv(result.rows, { league });

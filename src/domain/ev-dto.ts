@@ -4,12 +4,12 @@ import { toEventDto } from '#domain/event-dto.ts';
 import { specLabel, specOutcomeLabel } from '#domain/market-labels.ts';
 import { formatAmerican, formatAmericanAtMost } from '#domain/odds.ts';
 import type { EvPriceDto } from '#domain/schemas/api/ev.ts';
-import type { PositiveEvPrice } from '#domain/values.ts';
+import { ageSeconds, type PositiveEvPrice } from '#domain/values.ts';
 
 // A positive-EV price as GET /v1/ev, the stream's `ev` events and the public page's feed show it (issue 58: the
 // engine judges domain values, the server maps them). Built on first read and kept with the price's object: most
-// judged prices are never answered, and an answered one is shown again while its market is not judged again (the EV
-// board then brings its `age_seconds` up to date in place).
+// judged prices are never answered, and an answered one is shown again while its market is not judged again (its age,
+// counted to the instant it was judged at, is counted to a board's instant by `evPriceDtoAt`, on a copy).
 
 const dtos = new WeakMap<PositiveEvPrice, EvPriceDto>();
 
@@ -38,7 +38,7 @@ function buildEvPriceDto(price: PositiveEvPrice): EvPriceDto {
       american: formatAmerican(american),
       decimal,
       updated_at: new Date(updatedAt).toISOString(),
-      age_seconds: Math.max(0, Math.floor((price.instant - updatedAt) / 1000)),
+      age_seconds: ageSeconds(price.instant, updatedAt),
       links: { desktop: price.desktop, mobile: price.mobile },
     },
     fair: {
@@ -52,4 +52,14 @@ function buildEvPriceDto(price: PositiveEvPrice): EvPriceDto {
     },
     ev_pct: publishedEvPct(decimal, fairProbability),
   };
+}
+
+/**
+ * The price's DTO with its `age_seconds` counted to `at` (a board's instant, decision 273): the kept DTO when that is
+ * its age already, else a copy (the kept one is shared with the stream's sets and is not changed).
+ */
+export function evPriceDtoAt(price: PositiveEvPrice, at: number): EvPriceDto {
+  const dto = evPriceDto(price);
+  const age = ageSeconds(at, price.updatedAt);
+  return dto.price.age_seconds === age ? dto : { ...dto, price: { ...dto.price, age_seconds: age } };
 }

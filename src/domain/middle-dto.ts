@@ -14,7 +14,7 @@ import {
 import { formatAmerican, roundTo } from '#domain/odds.ts';
 import { propStatLabel } from '#domain/props.ts';
 import type { MiddleDto } from '#domain/schemas/api/middles.ts';
-import type { MiddlePair, MiddleQuote } from '#domain/values.ts';
+import { ageSeconds, type MiddlePair, type MiddleQuote } from '#domain/values.ts';
 
 // A middle as GET /v1/middles, the stream's `middle` events and the public page's feed show it (issue 58: the engine
 // judges domain values, the server maps them). Built on first read and kept with the middle's object: most judged
@@ -29,6 +29,22 @@ export function middleDto(middle: MiddlePair): MiddleDto {
   let dto = dtos.get(middle);
   if (dto === undefined) dtos.set(middle, (dto = buildMiddleDto(middle)));
   return dto;
+}
+
+/**
+ * The middle's DTO with its sides' `age_seconds` counted to `at` (a board's instant, decision 273): the kept DTO when
+ * those are its ages already, else a copy (the kept one is shared with the stream's sets and is not changed).
+ */
+export function middleDtoAt(middle: MiddlePair, at: number): MiddleDto {
+  const dto = middleDto(middle);
+  const high = ageSeconds(at, middle.high.updatedAt);
+  const low = ageSeconds(at, middle.low.updatedAt);
+  if (dto.high.price.age_seconds === high && dto.low.price.age_seconds === low) return dto;
+  return {
+    ...dto,
+    high: { ...dto.high, price: { ...dto.high.price, age_seconds: high } },
+    low: { ...dto.low, price: { ...dto.low.price, age_seconds: low } },
+  };
 }
 
 function buildMiddleDto(row: MiddlePair): MiddleDto {
@@ -110,7 +126,7 @@ function middleSide(event: OddsEvent, quote: MiddleQuote, instant: number, share
       american: formatAmerican(quote.american),
       decimal: quote.decimal,
       updated_at: new Date(quote.updatedAt).toISOString(),
-      age_seconds: Math.max(0, Math.floor((instant - quote.updatedAt) / 1000)),
+      age_seconds: ageSeconds(instant, quote.updatedAt),
       links: { desktop: quote.desktop, mobile: quote.mobile },
     },
     stake_share: roundTo(share, 6),

@@ -99,3 +99,8 @@ export interface MiddlePair {
   readonly pushLow: number;
   readonly startsAt: number;
 }
+
+/** Whole seconds from `updatedAt` to `at` (0 at the least): a price's age as an answer at `at` shows it. */
+export function ageSeconds(at: number, updatedAt: number): number {
+  return Math.max(0, Math.floor((at - updatedAt) / 1000));
+}

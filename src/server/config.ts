@@ -212,17 +212,6 @@ export const ConfigSchema = z.object({
     emptyToUndefined,
     z.coerce.number().int().min(0).max(600).default(FREE_PLAN.finders.valuesDelaySeconds),
   ),
-  /**
-   * Whether the engine keeps the positive-EV and middles sets with its scan, for the stream's `ev` and `middle` events
-   * (decision 170). Off by default: on the engine bench's 2,000-event board it costs far more than its 15 % budget.
-   */
-  STREAM_VALUES: z.preprocess(
-    emptyToUndefined,
-    z
-      .enum(['true', 'false'], { message: 'must be true or false' })
-      .default('false')
-      .transform((value) => value === 'true'),
-  ),
   /** Arb feed: an arb above this edge (percent) is published with `suspect: true` (decision 046). */
   ARB_MAX_EDGE_PCT: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(1000).default(10)),
   /** Ingestion: decimal odds outside [ODDS_MIN_DECIMAL, ODDS_MAX_DECIMAL] are dropped and counted (decision 046). */

@@ -122,7 +122,7 @@ export interface paths {
         };
         /**
          * Prices with positive expected value
-         * @description Every book price whose expected value is positive against its market's fair probabilities, best `ev_pct` first. A market is judged when at least 3 books price every side of it (`fair.books`). Its fair probabilities: per outcome, the median implied probability q = 1/decimal across the books of `reference` (default `consensus`: every book pricing every side, the book of the price included; `sharp`: the sharp books among them; a book's key: that book's own q), then the margin removed by `devig` (default `shin`: Shin's model, which on a two-way market gives p = (1 + q_a − q_b) / 2, the additive answer; `multiplicative`: q / Σq; `additive`: q − (Σq − 1) / n, an outcome below 0 getting 0 and no EV; `power`: q^k with Σ q^k = 1), the probabilities then divided by their sum so that they sum to 1. When the reference does not price every side, the consensus gives the fair and `fair.reference_fallback` says why. The answer names the method and reference asked for (`method`, `reference`) and each fair what it came from. Only prices the arbitrage scanner would use count: not suspended, not older than 60 s pre-match or 10 s live. `ev_pct` = (fair.probability × price.decimal − 1) × 100, rounded down: an expectation over many bets, not a guaranteed profit. Delayed plans get the board as it was `delay_seconds` ago; the board is recomputed at most every 250 ms (every second for a delayed plan), and a method or reference other than the default is computed for the request's quantum and kept with it.
+         * @description Every book price whose expected value is positive against its market's fair probabilities, best `ev_pct` first. A market is judged when at least 3 books price every side of it (`fair.books`). Its fair probabilities: per outcome, the median implied probability q = 1/decimal across the books of `reference` (default `consensus`: every book pricing every side, the book of the price included; `sharp`: the sharp books among them; a book's key: that book's own q), then the margin removed by `devig` (default `shin`: Shin's model, which on a two-way market gives p = (1 + q_a − q_b) / 2, the additive answer; `multiplicative`: q / Σq; `additive`: q − (Σq − 1) / n, an outcome below 0 getting 0 and no EV; `power`: q^k with Σ q^k = 1), the probabilities then divided by their sum so that they sum to 1. When the reference does not price every side, the consensus gives the fair and `fair.reference_fallback` says why. The answer names the method and reference asked for (`method`, `reference`) and each fair what it came from. Only prices the arbitrage scanner would use count: not suspended, not older than 60 s pre-match or 10 s live. `ev_pct` = (fair.probability × price.decimal − 1) × 100, rounded down: an expectation over many bets, not a guaranteed profit. The board is judged once a second, at the first moment of each second: a real-time answer is the board as of the last judgement (`as_of`, at most a second old, each `age_seconds` counted to it), and delayed plans get the board as it stood at the second `delay_seconds` ago. A method or reference other than the default is judged on request for that instant, with each price as it was then, and kept for it.
          */
         get: operations["listPositiveEv"];
         put?: never;
@@ -142,7 +142,7 @@ export interface paths {
         };
         /**
          * Middles: two sides of a spread, total or player prop that can both win
-         * @description A middle is a pair of opposite sides of one game's full-game spread or total, or of one player's prop, at two books, at lines that leave a gap where both win: home −2.5 at one book and away +3.5 at another both win when the home side wins by exactly 3; over 44.5 and under 47.5 both win on totals 45 to 47; LeBron James points over 24.5 and under 26.5 both win on 25 or 26 points (`market.type` `prop`, with `market.stat` and `market.player`). A middle is a bet on landing in the gap: staked at the equal-payout split (`stake_share`, `stakes`), either side alone pays the same, so a miss loses a little (`worst_case_pct`) and a hit wins both. `probability` gives the chance of each landing under the sport's score distribution centred on the market (`model`, `centre`): each league's distributions of the final margin and total fitted to published historical frequencies: the NFL's key margins (3, 7, 10, 6, 4, 14) and a smooth total, basketball's near-continuous margins, hockey's one-goal games (overtime) and empty-net goals, baseball's one-run games, soccer's Poisson goals with the Dixon–Coles low-score correction. A player's stat is a Poisson count (threes, touchdown passes, receptions, hits, total bases, strikeouts, shots) or, for points, rebounds, assists and yards, a normal whose σ grows with the square root of its mean; their spreads are priors, not fitted to results. A whole-number line pushes (the stake comes back) when the final value lands on it. `ev_pct` = Σ probability × return: most middles have a negative EV, and a positive one is an expectation over many bets, not a guaranteed profit. The centre (`centre`) is the median of one estimate per book and line with both sides priced: the chance p of the high side (home, over) from the book's two prices de-vigged by `devig` (default `multiplicative`: (1/d_high) / (1/d_high + 1/d_low); `additive` and `shin`, equal on two outcomes: (1 + 1/d_high − 1/d_low) / 2; `power`: (1/d_high)^k with (1/d_high)^k + (1/d_low)^k = 1), turned into the variable's mean (game lines: line + σ·Φ⁻¹(p), σ the same-game-parlay model's; props: the mean for which the stat's model gives the over the chance p), over the estimates of `reference`'s books (default `consensus`: every book's; `sharp`: the sharp books'; a book's key: its own). When the reference has no estimate, the consensus gives the centre and `centre_from.reference_fallback` says why; the answer names the method and reference asked for (`method`, `reference`) and each middle what its centre came from (`centre_from`). A game (or a player's stat) needs at least 3 books pricing both sides of some line for its centre, and so its middles, to be listed, whatever the reference. Only prices the arbitrage scanner would use count: not suspended, not older than 60 s pre-match or 10 s live. Delayed plans get the board as it was `delay_seconds` ago; the board is recomputed at most every 250 ms (every second for a delayed plan), and a method or reference other than the default is computed for the request's quantum and kept with it.
+         * @description A middle is a pair of opposite sides of one game's full-game spread or total, or of one player's prop, at two books, at lines that leave a gap where both win: home −2.5 at one book and away +3.5 at another both win when the home side wins by exactly 3; over 44.5 and under 47.5 both win on totals 45 to 47; LeBron James points over 24.5 and under 26.5 both win on 25 or 26 points (`market.type` `prop`, with `market.stat` and `market.player`). A middle is a bet on landing in the gap: staked at the equal-payout split (`stake_share`, `stakes`), either side alone pays the same, so a miss loses a little (`worst_case_pct`) and a hit wins both. `probability` gives the chance of each landing under the sport's score distribution centred on the market (`model`, `centre`): the NFL drive model, where points come in 3s and 7s, its key margins (3, 4, 6, 7, 10, 14) calibrated to a published table of NFL final margins, elsewhere the same-game-parlay model's normal discretised to whole numbers. A player's stat is a Poisson count (threes, touchdown passes, receptions, hits, total bases, strikeouts, shots) or, for points, rebounds, assists and yards, a normal whose σ grows with the square root of its mean; their spreads are priors, not fitted to results. A whole-number line pushes (the stake comes back) when the final value lands on it. `ev_pct` = Σ probability × return: most middles have a negative EV, and a positive one is an expectation over many bets, not a guaranteed profit. The centre (`centre`) is the median of one estimate per book and line with both sides priced: the chance p of the high side (home, over) from the book's two prices de-vigged by `devig` (default `multiplicative`: (1/d_high) / (1/d_high + 1/d_low); `additive` and `shin`, equal on two outcomes: (1 + 1/d_high − 1/d_low) / 2; `power`: (1/d_high)^k with (1/d_high)^k + (1/d_low)^k = 1), turned into the variable's mean (game lines: line + σ·Φ⁻¹(p), σ the same-game-parlay model's; props: the mean for which the stat's model gives the over the chance p), over the estimates of `reference`'s books (default `consensus`: every book's; `sharp`: the sharp books'; a book's key: its own). When the reference has no estimate, the consensus gives the centre and `centre_from.reference_fallback` says why; the answer names the method and reference asked for (`method`, `reference`) and each middle what its centre came from (`centre_from`). A game (or a player's stat) needs at least 3 books pricing both sides of some line for its centre, and so its middles, to be listed, whatever the reference. Only prices the arbitrage scanner would use count: not suspended, not older than 60 s pre-match or 10 s live. The board is judged once a second, at the first moment of each second: a real-time answer is the board as of the last judgement (`as_of`, at most a second old, each `age_seconds` counted to it), and delayed plans get the board as it stood at the second `delay_seconds` ago. A method or reference other than the default is judged on request for that instant, with each price as it was then, and kept for it.
          */
         get: operations["listMiddles"];
         put?: never;
@@ -241,8 +241,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Live scores and recent results (Pro, Elite, Enterprise)
-         * @description Every game in play with its score, periods and clock, and every game finished in the last three days with its final, period by period, as bets settle on it (docs/grading.md), and its box score where the source gives one (`players`: the figures of every player priced on, and who did not play). Filter by `league`, `status` (`live` or `final`) or `event_id`. Live games first, then finals, most recently changed first.
+         * Recent results (every plan) and live scores (Pro, Elite, Enterprise)
+         * @description Every game finished in the last three days with its final, period by period, as bets settle on it (docs/grading.md), and its box score where the source gives one (`players`: the figures of every player priced on, and who did not play), on every plan; and, on the plans with live scores and bet grading, every game in play with its score, periods and clock (`includes_live` says which). Filter by `league`, `status` (`live` or `final`; `live` on a plan without live scores is a 403) or `event_id`. Live games first, then finals, most recently changed first.
          */
         get: operations["getScores"];
         put?: never;
@@ -811,6 +811,12 @@ export interface components {
                     links: {
                         desktop?: string | null;
                         mobile?: string | null;
+                    };
+                    leg?: {
+                        market: string;
+                        period: string;
+                        line: number | null;
+                        outcome: string;
                     };
                 }[];
                 edge_pct: number;
@@ -1598,6 +1604,7 @@ export interface components {
         };
         /**
          * @example {
+         *       "includes_live": true,
          *       "scores": [
          *         {
          *           "event_id": "nba-bos-lal-202611220030",
@@ -1674,6 +1681,8 @@ export interface components {
          *     }
          */
         ScoresResponse: {
+            /** @description Whether games in play are included: true on the plans with live scores and bet grading; false on the others, which get the finals only. */
+            includes_live: boolean;
             scores: components["schemas"]["GameScore"][];
         };
         GradeLeg: {
@@ -4524,6 +4533,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "includes_live": true,
                      *       "scores": [
                      *         {
                      *           "event_id": "nba-bos-lal-202611220030",
@@ -4641,7 +4651,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not in your plan (`plan-feature`); `plans` names the plans that include it, `required_plan` the cheapest. */
+            /** @description `status=live` on a plan without live scores (`plan-feature`); `plans` names the plans that include it, `required_plan` the cheapest. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5890,7 +5900,7 @@ export interface operations {
                 stat?: ("player_points" | "player_rebounds" | "player_assists" | "player_threes" | "player_points_rebounds_assists" | "player_double_double" | "player_pass_yds" | "player_rush_yds" | "player_reception_yds" | "player_receptions" | "player_pass_tds" | "player_anytime_td" | "batter_hits" | "batter_total_bases" | "pitcher_strikeouts" | "player_shots_on_goal" | "player_goal_scorer_anytime" | "player_shots" | "player_shots_on_target")[];
                 /** @description Prices and positive-EV prices at these books; arbs and middles whose every side is at one of them. */
                 books?: ("ballybet" | "betmgm" | "betonline" | "betparx" | "betrivers" | "bodog" | "circa" | "espn" | "fanatics" | "fliff" | "fanduel" | "draftkings" | "caesars" | "hardrock" | "hardrock_in")[];
-                /** @description Which changes to send (default `price,arb`). `ev` adds positive-EV prices (`ev`, `ev_removed`), `middle` middles (`middle`, `middle_removed`), and their lists to the snapshot, where the server keeps them (`STREAM_VALUES`). `score` adds live scores and finals (`score`, and `scores` in the snapshot; Pro, Elite and Enterprise). */
+                /** @description Which changes to send (default `price,arb`). `ev` adds positive-EV prices (`ev`, `ev_removed`), `middle` middles (`middle`, `middle_removed`), and their lists to the snapshot. `score` adds live scores and finals (`score`, and `scores` in the snapshot; Pro, Elite and Enterprise). */
                 types?: ("price" | "arb" | "ev" | "middle" | "score")[];
                 /** @description Send a `snapshot` event first on a fresh connection (default true). */
                 initial?: "true" | "false";
@@ -6046,7 +6056,7 @@ export interface operations {
                 stat?: ("player_points" | "player_rebounds" | "player_assists" | "player_threes" | "player_points_rebounds_assists" | "player_double_double" | "player_pass_yds" | "player_rush_yds" | "player_reception_yds" | "player_receptions" | "player_pass_tds" | "player_anytime_td" | "batter_hits" | "batter_total_bases" | "pitcher_strikeouts" | "player_shots_on_goal" | "player_goal_scorer_anytime" | "player_shots" | "player_shots_on_target")[];
                 /** @description Prices and positive-EV prices at these books; arbs and middles whose every side is at one of them. */
                 books?: ("ballybet" | "betmgm" | "betonline" | "betparx" | "betrivers" | "bodog" | "circa" | "espn" | "fanatics" | "fliff" | "fanduel" | "draftkings" | "caesars" | "hardrock" | "hardrock_in")[];
-                /** @description Which changes to send (default `price,arb`). `ev` adds positive-EV prices (`ev`, `ev_removed`), `middle` middles (`middle`, `middle_removed`), and their lists to the snapshot, where the server keeps them (`STREAM_VALUES`). `score` adds live scores and finals (`score`, and `scores` in the snapshot; Pro, Elite and Enterprise). */
+                /** @description Which changes to send (default `price,arb`). `ev` adds positive-EV prices (`ev`, `ev_removed`), `middle` middles (`middle`, `middle_removed`), and their lists to the snapshot. `score` adds live scores and finals (`score`, and `scores` in the snapshot; Pro, Elite and Enterprise). */
                 types?: ("price" | "arb" | "ev" | "middle" | "score")[];
                 /** @description Send a `snapshot` event first on a fresh connection (default true). */
                 initial?: "true" | "false";

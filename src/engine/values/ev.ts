@@ -193,8 +193,9 @@ let fairScratch = new Float64Array(4);
  * `judgeEv` of the newest prices (at undefined), read from the market's hot block (decimals and book times) into
  * scratch arrays, with Shin's solve skipped when the consensus medians did not move and a held row kept when nothing it
  * shows changed: the same rows (values/scanner.test.ts compares them on every scan). Returns the rows (the memo's own list when
- * every row was kept, in order) and sets `judged`; undefined when the fair is outside what `judgeEv` accepts (it throws
- * there; the caller asks it). The memo's rows are left to the caller.
+ * every row was kept, in order) and sets `judged`. An outcome whose fair probability is not in (0, 1] has no EV, as in
+ * `judgeEv` (the additive method's 0; Shin's on a degenerate board): the scan's only judge of the default choice
+ * (decision 274). The memo's rows are left to the caller.
  */
 export function judgeEvHot(
   market: MarketState,
@@ -202,7 +203,7 @@ export function judgeEvHot(
   limits: AgeLimits,
   memo: MarketMemo,
   minBooks = EV_MIN_BOOKS,
-): EvRow[] | undefined {
+): EvRow[] {
   const maxAge = memo.live ? limits.maxAgeLiveMs : limits.maxAgePreMatchMs;
   const ways = memo.ways;
   const n = ways * BOOK_COUNT;
@@ -281,7 +282,7 @@ export function judgeEvHot(
   let any = false;
   for (let o = 0; o < ways; o += 1) {
     const p = probabilities[o]!;
-    if (!(p > 0 && p <= 1)) return undefined;
+    if (!(p > 0 && p <= 1)) continue;
     if ((p * most[o]! - 1) * 100 > 0) any = true;
   }
   if (!any) return NO_ROWS;
@@ -295,7 +296,7 @@ export function judgeEvHot(
     if (!(Number.isFinite(decimal) && decimal > 1)) continue;
     const o = (i / BOOK_COUNT) | 0;
     const fairProbability = probabilities[o]!;
-    if (!(fairProbability > 0 && fairProbability <= 1)) return undefined;
+    if (!(fairProbability > 0 && fairProbability <= 1)) continue;
     const pct = (fairProbability * decimal - 1) * 100;
     if (!(pct > 0)) continue;
     const version = priceAt(market, i)!;
@@ -332,7 +333,7 @@ export function judgeEvHot(
         instant,
         previous?.id,
       );
-      made.replaces = memo.lookup ? undefined : previous;
+      made.replaces = previous;
       row = made;
     }
     if (unchanged && memo.rows[held] !== row) unchanged = false;

@@ -34,8 +34,6 @@ export interface MarketMemo {
   gone: boolean;
   rows: EvRow[];
   slots: number[];
-  /** Whether its rows came from `judgeEv` (their slots unknown: the next judgement looks their ids up). */
-  lookup: boolean;
   /**
    * The consensus medians of its last judgement and their fair probabilities, on the memo itself (no array to visit;
    * markets of up to three sides): `fitWays` sides (0: none kept).

@@ -1,5 +1,5 @@
 import type { PropMarketSpec } from '#domain/props.ts';
-import { evRowChanged, judgeEv, judgeEvHot, type EvRow } from './ev.ts';
+import { evRowChanged, judgeEvHot, type EvRow } from './ev.ts';
 import {
   judged,
   NO_ROWS,
@@ -22,9 +22,10 @@ import type { EventState, MarketState, OddsStore } from '../store.ts';
 
 // The incremental scan of positive EV (decision 163) and middles (decision 167) beside the arbitrage scan (decision
 // 170). A market's EV is judged in ./ev.ts, a game's or prop family's middles in ./middles.ts, what the scan remembers
-// of them is ./memos.ts. The boards of the REST routes (src/server/ev/board.ts, src/server/middles/board.ts) judge
-// markets with the versioned judges of those modules, on request and at any horizon; the engine's `ValueScanner`
-// keeps the real-time sets up to date on every tick, judging again only what changed:
+// of them is ./memos.ts. The engine's `ValueScanner` keeps the sets up to date on every tick, judging again only what
+// changed, with the hot judges (a prop family with its one judge), and keeps their history: the REST routes, the pages'
+// feeds and the stream read them (decision 274); the versioned judges serve the de-vig methods and references other
+// than the default (src/server/ev/board.ts, src/server/middles/board.ts) and the tests' reference model:
 //
 // - a market's EV depends on that market's prices only: it is judged again when one of its prices is accepted (a new
 //   version or a re-confirmation), when its event's record changes, or when one of the prices it used turns stale;
@@ -114,7 +115,6 @@ export class ValueScanner {
         gone: false,
         rows: NO_ROWS,
         slots: NO_ROWS,
-        lookup: false,
         fitWays: 0,
         m0: 0,
         m1: 0,
@@ -250,25 +250,15 @@ export class ValueScanner {
       let rows: EvRow[];
       let slots: number[];
       let until: number;
-      let lookup = false;
       // A market that left the store was dropped (`drop`, `reset`): its memo says so, no event record is read.
       if (memo.gone || memo.generation !== this.generation) {
         rows = NO_ROWS;
         slots = NO_ROWS;
         until = Infinity;
       } else {
-        const hot = judgeEvHot(market, now, this.limits, memo);
-        if (hot !== undefined) {
-          rows = hot;
-          slots = judged.slots;
-          until = judged.validUntil;
-        } else {
-          const slow = judgeEv(store, market.owner.event, market, undefined, now, this.limits);
-          rows = slow.rows;
-          slots = rows.map(() => -1);
-          until = slow.validUntil;
-          lookup = true;
-        }
+        rows = judgeEvHot(market, now, this.limits, memo);
+        slots = judged.slots;
+        until = judged.validUntil;
       }
       this.ev.count += applyRows(
         memo.rows,
@@ -280,7 +270,6 @@ export class ValueScanner {
       );
       memo.rows = rows;
       memo.slots = slots;
-      memo.lookup = lookup;
       this.heldMarkets.hold(memo, rows.length > 0 || until !== Infinity ? until : undefined);
     }
     const dirtyGames = this.dirtyGames;

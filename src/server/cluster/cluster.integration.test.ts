@@ -24,7 +24,6 @@ const shared = {
   SIM_START: '2026-11-22T18:30:00Z',
   // The value scan on (decision 170), as an operator sets it for every instance: the api instances judge their own
   // stores, the ingest instances keep no sets (they serve no stream).
-  STREAM_VALUES: 'true',
   SERVER_SECRET: 'cluster-test-secret-0123456789abcdef0123',
   ADMIN_TOKEN: 'cluster-test-admin-token-0123456789',
 };
@@ -183,7 +182,7 @@ describe('one ingest leader, a standby and two api instances (ROLE, Redis Stream
       return leading.length === 1 ? leading[0] : null;
     }, 'exactly one ingest leader');
     const standbyPort = INGEST_PORTS.find((port) => port !== leaderPort)!;
-    // STREAM_VALUES is set on every instance; the ingest instances serve no stream and keep no sets.
+    // The api instances keep the sets (they serve the API); the ingest instances serve no API and keep none.
     for (const port of INGEST_PORTS) expect(await engineCheck(port)).toMatchObject({ values: false });
     expect((await cluster(standbyPort)).details.leader).toMatch(new RegExp(`^\\d+:ingest-${leaderPort}$`));
 

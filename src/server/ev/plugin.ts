@@ -36,7 +36,6 @@ export const evPlugin = fp(
       'evAnswers',
       new AnswerCache({ budgetBytes: options.answerCacheBytes ?? ANSWER_CACHE_BYTES, encode: snapshotEntry }),
     );
-    app.addHook('onClose', async () => board.close());
     await app.register(evFeedRoutes, {
       now: options.now ?? Date.now,
       origins: options.origins,

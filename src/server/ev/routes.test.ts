@@ -79,6 +79,7 @@ afterAll(async () => {
 describe('GET /v1/ev', () => {
   it('lists the price above the consensus fair with its fair price, EV, books, age, method and reference', async () => {
     clock.advance(3_000);
+    app.engine.tick();
     const body = await ev(keys.elite);
     expect(body).toMatchObject({
       delay_seconds: 0,
@@ -128,9 +129,11 @@ describe('GET /v1/ev', () => {
   it('drops a suspended price', async () => {
     price('lal-bos', 'betmgm', 'home', 105, { suspended: true });
     clock.advance(1_000);
+    app.engine.tick();
     expect((await ev(keys.elite)).total).toBe(0);
     price('lal-bos', 'betmgm', 'home', 105);
     clock.advance(1_000);
+    app.engine.tick();
     expect((await ev(keys.elite)).total).toBe(1);
   });
 
@@ -140,6 +143,7 @@ describe('GET /v1/ev', () => {
     quoteBoard(120);
     app.engine.tick();
     clock.advance(1_000);
+    app.engine.tick();
     const live = await ev(keys.elite);
     expect(live.prices[0]!.price.american).toBe('+120');
     const delayed = await ev(keys.starter);
@@ -182,6 +186,7 @@ describe('GET /v1/ev', () => {
 
   it('answers the same bytes to the same filters within a quantum: 304 to their ETag, gzip when accepted', async () => {
     clock.advance(5_000);
+    app.engine.tick();
     const first = await app.inject({ url: '/v1/ev?league=nba', headers: { 'x-api-key': keys.elite } });
     expect(first.statusCode).toBe(200);
     const again = await app.inject({
@@ -200,8 +205,9 @@ describe('GET /v1/ev', () => {
     expect(EvResponseSchema.parse(other.json()).total).toBe(0);
   });
 
-  it('recomputes the board at most once per quantum, whatever the number of requests', async () => {
+  it('builds the board at most once per scan slot, whatever the number of requests', async () => {
     clock.advance(5_000);
+    app.engine.tick();
     const before = app.evBoard.computed;
     for (let i = 0; i < 5; i += 1) await ev(keys.elite, i % 2 ? '?league=nba' : '');
     expect(app.evBoard.computed - before).toBe(1);
@@ -210,6 +216,7 @@ describe('GET /v1/ev', () => {
   it('drops, in real time, prices that have grown older than the age limit without any new price', async () => {
     expect((await ev(keys.elite)).total).toBe(1);
     clock.advance(61_000);
+    app.engine.tick();
     expect((await ev(keys.elite)).total).toBe(0);
   });
 });
@@ -241,6 +248,7 @@ describe('GET /v1/ev, de-vig method and reference', () => {
     price('bos-nyr', 'betmgm', 'away', 190);
     app.engine.tick();
     clock.advance(1_000);
+    app.engine.tick();
   });
 
   it('removes the margin by `devig` (default shin) and names the method in the answer and in every fair', async () => {

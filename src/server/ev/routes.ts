@@ -11,7 +11,7 @@ import {
 import { SHARP_BOOKS } from '#domain/sportsbooks.ts';
 import { EvResponseSchema, type EvResponse } from '#domain/schemas/api/ev.ts';
 import { filterEv } from './board.ts';
-import { evPriceDto } from '#domain/ev-dto.ts';
+import { evPriceDtoAt } from '#domain/ev-dto.ts';
 import { sendEntry } from '../http/send-entry.ts';
 import { filterKey, numberKey } from '../odds-api/views.ts';
 import {
@@ -28,8 +28,9 @@ import { marketsParam } from '../odds-api/routes/odds.ts';
 // GET /v1/ev (issue 36, decision 163): book prices with positive expected value against the consensus fair
 // probability of their market, best EV first. Delayed plans see the board as it was `delay_seconds` ago, as /v1/arbs.
 // The answer's bytes (identity, gzip, brotli, ETag) are kept per board and normalised question in `app.evAnswers`
-// (http/answer-cache.ts, decision 205, within a byte budget): the requests of one quantum asking the same question,
-// however spelled, share one rendering, built from the DTOs the response schema documents.
+// (http/answer-cache.ts, decision 205, within a byte budget): the requests of one board (the value scan's slot,
+// decision 273) asking the same question, however spelled, share one rendering, built from the DTOs the response
+// schema documents.
 
 export async function evRoutes(app: FastifyInstance, { now }: { now: () => number }) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -43,7 +44,7 @@ export async function evRoutes(app: FastifyInstance, { now }: { now: () => numbe
         tags,
         security,
         summary: 'Prices with positive expected value',
-        description: `Every book price whose expected value is positive against its market's fair probabilities, best \`ev_pct\` first. A market is judged when at least ${EV_MIN_BOOKS} books price every side of it (\`fair.books\`). Its fair probabilities: per outcome, the median implied probability q = 1/decimal across the books of \`reference\` (default \`${EV_REFERENCE}\`: every book pricing every side, the book of the price included; \`sharp\`: the sharp books among them; a book's key: that book's own q), then the margin removed by \`devig\` (default \`${EV_METHOD}\`: Shin's model, which on a two-way market gives p = (1 + q_a − q_b) / 2, the additive answer; \`multiplicative\`: q / Σq; \`additive\`: q − (Σq − 1) / n, an outcome below 0 getting 0 and no EV; \`power\`: q^k with Σ q^k = 1), the probabilities then divided by their sum so that they sum to 1. When the reference does not price every side, the consensus gives the fair and \`fair.reference_fallback\` says why. The answer names the method and reference asked for (\`method\`, \`reference\`) and each fair what it came from. Only prices the arbitrage scanner would use count: not suspended, not older than 60 s pre-match or 10 s live. \`ev_pct\` = (fair.probability × price.decimal − 1) × 100, rounded down: an expectation over many bets, not a guaranteed profit. Delayed plans get the board as it was \`delay_seconds\` ago; the board is recomputed at most every 250 ms (every second for a delayed plan), and a method or reference other than the default is computed for the request's quantum and kept with it.`,
+        description: `Every book price whose expected value is positive against its market's fair probabilities, best \`ev_pct\` first. A market is judged when at least ${EV_MIN_BOOKS} books price every side of it (\`fair.books\`). Its fair probabilities: per outcome, the median implied probability q = 1/decimal across the books of \`reference\` (default \`${EV_REFERENCE}\`: every book pricing every side, the book of the price included; \`sharp\`: the sharp books among them; a book's key: that book's own q), then the margin removed by \`devig\` (default \`${EV_METHOD}\`: Shin's model, which on a two-way market gives p = (1 + q_a − q_b) / 2, the additive answer; \`multiplicative\`: q / Σq; \`additive\`: q − (Σq − 1) / n, an outcome below 0 getting 0 and no EV; \`power\`: q^k with Σ q^k = 1), the probabilities then divided by their sum so that they sum to 1. When the reference does not price every side, the consensus gives the fair and \`fair.reference_fallback\` says why. The answer names the method and reference asked for (\`method\`, \`reference\`) and each fair what it came from. Only prices the arbitrage scanner would use count: not suspended, not older than 60 s pre-match or 10 s live. \`ev_pct\` = (fair.probability × price.decimal − 1) × 100, rounded down: an expectation over many bets, not a guaranteed profit. The board is judged once a second, at the first moment of each second: a real-time answer is the board as of the last judgement (\`as_of\`, at most a second old, each \`age_seconds\` counted to it), and delayed plans get the board as it stood at the second \`delay_seconds\` ago. A method or reference other than the default is judged on request for that instant, with each price as it was then, and kept for it.`,
         querystring: z.object({
           league: LeagueKeySchema.optional(),
           markets: marketsParam(),
@@ -96,7 +97,7 @@ export async function evRoutes(app: FastifyInstance, { now }: { now: () => numbe
           reference: choice.reference,
           min_books: EV_MIN_BOOKS,
           total: rows.length,
-          prices: rows.slice(0, limit).map(evPriceDto),
+          prices: rows.slice(0, limit).map((row) => evPriceDtoAt(row, board.at)),
         };
       });
       return sendEntry(request, reply, entry, { 'cache-control': 'no-cache' });

@@ -1,42 +1,42 @@
-// The finder boards' reading scaffold (decisions 163, 167): a board is computed at most once per quantum of time per
-// horizon (250 ms in real time, 1 s for a delayed horizon), every request of a quantum sharing it. A delayed board is
-// computed at its quantum's start, so every request of the quantum gets the same answer; each plan's delay keeps its
-// own board. A variant (issue 55: a de-vig method and reference other than the default, decision 206) keeps its own
-// board per horizon too; a board whose quantum is over is dropped when the next one is computed, so variants asked
-// once do not stay in memory.
+// The finder boards' reading scaffold (decisions 163, 167, 273): a board is built at most once per slot of time per
+// horizon and variant, every request of the slot sharing it. A real-time board's slot is the engine's last value scan
+// (the sets as of it, at most a second old); a delayed board's is its horizon's second, so every request of that
+// second gets the same answer, and each plan's delay keeps its own board. A variant (issue 55: a de-vig method and
+// reference other than the default, decision 206) keeps its own board per horizon too. A board not read for a few
+// seconds is dropped when another is built, so variants asked once do not stay in memory.
 
-/** How long one computed board serves requests, per kind of horizon. */
-export const BOARD_QUANTUM_MS = { realTime: 250, delayed: 1000 } as const;
+import type { OddsStore } from '#engine/store.ts';
+import type { ValueSets } from '#engine/values/scanner.ts';
 
-export class QuantumBoards<R, V = never> {
-  private readonly cache = new Map<string, { quantum: number; expiresAt: number; result: R }>();
-  /** Boards computed (not served from the cache). */
+/** What the value boards read: the store (a non-default choice is judged from it) and the value scan's sets. */
+export interface ValueBoardSource {
+  storeAt(at: number | undefined): OddsStore;
+  /** The value scan's sets (undefined where the engine keeps none: an ingest instance, which serves no API). */
+  readonly values: { readonly scannedAt: number; at(time: number): ValueSets | undefined } | undefined;
+}
+
+/** A delayed horizon's slot: its second (the scan's period, decision 170). */
+export const DELAYED_SLOT_MS = 1_000;
+
+/** How long a board unread is kept (ms of the reader's clock). */
+const KEPT_UNREAD_MS = 5_000;
+
+export class SlotBoards<R> {
+  private readonly cache = new Map<string, { slot: number; readAt: number; result: R }>();
+  /** Boards built (not served from the cache). */
   computed = 0;
 
-  /**
-   * `compute(at, now, variant)`: the board as visible at `at` (undefined: the newest prices at `now`); `keyOf` names a
-   * variant in the cache's keys.
-   */
-  constructor(
-    private readonly compute: (at: number | undefined, now: number, variant: V | undefined) => R,
-    private readonly keyOf: (variant: V) => string = String,
-  ) {}
-
-  /** The board at `horizon` (undefined: real time at `now`), of `variant` (undefined: the default board). */
-  read(horizon: number | undefined, now: number, variant?: V): R {
-    const realTime = horizon === undefined;
-    const quantumMs = realTime ? BOARD_QUANTUM_MS.realTime : BOARD_QUANTUM_MS.delayed;
-    const quantum = Math.floor((realTime ? now : horizon) / quantumMs);
-    const key =
-      (realTime ? 'now' : `delay:${Math.round((now - horizon) / 1000)}`) +
-      (variant === undefined ? '' : `|${this.keyOf(variant)}`);
+  /** The board named `key` as of `slot` (an instant), built by `build` unless this slot's is kept. */
+  read(key: string, slot: number, now: number, build: () => R): R {
     const cached = this.cache.get(key);
-    if (cached && cached.quantum === quantum) return cached.result;
-    for (const [other, board] of this.cache) if (board.expiresAt <= now) this.cache.delete(other);
-    const result = this.compute(realTime ? undefined : quantum * quantumMs, now, variant);
-    // In the reader's clock: the quantum ends (quantum + 1) × quantumMs after the horizon's origin.
-    const expiresAt = (quantum + 1) * quantumMs + (realTime ? 0 : now - horizon);
-    this.cache.set(key, { quantum, expiresAt, result });
+    if (cached && cached.slot === slot) {
+      cached.readAt = now;
+      return cached.result;
+    }
+    for (const [other, board] of this.cache)
+      if (now - board.readAt > KEPT_UNREAD_MS) this.cache.delete(other);
+    const result = build();
+    this.cache.set(key, { slot, readAt: now, result });
     this.computed += 1;
     return result;
   }
@@ -45,4 +45,19 @@ export class QuantumBoards<R, V = never> {
   get size(): number {
     return this.cache.size;
   }
+}
+
+/** The cache key of a horizon (undefined: real time) as a reader at `now` names it: its delay in seconds. */
+export function horizonKey(horizon: number | undefined, now: number): string {
+  return horizon === undefined ? 'now' : `delay:${Math.round((now - horizon) / 1000)}`;
+}
+
+/**
+ * The instant a value board at `horizon` (undefined: real time) reflects: the scan's last in real time (`now` before
+ * any), the horizon's second when delayed.
+ */
+export function valueSlot(engine: ValueBoardSource, horizon: number | undefined, now: number): number {
+  if (horizon !== undefined) return Math.floor(horizon / DELAYED_SLOT_MS) * DELAYED_SLOT_MS;
+  const scannedAt = engine.values?.scannedAt ?? Number.NEGATIVE_INFINITY;
+  return scannedAt === Number.NEGATIVE_INFINITY ? now : scannedAt;
 }

@@ -130,7 +130,9 @@ export const PRICE_HISTORY_MS = Math.max(...PLANS.map(delayMs)) + 10_000;
 export const enginePlugin = fp(
   async (app: FastifyInstance, options: EnginePluginOptions) => {
     const role = app.config.ROLE;
-    const valuesOn = app.config.STREAM_VALUES && role !== 'ingest';
+    // The value scan runs wherever the API is served: /v1/ev, /v1/middles, their pages' feeds and the stream read its sets
+    // (decision 273); an ingest instance serves none of them and keeps none.
+    const valuesOn = role !== 'ingest';
     const createConfiguredSource = () =>
       createSource({
         ODDS_SOURCE: app.config.ODDS_SOURCE,
@@ -165,8 +167,7 @@ export const enginePlugin = fp(
         ...options.engine?.limits,
       },
       source: source.name,
-      // The sets feed the stream's `ev` and `middle` events: an ingest instance serves no stream, so it keeps none (the
-      // api instances judge their own stores; decision 170).
+      // The api instances judge their own stores (decision 170).
       values: { ev: valuesOn, middles: valuesOn },
       encode: feedEncoder(),
       // GET /tools/arbs.json is the free tier's: arbs above its cap are counted, not shown (decision 210).
@@ -200,7 +201,7 @@ export const enginePlugin = fp(
           accepted: stats.accepted,
           dropped: stats.dropped,
           drops: stats.drops,
-          // Whether this instance keeps the positive-EV and middles sets for the stream (STREAM_VALUES; decision 170).
+          // Whether this instance keeps the positive-EV and middles sets (every instance serving the API; decision 273).
           values: engine.values !== undefined,
         },
       };

@@ -1,6 +1,6 @@
 import { MIDDLE_MIN_BOOKS, type CentreChoice } from '#domain/middles.ts';
 import type { ScanOptions } from '#engine/scanner.ts';
-import type { MarketState, OddsStore } from '#engine/store.ts';
+import type { MarketState } from '#engine/store.ts';
 import {
   eventMiddles,
   eventPropMiddles,
@@ -8,18 +8,19 @@ import {
   isPropMiddleMarket,
   type MiddleRow,
 } from '#engine/values/middles.ts';
-import { BOARD_QUANTUM_MS, QuantumBoards } from '../feed/board-quantum.ts';
+import { horizonKey, SlotBoards, valueSlot, type ValueBoardSource } from '../feed/board-quantum.ts';
 
 export type { MiddleRow } from '#engine/values/middles.ts';
 
-// The middles board (issue 36, decisions 167 and 189): every pair of opposite full-game spread or total sides, or of
-// one player's over and under (a prop), at two books whose lines leave a gap where both win, priced on the sport's
-// score distribution or the stat's model (src/domain/middles.ts, src/domain/prop-middles.ts), for
-// GET /v1/middles. Built like the EV board (src/server/ev/board.ts): computed from the store on request, once per
-// quantum per horizon (250 ms real time, 1 s delayed), the filters picking rows from it. A delayed reader sees each
-// price as it was at its horizon. Only prices the arbitrage scanner would use count (not suspended, not stale). A
-// request naming a de-vig method or reference for the centres other than the default (multiplicative, the consensus:
-// issue 55, decision 206) reads a board of its own, once per quantum per horizon and choice.
+// The middles board (issue 36, decisions 167, 189 and 273): every pair of opposite full-game spread or total sides, or
+// of one player's over and under (a prop), at two books whose lines leave a gap where both win, priced on the sport's
+// score distribution or the stat's model (src/domain/middles.ts, src/domain/prop-middles.ts), for GET /v1/middles and
+// the public page's feed. Read like the EV board (src/server/ev/board.ts): the engine's value scan's middles set as of
+// its last slot in real time, as it stood at the horizon's second when delayed (`ValueScanner.at`), sorted once per
+// slot and horizon; nothing is judged here for the default choice. A request naming a de-vig method or reference for
+// the centres other than the default (multiplicative, the consensus: issue 55, decision 206) is judged on request by
+// the versioned judges at the slot (each price as it was then), kept per choice, horizon and slot. Only prices the
+// arbitrage scanner would use count (not suspended, not stale).
 
 export interface MiddlesBoardResult {
   at: number;
@@ -27,40 +28,42 @@ export interface MiddlesBoardResult {
   rows: MiddleRow[];
 }
 
-export const MIDDLES_QUANTUM_MS = BOARD_QUANTUM_MS;
-
-export interface MiddlesBoardSource {
-  storeAt(at: number | undefined): OddsStore;
-}
-
 export class MiddlesBoard {
-  private readonly boards = new QuantumBoards<MiddlesBoardResult, CentreChoice>(
-    (at, now, choice) => this.compute(at, now, choice),
-    (choice) => `${choice.method}|${choice.reference}`,
-  );
+  private readonly boards = new SlotBoards<MiddlesBoardResult>();
 
   constructor(
-    private readonly engine: MiddlesBoardSource,
+    private readonly engine: ValueBoardSource,
     private readonly scan: Pick<ScanOptions, 'maxAgePreMatchMs' | 'maxAgeLiveMs'>,
     private readonly minBooks = MIDDLE_MIN_BOOKS,
   ) {}
 
   /**
-   * The board at `horizon` (undefined: real time at `now`), computed at most once per quantum (`QuantumBoards`), its
-   * centres by `choice` (undefined: the default, multiplicative on the consensus).
+   * The board at `horizon` (undefined: real time at `now`), its centres by `choice` (undefined: the default,
+   * multiplicative on the consensus): the scan's set as of its slot, or judged by `choice` at that slot, built once a
+   * slot.
    */
   read(horizon: number | undefined, now: number, choice?: CentreChoice): MiddlesBoardResult {
-    return this.boards.read(horizon, now, choice);
+    const slot = valueSlot(this.engine, horizon, now);
+    const key = horizonKey(horizon, now) + (choice ? `|${choice.method}|${choice.reference}` : '');
+    return this.boards.read(key, slot, now, () => ({
+      at: slot,
+      rows: choice
+        ? this.judgeAll(slot, choice)
+        : [...(this.engine.values?.at(slot)?.middles ?? [])].sort(middleOrder),
+    }));
   }
 
-  /** Boards computed (not served from the cache). */
+  /** Boards built (not served from the cache). */
   get computed(): number {
     return this.boards.computed;
   }
 
-  compute(at: number | undefined, now: number, choice?: CentreChoice): MiddlesBoardResult {
+  /**
+   * Every middle judged by the versioned judges at `at` (each price as it was then), centres by `choice` (undefined:
+   * the default): what a non-default choice costs, for benches too.
+   */
+  judgeAll(at: number, choice?: CentreChoice): MiddleRow[] {
     const store = this.engine.storeAt(at);
-    const instant = at ?? now;
     // Full-game spreads and totals, and over/under props, grouped by event.
     const byEvent = new Map<string, { game: MarketState[]; props: MarketState[] }>();
     for (const market of store.allMarkets()) {
@@ -75,16 +78,8 @@ export class MiddlesBoard {
       const event = store.event(eventId);
       if (!event) continue;
       if (markets.game.length > 0)
-        for (const row of eventMiddles(
-          store,
-          event,
-          markets.game,
-          at,
-          instant,
-          this.scan,
-          this.minBooks,
-          choice,
-        ).rows)
+        for (const row of eventMiddles(store, event, markets.game, at, at, this.scan, this.minBooks, choice)
+          .rows)
           rows.push(row);
       if (markets.props.length > 0)
         for (const row of eventPropMiddles(
@@ -92,17 +87,20 @@ export class MiddlesBoard {
           event,
           markets.props,
           at,
-          instant,
+          at,
           this.scan,
           this.minBooks,
           choice,
         ))
           rows.push(row);
     }
-    rows.sort((a, b) => b.evPct - a.evPct || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return { at: instant, rows };
+    return rows.sort(middleOrder);
   }
 }
+
+/** Best EV first, then by id. */
+const middleOrder = (a: MiddleRow, b: MiddleRow) =>
+  b.evPct - a.evPct || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 export interface MiddlesFilters {
   league?: string | undefined;

@@ -90,6 +90,7 @@ afterAll(async () => {
 describe('GET /v1/middles', () => {
   it('lists the spread middle with its gap, chances from the NFL model, returns, stakes and EV', async () => {
     clock.advance(2_000);
+    app.engine.tick();
     const body = await middles(keys.elite, '?markets=spread');
     expect(body).toMatchObject({ delay_seconds: 0, min_books: 3, total: 1 });
     expect(body.as_of).toBe(new Date(clock.now()).toISOString());
@@ -181,9 +182,11 @@ describe('GET /v1/middles', () => {
   it('drops a pair when one of its prices is suspended', async () => {
     price('fanduel', 'spread', 'home', -2.5, -105, { suspended: true });
     clock.advance(1_000);
+    app.engine.tick();
     expect((await middles(keys.elite, '?markets=spread')).total).toBe(0);
     price('fanduel', 'spread', 'home', -2.5, -105);
     clock.advance(1_000);
+    app.engine.tick();
     expect((await middles(keys.elite, '?markets=spread')).total).toBe(1);
   });
 
@@ -192,6 +195,7 @@ describe('GET /v1/middles', () => {
     quoteBoard(100);
     app.engine.tick();
     clock.advance(1_000);
+    app.engine.tick();
     const live = await middles(keys.elite, '?markets=spread');
     expect(live.middles[0]!.high.price.american).toBe('+100');
     const delayed = await middles(keys.starter, '?markets=spread');
@@ -204,6 +208,7 @@ describe('GET /v1/middles', () => {
 
   it('renders an answer once per question and board: equivalent questions get its bytes and ETag, 304 to it', async () => {
     clock.advance(5_000);
+    app.engine.tick();
     const ask = (query: string, headers: Record<string, string> = {}) =>
       app.inject({ url: `/v1/middles${query}`, headers: { 'x-api-key': keys.elite, ...headers } });
     const first = await ask('?markets=spread,total');
@@ -232,12 +237,14 @@ describe('GET /v1/middles', () => {
     expect((await ask('?markets=spread')).headers.etag).not.toBe(etag);
     expect(app.middlesAnswers.rendered).toBe(rendered + 1);
     clock.advance(1_000);
+    app.engine.tick();
     await ask('?markets=spread,total');
     expect(app.middlesAnswers.rendered).toBe(rendered + 2);
   });
 
-  it('recomputes the board at most once per quantum, whatever the number of requests', async () => {
+  it('builds the board at most once per scan slot, whatever the number of requests', async () => {
     clock.advance(5_000);
+    app.engine.tick();
     const before = app.middlesBoard.computed;
     for (let i = 0; i < 5; i += 1) await middles(keys.elite, i % 2 ? '?league=nfl' : '');
     expect(app.middlesBoard.computed - before).toBe(1);
@@ -345,6 +352,7 @@ describe('GET /v1/middles, player props', () => {
     prop('draftkings', 'under', 26.5, -110);
     app.engine.tick();
     clock.advance(1_000);
+    app.engine.tick();
     const body = await middles(keys.elite, '?markets=props&league=nba');
     expect(body.middles.length).toBeGreaterThan(0);
     expect(body.middles.every((row) => row.market.type === 'prop')).toBe(true);
@@ -435,6 +443,7 @@ describe('GET /v1/middles, de-vig method and reference of the centre', () => {
     total('betmgm', 'under', 217.5, -110);
     app.engine.tick();
     clock.advance(1_000);
+    app.engine.tick();
   });
 
   it('de-vigs each book by `devig` (default multiplicative, as before) and names the method in every answer', async () => {

@@ -2,6 +2,9 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MarketSimulator } from '#engine/sources/simulation/market-simulator.ts';
+import type { EvResponse } from '#domain/schemas/api/ev.ts';
+import type { MiddlesResponse } from '#domain/schemas/api/middles.ts';
+import type { PositiveEvPrice } from '#domain/values.ts';
 import { evPriceDto } from '#domain/ev-dto.ts';
 import { middleDto } from '#domain/middle-dto.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
@@ -11,10 +14,10 @@ import { trialTestConfig } from '#tests/support/server/trials.ts';
 // Every answer about positive EV and middles, pinned byte for byte on a seeded board (issue 58): the simulator's
 // games with player props, fed for three minutes of virtual time, then GET /v1/ev and GET /v1/middles in real time
 // (Elite), delayed (Starter), with a de-vig method and reference other than the default, the two public pages'
-// feeds, and the stream's sets (`STREAM_VALUES`: the rows `ev` and `middle` events carry). A change to how EV or
-// middles are judged, cached or turned into answers that moves any row, number or order changes a digest. A change
-// meant to keep the answers (a refactor, a faster judge) must leave every digest as it is; one that means to change
-// them says so and pins the new digests.
+// feeds, and the stream's sets (the rows `ev` and `middle` events carry). A change to how EV or middles are judged,
+// cached or turned into answers that moves any row, number or order changes a digest. A change meant to keep the
+// answers (a refactor, a faster judge) must leave every digest as it is; one that means to change them says so and
+// pins the new digests (decision 273 did: the answers became the scan's sets, checked below row for row).
 
 const clock = virtualClock(Date.UTC(2026, 10, 22, 18));
 let app: FastifyInstance;
@@ -23,7 +26,7 @@ const keys = { elite: '', starter: '' };
 const digest = (body: string) => createHash('sha256').update(body).digest('hex').slice(0, 16);
 
 beforeAll(async () => {
-  app = await buildTestApp({ now: clock.now, config: { ...trialTestConfig(), STREAM_VALUES: true } });
+  app = await buildTestApp({ now: clock.now, config: trialTestConfig() });
   app.engine.stop();
   keys.elite = await createKey(app, 'elite');
   keys.starter = await createKey(app, 'starter');
@@ -76,16 +79,98 @@ describe('GET /v1/ev, GET /v1/middles, their public feeds and the stream sets on
     answers['stream middles set'] =
       `${digest(JSON.stringify(sets.middles.map(middleDto)))} ${sets.middles.length}`;
     expect(answers).toEqual({
-      'ev real time': '050afbf1750e8f99 19316',
+      'ev real time': '1329d3ef58e195fe 19316',
       'ev delayed': '20b61e3ebf7910cd 11480',
       'ev power on sharp books': '9a99989cc5c1610e 29536',
-      'middles real time': '18888830cb9280d5 666164',
-      'middles delayed': 'ff415b598d3e4a3d 666188',
+      'middles real time': 'f042dc47b75d3d45 666207',
+      'middles delayed': 'b52c65652f3839a8 666254',
       'middles shin on fanduel': '96493b838b3f1535 664132',
       'ev page feed': '6eeb65b256415374 6823',
       'middles page feed': '61e8abd233fd566e 83550',
       'stream ev set': '80f3bfd1ef5b8093 20',
       'stream middles set': 'aeed6a712c571ad7 363',
     });
+  });
+});
+
+/** Best EV first, then by id: the answers' order. */
+const byEv = <R extends { evPct: number; id: string }>(rows: readonly R[]) =>
+  [...rows].sort((a, b) => b.evPct - a.evPct || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+
+/** Whole seconds from an ISO instant to another. */
+const ageTo = (asOf: string, updatedAt: string) =>
+  Math.max(0, Math.floor((Date.parse(asOf) - Date.parse(updatedAt)) / 1000));
+
+/** A price DTO with its age set aside (the answers count it to their `as_of`, checked apart). */
+const withoutAge = <P extends { price: { age_seconds: number } }>(dto: P) => ({
+  ...dto,
+  price: { ...dto.price, age_seconds: 0 },
+});
+
+describe('GET /v1/ev and GET /v1/middles read the value scan (decision 273)', () => {
+  async function answers(key: string) {
+    const ev = JSON.parse(await body('/v1/ev?limit=1000', key)) as EvResponse;
+    const middles = JSON.parse(await body('/v1/middles?limit=1000', key)) as MiddlesResponse;
+    return { ev, middles };
+  }
+
+  function expectTheSets(ev: EvResponse, middles: MiddlesResponse, at: number) {
+    const sets = app.engine.valuesAt(at)!;
+    expect(ev.as_of).toBe(new Date(at).toISOString());
+    expect(middles.as_of).toBe(new Date(at).toISOString());
+    // Exactly the scan's rows, best EV first, each as evPriceDto / middleDto map it...
+    expect(ev.total).toBe(sets.ev.length);
+    expect(ev.prices.map(withoutAge)).toEqual(
+      byEv(sets.ev).map((row: PositiveEvPrice) => withoutAge(evPriceDto(row))),
+    );
+    expect(middles.total).toBe(sets.middles.length);
+    expect(
+      middles.middles.map((middle) => ({
+        ...middle,
+        high: withoutAge(middle.high),
+        low: withoutAge(middle.low),
+      })),
+    ).toEqual(
+      byEv(sets.middles).map((row) => {
+        const dto = middleDto(row);
+        return { ...dto, high: withoutAge(dto.high), low: withoutAge(dto.low) };
+      }),
+    );
+    // ...their ages counted to the answer's instant.
+    for (const price of ev.prices)
+      expect(price.price.age_seconds).toBe(ageTo(ev.as_of, price.price.updated_at));
+    for (const middle of middles.middles)
+      for (const side of [middle.high, middle.low])
+        expect(side.price.age_seconds).toBe(ageTo(middles.as_of, side.price.updated_at));
+  }
+
+  it('answers in real time the sets as of the last scan, ages counted to it', async () => {
+    const scannedAt = app.engine.values!.scannedAt;
+    expect(scannedAt).toBe(clock.now());
+    const { ev, middles } = await answers(keys.elite);
+    expect(ev.total).toBeGreaterThan(0);
+    expect(middles.total).toBeGreaterThan(0);
+    expectTheSets(ev, middles, scannedAt);
+  });
+
+  it("answers a delayed plan the sets as they stood at its horizon's second (ValueScanner.at)", async () => {
+    const { ev, middles } = await answers(keys.starter);
+    const horizon = clock.now() - ev.delay_seconds * 1000;
+    expect(ev.delay_seconds).toBeGreaterThan(0);
+    expect(ev.total).toBeGreaterThan(0);
+    expectTheSets(ev, middles, Math.floor(horizon / 1000) * 1000);
+  });
+
+  it('keeps answering the last scan between two scans, and the next scan once it ran', async () => {
+    const before = await answers(keys.elite);
+    clock.advance(400);
+    const between = await answers(keys.elite);
+    expect(between.ev.as_of).toBe(before.ev.as_of);
+    expect(between.ev.prices).toEqual(before.ev.prices);
+    clock.advance(600);
+    app.engine.tick();
+    const after = await answers(keys.elite);
+    expect(after.ev.as_of).toBe(new Date(clock.now()).toISOString());
+    expectTheSets(after.ev, after.middles, clock.now());
   });
 });

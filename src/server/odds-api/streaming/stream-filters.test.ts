@@ -157,7 +157,7 @@ function open(query: string): Promise<RawStream> {
 const ALL_TYPES = 'types=price,arb,ev,middle';
 
 beforeAll(async () => {
-  app = await buildTestApp({ config: { ...trialTestConfig(), STREAM_VALUES: true } });
+  app = await buildTestApp({ config: trialTestConfig() });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

@@ -136,7 +136,7 @@ export class StreamHub {
       }),
     );
     this.seedArbs();
-    // Positive EV and middles, when the engine keeps them (STREAM_VALUES; decision 170).
+    // Positive EV and middles: the engine keeps them wherever the API is served (decisions 170, 273).
     this.unsubscribe.push(
       this.engine.onValues((changes) => {
         if (this.idle()) return;

@@ -50,7 +50,7 @@ const StreamQuery = z.object({
   types: csv(z.enum(['price', 'arb', 'ev', 'middle', 'score']))
     .optional()
     .describe(
-      'Which changes to send (default `price,arb`). `ev` adds positive-EV prices (`ev`, `ev_removed`), `middle` middles (`middle`, `middle_removed`), and their lists to the snapshot, where the server keeps them (`STREAM_VALUES`). `score` adds live scores and finals (`score`, and `scores` in the snapshot; Pro, Elite and Enterprise).',
+      'Which changes to send (default `price,arb`). `ev` adds positive-EV prices (`ev`, `ev_removed`), `middle` middles (`middle`, `middle_removed`), and their lists to the snapshot. `score` adds live scores and finals (`score`, and `scores` in the snapshot; Pro, Elite and Enterprise).',
     ),
   initial: z
     .enum(['true', 'false'])

@@ -13,7 +13,7 @@ let base = '';
 
 beforeAll(async () => {
   app = await buildTestApp({
-    config: trialTestConfig({ STREAM_VALUES: 'true', EV_PUBLIC_DELAY_S: '30' }),
+    config: trialTestConfig({ EV_PUBLIC_DELAY_S: '30' }),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

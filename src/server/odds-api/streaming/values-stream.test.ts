@@ -4,7 +4,8 @@ import { buildTestApp } from '#tests/support/server/app.ts';
 import { createKey, openRawStream, type RawStream } from '#tests/support/server/odds-api.ts';
 import { trialTestConfig, waitFor } from '#tests/support/server/trials.ts';
 
-// The stream's positive-EV and middles events (decision 170) with STREAM_VALUES on. EV: four books price a moneyline
+// The stream's positive-EV and middles events (decisions 170, 273: the engine keeps the sets wherever the API is
+// served). EV: four books price a moneyline
 // at −110 each way; BetMGM's home price decides whether there is a positive-EV price (+105 against a fair of 1/2 is
 // +2.5 %, +110 is +5 %). Middles: three books price another game's spread at home −2.5 / away +2.5 (−110 each way, the
 // centre), and BetMGM hangs away +3.5: the two best home −2.5 books each pair with it, a middle on a margin of 3.
@@ -116,7 +117,7 @@ async function delayedAndLive(query: string) {
 }
 
 beforeAll(async () => {
-  app = await buildTestApp({ config: { ...trialTestConfig(), STREAM_VALUES: true } });
+  app = await buildTestApp({ config: trialTestConfig() });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
