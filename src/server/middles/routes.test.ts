@@ -13,6 +13,7 @@ import { devig } from '#domain/history.ts';
 import { normalQuantile } from '#domain/mvn.ts';
 import { propMiddleChances, propStatModel } from '#domain/prop-middles.ts';
 import { MiddlesResponseSchema, type MiddlesResponse } from '#domain/schemas/api/middles.ts';
+import { feedLeg } from '#domain/feed-leg.ts';
 import { MiddlesFeedSchema } from '#domain/schemas/middles-feed.ts';
 import { SGP_GAME_PRIORS } from '#domain/sgp.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
@@ -288,6 +289,11 @@ describe('GET /tools/middles.json', () => {
           american: dto.high.price.american,
           decimal: dto.high.price.decimal,
           links: dto.high.price.links,
+          // What the bet tracker grades: the side as a game line's bet (decision 257).
+          leg: feedLeg(
+            { type: dto.market.type as 'spread' | 'total', period: dto.market.period, point: dto.high.point },
+            dto.high.outcome.outcome,
+          ),
         },
         low: {
           book: dto.low.book,
@@ -296,6 +302,11 @@ describe('GET /tools/middles.json', () => {
           american: dto.low.price.american,
           decimal: dto.low.price.decimal,
           links: dto.low.price.links,
+          // What the bet tracker grades: the side as a game line's bet (decision 257).
+          leg: feedLeg(
+            { type: dto.market.type as 'spread' | 'total', period: dto.market.period, point: dto.low.point },
+            dto.low.outcome.outcome,
+          ),
         },
         gap: dto.gap,
         probability: Number(dto.probability.middle.toFixed(3)),
