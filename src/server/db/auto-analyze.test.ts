@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SPORTSBOOK_KEYS } from '#domain/sportsbooks.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
 import { HandBoard } from '#tests/support/server/history.ts';
-import { waitFor } from '#tests/support/server/trials.ts';
+import { trialTestConfig, waitFor } from '#tests/support/server/trials.ts';
 import { AutoAnalyzer } from './auto-analyze.ts';
 import { rowsOf } from './database.ts';
 
@@ -18,7 +18,9 @@ afterEach(async () => {
 /** An app whose history holds two NBA events of 41 spread lines × every book × 2 sides (4,920 series). */
 async function appWithBoard(): Promise<{ app: FastifyInstance; eventId: string }> {
   const clock = virtualClock(Date.now() - 3_600_000);
-  const app = await buildTestApp({ now: clock.now });
+  // Rows (decision 106), so that the board's changes are in price_ticks at once: under the embedded default's blocks
+  // (decision 277) they would wait a minute in the writer's open blocks.
+  const app = await buildTestApp({ now: clock.now, config: trialTestConfig({ HISTORY_FORMAT: 'rows' }) });
   apps.push(app);
   await app.ready();
   app.engine.stop();

@@ -145,7 +145,10 @@ describe('GET /v1/scores', () => {
     expect(answer.statusCode).toBe(200);
     const body = ScoresResponseSchema.parse(answer.json());
     expect(body.includes_live).toBe(false);
-    expect(body.scores.map((s) => [s.event_id, s.status])).toEqual([[finished.id, 'final']]);
+    expect(body.scores.map((s) => [s.event_id, s.status])).toEqual([
+      [finished.id, 'final'],
+      [wholeOnly.id, 'final'],
+    ]);
     // Every final of the public feed, with the same periods.
     const feed = ResultsFeedSchema.parse((await app.inject({ url: '/tools/results.json' })).json());
     expect(feed.games.map((game) => [game.event_id, game.periods])).toEqual(
