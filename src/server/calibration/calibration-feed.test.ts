@@ -83,7 +83,8 @@ describe('GET /tools/calibration.json', () => {
     const { answer, body } = await report();
     expect(answer.headers['cache-control']).toBe(`public, max-age=${CALIBRATION_CACHE_MS / 1000}`);
     expect(body).toMatchObject({ source: 'replay', demo: false, window_days: 30, events: 2 });
-    expect(body.fair.method).toBeTruthy();
+    // The server's CLV defaults (no CLV_REFERENCE_BOOK here): the sharp books' close, de-vigged by Shin's method.
+    expect(body.fair).toEqual({ reference: 'sharp', method: 'shin' });
   });
 
   it('scores the NBA games by hand: fair 0.5 on a win and a loss is Brier 0.25 and log loss ln 2; pushes left out', async () => {
