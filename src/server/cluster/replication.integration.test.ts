@@ -104,6 +104,11 @@ async function leader(
     lease,
     engine: own,
     publisher,
+    /** One simulator step fed to the engine and the publisher, with no snapshot (nothing flushes the batch). */
+    feedOnly() {
+      now = wall ? Date.now() : now + 1_000;
+      feed(sim.step());
+    },
     /** One simulator step, then a publish. */
     step() {
       now = wall ? Date.now() : now + 1_000;
@@ -169,6 +174,26 @@ describe('ClusterPublisher and ClusterFollower (Redis)', () => {
     }
     for (const { follower: follow } of [early, late])
       await waitFor(() => (follow.stats().snapshotLagMs?.samples ?? 0) > 0, 'a lag sample');
+  });
+
+  it('a follower reading on gets the messages accepted just before a periodic full entry (it skips that entry)', async () => {
+    const name = prefix();
+    // No batch timer in the test's time: only a full entry (every 300 ms) writes what the step accepted.
+    const lead = await leader(name, 'leader', 300, undefined, 11, { batchMs: 600_000 });
+    const { engine: replica, follower: follow } = follower(name);
+    lead.step();
+    await waitFor(
+      () => follow.stats().appliedId === lead.publisher.stats().lastId,
+      'the follower to read on',
+    );
+    const before = follow.stats().restarts;
+    lead.feedOnly();
+    expect(board(lead.engine)).not.toEqual(board(replica));
+    await waitFor(
+      () => isDeepStrictEqual(board(replica), board(lead.engine)),
+      "the step's prices on the follower",
+    );
+    expect(follow.stats().restarts).toBe(before);
   });
 
   it('a follower starting late replays the retained stream: a delayed reader sees on it every version the leader shows', async () => {

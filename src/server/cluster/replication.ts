@@ -212,7 +212,9 @@ export class ClusterPublisher {
   }
 
   private full(): void {
-    this.pending = [];
+    // Messages accepted since the last batch go out first: a follower reading on skips this full entry (it holds
+    // nothing new for one that saw every entry before it), so what is only in here would never reach it.
+    this.flush();
     this.lastFullAt = this.now();
     // With the lead's newest snapshot: a follower starting here serves the feed at once, even if the arbs do not
     // change (no `s` entry) for a long time.
