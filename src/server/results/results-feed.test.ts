@@ -101,6 +101,31 @@ describe('GET /tools/results.json', () => {
     // Another address is not limited by it.
     expect((await feed({}, '198.51.100.10')).statusCode).toBe(200);
   });
+
+  it("answers the scoreboard's finals when the history cannot be read", async () => {
+    const finalsSince = app.history.finalsSince.bind(app.history);
+    let asked = 0;
+    app.history.finalsSince = () => {
+      asked += 1;
+      return Promise.reject(new Error('the database is away'));
+    };
+    try {
+      clock.advance(RESULTS_CACHE_MS);
+      const response = await feed({}, '198.51.100.11');
+      expect(response.statusCode).toBe(200);
+      expect(asked).toBe(1);
+      const body = ResultsFeedSchema.parse(response.json());
+      const scoreboard = app.engine.scores
+        .list()
+        .filter((score) => score.status === 'final')
+        .sort((a, b) => b.completedAt! - a.completedAt!)
+        .map((score) => score.eventId);
+      expect(scoreboard).toContain(finished.id);
+      expect(body.games.map((game) => game.event_id)).toEqual(scoreboard);
+    } finally {
+      app.history.finalsSince = finalsSince;
+    }
+  });
 });
 
 describe('GET /tools/results.json from the history (decision 283)', () => {
