@@ -41,6 +41,20 @@ export interface HistoryEvent {
   periodsReported: boolean;
 }
 
+/** A final as the history keeps it, with what a list of results shows of its event (`HistoryService.finalsSince`). */
+export interface HistoryFinal {
+  id: string;
+  league: string;
+  home: Team;
+  away: Team;
+  /** Unix ms. */
+  startsAt: number;
+  /** The final score of each period, `full` included. */
+  finalScore: Partial<Record<Period, Score>>;
+  /** When the final arrived (unix ms). */
+  completedAt: number;
+}
+
 export interface PricePoint {
   /** Unix ms (UTC). */
   at: number;
@@ -136,6 +150,16 @@ interface EventRowSql {
   periods_reported: boolean | null;
 }
 
+interface FinalRowSql {
+  event_id: string;
+  league: string;
+  home: Team | string;
+  away: Team | string;
+  starts_at: string;
+  final_score: Partial<Record<Period, Score>> | string;
+  completed_at: string;
+}
+
 interface SeriesRowSql {
   id: number;
   event_id: string;
@@ -175,6 +199,17 @@ const US = (column: string, alias: string) =>
 
 const EVENT_COLUMNS = `event_id, league, home, away, ${MS('starts_at')}, ${MS('first_seen_at')}, ${MS('live_at')},
   ${MS('ended_at')}, ${MS('closed_at')}, final_score, ${MS('completed_at')}, box_score, periods_reported`;
+const FINAL_COLUMNS = `event_id, league, home, away, ${MS('starts_at')}, final_score, ${MS('completed_at')}`;
+
+/**
+ * The events whose final arrived at or after $1 (unix ms), the latest first, at most $2: a range of the
+ * history_events_completed index (migration 0014, decision 283), which holds only the events with a final, in this
+ * order.
+ */
+export const completedSinceSql = (columns: string) => `SELECT ${columns} FROM history_events
+       WHERE completed_at >= ${AT(1)} AND final_score IS NOT NULL
+       ORDER BY completed_at DESC, event_id LIMIT $2`;
+
 const SERIES_COLUMNS = `id, event_id, market_key, market_type, period, line, outcome, book, side_id,
   stat, player_id, player_name, player_team, ${MS('opening_at')}, opening_american, opening_decimal, ${MS('closing_at')}, closing_american, closing_decimal,
   result`;
@@ -383,13 +418,25 @@ export class HistoryService {
 
   /** Events whose final arrived at or after `since` (unix ms), the latest first, at most `limit` (the calibration report). */
   async completedSince(since: number, limit: number): Promise<HistoryEvent[]> {
-    const rows = await this.db.query<EventRowSql>(
-      `SELECT ${EVENT_COLUMNS} FROM history_events
-       WHERE completed_at >= ${AT(1)} AND final_score IS NOT NULL
-       ORDER BY completed_at DESC, event_id LIMIT $2`,
-      [since, limit],
-    );
+    const rows = await this.db.query<EventRowSql>(completedSinceSql(EVENT_COLUMNS), [since, limit]);
     return rows.map(toEvent);
+  }
+
+  /**
+   * The finals that arrived at or after `since` (unix ms), the latest first, at most `limit`, with only what a results
+   * list needs (no box score): the public results feed (decision 283).
+   */
+  async finalsSince(since: number, limit: number): Promise<HistoryFinal[]> {
+    const rows = await this.db.query<FinalRowSql>(completedSinceSql(FINAL_COLUMNS), [since, limit]);
+    return rows.map((row) => ({
+      id: row.event_id,
+      league: row.league,
+      home: json(row.home),
+      away: json(row.away),
+      startsAt: Number(row.starts_at),
+      finalScore: json(row.final_score),
+      completedAt: Number(row.completed_at),
+    }));
   }
 
   /** Events of a league the history knew at `at` (first seen at or before it, not ended before it). */

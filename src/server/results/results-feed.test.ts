@@ -2,12 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gradeGameMarket } from '#domain/grading.ts';
 import { ResultsFeedSchema } from '#domain/schemas/results-feed.ts';
+import { RECENT_FINAL_MS } from '#engine/scores.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
 import { HandBoard, type BoardEvent } from '#tests/support/server/history.ts';
+import { trialTestConfig } from '#tests/support/server/trials.ts';
 import { RESULTS_CACHE_MS, RESULTS_PER_MINUTE } from './results-feed.ts';
 
-// GET /tools/results.json (issue 57, decision 256): the bet tracker's finals without a key, on the real app. Scores go
-// through the engine's intake on a virtual clock, as the source sends them.
+// GET /tools/results.json (issue 57, decisions 256 and 283): the bet tracker's finals without a key, on the real app.
+// Scores go through the engine's intake on a virtual clock, as the source sends them. The last block reads the finals
+// an earlier app wrote to the history from a fresh app on the same database (an `api` instance, or a restart).
 
 const clock = virtualClock(Date.UTC(2026, 10, 22, 12));
 let app: FastifyInstance;
@@ -97,5 +100,137 @@ describe('GET /tools/results.json', () => {
     expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
     // Another address is not limited by it.
     expect((await feed({}, '198.51.100.10')).statusCode).toBe(200);
+  });
+
+  it("answers the scoreboard's finals when the history cannot be read", async () => {
+    const finalsSince = app.history.finalsSince.bind(app.history);
+    let asked = 0;
+    app.history.finalsSince = () => {
+      asked += 1;
+      return Promise.reject(new Error('the database is away'));
+    };
+    try {
+      clock.advance(RESULTS_CACHE_MS);
+      const response = await feed({}, '198.51.100.11');
+      expect(response.statusCode).toBe(200);
+      expect(asked).toBe(1);
+      const body = ResultsFeedSchema.parse(response.json());
+      const scoreboard = app.engine.scores
+        .list()
+        .filter((score) => score.status === 'final')
+        .sort((a, b) => b.completedAt! - a.completedAt!)
+        .map((score) => score.eventId);
+      expect(scoreboard).toContain(finished.id);
+      expect(body.games.map((game) => game.event_id)).toEqual(scoreboard);
+    } finally {
+      app.history.finalsSince = finalsSince;
+    }
+  });
+});
+
+describe('GET /tools/results.json from the history (decision 283)', () => {
+  it('a fresh app on the same database, which never saw the games, serves the finals of its window from the history, merged with its own scoreboard', async () => {
+    const start = Date.UTC(2026, 10, 23, 12);
+    const clock = virtualClock(start);
+    // One database for both apps: PGlite on disk in one DATA_DIR, or one PostgreSQL schema (the integration run).
+    const config = trialTestConfig({ PGLITE_DIR: '' });
+    const writer = await buildTestApp({ config, now: clock.now });
+    const board = new HandBoard(writer, clock, 'rh');
+    const old = board.addEvent({ startsInMs: 60_000, league: 'nhl' });
+    const recent = board.addEvent({ startsInMs: 60_000 });
+    for (const event of [old, recent]) board.price(event, 'fanduel', 'moneyline', 'home', -110);
+    clock.advance(61_000);
+    for (const event of [old, recent]) board.start(event);
+    const finalOf = (app: FastifyInstance, event: BoardEvent, home: number, away: number, periods = {}) =>
+      expect(
+        app.engine.ingest({
+          kind: 'score',
+          sourceEventId: event.source,
+          status: 'final',
+          home,
+          away,
+          periods: { ...periods, full: { home, away } },
+        }),
+      ).toBe(true);
+    clock.advance(1_000);
+    const oldAt = clock.now();
+    finalOf(writer, old, 2, 3, { p1: { home: 1, away: 0 } });
+    clock.advance(60_000);
+    const recentAt = clock.now();
+    finalOf(writer, recent, 103, 100, { h1: { home: 50, away: 52 } });
+    for (const event of [old, recent]) board.end(event);
+    await board.flush();
+    await writer.close();
+
+    // Half a minute short of three days after the first final: both finals are in the window. The fresh app's
+    // scoreboard is empty until `late`, a game of its own, gets its final, which the history has not written yet.
+    clock.set(oldAt + RECENT_FINAL_MS - 30_000);
+    const reader = await buildTestApp({ config, now: clock.now });
+    try {
+      await reader.ready();
+      expect(reader.engine.scores.list()).toEqual([]);
+      const readerBoard = new HandBoard(reader, clock, 'rl');
+      const late = readerBoard.addEvent({ startsInMs: -60_000, live: true, league: 'epl' });
+      clock.advance(1_000);
+      finalOf(reader, late, 1, 1);
+      const lateAt = clock.now();
+      const feed = async () => {
+        const response = await reader.inject({
+          method: 'GET',
+          url: '/tools/results.json',
+          remoteAddress: '203.0.113.70',
+        });
+        expect(response.statusCode).toBe(200);
+        return ResultsFeedSchema.parse(response.json());
+      };
+      const first = await feed();
+      expect(first.games).toEqual([
+        {
+          event_id: late.id,
+          sport: 'soccer',
+          league: 'epl',
+          home_team: 'rl Home 1',
+          away_team: 'rl Away 1',
+          commence_time: new Date(late.startsAt).toISOString(),
+          completed_at: new Date(lateAt).toISOString(),
+          periods: { full: { home: 1, away: 1 } },
+        },
+        {
+          event_id: recent.id,
+          sport: 'basketball',
+          league: 'nba',
+          home_team: 'rh Home 2',
+          away_team: 'rh Away 2',
+          commence_time: new Date(recent.startsAt).toISOString(),
+          completed_at: new Date(recentAt).toISOString(),
+          periods: { h1: { home: 50, away: 52 }, full: { home: 103, away: 100 } },
+        },
+        {
+          event_id: old.id,
+          sport: 'hockey',
+          league: 'nhl',
+          home_team: 'rh Home 1',
+          away_team: 'rh Away 1',
+          commence_time: new Date(old.startsAt).toISOString(),
+          completed_at: new Date(oldAt).toISOString(),
+          periods: { p1: { home: 1, away: 0 }, full: { home: 2, away: 3 } },
+        },
+      ]);
+      // What the tracker grades with: the history's final settles a bet as the scoreboard's did.
+      expect(
+        gradeGameMarket({ type: 'spread', period: 'full', point: -3.5 }, 'home', {
+          periods: first.games[1]!.periods,
+        }),
+      ).toBe('lost');
+
+      // Once the first final is older than the window (and the cached answer has expired), it is left out; a final
+      // both on the scoreboard and in the history is there once.
+      await readerBoard.flush();
+      clock.set(oldAt + RECENT_FINAL_MS + 1);
+      const later = await feed();
+      expect(later.games.map((game) => game.event_id)).toEqual([late.id, recent.id]);
+    } finally {
+      await reader.close();
+    }
   });
 });
