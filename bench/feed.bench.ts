@@ -12,6 +12,9 @@
 // writing, props included) instead of the static replay: issue 59's measure of the feed while the server does its
 // background work. nginx then serves one snapshot of the server's gzip bytes, and the server's own feed keeps changing
 // (each answer is whatever the latest tick published, as a visitor gets it).
+// Each target's figures also hold the CPU its process(es) spent per answer (every thread, from /proc) and the cores the
+// load generator (autocannon, in this process) used meanwhile: the load generator costs several times what any of
+// the servers does per answer, so the requests a second mostly measure what the server leaves it (decision 280).
 // Writes bench/results/feed.json (feed-simulator.json in simulator mode).
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
