@@ -12,9 +12,12 @@
 // writing, props included) instead of the static replay: issue 59's measure of the feed while the server does its
 // background work. nginx then serves one snapshot of the server's gzip bytes, and the server's own feed keeps changing
 // (each answer is whatever the latest tick published, as a visitor gets it).
+// Each target's figures also hold the CPU its process(es) spent per answer (every thread, from /proc) and the cores the
+// load generator (autocannon, in this process) used meanwhile: the load generator costs several times what any of
+// the servers does per answer, so the requests a second mostly measure what the server leaves it (decision 280).
 // Writes bench/results/feed.json (feed-simulator.json in simulator mode).
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -22,7 +25,7 @@ import autocannon from 'autocannon';
 import { ArbFeedSchema } from '#domain/schemas/feed.ts';
 import { simulatedLinks } from '#engine/sources/links.ts';
 import { TEAMS } from '#engine/sources/teams.ts';
-import { startServer } from './lib/server.ts';
+import { cpuSeconds, startServer } from './lib/server.ts';
 
 const NODE_PORT = Number(process.env.BENCH_FEED_PORT ?? 4101);
 const NGINX_PORT = Number(process.env.BENCH_FEED_NGINX_PORT ?? 4102);
@@ -105,6 +108,8 @@ function replayFile(): string {
 interface Target {
   url: string;
   headers: Record<string, string>;
+  /** The processes answering it (all their threads), for the CPU they spend per answer. */
+  pids: number[];
 }
 
 /**
@@ -118,16 +123,43 @@ interface Measured {
   non2xx: number;
   errors: number;
   throughputMBps: number;
+  /** CPU (user + system, every thread of the answering processes) per answer, µs; from /proc, 10 ms ticks. */
+  serverCpuUsPerRequest: number;
+  /** That CPU over the slices' wall time: the share of one core the target used. */
+  serverCores: number;
+  /** The load generator's own CPU (this process: autocannon) over the same wall time. */
+  clientCores: number;
+  /** The app server's process over the same wall time (during other targets' slices: its background work alone). */
+  appServerCores: number;
 }
 
-async function cannonRounds(targets: Target[]): Promise<Measured[]> {
-  const totals = targets.map(() => ({ requests: 0, seconds: 0, bytes: 0, p99: 0, non2xx: 0, errors: 0 }));
+async function cannonRounds(targets: Target[], appServerPid: number): Promise<Measured[]> {
+  const totals = targets.map(() => ({
+    requests: 0,
+    seconds: 0,
+    bytes: 0,
+    p99: 0,
+    non2xx: 0,
+    errors: 0,
+    serverCpu: 0,
+    clientCpu: 0,
+    appServerCpu: 0,
+  }));
+  const cpuOf = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+  const clientCpu = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1e6;
+  };
   const seconds = SETTINGS.duration / ROUNDS;
   for (const target of targets) console.log(`autocannon ${target.url} ${JSON.stringify(target.headers)}`);
   for (let round = 0; round < ROUNDS; round += 1) {
-    for (const [index, { url, headers }] of targets.entries()) {
+    for (const [index, { url, headers, pids }] of targets.entries()) {
+      const [serverBefore, clientBefore, appBefore] = [cpuOf(pids), clientCpu(), cpuSeconds(appServerPid)];
       const result = await autocannon({ url, headers, ...SETTINGS, duration: seconds });
       const total = totals[index]!;
+      total.serverCpu += cpuOf(pids) - serverBefore;
+      total.clientCpu += clientCpu() - clientBefore;
+      total.appServerCpu += cpuSeconds(appServerPid) - appBefore;
       total.requests += result.requests.total;
       total.seconds += result.duration;
       total.bytes += result.throughput.total;
@@ -142,6 +174,10 @@ async function cannonRounds(targets: Target[]): Promise<Measured[]> {
     non2xx: total.non2xx,
     errors: total.errors,
     throughputMBps: Number((total.bytes / total.seconds / 1e6).toFixed(1)),
+    serverCpuUsPerRequest: Math.round((total.serverCpu / total.requests) * 1e6),
+    serverCores: Number((total.serverCpu / total.seconds).toFixed(2)),
+    clientCores: Number((total.clientCpu / total.seconds).toFixed(2)),
+    appServerCores: Number((total.appServerCpu / total.seconds).toFixed(2)),
   }));
 }
 
@@ -158,10 +194,13 @@ async function untilServed(url: string, failure: string): Promise<void> {
   }
 }
 
-const server = await startServer(
-  NODE_PORT,
-  SOURCE === 'simulator' ? { ODDS_SOURCE: 'simulator' } : { ODDS_SOURCE: `replay:${replayFile()}` },
-);
+// BENCH_FEED_SERVER_ENV: extra environment for the server only, as JSON (e.g. {"NODE_OPTIONS":"--max-semi-space-size=64"}
+// or {"HEAP_GROWTH_PCT":"0"}), to compare settings run after run.
+const serverEnv = JSON.parse(process.env.BENCH_FEED_SERVER_ENV ?? '{}') as Record<string, string>;
+const server = await startServer(NODE_PORT, {
+  ...(SOURCE === 'simulator' ? { ODDS_SOURCE: 'simulator' } : { ODDS_SOURCE: `replay:${replayFile()}` }),
+  ...serverEnv,
+});
 let nginx: ReturnType<typeof spawn> | null = null;
 let bareNode: ReturnType<typeof spawn> | null = null;
 try {
@@ -312,24 +351,36 @@ ${sameHeaders.join('\n')}
   console.log(`header lines (fetch's view): ${JSON.stringify(lines)}`);
 
   const gzip = { 'accept-encoding': 'gzip' };
-  const [nodeGzip, nginxGzip, nginxSameGzip, bareGzip] = (await cannonRounds([
-    { url: `${feedUrl}?t=1`, headers: gzip },
-    { url: nginxUrl, headers: gzip },
-    { url: nginxSameUrl, headers: gzip },
-    { url: bareNodeUrl, headers: gzip },
-  ])) as [Measured, Measured, Measured, Measured];
+  // nginx's worker (the master only forks and waits), the server's and the bare server's processes.
+  const nginxPids = readFileSync(`/proc/${nginx.pid}/task/${nginx.pid}/children`, 'utf8')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map(Number);
+  const serverPids = [server.process.pid!];
+  const barePids = [bareNode.pid!];
+  const [nodeGzip, nginxGzip, nginxSameGzip, bareGzip] = (await cannonRounds(
+    [
+      { url: `${feedUrl}?t=1`, headers: gzip, pids: serverPids },
+      { url: nginxUrl, headers: gzip, pids: nginxPids },
+      { url: nginxSameUrl, headers: gzip, pids: nginxPids },
+      { url: bareNodeUrl, headers: gzip, pids: barePids },
+    ],
+    server.process.pid!,
+  )) as [Measured, Measured, Measured, Measured];
   // With the simulator the feed's ETag moves with every published tick, so the server's "304" slices would be mostly
   // 200s: the conditional path is measured on the replay only (its figures are then reported as null).
   const conditional = SOURCE === 'replay';
   const [node304, nginx304, nginxSame304, bare304] = (await cannonRounds(
     conditional
       ? [
-          { url: `${feedUrl}?t=1`, headers: { ...gzip, 'if-none-match': raw.etag } },
-          { url: nginxUrl, headers: { ...gzip, 'if-none-match': nginxEtag } },
-          { url: nginxSameUrl, headers: { ...gzip, 'if-none-match': nginxEtag } },
-          { url: bareNodeUrl, headers: { ...gzip, 'if-none-match': raw.etag } },
+          { url: `${feedUrl}?t=1`, headers: { ...gzip, 'if-none-match': raw.etag }, pids: serverPids },
+          { url: nginxUrl, headers: { ...gzip, 'if-none-match': nginxEtag }, pids: nginxPids },
+          { url: nginxSameUrl, headers: { ...gzip, 'if-none-match': nginxEtag }, pids: nginxPids },
+          { url: bareNodeUrl, headers: { ...gzip, 'if-none-match': raw.etag }, pids: barePids },
         ]
       : [],
+    server.process.pid!,
   )) as [Measured?, Measured?, Measured?, Measured?];
   const ratio = (a: Measured | undefined, b: Measured | undefined) =>
     a && b ? Number((a.requestsPerSecond / b.requestsPerSecond).toFixed(2)) : null;
@@ -339,6 +390,7 @@ ${sameHeaders.join('\n')}
     settings: { ...SETTINGS, rounds: ROUNDS },
     loadAverage: { before: loadBefore, after: loadavg().map((load) => Number(load.toFixed(2))) },
     source: SOURCE,
+    serverEnv,
     arbs: feed.arbs.length,
     bodyBytes: Buffer.byteLength(JSON.stringify(feed)),
     gzipBytes: raw.body.length,
@@ -354,6 +406,17 @@ ${sameHeaders.join('\n')}
     bareNodeRatioGzip: ratio(bareGzip, nginxGzip),
     bareNodeRatio304: ratio(bare304, nginx304),
     server304OverGzip: ratio(node304, nodeGzip),
+    // The server's background work (simulator, history) while the others were loaded, and its CPU per feed answer
+    // beyond it: what answering costs it, set beside nginx's and the bare server's serverCpuUsPerRequest.
+    serverBackgroundCores: Number(
+      ((nginxGzip.appServerCores + nginxSameGzip.appServerCores + bareGzip.appServerCores) / 3).toFixed(2),
+    ),
+    serverAnswerCpuUsPerRequest: Math.round(
+      ((nodeGzip.serverCores -
+        (nginxGzip.appServerCores + nginxSameGzip.appServerCores + bareGzip.appServerCores) / 3) /
+        nodeGzip.requestsPerSecond) *
+        1e6,
+    ),
   };
   console.log(JSON.stringify(results, null, 2));
   mkdirSync('bench/results', { recursive: true });

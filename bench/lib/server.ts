@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PAGE_PATHS } from '#server/site/plugin.ts';
 
 // Starts the real server (`node --import tsx src/server/server.ts`) on a loopback port for a benchmark or audit,
 // waits until /healthz answers, and stops it by PID.
@@ -100,17 +101,8 @@ export async function settle(
 /** A stand-in for the built site, so a server bench neither needs nor races with `npm run build`. */
 export function fixtureBuild(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'sharpline-bench-site-'));
-  for (const page of [
-    '',
-    'betting-tools/arbitrage',
-    'betting-tools/positive-ev',
-    'betting-tools/middles',
-    'betting-tools/bet-tracker',
-    'sports-betting-api',
-    'welcome',
-    'account',
-    '404',
-  ]) {
+  // Every page the site loads at start (its list, not a copy of it: a new page used to stop these benches' servers).
+  for (const page of [...PAGE_PATHS, '/404']) {
     mkdirSync(path.join(dir, page), { recursive: true });
     writeFileSync(path.join(dir, page, 'index.html'), '<!doctype html><title>bench</title>');
   }
