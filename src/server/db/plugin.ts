@@ -70,10 +70,10 @@ export const dbPlugin = fp(
       return { ok: true, details: { driver: handle.kind } };
     });
     const analyzer = handle.kind === 'pglite' ? new AutoAnalyzer(handle.db, app.log) : undefined;
-    // PGlite makes no checkpoint of its own: the write-ahead log is kept near max_wal_size here (decision 247).
+    // PGlite makes no checkpoint of its own: the write-ahead log is kept near max_wal_size here (decisions 247, 279).
     const checkpointer =
       handle.kind === 'pglite' && !app.config.PGLITE_DIR?.startsWith('memory://')
-        ? new WalCheckpointer(handle.db, app.log)
+        ? new WalCheckpointer(handle.db, app.log, handle.walMaxBytes ?? PGLITE_WAL_MAX_BYTES)
         : undefined;
     app.decorate('analyzeDatabase', async () => (analyzer ? analyzer.runOnce() : []));
     app.addHook('onReady', async () => {
