@@ -251,10 +251,9 @@ export function walSegmentBytes(dir: string): number {
 function pgliteStartParams(wal: { maxMB: number; minMB: number }): string[] {
   return [
     ...PGlite.defaultStartParams,
-    ...[...PGLITE_SETTINGS, `max_wal_size=${wal.maxMB}MB`, `min_wal_size=${wal.minMB}MB`].flatMap((setting) => [
-      '-c',
-      setting,
-    ]),
+    ...[...PGLITE_SETTINGS, `max_wal_size=${wal.maxMB}MB`, `min_wal_size=${wal.minMB}MB`].flatMap(
+      (setting) => ['-c', setting],
+    ),
   ];
 }
 
@@ -291,7 +290,9 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
     const fresh = inMemory || isFreshDir(options.pgliteDir);
     const dataDir = inMemory ? 'memory://' : options.pgliteDir;
     // A new database is made with PGLITE_INITDB_PARAMS (a template is a copy of one).
-    const wal = pgliteWalSizes(inMemory ? PGLITE_WAL_SEGMENT_MB * 1024 ** 2 : walSegmentBytes(options.pgliteDir));
+    const wal = pgliteWalSizes(
+      inMemory ? PGLITE_WAL_SEGMENT_MB * 1024 ** 2 : walSegmentBytes(options.pgliteDir),
+    );
     const startParams = pgliteStartParams(wal);
     let client: PGlite;
     if (template && fresh) {
