@@ -87,4 +87,46 @@ describe('the size cap on the embedded database', () => {
       await app.close();
     }
   });
+
+  it('keeps a day partition made whole before as it is, and makes an empty one ahead again in quarters', async () => {
+    const clock = virtualClock(Date.UTC(2026, 9, 1, 9));
+    const app = await buildTestApp({ now: clock.now, config: trialTestConfig({ HISTORY_FORMAT: 'blocks' }) });
+    try {
+      await app.ready();
+      const db = sqlClient(app.db, 'pglite');
+      // As an embedded database made before decision 279 has them: today and a day ahead whole.
+      for (const [name, from, to] of [
+        ['price_blocks_p20261001', '2026-10-01', '2026-10-02'],
+        ['price_blocks_p20261003', '2026-10-03', '2026-10-04'],
+      ]) {
+        await db.query(`DROP TABLE ${name}`);
+        await db.query(
+          `CREATE TABLE ${name} PARTITION OF price_blocks FOR VALUES FROM ('${from}') TO ('${to}')`,
+        );
+      }
+      const board = new HandBoard(app, clock, 'old');
+      const event = board.addEvent();
+      board.price(event, 'fanduel', 'moneyline', 'home', -110);
+      clock.advance(2 * 60_000);
+      board.price(event, 'fanduel', 'moneyline', 'home', -120);
+      await board.flush();
+      await app.history.maintain();
+      const kinds = new Map(
+        (
+          await db.query<{ name: string; kind: string }>(
+            `SELECT relname AS name, relkind::text AS kind FROM pg_class WHERE relname ~ '^price_blocks_p2026100[1-4]'`,
+          )
+        ).map((row) => [row.name, row.kind]),
+      );
+      expect(kinds.get('price_blocks_p20261001')).toBe('r');
+      expect(kinds.get('price_blocks_p20261003')).toBe('p');
+      expect(kinds.get('price_blocks_p20261003_h18')).toBe('r');
+      expect(kinds.get('price_blocks_p20261002')).toBe('p');
+      const [series] = await app.history.series(event.id, {});
+      const ticks = await app.history.ticks([series!.id], { from: 0, to: clock.now(), limit: 10 });
+      expect(ticks.map((tick) => tick.american)).toEqual([-110, -120]);
+    } finally {
+      await app.close();
+    }
+  });
 });
