@@ -65,10 +65,11 @@ async function written(database: 'pglite' | 'postgres', format: string) {
     await flush();
     const db = (app.history as unknown as { db: SqlRunner }).db;
     const [size] = await db.query<{ bytes: string }>(
-      `SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0)::int8::text AS bytes
-       FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
-       JOIN pg_namespace n ON n.oid = p.relnamespace
-       WHERE p.relname IN ('price_ticks', 'price_blocks') AND n.nspname = current_schema()`,
+      // Every leaf partition: on PGlite a day partition is in quarters (decision 279).
+      `SELECT COALESCE(SUM(pg_total_relation_size(t.relid)), 0)::int8::text AS bytes
+       FROM unnest(ARRAY['price_ticks', 'price_blocks']) AS r(name)
+       CROSS JOIN LATERAL pg_partition_tree(to_regclass(quote_ident(current_schema()) || '.' || r.name)) t
+       WHERE t.isleaf AND t.level > 0`,
     );
     const written = app.history.stats().writtenChanges;
     const bytes = Number(size!.bytes);

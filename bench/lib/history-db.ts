@@ -25,11 +25,14 @@ export async function dropSchema(url: string, schema: string): Promise<void> {
   await client.end();
 }
 
-/** Bytes of every ticks partition (heap and indexes) and the ticks' count, in the current schema. */
-export const TICK_BYTES_SQL = `SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0)::int8::text AS bytes,
+/**
+ * Bytes of every ticks partition (heap and indexes; every leaf: on PGlite a day partition is in quarters, decision
+ * 279) and the ticks' count, in the current schema.
+ */
+export const TICK_BYTES_SQL = `SELECT COALESCE(SUM(pg_total_relation_size(t.relid)), 0)::int8::text AS bytes,
   (SELECT count(*) FROM price_ticks)::int8::text AS rows
-  FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
-  JOIN pg_namespace n ON n.oid = p.relnamespace WHERE p.relname = 'price_ticks' AND n.nspname = current_schema()`;
+  FROM pg_partition_tree(to_regclass(quote_ident(current_schema()) || '.price_ticks')) t
+  WHERE t.isleaf AND t.level > 0`;
 
 export interface TickBytes {
   bytes: number;

@@ -223,9 +223,10 @@ export const ConfigSchema = z.object({
     z.coerce.number().int().min(1).max(3650).default(30),
   ),
   /**
-   * Odds history: what its ticks may take on disk (GiB). Past it, whole days are dropped oldest first before their
-   * retention (decision 106). Unset: 2 on the embedded database (a laptop's `npm start`), 20 on PostgreSQL (decision
-   * 247; `loadConfig` resolves it).
+   * Odds history: what its ticks may take on disk (GiB; fractions allowed). Past it, whole days are dropped oldest
+   * first before their retention, never today's (decision 106); on the embedded database the oldest quarter-days are
+   * emptied, never the current one (decision 279). Unset: 2 on the embedded database (a laptop's `npm start`), 20 on
+   * PostgreSQL (decision 247; `loadConfig` resolves it).
    */
   HISTORY_MAX_GB: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(1_000_000).optional()),
   /**

@@ -68,6 +68,11 @@ describe('server.ts', () => {
         expect(storage).toHaveLength(1);
         expect(storage[0]).toContain(`holds the embedded database (${path.join(server.dataDir, 'pglite')})`);
         expect(storage[0]).toContain('at most 2 GiB (HISTORY_RETENTION_DAYS, HISTORY_MAX_GB');
+        // What the cap does there (decision 279), and the log's size.
+        expect(storage[0]).toContain(
+          'past the cap the oldest quarter-days are emptied, never the current one',
+        );
+        expect(storage[0]).toContain('up to about 24 MB of its write-ahead log');
         // Ready (database reachable, the engine has published): the start's work is done.
         await waitFor(
           async () => (await fetch(`${origin}/readyz`)).status === 200,

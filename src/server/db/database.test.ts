@@ -1,9 +1,18 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { loadMigrations, migrate, openDatabase, PGLITE_SETTINGS, rowsOf } from './database.ts';
+import {
+  loadMigrations,
+  migrate,
+  openDatabase,
+  PGLITE_SETTINGS,
+  PGLITE_WAL_SEGMENT_MB,
+  rowsOf,
+  walSegmentBytes,
+} from './database.ts';
 
 describe('database migrations', () => {
   it('splits migration files into single statements (PGlite takes one per query)', () => {
@@ -53,10 +62,41 @@ describe('database migrations', () => {
         const rows = rowsOf<Record<string, string>>(await handle.db.execute(sql.raw(`SHOW ${name}`)));
         expect(rows[0]![name]).toBe(value);
       }
+      // Decision 279: 1 MB log segments, and a log checkpointed at 16 MB (wal-checkpoint.ts).
+      const wal = rowsOf<{ segment: string; max: string; min: string }>(
+        await handle.db.execute(
+          sql`SELECT current_setting('wal_segment_size') AS segment, current_setting('max_wal_size') AS max,
+                current_setting('min_wal_size') AS min`,
+        ),
+      );
+      expect(wal[0]).toEqual({ segment: `${PGLITE_WAL_SEGMENT_MB}MB`, max: '16MB', min: '4MB' });
+      expect(handle.walMaxBytes).toBe(16 * 1024 ** 2);
+      expect(walSegmentBytes(dir)).toBe(PGLITE_WAL_SEGMENT_MB * 1024 ** 2);
       const tables = rowsOf<{ n: number }>(
         await handle.db.execute(sql`SELECT count(*)::int AS n FROM schema_migrations`),
       );
       expect(tables[0]!.n).toBe(loadMigrations().length);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('opens a data directory made with 16 MB log segments (before decision 279) with a log limit it accepts', async () => {
+    const dir = path.join(mkdtempSync(path.join(tmpdir(), 'sharpline-db-')), 'pglite');
+    // initdb's own default, as every embedded database was made before: min_wal_size=4MB would not start there.
+    const old = await PGlite.create(dir, { initDbStartParams: ['--wal-segsize=16'] });
+    await old.close();
+    expect(walSegmentBytes(dir)).toBe(16 * 1024 ** 2);
+    const handle = await openDatabase({ pgliteDir: dir, schemaName: 'public' });
+    try {
+      const wal = rowsOf<{ segment: string; max: string; min: string }>(
+        await handle.db.execute(
+          sql`SELECT current_setting('wal_segment_size') AS segment, current_setting('max_wal_size') AS max,
+                current_setting('min_wal_size') AS min`,
+        ),
+      );
+      expect(wal[0]).toEqual({ segment: '16MB', max: '32MB', min: '32MB' });
+      expect(handle.walMaxBytes).toBe(32 * 1024 ** 2);
     } finally {
       await handle.close();
     }

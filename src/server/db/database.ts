@@ -6,6 +6,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeSync,
 } from 'node:fs';
 import { execFile } from 'node:child_process';
@@ -29,6 +30,8 @@ export type DatabaseKind = 'pglite' | 'postgres';
 export interface DatabaseHandle {
   db: Database;
   kind: DatabaseKind;
+  /** PGlite on disk: max_wal_size in bytes, past which the server checkpoints (wal-checkpoint.ts, decision 279). */
+  walMaxBytes?: number;
   close(): Promise<void>;
 }
 
@@ -203,15 +206,59 @@ export const PGLITE_SETTINGS = [
   // ANALYZE samples 300 × this many rows, on the server's thread: 3,000 keeps one table's ANALYZE near 5–15 ms
   // (30,000 at the default 100 took 80 ms for 19,440 series). Decision 181.
   'default_statistics_target=10',
-  // PGlite runs no checkpointer: wal-checkpoint.ts checkpoints once the log passes max_wal_size, and a checkpoint keeps
-  // (recycles) segments up to it, so this is about what `pg_wal` takes (PostgreSQL's default: 1 GB). Decision 247.
-  'max_wal_size=64MB',
-  'min_wal_size=32MB',
 ] as const;
 
-function pgliteStartParams(): string[] {
-  return [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ['-c', setting])];
+/**
+ * The write-ahead log's segment size a new embedded database is made with (initdb's `--wal-segsize`, in MB; the
+ * server's default is 16). PGlite runs no checkpointer: wal-checkpoint.ts checkpoints once the log passes
+ * max_wal_size, and a checkpoint keeps (recycles) segments up to it, so `pg_wal` stays about max_wal_size and moves in
+ * steps of a segment: with 16 MB segments an idle server's data folder grew by 16 MB at a time (decision 279).
+ */
+export const PGLITE_WAL_SEGMENT_MB = 1;
+/** max_wal_size and min_wal_size of the embedded database (decision 279; PostgreSQL's defaults are 1 GB and 80 MB). */
+export const PGLITE_MAX_WAL_MB = 16;
+export const PGLITE_MIN_WAL_MB = 4;
+
+/**
+ * max_wal_size and min_wal_size (MB) for a data directory whose log segments take `segmentBytes`: PostgreSQL refuses
+ * to start when either is under two segments, so a directory made before decision 279 (16 MB segments) gets 32 MB.
+ */
+export function pgliteWalSizes(segmentBytes: number): { maxMB: number; minMB: number } {
+  const twoSegmentsMB = (2 * segmentBytes) / 1024 ** 2;
+  return {
+    maxMB: Math.max(PGLITE_MAX_WAL_MB, twoSegmentsMB),
+    minMB: Math.max(PGLITE_MIN_WAL_MB, twoSegmentsMB),
+  };
 }
+
+/**
+ * The segment size of an existing data directory's log (the size of a segment file in `pg_wal`: every one has the
+ * size initdb chose), or that of a new one when there is none.
+ */
+export function walSegmentBytes(dir: string): number {
+  const walDir = path.join(dir, 'pg_wal');
+  if (existsSync(walDir)) {
+    for (const name of readdirSync(walDir)) {
+      if (/^[0-9A-F]{24}$/.test(name)) {
+        const bytes = statSync(path.join(walDir, name)).size;
+        if (bytes > 0) return bytes;
+      }
+    }
+  }
+  return PGLITE_WAL_SEGMENT_MB * 1024 ** 2;
+}
+
+function pgliteStartParams(wal: { maxMB: number; minMB: number }): string[] {
+  return [
+    ...PGlite.defaultStartParams,
+    ...[...PGLITE_SETTINGS, `max_wal_size=${wal.maxMB}MB`, `min_wal_size=${wal.minMB}MB`].flatMap(
+      (setting) => ['-c', setting],
+    ),
+  ];
+}
+
+/** initdb's arguments for a new embedded database. */
+export const PGLITE_INITDB_PARAMS = [`--wal-segsize=${PGLITE_WAL_SEGMENT_MB}`];
 
 const require = createRequire(import.meta.url);
 
@@ -222,7 +269,7 @@ const require = createRequire(import.meta.url);
  */
 async function initDataDirInChild(dir: string): Promise<void> {
   const script = `const { PGlite } = require(${JSON.stringify(require.resolve('@electric-sql/pglite'))});
-PGlite.create(${JSON.stringify(dir)}).then((db) => db.close()).catch((error) => { console.error(error); process.exit(1); });`;
+PGlite.create(${JSON.stringify(dir)}, { initDbStartParams: ${JSON.stringify(PGLITE_INITDB_PARAMS)} }).then((db) => db.close()).catch((error) => { console.error(error); process.exit(1); });`;
   await new Promise<void>((resolve, reject) => {
     execFile(process.execPath, ['-e', script], { timeout: 120_000 }, (error, _stdout, stderr) => {
       if (error)
@@ -242,7 +289,11 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
     const template = templates.get(key);
     const fresh = inMemory || isFreshDir(options.pgliteDir);
     const dataDir = inMemory ? 'memory://' : options.pgliteDir;
-    const startParams = pgliteStartParams();
+    // A new database is made with PGLITE_INITDB_PARAMS (a template is a copy of one).
+    const wal = pgliteWalSizes(
+      inMemory ? PGLITE_WAL_SEGMENT_MB * 1024 ** 2 : walSegmentBytes(options.pgliteDir),
+    );
+    const startParams = pgliteStartParams(wal);
     let client: PGlite;
     if (template && fresh) {
       client = await PGlite.create(dataDir, { loadDataDir: new TarBytes(await template), startParams });
@@ -257,7 +308,7 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
         const ms = elapsedMs(started);
         options.log?.info({ dir: options.pgliteDir, ms }, `embedded database initialised in ${ms} ms`);
       }
-      client = await PGlite.create(dataDir, { startParams });
+      client = await PGlite.create(dataDir, { startParams, initDbStartParams: PGLITE_INITDB_PARAMS });
     }
     if (options.schemaName !== 'public') {
       await client.exec(
@@ -275,6 +326,7 @@ async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
     return {
       db,
       kind: 'pglite',
+      walMaxBytes: wal.maxMB * 1024 ** 2,
       async close() {
         try {
           await client.close();

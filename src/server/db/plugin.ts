@@ -36,7 +36,7 @@ export function openAppDatabase(config: Config, log: FastifyBaseLogger): Promise
   });
 }
 
-/** What the embedded database's write-ahead log may take, about: max_wal_size and the segment being written. */
+/** What the embedded database's write-ahead log may take, about: max_wal_size and what is written between two checks. */
 export const PGLITE_WAL_MB = Math.round(PGLITE_WAL_MAX_BYTES / 1024 ** 2) * 1.5;
 
 /**
@@ -44,9 +44,11 @@ export const PGLITE_WAL_MB = Math.round(PGLITE_WAL_MAX_BYTES / 1024 ** 2) * 1.5;
  * may take there. No secret: DATABASE_URL is named, never shown.
  */
 export function storageNotice(config: Config): string {
-  const history = `the odds history kept ${config.HISTORY_RETENTION_DAYS} days and at most ${config.HISTORY_MAX_GB} GiB (HISTORY_RETENTION_DAYS, HISTORY_MAX_GB; whole days are dropped, never today's)`;
+  const kept = `the odds history kept ${config.HISTORY_RETENTION_DAYS} days and at most ${config.HISTORY_MAX_GB} GiB (HISTORY_RETENTION_DAYS, HISTORY_MAX_GB`;
   if (config.DATABASE_URL)
-    return `Storage: PostgreSQL (DATABASE_URL) holds ${history}; ${config.dataDir} holds what is not in the database (the outbox's emails)`;
+    return `Storage: PostgreSQL (DATABASE_URL) holds ${kept}; past the cap whole days are dropped oldest first, never today's); ${config.dataDir} holds what is not in the database (the outbox's emails)`;
+  // The embedded database's days are in quarters (decision 279): the cap empties the oldest ones, never the current.
+  const history = `${kept}; past the cap the oldest quarter-days are emptied, never the current one)`;
   const dir = config.PGLITE_DIR ?? path.join(config.dataDir, 'pglite');
   if (dir.startsWith('memory://')) return `Storage: an embedded database in memory holds ${history}`;
   return `Storage: ${config.dataDir} holds the embedded database (${dir}) with ${history}, plus up to about ${PGLITE_WAL_MB} MB of its write-ahead log and the other tables (DATA_DIR, PGLITE_DIR)`;
@@ -70,10 +72,10 @@ export const dbPlugin = fp(
       return { ok: true, details: { driver: handle.kind } };
     });
     const analyzer = handle.kind === 'pglite' ? new AutoAnalyzer(handle.db, app.log) : undefined;
-    // PGlite makes no checkpoint of its own: the write-ahead log is kept near max_wal_size here (decision 247).
+    // PGlite makes no checkpoint of its own: the write-ahead log is kept near max_wal_size here (decisions 247, 279).
     const checkpointer =
       handle.kind === 'pglite' && !app.config.PGLITE_DIR?.startsWith('memory://')
-        ? new WalCheckpointer(handle.db, app.log)
+        ? new WalCheckpointer(handle.db, app.log, handle.walMaxBytes ?? PGLITE_WAL_MAX_BYTES)
         : undefined;
     app.decorate('analyzeDatabase', async () => (analyzer ? analyzer.runOnce() : []));
     app.addHook('onReady', async () => {

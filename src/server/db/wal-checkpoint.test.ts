@@ -11,7 +11,7 @@ import { PGLITE_WAL_MAX_BYTES, WalCheckpointer } from './wal-checkpoint.ts';
 // WalCheckpointer makes once it passes max_wal_size (decision 247).
 
 const silent = { debug: () => undefined, warn: () => undefined } as unknown as FastifyBaseLogger;
-const SEGMENT = 16 * 1024 * 1024;
+const SEGMENT = 1024 * 1024;
 
 describe('WalCheckpointer', () => {
   it('leaves a log under max_wal_size alone, and checkpoints one past it back to about max_wal_size', async () => {

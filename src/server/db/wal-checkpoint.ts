@@ -1,18 +1,20 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { Poller } from '../lib/poller.ts';
-import { rowsOf, type Database } from './database.ts';
+import { PGLITE_MAX_WAL_MB, rowsOf, type Database } from './database.ts';
 
 // PGlite is PostgreSQL in one process, without the checkpointer: PostgreSQL asks for a checkpoint when the write-ahead
 // log passes max_wal_size only from a backend under the postmaster, so on the embedded database no checkpoint ever came
 // before a shutdown, and `pg_wal` grew for as long as the server ran (issue 59: most of a 2.1 GB data folder after
 // 47 minutes). This does the checkpointer's job on PGlite only: every WAL_CHECK_INTERVAL_MS, when the log holds more
 // than `maxBytes`, one CHECKPOINT; the segments it no longer needs are then recycled or removed, down to about
-// max_wal_size (decision 247).
+// max_wal_size (decision 247). The embedded database's log is 1 MB segments and max_wal_size 16 MB (decision 279):
+// `pg_wal` stays about 16 MB and moves by a megabyte, where 64 MB of 16 MB segments made an idle server's data folder
+// grow 16 MB at a time.
 
 export const WAL_CHECK_INTERVAL_MS = 30_000;
-/** max_wal_size of PGLITE_SETTINGS, in bytes: past it, a checkpoint. */
-export const PGLITE_WAL_MAX_BYTES = 64 * 1024 * 1024;
+/** max_wal_size of a new embedded database, in bytes: past it, a checkpoint (an older one's is the handle's). */
+export const PGLITE_WAL_MAX_BYTES = PGLITE_MAX_WAL_MB * 1024 * 1024;
 
 export class WalCheckpointer {
   private readonly poller: Poller;

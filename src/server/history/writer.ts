@@ -27,7 +27,7 @@ export interface HistoryWriterOptions {
   /** Changes the queue may hold before it drops new batches. */
   maxQueueRows: number;
   retentionDays: number;
-  /** Bytes the ticks may take: past it, whole days are dropped oldest first (never today's). */
+  /** Bytes the ticks may take: past it, whole days (quarter-days, embedded) go oldest first, never the current one. */
   maxBytes: number;
   now: () => number;
   log: WriterLog;
