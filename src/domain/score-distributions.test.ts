@@ -252,9 +252,13 @@ describe('the cache of built games stays bounded (issue 59)', () => {
   it('holds at most DISTRIBUTIONS_CACHED games and drops the least recently used first', () => {
     const kept = gameDistributions('nba', { margin: 40, total: 230 });
     const dropped = gameDistributions('nba', { margin: 41, total: 230 });
-    // Twice the bound of new centres (a hundred whole points of totals × margins), asking for `kept` again now and then.
+    // Twice the bound of new centres (40 margins × 100 totals, a twentieth of a goal apart), asking for `kept` again
+    // now and then.
     for (let i = 0; i < 2 * DISTRIBUTIONS_CACHED; i += 1) {
-      gameDistributions('nhl', { margin: (i % 40) * CENTRE_STEP, total: 3 + Math.floor(i / 40) * CENTRE_STEP });
+      gameDistributions('nhl', {
+        margin: (i % 40) * CENTRE_STEP,
+        total: 3 + Math.floor(i / 40) * CENTRE_STEP,
+      });
       if (i % 500 === 0) expect(gameDistributions('nba', { margin: 40, total: 230 })).toBe(kept);
       expect(distributionsCached()).toBeLessThanOrEqual(DISTRIBUTIONS_CACHED);
     }
