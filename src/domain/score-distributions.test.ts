@@ -5,6 +5,8 @@ import {
   CENTRE_STEP,
   cdfAt,
   discretisedNormalWeights,
+  distributionsCached,
+  DISTRIBUTIONS_CACHED,
   fairHighProbability,
   gameDistributions,
   leagueMarginShare,
@@ -243,5 +245,38 @@ describe('lines: whole, half and quarter', () => {
     // A quarter line's fair probability lies between its two halves'.
     expect(fairHighProbability(d, 2.75)).toBeLessThan(fairHighProbability(d, 2.5));
     expect(fairHighProbability(d, 2.75)).toBeGreaterThan(fairHighProbability(d, 3.5));
+  });
+});
+
+describe('the cache of built games stays bounded (issue 59)', () => {
+  it('holds at most DISTRIBUTIONS_CACHED games and drops the least recently used first', () => {
+    const kept = gameDistributions('nba', { margin: 40, total: 230 });
+    const dropped = gameDistributions('nba', { margin: 41, total: 230 });
+    // Twice the bound of new centres (40 margins × 100 totals, a twentieth of a goal apart), asking for `kept` again
+    // now and then.
+    for (let i = 0; i < 2 * DISTRIBUTIONS_CACHED; i += 1) {
+      gameDistributions('nhl', {
+        margin: (i % 40) * CENTRE_STEP,
+        total: 3 + Math.floor(i / 40) * CENTRE_STEP,
+      });
+      if (i % 500 === 0) expect(gameDistributions('nba', { margin: 40, total: 230 })).toBe(kept);
+      expect(distributionsCached()).toBeLessThanOrEqual(DISTRIBUTIONS_CACHED);
+    }
+    expect(distributionsCached()).toBe(DISTRIBUTIONS_CACHED);
+    expect(gameDistributions('nba', { margin: 40, total: 230 })).toBe(kept);
+    // Not asked for since: dropped, built again (the same numbers, a new object).
+    const rebuilt = gameDistributions('nba', { margin: 41, total: 230 });
+    expect(rebuilt).not.toBe(dropped);
+    expect(rebuilt.total).toEqual(dropped.total);
+  });
+
+  it('a cached game keeps nothing per margin asked: the total given a margin is made again each time', () => {
+    for (const league of ['nfl', 'nba', 'nhl', 'mlb', 'epl'] as const) {
+      const game = gameDistributions(league, { margin: 1, total: league === 'nba' ? 220 : 6 });
+      const first = game.totalGiven(1);
+      const again = game.totalGiven(1);
+      expect(again).toEqual(first);
+      expect(again).not.toBe(first);
+    }
   });
 });

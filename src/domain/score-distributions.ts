@@ -189,8 +189,19 @@ export function scoreModelName(league: LeagueKey): ScoreModelName {
   }
 }
 
+/**
+ * The games built, least recently used first (a hit moves its game to the end). Counted, not timed: at most
+ * `DISTRIBUTIONS_CACHED` games, the least recently used dropped first. An idle default server (the simulator's prices
+ * and the value scan's middles) asks for about 900 different centres in 30 s, a few hundred of them new (issue 59's
+ * report); a game holds its two distributions (1–5 KB), so the cache holds a few megabytes.
+ */
 const cache = new Map<string, GameDistributions>();
-const CACHE_SIZE = 4000;
+export const DISTRIBUTIONS_CACHED = 2000;
+
+/** How many games the cache holds. */
+export function distributionsCached(): number {
+  return cache.size;
+}
 
 /** Centres are read to this step (a twentieth of a point, goal or run): one build serves a price's small moves. */
 export const CENTRE_STEP = 0.05;
@@ -221,9 +232,13 @@ export function gameDistributions(league: LeagueKey, centre: MarketCentre): Game
   const margin = marginSteps * CENTRE_STEP;
   const key = `${league}|${marginSteps}|${totalSteps}`;
   let found = cache.get(key);
-  if (found) return found;
+  if (found) {
+    cache.delete(key);
+    cache.set(key, found);
+    return found;
+  }
   found = build(league, margin, total);
-  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  if (cache.size >= DISTRIBUTIONS_CACHED) cache.delete(cache.keys().next().value!);
   cache.set(key, found);
   return found;
 }
@@ -235,12 +250,12 @@ function build(league: LeagueKey, margin: number, total: number): GameDistributi
     case 'basketball':
       return smoothGame(league, margin, total, basketballMargin(league, margin));
     case 'nhl-goals':
-      return gridGame(fitGrid((h, a) => nhlGrid(h, a), margin, total));
+      return gridGame((h, a) => nhlGrid(h, a), margin, total);
     case 'mlb-runs':
-      return gridGame(fitGrid((h, a) => mlbGrid(h, a), margin, total));
+      return gridGame((h, a) => mlbGrid(h, a), margin, total);
     default: {
       const rho = SOCCER_RHO[league] ?? -0.1;
-      return gridGame(fitGrid((h, a) => soccerGrid(h, a, rho), margin, total));
+      return gridGame((h, a) => soccerGrid(h, a, rho), margin, total);
     }
   }
 }
@@ -314,57 +329,69 @@ function smoothGame(
   marginDist: IntegerDistribution,
 ): GameDistributions {
   const sigma = SGP_GAME_PRIORS[league].sigmaTotal;
-  const mixture = (mean: number) => {
-    const base = discretisedNormalWeights(mean, sigma, 0);
-    const given = (m: number) => {
-      const w = base.weights.map((p, i) => {
-        const t = base.min + i;
-        return (t - m) % 2 === 0 && t >= Math.abs(m) ? p : 0;
-      });
-      return w.some((p) => p > 0) ? normalise(base.min, w) : { min: Math.abs(m), probabilities: [1] };
-    };
-    // The mixture in one pass: P(t) = w(t) · Σ over margins m of t's parity with |m| ≤ t of P(m) / Z(|m|), Z(k) the
-    // weight of the totals ≥ k of k's parity (suffix sums by parity).
-    const n = base.weights.length;
-    const suffix = new Float64Array(n + 2);
-    for (let i = n - 1; i >= 0; i -= 1) suffix[i] = base.weights[i]! + suffix[i + 2]!;
-    const weightFrom = (k: number) => {
-      const first = k >= base.min ? k : base.min + ((base.min - k) % 2);
-      return first - base.min < n ? suffix[first - base.min]! : 0;
-    };
-    const maxK = Math.max(-marginDist.min, marginDist.min + marginDist.probabilities.length - 1);
-    const top = Math.max(base.min + n - 1, maxK);
-    const coefficient = new Float64Array(maxK + 1);
-    const sums = new Array<number>(top + 1).fill(0);
-    marginDist.probabilities.forEach((pm, i) => {
-      const k = Math.abs(marginDist.min + i);
-      const z = weightFrom(k);
-      if (z > 0) coefficient[k]! += pm / z;
-      else sums[k]! += pm; // no total left of its parity above it: the total is the margin's size
-    });
-    const running = [0, 0];
-    for (let t = 0; t <= top; t += 1) {
-      if (t <= maxK) running[t % 2]! += coefficient[t]!;
-      if (t >= base.min && t - base.min < n) sums[t]! += base.weights[t - base.min]! * running[t % 2]!;
-    }
-    return { total: normalise(0, sums), given };
-  };
   let mean = total;
-  let fitted = mixture(mean);
-  for (let step = 0; step < 4 && Math.abs(meanOf(fitted.total) - total) > 0.01; step += 1) {
-    mean += total - meanOf(fitted.total);
-    fitted = mixture(mean);
+  let fitted = smoothTotal(mean, sigma, marginDist);
+  for (let step = 0; step < 4 && Math.abs(meanOf(fitted) - total) > 0.01; step += 1) {
+    mean += total - meanOf(fitted);
+    fitted = smoothTotal(mean, sigma, marginDist);
   }
-  const memo = new Map<number, IntegerDistribution>();
-  return {
-    margin: marginDist,
-    total: fitted.total,
-    totalGiven: (m) => {
-      let d = memo.get(m);
-      if (!d) memo.set(m, (d = fitted.given(m)));
-      return d;
-    },
+  return smoothDistributions(marginDist, fitted, mean, sigma);
+}
+
+/**
+ * What the cache keeps of a smooth game: its two distributions and the two numbers its total given a margin is made
+ * from again when asked (the simulator asks once a game), so a cached game holds no weights, sums or memo. Made
+ * apart, so that its closure holds only these.
+ */
+function smoothDistributions(
+  margin: IntegerDistribution,
+  total: IntegerDistribution,
+  mean: number,
+  sigma: number,
+): GameDistributions {
+  return { margin, total, totalGiven: (m) => smoothTotalGiven(mean, sigma, m) };
+}
+
+/** The smooth total about `mean` restricted to the margin's parity and at least its size. */
+function smoothTotalGiven(mean: number, sigma: number, m: number): IntegerDistribution {
+  const base = discretisedNormalWeights(mean, sigma, 0);
+  const w = base.weights.map((p, i) => {
+    const t = base.min + i;
+    return (t - m) % 2 === 0 && t >= Math.abs(m) ? p : 0;
+  });
+  return w.some((p) => p > 0) ? normalise(base.min, w) : { min: Math.abs(m), probabilities: [1] };
+}
+
+/**
+ * The total's distribution, the mixture over the margins of the smooth total about `mean` given each, in one pass:
+ * P(t) = w(t) · Σ over margins m of t's parity with |m| ≤ t of P(m) / Z(|m|), Z(k) the weight of the totals ≥ k of k's
+ * parity (suffix sums by parity).
+ */
+function smoothTotal(mean: number, sigma: number, marginDist: IntegerDistribution): IntegerDistribution {
+  const base = discretisedNormalWeights(mean, sigma, 0);
+  const n = base.weights.length;
+  const suffix = new Float64Array(n + 2);
+  for (let i = n - 1; i >= 0; i -= 1) suffix[i] = base.weights[i]! + suffix[i + 2]!;
+  const weightFrom = (k: number) => {
+    const first = k >= base.min ? k : base.min + ((base.min - k) % 2);
+    return first - base.min < n ? suffix[first - base.min]! : 0;
   };
+  const maxK = Math.max(-marginDist.min, marginDist.min + marginDist.probabilities.length - 1);
+  const top = Math.max(base.min + n - 1, maxK);
+  const coefficient = new Float64Array(maxK + 1);
+  const sums = new Array<number>(top + 1).fill(0);
+  marginDist.probabilities.forEach((pm, i) => {
+    const k = Math.abs(marginDist.min + i);
+    const z = weightFrom(k);
+    if (z > 0) coefficient[k]! += pm / z;
+    else sums[k]! += pm; // no total left of its parity above it: the total is the margin's size
+  });
+  const running = [0, 0];
+  for (let t = 0; t <= top; t += 1) {
+    if (t <= maxK) running[t % 2]! += coefficient[t]!;
+    if (t >= base.min && t - base.min < n) sums[t]! += base.weights[t - base.min]! * running[t % 2]!;
+  }
+  return normalise(0, sums);
 }
 
 /** A joint of the final score: `weights[h][a]` (unnormalised). */
@@ -465,8 +492,12 @@ function gridMeans(grid: Grid): [number, number] {
   return [margin / sum, total / sum];
 }
 
-/** The team means (home, away) whose grid's expected margin and total are the market's: fixed-point steps. */
-function fitGrid(make: (home: number, away: number) => Grid, margin: number, total: number): Grid {
+/** The team means (home, away) whose grid's expected margin and total are the market's (fixed-point steps), and that grid. */
+function fitGrid(
+  make: (home: number, away: number) => Grid,
+  margin: number,
+  total: number,
+): { grid: Grid; home: number; away: number } {
   const floor = 0.05;
   let home = Math.max(floor, (total + margin) / 2);
   let away = Math.max(floor, (total - margin) / 2);
@@ -480,11 +511,20 @@ function fitGrid(make: (home: number, away: number) => Grid, margin: number, tot
     away = Math.max(floor, away + (dt - dm) / 2);
     grid = make(home, away);
   }
-  return grid;
+  return { grid, home, away };
 }
 
-/** Margin, total and the total given a margin of a score grid. */
-function gridGame(grid: Grid): GameDistributions {
+/**
+ * Margin, total and the total given a margin of the score grid fitted to the market. The cache keeps the two
+ * distributions and the fitted team means: the total given a margin (the simulator asks once a game) makes the grid
+ * again from them, so a cached game holds no grid.
+ */
+function gridGame(
+  make: (home: number, away: number) => Grid,
+  margin: number,
+  total: number,
+): GameDistributions {
+  const { grid, home, away } = fitGrid(make, margin, total);
   const size = grid.length;
   const margins = new Array<number>(2 * size - 1).fill(0);
   const totals = new Array<number>(2 * size - 1).fill(0);
@@ -494,13 +534,24 @@ function gridGame(grid: Grid): GameDistributions {
       totals[x + y]! += p;
     }),
   );
-  return {
-    margin: normalise(-(size - 1), margins),
-    total: normalise(0, totals),
-    totalGiven: (m) => {
-      const w = new Array<number>(2 * size - 1).fill(0);
-      for (let x = Math.max(0, m); x < size && x - m < size; x += 1) w[2 * x - m]! += grid[x]![x - m]!;
-      return w.some((p) => p > 0) ? normalise(0, w) : { min: Math.abs(m), probabilities: [1] };
-    },
-  };
+  return gridDistributions(normalise(-(size - 1), margins), normalise(0, totals), make, home, away);
+}
+
+/** What the cache keeps of a grid game (see `gridGame`): made apart, so that its closure holds only these. */
+function gridDistributions(
+  margin: IntegerDistribution,
+  total: IntegerDistribution,
+  make: (home: number, away: number) => Grid,
+  home: number,
+  away: number,
+): GameDistributions {
+  return { margin, total, totalGiven: (m) => gridTotalGiven(make(home, away), m) };
+}
+
+/** The total given the margin `m` of a score grid: its diagonal x − y = m. */
+function gridTotalGiven(grid: Grid, m: number): IntegerDistribution {
+  const size = grid.length;
+  const w = new Array<number>(2 * size - 1).fill(0);
+  for (let x = Math.max(0, m); x < size && x - m < size; x += 1) w[2 * x - m]! += grid[x]![x - m]!;
+  return w.some((p) => p > 0) ? normalise(0, w) : { min: Math.abs(m), probabilities: [1] };
 }
