@@ -6,14 +6,9 @@ import { seededRandom } from '#domain/random.ts';
 import { OddsEngine } from '../engine.ts';
 import { DEFAULT_SCAN_OPTIONS } from '../scanner.ts';
 import { MarketSimulator } from '../sources/simulation/market-simulator.ts';
-import { judgeEv, type EvRow } from './ev.ts';
-import {
-  eventMiddles,
-  eventPropMiddles,
-  middleMarkets,
-  type MiddleQuote,
-  type MiddleRow,
-} from './middles.ts';
+import { referenceEv, referenceGameMiddles, referencePropMiddles } from '#tests/support/value-judges.ts';
+import type { EvRow } from './ev.ts';
+import { middleMarkets, type MiddleQuote, type MiddleRow } from './middles.ts';
 import type { ValueChanges } from './scanner.ts';
 
 // The engine's incremental positive-EV and middles sets (decision 170) against a full recomputation: on a simulated
@@ -136,14 +131,14 @@ describe('ValueScanner', () => {
         const expectedEv: EvRow[] = [];
         for (const market of store.allMarkets()) {
           const event = store.event(market.eventId)!;
-          expectedEv.push(...judgeEv(store, event, market, undefined, now, DEFAULT_SCAN_OPTIONS).rows);
+          expectedEv.push(...referenceEv(store, event, market, undefined, now, DEFAULT_SCAN_OPTIONS).rows);
         }
         const expectedMiddles: MiddleRow[] = [];
         for (const event of store.events()) {
           const state = store.eventState(event.id)!;
           expectedMiddles.push(
-            ...eventMiddles(store, event, middleMarkets(state), undefined, now, DEFAULT_SCAN_OPTIONS).rows,
-            ...eventPropMiddles(
+            ...referenceGameMiddles(store, event, middleMarkets(state), undefined, now, DEFAULT_SCAN_OPTIONS),
+            ...referencePropMiddles(
               store,
               event,
               [...state.markets.values()],
@@ -204,7 +199,7 @@ describe('ValueScanner', () => {
   });
 });
 
-// The scan's hot judges (`judgeEvHot`, `eventMiddlesHot`) against the versioned ones as the reference model, on random
+// The scan's judges (`judgeEv`, `gameMiddles`) against the reference model (tests/support/value-judges.ts), on random
 // boards rather than the simulator's: few books, so a market often sits at the minimum of three; equal prices at
 // several books; two- and three-way markets; spreads and totals at lines that do and do not middle; suspensions,
 // prices of any age, games going live and back, the clock jumping. The scan runs at every instant the clock moved to
@@ -257,7 +252,7 @@ const randomOps = fc.array(
   { minLength: 50, maxLength: 400, size: 'max' },
 );
 
-describe('the scan’s hot judges against the versioned ones (the reference model)', () => {
+describe('the scan’s judges against the reference model', () => {
   it('hold the same positive-EV prices and middles as judging the whole store again, on random boards', () => {
     let compared = { ev: 0, middles: 0 };
     fc.assert(
@@ -295,9 +290,9 @@ describe('the scan’s hot judges against the versioned ones (the reference mode
           for (const event of store.events()) {
             const state = store.eventState(event.id)!;
             for (const market of state.markets.values())
-              expectedEv.push(...judgeEv(store, event, market, undefined, now, DEFAULT_SCAN_OPTIONS).rows);
+              expectedEv.push(...referenceEv(store, event, market, undefined, now, DEFAULT_SCAN_OPTIONS).rows);
             expectedMiddles.push(
-              ...eventMiddles(store, event, middleMarkets(state), undefined, now, DEFAULT_SCAN_OPTIONS).rows,
+              ...referenceGameMiddles(store, event, middleMarkets(state), undefined, now, DEFAULT_SCAN_OPTIONS),
             );
           }
           expect(sorted(byId(values.ev.values(), (row) => row.id, evView))).toEqual(
