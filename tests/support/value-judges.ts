@@ -69,30 +69,28 @@ export function referenceEv(
   if (quotes.length < minBooks * 2) return { rows: [], fair: false };
   const { fair, prices } = marketEv(quotes, ways, { minBooks, ...(choice && { choice }) });
   if (!fair) return { rows: [], fair: false };
-  const rows = prices.map(
-    (priced): EvRow => ({
-      id: `${market.key}|${market.outcomes[priced.outcome]!}|${priced.version.book}`,
-      event,
-      market,
-      outcomeIndex: priced.outcome,
-      eventId: event.id,
-      league: event.league,
-      live: event.live,
-      type: market.spec.type,
-      book: priced.version.book,
-      evPct: priced.evPct,
-      updatedAt: priced.version.updatedAt,
-      decimal: priced.version.decimal,
-      american: priced.version.american,
-      desktop: priced.version.links.desktop,
-      mobile: priced.version.links.mobile,
-      fairProbability: priced.fairProbability,
-      fairBooks: fair.books,
-      startsAt: event.startsAt,
-      instant,
-      fairSource: choice && fair,
-    }),
-  );
+  const rows = prices.map((priced): EvRow => ({
+    id: `${market.key}|${market.outcomes[priced.outcome]!}|${priced.version.book}`,
+    event,
+    market,
+    outcomeIndex: priced.outcome,
+    eventId: event.id,
+    league: event.league,
+    live: event.live,
+    type: market.spec.type,
+    book: priced.version.book,
+    evPct: priced.evPct,
+    updatedAt: priced.version.updatedAt,
+    decimal: priced.version.decimal,
+    american: priced.version.american,
+    desktop: priced.version.links.desktop,
+    mobile: priced.version.links.mobile,
+    fairProbability: priced.fairProbability,
+    fairBooks: fair.books,
+    startsAt: event.startsAt,
+    instant,
+    fairSource: choice && fair,
+  }));
   return { rows, fair: true };
 }
 

@@ -1,4 +1,11 @@
-import { EV_MIN_BOOKS, EV_METHOD, EV_REFERENCE, isDefaultEvChoice, type EvChoice, type MarketFair } from '#domain/ev.ts';
+import {
+  EV_MIN_BOOKS,
+  EV_METHOD,
+  EV_REFERENCE,
+  isDefaultEvChoice,
+  type EvChoice,
+  type MarketFair,
+} from '#domain/ev.ts';
 import type { OddsEvent, PriceLinks } from '#domain/markets.ts';
 import { shinInto } from '#domain/devig.ts';
 import { referenceFair } from '#domain/history.ts';

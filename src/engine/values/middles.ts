@@ -32,7 +32,6 @@ import { gameDistributions } from '#domain/score-distributions.ts';
 import { SGP_GAME_PRIORS } from '#domain/sgp.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
 import type { MiddlePair, MiddleQuote as MiddleQuoteValue } from '#domain/values.ts';
-import { isUsable } from '../scanner.ts';
 import {
   insertionSort,
   judged,
@@ -45,20 +44,14 @@ import {
   type MarketMemo,
   type PriceView,
 } from './memos.ts';
-import {
-  BOOK_COUNT,
-  BOOKS_BY_SLOT,
-  PRICE_ROW,
-  pricesOf,
-  type EventState,
-  type MarketState,
-  type OddsStore,
-} from '../store.ts';
+import { BOOK_COUNT, BOOKS_BY_SLOT, PRICE_ROW, type EventState, type MarketState } from '../store.ts';
 
-// Middles of one game's full-game spreads and totals (decision 167) and of one player's prop lines (decision 189):
-// `eventMiddles` and `propFamilyMiddles`, the versioned judges (any horizon, any centre choice: the REST boards'), and
-// `eventMiddlesHot`, the scan's judge of a game's newest prices from its markets' hot blocks (values/scanner.ts). The
-// two game judges give the same rows on the newest prices; values/scanner.test.ts checks it on every scan.
+// Middles of one game's full-game spreads and totals (decision 167) and of one player's prop lines (decision 189): one
+// judge each (decision 281), `gameMiddles` and `propFamilyMiddles`. Both read a view of each market's prices
+// (`PriceView`: the market itself, its newest prices; or `pricesAt`, the versions at a horizon) and take the de-vig
+// method and reference of the centres (decision 206; the default without one). The value scan (values/scanner.ts)
+// calls them on the newest prices, `gameMiddles` with the game's memo; the boards' other choices (src/server/middles/
+// board.ts) at the slot, with memos of the judgement's own. Their reference model is tests/support/value-judges.ts.
 
 /** What a middle's lines are on: a game's margin or total, or a player's stat (a prop middle). */
 type RowVariable = MiddleVariable | 'stat';

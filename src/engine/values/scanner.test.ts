@@ -121,7 +121,8 @@ function judgedAt(store: OddsStore, horizon: number, choice: (typeof CHOICES)[nu
         ),
       );
       model.ev.push(
-        ...referenceEv(store, event, market, horizon, horizon, DEFAULT_SCAN_OPTIONS, EV_MIN_BOOKS, choice).rows,
+        ...referenceEv(store, event, market, horizon, horizon, DEFAULT_SCAN_OPTIONS, EV_MIN_BOOKS, choice)
+          .rows,
       );
     }
     beginViews();
@@ -152,14 +153,27 @@ function judgedAt(store: OddsStore, horizon: number, choice: (typeof CHOICES)[nu
         MIDDLE_MIN_BOOKS,
         choice,
       ),
-      ...referencePropMiddles(store, event, markets, horizon, horizon, DEFAULT_SCAN_OPTIONS, MIDDLE_MIN_BOOKS, choice),
+      ...referencePropMiddles(
+        store,
+        event,
+        markets,
+        horizon,
+        horizon,
+        DEFAULT_SCAN_OPTIONS,
+        MIDDLE_MIN_BOOKS,
+        choice,
+      ),
     );
   }
   const views = (side: typeof app) => ({
     ev: sorted(byId(side.ev, (row) => row.id, evView)),
     middles: sorted(byId(side.middles, (row) => row.id, middleView)),
   });
-  return { app: views(app), model: views(model), counts: { ev: model.ev.length, middles: model.middles.length } };
+  return {
+    app: views(app),
+    model: views(model),
+    counts: { ev: model.ev.length, middles: model.middles.length },
+  };
 }
 
 describe('ValueScanner', () => {
@@ -399,9 +413,18 @@ describe('the judges against the reference model', () => {
           for (const event of store.events()) {
             const state = store.eventState(event.id)!;
             for (const market of state.markets.values())
-              expectedEv.push(...referenceEv(store, event, market, undefined, now, DEFAULT_SCAN_OPTIONS).rows);
+              expectedEv.push(
+                ...referenceEv(store, event, market, undefined, now, DEFAULT_SCAN_OPTIONS).rows,
+              );
             expectedMiddles.push(
-              ...referenceGameMiddles(store, event, middleMarkets(state), undefined, now, DEFAULT_SCAN_OPTIONS),
+              ...referenceGameMiddles(
+                store,
+                event,
+                middleMarkets(state),
+                undefined,
+                now,
+                DEFAULT_SCAN_OPTIONS,
+              ),
             );
           }
           expect(sorted(byId(values.ev.values(), (row) => row.id, evView))).toEqual(
@@ -423,8 +446,7 @@ describe('the judges against the reference model', () => {
             const { app, model, counts } = judgedAt(engine.store, now - op.back, CHOICES[op.choice]);
             expect(app).toEqual(model);
             atHorizons = { ev: atHorizons.ev + counts.ev, middles: atHorizons.middles + counts.middles };
-          }
-          else if (op.op === 'live') {
+          } else if (op.op === 'live') {
             live[op.fixture] = op.live;
             send(op.fixture);
           } else {

@@ -98,7 +98,15 @@ export class MiddlesBoard {
       }
       beginViews();
       if (markets.props.length > 0)
-        for (const row of eventPropMiddles(state.event, markets.props, viewAt, at, this.scan, this.minBooks, choice))
+        for (const row of eventPropMiddles(
+          state.event,
+          markets.props,
+          viewAt,
+          at,
+          this.scan,
+          this.minBooks,
+          choice,
+        ))
           rows.push(row);
     }
     return rows.sort(middleOrder);
