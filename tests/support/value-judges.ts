@@ -42,8 +42,8 @@ import {
 // (`marketEv`, `marketCentre`/`marketCentreBy`, `modelMiddleChances`, `propCentre`/`propCentreBy`), at any horizon
 // (each price's version then, `OddsStore.versionAt`) and any de-vig method and reference. These were the app's
 // "versioned judges" until issue 58 made the one judge per idea in src/engine/values/ read a view of the prices; the
-// property tests (src/engine/values/scanner.test.ts, src/engine/values/judges.test.ts) check that the app's judges
-// find exactly what these find.
+// property tests of src/engine/values/scanner.test.ts check that the app's judges find exactly what these find, on
+// the newest prices (the scan's sets) and at earlier horizons by every kind of choice (the boards' calls).
 
 /** One market's positive-EV rows as visible at `at` (undefined: the newest prices), judged at `instant`. */
 export function referenceEv(

@@ -13,9 +13,10 @@ import type { PriceLinks } from '#domain/markets.ts';
 import type { EvRow } from './ev.ts';
 import type { LazyMiddleRow, MiddleQuote, MiddleRow } from './middles.ts';
 
-// What the value scan (values/scanner.ts) remembers between judgements, kept on the markets and games themselves, and
-// what its hot judges (values/ev.ts, values/middles.ts) share: scratch space and small helpers. The scan is
-// synchronous: one set of scratch arrays serves every judgement.
+// What the value scan (values/scanner.ts) remembers between judgements, kept on the markets and games themselves; what
+// the judges (values/ev.ts, values/middles.ts) read, a view of each market's prices (`PriceView`: the newest, or a
+// horizon's copied by `pricesAt`); and what they share: scratch space and small helpers. Judging is synchronous: one
+// set of scratch arrays serves every judgement.
 
 export type AgeLimits = Pick<ScanOptions, 'maxAgePreMatchMs' | 'maxAgeLiveMs'>;
 
@@ -71,7 +72,7 @@ export interface MarketMemo {
 }
 
 /**
- * A game's middle markets as the hot judge reads them, built when the game gains a market: each market's line, σ and
+ * A game's middle markets as the judge reads them, built when the game gains a market: each market's line, σ and
  * sides, and the pairs of markets whose lines can middle.
  */
 export interface GameLayout {
@@ -142,7 +143,7 @@ export interface CachedDistribution {
 }
 
 /**
- * The rows (and EV slots) a hot judge finds, before it knows whether they are the held ones: a new array is made only
+ * The rows (and EV slots) a judge finds, before it knows whether they are the held ones: a new array is made only
  * when they are not (most judgements of a quiet market, and many of a busy one, keep every row).
  */
 export const rowsScratch: (EvRow | MiddleRow)[] = [];

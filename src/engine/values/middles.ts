@@ -358,7 +358,7 @@ function withSource(row: LazyMiddleRow, source: CentreSource | undefined): LazyM
  * a second).
  */
 export class LazyMiddleRow implements MiddleRow {
-  /** The book slots of its two sides (the hot judge finds a pair's last row by them). */
+  /** The book slots of its two sides (the judge finds a pair's last row by them). */
   hs = -1;
   ls = -1;
   /** The scanner's marks (`Tracked`). */
