@@ -320,7 +320,9 @@ describe('ValueScanner', () => {
 // boards rather than the simulator's: few books, so a market often sits at the minimum of three; equal prices at
 // several books; two- and three-way markets; spreads and totals at lines that do and do not middle; suspensions,
 // prices of any age, games going live and back, the clock jumping. The scan runs at every instant the clock moved to
-// (`periodMs` 1, each check a millisecond later), and every scan's sets must equal judging the whole store again.
+// (`periodMs` 1, each check a millisecond later), and every scan's sets must equal judging the whole store again; and
+// now and then the whole store is judged at an earlier horizon (each price's version then) by a de-vig method and
+// reference (`CHOICES`), as the boards judge a non-default choice (decision 281), and must equal the model's judgement.
 const BOOKS = ['fanduel', 'draftkings', 'betmgm', 'caesars', 'circa'] as const;
 const FIXTURES = [
   { sourceEventId: 'r-nfl', league: 'nfl', home: 'Kansas City Chiefs', away: 'Buffalo Bills' },
