@@ -232,10 +232,10 @@ if (MODES === 'values') {
     const scanner = engine.values;
     if (scanner) {
       const scan = scanner.scan.bind(scanner);
-      scanner.scan = (store, at) => {
+      scanner.scan = (at) => {
         if (!scanner.due(at)) return undefined;
         const started = process.cpuUsage();
-        const changes = scan(store, at);
+        const changes = scan(at);
         const spent = process.cpuUsage(started);
         scanUs += spent.user + spent.system;
         scans += 1;

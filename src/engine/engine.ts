@@ -527,7 +527,7 @@ export class OddsEngine<E = undefined> {
   /** Judges again the values that changed and tells the listeners. */
   private scanValues(now: number): void {
     if (!this.values) return;
-    const changes = this.values.scan(this.store, now);
+    const changes = this.values.scan(now);
     if (changes) for (const listener of this.valueListeners) listener(changes);
   }
 

@@ -1,10 +1,17 @@
-import { EV_MIN_BOOKS, marketEv, type EvChoice, type MarketFair, type EvQuote } from '#domain/ev.ts';
-import type { OddsEvent } from '#domain/markets.ts';
+import {
+  EV_MIN_BOOKS,
+  EV_METHOD,
+  EV_REFERENCE,
+  isDefaultEvChoice,
+  type EvChoice,
+  type MarketFair,
+} from '#domain/ev.ts';
+import type { OddsEvent, PriceLinks } from '#domain/markets.ts';
 import { shinInto } from '#domain/devig.ts';
+import { referenceFair } from '#domain/history.ts';
 import type { AmericanOdds, DecimalOdds } from '#domain/odds.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
 import type { PositiveEvPrice } from '#domain/values.ts';
-import { isUsable } from '../scanner.ts';
 import {
   insertionSort,
   judged,
@@ -14,19 +21,15 @@ import {
   slotsScratch,
   type AgeLimits,
   type MarketMemo,
+  type PriceView,
 } from './memos.ts';
-import {
-  BOOK_COUNT,
-  priceAt,
-  pricesOf,
-  type MarketState,
-  type OddsStore,
-  type StoredPrice,
-} from '../store.ts';
+import { BOOK_COUNT, BOOKS_BY_SLOT, PRICE_ROW, type MarketState } from '../store.ts';
 
-// Positive EV of one market (decision 163): `judgeEv`, the versioned judge (any horizon, any de-vig method and
-// reference: the REST boards'), and `judgeEvHot`, the scan's judge of the newest prices from the market's hot block
-// (values/scanner.ts). Both give the same rows on the newest prices; values/scanner.test.ts checks it on every scan.
+// Positive EV of one market (decision 163): `judgeEv`, the one judge (decision 281). It reads a view of the market's
+// prices (`PriceView`: the newest, the market's own hot block; or the versions at a horizon copied into a block of the
+// same layout) and takes the de-vig method and reference (decision 206; the default without one). The value scan
+// (values/scanner.ts) calls it on the newest prices with the market's memo; the boards' other choices and benches at a
+// horizon (src/server/ev/board.ts) with a memo of their own. Its reference model is tests/support/value-judges.ts.
 
 /** One positive-EV price (a domain value, `PositiveEvPrice`) of one of the store's markets. */
 export interface EvRow extends PositiveEvPrice {
@@ -34,83 +37,24 @@ export interface EvRow extends PositiveEvPrice {
   market: MarketState;
 }
 
-/** One market's judgement: its rows, whether it has a published fair, and until when it holds. */
-export interface EvJudgement {
-  rows: EvRow[];
-  fair: boolean;
-  /** The first instant at which a price it used turns stale (Infinity when that cannot change anything). */
-  validUntil: number;
-}
-
-const NO_EV: EvJudgement = { rows: [], fair: false, validUntil: Infinity };
-
-/**
- * One market's positive-EV rows as visible at `at` (undefined: the newest prices), judged at `instant`. A market
- * without a published fair has no rows, and losing prices cannot give it one: it holds for ever (`validUntil`
- * Infinity) until one of its prices changes.
- */
-export function judgeEv(
-  store: OddsStore,
-  event: OddsEvent,
-  market: MarketState,
-  at: number | undefined,
-  instant: number,
-  limits: AgeLimits,
-  minBooks = EV_MIN_BOOKS,
-  choice?: EvChoice,
-): EvJudgement {
-  const maxAge = event.live ? limits.maxAgeLiveMs : limits.maxAgePreMatchMs;
-  const quotes: (EvQuote<SportsbookKey> & { version: StoredPrice })[] = [];
-  let validUntil = Infinity;
-  const ways = market.outcomes.length;
-  for (let outcome = 0; outcome < ways; outcome += 1) {
-    for (const newest of pricesOf(market, outcome)) {
-      const version = at === undefined ? newest : store.versionAt(newest, at, true);
-      if (!version || !isUsable(version, instant, maxAge)) continue;
-      quotes.push({ book: version.book, outcome, decimal: version.decimal, version });
-      if (version.updatedAt + maxAge + 1 < validUntil) validUntil = version.updatedAt + maxAge + 1;
-    }
-  }
-  if (quotes.length < minBooks * 2) return NO_EV;
-  const { fair, prices } = marketEv(quotes, ways, { minBooks, ...(choice && { choice }) });
-  if (!fair) return NO_EV;
-  const source = choice && fair;
-  const rows: EvRow[] = [];
-  for (const priced of prices) {
-    const version = priced.version;
-    rows.push(
-      evRow(
-        event,
-        market,
-        priced.outcome,
-        version,
-        priced.fairProbability,
-        fair.books,
-        priced.evPct,
-        instant,
-        undefined,
-        source,
-      ),
-    );
-  }
-  return { rows, fair: true, validUntil };
-}
-
 /** One positive-EV row: the price's fields copied (the store updates a price's object in place). */
 function evRow(
   event: OddsEvent,
   market: MarketState,
   outcomeIndex: number,
-  version: StoredPrice,
+  book: SportsbookKey,
+  decimal: number,
+  american: number,
+  updatedAt: number,
+  links: PriceLinks,
   fairProbability: number,
   books: number,
   evPct: number,
   instant: number,
   knownId?: string,
-  /** What the fair came from, when not the default (`EV_METHOD`, `EV_REFERENCE`). */
+  /** What the fair came from, when a choice was asked for (`EV_METHOD`, `EV_REFERENCE` by default). */
   source?: Pick<MarketFair, 'method' | 'reference' | 'fallback'>,
 ): ScanEvRow {
-  const book = version.book;
   const row = new ScanEvRow();
   // The same price's id as before when the scan knows it (no string built and hashed again).
   row.id = knownId ?? `${market.key}|${market.outcomes[outcomeIndex]!}|${book}`;
@@ -123,11 +67,11 @@ function evRow(
   row.type = market.spec.type;
   row.book = book;
   row.evPct = evPct;
-  row.updatedAt = version.updatedAt;
-  row.decimal = version.decimal;
-  row.american = version.american;
-  row.desktop = version.links.desktop;
-  row.mobile = version.links.mobile;
+  row.updatedAt = updatedAt;
+  row.decimal = decimal as DecimalOdds;
+  row.american = american as AmericanOdds;
+  row.desktop = links.desktop;
+  row.mobile = links.mobile;
   row.fairProbability = fairProbability;
   row.fairBooks = books;
   row.startsAt = event.startsAt;
@@ -190,25 +134,30 @@ let mostScratch = new Float64Array(4);
 let fairScratch = new Float64Array(4);
 
 /**
- * `judgeEv` of the newest prices (at undefined), read from the market's hot block (decimals and book times) into
- * scratch arrays, with Shin's solve skipped when the consensus medians did not move and a held row kept when nothing it
- * shows changed: the same rows (values/scanner.test.ts compares them on every scan). Returns the rows (the memo's own list when
- * every row was kept, in order) and sets `judged`. An outcome whose fair probability is not in (0, 1] has no EV, as in
- * `judgeEv` (the additive method's 0; Shin's on a degenerate board): the scan's only judge of the default choice
- * (decision 274). The memo's rows are left to the caller.
+ * One market's positive-EV rows, judged at `instant` from `view` (the market itself: its newest prices; `pricesAt`: the
+ * versions at a horizon), read into scratch arrays: the usable prices (not suspended, not older than the event's age
+ * limit), the books pricing every side (at least `minBooks`), per outcome the median implied probability across them,
+ * de-vigged by Shin's method (skipped when the medians did not move since the memo's last judgement), and every price
+ * beating its outcome's fair; a row the memo holds is kept when nothing it shows changed. With `choice` (decision 206)
+ * the medians are taken across its reference's books (`referenceFair`: the sharp books, one book, or the consensus when
+ * it cannot) and de-vigged by its method, and each row names what its fair came from. An outcome whose fair is not in
+ * (0, 1] has no EV (the additive method's 0). Returns the rows (the memo's own list when every row was kept, in order)
+ * and sets `judged` (their price slots, until when they hold); the memo's rows are left to the caller.
  */
-export function judgeEvHot(
+export function judgeEv(
   market: MarketState,
+  view: PriceView,
   instant: number,
   limits: AgeLimits,
   memo: MarketMemo,
   minBooks = EV_MIN_BOOKS,
+  choice?: EvChoice,
 ): EvRow[] {
   const maxAge = memo.live ? limits.maxAgeLiveMs : limits.maxAgePreMatchMs;
   const ways = memo.ways;
   const n = ways * BOOK_COUNT;
-  const hot = market.hot;
-  const at = market.at;
+  const hot = view.hot;
+  const at = view.at;
   if (usableScratch.length < n) usableScratch = new Float64Array(n);
   const usable = usableScratch;
   if (mostScratch.length < ways) mostScratch = new Float64Array(ways);
@@ -240,6 +189,7 @@ export function judgeEvHot(
   }
   judged.slots = NO_ROWS;
   judged.validUntil = Infinity;
+  judged.fair = false;
   if (count < minBooks * 2 || ways < 2) return NO_ROWS;
   const complete = popcount(completeMask);
   if (complete < minBooks) return NO_ROWS;
@@ -256,12 +206,32 @@ export function judgeEvHot(
   }
   if (fairScratch.length < ways) fairScratch = new Float64Array(ways);
   const probabilities = fairScratch;
-  const same =
+  let source: MarketFair | undefined;
+  if (choice !== undefined && !isDefaultEvChoice(choice)) {
+    // The reference's medians, de-vigged by the method (`marketFair` with a choice): no memo of them.
+    const pricing: { book: SportsbookKey; decimals: number[] }[] = [];
+    for (let slot = 0; slot < BOOK_COUNT; slot += 1) {
+      if (!(completeMask & (1 << slot))) continue;
+      const decimals: number[] = [];
+      for (let o = 0; o < ways; o += 1) decimals.push(usable[o * BOOK_COUNT + slot]!);
+      pricing.push({ book: BOOKS_BY_SLOT[slot]!, decimals });
+    }
+    const fair = referenceFair(pricing, choice);
+    if (!fair) return NO_ROWS;
+    source = {
+      probabilities: fair.probabilities,
+      books: complete,
+      method: fair.method,
+      reference: fair.reference,
+      fallback: fair.fallback,
+    };
+    for (let o = 0; o < ways; o += 1) probabilities[o] = fair.probabilities[o]!;
+  } else if (
     memo.fitWays === ways &&
     memo.m0 === medians[0] &&
     memo.m1 === medians[1] &&
-    (ways < 3 || memo.m2 === medians[2]);
-  if (same) {
+    (ways < 3 || memo.m2 === medians[2])
+  ) {
     probabilities[0] = memo.f0;
     probabilities[1] = memo.f1;
     if (ways === 3) probabilities[2] = memo.f2;
@@ -277,7 +247,17 @@ export function judgeEvHot(
       memo.f2 = probabilities[2]!;
     }
   }
+  // The default asked for by name is named in the rows.
+  if (choice !== undefined && source === undefined)
+    source = {
+      probabilities: Array.from(probabilities.subarray(0, ways)),
+      books: complete,
+      method: EV_METHOD,
+      reference: EV_REFERENCE,
+      fallback: null,
+    };
   judged.validUntil = validUntil;
+  judged.fair = true;
   // No side's best price beats its fair (and the fair is one `judgeEv` accepts): no row, no pass over the prices.
   let any = false;
   for (let o = 0; o < ways; o += 1) {
@@ -299,7 +279,10 @@ export function judgeEvHot(
     if (!(fairProbability > 0 && fairProbability <= 1)) continue;
     const pct = (fairProbability * decimal - 1) * 100;
     if (!(pct > 0)) continue;
-    const version = priceAt(market, i)!;
+    // The price's American odds, book time and links, from the view (no object made of them).
+    const american = hot[at + view.columns + i * PRICE_ROW + 1]!;
+    const updatedAt = hot[at + n + i]!;
+    const links = view.links[i]!;
     let row: EvRow | undefined;
     const before = memo.slots.indexOf(i);
     // The held row of this price (its id is the price's: no other row of the set has it).
@@ -309,10 +292,10 @@ export function judgeEvHot(
       previous = kept;
       if (
         kept.decimal === decimal &&
-        kept.american === version.american &&
-        kept.updatedAt === version.updatedAt &&
-        kept.desktop === version.links.desktop &&
-        kept.mobile === version.links.mobile &&
+        kept.american === american &&
+        kept.updatedAt === updatedAt &&
+        kept.desktop === links.desktop &&
+        kept.mobile === links.mobile &&
         kept.fairProbability === fairProbability &&
         kept.fairBooks === complete &&
         kept.evPct === pct &&
@@ -326,12 +309,17 @@ export function judgeEvHot(
         market.owner.event,
         market,
         o,
-        version,
+        BOOKS_BY_SLOT[i - o * BOOK_COUNT]!,
+        decimal,
+        american,
+        updatedAt,
+        links,
         fairProbability,
         complete,
         pct,
         instant,
         previous?.id,
+        source,
       );
       made.replaces = previous;
       row = made;

@@ -1,12 +1,22 @@
 import type { IntegerDistribution, MiddleChances } from '#domain/middles.ts';
 import type { ScanOptions } from '../scanner.ts';
-import type { EventState, MarketState } from '../store.ts';
+import {
+  hotBlockSize,
+  priceAt,
+  PRICE_ROW,
+  type EventState,
+  type MarketState,
+  type OddsStore,
+} from '../store.ts';
+import { PRICE_PRESENT, PRICE_SUSPENDED } from '../versions.ts';
+import type { PriceLinks } from '#domain/markets.ts';
 import type { EvRow } from './ev.ts';
 import type { LazyMiddleRow, MiddleQuote, MiddleRow } from './middles.ts';
 
-// What the value scan (values/scanner.ts) remembers between judgements, kept on the markets and games themselves, and
-// what its hot judges (values/ev.ts, values/middles.ts) share: scratch space and small helpers. The scan is
-// synchronous: one set of scratch arrays serves every judgement.
+// What the value scan (values/scanner.ts) remembers between judgements, kept on the markets and games themselves; what
+// the judges (values/ev.ts, values/middles.ts) read, a view of each market's prices (`PriceView`: the newest, or a
+// horizon's copied by `pricesAt`); and what they share: scratch space and small helpers. Judging is synchronous: one
+// set of scratch arrays serves every judgement.
 
 export type AgeLimits = Pick<ScanOptions, 'maxAgePreMatchMs' | 'maxAgeLiveMs'>;
 
@@ -62,11 +72,13 @@ export interface MarketMemo {
 }
 
 /**
- * A game's middle markets as the hot judge reads them, built when the game gains a market: each market's line, σ and
+ * A game's middle markets as the judge reads them, built when the game gains a market: each market's line, σ and
  * sides, and the pairs of markets whose lines can middle.
  */
 export interface GameLayout {
   markets: MarketState[];
+  /** What the judge reads of each market's prices (the markets themselves in the scan: their newest prices). */
+  views: PriceView[];
   memos: MarketMemo[];
   spread: Uint8Array;
   line: Float64Array;
@@ -131,13 +143,128 @@ export interface CachedDistribution {
 }
 
 /**
- * The rows (and EV slots) a hot judge finds, before it knows whether they are the held ones: a new array is made only
+ * The rows (and EV slots) a judge finds, before it knows whether they are the held ones: a new array is made only
  * when they are not (most judgements of a quiet market, and many of a busy one, keep every row).
  */
 export const rowsScratch: (EvRow | MiddleRow)[] = [];
 export const slotsScratch: number[] = [];
-/** What a hot judge hands back beside its rows: until when they hold, and (EV) their price slots. */
-export const judged = { validUntil: Infinity, slots: NO_ROWS as number[] };
+/**
+ * What a judge hands back beside its rows: until when they hold, and (EV) their price slots and whether the market
+ * has a published fair.
+ */
+export const judged = { validUntil: Infinity, slots: NO_ROWS as number[], fair: false };
+
+/**
+ * A market's prices as the judges read them (decision 281): a block of the market's layout (`MarketState.hot`: from
+ * `at`, each price's decimal, 0 while suspended or unquoted; from `at + cells`, its book time; from `at + columns`,
+ * its row of `PRICE_ROW` numbers) and each price's links. The newest prices are the market itself; a horizon's are
+ * the versions visible then, copied into a scratch block of the same layout (`pricesAt`).
+ */
+export interface PriceView {
+  hot: Float64Array;
+  at: number;
+  cells: number;
+  columns: number;
+  links: readonly (PriceLinks | undefined)[];
+}
+
+/** Where horizons' views are copied: one block, grown when a judgement needs more (a view keeps the block it got). */
+let viewBlock = new Float64Array(4096);
+let viewUsed = 0;
+
+/**
+ * The market's prices as they were known at `at` (each price's version with its book time then too,
+ * `OddsStore.versionAt`), copied into the views' scratch block: valid until the next `beginViews`. A judge copies
+ * what it keeps (its rows hold numbers and quotes, never the block).
+ */
+export function pricesAt(store: OddsStore, market: MarketState, at: number): PriceView {
+  const size = hotBlockSize(market.outcomes.length);
+  if (viewUsed + size > viewBlock.length) {
+    viewBlock = new Float64Array(Math.max(viewBlock.length * 2, size * 4));
+    viewUsed = 0;
+  }
+  const hot = viewBlock;
+  const base = viewUsed;
+  viewUsed += size;
+  hot.fill(0, base, base + size);
+  const links = new Array<PriceLinks | undefined>(market.cells).fill(undefined);
+  for (let i = 0; i < market.cells; i += 1) {
+    const newest = priceAt(market, i);
+    if (newest === undefined) continue;
+    const version = store.versionAt(newest, at, true);
+    if (!version) continue;
+    const row = base + market.columns + i * PRICE_ROW;
+    hot[base + i] = version.suspended ? 0 : version.decimal;
+    hot[base + market.cells + i] = version.updatedAt;
+    hot[row] = version.decimal;
+    hot[row + 1] = version.american;
+    hot[row + 2] = version.receivedAt;
+    hot[row + 3] = version.history;
+    hot[row + 4] = version.suspended ? PRICE_SUSPENDED : PRICE_PRESENT;
+    links[i] = version.links;
+  }
+  return { hot, at: base, cells: market.cells, columns: market.columns, links };
+}
+
+/** The views' scratch block is free again (a judgement of a horizon starts). */
+export function beginViews(): void {
+  viewUsed = 0;
+}
+
+/**
+ * A memo of its own for one judgement outside the scan (a horizon's, or a choice other than the default): nothing
+ * held, nothing remembered, so the judge keeps no row and makes every quote anew.
+ */
+export function judgementMemo(market: MarketState, middle: boolean): MarketMemo {
+  const event = market.owner.event;
+  return {
+    generation: -1,
+    sequence: 0,
+    market,
+    middle,
+    index: -1,
+    dirty: false,
+    gone: false,
+    rows: NO_ROWS,
+    slots: NO_ROWS,
+    fitWays: 0,
+    m0: 0,
+    m1: 0,
+    m2: 0,
+    f0: 0,
+    f1: 0,
+    f2: 0,
+    live: event.live,
+    startsAt: event.startsAt,
+    ways: market.outcomes.length,
+    quoteDirty: 0,
+    quotes: undefined,
+    family: undefined,
+  };
+}
+
+/** A game's memo with nothing remembered: the scan's (its generation and place), or one judgement's (`generation` -1). */
+export function gameMemo(state: EventState, generation = -1, sequence = 0): GameMemo {
+  return {
+    kind: 'game',
+    generation,
+    sequence,
+    state,
+    index: -1,
+    dirty: false,
+    gone: false,
+    layout: undefined,
+    marketCount: -1,
+    distributions: {},
+    rows: NO_ROWS,
+    pairRows: [],
+    pairChances: [],
+    pairPublished: [],
+    pairCentres: new Float64Array(0),
+    estimates: new Float64Array(0),
+    families: undefined,
+  };
+}
 
 export function insertionSort(values: Float64Array, length: number): void {
   for (let i = 1; i < length; i += 1) {

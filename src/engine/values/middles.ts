@@ -1,9 +1,9 @@
 import { LEAGUES, type GameMarketSpec, type LeagueKey, type OddsEvent } from '#domain/markets.ts';
 import {
+  highSideChance,
   isMiddle,
   isMiddleLines,
-  marketCentre,
-  marketCentreBy,
+  referenceMedian,
   type CentreChoice,
   type CentreSource,
   modelMiddleChances,
@@ -32,7 +32,6 @@ import { gameDistributions } from '#domain/score-distributions.ts';
 import { SGP_GAME_PRIORS } from '#domain/sgp.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
 import type { MiddlePair, MiddleQuote as MiddleQuoteValue } from '#domain/values.ts';
-import { isUsable } from '../scanner.ts';
 import {
   insertionSort,
   judged,
@@ -43,21 +42,16 @@ import {
   type GameLayout,
   type GameMemo,
   type MarketMemo,
+  type PriceView,
 } from './memos.ts';
-import {
-  BOOK_COUNT,
-  BOOKS_BY_SLOT,
-  PRICE_ROW,
-  pricesOf,
-  type EventState,
-  type MarketState,
-  type OddsStore,
-} from '../store.ts';
+import { BOOK_COUNT, BOOKS_BY_SLOT, PRICE_ROW, type EventState, type MarketState } from '../store.ts';
 
-// Middles of one game's full-game spreads and totals (decision 167) and of one player's prop lines (decision 189):
-// `eventMiddles` and `propFamilyMiddles`, the versioned judges (any horizon, any centre choice: the REST boards'), and
-// `eventMiddlesHot`, the scan's judge of a game's newest prices from its markets' hot blocks (values/scanner.ts). The
-// two game judges give the same rows on the newest prices; values/scanner.test.ts checks it on every scan.
+// Middles of one game's full-game spreads and totals (decision 167) and of one player's prop lines (decision 189): one
+// judge each (decision 281), `gameMiddles` and `propFamilyMiddles`. Both read a view of each market's prices
+// (`PriceView`: the market itself, its newest prices; or `pricesAt`, the versions at a horizon) and take the de-vig
+// method and reference of the centres (decision 206; the default without one). The value scan (values/scanner.ts)
+// calls them on the newest prices, `gameMiddles` with the game's memo; the boards' other choices (src/server/middles/
+// board.ts) at the slot, with memos of the judgement's own. Their reference model is tests/support/value-judges.ts.
 
 /** What a middle's lines are on: a game's margin or total, or a player's stat (a prop middle). */
 type RowVariable = MiddleVariable | 'stat';
@@ -82,72 +76,6 @@ export function isMiddleMarket(market: MarketState): boolean {
   return spec.period === 'full' && (spec.type === 'spread' || spec.type === 'total') && spec.point !== null;
 }
 
-/**
- * Every middle of one game as visible at `at` (undefined: the newest prices), judged at `instant`, from its full-game
- * spread and total markets; and until when they hold (the first used price to turn stale; Infinity when the game has
- * no centre, which losing prices cannot give it).
- */
-export function eventMiddles(
-  store: OddsStore,
-  event: OddsEvent,
-  markets: readonly MarketState[],
-  at: number | undefined,
-  instant: number,
-  limits: AgeLimits,
-  minBooks = MIDDLE_MIN_BOOKS,
-  choice?: CentreChoice,
-): { rows: MiddleRow[]; validUntil: number } {
-  const rows: MiddleRow[] = [];
-  if (!Object.prototype.hasOwnProperty.call(LEAGUES, event.league)) return { rows, validUntil: Infinity };
-  const league = event.league;
-  const maxAge = event.live ? limits.maxAgeLiveMs : limits.maxAgePreMatchMs;
-  const quotes = { spread: [] as MiddleQuote[], total: [] as MiddleQuote[] };
-  let validUntil = Infinity;
-  for (const market of markets) {
-    const type = market.spec.type as 'spread' | 'total';
-    const until = usableQuotes(
-      store,
-      market,
-      type === 'spread' ? 'margin' : 'total',
-      at,
-      instant,
-      maxAge,
-      quotes[type],
-    );
-    if (until < validUntil) validUntil = until;
-  }
-  // A centre choice other than the default (`MIDDLE_CENTRE_DEFAULT`) says where each centre came from.
-  const by = choice && {
-    margin: marketCentreBy(league, 'margin', lineQuotes(quotes.spread), choice, minBooks),
-    total: marketCentreBy(league, 'total', lineQuotes(quotes.total), choice, minBooks),
-  };
-  const margin = by ? by.margin?.centre : marketCentre(league, 'margin', lineQuotes(quotes.spread), minBooks);
-  const total = by ? by.total?.centre : marketCentre(league, 'total', lineQuotes(quotes.total), minBooks);
-  if (margin === undefined && total === undefined) return { rows, validUntil: Infinity };
-  const centres = { margin: margin ?? 0, total: total ?? defaultTotal(league) };
-  // The game's distributions are computed once, and only when a pair needs them.
-  let both: ReturnType<typeof gameDistributions> | undefined;
-  for (const [type, variable, centre] of [
-    ['spread', 'margin', margin],
-    ['total', 'total', total],
-  ] as const) {
-    if (centre === undefined) continue;
-    pairs(quotes[type], (high, low) => {
-      const chances = modelMiddleChances(
-        league,
-        variable,
-        centres,
-        high.line,
-        low.line,
-        (both ??= gameDistributions(league, centres))[variable],
-      );
-      const row = middleRow(event, variable, centre, chances, high, low, instant);
-      rows.push(by ? withSource(row, by[variable]?.source) : row);
-    });
-  }
-  return { rows, validUntil };
-}
-
 /** Whether a market can be a side of a player-prop middle: an over/under prop with a line, of a stat with a model. */
 export function isPropMiddleMarket(market: MarketState): boolean {
   const spec = market.spec;
@@ -164,14 +92,15 @@ export function propFamilyKey(spec: PropMarketSpec): string {
 }
 
 /**
- * Every middle of one prop family (`propFamilyKey`: one player, stat and period, the markets its lines) as visible at
- * `at` (undefined: the newest prices), judged at `instant`; and until when they hold, as `eventMiddles`.
+ * Every middle of one prop family (`propFamilyKey`: one player, stat and period, the markets its lines), judged at
+ * `instant` from each market's view (`viewOf`: by default the market itself, its newest prices; `pricesAt`: the
+ * versions at a horizon), its centre by `choice` (undefined: the default); and until when they hold (the first used
+ * price to turn stale; Infinity when the family has no centre, which losing prices cannot give it).
  */
 export function propFamilyMiddles(
-  store: OddsStore,
   event: OddsEvent,
   markets: readonly MarketState[],
-  at: number | undefined,
+  viewOf: (market: MarketState) => PriceView = ownPrices,
   instant: number,
   limits: AgeLimits,
   minBooks = MIDDLE_MIN_BOOKS,
@@ -188,7 +117,7 @@ export function propFamilyMiddles(
   const quotes: MiddleQuote[] = [];
   let validUntil = Infinity;
   for (const market of markets) {
-    const until = usableQuotes(store, market, 'total', at, instant, maxAge, quotes);
+    const until = usableQuotes(market, viewOf(market), 'total', instant, maxAge, quotes);
     if (until < validUntil) validUntil = until;
   }
   const by = choice && propCentreBy(model, propLineQuotes(quotes), choice, minBooks);
@@ -216,12 +145,11 @@ function someMiddleLines(markets: readonly MarketState[]): boolean {
   return isMiddleLines(low, high);
 }
 
-/** An event's player-prop middles, family by family (what the REST board and the tests recompute). */
+/** An event's player-prop middles, family by family (what a board judges for a choice other than the default). */
 export function eventPropMiddles(
-  store: OddsStore,
   event: OddsEvent,
   markets: readonly MarketState[],
-  at: number | undefined,
+  viewOf: (market: MarketState) => PriceView,
   instant: number,
   limits: AgeLimits,
   minBooks = MIDDLE_MIN_BOOKS,
@@ -229,7 +157,7 @@ export function eventPropMiddles(
 ): MiddleRow[] {
   const rows: MiddleRow[] = [];
   for (const family of propFamilies(markets).values())
-    for (const row of propFamilyMiddles(store, event, family, at, instant, limits, minBooks, choice).rows)
+    for (const row of propFamilyMiddles(event, family, viewOf, instant, limits, minBooks, choice).rows)
       rows.push(row);
   return rows;
 }
@@ -313,39 +241,49 @@ function sideOf(market: MarketState, outcome: number): 'high' | 'low' | undefine
   return undefined;
 }
 
-/** Adds the market's usable quotes to `out`; returns when the first of them turns stale. */
+/**
+ * Adds the market's usable quotes in `view` to `out` (outcome by outcome, in the order the books first quoted it);
+ * returns when the first of them turns stale.
+ */
 function usableQuotes(
-  store: OddsStore,
   market: MarketState,
+  view: PriceView,
   variable: MiddleVariable,
-  at: number | undefined,
   instant: number,
   maxAge: number,
   out: MiddleQuote[],
 ): number {
   const point = (market.spec as GameMarketSpec).point!;
   const line = variable === 'margin' ? -point + 0 : point;
+  const hot = view.hot;
+  const cells = view.cells;
   let validUntil = Infinity;
-  market.quoted.forEach((_, outcome) => {
-    for (const newest of pricesOf(market, outcome)) {
-      const version = at === undefined ? newest : store.versionAt(newest, at, true);
-      if (!version || !isUsable(version, instant, maxAge)) continue;
-      if (version.updatedAt + maxAge + 1 < validUntil) validUntil = version.updatedAt + maxAge + 1;
+  for (let outcome = 0; outcome < market.quoted.length; outcome += 1) {
+    for (const slot of market.quoted[outcome]!) {
+      const i = outcome * BOOK_COUNT + slot;
+      const decimal = hot[view.at + i]!;
+      const updatedAt = hot[view.at + cells + i]!;
+      if (decimal === 0 || !(instant - updatedAt <= maxAge)) continue;
+      if (updatedAt + maxAge + 1 < validUntil) validUntil = updatedAt + maxAge + 1;
+      const links = view.links[i]!;
       out.push({
         market,
         outcome,
         line,
-        book: version.book,
-        decimal: version.decimal,
-        american: version.american,
-        updatedAt: version.updatedAt,
-        desktop: version.links.desktop,
-        mobile: version.links.mobile,
+        book: BOOKS_BY_SLOT[slot]!,
+        decimal: decimal as DecimalOdds,
+        american: hot[view.at + view.columns + i * PRICE_ROW + 1]! as AmericanOdds,
+        updatedAt,
+        desktop: links.desktop,
+        mobile: links.mobile,
       });
     }
-  });
+  }
   return validUntil;
 }
+
+/** A market's newest prices: its own hot block. */
+const ownPrices = (market: MarketState): PriceView => market;
 
 /** Each book's two sides of one line, for the centre's estimate. */
 function lineQuotes(quotes: readonly MiddleQuote[]): LineQuote[] {
@@ -420,7 +358,7 @@ function withSource(row: LazyMiddleRow, source: CentreSource | undefined): LazyM
  * a second).
  */
 export class LazyMiddleRow implements MiddleRow {
-  /** The book slots of its two sides (the hot judge finds a pair's last row by them). */
+  /** The book slots of its two sides (the judge finds a pair's last row by them). */
   hs = -1;
   ls = -1;
   /** The scanner's marks (`Tracked`). */
@@ -486,6 +424,12 @@ export function middleMarkets(state: EventState): MarketState[] {
   return markets;
 }
 
+/** One book's estimate of a centre (a choice's: `referenceMedian` reads the book). */
+interface BookEstimate {
+  book: SportsbookKey;
+  value: number;
+}
+
 /** A game's centre estimates per variable (grown as needed). */
 let marginScratch: Float64Array = new Float64Array(64);
 let totalScratch: Float64Array = new Float64Array(64);
@@ -510,12 +454,14 @@ function gameLayout(
   state: EventState,
   league: LeagueKey,
   memoOf: (market: MarketState) => MarketMemo,
+  viewOf: (market: MarketState) => PriceView,
 ): GameLayout {
   const markets = middleMarkets(state);
   const count = markets.length;
   const prior = SGP_GAME_PRIORS[league];
   const layout: GameLayout = {
     markets,
+    views: markets.map(viewOf),
     memos: markets.map(memoOf),
     spread: new Uint8Array(count),
     line: new Float64Array(count),
@@ -550,18 +496,26 @@ function gameLayout(
 }
 
 /**
- * `eventMiddles` of the newest prices, read from the markets' hot blocks: no quote objects, each book's centre
- * estimate kept while its two prices stay, the chances kept while the centres stay, and a held row kept when neither
- * side's price nor the published chances changed. The same rows (values/scanner.test.ts compares them on every scan). Returns
- * the rows and sets `judged.validUntil`; the game's rows are left to the caller.
+ * Every middle of one game's full-game spreads and totals (decision 167), judged at `instant` from each market's view
+ * (`viewOf`: by default the market itself, its newest prices; `pricesAt`: the versions at a horizon): per book and line
+ * an estimate of the centre from its two prices (kept in the game's memo while they stay), the centres the medians of
+ * those estimates (at least `minBooks` books a variable), the game's distributions at them, and every pair of two
+ * books' opposite sides whose lines leave a gap (the best two books per line and side); a row the memo holds is kept
+ * when nothing it shows moved. With `choice` (decision 206) each book's two prices are de-vigged by its method
+ * (`highSideChance`) and the median is taken over its reference's estimates (`referenceMedian`), and each row names
+ * where its centre came from: a memo serves one choice (the scan's the default; a board's other choices a memo made
+ * for the judgement, `judgementMemo`). Returns the rows and sets `judged.validUntil` (the first used price to turn
+ * stale; Infinity when the game has no centre); the game's rows are left to the caller.
  */
-export function eventMiddlesHot(
+export function gameMiddles(
   event: OddsEvent,
   game: GameMemo,
   memoOf: (market: MarketState) => MarketMemo,
   instant: number,
   limits: AgeLimits,
   minBooks = MIDDLE_MIN_BOOKS,
+  choice?: CentreChoice,
+  viewOf: (market: MarketState) => PriceView = ownPrices,
 ): MiddleRow[] {
   judged.validUntil = Infinity;
   if (!Object.prototype.hasOwnProperty.call(LEAGUES, event.league)) return NO_ROWS;
@@ -571,7 +525,7 @@ export function eventMiddlesHot(
   let fresh = false;
   if (game.layout === undefined || game.marketCount !== game.state.markets.size) {
     fresh = game.rows.length > 0;
-    game.layout = gameLayout(game.state, league, memoOf);
+    game.layout = gameLayout(game.state, league, memoOf, viewOf);
     game.marketCount = game.state.markets.size;
     const pairs = game.layout.pairs.length >> 1;
     game.pairRows = new Array<LazyMiddleRow | undefined>(pairs * 4).fill(undefined);
@@ -590,14 +544,16 @@ export function eventMiddlesHot(
   let totalBooks = 0;
   let marginCount = 0;
   let totalCount = 0;
+  // With a choice: each estimate's book (`referenceMedian` picks the reference's), the method's chance of the high side.
+  const chosen = choice && { margin: [] as BookEstimate[], total: [] as BookEstimate[] };
   for (let m = 0; m < count; m += 1) {
-    const market = markets[m]!;
+    const view = layout.views[m]!;
     const spread = layout.spread[m] === 1;
     const line = layout.line[m]!;
     const sigma = layout.sigma[m]!;
     const n = layout.memos[m]!.ways * BOOK_COUNT;
-    const hot = market.hot;
-    const at = market.at;
+    const hot = view.hot;
+    const at = view.at;
     const highOutcome = layout.high[m]!;
     const lowOutcome = layout.low[m]!;
     for (let i = 0; i < n; i += 1) {
@@ -638,7 +594,17 @@ export function eventMiddlesHot(
         } else if (l1 < 0 || dl > hot[at + lowOutcome * BOOK_COUNT + l1]!) l1 = slot;
       }
       // The centre's estimate from this book's two prices of the line.
-      if (dh > 1 && dl > 1 && Number.isFinite(line)) {
+      if (dh > 1 && dl > 1 && Number.isFinite(line) && chosen !== undefined) {
+        // A book pricing both sides counts towards `minBooks` even when the method leaves it no estimate.
+        if (spread) marginBooks |= 1 << slot;
+        else totalBooks |= 1 << slot;
+        const p = highSideChance(dh, dl, choice!.method);
+        if (p !== undefined)
+          (spread ? chosen.margin : chosen.total).push({
+            book: BOOKS_BY_SLOT[slot]!,
+            value: line + sigma * normalQuantile(p),
+          });
+      } else if (dh > 1 && dl > 1 && Number.isFinite(line)) {
         const at = (m * BOOK_COUNT + slot) * 3;
         let estimate: number;
         if (estimates[at] === dh && estimates[at + 1] === dl) estimate = estimates[at + 2]!;
@@ -665,8 +631,19 @@ export function eventMiddlesHot(
     best[m * 4 + 2] = l0;
     best[m * 4 + 3] = l1;
   }
-  const margin = popcount(marginBooks) >= minBooks ? medianOf(marginScratch, marginCount) : undefined;
-  const total = popcount(totalBooks) >= minBooks ? medianOf(totalScratch, totalCount) : undefined;
+  let margin: number | undefined;
+  let total: number | undefined;
+  let sources: { margin?: CentreSource | undefined; total?: CentreSource | undefined } | undefined;
+  if (chosen === undefined) {
+    margin = popcount(marginBooks) >= minBooks ? medianOf(marginScratch, marginCount) : undefined;
+    total = popcount(totalBooks) >= minBooks ? medianOf(totalScratch, totalCount) : undefined;
+  } else {
+    const byMargin = popcount(marginBooks) >= minBooks ? referenceMedian(chosen.margin, choice!) : undefined;
+    const byTotal = popcount(totalBooks) >= minBooks ? referenceMedian(chosen.total, choice!) : undefined;
+    margin = byMargin?.centre;
+    total = byTotal?.centre;
+    sources = { margin: byMargin?.source, total: byTotal?.source };
+  }
   judged.validUntil = validUntil;
   if (margin === undefined && total === undefined) {
     judged.validUntil = Infinity;
@@ -741,8 +718,8 @@ export function eventMiddlesHot(
       for (let b = 0; b < 2; b += 1) {
         const ls = best[ml * 4 + 2 + b]!;
         if (ls < 0 || ls === hs) continue;
-        const highQuote = slotQuote(highMemo, high, highOutcome, highLine, hs);
-        const lowQuote = slotQuote(lowMemo, low, lowOutcome, lowLine, ls);
+        const highQuote = slotQuote(highMemo, high, layout.views[mh]!, highOutcome, highLine, hs);
+        const lowQuote = slotQuote(lowMemo, low, layout.views[ml]!, lowOutcome, lowLine, ls);
         const ev = middleEv(highQuote.decimal, lowQuote.decimal, chances);
         // The last judgement's row of the same two books, wherever the books then ranked.
         const before =
@@ -781,6 +758,7 @@ export function eventMiddlesHot(
                 published,
                 ev,
               );
+        if (sources !== undefined) row.source = sources[variable];
         row.hs = hs;
         row.ls = ls;
         // A new row replaces the pair's last row of the same books; none when the layout is this judgement's (the
@@ -825,6 +803,7 @@ function gameDistributionOf(
 function slotQuote(
   memo: MarketMemo,
   market: MarketState,
+  view: PriceView,
   outcome: number,
   line: number,
   slot: number,
@@ -835,12 +814,12 @@ function slotQuote(
   const bit = index < 31 ? 1 << index : -1;
   if (held !== undefined && (memo.quoteDirty & bit) === 0) return held;
   // The price's columns (store.ts `MarketState.hot`), read without making an object of them.
-  const hot = market.hot;
-  const row = market.at + market.columns + index * PRICE_ROW;
+  const hot = view.hot;
+  const row = view.at + view.columns + index * PRICE_ROW;
   const decimal = hot[row]!;
   const american = hot[row + 1]!;
-  const updatedAt = hot[market.at + market.cells + index]!;
-  const links = market.links[index]!;
+  const updatedAt = hot[view.at + view.cells + index]!;
+  const links = view.links[index]!;
   const quote =
     held !== undefined &&
     held.decimal === decimal &&

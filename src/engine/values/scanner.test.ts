@@ -6,14 +6,15 @@ import { seededRandom } from '#domain/random.ts';
 import { OddsEngine } from '../engine.ts';
 import { DEFAULT_SCAN_OPTIONS } from '../scanner.ts';
 import { MarketSimulator } from '../sources/simulation/market-simulator.ts';
+import { referenceEv, referenceGameMiddles, referencePropMiddles } from '#tests/support/value-judges.ts';
+import type { DevigMethod } from '#domain/devig.ts';
+import { EV_MIN_BOOKS } from '#domain/ev.ts';
+import type { FairReference } from '#domain/history.ts';
+import { MIDDLE_MIN_BOOKS } from '#domain/middles.ts';
+import type { OddsStore } from '../store.ts';
 import { judgeEv, type EvRow } from './ev.ts';
-import {
-  eventMiddles,
-  eventPropMiddles,
-  middleMarkets,
-  type MiddleQuote,
-  type MiddleRow,
-} from './middles.ts';
+import { beginViews, gameMemo, judgementMemo, pricesAt } from './memos.ts';
+import { eventPropMiddles, gameMiddles, middleMarkets, type MiddleQuote, type MiddleRow } from './middles.ts';
 import type { ValueChanges } from './scanner.ts';
 
 // The engine's incremental positive-EV and middles sets (decision 170) against a full recomputation: on a simulated
@@ -78,6 +79,103 @@ function sorted(map: Map<string, unknown>) {
   return [...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
+/**
+ * De-vig methods and references a request may choose (decision 206): undefined is the default; the default named
+ * (Shin's for EV, multiplicative for middles, on the consensus) names its source; the sharp books (circa is one, and
+ * often absent), one book's own prices (often missing a side), a book the store does not carry.
+ */
+const CHOICES: ({ method: DevigMethod; reference: FairReference } | undefined)[] = [
+  undefined,
+  { method: 'shin', reference: 'consensus' },
+  { method: 'multiplicative', reference: 'consensus' },
+  { method: 'power', reference: 'sharp' },
+  { method: 'additive', reference: 'consensus' },
+  { method: 'shin', reference: 'fanduel' },
+  { method: 'multiplicative', reference: 'circa' },
+  { method: 'additive', reference: 'nobook' },
+];
+
+/**
+ * The store judged at `horizon` (each price as it was then) by `choice`, by the app's judges as the boards call them
+ * (src/server/ev/board.ts, src/server/middles/board.ts: a view of the prices at the horizon, memos of the judgement's
+ * own) and by the reference model, as the views the tests compare.
+ */
+function judgedAt(store: OddsStore, horizon: number, choice: (typeof CHOICES)[number]) {
+  const app = { ev: [] as EvRow[], middles: [] as MiddleRow[] };
+  const model = { ev: [] as EvRow[], middles: [] as MiddleRow[] };
+  const viewAt = (market: Parameters<typeof pricesAt>[1]) => pricesAt(store, market, horizon);
+  for (const event of store.events()) {
+    const state = store.eventState(event.id)!;
+    const markets = [...state.markets.values()];
+    for (const market of markets) {
+      beginViews();
+      app.ev.push(
+        ...judgeEv(
+          market,
+          viewAt(market),
+          horizon,
+          DEFAULT_SCAN_OPTIONS,
+          judgementMemo(market, false),
+          EV_MIN_BOOKS,
+          choice,
+        ),
+      );
+      model.ev.push(
+        ...referenceEv(store, event, market, horizon, horizon, DEFAULT_SCAN_OPTIONS, EV_MIN_BOOKS, choice)
+          .rows,
+      );
+    }
+    beginViews();
+    app.middles.push(
+      ...gameMiddles(
+        event,
+        gameMemo(state),
+        (market) => judgementMemo(market, true),
+        horizon,
+        DEFAULT_SCAN_OPTIONS,
+        MIDDLE_MIN_BOOKS,
+        choice,
+        viewAt,
+      ),
+    );
+    beginViews();
+    app.middles.push(
+      ...eventPropMiddles(event, markets, viewAt, horizon, DEFAULT_SCAN_OPTIONS, MIDDLE_MIN_BOOKS, choice),
+    );
+    model.middles.push(
+      ...referenceGameMiddles(
+        store,
+        event,
+        middleMarkets(state),
+        horizon,
+        horizon,
+        DEFAULT_SCAN_OPTIONS,
+        MIDDLE_MIN_BOOKS,
+        choice,
+      ),
+      ...referencePropMiddles(
+        store,
+        event,
+        markets,
+        horizon,
+        horizon,
+        DEFAULT_SCAN_OPTIONS,
+        MIDDLE_MIN_BOOKS,
+        choice,
+      ),
+    );
+  }
+  const views = (side: typeof app) => ({
+    ev: sorted(byId(side.ev, (row) => row.id, evView)),
+    middles: sorted(byId(side.middles, (row) => row.id, middleView)),
+  });
+  return {
+    app: views(app),
+    model: views(model),
+    counts: { ev: model.ev.length, middles: model.middles.length },
+  };
+}
+
 describe('ValueScanner', () => {
   it.each([
     [1, false],
@@ -120,6 +218,7 @@ describe('ValueScanner', () => {
       let sawMiddles = 0;
       let sawPropMiddles = 0;
       let scans = 0;
+      const atHorizons = { ev: 0, middles: 0 };
       for (let step = 0; step < 300; step += 1) {
         // Now and then the clock skips ahead with no new price: used prices turn stale on their own.
         const skip = random() < 0.1 ? 5_000 + Math.floor(random() * 60_000) : 0;
@@ -136,14 +235,14 @@ describe('ValueScanner', () => {
         const expectedEv: EvRow[] = [];
         for (const market of store.allMarkets()) {
           const event = store.event(market.eventId)!;
-          expectedEv.push(...judgeEv(store, event, market, undefined, now, DEFAULT_SCAN_OPTIONS).rows);
+          expectedEv.push(...referenceEv(store, event, market, undefined, now, DEFAULT_SCAN_OPTIONS).rows);
         }
         const expectedMiddles: MiddleRow[] = [];
         for (const event of store.events()) {
           const state = store.eventState(event.id)!;
           expectedMiddles.push(
-            ...eventMiddles(store, event, middleMarkets(state), undefined, now, DEFAULT_SCAN_OPTIONS).rows,
-            ...eventPropMiddles(
+            ...referenceGameMiddles(store, event, middleMarkets(state), undefined, now, DEFAULT_SCAN_OPTIONS),
+            ...referencePropMiddles(
               store,
               event,
               [...state.markets.values()],
@@ -160,6 +259,16 @@ describe('ValueScanner', () => {
         // The changes told a client everything.
         expect(sorted(clientEv)).toEqual(ev);
         expect(sorted(clientMiddles)).toEqual(middles);
+        // Every fifth scan, the store judged at an earlier horizon by a choice, as a board judges it (decision 281):
+        // the app's judges find what the reference model finds.
+        if (scans % 5 === 0) {
+          const horizon = now - Math.floor(random() * 90_000);
+          const choice = CHOICES[Math.floor(random() * CHOICES.length)];
+          const { app, model, counts } = judgedAt(store, horizon, choice);
+          expect(app).toEqual(model);
+          atHorizons.ev += counts.ev;
+          atHorizons.middles += counts.middles;
+        }
         sawEv = Math.max(sawEv, values.ev.size);
         sawMiddles = Math.max(sawMiddles, values.middles.size);
         sawPropMiddles = Math.max(
@@ -174,6 +283,9 @@ describe('ValueScanner', () => {
       if (props) expect(sawPropMiddles).toBeGreaterThan(5);
       else expect(sawPropMiddles).toBe(0);
       expect(changesSeen).toBeGreaterThan(50);
+      // The horizons' judgements had rows to compare.
+      expect(atHorizons.ev).toBeGreaterThan(20);
+      expect(atHorizons.middles).toBeGreaterThan(20);
       // Judged once a second: about every fourth tick, and after every skip.
       expect(scans).toBeGreaterThan(70);
       expect(scans).toBeLessThan(150);
@@ -204,11 +316,13 @@ describe('ValueScanner', () => {
   });
 });
 
-// The scan's hot judges (`judgeEvHot`, `eventMiddlesHot`) against the versioned ones as the reference model, on random
+// The scan's judges (`judgeEv`, `gameMiddles`) against the reference model (tests/support/value-judges.ts), on random
 // boards rather than the simulator's: few books, so a market often sits at the minimum of three; equal prices at
 // several books; two- and three-way markets; spreads and totals at lines that do and do not middle; suspensions,
 // prices of any age, games going live and back, the clock jumping. The scan runs at every instant the clock moved to
-// (`periodMs` 1, each check a millisecond later), and every scan's sets must equal judging the whole store again.
+// (`periodMs` 1, each check a millisecond later), and every scan's sets must equal judging the whole store again; and
+// now and then the whole store is judged at an earlier horizon (each price's version then) by a de-vig method and
+// reference (`CHOICES`), as the boards judge a non-default choice (decision 281), and must equal the model's judgement.
 const BOOKS = ['fanduel', 'draftkings', 'betmgm', 'caesars', 'circa'] as const;
 const FIXTURES = [
   { sourceEventId: 'r-nfl', league: 'nfl', home: 'Kansas City Chiefs', away: 'Buffalo Bills' },
@@ -253,13 +367,19 @@ const randomOps = fc.array(
       live: fc.boolean(),
     }),
     { weight: 4, arbitrary: fc.constant({ op: 'tick' as const }) },
+    fc.record({
+      op: fc.constant('judge' as const),
+      back: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 120_000 })),
+      choice: fc.integer({ min: 0, max: CHOICES.length - 1 }),
+    }),
   ),
   { minLength: 50, maxLength: 400, size: 'max' },
 );
 
-describe('the scan’s hot judges against the versioned ones (the reference model)', () => {
-  it('hold the same positive-EV prices and middles as judging the whole store again, on random boards', () => {
+describe('the judges against the reference model', () => {
+  it('hold the same positive-EV prices and middles as judging the whole store again, on random boards, at any horizon and choice', () => {
     let compared = { ev: 0, middles: 0 };
+    let atHorizons = { ev: 0, middles: 0 };
     fc.assert(
       fc.property(randomOps, (ops) => {
         let now = T0;
@@ -295,9 +415,18 @@ describe('the scan’s hot judges against the versioned ones (the reference mode
           for (const event of store.events()) {
             const state = store.eventState(event.id)!;
             for (const market of state.markets.values())
-              expectedEv.push(...judgeEv(store, event, market, undefined, now, DEFAULT_SCAN_OPTIONS).rows);
+              expectedEv.push(
+                ...referenceEv(store, event, market, undefined, now, DEFAULT_SCAN_OPTIONS).rows,
+              );
             expectedMiddles.push(
-              ...eventMiddles(store, event, middleMarkets(state), undefined, now, DEFAULT_SCAN_OPTIONS).rows,
+              ...referenceGameMiddles(
+                store,
+                event,
+                middleMarkets(state),
+                undefined,
+                now,
+                DEFAULT_SCAN_OPTIONS,
+              ),
             );
           }
           expect(sorted(byId(values.ev.values(), (row) => row.id, evView))).toEqual(
@@ -314,7 +443,12 @@ describe('the scan’s hot judges against the versioned ones (the reference mode
         for (const op of ops) {
           if (op.op === 'advance') now += op.ms;
           else if (op.op === 'tick') check();
-          else if (op.op === 'live') {
+          else if (op.op === 'judge') {
+            // The store judged at a horizon (each price's version then) by a choice, as the boards do.
+            const { app, model, counts } = judgedAt(engine.store, now - op.back, CHOICES[op.choice]);
+            expect(app).toEqual(model);
+            atHorizons = { ev: atHorizons.ev + counts.ev, middles: atHorizons.middles + counts.middles };
+          } else if (op.op === 'live') {
             live[op.fixture] = op.live;
             send(op.fixture);
           } else {
@@ -346,5 +480,7 @@ describe('the scan’s hot judges against the versioned ones (the reference mode
     // The boards did hold positive-EV prices and middles to compare.
     expect(compared.ev).toBeGreaterThan(1_000);
     expect(compared.middles).toBeGreaterThan(500);
+    expect(atHorizons.ev).toBeGreaterThan(200);
+    expect(atHorizons.middles).toBeGreaterThan(100);
   });
 });

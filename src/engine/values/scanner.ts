@@ -1,6 +1,7 @@
 import type { PropMarketSpec } from '#domain/props.ts';
-import { evRowChanged, judgeEvHot, type EvRow } from './ev.ts';
+import { evRowChanged, judgeEv, type EvRow } from './ev.ts';
 import {
+  gameMemo,
   judged,
   NO_ROWS,
   type AgeLimits,
@@ -10,7 +11,7 @@ import {
   type MiddleOwner,
 } from './memos.ts';
 import {
-  eventMiddlesHot,
+  gameMiddles,
   isMiddleMarket,
   isPropMiddleMarket,
   middleRowChanged,
@@ -18,14 +19,15 @@ import {
   propFamilyMiddles,
   type MiddleRow,
 } from './middles.ts';
-import type { EventState, MarketState, OddsStore } from '../store.ts';
+import type { EventState, MarketState } from '../store.ts';
 
 // The incremental scan of positive EV (decision 163) and middles (decision 167) beside the arbitrage scan (decision
 // 170). A market's EV is judged in ./ev.ts, a game's or prop family's middles in ./middles.ts, what the scan remembers
 // of them is ./memos.ts. The engine's `ValueScanner` keeps the sets up to date on every tick, judging again only what
-// changed, with the hot judges (a prop family with its one judge), and keeps their history: the REST routes, the pages'
-// feeds and the stream read them (decision 274); the versioned judges serve the de-vig methods and references other
-// than the default (src/server/ev/board.ts, src/server/middles/board.ts) and the tests' reference model:
+// changed, with the judges of ./ev.ts and ./middles.ts on the newest prices and the memos, and keeps their history: the
+// REST routes, the pages' feeds and the stream read them (decision 274). The same judges, on the prices at a horizon
+// and without the scan's memos, serve the de-vig methods and references other than the default (decision 281:
+// src/server/ev/board.ts, src/server/middles/board.ts); the tests' reference model is tests/support/value-judges.ts:
 //
 // - a market's EV depends on that market's prices only: it is judged again when one of its prices is accepted (a new
 //   version or a re-confirmation), when its event's record changes, or when one of the prices it used turns stale;
@@ -229,7 +231,7 @@ export class ValueScanner {
    * On the first tick of each period's slot: judges again what changed or turned stale since the last scan, at `now`,
    * and brings the sets up to date. Returns what changed, or undefined when nothing did (or the slot was scanned).
    */
-  scan(store: OddsStore, now: number): ValueChanges | undefined {
+  scan(now: number): ValueChanges | undefined {
     if (!this.due(now)) return undefined;
     this.ranAt = now;
     // What turned stale.
@@ -256,7 +258,7 @@ export class ValueScanner {
         slots = NO_ROWS;
         until = Infinity;
       } else {
-        rows = judgeEvHot(market, now, this.limits, memo);
+        rows = judgeEv(market, market, now, this.limits, memo);
         slots = judged.slots;
         until = judged.validUntil;
       }
@@ -284,11 +286,11 @@ export class ValueScanner {
         rows = NO_ROWS;
         until = Infinity;
       } else if (game.kind === 'family') {
-        const family = propFamilyMiddles(store, state.event, game.markets, undefined, now, this.limits);
+        const family = propFamilyMiddles(state.event, game.markets, undefined, now, this.limits);
         rows = family.rows;
         until = family.validUntil;
       } else {
-        rows = eventMiddlesHot(state.event, game, this.memoOf, now, this.limits);
+        rows = gameMiddles(state.event, game, this.memoOf, now, this.limits);
         until = judged.validUntil;
       }
       this.middles.count += applyRows(
@@ -326,25 +328,7 @@ export class ValueScanner {
   private gameOf(state: EventState): GameMemo {
     let game = state.valueMemo as GameMemo | undefined;
     if (game === undefined || game.generation !== this.generation) {
-      game = {
-        kind: 'game',
-        generation: this.generation,
-        sequence: (this.sequence += 1),
-        state,
-        index: -1,
-        dirty: false,
-        gone: false,
-        layout: undefined,
-        marketCount: -1,
-        distributions: {},
-        rows: NO_ROWS,
-        pairRows: [],
-        pairChances: [],
-        pairPublished: [],
-        pairCentres: new Float64Array(0),
-        estimates: new Float64Array(0),
-        families: undefined,
-      };
+      game = gameMemo(state, this.generation, (this.sequence += 1));
       state.valueMemo = game;
     }
     return game;

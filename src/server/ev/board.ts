@@ -1,6 +1,7 @@
 import { EV_MIN_BOOKS, type EvChoice } from '#domain/ev.ts';
 import type { ScanOptions } from '#engine/scanner.ts';
 import { judgeEv, type EvRow } from '#engine/values/ev.ts';
+import { beginViews, judged, judgementMemo, pricesAt } from '#engine/values/memos.ts';
 import { horizonKey, SlotBoards, valueSlot, type ValueBoardSource } from '../feed/board-quantum.ts';
 import { evPriceDto } from '#domain/ev-dto.ts';
 
@@ -15,8 +16,9 @@ export type { EvRow } from '#engine/values/ev.ts';
 // the default choice: the rows are only sorted, once per slot and horizon, and filters pick rows from them.
 //
 // A request naming a de-vig method or reference other than the default (Shin's, the consensus: issue 55, decision 206)
-// is judged on request by the versioned judge (`judgeEv`), every market with each price as it was at the slot (the
-// last scan's instant in real time, the horizon's second when delayed), and kept per choice, horizon and slot.
+// is judged on request by the engine's one judge of EV (`judgeEv`, decision 281), every market from its prices as they
+// were at the slot (`pricesAt`: the last scan's instant in real time, the horizon's second when delayed) with a memo of
+// its own, and kept per choice, horizon and slot.
 //
 // A price counts, both towards the fair and as a candidate, when the arbitrage scanner would use it: not suspended
 // and not older than the event's age limit (60 s pre-match, 10 s live by default).
@@ -57,7 +59,7 @@ export class EvBoard {
   }
 
   /**
-   * Every market judged by the versioned judge at `at` (each price as it was then), by `choice` (undefined: the
+   * Every market judged at `at` (each price as it was then), by `choice` (undefined: the
    * default), with how many markets had a published fair: what a non-default choice costs, for benches too.
    */
   judgeAll(at: number, choice?: EvChoice): EvBoardResult & { fairMarkets: number; markets: number } {
@@ -69,9 +71,18 @@ export class EvBoard {
       const event = store.event(market.eventId);
       if (!event) continue;
       markets += 1;
-      const judged = judgeEv(store, event, market, at, at, this.scan, this.minBooks, choice);
+      beginViews();
+      const found = judgeEv(
+        market,
+        pricesAt(store, market, at),
+        at,
+        this.scan,
+        judgementMemo(market, false),
+        this.minBooks,
+        choice,
+      );
       if (judged.fair) fairMarkets += 1;
-      for (const row of judged.rows) rows.push(row);
+      for (const row of found) rows.push(row);
     }
     rows.sort(evOrder);
     return { at, rows, fairMarkets, markets };

@@ -1,9 +1,10 @@
 import { MIDDLE_MIN_BOOKS, type CentreChoice } from '#domain/middles.ts';
 import type { ScanOptions } from '#engine/scanner.ts';
 import type { MarketState } from '#engine/store.ts';
+import { beginViews, gameMemo, judgementMemo, pricesAt } from '#engine/values/memos.ts';
 import {
-  eventMiddles,
   eventPropMiddles,
+  gameMiddles,
   isMiddleMarket,
   isPropMiddleMarket,
   type MiddleRow,
@@ -19,7 +20,8 @@ export type { MiddleRow } from '#engine/values/middles.ts';
 // its last slot in real time, as it stood at the horizon's second when delayed (`ValueScanner.at`), sorted once per
 // slot and horizon; nothing is judged here for the default choice. A request naming a de-vig method or reference for
 // the centres other than the default (multiplicative, the consensus: issue 55, decision 206) is judged on request by
-// the versioned judges at the slot (each price as it was then), kept per choice, horizon and slot. Only prices the
+// the engine's judges of middles (`gameMiddles`, `propFamilyMiddles`: decision 281) from the prices as they were at the
+// slot (`pricesAt`), with memos of their own, kept per choice, horizon and slot. Only prices the
 // arbitrage scanner would use count (not suspended, not stale).
 
 export interface MiddlesBoardResult {
@@ -59,7 +61,7 @@ export class MiddlesBoard {
   }
 
   /**
-   * Every middle judged by the versioned judges at `at` (each price as it was then), centres by `choice` (undefined:
+   * Every middle judged at `at` (each price as it was then), centres by `choice` (undefined:
    * the default): what a non-default choice costs, for benches too.
    */
   judgeAll(at: number, choice?: CentreChoice): MiddleRow[] {
@@ -74,19 +76,32 @@ export class MiddlesBoard {
       (game ? markets.game : markets.props).push(market);
     }
     const rows: MiddleRow[] = [];
+    const viewAt = (market: MarketState) => pricesAt(store, market, at);
     for (const [eventId, markets] of byEvent) {
-      const event = store.event(eventId);
-      if (!event) continue;
-      if (markets.game.length > 0)
-        for (const row of eventMiddles(store, event, markets.game, at, at, this.scan, this.minBooks, choice)
-          .rows)
+      const state = store.eventState(eventId);
+      if (!state) continue;
+      beginViews();
+      if (markets.game.length > 0) {
+        // Memos of this judgement's own (the layout asks once a market).
+        const memoOf = (market: MarketState) => judgementMemo(market, true);
+        for (const row of gameMiddles(
+          state.event,
+          gameMemo(state),
+          memoOf,
+          at,
+          this.scan,
+          this.minBooks,
+          choice,
+          viewAt,
+        ))
           rows.push(row);
+      }
+      beginViews();
       if (markets.props.length > 0)
         for (const row of eventPropMiddles(
-          store,
-          event,
+          state.event,
           markets.props,
-          at,
+          viewAt,
           at,
           this.scan,
           this.minBooks,
