@@ -2,8 +2,10 @@ import { LEAGUES, type GameMarketSpec, type LeagueKey, type OddsEvent } from '#d
 import {
   isMiddle,
   isMiddleLines,
+  distributionCentre,
   marketCentre,
   marketCentreBy,
+  normalMarketCentre,
   type CentreChoice,
   type CentreSource,
   modelMiddleChances,
@@ -117,12 +119,17 @@ export function eventMiddles(
     if (until < validUntil) validUntil = until;
   }
   // A centre choice other than the default (`MIDDLE_CENTRE_DEFAULT`) says where each centre came from.
-  const by = choice && {
-    margin: marketCentreBy(league, 'margin', lineQuotes(quotes.spread), choice, minBooks),
-    total: marketCentreBy(league, 'total', lineQuotes(quotes.total), choice, minBooks),
-  };
-  const margin = by ? by.margin?.centre : marketCentre(league, 'margin', lineQuotes(quotes.spread), minBooks);
-  const total = by ? by.total?.centre : marketCentre(league, 'total', lineQuotes(quotes.total), minBooks);
+  // Each centre is fitted under the league's distributions with the other held (decision 284): the total at the
+  // margin's normal estimate, then the margin at that total.
+  const spreadQuotes = lineQuotes(quotes.spread);
+  const totalQuotes = lineQuotes(quotes.total);
+  const heldMargin = normalMarketCentre(league, 'margin', spreadQuotes) ?? 0;
+  const byTotal = choice && marketCentreBy(league, 'total', totalQuotes, choice, minBooks, heldMargin);
+  const total = choice ? byTotal?.centre : marketCentre(league, 'total', totalQuotes, minBooks, heldMargin);
+  const heldTotal = total ?? defaultTotal(league);
+  const byMargin = choice && marketCentreBy(league, 'margin', spreadQuotes, choice, minBooks, heldTotal);
+  const margin = choice ? byMargin?.centre : marketCentre(league, 'margin', spreadQuotes, minBooks, heldTotal);
+  const by = choice && { margin: byMargin, total: byTotal };
   if (margin === undefined && total === undefined) return { rows, validUntil: Infinity };
   const centres = { margin: margin ?? 0, total: total ?? defaultTotal(league) };
   // The game's distributions are computed once, and only when a pair needs them.
@@ -489,6 +496,11 @@ export function middleMarkets(state: EventState): MarketState[] {
 /** A game's centre estimates per variable (grown as needed). */
 let marginScratch: Float64Array = new Float64Array(64);
 let totalScratch: Float64Array = new Float64Array(64);
+/** Each estimate's line and de-vigged chance of the high side (the same index), for the distributions' fit. */
+let marginLines: Float64Array = new Float64Array(64);
+let marginChances: Float64Array = new Float64Array(64);
+let totalLines: Float64Array = new Float64Array(64);
+let totalChances: Float64Array = new Float64Array(64);
 /** Per middle market and side (0 high, 1 low): its best two usable slots (-1: none). */
 let bestScratch = new Int32Array(16);
 
@@ -649,12 +661,25 @@ export function eventMiddlesHot(
           estimates[at + 1] = dl;
           estimates[at + 2] = estimate;
         }
+        const p = 1 / dh / (1 / dh + 1 / dl);
         if (spread) {
-          if (marginCount === marginScratch.length) marginScratch = grown(marginScratch);
+          if (marginCount === marginScratch.length) {
+            marginScratch = grown(marginScratch);
+            marginLines = grown(marginLines);
+            marginChances = grown(marginChances);
+          }
+          marginLines[marginCount] = line;
+          marginChances[marginCount] = p;
           marginScratch[marginCount++] = estimate;
           marginBooks |= 1 << slot;
         } else {
-          if (totalCount === totalScratch.length) totalScratch = grown(totalScratch);
+          if (totalCount === totalScratch.length) {
+            totalScratch = grown(totalScratch);
+            totalLines = grown(totalLines);
+            totalChances = grown(totalChances);
+          }
+          totalLines[totalCount] = line;
+          totalChances[totalCount] = p;
           totalScratch[totalCount++] = estimate;
           totalBooks |= 1 << slot;
         }
@@ -665,8 +690,22 @@ export function eventMiddlesHot(
     best[m * 4 + 2] = l0;
     best[m * 4 + 3] = l1;
   }
-  const margin = popcount(marginBooks) >= minBooks ? medianOf(marginScratch, marginCount) : undefined;
-  const total = popcount(totalBooks) >= minBooks ? medianOf(totalScratch, totalCount) : undefined;
+  // The normal estimates' median holds the margin while the total is fitted under the league's distributions, then
+  // the margin is fitted at that total (decision 284; `eventMiddles` does the same).
+  const heldMargin = marginCount > 0 ? medianOf(marginScratch, marginCount) : 0;
+  let total: number | undefined;
+  if (popcount(totalBooks) >= minBooks) {
+    for (let i = 0; i < totalCount; i += 1)
+      totalScratch[i] = distributionCentre(league, 'total', totalLines[i]!, totalChances[i]!, heldMargin);
+    total = medianOf(totalScratch, totalCount);
+  }
+  let margin: number | undefined;
+  if (popcount(marginBooks) >= minBooks) {
+    const heldTotal = total ?? defaultTotal(league);
+    for (let i = 0; i < marginCount; i += 1)
+      marginScratch[i] = distributionCentre(league, 'margin', marginLines[i]!, marginChances[i]!, heldTotal);
+    margin = medianOf(marginScratch, marginCount);
+  }
   judged.validUntil = validUntil;
   if (margin === undefined && total === undefined) {
     judged.validUntil = Infinity;
