@@ -154,10 +154,9 @@ describe('marketCentre', () => {
     ];
     const centre = marketCentre('nfl', 'total', quotes, 3, -3)!;
     // A 50/50 line: the distribution centred there gives the over half (within the centre's 0.05 steps).
-    expect(fairHighProbability(gameDistributions('nfl', { margin: -3, total: centre }).total, 44.5)).toBeCloseTo(
-      0.5,
-      2,
-    );
+    expect(
+      fairHighProbability(gameDistributions('nfl', { margin: -3, total: centre }).total, 44.5),
+    ).toBeCloseTo(0.5, 2);
     expect(marketCentre('nfl', 'total', quotes.slice(0, 2))).toBeUndefined();
     // One book leaning over moves nothing: the median.
     expect(
@@ -192,20 +191,23 @@ describe('distributionCentre', () => {
     ['mls', 'margin', 0, 0.45, 3],
   ];
 
-  it.each(cases)('%s %s at %d: the chance of centre %d read back gives it', (league, variable, line, centre, other) => {
-    const distributions = gameDistributions(
-      league,
-      variable === 'margin' ? { margin: centre, total: other } : { margin: other, total: centre },
-    );
-    const p = fairHighProbability(distributions[variable], line);
-    expect(p).toBeGreaterThan(0.02);
-    expect(p).toBeLessThan(0.98);
-    // On the distributions' 0.05 steps the centre comes back exactly; between them, linearly.
-    expect(distributionCentre(league, variable, line, p, other)).toBeCloseTo(centre, 6);
-    const between = distributionCentre(league, variable, line, p + 0.001, other);
-    expect(between).toBeGreaterThan(centre);
-    expect(between).toBeLessThan(centre + 0.25);
-  });
+  it.each(cases)(
+    '%s %s at %d: the chance of centre %d read back gives it',
+    (league, variable, line, centre, other) => {
+      const distributions = gameDistributions(
+        league,
+        variable === 'margin' ? { margin: centre, total: other } : { margin: other, total: centre },
+      );
+      const p = fairHighProbability(distributions[variable], line);
+      expect(p).toBeGreaterThan(0.02);
+      expect(p).toBeLessThan(0.98);
+      // On the distributions' 0.05 steps the centre comes back exactly; between them, linearly.
+      expect(distributionCentre(league, variable, line, p, other)).toBeCloseTo(centre, 6);
+      const between = distributionCentre(league, variable, line, p + 0.001, other);
+      expect(between).toBeGreaterThan(centre);
+      expect(between).toBeLessThan(centre + 0.25);
+    },
+  );
 
   it('differs from the old normal estimate where the distribution is not a normal (low totals, whole lines)', () => {
     const sigma = SGP_GAME_PRIORS.epl.sigmaTotal;
@@ -216,7 +218,10 @@ describe('distributionCentre', () => {
     const p = fairHighProbability(gameDistributions('epl', { margin: 0.3, total: fitted }).total, 2.5);
     expect(p).toBeCloseTo(0.55, 2);
     // A line not in quarter points keeps the normal estimate; a chance beyond the distributions' reach, their end.
-    expect(distributionCentre('epl', 'total', 2.6, 0.55, 0.3)).toBeCloseTo(2.6 + sigma * normalQuantile(0.55), 12);
+    expect(distributionCentre('epl', 'total', 2.6, 0.55, 0.3)).toBeCloseTo(
+      2.6 + sigma * normalQuantile(0.55),
+      12,
+    );
     expect(distributionCentre('nhl', 'margin', 1.5, 0.999999, 5)).toBeCloseTo(5, 9);
   });
 });

@@ -261,25 +261,28 @@ describe('first parts: the full game thinned', () => {
     ['mlb', -0.4, 8.7],
   ];
 
-  it.each(parts)('%s: proper distributions, the part holding its share of the part goals', (league, margin, total) => {
-    const share = firstPartShare(league)!;
-    const part = periodDistributions(league, { margin, total }, share);
-    for (const d of [part.margin, part.total]) {
-      expect(d.probabilities.reduce((a, p) => a + p, 0)).toBeCloseTo(1, 12);
-      expect(d.probabilities.every((p) => p >= 0)).toBe(true);
-    }
-    // Soccer counts every goal; hockey leaves out overtime and empty-net goals, baseball extra innings.
-    const fullTotal = meanOf(gameDistributions(league, { margin, total }).total);
-    const partTotal = meanOf(part.total);
-    if (league === 'epl' || league === 'mls') expect(partTotal).toBeCloseTo(share * fullTotal, 6);
-    else {
-      expect(partTotal).toBeLessThan(share * fullTotal);
-      expect(partTotal).toBeGreaterThan(share * (fullTotal - 0.45));
-    }
-    // The favourite leads the part more often than it trails, by less than in the game.
-    expect(Math.sign(meanOf(part.margin))).toBe(Math.sign(margin));
-    expect(Math.abs(meanOf(part.margin))).toBeLessThan(Math.abs(margin));
-  });
+  it.each(parts)(
+    '%s: proper distributions, the part holding its share of the part goals',
+    (league, margin, total) => {
+      const share = firstPartShare(league)!;
+      const part = periodDistributions(league, { margin, total }, share);
+      for (const d of [part.margin, part.total]) {
+        expect(d.probabilities.reduce((a, p) => a + p, 0)).toBeCloseTo(1, 12);
+        expect(d.probabilities.every((p) => p >= 0)).toBe(true);
+      }
+      // Soccer counts every goal; hockey leaves out overtime and empty-net goals, baseball extra innings.
+      const fullTotal = meanOf(gameDistributions(league, { margin, total }).total);
+      const partTotal = meanOf(part.total);
+      if (league === 'epl' || league === 'mls') expect(partTotal).toBeCloseTo(share * fullTotal, 6);
+      else {
+        expect(partTotal).toBeLessThan(share * fullTotal);
+        expect(partTotal).toBeGreaterThan(share * (fullTotal - 0.45));
+      }
+      // The favourite leads the part more often than it trails, by less than in the game.
+      expect(Math.sign(meanOf(part.margin))).toBe(Math.sign(margin));
+      expect(Math.abs(meanOf(part.margin))).toBeLessThan(Math.abs(margin));
+    },
+  );
 
   it('the published shares: a soccer first half 44 %, an NHL first period 30 %, five innings 58 %', () => {
     expect(FIRST_PART_SHARES).toEqual({ soccer: 0.44, nhl: 0.3, mlb: 0.58 });
@@ -341,8 +344,8 @@ describe('first parts: the full game thinned', () => {
   it('refuses a league without a part model, a share outside (0, 1) and a score the model cannot give', () => {
     expect(() => periodDistributions('nfl', { margin: 0, total: 44 }, 0.5)).toThrow(RangeError);
     expect(() => periodDistributions('epl', { margin: 0, total: 2.7 }, 1)).toThrow(RangeError);
-    expect(() => splitFinalScore('nhl', { margin: 0, total: 6 }, 0.3, { home: 40, away: 0 }, Math.random)).toThrow(
-      RangeError,
-    );
+    expect(() =>
+      splitFinalScore('nhl', { margin: 0, total: 6 }, 0.3, { home: 40, away: 0 }, Math.random),
+    ).toThrow(RangeError);
   });
 });

@@ -560,7 +560,9 @@ class ScorePaths {
   /** The grid of the part goals (ph, pa) over every final score. */
   partGrid(): Grid {
     const grid: Grid = Array.from({ length: this.size }, () => new Array<number>(this.size).fill(0));
-    this.part.forEach((cell, i) => (grid[Math.floor(cell / this.size)]![cell % this.size]! += this.weight[i]!));
+    this.part.forEach(
+      (cell, i) => (grid[Math.floor(cell / this.size)]![cell % this.size]! += this.weight[i]!),
+    );
     return grid;
   }
 }
@@ -647,7 +649,11 @@ const periodCache = new Map<string, GameDistributions>();
  * scores follow the full game's, and the score model draws the part's result the same way (`splitFinalScore`): the
  * part's closing price is its result's chance. RangeError for a league without a grid model or a share not in (0, 1).
  */
-export function periodDistributions(league: LeagueKey, centre: MarketCentre, share: number): GameDistributions {
+export function periodDistributions(
+  league: LeagueKey,
+  centre: MarketCentre,
+  share: number,
+): GameDistributions {
   if (!(share > 0 && share < 1)) throw new RangeError(`A part's share is in (0, 1), got ${share}`);
   if (!gridModel(league)) throw new RangeError(`No part model for ${league}`);
   const game = gameDistributions(league, centre);

@@ -128,7 +128,9 @@ export function eventMiddles(
   const total = choice ? byTotal?.centre : marketCentre(league, 'total', totalQuotes, minBooks, heldMargin);
   const heldTotal = total ?? defaultTotal(league);
   const byMargin = choice && marketCentreBy(league, 'margin', spreadQuotes, choice, minBooks, heldTotal);
-  const margin = choice ? byMargin?.centre : marketCentre(league, 'margin', spreadQuotes, minBooks, heldTotal);
+  const margin = choice
+    ? byMargin?.centre
+    : marketCentre(league, 'margin', spreadQuotes, minBooks, heldTotal);
   const by = choice && { margin: byMargin, total: byTotal };
   if (margin === undefined && total === undefined) return { rows, validUntil: Infinity };
   const centres = { margin: margin ?? 0, total: total ?? defaultTotal(league) };

@@ -14,12 +14,10 @@ import {
 } from '#domain/middles.ts';
 import type { DevigMethod } from '#domain/devig.ts';
 import { devig } from '#domain/history.ts';
-import { normalQuantile } from '#domain/mvn.ts';
 import { propMiddleChances, propStatModel } from '#domain/prop-middles.ts';
 import { MiddlesResponseSchema, type MiddlesResponse } from '#domain/schemas/api/middles.ts';
 import { feedLeg } from '#domain/feed-leg.ts';
 import { MiddlesFeedSchema } from '#domain/schemas/middles-feed.ts';
-import { SGP_GAME_PRIORS } from '#domain/sgp.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
 import { createKey } from '#tests/support/server/odds-api.ts';
 

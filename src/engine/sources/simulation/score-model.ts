@@ -2,7 +2,12 @@ import type { Score } from '#domain/grading.ts';
 import type { LeagueKey, Period } from '#domain/markets.ts';
 import { normalCdf } from '#domain/mvn.ts';
 import { gaussian, seededRandom } from '#domain/random.ts';
-import { firstPartShare, gameDistributions, quantileOf, splitFinalScore } from '#domain/score-distributions.ts';
+import {
+  firstPartShare,
+  gameDistributions,
+  quantileOf,
+  splitFinalScore,
+} from '#domain/score-distributions.ts';
 import type { ScoreMessage } from '../../messages.ts';
 import { FIRST_PART, MODELS, periodShare } from './models.ts';
 
