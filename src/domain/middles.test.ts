@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { LeagueKey } from './markets.ts';
 import {
   discretisedNormal,
+  distributionCentre,
   highSideChance,
   isMiddle,
   marketCentre,
@@ -21,6 +22,7 @@ import {
 } from './middles.ts';
 import { normalQuantile } from './mvn.ts';
 import { seededRandom } from './random.ts';
+import { fairHighProbability, gameDistributions } from './score-distributions.ts';
 import { SGP_GAME_PRIORS } from './sgp.ts';
 
 // The middles maths (decision 167): the gap and pushes by hand, the distributions against seeded Monte Carlo draws of
@@ -144,18 +146,83 @@ describe('middleChances over the league distributions (score-distributions.ts) a
 });
 
 describe('marketCentre', () => {
-  it('reads the expected value from de-vigged lines: a 50/50 line is the centre, the median of the books', () => {
+  it('reads the expected value from de-vigged lines: the mean whose chance of the line is the books’, their median', () => {
     const quotes = [
       { book: 'a', line: 44.5, high: 1.9091, low: 1.9091 },
       { book: 'b', line: 44.5, high: 1.9091, low: 1.9091 },
       { book: 'c', line: 44.5, high: 1.9091, low: 1.9091 },
     ];
-    expect(marketCentre('nfl', 'total', quotes)).toBeCloseTo(44.5, 9);
+    const centre = marketCentre('nfl', 'total', quotes, 3, -3)!;
+    // A 50/50 line: the distribution centred there gives the over half (within the centre's 0.05 steps).
+    expect(
+      fairHighProbability(gameDistributions('nfl', { margin: -3, total: centre }).total, 44.5),
+    ).toBeCloseTo(0.5, 2);
     expect(marketCentre('nfl', 'total', quotes.slice(0, 2))).toBeUndefined();
     // One book leaning over moves nothing: the median.
     expect(
-      marketCentre('nfl', 'total', [...quotes, { book: 'd', line: 44.5, high: 1.5, low: 2.6 }]),
-    ).toBeCloseTo(44.5, 9);
+      marketCentre('nfl', 'total', [...quotes, { book: 'd', line: 44.5, high: 1.5, low: 2.6 }], 3, -3),
+    ).toBe(centre);
+  });
+});
+
+// Issue 57 (decision 284): a centre is the mean under the league's distributions whose fair chance of the line is the
+// de-vigged price's, on every line shape a book hangs: the chance of a known centre read back gives the centre.
+describe('distributionCentre', () => {
+  const cases: [LeagueKey, 'margin' | 'total', number, number, number][] = [
+    // league, variable, line, true centre, the other variable's centre
+    ['nfl', 'total', 44.5, 46.3, -3],
+    ['nfl', 'total', 44, 42.85, 2.5],
+    ['nfl', 'margin', 3, 2.2, 45],
+    ['nfl', 'margin', -2.5, -4.1, 47],
+    ['nba', 'total', 226, 229.4, 4],
+    ['nba', 'margin', 6.5, 5.35, 228],
+    ['nhl', 'total', 5.5, 6.1, 0.3],
+    ['nhl', 'total', 6, 6.35, 0.3],
+    ['nhl', 'margin', 1.5, 0.65, 6],
+    ['mlb', 'total', 8.5, 8.9, -0.2],
+    ['mlb', 'total', 9, 8.65, 0.4],
+    ['mlb', 'margin', -1.5, -0.55, 8.5],
+    ['epl', 'total', 2.5, 2.85, 0.4],
+    ['epl', 'total', 2.25, 2.45, 0.4],
+    ['epl', 'total', 2.75, 3.05, -0.6],
+    ['epl', 'total', 3, 2.6, 0],
+    ['epl', 'margin', 0.25, 0.35, 2.7],
+    ['epl', 'margin', -0.75, -0.9, 2.6],
+    ['mls', 'margin', 0, 0.45, 3],
+  ];
+
+  it.each(cases)(
+    '%s %s at %d: the chance of centre %d read back gives it',
+    (league, variable, line, centre, other) => {
+      const distributions = gameDistributions(
+        league,
+        variable === 'margin' ? { margin: centre, total: other } : { margin: other, total: centre },
+      );
+      const p = fairHighProbability(distributions[variable], line);
+      expect(p).toBeGreaterThan(0.02);
+      expect(p).toBeLessThan(0.98);
+      // On the distributions' 0.05 steps the centre comes back exactly; between them, linearly.
+      expect(distributionCentre(league, variable, line, p, other)).toBeCloseTo(centre, 6);
+      const between = distributionCentre(league, variable, line, p + 0.001, other);
+      expect(between).toBeGreaterThan(centre);
+      expect(between).toBeLessThan(centre + 0.25);
+    },
+  );
+
+  it('differs from the old normal estimate where the distribution is not a normal (low totals, whole lines)', () => {
+    const sigma = SGP_GAME_PRIORS.epl.sigmaTotal;
+    // Over 2.5 at 55 %: Poisson goals need about 2.8, more than the normal's 2.5 + σ · Φ⁻¹(0.55).
+    const normal = 2.5 + sigma * normalQuantile(0.55);
+    const fitted = distributionCentre('epl', 'total', 2.5, 0.55, 0.3);
+    expect(Math.abs(fitted - normal)).toBeGreaterThan(0.05);
+    const p = fairHighProbability(gameDistributions('epl', { margin: 0.3, total: fitted }).total, 2.5);
+    expect(p).toBeCloseTo(0.55, 2);
+    // A line not in quarter points keeps the normal estimate; a chance beyond the distributions' reach, their end.
+    expect(distributionCentre('epl', 'total', 2.6, 0.55, 0.3)).toBeCloseTo(
+      2.6 + sigma * normalQuantile(0.55),
+      12,
+    );
+    expect(distributionCentre('nhl', 'margin', 1.5, 0.999999, 5)).toBeCloseTo(5, 9);
   });
 });
 
@@ -189,13 +256,13 @@ describe('marketCentreBy (issue 55)', () => {
     expect((1 / high) ** k + (1 / low) ** k).toBeCloseTo(1, 9);
     const quotes = ['fanduel', 'draftkings', 'caesars'].map((book) => ({ book, line: 220.5, high, low }));
     quotes.push({ book: 'circa', line: 217.5, high: 1.9091, low: 1.9091 });
-    const sigma = SGP_GAME_PRIORS.nba.sigmaTotal;
+    const additive = highSideChance(high, low, 'additive')!;
     expect(
       marketCentreBy('nba', 'total', quotes, { method: 'additive', reference: 'consensus' })!.centre,
-    ).toBeCloseTo(220.5 + sigma * normalQuantile(highSideChance(high, low, 'additive')!), 9);
+    ).toBeCloseTo(distributionCentre('nba', 'total', 220.5, additive, 0), 9);
     // circa is a sharp book: its estimate alone.
     expect(marketCentreBy('nba', 'total', quotes, { method: 'power', reference: 'sharp' })).toEqual({
-      centre: 217.5,
+      centre: distributionCentre('nba', 'total', 217.5, highSideChance(1.9091, 1.9091, 'power')!, 0),
       source: { method: 'power', reference: 'sharp', fallback: null },
     });
     expect(marketCentreBy('nba', 'total', quotes, { method: 'power', reference: 'betmgm' })!.source).toEqual({

@@ -5,7 +5,9 @@ import type { LeagueKey } from './markets.ts';
 import { normalCdf, normalQuantile } from './mvn.ts';
 import { roundTo, type Cents } from './odds.ts';
 import {
+  CENTRE_STEP,
   discretisedNormalWeights,
+  fairHighProbability,
   gameDistributions,
   normalise,
   probabilityOf,
@@ -223,9 +225,123 @@ export function referenceMedian(
 }
 
 /**
+ * The mean of `variable` whose fair two-way chance of the high side at `line` under the league's distributions is
+ * `p` (issue 57, decision 284): a whole line's push left out, a quarter line as its two halves, as de-vigged prices
+ * read them (`fairHighProbability`); the other variable's centre held at `other`. The distributions are built at
+ * centres in steps of `CENTRE_STEP`: the mean is bracketed from the normal estimate `line + σ · Φ⁻¹(p)` outwards,
+ * bisected to one step and read between its two ends linearly in p. A line not in quarter points keeps the normal
+ * estimate; a chance beyond what the distributions reach gives the end of their range.
+ */
+export function distributionCentre(
+  league: LeagueKey,
+  variable: MiddleVariable,
+  line: number,
+  p: number,
+  other: number,
+): number {
+  const prior = SGP_GAME_PRIORS[league];
+  const sigma = variable === 'margin' ? prior.sigmaMargin : prior.sigmaTotal;
+  const normal = line + sigma * normalQuantile(p);
+  if (!Number.isInteger(line * 4) || !(p > 0 && p < 1) || !Number.isFinite(other)) return normal;
+  const key = `${league}|${variable}|${line}|${p}|${Math.round(other / CENTRE_STEP)}`;
+  const found = inverted.get(key);
+  if (found !== undefined) return found;
+  const total = Math.max(other, 0.2);
+  // The range gameDistributions reads a centre in: a total from 0.2, a margin within ± the total.
+  const lo = variable === 'margin' ? Math.ceil(-total / CENTRE_STEP) : Math.ceil(0.2 / CENTRE_STEP);
+  const hi =
+    variable === 'margin' ? Math.floor(total / CENTRE_STEP) : Math.ceil((line + 12 * sigma) / CENTRE_STEP);
+  const chance = (k: number) => {
+    const centre =
+      variable === 'margin'
+        ? { margin: k * CENTRE_STEP, total: other }
+        : { margin: other, total: k * CENTRE_STEP };
+    return fairHighProbability(gameDistributions(league, centre)[variable], line);
+  };
+  let result: number;
+  const start = Math.min(Math.max(Math.round(normal / CENTRE_STEP), lo), hi);
+  const atStart = chance(start);
+  // A bracket [a, b] with chance(a) ≤ p ≤ chance(b), widened by doubling steps from the start.
+  let a = start;
+  let b = start;
+  let fa = atStart;
+  let fb = atStart;
+  if (atStart < p) {
+    let step = 1;
+    while (fb < p && b < hi) {
+      a = b;
+      fa = fb;
+      b = Math.min(hi, b + step);
+      fb = chance(b);
+      step *= 2;
+    }
+  } else {
+    let step = 1;
+    while (fa > p && a > lo) {
+      b = a;
+      fb = fa;
+      a = Math.max(lo, a - step);
+      fa = chance(a);
+      step *= 2;
+    }
+  }
+  if (fb < p) result = b * CENTRE_STEP;
+  else if (fa > p) result = a * CENTRE_STEP;
+  else {
+    while (b - a > 1) {
+      const mid = (a + b) >> 1;
+      const fm = chance(mid);
+      if (fm < p) {
+        a = mid;
+        fa = fm;
+      } else {
+        b = mid;
+        fb = fm;
+      }
+    }
+    result = (a + (fb > fa ? (p - fa) / (fb - fa) : 0)) * CENTRE_STEP;
+  }
+  if (inverted.size >= INVERTED_SIZE) inverted.delete(inverted.keys().next().value!);
+  inverted.set(key, result);
+  return result;
+}
+
+const inverted = new Map<string, number>();
+const INVERTED_SIZE = 20_000;
+
+/** The median of values (sorted in place). */
+function medianOfValues(values: number[]): number {
+  values.sort((x, y) => x - y);
+  const mid = values.length >> 1;
+  return values.length % 2 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;
+}
+
+/**
+ * The old normal estimate of a centre, kept to hold the other variable while one is fitted: per book and line, the
+ * multiplicatively de-vigged chance p of the high side gives line + σ · Φ⁻¹(p) (σ the SGP prior's); the median of
+ * every book's. Undefined without a quote with both sides.
+ */
+export function normalMarketCentre(
+  league: LeagueKey,
+  variable: MiddleVariable,
+  quotes: readonly LineQuote[],
+): number | undefined {
+  const prior = SGP_GAME_PRIORS[league];
+  const sigma = variable === 'margin' ? prior.sigmaMargin : prior.sigmaTotal;
+  const estimates: number[] = [];
+  for (const quote of quotes) {
+    if (!(quote.high > 1 && quote.low > 1) || !Number.isFinite(quote.line)) continue;
+    const p = highSideChance(quote.high, quote.low, 'multiplicative');
+    if (p !== undefined) estimates.push(quote.line + sigma * normalQuantile(p));
+  }
+  return estimates.length === 0 ? undefined : medianOfValues(estimates);
+}
+
+/**
  * `marketCentre` by `choice`: per book and line, the high side's chance de-vigged by `choice.method`
- * (`highSideChance`), μ = line + σ · Φ⁻¹(p); the centre is the median of `choice.reference`'s estimates
- * (`referenceMedian`). Undefined when fewer than `minBooks` books price both sides of some line, whatever the reference.
+ * (`highSideChance`), the mean under the league's distributions that gives it (`distributionCentre`, the other
+ * variable's centre held at `other`); the centre is the median of `choice.reference`'s estimates (`referenceMedian`).
+ * Undefined when fewer than `minBooks` books price both sides of some line, whatever the reference.
  */
 export function marketCentreBy(
   league: LeagueKey,
@@ -233,46 +349,40 @@ export function marketCentreBy(
   quotes: readonly LineQuote[],
   choice: CentreChoice,
   minBooks: number = MIDDLE_MIN_BOOKS,
+  other: number = defaultOther(league, variable),
 ): { centre: number; source: CentreSource } | undefined {
-  const prior = SGP_GAME_PRIORS[league];
-  const sigma = variable === 'margin' ? prior.sigmaMargin : prior.sigmaTotal;
   const books = new Set<string>();
   const estimates: { book: string; value: number }[] = [];
   for (const quote of quotes) {
     if (!(quote.high > 1 && quote.low > 1) || !Number.isFinite(quote.line)) continue;
     books.add(quote.book);
     const p = highSideChance(quote.high, quote.low, choice.method);
-    if (p !== undefined) estimates.push({ book: quote.book, value: quote.line + sigma * normalQuantile(p) });
+    if (p !== undefined)
+      estimates.push({ book: quote.book, value: distributionCentre(league, variable, quote.line, p, other) });
   }
   if (books.size < minBooks) return undefined;
   return referenceMedian(estimates, choice);
 }
 
+/** The other variable's centre when a caller has none: an even game, or the league's typical total. */
+function defaultOther(league: LeagueKey, variable: MiddleVariable): number {
+  return variable === 'margin' ? SGP_GAME_PRIORS[league].meanTotal : 0;
+}
+
 /**
  * The market's expected value of the variable: per book and line, the de-vigged chance of the high side p =
- * (1/dh) / (1/dh + 1/dl) gives μ = line + σ · Φ⁻¹(p) under a normal of the SGP model's σ; the centre is the median of
- * those estimates. Undefined when fewer than `minBooks` books price both sides of some line.
+ * (1/dh) / (1/dh + 1/dl) gives the mean under the league's distributions whose fair chance at the line is p
+ * (`distributionCentre`, the other variable's centre held at `other`); the centre is the median of those estimates.
+ * Undefined when fewer than `minBooks` books price both sides of some line.
  */
 export function marketCentre(
   league: LeagueKey,
   variable: MiddleVariable,
   quotes: readonly LineQuote[],
   minBooks: number = MIDDLE_MIN_BOOKS,
+  other: number = defaultOther(league, variable),
 ): number | undefined {
-  const prior = SGP_GAME_PRIORS[league];
-  const sigma = variable === 'margin' ? prior.sigmaMargin : prior.sigmaTotal;
-  const books = new Set<string>();
-  const estimates: number[] = [];
-  for (const quote of quotes) {
-    if (!(quote.high > 1 && quote.low > 1) || !Number.isFinite(quote.line)) continue;
-    const p = 1 / quote.high / (1 / quote.high + 1 / quote.low);
-    books.add(quote.book);
-    estimates.push(quote.line + sigma * normalQuantile(p));
-  }
-  if (books.size < minBooks) return undefined;
-  estimates.sort((a, b) => a - b);
-  const mid = estimates.length >> 1;
-  return estimates.length % 2 ? estimates[mid]! : (estimates[mid - 1]! + estimates[mid]!) / 2;
+  return marketCentreBy(league, variable, quotes, MIDDLE_CENTRE_DEFAULT, minBooks, other)?.centre;
 }
 
 /** A side of a middle: its line on the variable and its decimal odds. */

@@ -8,6 +8,8 @@ import {
   distributionsCached,
   DISTRIBUTIONS_CACHED,
   fairHighProbability,
+  FIRST_PART_SHARES,
+  firstPartShare,
   gameDistributions,
   leagueMarginShare,
   lineChances,
@@ -19,10 +21,13 @@ import {
   nflMargin,
   NHL_MODEL,
   normalise,
+  periodDistributions,
   probabilityOf,
   quantileOf,
+  splitFinalScore,
   type IntegerDistribution,
 } from './score-distributions.ts';
+import { seededRandom } from './random.ts';
 import { SGP_GAME_PRIORS } from './sgp.ts';
 
 // Decision 264: each league's margin and total, fitted to published frequencies and centred on the market.
@@ -278,5 +283,104 @@ describe('the cache of built games stays bounded (issue 59)', () => {
       expect(again).toEqual(first);
       expect(again).not.toBe(first);
     }
+  });
+});
+
+// Decision 284: a goal or run league's first part is its full game thinned: each of the game's part goals lands in
+// the part with the published share, so the part's prices and the results drawn by splitting the final score agree.
+describe('first parts: the full game thinned', () => {
+  const parts: [LeagueKey, number, number][] = [
+    ['epl', 0.4, 2.7],
+    ['mls', -0.6, 3.1],
+    ['nhl', 0.35, 6.1],
+    ['mlb', -0.4, 8.7],
+  ];
+
+  it.each(parts)(
+    '%s: proper distributions, the part holding its share of the part goals',
+    (league, margin, total) => {
+      const share = firstPartShare(league)!;
+      const part = periodDistributions(league, { margin, total }, share);
+      for (const d of [part.margin, part.total]) {
+        expect(d.probabilities.reduce((a, p) => a + p, 0)).toBeCloseTo(1, 12);
+        expect(d.probabilities.every((p) => p >= 0)).toBe(true);
+      }
+      // Soccer counts every goal; hockey leaves out overtime and empty-net goals, baseball extra innings.
+      const fullTotal = meanOf(gameDistributions(league, { margin, total }).total);
+      const partTotal = meanOf(part.total);
+      if (league === 'epl' || league === 'mls') expect(partTotal).toBeCloseTo(share * fullTotal, 6);
+      else {
+        expect(partTotal).toBeLessThan(share * fullTotal);
+        expect(partTotal).toBeGreaterThan(share * (fullTotal - 0.45));
+      }
+      // The favourite leads the part more often than it trails, by less than in the game.
+      expect(Math.sign(meanOf(part.margin))).toBe(Math.sign(margin));
+      expect(Math.abs(meanOf(part.margin))).toBeLessThan(Math.abs(margin));
+    },
+  );
+
+  it('the published shares: a soccer first half 44 %, an NHL first period 30 %, five innings 58 %', () => {
+    expect(FIRST_PART_SHARES).toEqual({ soccer: 0.44, nhl: 0.3, mlb: 0.58 });
+    expect(firstPartShare('epl')).toBe(0.44);
+    expect(firstPartShare('nhl')).toBe(0.3);
+    expect(firstPartShare('mlb')).toBe(0.58);
+    expect(firstPartShare('nfl')).toBeUndefined();
+    expect(firstPartShare('nba')).toBeUndefined();
+  });
+
+  it('soccer: a goalless first half in about 29 % of Premier League games (2008–2011: just over 29 %)', () => {
+    const half = periodDistributions('epl', { margin: 0.35, total: 2.7 }, FIRST_PART_SHARES.soccer);
+    const goalless = probabilityOf(half.total, 0);
+    expect(goalless).toBeGreaterThan(0.27);
+    expect(goalless).toBeLessThan(0.33);
+  });
+
+  it.each(parts)(
+    '%s: the final score split by splitFinalScore gives the part its distributions (10,000 draws)',
+    (league, margin, total) => {
+      const share = firstPartShare(league)!;
+      const centre = { margin, total };
+      const game = gameDistributions(league, centre);
+      const part = periodDistributions(league, centre, share);
+      const random = seededRandom(57);
+      const draws = 10_000;
+      const totals = new Map<number, number>();
+      const margins = new Map<number, number>();
+      for (let k = 0; k < draws; k += 1) {
+        const m = quantileOf(game.margin, random());
+        const t = quantileOf(game.totalGiven(m), random());
+        const final = { home: (t + m) / 2, away: (t - m) / 2 };
+        const split = splitFinalScore(league, centre, share, final, random);
+        // The parts add up to the final score, none negative; an extra goal only where the model has one.
+        expect(split.part.home + split.rest.home + split.extra.home).toBe(final.home);
+        expect(split.part.away + split.rest.away + split.extra.away).toBe(final.away);
+        for (const x of [split.part, split.rest, split.extra]) {
+          expect(x.home).toBeGreaterThanOrEqual(0);
+          expect(x.away).toBeGreaterThanOrEqual(0);
+        }
+        if (split.extra.when === 'none') expect(split.extra.home + split.extra.away).toBe(0);
+        const pt = split.part.home + split.part.away;
+        const pm = split.part.home - split.part.away;
+        totals.set(pt, (totals.get(pt) ?? 0) + 1);
+        margins.set(pm, (margins.get(pm) ?? 0) + 1);
+      }
+      for (const [counts, d] of [
+        [totals, part.total],
+        [margins, part.margin],
+      ] as const)
+        for (let x = d.min; x < d.min + d.probabilities.length; x += 1) {
+          const p = probabilityOf(d, x);
+          const se = Math.sqrt((p * (1 - p)) / draws);
+          expect(Math.abs((counts.get(x) ?? 0) / draws - p), `${x}`).toBeLessThan(4 * se + 0.002);
+        }
+    },
+  );
+
+  it('refuses a league without a part model, a share outside (0, 1) and a score the model cannot give', () => {
+    expect(() => periodDistributions('nfl', { margin: 0, total: 44 }, 0.5)).toThrow(RangeError);
+    expect(() => periodDistributions('epl', { margin: 0, total: 2.7 }, 1)).toThrow(RangeError);
+    expect(() =>
+      splitFinalScore('nhl', { margin: 0, total: 6 }, 0.3, { home: 40, away: 0 }, Math.random),
+    ).toThrow(RangeError);
   });
 });

@@ -249,14 +249,8 @@ function build(league: LeagueKey, margin: number, total: number): GameDistributi
       return smoothGame(league, margin, total, nflMargin(margin));
     case 'basketball':
       return smoothGame(league, margin, total, basketballMargin(league, margin));
-    case 'nhl-goals':
-      return gridGame((h, a) => nhlGrid(h, a), margin, total);
-    case 'mlb-runs':
-      return gridGame((h, a) => mlbGrid(h, a), margin, total);
-    default: {
-      const rho = SOCCER_RHO[league] ?? -0.1;
-      return gridGame((h, a) => soccerGrid(h, a, rho), margin, total);
-    }
+    default:
+      return fittedGridGame(league, margin, total);
   }
 }
 
@@ -397,6 +391,29 @@ function smoothTotal(mean: number, sigma: number, marginDist: IntegerDistributio
 /** A joint of the final score: `weights[h][a]` (unnormalised). */
 type Grid = number[][];
 
+/**
+ * Where a final score's goals or runs beyond its "part goals" were scored: none, after regulation (an overtime goal,
+ * extra innings), or late in regulation (an empty-net goal). The part goals are those a first part (a first half,
+ * period or five innings) can hold: each lands in the part independently with the part's share (`periodDistributions`).
+ */
+export type ExtraScoring = 'none' | 'overtime' | 'late';
+
+/**
+ * One way to a final score: its final (h, a), the part goals (ph, pa) within it, where the rest (h − ph, a − pa) came,
+ * and its (unnormalised) weight. A grid league's model is a set of these (`GridBuilder`).
+ */
+type Emit = (h: number, a: number, ph: number, pa: number, extra: ExtraScoring, weight: number) => void;
+
+/** A grid league's model at team means (home, away): every way to a final score, emitted once. */
+type GridBuilder = (home: number, away: number, emit: Emit) => void;
+
+/** The final-score grid a builder gives at team means (home, away). */
+function gridOf(builder: GridBuilder, home: number, away: number, size: number): Grid {
+  const grid: Grid = Array.from({ length: size }, () => new Array<number>(size).fill(0));
+  builder(home, away, (h, a, _ph, _pa, _extra, weight) => (grid[h]![a]! += weight));
+  return grid;
+}
+
 /** Poisson weights 0..max. */
 function poisson(mean: number, max: number): number[] {
   const out = [Math.exp(-mean)];
@@ -413,9 +430,14 @@ function negativeBinomial(mean: number, r: number, max: number): number[] {
 }
 
 const NHL_MAX = 14;
+/** The NHL grid's size: regulation goals to NHL_MAX, an empty-net or overtime goal beyond. */
+const NHL_SIZE = NHL_MAX + 3;
 
-/** NHL: regulation Poisson with the tie inflated to the overtime share, empty-net goals, overtime won by one. */
-function nhlGrid(home: number, away: number): Grid {
+/**
+ * NHL: regulation Poisson with the tie inflated to the overtime share, empty-net goals, overtime won by one. The part
+ * goals are regulation's less an empty-net goal (scored late in the third period).
+ */
+function nhlGrid(home: number, away: number, emit: Emit): void {
   const h = poisson(home, NHL_MAX);
   const a = poisson(away, NHL_MAX);
   let tie = 0;
@@ -423,60 +445,64 @@ function nhlGrid(home: number, away: number): Grid {
   // Inflate the diagonal so regulation ties are the overtime share (kept when Poisson already gives more).
   const { overtimeShare, emptyNetShare } = NHL_MODEL;
   const boost = tie < overtimeShare ? (overtimeShare * (1 - tie)) / (tie * (1 - overtimeShare)) : 1;
-  const out: Grid = Array.from({ length: NHL_MAX + 3 }, () => new Array<number>(NHL_MAX + 3).fill(0));
   // The favourite's edge in a five-minute overtime and shootout: its regulation edge scaled down.
   const homeOt = normalCdf(((home - away) / Math.sqrt(home + away)) * Math.sqrt(5 / 60) * 2);
   for (let x = 0; x <= NHL_MAX; x += 1)
     for (let y = 0; y <= NHL_MAX; y += 1) {
       const p = h[x]! * a[y]!;
       if (x === y) {
-        out[x + 1]![y]! += p * boost * homeOt;
-        out[x]![y + 1]! += p * boost * (1 - homeOt);
+        emit(x + 1, y, x, y, 'overtime', p * boost * homeOt);
+        emit(x, y + 1, x, y, 'overtime', p * boost * (1 - homeOt));
       } else if (x - y === 1) {
-        out[x]![y]! += p * (1 - emptyNetShare);
-        out[x + 1]![y]! += p * emptyNetShare;
+        emit(x, y, x, y, 'none', p * (1 - emptyNetShare));
+        emit(x + 1, y, x, y, 'late', p * emptyNetShare);
       } else if (y - x === 1) {
-        out[x]![y]! += p * (1 - emptyNetShare);
-        out[x]![y + 1]! += p * emptyNetShare;
-      } else out[x]![y]! += p;
+        emit(x, y, x, y, 'none', p * (1 - emptyNetShare));
+        emit(x, y + 1, x, y, 'late', p * emptyNetShare);
+      } else emit(x, y, x, y, 'none', p);
     }
-  return out;
 }
 
 const MLB_MAX = 30;
+const MLB_SIZE = MLB_MAX + MLB_MODEL.extraMargins.length + 1;
 
-/** MLB: negative binomial runs a side; a tie after nine settled in extra innings; some home wins cut short to one run. */
-function mlbGrid(home: number, away: number): Grid {
+/**
+ * MLB: negative binomial runs a side; a tie after nine settled in extra innings; some home wins cut short to one run.
+ * The part runs are the nine innings' (a walk-off's as it ended): extra innings' are not.
+ */
+function mlbGrid(home: number, away: number, emit: Emit): void {
   const h = negativeBinomial(home, MLB_MODEL.dispersion, MLB_MAX);
   const a = negativeBinomial(away, MLB_MODEL.dispersion, MLB_MAX);
-  const size = MLB_MAX + MLB_MODEL.extraMargins.length + 1;
-  const out: Grid = Array.from({ length: size }, () => new Array<number>(size).fill(0));
   const homeExtra = normalCdf(((home - away) / Math.sqrt(2 * (home + away))) * 0.6);
   for (let x = 0; x <= MLB_MAX; x += 1)
     for (let y = 0; y <= MLB_MAX; y += 1) {
       const p = h[x]! * a[y]!;
       if (x === y) {
         MLB_MODEL.extraMargins.forEach((share, i) => {
-          out[x + i + 1]![y]! += p * share * homeExtra;
-          out[x]![y + i + 1]! += p * share * (1 - homeExtra);
+          emit(x + i + 1, y, x, y, 'overtime', p * share * homeExtra);
+          emit(x, y + i + 1, x, y, 'overtime', p * share * (1 - homeExtra));
         });
       } else if (x - y === 2 || x - y === 3) {
         // A walk-off: the home side stops scoring once ahead in the ninth, so its win is by one.
-        out[x]![y]! += p * (1 - MLB_MODEL.walkOff);
-        out[y + 1]![y]! += p * MLB_MODEL.walkOff;
-      } else out[x]![y]! += p;
+        emit(x, y, x, y, 'none', p * (1 - MLB_MODEL.walkOff));
+        emit(y + 1, y, y + 1, y, 'none', p * MLB_MODEL.walkOff);
+      } else emit(x, y, x, y, 'none', p);
     }
-  return out;
 }
 
-/** Soccer: the Dixon–Coles grid of soccer-goals.ts (0–15 goals a side), ρ within its bounds. */
-function soccerGrid(home: number, away: number, rho: number): Grid {
-  const lower = Math.max(-0.5, -1 / home, -1 / away);
-  const upper = Math.min(0.5, 1, 1 / (home * away));
-  const flat = goalsGrid(home, away, Math.min(upper, Math.max(lower, rho)));
-  const size = Math.round(Math.sqrt(flat.length));
-  return Array.from({ length: size }, (_, x) => Array.from({ length: size }, (_, y) => flat[x * size + y]!));
+/** Soccer: the Dixon–Coles grid of soccer-goals.ts (0–15 goals a side), ρ within its bounds; every goal a part goal. */
+function soccerGrid(rho: number): GridBuilder {
+  return (home, away, emit) => {
+    const lower = Math.max(-0.5, -1 / home, -1 / away);
+    const upper = Math.min(0.5, 1, 1 / (home * away));
+    const flat = goalsGrid(home, away, Math.min(upper, Math.max(lower, rho)));
+    const size = Math.round(Math.sqrt(flat.length));
+    for (let x = 0; x < size; x += 1)
+      for (let y = 0; y < size; y += 1) emit(x, y, x, y, 'none', flat[x * size + y]!);
+  };
 }
+
+const SOCCER_SIZE = 16;
 
 function gridMeans(grid: Grid): [number, number] {
   let sum = 0;
@@ -492,16 +518,17 @@ function gridMeans(grid: Grid): [number, number] {
   return [margin / sum, total / sum];
 }
 
-/** The team means (home, away) whose grid's expected margin and total are the market's (fixed-point steps), and that grid. */
+/** The team means (home, away) whose grid's expected margin and total are the market's: fixed-point steps. */
 function fitGrid(
-  make: (home: number, away: number) => Grid,
+  builder: GridBuilder,
+  size: number,
   margin: number,
   total: number,
 ): { grid: Grid; home: number; away: number } {
   const floor = 0.05;
   let home = Math.max(floor, (total + margin) / 2);
   let away = Math.max(floor, (total - margin) / 2);
-  let grid = make(home, away);
+  let grid = gridOf(builder, home, away, size);
   for (let i = 0; i < 25; i += 1) {
     const [m, t] = gridMeans(grid);
     const dm = margin - m;
@@ -509,22 +536,16 @@ function fitGrid(
     if (Math.abs(dm) < 1e-4 && Math.abs(dt) < 1e-4) break;
     home = Math.max(floor, home + (dt + dm) / 2);
     away = Math.max(floor, away + (dt - dm) / 2);
-    grid = make(home, away);
+    grid = gridOf(builder, home, away, size);
   }
   return { grid, home, away };
 }
 
 /**
- * Margin, total and the total given a margin of the score grid fitted to the market. The cache keeps the two
- * distributions and the fitted team means: the total given a margin (the simulator asks once a game) makes the grid
- * again from them, so a cached game holds no grid.
+ * Margin and total of a score grid, and its total given a margin made again from `remake` when asked (the simulator
+ * asks once a game): a cached game holds its two distributions and no grid (decision 278).
  */
-function gridGame(
-  make: (home: number, away: number) => Grid,
-  margin: number,
-  total: number,
-): GameDistributions {
-  const { grid, home, away } = fitGrid(make, margin, total);
+function gridGame(grid: Grid, remake: () => Grid): GameDistributions {
   const size = grid.length;
   const margins = new Array<number>(2 * size - 1).fill(0);
   const totals = new Array<number>(2 * size - 1).fill(0);
@@ -534,18 +555,16 @@ function gridGame(
       totals[x + y]! += p;
     }),
   );
-  return gridDistributions(normalise(-(size - 1), margins), normalise(0, totals), make, home, away);
+  return gridDistributions(normalise(-(size - 1), margins), normalise(0, totals), remake);
 }
 
 /** What the cache keeps of a grid game (see `gridGame`): made apart, so that its closure holds only these. */
 function gridDistributions(
   margin: IntegerDistribution,
   total: IntegerDistribution,
-  make: (home: number, away: number) => Grid,
-  home: number,
-  away: number,
+  remake: () => Grid,
 ): GameDistributions {
-  return { margin, total, totalGiven: (m) => gridTotalGiven(make(home, away), m) };
+  return { margin, total, totalGiven: (m) => gridTotalGiven(remake(), m) };
 }
 
 /** The total given the margin `m` of a score grid: its diagonal x − y = m. */
@@ -554,4 +573,218 @@ function gridTotalGiven(grid: Grid, m: number): IntegerDistribution {
   const w = new Array<number>(2 * size - 1).fill(0);
   for (let x = Math.max(0, m); x < size && x - m < size; x += 1) w[2 * x - m]! += grid[x]![x - m]!;
   return w.some((p) => p > 0) ? normalise(0, w) : { min: Math.abs(m), probabilities: [1] };
+}
+
+/** The ways to each final score of a fitted grid game, kept as flat arrays (`ScorePaths`). */
+class ScorePaths {
+  readonly final: number[] = [];
+  readonly part: number[] = [];
+  readonly extra: ExtraScoring[] = [];
+  readonly weight: number[] = [];
+  constructor(
+    readonly size: number,
+    builder: GridBuilder,
+    home: number,
+    away: number,
+  ) {
+    builder(home, away, (h, a, ph, pa, extra, weight) => {
+      if (!(weight > 0)) return;
+      this.final.push(h * size + a);
+      this.part.push(ph * size + pa);
+      this.extra.push(extra);
+      this.weight.push(weight);
+    });
+  }
+
+  /** The grid of the part goals (ph, pa) over every final score. */
+  partGrid(): Grid {
+    const grid: Grid = Array.from({ length: this.size }, () => new Array<number>(this.size).fill(0));
+    this.part.forEach(
+      (cell, i) => (grid[Math.floor(cell / this.size)]![cell % this.size]! += this.weight[i]!),
+    );
+    return grid;
+  }
+}
+
+/**
+ * A grid league's fitted game: its model and team means, from which the ways to each final score are made again when
+ * asked (a part's prices, once per centre; a final's split, once a game), not kept (decision 278).
+ */
+interface GridFit {
+  builder: GridBuilder;
+  size: number;
+  home: number;
+  away: number;
+}
+
+const gridFits = new WeakMap<GameDistributions, GridFit>();
+
+function gridModel(league: LeagueKey): { builder: GridBuilder; size: number } | undefined {
+  switch (scoreModelName(league)) {
+    case 'nhl-goals':
+      return { builder: nhlGrid, size: NHL_SIZE };
+    case 'mlb-runs':
+      return { builder: mlbGrid, size: MLB_SIZE };
+    case 'soccer-dixon-coles':
+      return { builder: soccerGrid(SOCCER_RHO[league] ?? -0.1), size: SOCCER_SIZE };
+    default:
+      return undefined;
+  }
+}
+
+function fittedGridGame(league: LeagueKey, margin: number, total: number): GameDistributions {
+  const model = gridModel(league)!;
+  const { grid, home, away } = fitGrid(model.builder, model.size, margin, total);
+  const game = gridGame(grid, () => gridOf(model.builder, home, away, model.size));
+  gridFits.set(game, { ...model, home, away });
+  return game;
+}
+
+function pathsOf(game: GameDistributions): ScorePaths {
+  const fit = gridFits.get(game);
+  if (!fit) throw new RangeError('Not a grid league’s game');
+  return new ScorePaths(fit.size, fit.builder, fit.home, fit.away);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// First parts: a first half (soccer), first period (NHL), first five innings (MLB).
+
+/**
+ * The share of a game's part goals (its goals or runs less overtime, extra innings and empty-net goals) scored in its
+ * priced first part (docs/calibration.md cites each): soccer's first half 0.44 (Premier League 1992–2017: 11,413
+ * first-half goals to 14,356 in the second, 44.3 %; 1.16 of 2.64 a game in 5,100 games, 43.9 %); the NHL's first
+ * period 0.30 (NHL.com, 2008–09: 2,025 first-period goals of 6,808 in regulation, 29.7 %, the third's empty-net goals
+ * included; about 30.5 % without them); MLB's first five innings 0.58 (Baseball-Reference, 2007: 13,356 of 22,918
+ * runs in the first nine innings, 58.3 %: the first inning scores most, the ninth least).
+ */
+export const FIRST_PART_SHARES = { soccer: 0.44, nhl: 0.3, mlb: 0.58 } as const;
+
+/** The share of the part goals in a league's priced first part, or undefined for a league without a part model. */
+export function firstPartShare(league: LeagueKey): number | undefined {
+  switch (scoreModelName(league)) {
+    case 'nhl-goals':
+      return FIRST_PART_SHARES.nhl;
+    case 'mlb-runs':
+      return FIRST_PART_SHARES.mlb;
+    case 'soccer-dixon-coles':
+      return FIRST_PART_SHARES.soccer;
+    default:
+      return undefined;
+  }
+}
+
+/** P(k of n) with chance s each: row n of the binomial, as weights 0..n. */
+function binomialRow(n: number, s: number): number[] {
+  const row = [1];
+  for (let k = 1; k <= n; k += 1) row.push((row[k - 1]! * (n - k + 1)) / k);
+  return row.map((c, k) => c * s ** k * (1 - s) ** (n - k));
+}
+
+const periodCache = new Map<string, GameDistributions>();
+
+/**
+ * The first part's distributions of a grid league's game (NHL, MLB, soccer) centred on the full game's market: each
+ * of the game's part goals (its final score's less overtime, extra innings and empty-net goals, as the full game's
+ * model has them) lands in the part independently with chance `share` (`FIRST_PART_SHARES`). So the part is the full
+ * game's own model thinned, not a second model: its expected total is `share` × the part goals', its draws and low
+ * scores follow the full game's, and the score model draws the part's result the same way (`splitFinalScore`): the
+ * part's closing price is its result's chance. RangeError for a league without a grid model or a share not in (0, 1).
+ */
+export function periodDistributions(
+  league: LeagueKey,
+  centre: MarketCentre,
+  share: number,
+): GameDistributions {
+  if (!(share > 0 && share < 1)) throw new RangeError(`A part's share is in (0, 1), got ${share}`);
+  if (!gridModel(league)) throw new RangeError(`No part model for ${league}`);
+  const key = `${league}|${Math.round(centre.margin / CENTRE_STEP)}|${Math.round(centre.total / CENTRE_STEP)}|${share}`;
+  let found = periodCache.get(key);
+  if (found) {
+    periodCache.delete(key);
+    periodCache.set(key, found);
+    return found;
+  }
+  found = gridGame(thinnedPartGrid(league, centre, share), () => thinnedPartGrid(league, centre, share));
+  // Counted and least recently used first, as the games' cache (decision 278).
+  if (periodCache.size >= DISTRIBUTIONS_CACHED) periodCache.delete(periodCache.keys().next().value!);
+  periodCache.set(key, found);
+  return found;
+}
+
+/** The first part's score grid (`periodDistributions`): the game's part goals, each kept with chance `share`. */
+function thinnedPartGrid(league: LeagueKey, centre: MarketCentre, share: number): Grid {
+  const paths = pathsOf(gameDistributions(league, centre));
+  const part = paths.partGrid();
+  const n = paths.size;
+  const rows = Array.from({ length: n }, (_, x) => binomialRow(x, share));
+  // Thinned grid: Σ over (x, y) of part[x][y] · B(x, i) · B(y, j), one axis at a time.
+  const half: Grid = Array.from({ length: n }, () => new Array<number>(n).fill(0));
+  for (let x = 0; x < n; x += 1)
+    for (let y = 0; y < n; y += 1) {
+      const w = part[x]![y]!;
+      if (w === 0) continue;
+      const row = rows[y]!;
+      for (let j = 0; j <= y; j += 1) half[x]![j]! += w * row[j]!;
+    }
+  const thinned: Grid = Array.from({ length: n }, () => new Array<number>(n).fill(0));
+  for (let x = 0; x < n; x += 1) {
+    const row = rows[x]!;
+    for (let j = 0; j < n; j += 1) {
+      const w = half[x]![j]!;
+      if (w === 0) continue;
+      for (let i = 0; i <= x; i += 1) thinned[i]![j]! += w * row[i]!;
+    }
+  }
+  return thinned;
+}
+
+/** A final score split as `periodDistributions` has it: the first part's, the rest of regulation's, and the extra. */
+export interface ScoreSplit {
+  part: { home: number; away: number };
+  /** The part goals not in the part (the rest of regulation). */
+  rest: { home: number; away: number };
+  /** The goals beyond the part goals, and where they came (`none` when there are none). */
+  extra: { home: number; away: number; when: ExtraScoring };
+}
+
+/**
+ * Splits a final score drawn from the game's distributions (`gameDistributions` at `centre`) as the part's model has
+ * it: one way to the score by its weight among the ways there (`random` a uniform draw), then each part goal into the
+ * first part with chance `share`. Over draws of the final score from the game's distributions, the part's score has
+ * `periodDistributions(league, centre, share)`. RangeError for a score the model cannot give.
+ */
+export function splitFinalScore(
+  league: LeagueKey,
+  centre: MarketCentre,
+  share: number,
+  final: { home: number; away: number },
+  random: () => number,
+): ScoreSplit {
+  const paths = pathsOf(gameDistributions(league, centre));
+  const cell = final.home * paths.size + final.away;
+  let sum = 0;
+  for (let i = 0; i < paths.final.length; i += 1) if (paths.final[i] === cell) sum += paths.weight[i]!;
+  if (!(sum > 0) || final.home >= paths.size || final.away >= paths.size)
+    throw new RangeError(`No way to ${final.home}–${final.away} in ${league}`);
+  let roll = random() * sum;
+  let chosen = -1;
+  for (let i = 0; i < paths.final.length; i += 1) {
+    if (paths.final[i] !== cell) continue;
+    chosen = i;
+    roll -= paths.weight[i]!;
+    if (roll < 0) break;
+  }
+  const ph = Math.floor(paths.part[chosen]! / paths.size);
+  const pa = paths.part[chosen]! % paths.size;
+  const thin = (n: number) => {
+    let k = 0;
+    for (let i = 0; i < n; i += 1) if (random() < share) k += 1;
+    return k;
+  };
+  const part = { home: thin(ph), away: thin(pa) };
+  return {
+    part,
+    rest: { home: ph - part.home, away: pa - part.away },
+    extra: { home: final.home - ph, away: final.away - pa, when: paths.extra[chosen]! },
+  };
 }

@@ -8,6 +8,7 @@ import {
   middleEv,
   MIDDLE_MIN_BOOKS,
   modelMiddleChances,
+  normalMarketCentre,
   publishedChances,
   type CentreChoice,
   type LineQuote,
@@ -114,12 +115,19 @@ export function referenceGameMiddles(
     const type = market.spec.type as 'spread' | 'total';
     usableQuotes(store, market, type === 'spread' ? 'margin' : 'total', at, instant, maxAge, quotes[type]);
   }
-  const by = choice && {
-    margin: marketCentreBy(league, 'margin', lineQuotes(quotes.spread), choice, minBooks),
-    total: marketCentreBy(league, 'total', lineQuotes(quotes.total), choice, minBooks),
-  };
-  const margin = by ? by.margin?.centre : marketCentre(league, 'margin', lineQuotes(quotes.spread), minBooks);
-  const total = by ? by.total?.centre : marketCentre(league, 'total', lineQuotes(quotes.total), minBooks);
+  // Each centre fitted under the league's distributions with the other held (decision 284): the total at the margin's
+  // normal estimate, then the margin at that total.
+  const spreadQuotes = lineQuotes(quotes.spread);
+  const totalQuotes = lineQuotes(quotes.total);
+  const heldMargin = normalMarketCentre(league, 'margin', spreadQuotes) ?? 0;
+  const byTotal = choice && marketCentreBy(league, 'total', totalQuotes, choice, minBooks, heldMargin);
+  const total = choice ? byTotal?.centre : marketCentre(league, 'total', totalQuotes, minBooks, heldMargin);
+  const heldTotal = total ?? defaultTotal(league);
+  const byMargin = choice && marketCentreBy(league, 'margin', spreadQuotes, choice, minBooks, heldTotal);
+  const margin = choice
+    ? byMargin?.centre
+    : marketCentre(league, 'margin', spreadQuotes, minBooks, heldTotal);
+  const by = choice && { margin: byMargin, total: byTotal };
   if (margin === undefined && total === undefined) return rows;
   const centres = { margin: margin ?? 0, total: total ?? defaultTotal(league) };
   const both = gameDistributions(league, centres);

@@ -1,5 +1,6 @@
 import { LEAGUES, type GameMarketSpec, type LeagueKey, type OddsEvent } from '#domain/markets.ts';
 import {
+  distributionCentre,
   highSideChance,
   isMiddle,
   isMiddleLines,
@@ -424,15 +425,21 @@ export function middleMarkets(state: EventState): MarketState[] {
   return markets;
 }
 
-/** One book's estimate of a centre (a choice's: `referenceMedian` reads the book). */
+/** One book's line and chance of the high side by a choice's method (`referenceMedian` reads the book). */
 interface BookEstimate {
   book: SportsbookKey;
-  value: number;
+  line: number;
+  p: number;
 }
 
 /** A game's centre estimates per variable (grown as needed). */
 let marginScratch: Float64Array = new Float64Array(64);
 let totalScratch: Float64Array = new Float64Array(64);
+/** Each default estimate's line and de-vigged chance of the high side (the same index), for the distributions' fit. */
+let marginLines: Float64Array = new Float64Array(64);
+let marginChances: Float64Array = new Float64Array(64);
+let totalLines: Float64Array = new Float64Array(64);
+let totalChances: Float64Array = new Float64Array(64);
 /** Per middle market and side (0 high, 1 low): its best two usable slots (-1: none). */
 let bestScratch = new Int32Array(16);
 
@@ -593,34 +600,41 @@ export function gameMiddles(
           l0 = slot;
         } else if (l1 < 0 || dl > hot[at + lowOutcome * BOOK_COUNT + l1]!) l1 = slot;
       }
-      // The centre's estimate from this book's two prices of the line.
-      if (dh > 1 && dl > 1 && Number.isFinite(line) && chosen !== undefined) {
-        // A book pricing both sides counts towards `minBooks` even when the method leaves it no estimate.
-        if (spread) marginBooks |= 1 << slot;
-        else totalBooks |= 1 << slot;
-        const p = highSideChance(dh, dl, choice!.method);
-        if (p !== undefined)
-          (spread ? chosen.margin : chosen.total).push({
-            book: BOOKS_BY_SLOT[slot]!,
-            value: line + sigma * normalQuantile(p),
-          });
-      } else if (dh > 1 && dl > 1 && Number.isFinite(line)) {
+      // The centre's estimate from this book's two prices of the line: the normal one (`line + σ·Φ⁻¹(p)`, p de-vigged
+      // multiplicatively) holds the other variable while each is fitted under the league's distributions (decision
+      // 284); with a choice, the book's line and its method's chance are kept for that fit.
+      if (dh > 1 && dl > 1 && Number.isFinite(line)) {
         const at = (m * BOOK_COUNT + slot) * 3;
         let estimate: number;
         if (estimates[at] === dh && estimates[at + 1] === dl) estimate = estimates[at + 2]!;
         else {
-          const p = 1 / dh / (1 / dh + 1 / dl);
-          estimate = line + sigma * normalQuantile(p);
+          estimate = line + sigma * normalQuantile(1 / dh / (1 / dh + 1 / dl));
           estimates[at] = dh;
           estimates[at + 1] = dl;
           estimates[at + 2] = estimate;
         }
+        // A book pricing both sides counts towards `minBooks` even when a choice's method leaves it no estimate.
+        const p = chosen === undefined ? 1 / dh / (1 / dh + 1 / dl) : highSideChance(dh, dl, choice!.method);
+        if (chosen !== undefined && p !== undefined)
+          (spread ? chosen.margin : chosen.total).push({ book: BOOKS_BY_SLOT[slot]!, line, p });
         if (spread) {
-          if (marginCount === marginScratch.length) marginScratch = grown(marginScratch);
+          if (marginCount === marginScratch.length) {
+            marginScratch = grown(marginScratch);
+            marginLines = grown(marginLines);
+            marginChances = grown(marginChances);
+          }
+          marginLines[marginCount] = line;
+          marginChances[marginCount] = p ?? Number.NaN;
           marginScratch[marginCount++] = estimate;
           marginBooks |= 1 << slot;
         } else {
-          if (totalCount === totalScratch.length) totalScratch = grown(totalScratch);
+          if (totalCount === totalScratch.length) {
+            totalScratch = grown(totalScratch);
+            totalLines = grown(totalLines);
+            totalChances = grown(totalChances);
+          }
+          totalLines[totalCount] = line;
+          totalChances[totalCount] = p ?? Number.NaN;
           totalScratch[totalCount++] = estimate;
           totalBooks |= 1 << slot;
         }
@@ -634,12 +648,42 @@ export function gameMiddles(
   let margin: number | undefined;
   let total: number | undefined;
   let sources: { margin?: CentreSource | undefined; total?: CentreSource | undefined } | undefined;
+  // The normal estimates' median holds the margin while the total is fitted under the league's distributions, then
+  // the margin is fitted at that total (decision 284); the reference model in tests/support does the same.
+  const heldMargin = marginCount > 0 ? medianOf(marginScratch, marginCount) : 0;
   if (chosen === undefined) {
-    margin = popcount(marginBooks) >= minBooks ? medianOf(marginScratch, marginCount) : undefined;
-    total = popcount(totalBooks) >= minBooks ? medianOf(totalScratch, totalCount) : undefined;
+    if (popcount(totalBooks) >= minBooks) {
+      for (let i = 0; i < totalCount; i += 1)
+        totalScratch[i] = distributionCentre(league, 'total', totalLines[i]!, totalChances[i]!, heldMargin);
+      total = medianOf(totalScratch, totalCount);
+    }
+    if (popcount(marginBooks) >= minBooks) {
+      const heldTotal = total ?? defaultTotal(league);
+      for (let i = 0; i < marginCount; i += 1)
+        marginScratch[i] = distributionCentre(
+          league,
+          'margin',
+          marginLines[i]!,
+          marginChances[i]!,
+          heldTotal,
+        );
+      margin = medianOf(marginScratch, marginCount);
+    }
   } else {
-    const byMargin = popcount(marginBooks) >= minBooks ? referenceMedian(chosen.margin, choice!) : undefined;
-    const byTotal = popcount(totalBooks) >= minBooks ? referenceMedian(chosen.total, choice!) : undefined;
+    const fitted = (variable: 'margin' | 'total', of: readonly BookEstimate[], other: number) =>
+      of.map((each) => ({
+        book: each.book,
+        value: distributionCentre(league, variable, each.line, each.p, other),
+      }));
+    const byTotal =
+      popcount(totalBooks) >= minBooks
+        ? referenceMedian(fitted('total', chosen.total, heldMargin), choice!)
+        : undefined;
+    const heldTotal = byTotal?.centre ?? defaultTotal(league);
+    const byMargin =
+      popcount(marginBooks) >= minBooks
+        ? referenceMedian(fitted('margin', chosen.margin, heldTotal), choice!)
+        : undefined;
     margin = byMargin?.centre;
     total = byTotal?.centre;
     sources = { margin: byMargin?.source, total: byTotal?.source };

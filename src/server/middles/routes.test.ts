@@ -1,21 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  distributionCentre,
+  marketCentre,
+  marketCentreBy,
   middleChances,
   middleEv,
   middleStakesCents,
+  normalMarketCentre,
   probabilityOf,
   publishedPct,
   scoreDistribution,
 } from '#domain/middles.ts';
 import type { DevigMethod } from '#domain/devig.ts';
 import { devig } from '#domain/history.ts';
-import { normalQuantile } from '#domain/mvn.ts';
 import { propMiddleChances, propStatModel } from '#domain/prop-middles.ts';
 import { MiddlesResponseSchema, type MiddlesResponse } from '#domain/schemas/api/middles.ts';
 import { feedLeg } from '#domain/feed-leg.ts';
 import { MiddlesFeedSchema } from '#domain/schemas/middles-feed.ts';
-import { SGP_GAME_PRIORS } from '#domain/sgp.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
 import { createKey } from '#tests/support/server/odds-api.ts';
 
@@ -29,6 +31,30 @@ import { createKey } from '#tests/support/server/odds-api.ts';
 
 const clock = virtualClock();
 const T0 = clock.now();
+
+/** American odds as decimal. */
+const dec = (american: number) => (american > 0 ? 1 + american / 100 : 1 + 100 / -american);
+/** The board's centres (decision 284): each book's line fitted under the NFL distributions, the books' median. */
+const spreadQuotes = [
+  ...['fanduel', 'draftkings', 'caesars'].map((book) => ({ book, line: 3, high: dec(-110), low: dec(-110) })),
+  { book: 'fanduel', line: 2.5, high: dec(-105), low: dec(-115) },
+  { book: 'draftkings', line: 3.5, high: dec(-110), low: dec(-110) },
+];
+const totalQuotes = [
+  ...['fanduel', 'draftkings', 'caesars'].map((book) => ({
+    book,
+    line: 44.5,
+    high: dec(-110),
+    low: dec(-110),
+  })),
+  { book: 'betmgm', line: 43, high: dec(-120), low: dec(100) },
+];
+const boardTotal = () =>
+  marketCentre('nfl', 'total', totalQuotes, 3, normalMarketCentre('nfl', 'margin', spreadQuotes))!;
+const boardCentres = () => ({
+  margin: marketCentre('nfl', 'margin', spreadQuotes, 3, boardTotal())!,
+  total: boardTotal(),
+});
 let app: FastifyInstance;
 const keys = { elite: '', starter: '' };
 
@@ -115,11 +141,15 @@ describe('GET /v1/middles', () => {
       gap: { from: 3, to: 3 },
       pushes: { high: null, low: null },
       model: 'nfl-key-numbers',
-      centre: 3,
       event: { league: 'nfl', home: { name: 'Kansas City Chiefs' } },
     });
-    // The chance of the gap is the NFL key-number model's P(margin = 3) about the market's centres (margin 3, total 44.5).
-    const distribution = scoreDistribution('nfl', 'margin', { margin: 3, total: 44.5 });
+    // The centre: the margin whose fair chance of each book's line is its de-vigged price, the books' median (about 3:
+    // three books hang −3 at −110 both ways).
+    const centres = boardCentres();
+    expect(middle!.centre).toBeCloseTo(centres.margin, 2);
+    expect(Math.abs(centres.margin - 3)).toBeLessThan(0.3);
+    // The chance of the gap is the NFL key-number model's P(margin = 3) about the market's centres.
+    const distribution = scoreDistribution('nfl', 'margin', centres);
     expect(middle!.probability.middle).toBeCloseTo(probabilityOf(distribution, 3), 6);
     expect(middle!.probability).toMatchObject({ push_high: 0, push_low: 0 });
     const dh = middle!.high.price.decimal;
@@ -146,9 +176,14 @@ describe('GET /v1/middles', () => {
     expect(middle).toMatchObject({
       gap: { from: 44, to: 44 },
       pushes: { high: 43, low: null },
-      centre: 44.5,
     });
-    const distribution = scoreDistribution('nfl', 'total', { margin: 3, total: 44.5 });
+    // Three books at 44.5, −110 both ways: the total whose chance of over 44.5 is a half (with the pushes of 43 and
+    // the parity of NFL totals, a little above 44.5).
+    const centres = boardCentres();
+    expect(middle!.centre).toBeCloseTo(centres.total, 2);
+    expect(centres.total).toBeGreaterThan(44.5);
+    expect(centres.total).toBeLessThan(44.8);
+    const distribution = scoreDistribution('nfl', 'total', centres);
     expect(middle!.probability.middle).toBeCloseTo(probabilityOf(distribution, 44), 6);
     expect(middle!.probability.push_high).toBeCloseTo(probabilityOf(distribution, 43), 6);
     expect(middle!.probability.push_high).toBeGreaterThan(0);
@@ -422,9 +457,10 @@ describe('GET /v1/middles, de-vig method and reference of the centre', () => {
   // An NBA game's total: FanDuel, DraftKings and Caesars at 220.5, over −130 / under +110 (the over favoured, so the
   // methods de-vig it differently), BetMGM at 217.5, −110 both ways. The centre is the median of the four books'
   // estimates: the mean of two equal ones from 220.5. BetMGM's over 217.5 with an under 220.5 both win on 218 to 220.
-  const sigma = SGP_GAME_PRIORS.nba.sigmaTotal;
+  // Each book's estimate is the total whose fair chance of its line is its de-vigged price under the NBA
+  // distributions (decision 284), the margin held at 0 (no spread).
   const centreBy = (method: DevigMethod) =>
-    220.5 + sigma * normalQuantile(devig([1 + 100 / 130, 2.1], method)[0]!);
+    distributionCentre('nba', 'total', 220.5, devig([1 + 100 / 130, 2.1], method)[0]!, 0);
 
   beforeAll(() => {
     app.engine.ingest({
@@ -493,7 +529,21 @@ describe('GET /v1/middles, de-vig method and reference of the centre', () => {
       reference: 'betmgm',
       reference_fallback: null,
     });
-    expect(betmgm.middles[0]!.centre).toBe(217.5);
+    expect(betmgm.middles[0]!.centre).toBeCloseTo(distributionCentre('nba', 'total', 217.5, 0.5, 0), 2);
+    expect(betmgm.middles[0]!.centre).toBeCloseTo(
+      marketCentreBy(
+        'nba',
+        'total',
+        [{ book: 'betmgm', line: 217.5, high: dec(-110), low: dec(-110) }],
+        {
+          method: 'multiplicative',
+          reference: 'betmgm',
+        },
+        1,
+        0,
+      )!.centre,
+      2,
+    );
     const circa = await middles(keys.elite, '?league=nba&markets=total&reference=circa');
     expect(circa.middles[0]!.centre_from).toMatchObject({
       reference: 'consensus',

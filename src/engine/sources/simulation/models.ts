@@ -1,4 +1,5 @@
 import { LEAGUES, type GameMarketType, type LeagueKey, type Period } from '#domain/markets.ts';
+import { FIRST_PART_SHARES } from '#domain/score-distributions.ts';
 import type { SgpMarginSchedule } from '#domain/sgp.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
 
@@ -122,29 +123,43 @@ export function periodEndsAt(
 
 /**
  * The share of a full game's scoring a period holds (its expected margin and total scale with it, their spread with
- * its square root): halves 0.5 (a soccer first half 0.45: more goals come late), a quarter 0.25, an NHL period a
- * third, MLB's first five innings 5/9.
+ * its square root): halves 0.5, a quarter 0.25; the first parts of the goal and run leagues their published shares
+ * (score-distributions.ts `FIRST_PART_SHARES`, docs/calibration.md): a soccer first half 0.44 (more goals come late),
+ * an NHL first period 0.30 (the other two 0.35 each), MLB's first five innings 0.58.
  */
 export function periodShare(league: LeagueKey, period: Period): number {
   switch (period) {
     case 'full':
       return 1;
     case 'h1':
+      return LEAGUES[league].hasDraws ? FIRST_PART_SHARES.soccer : 0.5;
     case 'h2':
-      return LEAGUES[league].hasDraws ? 0.45 : 0.5;
+      return LEAGUES[league].hasDraws ? 1 - FIRST_PART_SHARES.soccer : 0.5;
     case 'q1':
     case 'q2':
     case 'q3':
     case 'q4':
       return 0.25;
     case 'p1':
+      return FIRST_PART_SHARES.nhl;
     case 'p2':
     case 'p3':
-      return 1 / 3;
+      return (1 - FIRST_PART_SHARES.nhl) / 2;
     case 'f5':
-      return 5 / 9;
+      return FIRST_PART_SHARES.mlb;
   }
 }
+
+/** The priced first part of each league's game (its markets: `plansFor`). */
+export const FIRST_PART: Readonly<Record<LeagueKey, Period>> = {
+  nba: 'h1',
+  nfl: 'h1',
+  ncaab: 'h1',
+  nhl: 'p1',
+  mlb: 'f5',
+  epl: 'h1',
+  mls: 'h1',
+};
 
 /** The markets the books quote for a fixture of the league, in the order the simulator creates them. */
 export function plansFor(league: LeagueKey): MarketPlan[] {

@@ -1,7 +1,15 @@
 import type { LeagueKey } from '#domain/markets.ts';
 import { decimalToAmerican, toDecimalOdds } from '#domain/odds.ts';
-import { cdfAt, fairHighProbability, gameDistributions, probabilityOf } from '#domain/score-distributions.ts';
-import { periodShare, type BookProfile, type MarketPlan, type SportModel } from './models.ts';
+import {
+  cdfAt,
+  fairHighProbability,
+  firstPartShare,
+  gameDistributions,
+  periodDistributions,
+  probabilityOf,
+  type GameDistributions,
+} from '#domain/score-distributions.ts';
+import { FIRST_PART, periodShare, type BookProfile, type MarketPlan, type SportModel } from './models.ts';
 
 // The simulator's pricing: a fixture's fair model (expected home margin and total) → fair probabilities of a market's
 // outcomes at a line → one book's American odds, with its margin, bias and rounding. Pure: no state, no randomness.
@@ -41,7 +49,14 @@ export function fairProbabilities(
   plan: MarketPlan,
   line: number | null,
 ): number[] {
-  if (plan.period === 'full' && !fixture.live) return distributionProbabilities(fixture, plan, line);
+  if (!fixture.live) {
+    if (plan.period === 'full')
+      return distributionProbabilities(gameDistributions(fixture.league, fixture), plan, line);
+    // The first part of a goal or run league: its own distributions, the full game's thinned (decision 284).
+    const share = firstPartShare(fixture.league);
+    if (share !== undefined && plan.period === FIRST_PART[fixture.league])
+      return distributionProbabilities(periodDistributions(fixture.league, fixture, share), plan, line);
+  }
   const half = periodShare(fixture.league, plan.period);
   const marginScale = model.marginScale * Math.sqrt(half);
   const margin = fixture.margin * half;
@@ -68,13 +83,13 @@ export function fairProbabilities(
 }
 
 /**
- * A full game's fair probabilities before kick-off from the league's score distributions (score-distributions.ts,
- * decision 264), centred on the fair model: the chance a result gives each side, a whole line's push left out as a
- * two-way price leaves it (`fairHighProbability`), a two-way moneyline's tie too. The score model draws the result
- * from the same distributions, so every closing price is the result's chance.
+ * Fair probabilities before kick-off from score distributions (score-distributions.ts, decision 264): a full game's
+ * (every league) or a goal or run league's first part's (`periodDistributions`, decision 284), centred on the fair
+ * model: the chance a result gives each side, a whole line's push left out as a two-way price leaves it
+ * (`fairHighProbability`), a two-way moneyline's tie too. The score model draws the result from the same
+ * distributions, so every closing price is the result's chance.
  */
-function distributionProbabilities(fixture: FairModel, plan: MarketPlan, line: number | null): number[] {
-  const game = gameDistributions(fixture.league, fixture);
+function distributionProbabilities(game: GameDistributions, plan: MarketPlan, line: number | null): number[] {
   switch (plan.type) {
     case 'moneyline': {
       const home = fairHighProbability(game.margin, 0);

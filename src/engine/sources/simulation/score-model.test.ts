@@ -10,7 +10,7 @@ import {
 } from '#domain/markets.ts';
 import type { SourceMessage } from '../../messages.ts';
 import { MarketSimulator } from './market-simulator.ts';
-import { MODELS } from './models.ts';
+import { MODELS, periodShare } from './models.ts';
 import { fairProbabilities } from './pricing.ts';
 import { ScoreModel, wholeScore, type ScoredFixture } from './score-model.ts';
 
@@ -102,6 +102,7 @@ describe('ScoreModel.draw', () => {
       const games = 6_000;
       const f = fixture(league, margin, total);
       const first: Period = league === 'nhl' ? 'p1' : league === 'mlb' ? 'f5' : 'h1';
+      const share = periodShare(league, first);
       // A two-way league breaks a tie in overtime, so its ±0.5 lines are its moneyline; books hang those at ±1.5.
       const main = Math.floor(-margin) + 0.5;
       const spreadLine = LEAGUES[league].hasDraws || Math.abs(main) > 1 ? main : main < 0 ? -1.5 : 1.5;
@@ -112,35 +113,24 @@ describe('ScoreModel.draw', () => {
         { type: 'spread', period: 'full', point: spreadLine + 3, outcome: 'home' },
         // A whole line: its fair price is the chance of a win where the bet does not push.
         { type: 'spread', period: 'full', point: Math.round(-margin), outcome: 'home' },
-        // A first part's score is drawn on its own logistic and kept within the full game's (no more goals in the
-        // half than in the game): its chance is its price only roughly where a goal or run is a large part of the
-        // scale, so it is checked at the high-scoring sports (decision 264).
-        ...(MODELS[league].totalScale > 5
-          ? [
-              {
-                type: 'spread',
-                period: first,
-                point: Math.floor(-margin / 2) + 0.5,
-                outcome: 'home',
-              } satisfies Priced,
-            ]
-          : []),
+        // A basketball or NFL first half is drawn on its own logistic within the full game's score; a goal or run
+        // league's first part from the same distributions its prices come from (decision 284).
+        {
+          type: 'spread',
+          period: first,
+          point: Math.floor(-margin / 2) + 0.5,
+          outcome: 'home',
+        } satisfies Priced,
         ...(LEAGUES[league].hasDraws
           ? []
           : [{ type: 'moneyline', period: 'full', point: null, outcome: 'home' } satisfies Priced]),
         // Every league's full-game total is drawn from its distribution (the totals that go with the drawn margin).
         { type: 'total', period: 'full', point: totalLine, outcome: 'over' },
         { type: 'total', period: 'full', point: Math.round(total), outcome: 'over' },
-        ...(MODELS[league].totalScale > 5
-          ? [
-              {
-                type: 'total',
-                period: first,
-                point: Math.floor(total / 2) + 0.5,
-                outcome: 'over',
-              } satisfies Priced,
-            ]
-          : []),
+        { type: 'total', period: first, point: Math.floor(total * share) + 0.5, outcome: 'over' },
+        { type: 'total', period: first, point: Math.floor(total * share) - 0.5, outcome: 'over' },
+        // A first part's whole line: a goal or run league's pushes as its distributions say.
+        { type: 'total', period: first, point: Math.round(total * share), outcome: 'over' },
       ];
       const wins = markets.map(() => 0);
       const settled = markets.map(() => 0);

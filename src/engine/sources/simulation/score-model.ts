@@ -2,16 +2,23 @@ import type { Score } from '#domain/grading.ts';
 import type { LeagueKey, Period } from '#domain/markets.ts';
 import { normalCdf } from '#domain/mvn.ts';
 import { gaussian, seededRandom } from '#domain/random.ts';
-import { gameDistributions, quantileOf } from '#domain/score-distributions.ts';
+import {
+  firstPartShare,
+  gameDistributions,
+  quantileOf,
+  splitFinalScore,
+} from '#domain/score-distributions.ts';
 import type { ScoreMessage } from '../../messages.ts';
-import { MODELS, periodShare } from './models.ts';
+import { FIRST_PART, MODELS, periodShare } from './models.ts';
 
 // The simulator's scores (issue 57): each game is played to a final score drawn, at kick-off, from the very
 // distributions its closing prices came from: the full game's margin and total from the league's score distributions
 // (src/domain/score-distributions.ts, decision 264: fitted to published frequencies, centred on the closing fair
-// model; pricing.ts prices every pre-game full-game line on them), a period's from the logistic pricing.ts prices it
-// with. So the closing fair probability of every full-game spread, total and moneyline is the chance the result gives
-// it: the prices and the results agree by construction. The score is then revealed over the game's window, play by
+// model; pricing.ts prices every pre-game full-game line on them); the first part of a goal or run league (soccer's
+// first half, the NHL's first period, MLB's first five innings) from the same final score, thinned as its prices'
+// distributions are (decision 284); a basketball or NFL first half from the logistic pricing.ts prices it with. So the
+// closing fair probability of every full-game line and every goal or run league's first-part line is the chance the
+// result gives it: the prices and the results agree by construction. The score is then revealed over the game's window, play by
 // play, and drives the live fair model (score so far plus the pre-game expectation of what is left), so in-play lines
 // follow it.
 //
@@ -63,29 +70,24 @@ const SEGMENTS: Readonly<Record<LeagueKey, readonly Segment[]>> = {
     seg(['h2', 'full'], 'OT', 0, 0.95, 1),
   ],
   nhl: [
-    seg(['p1', 'full'], 'P1', 1 / 3, 0, 0.26),
-    seg(['p2', 'full'], 'P2', 1 / 3, 0.38, 0.62),
-    seg(['p3', 'full'], 'P3', 1 / 3, 0.74, 0.95),
+    seg(['p1', 'full'], 'P1', periodShare('nhl', 'p1'), 0, 0.26),
+    seg(['p2', 'full'], 'P2', periodShare('nhl', 'p2'), 0.38, 0.62),
+    seg(['p3', 'full'], 'P3', periodShare('nhl', 'p3'), 0.74, 0.95),
     seg(['full'], 'OT', 0, 0.95, 1),
   ],
   mlb: [
-    seg(['f5', 'full'], 'Innings 1–5', 5 / 9, 0, 0.56),
-    seg(['full'], 'Innings 6–9', 4 / 9, 0.56, 0.95),
+    seg(['f5', 'full'], 'Innings 1–5', periodShare('mlb', 'f5'), 0, 0.56),
+    seg(['full'], 'Innings 6–9', 1 - periodShare('mlb', 'f5'), 0.56, 0.95),
     seg(['full'], 'Extra innings', 0, 0.95, 1),
   ],
-  epl: [seg(['h1', 'full'], '1st Half', 0.45, 0, 0.42), seg(['h2', 'full'], '2nd Half', 0.55, 0.55, 1)],
-  mls: [seg(['h1', 'full'], '1st Half', 0.45, 0, 0.42), seg(['h2', 'full'], '2nd Half', 0.55, 0.55, 1)],
-};
-
-/** The priced first part of each league's game (its markets: models.ts `plansFor`). */
-const FIRST_PART: Readonly<Record<LeagueKey, Period>> = {
-  nba: 'h1',
-  nfl: 'h1',
-  ncaab: 'h1',
-  nhl: 'p1',
-  mlb: 'f5',
-  epl: 'h1',
-  mls: 'h1',
+  epl: [
+    seg(['h1', 'full'], '1st Half', periodShare('epl', 'h1'), 0, 0.42),
+    seg(['h2', 'full'], '2nd Half', periodShare('epl', 'h2'), 0.55, 1),
+  ],
+  mls: [
+    seg(['h1', 'full'], '1st Half', periodShare('mls', 'h1'), 0, 0.42),
+    seg(['h2', 'full'], '2nd Half', periodShare('mls', 'h2'), 0.55, 1),
+  ],
 };
 
 /** What the fixture gives the score model: its league, window and fair model (market-simulator.ts `SimEvent`). */
@@ -163,43 +165,63 @@ export class ScoreModel {
   /**
    * Draws the game's score from its fair model (the prices' distributions, see the header): the full game's margin
    * and total from the league's distributions (the margin by its inverse CDF, the total by the inverse CDF of the
-   * totals that go with that margin), the priced first part's from its logistics; the four uniforms are tied by a
-   * Gaussian copula with correlation √share (the part is a share of the whole). The full game's result already
-   * counts overtime or extra innings (the distributions are of final scores); the rest of the game is the difference,
-   * split between its stretches.
+   * totals that go with that margin). The first part of a goal or run league (a soccer first half, an NHL first
+   * period, MLB's first five innings) comes from the final score as its prices' model has it (`splitFinalScore`,
+   * decision 284: each of the game's goals or runs, overtime's, extra innings' and empty nets' aside, in the part with
+   * its share), so the part's result has the part's distributions. A basketball or NFL first half is drawn on its
+   * logistics, tied to the full game's uniforms by a Gaussian copula with correlation √share. The full game's result
+   * already counts overtime or extra innings (the distributions are of final scores); the rest of the game is the
+   * difference, split between its stretches.
    */
   draw(fixture: Pick<ScoredFixture, 'league' | 'margin' | 'total'>): Script {
     const { league, margin, total } = fixture;
-    const model = MODELS[league];
     const part = FIRST_PART[league];
-    const share = periodShare(league, part);
-    const rho = Math.sqrt(share);
-    const pair = () => {
-      const whole = gaussian(this.random);
-      const first = rho * whole + Math.sqrt(1 - rho * rho) * gaussian(this.random);
-      return [normalCdf(whole), normalCdf(first)] as const;
-    };
-    const [mFull, mPart] = pair();
-    const [tFull, tPart] = pair();
-    const game = gameDistributions(league, { margin, total });
-    const fullMargin = quantileOf(game.margin, mFull);
-    const fullTotal = quantileOf(game.totalGiven(fullMargin), tFull);
-    const full: Score = { home: (fullTotal + fullMargin) / 2, away: (fullTotal - fullMargin) / 2 };
-    const partScale = Math.sqrt(share);
-    const first = wholeScore(
-      logisticQuantile(mPart, margin * share, model.marginScale * partScale),
-      logisticQuantile(tPart, total * share, model.totalScale * partScale),
-    );
-    first.home = Math.min(first.home, full.home);
-    first.away = Math.min(first.away, full.away);
     const segments = SEGMENTS[league];
     const scores: Score[] = segments.map(() => ({ home: 0, away: 0 }));
     const indexes = (inPart: boolean) =>
       segments.flatMap((s, i) => (s.share > 0 && s.periods.includes(part) === inPart ? [i] : []));
     const firstIdx = indexes(true);
     const restIdx = indexes(false);
-    this.split(first, firstIdx, segments, scores);
-    this.split({ home: full.home - first.home, away: full.away - first.away }, restIdx, segments, scores);
+    const game = gameDistributions(league, { margin, total });
+    const partShare = firstPartShare(league);
+    if (partShare !== undefined) {
+      const fullMargin = quantileOf(game.margin, this.random());
+      const fullTotal = quantileOf(game.totalGiven(fullMargin), this.random());
+      const full: Score = { home: (fullTotal + fullMargin) / 2, away: (fullTotal - fullMargin) / 2 };
+      const split = splitFinalScore(league, { margin, total }, partShare, full, this.random);
+      this.split(split.part, firstIdx, segments, scores);
+      this.split(split.rest, restIdx, segments, scores);
+      if (split.extra.when !== 'none') {
+        // Overtime and extra innings are the stretch without a share; an empty-net goal is the last one's.
+        const overtime = segments.findIndex((s) => s.share === 0);
+        const at = split.extra.when === 'overtime' && overtime >= 0 ? overtime : restIdx[restIdx.length - 1]!;
+        scores[at]!.home += split.extra.home;
+        scores[at]!.away += split.extra.away;
+      }
+    } else {
+      const model = MODELS[league];
+      const share = periodShare(league, part);
+      const rho = Math.sqrt(share);
+      const pair = () => {
+        const whole = gaussian(this.random);
+        const first = rho * whole + Math.sqrt(1 - rho * rho) * gaussian(this.random);
+        return [normalCdf(whole), normalCdf(first)] as const;
+      };
+      const [mFull, mPart] = pair();
+      const [tFull, tPart] = pair();
+      const fullMargin = quantileOf(game.margin, mFull);
+      const fullTotal = quantileOf(game.totalGiven(fullMargin), tFull);
+      const full: Score = { home: (fullTotal + fullMargin) / 2, away: (fullTotal - fullMargin) / 2 };
+      const partScale = Math.sqrt(share);
+      const first = wholeScore(
+        logisticQuantile(mPart, margin * share, model.marginScale * partScale),
+        logisticQuantile(tPart, total * share, model.totalScale * partScale),
+      );
+      first.home = Math.min(first.home, full.home);
+      first.away = Math.min(first.away, full.away);
+      this.split(first, firstIdx, segments, scores);
+      this.split({ home: full.home - first.home, away: full.away - first.away }, restIdx, segments, scores);
+    }
     const plays: Play[] = [];
     scores.forEach((score, index) => {
       const { from, to } = segments[index]!;

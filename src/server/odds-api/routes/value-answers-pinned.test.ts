@@ -78,19 +78,22 @@ describe('GET /v1/ev, GET /v1/middles, their public feeds and the stream sets on
     answers['stream ev set'] = `${digest(JSON.stringify(sets.ev.map(evPriceDto)))} ${sets.ev.length}`;
     answers['stream middles set'] =
       `${digest(JSON.stringify(sets.middles.map(middleDto)))} ${sets.middles.length}`;
-    // Re-pinned when the board itself changed on purpose, never for a refactor: last, the seeded simulator's pre-game
-    // prices from the league score distributions (decision 264) and the page feeds' `leg` (decision 257).
+    // Re-pinned when the board itself changed on purpose, never for a refactor: last, decision 284 (the goal and run
+    // leagues' first parts priced on the full game's distributions thinned, at the published shares, and the middles'
+    // centres fitted under the distributions; with the old shares, part model and centres the digests were the ones
+    // before it); before it the seeded simulator's pre-game prices from the league score distributions (decision 264)
+    // and the page feeds' `leg` (decision 257).
     expect(answers).toEqual({
-      'ev real time': '50bf7e98f4df28f2 22646',
-      'ev delayed': '29f8fbfc1652ad65 16645',
-      'ev power on sharp books': '0498a9a377948970 32894',
-      'middles real time': '3d796ab3f60e9062 700826',
-      'middles delayed': '66c683525cbcdde3 712133',
-      'middles shin on fanduel': 'f558b0a65b1de2d1 698314',
-      'ev page feed': 'b2dd7edf919ea3fb 10450',
-      'middles page feed': '9f3c7f568902e353 94646',
-      'stream ev set': 'f4041437971ac4d7 23',
-      'stream middles set': '65ef67c08b8d7c97 381',
+      'ev real time': 'ce08b68ca59b1fb8 16823',
+      'ev delayed': 'f25f9ab3999778f7 16715',
+      'ev power on sharp books': 'e5427d2d08fc8993 25141',
+      'middles real time': 'ec5bf613f0794ca6 650921',
+      'middles delayed': '87d4214a78cbf200 672055',
+      'middles shin on fanduel': '3672ad23b261c0fd 649019',
+      'ev page feed': '7e454f25cf3c8518 10422',
+      'middles page feed': '7a51401eeaa245ef 94345',
+      'stream ev set': '9dfe01cda7b0fe56 17',
+      'stream middles set': 'fc9137505c716449 356',
     });
   });
 });
