@@ -1,7 +1,8 @@
 import { useMemo, useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
 import { formatOdds, type OddsFormat } from '#domain/odds-format.ts';
 import type { MiddleFeedRow, MiddlesFeed } from '#domain/schemas/middles-feed.ts';
-import { SITE } from '#domain/site.ts';
+import { ROUTES, SITE } from '#domain/site.ts';
 import {
   BetLink,
   BOOK_OPTIONS,
@@ -276,10 +277,14 @@ function MiddleRows({
         </p>
         <p>
           The chance of the gap comes from a model of final scores centred on the books&apos; lines (of at
-          least {feed.min_books} books): for the NFL, a drive model where points come in 3s and 7s, calibrated
-          to how often past games ended on each margin; elsewhere a normal distribution rounded to whole
-          points. It is a model, not a promise. The {SITE.brand} API (<code>GET /v1/middles</code>) has every
-          middle at full precision, in real time on real-time plans.
+          least {feed.min_books} books), fitted to how past games ended: in the NFL the key margins 3 and 7,
+          in hockey and soccer the one-goal games and draws, in baseball the one-run games and extra innings.
+          It is a model, not a promise: the{' '}
+          <Link to={ROUTES.calibration} className="underline hover:text-slate-200">
+            calibration report
+          </Link>{' '}
+          shows how our fair chances have matched results. The {SITE.brand} API (<code>GET /v1/middles</code>)
+          has every middle at full precision, in real time on real-time plans.
         </p>
       </div>
     </>
