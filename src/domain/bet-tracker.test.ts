@@ -253,8 +253,11 @@ describe('CSV and JSON files', () => {
       new TrackerFileError('Row 2: decimal_odds is not valid (it must be more than 1).'),
     );
     expect(() => betsFromCsv('id,kind\r\nx,arb\r\n')).toThrow(/has no .* column/);
+    expect(() => betsFromCsv(csv.replace(',spread,', ',teaser,'))).toThrow(
+      'Row 2: market is not valid (it must be one of moneyline, spread, total, 1x2, prop, parlay).',
+    );
     expect(() => betsFromCsv(csv.replace(',spread,', ',parlay,'))).toThrow(
-      'Row 2: market is not valid (it must be one of moneyline, spread, total, 1x2).',
+      'Row 2: a parlay is of kind "parlay", and only a parlay.',
     );
     expect(() => betsFromCsv(csv.replace(',3.5,', ',,'))).toThrow('Row 2: a spread needs a line.');
     expect(() => betsFromJson('{"format":"other"}')).toThrow(/not a Sharpline bet export/);

@@ -10,7 +10,8 @@ import { sendEntry } from '../http/send-entry.ts';
 import type { StaticEntry } from '../http/static-files.ts';
 
 // GET /tools/results.json (issue 57, decision 256): the bet tracker page's results without a key. Every game the
-// engine's scoreboard holds as final (the last three days), with its score period by period, as bets settle on it.
+// engine's scoreboard holds as final (the last three days), with its score period by period, as bets settle on it,
+// and its box score (each player's figures of the stats he had props on; decision 282) where the source gives one.
 // Public, read-only and cheap: one answer is made at most every RESULTS_CACHE_MS and served as bytes with gzip, brotli
 // and an ETag like the finder feeds, and a client may ask at most RESULTS_PER_MINUTE times a minute. GET /v1/scores
 // has the same finals on every plan (decision 210: no plan gets less than the free page).
@@ -33,6 +34,16 @@ export function resultsFeedGame(score: GameScore): ResultsFeedGame {
     commence_time: iso(score.startsAt),
     completed_at: iso(score.completedAt ?? score.updatedAt),
     periods: { ...score.periods, full: score.score },
+    periods_reported: score.periodScores,
+    // The box score as grading a prop needs it: id, name, and the figures of those who played (null: did not play).
+    players:
+      score.players === null
+        ? null
+        : score.players.map((player) => ({
+            id: player.id,
+            name: player.name,
+            periods: player.played ? player.periods : null,
+          })),
   };
 }
 
