@@ -114,7 +114,9 @@ test('a middle tracked from its row grades itself when its game ends; CSV and JS
   let profit = 0;
   for (const bet of settled) {
     const homeLine = bet.outcome === 'away' && bet.line !== null ? -bet.line : bet.line;
-    const result = gradeGameMarket({ type: bet.market, period: bet.period, point: homeLine }, bet.outcome, {
+    // A middle's legs are spreads or totals of the game.
+    const type = bet.market as 'spread' | 'total';
+    const result = gradeGameMarket({ type, period: bet.period, point: homeLine }, bet.outcome!, {
       periods: game.periods,
     });
     const money = settle(bet.stake as Cents, bet.decimal_odds, result);
