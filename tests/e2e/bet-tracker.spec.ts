@@ -2,8 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
 import { TrackedBetSchema, type TrackedBet } from '#domain/bet-tracker.ts';
-import { gradeGameMarket, settle } from '#domain/grading.ts';
+import { gradeGameMarket, settle, settleTicket } from '#domain/grading.ts';
 import type { Cents } from '#domain/odds.ts';
+import { PROP_CATALOGUE, type PropStatKey } from '#domain/props.ts';
 import { ResultsFeedSchema } from '#domain/schemas/results-feed.ts';
 import { FixtureCalendar } from '#engine/sources/simulation/calendar.ts';
 import { E2E_TRACKER_ORIGIN, E2E_TRACKER_PORT } from '../support/browser.ts';
@@ -215,3 +216,80 @@ test('a bet typed by hand is checked, added as open, and the page is axe clean a
   expect(scrollWidth).toBeLessThanOrEqual(390);
   expect((await new AxeBuilder({ page }).withTags(TAGS).analyze()).violations).toEqual([]);
 });
+
+test('a parlay typed by hand, with a player prop leg, grades itself from the results and their box score', async ({
+  page,
+}) => {
+  // The early games are final by now (the first test waited for them): two of them, one with a box score.
+  const feed = ResultsFeedSchema.parse(await (await page.request.get(`${origin}/tools/results.json`)).json());
+  const early = feed.games.filter((game) => game.league === 'nfl' && EARLY_HOMES.includes(game.home_team));
+  const boxed = early.find((game) =>
+    game.players?.some((player) => player.periods?.full && overUnderStat(player.periods.full) !== undefined),
+  );
+  expect(boxed).toBeDefined();
+  const other = early.find((game) => game.event_id !== boxed!.event_id)!;
+  expect(other).toBeDefined();
+  const player = boxed!.players!.find(
+    (one) => one.periods?.full && overUnderStat(one.periods.full) !== undefined,
+  )!;
+  const stat = overUnderStat(player.periods!.full!)!;
+  const figure = player.periods!.full![stat]!;
+
+  await page.goto(`${origin}/betting-tools/bet-tracker`);
+  await page.getByText('Add a bet by hand').click();
+  await page.getByRole('radio', { name: /^Parlay/ }).check();
+  // Leg 1: the player's stat over half a point under his figure (won), typed with his name in lower case.
+  await page.getByLabel('League', { exact: true }).selectOption('nfl');
+  await page.getByLabel('Game date', { exact: true }).fill(boxed!.commence_time.slice(0, 10));
+  await page.getByLabel('Away team', { exact: true }).fill(boxed!.away_team);
+  await page.getByLabel('Home team', { exact: true }).fill(boxed!.home_team);
+  await page.getByLabel('Market', { exact: true }).selectOption('prop');
+  await page.getByLabel('Player', { exact: true }).fill(player.name.toLowerCase());
+  await page.getByLabel('Stat', { exact: true }).selectOption(stat);
+  await page.getByLabel('Side', { exact: true }).selectOption('over');
+  await page.getByLabel('Line of your side', { exact: true }).fill(String(figure - 0.5));
+  await page.getByLabel('Leg price (optional)', { exact: true }).fill('-110');
+  await page.getByRole('button', { name: 'Add leg' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /^Leg 1 added:/ })).toBeVisible();
+  // Leg 2: the other game's home moneyline at +120.
+  await page.getByLabel('Away team', { exact: true }).fill(other.away_team);
+  await page.getByLabel('Home team', { exact: true }).fill(other.home_team);
+  await page.getByLabel('Market', { exact: true }).selectOption('moneyline');
+  await page.getByLabel('Side', { exact: true }).selectOption('home');
+  await page.getByLabel('Leg price (optional)', { exact: true }).fill('+120');
+  await page.getByRole('button', { name: 'Add leg' }).click();
+  await expect(page.getByRole('list', { name: 'Parlay legs' }).getByRole('listitem')).toHaveCount(2);
+  await page.getByLabel(/^Parlay price/).fill('+264');
+  await page.getByLabel('Stake ($)', { exact: true }).fill('20');
+  await page.getByRole('button', { name: 'Add parlay' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Added: 2-leg parlay at +264.' })).toBeVisible();
+
+  // It grades itself from the results (the page checks them when a bet is added).
+  const item = betItems(page).filter({ hasText: '2-leg parlay' });
+  await expect(item.getByTestId('bet-status')).not.toHaveText('Open', { timeout: 60_000 });
+  const [ticket] = (await storedBets(page)).filter((bet) => bet.kind === 'parlay');
+  const home = gradeGameMarket({ type: 'moneyline', period: 'full', point: null }, 'home', {
+    periods: other.periods,
+  });
+  expect(ticket!.legs!.map((leg) => leg.result)).toEqual(['won', home]);
+  const money = settleTicket(2_000 as Cents, 3.64, [
+    { result: 'won', decimal: ticket!.legs![0]!.decimal_odds! },
+    { result: home, decimal: 2.2 },
+  ])!;
+  expect(ticket!.settlement).toMatchObject({
+    result: money.result,
+    payout: money.payout,
+    profit: money.profit,
+    settled_by: 'results',
+  });
+  await expect(item.getByRole('list', { name: 'Legs of 2-leg parlay' })).toContainText('Won');
+  await expect(page.getByRole('table', { name: 'By kind' })).toContainText('Parlay');
+  expect((await new AxeBuilder({ page }).withTags(TAGS).analyze()).violations).toEqual([]);
+});
+
+/** The first over/under NFL prop stat of a player's figures. */
+function overUnderStat(figures: Partial<Record<PropStatKey, number>>): PropStatKey | undefined {
+  return (Object.keys(figures) as PropStatKey[]).find(
+    (stat) => PROP_CATALOGUE.nfl.find((def) => def.key === stat)?.kind === 'over_under',
+  );
+}
