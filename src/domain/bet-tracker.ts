@@ -12,9 +12,7 @@ import {
 } from './grading.ts';
 import { propKindOf } from './market-labels.ts';
 import {
-  isGameMarketType,
   isLeagueKey,
-  isPeriod,
   OUTCOME_KEYS,
   PERIODS,
   stableHash,

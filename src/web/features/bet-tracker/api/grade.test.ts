@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { betId, type ParlayLeg, type TrackedBet } from '#domain/bet-tracker.ts';
 import { KeyedFeedError } from '#web/lib/keyed-fetch.ts';
@@ -13,7 +12,7 @@ import { gradeWithKey } from './grade.ts';
 // the browser resolves it against the page's origin. Every figure is worked out by hand below.
 
 const clock = virtualClock(Date.UTC(2026, 10, 22, 12));
-let app: FastifyInstance;
+let app: Awaited<ReturnType<typeof buildTestApp>>;
 let origin: string;
 let proKey: string;
 let game: BoardEvent;
