@@ -11,13 +11,7 @@ import {
   type GradeResult,
 } from './grading.ts';
 import { propKindOf } from './market-labels.ts';
-import {
-  isLeagueKey,
-  OUTCOME_KEYS,
-  PERIODS,
-  stableHash,
-  type OutcomeKey,
-} from './markets.ts';
+import { isLeagueKey, OUTCOME_KEYS, PERIODS, stableHash, type OutcomeKey } from './markets.ts';
 import {
   americanToDecimal,
   decimalToAmerican,
@@ -230,7 +224,8 @@ function legProblem(leg: LegShape): string | null {
 export function betProblem(bet: TrackedBet): string | null {
   const parlay = bet.market === 'parlay';
   if (parlay !== (bet.kind === 'parlay')) return 'a parlay is of kind "parlay", and only a parlay';
-  if (parlay !== (bet.legs !== undefined)) return parlay ? 'a parlay needs its legs' : 'only a parlay has legs';
+  if (parlay !== (bet.legs !== undefined))
+    return parlay ? 'a parlay needs its legs' : 'only a parlay has legs';
   if (parlay) {
     if (bet.outcome !== null || bet.line !== null || bet.prop !== undefined)
       return 'a parlay has no outcome, line or prop of its own';
@@ -527,7 +522,9 @@ export function gradeableByApi(bet: TrackedBet): boolean {
 export function gradeRequestBet(bet: TrackedBet) {
   const single = singleLeg(bet);
   return {
-    legs: single ? [requestLeg(single, null)] : (bet.legs ?? []).map((leg) => requestLeg(leg, leg.decimal_odds)),
+    legs: single
+      ? [requestLeg(single, null)]
+      : (bet.legs ?? []).map((leg) => requestLeg(leg, leg.decimal_odds)),
     decimal_odds: bet.decimal_odds,
     stake: bet.stake / 100,
   };

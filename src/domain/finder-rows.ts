@@ -65,7 +65,13 @@ function propOfKey(key: string, label: string): { spec: PropMarketSpec; player: 
   } catch {
     return null;
   }
-  const spec: PropMarketSpec = { type: 'prop', stat, period, playerId, point: point === '' ? null : Number(point) };
+  const spec: PropMarketSpec = {
+    type: 'prop',
+    stat,
+    period,
+    playerId,
+    point: point === '' ? null : Number(point),
+  };
   const suffix = propMarketLabel({ name: '' }, spec);
   const name = label.endsWith(suffix) ? label.slice(0, -suffix.length) : playerId;
   return { spec, player: { name } };
@@ -94,7 +100,13 @@ const middleSide = (dto: MiddleDto['high'], market: MiddleDto['market']): Middle
   ...legOf(market.type, market.period, dto.point, dto.outcome.outcome, () =>
     market.stat !== undefined && market.player !== undefined
       ? {
-          spec: { type: 'prop', stat: market.stat, period: market.period, playerId: market.player.id, point: dto.point },
+          spec: {
+            type: 'prop',
+            stat: market.stat,
+            period: market.period,
+            playerId: market.player.id,
+            point: dto.point,
+          },
           player: market.player,
         }
       : null,

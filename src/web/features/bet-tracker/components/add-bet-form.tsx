@@ -403,12 +403,7 @@ export function AddBetForm({
         </div>
         <div className={label}>
           <label htmlFor={`${id}-outcome`}>Side</label>
-          <select
-            id={`${id}-outcome`}
-            name="outcome"
-            className={field}
-            key={`${market}-${statDef.kind}`}
-          >
+          <select id={`${id}-outcome`} name="outcome" className={field} key={`${market}-${statDef.kind}`}>
             {legOutcomes(market, prop).map((outcome) => (
               <option key={outcome} value={outcome}>
                 {OUTCOME_NAMES[outcome]}

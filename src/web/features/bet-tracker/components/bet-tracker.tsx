@@ -200,9 +200,9 @@ export function BetTracker({ format }: { format: OddsFormat }) {
       </h1>
       <p className="mt-1 max-w-3xl text-sm text-slate-400">
         Track a bet from an arbitrage, positive-EV or middle row, game line or player prop (its{' '}
-        <strong>Track</strong> button), or type one in: a single or a parlay. Your bets stay in this browser only: nothing is sent to {SITE.brand} unless
-        you grade them with your API key. Open bets grade themselves when their games end, from the final
-        scores of the last {RESULTS_WINDOW_DAYS} days.
+        <strong>Track</strong> button), or type one in: a single or a parlay. Your bets stay in this browser
+        only: nothing is sent to {SITE.brand} unless you grade them with your API key. Open bets grade
+        themselves when their games end, from the final scores of the last {RESULTS_WINDOW_DAYS} days.
       </p>
       <ToolKeyBox
         apiKey={apiKey}
