@@ -1,13 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
-import { TrackedBetSchema, type TrackedBet } from '#domain/bet-tracker.ts';
+import { betId, TrackedBetSchema, type TrackedBet } from '#domain/bet-tracker.ts';
 import { gradeGameMarket, settle, settleTicket } from '#domain/grading.ts';
 import type { Cents } from '#domain/odds.ts';
 import { PROP_CATALOGUE, type PropStatKey } from '#domain/props.ts';
 import { ResultsFeedSchema } from '#domain/schemas/results-feed.ts';
 import { FixtureCalendar } from '#engine/sources/simulation/calendar.ts';
 import { E2E_TRACKER_ORIGIN, E2E_TRACKER_PORT } from '../support/browser.ts';
+import { createE2eKey } from '../support/e2e-paid-key.ts';
 import { expect, test, type Page } from '../support/e2e.ts';
 
 // The bet tracker (issue 57, decision 257) against a real server of its own: the seeded simulator pinned (SIM_START,
@@ -285,6 +286,76 @@ test('a parlay typed by hand, with a player prop leg, grades itself from the res
   await expect(item.getByRole('list', { name: 'Legs of 2-leg parlay' })).toContainText('Won');
   await expect(page.getByRole('table', { name: 'By kind' })).toContainText('Parlay');
   expect((await new AxeBuilder({ page }).withTags(TAGS).analyze()).violations).toEqual([]);
+});
+
+test('Grade with your API key: a refused key is said in words; a Pro key from the operators’ route grades', async ({
+  page,
+}) => {
+  // A home moneyline of a final early game, tracked as from a row (with its event id).
+  const feed = ResultsFeedSchema.parse(await (await page.request.get(`${origin}/tools/results.json`)).json());
+  const game = feed.games.find((one) => one.league === 'nfl' && EARLY_HOMES.includes(one.home_team))!;
+  const base: Omit<TrackedBet, 'id'> = {
+    group: null,
+    kind: 'ev',
+    placed_at: game.commence_time,
+    sport: game.sport,
+    league: game.league,
+    event_id: game.event_id,
+    home: game.home_team,
+    away: game.away_team,
+    starts_at: game.commence_time,
+    market: 'moneyline',
+    period: 'full',
+    line: null,
+    outcome: 'home',
+    selection: game.home_team,
+    book: 'fanduel',
+    decimal_odds: 2.1,
+    american_odds: '+110',
+    stake: 10_000,
+    settlement: null,
+  };
+  const bet = { id: betId(base), ...base };
+  await page.addInitScript(
+    (stored) => {
+      if (localStorage.getItem('sharpline.trackedBets') === null)
+        localStorage.setItem('sharpline.trackedBets', stored);
+    },
+    JSON.stringify([bet]),
+  );
+  await page.goto(`${origin}/betting-tools/bet-tracker`);
+  const status = page.getByTestId('bet-status');
+  await expect(status).toContainText('by the results');
+  const result = gradeGameMarket({ type: 'moneyline', period: 'full', point: null }, 'home', {
+    periods: game.periods,
+  });
+
+  // A key the server does not know: the page says so, forgets it, and the bet stays as the results graded it.
+  const useKey = async (key: string) => {
+    await page.evaluate((value) => sessionStorage.setItem('sharpline.accountKey', value), key);
+    await page.reload();
+  };
+  await useKey('sl_live_AbCdEf0123456789AbCdEf0123456789');
+  await page.getByRole('button', { name: 'Grade with your API key' }).click();
+  await expect(page.getByTestId('key-box')).toContainText(
+    /Your key was not accepted: .+ The page shows the free view\./,
+  );
+  await expect(page.getByRole('button', { name: 'Grade with your API key' })).toHaveCount(0);
+  expect((await storedBets(page))[0]!.settlement).toMatchObject({ result, settled_by: 'results' });
+
+  // A Pro key made as `npm run keys` makes one: the API grades the bet (no CLV here: this server records no history).
+  await useKey(await createE2eKey(origin, 'pro'));
+  await page.getByRole('button', { name: 'Grade with your API key' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'The API graded 1 of 1 bet' })).toBeVisible();
+  await expect(status).toContainText('by the API');
+  const money = settle(10_000 as Cents, 2.1, result);
+  expect((await storedBets(page))[0]!.settlement).toMatchObject({
+    result,
+    payout: money.payout,
+    profit: money.profit,
+    clv_pct: null,
+    settled_by: 'api',
+  });
 });
 
 /** The first over/under NFL prop stat of a player's figures. */
