@@ -252,11 +252,13 @@ test('a parlay typed by hand, with a player prop leg, grades itself from the res
   await page.getByLabel('Leg price (optional)', { exact: true }).fill('-110');
   await page.getByRole('button', { name: 'Add leg' }).click();
   await expect(page.getByRole('status').filter({ hasText: /^Leg 1 added:/ })).toBeVisible();
-  // Leg 2: the other game's home moneyline at +120.
+  // Leg 2: the other game's moneyline, on the side that won it (a tie: a push, the leg drops out), at +120.
+  const full = other.periods.full!;
+  const side = full.home >= full.away ? 'home' : 'away';
   await page.getByLabel('Away team', { exact: true }).fill(other.away_team);
   await page.getByLabel('Home team', { exact: true }).fill(other.home_team);
   await page.getByLabel('Market', { exact: true }).selectOption('moneyline');
-  await page.getByLabel('Side', { exact: true }).selectOption('home');
+  await page.getByLabel('Side', { exact: true }).selectOption(side);
   await page.getByLabel('Leg price (optional)', { exact: true }).fill('+120');
   await page.getByRole('button', { name: 'Add leg' }).click();
   await expect(page.getByRole('list', { name: 'Parlay legs' }).getByRole('listitem')).toHaveCount(2);
@@ -269,14 +271,16 @@ test('a parlay typed by hand, with a player prop leg, grades itself from the res
   const item = betItems(page).filter({ hasText: '2-leg parlay' });
   await expect(item.getByTestId('bet-status')).not.toHaveText('Open', { timeout: 60_000 });
   const [ticket] = (await storedBets(page)).filter((bet) => bet.kind === 'parlay');
-  const home = gradeGameMarket({ type: 'moneyline', period: 'full', point: null }, 'home', {
+  const second = gradeGameMarket({ type: 'moneyline', period: 'full', point: null }, side, {
     periods: other.periods,
   });
-  expect(ticket!.legs!.map((leg) => leg.result)).toEqual(['won', home]);
+  expect(second).not.toBe('lost');
+  expect(ticket!.legs!.map((leg) => leg.result)).toEqual(['won', second]);
   const money = settleTicket(2_000 as Cents, 3.64, [
     { result: 'won', decimal: ticket!.legs![0]!.decimal_odds! },
-    { result: home, decimal: 2.2 },
+    { result: second, decimal: 2.2 },
   ])!;
+  expect(money.profit).toBeGreaterThan(0);
   expect(ticket!.settlement).toMatchObject({
     result: money.result,
     payout: money.payout,
