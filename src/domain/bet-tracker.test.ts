@@ -15,6 +15,7 @@ import {
   settleFromResults,
   summarize,
   TrackerFileError,
+  type ParlayLeg,
   type TrackedBet,
 } from './bet-tracker.ts';
 import type { ResultsFeedGame } from './schemas/results-feed.ts';
@@ -253,13 +254,237 @@ describe('CSV and JSON files', () => {
       new TrackerFileError('Row 2: decimal_odds is not valid (it must be more than 1).'),
     );
     expect(() => betsFromCsv('id,kind\r\nx,arb\r\n')).toThrow(/has no .* column/);
+    expect(() => betsFromCsv(csv.replace(',spread,', ',teaser,'))).toThrow(
+      'Row 2: market is not valid (it must be one of moneyline, spread, total, 1x2, prop, parlay).',
+    );
     expect(() => betsFromCsv(csv.replace(',spread,', ',parlay,'))).toThrow(
-      'Row 2: market is not valid (it must be one of moneyline, spread, total, 1x2).',
+      'Row 2: a parlay is of kind "parlay", and only a parlay.',
     );
     expect(() => betsFromCsv(csv.replace(',3.5,', ',,'))).toThrow('Row 2: a spread needs a line.');
     expect(() => betsFromJson('{"format":"other"}')).toThrow(/not a Sharpline bet export/);
     expect(() => betsFromJson('not json')).toThrow('The file is not JSON.');
     expect(() => betsFromFile('  ')).toThrow('The file is empty.');
     expect(() => parseCsv('a,"b')).toThrow(/inside a quoted cell/);
+  });
+});
+
+// Props and parlays (decision 282): the results' box score grades props as POST /v1/grade does (grading.ts), and a
+// parlay's legs settle the ticket by the books' rules (settleTicket).
+
+const BOXED: ResultsFeedGame = {
+  ...GAME,
+  players: [
+    {
+      id: 'nba-lal-p01',
+      name: 'Marcus Hale',
+      periods: { full: { player_points: 27, player_double_double: 0 } },
+    },
+    { id: 'nba-bos-p04', name: 'Devon Price', periods: null },
+  ],
+};
+
+const propBet = (extra: Partial<TrackedBet> = {}) =>
+  bet({
+    market: 'prop',
+    line: 26.5,
+    outcome: 'over',
+    selection: 'Marcus Hale Points Over 26.5',
+    prop: { stat: 'player_points', player: 'Marcus Hale', player_id: 'nba-lal-p01' },
+    ...extra,
+  });
+
+const LATER: ResultsFeedGame = {
+  ...GAME,
+  event_id: 'nba-nyk-mia-1',
+  home_team: 'Miami Heat',
+  away_team: 'New York Knicks',
+  completed_at: '2026-11-22T04:00:00.000Z',
+  periods: { full: { home: 110, away: 110 } },
+};
+
+function leg(game: ResultsFeedGame, extra: Partial<ParlayLeg> = {}): ParlayLeg {
+  return {
+    sport: game.sport,
+    league: game.league,
+    event_id: game.event_id,
+    home: game.home_team,
+    away: game.away_team,
+    starts_at: game.commence_time,
+    market: 'moneyline',
+    period: 'full',
+    line: null,
+    outcome: 'home',
+    selection: game.home_team,
+    decimal_odds: 2,
+    result: null,
+    ...extra,
+  };
+}
+
+function parlay(legs: ParlayLeg[], extra: Partial<TrackedBet> = {}): TrackedBet {
+  return bet({
+    kind: 'parlay',
+    market: 'parlay',
+    event_id: null,
+    home: '',
+    away: '',
+    starts_at: null,
+    line: null,
+    outcome: null,
+    selection: `${legs.length}-leg parlay`,
+    decimal_odds: 4,
+    american_odds: '+300',
+    stake: 10_000,
+    legs,
+    ...extra,
+  });
+}
+
+describe('props', () => {
+  it('grades a prop on the box score: over/under by the figure, by id or by name however written', () => {
+    expect(gradeTracked(propBet(), [BOXED])).toMatchObject({ result: 'won', payout: 21_000, profit: 10_000 });
+    expect(gradeTracked(propBet({ outcome: 'under' }), [BOXED])?.result).toBe('lost');
+    expect(gradeTracked(propBet({ line: 27 }), [BOXED])?.result).toBe('push');
+    // Typed by hand: no event id, no player id, the name in other case and accents.
+    const hand = propBet({
+      kind: 'manual',
+      event_id: null,
+      starts_at: '2026-11-22T12:00:00.000Z',
+      prop: { stat: 'player_points', player: 'marcus  HALÉ', player_id: null },
+    });
+    expect(gradeTracked(hand, [BOXED])?.result).toBe('won');
+    // A yes/no prop has no line: the double-double came in at 0.
+    const dd = propBet({
+      line: null,
+      outcome: 'yes',
+      prop: { stat: 'player_double_double', player: 'Marcus Hale', player_id: 'nba-lal-p01' },
+    });
+    expect(gradeTracked(dd, [BOXED])?.result).toBe('lost');
+  });
+
+  it('voids a prop on a player who did not play, both sides, with the stake back', () => {
+    const price = { player: 'Devon Price', player_id: 'nba-bos-p04', stat: 'player_points' as const };
+    for (const outcome of ['over', 'under'] as const)
+      expect(gradeTracked(propBet({ outcome, prop: price }), [BOXED])).toMatchObject({
+        result: 'void',
+        payout: 11_000,
+        profit: 0,
+      });
+  });
+
+  it('leaves a prop open without a box score, on a player it does not name, or without his figure', () => {
+    expect(gradeTracked(propBet(), [GAME])).toBeNull();
+    expect(gradeTracked(propBet(), [{ ...BOXED, players: null }])).toBeNull();
+    const nobody = { stat: 'player_points' as const, player: 'Nobody Here', player_id: null };
+    expect(gradeTracked(propBet({ prop: nobody }), [BOXED])).toBeNull();
+    const rebounds = { stat: 'player_rebounds' as const, player: 'Marcus Hale', player_id: 'nba-lal-p01' };
+    expect(gradeTracked(propBet({ prop: rebounds }), [BOXED])).toBeNull();
+  });
+
+  it('asks POST /v1/grade for a prop with its stat and player id (the name when typed by hand)', () => {
+    expect(gradeRequestBet(propBet()).legs).toEqual([
+      {
+        event_id: GAME.event_id,
+        market: 'prop',
+        stat: 'player_points',
+        player: 'nba-lal-p01',
+        period: 'full',
+        line: 26.5,
+        outcome: 'over',
+      },
+    ]);
+  });
+
+  it('leaves a period bet of a game scored only as a whole open, as the API does not grade it', () => {
+    const whole = { ...GAME, periods: { full: GAME.periods.full! }, periods_reported: false };
+    const h1 = bet({ market: 'moneyline', line: null, period: 'h1', outcome: 'away' });
+    expect(gradeTracked(h1, [whole])).toBeNull();
+    expect(gradeTracked(h1, [GAME])?.result).toBe('won');
+  });
+});
+
+describe('parlays', () => {
+  it('waits for every leg, then pays the ticket’s price when all won', () => {
+    const ticket = parlay([leg(GAME), leg(LATER, { outcome: 'away', selection: 'New York Knicks' })]);
+    // Only the first game final: the won leg is kept, the ticket waits.
+    const half = settleFromResults([ticket], [GAME])[0]!;
+    expect(half.settlement).toBeNull();
+    expect(half.legs!.map((one) => one.result)).toEqual(['won', null]);
+    // A tie in the second game is a push on its moneyline: it drops out, the ticket is repriced at the won leg's 2.0.
+    const done = settleFromResults([half], [LATER])[0]!;
+    expect(done.legs!.map((one) => one.result)).toEqual(['won', 'push']);
+    expect(done.settlement).toMatchObject({
+      result: 'won',
+      payout: 20_000,
+      profit: 10_000,
+      settled_at: LATER.completed_at,
+      settled_by: 'results',
+    });
+    const both = parlay([
+      leg(GAME),
+      leg(GAME, { period: 'h1', outcome: 'away', selection: 'Boston Celtics' }),
+    ]);
+    expect(gradeTracked(both, [GAME])).toMatchObject({ result: 'won', payout: 40_000, profit: 30_000 });
+  });
+
+  it('loses at once on a lost leg, whatever the others', () => {
+    const ticket = parlay([leg(GAME, { outcome: 'away', selection: 'Boston Celtics' }), leg(LATER)]);
+    expect(gradeTracked(ticket, [GAME])).toMatchObject({ result: 'lost', payout: 0, profit: -10_000 });
+  });
+
+  it('voids the ticket when a pushed leg came without its own price (it cannot be repriced)', () => {
+    const ticket = parlay([leg(GAME), leg(LATER, { decimal_odds: null })]);
+    expect(gradeTracked(ticket, [GAME, LATER])).toMatchObject({ result: 'void', payout: 10_000, profit: 0 });
+  });
+
+  it('carries a prop leg, and goes to POST /v1/grade with each leg’s own price', () => {
+    const propLeg = leg(BOXED, {
+      market: 'prop',
+      line: 26.5,
+      outcome: 'over',
+      selection: 'Marcus Hale Points Over 26.5',
+      prop: { stat: 'player_points', player: 'Marcus Hale', player_id: null },
+      decimal_odds: 1.9091,
+    });
+    const ticket = parlay([leg(GAME), propLeg]);
+    expect(gradeTracked(ticket, [BOXED])?.result).toBe('won');
+    expect(gradeRequestBet(ticket)).toEqual({
+      legs: [
+        { event_id: GAME.event_id, market: 'moneyline', period: 'full', outcome: 'home', price: '+100' },
+        {
+          event_id: GAME.event_id,
+          market: 'prop',
+          stat: 'player_points',
+          player: 'Marcus Hale',
+          period: 'full',
+          line: 26.5,
+          outcome: 'over',
+          price: '-110',
+        },
+      ],
+      decimal_odds: 4,
+      stake: 100,
+    });
+  });
+
+  it('round-trips props and parlays through CSV and JSON, and refuses a parlay of one leg or a bad leg', () => {
+    const bets = [propBet(), parlay([leg(GAME), leg(LATER)])];
+    expect(betsFromCsv(betsToCsv(bets))).toEqual(bets);
+    expect(betsFromJson(betsToJson(bets))).toEqual(bets);
+    expect(
+      summarize(bets)
+        .byKind.map((row) => row.key)
+        .sort(),
+    ).toEqual(['ev', 'parlay']);
+    const one = JSON.stringify({
+      format: 'sharpline-bets',
+      version: 2,
+      bets: [{ ...bets[1], legs: [leg(GAME)] }],
+    });
+    expect(() => betsFromJson(one)).toThrow('Bet 1: legs is not valid (it must be at least 2).');
+    const lineless = parlay([leg(GAME), leg(LATER, { market: 'total', outcome: 'over' })]);
+    expect(() => betsFromJson(betsToJson([lineless]))).toThrow('Bet 1: leg 2: a total needs a line.');
+    const noPlayer = { ...propBet(), prop: undefined };
+    expect(() => betsFromJson(betsToJson([noPlayer]))).toThrow('Bet 1: a prop needs its stat and player.');
   });
 });

@@ -1,6 +1,17 @@
 import { z } from 'zod/mini';
-import { gradeGameMarket, GRADE_RESULTS, GradingInputError, settle, type GradeResult } from './grading.ts';
-import { isGameMarketType, isPeriod, OUTCOME_KEYS, PERIODS, stableHash, type OutcomeKey } from './markets.ts';
+import {
+  findPlayer,
+  gradeGameMarket,
+  gradePropOnFinal,
+  GRADE_RESULTS,
+  GradingInputError,
+  settle,
+  settleTicket,
+  type BoxScore,
+  type GradeResult,
+} from './grading.ts';
+import { propKindOf } from './market-labels.ts';
+import { isLeagueKey, OUTCOME_KEYS, PERIODS, stableHash, type OutcomeKey } from './markets.ts';
 import {
   americanToDecimal,
   decimalToAmerican,
@@ -11,6 +22,7 @@ import {
   type DecimalOdds,
 } from './odds.ts';
 import type { OddsFormat } from './odds-format.ts';
+import { PROP_STAT_KEYS } from './props.ts';
 import type { ResultsFeedGame } from './schemas/results-feed.ts';
 
 // The bet tracker (issue 57, decision 257): bets a visitor tracks in the browser, graded against the public results
@@ -18,13 +30,14 @@ import type { ResultsFeedGame } from './schemas/results-feed.ts';
 // profit), and their CSV and JSON files. Pure: the page keeps the list in localStorage, nothing here stores anything.
 
 /** Where a bet came from: a row of the arbitrage, positive-EV or middles page, or typed by hand. */
-export const BET_KINDS = ['arb', 'ev', 'middle', 'manual'] as const;
+export const BET_KINDS = ['arb', 'ev', 'middle', 'manual', 'parlay'] as const;
 export type BetKind = (typeof BET_KINDS)[number];
 export const BET_KIND_LABELS: Readonly<Record<BetKind, string>> = {
   arb: 'Arbitrage',
   ev: 'Positive EV',
   middle: 'Middle',
   manual: 'Manual',
+  parlay: 'Parlay',
 };
 
 /** How a settled bet was settled: by the public results, by POST /v1/grade with a key, or by the bettor. */
@@ -32,6 +45,11 @@ export const SETTLED_BY = ['results', 'api', 'hand'] as const;
 export type SettledBy = (typeof SETTLED_BY)[number];
 
 export const GAME_LINE_TYPES = ['moneyline', 'spread', 'total', '1x2'] as const;
+/** What one bet (or one parlay leg) is on: a game line or a player prop (decision 282). */
+export const LEG_MARKETS = [...GAME_LINE_TYPES, 'prop'] as const;
+export type LegMarket = (typeof LEG_MARKETS)[number];
+/** A tracked bet's market: a leg's, or `parlay` (its legs in `legs`). */
+export const BET_MARKETS = [...LEG_MARKETS, 'parlay'] as const;
 
 const text = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
 
@@ -47,17 +65,20 @@ export const SettlementSchema = z.object({
   settled_by: z.enum(SETTLED_BY),
 });
 
-/**
- * One tracked bet: a single on one game line. An arb or a middle is tracked as its legs, one bet each, sharing a
- * `group`. `event_id` ties it to the results feed (a bet typed by hand has none: it is matched by league, teams and
- * date). Money is integer cents; `line` is the line of the side bet (a spread's own line: +3.5 for an away side at +3.5).
- */
-export const TrackedBetSchema = z.object({
-  id: text(1, 120),
-  group: z.nullable(text(1, 120)),
-  kind: z.enum(BET_KINDS),
-  /** ISO 8601: when the bet was placed (tracked). */
-  placed_at: text(1, 40),
+/** A player prop's stat and player: his id when the bet came from a row, his name as shown or typed. */
+export const BetPropSchema = z.object({
+  stat: z.enum(PROP_STAT_KEYS),
+  /** The player's name (a bet typed by hand is matched to the box score by it). */
+  player: text(1, 200),
+  /** The event roster's id, as the feeds and the box score name him; null for a bet typed by hand. */
+  player_id: z.nullable(text(1, 200)),
+});
+export type BetProp = z.infer<typeof BetPropSchema>;
+
+const price = z.number().check(z.gt(1), z.lt(10_000));
+
+/** What a single bet and a parlay's leg share: the game, and the side of one market of it. */
+const legFields = {
   sport: text(0, 32),
   league: text(0, 64),
   event_id: z.nullable(text(1, 200)),
@@ -65,16 +86,53 @@ export const TrackedBetSchema = z.object({
   away: text(1, 200),
   /** ISO 8601 start; null when not known. */
   starts_at: z.nullable(text(1, 40)),
-  market: z.enum(GAME_LINE_TYPES),
   period: z.enum(PERIODS),
+  /** The line of the side bet (a spread's own line: +3.5 for an away side at +3.5; a prop's over/under line). */
   line: z.nullable(z.number().check(z.gte(-500), z.lte(500))),
-  outcome: z.enum(OUTCOME_KEYS as [OutcomeKey, ...OutcomeKey[]]),
-  /** The side as a bettor reads it: "Boston Celtics +3.5", "Over 221.5". */
+  /** The side as a bettor reads it: "Boston Celtics +3.5", "Over 221.5", "LeBron James Points Over 27.5". */
   selection: text(1, 200),
+  /** A player prop's stat and player (market `prop` only). */
+  prop: z.optional(BetPropSchema),
+};
+
+/** One leg of a parlay: a game line or a prop, its own price when known, and its result once graded. */
+export const ParlayLegSchema = z.object({
+  ...legFields,
+  market: z.enum(LEG_MARKETS),
+  outcome: z.enum(OUTCOME_KEYS as [OutcomeKey, ...OutcomeKey[]]),
+  /** The leg's own decimal price (a pushed or void leg is divided out of the ticket's by it); null when not typed. */
+  decimal_odds: z.nullable(price),
+  /** The leg's result once its game is final; null while open. */
+  result: z.nullable(z.enum(GRADE_RESULTS as [GradeResult, ...GradeResult[]])),
+});
+export type ParlayLeg = z.infer<typeof ParlayLegSchema>;
+
+/** The most legs of a parlay (as POST /v1/grade takes). */
+export const MAX_PARLAY_LEGS = 12;
+
+/**
+ * One tracked bet: a single on a game line or a player prop, or a parlay of 2 to 12 legs (decision 282). An arb or a
+ * middle is tracked as its legs, one bet each, sharing a `group`. `event_id` ties a single to the results feed (a bet
+ * typed by hand has none: it is matched by league, teams and date). Money is integer cents. A parlay (`kind` and
+ * `market` `parlay`) has its games in `legs`; its own event fields are empty (`home`, `away`: "") and `outcome` null.
+ */
+export const TrackedBetSchema = z.object({
+  id: text(1, 120),
+  group: z.nullable(text(1, 120)),
+  kind: z.enum(BET_KINDS),
+  /** ISO 8601: when the bet was placed (tracked). */
+  placed_at: text(1, 40),
+  ...legFields,
+  home: text(0, 200),
+  away: text(0, 200),
+  market: z.enum(BET_MARKETS),
+  outcome: z.nullable(z.enum(OUTCOME_KEYS as [OutcomeKey, ...OutcomeKey[]])),
   book: text(1, 64),
-  decimal_odds: z.number().check(z.gt(1), z.lt(10_000)),
+  decimal_odds: price,
   american_odds: text(1, 16),
   stake: z.int().check(z.positive(), z.lte(100_000_000)),
+  /** A parlay's legs (market `parlay` only). */
+  legs: z.optional(z.array(ParlayLegSchema).check(z.minLength(2), z.maxLength(MAX_PARLAY_LEGS))),
   settlement: z.nullable(SettlementSchema),
 });
 
@@ -84,7 +142,8 @@ export type Settlement = z.infer<typeof SettlementSchema>;
 /** The JSON export: a versioned list. */
 export const TrackerFileSchema = z.object({
   format: z.literal('sharpline-bets'),
-  version: z.literal(1),
+  /** 2 since props and parlays (decision 282); a version 1 file (game-line singles) reads the same. */
+  version: z.union([z.literal(1), z.literal(2)]),
   bets: z.array(TrackedBetSchema).check(z.maxLength(10_000)),
 });
 export type TrackerFile = z.infer<typeof TrackerFileSchema>;
@@ -107,8 +166,84 @@ export function betId(bet: Omit<TrackedBet, 'id' | 'settlement'>): string {
       bet.book,
       bet.decimal_odds,
       bet.stake,
+      // Props and parlays (decision 282) add what tells them apart; a game-line single's id is as it was.
+      ...(bet.prop ? [bet.prop.stat, bet.prop.player_id ?? bet.prop.player] : []),
+      ...(bet.legs ? [JSON.stringify(bet.legs.map((leg) => ({ ...leg, result: null })))] : []),
     ].join('|'),
   )}`;
+}
+
+/** The line rule of one market (as POST /v1/grade's): spreads, totals and over/under props need one, others none. */
+export function legNeedsLine(market: LegMarket, prop: BetProp | undefined): boolean {
+  if (market === 'spread' || market === 'total') return true;
+  if (market === 'prop') return prop !== undefined && propKindOf(prop.stat) === 'over_under';
+  return false;
+}
+
+/** The outcomes a leg's market has: a prop's over/under or yes/no by its stat. */
+export function legOutcomes(market: LegMarket, prop: BetProp | undefined): readonly OutcomeKey[] {
+  switch (market) {
+    case 'moneyline':
+    case 'spread':
+      return ['home', 'away'];
+    case 'total':
+      return ['over', 'under'];
+    case '1x2':
+      return ['home', 'draw', 'away'];
+    case 'prop':
+      return prop !== undefined && propKindOf(prop.stat) === 'yes_no' ? ['yes', 'no'] : ['over', 'under'];
+  }
+}
+
+interface LegShape {
+  market: LegMarket;
+  outcome: OutcomeKey;
+  line: number | null;
+  prop?: BetProp | undefined;
+  home: string;
+  away: string;
+}
+
+function legProblem(leg: LegShape): string | null {
+  if ((leg.market === 'prop') !== (leg.prop !== undefined))
+    return leg.market === 'prop' ? 'a prop needs its stat and player' : 'only a prop has a stat and player';
+  const needsLine = legNeedsLine(leg.market, leg.prop);
+  if (needsLine !== (leg.line !== null))
+    return `a ${leg.market === 'prop' ? 'prop of this stat' : leg.market} ${needsLine ? 'needs a line' : 'has no line'}`;
+  if (leg.line !== null && !Number.isInteger(leg.line * 4)) return 'a line is a multiple of 0.25';
+  if (!legOutcomes(leg.market, leg.prop).includes(leg.outcome))
+    return `a ${leg.market === 'prop' ? 'prop of this stat' : leg.market} has no outcome "${leg.outcome}"`;
+  return null;
+}
+
+/**
+ * What is wrong with a bet the schema accepted, in words (null: nothing): a single has its side and teams and no legs,
+ * a parlay (kind and market `parlay`) its legs and no side of its own; every leg keeps the line rule of its market
+ * and names an outcome the market has.
+ */
+export function betProblem(bet: TrackedBet): string | null {
+  const parlay = bet.market === 'parlay';
+  if (parlay !== (bet.kind === 'parlay')) return 'a parlay is of kind "parlay", and only a parlay';
+  if (parlay !== (bet.legs !== undefined))
+    return parlay ? 'a parlay needs its legs' : 'only a parlay has legs';
+  if (parlay) {
+    if (bet.outcome !== null || bet.line !== null || bet.prop !== undefined)
+      return 'a parlay has no outcome, line or prop of its own';
+    for (const [index, leg] of bet.legs!.entries()) {
+      const problem = legProblem(leg);
+      if (problem) return `leg ${index + 1}: ${problem}`;
+    }
+    return null;
+  }
+  if (bet.outcome === null) return 'a single needs its outcome';
+  if (bet.home === '' || bet.away === '') return 'a single needs both teams';
+  return legProblem({ ...bet, market: bet.market as LegMarket, outcome: bet.outcome });
+}
+
+/** A stored or imported bet as the tracker keeps it, or null when it is not one (the schema, then `betProblem`). */
+export function parseTrackedBet(raw: unknown): TrackedBet | null {
+  const parsed = TrackedBetSchema.safeParse(raw);
+  return parsed.success && betProblem(parsed.data) === null ? parsed.data : null;
 }
 
 /** What a bet is, without its id and settlement: two bets alike in all of it are the same bet (import skips it). */
@@ -188,74 +323,167 @@ export function americanText(decimal: number): string {
 const norm = (name: string) => name.trim().toLowerCase().replace(/\s+/g, ' ');
 const DAY_MS = 86_400_000;
 
+/** The game a single bet or a parlay's leg is on, with its market and side. */
+type GameLeg = Pick<
+  TrackedBet,
+  'event_id' | 'league' | 'home' | 'away' | 'starts_at' | 'period' | 'line' | 'prop'
+> & { market: LegMarket; outcome: OutcomeKey };
+
 /**
- * The finished game a bet is on: by its event id, or, for a bet typed by hand, the game of its league with the same
- * teams that started within a day of the bet's start (or placed) date.
+ * The finished game a bet (or a leg) is on: by its event id, or, for one typed by hand, the game of its league with
+ * the same teams that started within a day of its start (or, without one, of `placedAt`).
  */
-export function findGame(bet: TrackedBet, games: readonly ResultsFeedGame[]): ResultsFeedGame | undefined {
-  if (bet.event_id !== null) {
-    const byId = games.find((game) => game.event_id === bet.event_id);
+export function findGame(
+  leg: Pick<TrackedBet, 'event_id' | 'league' | 'home' | 'away' | 'starts_at'>,
+  games: readonly ResultsFeedGame[],
+  placedAt = '',
+): ResultsFeedGame | undefined {
+  if (leg.event_id !== null) {
+    const byId = games.find((game) => game.event_id === leg.event_id);
     if (byId) return byId;
   }
-  const when = Date.parse(bet.starts_at ?? bet.placed_at);
+  const when = Date.parse(leg.starts_at ?? placedAt);
   return games.find(
     (game) =>
-      (bet.league === '' || game.league === bet.league) &&
-      norm(game.home_team) === norm(bet.home) &&
-      norm(game.away_team) === norm(bet.away) &&
+      (leg.league === '' || game.league === leg.league) &&
+      norm(game.home_team) === norm(leg.home) &&
+      norm(game.away_team) === norm(leg.away) &&
       (!Number.isFinite(when) || Math.abs(Date.parse(game.commence_time) - when) <= DAY_MS),
   );
 }
 
-/** The market spec and outcome a bet grades on: a spread's line back to the home team's, as grading reads it. */
-function specOf(bet: TrackedBet) {
+/** A game line's spec as grading reads it: a spread's line back to the home team's. */
+function gameSpecOf(leg: Pick<GameLeg, 'market' | 'period' | 'line' | 'outcome'>) {
   const homeLine =
-    bet.market === 'spread' && bet.line !== null && bet.outcome === 'away' ? -bet.line : bet.line;
-  return { type: bet.market, period: bet.period, point: homeLine };
+    leg.market === 'spread' && leg.line !== null && leg.outcome === 'away' ? -leg.line : leg.line;
+  return { type: leg.market as (typeof GAME_LINE_TYPES)[number], period: leg.period, point: homeLine };
+}
+
+/** A final's box score as grading reads it (the players who played), or null when the feed carries none. */
+export function boxScoreOfGame(game: ResultsFeedGame): BoxScore | null {
+  if (!game.players) return null;
+  return Object.fromEntries(
+    game.players.flatMap((player) => (player.periods === null ? [] : [[player.id, player.periods]])),
+  );
 }
 
 /**
- * The bet graded on a finished game: result, payout and profit (the rules of grading.ts); null when the game is not
- * among `games` or the bet names a side its market does not have.
+ * A leg graded on its finished game by the rules of grading.ts, as POST /v1/grade grades it: null when the game cannot
+ * settle it (a period of a game scored only as a whole; a prop without a box score, on a player the box score does not
+ * name, or without his figure), or the leg names a side its market does not have. A prop's player is found by his
+ * id, else by name (`findPlayer`); a player who did not play voids it.
  */
-export function gradeTracked(bet: TrackedBet, games: readonly ResultsFeedGame[]): Settlement | null {
-  const game = findGame(bet, games);
-  if (!game) return null;
-  let result: GradeResult;
+export function gradeLegOnGame(leg: GameLeg, game: ResultsFeedGame): GradeResult | null {
   try {
-    result = gradeGameMarket(specOf(bet), bet.outcome, { periods: game.periods });
+    if (leg.market === 'prop') {
+      if (!leg.prop || !isLeagueKey(game.league)) return null;
+      const box = boxScoreOfGame(game);
+      if (box === null) return null;
+      const names = new Map(game.players!.map((player) => [player.id, player.name]));
+      const playerId =
+        (leg.prop.player_id !== null ? findPlayer(leg.prop.player_id, names) : undefined) ??
+        findPlayer(leg.prop.player, names);
+      if (playerId === undefined) return null;
+      return gradePropOnFinal(
+        game.league,
+        { type: 'prop', stat: leg.prop.stat, period: leg.period, playerId, point: leg.line },
+        leg.outcome,
+        box,
+      );
+    }
+    if (game.periods_reported === false && leg.period !== 'full') return null;
+    return gradeGameMarket(gameSpecOf(leg), leg.outcome, { periods: game.periods });
   } catch (error) {
     if (error instanceof GradingInputError) return null;
     throw error;
   }
-  const money = settle(bet.stake as Cents, bet.decimal_odds, result);
+}
+
+/** A single bet as a leg (null for a parlay). */
+function singleLeg(bet: TrackedBet): GameLeg | null {
+  if (bet.market === 'parlay' || bet.outcome === null) return null;
+  return { ...bet, market: bet.market, outcome: bet.outcome };
+}
+
+/**
+ * The bet graded on the finished games, as far as they decide it: a parlay's legs get the results of the games among
+ * `games` (a leg graded before keeps its result: the feed holds three days, a parlay's games may span more), and the
+ * bet its settlement once `settleTicket` settles it (a lost leg loses the ticket at once; otherwise every leg must be
+ * graded; a pushed or void leg drops out, repriced by the legs' own prices). The bet itself when nothing changed.
+ */
+export function gradeBet(bet: TrackedBet, games: readonly ResultsFeedGame[]): TrackedBet {
+  if (bet.settlement !== null) return bet;
+  const single = singleLeg(bet);
+  if (single) {
+    const game = findGame(bet, games, bet.placed_at);
+    const result = game ? gradeLegOnGame(single, game) : null;
+    if (!game || result === null) return bet;
+    const money = settle(bet.stake as Cents, bet.decimal_odds, result);
+    return {
+      ...bet,
+      settlement: { result, ...money, clv_pct: null, settled_at: game.completed_at, settled_by: 'results' },
+    };
+  }
+  let latest = '';
+  let changed = false;
+  const legs = (bet.legs ?? []).map((leg) => {
+    if (leg.result !== null) return leg;
+    const game = findGame(leg, games, bet.placed_at);
+    const result = game ? gradeLegOnGame(leg, game) : null;
+    if (!game || result === null) return leg;
+    changed = true;
+    if (game.completed_at > latest) latest = game.completed_at;
+    return { ...leg, result };
+  });
+  if (!changed) return bet;
+  const ticket = settleTicket(
+    bet.stake as Cents,
+    bet.decimal_odds,
+    legs.map((leg) => ({
+      result: leg.result,
+      ...(leg.decimal_odds !== null ? { decimal: leg.decimal_odds } : {}),
+    })),
+  );
   return {
-    result,
-    payout: money.payout,
-    profit: money.profit,
-    clv_pct: null,
-    settled_at: game.completed_at,
-    settled_by: 'results',
+    ...bet,
+    legs,
+    settlement:
+      ticket === null
+        ? null
+        : {
+            result: ticket.result,
+            payout: ticket.payout,
+            profit: ticket.profit,
+            clv_pct: null,
+            settled_at: latest,
+            settled_by: 'results',
+          },
   };
 }
 
-/** Settles every open bet whose game is among `games`; the list itself when none settled (no needless write). */
+/**
+ * The bet's settlement from the finished games (the rules of grading.ts), or null while they do not decide it (its
+ * game is not among `games`, a leg is still open, or the bet names a side its market does not have).
+ */
+export function gradeTracked(bet: TrackedBet, games: readonly ResultsFeedGame[]): Settlement | null {
+  return gradeBet({ ...bet, settlement: null }, games).settlement;
+}
+
+/** Grades every open bet on `games`; the list itself when nothing changed (no needless write). */
 export function settleFromResults(
   bets: readonly TrackedBet[],
   games: readonly ResultsFeedGame[],
 ): TrackedBet[] {
   let changed = false;
   const next = bets.map((bet) => {
-    if (bet.settlement !== null) return bet;
-    const settlement = gradeTracked(bet, games);
-    if (!settlement) return bet;
-    changed = true;
-    return { ...bet, settlement };
+    const graded = gradeBet(bet, games);
+    if (graded !== bet) changed = true;
+    return graded;
   });
   return changed ? next : (bets as TrackedBet[]);
 }
 
-/** A bet settled by the bettor (a game the results do not carry, or a book's own ruling). */
+/** A bet settled by the bettor (a game the results do not carry, or a book's own ruling): the whole ticket. */
 export function settleByHand(bet: TrackedBet, result: GradeResult, at: string): TrackedBet {
   const money = settle(bet.stake as Cents, bet.decimal_odds, result);
   return {
@@ -271,19 +499,32 @@ export function settleByHand(bet: TrackedBet, result: GradeResult, at: string): 
   };
 }
 
-/** A POST /v1/grade leg for the bet (the line back to the home team's for a spread, as the API takes it). */
-export function gradeRequestBet(bet: TrackedBet) {
-  const spec = specOf(bet);
+/** One POST /v1/grade leg (a spread's line back to the home team's; a prop's player by id, else by name). */
+function requestLeg(leg: GameLeg, decimal: number | null) {
+  const spec = leg.market === 'prop' ? { point: leg.line } : gameSpecOf(leg);
   return {
-    legs: [
-      {
-        event_id: bet.event_id ?? '',
-        market: bet.market,
-        period: bet.period,
-        ...(spec.point !== null ? { line: spec.point } : {}),
-        outcome: bet.outcome,
-      },
-    ],
+    event_id: leg.event_id ?? '',
+    market: leg.market,
+    ...(leg.prop ? { stat: leg.prop.stat, player: leg.prop.player_id ?? leg.prop.player } : {}),
+    period: leg.period,
+    ...(spec.point !== null ? { line: spec.point } : {}),
+    outcome: leg.outcome,
+    ...(decimal !== null ? { price: formatAmerican(decimalToAmerican(decimal as DecimalOdds)) } : {}),
+  };
+}
+
+/** Whether POST /v1/grade can grade the bet: every game it is on has an event id (none typed by hand). */
+export function gradeableByApi(bet: TrackedBet): boolean {
+  return bet.legs ? bet.legs.every((leg) => leg.event_id !== null) : bet.event_id !== null;
+}
+
+/** The bet as POST /v1/grade takes it: a single's one leg, or a parlay's legs with the prices known. */
+export function gradeRequestBet(bet: TrackedBet) {
+  const single = singleLeg(bet);
+  return {
+    legs: single
+      ? [requestLeg(single, null)]
+      : (bet.legs ?? []).map((leg) => requestLeg(leg, leg.decimal_odds)),
     decimal_odds: bet.decimal_odds,
     stake: bet.stake / 100,
   };
@@ -429,7 +670,13 @@ export const CSV_COLUMNS = [
   'clv_pct',
   'settled_at',
   'settled_by',
+  'stat',
+  'player',
+  'player_id',
+  'legs',
 ] as const;
+/** The columns a file must have: those of the first exports (game-line singles); props and parlays added the rest. */
+const CSV_REQUIRED = CSV_COLUMNS.slice(0, CSV_COLUMNS.indexOf('settled_by') + 1);
 
 function csvCell(value: string): string {
   // A cell starting with = + - @ is prefixed with ' so a spreadsheet does not run it as a formula (CSV injection),
@@ -458,7 +705,7 @@ export function betsToCsv(bets: readonly TrackedBet[]): string {
       market: bet.market,
       period: bet.period,
       line: bet.line === null ? '' : String(bet.line),
-      outcome: bet.outcome,
+      outcome: bet.outcome ?? '',
       selection: bet.selection,
       book: bet.book,
       decimal_odds: String(bet.decimal_odds),
@@ -470,6 +717,11 @@ export function betsToCsv(bets: readonly TrackedBet[]): string {
       clv_pct: s?.clv_pct === null || s === null ? '' : String(s.clv_pct),
       settled_at: s?.settled_at ?? '',
       settled_by: s?.settled_by ?? '',
+      stat: bet.prop?.stat ?? '',
+      player: bet.prop?.player ?? '',
+      player_id: bet.prop?.player_id ?? '',
+      // A parlay's legs as JSON in one cell (quoted by csvCell).
+      legs: bet.legs ? JSON.stringify(bet.legs) : '',
     };
     return CSV_COLUMNS.map((column) => csvCell(cells[column])).join(',');
   });
@@ -542,7 +794,19 @@ function rowToBet(cells: Record<string, string>): unknown {
           settled_at: get('settled_at'),
           settled_by: get('settled_by'),
         };
+  let legs: unknown;
+  if (get('legs') !== '') {
+    try {
+      legs = JSON.parse(get('legs'));
+    } catch {
+      legs = 'not JSON';
+    }
+  }
   return {
+    ...(get('stat') !== ''
+      ? { prop: { stat: get('stat'), player: get('player'), player_id: nullable('player_id') } }
+      : {}),
+    ...(legs !== undefined ? { legs } : {}),
     id: get('id'),
     group: nullable('group'),
     kind: get('kind'),
@@ -556,7 +820,7 @@ function rowToBet(cells: Record<string, string>): unknown {
     market: get('market'),
     period: get('period'),
     line: number('line'),
-    outcome: get('outcome'),
+    outcome: nullable('outcome'),
     selection: get('selection'),
     book: get('book'),
     decimal_odds: Number(get('decimal_odds')),
@@ -592,12 +856,10 @@ function checked(raw: unknown, where: string): TrackedBet {
     throw new TrackerFileError(`${where}: ${field} is not valid (${issueText(issue)}).`);
   }
   const bet = parsed.data;
-  // A spread or total needs its line; a moneyline or 1X2 has none (as POST /v1/grade rules).
-  const needsLine = bet.market === 'spread' || bet.market === 'total';
-  if (needsLine !== (bet.line !== null))
-    throw new TrackerFileError(`${where}: a ${bet.market} ${needsLine ? 'needs a line' : 'has no line'}.`);
-  if (!isGameMarketType(bet.market) || !isPeriod(bet.period))
-    throw new TrackerFileError(`${where}: not a game line.`);
+  // The line rule (spreads, totals and over/under props need a line; moneyline, 1X2 and yes/no props none, as POST
+  // /v1/grade rules), outcomes of the market, parlays with legs and singles without.
+  const problem = betProblem(bet);
+  if (problem) throw new TrackerFileError(`${where}: ${problem}.`);
   return bet;
 }
 
@@ -606,7 +868,7 @@ export function betsFromCsv(input: string): TrackedBet[] {
   const rows = parseCsv(input);
   const header = rows[0];
   if (!header) throw new TrackerFileError('The CSV file is empty.');
-  const missing = CSV_COLUMNS.filter((column) => !header.includes(column));
+  const missing = CSV_REQUIRED.filter((column) => !header.includes(column));
   if (missing.length > 0)
     throw new TrackerFileError(`The CSV file has no ${missing.slice(0, 3).join(', ')} column.`);
   if (rows.length - 1 > MAX_TRACKED_BETS)
@@ -623,7 +885,7 @@ export function betsFromCsv(input: string): TrackedBet[] {
 
 /** The bets as the JSON export. */
 export function betsToJson(bets: readonly TrackedBet[]): string {
-  const file: TrackerFile = { format: 'sharpline-bets', version: 1, bets: [...bets] };
+  const file: TrackerFile = { format: 'sharpline-bets', version: 2, bets: [...bets] };
   return `${JSON.stringify(file, null, 2)}\n`;
 }
 
@@ -636,11 +898,15 @@ export function betsFromJson(input: string): TrackedBet[] {
     throw new TrackerFileError('The file is not JSON.');
   }
   const head = z
-    .object({ format: z.literal('sharpline-bets'), version: z.literal(1), bets: z.array(z.unknown()) })
+    .object({
+      format: z.literal('sharpline-bets'),
+      version: z.union([z.literal(1), z.literal(2)]),
+      bets: z.array(z.unknown()),
+    })
     .safeParse(raw);
   if (!head.success)
     throw new TrackerFileError(
-      'The JSON file is not a Sharpline bet export (format "sharpline-bets", version 1).',
+      'The JSON file is not a Sharpline bet export (format "sharpline-bets", version 1 or 2).',
     );
   if (head.data.bets.length > MAX_TRACKED_BETS)
     throw new TrackerFileError(`The JSON file has more than ${MAX_TRACKED_BETS} bets.`);

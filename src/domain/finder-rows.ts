@@ -1,6 +1,7 @@
 import { floorTo } from './arbitrage.ts';
 import { feedLeg } from './feed-leg.ts';
-import type { MarketType, OutcomeKey, Period } from './markets.ts';
+import { isPeriod, type MarketType, type OutcomeKey, type Period } from './markets.ts';
+import { isPropStatKey, propMarketLabel, type PropMarketSpec } from './props.ts';
 import { roundTo } from './odds.ts';
 import type { EvPriceDto } from './schemas/api/ev.ts';
 import type { MiddleDto } from './schemas/api/middles.ts';
@@ -43,18 +44,50 @@ export function evFeedRow(dto: EvPriceDto, evPct: number = dto.ev_pct): EvFeedRo
     books: dto.fair.books,
     ev_pct: floorTo(evPct, 1) + 0,
     links: dto.price.links,
-    ...legOf(dto.market.type, dto.market.period, dto.market.point, dto.outcome.outcome),
+    ...legOf(dto.market.type, dto.market.period, dto.market.point, dto.outcome.outcome, () =>
+      propOfKey(dto.market.key, dto.market.label),
+    ),
   };
 }
 
-/** A row's `leg` (game lines only): what the bet tracker grades. */
+/**
+ * A prop's stat, player and period from its market key (`event|prop|stat|period|player|point`, markets.ts) and the
+ * player's name from its label ("LeBron James Points Over/Under 27.5"): what a /v1/ev price says of its prop.
+ */
+function propOfKey(key: string, label: string): { spec: PropMarketSpec; player: { name: string } } | null {
+  const parts = key.split('|');
+  if (parts.length < 6 || parts.at(-5) !== 'prop') return null;
+  const [stat, period, player, point] = parts.slice(-4) as [string, string, string, string];
+  if (!isPropStatKey(stat) || !isPeriod(period)) return null;
+  let playerId: string;
+  try {
+    playerId = decodeURIComponent(player);
+  } catch {
+    return null;
+  }
+  const spec: PropMarketSpec = {
+    type: 'prop',
+    stat,
+    period,
+    playerId,
+    point: point === '' ? null : Number(point),
+  };
+  const suffix = propMarketLabel({ name: '' }, spec);
+  const name = label.endsWith(suffix) ? label.slice(0, -suffix.length) : playerId;
+  return { spec, player: { name } };
+}
+
+/** A row's `leg`: what the bet tracker grades (a prop's from `prop`, none when it cannot be read). */
 function legOf(
   type: MarketType,
   period: Period,
   point: number | null,
   outcome: OutcomeKey,
+  prop: () => { spec: PropMarketSpec; player: { name: string } } | null,
 ): { leg?: FeedLeg } {
-  return type === 'prop' ? {} : { leg: feedLeg({ type, period, point }, outcome)! };
+  if (type !== 'prop') return { leg: feedLeg({ type, period, point }, outcome) };
+  const found = prop();
+  return found ? { leg: feedLeg({ ...found.spec, point }, outcome, found.player) } : {};
 }
 
 const middleSide = (dto: MiddleDto['high'], market: MiddleDto['market']): MiddleFeedRow['high'] => ({
@@ -64,7 +97,20 @@ const middleSide = (dto: MiddleDto['high'], market: MiddleDto['market']): Middle
   american: dto.price.american,
   decimal: dto.price.decimal,
   links: dto.price.links,
-  ...legOf(market.type, market.period, dto.point, dto.outcome.outcome),
+  ...legOf(market.type, market.period, dto.point, dto.outcome.outcome, () =>
+    market.stat !== undefined && market.player !== undefined
+      ? {
+          spec: {
+            type: 'prop',
+            stat: market.stat,
+            period: market.period,
+            playerId: market.player.id,
+            point: dto.point,
+          },
+          player: market.player,
+        }
+      : null,
+  ),
 });
 
 /** A /v1/middles pair as a feed row; `evPct` its EV (the feed keeps one decimal, rounded down). */

@@ -2,6 +2,7 @@ import { clvPct } from './history.ts';
 import type { GameMarketSpec, LeagueKey, OutcomeKey, Period } from './markets.ts';
 import type { Cents } from './odds.ts';
 import { propStat, type PropMarketSpec, type PropStatKey } from './props.ts';
+import { normalizePlayerName } from './player-matching.ts';
 import { payout } from './wagers.ts';
 
 // Grading (issue 57): how a bet on one market settles against the game's result, what it pays, and its parlay and CLV
@@ -156,6 +157,33 @@ export function boxSettles(box: BoxScore, playerId: string, period: Period, stat
 }
 
 /**
+ * The player a prop names: `name` as an id among `players` (id → name), else the one player whose name folds to the
+ * same (`normalizePlayerName`: case, accents, punctuation and suffixes aside); undefined when no one, or two players,
+ * answer to it. POST /v1/grade and the bet tracker both find a prop's player so.
+ */
+export function findPlayer(name: string, players: ReadonlyMap<string, string>): string | undefined {
+  if (players.has(name)) return name;
+  const wanted = normalizePlayerName(name);
+  if (wanted === '') return undefined;
+  const ids = [...players].filter(([, named]) => named !== '' && normalizePlayerName(named) === wanted);
+  return ids.length === 1 ? ids[0]![0] : undefined;
+}
+
+/**
+ * A prop against a final's box score (null: the source gave none): its result, or null when the box score cannot
+ * settle it (no box score, or the player listed without that figure: "not graded", never void).
+ */
+export function gradePropOnFinal(
+  league: LeagueKey,
+  spec: PropMarketSpec,
+  outcome: OutcomeKey,
+  box: BoxScore | null,
+): GradeResult | null {
+  if (box === null || !boxSettles(box, spec.playerId, spec.period, spec.stat)) return null;
+  return gradeProp(league, spec, outcome, box);
+}
+
+/**
  * What one unit staked returns for a result at `decimal` odds (stake included): won → the odds, half won → half at the
  * odds and half back, push and void → the stake, half lost → half back, lost → nothing. A parlay leg's factor.
  */
@@ -255,6 +283,50 @@ export function settleParlay(
   const paid = payout(stake, settled);
   const result: GradeResult = paid > stake ? 'won' : paid === stake ? 'push' : 'half_lost';
   return { result, settledDecimal: settled, dropped, payout: paid, profit: (paid - stake) as Cents };
+}
+
+/** A ticket's leg as far as it is known: its result (null while its game is not final or it cannot be graded yet). */
+export interface TicketLeg {
+  result: GradeResult | null;
+  /** The leg's own decimal price, when known (a parlay needs it to reprice a dropped leg). */
+  decimal?: number;
+}
+
+/**
+ * A ticket (a single, or a parlay of its legs) settled from its legs as far as they are known; null while it waits on
+ * a leg. A single settles at its price. A parlay with a lost leg is lost at once, whatever its other legs; otherwise it
+ * waits until every leg is graded and settles by `settleParlay`, as a same-game parlay (the dropped legs' own prices
+ * divided out of the ticket's; void when a dropped leg has none) when `sameGame` or when any leg came without its own
+ * price, its price not then being known to be the product of its legs'. POST /v1/grade and the bet tracker settle so.
+ */
+export function settleTicket(
+  stake: Cents,
+  decimal: number,
+  legs: readonly TicketLeg[],
+  sameGame = false,
+): ParlaySettlement | null {
+  if (legs.length === 1) {
+    const result = legs[0]!.result;
+    if (result === null) return null;
+    const money = settle(stake, decimal, result);
+    return {
+      result,
+      settledDecimal: decimal,
+      dropped: result === 'push' || result === 'void' ? 1 : 0,
+      ...money,
+    };
+  }
+  const lost = legs.some((leg) => leg.result === 'lost');
+  if (!lost && legs.some((leg) => leg.result === null)) return null;
+  return settleParlay(
+    stake,
+    decimal,
+    legs.map((leg) => ({
+      result: leg.result ?? 'lost',
+      ...(leg.decimal !== undefined ? { decimal: leg.decimal } : {}),
+    })),
+    sameGame || legs.some((leg) => leg.decimal === undefined),
+  );
 }
 
 /**

@@ -501,7 +501,7 @@ function sideOf(cache: FeedCache, market: MarketState, event: OddsEvent, price: 
       id: sideId(event.id, market.spec, price.outcome, price.book),
       name: specOutcomeLabel(event, market.spec, price.outcome, market.player),
       selection: { name: specSelectionName(event, market.spec, price.outcome, market.player) },
-      leg: feedLeg(market.spec, price.outcome),
+      leg: feedLeg(market.spec, price.outcome, market.player),
     };
     cache.sides.set(key, fixed);
   }

@@ -1,12 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
-import { TrackedBetSchema, type TrackedBet } from '#domain/bet-tracker.ts';
-import { gradeGameMarket, settle } from '#domain/grading.ts';
+import { betId, TrackedBetSchema, type TrackedBet } from '#domain/bet-tracker.ts';
+import { gradeGameMarket, settle, settleTicket } from '#domain/grading.ts';
 import type { Cents } from '#domain/odds.ts';
+import { PROP_CATALOGUE, type PropStatKey } from '#domain/props.ts';
 import { ResultsFeedSchema } from '#domain/schemas/results-feed.ts';
 import { FixtureCalendar } from '#engine/sources/simulation/calendar.ts';
 import { E2E_TRACKER_ORIGIN, E2E_TRACKER_PORT } from '../support/browser.ts';
+import { createE2eKey } from '../support/e2e-paid-key.ts';
 import { expect, test, type Page } from '../support/e2e.ts';
 
 // The bet tracker (issue 57, decision 257) against a real server of its own: the seeded simulator pinned (SIM_START,
@@ -114,7 +116,9 @@ test('a middle tracked from its row grades itself when its game ends; CSV and JS
   let profit = 0;
   for (const bet of settled) {
     const homeLine = bet.outcome === 'away' && bet.line !== null ? -bet.line : bet.line;
-    const result = gradeGameMarket({ type: bet.market, period: bet.period, point: homeLine }, bet.outcome, {
+    // A middle's legs are spreads or totals of the game.
+    const type = bet.market as 'spread' | 'total';
+    const result = gradeGameMarket({ type, period: bet.period, point: homeLine }, bet.outcome!, {
       periods: game.periods,
     });
     const money = settle(bet.stake as Cents, bet.decimal_odds, result);
@@ -213,3 +217,154 @@ test('a bet typed by hand is checked, added as open, and the page is axe clean a
   expect(scrollWidth).toBeLessThanOrEqual(390);
   expect((await new AxeBuilder({ page }).withTags(TAGS).analyze()).violations).toEqual([]);
 });
+
+test('a parlay typed by hand, with a player prop leg, grades itself from the results and their box score', async ({
+  page,
+}) => {
+  // The early games are final by now (the first test waited for them): two of them, one with a box score.
+  const feed = ResultsFeedSchema.parse(await (await page.request.get(`${origin}/tools/results.json`)).json());
+  const early = feed.games.filter((game) => game.league === 'nfl' && EARLY_HOMES.includes(game.home_team));
+  const boxed = early.find((game) =>
+    game.players?.some((player) => player.periods?.full && overUnderStat(player.periods.full) !== undefined),
+  );
+  expect(boxed).toBeDefined();
+  const other = early.find((game) => game.event_id !== boxed!.event_id)!;
+  expect(other).toBeDefined();
+  const player = boxed!.players!.find(
+    (one) => one.periods?.full && overUnderStat(one.periods.full) !== undefined,
+  )!;
+  const stat = overUnderStat(player.periods!.full!)!;
+  const figure = player.periods!.full![stat]!;
+
+  await page.goto(`${origin}/betting-tools/bet-tracker`);
+  await page.getByText('Add a bet by hand').click();
+  await page.getByRole('radio', { name: /^Parlay/ }).check();
+  // Leg 1: the player's stat over half a point under his figure (won), typed with his name in lower case.
+  await page.getByLabel('League', { exact: true }).selectOption('nfl');
+  await page.getByLabel('Game date', { exact: true }).fill(boxed!.commence_time.slice(0, 10));
+  await page.getByLabel('Away team', { exact: true }).fill(boxed!.away_team);
+  await page.getByLabel('Home team', { exact: true }).fill(boxed!.home_team);
+  await page.getByLabel('Market', { exact: true }).selectOption('prop');
+  await page.getByLabel('Player', { exact: true }).fill(player.name.toLowerCase());
+  await page.getByLabel('Stat', { exact: true }).selectOption(stat);
+  await page.getByLabel('Side', { exact: true }).selectOption('over');
+  await page.getByLabel('Line of your side', { exact: true }).fill(String(figure - 0.5));
+  await page.getByLabel('Leg price (optional)', { exact: true }).fill('-110');
+  await page.getByRole('button', { name: 'Add leg' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /^Leg 1 added:/ })).toBeVisible();
+  // Leg 2: the other game's moneyline, on the side that won it (a tie: a push, the leg drops out), at +120.
+  const full = other.periods.full!;
+  const side = full.home >= full.away ? 'home' : 'away';
+  await page.getByLabel('Away team', { exact: true }).fill(other.away_team);
+  await page.getByLabel('Home team', { exact: true }).fill(other.home_team);
+  await page.getByLabel('Market', { exact: true }).selectOption('moneyline');
+  await page.getByLabel('Side', { exact: true }).selectOption(side);
+  await page.getByLabel('Leg price (optional)', { exact: true }).fill('+120');
+  await page.getByRole('button', { name: 'Add leg' }).click();
+  await expect(page.getByRole('list', { name: 'Parlay legs' }).getByRole('listitem')).toHaveCount(2);
+  await page.getByLabel(/^Parlay price/).fill('+264');
+  await page.getByLabel('Stake ($)', { exact: true }).fill('20');
+  await page.getByRole('button', { name: 'Add parlay' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Added: 2-leg parlay at +264.' })).toBeVisible();
+
+  // It grades itself from the results (the page checks them when a bet is added).
+  const item = betItems(page).filter({ hasText: '2-leg parlay' });
+  await expect(item.getByTestId('bet-status')).not.toHaveText('Open', { timeout: 60_000 });
+  const [ticket] = (await storedBets(page)).filter((bet) => bet.kind === 'parlay');
+  const second = gradeGameMarket({ type: 'moneyline', period: 'full', point: null }, side, {
+    periods: other.periods,
+  });
+  expect(second).not.toBe('lost');
+  expect(ticket!.legs!.map((leg) => leg.result)).toEqual(['won', second]);
+  const money = settleTicket(2_000 as Cents, 3.64, [
+    { result: 'won', decimal: ticket!.legs![0]!.decimal_odds! },
+    { result: second, decimal: 2.2 },
+  ])!;
+  expect(money.profit).toBeGreaterThan(0);
+  expect(ticket!.settlement).toMatchObject({
+    result: money.result,
+    payout: money.payout,
+    profit: money.profit,
+    settled_by: 'results',
+  });
+  await expect(item.getByRole('list', { name: 'Legs of 2-leg parlay' })).toContainText('Won');
+  await expect(page.getByRole('table', { name: 'By kind' })).toContainText('Parlay');
+  expect((await new AxeBuilder({ page }).withTags(TAGS).analyze()).violations).toEqual([]);
+});
+
+test('Grade with your API key: a refused key is said in words; a Pro key from the operators’ route grades', async ({
+  page,
+}) => {
+  // A home moneyline of a final early game, tracked as from a row (with its event id).
+  const feed = ResultsFeedSchema.parse(await (await page.request.get(`${origin}/tools/results.json`)).json());
+  const game = feed.games.find((one) => one.league === 'nfl' && EARLY_HOMES.includes(one.home_team))!;
+  const base: Omit<TrackedBet, 'id'> = {
+    group: null,
+    kind: 'ev',
+    placed_at: game.commence_time,
+    sport: game.sport,
+    league: game.league,
+    event_id: game.event_id,
+    home: game.home_team,
+    away: game.away_team,
+    starts_at: game.commence_time,
+    market: 'moneyline',
+    period: 'full',
+    line: null,
+    outcome: 'home',
+    selection: game.home_team,
+    book: 'fanduel',
+    decimal_odds: 2.1,
+    american_odds: '+110',
+    stake: 10_000,
+    settlement: null,
+  };
+  const bet = { id: betId(base), ...base };
+  await page.addInitScript(
+    (stored) => {
+      if (localStorage.getItem('sharpline.trackedBets') === null)
+        localStorage.setItem('sharpline.trackedBets', stored);
+    },
+    JSON.stringify([bet]),
+  );
+  await page.goto(`${origin}/betting-tools/bet-tracker`);
+  const status = page.getByTestId('bet-status');
+  await expect(status).toContainText('by the results');
+  const result = gradeGameMarket({ type: 'moneyline', period: 'full', point: null }, 'home', {
+    periods: game.periods,
+  });
+
+  // A key the server does not know: the page says so, forgets it, and the bet stays as the results graded it.
+  const useKey = async (key: string) => {
+    await page.evaluate((value) => sessionStorage.setItem('sharpline.accountKey', value), key);
+    await page.reload();
+  };
+  await useKey('sl_live_AbCdEf0123456789AbCdEf0123456789');
+  await page.getByRole('button', { name: 'Grade with your API key' }).click();
+  await expect(page.getByTestId('key-box')).toContainText(
+    /Your key was not accepted: .+ The page shows the free view\./,
+  );
+  await expect(page.getByRole('button', { name: 'Grade with your API key' })).toHaveCount(0);
+  expect((await storedBets(page))[0]!.settlement).toMatchObject({ result, settled_by: 'results' });
+
+  // A Pro key made as `npm run keys` makes one: the API grades the bet (no CLV here: this server records no history).
+  await useKey(await createE2eKey(origin, 'pro'));
+  await page.getByRole('button', { name: 'Grade with your API key' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'The API graded 1 of 1 bet' })).toBeVisible();
+  await expect(status).toContainText('by the API');
+  const money = settle(10_000 as Cents, 2.1, result);
+  expect((await storedBets(page))[0]!.settlement).toMatchObject({
+    result,
+    payout: money.payout,
+    profit: money.profit,
+    clv_pct: null,
+    settled_by: 'api',
+  });
+});
+
+/** The first over/under NFL prop stat of a player's figures. */
+function overUnderStat(figures: Partial<Record<PropStatKey, number>>): PropStatKey | undefined {
+  return (Object.keys(figures) as PropStatKey[]).find(
+    (stat) => PROP_CATALOGUE.nfl.find((def) => def.key === stat)?.kind === 'over_under',
+  );
+}

@@ -12,7 +12,7 @@ import type { Arb, ArbFeed, FeedSource, Side } from '#domain/schemas/feed.ts';
 // probability 6, edge 3 (floored, so the published edge never overstates).
 
 export function toSide(event: OddsEvent, spec: MarketSpec, price: BookPrice, player?: LabelPlayer): Side {
-  const leg = feedLeg(spec, price.outcome);
+  const leg = feedLeg(spec, price.outcome, player);
   return {
     id: sideId(event.id, spec, price.outcome, price.book),
     sportsbook: price.book,
@@ -22,7 +22,7 @@ export function toSide(event: OddsEvent, spec: MarketSpec, price: BookPrice, pla
     decimal_odds: price.decimal,
     implied_prob: roundTo(1 / price.decimal, PROB_PLACES),
     links: { desktop: price.links.desktop, mobile: price.links.mobile },
-    ...(leg ? { leg } : {}),
+    leg,
   };
 }
 

@@ -32,7 +32,7 @@ export const EvFeedRowSchema = z.object({
   /** EV in percent, one decimal, rounded down. */
   ev_pct: z.number(),
   links: FeedLinksSchema,
-  /** The bet this price is (game lines only; absent for props): what the bet tracker grades. */
+  /** The bet this price is a game line or a prop: what the bet tracker grades. */
   leg: z.optional(FeedLegSchema),
 });
 

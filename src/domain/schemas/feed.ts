@@ -36,16 +36,19 @@ export const SideLinksSchema = z.object({
 });
 
 /**
- * What a bet on a row's side is, as POST /v1/grade and the bet tracker read it (issue 57): the game line's type, its
- * period, its line (a spread's is the home team's, as in market keys; null for moneyline and 1X2) and the outcome
- * key. Game lines only: a player prop has none (no result to grade it on yet). Plain strings, as `market_type`, so a
- * value added later does not invalidate an older page's rows.
+ * What a bet on a row's side is, as POST /v1/grade and the bet tracker read it (issue 57): the market's type, its
+ * period, its line (a spread's is the home team's, as in market keys; null for moneyline, 1X2 and yes/no props) and
+ * the outcome key; a player prop (`market` "prop", decision 282) adds its `stat`, `player_id` and the player's name
+ * as `player`. Plain strings, as `market_type`, so a value added later does not invalidate an older page's rows.
  */
 export const FeedLegSchema = z.object({
   market: text(1, 32),
   period: text(1, 8),
   line: z.nullable(z.number()),
   outcome: text(1, 16),
+  stat: z.optional(text(1, 64)),
+  player_id: z.optional(text(1, 200)),
+  player: z.optional(text(0, 200)),
 });
 
 export const SideSchema = z.object({
@@ -59,7 +62,7 @@ export const SideSchema = z.object({
   decimal_odds: z.number().check(z.gt(1)),
   implied_prob: z.number().check(z.gt(0), z.lt(1)),
   links: SideLinksSchema,
-  /** The bet this side is (game lines only; absent for props and in older snapshots and the sample data). */
+  /** The bet this side is (absent in older snapshots and the sample data). */
   leg: z.optional(FeedLegSchema),
 });
 

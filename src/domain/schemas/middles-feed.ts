@@ -21,7 +21,7 @@ export const MiddleFeedSideSchema = z.object({
   american: text(16),
   decimal: z.number().check(z.gt(1)),
   links: FeedLinksSchema,
-  /** The bet this side is (game lines only; absent for props): what the bet tracker grades. */
+  /** The bet this side is a game line or a prop: what the bet tracker grades. */
   leg: z.optional(FeedLegSchema),
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { PERIODS, type Period } from '../markets.ts';
+import { PROP_STAT_KEYS } from '../props.ts';
 import { text } from './finder-feed.ts';
 
 // The public results feed (issue 57, decision 256): GET /tools/results.json, read by the /betting-tools/bet-tracker
@@ -8,6 +9,18 @@ import { text } from './finder-feed.ts';
 // live scores on the plans with scores and grading.
 
 const ScoreSchema = z.object({ home: z.int(), away: z.int() });
+const PeriodKeySchema = z.enum(PERIODS as unknown as [Period, ...Period[]]);
+
+/**
+ * One player of a final's box score, as much as grading his props needs: his id (as the props name him), his name
+ * (a prop typed by hand names him so), and his figure of each stat he had a prop on, per period; `periods` null: he
+ * did not play (every prop on him is void).
+ */
+export const ResultsFeedPlayerSchema = z.object({
+  id: text(200),
+  name: text(200),
+  periods: z.nullable(z.partialRecord(PeriodKeySchema, z.partialRecord(z.enum(PROP_STAT_KEYS), z.int()))),
+});
 
 export const ResultsFeedGameSchema = z.object({
   event_id: text(200),
@@ -20,7 +33,17 @@ export const ResultsFeedGameSchema = z.object({
   /** ISO 8601: when the result became final. */
   completed_at: text(40),
   /** Each period played, keyed as markets name periods; `full` is the score the game's bets settle on. */
-  periods: z.partialRecord(z.enum(PERIODS as unknown as [Period, ...Period[]]), ScoreSchema),
+  periods: z.partialRecord(PeriodKeySchema, ScoreSchema),
+  /**
+   * False when the source scores only the whole game (The Odds API): bets on a period of it are not graded, as
+   * POST /v1/grade's `not_graded`. Absent in answers made before it was carried (read as true).
+   */
+  periods_reported: z.optional(z.boolean()),
+  /**
+   * The box score: every player the source priced props on; null when the source gives none (The Odds API), and then
+   * props on the game stay open. Absent in answers made before box scores were carried.
+   */
+  players: z.optional(z.nullable(z.array(ResultsFeedPlayerSchema))),
 });
 
 export const ResultsFeedSchema = z.object({
@@ -35,3 +58,4 @@ export const ResultsFeedSchema = z.object({
 
 export type ResultsFeed = z.infer<typeof ResultsFeedSchema>;
 export type ResultsFeedGame = z.infer<typeof ResultsFeedGameSchema>;
+export type ResultsFeedPlayer = z.infer<typeof ResultsFeedPlayerSchema>;

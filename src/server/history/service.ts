@@ -53,6 +53,10 @@ export interface HistoryFinal {
   finalScore: Partial<Record<Period, Score>>;
   /** When the final arrived (unix ms). */
   completedAt: number;
+  /** Its box score (decision 261): the figures of the players who played; null when the source gave none. */
+  boxScore: BoxScore | null;
+  /** False when the source scores only the game, no period (decision 262). */
+  periodsReported: boolean;
 }
 
 export interface PricePoint {
@@ -158,6 +162,8 @@ interface FinalRowSql {
   starts_at: string;
   final_score: Partial<Record<Period, Score>> | string;
   completed_at: string;
+  box_score: BoxScore | string | null;
+  periods_reported: boolean | null;
 }
 
 interface SeriesRowSql {
@@ -199,7 +205,8 @@ const US = (column: string, alias: string) =>
 
 const EVENT_COLUMNS = `event_id, league, home, away, ${MS('starts_at')}, ${MS('first_seen_at')}, ${MS('live_at')},
   ${MS('ended_at')}, ${MS('closed_at')}, final_score, ${MS('completed_at')}, box_score, periods_reported`;
-const FINAL_COLUMNS = `event_id, league, home, away, ${MS('starts_at')}, final_score, ${MS('completed_at')}`;
+const FINAL_COLUMNS = `event_id, league, home, away, ${MS('starts_at')}, final_score, ${MS('completed_at')}, box_score,
+  periods_reported`;
 
 /**
  * The events whose final arrived at or after $1 (unix ms), the latest first, at most $2: a range of the
@@ -424,7 +431,7 @@ export class HistoryService {
 
   /**
    * The finals that arrived at or after `since` (unix ms), the latest first, at most `limit`, with only what a results
-   * list needs (no box score): the public results feed (decision 283).
+   * list and a prop's grading need: the public results feed (decisions 282, 283).
    */
   async finalsSince(since: number, limit: number): Promise<HistoryFinal[]> {
     const rows = await this.db.query<FinalRowSql>(completedSinceSql(FINAL_COLUMNS), [since, limit]);
@@ -436,7 +443,30 @@ export class HistoryService {
       startsAt: Number(row.starts_at),
       finalScore: json(row.final_score),
       completedAt: Number(row.completed_at),
+      boxScore: row.box_score === null ? null : json(row.box_score),
+      periodsReported: row.periods_reported !== false,
     }));
+  }
+
+  /**
+   * The players priced on props of each event (their ids and the names the roster gave them when their series were
+   * first seen): who a kept box score's figures belong to, and who in it did not play (decision 282).
+   */
+  async propPlayers(eventIds: readonly string[]): Promise<Map<string, { id: string; name: string }[]>> {
+    const out = new Map<string, { id: string; name: string }[]>();
+    if (eventIds.length === 0) return out;
+    const rows = await this.db.query<{ event_id: string; player_id: string; player_name: string | null }>(
+      `SELECT DISTINCT ON (event_id, player_id) event_id, player_id, player_name FROM history_series
+       WHERE event_id = ANY($1::text[]) AND player_id IS NOT NULL
+       ORDER BY event_id, player_id`,
+      [[...eventIds]],
+    );
+    for (const row of rows) {
+      let players = out.get(row.event_id);
+      if (!players) out.set(row.event_id, (players = []));
+      players.push({ id: row.player_id, name: row.player_name ?? row.player_id });
+    }
+    return out;
   }
 
   /** Events of a league the history knew at `at` (first seen at or before it, not ended before it). */

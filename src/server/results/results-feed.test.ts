@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gradeLegOnGame } from '#domain/bet-tracker.ts';
 import { gradeGameMarket } from '#domain/grading.ts';
 import { ResultsFeedSchema } from '#domain/schemas/results-feed.ts';
 import { RECENT_FINAL_MS } from '#engine/scores.ts';
@@ -31,6 +32,10 @@ beforeAll(async () => {
   finished = board.addEvent({ startsInMs: 60_000 });
   live = board.addEvent({ startsInMs: 60_000, league: 'nhl' });
   later = board.addEvent({ startsInMs: 60_000 });
+  board.roster(finished, [
+    { id: 'rf-hale', name: 'Marcus Hale', team: 'home' },
+    { id: 'rf-price', name: 'Devon Price', team: 'away' },
+  ]);
   for (const event of [finished, live, later]) board.price(event, 'fanduel', 'moneyline', 'home', -110);
   clock.advance(61_000);
   for (const event of [finished, live, later]) board.start(event);
@@ -41,6 +46,10 @@ beforeAll(async () => {
     home: 103,
     away: 100,
     periods: { h1: { home: 50, away: 52 }, full: { home: 103, away: 100 } },
+    players: {
+      'rf-hale': { full: { player_points: 27, player_double_double: 0 }, q1: { player_points: 7 } },
+      'rf-price': null,
+    },
   });
   board.end(finished);
   await board.flush();
@@ -68,12 +77,42 @@ describe('GET /tools/results.json', () => {
         commence_time: expect.any(String),
         completed_at: new Date(clock.now()).toISOString(),
         periods: { h1: { home: 50, away: 52 }, full: { home: 103, away: 100 } },
+        periods_reported: true,
+        // The box score, as much as grading a prop needs: who did not play is null (his props are void).
+        players: [
+          {
+            id: 'rf-hale',
+            name: 'Marcus Hale',
+            periods: { full: { player_points: 27, player_double_double: 0 }, q1: { player_points: 7 } },
+          },
+          { id: 'rf-price', name: 'Devon Price', periods: null },
+        ],
       },
     ]);
     // What the tracker grades with: home −3.5 lost by a 3-point win, the first half's away side won.
     const result = { periods: body.games[0]!.periods };
     expect(gradeGameMarket({ type: 'spread', period: 'full', point: -3.5 }, 'home', result)).toBe('lost');
     expect(gradeGameMarket({ type: 'moneyline', period: 'h1', point: null }, 'away', result)).toBe('won');
+    // And a prop as the tracker grades it: Hale's 27 points beat 26.5; Price did not play, so his prop is void.
+    const game = body.games[0]!;
+    const prop = (player: string, playerId: string | null) =>
+      gradeLegOnGame(
+        {
+          event_id: null,
+          league: 'nba',
+          home: game.home_team,
+          away: game.away_team,
+          starts_at: null,
+          market: 'prop',
+          period: 'full',
+          line: 26.5,
+          outcome: 'over',
+          prop: { stat: 'player_points', player, player_id: playerId },
+        },
+        game,
+      );
+    expect(prop('Marcus Hale', 'rf-hale')).toBe('won');
+    expect(prop('devon price', null)).toBe('void');
   });
 
   it('answers 304 to its ETag, and shows a new final once its cached answer is older than the cache time', async () => {
@@ -81,7 +120,13 @@ describe('GET /tools/results.json', () => {
     const etag = first.headers.etag as string;
     expect((await feed({ 'if-none-match': etag }, '203.0.113.8')).statusCode).toBe(304);
     clock.advance(1_000);
-    score(later, { status: 'final', home: 2, away: 2, periods: { full: { home: 2, away: 2 } } });
+    score(later, {
+      status: 'final',
+      home: 2,
+      away: 2,
+      periods: { full: { home: 2, away: 2 } },
+      periodScores: false,
+    });
     // Within the cache time the same bytes are served.
     expect((await feed({}, '203.0.113.8')).headers.etag).toBe(etag);
     clock.advance(RESULTS_CACHE_MS);
@@ -232,5 +277,12 @@ describe('GET /tools/results.json from the history (decision 283)', () => {
     } finally {
       await reader.close();
     }
+  });
+
+  it('carries no box score for a source that gives none, and says when it scores only the whole game', async () => {
+    clock.advance(RESULTS_CACHE_MS);
+    const body = ResultsFeedSchema.parse((await feed({}, '203.0.113.9')).json());
+    const whole = body.games.find((game) => game.event_id === later.id)!;
+    expect(whole).toMatchObject({ players: null, periods_reported: false });
   });
 });

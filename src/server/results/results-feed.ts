@@ -10,13 +10,14 @@ import { HttpProblem } from '../http/problem.ts';
 import { sendEntry } from '../http/send-entry.ts';
 import type { StaticEntry } from '../http/static-files.ts';
 
-// GET /tools/results.json (issue 57, decisions 256 and 283): the bet tracker page's results without a key. Every game
-// finished in the last three days, with its score period by period, as bets settle on it: the finals the odds history
-// keeps (so an `api` instance, or a server started after a game ended, has them too) merged with the engine's
-// scoreboard (a final the history has not written yet). Public, read-only and cheap: one answer is made at most every
-// RESULTS_CACHE_MS (one history read at a time) and served as bytes with gzip, brotli and an ETag like the finder
-// feeds, and a client may ask at most RESULTS_PER_MINUTE times a minute. GET /v1/scores has the scoreboard's finals
-// on every plan (decision 210: no plan gets less than the free page).
+// GET /tools/results.json (issue 57, decisions 256, 282 and 283): the bet tracker page's results without a key. Every
+// game finished in the last three days, with its score period by period, as bets settle on it, and its box score
+// (each priced player's figures, or that he did not play; decision 282) where the source gives one: the finals the
+// odds history keeps (so an `api` instance, or a server started after a game ended, has them too) merged with the
+// engine's scoreboard (a final the history has not written yet). Public, read-only and cheap: one answer is made at
+// most every RESULTS_CACHE_MS (one history read at a time) and served as bytes with gzip, brotli and an ETag like the
+// finder feeds, and a client may ask at most RESULTS_PER_MINUTE times a minute. GET /v1/scores lists the same finals on
+// every plan (decision 210: no plan gets less than the free page).
 
 /** How long one answer is served before the scoreboard is read again. */
 export const RESULTS_CACHE_MS = 15_000;
@@ -25,8 +26,15 @@ export const RESULTS_PER_MINUTE = 30;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** A final the history keeps, as the feed carries it (its `full` is the score the game's bets settle on). */
-export function historyFeedGame(final: HistoryFinal & { league: LeagueKey }): ResultsFeedGame {
+/**
+ * A final the history keeps, as the feed carries it (its `full` is the score the game's bets settle on), its box score
+ * read with the event's priced players (`players`: who its figures belong to; one not in it did not play).
+ */
+export function historyFeedGame(
+  final: HistoryFinal & { league: LeagueKey },
+  players: readonly { id: string; name: string }[] = [],
+): ResultsFeedGame {
+  const box = final.boxScore;
   return {
     event_id: final.id,
     sport: LEAGUES[final.league].sport,
@@ -36,20 +44,64 @@ export function historyFeedGame(final: HistoryFinal & { league: LeagueKey }): Re
     commence_time: iso(final.startsAt),
     completed_at: iso(final.completedAt),
     periods: final.finalScore,
+    periods_reported: final.periodsReported,
+    players: box === null ? null : players.map((player) => ({ ...player, periods: box[player.id] ?? null })),
   };
+}
+
+/**
+ * The priced players of the finals the history keeps, by event (a final does not change, so each event's are read
+ * once, for at most MAX_FINALS events): one per app (`recentFinals`).
+ */
+export class FinalPlayers {
+  private readonly known = new Map<string, readonly { id: string; name: string }[]>();
+
+  constructor(private readonly app: FastifyInstance) {}
+
+  /** The players of each of these finals (with a box score) the scoreboard does not hold. */
+  async of(finals: readonly HistoryFinal[]): Promise<Map<string, readonly { id: string; name: string }[]>> {
+    const missing = finals
+      .filter((final) => final.boxScore !== null && !this.known.has(final.id))
+      .map((final) => final.id);
+    if (missing.length > 0) {
+      const read = await this.app.history.propPlayers(missing);
+      for (const id of missing) {
+        this.known.set(id, read.get(id) ?? []);
+        if (this.known.size > MAX_FINALS) this.known.delete(this.known.keys().next().value!);
+      }
+    }
+    return this.known;
+  }
 }
 
 /**
  * The finals of the window, latest first: the history's, and the scoreboard's over them (the same final, or one the
  * history has not written yet). When the history cannot be read, the scoreboard's alone (logged).
  */
-export async function recentFinals(app: FastifyInstance, now: number): Promise<ResultsFeedGame[]> {
+export async function recentFinals(
+  app: FastifyInstance,
+  now: number,
+  finalPlayers: FinalPlayers,
+): Promise<ResultsFeedGame[]> {
   const games = new Map<string, { at: number; game: ResultsFeedGame }>();
   try {
-    for (const final of await app.history.finalsSince(now - RECENT_FINAL_MS, MAX_FINALS)) {
+    const held = new Set(
+      app.engine.scores
+        .list()
+        .filter((score) => score.status === 'final')
+        .map((score) => score.eventId),
+    );
+    const finals = (await app.history.finalsSince(now - RECENT_FINAL_MS, MAX_FINALS)).filter(
+      (final) => !held.has(final.id),
+    );
+    const players = await finalPlayers.of(finals);
+    for (const final of finals) {
       const league = final.league;
       if (!isLeagueKey(league)) continue;
-      games.set(final.id, { at: final.completedAt, game: historyFeedGame({ ...final, league }) });
+      games.set(final.id, {
+        at: final.completedAt,
+        game: historyFeedGame({ ...final, league }, players.get(final.id)),
+      });
     }
   } catch (error) {
     app.log.warn({ err: error }, 'results feed: the history could not be read; the scoreboard only');
@@ -74,6 +126,16 @@ export function resultsFeedGame(score: GameScore): ResultsFeedGame {
     commence_time: iso(score.startsAt),
     completed_at: iso(score.completedAt ?? score.updatedAt),
     periods: { ...score.periods, full: score.score },
+    periods_reported: score.periodScores,
+    // The box score as grading a prop needs it: id, name, and the figures of those who played (null: did not play).
+    players:
+      score.players === null
+        ? null
+        : score.players.map((player) => ({
+            id: player.id,
+            name: player.name,
+            periods: player.played ? player.periods : null,
+          })),
   };
 }
 
@@ -82,6 +144,7 @@ export async function resultsFeedRoutes(
   options: { now?: (() => number) | undefined; origins: readonly string[] },
 ) {
   const cors = feedCors(options.origins);
+  const finalPlayers = new FinalPlayers(app);
   let held: { until: number; entry: StaticEntry } | undefined;
   /** The answer being made: one history read at a time, whoever asks meanwhile waits for it. */
   let making: Promise<{ until: number; entry: StaticEntry }> | null = null;
@@ -91,7 +154,7 @@ export async function resultsFeedRoutes(
       source: app.engine.source,
       generated_at: Math.floor(now / 1000),
       window_hours: RECENT_FINAL_MS / 3_600_000,
-      games: await recentFinals(app, now),
+      games: await recentFinals(app, now, finalPlayers),
     };
     return { until: now + RESULTS_CACHE_MS, entry: snapshotEntry(Buffer.from(JSON.stringify(body))) };
   };

@@ -5,7 +5,7 @@ import type { MiddleFeedRow } from '#domain/schemas/middles-feed.ts';
 import { arbBets, evBets, KEY_INSTANT, middleBets, rowTrackKeys, trackedBets } from './tracked-bets.ts';
 
 // What a finder row's Track button adds (issue 57): a bet per side with a leg, at the row's stakes, grouped for an arb
-// or a middle, and nothing for a row without legs (a prop).
+// or a middle (game lines and props, decision 282), and nothing for a row without legs (an older snapshot's).
 
 const AT = '2026-11-22T21:14:00.000Z';
 const links = { desktop: null, mobile: null };
@@ -74,9 +74,9 @@ describe('bets from finder rows', () => {
     expect(rowTrackKeys(bets)).toHaveLength(2);
   });
 
-  it('tracks nothing from a row with a side without a leg (a prop) or without a stake', () => {
-    const prop = { ...arb, sides: arb.sides.map(({ leg: _leg, ...side }) => side) };
-    expect(arbBets(prop, [100, 100], AT)).toEqual([]);
+  it('tracks nothing from a row with a side without a leg (an older snapshot) or without a stake', () => {
+    const legless = { ...arb, sides: arb.sides.map(({ leg: _leg, ...side }) => side) };
+    expect(arbBets(legless, [100, 100], AT)).toEqual([]);
     expect(arbBets(arb, [0, 100], AT)).toEqual([]);
   });
 
@@ -138,5 +138,76 @@ describe('bets from finder rows', () => {
     expect(trackedBets.add(bets).added).toBe(2);
     expect(trackedBets.add(bets)).toMatchObject({ added: 0, skipped: 2 });
     expect(trackedBets.get()).toHaveLength(2);
+  });
+
+  it('tracks a prop price and a prop middle with the stat and player their legs carry', () => {
+    const propLeg = (outcome: string, line: number) => ({
+      market: 'prop',
+      period: 'full',
+      line,
+      outcome,
+      stat: 'player_reception_yds',
+      player_id: 'nfl-kc-p07',
+      player: 'Travis Kelce',
+    });
+    const ev: EvFeedRow = {
+      id: 'ev-prop',
+      event,
+      market_type: 'prop',
+      market: 'Travis Kelce Receiving Yards Over/Under 55.5',
+      outcome: 'Travis Kelce Receiving Yards Over 55.5',
+      book: 'betmgm',
+      american: '+110',
+      decimal: 2.1,
+      fair_prob: 0.5,
+      fair_american: '+100',
+      books: 5,
+      ev_pct: 5,
+      links,
+      leg: propLeg('over', 55.5),
+    };
+    const [bet] = evBets(ev, 2_500, AT);
+    expect(bet).toMatchObject({
+      kind: 'ev',
+      market: 'prop',
+      line: 55.5,
+      outcome: 'over',
+      selection: 'Travis Kelce Receiving Yards Over 55.5',
+      prop: { stat: 'player_reception_yds', player: 'Travis Kelce', player_id: 'nfl-kc-p07' },
+    });
+    // Another player's prop on the same line is another bet to the Track button.
+    const other = { ...ev, leg: { ...ev.leg!, player_id: 'nfl-kc-p08' } };
+    expect(rowTrackKeys(evBets(other, 1, KEY_INSTANT))).not.toEqual(rowTrackKeys([bet!]));
+    // A prop leg without its stat or player cannot be graded: nothing to track.
+    expect(evBets({ ...ev, leg: { ...ev.leg!, stat: undefined } }, 2_500, AT)).toEqual([]);
+    const side = (name: string, leg: ReturnType<typeof propLeg>, line: number) => ({
+      book: 'fanduel',
+      name,
+      line,
+      american: '+100',
+      decimal: 2,
+      links,
+      leg,
+    });
+    const middle: MiddleFeedRow = {
+      id: 'mid-prop',
+      event,
+      market_type: 'prop',
+      market_label: 'Travis Kelce Receiving Yards',
+      high: side('Travis Kelce Receiving Yards Over 52.5', propLeg('over', 52.5), 52.5),
+      low: side('Travis Kelce Receiving Yards Under 57.5', propLeg('under', 57.5), 57.5),
+      gap: { from: 53, to: 57 },
+      probability: 0.2,
+      push_high: 0,
+      push_low: 0,
+      ev_pct: 3,
+      worst_case_pct: -2,
+      model: 'prop-normal',
+    };
+    const legs = middleBets(middle, [5_000, 5_000], AT);
+    expect(legs.map((one) => [one.kind, one.market, one.outcome, one.line, one.prop?.player])).toEqual([
+      ['middle', 'prop', 'over', 52.5, 'Travis Kelce'],
+      ['middle', 'prop', 'under', 57.5, 'Travis Kelce'],
+    ]);
   });
 });

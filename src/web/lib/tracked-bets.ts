@@ -1,12 +1,14 @@
 import { useSyncExternalStore } from 'react';
 import {
   betId,
-  GAME_LINE_TYPES,
+  LEG_MARKETS,
   mergeBets,
-  TrackedBetSchema,
+  parseTrackedBet,
   type BetKind,
+  type BetProp,
   type TrackedBet,
 } from '#domain/bet-tracker.ts';
+import { isPropStatKey } from '#domain/props.ts';
 import type { Arb, FeedLeg } from '#domain/schemas/feed.ts';
 import type { EvFeedRow } from '#domain/schemas/ev-feed.ts';
 import type { MiddleFeedRow } from '#domain/schemas/middles-feed.ts';
@@ -29,8 +31,8 @@ function parse(raw: string | null): readonly TrackedBet[] {
   }
   if (!Array.isArray(list)) return [];
   return list.flatMap((item) => {
-    const parsed = TrackedBetSchema.safeParse(item);
-    return parsed.success ? [parsed.data] : [];
+    const bet = parseTrackedBet(item);
+    return bet ? [bet] : [];
   });
 }
 
@@ -53,11 +55,21 @@ export function useTrackedBets(): readonly TrackedBet[] {
   return useSyncExternalStore(store.subscribe, store.getSnapshot, store.getServerSnapshot);
 }
 
-/** What makes a row's side the same bet on a later visit: kind, event, market, line, outcome and book. */
+/** What makes a row's side the same bet on a later visit: kind, event, market (a prop's stat and player), line,
+ * outcome and book. */
 export function trackKey(
-  bet: Pick<TrackedBet, 'kind' | 'event_id' | 'market' | 'period' | 'line' | 'outcome' | 'book'>,
+  bet: Pick<TrackedBet, 'kind' | 'event_id' | 'market' | 'period' | 'line' | 'outcome' | 'book' | 'prop'>,
 ) {
-  return [bet.kind, bet.event_id, bet.market, bet.period, bet.line ?? '', bet.outcome, bet.book].join('|');
+  return [
+    bet.kind,
+    bet.event_id,
+    bet.market,
+    bet.period,
+    bet.line ?? '',
+    bet.outcome,
+    bet.book,
+    ...(bet.prop ? [bet.prop.stat, bet.prop.player_id ?? bet.prop.player] : []),
+  ].join('|');
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -88,9 +100,16 @@ function sideLine(leg: FeedLeg): number | null {
 }
 
 function legBet(kind: BetKind, group: string | null, event: EventFacts, side: SideFacts, at: string) {
-  const market = (GAME_LINE_TYPES as readonly string[]).includes(side.leg.market)
+  const market = (LEG_MARKETS as readonly string[]).includes(side.leg.market)
     ? (side.leg.market as TrackedBet['market'])
     : null;
+  // A prop's stat and player (decision 282); a prop leg without them cannot be graded, so it is not tracked.
+  let prop: BetProp | undefined;
+  if (market === 'prop') {
+    const { stat, player_id: playerId, player } = side.leg;
+    if (stat === undefined || !isPropStatKey(stat) || !playerId) return null;
+    prop = { stat, player: player || playerId, player_id: playerId };
+  }
   const outcome = (OUTCOME_KEYS as readonly string[]).includes(side.leg.outcome)
     ? (side.leg.outcome as OutcomeKey)
     : null;
@@ -114,13 +133,13 @@ function legBet(kind: BetKind, group: string | null, event: EventFacts, side: Si
     decimal_odds: side.decimal,
     american_odds: side.american,
     stake: Math.round(side.stake),
+    ...(prop ? { prop } : {}),
     settlement: null,
   };
-  const parsed = TrackedBetSchema.safeParse({ id: betId(base), ...base });
-  return parsed.success ? parsed.data : null;
+  return parseTrackedBet({ id: betId(base), ...base });
 }
 
-/** Bets of a row: every side with a leg, or none when any side lacks one (props: not gradeable). */
+/** Bets of a row: every side with a leg, or none when any side lacks one (an older snapshot's row). */
 function rowBets(kind: BetKind, group: string | null, event: EventFacts, sides: SideFacts[], at: string) {
   const bets = sides.map((side) => legBet(kind, group, event, side, at));
   return bets.every((bet): bet is TrackedBet => bet !== null) ? bets : [];

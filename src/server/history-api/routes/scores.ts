@@ -2,18 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   betClvPct,
-  boxSettles,
+  findPlayer,
   gradeGameMarket,
-  gradeProp,
+  gradePropOnFinal,
   GradingInputError,
-  settle,
-  settleParlay,
+  settleTicket,
   type BoxScore,
   type GameResult,
   type GradeResult,
 } from '#domain/grading.ts';
 import type { GameMarketSpec, LeagueKey, OutcomeKey, Period } from '#domain/markets.ts';
-import { normalizePlayerName } from '#domain/player-matching.ts';
 import { americanToDecimal, roundTo, type AmericanOdds, type Cents } from '#domain/odds.ts';
 import { API_FEATURES, includes } from '#domain/plans.ts';
 import { ProblemSchema } from '#domain/schemas/api/common.ts';
@@ -131,10 +129,7 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
       if (row.eventId === eventId && row.player) known.set(row.player.id, row.player.name);
     for (const player of app.engine.scores.get(eventId)?.players ?? []) known.set(player.id, player.name);
     for (const id of Object.keys(event?.boxScore ?? {})) if (!known.has(id)) known.set(id, '');
-    if (known.has(name)) return name;
-    const wanted = normalizePlayerName(name);
-    const ids = [...known].filter(([, named]) => named !== '' && normalizePlayerName(named) === wanted);
-    return ids.length === 1 ? ids[0]![0] : undefined;
+    return findPlayer(name, known);
   }
 
   function gradeLeg(
@@ -192,12 +187,12 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
     const outcome = leg.outcome as OutcomeKey;
     try {
       if (playerId !== undefined) {
-        const stat = leg.stat!;
-        if (final.box === null || !boxSettles(final.box, playerId, period, stat)) {
+        const spec = { type: 'prop', stat: leg.stat!, period, playerId, point } as const;
+        out.grade = gradePropOnFinal(league, spec, outcome, final.box);
+        if (out.grade === null) {
           out.status = 'not_graded';
           return out;
         }
-        out.grade = gradeProp(league, { type: 'prop', stat, period, playerId, point }, outcome, final.box);
       } else {
         if (!final.periodsReported && period !== 'full') {
           out.status = 'not_graded';
@@ -259,26 +254,18 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
       out.status = legs.some((leg) => leg.status === 'pending') ? 'pending' : waiting.status;
       return out;
     }
-    if (legs.length === 1) {
-      const settled = settle(stake, decimal, legs[0]!.grade!);
-      out.result = legs[0]!.grade;
-      out.settled_decimal = roundTo(decimal, 6);
-      out.payout = settled.payout / 100;
-      out.profit = settled.profit / 100;
-      return out;
-    }
-    const parlay = settleParlay(
+    const parlay = settleTicket(
       stake,
       decimal,
       legs.map((leg, k) => {
         const price = bet.legs[k]!.price;
         return {
-          result: leg.grade ?? 'lost',
+          result: leg.grade,
           ...(price !== undefined ? { decimal: americanToDecimal(price as AmericanOdds) } : {}),
         };
       }),
-      bet.same_game === true || bet.legs.some((leg) => leg.price === undefined),
-    );
+      bet.same_game === true,
+    )!;
     out.result = parlay.result;
     out.settled_decimal = roundTo(parlay.settledDecimal, 6);
     out.payout = parlay.payout / 100;

@@ -1,9 +1,11 @@
-import { gradeRequestBet, type TrackedBet } from '#domain/bet-tracker.ts';
+import { gradeableByApi, gradeRequestBet, type TrackedBet } from '#domain/bet-tracker.ts';
 import { GRADE_RESULTS, type GradeResult } from '#domain/grading.ts';
 import { fetchWithKey, KeyedFeedError } from '#web/lib/keyed-fetch.ts';
 
 // The bet tracker with a key (decisions 213, 257): the same bets graded by POST /v1/grade (payout, profit and CLV
-// against the fair close), up to 100 a request. Only bets with an event id can be sent; the key goes only in X-Api-Key.
+// against the fair close), up to 100 a request: singles on game lines and props, and parlays (their legs' own prices
+// sent where known, decision 282). Only bets whose every game has an event id can be sent (none typed by hand); the
+// key goes only in X-Api-Key.
 
 export const GRADE_BATCH = 100;
 
@@ -13,6 +15,7 @@ interface GradedAnswer {
   payout: number | null;
   profit: number | null;
   clv_pct: number | null;
+  legs?: { result: string | null }[];
 }
 
 function isResult(value: string | null): value is GradeResult {
@@ -29,7 +32,7 @@ export async function gradeWithKey(
   now: () => string = () => new Date().toISOString(),
 ): Promise<{ bets: TrackedBet[]; graded: number; sent: number }> {
   const send = bets.filter(
-    (bet) => bet.event_id !== null && (bet.settlement === null || bet.settlement.settled_by === 'results'),
+    (bet) => gradeableByApi(bet) && (bet.settlement === null || bet.settlement.settled_by === 'results'),
   );
   const byId = new Map<string, TrackedBet>();
   for (let start = 0; start < send.length; start += GRADE_BATCH) {
@@ -45,8 +48,14 @@ export async function gradeWithKey(
       const graded = answer.results?.[index];
       if (!graded || graded.status !== 'graded' || !isResult(graded.result)) return;
       if (graded.payout === null || graded.profit === null) return;
+      // A parlay's legs take the API's results where it graded them (a leg after a lost one may be unknown).
+      const legs = bet.legs?.map((leg, k) => {
+        const result = graded.legs?.[k]?.result ?? null;
+        return isResult(result) ? { ...leg, result } : leg;
+      });
       byId.set(bet.id, {
         ...bet,
+        ...(legs ? { legs } : {}),
         settlement: {
           result: graded.result,
           payout: Math.round(graded.payout * 100),

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import {
+  americanText,
   BET_KIND_LABELS,
   betsFromFile,
   betsToCsv,
@@ -54,6 +55,8 @@ const MARKET_NAMES: Record<TrackedBet['market'], string> = {
   spread: 'Spread',
   total: 'Total',
   '1x2': '1X2',
+  prop: 'Player prop',
+  parlay: 'Parlay',
 };
 
 const pct = (value: number | null) => (value === null ? '—' : `${value > 0 ? '+' : ''}${value.toFixed(2)}%`);
@@ -129,6 +132,17 @@ export function BetTracker({ format }: { format: OddsFormat }) {
     () => [...new Set(results.feed?.games.flatMap((game) => [game.home_team, game.away_team]) ?? [])].sort(),
     [results.feed],
   );
+  const players = useMemo(
+    () =>
+      [
+        ...new Set(
+          results.feed?.games.flatMap((game) =>
+            (game.players ?? []).flatMap((player) => (player.name ? [player.name] : [])),
+          ) ?? [],
+        ),
+      ].sort(),
+    [results.feed],
+  );
 
   async function gradeThroughApi() {
     if (!apiKey) return;
@@ -146,7 +160,7 @@ export function BetTracker({ format }: { format: OddsFormat }) {
       setKeyError(undefined);
       setGradeNote(
         answer.sent === 0
-          ? 'No bet to send: bets typed by hand have no event id, and bets you settled stay as you settled them.'
+          ? 'No bet to send: bets typed by hand (and parlays with a leg typed by hand) have no event id, and bets you settled stay as you settled them.'
           : `The API graded ${answer.graded} of ${answer.sent} ${answer.sent === 1 ? 'bet' : 'bets'}; the others are not final yet.`,
       );
     } catch (error) {
@@ -185,10 +199,10 @@ export function BetTracker({ format }: { format: OddsFormat }) {
         Bet tracker
       </h1>
       <p className="mt-1 max-w-3xl text-sm text-slate-400">
-        Track a bet from an arbitrage, positive-EV or middle row on a game line (its <strong>Track</strong>{' '}
-        button), or type one in. Your bets stay in this browser only: nothing is sent to {SITE.brand} unless
-        you grade them with your API key. Open bets grade themselves when their games end, from the final
-        scores of the last {RESULTS_WINDOW_DAYS} days.
+        Track a bet from an arbitrage, positive-EV or middle row, game line or player prop (its{' '}
+        <strong>Track</strong> button), or type one in: a single or a parlay. Your bets stay in this browser
+        only: nothing is sent to {SITE.brand} unless you grade them with your API key. Open bets grade
+        themselves when their games end, from the final scores of the last {RESULTS_WINDOW_DAYS} days.
       </p>
       <ToolKeyBox
         apiKey={apiKey}
@@ -268,6 +282,7 @@ export function BetTracker({ format }: { format: OddsFormat }) {
           <AddBetForm
             format={format}
             teams={teams}
+            players={players}
             onAdd={(bet) => {
               trackedBets.add([bet]);
               void results.check();
@@ -428,9 +443,39 @@ function BreakdownTable({
   );
 }
 
-function marketText(bet: TrackedBet): string {
+function marketText(bet: Pick<TrackedBet, 'period' | 'market'>): string {
   const period = PERIOD_LABELS[bet.period];
   return `${period ? `${period} ` : ''}${MARKET_NAMES[bet.market]}`;
+}
+
+const LEG_RESULT_TONES: Record<GradeResult, string> = {
+  won: 'text-emerald-300',
+  half_won: 'text-emerald-300',
+  lost: 'text-red-300',
+  half_lost: 'text-red-300',
+  push: 'text-slate-300',
+  void: 'text-slate-300',
+};
+
+/** A parlay's legs, each with its game and its result once graded. */
+function ParlayLegs({ bet, format }: { bet: TrackedBet; format: OddsFormat }) {
+  return (
+    <ol className="mt-1 space-y-0.5 text-xs text-slate-400" aria-label={`Legs of ${bet.selection}`}>
+      {(bet.legs ?? []).map((leg, index) => (
+        <li key={index} className="break-words">
+          <span className="text-slate-200">{leg.selection}</span> · {leg.away} @ {leg.home} ·{' '}
+          {marketText(leg)}
+          {leg.decimal_odds !== null
+            ? ` · ${formatOdds({ decimal: leg.decimal_odds, american: americanText(leg.decimal_odds) }, format)}`
+            : ''}
+          {' · '}
+          <span className={leg.result ? LEG_RESULT_TONES[leg.result] : 'text-slate-300'}>
+            {leg.result ? RESULT_NAMES[leg.result] : 'Open'}
+          </span>
+        </li>
+      ))}
+    </ol>
+  );
 }
 
 function BetList({ bets, format }: { bets: readonly TrackedBet[]; format: OddsFormat }) {
@@ -453,7 +498,7 @@ function BetList({ bets, format }: { bets: readonly TrackedBet[]; format: OddsFo
 
 function BetItem({ bet, format }: { bet: TrackedBet; format: OddsFormat }) {
   const s = bet.settlement;
-  const event = `${bet.away} @ ${bet.home}`;
+  const event = bet.legs ? `${bet.legs.length} legs` : `${bet.away} @ ${bet.home}`;
   const remove = () => trackedBets.set(trackedBets.get().filter((other) => other.id !== bet.id));
   const settle = (result: GradeResult) =>
     trackedBets.set(
@@ -470,12 +515,16 @@ function BetItem({ bet, format }: { bet: TrackedBet; format: OddsFormat }) {
     >
       <div className="col-span-2 min-w-0 sm:col-span-1">
         <p className="break-words font-medium text-slate-100">{bet.selection}</p>
-        <p className="break-words text-xs text-slate-400">
-          {event} · {marketText(bet)}
-          {bet.starts_at
-            ? ` · ${new Date(bet.starts_at).toLocaleDateString('en-US', { month: 'short', day: 'numeric' })}`
-            : ''}
-        </p>
+        {bet.legs ? (
+          <ParlayLegs bet={bet} format={format} />
+        ) : (
+          <p className="break-words text-xs text-slate-400">
+            {event} · {marketText(bet)}
+            {bet.starts_at
+              ? ` · ${new Date(bet.starts_at).toLocaleDateString('en-US', { month: 'short', day: 'numeric' })}`
+              : ''}
+          </p>
+        )}
       </div>
       <p className="min-w-0 text-xs text-slate-300">
         <span className="block break-words">{bookName(bet.book)}</span>
