@@ -171,6 +171,13 @@ describe('GET /tools/results.json', () => {
       app.history.finalsSince = finalsSince;
     }
   });
+
+  it('carries no box score for a source that gives none, and says when it scores only the whole game', async () => {
+    clock.advance(RESULTS_CACHE_MS);
+    const body = ResultsFeedSchema.parse((await feed({}, '203.0.113.9')).json());
+    const whole = body.games.find((game) => game.event_id === later.id)!;
+    expect(whole).toMatchObject({ players: null, periods_reported: false });
+  });
 });
 
 describe('GET /tools/results.json from the history (decision 283)', () => {
@@ -184,9 +191,27 @@ describe('GET /tools/results.json from the history (decision 283)', () => {
     const old = board.addEvent({ startsInMs: 60_000, league: 'nhl' });
     const recent = board.addEvent({ startsInMs: 60_000 });
     for (const event of [old, recent]) board.price(event, 'fanduel', 'moneyline', 'home', -110);
+    // Props on two of `recent`'s players: the box score the history keeps names them through their series.
+    board.roster(recent, [
+      { id: 'rh-hale', name: 'Marcus Hale', team: 'home' },
+      { id: 'rh-price', name: 'Devon Price', team: 'away' },
+    ]);
+    for (const [player, stat] of [
+      ['rh-hale', 'player_points'],
+      ['rh-price', 'player_rebounds'],
+    ] as const)
+      for (const outcome of ['over', 'under'])
+        board.price(recent, 'fanduel', 'prop', outcome, -110, { stat, player: { id: player }, point: 7.5 });
     clock.advance(61_000);
     for (const event of [old, recent]) board.start(event);
-    const finalOf = (app: FastifyInstance, event: BoardEvent, home: number, away: number, periods = {}) =>
+    const finalOf = (
+      app: FastifyInstance,
+      event: BoardEvent,
+      home: number,
+      away: number,
+      periods = {},
+      players?: Record<string, unknown>,
+    ) =>
       expect(
         app.engine.ingest({
           kind: 'score',
@@ -195,6 +220,7 @@ describe('GET /tools/results.json from the history (decision 283)', () => {
           home,
           away,
           periods: { ...periods, full: { home, away } },
+          ...(players ? { players } : {}),
         }),
       ).toBe(true);
     clock.advance(1_000);
@@ -202,7 +228,14 @@ describe('GET /tools/results.json from the history (decision 283)', () => {
     finalOf(writer, old, 2, 3, { p1: { home: 1, away: 0 } });
     clock.advance(60_000);
     const recentAt = clock.now();
-    finalOf(writer, recent, 103, 100, { h1: { home: 50, away: 52 } });
+    finalOf(
+      writer,
+      recent,
+      103,
+      100,
+      { h1: { home: 50, away: 52 } },
+      { 'rh-hale': { full: { player_points: 27 } }, 'rh-price': null },
+    );
     for (const event of [old, recent]) board.end(event);
     await board.flush();
     await writer.close();
@@ -239,6 +272,8 @@ describe('GET /tools/results.json from the history (decision 283)', () => {
           commence_time: new Date(late.startsAt).toISOString(),
           completed_at: new Date(lateAt).toISOString(),
           periods: { full: { home: 1, away: 1 } },
+          periods_reported: true,
+          players: null,
         },
         {
           event_id: recent.id,
@@ -249,6 +284,12 @@ describe('GET /tools/results.json from the history (decision 283)', () => {
           commence_time: new Date(recent.startsAt).toISOString(),
           completed_at: new Date(recentAt).toISOString(),
           periods: { h1: { home: 50, away: 52 }, full: { home: 103, away: 100 } },
+          periods_reported: true,
+          // The history keeps the figures of who played; its prop series name them, and who did not play.
+          players: [
+            { id: 'rh-hale', name: 'Marcus Hale', periods: { full: { player_points: 27 } } },
+            { id: 'rh-price', name: 'Devon Price', periods: null },
+          ],
         },
         {
           event_id: old.id,
@@ -259,6 +300,8 @@ describe('GET /tools/results.json from the history (decision 283)', () => {
           commence_time: new Date(old.startsAt).toISOString(),
           completed_at: new Date(oldAt).toISOString(),
           periods: { p1: { home: 1, away: 0 }, full: { home: 2, away: 3 } },
+          periods_reported: true,
+          players: null,
         },
       ]);
       // What the tracker grades with: the history's final settles a bet as the scoreboard's did.
@@ -277,12 +320,5 @@ describe('GET /tools/results.json from the history (decision 283)', () => {
     } finally {
       await reader.close();
     }
-  });
-
-  it('carries no box score for a source that gives none, and says when it scores only the whole game', async () => {
-    clock.advance(RESULTS_CACHE_MS);
-    const body = ResultsFeedSchema.parse((await feed({}, '203.0.113.9')).json());
-    const whole = body.games.find((game) => game.event_id === later.id)!;
-    expect(whole).toMatchObject({ players: null, periods_reported: false });
   });
 });
