@@ -1,7 +1,8 @@
 import type { BoxScore, GradeResult, Score } from '#domain/grading.ts';
-import type { Period, Team } from '#domain/markets.ts';
+import type { LeagueKey, Period, Team } from '#domain/markets.ts';
 import { normalizePlayerName } from '#domain/player-matching.ts';
 import type { Tick } from '#domain/history.ts';
+import { MAX_FINALS, type GameScore, type PlayerFigures } from '#engine/scores.ts';
 import {
   changesAroundEvents,
   changesAroundPage,
@@ -53,10 +54,36 @@ export interface HistoryFinal {
   finalScore: Partial<Record<Period, Score>>;
   /** When the final arrived (unix ms). */
   completedAt: number;
-  /** Its box score (decision 261): the figures of the players who played; null when the source gave none. */
-  boxScore: BoxScore | null;
+  /**
+   * Its box score (decisions 261, 282): every player priced on its props, named as his series name him, with his
+   * figures, or `played: false`; null when the source gave none.
+   */
+  players: PlayerFigures[] | null;
   /** False when the source scores only the game, no period (decision 262). */
   periodsReported: boolean;
+}
+
+/**
+ * A final the history keeps as the scoreboard holds one (its league a known one): what the results feed and
+ * GET /v1/scores show of a game this instance's scoreboard does not hold (an `api` instance, a restart; decision 283).
+ */
+export function historyGameScore(final: HistoryFinal & { league: LeagueKey }): GameScore {
+  const full = final.finalScore.full ?? { home: 0, away: 0 };
+  return {
+    eventId: final.id,
+    league: final.league,
+    home: final.home,
+    away: final.away,
+    startsAt: final.startsAt,
+    status: 'final',
+    score: full,
+    periods: final.finalScore,
+    clock: null,
+    updatedAt: final.completedAt,
+    completedAt: final.completedAt,
+    periodScores: final.periodsReported,
+    players: final.players,
+  };
 }
 
 export interface PricePoint {
@@ -349,9 +376,14 @@ function storedTick(tick: StoredTick): SeriesTick {
 /** A time in µs as SQL's `(extract(epoch from at) * 1000)::int8` gives it in ms: rounded, halves up. */
 const roundedMs = (us: number): number => Math.floor((us + 500) / 1000);
 
+/** How many finals' players `finalsSince` keeps (as many as the scoreboard keeps finals). */
+const FINAL_PLAYERS_KEPT = MAX_FINALS;
+
 export class HistoryService {
   /** Rows format: whether price_blocks held a row at the last look (`lookForBlocks`). */
   private blocksStored = false;
+  /** The priced players of the finals read (`finalsSince`), by event: a final does not change, so read once. */
+  private readonly finalPlayers = new Map<string, readonly HistoryPlayer[]>();
 
   constructor(
     private readonly db: SqlClient,
@@ -435,28 +467,56 @@ export class HistoryService {
    */
   async finalsSince(since: number, limit: number): Promise<HistoryFinal[]> {
     const rows = await this.db.query<FinalRowSql>(completedSinceSql(FINAL_COLUMNS), [since, limit]);
-    return rows.map((row) => ({
-      id: row.event_id,
-      league: row.league,
-      home: json(row.home),
-      away: json(row.away),
-      startsAt: Number(row.starts_at),
-      finalScore: json(row.final_score),
-      completedAt: Number(row.completed_at),
-      boxScore: row.box_score === null ? null : json(row.box_score),
-      periodsReported: row.periods_reported !== false,
-    }));
+    const missing = rows
+      .filter((row) => row.box_score !== null && !this.finalPlayers.has(row.event_id))
+      .map((row) => row.event_id);
+    if (missing.length > 0) {
+      const read = await this.propPlayers(missing);
+      for (const id of missing) {
+        this.finalPlayers.set(id, read.get(id) ?? []);
+        if (this.finalPlayers.size > FINAL_PLAYERS_KEPT)
+          this.finalPlayers.delete(this.finalPlayers.keys().next().value!);
+      }
+    }
+    return rows.map((row) => {
+      const box: BoxScore | null = row.box_score === null ? null : json(row.box_score);
+      return {
+        id: row.event_id,
+        league: row.league,
+        home: json(row.home),
+        away: json(row.away),
+        startsAt: Number(row.starts_at),
+        finalScore: json(row.final_score),
+        completedAt: Number(row.completed_at),
+        periodsReported: row.periods_reported !== false,
+        players:
+          box === null
+            ? null
+            : (this.finalPlayers.get(row.event_id) ?? []).map((player) => ({
+                id: player.id,
+                name: player.name,
+                team: player.team ?? '',
+                played: Object.prototype.hasOwnProperty.call(box, player.id),
+                periods: box[player.id] ?? {},
+              })),
+      };
+    });
   }
 
   /**
-   * The players priced on props of each event (their ids and the names the roster gave them when their series were
-   * first seen): who a kept box score's figures belong to, and who in it did not play (decision 282).
+   * The players priced on props of each event (their ids, and the names and teams the roster gave them when their
+   * series were first seen): who a kept box score's figures belong to, and who in it did not play (decision 282).
    */
-  async propPlayers(eventIds: readonly string[]): Promise<Map<string, { id: string; name: string }[]>> {
-    const out = new Map<string, { id: string; name: string }[]>();
+  private async propPlayers(eventIds: readonly string[]): Promise<Map<string, HistoryPlayer[]>> {
+    const out = new Map<string, HistoryPlayer[]>();
     if (eventIds.length === 0) return out;
-    const rows = await this.db.query<{ event_id: string; player_id: string; player_name: string | null }>(
-      `SELECT DISTINCT ON (event_id, player_id) event_id, player_id, player_name FROM history_series
+    const rows = await this.db.query<{
+      event_id: string;
+      player_id: string;
+      player_name: string | null;
+      player_team: string | null;
+    }>(
+      `SELECT DISTINCT ON (event_id, player_id) event_id, player_id, player_name, player_team FROM history_series
        WHERE event_id = ANY($1::text[]) AND player_id IS NOT NULL
        ORDER BY event_id, player_id`,
       [[...eventIds]],
@@ -464,7 +524,7 @@ export class HistoryService {
     for (const row of rows) {
       let players = out.get(row.event_id);
       if (!players) out.set(row.event_id, (players = []));
-      players.push({ id: row.player_id, name: row.player_name ?? row.player_id });
+      players.push(playerOf(row.player_id, row.player_name, row.player_team)!);
     }
     return out;
   }

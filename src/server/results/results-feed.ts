@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { isLeagueKey, LEAGUES, type LeagueKey } from '#domain/markets.ts';
+import { isLeagueKey, LEAGUES } from '#domain/markets.ts';
 import type { ResultsFeed, ResultsFeedGame } from '#domain/schemas/results-feed.ts';
 import { MAX_FINALS, RECENT_FINAL_MS, type GameScore } from '#engine/scores.ts';
 import { feedCors } from '../feed/arbs-feed.ts';
 import { snapshotEntry } from '../feed/plugin.ts';
-import type { HistoryFinal } from '../history/service.ts';
+import { historyGameScore } from '../history/service.ts';
 import { clientAddressKey } from '../http/client-address.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { sendEntry } from '../http/send-entry.ts';
@@ -27,80 +27,18 @@ export const RESULTS_PER_MINUTE = 30;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * A final the history keeps, as the feed carries it (its `full` is the score the game's bets settle on), its box score
- * read with the event's priced players (`players`: who its figures belong to; one not in it did not play).
- */
-export function historyFeedGame(
-  final: HistoryFinal & { league: LeagueKey },
-  players: readonly { id: string; name: string }[] = [],
-): ResultsFeedGame {
-  const box = final.boxScore;
-  return {
-    event_id: final.id,
-    sport: LEAGUES[final.league].sport,
-    league: final.league,
-    home_team: final.home.name,
-    away_team: final.away.name,
-    commence_time: iso(final.startsAt),
-    completed_at: iso(final.completedAt),
-    periods: final.finalScore,
-    periods_reported: final.periodsReported,
-    players: box === null ? null : players.map((player) => ({ ...player, periods: box[player.id] ?? null })),
-  };
-}
-
-/**
- * The priced players of the finals the history keeps, by event (a final does not change, so each event's are read
- * once, for at most MAX_FINALS events): one per app (`recentFinals`).
- */
-export class FinalPlayers {
-  private readonly known = new Map<string, readonly { id: string; name: string }[]>();
-
-  constructor(private readonly app: FastifyInstance) {}
-
-  /** The players of each of these finals (with a box score) the scoreboard does not hold. */
-  async of(finals: readonly HistoryFinal[]): Promise<Map<string, readonly { id: string; name: string }[]>> {
-    const missing = finals
-      .filter((final) => final.boxScore !== null && !this.known.has(final.id))
-      .map((final) => final.id);
-    if (missing.length > 0) {
-      const read = await this.app.history.propPlayers(missing);
-      for (const id of missing) {
-        this.known.set(id, read.get(id) ?? []);
-        if (this.known.size > MAX_FINALS) this.known.delete(this.known.keys().next().value!);
-      }
-    }
-    return this.known;
-  }
-}
-
-/**
  * The finals of the window, latest first: the history's, and the scoreboard's over them (the same final, or one the
  * history has not written yet). When the history cannot be read, the scoreboard's alone (logged).
  */
-export async function recentFinals(
-  app: FastifyInstance,
-  now: number,
-  finalPlayers: FinalPlayers,
-): Promise<ResultsFeedGame[]> {
+export async function recentFinals(app: FastifyInstance, now: number): Promise<ResultsFeedGame[]> {
   const games = new Map<string, { at: number; game: ResultsFeedGame }>();
   try {
-    const held = new Set(
-      app.engine.scores
-        .list()
-        .filter((score) => score.status === 'final')
-        .map((score) => score.eventId),
-    );
-    const finals = (await app.history.finalsSince(now - RECENT_FINAL_MS, MAX_FINALS)).filter(
-      (final) => !held.has(final.id),
-    );
-    const players = await finalPlayers.of(finals);
-    for (const final of finals) {
+    for (const final of await app.history.finalsSince(now - RECENT_FINAL_MS, MAX_FINALS)) {
       const league = final.league;
       if (!isLeagueKey(league)) continue;
       games.set(final.id, {
         at: final.completedAt,
-        game: historyFeedGame({ ...final, league }, players.get(final.id)),
+        game: resultsFeedGame(historyGameScore({ ...final, league })),
       });
     }
   } catch (error) {
@@ -144,7 +82,6 @@ export async function resultsFeedRoutes(
   options: { now?: (() => number) | undefined; origins: readonly string[] },
 ) {
   const cors = feedCors(options.origins);
-  const finalPlayers = new FinalPlayers(app);
   let held: { until: number; entry: StaticEntry } | undefined;
   /** The answer being made: one history read at a time, whoever asks meanwhile waits for it. */
   let making: Promise<{ until: number; entry: StaticEntry }> | null = null;
@@ -154,7 +91,7 @@ export async function resultsFeedRoutes(
       source: app.engine.source,
       generated_at: Math.floor(now / 1000),
       window_hours: RECENT_FINAL_MS / 3_600_000,
-      games: await recentFinals(app, now, finalPlayers),
+      games: await recentFinals(app, now),
     };
     return { until: now + RESULTS_CACHE_MS, entry: snapshotEntry(Buffer.from(JSON.stringify(body))) };
   };

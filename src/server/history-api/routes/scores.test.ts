@@ -5,6 +5,7 @@ import { ResultsFeedSchema } from '#domain/schemas/results-feed.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
 import { HandBoard, type BoardEvent } from '#tests/support/server/history.ts';
 import { createKey } from '#tests/support/server/odds-api.ts';
+import { trialTestConfig } from '#tests/support/server/trials.ts';
 
 // GET /v1/scores and POST /v1/grade (issue 57) on the real app: prices and scores go through the engine's intake on a
 // virtual clock, the history writes the closing lines and the final, and the routes answer from them. Every expected
@@ -348,5 +349,103 @@ describe('POST /v1/grade', () => {
       keys.starter,
     );
     expect(starter.statusCode).toBe(403);
+  });
+});
+
+// Decisions 210 and 283: an `api` instance, or a server started after a game ended, lists that final from the history
+// as the public results feed does, with its box score (the players named by their prop series).
+describe('GET /v1/scores from the history', () => {
+  it("a fresh app on the same database lists the finals it never saw, box score included, beside its scoreboard's", async () => {
+    const start = Date.UTC(2026, 10, 23, 12);
+    const at = virtualClock(start);
+    const config = trialTestConfig({ PGLITE_DIR: '' });
+    const writer = await buildTestApp({ config, now: at.now });
+    const writerBoard = new HandBoard(writer, at, 'sh');
+    const game = writerBoard.addEvent({ startsInMs: 60_000 });
+    writerBoard.roster(game, [
+      { id: 'sh-hale', name: 'Marcus Hale', team: 'home' },
+      { id: 'sh-price', name: 'Devon Price', team: 'away' },
+    ]);
+    for (const outcome of ['over', 'under']) {
+      writerBoard.price(game, 'fanduel', 'prop', outcome, -110, {
+        stat: 'player_points',
+        player: { id: 'sh-hale' },
+        point: 25.5,
+      });
+      writerBoard.price(game, 'fanduel', 'prop', outcome, -110, {
+        stat: 'player_points',
+        player: { id: 'sh-price' },
+        point: 19.5,
+      });
+    }
+    at.advance(61_000);
+    writerBoard.start(game);
+    at.advance(1_000);
+    expect(
+      writer.engine.ingest({
+        kind: 'score',
+        sourceEventId: game.source,
+        status: 'final',
+        home: 103,
+        away: 100,
+        periods: { h1: { home: 50, away: 52 }, full: { home: 103, away: 100 } },
+        players: { 'sh-hale': { full: { player_points: 27 } }, 'sh-price': null },
+      }),
+    ).toBe(true);
+    const completedAt = at.now();
+    writerBoard.end(game);
+    await writerBoard.flush();
+    const seen = ScoresResponseSchema.parse(
+      (
+        await writer.inject({
+          method: 'GET',
+          url: '/v1/scores?status=final',
+          headers: { 'x-api-key': await createKey(writer, 'pro') },
+        })
+      ).json(),
+    ).scores.find((score) => score.event_id === game.id)!;
+    await writer.close();
+
+    at.advance(60_000);
+    const reader = await buildTestApp({ config, now: at.now });
+    try {
+      await reader.ready();
+      expect(reader.engine.scores.list()).toEqual([]);
+      const read = async (plan: 'starter' | 'pro') =>
+        ScoresResponseSchema.parse(
+          (
+            await reader.inject({
+              method: 'GET',
+              url: '/v1/scores',
+              headers: { 'x-api-key': await createKey(reader, plan) },
+            })
+          ).json(),
+        ).scores;
+      for (const plan of ['starter', 'pro'] as const) {
+        const [final, ...others] = await read(plan);
+        expect(others).toEqual([]);
+        // What the writer's scoreboard showed, but for when the source last saw it (the final's arrival here).
+        expect(final).toEqual({ ...seen, updated_at: new Date(completedAt).toISOString() });
+        expect(final!.players).toEqual([
+          {
+            player_id: 'sh-hale',
+            name: 'Marcus Hale',
+            team: 'home',
+            played: true,
+            periods: { full: { player_points: 27 } },
+          },
+          { player_id: 'sh-price', name: 'Devon Price', team: 'away', played: false, periods: {} },
+        ]);
+      }
+      // Live games only: none from the history.
+      const live = await reader.inject({
+        method: 'GET',
+        url: '/v1/scores?status=live',
+        headers: { 'x-api-key': await createKey(reader, 'pro') },
+      });
+      expect(ScoresResponseSchema.parse(live.json()).scores).toEqual([]);
+    } finally {
+      await reader.close();
+    }
   });
 });

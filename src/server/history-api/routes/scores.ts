@@ -11,7 +11,13 @@ import {
   type GameResult,
   type GradeResult,
 } from '#domain/grading.ts';
-import type { GameMarketSpec, LeagueKey, OutcomeKey, Period } from '#domain/markets.ts';
+import {
+  isLeagueKey,
+  type GameMarketSpec,
+  type LeagueKey,
+  type OutcomeKey,
+  type Period,
+} from '#domain/markets.ts';
 import { americanToDecimal, roundTo, type AmericanOdds, type Cents } from '#domain/odds.ts';
 import { API_FEATURES, includes } from '#domain/plans.ts';
 import { ProblemSchema } from '#domain/schemas/api/common.ts';
@@ -23,8 +29,8 @@ import {
   type GradeBet,
   type GradeResponse,
 } from '#domain/schemas/api/scores.ts';
-import { boxScoreOf } from '#engine/scores.ts';
-import type { HistoryEvent, HistorySeries } from '../../history/service.ts';
+import { boxScoreOf, MAX_FINALS, RECENT_FINAL_MS, type GameScore } from '#engine/scores.ts';
+import { historyGameScore, type HistoryEvent, type HistorySeries } from '../../history/service.ts';
 import { requireFeature } from '../../odds-api/auth.ts';
 import {
   chooseMarket,
@@ -39,7 +45,7 @@ import { clvCost } from './clv.ts';
 import { COMMON_ERRORS, security, tags } from '../../odds-api/routes/common.ts';
 
 // GET /v1/scores and POST /v1/grade (issue 57; Pro, Elite, Enterprise). Scores come from the engine's scoreboard (live
-// games and finals of the last three days); grading reads the final from the odds history (the engine's scoreboard
+// games and finals of the last three days) and, for finals it does not hold, the odds history; grading reads the final from the odds history (the engine's scoreboard
 // while the history has not written it yet) and the closing lines from the history, as POST /v1/clv does. The rules
 // are src/domain/grading.ts, written out in docs/grading.md.
 
@@ -47,9 +53,40 @@ type Leg = GradeBet['legs'][number];
 type Graded = GradeResponse['results'][number];
 type GradedLeg = Graded['legs'][number];
 
+/** How long the history's finals read for GET /v1/scores serve (as the results feed's answer). */
+const HISTORY_FINALS_MS = 15_000;
+
 export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => number }) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const choice = fairChoice(app.config.CLV_REFERENCE_BOOK, {});
+  // The history's finals of the window, for the games this instance's scoreboard does not hold (an `api` instance, a
+  // server started after they ended; decision 283), as the public results feed has them (decision 210: no plan gets
+  // less than the free page): read at most every HISTORY_FINALS_MS, one read at a time; none while it cannot be read.
+  let historyFinals: { until: number; scores: GameScore[] } | undefined;
+  let reading: Promise<GameScore[]> | null = null;
+  const finalsFromHistory = (at: number): Promise<GameScore[]> => {
+    if (historyFinals && at < historyFinals.until) return Promise.resolve(historyFinals.scores);
+    reading ??= app.history
+      .finalsSince(at - RECENT_FINAL_MS, MAX_FINALS)
+      .then(
+        (finals) =>
+          finals.flatMap((final) =>
+            isLeagueKey(final.league) ? [historyGameScore({ ...final, league: final.league })] : [],
+          ),
+        (error: unknown) => {
+          app.log.warn({ err: error }, 'scores: the history could not be read; the scoreboard only');
+          return [];
+        },
+      )
+      .then((scores) => {
+        historyFinals = { until: at + HISTORY_FINALS_MS, scores };
+        return scores;
+      })
+      .finally(() => {
+        reading = null;
+      });
+    return reading;
+  };
 
   routes.get(
     '/scores',
@@ -77,8 +114,12 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
       const live = includes(request.apiKey!.plan, API_FEATURES.scoresAndGrading);
       if (request.query.status === 'live') requireFeature(request, API_FEATURES.scoresAndGrading);
       const { league, status = live ? undefined : 'final', event_id: eventId } = request.query;
-      const scores = app.engine.scores
-        .list()
+      const held = app.engine.scores.list();
+      if (status !== 'live') {
+        const ids = new Set(held.map((score) => score.eventId));
+        for (const final of await finalsFromHistory(now())) if (!ids.has(final.eventId)) held.push(final);
+      }
+      const scores = held
         .filter(
           (score) =>
             (league === undefined || score.league === league) &&
