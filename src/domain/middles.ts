@@ -251,12 +251,29 @@ export function distributionCentre(
   const lo = variable === 'margin' ? Math.ceil(-total / CENTRE_STEP) : Math.ceil(0.2 / CENTRE_STEP);
   const hi =
     variable === 'margin' ? Math.floor(total / CENTRE_STEP) : Math.ceil((line + 12 * sigma) / CENTRE_STEP);
+  // The line's chances at the centres already tried, kept across calls: the same line's next fit (another book's
+  // price of it, or the price moved) bisects over mostly the same centres, and a build costs up to a millisecond.
+  const curveKey = `${league}|${variable}|${line}|${Math.round(other / CENTRE_STEP)}`;
+  let curve = curves.get(curveKey);
+  if (curve) {
+    curves.delete(curveKey);
+    curves.set(curveKey, curve);
+  } else {
+    curve = new Map();
+    if (curves.size >= CURVES_KEPT) curves.delete(curves.keys().next().value!);
+    curves.set(curveKey, curve);
+  }
+  const known = curve;
   const chance = (k: number) => {
+    let found = known.get(k);
+    if (found !== undefined) return found;
     const centre =
       variable === 'margin'
         ? { margin: k * CENTRE_STEP, total: other }
         : { margin: other, total: k * CENTRE_STEP };
-    return fairHighProbability(gameDistributions(league, centre)[variable], line);
+    found = fairHighProbability(gameDistributions(league, centre)[variable], line);
+    known.set(k, found);
+    return found;
   };
   let result: number;
   const start = Math.min(Math.max(Math.round(normal / CENTRE_STEP), lo), hi);
@@ -308,6 +325,12 @@ export function distributionCentre(
 
 const inverted = new Map<string, number>();
 const INVERTED_SIZE = 20_000;
+/**
+ * Each line's chance of the high side by centre step (`distributionCentre`), least recently used dropped first: a few
+ * numbers a line, at most CURVES_KEPT lines.
+ */
+const curves = new Map<string, Map<number, number>>();
+const CURVES_KEPT = 5_000;
 
 /** The median of values (sorted in place). */
 function medianOfValues(values: number[]): number {

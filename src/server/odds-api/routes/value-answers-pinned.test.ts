@@ -78,7 +78,8 @@ describe('GET /v1/ev, GET /v1/middles, their public feeds and the stream sets on
     answers['stream ev set'] = `${digest(JSON.stringify(sets.ev.map(evPriceDto)))} ${sets.ev.length}`;
     answers['stream middles set'] =
       `${digest(JSON.stringify(sets.middles.map(middleDto)))} ${sets.middles.length}`;
-    // Re-pinned when the board itself changed on purpose, never for a refactor: last, decision 284 (the goal and run
+    // Re-pinned when the board itself changed on purpose, never for a refactor: last, the page feeds for decision 282
+    // (a prop row's leg names its stat and player, so the tracker can track it; nothing else moved); decision 284 (the goal and run
     // leagues' first parts priced on the full game's distributions thinned, at the published shares, and the middles'
     // centres fitted under the distributions; with the old shares, part model and centres the digests were the ones
     // before it); before it the seeded simulator's pre-game prices from the league score distributions (decision 264)
@@ -90,8 +91,8 @@ describe('GET /v1/ev, GET /v1/middles, their public feeds and the stream sets on
       'middles real time': 'ec5bf613f0794ca6 650921',
       'middles delayed': '87d4214a78cbf200 672055',
       'middles shin on fanduel': '3672ad23b261c0fd 649019',
-      'ev page feed': '7e454f25cf3c8518 10422',
-      'middles page feed': '7a51401eeaa245ef 94345',
+      'ev page feed': '540a4069a7faeb37 12080',
+      'middles page feed': '95d11a94eb35c8df 101799',
       'stream ev set': '9dfe01cda7b0fe56 17',
       'stream middles set': 'fc9137505c716449 356',
     });
