@@ -817,6 +817,9 @@ export interface components {
                         period: string;
                         line: number | null;
                         outcome: string;
+                        stat?: string;
+                        player_id?: string;
+                        player?: string;
                     };
                 }[];
                 edge_pct: number;
