@@ -307,6 +307,21 @@ test.describe('pricing page', () => {
     await expect(page.getByRole('button', { name: 'Get Free Trial Key' })).toBeInViewport();
   });
 
+  // On a phone the home page's trial form is under the hero: "Start a free trial" must land on it, not on the top.
+  test('"Not sure which plan fits?" Start a free trial lands on the trial form on a 390 px screen', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 700 });
+    await page.goto('/sports-betting-api');
+    await page
+      .getByRole('heading', { name: 'Not sure which plan fits?' })
+      .locator('xpath=../..')
+      .getByRole('link', { name: 'Start a free trial' })
+      .click();
+    await expect(page).toHaveURL(/\/#trial$/);
+    await expect(page.getByRole('button', { name: 'Get Free Trial Key' })).toBeInViewport();
+  });
+
   test('without JavaScript the plan buttons still post, and the server says purchases are not open here', async ({
     browser,
     baseURL,

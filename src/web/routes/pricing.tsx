@@ -116,7 +116,7 @@ export default function PricingRoute() {
           </div>
           <div className="mt-4 flex flex-wrap gap-3 sm:mt-0">
             <Link
-              to={ROUTES.home}
+              to={ROUTES.trialForm}
               className="inline-flex h-11 items-center rounded-md bg-emerald-400 px-5 font-semibold text-slate-950 hover:bg-emerald-300"
             >
               Start a free trial
