@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { BILLING_PATHS } from '#domain/checkout.ts';
-import { PLANS, type PlanId } from '#domain/plans.ts';
+import { formatDelay, PLANS, type PlanId } from '#domain/plans.ts';
 import type { SiteConfigResponse } from '#domain/schemas/billing.ts';
 import { ROUTES, SITE } from '#domain/site.ts';
 import { cn } from '#web/lib/cn.ts';
@@ -70,9 +70,8 @@ export function AccountOverview({ account }: { account: MeResponse }) {
         </span>
         <span className="mt-1 block text-sm">{status.dates}</span>
         <span className="mt-1 block text-sm text-slate-400">
-          {plan.real_time
-            ? 'Real-time odds'
-            : `Odds delayed up to ${formatCount(plan.delay_seconds)} seconds`}
+          {/* As the pricing page's cards say it ("2 minutes", not "120 seconds"). */}
+          {plan.real_time ? 'Real-time odds' : `Odds delayed up to ${formatDelay(plan.delay_seconds)}`}
         </span>
       </Card>
       <Card title="Requests per minute">

@@ -397,6 +397,17 @@ describe('AccountScreen with a key', () => {
     expect(screen.queryByRole('button', { name: 'Change plan or cancel' })).toBeNull();
   });
 
+  it('says a Starter key’s delay as the pricing page’s card does: 2 minutes, not 120 seconds', async () => {
+    const api = fakeApi({
+      fetchAccount: async () =>
+        account({ plan: { id: 'starter', name: 'Starter', real_time: false, delay_seconds: 120 } }),
+    });
+    render(<AccountScreen api={api} />);
+    const plan = (await screen.findByText('Plan')).closest('div')!;
+    expect(plan).toHaveTextContent('Odds delayed up to 2 minutes');
+    expect(plan).not.toHaveTextContent('120 seconds');
+  });
+
   it('says when a cancelled subscription ends', async () => {
     const api = fakeApi({
       fetchAccount: async () =>
