@@ -257,6 +257,21 @@ test.describe('home page', () => {
     await expect(page.locator('body')).not.toContainText('15 US sportsbooks');
   });
 
+  // What the home page says is what the product does (a review as a newcomer bettor).
+  test("the free-tools paragraph says the values are as old as the free tier's delay and that each of the three finders takes a key", async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await expect(page.locator('main')).toContainText(
+      'the positive-EV and middles finders show prices 2 minutes old. An API key pasted on any of the three finders shows what its plan gets.',
+    );
+    for (const name of ['Arbitrage finder', 'Positive EV finder', 'Middles finder']) {
+      await page.goto('/');
+      await page.getByRole('link', { name, exact: true }).click();
+      await expect(page.getByRole('button', { name: 'paste your API key' })).toBeVisible();
+    }
+  });
+
   test('the dots stay still when the visitor prefers reduced motion', async ({ browser }) => {
     const context = await browser.newContext({ reducedMotion: 'reduce' });
     const page = hydrating(await context.newPage());

@@ -1,4 +1,4 @@
-import { FREE_PLAN } from '#domain/plans.ts';
+import { FREE_PLAN, formatDelay } from '#domain/plans.ts';
 import { Link } from 'react-router';
 import { ROUTES, SITE } from '#domain/site.ts';
 import { coverage } from '#domain/coverage.ts';
@@ -94,8 +94,8 @@ export default function HomeRoute() {
         <p className="mt-2 max-w-2xl text-slate-300">
           Three finders over the same odds, free on the site. The arbitrage finder shows arbs up to{' '}
           {FREE_PLAN.finders.arbEdgeCapPct}% edge live and counts the rest; the positive-EV and middles
-          finders show prices a couple of minutes old. An API key pasted on the arbitrage finder shows what
-          its plan gets.
+          finders show prices {formatDelay(FREE_PLAN.finders.valuesDelaySeconds)} old. An API key pasted on
+          any of the three finders shows what its plan gets.
         </p>
         <div className="mt-4">
           <ToolCards />
