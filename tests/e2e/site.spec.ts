@@ -272,6 +272,18 @@ test.describe('home page', () => {
     }
   });
 
+  test("the arbitrage finder's card says it refreshes every second with Auto on, which is off on a first visit", async ({
+    page,
+  }) => {
+    await page.goto('/');
+    const card = page
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('link', { name: 'Arbitrage finder', exact: true }) });
+    await expect(card).toContainText('Refreshed every second with Auto on.');
+    await card.getByRole('link', { name: 'Arbitrage finder', exact: true }).click();
+    await expect(page.getByRole('switch', { name: 'Auto' })).toHaveAttribute('aria-checked', 'false');
+  });
+
   test('the dots stay still when the visitor prefers reduced motion', async ({ browser }) => {
     const context = await browser.newContext({ reducedMotion: 'reduce' });
     const page = hydrating(await context.newPage());

@@ -7,7 +7,7 @@ const TOOLS = [
   {
     title: 'Arbitrage finder',
     to: ROUTES.arbitrage,
-    body: 'Opposite sides at different sportsbooks that together pay whatever happens, with equal-payout stakes for your total and bet links. Refreshed every second.',
+    body: 'Opposite sides at different sportsbooks that together pay whatever happens, with equal-payout stakes for your total and bet links. Refreshed every second with Auto on.',
   },
   {
     title: 'Positive EV finder',
