@@ -284,6 +284,13 @@ test.describe('home page', () => {
     await expect(page.getByRole('switch', { name: 'Auto' })).toHaveAttribute('aria-checked', 'false');
   });
 
+  test('sub-second latency is said of the real-time plans only', async ({ page }) => {
+    await page.goto('/');
+    await expect(
+      page.getByRole('listitem').filter({ hasText: 'Standardized data, sub-second latency' }),
+    ).toContainText('delivered in under a second on the Elite and Enterprise plans.');
+  });
+
   test('the dots stay still when the visitor prefers reduced motion', async ({ browser }) => {
     const context = await browser.newContext({ reducedMotion: 'reduce' });
     const page = hydrating(await context.newPage());

@@ -1,11 +1,19 @@
 import { coverage } from '#domain/coverage.ts';
+import { PLANS } from '#domain/plans.ts';
+
+/** "Elite and Enterprise": the plans whose data is not delayed. */
+function realTimePlanNames(): string {
+  const names = PLANS.filter((plan) => plan.realTime).map((plan) => plan.name);
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
 
 // The four feature blurbs of docs/product.md §2. Each says what exists (issue 34): same-game parlays are priced by the
 // API (Elite and Enterprise), there is no parlay builder on the site.
 const FEATURES = [
   {
     title: 'Standardized data, sub-second latency',
-    body: 'One schema for every sportsbook: teams, markets and prices normalized and delivered in under a second.',
+    // Only the real-time plans get it: the others' data is delayed (src/domain/plans.ts).
+    body: `One schema for every sportsbook: teams, markets and prices normalized, and delivered in under a second on the ${realTimePlanNames()} plans.`,
     icon: 'M13 2 4 14h7l-1 8 9-12h-7l1-8Z',
   },
   {
