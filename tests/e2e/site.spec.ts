@@ -291,6 +291,12 @@ test.describe('home page', () => {
     ).toContainText('delivered in under a second on the Elite and Enterprise plans.');
   });
 
+  test('the odds strip says its prices are examples, not live odds', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByTestId('odds-strip-note')).toHaveText('Example prices, not live odds.');
+    await expect(page.getByTestId('odds-strip-note')).toBeVisible();
+  });
+
   test('the dots stay still when the visitor prefers reduced motion', async ({ browser }) => {
     const context = await browser.newContext({ reducedMotion: 'reduce' });
     const page = hydrating(await context.newPage());

@@ -67,6 +67,10 @@ export function OddsStrip() {
           );
         })}
       </ul>
+      {/* The cards name real books and teams: say they are not quotes (the finders have the live board). */}
+      <p data-testid="odds-strip-note" className="mt-2 text-xs text-slate-400">
+        Example prices, not live odds.
+      </p>
     </div>
   );
 }
