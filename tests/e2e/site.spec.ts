@@ -280,7 +280,11 @@ test.describe('home page', () => {
       .getByRole('listitem')
       .filter({ has: page.getByRole('link', { name: 'Arbitrage finder', exact: true }) });
     await expect(card).toContainText('Refreshed every second with Auto on.');
-    await card.getByRole('link', { name: 'Arbitrage finder', exact: true }).click();
+    await expect(card.getByRole('link', { name: 'Arbitrage finder', exact: true })).toHaveAttribute(
+      'href',
+      '/betting-tools/arbitrage',
+    );
+    await page.goto('/betting-tools/arbitrage');
     await expect(page.getByRole('switch', { name: 'Auto' })).toHaveAttribute('aria-checked', 'false');
   });
 
