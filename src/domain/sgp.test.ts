@@ -696,7 +696,9 @@ describe('priceSgp: the model named', () => {
     };
     expect(priceSgp(calibration, [awayWin, firstHalfOver]).model).toBe('correlation');
     expect(priceSgp(calibrateSgp('epl', 0.27), [awayWin, over]).model).toBe('correlation');
-    expect(priceSgp(calibrateSgp('nba', 0.6), [awayWin, over]).model).toBe('correlation');
+    // NBA: two full-game legs are the score distributions' (decision 287); one with a half leg is the copula's.
+    expect(priceSgp(calibrateSgp('nba', 0.6), [awayWin, over]).model).toBe('scores');
+    expect(priceSgp(calibrateSgp('nba', 0.6), [awayWin, firstHalfOver]).model).toBe('correlation');
   });
 });
 

@@ -56,7 +56,9 @@ describe('POST /v1/sgp', () => {
     // Every leg is −110 both ways at every book: fair 0.5 each.
     for (const leg of body.legs) expect(leg.fair_probability).toBeCloseTo(0.5, 6);
     expect(body.naive.probability).toBeCloseTo(0.125, 6);
-    expect(body.fair.model).toBe('correlation');
+    // The spread and the total are full-game legs: the NBA's score distributions price them, Tatum joins by the
+    // correlation model (decision 287).
+    expect(body.fair.model).toBe('scores');
     // Tatum's points go with his team's score, which goes with the home margin and the total: the legs win together
     // more often than independent legs would.
     expect(body.fair.probability).toBeGreaterThan(body.naive.probability);
