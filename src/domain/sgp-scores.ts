@@ -29,7 +29,7 @@ import { SGP_GAME_PRIORS, type SgpModelLeg } from './sgp.ts';
 //   its winning scores (the highest 'high' line, the lowest 'low' line: a moneyline under a −4.5 adds nothing), the
 //   mean of the two estimates for a bracket; a variable without legs takes the market's (the moneyline's margin, the
 //   total line nearest even) or, without one, the league's typical total. The total is fitted with the margin held at
-//   its normal estimate, then the margin at the fitted total (middles' order). The distributions come in centre steps
+//   its normal estimate, then the margin at the fitted total (middles' order), and both once more. The distributions come in centre steps
 //   of 0.05: the joint is the mixture of the four neighbouring steps, weighted as the fit reads between them, so a
 //   lone binding leg keeps its fair probability to ~1e-6 (the basketball and NFL margins exactly).
 
@@ -130,20 +130,24 @@ export function scoresCentre(
     );
     return estimates.reduce((sum, x) => sum + x, 0) / estimates.length;
   };
-  const marginLegs = legs.filter((leg) => leg.variable.kind === 'margin');
-  const totalLegs = legs.filter((leg) => leg.variable.kind === 'total');
-  const totalBinding = bindingLegs(totalLegs);
-  const total =
+  const marginBinding = bindingLegs(legs.filter((leg) => leg.variable.kind === 'margin'));
+  const totalBinding = bindingLegs(legs.filter((leg) => leg.variable.kind === 'total'));
+  const fitTotal = (heldMargin: number) =>
     totalBinding.length > 0
-      ? fit('total', totalBinding, normalMargin)
+      ? fit('total', totalBinding, heldMargin)
       : market.total
-        ? distributionCentre(league, 'total', market.total.line, market.total.over, normalMargin)
+        ? distributionCentre(league, 'total', market.total.line, market.total.over, heldMargin)
         : prior.meanTotal;
-  const marginBinding = bindingLegs(marginLegs);
-  const margin =
+  const fitMargin = (heldTotal: number) =>
     marginBinding.length > 0
-      ? fit('margin', marginBinding, total)
-      : distributionCentre(league, 'margin', 0, market.homeWin, total);
+      ? fit('margin', marginBinding, heldTotal)
+      : distributionCentre(league, 'margin', 0, market.homeWin, heldTotal);
+  // Middles' order, then once more: the total again at the fitted margin, and the margin at that total (the
+  // distributions of one variable move a little with the other's centre).
+  let total = fitTotal(normalMargin);
+  let margin = fitMargin(total);
+  total = fitTotal(margin);
+  margin = fitMargin(total);
   return { margin, total };
 }
 
