@@ -114,53 +114,82 @@ function piecesOf(legs: readonly SgpModelLeg[]): Piece[] {
 const highProbability = (leg: SgpModelLeg) => (leg.side === 'high' ? leg.probability : 1 - leg.probability);
 
 /**
- * The game's centre for these legs (see the module's notes): the total, then the margin, each fitted to its binding
- * legs or taken from the market.
+ * One variable's centres: the mean fitted to each binding leg (`high`, `low`), and `mean`, theirs (or the market's when
+ * the variable has no legs), at which the other variable's distribution is built.
  */
-export function scoresCentre(
+interface Centres {
+  high: number | null;
+  low: number | null;
+  mean: number;
+}
+
+/**
+ * The game's centres for these legs (see the module's notes): the total's, then the margin's, each fitted to its
+ * binding legs or taken from the market, and both once more.
+ */
+export function scoresCentres(
   league: LeagueKey,
   market: ScoresMarket,
   legs: readonly SgpModelLeg[],
-): MarketCentre {
+): { margin: Centres; total: Centres } {
   const prior = SGP_GAME_PRIORS[league];
   const normalMargin = prior.sigmaMargin * normalQuantile(market.homeWin);
-  const fit = (variable: Variable, binding: readonly SgpModelLeg[], other: number) => {
-    const estimates = binding.map((leg) =>
-      distributionCentre(league, variable, leg.line!, highProbability(leg), other),
-    );
-    return estimates.reduce((sum, x) => sum + x, 0) / estimates.length;
+  const fit = (
+    variable: Variable,
+    legsOf: readonly SgpModelLeg[],
+    other: number,
+    none: () => number,
+  ): Centres => {
+    const binding = bindingLegs(legsOf);
+    const centreOf = (side: 'high' | 'low'): number | null => {
+      const leg = binding.find((one) => one.side === side);
+      return leg ? distributionCentre(league, variable, leg.line!, highProbability(leg), other) : null;
+    };
+    const high = centreOf('high');
+    const low = centreOf('low');
+    const fitted = [high, low].filter((x): x is number => x !== null);
+    const mean = fitted.length > 0 ? fitted.reduce((sum, x) => sum + x, 0) / fitted.length : none();
+    return { high, low, mean };
   };
-  const marginBinding = bindingLegs(legs.filter((leg) => leg.variable.kind === 'margin'));
-  const totalBinding = bindingLegs(legs.filter((leg) => leg.variable.kind === 'total'));
+  const marginLegs = legs.filter((leg) => leg.variable.kind === 'margin');
+  const totalLegs = legs.filter((leg) => leg.variable.kind === 'total');
   const fitTotal = (heldMargin: number) =>
-    totalBinding.length > 0
-      ? fit('total', totalBinding, heldMargin)
-      : market.total
+    fit('total', totalLegs, heldMargin, () =>
+      market.total
         ? distributionCentre(league, 'total', market.total.line, market.total.over, heldMargin)
-        : prior.meanTotal;
+        : prior.meanTotal,
+    );
   const fitMargin = (heldTotal: number) =>
-    marginBinding.length > 0
-      ? fit('margin', marginBinding, heldTotal)
-      : distributionCentre(league, 'margin', 0, market.homeWin, heldTotal);
+    fit('margin', marginLegs, heldTotal, () =>
+      distributionCentre(league, 'margin', 0, market.homeWin, heldTotal),
+    );
   // Middles' order, then once more: the total again at the fitted margin, and the margin at that total (the
   // distributions of one variable move a little with the other's centre).
   let total = fitTotal(normalMargin);
-  let margin = fitMargin(total);
-  total = fitTotal(margin);
-  margin = fitMargin(total);
+  let margin = fitMargin(total.mean);
+  total = fitTotal(margin.mean);
+  margin = fitMargin(total.mean);
   return { margin, total };
 }
 
+/** Each distribution's cumulative sums, made once (distributions are not changed once built, and builds are cached). */
+const cumulatives = new WeakMap<IntegerDistribution, Float64Array>();
+
 /** Cumulative sums of a distribution: at(x) = P(X ≤ x). */
 function cumulative(distribution: IntegerDistribution): (x: number) => number {
-  const sums = new Float64Array(distribution.probabilities.length);
-  let sum = 0;
-  distribution.probabilities.forEach((p, i) => (sums[i] = sum += p));
-  const last = sums.length - 1;
+  let sums = cumulatives.get(distribution);
+  if (!sums) {
+    const made = new Float64Array(distribution.probabilities.length);
+    let sum = 0;
+    for (let i = 0; i < made.length; i += 1) made[i] = sum += distribution.probabilities[i]!;
+    cumulatives.set(distribution, (sums = made));
+  }
+  const found = sums;
+  const last = found.length - 1;
   return (x) => {
     if (x === Number.POSITIVE_INFINITY) return 1;
     const i = Math.floor(x) - distribution.min;
-    return i < 0 ? 0 : i >= last ? 1 : Math.min(1, sums[i]!);
+    return i < 0 ? 0 : i >= last ? 1 : Math.min(1, found[i]!);
   };
 }
 
@@ -168,57 +197,65 @@ function cumulative(distribution: IntegerDistribution): (x: number) => number {
 const score = (u: number) =>
   u <= 0 ? Number.NEGATIVE_INFINITY : u >= 1 ? Number.POSITIVE_INFINITY : normalQuantile(u);
 
-/** P(M and T in boxes) at one centre: the cells of the copula over the two distributions. */
-function boxProbability(
-  marginCdf: (x: number) => number,
-  totalCdf: (x: number) => number,
-  rho: number,
-): (m0: number, m1: number, t0: number, t1: number) => number {
-  return (m0, m1, t0, t1) => {
-    if (m0 > m1 || t0 > t1) return 0;
-    const a0 = score(marginCdf(m0 - 1));
-    const a1 = score(marginCdf(m1));
-    const b0 = score(totalCdf(t0 - 1));
-    const b1 = score(totalCdf(t1));
-    const c = (h: number, k: number) =>
-      h === Number.NEGATIVE_INFINITY || k === Number.NEGATIVE_INFINITY ? 0 : bivariateNormalCdf(h, k, rho);
-    return Math.max(0, c(a1, b1) - c(a0, b1) - c(a1, b0) + c(a0, b0));
+/**
+ * P(X ≤ x) for one variable centred at `centre` (the other held at `other`): the distributions are built at centre
+ * steps of 0.05, so the two steps either side, mixed as the centre lies between them (the fit reads linearly between
+ * them, so a binding leg's own probability comes back).
+ */
+function mixedCdf(
+  league: LeagueKey,
+  variable: Variable,
+  centre: number,
+  other: number,
+): (x: number) => number {
+  const k = Math.floor(centre / CENTRE_STEP + 1e-9);
+  const w = Math.min(1, Math.max(0, centre / CENTRE_STEP - k));
+  const at = (step: number) =>
+    cumulative(
+      gameDistributions(
+        league,
+        variable === 'margin'
+          ? { margin: step * CENTRE_STEP, total: other }
+          : { margin: other, total: step * CENTRE_STEP },
+      )[variable],
+    );
+  const below = at(k);
+  if (w < 1e-12) return below;
+  const above = at(k + 1);
+  return (x) => (1 - w) * below(x) + w * above(x);
+}
+
+/**
+ * The normal score of P(X ≤ x) for one variable's legs: at or below its high binding line, on the distribution fitted
+ * to that leg; above it, on the one fitted to the low binding leg (each binding leg keeps its own probability, and a
+ * bracket its p₁ + p₂ − 1); a variable without legs on the market's.
+ */
+function axisOf(
+  league: LeagueKey,
+  variable: Variable,
+  legs: readonly SgpModelLeg[],
+  centres: Centres,
+  other: number,
+): (x: number) => number {
+  const high = bindingLegs(legs).find((leg) => leg.side === 'high');
+  const highCdf = centres.high !== null ? mixedCdf(league, variable, centres.high, other) : null;
+  const lowCdf = centres.low !== null ? mixedCdf(league, variable, centres.low, other) : null;
+  const meanCdf = highCdf ?? lowCdf ?? mixedCdf(league, variable, centres.mean, other);
+  return (x) => {
+    if (x === Number.NEGATIVE_INFINITY) return Number.NEGATIVE_INFINITY;
+    if (x === Number.POSITIVE_INFINITY) return Number.POSITIVE_INFINITY;
+    const cdf = high && highCdf && (x <= Math.floor(high.line!) || !lowCdf) ? highCdf : (lowCdf ?? meanCdf);
+    return score(cdf(x));
   };
 }
 
 /**
- * At one centre: what the ticket returns per unit of its fair price, summed over the cells where no leg loses
- * (`alive`: 1 where every leg wins, the pushed legs' probabilities where some push), leaving out the cells where every
- * leg pushes, and the chance of those (`allPushed`: the stake comes back).
- */
-function cellsAt(
-  league: LeagueKey,
-  centre: MarketCentre,
-  rho: number,
-  margin: readonly Piece[],
-  total: readonly Piece[],
-): { alive: number; allPushed: number } {
-  const game = gameDistributions(league, centre);
-  const box = boxProbability(cumulative(game.margin), cumulative(game.total), rho);
-  let alive = 0;
-  let allPushed = 0;
-  for (const m of margin)
-    for (const t of total) {
-      const p = box(m.lo, m.hi, t.lo, t.hi);
-      if (m.allPush && t.allPush) allPushed += p;
-      else alive += p * m.factor * t.factor;
-    }
-  return { alive, allPushed };
-}
-
-/**
  * The fair joint probability of full-game margin and total legs (`isScoresLeg`) of a league with a score distribution,
- * at the centre `scoresCentre` fits, with margin–total copula correlation `rho`: J with
- * J = Σ over the cells where no leg loses of P(cell) × (the product of the pushed legs' probabilities), over
- * 1 − P(every leg pushes). Priced at J, the parlay breaks even when a pushed leg is dropped and the ticket repriced
- * by its price (docs/grading.md); without whole lines J is the cells' mass where every leg wins; one leg alone is its
- * fair two-way probability. Legs are assumed valid and free of conflicts (`priceSgp` checks first). RangeError for a
- * league without a distribution or a leg it does not price.
+ * with margin–total copula correlation `rho`: J with J = Σ over the cells where no leg loses of P(cell) × (the product
+ * of the pushed legs' probabilities), over 1 − P(every leg pushes). Priced at J, the parlay breaks even when a pushed
+ * leg is dropped and the ticket repriced by its price (docs/grading.md); without whole lines J is the cells' mass
+ * where every leg wins; one leg alone is its fair two-way probability. Legs are assumed valid and free of conflicts
+ * (`priceSgp` checks first). RangeError for a league without a distribution or a leg it does not price.
  */
 export function scoresJoint(
   league: LeagueKey,
@@ -229,36 +266,21 @@ export function scoresJoint(
   if (!hasScoreDistribution(league)) throw new RangeError(`${league} has no score distribution for SGPs`);
   if (!legs.every(isScoresLeg))
     throw new RangeError('Only full-game margin and total legs on half or whole lines');
-  const margin = piecesOf(legs.filter((leg) => leg.variable.kind === 'margin'));
-  const total = piecesOf(legs.filter((leg) => leg.variable.kind === 'total'));
-  const centre = scoresCentre(league, market, legs);
-  // The four centre steps around the fitted centre, weighted by where it lies between them.
-  const m0 = Math.floor(centre.margin / CENTRE_STEP + 1e-9);
-  const t0 = Math.floor(centre.total / CENTRE_STEP + 1e-9);
-  const wm = Math.max(0, centre.margin / CENTRE_STEP - m0);
-  const wt = Math.max(0, centre.total / CENTRE_STEP - t0);
+  const marginLegs = legs.filter((leg) => leg.variable.kind === 'margin');
+  const totalLegs = legs.filter((leg) => leg.variable.kind === 'total');
+  const centres = scoresCentres(league, market, legs);
+  const mz = axisOf(league, 'margin', marginLegs, centres.margin, centres.total.mean);
+  const tz = axisOf(league, 'total', totalLegs, centres.total, centres.margin.mean);
+  const c = (h: number, k: number) =>
+    h === Number.NEGATIVE_INFINITY || k === Number.NEGATIVE_INFINITY ? 0 : bivariateNormalCdf(h, k, rho);
   let alive = 0;
   let allPushed = 0;
-  for (const [dm, weightM] of [
-    [0, 1 - wm],
-    [1, wm],
-  ] as const) {
-    for (const [dt, weightT] of [
-      [0, 1 - wt],
-      [1, wt],
-    ] as const) {
-      const weight = weightM * weightT;
-      if (weight < 1e-12) continue;
-      const at = cellsAt(
-        league,
-        { margin: (m0 + dm) * CENTRE_STEP, total: (t0 + dt) * CENTRE_STEP },
-        rho,
-        margin,
-        total,
-      );
-      alive += weight * at.alive;
-      allPushed += weight * at.allPushed;
+  for (const m of piecesOf(marginLegs))
+    for (const t of piecesOf(totalLegs)) {
+      const [a0, a1, b0, b1] = [mz(m.lo - 1), mz(m.hi), tz(t.lo - 1), tz(t.hi)];
+      const p = a0 >= a1 || b0 >= b1 ? 0 : Math.max(0, c(a1, b1) - c(a0, b1) - c(a1, b0) + c(a0, b0));
+      if (m.allPush && t.allPush) allPushed += p;
+      else alive += p * m.factor * t.factor;
     }
-  }
   return allPushed < 1 ? Math.min(1, alive / (1 - allPushed)) : 0;
 }

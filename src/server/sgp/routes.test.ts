@@ -137,6 +137,68 @@ describe('POST /v1/sgp', () => {
     expect(body.fair.probability).toBeCloseTo(body.legs[1]!.fair_probability, 5);
   });
 
+  it('prices full-game NBA legs on the score distributions: spread + under, and a moneyline bracketed by the other side’s spread centred on the board’s total', async () => {
+    const { id } = boardEvent();
+    const body = priced(
+      await post({
+        event_id: id,
+        legs: [
+          { market: 'spread', line: -4.5, outcome: 'home' },
+          { market: 'total', line: 221.5, outcome: 'under' },
+        ],
+      }),
+    );
+    expect(body.fair.model).toBe('scores');
+    const homeWin = homeWinOf(-180, 155);
+    const calibration = calibrateSgp('nba', homeWin, null, { line: 221.5, over: 0.5 });
+    const spread: SgpModelLeg = {
+      variable: { kind: 'margin', period: 'full' },
+      side: 'high',
+      line: 4.5,
+      probability: body.legs[0]!.fair_probability,
+    };
+    const under: SgpModelLeg = {
+      variable: { kind: 'total', period: 'full' },
+      side: 'low',
+      line: 221.5,
+      probability: body.legs[1]!.fair_probability,
+    };
+    expect(body.fair.probability).toBeCloseTo(jointProbability(calibration, [spread, under]), 5);
+    // The home side is favoured (ρ > 0 at this spread is the published band's −0.07·…: basketball's favourite and the
+    // over go slightly apart), so the pair is near the product: the answer, pinned.
+    expect(body.fair.probability).toBeCloseTo(0.25, 1);
+    expect(body.correlation_ratio).toBeGreaterThan(0.97);
+    expect(body.correlation_ratio).toBeLessThan(1.1);
+
+    // Home moneyline + away +4.5: the home side wins by 1 to 4. No total leg: the total is the board's (221.5 at
+    // even), which the request's calibration carries.
+    const bracket = priced(
+      await post({
+        event_id: id,
+        legs: [
+          { market: 'moneyline', outcome: 'home' },
+          { market: 'spread', line: -4.5, outcome: 'away' },
+        ],
+      }),
+    );
+    expect(bracket.fair.model).toBe('scores');
+    const moneyline: SgpModelLeg = {
+      variable: { kind: 'margin', period: 'full' },
+      side: 'high',
+      line: 0,
+      probability: bracket.legs[0]!.fair_probability,
+    };
+    const awayPlus: SgpModelLeg = {
+      variable: { kind: 'margin', period: 'full' },
+      side: 'low',
+      line: 4.5,
+      probability: bracket.legs[1]!.fair_probability,
+    };
+    expect(bracket.fair.probability).toBeCloseTo(jointProbability(calibration, [moneyline, awayPlus]), 5);
+    // Near p₁ + p₂ − 1 (the two legs' centres differ a little: the fit takes their mean).
+    expect(bracket.fair.probability).toBeCloseTo(moneyline.probability + awayPlus.probability - 1, 1);
+  });
+
   it('prices a soccer parlay on the goals model fitted to the fair 1X2 and total: underdog win + over 2.5 + an underdog scorer', async () => {
     counter += 1;
     const id = ingestSoccerSgpBoard(app, counter, clock.now());
