@@ -252,14 +252,12 @@ describe('priceSgp with the score distributions: bounds', () => {
           p: fc.double({ min: 0.05, max: 0.95, noNaN: true }),
         })
         .map(({ side, line, p }) => total(side as 'high' | 'low', line + 0.5, p)),
-      fc
-        .double({ min: 0.05, max: 0.95, noNaN: true })
-        .map((p): SgpModelLeg => ({
-          variable: { kind: 'total', period: 'h1' },
-          side: 'high',
-          line: 20.5,
-          probability: p,
-        })),
+      fc.double({ min: 0.05, max: 0.95, noNaN: true }).map((p): SgpModelLeg => ({
+        variable: { kind: 'total', period: 'h1' },
+        side: 'high',
+        line: 20.5,
+        probability: p,
+      })),
     );
     fc.assert(
       fc.property(
