@@ -6,7 +6,6 @@ import {
   gameDistributions,
   scoreModelName,
   type IntegerDistribution,
-  type MarketCentre,
 } from './score-distributions.ts';
 import { SGP_GAME_PRIORS, type SgpModelLeg } from './sgp.ts';
 
@@ -25,13 +24,18 @@ import { SGP_GAME_PRIORS, type SgpModelLeg } from './sgp.ts';
 //   leg's fair probability leaves its push out (the two-way de-vig of its prices); a parlay's pushed leg is dropped
 //   and the ticket repriced by that leg's own price (docs/grading.md, as books settle SGPs). The joint is the price at
 //   which that ticket breaks even on the cells (`scoresJoint`); one leg alone is its fair two-way probability.
-// - The centre: each variable's mean is fitted (`distributionCentre`, as middles fit theirs) to the legs that bound
-//   its winning scores (the highest 'high' line, the lowest 'low' line: a moneyline under a −4.5 adds nothing), the
-//   mean of the two estimates for a bracket; a variable without legs takes the market's (the moneyline's margin, the
-//   total line nearest even) or, without one, the league's typical total. The total is fitted with the margin held at
-//   its normal estimate, then the margin at the fitted total (middles' order), and both once more. The distributions come in centre steps
-//   of 0.05: the joint is the mixture of the four neighbouring steps, weighted as the fit reads between them, so a
-//   lone binding leg keeps its fair probability to ~1e-6 (the basketball and NFL margins exactly).
+// - The centre: each leg that bounds its variable's winning scores (the highest 'high' line, the lowest 'low' line: a
+//   moneyline under a −4.5 adds nothing) gets the mean whose distribution gives it its fair probability
+//   (`distributionCentre`, as middles fit a line). Cumulative probabilities at or below the high binding line are read
+//   on the distribution fitted to that leg, those above it on the one fitted to the low binding leg, so each binding
+//   leg keeps its probability and a bracket (home moneyline and away +3.5) is p₁ + p₂ − 1, as in the correlation
+//   model. A variable without legs takes the market's centre (the moneyline's margin, the total nearest even) or the
+//   league's typical total. The totals are fitted with the margin held at its normal estimate, then the margins at
+//   the fitted total (middles' order), and both once more. Distributions are built at centre steps of 0.05: a centre's
+//   cumulative probabilities are the two steps either side mixed as the fit reads between them.
+//
+// With half lines the answer is the correlation model's to ~1e-6 (both keep every leg's probability and use the same
+// ρ); what the cells add is the push of a whole line.
 
 /** The leagues whose full-game legs the score distributions price (soccer has its goals grid). */
 export function hasScoreDistribution(league: LeagueKey): boolean {
