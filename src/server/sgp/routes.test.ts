@@ -137,7 +137,7 @@ describe('POST /v1/sgp', () => {
     expect(body.fair.probability).toBeCloseTo(body.legs[1]!.fair_probability, 5);
   });
 
-  it('prices full-game NBA legs on the score distributions: spread + under, and a moneyline bracketed by the other side’s spread centred on the board’s total', async () => {
+  it('prices full-game NBA legs on the score distributions: spread + under, and a moneyline bracketed by the other side’s spread', async () => {
     const { id } = boardEvent();
     const body = priced(
       await post({
@@ -170,8 +170,7 @@ describe('POST /v1/sgp', () => {
     expect(body.fair.probability).toBeCloseTo(0.257021, 5);
     expect(body.correlation_ratio).toBeCloseTo(1.0281, 3);
 
-    // Home moneyline + away +4.5: the home side wins by 1 to 4. No total leg: the total is the board's (221.5 at
-    // even), which the request's calibration carries.
+    // Home moneyline + away +4.5: the home side wins by 1 to 4.
     const bracket = priced(
       await post({
         event_id: id,
