@@ -276,7 +276,9 @@ describe('jointProbability: exact cases', () => {
   it('gives home moneyline + away +3.5 p₁ + p₂ − 1 (a bracket on one variable)', () => {
     const moneyline = leg(margin(), 'high', 0, 0.7);
     const awayPlus = leg(margin(), 'low', 3.5, 0.44);
-    expect(jointProbability(nfl, [moneyline, awayPlus])).toBeCloseTo(0.7 + 0.44 - 1, 14);
+    // On the NFL's score distributions (decision 287) each leg keeps its own probability: the same, but for a tie,
+    // where the moneyline pushes and the ticket is repriced (a few 1e-9 here).
+    expect(jointProbability(nfl, [moneyline, awayPlus])).toBeCloseTo(0.7 + 0.44 - 1, 8);
   });
 
   it('treats a draw as implying a margin leg that holds at 0 (draw + home +0.5 is the draw)', () => {
@@ -696,7 +698,9 @@ describe('priceSgp: the model named', () => {
     };
     expect(priceSgp(calibration, [awayWin, firstHalfOver]).model).toBe('correlation');
     expect(priceSgp(calibrateSgp('epl', 0.27), [awayWin, over]).model).toBe('correlation');
-    expect(priceSgp(calibrateSgp('nba', 0.6), [awayWin, over]).model).toBe('correlation');
+    // NBA: two full-game legs are the score distributions' (decision 287); one with a half leg is the copula's.
+    expect(priceSgp(calibrateSgp('nba', 0.6), [awayWin, over]).model).toBe('scores');
+    expect(priceSgp(calibrateSgp('nba', 0.6), [awayWin, firstHalfOver]).model).toBe('correlation');
   });
 });
 

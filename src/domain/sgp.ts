@@ -1,6 +1,7 @@
 import { LEAGUES, type LeagueKey, type Period, type SportKey } from './markets.ts';
 import { mvnProbability, normalCdf, normalQuantile } from './mvn.ts';
 import { PROP_CATALOGUE, type PropStatKey } from './props.ts';
+import { hasScoreDistribution, isScoresLeg, scoresJoint, type ScoresMarket } from './sgp-scores.ts';
 import { fitGoals, goalsJoint, type GoalsMarket, type GoalsModel } from './soccer-goals.ts';
 
 // Same-game parlays (issue 16, decision 127): the joint fair probability of legs of one game, and each book's SGP
@@ -390,6 +391,12 @@ export interface SgpCalibration {
    * prices every parlay whose legs it covers; null elsewhere, or when no 1X2 was given.
    */
   goals: GoalsModel | null;
+  /**
+   * NFL, NBA, NCAAB, NHL, MLB: what full-game margin and total legs are centred on when the parlay has none of that
+   * variable (the fair moneyline, the fair total nearest even), for pricing them on the league's score distributions
+   * (src/domain/sgp-scores.ts, decision 287); null for soccer.
+   */
+  scores: ScoresMarket | null;
 }
 
 /**
@@ -407,6 +414,7 @@ export function calibrateSgp(
   league: LeagueKey,
   homeWinProbability: number,
   goalsMarket: GoalsMarket | null = null,
+  scoresTotal: ScoresMarket['total'] = null,
 ): SgpCalibration {
   if (!Object.prototype.hasOwnProperty.call(LEAGUES, league))
     throw new RangeError(`Unknown league ${league}`);
@@ -449,6 +457,7 @@ export function calibrateSgp(
     periodMasks,
     loadings: { margin: [1, 0], total, home: score(1), away: score(-1) },
     goals: info.sport === 'soccer' && goalsMarket ? fitGoals(goalsMarket) : null,
+    scores: hasScoreDistribution(league) ? { homeWin: homeWinProbability, total: scoresTotal } : null,
   };
 }
 
@@ -672,9 +681,11 @@ export function jointProbability(calibration: SgpCalibration, legs: readonly Sgp
 
 /**
  * Which model gave a parlay's joint probability: `goals`, a soccer match's score grid (decision 166), whenever every leg
- * is one it covers; else `correlation`, the Gaussian correlation model (decision 127).
+ * is one it covers; `scores`, the league's score distributions (NFL, NBA, NCAAB, NHL, MLB; decision 287) for two or
+ * more full-game margin and total legs, the other legs of a mix joined by the correlation model; else `correlation`,
+ * the Gaussian correlation model (decision 127).
  */
-export type SgpModel = 'goals' | 'correlation';
+export type SgpModel = 'goals' | 'scores' | 'correlation';
 
 /** `jointProbability` with the model that gave it (the answer of /v1/sgp names it). */
 export function priceSgp(
@@ -714,6 +725,38 @@ export function priceSgp(
     }
   }
 
+  // NFL, NBA, NCAAB, NHL, MLB (decision 287): two or more full-game margin and total legs are priced on the league's
+  // score distributions; the other legs of a mix (players, periods) join by the correlation model's conditional
+  // chance given those legs, P(rest | game legs) = copula(all) / copula(game legs), with the same margin–total ρ.
+  // A single game leg is its own probability either way, so the correlation model prices it with the rest.
+  if (calibration.scores) {
+    const game = legs.filter(isScoresLeg);
+    if (game.length >= 2) {
+      let joint = scoresJoint(
+        calibration.league,
+        calibration.scores,
+        calibration.marginTotalCorrelation,
+        game,
+      );
+      if (game.length < legs.length) {
+        const part = copulaJoint(calibration, game);
+        joint *= Math.min(1, copulaJoint(calibration, legs) / part);
+      }
+      const upper = Math.min(...legs.map((leg) => leg.probability));
+      const lower = legs.reduce((sum, leg) => sum + leg.probability, 0) - (legs.length - 1);
+      joint = Math.min(upper, Math.max(lower, joint));
+      return {
+        probability: Math.min(1 - SGP_PROBABILITY_FLOOR, Math.max(SGP_PROBABILITY_FLOOR, joint)),
+        model: 'scores',
+      };
+    }
+  }
+
+  return { probability: copulaJoint(calibration, legs), model: 'correlation' };
+}
+
+/** The Gaussian correlation model's joint of valid, conflict-free legs (decision 127), within the floors. */
+function copulaJoint(calibration: SgpCalibration, legs: readonly SgpModelLeg[]): number {
   // Legs a draw of the same period settles: the draw implies a margin leg that holds at 0; a margin leg that fails
   // at 0 implies "no draw".
   const dropped = new Array<boolean>(legs.length).fill(false);
@@ -760,10 +803,7 @@ export function priceSgp(
   const raw = mvnProbability(lower, upper, matrix);
   const smallest = Math.min(...legs.map((leg) => leg.probability));
   const joint = Math.min(smallest, Math.max(frechet, raw));
-  return {
-    probability: Math.min(1 - SGP_PROBABILITY_FLOOR, Math.max(SGP_PROBABILITY_FLOOR, joint)),
-    model: 'correlation',
-  };
+  return Math.min(1 - SGP_PROBABILITY_FLOOR, Math.max(SGP_PROBABILITY_FLOOR, joint));
 }
 
 function intervalProbability(lo: number, hi: number): number {

@@ -286,7 +286,7 @@ export interface paths {
          * Price a same-game parlay
          * @description Prices 2 to 10 legs of one event as a same-game parlay (Elite and Enterprise; one credit per priced request, 10,000 or 100,000 a calendar month, UTC).
          *
-         *     Each leg’s fair probability comes from the books’ current prices of its market, from `reference` and by `devig` as in /v1/events/{eventId}/lines (defaults: the server’s `CLV_REFERENCE_BOOK`, `sharp` unless configured otherwise, and `shin`; docs/decisions/164); each leg’s `fair` gives the whole market’s, with its inputs. The legs of one game are correlated (a team’s moneyline and spread strongly, a favourite and the over mildly, a player’s stats with his team’s score and the game total): `fair` is the joint probability from the correlation model (soccer: from a Dixon–Coles goals model fitted to the match’s fair 1X2 and its total nearest 2.5, summing the score grid, with anytime scorers tied to their team’s goals, whenever every leg is a full-game 1X2, spread, total or anytime scorer of a known team), `naive` the product of the legs as if independent, and `correlation_ratio` the one over the other. `prices` are the books that would offer the parlay now, each with its own margin for that many legs (`margin_pct`), never above what its single legs would allow.
+         *     Each leg’s fair probability comes from the books’ current prices of its market, from `reference` and by `devig` as in /v1/events/{eventId}/lines (defaults: the server’s `CLV_REFERENCE_BOOK`, `sharp` unless configured otherwise, and `shin`; docs/decisions/164); each leg’s `fair` gives the whole market’s, with its inputs. The legs of one game are correlated (a team’s moneyline and spread strongly, a favourite and the over mildly, a player’s stats with his team’s score and the game total): `fair` is the joint probability from the correlation model (soccer: from a Dixon–Coles goals model fitted to the match’s fair 1X2 and its total nearest 2.5, summing the score grid, with anytime scorers tied to their team’s goals, whenever every leg is a full-game 1X2, spread, total or anytime scorer of a known team; NFL, NBA, NCAAB, NHL and MLB: two or more full-game spread, moneyline or total legs are summed over the league’s fitted final margin and total distributions, each leg keeping its own fair probability, a whole line’s push counted as grading settles it (the pushed leg dropped and the ticket repriced by its price), and any other legs joined to them by the correlation model; `fair.model` names the model), `naive` the product of the legs as if independent, and `correlation_ratio` the one over the other. `prices` are the books that would offer the parlay now, each with its own margin for that many legs (`margin_pct`), never above what its single legs would allow.
          *
          *     Worked example (Celtics 64 % to win): Celtics −4.5 (fair 0.52), over 221.5 (0.50) and Jayson Tatum over 27.5 points (0.48). Independent, that is 0.52 × 0.50 × 0.48 = 0.1248 (decimal 8.01). Tatum's points rise with the Celtics' score, which rises with both their margin and the total, so the legs win together more often: the model gives 0.1718 (decimal 5.82, +481; `correlation_ratio` 1.38). A book with FanDuel's schedule in the simulator (its 4.2 % a leg compounded, plus a 6 % premium: 19.9 % for 3 legs) pays 4.85 (+385), less than its three −110 singles parlayed at 6.96.
          *
@@ -5077,7 +5077,7 @@ export interface operations {
                      *         "probability": 0.179084,
                      *         "decimal_odds": 5.5839,
                      *         "price": "+458",
-                     *         "model": "correlation"
+                     *         "model": "scores"
                      *       },
                      *       "naive": {
                      *         "probability": 0.1248,
@@ -5164,10 +5164,10 @@ export interface operations {
                             /** @description American odds as text, rounded down to a whole point (6.0968 is "+509"): never a better price than the exact one. */
                             price: string;
                             /**
-                             * @description The model that gave `probability`: `goals`, a soccer match’s score grid from a Dixon–Coles goals model fitted to its fair 1X2 and total (docs/decisions/166), when every leg is one the grid covers; else `correlation`, the correlation model (docs/decisions/127).
+                             * @description The model that gave `probability`: `goals`, a soccer match’s score grid from a Dixon–Coles goals model fitted to its fair 1X2 and total (docs/decisions/166), when every leg is one the grid covers; `scores`, the league’s fitted final margin and total distributions (NFL, NBA, NCAAB, NHL, MLB; docs/calibration.md, docs/decisions/287), when two or more legs are full-game spreads, moneylines or totals (any other legs joined to them by the correlation model); else `correlation`, the correlation model (docs/decisions/127).
                              * @enum {string}
                              */
-                            model: "goals" | "correlation";
+                            model: "goals" | "scores" | "correlation";
                         };
                         /** @description The product of the legs’ fair probabilities: the price if the legs were independent. */
                         naive: {

@@ -56,7 +56,9 @@ describe('POST /v1/sgp', () => {
     // Every leg is −110 both ways at every book: fair 0.5 each.
     for (const leg of body.legs) expect(leg.fair_probability).toBeCloseTo(0.5, 6);
     expect(body.naive.probability).toBeCloseTo(0.125, 6);
-    expect(body.fair.model).toBe('correlation');
+    // The spread and the total are full-game legs: the NBA's score distributions price them, Tatum joins by the
+    // correlation model (decision 287).
+    expect(body.fair.model).toBe('scores');
     // Tatum's points go with his team's score, which goes with the home margin and the total: the legs win together
     // more often than independent legs would.
     expect(body.fair.probability).toBeGreaterThan(body.naive.probability);
@@ -133,6 +135,67 @@ describe('POST /v1/sgp', () => {
       }),
     );
     expect(body.fair.probability).toBeCloseTo(body.legs[1]!.fair_probability, 5);
+  });
+
+  it('prices full-game NBA legs on the score distributions: spread + under, and a moneyline bracketed by the other side’s spread', async () => {
+    const { id } = boardEvent();
+    const body = priced(
+      await post({
+        event_id: id,
+        legs: [
+          { market: 'spread', line: -4.5, outcome: 'home' },
+          { market: 'total', line: 221.5, outcome: 'under' },
+        ],
+      }),
+    );
+    expect(body.fair.model).toBe('scores');
+    const homeWin = homeWinOf(-180, 155);
+    const calibration = calibrateSgp('nba', homeWin, null, { line: 221.5, over: 0.5 });
+    const spread: SgpModelLeg = {
+      variable: { kind: 'margin', period: 'full' },
+      side: 'high',
+      line: 4.5,
+      probability: body.legs[0]!.fair_probability,
+    };
+    const under: SgpModelLeg = {
+      variable: { kind: 'total', period: 'full' },
+      side: 'low',
+      line: 221.5,
+      probability: body.legs[1]!.fair_probability,
+    };
+    expect(body.fair.probability).toBeCloseTo(jointProbability(calibration, [spread, under]), 5);
+    // At a 4-point favourite the published band puts basketball's favourite and the over slightly apart (ρ −0.04),
+    // so the favourite and the under go slightly together: the answer, pinned (the correlation model's too, to 1e-6,
+    // as each half line keeps its own probability and the copula its ρ).
+    expect(body.fair.probability).toBeCloseTo(0.257021, 5);
+    expect(body.correlation_ratio).toBeCloseTo(1.0281, 3);
+
+    // Home moneyline + away +4.5: the home side wins by 1 to 4.
+    const bracket = priced(
+      await post({
+        event_id: id,
+        legs: [
+          { market: 'moneyline', outcome: 'home' },
+          { market: 'spread', line: -4.5, outcome: 'away' },
+        ],
+      }),
+    );
+    expect(bracket.fair.model).toBe('scores');
+    const moneyline: SgpModelLeg = {
+      variable: { kind: 'margin', period: 'full' },
+      side: 'high',
+      line: 0,
+      probability: bracket.legs[0]!.fair_probability,
+    };
+    const awayPlus: SgpModelLeg = {
+      variable: { kind: 'margin', period: 'full' },
+      side: 'low',
+      line: 4.5,
+      probability: bracket.legs[1]!.fair_probability,
+    };
+    expect(bracket.fair.probability).toBeCloseTo(jointProbability(calibration, [moneyline, awayPlus]), 5);
+    // Each end keeps its leg's probability (a basketball game has no ties to push the moneyline): p₁ + p₂ − 1.
+    expect(bracket.fair.probability).toBeCloseTo(moneyline.probability + awayPlus.probability - 1, 6);
   });
 
   it('prices a soccer parlay on the goals model fitted to the fair 1X2 and total: underdog win + over 2.5 + an underdog scorer', async () => {

@@ -20,6 +20,7 @@ import {
   type SgpMarginSchedule,
   type SgpModelLeg,
 } from '#domain/sgp.ts';
+import { hasScoreDistribution } from '#domain/sgp-scores.ts';
 import type { GoalsMarket } from '#domain/soccer-goals.ts';
 import type { SgpBookPrice, SgpLeg, SgpLegResult, SgpResponse } from '#domain/schemas/api/sgp.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
@@ -39,7 +40,8 @@ import { fairDto, type FairChoice } from '../history-api/history-reads.ts';
 
 // Same-game-parlay pricing on the live board (issue 16, decision 129): the legs of a request resolved to the store's
 // markets, each leg's fair probability from the books' current prices (from the request's reference and
-// de-vig method, as CLV's: decision 164), the joint probability from the correlation model (src/domain/sgp.ts, decision 127), and each book's
+// de-vig method, as CLV's: decision 164), the joint probability from the models of src/domain/sgp.ts (the correlation model, decision
+// 127; soccer's goals grid, decision 166; the other leagues' score distributions for full-game legs, decision 287), and each book's
 // parlay price: its own margin for that many legs applied to the joint, never a price that the same book's singles
 // could arbitrage. Every refusal here happens before a credit is spent.
 
@@ -288,14 +290,17 @@ export class CalibrationCache {
     // Soccer: the goals model's inputs; a fit is refreshed whenever they change at all (it takes well under a
     // millisecond), so the fitted 1X2 and total are always the current fair ones.
     const goals = LEAGUES[event.league].sport === 'soccer' ? goalsMarketOf(eventState, now, choice) : null;
-    const goalsKey = goals ? JSON.stringify(goals) : '';
+    // NFL, NBA, NCAAB, NHL, MLB: the fair total nearest even, which centres the score distributions' total when a
+    // parlay has no total leg (decision 287).
+    const scoresTotal = hasScoreDistribution(event.league) ? scoresTotalOf(eventState, now, choice) : null;
+    const goalsKey = goals ? JSON.stringify(goals) : scoresTotal ? JSON.stringify(scoresTotal) : '';
     // One entry per event, reference and method: requests asking for different ones do not evict each other's.
     const key = `${event.id}\u0000${choice.reference}\u0000${choice.method}`;
     const cached = this.entries.get(key);
     if (cached && Math.abs(cached.homeWin - homeWin) < 0.005 && cached.goalsKey === goalsKey)
       return cached.calibration;
     if (this.entries.size > 5_000) this.entries.clear();
-    const calibration = calibrateSgp(event.league, homeWin, goals);
+    const calibration = calibrateSgp(event.league, homeWin, goals, scoresTotal);
     this.entries.set(key, { homeWin, goalsKey, calibration });
     return calibration;
   }
@@ -328,6 +333,32 @@ export function goalsMarketOf(eventState: EventState, now: number, choice: FairC
       total = { line: spec.point, over: over.probability };
   }
   return { home, draw, away, total };
+}
+
+/**
+ * The full-game total a league's score distributions are centred on when a parlay has no total leg (decision 287):
+ * the fair over of the total line in half points whose fair over is nearest 0.5 (the main line; the lower line on a
+ * tie), or null when none is priced.
+ */
+export function scoresTotalOf(
+  eventState: EventState,
+  now: number,
+  choice: FairChoice,
+): { line: number; over: number } | null {
+  const event = eventState.event;
+  let best: { line: number; over: number } | null = null;
+  for (const market of eventState.markets.values()) {
+    const spec = market.spec;
+    if (spec.type !== 'total' || spec.period !== 'full' || spec.point === null) continue;
+    if (!Number.isInteger(spec.point * 2) || spec.point <= 0) continue;
+    const over = legFair(event, market, market.outcomes.indexOf('over'), now, choice);
+    if (!over || !(over.probability > 0 && over.probability < 1)) continue;
+    const distance = Math.abs(over.probability - 0.5);
+    const bestDistance = best ? Math.abs(best.over - 0.5) : Number.POSITIVE_INFINITY;
+    if (distance < bestDistance || (distance === bestDistance && best && spec.point < best.line))
+      best = { line: spec.point, over: over.probability };
+  }
+  return best;
 }
 
 /** The fair probability that the home team wins the game (a 1X2's draw left out); 0.5 when nobody prices it. */

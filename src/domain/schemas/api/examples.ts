@@ -556,7 +556,7 @@ export const SGP_RESPONSE_EXAMPLE = {
       }).dto,
     },
   ],
-  fair: { probability: 0.179084, decimal_odds: 5.5839, price: '+458', model: 'correlation' },
+  fair: { probability: 0.179084, decimal_odds: 5.5839, price: '+458', model: 'scores' },
   naive: { probability: 0.1248, decimal_odds: 8.0128 },
   correlation_ratio: 1.435,
   prices: [

@@ -120,9 +120,9 @@ export const SgpResponseSchema = z
             'American odds as text, rounded down to a whole point (6.0968 is "+509"): never a better price than the exact one.',
           ),
         model: z
-          .enum(['goals', 'correlation'])
+          .enum(['goals', 'scores', 'correlation'])
           .describe(
-            'The model that gave `probability`: `goals`, a soccer match’s score grid from a Dixon–Coles goals model fitted to its fair 1X2 and total (docs/decisions/166), when every leg is one the grid covers; else `correlation`, the correlation model (docs/decisions/127).',
+            'The model that gave `probability`: `goals`, a soccer match’s score grid from a Dixon–Coles goals model fitted to its fair 1X2 and total (docs/decisions/166), when every leg is one the grid covers; `scores`, the league’s fitted final margin and total distributions (NFL, NBA, NCAAB, NHL, MLB; docs/calibration.md, docs/decisions/287), when two or more legs are full-game spreads, moneylines or totals (any other legs joined to them by the correlation model); else `correlation`, the correlation model (docs/decisions/127).',
           ),
       })
       .describe('The fair parlay price from the model named in `model`.'),

@@ -1,0 +1,290 @@
+import type { LeagueKey } from './markets.ts';
+import { distributionCentre } from './middles.ts';
+import { bivariateNormalCdf, normalQuantile } from './mvn.ts';
+import {
+  CENTRE_STEP,
+  gameDistributions,
+  scoreModelName,
+  type IntegerDistribution,
+} from './score-distributions.ts';
+import { SGP_GAME_PRIORS, type SgpModelLeg } from './sgp.ts';
+
+// Same-game-parlay legs on a game's full-game margin, total and moneyline, priced on the league's fitted score
+// distributions (issue 57, decision 287): the ones the simulator draws results from and middles read their chances
+// off (score-distributions.ts, docs/calibration.md). Leagues with a fitted non-soccer distribution: NFL, NBA, NCAAB,
+// NHL, MLB (soccer has its own goals grid, soccer-goals.ts).
+//
+// - The cells: the final margin M and total T are whole numbers with the league's distributions at the game's centre.
+//   They are coupled by a Gaussian copula on their discrete distributions: P(M ≤ m, T ≤ t) = C_ρ(F_M(m), F_T(t)), ρ the
+//   calibration's margin–total correlation (published outcomes where decision 165 has them), so the correlation model
+//   that prices a mix with player and period legs uses the same ρ. The distributions' own total given the margin is
+//   not the coupling: for basketball it has none (the total is smooth about its mean whatever the margin), against
+//   a published corr of −0.43 at 13-point NBA spreads (decision 287 has the figures).
+// - The legs: a margin or total leg wins on whole scores strictly beyond its line, and a whole line pushes on it. A
+//   leg's fair probability leaves its push out (the two-way de-vig of its prices); a parlay's pushed leg is dropped
+//   and the ticket repriced by that leg's own price (docs/grading.md, as books settle SGPs). The joint is the price at
+//   which that ticket breaks even on the cells (`scoresJoint`); one leg alone is its fair two-way probability.
+// - The centre: each leg that bounds its variable's winning scores (the highest 'high' line, the lowest 'low' line: a
+//   moneyline under a −4.5 adds nothing) gets the mean whose distribution gives it its fair probability
+//   (`distributionCentre`, as middles fit a line). Cumulative probabilities at or below the high binding line are read
+//   on the distribution fitted to that leg, those above it on the one fitted to the low binding leg, so each binding
+//   leg keeps its probability and a bracket (home moneyline and away +3.5) is p₁ + p₂ − 1, as in the correlation
+//   model. A variable without legs takes the market's centre (the moneyline's margin, the total nearest even) or the
+//   league's typical total. The totals are fitted with the margin held at its normal estimate, then the margins at
+//   the fitted total (middles' order), and both once more. Distributions are built at centre steps of 0.05: a centre's
+//   cumulative probabilities are the two steps either side mixed as the fit reads between them.
+//
+// With half lines the answer is the correlation model's to ~1e-6 (both keep every leg's probability and use the same
+// ρ); what the cells add is the push of a whole line.
+
+/** The leagues whose full-game legs the score distributions price (soccer has its goals grid). */
+export function hasScoreDistribution(league: LeagueKey): boolean {
+  return scoreModelName(league) !== 'soccer-dixon-coles';
+}
+
+/** A full-game margin (spread, moneyline) or total leg on a half or whole line: the legs the cells price. */
+export function isScoresLeg(leg: SgpModelLeg): boolean {
+  const v = leg.variable;
+  return (
+    (v.kind === 'margin' || v.kind === 'total') &&
+    v.period === 'full' &&
+    leg.line !== null &&
+    Number.isInteger(leg.line * 2)
+  );
+}
+
+/** The market's view of the game that a variable without legs is centred on. */
+export interface ScoresMarket {
+  /** The fair home win probability (a two-way moneyline's, ties left out). */
+  homeWin: number;
+  /** The fair over of the full-game total nearest even, or null when none is priced. */
+  total: { line: number; over: number } | null;
+}
+
+type Variable = 'margin' | 'total';
+
+/** The legs of one variable that bound its winning scores: the highest 'high' line and the lowest 'low' line. */
+function bindingLegs(legs: readonly SgpModelLeg[]): SgpModelLeg[] {
+  let high: SgpModelLeg | null = null;
+  let low: SgpModelLeg | null = null;
+  for (const leg of legs) {
+    if (leg.side === 'high' && (!high || leg.line! > high.line!)) high = leg;
+    if (leg.side === 'low' && (!low || leg.line! < low.line!)) low = leg;
+  }
+  return [high, low].filter((leg) => leg !== null);
+}
+
+/**
+ * Where one variable's legs leave the ticket alive: scores lo..hi where every leg wins (factor 1), and each whole line
+ * where some legs push and none loses (factor: the pushed legs' own fair probabilities, as the ticket is repriced
+ * without them), `allPush` when every leg of the variable pushes there. A variable without legs is one piece,
+ * everything, with `allPush` (it stops nothing from all the legs pushing).
+ */
+interface Piece {
+  lo: number;
+  hi: number;
+  factor: number;
+  allPush: boolean;
+}
+
+/** What a leg does at a whole score x: 1 won, 0 pushed, −1 lost. */
+const outcomeAt = (leg: SgpModelLeg, x: number) =>
+  leg.side === 'high' ? Math.sign(x - leg.line!) : Math.sign(leg.line! - x);
+
+function piecesOf(legs: readonly SgpModelLeg[]): Piece[] {
+  if (legs.length === 0)
+    return [{ lo: Number.NEGATIVE_INFINITY, hi: Number.POSITIVE_INFINITY, factor: 1, allPush: true }];
+  let lo = Number.NEGATIVE_INFINITY;
+  let hi = Number.POSITIVE_INFINITY;
+  for (const leg of legs) {
+    if (leg.side === 'high') lo = Math.max(lo, Math.floor(leg.line!) + 1);
+    else hi = Math.min(hi, Math.ceil(leg.line!) - 1);
+  }
+  const pieces: Piece[] = lo <= hi ? [{ lo, hi, factor: 1, allPush: false }] : [];
+  const wholeLines = new Set(legs.map((leg) => leg.line!).filter((line) => Number.isInteger(line)));
+  for (const x of wholeLines) {
+    const outcomes = legs.map((leg) => outcomeAt(leg, x));
+    if (outcomes.includes(-1)) continue;
+    let factor = 1;
+    legs.forEach((leg, i) => {
+      if (outcomes[i] === 0) factor *= leg.probability;
+    });
+    pieces.push({ lo: x, hi: x, factor, allPush: outcomes.every((o) => o === 0) });
+  }
+  return pieces;
+}
+
+/** The probability of the high side of a leg, on its variable's line. */
+const highProbability = (leg: SgpModelLeg) => (leg.side === 'high' ? leg.probability : 1 - leg.probability);
+
+/**
+ * One variable's centres: the mean fitted to each binding leg (`high`, `low`), and `mean`, theirs (or the market's when
+ * the variable has no legs), at which the other variable's distribution is built.
+ */
+interface Centres {
+  high: number | null;
+  low: number | null;
+  mean: number;
+}
+
+/**
+ * The game's centres for these legs (see the module's notes): the total's, then the margin's, each fitted to its
+ * binding legs or taken from the market, and both once more.
+ */
+export function scoresCentres(
+  league: LeagueKey,
+  market: ScoresMarket,
+  legs: readonly SgpModelLeg[],
+): { margin: Centres; total: Centres } {
+  const prior = SGP_GAME_PRIORS[league];
+  const normalMargin = prior.sigmaMargin * normalQuantile(market.homeWin);
+  const fit = (
+    variable: Variable,
+    legsOf: readonly SgpModelLeg[],
+    other: number,
+    none: () => number,
+  ): Centres => {
+    const binding = bindingLegs(legsOf);
+    const centreOf = (side: 'high' | 'low'): number | null => {
+      const leg = binding.find((one) => one.side === side);
+      return leg ? distributionCentre(league, variable, leg.line!, highProbability(leg), other) : null;
+    };
+    const high = centreOf('high');
+    const low = centreOf('low');
+    const fitted = [high, low].filter((x): x is number => x !== null);
+    const mean = fitted.length > 0 ? fitted.reduce((sum, x) => sum + x, 0) / fitted.length : none();
+    return { high, low, mean };
+  };
+  const marginLegs = legs.filter((leg) => leg.variable.kind === 'margin');
+  const totalLegs = legs.filter((leg) => leg.variable.kind === 'total');
+  const fitTotal = (heldMargin: number) =>
+    fit('total', totalLegs, heldMargin, () =>
+      market.total
+        ? distributionCentre(league, 'total', market.total.line, market.total.over, heldMargin)
+        : prior.meanTotal,
+    );
+  const fitMargin = (heldTotal: number) =>
+    fit('margin', marginLegs, heldTotal, () =>
+      distributionCentre(league, 'margin', 0, market.homeWin, heldTotal),
+    );
+  // Middles' order, then once more: the total again at the fitted margin, and the margin at that total (the
+  // distributions of one variable move a little with the other's centre).
+  let total = fitTotal(normalMargin);
+  let margin = fitMargin(total.mean);
+  total = fitTotal(margin.mean);
+  margin = fitMargin(total.mean);
+  return { margin, total };
+}
+
+/** Each distribution's cumulative sums, made once (distributions are not changed once built, and builds are cached). */
+const cumulatives = new WeakMap<IntegerDistribution, Float64Array>();
+
+/** Cumulative sums of a distribution: at(x) = P(X ≤ x). */
+function cumulative(distribution: IntegerDistribution): (x: number) => number {
+  let sums = cumulatives.get(distribution);
+  if (!sums) {
+    const made = new Float64Array(distribution.probabilities.length);
+    let sum = 0;
+    for (let i = 0; i < made.length; i += 1) made[i] = sum += distribution.probabilities[i]!;
+    cumulatives.set(distribution, (sums = made));
+  }
+  const found = sums;
+  const last = found.length - 1;
+  return (x) => {
+    if (x === Number.POSITIVE_INFINITY) return 1;
+    const i = Math.floor(x) - distribution.min;
+    return i < 0 ? 0 : i >= last ? 1 : Math.min(1, found[i]!);
+  };
+}
+
+/** The copula's normal score of a cumulative probability. */
+const score = (u: number) =>
+  u <= 0 ? Number.NEGATIVE_INFINITY : u >= 1 ? Number.POSITIVE_INFINITY : normalQuantile(u);
+
+/**
+ * P(X ≤ x) for one variable centred at `centre` (the other held at `other`): the distributions are built at centre
+ * steps of 0.05, so the two steps either side, mixed as the centre lies between them (the fit reads linearly between
+ * them, so a binding leg's own probability comes back).
+ */
+function mixedCdf(
+  league: LeagueKey,
+  variable: Variable,
+  centre: number,
+  other: number,
+): (x: number) => number {
+  const k = Math.floor(centre / CENTRE_STEP + 1e-9);
+  const w = Math.min(1, Math.max(0, centre / CENTRE_STEP - k));
+  const at = (step: number) =>
+    cumulative(
+      gameDistributions(
+        league,
+        variable === 'margin'
+          ? { margin: step * CENTRE_STEP, total: other }
+          : { margin: other, total: step * CENTRE_STEP },
+      )[variable],
+    );
+  const below = at(k);
+  if (w < 1e-12) return below;
+  const above = at(k + 1);
+  return (x) => (1 - w) * below(x) + w * above(x);
+}
+
+/**
+ * The normal score of P(X ≤ x) for one variable's legs: at or below its high binding line, on the distribution fitted
+ * to that leg; above it, on the one fitted to the low binding leg (each binding leg keeps its own probability, and a
+ * bracket its p₁ + p₂ − 1); a variable without legs on the market's.
+ */
+function axisOf(
+  league: LeagueKey,
+  variable: Variable,
+  legs: readonly SgpModelLeg[],
+  centres: Centres,
+  other: number,
+): (x: number) => number {
+  const high = bindingLegs(legs).find((leg) => leg.side === 'high');
+  const highCdf = centres.high !== null ? mixedCdf(league, variable, centres.high, other) : null;
+  const lowCdf = centres.low !== null ? mixedCdf(league, variable, centres.low, other) : null;
+  const meanCdf = highCdf ?? lowCdf ?? mixedCdf(league, variable, centres.mean, other);
+  return (x) => {
+    if (x === Number.NEGATIVE_INFINITY) return Number.NEGATIVE_INFINITY;
+    if (x === Number.POSITIVE_INFINITY) return Number.POSITIVE_INFINITY;
+    const cdf = high && highCdf && (x <= Math.floor(high.line!) || !lowCdf) ? highCdf : (lowCdf ?? meanCdf);
+    return score(cdf(x));
+  };
+}
+
+/**
+ * The fair joint probability of full-game margin and total legs (`isScoresLeg`) of a league with a score distribution,
+ * with margin–total copula correlation `rho`: J with J = Σ over the cells where no leg loses of P(cell) × (the product
+ * of the pushed legs' probabilities), over 1 − P(every leg pushes). Priced at J, the parlay breaks even when a pushed
+ * leg is dropped and the ticket repriced by its price (docs/grading.md); without whole lines J is the cells' mass
+ * where every leg wins; one leg alone is its fair two-way probability. Legs are assumed valid and free of conflicts
+ * (`priceSgp` checks first). RangeError for a league without a distribution or a leg it does not price.
+ */
+export function scoresJoint(
+  league: LeagueKey,
+  market: ScoresMarket,
+  rho: number,
+  legs: readonly SgpModelLeg[],
+): number {
+  if (!hasScoreDistribution(league)) throw new RangeError(`${league} has no score distribution for SGPs`);
+  if (!legs.every(isScoresLeg))
+    throw new RangeError('Only full-game margin and total legs on half or whole lines');
+  const marginLegs = legs.filter((leg) => leg.variable.kind === 'margin');
+  const totalLegs = legs.filter((leg) => leg.variable.kind === 'total');
+  const centres = scoresCentres(league, market, legs);
+  const mz = axisOf(league, 'margin', marginLegs, centres.margin, centres.total.mean);
+  const tz = axisOf(league, 'total', totalLegs, centres.total, centres.margin.mean);
+  const c = (h: number, k: number) =>
+    h === Number.NEGATIVE_INFINITY || k === Number.NEGATIVE_INFINITY ? 0 : bivariateNormalCdf(h, k, rho);
+  let alive = 0;
+  let allPushed = 0;
+  for (const m of piecesOf(marginLegs))
+    for (const t of piecesOf(totalLegs)) {
+      const [a0, a1, b0, b1] = [mz(m.lo - 1), mz(m.hi), tz(t.lo - 1), tz(t.hi)];
+      const p = a0 >= a1 || b0 >= b1 ? 0 : Math.max(0, c(a1, b1) - c(a0, b1) - c(a1, b0) + c(a0, b0));
+      if (m.allPush && t.allPush) allPushed += p;
+      else alive += p * m.factor * t.factor;
+    }
+  return allPushed < 1 ? Math.min(1, alive / (1 - allPushed)) : 0;
+}
