@@ -648,6 +648,7 @@ export interface components {
         /**
          * @example {
          *       "generated_at": 1795741172,
+         *       "realtime_generated_at": 1795741172,
          *       "source": "simulator",
          *       "delay_seconds": 0,
          *       "delayed_above_edge_pct": null,
@@ -769,8 +770,10 @@ export interface components {
          *     }
          */
         ArbsResponse: {
-            /** @description Unix seconds: when this set of arbs was computed. */
+            /** @description Unix seconds: when the arbs above `delayed_above_edge_pct` were computed (`delay_seconds` before `realtime_generated_at`); on a real-time plan, when every arb was. */
             generated_at: number;
+            /** @description Unix seconds: when the real-time arbs (at or below `delayed_above_edge_pct`, or every arb on a real-time plan) were computed. Equal to `generated_at` on a real-time plan. */
+            realtime_generated_at: number;
             /** @enum {string} */
             source?: "simulator" | "the-odds-api" | "replay" | "sample";
             delay_seconds: number;
@@ -2888,6 +2891,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "generated_at": 1795741172,
+                     *       "realtime_generated_at": 1795741172,
                      *       "source": "simulator",
                      *       "delay_seconds": 0,
                      *       "delayed_above_edge_pct": null,
