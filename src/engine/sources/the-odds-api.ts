@@ -287,6 +287,12 @@ async function readCapped(response: Response, maxBytes: number): Promise<Uint8Ar
   return Buffer.concat(chunks);
 }
 
+/** A 429's Retry-After in milliseconds; 0 when it names no positive number of seconds. */
+function retryAfter(response: Response): number {
+  const seconds = Number(response.headers.get('retry-after'));
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
+}
+
 export class TheOddsApiSource implements OddsSource {
   readonly name = 'the-odds-api' as const;
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -334,6 +340,18 @@ export class TheOddsApiSource implements OddsSource {
     };
   }
 
+  /** One GET of the API, given up on stop or after `timeoutMs`; notes the `x-requests-remaining` it answers with. */
+  private async get(url: string): Promise<Response> {
+    const response = await fetch(url, {
+      headers: { accept: 'application/json' },
+      signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.options.timeoutMs)]),
+    });
+    const remaining = Number(response.headers.get('x-requests-remaining'));
+    if (response.headers.has('x-requests-remaining') && Number.isFinite(remaining))
+      this.remaining = remaining;
+    return response;
+  }
+
   url(league: LeagueKey): string {
     const url = new URL(`/v4/sports/${SPORT_KEYS[league]}/odds`, this.options.baseUrl);
     url.searchParams.set('apiKey', this.options.apiKey);
@@ -354,10 +372,7 @@ export class TheOddsApiSource implements OddsSource {
       if (this.remaining !== null && this.remaining <= 0) break;
       let response: Response;
       try {
-        response = await fetch(this.url(league), {
-          headers: { accept: 'application/json' },
-          signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.options.timeoutMs)]),
-        });
+        response = await this.get(this.url(league));
       } catch (error) {
         if (this.stopped) return this.options.intervalMs;
         failed = true;
@@ -367,12 +382,8 @@ export class TheOddsApiSource implements OddsSource {
         );
         break;
       }
-      const remaining = Number(response.headers.get('x-requests-remaining'));
-      if (response.headers.has('x-requests-remaining') && Number.isFinite(remaining))
-        this.remaining = remaining;
       if (response.status === 429) {
-        const seconds = Number(response.headers.get('retry-after'));
-        retryAfterMs = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
+        retryAfterMs = retryAfter(response);
         failed = true;
         await response.body?.cancel();
         context.log.warn({ league, retryAfterMs }, 'odds api rate limited (429)');
@@ -493,10 +504,7 @@ export class TheOddsApiSource implements OddsSource {
       this.scoresPolledAt.set(league, now);
       let response: Response;
       try {
-        response = await fetch(this.scoresUrl(league), {
-          headers: { accept: 'application/json' },
-          signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.options.timeoutMs)]),
-        });
+        response = await this.get(this.scoresUrl(league));
       } catch (error) {
         if (this.stopped) return;
         context.log.warn(
@@ -505,13 +513,8 @@ export class TheOddsApiSource implements OddsSource {
         );
         return;
       }
-      const remaining = Number(response.headers.get('x-requests-remaining'));
-      if (response.headers.has('x-requests-remaining') && Number.isFinite(remaining))
-        this.remaining = remaining;
       if (response.status === 429) {
-        const seconds = Number(response.headers.get('retry-after'));
-        this.scoresPausedUntil =
-          now + (Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : scoresIntervalMs * 2);
+        this.scoresPausedUntil = now + (retryAfter(response) || scoresIntervalMs * 2);
         await response.body?.cancel();
         context.log.warn({ league }, 'odds api scores rate limited (429)');
         return;
@@ -608,10 +611,7 @@ export class TheOddsApiSource implements OddsSource {
       this.propPolledAt.set(id, now);
       let response: Response;
       try {
-        response = await fetch(this.propsUrl(league, id), {
-          headers: { accept: 'application/json' },
-          signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.options.timeoutMs)]),
-        });
+        response = await this.get(this.propsUrl(league, id));
       } catch (error) {
         if (this.stopped) return;
         context.log.warn(
@@ -620,16 +620,11 @@ export class TheOddsApiSource implements OddsSource {
         );
         return;
       }
-      const remaining = Number(response.headers.get('x-requests-remaining'));
-      if (response.headers.has('x-requests-remaining') && Number.isFinite(remaining))
-        this.remaining = remaining;
       const last = Number(response.headers.get('x-requests-last'));
       const billed =
         response.headers.has('x-requests-last') && Number.isFinite(last) && last >= 0 ? last : null;
       if (response.status === 429) {
-        const seconds = Number(response.headers.get('retry-after'));
-        const pauseMs =
-          Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : this.options.intervalMs * 2;
+        const pauseMs = retryAfter(response) || this.options.intervalMs * 2;
         this.propsPausedUntil = now + pauseMs;
         this.propLedger.record({ at: now, league, eventId: id, cost: billed ?? 0 });
         await response.body?.cancel();
