@@ -287,6 +287,12 @@ async function readCapped(response: Response, maxBytes: number): Promise<Uint8Ar
   return Buffer.concat(chunks);
 }
 
+/** An answer's body read (at most `maxBytes`, the rest not read) and parsed: its value, or why it was dropped. */
+async function readPayload(response: Response, maxBytes: number): Promise<ReturnType<typeof parsePayload>> {
+  const bytes = await readCapped(response, maxBytes).catch(() => null);
+  return bytes === null ? { ok: false, reason: 'payload_too_large' } : parsePayload(bytes, maxBytes);
+}
+
 /** A 429's Retry-After in milliseconds; 0 when it names no positive number of seconds. */
 function retryAfter(response: Response): number {
   const seconds = Number(response.headers.get('retry-after'));
@@ -396,12 +402,7 @@ export class TheOddsApiSource implements OddsSource {
         if (response.status === 401) break;
         continue;
       }
-      const bytes = await readCapped(response, this.options.maxBytes).catch(() => null);
-      if (bytes === null) {
-        context.drop('payload_too_large');
-        continue;
-      }
-      const parsed = parsePayload(bytes, this.options.maxBytes);
+      const parsed = await readPayload(response, this.options.maxBytes);
       if (!parsed.ok) {
         context.drop(parsed.reason);
         continue;
@@ -524,12 +525,7 @@ export class TheOddsApiSource implements OddsSource {
         context.log.warn({ league, status: response.status }, 'odds api scores error');
         continue;
       }
-      const bytes = await readCapped(response, this.options.maxBytes).catch(() => null);
-      if (bytes === null) {
-        context.drop('payload_too_large');
-        continue;
-      }
-      const parsed = parsePayload(bytes, this.options.maxBytes);
+      const parsed = await readPayload(response, this.options.maxBytes);
       if (!parsed.ok) {
         context.drop(parsed.reason);
         continue;
@@ -638,13 +634,7 @@ export class TheOddsApiSource implements OddsSource {
         if (response.status === 401) return;
         continue;
       }
-      const bytes = await readCapped(response, this.options.maxBytes).catch(() => null);
-      if (bytes === null) {
-        this.propLedger.record({ at: now, league, eventId: id, cost: billed ?? maxCost });
-        context.drop('payload_too_large');
-        continue;
-      }
-      const parsed = parsePayload(bytes, this.options.maxBytes);
+      const parsed = await readPayload(response, this.options.maxBytes);
       if (!parsed.ok) {
         this.propLedger.record({ at: now, league, eventId: id, cost: billed ?? maxCost });
         context.drop(parsed.reason);
