@@ -19,6 +19,7 @@ import {
   type TrackedBet,
 } from './bet-tracker.ts';
 import type { ResultsFeedGame } from './schemas/results-feed.ts';
+import { homeMoneylineOf } from '#tests/support/tracked-bets.ts';
 
 // The bet tracker's pure logic (issue 57): grading against the public results, the summary, and the export files.
 
@@ -304,17 +305,7 @@ const LATER: ResultsFeedGame = {
 
 function leg(game: ResultsFeedGame, extra: Partial<ParlayLeg> = {}): ParlayLeg {
   return {
-    sport: game.sport,
-    league: game.league,
-    event_id: game.event_id,
-    home: game.home_team,
-    away: game.away_team,
-    starts_at: game.commence_time,
-    market: 'moneyline',
-    period: 'full',
-    line: null,
-    outcome: 'home',
-    selection: game.home_team,
+    ...homeMoneylineOf(game),
     decimal_odds: 2,
     result: null,
     ...extra,

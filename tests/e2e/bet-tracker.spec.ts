@@ -9,6 +9,7 @@ import { ResultsFeedSchema } from '#domain/schemas/results-feed.ts';
 import { FixtureCalendar } from '#engine/sources/simulation/calendar.ts';
 import { E2E_TRACKER_ORIGIN, E2E_TRACKER_PORT } from '../support/browser.ts';
 import { createE2eKey } from '../support/e2e-paid-key.ts';
+import { homeMoneylineOf } from '../support/tracked-bets.ts';
 import { expect, test, type Page } from '../support/e2e.ts';
 
 // The bet tracker (issue 57, decision 257) against a real server of its own: the seeded simulator pinned (SIM_START,
@@ -302,17 +303,7 @@ test('Grade with your API key: a refused key is said in words; a Pro key from th
     group: null,
     kind: 'ev',
     placed_at: game.commence_time,
-    sport: game.sport,
-    league: game.league,
-    event_id: game.event_id,
-    home: game.home_team,
-    away: game.away_team,
-    starts_at: game.commence_time,
-    market: 'moneyline',
-    period: 'full',
-    line: null,
-    outcome: 'home',
-    selection: game.home_team,
+    ...homeMoneylineOf(game),
     book: 'fanduel',
     decimal_odds: 2.1,
     american_odds: '+110',

@@ -216,10 +216,15 @@ export function beginViews(): void {
  * held, nothing remembered, so the judge keeps no row and makes every quote anew.
  */
 export function judgementMemo(market: MarketState, middle: boolean): MarketMemo {
+  return marketMemo(market, middle);
+}
+
+/** A market's memo with nothing remembered: the scan's (its generation and place), or one judgement's (`generation` -1). */
+export function marketMemo(market: MarketState, middle: boolean, generation = -1, sequence = 0): MarketMemo {
   const event = market.owner.event;
   return {
-    generation: -1,
-    sequence: 0,
+    generation,
+    sequence,
     market,
     middle,
     index: -1,
