@@ -243,27 +243,27 @@ export function distributionCentre(
   const sigma = variable === 'margin' ? prior.sigmaMargin : prior.sigmaTotal;
   const normal = line + sigma * normalQuantile(p);
   if (!Number.isInteger(line * 4) || !(p > 0 && p < 1) || !Number.isFinite(other)) return normal;
-  const key = `${league}|${variable}|${line}|${p}|${Math.round(other / CENTRE_STEP)}`;
-  const found = inverted.get(key);
-  if (found !== undefined) return found;
-  const total = Math.max(other, 0.2);
-  // The range gameDistributions reads a centre in: a total from 0.2, a margin within ± the total.
-  const lo = variable === 'margin' ? Math.ceil(-total / CENTRE_STEP) : Math.ceil(0.2 / CENTRE_STEP);
-  const hi =
-    variable === 'margin' ? Math.floor(total / CENTRE_STEP) : Math.ceil((line + 12 * sigma) / CENTRE_STEP);
-  // The line's chances at the centres already tried, kept across calls: the same line's next fit (another book's
-  // price of it, or the price moved) bisects over mostly the same centres, and a build costs up to a millisecond.
+  // The line's chances at the centres already tried and its fits by price, kept across calls: the same line's next
+  // fit (another book's price of it, or the price moved) bisects over mostly the same centres, and a build costs up
+  // to a millisecond. Keyed by the line and the other centre's step (a fit's key adds the price: no string made of it).
   const curveKey = `${league}|${variable}|${line}|${Math.round(other / CENTRE_STEP)}`;
   let curve = curves.get(curveKey);
   if (curve) {
     curves.delete(curveKey);
     curves.set(curveKey, curve);
+    const found = curve.fits.get(p);
+    if (found !== undefined) return found;
   } else {
-    curve = new Map();
+    curve = { chances: new Map(), fits: new Map() };
     if (curves.size >= CURVES_KEPT) curves.delete(curves.keys().next().value!);
     curves.set(curveKey, curve);
   }
-  const known = curve;
+  const total = Math.max(other, 0.2);
+  // The range gameDistributions reads a centre in: a total from 0.2, a margin within ± the total.
+  const lo = variable === 'margin' ? Math.ceil(-total / CENTRE_STEP) : Math.ceil(0.2 / CENTRE_STEP);
+  const hi =
+    variable === 'margin' ? Math.floor(total / CENTRE_STEP) : Math.ceil((line + 12 * sigma) / CENTRE_STEP);
+  const known = curve.chances;
   const chance = (k: number) => {
     let found = known.get(k);
     if (found !== undefined) return found;
@@ -318,19 +318,24 @@ export function distributionCentre(
     }
     result = (a + (fb > fa ? (p - fa) / (fb - fa) : 0)) * CENTRE_STEP;
   }
-  if (inverted.size >= INVERTED_SIZE) inverted.delete(inverted.keys().next().value!);
-  inverted.set(key, result);
+  if (curve.fits.size >= FITS_KEPT) curve.fits.delete(curve.fits.keys().next().value!);
+  curve.fits.set(p, result);
   return result;
 }
 
-const inverted = new Map<string, number>();
-const INVERTED_SIZE = 20_000;
+/** A line's chance of the high side by centre step, and the centres fitted on it by price (`distributionCentre`). */
+interface Curve {
+  chances: Map<number, number>;
+  fits: Map<number, number>;
+}
+
 /**
- * Each line's chance of the high side by centre step (`distributionCentre`), least recently used dropped first: a few
- * numbers a line, at most CURVES_KEPT lines.
+ * Each line's curve by the other centre's step (`distributionCentre`), least recently used dropped first: a few numbers
+ * a line and at most FITS_KEPT fits, at most CURVES_KEPT lines.
  */
-const curves = new Map<string, Map<number, number>>();
+const curves = new Map<string, Curve>();
 const CURVES_KEPT = 5_000;
+const FITS_KEPT = 16;
 
 /** The median of values (sorted in place). */
 function medianOfValues(values: number[]): number {
