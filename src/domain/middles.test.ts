@@ -2,8 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { LeagueKey } from './markets.ts';
 import {
+  centreFitsKept,
   discretisedNormal,
   distributionCentre,
+  distributionCentreUncached,
+  FITS_KEPT,
   highSideChance,
   isMiddle,
   marketCentre,
@@ -223,6 +226,58 @@ describe('distributionCentre', () => {
       12,
     );
     expect(distributionCentre('nhl', 'margin', 1.5, 0.999999, 5)).toBeCloseTo(5, 9);
+  });
+});
+
+// Issue 59: what distributionCentre keeps (each line's chances by centre step, its fits by price) only saves work: on
+// random fits with repeats (the same line and other centre, prices on a grid, so the kept curves and fits answer) every
+// centre is the one fitted from scratch with no cache at all, to the last bit, and the fits a line keeps stay bounded.
+describe('distributionCentre keeps its curves and fits', () => {
+  const pools: [LeagueKey, 'margin' | 'total', number[], number[]][] = [
+    // league, variable, lines, the other centre's values (whole steps and between them)
+    ['nfl', 'total', [44.5, 45, 47.5], [-3, -2.95, -2.97, 3.5]],
+    ['nfl', 'margin', [-3, 2.5, 6.5], [44.5, 44.52, 47]],
+    ['nba', 'margin', [-5.5, 4], [226, 226.01]],
+    ['nhl', 'total', [5.5, 6], [0.3, 0.32, -0.25]],
+    ['mlb', 'margin', [-1.5, 1.5], [8.5, 8.53, 9]],
+    ['epl', 'total', [2.25, 2.5, 2.75, 3], [0.4, 0.41, -0.6]],
+    ['epl', 'margin', [-0.75, 0, 0.25], [2.6, 2.62, 3]],
+  ];
+  const fit = fc.tuple(
+    fc.integer({ min: 0, max: pools.length - 1 }),
+    fc.nat(),
+    fc.nat(),
+    fc.integer({ min: 20, max: 80 }),
+  );
+
+  it('answers as a fit from scratch does, on random fits with repeats', () => {
+    fc.assert(
+      fc.property(fc.array(fit, { minLength: 20, maxLength: 40 }), (fits) => {
+        for (const [pool, lineAt, otherAt, percent] of fits) {
+          const [league, variable, lines, others] = pools[pool]!;
+          const line = lines[lineAt % lines.length]!;
+          const other = others[otherAt % others.length]!;
+          const p = percent / 100;
+          const kept = distributionCentre(league, variable, line, p, other);
+          expect(kept).toBe(distributionCentreUncached(league, variable, line, p, other));
+          // Asked again: the kept fit.
+          expect(distributionCentre(league, variable, line, p, other)).toBe(kept);
+        }
+      }),
+      { numRuns: 6, seed: 59 },
+    );
+  });
+
+  it(`keeps at most ${FITS_KEPT} fits a line, the dropped ones fitted again the same`, () => {
+    const prices = Array.from({ length: FITS_KEPT * 3 }, (_, i) => 0.2 + i * 0.01);
+    const first = prices.map((p) => distributionCentre('epl', 'total', 2.5, p, 0.15));
+    expect(centreFitsKept().mostFits).toBeLessThanOrEqual(FITS_KEPT);
+    expect(centreFitsKept().mostFits).toBeGreaterThan(0);
+    prices.forEach((p, i) => {
+      expect(distributionCentre('epl', 'total', 2.5, p, 0.15)).toBe(first[i]);
+      expect(first[i]).toBe(distributionCentreUncached('epl', 'total', 2.5, p, 0.15));
+    });
+    expect(centreFitsKept().mostFits).toBeLessThanOrEqual(FITS_KEPT);
   });
 });
 

@@ -9,6 +9,7 @@ import {
   discretisedNormalWeights,
   fairHighProbability,
   gameDistributions,
+  gameDistributionsUncached,
   normalise,
   probabilityOf,
   scoreModelName,
@@ -258,12 +259,47 @@ export function distributionCentre(
     if (curves.size >= CURVES_KEPT) curves.delete(curves.keys().next().value!);
     curves.set(curveKey, curve);
   }
+  const result = fitCentre(league, variable, line, p, other, sigma, normal, curve.chances);
+  if (curve.fits.size >= FITS_KEPT) curve.fits.delete(curve.fits.keys().next().value!);
+  curve.fits.set(p, result);
+  return result;
+}
+
+/** `distributionCentre` without what it keeps: every chance built again (the tests compare the two). */
+export function distributionCentreUncached(
+  league: LeagueKey,
+  variable: MiddleVariable,
+  line: number,
+  p: number,
+  other: number,
+): number {
+  const prior = SGP_GAME_PRIORS[league];
+  const sigma = variable === 'margin' ? prior.sigmaMargin : prior.sigmaTotal;
+  const normal = line + sigma * normalQuantile(p);
+  if (!Number.isInteger(line * 4) || !(p > 0 && p < 1) || !Number.isFinite(other)) return normal;
+  return fitCentre(league, variable, line, p, other, sigma, normal, new Map(), false);
+}
+
+/**
+ * The bracketing and bisection of `distributionCentre`, the line's chance at each centre step read from `known` or
+ * else computed (and kept in it); `cached: false` builds the distributions without the cache of `gameDistributions`.
+ */
+function fitCentre(
+  league: LeagueKey,
+  variable: MiddleVariable,
+  line: number,
+  p: number,
+  other: number,
+  sigma: number,
+  normal: number,
+  known: Map<number, number>,
+  cached = true,
+): number {
   const total = Math.max(other, 0.2);
   // The range gameDistributions reads a centre in: a total from 0.2, a margin within ± the total.
   const lo = variable === 'margin' ? Math.ceil(-total / CENTRE_STEP) : Math.ceil(0.2 / CENTRE_STEP);
   const hi =
     variable === 'margin' ? Math.floor(total / CENTRE_STEP) : Math.ceil((line + 12 * sigma) / CENTRE_STEP);
-  const known = curve.chances;
   const chance = (k: number) => {
     let found = known.get(k);
     if (found !== undefined) return found;
@@ -271,7 +307,10 @@ export function distributionCentre(
       variable === 'margin'
         ? { margin: k * CENTRE_STEP, total: other }
         : { margin: other, total: k * CENTRE_STEP };
-    found = fairHighProbability(gameDistributions(league, centre)[variable], line);
+    found = fairHighProbability(
+      (cached ? gameDistributions(league, centre) : gameDistributionsUncached(league, centre))[variable],
+      line,
+    );
     known.set(k, found);
     return found;
   };
@@ -318,8 +357,6 @@ export function distributionCentre(
     }
     result = (a + (fb > fa ? (p - fa) / (fb - fa) : 0)) * CENTRE_STEP;
   }
-  if (curve.fits.size >= FITS_KEPT) curve.fits.delete(curve.fits.keys().next().value!);
-  curve.fits.set(p, result);
   return result;
 }
 
@@ -331,11 +368,18 @@ interface Curve {
 
 /**
  * Each line's curve by the other centre's step (`distributionCentre`), least recently used dropped first: a few numbers
- * a line and at most FITS_KEPT fits, at most CURVES_KEPT lines.
+ * a line and at most FITS_KEPT fits (the oldest dropped first), at most CURVES_KEPT lines.
  */
 const curves = new Map<string, Curve>();
-const CURVES_KEPT = 5_000;
-const FITS_KEPT = 16;
+export const CURVES_KEPT = 5_000;
+export const FITS_KEPT = 16;
+
+/** How many lines' curves `distributionCentre` keeps, and the most fits one of them keeps. */
+export function centreFitsKept(): { curves: number; mostFits: number } {
+  let mostFits = 0;
+  for (const curve of curves.values()) mostFits = Math.max(mostFits, curve.fits.size);
+  return { curves: curves.size, mostFits };
+}
 
 /** The median of values (sorted in place). */
 function medianOfValues(values: number[]): number {

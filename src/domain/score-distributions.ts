@@ -219,17 +219,9 @@ const GRID_MAX_TOTAL: Partial<Record<ScoreModelName, number>> = {
  * the margin within the total. RangeError for a centre that is not finite.
  */
 export function gameDistributions(league: LeagueKey, centre: MarketCentre): GameDistributions {
-  if (!Number.isFinite(centre.margin) || !Number.isFinite(centre.total))
-    throw new RangeError(`Bad centre (${centre.margin}, ${centre.total})`);
-  const name = scoreModelName(league);
   // Whole steps (integers) in the key; the centre itself is step × CENTRE_STEP.
-  const totalSteps = Math.min(
-    Math.max(Math.round(centre.total / CENTRE_STEP), 4),
-    Math.round((GRID_MAX_TOTAL[name] ?? Infinity) / CENTRE_STEP),
-  );
-  const marginSteps = Math.min(Math.max(Math.round(centre.margin / CENTRE_STEP), -totalSteps), totalSteps);
-  const total = totalSteps * CENTRE_STEP;
-  const margin = marginSteps * CENTRE_STEP;
+  const totalSteps = totalStepsOf(league, centre);
+  const marginSteps = marginStepsOf(centre, totalSteps);
   const key = `${league}|${marginSteps}|${totalSteps}`;
   let found = cache.get(key);
   if (found) {
@@ -237,10 +229,32 @@ export function gameDistributions(league: LeagueKey, centre: MarketCentre): Game
     cache.set(key, found);
     return found;
   }
-  found = build(league, margin, total);
+  found = build(league, marginSteps * CENTRE_STEP, totalSteps * CENTRE_STEP);
   if (cache.size >= DISTRIBUTIONS_CACHED) cache.delete(cache.keys().next().value!);
   cache.set(key, found);
   return found;
+}
+
+/** `gameDistributions` built anew, the cache neither read nor filled (the tests compare what caches keep with it). */
+export function gameDistributionsUncached(league: LeagueKey, centre: MarketCentre): GameDistributions {
+  const totalSteps = totalStepsOf(league, centre);
+  const marginSteps = marginStepsOf(centre, totalSteps);
+  return build(league, marginSteps * CENTRE_STEP, totalSteps * CENTRE_STEP);
+}
+
+/** The centre's total in whole steps, within the league's range (RangeError for a centre that is not finite). */
+function totalStepsOf(league: LeagueKey, centre: MarketCentre): number {
+  if (!Number.isFinite(centre.margin) || !Number.isFinite(centre.total))
+    throw new RangeError(`Bad centre (${centre.margin}, ${centre.total})`);
+  return Math.min(
+    Math.max(Math.round(centre.total / CENTRE_STEP), 4),
+    Math.round((GRID_MAX_TOTAL[scoreModelName(league)] ?? Infinity) / CENTRE_STEP),
+  );
+}
+
+/** The centre's margin in whole steps, within ± the total's. */
+function marginStepsOf(centre: MarketCentre, totalSteps: number): number {
+  return Math.min(Math.max(Math.round(centre.margin / CENTRE_STEP), -totalSteps), totalSteps);
 }
 
 function build(league: LeagueKey, margin: number, total: number): GameDistributions {

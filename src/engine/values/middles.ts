@@ -574,7 +574,9 @@ export function gameMiddles(
     game.pairChances = new Array<MiddleChances | undefined>(pairs).fill(undefined);
     game.pairPublished = new Array<MiddleChances | undefined>(pairs).fill(undefined);
     game.pairCentres = new Float64Array(pairs * 2);
-    game.estimates = new Float64Array(game.layout.markets.length * BOOK_COUNT * ESTIMATE_FIELDS).fill(Number.NaN);
+    game.estimates = new Float64Array(game.layout.markets.length * BOOK_COUNT * ESTIMATE_FIELDS).fill(
+      Number.NaN,
+    );
   }
   const layout = game.layout;
   const markets = layout.markets;
