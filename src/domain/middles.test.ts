@@ -268,6 +268,39 @@ describe('distributionCentre keeps its curves and fits', () => {
     );
   });
 
+  // Decision 285: a fit from a centre near its answer (the book's fit before its price moved) brackets p from there,
+  // and must end where the search from the normal estimate ends, wherever the centre it is given lies.
+  it('fitted from a centre near the answer, or far from it, is the fit from scratch', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(fit, fc.double({ min: -40, max: 260, noNaN: true }), fc.integer({ min: -3, max: 3 })),
+          {
+            minLength: 20,
+            maxLength: 40,
+          },
+        ),
+        (fits) => {
+          for (const [[pool, lineAt, otherAt, percent], far, steps] of fits) {
+            const [league, variable, lines, others] = pools[pool]!;
+            const line = lines[lineAt % lines.length]!;
+            const other = others[otherAt % others.length]!;
+            // A price of its own (no fit kept for it): the fit runs.
+            const p = percent / 100 + Math.abs(far % 1) * 1e-4;
+            const scratch = distributionCentreUncached(league, variable, line, p, other);
+            // Near: a few steps off the answer (as a moved price's); far: anywhere, even outside the range.
+            const near = scratch + steps * 0.05 + (percent % 7) * 0.003;
+            expect(distributionCentre(league, variable, line, p, other, near)).toBe(scratch);
+            expect(distributionCentre(league, variable, line, p + 0.004, other, far)).toBe(
+              distributionCentreUncached(league, variable, line, p + 0.004, other),
+            );
+          }
+        },
+      ),
+      { numRuns: 8, seed: 285 },
+    );
+  });
+
   it(`keeps at most ${FITS_KEPT} fits a line, the dropped ones fitted again the same`, () => {
     const prices = Array.from({ length: FITS_KEPT * 3 }, (_, i) => 0.2 + i * 0.01);
     const first = prices.map((p) => distributionCentre('epl', 'total', 2.5, p, 0.15));

@@ -465,7 +465,8 @@ const ESTIMATE_FIELDS = 5;
  * The centre fitted from the book and line at `at` of the game's estimates (its prices are there): kept there with
  * the other centre's key (`distributionCentre` reads a total's held margin to its step, so the key is the step; a
  * margin's bracket reads the held total itself, so the key is the total), fitted again when the prices or the key
- * moved. The same number `distributionCentre` returns for them, without a key string made and looked up.
+ * moved (NaN: the prices moved), from the fit kept before (decision 285: a centre near the answer). The same number
+ * `distributionCentre` returns for them, without a key string made and looked up.
  */
 function fittedAt(
   estimates: Float64Array,
@@ -477,8 +478,8 @@ function fittedAt(
   other: number,
 ): number {
   const key = variable === 'total' ? Math.round(other / CENTRE_STEP) : other;
-  if (estimates[at + 3] === key && !Number.isNaN(estimates[at + 4]!)) return estimates[at + 4]!;
-  const fitted = distributionCentre(league, variable, line, p, other);
+  if (estimates[at + 3] === key) return estimates[at + 4]!;
+  const fitted = distributionCentre(league, variable, line, p, other, estimates[at + 4]);
   estimates[at + 3] = key;
   estimates[at + 4] = fitted;
   return fitted;
@@ -649,8 +650,8 @@ export function gameMiddles(
           estimates[at] = dh;
           estimates[at + 1] = dl;
           estimates[at + 2] = estimate;
-          // The fit kept for the old prices no longer holds.
-          estimates[at + 4] = Number.NaN;
+          // The fit kept for the old prices no longer holds (it stays as a centre near the next).
+          estimates[at + 3] = Number.NaN;
         }
         // A book pricing both sides counts towards `minBooks` even when a choice's method leaves it no estimate.
         const p = chosen === undefined ? 1 / dh / (1 / dh + 1 / dl) : highSideChance(dh, dl, choice!.method);
