@@ -301,6 +301,28 @@ describe('distributionCentre keeps its curves and fits', () => {
     );
   });
 
+  // What the fit from a near centre rests on: a line's fair chance never falls as its variable's centre rises, in
+  // every league's model (checked step by step over ±2σ of the line, a margin within ± the total).
+  it.each(pools)(
+    '%s %s: the chance of each line grows with the centre',
+    (league, variable, lines, others) => {
+      const prior = SGP_GAME_PRIORS[league];
+      const sigma = variable === 'margin' ? prior.sigmaMargin : prior.sigmaTotal;
+      for (const line of lines.slice(0, 2)) {
+        const other = others[0]!;
+        const reach = Math.min(2 * sigma, variable === 'margin' ? Math.abs(other) : Infinity);
+        let before = -1;
+        for (let k = Math.ceil((line - reach) / 0.05); k <= Math.floor((line + reach) / 0.05); k += 1) {
+          const centre =
+            variable === 'margin' ? { margin: k * 0.05, total: other } : { margin: other, total: k * 0.05 };
+          const chance = fairHighProbability(gameDistributions(league, centre)[variable], line);
+          expect(chance).toBeGreaterThanOrEqual(before);
+          before = chance;
+        }
+      }
+    },
+  );
+
   it(`keeps at most ${FITS_KEPT} fits a line, the dropped ones fitted again the same`, () => {
     const prices = Array.from({ length: FITS_KEPT * 3 }, (_, i) => 0.2 + i * 0.01);
     const first = prices.map((p) => distributionCentre('epl', 'total', 2.5, p, 0.15));
