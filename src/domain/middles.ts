@@ -316,23 +316,14 @@ function fitCentre(
     known.set(k, found);
     return found;
   };
-  // From a centre `near` the answer (the same book's fit before its price or the other centre moved): the two steps
-  // about it, and a step or two down or up, bracket p at once most of the time. The line's chance only grows with the
-  // centre, so the steps whose chance is below p come first and the bracket of two neighbouring steps found here is
-  // the one the search from the normal estimate below ends in: the same centre, from two or three chances instead of
-  // six to ten (decision 285; middles.test.ts compares the two on random fits).
-  if (near !== undefined && Number.isFinite(near) && hi > lo) {
-    let a = Math.min(Math.max(Math.floor(near / CENTRE_STEP), lo), hi - 1);
-    for (let tries = 0; tries < NEAR_TRIES; tries += 1) {
-      const fa = chance(a);
-      const fb = chance(a + 1);
-      if (fa < p && p <= fb) return (a + (p - fa) / (fb - fa)) * CENTRE_STEP;
-      a += fa >= p ? -1 : 1;
-      if (a < lo || a + 1 > hi) break;
-    }
-  }
+  // The search starts from a centre `near` the answer when given (the same book's fit before its price or the other
+  // centre moved: the two steps about it bracket p at once most of the time), else from the normal estimate. The
+  // line's chance only grows with the centre, so the steps whose chance is below p come first and there is one bracket
+  // of two neighbouring steps: the search ends in it from any start, with the same centre (decision 285; an exact tie,
+  // p equal to a step's chance, gives that step from either side; a p beyond the range, the same end).
+  const from = near !== undefined && Number.isFinite(near) ? near : normal;
   let result: number;
-  const start = Math.min(Math.max(Math.round(normal / CENTRE_STEP), lo), hi);
+  const start = Math.min(Math.max(Math.round(from / CENTRE_STEP), lo), hi);
   const atStart = chance(start);
   // A bracket [a, b] with chance(a) ≤ p ≤ chance(b), widened by doubling steps from the start.
   let a = start;
@@ -390,8 +381,6 @@ interface Curve {
 const curves = new Map<string, Curve>();
 export const CURVES_KEPT = 5_000;
 export const FITS_KEPT = 16;
-/** How many brackets of two steps a fit from a centre near its answer tries before the search from the normal estimate. */
-const NEAR_TRIES = 3;
 
 /** How many lines' curves `distributionCentre` keeps, and the most fits one of them keeps. */
 export function centreFitsKept(): { curves: number; mostFits: number } {
