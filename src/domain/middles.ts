@@ -10,6 +10,7 @@ import {
   fairHighProbability,
   gameDistributions,
   gameDistributionsUncached,
+  gameMarginDistribution,
   normalise,
   probabilityOf,
   scoreModelName,
@@ -309,10 +310,13 @@ function fitCentre(
       variable === 'margin'
         ? { margin: k * CENTRE_STEP, total: other }
         : { margin: other, total: k * CENTRE_STEP };
-    found = fairHighProbability(
-      (cached ? gameDistributions(league, centre) : gameDistributionsUncached(league, centre))[variable],
-      line,
-    );
+    // A margin needs the margin's distribution only (the NFL's and basketball's kept by margin step, no total fitted).
+    const distribution = !cached
+      ? gameDistributionsUncached(league, centre)[variable]
+      : variable === 'margin'
+        ? gameMarginDistribution(league, centre)
+        : gameDistributions(league, centre).total;
+    found = fairHighProbability(distribution, line);
     known.set(k, found);
     return found;
   };

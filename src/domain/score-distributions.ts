@@ -229,7 +229,7 @@ export function gameDistributions(league: LeagueKey, centre: MarketCentre): Game
     cache.set(key, found);
     return found;
   }
-  found = build(league, marginSteps * CENTRE_STEP, totalSteps * CENTRE_STEP);
+  found = build(league, marginSteps, totalSteps, true);
   if (cache.size >= DISTRIBUTIONS_CACHED) cache.delete(cache.keys().next().value!);
   cache.set(key, found);
   return found;
@@ -239,7 +239,53 @@ export function gameDistributions(league: LeagueKey, centre: MarketCentre): Game
 export function gameDistributionsUncached(league: LeagueKey, centre: MarketCentre): GameDistributions {
   const totalSteps = totalStepsOf(league, centre);
   const marginSteps = marginStepsOf(centre, totalSteps);
-  return build(league, marginSteps * CENTRE_STEP, totalSteps * CENTRE_STEP);
+  return build(league, marginSteps, totalSteps, false);
+}
+
+/**
+ * The game's margin distribution alone, as `gameDistributions(league, centre).margin` gives it: for the NFL and
+ * basketball it depends on the margin only (the total is drawn given it), so it is kept by margin step
+ * (`smoothMarginAt`) and no total is fitted for it; a grid league's comes with its game.
+ */
+export function gameMarginDistribution(league: LeagueKey, centre: MarketCentre): IntegerDistribution {
+  const totalSteps = totalStepsOf(league, centre);
+  const marginSteps = marginStepsOf(centre, totalSteps);
+  if (isSmooth(league)) return smoothMarginAt(league, marginSteps, true);
+  return gameDistributions(league, centre).margin;
+}
+
+function isSmooth(league: LeagueKey): boolean {
+  const name = scoreModelName(league);
+  return name === 'nfl-key-numbers' || name === 'basketball';
+}
+
+/**
+ * The smooth leagues' margins by step, least recently used dropped first (at most `MARGINS_CACHED`): every game built
+ * at one margin and any total shares it, and a margin's fit needs nothing else (decision 285).
+ */
+const margins = new Map<string, IntegerDistribution>();
+export const MARGINS_CACHED = 1000;
+
+/** How many margins `smoothMarginAt` keeps. */
+export function marginsCached(): number {
+  return margins.size;
+}
+
+/** An NFL or basketball margin at `marginSteps` × CENTRE_STEP (`cached`: kept in and read from `margins`). */
+function smoothMarginAt(league: LeagueKey, marginSteps: number, cached: boolean): IntegerDistribution {
+  const key = cached ? `${league}|${marginSteps}` : '';
+  let found = cached ? margins.get(key) : undefined;
+  if (found) {
+    margins.delete(key);
+    margins.set(key, found);
+    return found;
+  }
+  const margin = marginSteps * CENTRE_STEP;
+  found = scoreModelName(league) === 'nfl-key-numbers' ? nflMargin(margin) : basketballMargin(league, margin);
+  if (!cached) return found;
+  if (margins.size >= MARGINS_CACHED) margins.delete(margins.keys().next().value!);
+  margins.set(key, found);
+  return found;
 }
 
 /** The centre's total in whole steps, within the league's range (RangeError for a centre that is not finite). */
@@ -257,15 +303,16 @@ function marginStepsOf(centre: MarketCentre, totalSteps: number): number {
   return Math.min(Math.max(Math.round(centre.margin / CENTRE_STEP), -totalSteps), totalSteps);
 }
 
-function build(league: LeagueKey, margin: number, total: number): GameDistributions {
-  switch (scoreModelName(league)) {
-    case 'nfl-key-numbers':
-      return smoothGame(league, margin, total, nflMargin(margin));
-    case 'basketball':
-      return smoothGame(league, margin, total, basketballMargin(league, margin));
-    default:
-      return fittedGridGame(league, margin, total);
-  }
+function build(
+  league: LeagueKey,
+  marginSteps: number,
+  totalSteps: number,
+  cached: boolean,
+): GameDistributions {
+  const margin = marginSteps * CENTRE_STEP;
+  const total = totalSteps * CENTRE_STEP;
+  if (isSmooth(league)) return smoothGame(league, margin, total, smoothMarginAt(league, marginSteps, cached));
+  return fittedGridGame(league, margin, total);
 }
 
 /** The NFL margin: the smooth normal times the key weights, tilted to the expected margin. */
