@@ -107,7 +107,11 @@ export interface GameMemo {
   rows: MiddleRow[];
   /** Per pair of markets, up to four rows (best two books a side): the rows of the last judgement. */
   pairRows: (LazyMiddleRow | undefined)[];
-  /** Per middle market (`BOOK_COUNT * 3` each) and book slot: high decimal, low decimal, the centre estimate they gave. */
+  /**
+   * Per middle market (`BOOK_COUNT * 5` each) and book slot: high decimal, low decimal, the normal centre estimate they
+   * gave, and the centre fitted from them under the distributions with the other centre's key it was fitted at
+   * (middles.ts `fittedAt`; a key of NaN: the fit is for older prices, a centre near the next).
+   */
   estimates: Float64Array;
   /** Per pair: the chances of the last judgement, as computed and as published, and the centres they were for. */
   pairChances: (MiddleChances | undefined)[];
