@@ -66,76 +66,6 @@ function header(headers: string[], name: string): string | undefined {
   return undefined;
 }
 
-/** The request headers the feed's answer depends on, as the route reads them from `request.headers`. */
-interface Asked {
-  acceptEncoding: string | undefined;
-  ifNoneMatch: string | undefined;
-  origin: string | undefined;
-}
-
-/** What a request asks of one snapshot: its case (the key of the learned answer), the status and the bytes. */
-interface Case {
-  key: string;
-  notModified: boolean;
-  encoding: 'br' | 'gzip' | null;
-  body: Buffer | undefined;
-}
-
-/** Distinct (Accept-Encoding, If-None-Match, Origin) values whose case is remembered per snapshot; others are worked out. */
-const CASES_KEPT = 64;
-
-/**
- * The headers the feed reads, from the request's raw lines, without building `req.headers` (Node makes that object
- * on first use: every line's name lower-cased and stored). Undefined when the request has a body (`Content-Length`,
- * `Transfer-Encoding`: Fastify's) or names one of the three twice (Node would join the values: `req.headers` is read).
- */
-function askedOf(req: IncomingMessage): Asked | undefined {
-  const raw = req.rawHeaders;
-  let acceptEncoding: string | undefined;
-  let ifNoneMatch: string | undefined;
-  let origin: string | undefined;
-  let repeated = false;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!;
-    // Only names of these lengths can be one of the five: the others are not lower-cased.
-    switch (name.length) {
-      case 6:
-        if (name.toLowerCase() === 'origin') {
-          repeated ||= origin !== undefined;
-          origin = raw[i + 1];
-        }
-        break;
-      case 13:
-        if (name.toLowerCase() === 'if-none-match') {
-          repeated ||= ifNoneMatch !== undefined;
-          ifNoneMatch = raw[i + 1];
-        }
-        break;
-      case 14:
-        if (name.toLowerCase() === 'content-length') return undefined;
-        break;
-      case 15:
-        if (name.toLowerCase() === 'accept-encoding') {
-          repeated ||= acceptEncoding !== undefined;
-          acceptEncoding = raw[i + 1];
-        }
-        break;
-      case 17:
-        if (name.toLowerCase() === 'transfer-encoding') return undefined;
-        break;
-    }
-  }
-  if (repeated) {
-    const { headers } = req;
-    return {
-      acceptEncoding: headers['accept-encoding'],
-      ifNoneMatch: headers['if-none-match'],
-      origin: headers.origin,
-    };
-  }
-  return { acceptEncoding, ifNoneMatch, origin };
-}
-
 /**
  * Puts the fast path in front of Fastify's handler on the app's HTTP server. Requests made with `app.inject()` never
  * reach it (they call Fastify's handler directly), so they show what the Fastify route answers.
@@ -181,39 +111,6 @@ export function installFeedFastPath(
     return answers;
   }
 
-  /** The cases worked out for the current snapshot, by Accept-Encoding, If-None-Match and Origin as sent. */
-  let cases = new Map<string | undefined, Map<string | undefined, Map<string | undefined, Case>>>();
-  let casesOf: StaticEntry | undefined;
-  let casesKept = 0;
-
-  /** The case of a request for `entry`: the route's rules (ETag match, encoding, origin), remembered per snapshot. */
-  function caseOf(entry: StaticEntry, { acceptEncoding, ifNoneMatch, origin }: Asked): Case {
-    if (casesOf !== entry) {
-      casesOf = entry;
-      cases = new Map();
-      casesKept = 0;
-    }
-    let byValidator = cases.get(acceptEncoding);
-    let byOrigin = byValidator?.get(ifNoneMatch);
-    const kept = byOrigin?.get(origin);
-    if (kept) return kept;
-    const notModified = etagMatches(ifNoneMatch, entry.etag);
-    const encoding = notModified ? null : negotiateEncoding(acceptEncoding, entry);
-    const found: Case = {
-      key: `${notModified ? 304 : 200} ${encoding ?? ''} ${options.originCase(origin)}`,
-      notModified,
-      encoding,
-      body: notModified ? undefined : encoding ? entry[encoding]! : entry.body,
-    };
-    if (casesKept < CASES_KEPT) {
-      casesKept += 1;
-      if (!byValidator) cases.set(acceptEncoding, (byValidator = new Map()));
-      if (!byOrigin) byValidator.set(ifNoneMatch, (byOrigin = new Map()));
-      byOrigin.set(origin, found);
-    }
-    return found;
-  }
-
   /** Per-request log lines as Fastify writes them for a route (incoming request, request completed). */
   function logged(req: IncomingMessage, res: ServerResponse) {
     if (logDisabled === true || !genReqId || !log.isLevelEnabled?.('info')) return;
@@ -225,9 +122,12 @@ export function installFeedFastPath(
     });
   }
 
-  function answer(req: IncomingMessage, res: ServerResponse, entry: StaticEntry, asked: Asked) {
+  function answer(req: IncomingMessage, res: ServerResponse, entry: StaticEntry) {
     if (closing() || app.engine.latest?.encoded !== entry) return pass(req, res);
-    const { key, notModified, encoding, body } = caseOf(entry, asked);
+    const notModified = etagMatches(req.headers['if-none-match'], entry.etag);
+    const encoding = notModified ? null : negotiateEncoding(req.headers['accept-encoding'], entry);
+    const body = notModified ? undefined : encoding ? entry[encoding]! : entry.body;
+    const key = `${notModified ? 304 : 200} ${encoding ?? ''} ${options.originCase(req.headers.origin)}`;
     const known = answersFor(entry).get(key);
     if (known) {
       stats.fast += 1;
@@ -262,11 +162,14 @@ export function installFeedFastPath(
 
   function onRequest(req: IncomingMessage, res: ServerResponse) {
     const url = req.url;
-    if (req.method !== 'GET' || (url !== FEED_PATH && !url?.startsWith(FEED_PATH_QUERY))) {
+    if (
+      req.method !== 'GET' ||
+      (url !== FEED_PATH && !url?.startsWith(FEED_PATH_QUERY)) ||
+      req.headers['content-length'] !== undefined ||
+      req.headers['transfer-encoding'] !== undefined
+    ) {
       return fastify(req, res);
     }
-    const asked = askedOf(req);
-    if (!asked) return fastify(req, res);
     const entry = app.engine?.latest?.encoded;
     if (!entry || closing()) return pass(req, res);
     // Compression may still be running, or not started (whenCompressed): wait for it before choosing the encoding.
@@ -274,18 +177,18 @@ export function installFeedFastPath(
     if (ready && !settled.has(ready)) {
       const done = () => {
         settled.add(ready);
-        safely(req, res, entry, asked);
+        safely(req, res, entry);
       };
       ready.then(done, done);
       return;
     }
-    safely(req, res, entry, asked);
+    safely(req, res, entry);
   }
 
   /** An error here must not become an uncaught exception: Fastify answers instead, or the socket is closed. */
-  function safely(req: IncomingMessage, res: ServerResponse, entry: StaticEntry, asked: Asked) {
+  function safely(req: IncomingMessage, res: ServerResponse, entry: StaticEntry) {
     try {
-      answer(req, res, entry, asked);
+      answer(req, res, entry);
     } catch (error) {
       log.error({ err: error }, 'feed fast path failed');
       if (!res.headersSent) pass(req, res);
