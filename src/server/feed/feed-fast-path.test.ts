@@ -205,7 +205,7 @@ describe('the feed fast path (site origin + CORS_ORIGINS)', () => {
         { 'accept-encoding': 'gzip', origin: 'https://partner.example' },
       ],
       [
-        { 'accept-encoding': 'gzip', origin: ['https://partner.example', 'https://example.test'] },
+        { 'accept-encoding': 'gzip', Origin: ['https://partner.example', 'https://example.test'] },
         { 'accept-encoding': 'gzip', origin: 'https://partner.example, https://example.test' },
       ],
     ];
