@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { closingProbability, type ClosingMarket } from '#domain/closing.ts';
 import {
   betClvPct,
   findPlayer,
@@ -33,10 +34,8 @@ import { boxScoreOf, MAX_FINALS, RECENT_FINAL_MS, type GameScore } from '#engine
 import { historyGameScore, type HistoryEvent, type HistorySeries } from '../../history/service.ts';
 import { requireFeature } from '../../odds-api/auth.ts';
 import {
-  chooseMarket,
+  closingMarkets,
   fairChoice,
-  marketFair,
-  matchesChoice,
   READ_BUDGET_PROBLEM,
   ReadGuard,
 } from '../history-reads.ts';
@@ -177,6 +176,7 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
     leg: Leg,
     events: Map<string, HistoryEvent>,
     series: HistorySeries[],
+    closes: Map<string, ClosingMarket[]>,
   ): GradedLeg & { grade: GradeResult | null } {
     const event = events.get(leg.event_id);
     const out = {
@@ -200,26 +200,15 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
         return out;
       }
     }
-    if (event) {
-      const picked = chooseMarket(leg.event_id, leg.market, { line: point ?? undefined, period });
-      const market = series.filter(
-        (row) =>
-          row.eventId === leg.event_id &&
-          row.marketType === leg.market &&
-          matchesChoice(row, picked) &&
-          (playerId === undefined || (row.stat === leg.stat && row.player?.id === playerId)),
-      );
-      const first = market.find((row) => row.outcome === leg.outcome);
-      const closing = first
-        ? marketFair(
-            market.filter((row) => row.marketKey === first.marketKey),
-            (row) => row.closing,
-            choice,
-          )
-        : null;
-      const p = closing?.exact.get(leg.outcome);
-      if (p !== undefined && p > 0) out.fair_closing_probability = roundTo(p, 6);
-    }
+    // The fair close as the public GET /tools/closing.json carries it, found as the bet tracker finds it (decision 289).
+    const p = closingProbability(closes.get(leg.event_id) ?? [], {
+      market: leg.market,
+      period,
+      line: point,
+      outcome: leg.outcome,
+      ...(playerId !== undefined ? { stat: leg.stat, playerId } : {}),
+    });
+    if (p !== null) out.fair_closing_probability = p;
     const final = finalOf(leg.event_id, event);
     if (!final) {
       out.status = 'pending';
@@ -257,11 +246,12 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
     index: number,
     events: Map<string, HistoryEvent>,
     series: HistorySeries[],
+    closes: Map<string, ClosingMarket[]>,
   ): Graded {
     const decimal =
       bet.price !== undefined ? americanToDecimal(bet.price as AmericanOdds) : bet.decimal_odds!;
     const stake = Math.round(bet.stake * 100) as Cents;
-    const legs = bet.legs.map((leg) => gradeLeg(leg, events, series));
+    const legs = bet.legs.map((leg) => gradeLeg(leg, events, series, closes));
     const out: Graded = {
       index,
       status: 'graded',
@@ -351,7 +341,8 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
         guard.check();
         series = await app.history.series([...events.keys()], { markets: { keys: [], types } });
       }
-      return { results: bets.map((bet, index) => gradeBet(bet, index, events, series)) };
+      const closes = closingMarkets(series, choice);
+      return { results: bets.map((bet, index) => gradeBet(bet, index, events, series, closes)) };
     },
   );
 }
