@@ -17,7 +17,7 @@ export interface ClosingMarket {
   line: number | null;
   stat?: string | undefined;
   player?: string | undefined;
-  fair: Partial<Record<string, number>>;
+  fair: Record<string, number>;
 }
 
 /** A leg as its close is looked up: a spread's `line` is the home team's; a prop's stat and player id. */
