@@ -78,6 +78,9 @@ export const ClosingMarketSchema = z.object({
  * POST /v1/grade measures CLV against it. A game not final (or not among the feed's finals) is left out; a final whose
  * markets were never priced before its start has an empty list.
  */
+/** The most events one GET /tools/closing.json asks for. */
+export const CLOSING_EVENTS_MAX = 50;
+
 export const ClosingFeedSchema = z.object({
   /** The book the fair probabilities are devigged from (the consensus when it did not price a market). */
   reference: text(64),

@@ -2,7 +2,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LEG_MARKETS } from '#domain/bet-tracker.ts';
 import type { ClosingMarket } from '#domain/closing.ts';
 import { isLeagueKey, LEAGUES } from '#domain/markets.ts';
-import type { ClosingFeed, ResultsFeed, ResultsFeedGame } from '#domain/schemas/results-feed.ts';
+import {
+  CLOSING_EVENTS_MAX,
+  type ClosingFeed,
+  type ResultsFeed,
+  type ResultsFeedGame,
+} from '#domain/schemas/results-feed.ts';
 import { MAX_FINALS, RECENT_FINAL_MS, type GameScore } from '#engine/scores.ts';
 import { feedCors } from '../feed/arbs-feed.ts';
 import { snapshotEntry } from '../feed/plugin.ts';
@@ -27,8 +32,6 @@ export const RESULTS_CACHE_MS = 15_000;
 /** Requests a minute per client address (the page asks once a minute while a tracked bet is open). */
 export const RESULTS_PER_MINUTE = 30;
 
-/** The most events one GET /tools/closing.json asks for. */
-export const CLOSING_EVENTS_MAX = 50;
 /** Finals whose close is kept once read. */
 const CLOSES_KEPT = 5_000;
 /** Answers of GET /tools/closing.json kept (each RESULTS_CACHE_MS). */
@@ -166,13 +169,8 @@ export async function resultsFeedRoutes(
       ...cors.headers(request.headers.origin),
     };
     const asked = (request.query as { events?: unknown }).events;
-    const ids =
-      typeof asked === 'string' ? [...new Set(asked.split(',').map((id) => id.trim()))].sort() : [];
-    if (
-      ids.length === 0 ||
-      ids.length > CLOSING_EVENTS_MAX ||
-      ids.some((id) => id === '' || id.length > 200)
-    )
+    const ids = typeof asked === 'string' ? [...new Set(asked.split(',').map((id) => id.trim()))].sort() : [];
+    if (ids.length === 0 || ids.length > CLOSING_EVENTS_MAX || ids.some((id) => id === '' || id.length > 200))
       throw new HttpProblem(
         400,
         'invalid-request',
