@@ -9,7 +9,7 @@ import {
   type ParlayLeg,
   type TrackedBet,
 } from '#domain/bet-tracker.ts';
-import { GradeResponseSchema } from '#domain/schemas/api/scores.ts';
+import { GradeResponseSchema, ScoresResponseSchema } from '#domain/schemas/api/scores.ts';
 import {
   ClosingFeedSchema,
   ResultsFeedSchema,
@@ -29,6 +29,7 @@ const clock = virtualClock(Date.UTC(2026, 10, 22, 12));
 let app: FastifyInstance;
 let origin: string;
 let pro: string;
+let starter: string;
 let finished: BoardEvent;
 let live: BoardEvent;
 let feed: ResultsFeed;
@@ -44,6 +45,7 @@ beforeAll(async () => {
   await app.ready();
   const board = new HandBoard(app, clock, 'cf');
   pro = await createKey(app, 'pro');
+  starter = await createKey(app, 'starter');
   finished = board.addEvent({ startsInMs: 60_000 });
   live = board.addEvent({ startsInMs: 60_000 });
   board.roster(finished, [
@@ -289,5 +291,26 @@ describe('CLV in the tracker equals POST /v1/grade’s, bet for bet', () => {
     expect(betIssues(typo, feed.games)).toEqual([
       expect.objectContaining({ kind: results[0]!.status, near: ['Marcus Hale'] }),
     ]);
+  });
+});
+
+describe('GET /v1/scores?closing=true (decision 210: no plan gets less than the free page)', () => {
+  it('gives a Starter key and a Pro key a final’s fair close, the public one; asks for event_id', async () => {
+    for (const key of [starter, pro]) {
+      const answer = await fetch(`${origin}/v1/scores?event_id=${finished.id}&closing=true`, {
+        headers: { 'x-api-key': key },
+      });
+      expect(answer.status).toBe(200);
+      const { scores } = ScoresResponseSchema.parse(await answer.json());
+      expect(scores.map((score) => score.closing)).toEqual([closing.games[0]!.markets]);
+    }
+    // Without closing=true the answer is as before: no close.
+    const plain = await fetch(`${origin}/v1/scores?event_id=${finished.id}`, {
+      headers: { 'x-api-key': starter },
+    });
+    expect(ScoresResponseSchema.parse(await plain.json()).scores[0]).not.toHaveProperty('closing');
+    const all = await fetch(`${origin}/v1/scores?closing=true`, { headers: { 'x-api-key': starter } });
+    expect(all.status).toBe(400);
+    expect(((await all.json()) as { detail: string }).detail).toBe('`closing=true` needs `event_id`.');
   });
 });

@@ -1,6 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { LEG_MARKETS } from '#domain/bet-tracker.ts';
-import type { ClosingMarket } from '#domain/closing.ts';
 import { isLeagueKey, LEAGUES } from '#domain/markets.ts';
 import {
   CLOSING_EVENTS_MAX,
@@ -11,11 +9,11 @@ import {
 import { MAX_FINALS, RECENT_FINAL_MS, type GameScore } from '#engine/scores.ts';
 import { feedCors } from '../feed/arbs-feed.ts';
 import { snapshotEntry } from '../feed/plugin.ts';
-import { closingMarkets, fairChoice } from '../history-api/history-reads.ts';
 import { historyGameScore } from '../history/service.ts';
 import { clientAddressKey } from '../http/client-address.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { sendEntry } from '../http/send-entry.ts';
+import { closeChoice, finalCloses } from './closes.ts';
 import type { StaticEntry } from '../http/static-files.ts';
 
 // GET /tools/results.json (issue 57, decisions 256, 282 and 283): the bet tracker page's results without a key. Every
@@ -32,8 +30,6 @@ export const RESULTS_CACHE_MS = 15_000;
 /** Requests a minute per client address (the page asks once a minute while a tracked bet is open). */
 export const RESULTS_PER_MINUTE = 30;
 
-/** Finals whose close is kept once read. */
-const CLOSES_KEPT = 5_000;
 /** Answers of GET /tools/closing.json kept (each RESULTS_CACHE_MS). */
 const CLOSING_ANSWERS_KEPT = 1_000;
 
@@ -159,9 +155,6 @@ export async function resultsFeedRoutes(
   });
 
   // GET /tools/closing.json?events=a,b (decision 289): the fair close of finals of the feed, for the tracker's CLV.
-  const choice = fairChoice(app.config.CLV_REFERENCE_BOOK, {});
-  /** Each final's close, once read (a final's close does not change), at most CLOSES_KEPT, oldest read dropped first. */
-  const closes = new Map<string, ClosingMarket[]>();
   const answers = new Map<string, { until: number; entry: StaticEntry }>();
   app.get('/tools/closing.json', async (request, reply) => {
     const headers: Record<string, string> = {
@@ -184,17 +177,16 @@ export async function resultsFeedRoutes(
     if (!answer || now >= answer.until) {
       const { finals } = await current(now);
       const wanted = ids.filter((id) => finals.has(id));
-      const missing = wanted.filter((id) => !closes.has(id));
-      if (missing.length > 0) {
-        const series = await app.history.series(missing, {
-          markets: { keys: [], types: [...LEG_MARKETS] },
-        });
-        const read = closingMarkets(series, choice);
-        for (const id of missing) {
-          closes.set(id, read.get(id) ?? []);
-          if (closes.size > CLOSES_KEPT) closes.delete(closes.keys().next().value!);
-        }
-      }
+      const closes = await finalCloses(app, wanted).catch((error: unknown) => {
+        app.log.warn({ err: error }, 'closing feed: the history could not be read');
+        throw new HttpProblem(
+          503,
+          'unavailable',
+          'Closing lines unavailable',
+          'The odds history could not be read; try again in a minute.',
+        );
+      });
+      const choice = closeChoice(app);
       const body: ClosingFeed = {
         reference: choice.reference,
         method: choice.method,

@@ -33,13 +33,10 @@ import {
 import { boxScoreOf, MAX_FINALS, RECENT_FINAL_MS, type GameScore } from '#engine/scores.ts';
 import { historyGameScore, type HistoryEvent, type HistorySeries } from '../../history/service.ts';
 import { requireFeature } from '../../odds-api/auth.ts';
-import {
-  closingMarkets,
-  fairChoice,
-  READ_BUDGET_PROBLEM,
-  ReadGuard,
-} from '../history-reads.ts';
+import { closingMarkets, fairChoice, READ_BUDGET_PROBLEM, ReadGuard } from '../history-reads.ts';
 import { scoreDto } from '../../odds-api/views.ts';
+import { HttpProblem } from '../../http/problem.ts';
+import { finalCloses } from '../../results/closes.ts';
 import { clvCost } from './clv.ts';
 import { COMMON_ERRORS, security, tags } from '../../odds-api/routes/common.ts';
 
@@ -95,7 +92,7 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
         security,
         summary: 'Recent results (every plan) and live scores (Pro, Elite, Enterprise)',
         description:
-          'Every game finished in the last three days with its final, period by period, as bets settle on it (docs/grading.md), and its box score where the source gives one (`players`: the figures of every player priced on, and who did not play), on every plan; and, on the plans with live scores and bet grading, every game in play with its score, periods and clock (`includes_live` says which). Filter by `league`, `status` (`live` or `final`; `live` on a plan without live scores is a 403) or `event_id`. Live games first, then finals, most recently changed first.',
+          'Every game finished in the last three days with its final, period by period, as bets settle on it (docs/grading.md), and its box score where the source gives one (`players`: the figures of every player priced on, and who did not play), on every plan; and, on the plans with live scores and bet grading, every game in play with its score, periods and clock (`includes_live` says which). Filter by `league`, `status` (`live` or `final`; `live` on a plan without live scores is a 403) or `event_id`. Live games first, then finals, most recently changed first. With `event_id` and `closing=true`, a final carries `closing`, its fair close (each market a bet can be tracked on, as POST /v1/grade measures CLV against it), on every plan: the public bet tracker shows it (decision 289).',
         querystring: ScoresQuerySchema,
         response: {
           200: ScoresResponseSchema.describe(
@@ -126,7 +123,19 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
             (eventId === undefined || score.eventId === eventId),
         )
         .sort((a, b) => (a.status !== b.status ? (a.status === 'live' ? -1 : 1) : b.updatedAt - a.updatedAt));
-      return { includes_live: live, scores: scores.map(scoreDto) };
+      if (request.query.closing === undefined) return { includes_live: live, scores: scores.map(scoreDto) };
+      // A final's fair close (decision 289), on every plan: the public bet tracker shows it (decision 210).
+      if (eventId === undefined)
+        throw new HttpProblem(400, 'invalid-request', 'Invalid request', '`closing=true` needs `event_id`.');
+      const finals = scores.filter((score) => score.status === 'final').map((score) => score.eventId);
+      const closes = await finalCloses(app, finals);
+      return {
+        includes_live: live,
+        scores: scores.map((score) => {
+          const close = closes.get(score.eventId);
+          return close ? { ...scoreDto(score), closing: close } : scoreDto(score);
+        }),
+      };
     },
   );
 
