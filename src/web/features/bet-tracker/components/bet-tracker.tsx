@@ -581,14 +581,12 @@ function BetItem({
             >
               {RESULT_NAMES[s.result]} {signedDollars(s.profit)}
             </span>
-            <span className="block text-xs text-slate-400">
-              {SETTLED_BY_NAMES[s.settled_by]}
-              {s.clv_pct !== null
-                ? ` · CLV ${pct(s.clv_pct)}`
-                : s.settled_by === 'hand'
-                  ? ''
-                  : ' · CLV: no close'}
-            </span>
+            <span className="block text-xs text-slate-400">{SETTLED_BY_NAMES[s.settled_by]}</span>
+            {s.clv_pct !== null ? (
+              <span className="block text-xs text-slate-300">CLV {pct(s.clv_pct)}</span>
+            ) : s.settled_by === 'hand' ? null : (
+              <span className="block text-xs text-slate-400">CLV: no close</span>
+            )}
           </>
         ) : (
           <span className="text-slate-300">Open</span>
