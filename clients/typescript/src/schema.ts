@@ -1566,6 +1566,21 @@ export interface components {
                 };
             };
         };
+        ClosingMarket: {
+            /** @description `moneyline`, `spread`, `total`, `1x2` or `prop`. */
+            market: string;
+            period: string;
+            /** @description A spread’s is the home team’s line; null for a market without one. */
+            line: number | null;
+            /** @description A prop’s stat. */
+            stat?: string;
+            /** @description A prop’s player id. */
+            player?: string;
+            /** @description Each outcome’s fair closing probability, 6 places (an outcome at 0 left out). */
+            fair: {
+                [key: string]: number;
+            };
+        };
         GameScore: {
             event_id: string;
             /**
@@ -2062,21 +2077,6 @@ export interface components {
             };
         } & {
             [key: string]: unknown;
-        };
-        ClosingMarket: {
-            /** @description `moneyline`, `spread`, `total`, `1x2` or `prop`. */
-            market: string;
-            period: string;
-            /** @description A spread’s is the home team’s line; null for a market without one. */
-            line: number | null;
-            /** @description A prop’s stat. */
-            stat?: string;
-            /** @description A prop’s player id. */
-            player?: string;
-            /** @description Each outcome’s fair closing probability, 6 places (an outcome at 0 left out). */
-            fair: {
-                [key: string]: number;
-            };
         };
     };
     responses: never;
