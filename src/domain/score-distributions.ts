@@ -816,14 +816,14 @@ export function splitFinalScore(
  * cites each). NBA total 0.505 (an assumption: first halves a little above the second, whose fourth quarters slow
  * down; no published count was found); NCAAB total 0.47 (Division I, 2012–13: 62.5 first-half points a game against
  * 70.8 in the second, 46.9 %; a second sample, about 47 %: late fouling and free throws); NFL total 0.5 (7,023 games:
- * 21.4 first-half points against 20.8 after half-time, overtime included, 50.7 %; 50.1 % since 2010). Margins: 0.5
- * for basketball (an assumption); the NFL 0.6 (the home side's edge is about 2 of its 2.8 points in the first half in
- * the same count, 1.8 of 2.7 since 2010: a leader protects a lead; 0.6 is a prior between that and an even split).
+ * 21.4 first-half points against 20.8 after half-time, overtime included, 50.7 %; 50.1 % since 2010). Margins: 0.5,
+ * an assumption (the NFL count gives the home side about 2 of its 2.8 points of edge in the first half, which the
+ * model leaves out: at the time share its half kernels do not depend on the centre and are built once).
  */
 export const HALF_SHARES: Readonly<Record<'nba' | 'ncaab' | 'nfl', { total: number; margin: number }>> = {
   nba: { total: 0.505, margin: 0.5 },
   ncaab: { total: 0.47, margin: 0.5 },
-  nfl: { total: 0.5, margin: 0.6 },
+  nfl: { total: 0.5, margin: 0.5 },
 };
 
 /** A half's share of the playing time: the segment model's variance share (increments' variance ∝ time played). */
@@ -1081,6 +1081,58 @@ function teamKernel(b: HalfBridge, f: number): { lo: number; weights: Float64Arr
   return { lo, weights };
 }
 
+/** One NFL final's half: its margins (from `marginLo`) and totals (from 0), normalised. */
+interface HalfCell {
+  marginLo: number;
+  margin: Float64Array;
+  total: Float64Array;
+}
+
+/** The half of a final (fh, fa) from the teams' kernels and the key weights. */
+function halfCell(
+  { kh, ka }: { kh: ReturnType<typeof teamKernel>; ka: ReturnType<typeof teamKernel> },
+  keyWeights: Float64Array,
+): HalfCell {
+  const marginLo = kh.lo - (ka.lo + ka.weights.length - 1);
+  const margin = new Float64Array(kh.weights.length + ka.weights.length - 1);
+  const total = new Float64Array(kh.lo + kh.weights.length + ka.lo + ka.weights.length - 1);
+  let z = 0;
+  for (let x = 0; x < kh.weights.length; x += 1) {
+    const wh = kh.weights[x]!;
+    if (wh === 0) continue;
+    const h = kh.lo + x;
+    for (let y = 0; y < ka.weights.length; y += 1) {
+      const a = ka.lo + y;
+      const w = wh * ka.weights[y]! * keyWeights[h > a ? h - a : a - h]!;
+      z += w;
+      margin[h - a - marginLo]! += w;
+      total[h + a]! += w;
+    }
+  }
+  for (let k = 0; k < margin.length; k += 1) margin[k]! /= z;
+  for (let k = 0; k < total.length; k += 1) total[k]! /= z;
+  return { marginLo, margin, total };
+}
+
+/** Half cells at the time share (the kernels then the same for every centre), kept once made: finals to 200 a side. */
+const sharedCells = new Map<number, HalfCell>();
+const sharedKernels = new Map<number, ReturnType<typeof teamKernel>>();
+
+function sharedCell(b: HalfBridge, fh: number, fa: number, keyWeights: Float64Array): HalfCell {
+  const key = fh * 1024 + fa;
+  let cell = sharedCells.get(key);
+  if (!cell) {
+    const kernel = (f: number) => {
+      let k = sharedKernels.get(f);
+      if (!k) sharedKernels.set(f, (k = teamKernel(b, f)));
+      return k;
+    };
+    cell = halfCell({ kh: kernel(fh), ka: kernel(fa) }, keyWeights);
+    sharedCells.set(key, cell);
+  }
+  return cell;
+}
+
 function nflHalf(
   game: GameDistributions,
   fit: { mean: number; sigma: number },
@@ -1121,48 +1173,32 @@ function nflHalf(
   const size = 2 * 200 + 1;
   const marginW = new Float64Array(size);
   const totalW = new Float64Array(size);
-  const tmpM = new Float64Array(size);
-  const tmpT = new Float64Array(size);
+  // A final's half contributions (normalised) depend on the final and the kernels only: when the kernels do not
+  // depend on the centre (both teams' bridges at the time share), they are kept for every centre.
+  const shared = home.a === 0 && away.a === 0 && home.sd === away.sd;
+  // The total given a margin (`smoothTotalGiven`) from one base: its weights of the margin's parity from |m| on.
+  const base = discretisedNormalWeights(fit.mean, fit.sigma, 0);
+  const suffix = new Float64Array(base.weights.length + 2);
+  for (let k = base.weights.length - 1; k >= 0; k -= 1) suffix[k] = base.weights[k]! + suffix[k + 2]!;
   game.margin.probabilities.forEach((pm, i) => {
     if (pm < 1e-7) return;
     const m = game.margin.min + i;
-    const totals = smoothTotalGiven(fit.mean, fit.sigma, m);
-    totals.probabilities.forEach((pt, j) => {
-      const p = pm * pt;
+    let first = Math.abs(m);
+    if (first < base.min) first = base.min + ((base.min - first) % 2);
+    if (first - base.min >= base.weights.length) return;
+    const z = suffix[first - base.min]!;
+    if (!(z > 0)) return;
+    for (let t = first; t - base.min < base.weights.length; t += 2) {
+      const p = (pm * base.weights[t - base.min]!) / z;
       // Finals below 1e-7 (together a few in 100,000) are left out; the half's distributions are normalised.
-      if (p < 1e-7) return;
-      const t = totals.min + j;
-      const { kh, ka } = pairs((t + m) / 2, (t - m) / 2);
-      let z = 0;
-      let loM = size;
-      let hiM = -1;
-      let hiT = -1;
-      for (let x = 0; x < kh.weights.length; x += 1) {
-        const wh = kh.weights[x]!;
-        if (wh === 0) continue;
-        const h = kh.lo + x;
-        for (let y = 0; y < ka.weights.length; y += 1) {
-          const a = ka.lo + y;
-          const w = wh * ka.weights[y]! * keyWeights[h > a ? h - a : a - h]!;
-          z += w;
-          const mi = h - a + 200;
-          tmpM[mi]! += w;
-          tmpT[h + a]! += w;
-          if (mi < loM) loM = mi;
-          if (mi > hiM) hiM = mi;
-          if (h + a > hiT) hiT = h + a;
-        }
-      }
-      const scale = p / z;
-      for (let k = loM; k <= hiM; k += 1) {
-        marginW[k]! += tmpM[k]! * scale;
-        tmpM[k] = 0;
-      }
-      for (let k = 0; k <= hiT; k += 1) {
-        totalW[k]! += tmpT[k]! * scale;
-        tmpT[k] = 0;
-      }
-    });
+      if (p < 1e-7) continue;
+      const fh = (t + m) / 2;
+      const fa = (t - m) / 2;
+      const cell = shared ? sharedCell(home, fh, fa, keyWeights) : halfCell(pairs(fh, fa), keyWeights);
+      for (let k = 0; k < cell.margin.length; k += 1)
+        marginW[cell.marginLo + 200 + k]! += p * cell.margin[k]!;
+      for (let k = 0; k < cell.total.length; k += 1) totalW[k]! += p * cell.total[k]!;
+    }
   });
   const margin = normalise(-200, marginW);
   const total = normalise(0, totalW);

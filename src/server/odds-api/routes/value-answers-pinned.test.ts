@@ -78,23 +78,28 @@ describe('GET /v1/ev, GET /v1/middles, their public feeds and the stream sets on
     answers['stream ev set'] = `${digest(JSON.stringify(sets.ev.map(evPriceDto)))} ${sets.ev.length}`;
     answers['stream middles set'] =
       `${digest(JSON.stringify(sets.middles.map(middleDto)))} ${sets.middles.length}`;
-    // Re-pinned when the board itself changed on purpose, never for a refactor: last, the page feeds for decision 282
+    // Re-pinned when the board itself changed on purpose, never for a refactor: last, decision 288 (the NBA, NCAAB
+    // and NFL first halves priced and drawn on the full game split by the segment model, their main lines at the
+    // published shares, and every first part in play priced on its score so far plus the rest of it: the seeded
+    // board's half prices move, and the points leagues' scripts draw their halves anew from the score model's one
+    // generator, so every game in play has other scores and live prices; with the old score model and only the half
+    // pricing new the digests move too, none stays); before it the page feeds for decision 282
     // (a prop row's leg names its stat and player, so the tracker can track it; nothing else moved); decision 284 (the goal and run
     // leagues' first parts priced on the full game's distributions thinned, at the published shares, and the middles'
     // centres fitted under the distributions; with the old shares, part model and centres the digests were the ones
     // before it); before it the seeded simulator's pre-game prices from the league score distributions (decision 264)
     // and the page feeds' `leg` (decision 257).
     expect(answers).toEqual({
-      'ev real time': 'ce08b68ca59b1fb8 16823',
-      'ev delayed': 'f25f9ab3999778f7 16715',
-      'ev power on sharp books': 'e5427d2d08fc8993 25141',
-      'middles real time': 'ec5bf613f0794ca6 650921',
-      'middles delayed': '87d4214a78cbf200 672055',
-      'middles shin on fanduel': '3672ad23b261c0fd 649019',
-      'ev page feed': '540a4069a7faeb37 12080',
-      'middles page feed': '95d11a94eb35c8df 101799',
-      'stream ev set': '9dfe01cda7b0fe56 17',
-      'stream middles set': 'fc9137505c716449 356',
+      'ev real time': '07bf656fc4ad0f9d 17552',
+      'ev delayed': '8885912d08f1c827 17733',
+      'ev power on sharp books': 'f2b70be3e9b684c0 26650',
+      'middles real time': '702112d9ebdd9e6c 613017',
+      'middles delayed': '7960628b75d57389 648092',
+      'middles shin on fanduel': '50df45786d55d1c8 610888',
+      'ev page feed': 'd441d10837988134 12841',
+      'middles page feed': '04be2fccb5a968ed 101609',
+      'stream ev set': '23d871554b3093e5 18',
+      'stream middles set': '1bfd22c2b5176f96 336',
     });
   });
 });
