@@ -984,15 +984,16 @@ export function splitHalf(
 function halfModel(league: LeagueKey, centre: MarketCentre): HalfModel {
   const shares = halfShares(league);
   if (!shares) throw new RangeError(`No half model for ${league}`);
-  const game = gameDistributions(league, centre);
-  const fit = smoothFits.get(game)!;
-  const key = `${league}|${meanOf(game.margin)}|${meanOf(game.total)}`;
+  // Keyed as the game's centre is read (to CENTRE_STEP): one half per cached game.
+  const key = `${league}|${Math.round(centre.margin / CENTRE_STEP)}|${Math.round(centre.total / CENTRE_STEP)}`;
   let found = halfCache.get(key);
   if (found) {
     halfCache.delete(key);
     halfCache.set(key, found);
     return found;
   }
+  const game = gameDistributions(league, centre);
+  const fit = smoothFits.get(game)!;
   found = league === 'nfl' ? nflHalf(game, fit, shares) : basketballHalf(league, game, fit, shares);
   if (halfCache.size >= DISTRIBUTIONS_CACHED) halfCache.delete(halfCache.keys().next().value!);
   halfCache.set(key, found);
@@ -1228,7 +1229,43 @@ function nflHalf(
 // ---------------------------------------------------------------------------------------------------------------
 // A first part in play: the score so far plus the rest of the part (decision 288).
 
-/** A point mass, or a distribution moved by `by`. */
+const restCache = new Map<string, { margin: IntegerDistribution; total: IntegerDistribution }>();
+
+/** The rest of a first part with `steps` twentieths of its time left, at the pre-game centre (cached, as the games). */
+function restOfPart(
+  league: LeagueKey,
+  pregame: MarketCentre,
+  steps: number,
+): { margin: IntegerDistribution; total: IntegerDistribution } {
+  const key = `${league}|${Math.round(pregame.margin / CENTRE_STEP)}|${Math.round(pregame.total / CENTRE_STEP)}|${steps}`;
+  let found = restCache.get(key);
+  if (found) return found;
+  const rest = steps * LIVE_PART_STEP;
+  const shares = halfShares(league);
+  if (shares) {
+    const prior = SGP_GAME_PRIORS[league];
+    const v = HALF_TIME_SHARE * rest;
+    const m = discretisedNormalWeights(
+      shares.margin * pregame.margin * rest,
+      prior.sigmaMargin * Math.sqrt(v),
+    );
+    const t = discretisedNormalWeights(
+      shares.total * pregame.total * rest,
+      prior.sigmaTotal * Math.sqrt(v),
+      0,
+    );
+    found = { margin: normalise(m.min, m.weights), total: normalise(t.min, t.weights) };
+  } else {
+    const share = firstPartShare(league);
+    if (share === undefined) throw new RangeError(`No part model for ${league}`);
+    found = periodDistributions(league, pregame, share * rest);
+  }
+  if (restCache.size >= DISTRIBUTIONS_CACHED) restCache.delete(restCache.keys().next().value!);
+  restCache.set(key, found);
+  return found;
+}
+
+/** A distribution moved by `by`. */
 function shifted(d: IntegerDistribution, by: number): IntegerDistribution {
   return { min: d.min + by, probabilities: d.probabilities };
 }
@@ -1241,8 +1278,9 @@ export const LIVE_PART_STEP = 0.05;
  * its playing time left (`left`, 0–1): the score so far plus what the part's model gives the rest. Points leagues
  * (NBA, NCAAB, NFL halves): the rest is the segment model's increment, normal with the half's expected margin and
  * total times `left` and variance σ²·v·left (v the half's time share), discretised. Goal and run leagues (the parts of
- * decision 284): the rest is the full game's part goals thinned at the part's share times `left` (read up to
- * `LIVE_PART_STEP`). At `left` 0 the part is its score. RangeError for a league without a part model.
+ * decision 284): the rest is the full game's part goals thinned at the part's share times `left`. `left` is read up
+ * to `LIVE_PART_STEP` and the rest cached per pre-game centre. At `left` 0 the part is its score. RangeError for a
+ * league without a part model.
  */
 export function livePartDistributions(
   league: LeagueKey,
@@ -1258,27 +1296,8 @@ export function livePartDistributions(
     const total = { min: total0, probabilities: [1] };
     return { margin, total, totalGiven: () => total };
   }
-  const shares = halfShares(league);
-  if (shares) {
-    const prior = SGP_GAME_PRIORS[league];
-    const v = HALF_TIME_SHARE * rest;
-    const m = discretisedNormalWeights(
-      shares.margin * pregame.margin * rest,
-      prior.sigmaMargin * Math.sqrt(v),
-    );
-    const t = discretisedNormalWeights(
-      shares.total * pregame.total * rest,
-      prior.sigmaTotal * Math.sqrt(v),
-      0,
-    );
-    const margin = shifted(normalise(m.min, m.weights), margin0);
-    const total = shifted(normalise(t.min, t.weights), total0);
-    return { margin, total, totalGiven: () => total };
-  }
-  const share = firstPartShare(league);
-  if (share === undefined) throw new RangeError(`No part model for ${league}`);
   const steps = Math.ceil(rest / LIVE_PART_STEP - 1e-9);
-  const part = periodDistributions(league, pregame, share * steps * LIVE_PART_STEP);
+  const part = restOfPart(league, pregame, steps);
   const margin = shifted(part.margin, margin0);
   const total = shifted(part.total, total0);
   return { margin, total, totalGiven: () => total };

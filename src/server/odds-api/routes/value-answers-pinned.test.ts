@@ -79,11 +79,11 @@ describe('GET /v1/ev, GET /v1/middles, their public feeds and the stream sets on
     answers['stream middles set'] =
       `${digest(JSON.stringify(sets.middles.map(middleDto)))} ${sets.middles.length}`;
     // Re-pinned when the board itself changed on purpose, never for a refactor: last, decision 288 (the NBA, NCAAB
-    // and NFL first halves priced and drawn on the full game split by the segment model, their main lines at the
-    // published shares, and every first part in play priced on its score so far plus the rest of it: the seeded
-    // board's half prices move, and the points leagues' scripts draw their halves anew from the score model's one
-    // generator, so every game in play has other scores and live prices; with the old score model and only the half
-    // pricing new the digests move too, none stays); before it the page feeds for decision 282
+    // and NFL first halves priced and drawn on the full game split by the segment model, and every first part in play
+    // priced on its score so far plus the rest of it; with the old score model and the new half pricing the digests
+    // were the old ones; the new score model draws the points leagues' halves anew from its one generator, so every
+    // game in play has other scores: the middles and delayed EV answers move with it, the real-time EV answers and
+    // the stream's EV set also with the first parts priced in play); before it the page feeds for decision 282
     // (a prop row's leg names its stat and player, so the tracker can track it; nothing else moved); decision 284 (the goal and run
     // leagues' first parts priced on the full game's distributions thinned, at the published shares, and the middles'
     // centres fitted under the distributions; with the old shares, part model and centres the digests were the ones
