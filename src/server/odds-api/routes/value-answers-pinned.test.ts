@@ -90,16 +90,16 @@ describe('GET /v1/ev, GET /v1/middles, their public feeds and the stream sets on
     // before it); before it the seeded simulator's pre-game prices from the league score distributions (decision 264)
     // and the page feeds' `leg` (decision 257).
     expect(answers).toEqual({
-      'ev real time': '07bf656fc4ad0f9d 17552',
+      'ev real time': '7b82dc8ce6226336 10037',
       'ev delayed': '8885912d08f1c827 17733',
-      'ev power on sharp books': 'f2b70be3e9b684c0 26650',
-      'middles real time': '702112d9ebdd9e6c 613017',
+      'ev power on sharp books': '1d4ab85c84419980 23825',
+      'middles real time': 'a341487bad7a952f 635839',
       'middles delayed': '7960628b75d57389 648092',
-      'middles shin on fanduel': '50df45786d55d1c8 610888',
+      'middles shin on fanduel': 'd53b24230c513406 633550',
       'ev page feed': 'd441d10837988134 12841',
       'middles page feed': '04be2fccb5a968ed 101609',
-      'stream ev set': '23d871554b3093e5 18',
-      'stream middles set': '1bfd22c2b5176f96 336',
+      'stream ev set': 'bc4dbd6fd80f43b2 10',
+      'stream middles set': 'bffcc570d0d39896 348',
     });
   });
 });
