@@ -13,6 +13,8 @@ import {
   gameDistributions,
   gameDistributionsUncached,
   gameMarginDistribution,
+  HALF_SHARES,
+  halfDistributions,
   leagueMarginShare,
   lineChances,
   lineOutcome,
@@ -29,6 +31,7 @@ import {
   probabilityOf,
   quantileOf,
   splitFinalScore,
+  splitHalf,
   type IntegerDistribution,
 } from './score-distributions.ts';
 import { seededRandom } from './random.ts';
@@ -428,5 +431,81 @@ describe('margins kept by margin step', () => {
     for (let step = 0; step < MARGINS_CACHED + 50; step += 1)
       gameMarginDistribution('nba', { margin: (step - 600) * CENTRE_STEP, total: 220 });
     expect(marginsCached()).toBe(MARGINS_CACHED);
+  });
+});
+
+describe('halves of the points leagues: the segment model (decision 288)', () => {
+  const variance = (d: IntegerDistribution) => {
+    const mean = meanOf(d);
+    return d.probabilities.reduce((a, p, i) => a + p * (d.min + i - mean) ** 2, 0);
+  };
+
+  it.each([
+    ['nba', 3, 226],
+    ['ncaab', -5, 140],
+  ] as const)(
+    '%s: the half has its published shares of the means and half the game’s variance',
+    (league, m, t) => {
+      const game = gameDistributions(league, { margin: m, total: t });
+      const half = halfDistributions(league, { margin: m, total: t });
+      expect(meanOf(half.total)).toBeCloseTo(HALF_SHARES[league].total * meanOf(game.total), 1);
+      expect(meanOf(half.margin)).toBeCloseTo(HALF_SHARES[league].margin * meanOf(game.margin), 1);
+      // Independent halves with variance in proportion to their time: the half's is half the game's (within 3 %).
+      expect(variance(half.margin) / (variance(game.margin) / 2)).toBeGreaterThan(0.97);
+      expect(variance(half.margin) / (variance(game.margin) / 2)).toBeLessThan(1.03);
+      expect(variance(half.total) / (variance(game.total) / 2)).toBeGreaterThan(0.97);
+      expect(variance(half.total) / (variance(game.total) / 2)).toBeLessThan(1.03);
+    },
+  );
+
+  it('NFL: the half’s margins have the key numbers 3 and 7, and a half is within its final', () => {
+    const centre = { margin: -3, total: 44 };
+    const half = halfDistributions('nfl', centre);
+    expect(meanOf(half.total)).toBeGreaterThan(21.5);
+    expect(meanOf(half.total)).toBeLessThan(22.5);
+    for (const key of [3, 7, -3, -7])
+      expect(probabilityOf(half.margin, key)).toBeGreaterThan(
+        1.5 * Math.max(probabilityOf(half.margin, key - 1), probabilityOf(half.margin, key + 1)),
+      );
+    const random = seededRandom(288);
+    for (const final of [
+      { home: 3, away: 0 },
+      { home: 0, away: 0 },
+      { home: 17, away: 24 },
+      { home: 45, away: 3 },
+    ])
+      for (let k = 0; k < 200; k += 1) {
+        const h = splitHalf('nfl', centre, final, random);
+        expect(h.home).toBeGreaterThanOrEqual(0);
+        expect(h.away).toBeGreaterThanOrEqual(0);
+        expect(h.home).toBeLessThanOrEqual(final.home);
+        expect(h.away).toBeLessThanOrEqual(final.away);
+      }
+  });
+
+  it('splits finals drawn from the game into halves distributed as the half’s distributions', () => {
+    for (const league of ['nba', 'nfl'] as const) {
+      const centre = league === 'nba' ? { margin: 5, total: 230 } : { margin: 6.5, total: 47 };
+      const game = gameDistributions(league, centre);
+      const half = halfDistributions(league, centre);
+      const random = seededRandom(7);
+      const n = 10_000;
+      let totalOver = 0;
+      let homeCovers = 0;
+      const totalLine = Math.floor(meanOf(half.total)) + 0.5;
+      const spreadLine = Math.floor(meanOf(half.margin)) + 0.5;
+      for (let k = 0; k < n; k += 1) {
+        const m = quantileOf(game.margin, random());
+        const t = quantileOf(game.totalGiven(m), random());
+        const h = splitHalf(league, centre, { home: (t + m) / 2, away: (t - m) / 2 }, random);
+        if (h.home + h.away > totalLine) totalOver += 1;
+        if (h.home - h.away > spreadLine) homeCovers += 1;
+      }
+      const pOver = 1 - cdfAt(half.total, totalLine);
+      const pCover = 1 - cdfAt(half.margin, spreadLine);
+      const se = (p: number) => Math.sqrt((p * (1 - p)) / n);
+      expect(Math.abs(totalOver / n - pOver), `${league} total`).toBeLessThan(4 * se(pOver));
+      expect(Math.abs(homeCovers / n - pCover), `${league} margin`).toBeLessThan(4 * se(pCover));
+    }
   });
 });

@@ -1,4 +1,10 @@
-import { meanOf, normalise, probabilityOf, type IntegerDistribution } from './integer-distribution.ts';
+import {
+  meanOf,
+  normalise,
+  probabilityOf,
+  quantileOf,
+  type IntegerDistribution,
+} from './integer-distribution.ts';
 import type { LeagueKey } from './markets.ts';
 import { normalCdf } from './mvn.ts';
 import { SGP_GAME_PRIORS } from './sgp.ts';
@@ -390,8 +396,13 @@ function smoothGame(
     mean += total - meanOf(fitted);
     fitted = smoothTotal(mean, sigma, marginDist);
   }
-  return smoothDistributions(marginDist, fitted, mean, sigma);
+  const game = smoothDistributions(marginDist, fitted, mean, sigma);
+  smoothFits.set(game, { mean, sigma });
+  return game;
 }
+
+/** A smooth game's total model (its total given a margin is the normal about `mean`, σ `sigma`, restricted): for its halves. */
+const smoothFits = new WeakMap<GameDistributions, { mean: number; sigma: number }>();
 
 /**
  * What the cache keeps of a smooth game: its two distributions and the two numbers its total given a margin is made
@@ -423,6 +434,14 @@ function smoothTotalGiven(mean: number, sigma: number, m: number): IntegerDistri
  * parity (suffix sums by parity).
  */
 function smoothTotal(mean: number, sigma: number, marginDist: IntegerDistribution): IntegerDistribution {
+  return normalise(0, smoothTotalSums(mean, sigma, marginDist));
+}
+
+/**
+ * `smoothTotal`'s weights before normalising: Σ over margins m of weight(m) · P(total = t | m). With the margins'
+ * probabilities it is the total's distribution; with a part of them (the halves', decision 288) the joint's share.
+ */
+function smoothTotalSums(mean: number, sigma: number, marginDist: IntegerDistribution): number[] {
   const base = discretisedNormalWeights(mean, sigma, 0);
   const n = base.weights.length;
   const suffix = new Float64Array(n + 2);
@@ -446,7 +465,7 @@ function smoothTotal(mean: number, sigma: number, marginDist: IntegerDistributio
     if (t <= maxK) running[t % 2]! += coefficient[t]!;
     if (t >= base.min && t - base.min < n) sums[t]! += base.weights[t - base.min]! * running[t % 2]!;
   }
-  return normalise(0, sums);
+  return sums;
 }
 
 /** A joint of the final score: `weights[h][a]` (unnormalised). */
@@ -848,4 +867,499 @@ export function splitFinalScore(
     rest: { home: ph - part.home, away: pa - part.away },
     extra: { home: final.home - ph, away: final.away - pa, when: paths.extra[chosen]! },
   };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Halves of the points leagues (NBA, NCAAB, NFL): the segment model split of the full game (decision 288).
+
+/**
+ * The share of a points league's expected total and expected margin scored in its first half (docs/calibration.md
+ * cites each). NBA total 0.505 (an assumption: first halves a little above the second, whose fourth quarters slow
+ * down; no published count was found); NCAAB total 0.47 (Division I, 2012–13: 62.5 first-half points a game against
+ * 70.8 in the second, 46.9 %; a second sample, about 47 %: late fouling and free throws); NFL total 0.5 (7,023 games:
+ * 21.4 first-half points against 20.8 after half-time, overtime included, 50.7 %; 50.1 % since 2010). Margins: 0.5,
+ * an assumption (the NFL count gives the home side about 2 of its 2.8 points of edge in the first half, which the
+ * model leaves out: at the time share its half kernels do not depend on the centre and are built once).
+ */
+export const HALF_SHARES: Readonly<Record<'nba' | 'ncaab' | 'nfl', { total: number; margin: number }>> = {
+  nba: { total: 0.505, margin: 0.5 },
+  ncaab: { total: 0.47, margin: 0.5 },
+  nfl: { total: 0.5, margin: 0.5 },
+};
+
+/** A half's share of the playing time: the segment model's variance share (increments' variance ∝ time played). */
+export const HALF_TIME_SHARE = 0.5;
+
+/**
+ * The NFL half's key numbers: a prior (no published table of half margins was found). The full game's weights on
+ * 3, 4, 6, 7, 10 and 14 (NFL_MARGIN_WEIGHTS), no weight on a tie (a half has no overtime to break one).
+ */
+export const NFL_HALF_MARGIN_WEIGHTS: ReadonlyMap<number, number> = new Map(
+  [...NFL_MARGIN_WEIGHTS].map(([k, w]) => [k, k === 0 ? 1 : w]),
+);
+
+/** The league's half shares, or undefined for a league whose first part is thinned (or has no half model). */
+export function halfShares(league: LeagueKey): { total: number; margin: number } | undefined {
+  return league === 'nba' || league === 'ncaab' || league === 'nfl' ? HALF_SHARES[league] : undefined;
+}
+
+/**
+ * The segment model of a half given the full game's final: the first half H and the rest R are independent
+ * increments with variances in proportion to their time (v and 1 − v of the game's), their means the half's published
+ * shares of the game's. Given the final F = H + R, H is normal with mean s·μ + v·(F − μ) and deviation σ·√(v(1 − v))
+ * (μ, σ the game's mean and deviation): the Brownian bridge. Over F drawn from the game's distribution, H's mean is
+ * s·μ and its variance v·σ², as the segment model says.
+ */
+interface HalfBridge {
+  /** The half's mean given a final of x: a + v·x. */
+  a: number;
+  v: number;
+  sd: number;
+}
+
+/** The bridge of a half whose expected score is `halfMean` of the game's `mean` (deviation `sigma`). */
+function bridge(halfMean: number, mean: number, sigma: number): HalfBridge {
+  const v = HALF_TIME_SHARE;
+  return { a: halfMean - v * mean, v, sd: sigma * Math.sqrt(v * (1 - v)) };
+}
+
+/**
+ * A kernel's shape depends on its mean's fractional part only (with v = 1/2 there are two): built once per part and
+ * moved. Keyed by the bridge, the part (to 1e-9) and the parity (-1: every whole number).
+ */
+const kernelShapes = new WeakMap<HalfBridge, Map<string, IntegerDistribution>>();
+
+function kernelShape(b: HalfBridge, frac: number, parity: number): IntegerDistribution {
+  let shapes = kernelShapes.get(b);
+  if (!shapes) kernelShapes.set(b, (shapes = new Map()));
+  const key = `${Math.round(frac * 1e9)}|${parity}`;
+  let found = shapes.get(key);
+  if (found) return found;
+  // About a mean of `frac` (in [0, 1)): every whole number, or one parity in bins of width 2.
+  const lo = Math.floor(frac - 8 * b.sd) - 1;
+  const hi = Math.ceil(frac + 8 * b.sd) + 1;
+  const weights: number[] = [];
+  for (let h = lo; h <= hi; h += 1) {
+    if (parity < 0) weights.push(normalCdf((h + 0.5 - frac) / b.sd) - normalCdf((h - 0.5 - frac) / b.sd));
+    else
+      weights.push(
+        Math.abs(h % 2) === parity ? normalCdf((h + 1 - frac) / b.sd) - normalCdf((h - 1 - frac) / b.sd) : 0,
+      );
+  }
+  found = normalise(lo, weights);
+  shapes.set(key, found);
+  return found;
+}
+
+/** The kernel about `mean`: its shape moved by the mean's whole part (the parity taken relative to it). */
+function kernelAbout(b: HalfBridge, mean: number, parity: number): IntegerDistribution {
+  const whole = Math.floor(mean);
+  const shape = kernelShape(b, mean - whole, parity < 0 ? -1 : Math.abs((parity - whole) % 2));
+  return { min: shape.min + whole, probabilities: shape.probabilities };
+}
+
+/** Basketball: the half's margin given the final margin f, a discretised normal (every whole number). */
+function marginKernel(b: HalfBridge, f: number): IntegerDistribution {
+  return kernelAbout(b, b.a + b.v * f, -1);
+}
+
+/**
+ * Basketball: the half's total given the final total f, on the whole numbers of one parity (bins of width 2). Not
+ * cut at 0: a basketball half's total is 8 σ above it.
+ */
+function totalKernel(b: HalfBridge, f: number, parity: number): IntegerDistribution {
+  return kernelAbout(b, b.a + b.v * f, parity);
+}
+
+const oddShares = new WeakMap<number[], [number, number]>();
+
+/** P(odd) of a kernel (memoised by its shape: a moved shape's is its own or 1 − it). */
+function oddShare(d: IntegerDistribution): number {
+  let found = oddShares.get(d.probabilities);
+  if (!found) {
+    let odd = 0;
+    d.probabilities.forEach((p, i) => {
+      if (i % 2 !== 0) odd += p;
+    });
+    oddShares.set(d.probabilities, (found = [odd, 1 - odd]));
+  }
+  // Index i is odd when min + i is, with min even; else the other way.
+  return Math.abs(d.min % 2) === 0 ? found[0] : found[1];
+}
+
+/** Sums weighted distributions over the integers into one (a mixture). */
+class Accumulator {
+  private readonly offset = 4096;
+  private readonly weights = new Float64Array(2 * 4096);
+  private lo = Infinity;
+  private hi = -Infinity;
+  add(d: IntegerDistribution, weight: number): void {
+    const base = d.min + this.offset;
+    const { probabilities } = d;
+    for (let j = 0; j < probabilities.length; j += 1) this.weights[base + j]! += weight * probabilities[j]!;
+    this.lo = Math.min(this.lo, base);
+    this.hi = Math.max(this.hi, base + probabilities.length - 1);
+  }
+  distribution(): IntegerDistribution {
+    return normalise(this.lo - this.offset, this.weights.subarray(this.lo, this.hi + 1));
+  }
+}
+
+/** A half's model at one centre: its distributions and how a final is split (`splitHalf`). */
+interface HalfModel {
+  distributions: GameDistributions;
+  split(final: { home: number; away: number }, random: () => number): { home: number; away: number };
+}
+
+const halfCache = new Map<string, HalfModel>();
+
+/**
+ * The first half's distributions of a points league's game (NBA, NCAAB, NFL) centred on the full game's market: the
+ * full game's own distributions split by the segment model (decision 288). Basketball: the half's margin given the
+ * final margin and its total given the final total are the bridges of the margin and the total (`HalfBridge`, the
+ * game's σ of each), the total on the margin's parity; the half's distributions are their mixtures over the game's.
+ * NFL: each team's half points given its final points are its bridge (the team's σ from the game's two, a team's
+ * share of the half's means), within 0 and its final, and a half margin of 3, 7, … weighted by the half's key numbers
+ * (`NFL_HALF_MARGIN_WEIGHTS`); the half's distributions are the mixture over the game's final scores. So the half is
+ * the full game split, and `splitHalf` draws a final's half from the same kernels: the half's closing price is its
+ * result's chance. RangeError for another league.
+ */
+export function halfDistributions(league: LeagueKey, centre: MarketCentre): GameDistributions {
+  return halfModel(league, centre).distributions;
+}
+
+/**
+ * The first half of a final score drawn from the game's distributions at `centre`, as `halfDistributions` has it
+ * (`random` uniform draws): over finals drawn from the game, the half has the half's distributions. Its points are
+ * within the final's (a second half never negative).
+ */
+export function splitHalf(
+  league: LeagueKey,
+  centre: MarketCentre,
+  final: { home: number; away: number },
+  random: () => number,
+): { home: number; away: number } {
+  return halfModel(league, centre).split(final, random);
+}
+
+function halfModel(league: LeagueKey, centre: MarketCentre): HalfModel {
+  const shares = halfShares(league);
+  if (!shares) throw new RangeError(`No half model for ${league}`);
+  // Keyed as the game's centre is read (to CENTRE_STEP): one half per cached game.
+  const key = `${league}|${Math.round(centre.margin / CENTRE_STEP)}|${Math.round(centre.total / CENTRE_STEP)}`;
+  let found = halfCache.get(key);
+  if (found) {
+    halfCache.delete(key);
+    halfCache.set(key, found);
+    return found;
+  }
+  const game = gameDistributions(league, centre);
+  const fit = smoothFits.get(game)!;
+  found = league === 'nfl' ? nflHalf(game, fit, shares) : basketballHalf(league, game, fit, shares);
+  if (halfCache.size >= DISTRIBUTIONS_CACHED) halfCache.delete(halfCache.keys().next().value!);
+  halfCache.set(key, found);
+  return found;
+}
+
+function basketballHalf(
+  league: LeagueKey,
+  game: GameDistributions,
+  fit: { mean: number; sigma: number },
+  shares: { total: number; margin: number },
+): HalfModel {
+  const prior = SGP_GAME_PRIORS[league];
+  const mu = { margin: meanOf(game.margin), total: meanOf(game.total) };
+  const mb = bridge(shares.margin * mu.margin, mu.margin, prior.sigmaMargin);
+  const tb = bridge(shares.total * mu.total, mu.total, prior.sigmaTotal);
+  // The half's margin: the mixture over the final margins; the chance of an odd half margin given each.
+  const marginWeights = new Accumulator();
+  const odd: number[] = [];
+  game.margin.probabilities.forEach((p, i) => {
+    const kernel = marginKernel(mb, game.margin.min + i);
+    odd.push(p * oddShare(kernel));
+    if (p < 1e-13) return;
+    marginWeights.add(kernel, p);
+  });
+  // The half's total: the final totals with an odd half margin (A) and an even one (all − A), each on its kernel.
+  const all = smoothTotalSums(fit.mean, fit.sigma, game.margin);
+  const withOdd = smoothTotalSums(fit.mean, fit.sigma, { min: game.margin.min, probabilities: odd });
+  let allSum = 0;
+  for (const w of all) allSum += w;
+  const totalWeights = new Accumulator();
+  all.forEach((w, t) => {
+    if (!(w > 0)) return;
+    const a = withOdd[t]! / allSum;
+    const b = w / allSum - a;
+    for (const [parity, weight] of [
+      [1, a],
+      [0, b],
+    ] as const) {
+      if (!(weight > 1e-15)) continue;
+      totalWeights.add(totalKernel(tb, t, parity), weight);
+    }
+  });
+  const margin = marginWeights.distribution();
+  const total = totalWeights.distribution();
+  return {
+    distributions: { margin, total, totalGiven: () => total },
+    split: (final, random) => {
+      const fm = final.home - final.away;
+      const ft = final.home + final.away;
+      const hm = quantileOf(marginKernel(mb, fm), random());
+      let ht = quantileOf(totalKernel(tb, ft, Math.abs(hm) % 2), random());
+      // Both halves' scores whole and not negative: never binding at basketball's scores (a guard).
+      const lo = Math.abs(hm);
+      const hi = ft - Math.abs(fm - hm);
+      if (lo <= hi) ht = Math.min(Math.max(ht, lo), hi);
+      return clampHalf({ home: (ht + hm) / 2, away: (ht - hm) / 2 }, final);
+    },
+  };
+}
+
+function clampHalf(
+  half: { home: number; away: number },
+  final: { home: number; away: number },
+): { home: number; away: number } {
+  return {
+    home: Math.min(Math.max(half.home, 0), final.home),
+    away: Math.min(Math.max(half.away, 0), final.away),
+  };
+}
+
+/** NFL: the team's half points given its final f: normal weights on 0..f (cut at 4.5 σ) about a + v·f. */
+function teamKernel(b: HalfBridge, f: number): { lo: number; weights: Float64Array } {
+  const mean = b.a + b.v * f;
+  const lo = Math.max(0, Math.floor(mean - 4.5 * b.sd));
+  const hi = Math.min(f, Math.ceil(mean + 4.5 * b.sd));
+  if (hi < lo) {
+    // The whole kernel is beyond the final's range: the nearest end.
+    const end = mean < 0 ? 0 : f;
+    return { lo: end, weights: Float64Array.of(1) };
+  }
+  const weights = new Float64Array(hi - lo + 1);
+  for (let h = lo; h <= hi; h += 1)
+    weights[h - lo] = normalCdf((h + 0.5 - mean) / b.sd) - normalCdf((h - 0.5 - mean) / b.sd);
+  if (!weights.some((w) => w > 0)) weights.fill(1);
+  return { lo, weights };
+}
+
+/** One NFL final's half: its margins (from `marginLo`) and totals (from 0), normalised. */
+interface HalfCell {
+  marginLo: number;
+  margin: Float64Array;
+  total: Float64Array;
+}
+
+/** The half of a final (fh, fa) from the teams' kernels and the key weights. */
+function halfCell(
+  { kh, ka }: { kh: ReturnType<typeof teamKernel>; ka: ReturnType<typeof teamKernel> },
+  keyWeights: Float64Array,
+): HalfCell {
+  const marginLo = kh.lo - (ka.lo + ka.weights.length - 1);
+  const margin = new Float64Array(kh.weights.length + ka.weights.length - 1);
+  const total = new Float64Array(kh.lo + kh.weights.length + ka.lo + ka.weights.length - 1);
+  let z = 0;
+  for (let x = 0; x < kh.weights.length; x += 1) {
+    const wh = kh.weights[x]!;
+    if (wh === 0) continue;
+    const h = kh.lo + x;
+    for (let y = 0; y < ka.weights.length; y += 1) {
+      const a = ka.lo + y;
+      const w = wh * ka.weights[y]! * keyWeights[h > a ? h - a : a - h]!;
+      z += w;
+      margin[h - a - marginLo]! += w;
+      total[h + a]! += w;
+    }
+  }
+  for (let k = 0; k < margin.length; k += 1) margin[k]! /= z;
+  for (let k = 0; k < total.length; k += 1) total[k]! /= z;
+  return { marginLo, margin, total };
+}
+
+/** Half cells at the time share (the kernels then the same for every centre), kept once made: finals to 200 a side. */
+const sharedCells = new Map<number, HalfCell>();
+const sharedKernels = new Map<number, ReturnType<typeof teamKernel>>();
+
+function sharedCell(b: HalfBridge, fh: number, fa: number, keyWeights: Float64Array): HalfCell {
+  const key = fh * 1024 + fa;
+  let cell = sharedCells.get(key);
+  if (!cell) {
+    const kernel = (f: number) => {
+      let k = sharedKernels.get(f);
+      if (!k) sharedKernels.set(f, (k = teamKernel(b, f)));
+      return k;
+    };
+    cell = halfCell({ kh: kernel(fh), ka: kernel(fa) }, keyWeights);
+    sharedCells.set(key, cell);
+  }
+  return cell;
+}
+
+function nflHalf(
+  game: GameDistributions,
+  fit: { mean: number; sigma: number },
+  shares: { total: number; margin: number },
+): HalfModel {
+  const prior = SGP_GAME_PRIORS.nfl;
+  const mu = { margin: meanOf(game.margin), total: meanOf(game.total) };
+  const teamSigma = Math.sqrt((prior.sigmaMargin ** 2 + prior.sigmaTotal ** 2) / 4);
+  // Each team's half: its share of the half's expected total and margin, bridged on its own final.
+  const home = bridge(
+    (shares.total * mu.total + shares.margin * mu.margin) / 2,
+    (mu.total + mu.margin) / 2,
+    teamSigma,
+  );
+  const away = bridge(
+    (shares.total * mu.total - shares.margin * mu.margin) / 2,
+    (mu.total - mu.margin) / 2,
+    teamSigma,
+  );
+  const kernels = {
+    home: new Map<number, ReturnType<typeof teamKernel>>(),
+    away: new Map<number, ReturnType<typeof teamKernel>>(),
+  };
+  const kernelOf = (side: 'home' | 'away', f: number) => {
+    let k = kernels[side].get(f);
+    if (!k) kernels[side].set(f, (k = teamKernel(side === 'home' ? home : away, f)));
+    return k;
+  };
+  const keyWeights = new Float64Array(401).fill(1);
+  for (const [k, w] of NFL_HALF_MARGIN_WEIGHTS) keyWeights[k] = w;
+  const weightOf = (m: number) => keyWeights[Math.abs(m)]!;
+  /** The pairs (home, away) of a final's half with their weights, normalised. */
+  const pairs = (fh: number, fa: number) => {
+    const kh = kernelOf('home', fh);
+    const ka = kernelOf('away', fa);
+    return { kh, ka };
+  };
+  const size = 2 * 200 + 1;
+  const marginW = new Float64Array(size);
+  const totalW = new Float64Array(size);
+  // A final's half contributions (normalised) depend on the final and the kernels only: when the kernels do not
+  // depend on the centre (both teams' bridges at the time share), they are kept for every centre.
+  const shared = home.a === 0 && away.a === 0 && home.sd === away.sd;
+  // The total given a margin (`smoothTotalGiven`) from one base: its weights of the margin's parity from |m| on.
+  const base = discretisedNormalWeights(fit.mean, fit.sigma, 0);
+  const suffix = new Float64Array(base.weights.length + 2);
+  for (let k = base.weights.length - 1; k >= 0; k -= 1) suffix[k] = base.weights[k]! + suffix[k + 2]!;
+  game.margin.probabilities.forEach((pm, i) => {
+    if (pm < 1e-7) return;
+    const m = game.margin.min + i;
+    let first = Math.abs(m);
+    if (first < base.min) first = base.min + ((base.min - first) % 2);
+    if (first - base.min >= base.weights.length) return;
+    const z = suffix[first - base.min]!;
+    if (!(z > 0)) return;
+    for (let t = first; t - base.min < base.weights.length; t += 2) {
+      const p = (pm * base.weights[t - base.min]!) / z;
+      // Finals below 1e-7 (together a few in 100,000) are left out; the half's distributions are normalised.
+      if (p < 1e-7) continue;
+      const fh = (t + m) / 2;
+      const fa = (t - m) / 2;
+      const cell = shared ? sharedCell(home, fh, fa, keyWeights) : halfCell(pairs(fh, fa), keyWeights);
+      for (let k = 0; k < cell.margin.length; k += 1)
+        marginW[cell.marginLo + 200 + k]! += p * cell.margin[k]!;
+      for (let k = 0; k < cell.total.length; k += 1) totalW[k]! += p * cell.total[k]!;
+    }
+  });
+  const margin = normalise(-200, marginW);
+  const total = normalise(0, totalW);
+  return {
+    distributions: { margin, total, totalGiven: () => total },
+    split: (final, random) => {
+      const { kh, ka } = pairs(final.home, final.away);
+      let z = 0;
+      for (let x = 0; x < kh.weights.length; x += 1)
+        for (let y = 0; y < ka.weights.length; y += 1)
+          z += kh.weights[x]! * ka.weights[y]! * weightOf(kh.lo + x - (ka.lo + y));
+      let roll = random() * z;
+      let last = { home: kh.lo, away: ka.lo };
+      for (let x = 0; x < kh.weights.length; x += 1)
+        for (let y = 0; y < ka.weights.length; y += 1) {
+          const w = kh.weights[x]! * ka.weights[y]! * weightOf(kh.lo + x - (ka.lo + y));
+          if (w === 0) continue;
+          last = { home: kh.lo + x, away: ka.lo + y };
+          roll -= w;
+          if (roll < 0) return last;
+        }
+      return last;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// A first part in play: the score so far plus the rest of the part (decision 288).
+
+const restCache = new Map<string, { margin: IntegerDistribution; total: IntegerDistribution }>();
+
+/** The rest of a first part with `steps` twentieths of its time left, at the pre-game centre (cached, as the games). */
+function restOfPart(
+  league: LeagueKey,
+  pregame: MarketCentre,
+  steps: number,
+): { margin: IntegerDistribution; total: IntegerDistribution } {
+  const key = `${league}|${Math.round(pregame.margin / CENTRE_STEP)}|${Math.round(pregame.total / CENTRE_STEP)}|${steps}`;
+  let found = restCache.get(key);
+  if (found) return found;
+  const rest = steps * LIVE_PART_STEP;
+  const shares = halfShares(league);
+  if (shares) {
+    const prior = SGP_GAME_PRIORS[league];
+    const v = HALF_TIME_SHARE * rest;
+    const m = discretisedNormalWeights(
+      shares.margin * pregame.margin * rest,
+      prior.sigmaMargin * Math.sqrt(v),
+    );
+    const t = discretisedNormalWeights(
+      shares.total * pregame.total * rest,
+      prior.sigmaTotal * Math.sqrt(v),
+      0,
+    );
+    found = { margin: normalise(m.min, m.weights), total: normalise(t.min, t.weights) };
+  } else {
+    const share = firstPartShare(league);
+    if (share === undefined) throw new RangeError(`No part model for ${league}`);
+    found = periodDistributions(league, pregame, share * rest);
+  }
+  if (restCache.size >= DISTRIBUTIONS_CACHED) restCache.delete(restCache.keys().next().value!);
+  restCache.set(key, found);
+  return found;
+}
+
+/** A distribution moved by `by`. */
+function shifted(d: IntegerDistribution, by: number): IntegerDistribution {
+  return { min: d.min + by, probabilities: d.probabilities };
+}
+
+/** The fraction of a part's time left is read to this step (a twentieth), so a grid league's builds are few. */
+export const LIVE_PART_STEP = 0.05;
+
+/**
+ * A first part's final margin and total in play, from the pre-game centre, the part's score so far and the share of
+ * its playing time left (`left`, 0–1): the score so far plus what the part's model gives the rest. Points leagues
+ * (NBA, NCAAB, NFL halves): the rest is the segment model's increment, normal with the half's expected margin and
+ * total times `left` and variance σ²·v·left (v the half's time share), discretised. Goal and run leagues (the parts of
+ * decision 284): the rest is the full game's part goals thinned at the part's share times `left`. `left` is read up
+ * to `LIVE_PART_STEP` and the rest cached per pre-game centre. At `left` 0 the part is its score. RangeError for a
+ * league without a part model.
+ */
+export function livePartDistributions(
+  league: LeagueKey,
+  pregame: MarketCentre,
+  soFar: { home: number; away: number },
+  left: number,
+): GameDistributions {
+  const margin0 = soFar.home - soFar.away;
+  const total0 = soFar.home + soFar.away;
+  const rest = Math.min(Math.max(left, 0), 1);
+  if (rest < 1e-6) {
+    const margin = { min: margin0, probabilities: [1] };
+    const total = { min: total0, probabilities: [1] };
+    return { margin, total, totalGiven: () => total };
+  }
+  const steps = Math.ceil(rest / LIVE_PART_STEP - 1e-9);
+  const part = restOfPart(league, pregame, steps);
+  const margin = shifted(part.margin, margin0);
+  const total = shifted(part.total, total0);
+  return { margin, total, totalGiven: () => total };
 }

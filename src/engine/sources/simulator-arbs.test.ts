@@ -90,6 +90,9 @@ describe('the simulated market’s arbs (decision 162)', { timeout: 900_000 }, (
     // league's score distributions and the live game on the live logistic, so a lagging book's last pre-game price
     // could stand against the others' first live ones at kick-off (1.01 in 100 with seed 7, the bound then 1.5 %);
     // since decision 284 (first parts on the distributions too, at their published shares) 4 of 995 with seed 7.
-    expect(all.filter((e) => e.suspect).length / all.length).toBeLessThan(0.01);
+    // Decision 288 prices a first part in play on its score so far and what is left of it, so late in a half its
+    // price moves with each score as a real book's does, and a lagging book's last one can stand against it: 14 of
+    // 1,024 with seed 7; the bound is 1.5 in 100 again (not investigated further: see decision 288).
+    expect(all.filter((e) => e.suspect).length / all.length).toBeLessThan(0.015);
   });
 });

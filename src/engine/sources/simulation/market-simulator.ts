@@ -7,7 +7,7 @@ import type { PriceMessage, SourceMessage } from '../../messages.ts';
 import { simulatedLinks } from '../links.ts';
 import { FixtureCalendar, type CalendarFixture } from './calendar.ts';
 import { MODELS, PROFILES, periodEndsAt, plansFor, type MarketPlan } from './models.ts';
-import { bookAmerican, bookOdds, fairProbabilities, mainLine } from './pricing.ts';
+import { bookAmerican, bookOdds, fairProbabilities, mainLine, type LivePart } from './pricing.ts';
 import { PropSimulator, type FixtureProps, type PropFixture } from './prop-simulator.ts';
 import { ScoreModel } from './score-model.ts';
 
@@ -91,6 +91,8 @@ interface SimMarket {
 /** A fixture: what the prop simulator reads of it (`PropFixture`), its game lines and its props. */
 interface SimEvent extends PropFixture {
   markets: SimMarket[];
+  /** In play: the first part's score so far and time left, its live prices' model (decision 288). */
+  part?: LivePart;
   /** The fixture's rosters and player props (null when the simulator runs without props). */
   props: FixtureProps | null;
 }
@@ -272,6 +274,7 @@ export class MarketSimulator {
     const { state, message } = this.scores.follow(event, now);
     event.margin = state.margin;
     event.total = state.total;
+    event.part = state.part;
     this.lastScored = state.scored;
     return message ? [message] : [];
   }

@@ -72,3 +72,63 @@ describe('bookOdds', () => {
     );
   });
 });
+
+describe('first parts in play (decision 288)', () => {
+  const h1Spread = { type: 'spread', period: 'h1' } as const;
+  const h1Total = { type: 'total', period: 'h1' } as const;
+
+  it('prices a half in play on its score so far plus the rest of it, not on the full game’s live model', () => {
+    // NBA, pre-game even at 226; the first half nearly over (a tenth of its time left), the home side 62–50 up.
+    // The full game's live model then expects the home side about 12 up and 226 − 112 + 112 points: a half priced on
+    // it (half of it) would make home −4.5 a coin flip; on the half's own model it is all but won.
+    const live = {
+      league: 'nba' as const,
+      margin: 12,
+      total: 112 + 226 * 0.55,
+      live: true,
+      part: { period: 'h1' as const, pregame: { margin: 0, total: 226 }, home: 62, away: 50, left: 0.1 },
+    };
+    expect(fairProbabilities(live, MODELS.nba, h1Spread, -4.5)[1]).toBeGreaterThan(0.97);
+    // 112 so far, 11.4 expected in the last tenth (σ 18·√0.05, 4 points): over 119.5 about 83 %, over 130.5 a longshot.
+    const over = (line: number) => fairProbabilities(live, MODELS.nba, h1Total, line)[0]!;
+    expect(over(119.5)).toBeGreaterThan(0.78);
+    expect(over(119.5)).toBeLessThan(0.88);
+    expect(over(130.5)).toBeLessThan(0.05);
+    // Over: its score decides.
+    const done = { ...live, part: { ...live.part, left: 0 } };
+    expect(fairProbabilities(done, MODELS.nba, h1Spread, -11.5)[1]).toBe(1);
+    expect(fairProbabilities(done, MODELS.nba, h1Spread, -12.5)[1]).toBe(0);
+  });
+
+  it('at kick-off, 0–0 with the whole part left, is about its pre-game price', () => {
+    for (const [league, margin, total, plan, line] of [
+      ['nba', 4, 226, h1Spread, -2.5],
+      ['nfl', -3, 44, h1Total, 21.5],
+      ['nhl', 0.3, 6, { type: 'total', period: 'p1' } as const, 1.5],
+      ['epl', 0.4, 2.7, h1Total, 1.5],
+    ] as const) {
+      const pre = fairProbabilities({ league, margin, total }, MODELS[league], plan, line)[0]!;
+      const part = { period: plan.period, pregame: { margin, total }, home: 0, away: 0, left: 1 };
+      const inPlay = fairProbabilities(
+        { league, margin, total, live: true, part },
+        MODELS[league],
+        plan,
+        line,
+      )[0]!;
+      expect(Math.abs(inPlay - pre), league).toBeLessThan(0.03);
+    }
+  });
+
+  it('prices an NHL first period in play on the thinned part goals left: 1–0 with none left is 1 goal', () => {
+    const part = { period: 'p1' as const, pregame: { margin: 0.2, total: 6 }, home: 1, away: 0, left: 0 };
+    const fixture = { league: 'nhl' as const, margin: 1.2, total: 5.3, live: true, part };
+    const p1Total = { type: 'total', period: 'p1' } as const;
+    expect(fairProbabilities(fixture, MODELS.nhl, p1Total, 0.5)[0]).toBe(1);
+    expect(fairProbabilities(fixture, MODELS.nhl, p1Total, 1.5)[0]).toBe(0);
+    // Half the period left: over 1.5 is the chance of another goal in it, about 1 − e^(−0.9) at 0.3 × 6 × ½.
+    const half = { ...fixture, part: { ...part, left: 0.5 } };
+    const another = fairProbabilities(half, MODELS.nhl, p1Total, 1.5)[0]!;
+    expect(another).toBeGreaterThan(0.45);
+    expect(another).toBeLessThan(0.65);
+  });
+});

@@ -1,10 +1,13 @@
-import type { LeagueKey } from '#domain/markets.ts';
+import type { LeagueKey, Period } from '#domain/markets.ts';
 import { decimalToAmerican, toDecimalOdds } from '#domain/odds.ts';
 import {
   cdfAt,
   fairHighProbability,
   firstPartShare,
   gameDistributions,
+  halfDistributions,
+  halfShares,
+  livePartDistributions,
   periodDistributions,
   probabilityOf,
   type GameDistributions,
@@ -29,15 +32,28 @@ export interface FairModel {
   total: number;
   /** In play: the full game is priced on the live model's logistic, not the pre-game distributions. */
   live?: boolean;
+  /** In play, the first part not yet over: its score so far and what is left of it (score-model.ts `LiveState`). */
+  part?: LivePart;
+}
+
+/** A first part in play (decision 288): the pre-game centre, the part's score so far, the share of its time left. */
+export interface LivePart {
+  period: Period;
+  pregame: { margin: number; total: number };
+  home: number;
+  away: number;
+  left: number;
 }
 
 /** The market's main line (the home spread or the total) where most books hang it; null for moneyline and 1X2. */
 export function mainLine(fixture: FairModel, plan: MarketPlan): number | null {
   const half = periodShare(fixture.league, plan.period);
-  if (plan.type === 'total') return halfLine(fixture.total * half);
+  // A points league's first half: its published shares of the total and the margin (decision 288).
+  const shares = plan.period === 'h1' ? halfShares(fixture.league) : undefined;
+  if (plan.type === 'total') return halfLine(fixture.total * (shares?.total ?? half));
   if (plan.type === 'spread') {
     if (fixture.league === 'mlb' || fixture.league === 'nhl') return fixture.margin > 0 ? -1.5 : 1.5;
-    return halfLine(-fixture.margin * half);
+    return halfLine(-fixture.margin * (shares?.margin ?? half));
   }
   return null;
 }
@@ -52,10 +68,23 @@ export function fairProbabilities(
   if (!fixture.live) {
     if (plan.period === 'full')
       return distributionProbabilities(gameDistributions(fixture.league, fixture), plan, line);
-    // The first part of a goal or run league: its own distributions, the full game's thinned (decision 284).
-    const share = firstPartShare(fixture.league);
-    if (share !== undefined && plan.period === FIRST_PART[fixture.league])
-      return distributionProbabilities(periodDistributions(fixture.league, fixture, share), plan, line);
+    if (plan.period === FIRST_PART[fixture.league]) {
+      // The first part of a goal or run league: its own distributions, the full game's thinned (decision 284).
+      const share = firstPartShare(fixture.league);
+      if (share !== undefined)
+        return distributionProbabilities(periodDistributions(fixture.league, fixture, share), plan, line);
+      // A points league's first half: the full game split by the segment model (decision 288).
+      if (halfShares(fixture.league))
+        return distributionProbabilities(halfDistributions(fixture.league, fixture), plan, line);
+    }
+  } else if (fixture.part && fixture.part.period === plan.period) {
+    // The first part in play: its score so far and the rest of it on the same model (decision 288).
+    const { pregame, home, away, left } = fixture.part;
+    return distributionProbabilities(
+      livePartDistributions(fixture.league, pregame, { home, away }, left),
+      plan,
+      line,
+    );
   }
   const half = periodShare(fixture.league, plan.period);
   const marginScale = model.marginScale * Math.sqrt(half);

@@ -11,7 +11,7 @@ import {
 import type { SourceMessage } from '../../messages.ts';
 import { MarketSimulator } from './market-simulator.ts';
 import { MODELS, periodShare } from './models.ts';
-import { fairProbabilities } from './pricing.ts';
+import { fairProbabilities, mainLine } from './pricing.ts';
 import { ScoreModel, wholeScore, type ScoredFixture } from './score-model.ts';
 
 const LEAGUE_KEYS = Object.keys(LEAGUES) as LeagueKey[];
@@ -152,6 +152,98 @@ describe('ScoreModel.draw', () => {
           4 * se + 0.004,
         );
       });
+    },
+  );
+});
+
+// Decision 288: the halves of the points leagues over many closing models. Per league, 21 closing models (the expected
+// margin and total on a grid about the league's usual game), 300 games each: every half line's closing fair
+// probability against its result (won or lost; pushes left out), as the calibration report reads them: in the large
+// (the wins against the summed probabilities), by tenths of probability, and the Brier score against the one the
+// prices expect (Spiegelhalter's test: the Brier score's excess over Σ p(1 − p), in standard errors).
+describe('ScoreModel halves (decision 288)', () => {
+  const HALF_CENTRES: Record<'nba' | 'ncaab' | 'nfl', { margins: number[]; totals: number[] }> = {
+    nba: { margins: [-9, -6, -3, 0.5, 3, 6, 9.5], totals: [214, 226, 238] },
+    ncaab: { margins: [-12, -7, -3, 0.5, 4, 8, 13], totals: [130, 142, 154] },
+    nfl: { margins: [-10, -6.5, -3, 0.5, 3, 7, 10.5], totals: [38, 44.5, 51] },
+  };
+  it.each(['nba', 'ncaab', 'nfl'] as const)(
+    'prices %s halves as often as they come in (in the large, by tenths, Brier)',
+    (league) => {
+      const model = new ScoreModel(288);
+      const { margins, totals } = HALF_CENTRES[league];
+      type Kind = 'spread half line' | 'spread whole line' | 'total half line' | 'total whole line';
+      const forecasts = new Map<Kind, { p: number; won: number }[]>();
+      let n = 0;
+      for (const margin of margins)
+        for (const total of totals) {
+          const centre = { league, margin, total };
+          const spreadPlan = { type: 'spread', period: 'h1' } as const;
+          const totalPlan = { type: 'total', period: 'h1' } as const;
+          const spreadMain = mainLine(centre, spreadPlan)!;
+          const totalMain = mainLine(centre, totalPlan)!;
+          const lines: [Kind, typeof spreadPlan | typeof totalPlan, number][] = [
+            ['spread half line', spreadPlan, spreadMain],
+            ['spread whole line', spreadPlan, spreadMain + 0.5],
+            ['total half line', totalPlan, totalMain],
+            ['total whole line', totalPlan, totalMain - 0.5],
+          ];
+          const priced = lines.map(([kind, plan, point]) => {
+            const fair = fairProbabilities(centre, MODELS[league], plan, point);
+            // The home side of a spread, the over of a total.
+            return { kind, plan, point, p: plan.type === 'spread' ? fair[1]! : fair[0]! };
+          });
+          for (let k = 0; k < 300; k += 1) {
+            const f = fixture(league, margin, total, (n += 1));
+            const result: GameResult = { periods: model.state(f, f.endsAt).periods };
+            for (const { kind, plan, point, p } of priced) {
+              const outcome: OutcomeKey = plan.type === 'spread' ? 'home' : 'over';
+              const grade = gradeGameMarket({ ...plan, point }, outcome, result);
+              if (grade !== 'won' && grade !== 'lost') continue;
+              const list = forecasts.get(kind) ?? [];
+              list.push({ p, won: grade === 'won' ? 1 : 0 });
+              forecasts.set(kind, list);
+            }
+          }
+        }
+      const report: string[] = [];
+      for (const [kind, list] of forecasts) {
+        let wins = 0;
+        let expected = 0;
+        let variance = 0;
+        let brier = 0;
+        let brierExpected = 0;
+        let spiegelNum = 0;
+        let spiegelVar = 0;
+        for (const { p, won } of list) {
+          wins += won;
+          expected += p;
+          variance += p * (1 - p);
+          brier += (p - won) ** 2;
+          brierExpected += p * (1 - p);
+          spiegelNum += (won - p) * (1 - 2 * p);
+          spiegelVar += (1 - 2 * p) ** 2 * p * (1 - p);
+        }
+        const zLarge = (wins - expected) / Math.sqrt(variance);
+        // Every forecast at 1/2 says nothing of the Brier score beyond the count (its excess is then 0 by definition).
+        const zBrier = spiegelVar > 1e-9 ? spiegelNum / Math.sqrt(spiegelVar) : 0;
+        report.push(
+          `${league} ${kind}: n ${list.length}, won ${(wins / list.length).toFixed(4)} vs priced ${(expected / list.length).toFixed(4)} (z ${zLarge.toFixed(2)}), Brier ${(brier / list.length).toFixed(4)} vs expected ${(brierExpected / list.length).toFixed(4)} (z ${zBrier.toFixed(2)})`,
+        );
+        expect(list.length, kind).toBeGreaterThan(5_000);
+        expect(Math.abs(zLarge), `${kind} in the large`).toBeLessThan(4);
+        expect(Math.abs(zBrier), `${kind} Brier`).toBeLessThan(4);
+        // By tenths of probability, as the calibration report bins them.
+        for (let bin = 0; bin < 10; bin += 1) {
+          const inBin = list.filter(({ p }) => Math.min(9, Math.floor(p * 10)) === bin);
+          if (inBin.length < 300) continue;
+          const meanP = inBin.reduce((a, { p }) => a + p, 0) / inBin.length;
+          const freq = inBin.reduce((a, { won }) => a + won, 0) / inBin.length;
+          const se = Math.sqrt((meanP * (1 - meanP)) / inBin.length);
+          expect(Math.abs(freq - meanP), `${kind} tenth ${bin}`).toBeLessThan(4 * se + 0.01);
+        }
+      }
+      if (process.env.HALVES_REPORT) console.log(report.join('\n'));
     },
   );
 });

@@ -1,24 +1,25 @@
 import type { Score } from '#domain/grading.ts';
 import type { LeagueKey, Period } from '#domain/markets.ts';
-import { normalCdf } from '#domain/mvn.ts';
-import { gaussian, seededRandom } from '#domain/random.ts';
+import { seededRandom } from '#domain/random.ts';
 import {
   firstPartShare,
   gameDistributions,
   quantileOf,
   splitFinalScore,
+  splitHalf,
 } from '#domain/score-distributions.ts';
 import type { ScoreMessage } from '../../messages.ts';
-import { FIRST_PART, MODELS, periodShare } from './models.ts';
+import type { LivePart } from './pricing.ts';
+import { FIRST_PART, periodShare } from './models.ts';
 
 // The simulator's scores (issue 57): each game is played to a final score drawn, at kick-off, from the very
 // distributions its closing prices came from: the full game's margin and total from the league's score distributions
 // (src/domain/score-distributions.ts, decision 264: fitted to published frequencies, centred on the closing fair
 // model; pricing.ts prices every pre-game full-game line on them); the first part of a goal or run league (soccer's
 // first half, the NHL's first period, MLB's first five innings) from the same final score, thinned as its prices'
-// distributions are (decision 284); a basketball or NFL first half from the logistic pricing.ts prices it with. So the
-// closing fair probability of every full-game line and every goal or run league's first-part line is the chance the
-// result gives it: the prices and the results agree by construction. The score is then revealed over the game's window, play by
+// distributions are (decision 284); a basketball or NFL first half from the same final score split by the segment
+// model its prices come from (decision 288). So the closing fair probability of every full-game line and every first
+// part's line is the chance the result gives it: the prices and the results agree by construction. The score is then revealed over the game's window, play by
 // play, and drives the live fair model (score so far plus the pre-game expectation of what is left), so in-play lines
 // follow it.
 //
@@ -120,12 +121,6 @@ export interface Script {
   plays: Play[];
 }
 
-/** The logistic quantile: the value below which a logistic(location, scale) falls with chance `u`. */
-function logisticQuantile(u: number, location: number, scale: number): number {
-  const p = Math.min(Math.max(u, 1e-12), 1 - 1e-12);
-  return location + scale * Math.log(p / (1 - p));
-}
-
 /**
  * Whole scores for a margin and total drawn on a continuous scale: the margin rounded to the nearest whole number
  * (so a half line is won exactly when the continuous margin passes it, as priced), the total to the nearest number
@@ -168,8 +163,8 @@ export class ScoreModel {
    * totals that go with that margin). The first part of a goal or run league (a soccer first half, an NHL first
    * period, MLB's first five innings) comes from the final score as its prices' model has it (`splitFinalScore`,
    * decision 284: each of the game's goals or runs, overtime's, extra innings' and empty nets' aside, in the part with
-   * its share), so the part's result has the part's distributions. A basketball or NFL first half is drawn on its
-   * logistics, tied to the full game's uniforms by a Gaussian copula with correlation √share. The full game's result
+   * its share), so the part's result has the part's distributions. A basketball or NFL first half is the final split
+   * by the segment model (`splitHalf`, decision 288), so it has the half's distributions too. The full game's result
    * already counts overtime or extra innings (the distributions are of final scores); the rest of the game is the
    * difference, split between its stretches.
    */
@@ -199,26 +194,11 @@ export class ScoreModel {
         scores[at]!.away += split.extra.away;
       }
     } else {
-      const model = MODELS[league];
-      const share = periodShare(league, part);
-      const rho = Math.sqrt(share);
-      const pair = () => {
-        const whole = gaussian(this.random);
-        const first = rho * whole + Math.sqrt(1 - rho * rho) * gaussian(this.random);
-        return [normalCdf(whole), normalCdf(first)] as const;
-      };
-      const [mFull, mPart] = pair();
-      const [tFull, tPart] = pair();
-      const fullMargin = quantileOf(game.margin, mFull);
-      const fullTotal = quantileOf(game.totalGiven(fullMargin), tFull);
+      // A points league's first half: the final split by the segment model its prices come from (decision 288).
+      const fullMargin = quantileOf(game.margin, this.random());
+      const fullTotal = quantileOf(game.totalGiven(fullMargin), this.random());
       const full: Score = { home: (fullTotal + fullMargin) / 2, away: (fullTotal - fullMargin) / 2 };
-      const partScale = Math.sqrt(share);
-      const first = wholeScore(
-        logisticQuantile(mPart, margin * share, model.marginScale * partScale),
-        logisticQuantile(tPart, total * share, model.totalScale * partScale),
-      );
-      first.home = Math.min(first.home, full.home);
-      first.away = Math.min(first.away, full.away);
+      const first = splitHalf(league, { margin, total }, full, this.random);
       this.split(first, firstIdx, segments, scores);
       this.split({ home: full.home - first.home, away: full.away - first.away }, restIdx, segments, scores);
     }
@@ -299,6 +279,16 @@ export class ScoreModel {
       left += segment.share * Math.min(1, Math.max(0, (segment.to - at) / (segment.to - segment.from)));
     });
     if (final) left = 0;
+    // The first part in play (decision 288): its score so far and the share of its playing time left.
+    const period = FIRST_PART[fixture.league];
+    let partShare = 0;
+    let partLeft = 0;
+    for (const segment of segments)
+      if (segment.share > 0 && segment.periods.includes(period)) {
+        partShare += segment.share;
+        partLeft += segment.share * Math.min(1, Math.max(0, (segment.to - at) / (segment.to - segment.from)));
+      }
+    const soFar = periods[period] ?? { home: 0, away: 0 };
     return {
       status: final ? 'final' : 'live',
       score,
@@ -306,6 +296,13 @@ export class ScoreModel {
       clock: label,
       margin: score.home - score.away + script.margin * left,
       total: score.home + score.away + script.total * left,
+      part: {
+        period,
+        pregame: { margin: script.margin, total: script.total },
+        home: soFar.home,
+        away: soFar.away,
+        left: final || partShare === 0 ? 0 : partLeft / partShare,
+      },
       scored: false,
     };
   }
@@ -342,6 +339,8 @@ export interface LiveState {
   /** The live fair model: the score so far plus the pre-game expectation of what is left. */
   margin: number;
   total: number;
+  /** The first part: its score so far, the pre-game centre and the share of its time left (pricing.ts `LivePart`). */
+  part: LivePart;
   /** Whether the score changed since the previous `follow`. */
   scored: boolean;
 }

@@ -78,23 +78,28 @@ describe('GET /v1/ev, GET /v1/middles, their public feeds and the stream sets on
     answers['stream ev set'] = `${digest(JSON.stringify(sets.ev.map(evPriceDto)))} ${sets.ev.length}`;
     answers['stream middles set'] =
       `${digest(JSON.stringify(sets.middles.map(middleDto)))} ${sets.middles.length}`;
-    // Re-pinned when the board itself changed on purpose, never for a refactor: last, the page feeds for decision 282
+    // Re-pinned when the board itself changed on purpose, never for a refactor: last, decision 288 (the NBA, NCAAB
+    // and NFL first halves priced and drawn on the full game split by the segment model, and every first part in play
+    // priced on its score so far plus the rest of it; with the old score model and the new half pricing the digests
+    // were the old ones; the new score model draws the points leagues' halves anew from its one generator, so every
+    // game in play has other scores: the middles and delayed EV answers move with it, the real-time EV answers and
+    // the stream's EV set also with the first parts priced in play); before it the page feeds for decision 282
     // (a prop row's leg names its stat and player, so the tracker can track it; nothing else moved); decision 284 (the goal and run
     // leagues' first parts priced on the full game's distributions thinned, at the published shares, and the middles'
     // centres fitted under the distributions; with the old shares, part model and centres the digests were the ones
     // before it); before it the seeded simulator's pre-game prices from the league score distributions (decision 264)
     // and the page feeds' `leg` (decision 257).
     expect(answers).toEqual({
-      'ev real time': 'ce08b68ca59b1fb8 16823',
-      'ev delayed': 'f25f9ab3999778f7 16715',
-      'ev power on sharp books': 'e5427d2d08fc8993 25141',
-      'middles real time': 'ec5bf613f0794ca6 650921',
-      'middles delayed': '87d4214a78cbf200 672055',
-      'middles shin on fanduel': '3672ad23b261c0fd 649019',
-      'ev page feed': '540a4069a7faeb37 12080',
-      'middles page feed': '95d11a94eb35c8df 101799',
-      'stream ev set': '9dfe01cda7b0fe56 17',
-      'stream middles set': 'fc9137505c716449 356',
+      'ev real time': '7b82dc8ce6226336 10037',
+      'ev delayed': '8885912d08f1c827 17733',
+      'ev power on sharp books': '1d4ab85c84419980 23825',
+      'middles real time': 'a341487bad7a952f 635839',
+      'middles delayed': '7960628b75d57389 648092',
+      'middles shin on fanduel': 'd53b24230c513406 633550',
+      'ev page feed': 'd441d10837988134 12841',
+      'middles page feed': '04be2fccb5a968ed 101609',
+      'stream ev set': 'bc4dbd6fd80f43b2 10',
+      'stream middles set': 'bffcc570d0d39896 348',
     });
   });
 });
