@@ -29,7 +29,7 @@ import {
 } from './score-distributions.ts';
 import { bivariateNormalCdf, normalQuantile } from './mvn.ts';
 import { seededRandom } from './random.ts';
-import { SGP_MARGIN_TOTAL_BANDS } from './sgp.ts';
+import { SGP_GAME_PRIORS, SGP_MARGIN_TOTAL_BANDS } from './sgp.ts';
 import { SGP_GAME_PRIORS } from './sgp.ts';
 
 // Decision 264: each league's margin and total, fitted to published frequencies and centred on the market.
@@ -411,6 +411,18 @@ describe('the margin–total coupling of the joint (decision 291)', () => {
     bivariateNormalCdf(normalQuantile(p1), normalQuantile(p2), rho);
   const band = (league: 'nfl' | 'nba' | 'mlb', spread: number) =>
     SGP_MARGIN_TOTAL_BANDS[league]!.find((b) => b.spread === spread)!.rho;
+  /** The bands' ρ as the SGP reads them: at σM · Φ⁻¹(p) of the home win chance, linear from 0, held at the last. */
+  const bandRho = (league: 'nfl' | 'nba' | 'mlb', margin: IntegerDistribution) => {
+    const win = margin.probabilities.reduce((s, p, i) => s + (margin.min + i > 0 ? p : 0), 0);
+    const loss = margin.probabilities.reduce((s, p, i) => s + (margin.min + i < 0 ? p : 0), 0);
+    const spread = SGP_GAME_PRIORS[league].sigmaMargin * normalQuantile(win / (win + loss));
+    const points = [{ spread: 0, rho: 0 }, ...SGP_MARGIN_TOTAL_BANDS[league]!];
+    const x = Math.abs(spread);
+    const i = points.findIndex((p) => p.spread >= x);
+    if (i < 0) return Math.sign(spread) * points.at(-1)!.rho;
+    const [a, b] = [points[i - 1]!, points[i]!];
+    return Math.sign(spread) * (a.rho + ((x - a.spread) / (b.spread - a.spread)) * (b.rho - a.rho));
+  };
 
   // Each published band at its spread: the favourite covering (the half line nearest the expected margin) and the
   // over (the half line nearest the expected total) together as often as the SGP's copula at the band's ρ says.
@@ -428,7 +440,10 @@ describe('the margin–total coupling of the joint (decision 291)', () => {
     const covers = sumWhere(cells, (m) => m > a);
     const over = sumWhere(cells, (_m, t) => t > b);
     const both = sumWhere(cells, (m, t) => m > a && t > b);
-    expect(Math.abs(both - copula(covers, over, rho)), `${league} ${margin}`).toBeLessThan(2e-4);
+    // At the band's own spread the SGP's ρ is the band's (within the gap between the centre and σM · Φ⁻¹(p)).
+    const rhoHere = bandRho(league, game.margin);
+    expect(Math.abs(rhoHere - rho)).toBeLessThan(0.03);
+    expect(Math.abs(both - copula(covers, over, rhoHere)), `${league} ${margin}`).toBeLessThan(2e-4);
   });
 
   it('nba: "favourite covers and over in 18.0 % of games with spreads ≥ 12": about 18 % at fair lines, not a quarter', () => {
@@ -455,12 +470,12 @@ describe('the margin–total coupling of the joint (decision 291)', () => {
 
   it('mlb: the over 1.9 pp likelier when a −150 favourite wins than when it loses (not 4.8 pp)', () => {
     // A −150 favourite: expected to win by 4.2 × Φ⁻¹(0.6) = 1.06 runs (the band's spread); a total of 8.5.
-    const { cells } = cellsOf('mlb', 1.06, 8.6);
+    const { game, cells } = cellsOf('mlb', 1.06, 8.6);
     const wins = sumWhere(cells, (m) => m > 0);
     const over = sumWhere(cells, (_m, t) => t > 8.5);
     const both = sumWhere(cells, (m, t) => m > 0 && t > 8.5);
     const gap = both / wins - (over - both) / (1 - wins);
-    const copulaBoth = copula(wins, over, band('mlb', 1.06));
+    const copulaBoth = copula(wins, over, bandRho('mlb', game.margin));
     expect(Math.abs(both - copulaBoth)).toBeLessThan(2e-4);
     expect(Math.abs(wins - 0.6)).toBeLessThan(0.03);
     expect(Math.abs(over - 0.5)).toBeLessThan(0.05);

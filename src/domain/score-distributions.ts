@@ -469,8 +469,8 @@ export function couplingLines(
 
 /**
  * Fits a game's coupling (`Coupling`): `given(m)` is the model's own total given the margin m. The target is
- * P(M > a, T > b) = Φ₂(Φ⁻¹(P(M > a)), Φ⁻¹(P(T > b)); ρ), ρ the SGP's (`sgpMarginTotalCorrelation` at the margin's
- * mean, signed by the favourite), a and b the lines of `couplingLines`.
+ * P(M > a, T > b) = Φ₂(Φ⁻¹(P(M > a)), Φ⁻¹(P(T > b)); ρ), ρ the SGP's (`sgpMarginTotalCorrelation` at σM · Φ⁻¹(p), p
+ * the margin's home win probability, ties left out, as `calibrateSgp` takes it), a and b the lines of `couplingLines`.
  */
 export function fitCoupling(
   league: LeagueKey,
@@ -480,7 +480,9 @@ export function fitCoupling(
 ): Coupling {
   const { mean: marginMean, sd: marginSd } = momentsOf(margin);
   const { mean: totalMean, sd: totalSd } = momentsOf(total);
-  const rho = sgpMarginTotalCorrelation(league, marginMean);
+  // The SGP's ρ, read as calibrateSgp reads it: at the expected margin σM · Φ⁻¹(p) of the home win probability p.
+  const homeWin = above(margin, 0) / (above(margin, 0) + (1 - above(margin, -1)));
+  const rho = sgpMarginTotalCorrelation(league, SGP_GAME_PRIORS[league].sigmaMargin * normalQuantile(homeWin));
   const { marginLine, totalLine } = couplingLines(league, margin, total);
   const pm = above(margin, marginLine);
   const pt = above(total, totalLine);
