@@ -432,19 +432,22 @@ describe('the margin–total coupling of the joint (decision 291)', () => {
     ['nfl', 3, 44, 0.035],
     ['nfl', 7, 44, 0.066],
     ['nfl', 10, 47, 0.022],
-  ] as const)('%s: favourite covers and over at a %s-point spread as the band says', (league, margin, total, rho) => {
-    expect(band(league, margin)).toBe(rho);
-    const { game, cells } = cellsOf(league, margin, total);
-    const a = Math.floor(meanOf(game.margin)) + 0.5;
-    const b = Math.floor(meanOf(game.total)) + 0.5;
-    const covers = sumWhere(cells, (m) => m > a);
-    const over = sumWhere(cells, (_m, t) => t > b);
-    const both = sumWhere(cells, (m, t) => m > a && t > b);
-    // At the band's own spread the SGP's ρ is the band's (within the gap between the centre and σM · Φ⁻¹(p)).
-    const rhoHere = bandRho(league, game.margin);
-    expect(Math.abs(rhoHere - rho)).toBeLessThan(0.03);
-    expect(Math.abs(both - copula(covers, over, rhoHere)), `${league} ${margin}`).toBeLessThan(2e-4);
-  });
+  ] as const)(
+    '%s: favourite covers and over at a %s-point spread as the band says',
+    (league, margin, total, rho) => {
+      expect(band(league, margin)).toBe(rho);
+      const { game, cells } = cellsOf(league, margin, total);
+      const a = Math.floor(meanOf(game.margin)) + 0.5;
+      const b = Math.floor(meanOf(game.total)) + 0.5;
+      const covers = sumWhere(cells, (m) => m > a);
+      const over = sumWhere(cells, (_m, t) => t > b);
+      const both = sumWhere(cells, (m, t) => m > a && t > b);
+      // At the band's own spread the SGP's ρ is the band's (within the gap between the centre and σM · Φ⁻¹(p)).
+      const rhoHere = bandRho(league, game.margin);
+      expect(Math.abs(rhoHere - rho)).toBeLessThan(0.03);
+      expect(Math.abs(both - copula(covers, over, rhoHere)), `${league} ${margin}`).toBeLessThan(2e-4);
+    },
+  );
 
   it('nba: "favourite covers and over in 18.0 % of games with spreads ≥ 12": about 18 % at fair lines, not a quarter', () => {
     const { game, cells } = cellsOf('nba', 13, 228);
@@ -463,7 +466,10 @@ describe('the margin–total coupling of the joint (decision 291)', () => {
     const awayCorr = (() => {
       const e = (f: (m: number, t: number) => number) => away.reduce((s, c) => s + c.p * f(c.m, c.t), 0);
       const [m1, t1] = [e((m) => m), e((_m, t) => t)];
-      return (e((m, t) => m * t) - m1 * t1) / Math.sqrt((e((m) => m * m) - m1 ** 2) * (e((_m, t) => t * t) - t1 ** 2));
+      return (
+        (e((m, t) => m * t) - m1 * t1) /
+        Math.sqrt((e((m) => m * m) - m1 ** 2) * (e((_m, t) => t * t) - t1 ** 2))
+      );
     })();
     expect(awayCorr).toBeCloseTo(-corr, 2);
   });

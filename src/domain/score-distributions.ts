@@ -16,6 +16,9 @@ import { goalsGrid } from './soccer-goals.ts';
 //   so its mean is the market's. The total is a smooth discretised normal (no bumps): a game's total has its margin's
 //   parity and is at least its size, so the total is drawn given the margin (`totalGiven`) and its distribution is
 //   the mixture over margins.
+// - Margin and total together (NFL, NBA, NCAAB, MLB; decision 291): the total given the margin is tilted so the joint
+//   carries the SGP's calibrated margin–total coupling (decision 165's published figures), its marginals kept
+//   (`fitCoupling`): the simulator's results show the favourite–total figures the SGP is calibrated to.
 // - NHL: regulation goals Poisson a side with the tie inflated to the published share of games that go to overtime,
 //   a one-goal regulation lead turned into two by an empty-net goal with a fixed chance, an overtime or shootout won by
 //   one goal (counted in the final score as the books grade it).
@@ -482,7 +485,10 @@ export function fitCoupling(
   const { mean: totalMean, sd: totalSd } = momentsOf(total);
   // The SGP's ρ, read as calibrateSgp reads it: at the expected margin σM · Φ⁻¹(p) of the home win probability p.
   const homeWin = above(margin, 0) / (above(margin, 0) + (1 - above(margin, -1)));
-  const rho = sgpMarginTotalCorrelation(league, SGP_GAME_PRIORS[league].sigmaMargin * normalQuantile(homeWin));
+  const rho = sgpMarginTotalCorrelation(
+    league,
+    SGP_GAME_PRIORS[league].sigmaMargin * normalQuantile(homeWin),
+  );
   const { marginLine, totalLine } = couplingLines(league, margin, total);
   const pm = above(margin, marginLine);
   const pt = above(total, totalLine);
@@ -577,7 +583,11 @@ export function fitCoupling(
 }
 
 /** The coupled total given the margin m: the model's own (`own`) times the coupling's tilt and column factors. */
-export function coupledTotalGiven(coupling: Coupling, m: number, own: IntegerDistribution): IntegerDistribution {
+export function coupledTotalGiven(
+  coupling: Coupling,
+  m: number,
+  own: IntegerDistribution,
+): IntegerDistribution {
   const { gamma, marginMean, marginSd, totalMean, totalSd, min, columns } = coupling;
   const zm = (m - marginMean) / marginSd;
   const w = own.probabilities.map((p, i) => {
