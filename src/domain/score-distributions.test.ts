@@ -450,10 +450,10 @@ describe('the margin–total coupling of the joint (decision 291)', () => {
   );
 
   it('nba: "favourite covers and over in 18.0 % of games with spreads ≥ 12": about 18 % at fair lines, not a quarter', () => {
-    const { game, cells } = cellsOf('nba', 13, 228);
-    // Fair lines: the joint's figure read at the chances of the lines, scaled to a cover and an over of one half
-    // each (the copula's Φ₂(0, 0; ρ) = 1/4 + asin(ρ)/2π); the corr of the cells is the band's ρ.
-    expect(copula(0.5, 0.5, -0.426)).toBeCloseTo(0.18, 3);
+    const { cells } = cellsOf('nba', 13, 228);
+    // At fair lines (a cover and an over of one half each) the band's ρ gives the published figure:
+    // Φ₂(0, 0; ρ) = 1/4 + asin(ρ)/2π; the joint's cells have that ρ as their correlation.
+    expect(copula(0.5, 0.5, band('nba', 13))).toBeCloseTo(0.18, 3);
     const mean = (f: (m: number, t: number) => number) => cells.reduce((s, c) => s + c.p * f(c.m, c.t), 0);
     const [mm, tt] = [mean((m) => m), mean((_m, t) => t)];
     const corr =
