@@ -30,7 +30,6 @@ import {
 import { bivariateNormalCdf, normalQuantile } from './mvn.ts';
 import { seededRandom } from './random.ts';
 import { SGP_GAME_PRIORS, SGP_MARGIN_TOTAL_BANDS } from './sgp.ts';
-import { SGP_GAME_PRIORS } from './sgp.ts';
 
 // Decision 264: each league's margin and total, fitted to published frequencies and centred on the market.
 
