@@ -526,7 +526,7 @@ export function fitCoupling(
         tilt *= ratio;
       }
     });
-    for (let step = 0; step < 500; step += 1) {
+    for (let step = 0; step < 200; step += 1) {
       current.fill(0);
       rows.forEach((row, r) => {
         const k = kernel[r]!;
