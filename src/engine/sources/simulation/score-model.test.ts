@@ -158,8 +158,8 @@ describe('ScoreModel.draw', () => {
 });
 
 // Decision 291: the results carry the margin–total coupling of the distributions (decision 165's published figures):
-// at a 13-point NBA favourite, "covers and over" comes in as the joint says, about 17 %, not the quarter of a game
-// whose total ignores its margin; the mirror for an away favourite.
+// at a 13-point NBA favourite, "covers and over" comes in as the joint says, five points and more below a game
+// whose total ignored its margin (the product of the two chances); the mirror for an away favourite.
 describe('ScoreModel.draw: the margin–total coupling', () => {
   it.each([
     ['nba', 13, 228],
