@@ -17,6 +17,7 @@ const READS_THE_BUILD = [
   'src/server/feed/arbs-feed.test.ts',
   'src/server/feed/feed-fast-path.test.ts',
   'src/server/calibration/calibration-page.test.ts',
+  'src/server/results/bet-tracker-clv-page.test.ts',
 ];
 const MOCKS_MODULES = ['src/server/first-start.test.ts'];
 const EXCLUDE = ['**/*.integration.test.ts', 'node_modules/**'];

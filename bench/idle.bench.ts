@@ -17,11 +17,10 @@
 // most 15 % of a core, growth at most 4 MB a minute and 24 bytes per change written, `storedBytes` at most 60 s old,
 // RSS at most 450 MB at 600 s. With DATABASE_URL set it measures PostgreSQL mode (the server's own processes; the data
 // folder then holds what PostgreSQL does not: the outbox). Run it with nothing else on the machine.
-import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, lstatSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, lstatSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { memoryMB, sleep, startLikeNpmStart } from './lib/npm-start.ts';
 
 const PORT = Number(process.env.BENCH_IDLE_PORT ?? 4510);
 const FROM_S = Number(process.env.BENCH_IDLE_FROM_S ?? 300);
@@ -76,13 +75,6 @@ function treeCpuSeconds(pid: number): number {
   return ticks / TICKS;
 }
 
-function rssMB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((entry) => entry.startsWith('VmRSS:'));
-  return Math.round(Number(line?.split(/\s+/)[1] ?? Number.NaN) / 1024);
-}
-
 /** Disk use of a folder: allocated blocks of every file under it (what `du` counts), in bytes. */
 function diskBytes(dir: string): number {
   let total = 0;
@@ -120,8 +112,6 @@ async function history(): Promise<HistoryDetails> {
   return body.checks?.history?.details ?? {};
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 interface Sample {
   seconds: number;
   cpuSeconds: number;
@@ -135,34 +125,10 @@ interface Sample {
   storedBytesAgeS: number | null;
 }
 
-const base = mkdtempSync(path.join(tmpdir(), 'sharpline-idle-'));
-const dataDir = path.join(base, 'data');
-const mode = process.env.DATABASE_URL ? 'postgres' : 'pglite';
-const startScript = (
-  JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }
-).scripts.start;
-const child = spawn('sh', ['-c', `exec ${startScript}`], {
-  cwd: root,
-  stdio: ['ignore', 'ignore', 'inherit'],
-  env: {
-    ...process.env,
-    PORT: String(PORT),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    SECRETS_DIR: path.join(base, 'secrets'),
-    LOG_LEVEL: 'warn',
-    ...(process.env.DATABASE_URL ? { DATABASE_SCHEMA: `bench_idle_${process.pid}` } : {}),
-  },
-});
+const server = await startLikeNpmStart(PORT, 'idle');
+const { child, dataDir, mode } = server;
 
 try {
-  const deadline = Date.now() + 600_000;
-  for (;;) {
-    const ready = await fetch(`http://127.0.0.1:${PORT}/readyz`).catch(() => null);
-    if (ready?.ok) break;
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error('the server did not become ready');
-    await sleep(250);
-  }
   const pid = child.pid!;
   const started = Date.now();
   const samples: Sample[] = [];
@@ -181,7 +147,7 @@ try {
       cpuSeconds: treeCpuSeconds(pid),
       dataBytes: diskBytes(dataDir),
       walBytes: diskBytes(path.join(process.env.PGLITE_DIR ?? path.join(dataDir, 'pglite'), 'pg_wal')),
-      rssMB: rssMB(pid),
+      rssMB: memoryMB(pid, 'VmRSS'),
       writtenChanges: details.writtenChanges ?? null,
       storedBytes: stored,
       storedBytesAgeS: Math.round(age),
@@ -233,10 +199,5 @@ try {
   mkdirSync(path.join(root, 'bench/results'), { recursive: true });
   writeFileSync(path.join(root, `bench/results/idle-${mode}.json`), `${JSON.stringify(result, null, 2)}\n`);
 } finally {
-  if (child.exitCode === null) {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
-  rmSync(base, { recursive: true, force: true });
+  await server.stop();
 }

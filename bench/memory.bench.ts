@@ -7,22 +7,14 @@
 // compare without scripts/start.sh's allocator settings in one sitting, give the server a tunable that changes nothing:
 // `GLIBC_TUNABLES=glibc.malloc.check=0 npm run bench -- memory`. With DATABASE_URL set it measures PostgreSQL mode instead (the server's own
 // process; PostgreSQL's memory is its own). Run it with nothing else on the machine.
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { memoryMB, sleep, startLikeNpmStart } from './lib/npm-start.ts';
 
 const PORT = Number(process.env.BENCH_MEMORY_PORT ?? 4500);
 const SECONDS = Number(process.env.BENCH_MEMORY_SECONDS ?? 600);
 const SAMPLE_MS = 10_000;
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-
-function status(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((entry) => entry.startsWith(`${field}:`));
-  return Math.round(Number(line?.split(/\s+/)[1] ?? Number.NaN) / 1024);
-}
 
 /** User and system CPU seconds of a process so far (/proc/<pid>/stat, in clock ticks of 1/100 s on Linux). */
 function cpuSeconds(pid: number): number {
@@ -31,44 +23,16 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const base = mkdtempSync(path.join(tmpdir(), 'sharpline-memory-'));
-const dataDir = path.join(base, 'data');
-const mode = process.env.DATABASE_URL ? 'postgres' : 'pglite';
-const startScript = (
-  JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
-    scripts: { start: string };
-  }
-).scripts.start;
-const child = spawn('sh', ['-c', `exec ${startScript}`], {
-  cwd: root,
-  stdio: ['ignore', 'ignore', 'inherit'],
-  env: {
-    ...process.env,
-    PORT: String(PORT),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    SECRETS_DIR: path.join(base, 'secrets'),
-    LOG_LEVEL: 'warn',
-    ...(process.env.DATABASE_URL ? { DATABASE_SCHEMA: `bench_memory_${process.pid}` } : {}),
-  },
-});
+const server = await startLikeNpmStart(PORT, 'memory');
+const { child, mode } = server;
 
 try {
-  const deadline = Date.now() + 600_000;
-  for (;;) {
-    const ready = await fetch(`http://127.0.0.1:${PORT}/readyz`).catch(() => null);
-    if (ready?.ok) break;
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error('the server did not become ready');
-    await sleep(250);
-  }
   const started = Date.now();
   const samples: { seconds: number; rssMB: number }[] = [];
   while (Date.now() - started < SECONDS * 1000) {
     await sleep(SAMPLE_MS);
     const seconds = Math.round((Date.now() - started) / 1000);
-    samples.push({ seconds, rssMB: status(child.pid!, 'VmRSS') });
+    samples.push({ seconds, rssMB: memoryMB(child.pid!, 'VmRSS') });
     console.log(`${mode} t=${seconds}s rss=${samples.at(-1)!.rssMB} MB`);
   }
   const at = (seconds: number) => samples.find((sample) => sample.seconds >= seconds)?.rssMB ?? null;
@@ -77,7 +41,7 @@ try {
     seconds: SECONDS,
     rssAt60sMB: at(60),
     rssAtEndMB: samples.at(-1)?.rssMB ?? null,
-    peakRssMB: status(child.pid!, 'VmHWM'),
+    peakRssMB: memoryMB(child.pid!, 'VmHWM'),
     maxSampleMB: Math.max(...samples.map((sample) => sample.rssMB)),
     cpuSeconds: cpuSeconds(child.pid!),
     glibcTunables: process.env.GLIBC_TUNABLES ?? null,
@@ -91,10 +55,5 @@ try {
   mkdirSync(path.join(root, 'bench/results'), { recursive: true });
   writeFileSync(path.join(root, `bench/results/memory-${mode}.json`), `${JSON.stringify(result, null, 2)}\n`);
 } finally {
-  if (child.exitCode === null) {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
-  rmSync(base, { recursive: true, force: true });
+  await server.stop();
 }

@@ -6,13 +6,13 @@
 // Writes bench/results/trial.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { BENCH_DATABASE_URL, dropSchema, postgresReachable } from './lib/history-db.ts';
 import { fixtureBuild, startServer } from './lib/server.ts';
 
 const PORT = Number(process.env.BENCH_TRIAL_PORT ?? 4240);
 const DURATION = Number(process.env.BENCH_TRIAL_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_TRIAL_CONNECTIONS ?? 16);
-const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const DATABASE_URL = BENCH_DATABASE_URL;
 
 interface Result {
   backend: string;
@@ -91,27 +91,13 @@ async function run(backend: string, env: Record<string, string>): Promise<Result
   }
 }
 
-async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const results: Result[] = [await run('PGlite (embedded)', {})];
 if (await postgresReachable()) {
   const schema = `bench_${Date.now().toString(36)}`;
   try {
     results.push(await run('PostgreSQL 15 (pg pool, loopback)', { DATABASE_URL, DATABASE_SCHEMA: schema }));
   } finally {
-    const client = new pg.Client({ connectionString: DATABASE_URL });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
+    await dropSchema(DATABASE_URL, schema);
   }
 } else {
   console.log(`PostgreSQL at ${DATABASE_URL} is not reachable: skipped`);

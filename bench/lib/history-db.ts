@@ -1,7 +1,7 @@
 import pg from 'pg';
 
-// What the two history benches share about their databases: the PostgreSQL they use (BENCH_DATABASE_URL), whether
-// it answers, dropping their schemas, and what the ticks take on disk.
+// What the benches on PostgreSQL (the two history benches, bench/trial.bench.ts) share about their databases: the
+// PostgreSQL they use (BENCH_DATABASE_URL), whether it answers, dropping their schemas, and what the ticks take on disk.
 
 export const BENCH_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 

@@ -6,6 +6,8 @@ import {
   betsFromJson,
   betsToCsv,
   betsToJson,
+  betIssues,
+  closesWanted,
   gradeRequestBet,
   gradeTracked,
   mergeBets,
@@ -18,7 +20,9 @@ import {
   type ParlayLeg,
   type TrackedBet,
 } from './bet-tracker.ts';
+import type { ClosingMarket } from './closing.ts';
 import type { ResultsFeedGame } from './schemas/results-feed.ts';
+import { homeMoneylineOf } from '#tests/support/tracked-bets.ts';
 
 // The bet tracker's pure logic (issue 57): grading against the public results, the summary, and the export files.
 
@@ -304,17 +308,7 @@ const LATER: ResultsFeedGame = {
 
 function leg(game: ResultsFeedGame, extra: Partial<ParlayLeg> = {}): ParlayLeg {
   return {
-    sport: game.sport,
-    league: game.league,
-    event_id: game.event_id,
-    home: game.home_team,
-    away: game.away_team,
-    starts_at: game.commence_time,
-    market: 'moneyline',
-    period: 'full',
-    line: null,
-    outcome: 'home',
-    selection: game.home_team,
+    ...homeMoneylineOf(game),
     decimal_odds: 2,
     result: null,
     ...extra,
@@ -486,5 +480,151 @@ describe('parlays', () => {
     expect(() => betsFromJson(betsToJson([lineless]))).toThrow('Bet 1: leg 2: a total needs a line.');
     const noPlayer = { ...propBet(), prop: undefined };
     expect(() => betsFromJson(betsToJson([noPlayer]))).toThrow('Bet 1: a prop needs its stat and player.');
+  });
+});
+
+// CLV from the public close (decision 289): the fair close GET /tools/closing.json carries, found as POST /v1/grade
+// finds it (closingProbability), and the message on a prop whose player the box score does not name.
+
+/** BOXED's close: the spread at the home team's −3.5 and −3, the moneyline, Hale's points 26.5 and his double-double. */
+const CLOSE: ClosingMarket[] = [
+  { market: 'moneyline', period: 'full', line: null, fair: { home: 0.55, away: 0.45 } },
+  { market: 'spread', period: 'full', line: -3.5, fair: { home: 0.48, away: 0.52 } },
+  { market: 'spread', period: 'full', line: -3, fair: { home: 0.5, away: 0.5 } },
+  {
+    market: 'prop',
+    period: 'full',
+    line: 26.5,
+    stat: 'player_points',
+    player: 'nba-lal-p01',
+    fair: { over: 0.6, under: 0.4 },
+  },
+  {
+    market: 'prop',
+    period: 'full',
+    line: null,
+    stat: 'player_double_double',
+    player: 'nba-lal-p01',
+    fair: { yes: 0.25, no: 0.75 },
+  },
+];
+const closes = new Map([[BOXED.event_id, CLOSE]]);
+
+describe('CLV from the public close', () => {
+  it('gives a single its CLV against the fair close of its market, line and side (a spread by the home line)', () => {
+    // Away +3.5 is the home team's −3.5: fair 0.52; 1.9091 × 0.52 − 1 = −0.7268 %.
+    expect(gradeTracked(bet(), [BOXED], closes)).toMatchObject({ result: 'won', clv_pct: -0.727 });
+    // Home −3: fair 0.5 at 2.1: +5 %.
+    expect(
+      gradeTracked(bet({ outcome: 'home', line: -3, decimal_odds: 2.1 }), [BOXED], closes)?.clv_pct,
+    ).toBe(5);
+    // A prop by id, and typed by hand by name (no player id): fair 0.6 at 1.9091 → +14.546 %.
+    expect(gradeTracked(propBet(), [BOXED], closes)?.clv_pct).toBe(14.546);
+    const hand = propBet({ prop: { stat: 'player_points', player: 'marcus hale', player_id: null } });
+    expect(gradeTracked(hand, [BOXED], closes)?.clv_pct).toBe(14.546);
+    // A yes/no prop has no line: 0.25 × 3.5 − 1 = −12.5 %.
+    const dd = propBet({
+      line: null,
+      outcome: 'yes',
+      decimal_odds: 3.5,
+      prop: { stat: 'player_double_double', player: 'Marcus Hale', player_id: 'nba-lal-p01' },
+    });
+    expect(gradeTracked(dd, [BOXED], closes)?.clv_pct).toBe(-12.5);
+  });
+
+  it('says no close (null, never 0) for a line or period no book closed, and waits for a close not read yet', () => {
+    // +7.5 was never hung; the first half has no close.
+    expect(gradeTracked(bet({ line: 7.5 }), [BOXED], closes)).toMatchObject({ result: 'won', clv_pct: null });
+    const h1 = bet({ market: 'moneyline', line: null, period: 'h1', outcome: 'away' });
+    expect(gradeTracked(h1, [BOXED], closes)).toMatchObject({ result: 'won', clv_pct: null });
+    // A final whose close was read empty (no market priced before the start): graded, no close.
+    expect(gradeTracked(bet(), [BOXED], new Map([[BOXED.event_id, []]]))?.clv_pct).toBeNull();
+    // The close not read yet: the bet waits for it, and closesWanted names its game (once).
+    expect(gradeTracked(bet(), [BOXED], new Map())).toBeNull();
+    expect(closesWanted([bet(), propBet(), bet({ line: 7.5 })], [BOXED], new Map())).toEqual([
+      BOXED.event_id,
+    ]);
+    expect(closesWanted([bet()], [BOXED], closes)).toEqual([]);
+    // A game not final has nothing to read.
+    expect(closesWanted([bet()], [], new Map())).toEqual([]);
+  });
+
+  it('gives a parlay the CLV of its price against the product of its legs’ closes, kept leg by leg', () => {
+    const ticket = parlay([
+      leg(BOXED, { outcome: 'home', selection: 'Los Angeles Lakers' }),
+      leg(LATER, { outcome: 'away', selection: 'New York Knicks' }),
+    ]);
+    const later = new Map([
+      ...closes,
+      [LATER.event_id, [{ market: 'moneyline', period: 'full', line: null, fair: { home: 0.5, away: 0.5 } }]],
+    ]);
+    // The first game final: its leg keeps its close (0.55) while the ticket waits.
+    const half = settleFromResults([ticket], [BOXED], closes)[0]!;
+    expect(half.legs!.map((one) => [one.result, one.closing_probability])).toEqual([
+      ['won', 0.55],
+      [null, undefined],
+    ]);
+    // The second a tie (a push): the ticket's CLV is 4 × 0.55 × 0.5 − 1 = +10 %.
+    const done = settleFromResults([half], [LATER], later)[0]!;
+    expect(done.settlement).toMatchObject({ result: 'won', clv_pct: 10 });
+    // One leg without a close: no CLV for the ticket.
+    const noClose = settleFromResults([half], [LATER], new Map([[LATER.event_id, []]]))[0]!;
+    expect(noClose.settlement).toMatchObject({ result: 'won', clv_pct: null });
+    // Its id (and the import's same-bet check) does not change with the closes kept.
+    expect(betId(done)).toBe(betId(ticket));
+  });
+});
+
+describe('a prop whose player the box score does not name', () => {
+  it('says so on the bet, with the names close to it, and the bet stays open', () => {
+    const typo = propBet({
+      event_id: null,
+      prop: { stat: 'player_points', player: 'Marcus Hail', player_id: null },
+    });
+    expect(gradeTracked(typo, [BOXED], closes)).toBeNull();
+    expect(betIssues(typo, [BOXED])).toEqual([
+      {
+        kind: 'unknown_player',
+        player: 'Marcus Hail',
+        near: ['Marcus Hale'],
+        message:
+          'No player named “Marcus Hail” in this game’s box score — check the spelling (close: Marcus Hale); the bet stays open.',
+      },
+    ]);
+    // A name with nothing close: the message without names. A known player, or a game not final: no message.
+    const nobody = propBet({ prop: { stat: 'player_points', player: 'Zed Quorn', player_id: null } });
+    expect(betIssues(nobody, [BOXED])[0]).toMatchObject({ kind: 'unknown_player', near: [] });
+    expect(betIssues(nobody, [BOXED])[0]!.message).toBe(
+      'No player named “Zed Quorn” in this game’s box score — check the spelling; the bet stays open.',
+    );
+    expect(betIssues(propBet(), [BOXED])).toEqual([]);
+    expect(betIssues(typo, [])).toEqual([]);
+    // A parlay's open prop leg: the same message.
+    const ticket = parlay([
+      leg(BOXED),
+      leg(BOXED, {
+        market: 'prop',
+        line: 26.5,
+        outcome: 'over',
+        selection: 'Devon Prise Points Over 26.5',
+        prop: { stat: 'player_points', player: 'Devon Prise', player_id: null },
+      }),
+    ]);
+    expect(betIssues(ticket, [BOXED]).map((issue) => issue.near)).toEqual([['Devon Price']]);
+  });
+
+  it('names two players of the same name when the name answers to both', () => {
+    const twins: ResultsFeedGame = {
+      ...BOXED,
+      players: [
+        ...BOXED.players!,
+        { id: 'nba-bos-p09', name: 'Marcus Hale', periods: { full: { player_points: 3 } } },
+      ],
+    };
+    const hand = propBet({ prop: { stat: 'player_points', player: 'Marcus Hale', player_id: null } });
+    expect(betIssues(hand, [twins])[0]).toMatchObject({
+      kind: 'ambiguous_player',
+      near: ['Marcus Hale', 'Marcus Hale'],
+    });
   });
 });

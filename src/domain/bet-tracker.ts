@@ -1,5 +1,7 @@
 import { z } from 'zod/mini';
+import { closingProbability, type ClosingMarket } from './closing.ts';
 import {
+  betClvPct,
   findPlayer,
   gradeGameMarket,
   gradePropOnFinal,
@@ -22,6 +24,7 @@ import {
   type DecimalOdds,
 } from './odds.ts';
 import type { OddsFormat } from './odds-format.ts';
+import { normalizePlayerName, surnameOf } from './player-matching.ts';
 import { PROP_STAT_KEYS } from './props.ts';
 import type { ResultsFeedGame } from './schemas/results-feed.ts';
 
@@ -58,7 +61,11 @@ export const SettlementSchema = z.object({
   /** Payout, stake included, and profit, in cents. */
   payout: z.int().check(z.nonnegative()),
   profit: z.int(),
-  /** CLV in percent against the fair close (only from POST /v1/grade); null when not known. */
+  /**
+   * CLV in percent against the fair close (decision 289: from GET /tools/closing.json when the results settle it, as
+   * POST /v1/grade gives it); null when the bet has no close (a market not priced before the start, a line no book
+   * hung) or was settled by hand.
+   */
   clv_pct: z.nullable(z.number()),
   /** ISO 8601: when the game ended (results, API) or the bettor settled it. */
   settled_at: text(1, 40),
@@ -104,6 +111,11 @@ export const ParlayLegSchema = z.object({
   decimal_odds: z.nullable(price),
   /** The leg's result once its game is final; null while open. */
   result: z.nullable(z.enum(GRADE_RESULTS as [GradeResult, ...GradeResult[]])),
+  /**
+   * The leg's fair closing probability, kept when the results grade it (decision 289: the ticket's CLV needs every
+   * leg's, and a parlay's games may span more than the results' three days); null: no close. Absent before.
+   */
+  closing_probability: z.optional(z.nullable(z.number().check(z.gte(0), z.lte(1)))),
 });
 export type ParlayLeg = z.infer<typeof ParlayLegSchema>;
 
@@ -168,7 +180,9 @@ export function betId(bet: Omit<TrackedBet, 'id' | 'settlement'>): string {
       bet.stake,
       // Props and parlays (decision 282) add what tells them apart; a game-line single's id is as it was.
       ...(bet.prop ? [bet.prop.stat, bet.prop.player_id ?? bet.prop.player] : []),
-      ...(bet.legs ? [JSON.stringify(bet.legs.map((leg) => ({ ...leg, result: null })))] : []),
+      ...(bet.legs
+        ? [JSON.stringify(bet.legs.map((leg) => ({ ...leg, result: null, closing_probability: undefined })))]
+        : []),
     ].join('|'),
   )}`;
 }
@@ -367,6 +381,16 @@ export function boxScoreOfGame(game: ResultsFeedGame): BoxScore | null {
   );
 }
 
+/** The player a prop leg names in a final's box score: by his id, else by his name (`findPlayer`); undefined if none. */
+function propPlayerOf(leg: GameLeg, game: ResultsFeedGame): string | undefined {
+  if (!leg.prop || !game.players) return undefined;
+  const names = new Map(game.players.map((player) => [player.id, player.name]));
+  return (
+    (leg.prop.player_id !== null ? findPlayer(leg.prop.player_id, names) : undefined) ??
+    findPlayer(leg.prop.player, names)
+  );
+}
+
 /**
  * A leg graded on its finished game by the rules of grading.ts, as POST /v1/grade grades it: null when the game cannot
  * settle it (a period of a game scored only as a whole; a prop without a box score, on a player the box score does not
@@ -379,10 +403,7 @@ export function gradeLegOnGame(leg: GameLeg, game: ResultsFeedGame): GradeResult
       if (!leg.prop || !isLeagueKey(game.league)) return null;
       const box = boxScoreOfGame(game);
       if (box === null) return null;
-      const names = new Map(game.players!.map((player) => [player.id, player.name]));
-      const playerId =
-        (leg.prop.player_id !== null ? findPlayer(leg.prop.player_id, names) : undefined) ??
-        findPlayer(leg.prop.player, names);
+      const playerId = propPlayerOf(leg, game);
       if (playerId === undefined) return null;
       return gradePropOnFinal(
         game.league,
@@ -399,6 +420,124 @@ export function gradeLegOnGame(leg: GameLeg, game: ResultsFeedGame): GradeResult
   }
 }
 
+/**
+ * The fair closing probability of a leg on its finished game, from the game's close (`markets`, GET /tools/closing.json),
+ * found as POST /v1/grade finds it (`closingProbability`: the market, its line — a spread's the home team's — and
+ * period, a prop's stat and player); null when the close has none.
+ */
+export function legClosingProbability(
+  leg: GameLeg,
+  game: ResultsFeedGame,
+  markets: readonly ClosingMarket[],
+): number | null {
+  let playerId: string | undefined;
+  if (leg.market === 'prop') {
+    playerId = propPlayerOf(leg, game);
+    if (playerId === undefined) return null;
+  }
+  return closingProbability(markets, {
+    market: leg.market,
+    period: leg.period,
+    line: leg.market === 'prop' ? leg.line : gameSpecOf(leg).point,
+    outcome: leg.outcome,
+    ...(playerId !== undefined ? { stat: leg.prop!.stat, playerId } : {}),
+  });
+}
+
+/** A ticket's CLV (3 places, as POST /v1/grade's `clv_pct`) from its legs' closes; null when a leg has none. */
+export function ticketClvPct(decimal: number, closes: readonly (number | null | undefined)[]): number | null {
+  if (closes.length === 0 || !closes.every((p): p is number => p !== null && p !== undefined)) return null;
+  return roundTo(betClvPct(decimal, closes), 3);
+}
+
+/** Finished games' closes by event id (GET /tools/closing.json); a game missing from it: its close not read yet. */
+export type GameCloses = ReadonlyMap<string, readonly ClosingMarket[]>;
+
+/** Why an open leg stays open when its game is final: its player is not in the box score (decision 289). */
+export interface LegIssue {
+  kind: 'unknown_player' | 'ambiguous_player';
+  /** The name as the bet has it. */
+  player: string;
+  /** Players of the box score whose names are close to it (at most 3, the closest first). */
+  near: string[];
+  /** In words, for the page. */
+  message: string;
+}
+
+/** Edit distance of two short strings (insertions, deletions, substitutions). */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j += 1)
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/**
+ * The box score's names close to `name` (normalised as `findPlayer` compares them): the same name, the same surname,
+ * or within a third of its letters' edits; at most 3, the closest first.
+ */
+export function nearPlayerNames(name: string, names: readonly string[]): string[] {
+  const wanted = normalizePlayerName(name);
+  if (wanted === '') return [];
+  const surname = surnameOf(wanted);
+  return [...new Set(names)]
+    .map((named) => {
+      const folded = normalizePlayerName(named);
+      const distance = editDistance(wanted, folded);
+      const close = distance <= Math.max(2, Math.floor(wanted.length / 3)) || surnameOf(folded) === surname;
+      return { named, distance, close: folded !== '' && close };
+    })
+    .filter((candidate) => candidate.close)
+    .sort((a, b) => a.distance - b.distance || (a.named < b.named ? -1 : 1))
+    .slice(0, 3)
+    .map((candidate) => candidate.named);
+}
+
+/**
+ * Why a prop leg cannot be graded on its final though the final has a box score: no player of the box score answers
+ * to its player (POST /v1/grade answers `unknown_player` for it), or two do. Null for any other leg.
+ */
+export function legIssue(leg: GameLeg, game: ResultsFeedGame): LegIssue | null {
+  if (leg.market !== 'prop' || !leg.prop || !game.players) return null;
+  if (propPlayerOf(leg, game) !== undefined) return null;
+  const name = leg.prop.player;
+  const names = game.players.map((player) => player.name).filter((named) => named !== '');
+  const wanted = normalizePlayerName(name);
+  const same = names.filter((named) => normalizePlayerName(named) === wanted);
+  if (wanted !== '' && same.length > 1)
+    return {
+      kind: 'ambiguous_player',
+      player: name,
+      near: same.slice(0, 3),
+      message: `${same.length} players in this game’s box score are named “${name}”; the bet stays open — settle it by hand.`,
+    };
+  const near = nearPlayerNames(name, names);
+  return {
+    kind: 'unknown_player',
+    player: name,
+    near,
+    message: `No player named “${name}” in this game’s box score — check the spelling${
+      near.length > 0 ? ` (close: ${near.join(', ')})` : ''
+    }; the bet stays open.`,
+  };
+}
+
+/** The issues of a bet's open legs whose games are final (`legIssue`), in leg order. */
+export function betIssues(bet: TrackedBet, games: readonly ResultsFeedGame[]): LegIssue[] {
+  if (bet.settlement !== null) return [];
+  const single = singleLeg(bet);
+  const legs: GameLeg[] = single ? [single] : (bet.legs ?? []).filter((leg) => leg.result === null);
+  return legs.flatMap((leg) => {
+    const game = findGame(leg, games, bet.placed_at);
+    const issue = game ? legIssue(leg, game) : null;
+    return issue ? [issue] : [];
+  });
+}
+
 /** A single bet as a leg (null for a parlay). */
 function singleLeg(bet: TrackedBet): GameLeg | null {
   if (bet.market === 'parlay' || bet.outcome === null) return null;
@@ -410,18 +549,39 @@ function singleLeg(bet: TrackedBet): GameLeg | null {
  * `games` (a leg graded before keeps its result: the feed holds three days, a parlay's games may span more), and the
  * bet its settlement once `settleTicket` settles it (a lost leg loses the ticket at once; otherwise every leg must be
  * graded; a pushed or void leg drops out, repriced by the legs' own prices). The bet itself when nothing changed.
+ *
+ * With `closes` (decision 289), a leg is graded only once its game's close is known, and keeps its fair closing
+ * probability; the settlement has the ticket's CLV (`ticketClvPct`, as POST /v1/grade's), null when a leg has no
+ * close. Without it the settlement has no CLV.
  */
-export function gradeBet(bet: TrackedBet, games: readonly ResultsFeedGame[]): TrackedBet {
+export function gradeBet(
+  bet: TrackedBet,
+  games: readonly ResultsFeedGame[],
+  closes?: GameCloses,
+): TrackedBet {
   if (bet.settlement !== null) return bet;
+  const closeOf = (leg: GameLeg, game: ResultsFeedGame): number | null | undefined => {
+    if (!closes) return null;
+    const markets = closes.get(game.event_id);
+    return markets === undefined ? undefined : legClosingProbability(leg, game, markets);
+  };
   const single = singleLeg(bet);
   if (single) {
     const game = findGame(bet, games, bet.placed_at);
     const result = game ? gradeLegOnGame(single, game) : null;
     if (!game || result === null) return bet;
+    const close = closeOf(single, game);
+    if (close === undefined) return bet;
     const money = settle(bet.stake as Cents, bet.decimal_odds, result);
     return {
       ...bet,
-      settlement: { result, ...money, clv_pct: null, settled_at: game.completed_at, settled_by: 'results' },
+      settlement: {
+        result,
+        ...money,
+        clv_pct: ticketClvPct(bet.decimal_odds, [close]),
+        settled_at: game.completed_at,
+        settled_by: 'results',
+      },
     };
   }
   let latest = '';
@@ -431,9 +591,11 @@ export function gradeBet(bet: TrackedBet, games: readonly ResultsFeedGame[]): Tr
     const game = findGame(leg, games, bet.placed_at);
     const result = game ? gradeLegOnGame(leg, game) : null;
     if (!game || result === null) return leg;
+    const close = closeOf(leg, game);
+    if (close === undefined) return leg;
     changed = true;
     if (game.completed_at > latest) latest = game.completed_at;
-    return { ...leg, result };
+    return { ...leg, result, ...(closes ? { closing_probability: close } : {}) };
   });
   if (!changed) return bet;
   const ticket = settleTicket(
@@ -454,7 +616,10 @@ export function gradeBet(bet: TrackedBet, games: readonly ResultsFeedGame[]): Tr
             result: ticket.result,
             payout: ticket.payout,
             profit: ticket.profit,
-            clv_pct: null,
+            clv_pct: ticketClvPct(
+              bet.decimal_odds,
+              legs.map((leg) => leg.closing_probability),
+            ),
             settled_at: latest,
             settled_by: 'results',
           },
@@ -465,18 +630,45 @@ export function gradeBet(bet: TrackedBet, games: readonly ResultsFeedGame[]): Tr
  * The bet's settlement from the finished games (the rules of grading.ts), or null while they do not decide it (its
  * game is not among `games`, a leg is still open, or the bet names a side its market does not have).
  */
-export function gradeTracked(bet: TrackedBet, games: readonly ResultsFeedGame[]): Settlement | null {
-  return gradeBet({ ...bet, settlement: null }, games).settlement;
+export function gradeTracked(
+  bet: TrackedBet,
+  games: readonly ResultsFeedGame[],
+  closes?: GameCloses,
+): Settlement | null {
+  return gradeBet({ ...bet, settlement: null }, games, closes).settlement;
+}
+
+/**
+ * The finished games whose close the open bets wait on (decision 289): the game of each open leg that the results
+ * grade, when `known` does not have its close yet. Event ids, each once.
+ */
+export function closesWanted(
+  bets: readonly TrackedBet[],
+  games: readonly ResultsFeedGame[],
+  known: GameCloses,
+): string[] {
+  const ids = new Set<string>();
+  for (const bet of bets) {
+    if (bet.settlement !== null) continue;
+    const single = singleLeg(bet);
+    const legs: GameLeg[] = single ? [single] : (bet.legs ?? []).filter((leg) => leg.result === null);
+    for (const leg of legs) {
+      const game = findGame(leg, games, bet.placed_at);
+      if (game && !known.has(game.event_id) && gradeLegOnGame(leg, game) !== null) ids.add(game.event_id);
+    }
+  }
+  return [...ids];
 }
 
 /** Grades every open bet on `games`; the list itself when nothing changed (no needless write). */
 export function settleFromResults(
   bets: readonly TrackedBet[],
   games: readonly ResultsFeedGame[],
+  closes?: GameCloses,
 ): TrackedBet[] {
   let changed = false;
   const next = bets.map((bet) => {
-    const graded = gradeBet(bet, games);
+    const graded = gradeBet(bet, games, closes);
     if (graded !== bet) changed = true;
     return graded;
   });

@@ -2,8 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { LeagueKey } from './markets.ts';
 import {
+  centreFitsKept,
   discretisedNormal,
   distributionCentre,
+  distributionCentreUncached,
+  FITS_KEPT,
   highSideChance,
   isMiddle,
   marketCentre,
@@ -223,6 +226,113 @@ describe('distributionCentre', () => {
       12,
     );
     expect(distributionCentre('nhl', 'margin', 1.5, 0.999999, 5)).toBeCloseTo(5, 9);
+  });
+});
+
+// Issue 59: what distributionCentre keeps (each line's chances by centre step, its fits by price) only saves work: on
+// random fits with repeats (the same line and other centre, prices on a grid, so the kept curves and fits answer) every
+// centre is the one fitted from scratch with no cache at all, to the last bit, and the fits a line keeps stay bounded.
+describe('distributionCentre keeps its curves and fits', () => {
+  const pools: [LeagueKey, 'margin' | 'total', number[], number[]][] = [
+    // league, variable, lines, the other centre's values (whole steps and between them)
+    ['nfl', 'total', [44.5, 45, 47.5], [-3, -2.95, -2.97, 3.5]],
+    ['nfl', 'margin', [-3, 2.5, 6.5], [44.5, 44.52, 47]],
+    ['nba', 'margin', [-5.5, 4], [226, 226.01]],
+    ['nhl', 'total', [5.5, 6], [0.3, 0.32, -0.25]],
+    ['mlb', 'margin', [-1.5, 1.5], [8.5, 8.53, 9]],
+    ['epl', 'total', [2.25, 2.5, 2.75, 3], [0.4, 0.41, -0.6]],
+    ['epl', 'margin', [-0.75, 0, 0.25], [2.6, 2.62, 3]],
+  ];
+  const fit = fc.tuple(
+    fc.integer({ min: 0, max: pools.length - 1 }),
+    fc.nat(),
+    fc.nat(),
+    fc.integer({ min: 20, max: 80 }),
+  );
+
+  it('answers as a fit from scratch does, on random fits with repeats', () => {
+    fc.assert(
+      fc.property(fc.array(fit, { minLength: 20, maxLength: 40 }), (fits) => {
+        for (const [pool, lineAt, otherAt, percent] of fits) {
+          const [league, variable, lines, others] = pools[pool]!;
+          const line = lines[lineAt % lines.length]!;
+          const other = others[otherAt % others.length]!;
+          const p = percent / 100;
+          const kept = distributionCentre(league, variable, line, p, other);
+          expect(kept).toBe(distributionCentreUncached(league, variable, line, p, other));
+          // Asked again: the kept fit.
+          expect(distributionCentre(league, variable, line, p, other)).toBe(kept);
+        }
+      }),
+      { numRuns: 6, seed: 59 },
+    );
+  });
+
+  // Decision 285: a fit from a centre near its answer (the book's fit before its price moved) brackets p from there,
+  // and must end where the search from the normal estimate ends, wherever the centre it is given lies.
+  it('fitted from a centre near the answer, or far from it, is the fit from scratch', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(fit, fc.double({ min: -40, max: 260, noNaN: true }), fc.integer({ min: -3, max: 3 })),
+          {
+            minLength: 20,
+            maxLength: 40,
+          },
+        ),
+        (fits) => {
+          for (const [[pool, lineAt, otherAt, percent], far, steps] of fits) {
+            const [league, variable, lines, others] = pools[pool]!;
+            const line = lines[lineAt % lines.length]!;
+            const other = others[otherAt % others.length]!;
+            // A price of its own (no fit kept for it): the fit runs.
+            const p = percent / 100 + Math.abs(far % 1) * 1e-4;
+            const scratch = distributionCentreUncached(league, variable, line, p, other);
+            // Near: a few steps off the answer (as a moved price's); far: anywhere, even outside the range.
+            const near = scratch + steps * 0.05 + (percent % 7) * 0.003;
+            expect(distributionCentre(league, variable, line, p, other, near)).toBe(scratch);
+            expect(distributionCentre(league, variable, line, p + 0.004, other, far)).toBe(
+              distributionCentreUncached(league, variable, line, p + 0.004, other),
+            );
+          }
+        },
+      ),
+      { numRuns: 8, seed: 285 },
+    );
+  });
+
+  // What the fit from a near centre rests on: a line's fair chance never falls as its variable's centre rises, in
+  // every league's model (checked step by step over ±2σ of the line, a margin within ± the total).
+  it.each(pools)(
+    '%s %s: the chance of each line grows with the centre',
+    (league, variable, lines, others) => {
+      const prior = SGP_GAME_PRIORS[league];
+      const sigma = variable === 'margin' ? prior.sigmaMargin : prior.sigmaTotal;
+      for (const line of lines.slice(0, 2)) {
+        const other = others[0]!;
+        const reach = Math.min(2 * sigma, variable === 'margin' ? Math.abs(other) : Infinity);
+        let before = -1;
+        for (let k = Math.ceil((line - reach) / 0.05); k <= Math.floor((line + reach) / 0.05); k += 1) {
+          const centre =
+            variable === 'margin' ? { margin: k * 0.05, total: other } : { margin: other, total: k * 0.05 };
+          const chance = fairHighProbability(gameDistributions(league, centre)[variable], line);
+          expect(chance).toBeGreaterThanOrEqual(before);
+          before = chance;
+        }
+      }
+    },
+  );
+
+  it(`keeps at most ${FITS_KEPT} fits a line, the dropped ones fitted again the same`, () => {
+    const prices = Array.from({ length: FITS_KEPT * 3 }, (_, i) => 0.2 + i * 0.01);
+    const first = prices.map((p) => distributionCentre('epl', 'total', 2.5, p, 0.15));
+    expect(centreFitsKept().mostFits).toBeLessThanOrEqual(FITS_KEPT);
+    expect(centreFitsKept().mostFits).toBeGreaterThan(0);
+    prices.forEach((p, i) => {
+      expect(distributionCentre('epl', 'total', 2.5, p, 0.15)).toBe(first[i]);
+      expect(first[i]).toBe(distributionCentreUncached('epl', 'total', 2.5, p, 0.15));
+    });
+    expect(centreFitsKept().mostFits).toBeLessThanOrEqual(FITS_KEPT);
   });
 });
 

@@ -9,6 +9,8 @@ import {
   discretisedNormalWeights,
   fairHighProbability,
   gameDistributions,
+  gameDistributionsUncached,
+  gameMarginDistribution,
   normalise,
   probabilityOf,
   scoreModelName,
@@ -238,32 +240,69 @@ export function distributionCentre(
   line: number,
   p: number,
   other: number,
+  near?: number,
 ): number {
   const prior = SGP_GAME_PRIORS[league];
   const sigma = variable === 'margin' ? prior.sigmaMargin : prior.sigmaTotal;
   const normal = line + sigma * normalQuantile(p);
   if (!Number.isInteger(line * 4) || !(p > 0 && p < 1) || !Number.isFinite(other)) return normal;
-  const key = `${league}|${variable}|${line}|${p}|${Math.round(other / CENTRE_STEP)}`;
-  const found = inverted.get(key);
-  if (found !== undefined) return found;
-  const total = Math.max(other, 0.2);
-  // The range gameDistributions reads a centre in: a total from 0.2, a margin within ± the total.
-  const lo = variable === 'margin' ? Math.ceil(-total / CENTRE_STEP) : Math.ceil(0.2 / CENTRE_STEP);
-  const hi =
-    variable === 'margin' ? Math.floor(total / CENTRE_STEP) : Math.ceil((line + 12 * sigma) / CENTRE_STEP);
-  // The line's chances at the centres already tried, kept across calls: the same line's next fit (another book's
-  // price of it, or the price moved) bisects over mostly the same centres, and a build costs up to a millisecond.
+  // The line's chances at the centres already tried and its fits by price, kept across calls: the same line's next
+  // fit (another book's price of it, or the price moved) bisects over mostly the same centres, and a build costs up
+  // to a millisecond. Keyed by the line and the other centre's step (a fit's key adds the price: no string made of it).
   const curveKey = `${league}|${variable}|${line}|${Math.round(other / CENTRE_STEP)}`;
   let curve = curves.get(curveKey);
   if (curve) {
     curves.delete(curveKey);
     curves.set(curveKey, curve);
+    const found = curve.fits.get(p);
+    if (found !== undefined) return found;
   } else {
-    curve = new Map();
+    curve = { chances: new Map(), fits: new Map() };
     if (curves.size >= CURVES_KEPT) curves.delete(curves.keys().next().value!);
     curves.set(curveKey, curve);
   }
-  const known = curve;
+  const result = fitCentre(league, variable, line, p, other, sigma, normal, curve.chances, true, near);
+  if (curve.fits.size >= FITS_KEPT) curve.fits.delete(curve.fits.keys().next().value!);
+  curve.fits.set(p, result);
+  return result;
+}
+
+/** `distributionCentre` without what it keeps: every chance built again (the tests compare the two). */
+export function distributionCentreUncached(
+  league: LeagueKey,
+  variable: MiddleVariable,
+  line: number,
+  p: number,
+  other: number,
+): number {
+  const prior = SGP_GAME_PRIORS[league];
+  const sigma = variable === 'margin' ? prior.sigmaMargin : prior.sigmaTotal;
+  const normal = line + sigma * normalQuantile(p);
+  if (!Number.isInteger(line * 4) || !(p > 0 && p < 1) || !Number.isFinite(other)) return normal;
+  return fitCentre(league, variable, line, p, other, sigma, normal, new Map(), false);
+}
+
+/**
+ * The bracketing and bisection of `distributionCentre`, the line's chance at each centre step read from `known` or
+ * else computed (and kept in it); `cached: false` builds the distributions without the cache of `gameDistributions`.
+ */
+function fitCentre(
+  league: LeagueKey,
+  variable: MiddleVariable,
+  line: number,
+  p: number,
+  other: number,
+  sigma: number,
+  normal: number,
+  known: Map<number, number>,
+  cached = true,
+  near?: number,
+): number {
+  const total = Math.max(other, 0.2);
+  // The range gameDistributions reads a centre in: a total from 0.2, a margin within ± the total.
+  const lo = variable === 'margin' ? Math.ceil(-total / CENTRE_STEP) : Math.ceil(0.2 / CENTRE_STEP);
+  const hi =
+    variable === 'margin' ? Math.floor(total / CENTRE_STEP) : Math.ceil((line + 12 * sigma) / CENTRE_STEP);
   const chance = (k: number) => {
     let found = known.get(k);
     if (found !== undefined) return found;
@@ -271,12 +310,24 @@ export function distributionCentre(
       variable === 'margin'
         ? { margin: k * CENTRE_STEP, total: other }
         : { margin: other, total: k * CENTRE_STEP };
-    found = fairHighProbability(gameDistributions(league, centre)[variable], line);
+    // A margin needs the margin's distribution only (the NFL's and basketball's kept by margin step, no total fitted).
+    const distribution = !cached
+      ? gameDistributionsUncached(league, centre)[variable]
+      : variable === 'margin'
+        ? gameMarginDistribution(league, centre)
+        : gameDistributions(league, centre).total;
+    found = fairHighProbability(distribution, line);
     known.set(k, found);
     return found;
   };
+  // The search starts from a centre `near` the answer when given (the same book's fit before its price or the other
+  // centre moved: the two steps about it bracket p at once most of the time), else from the normal estimate. The
+  // line's chance only grows with the centre, so the steps whose chance is below p come first and there is one bracket
+  // of two neighbouring steps: the search ends in it from any start, with the same centre (decision 285; an exact tie,
+  // p equal to a step's chance, gives that step from either side; a p beyond the range, the same end).
+  const from = near !== undefined && Number.isFinite(near) ? near : normal;
   let result: number;
-  const start = Math.min(Math.max(Math.round(normal / CENTRE_STEP), lo), hi);
+  const start = Math.min(Math.max(Math.round(from / CENTRE_STEP), lo), hi);
   const atStart = chance(start);
   // A bracket [a, b] with chance(a) ≤ p ≤ chance(b), widened by doubling steps from the start.
   let a = start;
@@ -318,19 +369,29 @@ export function distributionCentre(
     }
     result = (a + (fb > fa ? (p - fa) / (fb - fa) : 0)) * CENTRE_STEP;
   }
-  if (inverted.size >= INVERTED_SIZE) inverted.delete(inverted.keys().next().value!);
-  inverted.set(key, result);
   return result;
 }
 
-const inverted = new Map<string, number>();
-const INVERTED_SIZE = 20_000;
+/** A line's chance of the high side by centre step, and the centres fitted on it by price (`distributionCentre`). */
+interface Curve {
+  chances: Map<number, number>;
+  fits: Map<number, number>;
+}
+
 /**
- * Each line's chance of the high side by centre step (`distributionCentre`), least recently used dropped first: a few
- * numbers a line, at most CURVES_KEPT lines.
+ * Each line's curve by the other centre's step (`distributionCentre`), least recently used dropped first: a few numbers
+ * a line and at most FITS_KEPT fits (the oldest dropped first), at most CURVES_KEPT lines.
  */
-const curves = new Map<string, Map<number, number>>();
-const CURVES_KEPT = 5_000;
+const curves = new Map<string, Curve>();
+export const CURVES_KEPT = 5_000;
+export const FITS_KEPT = 16;
+
+/** How many lines' curves `distributionCentre` keeps, and the most fits one of them keeps. */
+export function centreFitsKept(): { curves: number; mostFits: number } {
+  let mostFits = 0;
+  for (const curve of curves.values()) mostFits = Math.max(mostFits, curve.fits.size);
+  return { curves: curves.size, mostFits };
+}
 
 /** The median of values (sorted in place). */
 function medianOfValues(values: number[]): number {

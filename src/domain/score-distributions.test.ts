@@ -11,9 +11,13 @@ import {
   FIRST_PART_SHARES,
   firstPartShare,
   gameDistributions,
+  gameDistributionsUncached,
+  gameMarginDistribution,
   leagueMarginShare,
   lineChances,
   lineOutcome,
+  marginsCached,
+  MARGINS_CACHED,
   meanOf,
   MLB_MODEL,
   NFL_MARGIN_SHARES,
@@ -509,5 +513,47 @@ describe('the margin–total coupling of the joint (decision 291)', () => {
         expect(Math.abs((mixture.get(game.total.min + j) ?? 0) - p), `${league} t ${j}`).toBeLessThan(1e-9),
       );
     }
+  });
+});
+
+// Issue 59 (decision 285): the NFL's and basketball's margins kept by margin step are the margins their games are built
+// with: on random centres (repeats among them), the margin alone and the margin of a game built anew with nothing kept
+// are equal to the last bit, a game built with the cache holds the same, and at most MARGINS_CACHED margins are kept.
+describe('margins kept by margin step', () => {
+  const smooth: LeagueKey[] = ['nfl', 'nba', 'ncaab'];
+  it('give what a game built from scratch gives, on random centres', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.integer({ min: 0, max: 2 }),
+            fc.integer({ min: -300, max: 300 }),
+            fc.double({ min: 30, max: 240, noNaN: true }),
+          ),
+          { minLength: 5, maxLength: 15 },
+        ),
+        (centres) => {
+          for (const [at, marginSteps, total] of centres) {
+            const league = smooth[at]!;
+            const centre = { margin: (marginSteps * CENTRE_STEP) / 2, total };
+            const fresh = gameDistributionsUncached(league, centre);
+            expect(gameMarginDistribution(league, centre)).toEqual(fresh.margin);
+            expect(gameDistributions(league, centre).margin).toEqual(fresh.margin);
+            expect(gameDistributions(league, centre).total).toEqual(fresh.total);
+          }
+        },
+      ),
+      { numRuns: 5, seed: 285 },
+    );
+    // A grid league's margin is its game's.
+    expect(gameMarginDistribution('nhl', { margin: 0.4, total: 6 })).toBe(
+      gameDistributions('nhl', { margin: 0.4, total: 6 }).margin,
+    );
+  });
+
+  it(`keep at most ${MARGINS_CACHED}`, () => {
+    for (let step = 0; step < MARGINS_CACHED + 50; step += 1)
+      gameMarginDistribution('nba', { margin: (step - 600) * CENTRE_STEP, total: 220 });
+    expect(marginsCached()).toBe(MARGINS_CACHED);
   });
 });

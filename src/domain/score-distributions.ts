@@ -222,17 +222,9 @@ const GRID_MAX_TOTAL: Partial<Record<ScoreModelName, number>> = {
  * the margin within the total. RangeError for a centre that is not finite.
  */
 export function gameDistributions(league: LeagueKey, centre: MarketCentre): GameDistributions {
-  if (!Number.isFinite(centre.margin) || !Number.isFinite(centre.total))
-    throw new RangeError(`Bad centre (${centre.margin}, ${centre.total})`);
-  const name = scoreModelName(league);
   // Whole steps (integers) in the key; the centre itself is step × CENTRE_STEP.
-  const totalSteps = Math.min(
-    Math.max(Math.round(centre.total / CENTRE_STEP), 4),
-    Math.round((GRID_MAX_TOTAL[name] ?? Infinity) / CENTRE_STEP),
-  );
-  const marginSteps = Math.min(Math.max(Math.round(centre.margin / CENTRE_STEP), -totalSteps), totalSteps);
-  const total = totalSteps * CENTRE_STEP;
-  const margin = marginSteps * CENTRE_STEP;
+  const totalSteps = totalStepsOf(league, centre);
+  const marginSteps = marginStepsOf(centre, totalSteps);
   const key = `${league}|${marginSteps}|${totalSteps}`;
   let found = cache.get(key);
   if (found) {
@@ -240,21 +232,90 @@ export function gameDistributions(league: LeagueKey, centre: MarketCentre): Game
     cache.set(key, found);
     return found;
   }
-  found = build(league, margin, total);
+  found = build(league, marginSteps, totalSteps, true);
   if (cache.size >= DISTRIBUTIONS_CACHED) cache.delete(cache.keys().next().value!);
   cache.set(key, found);
   return found;
 }
 
-function build(league: LeagueKey, margin: number, total: number): GameDistributions {
-  switch (scoreModelName(league)) {
-    case 'nfl-key-numbers':
-      return smoothGame(league, margin, total, nflMargin(margin));
-    case 'basketball':
-      return smoothGame(league, margin, total, basketballMargin(league, margin));
-    default:
-      return fittedGridGame(league, margin, total);
+/** `gameDistributions` built anew, the cache neither read nor filled (the tests compare what caches keep with it). */
+export function gameDistributionsUncached(league: LeagueKey, centre: MarketCentre): GameDistributions {
+  const totalSteps = totalStepsOf(league, centre);
+  const marginSteps = marginStepsOf(centre, totalSteps);
+  return build(league, marginSteps, totalSteps, false);
+}
+
+/**
+ * The game's margin distribution alone, as `gameDistributions(league, centre).margin` gives it: for the NFL and
+ * basketball it depends on the margin only (the total is drawn given it), so it is kept by margin step
+ * (`smoothMarginAt`) and no total is fitted for it; a grid league's comes with its game.
+ */
+export function gameMarginDistribution(league: LeagueKey, centre: MarketCentre): IntegerDistribution {
+  const totalSteps = totalStepsOf(league, centre);
+  const marginSteps = marginStepsOf(centre, totalSteps);
+  if (isSmooth(league)) return smoothMarginAt(league, marginSteps, true);
+  return gameDistributions(league, centre).margin;
+}
+
+function isSmooth(league: LeagueKey): boolean {
+  const name = scoreModelName(league);
+  return name === 'nfl-key-numbers' || name === 'basketball';
+}
+
+/**
+ * The smooth leagues' margins by step, least recently used dropped first (at most `MARGINS_CACHED`): every game built
+ * at one margin and any total shares it, and a margin's fit needs nothing else (decision 285).
+ */
+const margins = new Map<string, IntegerDistribution>();
+export const MARGINS_CACHED = 1000;
+
+/** How many margins `smoothMarginAt` keeps. */
+export function marginsCached(): number {
+  return margins.size;
+}
+
+/** An NFL or basketball margin at `marginSteps` × CENTRE_STEP (`cached`: kept in and read from `margins`). */
+function smoothMarginAt(league: LeagueKey, marginSteps: number, cached: boolean): IntegerDistribution {
+  const key = cached ? `${league}|${marginSteps}` : '';
+  let found = cached ? margins.get(key) : undefined;
+  if (found) {
+    margins.delete(key);
+    margins.set(key, found);
+    return found;
   }
+  const margin = marginSteps * CENTRE_STEP;
+  found = scoreModelName(league) === 'nfl-key-numbers' ? nflMargin(margin) : basketballMargin(league, margin);
+  if (!cached) return found;
+  if (margins.size >= MARGINS_CACHED) margins.delete(margins.keys().next().value!);
+  margins.set(key, found);
+  return found;
+}
+
+/** The centre's total in whole steps, within the league's range (RangeError for a centre that is not finite). */
+function totalStepsOf(league: LeagueKey, centre: MarketCentre): number {
+  if (!Number.isFinite(centre.margin) || !Number.isFinite(centre.total))
+    throw new RangeError(`Bad centre (${centre.margin}, ${centre.total})`);
+  return Math.min(
+    Math.max(Math.round(centre.total / CENTRE_STEP), 4),
+    Math.round((GRID_MAX_TOTAL[scoreModelName(league)] ?? Infinity) / CENTRE_STEP),
+  );
+}
+
+/** The centre's margin in whole steps, within ± the total's. */
+function marginStepsOf(centre: MarketCentre, totalSteps: number): number {
+  return Math.min(Math.max(Math.round(centre.margin / CENTRE_STEP), -totalSteps), totalSteps);
+}
+
+function build(
+  league: LeagueKey,
+  marginSteps: number,
+  totalSteps: number,
+  cached: boolean,
+): GameDistributions {
+  const margin = marginSteps * CENTRE_STEP;
+  const total = totalSteps * CENTRE_STEP;
+  if (isSmooth(league)) return smoothGame(league, margin, total, smoothMarginAt(league, marginSteps, cached));
+  return fittedGridGame(league, margin, total);
 }
 
 /** The NFL margin: the smooth normal times the key weights, tilted to the expected margin. */

@@ -9,6 +9,7 @@ import { ResultsFeedSchema } from '#domain/schemas/results-feed.ts';
 import { FixtureCalendar } from '#engine/sources/simulation/calendar.ts';
 import { E2E_TRACKER_ORIGIN, E2E_TRACKER_PORT } from '../support/browser.ts';
 import { createE2eKey } from '../support/e2e-paid-key.ts';
+import { homeMoneylineOf } from '../support/tracked-bets.ts';
 import { expect, test, type Page } from '../support/e2e.ts';
 
 // The bet tracker (issue 57, decision 257) against a real server of its own: the seeded simulator pinned (SIM_START,
@@ -302,17 +303,7 @@ test('Grade with your API key: a refused key is said in words; a Pro key from th
     group: null,
     kind: 'ev',
     placed_at: game.commence_time,
-    sport: game.sport,
-    league: game.league,
-    event_id: game.event_id,
-    home: game.home_team,
-    away: game.away_team,
-    starts_at: game.commence_time,
-    market: 'moneyline',
-    period: 'full',
-    line: null,
-    outcome: 'home',
-    selection: game.home_team,
+    ...homeMoneylineOf(game),
     book: 'fanduel',
     decimal_odds: 2.1,
     american_odds: '+110',
@@ -345,13 +336,21 @@ test('Grade with your API key: a refused key is said in words; a Pro key from th
     /Your key was not accepted: .+ The page shows the free view\./,
   );
   await expect(page.getByRole('button', { name: 'Grade with your API key' })).toHaveCount(0);
-  expect((await storedBets(page))[0]!.settlement).toMatchObject({ result, settled_by: 'results' });
+  // Graded by the results with the public close (decision 289): this server records no history, so the game has no
+  // close, and the bet says so (never a CLV of 0); the API, below, gives the same null.
+  expect((await storedBets(page))[0]!.settlement).toMatchObject({
+    result,
+    settled_by: 'results',
+    clv_pct: null,
+  });
+  await expect(status).toContainText('CLV: no close');
 
   // A Pro key made as `npm run keys` makes one: the API grades the bet (no CLV here: this server records no history).
   await useKey(await createE2eKey(origin, 'pro'));
   await page.getByRole('button', { name: 'Grade with your API key' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'The API graded 1 of 1 bet' })).toBeVisible();
   await expect(status).toContainText('by the API');
+  await expect(status).toContainText('CLV: no close');
   const money = settle(10_000 as Cents, 2.1, result);
   expect((await storedBets(page))[0]!.settlement).toMatchObject({
     result,

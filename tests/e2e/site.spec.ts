@@ -86,6 +86,9 @@ test.describe('header dropdowns', () => {
       4,
     );
     await expect(page.getByRole('link', { name: 'Manage Subscription' })).toHaveCount(0);
+    // …nor speaks of a subscription portal it does not have.
+    await expect(page.getByText('Billed monthly.', { exact: false })).toBeVisible();
+    await expect(page.getByText(/subscription portal/)).toHaveCount(0);
   });
 
   test('a click outside closes an open menu', async ({ page }) => {

@@ -242,7 +242,7 @@ export interface paths {
         };
         /**
          * Recent results (every plan) and live scores (Pro, Elite, Enterprise)
-         * @description Every game finished in the last three days with its final, period by period, as bets settle on it (docs/grading.md), and its box score where the source gives one (`players`: the figures of every player priced on, and who did not play), on every plan; and, on the plans with live scores and bet grading, every game in play with its score, periods and clock (`includes_live` says which). Filter by `league`, `status` (`live` or `final`; `live` on a plan without live scores is a 403) or `event_id`. Live games first, then finals, most recently changed first.
+         * @description Every game finished in the last three days with its final, period by period, as bets settle on it (docs/grading.md), and its box score where the source gives one (`players`: the figures of every player priced on, and who did not play), on every plan; and, on the plans with live scores and bet grading, every game in play with its score, periods and clock (`includes_live` says which). Filter by `league`, `status` (`live` or `final`; `live` on a plan without live scores is a 403) or `event_id`. Live games first, then finals, most recently changed first. With `event_id` and `closing=true`, a final carries `closing`, its fair close (each market a bet can be tracked on, as POST /v1/grade measures CLV against it), on every plan: the public bet tracker shows it (decision 289).
          */
         get: operations["getScores"];
         put?: never;
@@ -648,6 +648,7 @@ export interface components {
         /**
          * @example {
          *       "generated_at": 1795741172,
+         *       "realtime_generated_at": 1795741172,
          *       "source": "simulator",
          *       "delay_seconds": 0,
          *       "delayed_above_edge_pct": null,
@@ -769,8 +770,10 @@ export interface components {
          *     }
          */
         ArbsResponse: {
-            /** @description Unix seconds: when this set of arbs was computed. */
+            /** @description Unix seconds: when the arbs above `delayed_above_edge_pct` were computed (`delay_seconds` before `realtime_generated_at`); on a real-time plan, when every arb was. */
             generated_at: number;
+            /** @description Unix seconds: when the real-time arbs (at or below `delayed_above_edge_pct`, or every arb on a real-time plan) were computed. Equal to `generated_at` on a real-time plan. */
+            realtime_generated_at: number;
             /** @enum {string} */
             source?: "simulator" | "the-odds-api" | "replay" | "sample";
             delay_seconds: number;
@@ -1566,6 +1569,21 @@ export interface components {
                 };
             };
         };
+        ClosingMarket: {
+            /** @description `moneyline`, `spread`, `total`, `1x2` or `prop`. */
+            market: string;
+            period: string;
+            /** @description A spread’s is the home team’s line; null for a market without one. */
+            line: number | null;
+            /** @description A prop’s stat. */
+            stat?: string;
+            /** @description A prop’s player id. */
+            player?: string;
+            /** @description Each outcome’s fair closing probability, 6 places (an outcome at 0 left out). */
+            fair: {
+                [key: string]: number;
+            };
+        };
         GameScore: {
             event_id: string;
             /**
@@ -1604,6 +1622,8 @@ export interface components {
             periods_reported: boolean;
             /** @description A final’s box score: every player the source priced props on, with his figures (the simulator gives them; The Odds API does not: null). Null while live. */
             players: components["schemas"]["PlayerFigures"][] | null;
+            /** @description With `closing=true`, on a final: the fair close of each market a bet can be tracked on, as POST /v1/grade measures CLV against it (the server’s reference book and devig); empty when nothing was priced before the start. */
+            closing?: components["schemas"]["ClosingMarket"][];
         };
         /**
          * @example {
@@ -2888,6 +2908,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "generated_at": 1795741172,
+                     *       "realtime_generated_at": 1795741172,
                      *       "source": "simulator",
                      *       "delay_seconds": 0,
                      *       "delayed_above_edge_pct": null,
@@ -4515,6 +4536,8 @@ export interface operations {
                 status?: "live" | "final";
                 /** @description One event. */
                 event_id?: string;
+                /** @description With `event_id` (required with it): a final carries `closing`, its fair close, on every plan (decision 289; the public bet tracker shows it). */
+                closing?: "true";
             };
             header?: never;
             path?: never;

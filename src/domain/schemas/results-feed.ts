@@ -59,3 +59,34 @@ export const ResultsFeedSchema = z.object({
 export type ResultsFeed = z.infer<typeof ResultsFeedSchema>;
 export type ResultsFeedGame = z.infer<typeof ResultsFeedGameSchema>;
 export type ResultsFeedPlayer = z.infer<typeof ResultsFeedPlayerSchema>;
+
+/**
+ * One market's fair close (decision 289; `ClosingMarket` in src/domain/closing.ts): its type, period, line (a spread's
+ * is the home team's; null without one), a prop's stat and player id, and each outcome's fair closing probability.
+ */
+export const ClosingMarketSchema = z.object({
+  market: text(32),
+  period: text(16),
+  line: z.nullable(z.number()),
+  stat: z.optional(text(64)),
+  player: z.optional(text(200)),
+  fair: z.record(text(16), z.number().check(z.gte(0), z.lte(1))),
+});
+
+/**
+ * GET /tools/closing.json?events=…: the fair close of finished games of the results feed (decision 289), as
+ * POST /v1/grade measures CLV against it. A game not final (or not among the feed's finals) is left out; a final whose
+ * markets were never priced before its start has an empty list.
+ */
+/** The most events one GET /tools/closing.json asks for. */
+export const CLOSING_EVENTS_MAX = 50;
+
+export const ClosingFeedSchema = z.object({
+  /** The book the fair probabilities are devigged from (the consensus when it did not price a market). */
+  reference: text(64),
+  /** The devig method. */
+  method: text(32),
+  games: z.array(z.object({ event_id: text(200), markets: z.array(ClosingMarketSchema) })),
+});
+
+export type ClosingFeed = z.infer<typeof ClosingFeedSchema>;

@@ -287,6 +287,18 @@ async function readCapped(response: Response, maxBytes: number): Promise<Uint8Ar
   return Buffer.concat(chunks);
 }
 
+/** An answer's body read (at most `maxBytes`, the rest not read) and parsed: its value, or why it was dropped. */
+async function readPayload(response: Response, maxBytes: number): Promise<ReturnType<typeof parsePayload>> {
+  const bytes = await readCapped(response, maxBytes).catch(() => null);
+  return bytes === null ? { ok: false, reason: 'payload_too_large' } : parsePayload(bytes, maxBytes);
+}
+
+/** A 429's Retry-After in milliseconds; 0 when it names no positive number of seconds. */
+function retryAfter(response: Response): number {
+  const seconds = Number(response.headers.get('retry-after'));
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
+}
+
 export class TheOddsApiSource implements OddsSource {
   readonly name = 'the-odds-api' as const;
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -334,6 +346,18 @@ export class TheOddsApiSource implements OddsSource {
     };
   }
 
+  /** One GET of the API, given up on stop or after `timeoutMs`; notes the `x-requests-remaining` it answers with. */
+  private async get(url: string): Promise<Response> {
+    const response = await fetch(url, {
+      headers: { accept: 'application/json' },
+      signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.options.timeoutMs)]),
+    });
+    const remaining = Number(response.headers.get('x-requests-remaining'));
+    if (response.headers.has('x-requests-remaining') && Number.isFinite(remaining))
+      this.remaining = remaining;
+    return response;
+  }
+
   url(league: LeagueKey): string {
     const url = new URL(`/v4/sports/${SPORT_KEYS[league]}/odds`, this.options.baseUrl);
     url.searchParams.set('apiKey', this.options.apiKey);
@@ -354,10 +378,7 @@ export class TheOddsApiSource implements OddsSource {
       if (this.remaining !== null && this.remaining <= 0) break;
       let response: Response;
       try {
-        response = await fetch(this.url(league), {
-          headers: { accept: 'application/json' },
-          signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.options.timeoutMs)]),
-        });
+        response = await this.get(this.url(league));
       } catch (error) {
         if (this.stopped) return this.options.intervalMs;
         failed = true;
@@ -367,12 +388,8 @@ export class TheOddsApiSource implements OddsSource {
         );
         break;
       }
-      const remaining = Number(response.headers.get('x-requests-remaining'));
-      if (response.headers.has('x-requests-remaining') && Number.isFinite(remaining))
-        this.remaining = remaining;
       if (response.status === 429) {
-        const seconds = Number(response.headers.get('retry-after'));
-        retryAfterMs = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
+        retryAfterMs = retryAfter(response);
         failed = true;
         await response.body?.cancel();
         context.log.warn({ league, retryAfterMs }, 'odds api rate limited (429)');
@@ -385,12 +402,7 @@ export class TheOddsApiSource implements OddsSource {
         if (response.status === 401) break;
         continue;
       }
-      const bytes = await readCapped(response, this.options.maxBytes).catch(() => null);
-      if (bytes === null) {
-        context.drop('payload_too_large');
-        continue;
-      }
-      const parsed = parsePayload(bytes, this.options.maxBytes);
+      const parsed = await readPayload(response, this.options.maxBytes);
       if (!parsed.ok) {
         context.drop(parsed.reason);
         continue;
@@ -493,10 +505,7 @@ export class TheOddsApiSource implements OddsSource {
       this.scoresPolledAt.set(league, now);
       let response: Response;
       try {
-        response = await fetch(this.scoresUrl(league), {
-          headers: { accept: 'application/json' },
-          signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.options.timeoutMs)]),
-        });
+        response = await this.get(this.scoresUrl(league));
       } catch (error) {
         if (this.stopped) return;
         context.log.warn(
@@ -505,13 +514,8 @@ export class TheOddsApiSource implements OddsSource {
         );
         return;
       }
-      const remaining = Number(response.headers.get('x-requests-remaining'));
-      if (response.headers.has('x-requests-remaining') && Number.isFinite(remaining))
-        this.remaining = remaining;
       if (response.status === 429) {
-        const seconds = Number(response.headers.get('retry-after'));
-        this.scoresPausedUntil =
-          now + (Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : scoresIntervalMs * 2);
+        this.scoresPausedUntil = now + (retryAfter(response) || scoresIntervalMs * 2);
         await response.body?.cancel();
         context.log.warn({ league }, 'odds api scores rate limited (429)');
         return;
@@ -521,12 +525,7 @@ export class TheOddsApiSource implements OddsSource {
         context.log.warn({ league, status: response.status }, 'odds api scores error');
         continue;
       }
-      const bytes = await readCapped(response, this.options.maxBytes).catch(() => null);
-      if (bytes === null) {
-        context.drop('payload_too_large');
-        continue;
-      }
-      const parsed = parsePayload(bytes, this.options.maxBytes);
+      const parsed = await readPayload(response, this.options.maxBytes);
       if (!parsed.ok) {
         context.drop(parsed.reason);
         continue;
@@ -608,10 +607,7 @@ export class TheOddsApiSource implements OddsSource {
       this.propPolledAt.set(id, now);
       let response: Response;
       try {
-        response = await fetch(this.propsUrl(league, id), {
-          headers: { accept: 'application/json' },
-          signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.options.timeoutMs)]),
-        });
+        response = await this.get(this.propsUrl(league, id));
       } catch (error) {
         if (this.stopped) return;
         context.log.warn(
@@ -620,16 +616,11 @@ export class TheOddsApiSource implements OddsSource {
         );
         return;
       }
-      const remaining = Number(response.headers.get('x-requests-remaining'));
-      if (response.headers.has('x-requests-remaining') && Number.isFinite(remaining))
-        this.remaining = remaining;
       const last = Number(response.headers.get('x-requests-last'));
       const billed =
         response.headers.has('x-requests-last') && Number.isFinite(last) && last >= 0 ? last : null;
       if (response.status === 429) {
-        const seconds = Number(response.headers.get('retry-after'));
-        const pauseMs =
-          Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : this.options.intervalMs * 2;
+        const pauseMs = retryAfter(response) || this.options.intervalMs * 2;
         this.propsPausedUntil = now + pauseMs;
         this.propLedger.record({ at: now, league, eventId: id, cost: billed ?? 0 });
         await response.body?.cancel();
@@ -643,13 +634,7 @@ export class TheOddsApiSource implements OddsSource {
         if (response.status === 401) return;
         continue;
       }
-      const bytes = await readCapped(response, this.options.maxBytes).catch(() => null);
-      if (bytes === null) {
-        this.propLedger.record({ at: now, league, eventId: id, cost: billed ?? maxCost });
-        context.drop('payload_too_large');
-        continue;
-      }
-      const parsed = parsePayload(bytes, this.options.maxBytes);
+      const parsed = await readPayload(response, this.options.maxBytes);
       if (!parsed.ok) {
         this.propLedger.record({ at: now, league, eventId: id, cost: billed ?? maxCost });
         context.drop(parsed.reason);

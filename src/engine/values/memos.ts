@@ -107,7 +107,11 @@ export interface GameMemo {
   rows: MiddleRow[];
   /** Per pair of markets, up to four rows (best two books a side): the rows of the last judgement. */
   pairRows: (LazyMiddleRow | undefined)[];
-  /** Per middle market (`BOOK_COUNT * 3` each) and book slot: high decimal, low decimal, the centre estimate they gave. */
+  /**
+   * Per middle market (`BOOK_COUNT * 5` each) and book slot: high decimal, low decimal, the normal centre estimate they
+   * gave, and the centre fitted from them under the distributions with the other centre's key it was fitted at
+   * (middles.ts `fittedAt`; a key of NaN: the fit is for older prices, a centre near the next).
+   */
   estimates: Float64Array;
   /** Per pair: the chances of the last judgement, as computed and as published, and the centres they were for. */
   pairChances: (MiddleChances | undefined)[];
@@ -216,10 +220,15 @@ export function beginViews(): void {
  * held, nothing remembered, so the judge keeps no row and makes every quote anew.
  */
 export function judgementMemo(market: MarketState, middle: boolean): MarketMemo {
+  return marketMemo(market, middle);
+}
+
+/** A market's memo with nothing remembered: the scan's (its generation and place), or one judgement's (`generation` -1). */
+export function marketMemo(market: MarketState, middle: boolean, generation = -1, sequence = 0): MarketMemo {
   const event = market.owner.event;
   return {
-    generation: -1,
-    sequence: 0,
+    generation,
+    sequence,
     market,
     middle,
     index: -1,

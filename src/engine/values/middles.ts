@@ -29,7 +29,7 @@ import {
 import type { PropMarketSpec } from '#domain/props.ts';
 import { normalQuantile } from '#domain/mvn.ts';
 import { roundTo, type AmericanOdds, type DecimalOdds } from '#domain/odds.ts';
-import { gameDistributions } from '#domain/score-distributions.ts';
+import { CENTRE_STEP, gameDistributions } from '#domain/score-distributions.ts';
 import { SGP_GAME_PRIORS } from '#domain/sgp.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
 import type { MiddlePair, MiddleQuote as MiddleQuoteValue } from '#domain/values.ts';
@@ -440,6 +440,9 @@ let marginLines: Float64Array = new Float64Array(64);
 let marginChances: Float64Array = new Float64Array(64);
 let totalLines: Float64Array = new Float64Array(64);
 let totalChances: Float64Array = new Float64Array(64);
+/** Where each estimate's book and line are in the game's `estimates` (its fit is kept there). */
+let marginAt: Int32Array = new Int32Array(64);
+let totalAt: Int32Array = new Int32Array(64);
 /** Per middle market and side (0 high, 1 low): its best two usable slots (-1: none). */
 let bestScratch = new Int32Array(16);
 
@@ -447,6 +450,39 @@ function grown(values: Float64Array): Float64Array {
   const next = new Float64Array(values.length * 2);
   next.set(values);
   return next;
+}
+
+function grownInts(values: Int32Array): Int32Array {
+  const next = new Int32Array(values.length * 2);
+  next.set(values);
+  return next;
+}
+
+/** Values per book and line in a game memo's `estimates` (`GameMemo.estimates`). */
+const ESTIMATE_FIELDS = 5;
+
+/**
+ * The centre fitted from the book and line at `at` of the game's estimates (its prices are there): kept there with
+ * the other centre's key (`distributionCentre` reads a total's held margin to its step, so the key is the step; a
+ * margin's bracket reads the held total itself, so the key is the total), fitted again when the prices or the key
+ * moved (NaN: the prices moved), from the fit kept before (decision 285: a centre near the answer). The same number
+ * `distributionCentre` returns for them, without a key string made and looked up.
+ */
+function fittedAt(
+  estimates: Float64Array,
+  at: number,
+  league: LeagueKey,
+  variable: MiddleVariable,
+  line: number,
+  p: number,
+  other: number,
+): number {
+  const key = variable === 'total' ? Math.round(other / CENTRE_STEP) : other;
+  if (estimates[at + 3] === key) return estimates[at + 4]!;
+  const fitted = distributionCentre(league, variable, line, p, other, estimates[at + 4]);
+  estimates[at + 3] = key;
+  estimates[at + 4] = fitted;
+  return fitted;
 }
 
 /** The median of the first `length` values (sorted in place). */
@@ -539,7 +575,9 @@ export function gameMiddles(
     game.pairChances = new Array<MiddleChances | undefined>(pairs).fill(undefined);
     game.pairPublished = new Array<MiddleChances | undefined>(pairs).fill(undefined);
     game.pairCentres = new Float64Array(pairs * 2);
-    game.estimates = new Float64Array(game.layout.markets.length * BOOK_COUNT * 3);
+    game.estimates = new Float64Array(game.layout.markets.length * BOOK_COUNT * ESTIMATE_FIELDS).fill(
+      Number.NaN,
+    );
   }
   const layout = game.layout;
   const markets = layout.markets;
@@ -604,7 +642,7 @@ export function gameMiddles(
       // multiplicatively) holds the other variable while each is fitted under the league's distributions (decision
       // 284); with a choice, the book's line and its method's chance are kept for that fit.
       if (dh > 1 && dl > 1 && Number.isFinite(line)) {
-        const at = (m * BOOK_COUNT + slot) * 3;
+        const at = (m * BOOK_COUNT + slot) * ESTIMATE_FIELDS;
         let estimate: number;
         if (estimates[at] === dh && estimates[at + 1] === dl) estimate = estimates[at + 2]!;
         else {
@@ -612,6 +650,8 @@ export function gameMiddles(
           estimates[at] = dh;
           estimates[at + 1] = dl;
           estimates[at + 2] = estimate;
+          // The fit kept for the old prices no longer holds (it stays as a centre near the next).
+          estimates[at + 3] = Number.NaN;
         }
         // A book pricing both sides counts towards `minBooks` even when a choice's method leaves it no estimate.
         const p = chosen === undefined ? 1 / dh / (1 / dh + 1 / dl) : highSideChance(dh, dl, choice!.method);
@@ -622,7 +662,9 @@ export function gameMiddles(
             marginScratch = grown(marginScratch);
             marginLines = grown(marginLines);
             marginChances = grown(marginChances);
+            marginAt = grownInts(marginAt);
           }
+          marginAt[marginCount] = at;
           marginLines[marginCount] = line;
           marginChances[marginCount] = p ?? Number.NaN;
           marginScratch[marginCount++] = estimate;
@@ -632,7 +674,9 @@ export function gameMiddles(
             totalScratch = grown(totalScratch);
             totalLines = grown(totalLines);
             totalChances = grown(totalChances);
+            totalAt = grownInts(totalAt);
           }
+          totalAt[totalCount] = at;
           totalLines[totalCount] = line;
           totalChances[totalCount] = p ?? Number.NaN;
           totalScratch[totalCount++] = estimate;
@@ -654,13 +698,23 @@ export function gameMiddles(
   if (chosen === undefined) {
     if (popcount(totalBooks) >= minBooks) {
       for (let i = 0; i < totalCount; i += 1)
-        totalScratch[i] = distributionCentre(league, 'total', totalLines[i]!, totalChances[i]!, heldMargin);
+        totalScratch[i] = fittedAt(
+          game.estimates,
+          totalAt[i]!,
+          league,
+          'total',
+          totalLines[i]!,
+          totalChances[i]!,
+          heldMargin,
+        );
       total = medianOf(totalScratch, totalCount);
     }
     if (popcount(marginBooks) >= minBooks) {
       const heldTotal = total ?? defaultTotal(league);
       for (let i = 0; i < marginCount; i += 1)
-        marginScratch[i] = distributionCentre(
+        marginScratch[i] = fittedAt(
+          game.estimates,
+          marginAt[i]!,
           league,
           'margin',
           marginLines[i]!,

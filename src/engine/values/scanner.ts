@@ -3,6 +3,7 @@ import { evRowChanged, judgeEv, type EvRow } from './ev.ts';
 import {
   gameMemo,
   judged,
+  marketMemo,
   NO_ROWS,
   type AgeLimits,
   type FamilyMemo,
@@ -107,30 +108,7 @@ export class ValueScanner {
   private readonly memoOf = (market: MarketState): MarketMemo => {
     let memo = market.valueMemo as MarketMemo | undefined;
     if (memo === undefined || memo.generation !== this.generation) {
-      memo = {
-        generation: this.generation,
-        sequence: (this.sequence += 1),
-        market,
-        middle: isMiddleMarket(market),
-        index: -1,
-        dirty: false,
-        gone: false,
-        rows: NO_ROWS,
-        slots: NO_ROWS,
-        fitWays: 0,
-        m0: 0,
-        m1: 0,
-        m2: 0,
-        f0: 0,
-        f1: 0,
-        f2: 0,
-        live: market.owner.event.live,
-        startsAt: market.owner.event.startsAt,
-        ways: market.outcomes.length,
-        quoteDirty: 0,
-        quotes: undefined,
-        family: undefined,
-      };
+      memo = marketMemo(market, isMiddleMarket(market), this.generation, (this.sequence += 1));
       if (this.options.middles && isPropMiddleMarket(market)) memo.family = this.familyOf(market);
       market.valueMemo = memo;
     }

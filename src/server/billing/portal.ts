@@ -247,8 +247,12 @@ export async function portalRoutes(app: FastifyInstance, { sessions, links }: Po
   const mode = manageSubscriptionMode(config);
   const site = (path: string) => absoluteUrl(config.SITE_URL, path);
   acceptUrlEncodedForms(app, 4 * 1024);
-  /** Stripe's portal login when configured, else the pricing page saying purchases are not open here. */
-  const elsewhere = () => config.SUBSCRIPTION_PORTAL_URL ?? site(pricingNoticePath('purchasesClosed'));
+  /**
+   * Stripe's portal login when configured, else the pricing page saying purchases are not open here. Redirects to this
+   * site's own pages are relative, so they stay on the origin the visitor used (SITE_URL defaults to the product's
+   * public address: a local server must not send its visitor there).
+   */
+  const elsewhere = () => config.SUBSCRIPTION_PORTAL_URL ?? pricingNoticePath('purchasesClosed');
 
   // The header's and footer's "Manage Subscription": where this server manages subscriptions.
   app.get(ROUTES.manageSubscription, async (request, reply) => {
@@ -266,7 +270,7 @@ export async function portalRoutes(app: FastifyInstance, { sessions, links }: Po
       });
     }
     return reply.redirect(
-      mode === 'email' ? site(`${ROUTES.pricing}#${MANAGE_SUBSCRIPTION_SECTION}`) : elsewhere(),
+      mode === 'email' ? `${ROUTES.pricing}#${MANAGE_SUBSCRIPTION_SECTION}` : elsewhere(),
       303,
     );
   });

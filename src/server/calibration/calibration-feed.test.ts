@@ -24,18 +24,6 @@ const report = async () => {
   return { answer, body: answer.json() as CalibrationReport };
 };
 
-const final = (event: BoardEvent, home: number, away: number) =>
-  expect(
-    app.engine.ingest({
-      kind: 'score',
-      sourceEventId: event.source,
-      status: 'final',
-      home,
-      away,
-      periods: { full: { home, away } },
-    }),
-  ).toBe(true);
-
 /**
  * `nba`: two books hang the moneyline and home −3.5 / away +3.5 and home −3 / away +3 at −110 both sides (fair 0.5
  * every outcome); it ends 103–100: the home moneyline and away +3.5 win, the −3 line pushes (left out).
@@ -67,8 +55,8 @@ beforeAll(async () => {
   clock.advance(61_000);
   for (const event of [nba, nhl, unfinished]) board.start(event);
   clock.advance(1_000);
-  final(nba, 103, 100);
-  final(nhl, 2, 3);
+  board.final(nba, 103, 100);
+  board.final(nhl, 2, 3);
   board.end(nba);
   board.end(nhl);
   await board.flush();
@@ -131,7 +119,7 @@ describe('GET /tools/calibration.json', () => {
   });
 
   it('keeps its answer for the cache time, then counts games finished since', async () => {
-    final(unfinished, 99, 98);
+    board.final(unfinished, 99, 98);
     board.end(unfinished);
     await board.flush();
     expect((await report()).body.events).toBe(2);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { EV_METHOD, EV_MIN_BOOKS, EV_REFERENCE, isDefaultEvChoice } from '#domain/ev.ts';
+import { EV_METHOD, EV_MIN_BOOKS, EV_REFERENCE } from '#domain/ev.ts';
 import {
   BookKeySchema,
   DevigMethodSchema,
@@ -20,8 +20,8 @@ import {
   csv,
   security,
   tags,
-  valuesDelayMs,
-  valuesHorizon,
+  valuesAnswerHead,
+  valuesQuestion,
 } from '../odds-api/routes/common.ts';
 import { marketsParam } from '../odds-api/routes/odds.ts';
 
@@ -79,22 +79,18 @@ export async function evRoutes(app: FastifyInstance, { now }: { now: () => numbe
       },
     },
     async (request, reply) => {
-      const at = valuesHorizon(request, now);
-      const { league, markets, books, min_ev: minEv, live, limit, devig, reference } = request.query;
-      const choice = { method: devig ?? EV_METHOD, reference: reference ?? EV_REFERENCE };
-      const delaySeconds = valuesDelayMs(request) / 1000;
-      const types = markets ? new Set<string>(markets) : undefined;
-      const bookSet = books ? new Set<string>(books) : undefined;
-      const board = app.evBoard.read(at, now(), isDefaultEvChoice(choice) ? undefined : choice);
-      const key = `${delaySeconds}|${limit}|${choice.method}|${choice.reference}|${filterKey([league, live, types, bookSet, numberKey(minEv)])}`;
+      const question = valuesQuestion(request, now, request.query, {
+        method: EV_METHOD,
+        reference: EV_REFERENCE,
+      });
+      const { league, min_ev: minEv, live, limit } = request.query;
+      const { types, books } = question;
+      const board = app.evBoard.read(question.at, now(), question.asked);
+      const key = question.keyHead + filterKey([league, live, types, books, numberKey(minEv)]);
       const entry = await app.evAnswers.answer(key, board.at, (): EvResponse => {
-        const rows = filterEv(board.rows, { league, live, types, books: bookSet, minEv });
+        const rows = filterEv(board.rows, { league, live, types, books, minEv });
         return {
-          as_of: new Date(board.at).toISOString(),
-          source: app.engine.source,
-          delay_seconds: delaySeconds,
-          method: choice.method,
-          reference: choice.reference,
+          ...valuesAnswerHead(question, board.at, app.engine.source),
           min_books: EV_MIN_BOOKS,
           total: rows.length,
           prices: rows.slice(0, limit).map((row) => evPriceDtoAt(row, board.at)),

@@ -188,6 +188,66 @@ describe('the feed fast path (site origin + CORS_ORIGINS)', () => {
     }
   });
 
+  it('reads header lines in any case, and repeated ones joined as Node joins them for the route', async () => {
+    const etag = running.app.engine.latest!.encoded.etag;
+    // What is sent over the socket, and the same headers as the route sees them in `request.headers`.
+    const cases: [OutgoingHttpHeaders, Record<string, string>][] = [
+      [{ 'ACCEPT-ENCODING': 'gzip' }, { 'accept-encoding': 'gzip' }],
+      [{ 'Accept-Encoding': ['br;q=0', 'gzip'] }, { 'accept-encoding': 'br;q=0, gzip' }],
+      [{ 'accept-encoding': ['gzip;q=0', 'br'] }, { 'accept-encoding': 'gzip;q=0, br' }],
+      [{ 'accept-encoding': ['gzip', 'br;q=0'] }, { 'accept-encoding': 'gzip, br;q=0' }],
+      [
+        { 'accept-encoding': 'gzip', 'If-None-Match': [etag, '"nope"'] },
+        { 'accept-encoding': 'gzip', 'if-none-match': `${etag}, "nope"` },
+      ],
+      [
+        { 'accept-encoding': 'gzip', ORIGIN: 'https://partner.example' },
+        { 'accept-encoding': 'gzip', origin: 'https://partner.example' },
+      ],
+      [
+        { 'accept-encoding': 'gzip', Origin: ['https://partner.example', 'https://example.test'] },
+        { 'accept-encoding': 'gzip', origin: 'https://partner.example, https://example.test' },
+      ],
+    ];
+    // The site's own origin learned first: a repeated Origin line must not be taken for its last value.
+    for (let i = 0; i < 2; i += 1)
+      await overSocket(running, 'GET', '/tools/arbs.json', {
+        'accept-encoding': 'gzip',
+        origin: 'https://example.test',
+      });
+    for (const [sent, seen] of cases) {
+      const label = JSON.stringify(sent);
+      const first = await overSocket(running, 'GET', '/tools/arbs.json?t=7', sent);
+      const fast = running.fast.stats.fast;
+      const second = await overSocket(running, 'GET', '/tools/arbs.json?t=7', sent);
+      expect(running.fast.stats.fast, `${label} answered by the fast path`).toBe(fast + 1);
+      const route = await viaFastify(running, 'GET', '/tools/arbs.json?t=7', seen);
+      expect(second, label).toEqual(first);
+      expect(second.status, label).toBe(route.status);
+      expect(lowerCased(second), label).toEqual(route.headers);
+      expect(second.body.equals(route.body), label).toBe(true);
+    }
+  });
+
+  it('leaves a GET that announces a body to Fastify, whatever the case of its header line', async () => {
+    const cases: OutgoingHttpHeaders[] = [
+      { 'accept-encoding': 'gzip', 'Content-Length': '0' },
+      { 'accept-encoding': 'gzip', 'CONTENT-LENGTH': '0' },
+      { 'accept-encoding': 'gzip', 'Transfer-Encoding': 'chunked' },
+    ];
+    for (const headers of cases) {
+      const fast = running.fast.stats.fast;
+      const passed = running.fast.stats.passed;
+      for (let i = 0; i < 2; i += 1) {
+        const answer = await overSocket(running, 'GET', '/tools/arbs.json', headers);
+        expect(answer.status, JSON.stringify(headers)).toBe(200);
+      }
+      expect(running.fast.stats.fast, JSON.stringify(headers)).toBe(fast);
+      // Straight to Fastify's handler: not even counted as a request of the feed's shape.
+      expect(running.fast.stats.passed, JSON.stringify(headers)).toBe(passed);
+    }
+  });
+
   it('runs no hook on the feed route but helmet’s: a new one must be weighed against the fast path', () => {
     const lines = running.app.printRoutes({ includeHooks: true, commonPrefix: false }).split('\n');
     const at = lines.findIndex((line) => line.endsWith('tools/arbs.json (GET)'));

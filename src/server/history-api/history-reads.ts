@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import type { ClosingMarket } from '#domain/closing.ts';
 import { DEFAULT_DEVIG_METHOD, type DevigMethod } from '#domain/devig.ts';
 import { referenceFair, type FairReference, type MarketFair } from '#domain/history.ts';
 import { specOutcomes } from '#domain/market-labels.ts';
@@ -232,6 +233,43 @@ export function marketFair(
   if (!fair) return null;
   const exact = new Map(outcomes.map((outcome, index) => [outcome as string, fair.probabilities[index]!]));
   return { exact, dto: fairDto(fair, outcomes) };
+}
+
+/**
+ * The fair close of every market among `series` (one event's, or several's: grouped by market key, in the series'
+ * order), as POST /v1/grade measures CLV against it and GET /tools/closing.json carries it (decision 289): each
+ * market's fair closing probabilities (`marketFair` of the closing prices, by `choice`) rounded to 6 places, an
+ * outcome whose probability is 0 left out; a market no book priced in full at the close is left out. Keyed by event.
+ */
+export function closingMarkets(
+  series: readonly HistorySeries[],
+  choice: FairChoice,
+): Map<string, ClosingMarket[]> {
+  const groups = new Map<string, HistorySeries[]>();
+  for (const row of series) {
+    const group = groups.get(row.marketKey);
+    if (group) group.push(row);
+    else groups.set(row.marketKey, [row]);
+  }
+  const out = new Map<string, ClosingMarket[]>();
+  for (const rows of groups.values()) {
+    const first = rows[0]!;
+    const closing = marketFair(rows, (row) => row.closing, choice);
+    if (!closing) continue;
+    const fair: Record<string, number> = {};
+    for (const [outcome, p] of closing.exact) if (p > 0) fair[outcome] = roundTo(p, 6);
+    const market: ClosingMarket = {
+      market: first.marketType,
+      period: first.period,
+      line: first.line,
+      ...(first.stat !== null && first.player !== null ? { stat: first.stat, player: first.player.id } : {}),
+      fair,
+    };
+    const list = out.get(first.eventId);
+    if (list) list.push(market);
+    else out.set(first.eventId, [market]);
+  }
+  return out;
 }
 
 /**

@@ -110,8 +110,9 @@ export class BatchWriter {
             sealing ? (sealAll ? Infinity : batch.upTo) : null,
           );
           if (closing) await this.takeClosingsFromBlocks(tx, this.open, batch.upTo);
-          // The history is complete up to just before the earliest change still in memory (a new leader's gap).
-          const earliest = this.open.earliestUs();
+          // The history is complete up to just before the earliest change still in memory (a new leader's gap). Looked
+          // for under a fence only: it runs through every open block (tens of thousands with props), each batch.
+          const earliest = fence ? this.open.earliestUs() : null;
           if (fence && earliest !== null) {
             await setFenceUpTo(tx, fence, Math.min(batch.upTo, Math.floor(earliest / 1000) - 1));
           }

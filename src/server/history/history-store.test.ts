@@ -148,16 +148,12 @@ describe('odds history store', () => {
     board.start(event);
     clock.advance(1_000);
     const periods = { h1: { home: 50, away: 52 }, full: { home: 110, away: 107 } };
-    expect(
-      app.engine.ingest({
-        kind: 'score',
-        sourceEventId: event.source,
-        status: 'final',
-        home: 110,
-        away: 107,
-        periods,
-      }),
-    ).toBe(true);
+    board.score(event, {
+      status: 'final',
+      home: 110,
+      away: 107,
+      periods,
+    });
     board.end(event);
     await board.flush();
     const stored = await app.history.event(event.id);
@@ -205,16 +201,12 @@ describe('odds history store', () => {
       // His points only: the rebounds prop has no figure to settle on and stays ungraded.
       'hs-p3': { full: { player_points: 12 } },
     };
-    expect(
-      app.engine.ingest({
-        kind: 'score',
-        sourceEventId: event.source,
-        status: 'final',
-        home: 101,
-        away: 99,
-        players,
-      }),
-    ).toBe(true);
+    board.score(event, {
+      status: 'final',
+      home: 101,
+      away: 99,
+      players,
+    });
     board.end(event);
     await board.flush();
     const stored = await app.history.event(event.id);
@@ -248,16 +240,12 @@ describe('odds history store', () => {
     clock.advance(61_000);
     board.start(event);
     clock.advance(1_000);
-    expect(
-      app.engine.ingest({
-        kind: 'score',
-        sourceEventId: event.source,
-        status: 'final',
-        home: 100,
-        away: 96,
-        periodScores: false,
-      }),
-    ).toBe(true);
+    board.score(event, {
+      status: 'final',
+      home: 100,
+      away: 96,
+      periodScores: false,
+    });
     board.end(event);
     await board.flush();
     const stored = await app.history.event(event.id);

@@ -20,8 +20,8 @@ import {
   csv,
   security,
   tags,
-  valuesDelayMs,
-  valuesHorizon,
+  valuesAnswerHead,
+  valuesQuestion,
 } from '../odds-api/routes/common.ts';
 import { marketsParam } from '../odds-api/routes/odds.ts';
 
@@ -86,45 +86,17 @@ export async function middlesRoutes(app: FastifyInstance, { now }: { now: () => 
       },
     },
     async (request, reply) => {
-      const at = valuesHorizon(request, now);
-      const {
-        league,
-        markets,
-        books,
-        min_probability: minProbability,
-        min_ev: minEv,
-        live,
-        limit,
-        devig,
-        reference,
-      } = request.query;
-      const choice = {
-        method: devig ?? MIDDLE_CENTRE_DEFAULT.method,
-        reference: reference ?? MIDDLE_CENTRE_DEFAULT.reference,
-      };
-      const byDefault =
-        choice.method === MIDDLE_CENTRE_DEFAULT.method &&
-        choice.reference === MIDDLE_CENTRE_DEFAULT.reference;
-      const delaySeconds = valuesDelayMs(request) / 1000;
-      const types = markets ? new Set<string>(markets) : undefined;
-      const bookSet = books ? new Set<string>(books) : undefined;
-      const board = app.middlesBoard.read(at, now(), byDefault ? undefined : choice);
-      const key = `${delaySeconds}|${limit}|${choice.method}|${choice.reference}|${filterKey([league, live, types, bookSet, numberKey(minProbability), numberKey(minEv)])}`;
+      const question = valuesQuestion(request, now, request.query, MIDDLE_CENTRE_DEFAULT);
+      const { league, min_probability: minProbability, min_ev: minEv, live, limit } = request.query;
+      const { types, books } = question;
+      const board = app.middlesBoard.read(question.at, now(), question.asked);
+      const key =
+        question.keyHead +
+        filterKey([league, live, types, books, numberKey(minProbability), numberKey(minEv)]);
       const entry = await app.middlesAnswers.answer(key, board.at, (): MiddlesResponse => {
-        const rows = filterMiddles(board.rows, {
-          league,
-          live,
-          types,
-          books: bookSet,
-          minProbability,
-          minEv,
-        });
+        const rows = filterMiddles(board.rows, { league, live, types, books, minProbability, minEv });
         return {
-          as_of: new Date(board.at).toISOString(),
-          source: app.engine.source,
-          delay_seconds: delaySeconds,
-          method: choice.method,
-          reference: choice.reference,
+          ...valuesAnswerHead(question, board.at, app.engine.source),
           min_books: MIDDLE_MIN_BOOKS,
           total: rows.length,
           middles: rows.slice(0, limit).map((row) => middleDtoAt(row, board.at)),

@@ -84,7 +84,16 @@ export const COMPONENT_ORDER = [
     'MovementSeries',
   ],
   ...['Fair', 'OpeningLine', 'CurrentLine', 'MarketLines', 'ClvBet', 'ClvResult'],
-  ...['PlayerFigures', 'GameScore', 'ScoresResponse', 'GradeLeg', 'GradeBet', 'GradeResult', 'GradeResponse'],
+  ...[
+    'PlayerFigures',
+    'ClosingMarket',
+    'GameScore',
+    'ScoresResponse',
+    'GradeLeg',
+    'GradeBet',
+    'GradeResult',
+    'GradeResponse',
+  ],
   ...['Me', 'Usage', 'KeyRotation', 'BillingPortal', 'Problem'],
 ];
 

@@ -20,8 +20,6 @@ let finished: BoardEvent;
 let live: BoardEvent;
 let later: BoardEvent;
 
-const score = (event: BoardEvent, extra: Record<string, unknown>) =>
-  expect(app.engine.ingest({ kind: 'score', sourceEventId: event.source, ...extra })).toBe(true);
 const feed = (headers: Record<string, string> = {}, ip = '203.0.113.7') =>
   app.inject({ method: 'GET', url: '/tools/results.json', headers, remoteAddress: ip });
 
@@ -40,12 +38,9 @@ beforeAll(async () => {
   clock.advance(61_000);
   for (const event of [finished, live, later]) board.start(event);
   clock.advance(1_000);
-  score(live, { status: 'live', home: 1, away: 0, clock: 'P1', periods: { p1: { home: 1, away: 0 } } });
-  score(finished, {
-    status: 'final',
-    home: 103,
-    away: 100,
-    periods: { h1: { home: 50, away: 52 }, full: { home: 103, away: 100 } },
+  board.score(live, { status: 'live', home: 1, away: 0, clock: 'P1', periods: { p1: { home: 1, away: 0 } } });
+  board.final(finished, 103, 100, {
+    periods: { h1: { home: 50, away: 52 } },
     players: {
       'rf-hale': { full: { player_points: 27, player_double_double: 0 }, q1: { player_points: 7 } },
       'rf-price': null,
@@ -120,7 +115,7 @@ describe('GET /tools/results.json', () => {
     const etag = first.headers.etag as string;
     expect((await feed({ 'if-none-match': etag }, '203.0.113.8')).statusCode).toBe(304);
     clock.advance(1_000);
-    score(later, {
+    board.score(later, {
       status: 'final',
       home: 2,
       away: 2,
@@ -204,38 +199,15 @@ describe('GET /tools/results.json from the history (decision 283)', () => {
         board.price(recent, 'fanduel', 'prop', outcome, -110, { stat, player: { id: player }, point: 7.5 });
     clock.advance(61_000);
     for (const event of [old, recent]) board.start(event);
-    const finalOf = (
-      app: FastifyInstance,
-      event: BoardEvent,
-      home: number,
-      away: number,
-      periods = {},
-      players?: Record<string, unknown>,
-    ) =>
-      expect(
-        app.engine.ingest({
-          kind: 'score',
-          sourceEventId: event.source,
-          status: 'final',
-          home,
-          away,
-          periods: { ...periods, full: { home, away } },
-          ...(players ? { players } : {}),
-        }),
-      ).toBe(true);
     clock.advance(1_000);
     const oldAt = clock.now();
-    finalOf(writer, old, 2, 3, { p1: { home: 1, away: 0 } });
+    board.final(old, 2, 3, { periods: { p1: { home: 1, away: 0 } } });
     clock.advance(60_000);
     const recentAt = clock.now();
-    finalOf(
-      writer,
-      recent,
-      103,
-      100,
-      { h1: { home: 50, away: 52 } },
-      { 'rh-hale': { full: { player_points: 27 } }, 'rh-price': null },
-    );
+    board.final(recent, 103, 100, {
+      periods: { h1: { home: 50, away: 52 } },
+      players: { 'rh-hale': { full: { player_points: 27 } }, 'rh-price': null },
+    });
     for (const event of [old, recent]) board.end(event);
     await board.flush();
     await writer.close();
@@ -250,7 +222,7 @@ describe('GET /tools/results.json from the history (decision 283)', () => {
       const readerBoard = new HandBoard(reader, clock, 'rl');
       const late = readerBoard.addEvent({ startsInMs: -60_000, live: true, league: 'epl' });
       clock.advance(1_000);
-      finalOf(reader, late, 1, 1);
+      readerBoard.final(late, 1, 1);
       const lateAt = clock.now();
       const feed = async () => {
         const response = await reader.inject({

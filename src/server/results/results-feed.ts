@@ -1,6 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isLeagueKey, LEAGUES } from '#domain/markets.ts';
-import type { ResultsFeed, ResultsFeedGame } from '#domain/schemas/results-feed.ts';
+import {
+  CLOSING_EVENTS_MAX,
+  type ClosingFeed,
+  type ResultsFeed,
+  type ResultsFeedGame,
+} from '#domain/schemas/results-feed.ts';
 import { MAX_FINALS, RECENT_FINAL_MS, type GameScore } from '#engine/scores.ts';
 import { feedCors } from '../feed/arbs-feed.ts';
 import { snapshotEntry } from '../feed/plugin.ts';
@@ -8,6 +13,7 @@ import { historyGameScore } from '../history/service.ts';
 import { clientAddressKey } from '../http/client-address.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { sendEntry } from '../http/send-entry.ts';
+import { closeChoice, finalCloses } from './closes.ts';
 import type { StaticEntry } from '../http/static-files.ts';
 
 // GET /tools/results.json (issue 57, decisions 256, 282 and 283): the bet tracker page's results without a key. Every
@@ -23,6 +29,16 @@ import type { StaticEntry } from '../http/static-files.ts';
 export const RESULTS_CACHE_MS = 15_000;
 /** Requests a minute per client address (the page asks once a minute while a tracked bet is open). */
 export const RESULTS_PER_MINUTE = 30;
+
+/** Answers of GET /tools/closing.json kept (each RESULTS_CACHE_MS). */
+const CLOSING_ANSWERS_KEPT = 1_000;
+
+interface Held {
+  until: number;
+  entry: StaticEntry;
+  /** The event ids of the answer's finals. */
+  finals: ReadonlySet<string>;
+}
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -82,27 +98,36 @@ export async function resultsFeedRoutes(
   options: { now?: (() => number) | undefined; origins: readonly string[] },
 ) {
   const cors = feedCors(options.origins);
-  let held: { until: number; entry: StaticEntry } | undefined;
+  let held: Held | undefined;
   /** The answer being made: one history read at a time, whoever asks meanwhile waits for it. */
-  let making: Promise<{ until: number; entry: StaticEntry }> | null = null;
+  let making: Promise<Held> | null = null;
 
-  const make = async (now: number) => {
+  const make = async (now: number): Promise<Held> => {
     const body: ResultsFeed = {
       source: app.engine.source,
       generated_at: Math.floor(now / 1000),
       window_hours: RECENT_FINAL_MS / 3_600_000,
       games: await recentFinals(app, now),
     };
-    return { until: now + RESULTS_CACHE_MS, entry: snapshotEntry(Buffer.from(JSON.stringify(body))) };
-  };
-
-  app.get('/tools/results.json', async (request, reply) => {
-    const headers: Record<string, string> = {
-      'cache-control': `public, max-age=${RESULTS_CACHE_MS / 1000}`,
-      ...cors.headers(request.headers.origin),
+    return {
+      until: now + RESULTS_CACHE_MS,
+      entry: snapshotEntry(Buffer.from(JSON.stringify(body))),
+      finals: new Set(body.games.map((game) => game.event_id)),
     };
+  };
+  /** The feed's answer of now: the one held, or a new one (one at a time). */
+  const current = async (now: number): Promise<Held> => {
+    if (!held || now >= held.until) {
+      making ??= make(now).finally(() => {
+        making = null;
+      });
+      held = await making;
+    }
+    return held;
+  };
+  const limited = async (request: FastifyRequest, what: 'results' | 'closing') => {
     const limit = await app.rateLimiter.hit(
-      `results:ip:${clientAddressKey(request.ip)}`,
+      `${what}:ip:${clientAddressKey(request.ip)}`,
       RESULTS_PER_MINUTE,
       60_000,
     );
@@ -116,14 +141,63 @@ export async function resultsFeedRoutes(
         { 'retry-after': String(Math.max(1, Math.ceil(limit.retryAfterMs / 1000))) },
       );
     }
+  };
+
+  app.get('/tools/results.json', async (request, reply) => {
+    const headers: Record<string, string> = {
+      'cache-control': `public, max-age=${RESULTS_CACHE_MS / 1000}`,
+      ...cors.headers(request.headers.origin),
+    };
+    await limited(request, 'results');
+    const entry = (await current((options.now ?? Date.now)())).entry;
+    if (entry.ready) await entry.ready.catch(() => undefined);
+    return sendEntry(request, reply, entry, headers);
+  });
+
+  // GET /tools/closing.json?events=a,b (decision 289): the fair close of finals of the feed, for the tracker's CLV.
+  const answers = new Map<string, { until: number; entry: StaticEntry }>();
+  app.get('/tools/closing.json', async (request, reply) => {
+    const headers: Record<string, string> = {
+      'cache-control': `public, max-age=${RESULTS_CACHE_MS / 1000}`,
+      ...cors.headers(request.headers.origin),
+    };
+    const asked = (request.query as { events?: unknown }).events;
+    const ids = typeof asked === 'string' ? [...new Set(asked.split(',').map((id) => id.trim()))].sort() : [];
+    if (ids.length === 0 || ids.length > CLOSING_EVENTS_MAX || ids.some((id) => id === '' || id.length > 200))
+      throw new HttpProblem(
+        400,
+        'invalid-request',
+        'Invalid request',
+        `events: 1 to ${CLOSING_EVENTS_MAX} event ids of the results feed, separated by commas.`,
+      );
+    await limited(request, 'closing');
     const now = (options.now ?? Date.now)();
-    if (!held || now >= held.until) {
-      making ??= make(now).finally(() => {
-        making = null;
+    const key = ids.join(',');
+    let answer = answers.get(key);
+    if (!answer || now >= answer.until) {
+      const { finals } = await current(now);
+      const wanted = ids.filter((id) => finals.has(id));
+      const closes = await finalCloses(app, wanted).catch((error: unknown) => {
+        app.log.warn({ err: error }, 'closing feed: the history could not be read');
+        throw new HttpProblem(
+          503,
+          'unavailable',
+          'Closing lines unavailable',
+          'The odds history could not be read; try again in a minute.',
+        );
       });
-      held = await making;
+      const choice = closeChoice(app);
+      const body: ClosingFeed = {
+        reference: choice.reference,
+        method: choice.method,
+        games: wanted.map((id) => ({ event_id: id, markets: closes.get(id) ?? [] })),
+      };
+      answer = { until: now + RESULTS_CACHE_MS, entry: snapshotEntry(Buffer.from(JSON.stringify(body))) };
+      answers.set(key, answer);
+      for (const [other, held] of answers) if (now >= held.until) answers.delete(other);
+      if (answers.size > CLOSING_ANSWERS_KEPT) answers.delete(answers.keys().next().value!);
     }
-    const entry = held.entry;
+    const entry = answer.entry;
     if (entry.ready) await entry.ready.catch(() => undefined);
     return sendEntry(request, reply, entry, headers);
   });

@@ -95,7 +95,10 @@ export default function PricingRoute() {
             <Link to={`${ROUTES.home}#sportsbooks`} className="text-emerald-300 underline underline-offset-4">
               which books are which
             </Link>
-            ). Billed monthly; cancel any time from the subscription portal.
+            ).{' '}
+            {config?.manageSubscription === 'none'
+              ? 'Billed monthly.'
+              : 'Billed monthly; cancel any time from the subscription portal.'}
           </p>
         </div>
         {CHECKOUT_NOTICES.map((name) => (

@@ -94,6 +94,30 @@ export class HandBoard {
     expect(accepted).toBe(true);
   }
 
+  /** A score message of the source for the fixture (`status`, `home`, `away`, `periods`, `players`…). */
+  score(event: BoardEvent, message: Record<string, unknown>): void {
+    expect(this.app.engine.ingest({ kind: 'score', sourceEventId: event.source, ...message })).toBe(true);
+  }
+
+  /** The final score (the full game's period the same); `periods` adds other periods, `players` their box score. */
+  final(
+    event: BoardEvent,
+    home: number,
+    away: number,
+    extra: {
+      periods?: Record<string, { home: number; away: number }>;
+      players?: Record<string, unknown>;
+    } = {},
+  ): void {
+    this.score(event, {
+      status: 'final',
+      home,
+      away,
+      periods: { ...extra.periods, full: { home, away } },
+      ...(extra.players ? { players: extra.players } : {}),
+    });
+  }
+
   end(event: BoardEvent): void {
     expect(this.app.engine.ingest({ kind: 'end', sourceEventId: event.source })).toBe(true);
   }

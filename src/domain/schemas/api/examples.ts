@@ -479,6 +479,7 @@ const NEAR_ARB_EXAMPLE = {
 /** GET /v1/arbs: an arb and a near-arb (edge ≤ 0: no `found_at`), best edge first. */
 export const ARBS_EXAMPLE = {
   generated_at: 1795741172,
+  realtime_generated_at: 1795741172,
   source: 'simulator',
   delay_seconds: 0,
   delayed_above_edge_pct: null,

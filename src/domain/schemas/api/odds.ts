@@ -129,7 +129,16 @@ export const ArbsResponseSchema = z
       .number()
       .int()
       .nonnegative()
-      .describe('Unix seconds: when this set of arbs was computed.'),
+      .describe(
+        'Unix seconds: when the arbs above `delayed_above_edge_pct` were computed (`delay_seconds` before `realtime_generated_at`); on a real-time plan, when every arb was.',
+      ),
+    realtime_generated_at: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe(
+        'Unix seconds: when the real-time arbs (at or below `delayed_above_edge_pct`, or every arb on a real-time plan) were computed. Equal to `generated_at` on a real-time plan.',
+      ),
     source: z.enum(FEED_SOURCES).optional(),
     delay_seconds: z.number().int().nonnegative(),
     delayed_above_edge_pct: z

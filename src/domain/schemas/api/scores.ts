@@ -22,6 +22,22 @@ export const PlayerFiguresSchema = z
   })
   .meta({ id: 'PlayerFigures' });
 
+export const ClosingMarketSchema = z
+  .object({
+    market: z.string().describe('`moneyline`, `spread`, `total`, `1x2` or `prop`.'),
+    period: z.string(),
+    line: z
+      .number()
+      .nullable()
+      .describe('A spread’s is the home team’s line; null for a market without one.'),
+    stat: z.string().optional().describe('A prop’s stat.'),
+    player: z.string().optional().describe('A prop’s player id.'),
+    fair: z
+      .record(z.string(), z.number())
+      .describe('Each outcome’s fair closing probability, 6 places (an outcome at 0 left out).'),
+  })
+  .meta({ id: 'ClosingMarket' });
+
 export const GameScoreSchema = z
   .object({
     event_id: z.string(),
@@ -47,6 +63,14 @@ export const GameScoreSchema = z
       .nullable()
       .describe(
         'A final’s box score: every player the source priced props on, with his figures (the simulator gives them; The Odds API does not: null). Null while live.',
+      ),
+  })
+  .extend({
+    closing: z
+      .array(ClosingMarketSchema)
+      .optional()
+      .describe(
+        'With `closing=true`, on a final: the fair close of each market a bet can be tracked on, as POST /v1/grade measures CLV against it (the server’s reference book and devig); empty when nothing was priced before the start.',
       ),
   })
   .meta({ id: 'GameScore' });
@@ -103,6 +127,12 @@ export const ScoresQuerySchema = z.object({
   league: LeagueKeySchema.optional(),
   status: z.enum(['live', 'final']).optional().describe('Only games in play (`live`) or finished (`final`).'),
   event_id: EventIdSchema.optional().describe('One event.'),
+  closing: z
+    .enum(['true'])
+    .optional()
+    .describe(
+      'With `event_id` (required with it): a final carries `closing`, its fair close, on every plan (decision 289; the public bet tracker shows it).',
+    ),
 });
 
 export const ScoresResponseSchema = z

@@ -70,21 +70,22 @@ beforeAll(async () => {
   board.start(finished);
   board.start(live);
   clock.advance(1_000);
-  const score = (event: BoardEvent, extra: Record<string, unknown>) =>
-    expect(app.engine.ingest({ kind: 'score', sourceEventId: event.source, ...extra })).toBe(true);
-  score(live, { status: 'live', home: 10, away: 8, clock: 'Q1', periods: { q1: { home: 10, away: 8 } } });
-  score(finished, {
-    status: 'final',
-    home: 103,
-    away: 100,
-    periods: { h1: { home: 50, away: 52 }, full: { home: 103, away: 100 } },
+  board.score(live, {
+    status: 'live',
+    home: 10,
+    away: 8,
+    clock: 'Q1',
+    periods: { q1: { home: 10, away: 8 } },
+  });
+  board.final(finished, 103, 100, {
+    periods: { h1: { home: 50, away: 52 } },
     players: {
       'sc-hale': { full: { player_points: 27, player_double_double: 0 }, q1: { player_points: 7 } },
       'sc-price': null,
     },
   });
   board.start(wholeOnly);
-  score(wholeOnly, { status: 'final', home: 100, away: 96, periodScores: false });
+  board.score(wholeOnly, { status: 'final', home: 100, away: 96, periodScores: false });
   board.end(finished);
   board.end(wholeOnly);
   await board.flush();
@@ -381,17 +382,10 @@ describe('GET /v1/scores from the history', () => {
     at.advance(61_000);
     writerBoard.start(game);
     at.advance(1_000);
-    expect(
-      writer.engine.ingest({
-        kind: 'score',
-        sourceEventId: game.source,
-        status: 'final',
-        home: 103,
-        away: 100,
-        periods: { h1: { home: 50, away: 52 }, full: { home: 103, away: 100 } },
-        players: { 'sh-hale': { full: { player_points: 27 } }, 'sh-price': null },
-      }),
-    ).toBe(true);
+    writerBoard.final(game, 103, 100, {
+      periods: { h1: { home: 50, away: 52 } },
+      players: { 'sh-hale': { full: { player_points: 27 } }, 'sh-price': null },
+    });
     const completedAt = at.now();
     writerBoard.end(game);
     await writerBoard.flush();

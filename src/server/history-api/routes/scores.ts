@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { closingProbability, type ClosingMarket } from '#domain/closing.ts';
 import {
   betClvPct,
   findPlayer,
@@ -32,15 +33,10 @@ import {
 import { boxScoreOf, MAX_FINALS, RECENT_FINAL_MS, type GameScore } from '#engine/scores.ts';
 import { historyGameScore, type HistoryEvent, type HistorySeries } from '../../history/service.ts';
 import { requireFeature } from '../../odds-api/auth.ts';
-import {
-  chooseMarket,
-  fairChoice,
-  marketFair,
-  matchesChoice,
-  READ_BUDGET_PROBLEM,
-  ReadGuard,
-} from '../history-reads.ts';
+import { closingMarkets, fairChoice, READ_BUDGET_PROBLEM, ReadGuard } from '../history-reads.ts';
 import { scoreDto } from '../../odds-api/views.ts';
+import { HttpProblem } from '../../http/problem.ts';
+import { finalCloses } from '../../results/closes.ts';
 import { clvCost } from './clv.ts';
 import { COMMON_ERRORS, security, tags } from '../../odds-api/routes/common.ts';
 
@@ -96,7 +92,7 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
         security,
         summary: 'Recent results (every plan) and live scores (Pro, Elite, Enterprise)',
         description:
-          'Every game finished in the last three days with its final, period by period, as bets settle on it (docs/grading.md), and its box score where the source gives one (`players`: the figures of every player priced on, and who did not play), on every plan; and, on the plans with live scores and bet grading, every game in play with its score, periods and clock (`includes_live` says which). Filter by `league`, `status` (`live` or `final`; `live` on a plan without live scores is a 403) or `event_id`. Live games first, then finals, most recently changed first.',
+          'Every game finished in the last three days with its final, period by period, as bets settle on it (docs/grading.md), and its box score where the source gives one (`players`: the figures of every player priced on, and who did not play), on every plan; and, on the plans with live scores and bet grading, every game in play with its score, periods and clock (`includes_live` says which). Filter by `league`, `status` (`live` or `final`; `live` on a plan without live scores is a 403) or `event_id`. Live games first, then finals, most recently changed first. With `event_id` and `closing=true`, a final carries `closing`, its fair close (each market a bet can be tracked on, as POST /v1/grade measures CLV against it), on every plan: the public bet tracker shows it (decision 289).',
         querystring: ScoresQuerySchema,
         response: {
           200: ScoresResponseSchema.describe(
@@ -127,7 +123,19 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
             (eventId === undefined || score.eventId === eventId),
         )
         .sort((a, b) => (a.status !== b.status ? (a.status === 'live' ? -1 : 1) : b.updatedAt - a.updatedAt));
-      return { includes_live: live, scores: scores.map(scoreDto) };
+      if (request.query.closing === undefined) return { includes_live: live, scores: scores.map(scoreDto) };
+      // A final's fair close (decision 289), on every plan: the public bet tracker shows it (decision 210).
+      if (eventId === undefined)
+        throw new HttpProblem(400, 'invalid-request', 'Invalid request', '`closing=true` needs `event_id`.');
+      const finals = scores.filter((score) => score.status === 'final').map((score) => score.eventId);
+      const closes = await finalCloses(app, finals);
+      return {
+        includes_live: live,
+        scores: scores.map((score) => {
+          const close = closes.get(score.eventId);
+          return close ? { ...scoreDto(score), closing: close } : scoreDto(score);
+        }),
+      };
     },
   );
 
@@ -177,6 +185,7 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
     leg: Leg,
     events: Map<string, HistoryEvent>,
     series: HistorySeries[],
+    closes: Map<string, ClosingMarket[]>,
   ): GradedLeg & { grade: GradeResult | null } {
     const event = events.get(leg.event_id);
     const out = {
@@ -200,26 +209,15 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
         return out;
       }
     }
-    if (event) {
-      const picked = chooseMarket(leg.event_id, leg.market, { line: point ?? undefined, period });
-      const market = series.filter(
-        (row) =>
-          row.eventId === leg.event_id &&
-          row.marketType === leg.market &&
-          matchesChoice(row, picked) &&
-          (playerId === undefined || (row.stat === leg.stat && row.player?.id === playerId)),
-      );
-      const first = market.find((row) => row.outcome === leg.outcome);
-      const closing = first
-        ? marketFair(
-            market.filter((row) => row.marketKey === first.marketKey),
-            (row) => row.closing,
-            choice,
-          )
-        : null;
-      const p = closing?.exact.get(leg.outcome);
-      if (p !== undefined && p > 0) out.fair_closing_probability = roundTo(p, 6);
-    }
+    // The fair close as the public GET /tools/closing.json carries it, found as the bet tracker finds it (decision 289).
+    const p = closingProbability(closes.get(leg.event_id) ?? [], {
+      market: leg.market,
+      period,
+      line: point,
+      outcome: leg.outcome,
+      ...(playerId !== undefined ? { stat: leg.stat, playerId } : {}),
+    });
+    if (p !== null) out.fair_closing_probability = p;
     const final = finalOf(leg.event_id, event);
     if (!final) {
       out.status = 'pending';
@@ -257,11 +255,12 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
     index: number,
     events: Map<string, HistoryEvent>,
     series: HistorySeries[],
+    closes: Map<string, ClosingMarket[]>,
   ): Graded {
     const decimal =
       bet.price !== undefined ? americanToDecimal(bet.price as AmericanOdds) : bet.decimal_odds!;
     const stake = Math.round(bet.stake * 100) as Cents;
-    const legs = bet.legs.map((leg) => gradeLeg(leg, events, series));
+    const legs = bet.legs.map((leg) => gradeLeg(leg, events, series, closes));
     const out: Graded = {
       index,
       status: 'graded',
@@ -351,7 +350,8 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
         guard.check();
         series = await app.history.series([...events.keys()], { markets: { keys: [], types } });
       }
-      return { results: bets.map((bet, index) => gradeBet(bet, index, events, series)) };
+      const closes = closingMarkets(series, choice);
+      return { results: bets.map((bet, index) => gradeBet(bet, index, events, series, closes)) };
     },
   );
 }

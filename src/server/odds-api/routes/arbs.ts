@@ -64,6 +64,7 @@ export async function arbRoutes(app: FastifyInstance, { now }: { now: () => numb
       return {
         // As before decision 210: when the delayed part was computed (the real-time part is the latest snapshot's).
         generated_at: (delayed ?? latest).generatedAt,
+        realtime_generated_at: latest.generatedAt,
         source: app.engine.source,
         delay_seconds: delay,
         delayed_above_edge_pct: delay === 0 ? null : FREE_PLAN.finders.arbEdgeCapPct,

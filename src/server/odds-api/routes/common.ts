@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ProblemSchema } from '#domain/schemas/api/common.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { delayMs } from '#domain/plans.ts';
+import type { EvChoice } from '#domain/ev.ts';
 
 // What the REST routes of the paid API (one file per resource in this folder) share. Handlers stay short: filters are
 // parsed by the zod schemas, reads live in views.ts.
@@ -54,6 +55,50 @@ export function valuesDelayMs(request: FastifyRequest): number {
 export function valuesHorizon(request: FastifyRequest, now: () => number): number | undefined {
   const delay = valuesDelayMs(request);
   return delay === 0 ? undefined : now() - delay;
+}
+
+/**
+ * The question GET /v1/ev and GET /v1/middles ask alike (decisions 205, 211 and 281): the horizon and delay of the
+ * key's plan, the method and reference asked for (each the route's default when the query names none), the markets
+ * and books to keep as sets, and how its kept answer's key starts (the filters of its own follow).
+ */
+export function valuesQuestion<M extends EvChoice['method'], R extends EvChoice['reference']>(
+  request: FastifyRequest,
+  now: () => number,
+  query: { markets?: readonly string[]; books?: readonly string[]; devig?: M; reference?: R; limit: number },
+  defaults: { method: NoInfer<M>; reference: NoInfer<R> },
+) {
+  const at = valuesHorizon(request, now);
+  const choice = {
+    method: query.devig ?? defaults.method,
+    reference: query.reference ?? defaults.reference,
+  };
+  const delaySeconds = valuesDelayMs(request) / 1000;
+  return {
+    at,
+    delaySeconds,
+    choice,
+    /** What to ask the board for: undefined for the default (the value scan's own board), else the choice. */
+    asked: choice.method === defaults.method && choice.reference === defaults.reference ? undefined : choice,
+    types: query.markets ? new Set<string>(query.markets) : undefined,
+    books: query.books ? new Set<string>(query.books) : undefined,
+    keyHead: `${delaySeconds}|${query.limit}|${choice.method}|${choice.reference}|`,
+  };
+}
+
+/** How an answer of GET /v1/ev or GET /v1/middles starts: when its board was judged, its source, delay and choice. */
+export function valuesAnswerHead<M extends string, R extends string, S>(
+  question: { delaySeconds: number; choice: { method: M; reference: R } },
+  boardAt: number,
+  source: S,
+) {
+  return {
+    as_of: new Date(boardAt).toISOString(),
+    source,
+    delay_seconds: question.delaySeconds,
+    method: question.choice.method,
+    reference: question.choice.reference,
+  };
 }
 
 export function eventNotFound(id: string): HttpProblem {

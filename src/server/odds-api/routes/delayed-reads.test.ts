@@ -73,6 +73,7 @@ function move(step: number): void {
 
 interface ArbsBody {
   generated_at: number;
+  realtime_generated_at: number;
   delay_seconds: number;
   arbs: { edge_pct: number; sides: { price: string }[] }[];
 }
@@ -112,6 +113,11 @@ describe('delayed reads under a market that changes every publish', () => {
         expect(body.generated_at, `${plan} at +${elapsed} ms`).toBeGreaterThanOrEqual(
           Math.floor((horizon - TOLERANCE_MS) / 1000),
         );
+        // The real-time part (arbs the free page shows) is the newest snapshot's, and the answer says when that was.
+        expect(body.realtime_generated_at, `${plan} at +${elapsed} ms`).toBe(
+          Math.floor(published.at(-1)!.at / 1000),
+        );
+        expect(body.realtime_generated_at - body.generated_at).toBeGreaterThanOrEqual(delay / 1000 - 1);
         // …and its arb is one that real time showed in that window.
         const shown = published.filter((item) => item.at <= horizon && item.at >= horizon - TOLERANCE_MS);
         const newestBefore = published.findLast((item) => item.at <= horizon)!;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '#tests/support/server/app.ts';
-import { createKey, openRawStream, type RawStream } from '#tests/support/server/odds-api.ts';
+import { createKey, openRawStream, streamFrames, type RawStream } from '#tests/support/server/odds-api.ts';
 import { trialTestConfig, waitFor } from '#tests/support/server/trials.ts';
 
 // GET /v1/stream's filters apply to every event type (issue 56: `markets=moneyline&types=price,arb` sent arbs on
@@ -79,27 +79,6 @@ function middles(away35: boolean) {
   ).toBe(true);
 }
 
-interface Frame {
-  event: string;
-  data: Message;
-}
-
-function frames(stream: RawStream): Frame[] {
-  return stream
-    .text()
-    .split('\n\n')
-    .map((block) => {
-      const fields = new Map<string, string>();
-      for (const line of block.split('\n')) {
-        const colon = line.indexOf(': ');
-        if (colon > 0) fields.set(line.slice(0, colon), line.slice(colon + 2));
-      }
-      return fields;
-    })
-    .filter((fields) => fields.has('event'))
-    .map((fields) => ({ event: fields.get('event')!, data: JSON.parse(fields.get('data')!) as Message }));
-}
-
 interface Described {
   event: string;
   /** `type/period` of the change's market, and for a prop its stat. */
@@ -109,7 +88,7 @@ interface Described {
 /** Each change's kind and market; an arb's from its label (the feed's Arb names its type, not its period). */
 function described(stream: RawStream): Described[] {
   const out: Described[] = [];
-  for (const { event, data } of frames(stream)) {
+  for (const { event, data } of streamFrames(stream)) {
     if (event === 'snapshot') continue;
     out.push({ event, market: marketOf(event, data) });
   }
@@ -278,9 +257,9 @@ describe('GET /v1/stream filters on every event type', () => {
 
     const snapshotOf = async (query: string) => {
       const stream = await open(`${ALL_TYPES}&${query}`);
-      await waitFor(() => frames(stream).some((frame) => frame.event === 'snapshot'), 'the snapshot');
+      await waitFor(() => streamFrames(stream).some((frame) => frame.event === 'snapshot'), 'the snapshot');
       stream.abort();
-      const data = frames(stream).find((frame) => frame.event === 'snapshot')!.data as {
+      const data = streamFrames(stream).find((frame) => frame.event === 'snapshot')!.data as {
         events: { markets: { type: string; period: string }[] }[];
         arbs: { arb: { market: string } }[];
         ev: { ev: { market: { type: string; period: string } } }[];

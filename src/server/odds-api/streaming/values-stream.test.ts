@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '#tests/support/server/app.ts';
-import { createKey, openRawStream, type RawStream } from '#tests/support/server/odds-api.ts';
+import { createKey, openRawStream, streamFrames } from '#tests/support/server/odds-api.ts';
 import { trialTestConfig, waitFor } from '#tests/support/server/trials.ts';
 
 // The stream's positive-EV and middles events (decisions 170, 273: the engine keeps the sets wherever the API is
@@ -68,32 +68,6 @@ function quote(betmgmHome: number) {
   price('betmgm', 'away', -125);
 }
 
-interface Frame {
-  id: string;
-  event: string;
-  data: Record<string, unknown>;
-}
-
-function frames(stream: RawStream): Frame[] {
-  return stream
-    .text()
-    .split('\n\n')
-    .map((block) => {
-      const fields = new Map<string, string>();
-      for (const line of block.split('\n')) {
-        const colon = line.indexOf(': ');
-        if (colon > 0) fields.set(line.slice(0, colon), line.slice(colon + 2));
-      }
-      return fields;
-    })
-    .filter((fields) => fields.has('event'))
-    .map((fields) => ({
-      id: fields.get('id') ?? '',
-      event: fields.get('event')!,
-      data: JSON.parse(fields.get('data')!) as Record<string, unknown>,
-    }));
-}
-
 function open(key: string, query: string, headers: Record<string, string> = {}) {
   return openRawStream(`${base}/v1/stream?${query}`, { 'x-api-key': key, ...headers });
 }
@@ -102,8 +76,8 @@ function open(key: string, query: string, headers: Record<string, string> = {}) 
 async function openPastSnapshot(key: string, query: string) {
   const stream = await open(key, query);
   await waitFor(
-    () => frames(stream).some((f) => f.event === 'snapshot'),
-    "frames(stream).some((f) => f.event === 'snapshot')",
+    () => streamFrames(stream).some((f) => f.event === 'snapshot'),
+    "streamFrames(stream).some((f) => f.event === 'snapshot')",
   );
   return stream;
 }
@@ -112,7 +86,7 @@ async function openPastSnapshot(key: string, query: string) {
 async function delayedAndLive(query: string) {
   const delayed = await openPastSnapshot(await createKey(app, 'pro'), query);
   const live = await openPastSnapshot(await createKey(app, 'elite'), query);
-  expect(frames(delayed)[0]!.data.delay_seconds).toBe(15);
+  expect(streamFrames(delayed)[0]!.data.delay_seconds).toBe(15);
   return { delayed, live };
 }
 
@@ -150,7 +124,7 @@ describe('GET /v1/stream (types=ev)', () => {
   it('opens with the positive-EV prices in its snapshot, then sends ev_removed when the price is no longer positive and ev when it is again', async () => {
     const key = await createKey(app, 'enterprise');
     const stream = await openPastSnapshot(key, 'types=ev');
-    const snapshot = frames(stream).find((f) => f.event === 'snapshot')!;
+    const snapshot = streamFrames(stream).find((f) => f.event === 'snapshot')!;
     const listed = snapshot.data.ev as { key: string; ev: { book: string; ev_pct: number; price: object } }[];
     expect(listed.map((row) => row.key)).toEqual([`${EV_KEY}|home|betmgm`]);
     expect(listed[0]!.ev).toMatchObject({ book: 'betmgm', ev_pct: 2.5 });
@@ -158,46 +132,46 @@ describe('GET /v1/stream (types=ev)', () => {
     // No price or arb entries: only what `types` asked for.
     quote(-110);
     await waitFor(
-      () => frames(stream).some((f) => f.event === 'ev_removed'),
-      "frames(stream).some((f) => f.event === 'ev_removed')",
+      () => streamFrames(stream).some((f) => f.event === 'ev_removed'),
+      "streamFrames(stream).some((f) => f.event === 'ev_removed')",
     );
-    expect(frames(stream).find((f) => f.event === 'ev_removed')!.data).toEqual({
+    expect(streamFrames(stream).find((f) => f.event === 'ev_removed')!.data).toEqual({
       key: `${EV_KEY}|home|betmgm`,
       event_id: eventId,
     });
-    const removedId = frames(stream).find((f) => f.event === 'ev_removed')!.id;
+    const removedId = streamFrames(stream).find((f) => f.event === 'ev_removed')!.id;
     quote(110);
     await waitFor(
-      () => frames(stream).some((f) => f.event === 'ev'),
-      "frames(stream).some((f) => f.event === 'ev')",
+      () => streamFrames(stream).some((f) => f.event === 'ev'),
+      "streamFrames(stream).some((f) => f.event === 'ev')",
     );
-    const back = frames(stream).find((f) => f.event === 'ev')!;
+    const back = streamFrames(stream).find((f) => f.event === 'ev')!;
     expect(back.data).toMatchObject({ key: `${EV_KEY}|home|betmgm`, ev: { ev_pct: 5 } });
-    expect(frames(stream).every((f) => ['snapshot', 'ev', 'ev_removed'].includes(f.event))).toBe(true);
+    expect(streamFrames(stream).every((f) => ['snapshot', 'ev', 'ev_removed'].includes(f.event))).toBe(true);
     stream.abort();
 
     // Resuming after the removal replays exactly the `ev` that followed it, with no snapshot.
     const resumed = await open(key, 'types=ev', { 'last-event-id': removedId });
     await waitFor(
-      () => frames(resumed).some((f) => f.event === 'ev'),
-      "frames(resumed).some((f) => f.event === 'ev')",
+      () => streamFrames(resumed).some((f) => f.event === 'ev'),
+      "streamFrames(resumed).some((f) => f.event === 'ev')",
     );
-    expect(frames(resumed).map((f) => [f.event, f.id])).toEqual([['ev', back.id]]);
+    expect(streamFrames(resumed).map((f) => [f.event, f.id])).toEqual([['ev', back.id]]);
     resumed.abort();
   });
 
   it('sends no positive-EV events to a stream that did not ask for them', async () => {
     const key = await createKey(app, 'enterprise');
     const stream = await openPastSnapshot(key, 'types=price,arb');
-    expect(frames(stream)[0]!.data).not.toHaveProperty('ev');
+    expect(streamFrames(stream)[0]!.data).not.toHaveProperty('ev');
     quote(-110);
     quote(120);
     await waitFor(
-      () => frames(stream).filter((f) => f.event === 'price').length >= 4,
-      "frames(stream).filter((f) => f.event === 'price').length >= 4",
+      () => streamFrames(stream).filter((f) => f.event === 'price').length >= 4,
+      "streamFrames(stream).filter((f) => f.event === 'price').length >= 4",
     );
     await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(frames(stream).filter((f) => f.event.startsWith('ev'))).toEqual([]);
+    expect(streamFrames(stream).filter((f) => f.event.startsWith('ev'))).toEqual([]);
     stream.abort();
   });
 
@@ -207,12 +181,12 @@ describe('GET /v1/stream (types=ev)', () => {
     const { delayed, live } = await delayedAndLive('types=ev');
     quote(130);
     await waitFor(
-      () => frames(live).some((f) => f.event === 'ev'),
-      "frames(live).some((f) => f.event === 'ev')",
+      () => streamFrames(live).some((f) => f.event === 'ev'),
+      "streamFrames(live).some((f) => f.event === 'ev')",
     );
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     // Fifteen seconds have not passed: the Pro stream has not been told.
-    expect(frames(delayed).filter((f) => f.event === 'ev')).toEqual([]);
+    expect(streamFrames(delayed).filter((f) => f.event === 'ev')).toEqual([]);
     delayed.abort();
     live.abort();
   });
@@ -226,7 +200,7 @@ describe('GET /v1/stream (types=middle)', () => {
   it('opens with the middles in its snapshot, sends middle_removed when a side is suspended and middle when it is back, and resumes after Last-Event-ID', async () => {
     const key = await createKey(app, 'enterprise');
     const stream = await openPastSnapshot(key, 'types=middle');
-    const snapshot = frames(stream).find((f) => f.event === 'snapshot')!;
+    const snapshot = streamFrames(stream).find((f) => f.event === 'snapshot')!;
     expect(snapshot.data).not.toHaveProperty('ev');
     const listed = snapshot.data.middles as {
       key: string;
@@ -239,49 +213,49 @@ describe('GET /v1/stream (types=middle)', () => {
 
     spreads(false);
     await waitFor(
-      () => frames(stream).filter((f) => f.event === 'middle_removed').length === 2,
-      "frames(stream).filter((f) => f.event === 'middle_removed').length === 2",
+      () => streamFrames(stream).filter((f) => f.event === 'middle_removed').length === 2,
+      "streamFrames(stream).filter((f) => f.event === 'middle_removed').length === 2",
     );
-    const removed = frames(stream).filter((f) => f.event === 'middle_removed');
+    const removed = streamFrames(stream).filter((f) => f.event === 'middle_removed');
     expect(removed.map((f) => f.data).sort((a, b) => String(a.key).localeCompare(String(b.key)))).toEqual(
       middleKeys().map((k) => ({ key: k, event_id: middleEventId })),
     );
     const lastRemovedId = removed.at(-1)!.id;
     spreads(true);
     await waitFor(
-      () => frames(stream).filter((f) => f.event === 'middle').length === 2,
-      "frames(stream).filter((f) => f.event === 'middle').length === 2",
+      () => streamFrames(stream).filter((f) => f.event === 'middle').length === 2,
+      "streamFrames(stream).filter((f) => f.event === 'middle').length === 2",
     );
-    const back = frames(stream).filter((f) => f.event === 'middle');
+    const back = streamFrames(stream).filter((f) => f.event === 'middle');
     expect(back.map((f) => f.data.key).sort()).toEqual(middleKeys());
-    expect(frames(stream).every((f) => ['snapshot', 'middle', 'middle_removed'].includes(f.event))).toBe(
-      true,
-    );
+    expect(
+      streamFrames(stream).every((f) => ['snapshot', 'middle', 'middle_removed'].includes(f.event)),
+    ).toBe(true);
     stream.abort();
 
     // Resuming after the removals replays exactly the two `middle` entries that followed them, with no snapshot.
     const resumed = await open(key, 'types=middle', { 'last-event-id': lastRemovedId });
     await waitFor(
-      () => frames(resumed).filter((f) => f.event === 'middle').length === 2,
-      "frames(resumed).filter((f) => f.event === 'middle').length === 2",
+      () => streamFrames(resumed).filter((f) => f.event === 'middle').length === 2,
+      "streamFrames(resumed).filter((f) => f.event === 'middle').length === 2",
     );
-    expect(frames(resumed).map((f) => [f.event, f.id])).toEqual(back.map((f) => ['middle', f.id]));
+    expect(streamFrames(resumed).map((f) => [f.event, f.id])).toEqual(back.map((f) => ['middle', f.id]));
     resumed.abort();
   });
 
   it('gives a delayed plan the middles as they stood its delay ago and holds back the changes since', async () => {
     spreads(true);
     const { delayed, live } = await delayedAndLive('types=middle');
-    expect((frames(live)[0]!.data.middles as { key: string }[]).map((row) => row.key).sort()).toEqual(
+    expect((streamFrames(live)[0]!.data.middles as { key: string }[]).map((row) => row.key).sort()).toEqual(
       middleKeys(),
     );
     spreads(false);
     await waitFor(
-      () => frames(live).filter((f) => f.event === 'middle_removed').length === 2,
-      "frames(live).filter((f) => f.event === 'middle_removed').length === 2",
+      () => streamFrames(live).filter((f) => f.event === 'middle_removed').length === 2,
+      "streamFrames(live).filter((f) => f.event === 'middle_removed').length === 2",
     );
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    expect(frames(delayed).filter((f) => f.event.startsWith('middle'))).toEqual([]);
+    expect(streamFrames(delayed).filter((f) => f.event.startsWith('middle'))).toEqual([]);
     delayed.abort();
     live.abort();
   });

@@ -57,17 +57,10 @@ beforeAll(async () => {
   board.start(game);
   board.start(other);
   clock.advance(1_000);
-  expect(
-    app.engine.ingest({
-      kind: 'score',
-      sourceEventId: game.source,
-      status: 'final',
-      home: 103,
-      away: 100,
-      periods: { h1: { home: 50, away: 52 }, full: { home: 103, away: 100 } },
-      players: { 'gk-hale': { full: { player_points: 27 } }, 'gk-price': null },
-    }),
-  ).toBe(true);
+  board.final(game, 103, 100, {
+    periods: { h1: { home: 50, away: 52 } },
+    players: { 'gk-hale': { full: { player_points: 27 } }, 'gk-price': null },
+  });
   board.end(game);
   await board.flush();
   await app.listen({ port: 0, host: '127.0.0.1' });

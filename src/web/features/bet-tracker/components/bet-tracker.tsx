@@ -4,7 +4,9 @@ import {
   BET_KIND_LABELS,
   betsFromFile,
   betsToCsv,
+  betIssues,
   betsToJson,
+  closesWanted,
   settleByHand,
   settleFromResults,
   summarize,
@@ -13,6 +15,7 @@ import {
   type Totals,
   type TrackedBet,
 } from '#domain/bet-tracker.ts';
+import type { ClosingMarket } from '#domain/closing.ts';
 import type { GradeResult } from '#domain/grading.ts';
 import { PERIOD_LABELS } from '#domain/markets.ts';
 import { formatOdds, type OddsFormat } from '#domain/odds-format.ts';
@@ -28,7 +31,7 @@ import { useHydrated } from '#web/lib/use-hydrated.ts';
 import { cn } from '#web/lib/cn.ts';
 import { Button } from '#web/ui/button.tsx';
 import { gradeWithKey } from '../api/grade.ts';
-import { fetchResults } from '../api/results.ts';
+import { fetchCloses, fetchResults } from '../api/results.ts';
 import { trackedBets, useTrackedBets } from '#web/lib/tracked-bets.ts';
 import { AddBetForm } from './add-bet-form.tsx';
 import { ProfitChart } from './profit-chart.tsx';
@@ -87,12 +90,18 @@ function useResultsGrading(openCount: number) {
     error: null,
     checking: false,
   });
+  /** The closes read so far, by event id (a final's close does not change). */
+  const closes = useRef(new Map<string, ClosingMarket[]>());
   const check = useCallback(async () => {
     setState((old) => ({ ...old, checking: true }));
     try {
       const feed = await fetchResults();
+      // The closes of the finals the open bets are on, then every bet those decide, with its CLV (decision 289).
+      const wanted = closesWanted(trackedBets.get(), feed.games, closes.current);
+      if (wanted.length > 0)
+        for (const [id, markets] of await fetchCloses(wanted)) closes.current.set(id, markets);
       const bets = trackedBets.get();
-      const next = settleFromResults(bets, feed.games);
+      const next = settleFromResults(bets, feed.games, closes.current);
       if (next !== bets) trackedBets.set(next);
       setState({ feed, checkedAt: Date.now(), error: null, checking: false });
     } catch (error) {
@@ -202,7 +211,10 @@ export function BetTracker({ format }: { format: OddsFormat }) {
         Track a bet from an arbitrage, positive-EV or middle row, game line or player prop (its{' '}
         <strong>Track</strong> button), or type one in: a single or a parlay. Your bets stay in this browser
         only: nothing is sent to {SITE.brand} unless you grade them with your API key. Open bets grade
-        themselves when their games end, from the final scores of the last {RESULTS_WINDOW_DAYS} days.
+        themselves when their games end, from the final scores of the last {RESULTS_WINDOW_DAYS} days, with
+        their closing-line value (CLV): your price against the fair closing price, the bookmakers’ margin
+        taken out, as the API measures it. A bet whose market or line was not priced before the start shows
+        “no close”.
       </p>
       <ToolKeyBox
         apiKey={apiKey}
@@ -211,8 +223,8 @@ export function BetTracker({ format }: { format: OddsFormat }) {
         error={keyError}
         free={
           <span key="free">
-            Without a key bets are graded here from the public results; CLV needs the API (Pro and
-            above).{' '}
+            Without a key bets are graded here from the public results and closing lines, with the same
+            result, payout and CLV the API gives.{' '}
           </span>
         }
       />
@@ -333,7 +345,7 @@ export function BetTracker({ format }: { format: OddsFormat }) {
           {fileNote.text}
         </p>
       ) : null}
-      <BetList bets={bets} format={format} />
+      <BetList bets={bets} format={format} games={results.feed?.games ?? []} />
     </section>
   );
 }
@@ -353,8 +365,8 @@ function SummaryCards({ totals }: { totals: Totals }) {
       tone: 'text-white',
       note:
         totals.clvBets > 0
-          ? `of ${totals.clvBets} ${totals.clvBets === 1 ? 'bet' : 'bets'} graded by the API`
-          : 'known once the API grades a bet',
+          ? `of ${totals.clvBets} ${totals.clvBets === 1 ? 'bet' : 'bets'} with a close`
+          : 'known once a bet with a close is graded',
     },
     {
       label: 'Bets',
@@ -478,7 +490,15 @@ function ParlayLegs({ bet, format }: { bet: TrackedBet; format: OddsFormat }) {
   );
 }
 
-function BetList({ bets, format }: { bets: readonly TrackedBet[]; format: OddsFormat }) {
+function BetList({
+  bets,
+  format,
+  games,
+}: {
+  bets: readonly TrackedBet[];
+  format: OddsFormat;
+  games: ResultsFeed['games'];
+}) {
   if (bets.length === 0)
     return (
       <p className="mt-3 rounded-lg border border-dashed border-slate-700 px-4 py-8 text-center text-sm text-slate-400">
@@ -490,14 +510,23 @@ function BetList({ bets, format }: { bets: readonly TrackedBet[]; format: OddsFo
   return (
     <ul className="mt-3 space-y-2" aria-label="Tracked bets, newest first">
       {newestFirst.map((bet) => (
-        <BetItem key={bet.id} bet={bet} format={format} />
+        <BetItem key={bet.id} bet={bet} format={format} games={games} />
       ))}
     </ul>
   );
 }
 
-function BetItem({ bet, format }: { bet: TrackedBet; format: OddsFormat }) {
+function BetItem({
+  bet,
+  format,
+  games,
+}: {
+  bet: TrackedBet;
+  format: OddsFormat;
+  games: ResultsFeed['games'];
+}) {
   const s = bet.settlement;
+  const issues = useMemo(() => betIssues(bet, games), [bet, games]);
   const event = bet.legs ? `${bet.legs.length} legs` : `${bet.away} @ ${bet.home}`;
   const remove = () => trackedBets.set(trackedBets.get().filter((other) => other.id !== bet.id));
   const settle = (result: GradeResult) =>
@@ -552,10 +581,12 @@ function BetItem({ bet, format }: { bet: TrackedBet; format: OddsFormat }) {
             >
               {RESULT_NAMES[s.result]} {signedDollars(s.profit)}
             </span>
-            <span className="block text-xs text-slate-400">
-              {SETTLED_BY_NAMES[s.settled_by]}
-              {s.clv_pct !== null ? ` · CLV ${pct(s.clv_pct)}` : ''}
-            </span>
+            <span className="block text-xs text-slate-400">{SETTLED_BY_NAMES[s.settled_by]}</span>
+            {s.clv_pct !== null ? (
+              <span className="block text-xs text-slate-300">CLV {pct(s.clv_pct)}</span>
+            ) : s.settled_by === 'hand' ? null : (
+              <span className="block text-xs text-slate-400">CLV: no close</span>
+            )}
           </>
         ) : (
           <span className="text-slate-300">Open</span>
@@ -591,6 +622,15 @@ function BetItem({ bet, format }: { bet: TrackedBet; format: OddsFormat }) {
           </span>
         </button>
       </div>
+      {issues.length > 0 ? (
+        <div className="col-span-2 text-xs text-amber-200 sm:col-span-6" data-testid="bet-issue">
+          {issues.map((issue, index) => (
+            <p key={index} className="break-words">
+              {issue.message}
+            </p>
+          ))}
+        </div>
+      ) : null}
     </li>
   );
 }
