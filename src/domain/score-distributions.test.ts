@@ -34,8 +34,9 @@ import {
   splitHalf,
   type IntegerDistribution,
 } from './score-distributions.ts';
+import { bivariateNormalCdf, normalQuantile } from './mvn.ts';
 import { seededRandom } from './random.ts';
-import { SGP_GAME_PRIORS } from './sgp.ts';
+import { SGP_GAME_PRIORS, SGP_MARGIN_TOTAL_BANDS } from './sgp.ts';
 
 // Decision 264: each league's margin and total, fitted to published frequencies and centred on the market.
 
@@ -389,6 +390,132 @@ describe('first parts: the full game thinned', () => {
     expect(() =>
       splitFinalScore('nhl', { margin: 0, total: 6 }, 0.3, { home: 40, away: 0 }, Math.random),
     ).toThrow(RangeError);
+  });
+});
+
+// Decision 291: the joint (margin, total) carries the published margin–total figures of decision 165, the same ones
+// the SGP's ρ is calibrated to, with each marginal kept. Computed here cell by cell from margin × total given margin.
+describe('the margin–total coupling of the joint (decision 291)', () => {
+  /** The joint's cells: P(M = m) · P(T = t | m). */
+  const cellsOf = (league: LeagueKey, margin: number, total: number) => {
+    const game = gameDistributions(league, { margin, total });
+    const cells: { m: number; t: number; p: number }[] = [];
+    game.margin.probabilities.forEach((pm, i) => {
+      if (pm < 1e-12) return;
+      const m = game.margin.min + i;
+      const given = game.totalGiven(m);
+      given.probabilities.forEach((pt, j) => {
+        if (pt > 0) cells.push({ m, t: given.min + j, p: pm * pt });
+      });
+    });
+    return { game, cells };
+  };
+  const sumWhere = (cells: { m: number; t: number; p: number }[], keep: (m: number, t: number) => boolean) =>
+    cells.reduce((sum, c) => sum + (keep(c.m, c.t) ? c.p : 0), 0);
+  /** The Gaussian copula's P(X > a, Y > b) at these chances: Φ₂(Φ⁻¹(p₁), Φ⁻¹(p₂); ρ). */
+  const copula = (p1: number, p2: number, rho: number) =>
+    bivariateNormalCdf(normalQuantile(p1), normalQuantile(p2), rho);
+  const band = (league: 'nfl' | 'nba' | 'mlb', spread: number) =>
+    SGP_MARGIN_TOTAL_BANDS[league]!.find((b) => b.spread === spread)!.rho;
+  /** The bands' ρ as the SGP reads them: at σM · Φ⁻¹(p) of the home win chance, linear from 0, held at the last. */
+  const bandRho = (league: 'nfl' | 'nba' | 'mlb', margin: IntegerDistribution) => {
+    const win = margin.probabilities.reduce((s, p, i) => s + (margin.min + i > 0 ? p : 0), 0);
+    const loss = margin.probabilities.reduce((s, p, i) => s + (margin.min + i < 0 ? p : 0), 0);
+    const spread = SGP_GAME_PRIORS[league].sigmaMargin * normalQuantile(win / (win + loss));
+    const points = [{ spread: 0, rho: 0 }, ...SGP_MARGIN_TOTAL_BANDS[league]!];
+    const x = Math.abs(spread);
+    const i = points.findIndex((p) => p.spread >= x);
+    if (i < 0) return Math.sign(spread) * points.at(-1)!.rho;
+    const [a, b] = [points[i - 1]!, points[i]!];
+    return Math.sign(spread) * (a.rho + ((x - a.spread) / (b.spread - a.spread)) * (b.rho - a.rho));
+  };
+
+  // Each published band at its spread: the favourite covering (the half line nearest the expected margin) and the
+  // over (the half line nearest the expected total) together as often as the SGP's copula at the band's ρ says.
+  it.each([
+    ['nba', 13, 228, -0.426],
+    ['nba', 6, 226, -0.069],
+    ['nfl', 3, 44, 0.035],
+    ['nfl', 7, 44, 0.066],
+    ['nfl', 10, 47, 0.022],
+  ] as const)(
+    '%s: favourite covers and over at a %s-point spread as the band says',
+    (league, margin, total, rho) => {
+      expect(band(league, margin)).toBe(rho);
+      const { game, cells } = cellsOf(league, margin, total);
+      const a = Math.floor(meanOf(game.margin)) + 0.5;
+      const b = Math.floor(meanOf(game.total)) + 0.5;
+      const covers = sumWhere(cells, (m) => m > a);
+      const over = sumWhere(cells, (_m, t) => t > b);
+      const both = sumWhere(cells, (m, t) => m > a && t > b);
+      // At the band's own spread the SGP's ρ is the band's (within the gap between the centre and σM · Φ⁻¹(p)).
+      const rhoHere = bandRho(league, game.margin);
+      expect(Math.abs(rhoHere - rho)).toBeLessThan(0.03);
+      expect(Math.abs(both - copula(covers, over, rhoHere)), `${league} ${margin}`).toBeLessThan(2e-4);
+    },
+  );
+
+  it('nba: "favourite covers and over in 18.0 % of games with spreads ≥ 12": about 18 % at fair lines, not a quarter', () => {
+    const { cells } = cellsOf('nba', 13, 228);
+    // At fair lines (a cover and an over of one half each) the band's ρ gives the published figure:
+    // Φ₂(0, 0; ρ) = 1/4 + asin(ρ)/2π; the joint's cells have that ρ as their correlation.
+    expect(copula(0.5, 0.5, band('nba', 13))).toBeCloseTo(0.18, 3);
+    const mean = (f: (m: number, t: number) => number) => cells.reduce((s, c) => s + c.p * f(c.m, c.t), 0);
+    const [mm, tt] = [mean((m) => m), mean((_m, t) => t)];
+    const corr =
+      (mean((m, t) => m * t) - mm * tt) /
+      Math.sqrt((mean((m) => m * m) - mm ** 2) * (mean((_m, t) => t * t) - tt ** 2));
+    expect(corr).toBeGreaterThan(-0.45);
+    expect(corr).toBeLessThan(-0.4);
+    // An away favourite is the mirror: its margin goes with the under as the home favourite's does.
+    const { cells: away } = cellsOf('nba', -13, 228);
+    const awayCorr = (() => {
+      const e = (f: (m: number, t: number) => number) => away.reduce((s, c) => s + c.p * f(c.m, c.t), 0);
+      const [m1, t1] = [e((m) => m), e((_m, t) => t)];
+      return (
+        (e((m, t) => m * t) - m1 * t1) /
+        Math.sqrt((e((m) => m * m) - m1 ** 2) * (e((_m, t) => t * t) - t1 ** 2))
+      );
+    })();
+    expect(awayCorr).toBeCloseTo(-corr, 2);
+  });
+
+  it('mlb: the over 1.9 pp likelier when a −150 favourite wins than when it loses (not 4.8 pp)', () => {
+    // A −150 favourite: expected to win by 4.2 × Φ⁻¹(0.6) = 1.06 runs (the band's spread); a total of 8.5.
+    const { game, cells } = cellsOf('mlb', 1.06, 8.6);
+    const wins = sumWhere(cells, (m) => m > 0);
+    const over = sumWhere(cells, (_m, t) => t > 8.5);
+    const both = sumWhere(cells, (m, t) => m > 0 && t > 8.5);
+    const gap = both / wins - (over - both) / (1 - wins);
+    const copulaBoth = copula(wins, over, bandRho('mlb', game.margin));
+    expect(Math.abs(both - copulaBoth)).toBeLessThan(2e-4);
+    expect(Math.abs(wins - 0.6)).toBeLessThan(0.03);
+    expect(Math.abs(over - 0.5)).toBeLessThan(0.05);
+    expect(gap).toBeGreaterThan(0.014);
+    expect(gap).toBeLessThan(0.024);
+  });
+
+  it('keeps both marginals: the margin is the market’s fit, the mixture of the totals given it is the total', () => {
+    for (const [league, margin, total] of [
+      ['nba', 13, 228],
+      ['ncaab', -9, 141],
+      ['nfl', 7, 44],
+      ['mlb', -1.2, 8.5],
+    ] as const) {
+      const { game, cells } = cellsOf(league, margin, total);
+      expect(meanOf(game.margin)).toBeCloseTo(margin, 3);
+      expect(meanOf(game.total)).toBeCloseTo(total, 1);
+      const mixture = new Map<number, number>();
+      for (const c of cells) {
+        // Parity and size: a total has its margin's parity and is at least its size.
+        expect(Math.abs(c.t - c.m) % 2).toBe(0);
+        expect(c.t).toBeGreaterThanOrEqual(Math.abs(c.m));
+        mixture.set(c.t, (mixture.get(c.t) ?? 0) + c.p);
+      }
+      game.total.probabilities.forEach((p, j) =>
+        expect(Math.abs((mixture.get(game.total.min + j) ?? 0) - p), `${league} t ${j}`).toBeLessThan(1e-9),
+      );
+    }
   });
 });
 

@@ -6,8 +6,8 @@ import {
   type IntegerDistribution,
 } from './integer-distribution.ts';
 import type { LeagueKey } from './markets.ts';
-import { normalCdf } from './mvn.ts';
-import { SGP_GAME_PRIORS } from './sgp.ts';
+import { bivariateNormalCdf, normalCdf, normalQuantile } from './mvn.ts';
+import { SGP_GAME_PRIORS, sgpMarginTotalCorrelation } from './sgp.ts';
 import { goalsGrid } from './soccer-goals.ts';
 
 // Each league's final margin (home − away) and total, as whole-number distributions fitted to published historical
@@ -22,6 +22,9 @@ import { goalsGrid } from './soccer-goals.ts';
 //   so its mean is the market's. The total is a smooth discretised normal (no bumps): a game's total has its margin's
 //   parity and is at least its size, so the total is drawn given the margin (`totalGiven`) and its distribution is
 //   the mixture over margins.
+// - Margin and total together (NFL, NBA, NCAAB, MLB; decision 291): the total given the margin is tilted so the joint
+//   carries the SGP's calibrated margin–total coupling (decision 165's published figures), its marginals kept
+//   (`fitCoupling`): the simulator's results show the favourite–total figures the SGP is calibrated to.
 // - NHL: regulation goals Poisson a side with the tie inflated to the published share of games that go to overtime,
 //   a one-goal regulation lead turned into two by an empty-net goal with a fixed chance, an overtime or shootout won by
 //   one goal (counted in the final score as the books grade it).
@@ -396,7 +399,7 @@ function smoothGame(
     mean += total - meanOf(fitted);
     fitted = smoothTotal(mean, sigma, marginDist);
   }
-  const game = smoothDistributions(marginDist, fitted, mean, sigma);
+  const game = smoothDistributions(marginDist, fitted, mean, sigma, coupledLeague(league) ? league : null);
   smoothFits.set(game, { mean, sigma });
   return game;
 }
@@ -414,13 +417,30 @@ function smoothDistributions(
   total: IntegerDistribution,
   mean: number,
   sigma: number,
+  coupled: LeagueKey | null,
 ): GameDistributions {
-  return { margin, total, totalGiven: (m) => smoothTotalGiven(mean, sigma, m) };
+  if (!coupled) return { margin, total, totalGiven: (m) => smoothTotalGiven(mean, sigma, m) };
+  let coupling: Coupling | undefined;
+  return {
+    margin,
+    total,
+    totalGiven: (m) => {
+      if (!coupling) {
+        const base = discretisedNormalWeights(mean, sigma, 0);
+        coupling = fitCoupling(coupled, margin, total, (k) => restrictedTotal(base, k));
+      }
+      return coupledTotalGiven(coupling, m, smoothTotalGiven(mean, sigma, m));
+    },
+  };
 }
 
 /** The smooth total about `mean` restricted to the margin's parity and at least its size. */
 function smoothTotalGiven(mean: number, sigma: number, m: number): IntegerDistribution {
-  const base = discretisedNormalWeights(mean, sigma, 0);
+  return restrictedTotal(discretisedNormalWeights(mean, sigma, 0), m);
+}
+
+/** The smooth total's weights restricted to the margin m's parity and at least its size, normalised. */
+function restrictedTotal(base: { min: number; weights: number[] }, m: number): IntegerDistribution {
   const w = base.weights.map((p, i) => {
     const t = base.min + i;
     return (t - m) % 2 === 0 && t >= Math.abs(m) ? p : 0;
@@ -466,6 +486,196 @@ function smoothTotalSums(mean: number, sigma: number, marginDist: IntegerDistrib
     if (t >= base.min && t - base.min < n) sums[t]! += base.weights[t - base.min]! * running[t % 2]!;
   }
   return sums;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The margin–total coupling of the joint (decision 291).
+
+/**
+ * The leagues whose joint (margin, total) is coupled to published outcomes: those with the SGP's published bands
+ * (NFL, NBA, MLB; decision 165) and NCAAB, which takes the SGP's derived ρ. The NHL and soccer keep their own grids.
+ */
+export function coupledLeague(league: LeagueKey): boolean {
+  return league === 'nfl' || league === 'nba' || league === 'ncaab' || league === 'mlb';
+}
+
+/**
+ * A game's coupling: the joint is the model's own, P₀(m) · P₀(t | m), times e^{γ · zₘ · zₜ} (zₘ, zₜ the margin and
+ * total standardised), rescaled by a factor per margin and per total (`columns`, over totals from `min`) so that both
+ * marginals are the game's again (iterative proportional fitting). γ is fitted so that the joint's chance of the
+ * favourite covering and the over (`figure`) is the Gaussian copula's at the SGP's ρ (`target`).
+ */
+export interface Coupling {
+  gamma: number;
+  marginMean: number;
+  marginSd: number;
+  totalMean: number;
+  totalSd: number;
+  min: number;
+  columns: Float64Array;
+  rho: number;
+  /** The lines the figure is read at: the favourite's margin above `marginLine`, the total above `totalLine`. */
+  marginLine: number;
+  totalLine: number;
+  figure: number;
+  target: number;
+}
+
+function momentsOf(d: IntegerDistribution): { mean: number; sd: number } {
+  const mean = meanOf(d);
+  let variance = 0;
+  d.probabilities.forEach((p, i) => (variance += p * (d.min + i - mean) ** 2));
+  return { mean, sd: Math.sqrt(Math.max(variance, 1e-12)) };
+}
+
+/** P(X > line) for a half or whole line (strictly above). */
+function above(d: IntegerDistribution, line: number): number {
+  let sum = 0;
+  d.probabilities.forEach((p, i) => {
+    if (d.min + i > line) sum += p;
+  });
+  return sum;
+}
+
+/**
+ * The lines at which a coupled game's figure is read: the total's half line nearest its mean; the margin's half line
+ * nearest its mean (a cover), or 0 for MLB (a moneyline: decision 165's MLB figure is about the favourite winning).
+ */
+export function couplingLines(
+  league: LeagueKey,
+  margin: IntegerDistribution,
+  total: IntegerDistribution,
+): { marginLine: number; totalLine: number } {
+  const half = (x: number) => Math.floor(x) + 0.5;
+  return { marginLine: league === 'mlb' ? 0 : half(meanOf(margin)), totalLine: half(meanOf(total)) };
+}
+
+/**
+ * Fits a game's coupling (`Coupling`): `given(m)` is the model's own total given the margin m. The target is
+ * P(M > a, T > b) = Φ₂(Φ⁻¹(P(M > a)), Φ⁻¹(P(T > b)); ρ), ρ the SGP's (`sgpMarginTotalCorrelation` at σM · Φ⁻¹(p), p
+ * the margin's home win probability, ties left out, as `calibrateSgp` takes it), a and b the lines of `couplingLines`.
+ */
+export function fitCoupling(
+  league: LeagueKey,
+  margin: IntegerDistribution,
+  total: IntegerDistribution,
+  given: (m: number) => IntegerDistribution,
+): Coupling {
+  const { mean: marginMean, sd: marginSd } = momentsOf(margin);
+  const { mean: totalMean, sd: totalSd } = momentsOf(total);
+  // The SGP's ρ, read as calibrateSgp reads it: at the expected margin σM · Φ⁻¹(p) of the home win probability p.
+  const homeWin = above(margin, 0) / (above(margin, 0) + (1 - above(margin, -1)));
+  const rho = sgpMarginTotalCorrelation(
+    league,
+    SGP_GAME_PRIORS[league].sigmaMargin * normalQuantile(homeWin),
+  );
+  const { marginLine, totalLine } = couplingLines(league, margin, total);
+  const pm = above(margin, marginLine);
+  const pt = above(total, totalLine);
+  const target = bivariateNormalCdf(normalQuantile(pm), normalQuantile(pt), rho);
+  // The rows kept (margins with mass), each the model's total given it over the total's support [min, max].
+  const tMin = total.min;
+  const width = total.probabilities.length;
+  const rows: { m: number; pm: number; base: Float64Array }[] = [];
+  margin.probabilities.forEach((p, i) => {
+    if (!(p > 1e-12)) return;
+    const m = margin.min + i;
+    const g = given(m);
+    const base = new Float64Array(width);
+    g.probabilities.forEach((q, j) => {
+      const t = g.min + j - tMin;
+      if (t >= 0 && t < width) base[t] = q;
+    });
+    rows.push({ m, pm: p, base });
+  });
+  const zt = Float64Array.from({ length: width }, (_, j) => (tMin + j - totalMean) / totalSd);
+  const columns = new Float64Array(width).fill(1);
+  const kernel = rows.map(() => new Float64Array(width));
+  const rowScale = new Float64Array(rows.length);
+  const current = new Float64Array(width);
+  // The joint at γ: the kernel, then proportional fitting of the columns (the rows are exact by construction).
+  const solve = (gamma: number): number => {
+    rows.forEach((row, r) => {
+      const zm = (row.m - marginMean) / marginSd;
+      const k = kernel[r]!;
+      // e^{γ·zₘ·zₜ} along the row: a geometric sequence in t (one exponential a row).
+      const ratio = Math.exp((gamma * zm) / totalSd);
+      let tilt = Math.exp(gamma * zm * zt[0]!);
+      for (let j = 0; j < width; j += 1) {
+        k[j] = row.base[j]! * tilt;
+        tilt *= ratio;
+      }
+    });
+    for (let step = 0; step < 200; step += 1) {
+      current.fill(0);
+      rows.forEach((row, r) => {
+        const k = kernel[r]!;
+        let z = 0;
+        for (let j = 0; j < width; j += 1) z += k[j]! * columns[j]!;
+        rowScale[r] = z > 0 ? row.pm / z : 0;
+        const s = rowScale[r]!;
+        for (let j = 0; j < width; j += 1) current[j]! += k[j]! * columns[j]! * s;
+      });
+      let worst = 0;
+      for (let j = 0; j < width; j += 1) {
+        const want = total.probabilities[j]!;
+        worst = Math.max(worst, Math.abs(current[j]! - want));
+        if (current[j]! > 0) columns[j]! *= want / current[j]!;
+      }
+      if (worst < 1e-11) break;
+    }
+    let figure = 0;
+    rows.forEach((row, r) => {
+      if (!(row.m > marginLine)) return;
+      const k = kernel[r]!;
+      const s = rowScale[r]!;
+      for (let j = 0; j < width; j += 1) if (tMin + j > totalLine) figure += k[j]! * columns[j]! * s;
+    });
+    return figure;
+  };
+  // Secant steps on γ from 0 (the model's own joint) and a small step towards the target.
+  let g0 = 0;
+  let f0 = solve(g0) - target;
+  // A tilt e^{γ·x·y} of two independent standard normals makes them correlated by γ: the first guess.
+  let g1 = Math.abs(rho) > 0.02 ? rho : f0 > 0 ? -0.02 : 0.02;
+  let f1 = solve(g1) - target;
+  for (let i = 0; i < 12 && Math.abs(f1) > 2e-6 && f1 !== f0; i += 1) {
+    const next = Math.max(-2, Math.min(2, g1 - (f1 * (g1 - g0)) / (f1 - f0)));
+    [g0, f0] = [g1, f1];
+    g1 = next;
+    f1 = solve(g1) - target;
+  }
+  const figure = f1 + target;
+  return {
+    gamma: g1,
+    marginMean,
+    marginSd,
+    totalMean,
+    totalSd,
+    min: tMin,
+    columns: Float64Array.from(columns),
+    rho,
+    marginLine,
+    totalLine,
+    figure,
+    target,
+  };
+}
+
+/** The coupled total given the margin m: the model's own (`own`) times the coupling's tilt and column factors. */
+export function coupledTotalGiven(
+  coupling: Coupling,
+  m: number,
+  own: IntegerDistribution,
+): IntegerDistribution {
+  const { gamma, marginMean, marginSd, totalMean, totalSd, min, columns } = coupling;
+  const zm = (m - marginMean) / marginSd;
+  const w = own.probabilities.map((p, i) => {
+    const t = own.min + i;
+    const c = t - min >= 0 && t - min < columns.length ? columns[t - min]! : 0;
+    return p > 0 ? p * c * Math.exp(gamma * zm * ((t - totalMean) / totalSd)) : 0;
+  });
+  return w.some((p) => p > 0) ? normalise(own.min, w) : own;
 }
 
 /** A joint of the final score: `weights[h][a]` (unnormalised). */
@@ -625,7 +835,7 @@ function fitGrid(
  * Margin and total of a score grid, and its total given a margin made again from `remake` when asked (the simulator
  * asks once a game): a cached game holds its two distributions and no grid (decision 278).
  */
-function gridGame(grid: Grid, remake: () => Grid): GameDistributions {
+function gridGame(grid: Grid, remake: () => Grid, coupled: LeagueKey | null = null): GameDistributions {
   const size = grid.length;
   const margins = new Array<number>(2 * size - 1).fill(0);
   const totals = new Array<number>(2 * size - 1).fill(0);
@@ -635,7 +845,7 @@ function gridGame(grid: Grid, remake: () => Grid): GameDistributions {
       totals[x + y]! += p;
     }),
   );
-  return gridDistributions(normalise(-(size - 1), margins), normalise(0, totals), remake);
+  return gridDistributions(normalise(-(size - 1), margins), normalise(0, totals), remake, coupled);
 }
 
 /** What the cache keeps of a grid game (see `gridGame`): made apart, so that its closure holds only these. */
@@ -643,8 +853,19 @@ function gridDistributions(
   margin: IntegerDistribution,
   total: IntegerDistribution,
   remake: () => Grid,
+  coupled: LeagueKey | null,
 ): GameDistributions {
-  return { margin, total, totalGiven: (m) => gridTotalGiven(remake(), m) };
+  if (!coupled) return { margin, total, totalGiven: (m) => gridTotalGiven(remake(), m) };
+  let coupling: Coupling | undefined;
+  return {
+    margin,
+    total,
+    totalGiven: (m) => {
+      const grid = remake();
+      coupling ??= fitCoupling(coupled, margin, total, (k) => gridTotalGiven(grid, k));
+      return coupledTotalGiven(coupling, m, gridTotalGiven(grid, m));
+    },
+  };
 }
 
 /** The total given the margin `m` of a score grid: its diagonal x − y = m. */
@@ -715,7 +936,11 @@ function gridModel(league: LeagueKey): { builder: GridBuilder; size: number } | 
 function fittedGridGame(league: LeagueKey, margin: number, total: number): GameDistributions {
   const model = gridModel(league)!;
   const { grid, home, away } = fitGrid(model.builder, model.size, margin, total);
-  const game = gridGame(grid, () => gridOf(model.builder, home, away, model.size));
+  const game = gridGame(
+    grid,
+    () => gridOf(model.builder, home, away, model.size),
+    coupledLeague(league) ? league : null,
+  );
   gridFits.set(game, { ...model, home, away });
   return game;
 }

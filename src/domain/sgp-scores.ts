@@ -17,9 +17,9 @@ import { SGP_GAME_PRIORS, type SgpModelLeg } from './sgp.ts';
 // - The cells: the final margin M and total T are whole numbers with the league's distributions at the game's centre.
 //   They are coupled by a Gaussian copula on their discrete distributions: P(M ≤ m, T ≤ t) = C_ρ(F_M(m), F_T(t)), ρ the
 //   calibration's margin–total correlation (published outcomes where decision 165 has them), so the correlation model
-//   that prices a mix with player and period legs uses the same ρ. The distributions' own total given the margin is
-//   not the coupling: for basketball it has none (the total is smooth about its mean whatever the margin), against
-//   a published corr of −0.43 at 13-point NBA spreads (decision 287 has the figures).
+//   that prices a mix with player and period legs uses the same ρ. The distributions' own joint carries the same ρ
+//   since decision 291 (fitted at the half lines nearest the centre), but is not read here: at other lines, and at
+//   each leg's own centre, it differs from the copula by up to about 1e-3 (NFL key numbers), so the copula stays.
 // - The legs: a margin or total leg wins on whole scores strictly beyond its line, and a whole line pushes on it. A
 //   leg's fair probability leaves its push out (the two-way de-vig of its prices); a parlay's pushed leg is dropped
 //   and the ticket repriced by that leg's own price (docs/grading.md, as books settle SGPs). The joint is the price at

@@ -358,6 +358,22 @@ function bandCorrelation(bands: readonly SgpCorrelationBand[], spread: number): 
   return previous.rho;
 }
 
+/**
+ * corr(home margin, total) at a home expected margin of `expectedMargin` (the league's units): the published-outcome
+ * bands' value (`SGP_MARGIN_TOTAL_BANDS`) signed by the favourite, or the derived value of decision 127 for the other
+ * leagues, capped at ±0.5. `calibrateSgp` takes it at σM · Φ⁻¹(p); the score distributions' joint carries it
+ * (score-distributions.ts, decision 291).
+ */
+export function sgpMarginTotalCorrelation(league: LeagueKey, expectedMargin: number): number {
+  const prior = SGP_GAME_PRIORS[league];
+  const bands = SGP_MARGIN_TOTAL_BANDS[league];
+  const raw = bands
+    ? Math.sign(expectedMargin) * bandCorrelation(bands, Math.abs(expectedMargin))
+    : ((expectedMargin / prior.sigmaMargin) * (prior.sigmaMargin ** 2 + prior.sigmaTotal ** 2)) /
+      (2 * prior.meanTotal * prior.sigmaTotal);
+  return Math.max(-SGP_MAX_MARGIN_TOTAL_CORRELATION, Math.min(SGP_MAX_MARGIN_TOTAL_CORRELATION, raw));
+}
+
 /** What `jointProbability` needs of one event, computed once (the route caches it per event and moneyline). */
 export interface SgpCalibration {
   league: LeagueKey;
@@ -423,13 +439,7 @@ export function calibrateSgp(
     throw new RangeError(`A home win probability must be in (0, 1), got ${homeWinProbability}`);
   }
   const prior = SGP_GAME_PRIORS[league];
-  const bands = SGP_MARGIN_TOTAL_BANDS[league];
-  const expectedMargin = prior.sigmaMargin * normalQuantile(homeWinProbability);
-  const raw = bands
-    ? Math.sign(expectedMargin) * bandCorrelation(bands, Math.abs(expectedMargin))
-    : (normalQuantile(homeWinProbability) * (prior.sigmaMargin ** 2 + prior.sigmaTotal ** 2)) /
-      (2 * prior.meanTotal * prior.sigmaTotal);
-  const rho = Math.max(-SGP_MAX_MARGIN_TOTAL_CORRELATION, Math.min(SGP_MAX_MARGIN_TOTAL_CORRELATION, raw));
+  const rho = sgpMarginTotalCorrelation(league, prior.sigmaMargin * normalQuantile(homeWinProbability));
   const layout = LAYOUTS[prior.layout];
   const periodMasks: Partial<Record<Period, number>> = {};
   for (const [period, keys] of Object.entries(layout.periods) as [Period, readonly string[]][]) {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { gradeGameMarket, type GameResult, type Score } from '#domain/grading.ts';
+import { cdfAt, gameDistributions } from '#domain/score-distributions.ts';
 import {
   LEAGUES,
   type GameMarketType,
@@ -244,6 +245,52 @@ describe('ScoreModel halves (decision 288)', () => {
         }
       }
       if (process.env.HALVES_REPORT) console.log(report.join('\n'));
+    },
+  );
+});
+
+// Decision 291: the results carry the margin–total coupling of the distributions (decision 165's published figures):
+// at a 13-point NBA favourite, "covers and over" comes in as the joint says, five points and more below a game
+// whose total ignored its margin (the product of the two chances); the mirror for an away favourite.
+describe('ScoreModel.draw: the margin–total coupling', () => {
+  it.each([
+    ['nba', 13, 228],
+    ['nba', -13, 228],
+  ] as const)(
+    '%s at a margin of %s: the favourite covers and the over together as the joint says',
+    (league, margin, total) => {
+      const game = gameDistributions(league, { margin, total });
+      const favourite: OutcomeKey = margin > 0 ? 'home' : 'away';
+      const line = -(Math.abs(Math.floor(margin)) + 0.5);
+      const totalLine = Math.floor(total) + 0.5;
+      // The joint's figure, cell by cell.
+      let joint = 0;
+      let covers = 0;
+      game.margin.probabilities.forEach((pm, i) => {
+        const m = (game.margin.min + i) * Math.sign(margin);
+        if (pm < 1e-12 || !(m + line > 0)) return;
+        covers += pm;
+        const given = game.totalGiven(game.margin.min + i);
+        given.probabilities.forEach((pt, j) => {
+          if (given.min + j > totalLine) joint += pm * pt;
+        });
+      });
+      const over = 1 - cdfAt(game.total, totalLine);
+      expect(joint).toBeLessThan(covers * over - 0.05);
+      const model = new ScoreModel(291);
+      const f = fixture(league, margin, total);
+      const games = 5_000;
+      let both = 0;
+      for (let k = 0; k < games; k += 1) {
+        const result: GameResult = { periods: model.state({ ...f, fixture: k }, f.endsAt).periods };
+        // A spread's point is the home side's line: the favourite's −13.5 is home −13.5 or home +13.5.
+        const point = margin > 0 ? line : -line;
+        const spread = gradeGameMarket({ type: 'spread', period: 'full', point }, favourite, result);
+        const overs = gradeGameMarket({ type: 'total', period: 'full', point: totalLine }, 'over', result);
+        if (spread === 'won' && overs === 'won') both += 1;
+      }
+      const se = Math.sqrt((joint * (1 - joint)) / games);
+      expect(Math.abs(both / games - joint)).toBeLessThan(4 * se);
     },
   );
 });

@@ -78,7 +78,10 @@ describe('GET /v1/ev, GET /v1/middles, their public feeds and the stream sets on
     answers['stream ev set'] = `${digest(JSON.stringify(sets.ev.map(evPriceDto)))} ${sets.ev.length}`;
     answers['stream middles set'] =
       `${digest(JSON.stringify(sets.middles.map(middleDto)))} ${sets.middles.length}`;
-    // Re-pinned when the board itself changed on purpose, never for a refactor: last, decision 288 (the NBA, NCAAB
+    // Re-pinned when the board itself changed on purpose, never for a refactor: last, decisions 288 and 291 together
+    // (each alone left these digests as 288 pinned them; together, the halves and first parts in play are priced on
+    // their score so far, which the coupled finals of 291 now split differently: the real-time EV and middles answers
+    // and the stream sets moved, the delayed and page-feed answers did not); before it decision 288 (the NBA, NCAAB
     // and NFL first halves priced and drawn on the full game split by the segment model, and every first part in play
     // priced on its score so far plus the rest of it; with the old score model and the new half pricing the digests
     // were the old ones; the new score model draws the points leagues' halves anew from its one generator, so every
@@ -90,16 +93,16 @@ describe('GET /v1/ev, GET /v1/middles, their public feeds and the stream sets on
     // before it); before it the seeded simulator's pre-game prices from the league score distributions (decision 264)
     // and the page feeds' `leg` (decision 257).
     expect(answers).toEqual({
-      'ev real time': '7b82dc8ce6226336 10037',
+      'ev real time': 'f4ca3e69038b6c5b 11698',
       'ev delayed': '8885912d08f1c827 17733',
-      'ev power on sharp books': '1d4ab85c84419980 23825',
-      'middles real time': 'a341487bad7a952f 635839',
+      'ev power on sharp books': '5b27c80537057fca 18894',
+      'middles real time': '6f2c5ea05dd2df61 653468',
       'middles delayed': '7960628b75d57389 648092',
-      'middles shin on fanduel': 'd53b24230c513406 633550',
+      'middles shin on fanduel': 'fe79294b1b7151e3 650941',
       'ev page feed': 'd441d10837988134 12841',
       'middles page feed': '04be2fccb5a968ed 101609',
-      'stream ev set': 'bc4dbd6fd80f43b2 10',
-      'stream middles set': 'bffcc570d0d39896 348',
+      'stream ev set': 'df4e4358b5be2398 12',
+      'stream middles set': '47f13eac8b66cf9b 357',
     });
   });
 });
