@@ -1296,35 +1296,38 @@ function basketballHalf(
   const mu = { margin: meanOf(game.margin), total: meanOf(game.total) };
   const mb = bridge(shares.margin * mu.margin, mu.margin, prior.sigmaMargin);
   const tb = bridge(shares.total * mu.total, mu.total, prior.sigmaTotal);
-  // The half's margin: the mixture over the final margins; the chance of an odd half margin given each.
-  const marginWeights = new Accumulator();
-  const odd: number[] = [];
-  game.margin.probabilities.forEach((p, i) => {
-    const kernel = marginKernel(mb, game.margin.min + i);
-    odd.push(p * oddShare(kernel));
-    if (p < 1e-13) return;
-    marginWeights.add(kernel, p);
-  });
-  // The half's total: the final totals with an odd half margin (A) and an even one (all − A), each on its kernel.
-  const all = smoothTotalSums(fit.mean, fit.sigma, game.margin);
-  const withOdd = smoothTotalSums(fit.mean, fit.sigma, { min: game.margin.min, probabilities: odd });
-  let allSum = 0;
-  for (const w of all) allSum += w;
-  const totalWeights = new Accumulator();
-  all.forEach((w, t) => {
-    if (!(w > 0)) return;
-    const a = withOdd[t]! / allSum;
-    const b = w / allSum - a;
-    for (const [parity, weight] of [
-      [1, a],
-      [0, b],
-    ] as const) {
-      if (!(weight > 1e-15)) continue;
-      totalWeights.add(totalKernel(tb, t, parity), weight);
-    }
-  });
-  const margin = marginWeights.distribution();
-  const total = totalWeights.distribution();
+  // The mixtures are made in a scope of their own: the closures below (kept with the cached half) must not keep the
+  // accumulators' buffers (64 KB each) alive through a shared context.
+  const { margin, total } = (() => {
+    // The half's margin: the mixture over the final margins; the chance of an odd half margin given each.
+    const marginWeights = new Accumulator();
+    const odd: number[] = [];
+    game.margin.probabilities.forEach((p, i) => {
+      const kernel = marginKernel(mb, game.margin.min + i);
+      odd.push(p * oddShare(kernel));
+      if (p < 1e-13) return;
+      marginWeights.add(kernel, p);
+    });
+    // The half's total: the final totals with an odd half margin (A) and an even one (all − A), each on its kernel.
+    const all = smoothTotalSums(fit.mean, fit.sigma, game.margin);
+    const withOdd = smoothTotalSums(fit.mean, fit.sigma, { min: game.margin.min, probabilities: odd });
+    let allSum = 0;
+    for (const w of all) allSum += w;
+    const totalWeights = new Accumulator();
+    all.forEach((w, t) => {
+      if (!(w > 0)) return;
+      const a = withOdd[t]! / allSum;
+      const b = w / allSum - a;
+      for (const [parity, weight] of [
+        [1, a],
+        [0, b],
+      ] as const) {
+        if (!(weight > 1e-15)) continue;
+        totalWeights.add(totalKernel(tb, t, parity), weight);
+      }
+    });
+    return { margin: marginWeights.distribution(), total: totalWeights.distribution() };
+  })();
   return {
     distributions: { margin, total, totalGiven: () => total },
     split: (final, random) => {
@@ -1457,38 +1460,40 @@ function nflHalf(
     const ka = kernelOf('away', fa);
     return { kh, ka };
   };
-  const size = 2 * 200 + 1;
-  const marginW = new Float64Array(size);
-  const totalW = new Float64Array(size);
-  // A final's half contributions (normalised) depend on the final and the kernels only: when the kernels do not
-  // depend on the centre (both teams' bridges at the time share), they are kept for every centre.
-  const shared = home.a === 0 && away.a === 0 && home.sd === away.sd;
-  // The total given a margin (`smoothTotalGiven`) from one base: its weights of the margin's parity from |m| on.
-  const base = discretisedNormalWeights(fit.mean, fit.sigma, 0);
-  const suffix = new Float64Array(base.weights.length + 2);
-  for (let k = base.weights.length - 1; k >= 0; k -= 1) suffix[k] = base.weights[k]! + suffix[k + 2]!;
-  game.margin.probabilities.forEach((pm, i) => {
-    if (pm < 1e-7) return;
-    const m = game.margin.min + i;
-    let first = Math.abs(m);
-    if (first < base.min) first = base.min + ((base.min - first) % 2);
-    if (first - base.min >= base.weights.length) return;
-    const z = suffix[first - base.min]!;
-    if (!(z > 0)) return;
-    for (let t = first; t - base.min < base.weights.length; t += 2) {
-      const p = (pm * base.weights[t - base.min]!) / z;
-      // Finals below 1e-7 (together a few in 100,000) are left out; the half's distributions are normalised.
-      if (p < 1e-7) continue;
-      const fh = (t + m) / 2;
-      const fa = (t - m) / 2;
-      const cell = shared ? sharedCell(home, fh, fa, keyWeights) : halfCell(pairs(fh, fa), keyWeights);
-      for (let k = 0; k < cell.margin.length; k += 1)
-        marginW[cell.marginLo + 200 + k]! += p * cell.margin[k]!;
-      for (let k = 0; k < cell.total.length; k += 1) totalW[k]! += p * cell.total[k]!;
-    }
-  });
-  const margin = normalise(-200, marginW);
-  const total = normalise(0, totalW);
+  // The mixtures in a scope of their own, as the basketball half's (the split below keeps only what it reads).
+  const { margin, total } = (() => {
+    const size = 2 * 200 + 1;
+    const marginW = new Float64Array(size);
+    const totalW = new Float64Array(size);
+    // A final's half contributions (normalised) depend on the final and the kernels only: when the kernels do not
+    // depend on the centre (both teams' bridges at the time share), they are kept for every centre.
+    const shared = home.a === 0 && away.a === 0 && home.sd === away.sd;
+    // The total given a margin (`smoothTotalGiven`) from one base: its weights of the margin's parity from |m| on.
+    const base = discretisedNormalWeights(fit.mean, fit.sigma, 0);
+    const suffix = new Float64Array(base.weights.length + 2);
+    for (let k = base.weights.length - 1; k >= 0; k -= 1) suffix[k] = base.weights[k]! + suffix[k + 2]!;
+    game.margin.probabilities.forEach((pm, i) => {
+      if (pm < 1e-7) return;
+      const m = game.margin.min + i;
+      let first = Math.abs(m);
+      if (first < base.min) first = base.min + ((base.min - first) % 2);
+      if (first - base.min >= base.weights.length) return;
+      const z = suffix[first - base.min]!;
+      if (!(z > 0)) return;
+      for (let t = first; t - base.min < base.weights.length; t += 2) {
+        const p = (pm * base.weights[t - base.min]!) / z;
+        // Finals below 1e-7 (together a few in 100,000) are left out; the half's distributions are normalised.
+        if (p < 1e-7) continue;
+        const fh = (t + m) / 2;
+        const fa = (t - m) / 2;
+        const cell = shared ? sharedCell(home, fh, fa, keyWeights) : halfCell(pairs(fh, fa), keyWeights);
+        for (let k = 0; k < cell.margin.length; k += 1)
+          marginW[cell.marginLo + 200 + k]! += p * cell.margin[k]!;
+        for (let k = 0; k < cell.total.length; k += 1) totalW[k]! += p * cell.total[k]!;
+      }
+    });
+    return { margin: normalise(-200, marginW), total: normalise(0, totalW) };
+  })();
   return {
     distributions: { margin, total, totalGiven: () => total },
     split: (final, random) => {
