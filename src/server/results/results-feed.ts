@@ -13,7 +13,7 @@ import { historyGameScore } from '../history/service.ts';
 import { clientAddressKey } from '../http/client-address.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { sendEntry } from '../http/send-entry.ts';
-import { closeChoice, finalCloses } from './closes.ts';
+import { closeChoice, finalCloses } from '../history-api/closes.ts';
 import type { StaticEntry } from '../http/static-files.ts';
 
 // GET /tools/results.json (issue 57, decisions 256, 282 and 283): the bet tracker page's results without a key. Every

@@ -36,7 +36,7 @@ import { requireFeature } from '../../odds-api/auth.ts';
 import { closingMarkets, fairChoice, READ_BUDGET_PROBLEM, ReadGuard } from '../history-reads.ts';
 import { scoreDto } from '../../odds-api/views.ts';
 import { HttpProblem } from '../../http/problem.ts';
-import { finalCloses } from '../../results/closes.ts';
+import { finalCloses } from '../closes.ts';
 import { clvCost } from './clv.ts';
 import { COMMON_ERRORS, security, tags } from '../../odds-api/routes/common.ts';
 

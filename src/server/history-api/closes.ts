@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { LEG_MARKETS } from '#domain/bet-tracker.ts';
 import type { ClosingMarket } from '#domain/closing.ts';
-import { closingMarkets, fairChoice } from '../history-api/history-reads.ts';
+import { closingMarkets, fairChoice } from './history-reads.ts';
 
 // The fair close of finished games (decision 289), as GET /tools/closing.json and GET /v1/scores?closing=true carry it
 // and POST /v1/grade measures CLV against it (`closingMarkets`: the server's reference book and devig). A final's close
