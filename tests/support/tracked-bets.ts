@@ -1,8 +1,9 @@
 import type { ParlayLeg, TrackedBet } from '#domain/bet-tracker.ts';
 import type { ResultsFeedGame } from '#domain/schemas/results-feed.ts';
 
-// What the bet tracker's tests (src/domain/bet-tracker.test.ts, tests/e2e/bet-tracker.spec.ts) build bets and legs
-// from: a game of the public results (GET /tools/results.json).
+// What the bet tracker's tests (src/domain/bet-tracker.test.ts, tests/e2e/bet-tracker.spec.ts, and the closing
+// tests src/server/results/closing-feed.test.ts, bet-tracker-clv-page.test.ts) build bets and legs from: a game of
+// the public results (GET /tools/results.json).
 
 /** The full-game home moneyline of a game of the results: the fields a tracked bet and a parlay leg share. */
 export function homeMoneylineOf(game: ResultsFeedGame): Pick<ParlayLeg & TrackedBet, HomeMoneylineFields> {

@@ -11,6 +11,7 @@ import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
 import { testConfig } from '#tests/support/server/config.ts';
 import { HandBoard } from '#tests/support/server/history.ts';
 import { createKey } from '#tests/support/server/odds-api.ts';
+import { homeMoneylineOf } from '#tests/support/tracked-bets.ts';
 
 // The bet tracker page grading bets with CLV (issue 57, decision 289) against a real server: the app is built with the
 // real site, prices and a final go through the engine's intake, the app's own history writer keeps the closing lines,
@@ -124,16 +125,7 @@ function tracked(game: ResultsFeedGame, extra: Partial<TrackedBet>): TrackedBet 
     group: null,
     kind: 'ev',
     placed_at: '2026-11-22T11:00:00.000Z',
-    sport: game.sport,
-    league: game.league,
-    event_id: game.event_id,
-    home: game.home_team,
-    away: game.away_team,
-    starts_at: game.commence_time,
-    market: 'moneyline',
-    period: 'full',
-    line: null,
-    outcome: 'home',
+    ...homeMoneylineOf(game),
     selection: 'a side',
     book: 'fanduel',
     decimal_odds: 2,

@@ -20,6 +20,7 @@ import {
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
 import { HandBoard, type BoardEvent } from '#tests/support/server/history.ts';
 import { createKey } from '#tests/support/server/odds-api.ts';
+import { homeMoneylineOf } from '#tests/support/tracked-bets.ts';
 
 // GET /tools/closing.json (issue 57, decision 289) over real HTTP: the fair close of the results feed's finals, made by
 // the app's own history writer from prices sent through the engine's intake, and the bet tracker's CLV from it equal,
@@ -115,16 +116,7 @@ function single(extra: Partial<TrackedBet>): TrackedBet {
     group: null,
     kind: 'ev',
     placed_at: '2026-11-22T11:00:00.000Z',
-    sport: game.sport,
-    league: game.league,
-    event_id: game.event_id,
-    home: game.home_team,
-    away: game.away_team,
-    starts_at: game.commence_time,
-    market: 'moneyline',
-    period: 'full',
-    line: null,
-    outcome: 'home',
+    ...homeMoneylineOf(game),
     selection: 'a side',
     book: 'fanduel',
     decimal_odds: 1.65,
