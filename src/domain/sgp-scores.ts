@@ -1,11 +1,21 @@
-import type { LeagueKey } from './markets.ts';
+import type { LeagueKey, Period } from './markets.ts';
 import { distributionCentre } from './middles.ts';
-import { bivariateNormalCdf, normalQuantile } from './mvn.ts';
+import { bivariateNormalCdf, mvnProbability, normalCdf, normalQuantile } from './mvn.ts';
 import {
   CENTRE_STEP,
+  HALF_TIME_SHARE,
+  fairHighProbability,
+  firstPartShare,
   gameDistributions,
+  halfDistributions,
+  halfShares,
+  meanOf,
+  normalise,
+  periodDistributions,
   scoreModelName,
+  type GameDistributions,
   type IntegerDistribution,
+  type MarketCentre,
 } from './score-distributions.ts';
 import { SGP_GAME_PRIORS, type SgpModelLeg } from './sgp.ts';
 
@@ -241,10 +251,23 @@ function axisOf(
   centres: Centres,
   other: number,
 ): (x: number) => number {
-  const high = bindingLegs(legs).find((leg) => leg.side === 'high');
   const highCdf = centres.high !== null ? mixedCdf(league, variable, centres.high, other) : null;
   const lowCdf = centres.low !== null ? mixedCdf(league, variable, centres.low, other) : null;
-  const meanCdf = highCdf ?? lowCdf ?? mixedCdf(league, variable, centres.mean, other);
+  return stitched(legs, highCdf, lowCdf, () => mixedCdf(league, variable, centres.mean, other));
+}
+
+/**
+ * The normal score of a variable's cumulative probability from the cumulatives fitted to its binding legs: at or below
+ * the high binding line on the high leg's, above it on the low leg's (`axisOf`); `none` when the variable has no legs.
+ */
+function stitched(
+  legs: readonly SgpModelLeg[],
+  highCdf: ((x: number) => number) | null,
+  lowCdf: ((x: number) => number) | null,
+  none: () => (x: number) => number,
+): (x: number) => number {
+  const high = bindingLegs(legs).find((leg) => leg.side === 'high');
+  const meanCdf = highCdf ?? lowCdf ?? none();
   return (x) => {
     if (x === Number.NEGATIVE_INFINITY) return Number.NEGATIVE_INFINITY;
     if (x === Number.POSITIVE_INFINITY) return Number.POSITIVE_INFINITY;
@@ -268,6 +291,8 @@ export function scoresJoint(
   legs: readonly SgpModelLeg[],
 ): number {
   if (!hasScoreDistribution(league)) throw new RangeError(`${league} has no score distribution for SGPs`);
+  // Legs of the league's first part, alone or with full-game legs: the part's distributions (decision 296).
+  if (legs.some((leg) => isPartLeg(league, leg))) return partsJoint(league, market, rho, legs);
   if (!legs.every(isScoresLeg))
     throw new RangeError('Only full-game margin and total legs on half or whole lines');
   const marginLegs = legs.filter((leg) => leg.variable.kind === 'margin');
@@ -286,5 +311,213 @@ export function scoresJoint(
       if (m.allPush && t.allPush) allPushed += p;
       else alive += p * m.factor * t.factor;
     }
+  return allPushed < 1 ? Math.min(1, alive / (1 - allPushed)) : 0;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The first part's legs (decision 296): the points leagues' first half (decision 288: the full game split by the
+// segment model), the NHL's first period and MLB's first five innings (decision 284: the full game's part goals
+// thinned). Other periods (quarters, second halves, the NHL's second and third periods) have no distributions of
+// their own: their legs join by the correlation model's conditional chance, as players' do.
+//
+// - The part's margin and total are the part's distributions built at the full game's centre (the one the parlay's
+//   full-game legs are fitted to, else the market's), each tilted (e^{θx}) so that its binding legs keep their own
+//   fair two-way probabilities (a part's price is not always the full game's split: the tilt is the least change that
+//   gives it). Cumulative probabilities are stitched as the full game's (`stitched`).
+// - The dependence is a Gaussian copula over the variables that have legs, with the split's own correlations: the game
+//   is the part P plus an independent rest R, each with corr(margin, total) = ρ (the calibration's); P has the share s
+//   of the game's variance (the halves' time share ½, the bridge's; a thinned part's share, 0.44 of the goals in
+//   soccer, 0.30 NHL, 0.58 MLB: under thinning of Poisson scores corr(part, game) = √s). So corr(P_X, F_X) = √s and
+//   corr(P_M, F_T) = corr(P_T, F_M) = √s · ρ. With the game's scores normal this copula is the bridge itself
+//   (H | F normal about s·μ + v(F − μ), decision 288); on the discrete distributions it keeps every leg's probability,
+//   which the bridge's mixture would not (the part would be priced at the full game's split, not at its own price).
+// - Pushes as the full game's: the ticket breaks even with a pushed leg dropped and repriced by its own price.
+
+/** The first part whose distributions the league's model has (decisions 284 and 288), or null. */
+export function scoresPart(league: LeagueKey): Period | null {
+  switch (scoreModelName(league)) {
+    case 'nfl-key-numbers':
+    case 'basketball':
+      return 'h1';
+    case 'nhl-goals':
+      return 'p1';
+    case 'mlb-runs':
+      return 'f5';
+    default:
+      return null;
+  }
+}
+
+/** A margin or total leg of the league's first part (`scoresPart`) on a half or whole line. */
+export function isPartLeg(league: LeagueKey, leg: SgpModelLeg): boolean {
+  const v = leg.variable;
+  return (
+    (v.kind === 'margin' || v.kind === 'total') &&
+    v.period === scoresPart(league) &&
+    leg.line !== null &&
+    Number.isInteger(leg.line * 2)
+  );
+}
+
+/**
+ * The part's share s of the game's variance in the split (the copula's part–game correlation is √s): a half's time
+ * share (the bridge's v), a thinned part's share of the goals or runs.
+ */
+export function partShare(league: LeagueKey): number {
+  if (halfShares(league)) return HALF_TIME_SHARE;
+  const share = firstPartShare(league);
+  if (share === undefined) throw new RangeError(`No first part model for ${league}`);
+  return share;
+}
+
+/** The first part's distributions at a full-game centre (decision 288's halves, decision 284's thinned parts). */
+export function partDistributions(league: LeagueKey, centre: MarketCentre): GameDistributions {
+  return halfShares(league)
+    ? halfDistributions(league, centre)
+    : periodDistributions(league, centre, partShare(league));
+}
+
+/** A distribution tilted by e^{θx} (in logs about its mean: no overflow on wide supports). */
+function tiltedBy(distribution: IntegerDistribution, theta: number): IntegerDistribution {
+  if (theta === 0) return distribution;
+  const { min, probabilities } = distribution;
+  const centre = meanOf(distribution);
+  const logs = probabilities.map((p, i) =>
+    p > 0 ? Math.log(p) + theta * (min + i - centre) : Number.NEGATIVE_INFINITY,
+  );
+  const top = Math.max(...logs);
+  return normalise(
+    min,
+    logs.map((l) => Math.exp(l - top)),
+  );
+}
+
+/**
+ * The distribution tilted by e^{θx} so that its fair two-way chance of the high side of `line` (a whole line's push
+ * left out, `fairHighProbability`) is `high`: θ bisected (the chance rises with θ) to 1e-13, or the bracket's end when
+ * the support cannot give it.
+ */
+export function tiltToChance(
+  distribution: IntegerDistribution,
+  line: number,
+  high: number,
+): IntegerDistribution {
+  const chance = (theta: number) => fairHighProbability(tiltedBy(distribution, theta), line);
+  const at0 = chance(0);
+  if (Math.abs(at0 - high) < 1e-13) return distribution;
+  const mean = meanOf(distribution);
+  let sd = 0;
+  distribution.probabilities.forEach((p, i) => (sd += p * (distribution.min + i - mean) ** 2));
+  sd = Math.sqrt(Math.max(sd, 1e-6));
+  // Bracket θ: a step of 1/σ moves the mean about a deviation; widen until the chance is passed (or 2⁴⁰/σ).
+  let lo = 0;
+  let hi = 0;
+  let step = 1 / sd;
+  if (at0 < high) {
+    hi = step;
+    while (chance(hi) < high && step < 2 ** 40 / sd) [lo, hi, step] = [hi, hi + 2 * step, 2 * step];
+  } else {
+    lo = -step;
+    while (chance(lo) > high && step < 2 ** 40 / sd) [hi, lo, step] = [lo, lo - 2 * step, 2 * step];
+  }
+  for (let i = 0; i < 200 && hi - lo > 1e-15 * Math.max(1, Math.abs(lo)); i += 1) {
+    const mid = (lo + hi) / 2;
+    const got = chance(mid);
+    if (Math.abs(got - high) < 1e-13) return tiltedBy(distribution, mid);
+    if (got < high) lo = mid;
+    else hi = mid;
+  }
+  return tiltedBy(distribution, (lo + hi) / 2);
+}
+
+/** One variable of a parlay with part legs: its legs, its normal scores, which variable it is. */
+interface Axis {
+  kind: Variable;
+  part: boolean;
+  legs: SgpModelLeg[];
+  z: (x: number) => number;
+}
+
+/** The copula's normal rectangle: exact in one and two dimensions, quasi-Monte Carlo (~1e-4) from three (mvn.ts). */
+function rectangle(lower: number[], upper: number[], matrix: number[][]): number {
+  if (lower.some((l, i) => l >= upper[i]!)) return 0;
+  if (lower.length === 1) return normalCdf(upper[0]!) - normalCdf(lower[0]!);
+  if (lower.length === 2) {
+    const rho = matrix[0]![1]!;
+    const c = (h: number, k: number) =>
+      h === Number.NEGATIVE_INFINITY || k === Number.NEGATIVE_INFINITY ? 0 : bivariateNormalCdf(h, k, rho);
+    const [a0, b0] = lower as [number, number];
+    const [a1, b1] = upper as [number, number];
+    return Math.max(0, c(a1, b1) - c(a0, b1) - c(a1, b0) + c(a0, b0));
+  }
+  return Math.max(0, mvnProbability(lower, upper, matrix));
+}
+
+/**
+ * The fair joint of first-part margin and total legs (`isPartLeg`), alone or with full-game ones (`isScoresLeg`), of a
+ * league with a first part model: the cells of the variables with legs (the game's and the part's margin and total,
+ * see the notes above), each leg settled on them, the ticket's break-even with pushes as `scoresJoint`'s. One leg alone
+ * is its fair two-way probability. RangeError for a league without a part model or a leg it does not price.
+ */
+export function partsJoint(
+  league: LeagueKey,
+  market: ScoresMarket,
+  rho: number,
+  legs: readonly SgpModelLeg[],
+): number {
+  if (!hasScoreDistribution(league) || scoresPart(league) === null)
+    throw new RangeError(`${league} has no first part model for SGPs`);
+  if (!legs.every((leg) => isScoresLeg(leg) || isPartLeg(league, leg)))
+    throw new RangeError('Only full-game and first-part margin and total legs on half or whole lines');
+  const full = legs.filter(isScoresLeg);
+  const part = legs.filter((leg) => isPartLeg(league, leg));
+  const centres = scoresCentres(league, market, full);
+  const partGame = partDistributions(league, { margin: centres.margin.mean, total: centres.total.mean });
+  const axes: Axis[] = [];
+  for (const kind of ['margin', 'total'] as const) {
+    const of = full.filter((leg) => leg.variable.kind === kind);
+    if (of.length === 0) continue;
+    const [own, other] =
+      kind === 'margin' ? [centres.margin, centres.total.mean] : [centres.total, centres.margin.mean];
+    axes.push({ kind, part: false, legs: of, z: axisOf(league, kind, of, own, other) });
+  }
+  for (const kind of ['margin', 'total'] as const) {
+    const of = part.filter((leg) => leg.variable.kind === kind);
+    if (of.length === 0) continue;
+    const base = partGame[kind];
+    const fitted = (side: 'high' | 'low') => {
+      const leg = bindingLegs(of).find((one) => one.side === side);
+      return leg ? cumulative(tiltToChance(base, leg.line!, highProbability(leg))) : null;
+    };
+    axes.push({
+      kind,
+      part: true,
+      legs: of,
+      z: stitched(of, fitted('high'), fitted('low'), () => cumulative(base)),
+    });
+  }
+  const root = Math.sqrt(partShare(league));
+  const matrix = axes.map((a) =>
+    axes.map((b) => (a === b ? 1 : (a.kind === b.kind ? 1 : rho) * (a.part === b.part ? 1 : root))),
+  );
+  const pieces = axes.map((axis) => piecesOf(axis.legs));
+  let alive = 0;
+  let allPushed = 0;
+  const chosen: Piece[] = [];
+  const walk = (i: number): void => {
+    if (i === axes.length) {
+      const lower = chosen.map((piece, j) => axes[j]!.z(piece.lo - 1));
+      const upper = chosen.map((piece, j) => axes[j]!.z(piece.hi));
+      const p = rectangle(lower, upper, matrix);
+      if (chosen.every((piece) => piece.allPush)) allPushed += p;
+      else alive += p * chosen.reduce((product, piece) => product * piece.factor, 1);
+      return;
+    }
+    for (const piece of pieces[i]!) {
+      chosen[i] = piece;
+      walk(i + 1);
+    }
+  };
+  walk(0);
   return allPushed < 1 ? Math.min(1, alive / (1 - allPushed)) : 0;
 }

@@ -698,9 +698,12 @@ describe('priceSgp: the model named', () => {
     };
     expect(priceSgp(calibration, [awayWin, firstHalfOver]).model).toBe('correlation');
     expect(priceSgp(calibrateSgp('epl', 0.27), [awayWin, over]).model).toBe('correlation');
-    // NBA: two full-game legs are the score distributions' (decision 287); one with a half leg is the copula's.
+    // NBA: two full-game legs are the score distributions' (decision 287), and so is one with a first-half leg
+    // (decision 296: the half is the game split); one with a quarter's leg (no distribution of its own) the copula's.
     expect(priceSgp(calibrateSgp('nba', 0.6), [awayWin, over]).model).toBe('scores');
-    expect(priceSgp(calibrateSgp('nba', 0.6), [awayWin, firstHalfOver]).model).toBe('correlation');
+    expect(priceSgp(calibrateSgp('nba', 0.6), [awayWin, firstHalfOver]).model).toBe('scores');
+    const thirdQuarterOver: SgpModelLeg = { ...firstHalfOver, variable: { kind: 'total', period: 'q3' } };
+    expect(priceSgp(calibrateSgp('nba', 0.6), [awayWin, thirdQuarterOver]).model).toBe('correlation');
   });
 });
 

@@ -1,7 +1,13 @@
 import { LEAGUES, type LeagueKey, type Period, type SportKey } from './markets.ts';
 import { mvnProbability, normalCdf, normalQuantile } from './mvn.ts';
 import { PROP_CATALOGUE, type PropStatKey } from './props.ts';
-import { hasScoreDistribution, isScoresLeg, scoresJoint, type ScoresMarket } from './sgp-scores.ts';
+import {
+  hasScoreDistribution,
+  isPartLeg,
+  isScoresLeg,
+  scoresJoint,
+  type ScoresMarket,
+} from './sgp-scores.ts';
 import { fitGoals, goalsJoint, type GoalsMarket, type GoalsModel } from './soccer-goals.ts';
 
 // Same-game parlays (issue 16, decision 127): the joint fair probability of legs of one game, and each book's SGP
@@ -740,7 +746,7 @@ export function priceSgp(
   // chance given those legs, P(rest | game legs) = copula(all) / copula(game legs), with the same margin–total ρ.
   // A single game leg is its own probability either way, so the correlation model prices it with the rest.
   if (calibration.scores) {
-    const game = legs.filter(isScoresLeg);
+    const game = legs.filter((leg) => isScoresLeg(leg) || isPartLeg(calibration.league, leg));
     if (game.length >= 2) {
       let joint = scoresJoint(
         calibration.league,
