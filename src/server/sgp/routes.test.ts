@@ -198,6 +198,65 @@ describe('POST /v1/sgp', () => {
     expect(bracket.fair.probability).toBeCloseTo(moneyline.probability + awayPlus.probability - 1, 6);
   });
 
+  it('prices first-half legs on the half’s distributions, with a full-game leg: half −2 (a push on 2) + half under 111.5 + game −4.5', async () => {
+    const { id } = boardEvent();
+    // The board's first half at every book: home −2 −110 / away +2 −110, total 111.5 −110 both ways.
+    for (const book of ['fanduel', 'draftkings', 'betmgm', 'circa']) {
+      const half = { kind: 'price', sourceEventId: `sgp-ev-${counter}`, book, period: 'h1', american: -110 };
+      for (const message of [
+        { ...half, market: 'spread', point: -2, outcome: 'home' },
+        { ...half, market: 'spread', point: 2, outcome: 'away' },
+        { ...half, market: 'total', point: 111.5, outcome: 'over' },
+        { ...half, market: 'total', point: 111.5, outcome: 'under' },
+      ])
+        if (!app.engine.ingest(message)) throw new Error(`the engine dropped ${JSON.stringify(message)}`);
+    }
+    const halfLegs = [
+      { market: 'spread', period: 'h1', line: -2, outcome: 'home' },
+      { market: 'total', period: 'h1', line: 111.5, outcome: 'under' },
+    ];
+    const body = priced(await post({ event_id: id, legs: halfLegs }));
+    expect(body.legs.map((leg) => [leg.name, leg.line, leg.fair_probability])).toEqual([
+      [expect.stringContaining('-2'), -2, 0.5],
+      [expect.stringContaining('Under 111.5'), 111.5, 0.5],
+    ]);
+    expect(body.fair.model).toBe('scores');
+    const calibration = calibrateSgp('nba', homeWinOf(-180, 155), null, { line: 221.5, over: 0.5 });
+    const spread: SgpModelLeg = {
+      variable: { kind: 'margin', period: 'h1' },
+      side: 'high',
+      line: 2,
+      probability: 0.5,
+    };
+    const under: SgpModelLeg = {
+      variable: { kind: 'total', period: 'h1' },
+      side: 'low',
+      line: 111.5,
+      probability: 0.5,
+    };
+    const gameSpread: SgpModelLeg = {
+      variable: { kind: 'margin', period: 'full' },
+      side: 'high',
+      line: 4.5,
+      probability: 0.5,
+    };
+    expect(body.fair.probability).toBeCloseTo(jointProbability(calibration, [spread, under]), 5);
+    // Pinned: the half's favourite and the under go slightly together (ρ −0.044, as the game's: the correlation
+    // model's 0.257021 on the latent normal); the half's push at 2, repriced by the spread's price, moves it by 1e-5.
+    expect(body.fair.probability).toBeCloseTo(0.25701, 5);
+
+    const withGame = priced(
+      await post({ event_id: id, legs: [...halfLegs, { market: 'spread', line: -4.5, outcome: 'home' }] }),
+    );
+    expect(withGame.fair.model).toBe('scores');
+    expect(withGame.fair.probability).toBeCloseTo(
+      jointProbability(calibration, [spread, under, gameSpread]),
+      6,
+    );
+    // The half's cover goes with the game's (corr √½ between a half and its game): far above the naive product.
+    expect(withGame.correlation_ratio).toBeGreaterThan(1.5);
+  });
+
   it('prices a soccer parlay on the goals model fitted to the fair 1X2 and total: underdog win + over 2.5 + an underdog scorer', async () => {
     counter += 1;
     const id = ingestSoccerSgpBoard(app, counter, clock.now());
