@@ -402,6 +402,24 @@ export function tiltToChance(
   line: number,
   high: number,
 ): IntegerDistribution {
+  let made = tilts.get(distribution);
+  if (!made) tilts.set(distribution, (made = new Map()));
+  const key = `${line}|${high}`;
+  let found = made.get(key);
+  if (!found) {
+    // A few dozen lines and prices a part: dropped all at once beyond that (the part's builds are cached, as the
+    // games', decision 278).
+    if (made.size >= TILTS_KEPT) made.clear();
+    made.set(key, (found = tiltUncached(distribution, line, high)));
+  }
+  return found;
+}
+
+/** The tilts made of each (cached) part distribution, by line and chance: a parlay's legs are asked for again. */
+const tilts = new WeakMap<IntegerDistribution, Map<string, IntegerDistribution>>();
+const TILTS_KEPT = 256;
+
+function tiltUncached(distribution: IntegerDistribution, line: number, high: number): IntegerDistribution {
   const chance = (theta: number) => fairHighProbability(tiltedBy(distribution, theta), line);
   const at0 = chance(0);
   if (Math.abs(at0 - high) < 1e-13) return distribution;

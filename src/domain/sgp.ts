@@ -698,7 +698,8 @@ export function jointProbability(calibration: SgpCalibration, legs: readonly Sgp
 /**
  * Which model gave a parlay's joint probability: `goals`, a soccer match's score grid (decision 166), whenever every leg
  * is one it covers; `scores`, the league's score distributions (NFL, NBA, NCAAB, NHL, MLB; decision 287) for two or
- * more full-game margin and total legs, the other legs of a mix joined by the correlation model; else `correlation`,
+ * more margin and total legs of the full game or its first part (decision 296), the other legs of a mix joined by the
+ * correlation model; else `correlation`,
  * the Gaussian correlation model (decision 127).
  */
 export type SgpModel = 'goals' | 'scores' | 'correlation';
@@ -742,7 +743,8 @@ export function priceSgp(
   }
 
   // NFL, NBA, NCAAB, NHL, MLB (decision 287): two or more full-game margin and total legs are priced on the league's
-  // score distributions; the other legs of a mix (players, periods) join by the correlation model's conditional
+  // score distributions, and so are the first part's (first half, first period, first five; decision 296) alone or
+  // with them; the other legs of a mix (players, other periods) join by the correlation model's conditional
   // chance given those legs, P(rest | game legs) = copula(all) / copula(game legs), with the same margin–total ρ.
   // A single game leg is its own probability either way, so the correlation model prices it with the rest.
   if (calibration.scores) {

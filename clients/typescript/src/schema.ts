@@ -5187,7 +5187,7 @@ export interface operations {
                             /** @description American odds as text, rounded down to a whole point (6.0968 is "+509"): never a better price than the exact one. */
                             price: string;
                             /**
-                             * @description The model that gave `probability`: `goals`, a soccer match’s score grid from a Dixon–Coles goals model fitted to its fair 1X2 and total (docs/decisions/166), when every leg is one the grid covers; `scores`, the league’s fitted final margin and total distributions (NFL, NBA, NCAAB, NHL, MLB; docs/calibration.md, docs/decisions/287), when two or more legs are full-game spreads, moneylines or totals (any other legs joined to them by the correlation model); else `correlation`, the correlation model (docs/decisions/127).
+                             * @description The model that gave `probability`: `goals`, a soccer match’s score grid from a Dixon–Coles goals model fitted to its fair 1X2 and total (docs/decisions/166), when every leg is one the grid covers; `scores`, the league’s fitted final margin and total distributions (NFL, NBA, NCAAB, NHL, MLB; docs/calibration.md, docs/decisions/287), when two or more legs are full-game spreads, moneylines or totals or those of the league’s first part (the first half of the NBA, NCAAB and NFL, the NHL’s first period, MLB’s first five innings; docs/decisions/296), any other legs joined to them by the correlation model; else `correlation`, the correlation model (docs/decisions/127).
                              * @enum {string}
                              */
                             model: "goals" | "scores" | "correlation";

@@ -41,7 +41,7 @@ import { fairDto, type FairChoice } from '../history-api/history-reads.ts';
 // Same-game-parlay pricing on the live board (issue 16, decision 129): the legs of a request resolved to the store's
 // markets, each leg's fair probability from the books' current prices (from the request's reference and
 // de-vig method, as CLV's: decision 164), the joint probability from the models of src/domain/sgp.ts (the correlation model, decision
-// 127; soccer's goals grid, decision 166; the other leagues' score distributions for full-game legs, decision 287), and each book's
+// 127; soccer's goals grid, decision 166; the other leagues' score distributions for full-game and first-part legs, decisions 287 and 296), and each book's
 // parlay price: its own margin for that many legs applied to the joint, never a price that the same book's singles
 // could arbitrage. Every refusal here happens before a credit is spent.
 
