@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { LeagueKey, Period } from './markets.ts';
-import { bivariateNormalCdf, normalCdf, normalQuantile } from './mvn.ts';
+import { bivariateNormalCdf, mvnProbability, normalCdf, normalQuantile } from './mvn.ts';
 import {
+  cdfAt,
   fairHighProbability,
   gameDistributions,
   halfDistributions,
@@ -11,7 +12,14 @@ import {
   meanOf,
   type IntegerDistribution,
 } from './score-distributions.ts';
-import { calibrateSgp, priceSgp, sgpConflicts, SGP_GAME_PRIORS, type SgpModelLeg } from './sgp.ts';
+import {
+  calibrateSgp,
+  priceSgp,
+  sgpConflicts,
+  sgpCorrelation,
+  SGP_GAME_PRIORS,
+  type SgpModelLeg,
+} from './sgp.ts';
 import { partDistributions, partShare, partsJoint, scoresPart, type ScoresMarket } from './sgp-scores.ts';
 
 // First-part legs (a points league's first half, the NHL's first period, MLB's first five) priced on the part's own
@@ -302,6 +310,70 @@ describe('partsJoint: first-part legs on the part’s distributions', () => {
         expect(Math.abs(joint - exact(halfLine, fullLine, fullSide))).toBeLessThan(3e-3);
       }
     }
+  });
+});
+
+describe('partsJoint in three and four dimensions', () => {
+  it('with half lines on the halves is the correlation model’s copula (its half–game correlation is also √½)', () => {
+    const calibration = calibrateSgp('nba', 0.66);
+    const rho = calibration.marginTotalCorrelation;
+    const legs = [
+      leg('margin', 'h1', 'high', 1.5, 0.56),
+      leg('total', 'h1', 'low', 113.5, 0.47),
+      leg('margin', 'full', 'high', 3.5, 0.58),
+      leg('total', 'full', 'high', 225.5, 0.52),
+    ];
+    const market: ScoresMarket = { homeWin: 0.66, total: null };
+    for (const count of [3, 4]) {
+      const some = legs.slice(0, count);
+      const bounds = some.map((one) => {
+        const z = normalQuantile(one.probability);
+        return one.side === 'high' ? [-z, Infinity] : [-Infinity, z];
+      });
+      const copula = mvnProbability(
+        bounds.map((b) => b[0]!),
+        bounds.map((b) => b[1]!),
+        sgpCorrelation(
+          calibration,
+          some.map((one) => one.variable),
+        ),
+      );
+      expect(Math.abs(partsJoint('nba', market, rho, some) - copula)).toBeLessThan(2e-6);
+    }
+  });
+
+  it('with a whole line: NFL first half −3, first-half under 21.5 and the game’s −6.5 is the won box plus the push at 3 × the spread’s price', () => {
+    const league = 'nfl';
+    const centre = { margin: 3, total: 44.5 };
+    const rho = calibrateSgp(league, 0.59).marginTotalCorrelation;
+    const legs = [
+      leg('margin', 'h1', 'high', 3, 0.5),
+      leg('total', 'h1', 'low', 21.5, 0.5),
+      leg('margin', 'full', 'high', 6.5, 0.5),
+    ].map((one) => ({ ...one, probability: fairAt(league, centre, one) }));
+    const joint = partsJoint(league, marketAt(league, centre), rho, legs);
+    // From the definition: the three variables' cumulative probabilities at the centre, the split's correlations.
+    const half = partDistributions(league, centre);
+    const game = gameDistributions(league, centre);
+    const z = (d: IntegerDistribution, x: number) => normalQuantile(cdfAt(d, x));
+    const r = Math.sqrt(partShare(league));
+    const matrix = [
+      [1, rho, r],
+      [rho, 1, rho * r],
+      [r, rho * r, 1],
+    ];
+    const won = mvnProbability(
+      [z(half.margin, 3), -Infinity, z(game.margin, 6)],
+      [Infinity, z(half.total, 21), Infinity],
+      matrix,
+    );
+    const atThree = mvnProbability(
+      [z(half.margin, 2), -Infinity, z(game.margin, 6)],
+      [z(half.margin, 3), z(half.total, 21), Infinity],
+      matrix,
+    );
+    expect(atThree).toBeGreaterThan(0.01);
+    expect(Math.abs(joint - (won + atThree * legs[0]!.probability))).toBeLessThan(2e-4);
   });
 });
 
