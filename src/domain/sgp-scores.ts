@@ -318,7 +318,8 @@ export function scoresJoint(
 // The first part's legs (decision 296): the points leagues' first half (decision 288: the full game split by the
 // segment model), the NHL's first period and MLB's first five innings (decision 284: the full game's part goals
 // thinned). Other periods (quarters, second halves, the NHL's second and third periods) have no distributions of
-// their own: their legs join by the correlation model's conditional chance, as players' do.
+// their own: their legs join by the correlation model's conditional chance, as players' do. (Soccer's half: its
+// parlays are the goals grid's, decision 166, which covers the full game only.)
 //
 // - The part's margin and total are the part's distributions built at the full game's centre (the one the parlay's
 //   full-game legs are fitted to, else the market's), each tilted (e^{θx}) so that its binding legs keep their own
@@ -326,8 +327,8 @@ export function scoresJoint(
 //   gives it). Cumulative probabilities are stitched as the full game's (`stitched`).
 // - The dependence is a Gaussian copula over the variables that have legs, with the split's own correlations: the game
 //   is the part P plus an independent rest R, each with corr(margin, total) = ρ (the calibration's); P has the share s
-//   of the game's variance (the halves' time share ½, the bridge's; a thinned part's share, 0.44 of the goals in
-//   soccer, 0.30 NHL, 0.58 MLB: under thinning of Poisson scores corr(part, game) = √s). So corr(P_X, F_X) = √s and
+//   of the game's variance (the halves' time share ½, the bridge's; a thinned part's share of the goals or runs, 0.30
+//   NHL, 0.58 MLB: under thinning of Poisson scores corr(part, game) = √s). So corr(P_X, F_X) = √s and
 //   corr(P_M, F_T) = corr(P_T, F_M) = √s · ρ. With the game's scores normal this copula is the bridge itself
 //   (H | F normal about s·μ + v(F − μ), decision 288); on the discrete distributions it keeps every leg's probability,
 //   which the bridge's mixture would not (the part would be priced at the full game's split, not at its own price).
