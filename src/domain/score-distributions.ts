@@ -1193,10 +1193,18 @@ export function firstPartCoupling(
   };
 }
 
-/** The binomial rows 0..n − 1 at `share`, flat: B[x · n + k] = P(k of x). */
+const binomials = new Map<string, Float64Array>();
+
+/** The binomial rows 0..n − 1 at `share`, flat: B[x · n + k] = P(k of x) (one per size and share, shared by the games). */
 function binomialMatrix(n: number, share: number): Float64Array {
-  const out = new Float64Array(n * n);
-  for (let x = 0; x < n; x += 1) binomialRow(x, share).forEach((p, k) => (out[x * n + k] = p));
+  const key = `${n}|${share}`;
+  let out = binomials.get(key);
+  if (out) return out;
+  out = new Float64Array(n * n);
+  for (let x = 0; x < n; x += 1) binomialRow(x, share).forEach((p, k) => (out![x * n + k] = p));
+  // A few sizes and shares in use (MLB's at 0.58; the tests' others): kept, at most a handful of 10 KB arrays.
+  if (binomials.size >= 16) binomials.delete(binomials.keys().next().value!);
+  binomials.set(key, out);
   return out;
 }
 
