@@ -9,7 +9,10 @@ import {
   DISTRIBUTIONS_CACHED,
   fairHighProbability,
   FIRST_PART_SHARES,
+  firstPartCoupling,
+  firstPartResults,
   firstPartShare,
+  firstPartSplitFit,
   gameDistributions,
   gameDistributionsUncached,
   gameMarginDistribution,
@@ -515,6 +518,131 @@ describe('the margin–total coupling of the joint (decision 291)', () => {
       game.total.probabilities.forEach((p, j) =>
         expect(Math.abs((mixture.get(game.total.min + j) ?? 0) - p), `${league} t ${j}`).toBeLessThan(1e-9),
       );
+    }
+  });
+});
+
+// Decision 295: a coupled league's first part (MLB's first five innings). The finals are drawn coupled (decision 291);
+// the part keeps its fitted marginals (its prices), its joint carries the coupling the split brings to it, and the
+// split of the coupled finals gives the part exactly those: computed here cell by cell over the finals as the
+// simulator draws them (the margin, then the coupled total given it).
+describe('a coupled first part: MLB’s first five innings (decision 295)', () => {
+  const share = FIRST_PART_SHARES.mlb;
+  const centres: [number, number][] = [
+    [1.06, 8.6],
+    [-0.4, 8.7],
+    [2, 7],
+    [-1.5, 9.5],
+    [0.3, 11],
+  ];
+  const largestGap = (a: IntegerDistribution, b: IntegerDistribution) => {
+    let gap = 0;
+    const lo = Math.min(a.min, b.min);
+    const hi = Math.max(a.min + a.probabilities.length, b.min + b.probabilities.length);
+    for (let x = lo; x < hi; x += 1) gap = Math.max(gap, Math.abs(probabilityOf(a, x) - probabilityOf(b, x)));
+    return gap;
+  };
+  const winOver = (d: { margin: IntegerDistribution; total: IntegerDistribution }, line: number) => ({
+    win: 1 - cdfAt(d.margin, 0),
+    over: 1 - cdfAt(d.total, line),
+  });
+
+  // The part's prices are decision 284's: the part goals thinned. Pinned from before this decision (main at
+  // decision 291), to 1e-9: the home side winning the five innings, a tie, and the over at the half line below
+  // 0.58 × the total.
+  it.each([
+    [1.06, 8.6, 0.497902065975939, 0.16234631792929, 0.501538268944778],
+    [-0.4, 8.7, 0.387334340411403, 0.162752327115244, 0.373368341045773],
+    [2, 7, 0.580103261432323, 0.180085314593835, 0.360786628864846],
+  ] as const)(
+    'keeps the part’s marginals at %s, %s (its prices do not move)',
+    (margin, total, win, tie, over) => {
+      const part = periodDistributions('mlb', { margin, total }, share);
+      const line = Math.floor(total * share) + 0.5;
+      expect(Math.abs(1 - cdfAt(part.margin, 0) - win)).toBeLessThan(1e-9);
+      expect(Math.abs(probabilityOf(part.margin, 0) - tie)).toBeLessThan(1e-9);
+      expect(Math.abs(1 - cdfAt(part.total, line) - over)).toBeLessThan(1e-9);
+    },
+  );
+
+  it.each(centres)(
+    'at %s, %s: the coupled finals split give the part its distributions to 1e-9 (decision 291’s split did not)',
+    (margin, total) => {
+      const centre = { margin, total };
+      const part = periodDistributions('mlb', centre, share);
+      const fitted = firstPartResults('mlb', centre, share, 'fitted');
+      expect(largestGap(fitted.margin, part.margin)).toBeLessThan(1e-9);
+      expect(largestGap(fitted.total, part.total)).toBeLessThan(1e-9);
+      const fit = firstPartSplitFit('mlb', centre, share);
+      expect(fit.error).toBeLessThan(1e-11);
+      // Decision 291's split (each part goal thinned from the coupled finals) drifted from the prices.
+      const thinned = firstPartResults('mlb', centre, share, 'thinned');
+      if (Math.abs(margin) >= 1) expect(largestGap(thinned.margin, part.margin)).toBeGreaterThan(2e-4);
+    },
+  );
+
+  it('decision 291’s drift was real: a 2-run favourite’s five innings won 0.47 pp more often than priced', () => {
+    const centre = { margin: 2, total: 7 };
+    const line = 4.5;
+    const priced = winOver(periodDistributions('mlb', centre, share), line);
+    const before = winOver(firstPartResults('mlb', centre, share, 'thinned'), line);
+    const after = winOver(firstPartResults('mlb', centre, share, 'fitted'), line);
+    expect(before.win - priced.win).toBeGreaterThan(0.004);
+    expect(Math.abs(after.win - priced.win)).toBeLessThan(1e-9);
+    expect(Math.abs(after.over - priced.over)).toBeLessThan(1e-9);
+  });
+
+  it.each(centres)(
+    'at %s, %s: the part’s joint carries the coupling the split brings to it, its marginals kept',
+    (margin, total) => {
+      const centre = { margin, total };
+      const part = periodDistributions('mlb', centre, share);
+      const coupling = firstPartCoupling('mlb', centre, share);
+      const cells: { m: number; t: number; p: number }[] = [];
+      part.margin.probabilities.forEach((pm, i) => {
+        if (!(pm > 0)) return;
+        const m = part.margin.min + i;
+        const given = part.totalGiven(m);
+        given.probabilities.forEach((pt, j) => {
+          if (pt > 0) cells.push({ m, t: given.min + j, p: pm * pt });
+        });
+      });
+      // The mixture of the totals given the margin is the part's total (its marginals are kept).
+      const mixture = new Map<number, number>();
+      for (const c of cells) {
+        expect(Math.abs(c.t - c.m) % 2).toBe(0);
+        expect(c.t).toBeGreaterThanOrEqual(Math.abs(c.m));
+        mixture.set(c.t, (mixture.get(c.t) ?? 0) + c.p);
+      }
+      part.total.probabilities.forEach((p, j) =>
+        expect(Math.abs((mixture.get(part.total.min + j) ?? 0) - p), `t ${j}`).toBeLessThan(1e-9),
+      );
+      // The figure (home wins the part and the over) is the copula's at the part's own chances and the split's ρ.
+      const a = coupling.marginLine;
+      const b = coupling.totalLine;
+      const win = cells.reduce((s, c) => s + (c.m > a ? c.p : 0), 0);
+      const over = cells.reduce((s, c) => s + (c.t > b ? c.p : 0), 0);
+      const both = cells.reduce((s, c) => s + (c.m > a && c.t > b ? c.p : 0), 0);
+      expect(
+        Math.abs(both - bivariateNormalCdf(normalQuantile(win), normalQuantile(over), coupling.rho)),
+      ).toBeLessThan(2e-4);
+      // And near what decision 291's split of the coupled finals gave the part: its marginals were up to 0.5 pp off
+      // the prices, so its figure is off by about as much (the copula's ρ above carries the coupling, not the figure).
+      expect(Math.abs(both - coupling.figure)).toBeLessThan(5e-3);
+    },
+  );
+
+  it('the goal leagues’ finals are their own grids’ (no coupling): their parts were and are the prices’', () => {
+    for (const [league, margin, total] of [
+      ['nhl', 0.35, 6.1],
+      ['epl', 0.4, 2.7],
+    ] as const) {
+      const s = firstPartShare(league)!;
+      const part = periodDistributions(league, { margin, total }, s);
+      const results = firstPartResults(league, { margin, total }, s, 'thinned');
+      expect(largestGap(results.margin, part.margin)).toBeLessThan(1e-12);
+      expect(largestGap(results.total, part.total)).toBeLessThan(1e-12);
+      expect(() => firstPartCoupling(league, { margin, total }, s)).toThrow(RangeError);
     }
   });
 });

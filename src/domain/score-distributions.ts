@@ -560,15 +560,16 @@ export function fitCoupling(
   margin: IntegerDistribution,
   total: IntegerDistribution,
   given: (m: number) => IntegerDistribution,
+  partRho?: number,
 ): Coupling {
   const { mean: marginMean, sd: marginSd } = momentsOf(margin);
   const { mean: totalMean, sd: totalSd } = momentsOf(total);
-  // The SGP's ρ, read as calibrateSgp reads it: at the expected margin σM · Φ⁻¹(p) of the home win probability p.
+  // The SGP's ρ, read as calibrateSgp reads it: at the expected margin σM · Φ⁻¹(p) of the home win probability p; a
+  // first part's (decision 295) is given: the one the coupled full game's split carries to it.
   const homeWin = above(margin, 0) / (above(margin, 0) + (1 - above(margin, -1)));
-  const rho = sgpMarginTotalCorrelation(
-    league,
-    SGP_GAME_PRIORS[league].sigmaMargin * normalQuantile(homeWin),
-  );
+  const rho =
+    partRho ??
+    sgpMarginTotalCorrelation(league, SGP_GAME_PRIORS[league].sigmaMargin * normalQuantile(homeWin));
   const { marginLine, totalLine } = couplingLines(league, margin, total);
   const pm = above(margin, marginLine);
   const pt = above(total, totalLine);
@@ -835,7 +836,12 @@ function fitGrid(
  * Margin and total of a score grid, and its total given a margin made again from `remake` when asked (the simulator
  * asks once a game): a cached game holds its two distributions and no grid (decision 278).
  */
-function gridGame(grid: Grid, remake: () => Grid, coupled: LeagueKey | null = null): GameDistributions {
+function gridGame(
+  grid: Grid,
+  remake: () => Grid,
+  coupled: LeagueKey | null = null,
+  partRho?: (margin: IntegerDistribution, total: IntegerDistribution) => number,
+): GameDistributions {
   const size = grid.length;
   const margins = new Array<number>(2 * size - 1).fill(0);
   const totals = new Array<number>(2 * size - 1).fill(0);
@@ -845,27 +851,46 @@ function gridGame(grid: Grid, remake: () => Grid, coupled: LeagueKey | null = nu
       totals[x + y]! += p;
     }),
   );
-  return gridDistributions(normalise(-(size - 1), margins), normalise(0, totals), remake, coupled);
+  return gridDistributions(normalise(-(size - 1), margins), normalise(0, totals), remake, coupled, partRho);
 }
 
-/** What the cache keeps of a grid game (see `gridGame`): made apart, so that its closure holds only these. */
+/**
+ * A coupled grid game's coupling, fitted on the first ask from the game's grid and kept with the game (decision 291):
+ * the first part's split reads it (decision 295) as the simulator's `totalGiven` does.
+ */
+const gridCouplings = new WeakMap<GameDistributions, (grid: Grid) => Coupling>();
+
+/**
+ * What the cache keeps of a grid game (see `gridGame`): made apart, so that its closure holds only these. `partRho`
+ * (a first part's, decision 295) is asked for when the coupling is first fitted.
+ */
 function gridDistributions(
   margin: IntegerDistribution,
   total: IntegerDistribution,
   remake: () => Grid,
   coupled: LeagueKey | null,
+  partRho?: (margin: IntegerDistribution, total: IntegerDistribution) => number,
 ): GameDistributions {
   if (!coupled) return { margin, total, totalGiven: (m) => gridTotalGiven(remake(), m) };
   let coupling: Coupling | undefined;
-  return {
+  const couplingOf = (grid: Grid) =>
+    (coupling ??= fitCoupling(
+      coupled,
+      margin,
+      total,
+      (k) => gridTotalGiven(grid, k),
+      partRho?.(margin, total),
+    ));
+  const game: GameDistributions = {
     margin,
     total,
     totalGiven: (m) => {
       const grid = remake();
-      coupling ??= fitCoupling(coupled, margin, total, (k) => gridTotalGiven(grid, k));
-      return coupledTotalGiven(coupling, m, gridTotalGiven(grid, m));
+      return coupledTotalGiven(couplingOf(grid), m, gridTotalGiven(grid, m));
     },
   };
+  gridCouplings.set(game, couplingOf);
+  return game;
 }
 
 /** The total given the margin `m` of a score grid: its diagonal x − y = m. */
@@ -992,8 +1017,10 @@ const periodCache = new Map<string, GameDistributions>();
  * of the game's part goals (its final score's less overtime, extra innings and empty-net goals, as the full game's
  * model has them) lands in the part independently with chance `share` (`FIRST_PART_SHARES`). So the part is the full
  * game's own model thinned, not a second model: its expected total is `share` × the part goals', its draws and low
- * scores follow the full game's, and the score model draws the part's result the same way (`splitFinalScore`): the
- * part's closing price is its result's chance. RangeError for a league without a grid model or a share not in (0, 1).
+ * scores follow the full game's, and the score model draws the part's result from the final score (`splitFinalScore`):
+ * the part's closing price is its result's chance. A coupled league's part (MLB, decision 295) has these marginals and
+ * a joint (`totalGiven`) that carries the full game's margin–total coupling as the split brings it to the part
+ * (`firstPartCoupling`). RangeError for a league without a grid model or a share not in (0, 1).
  */
 export function periodDistributions(
   league: LeagueKey,
@@ -1009,7 +1036,14 @@ export function periodDistributions(
     periodCache.set(key, found);
     return found;
   }
-  found = gridGame(thinnedPartGrid(league, centre, share), () => thinnedPartGrid(league, centre, share));
+  const coupled = coupledLeague(league) ? league : null;
+  found = gridGame(
+    thinnedPartGrid(league, centre, share),
+    () => thinnedPartGrid(league, centre, share),
+    coupled,
+    // Asked for only when the part's joint is (the simulator's split, once a game): its prices read the marginals.
+    coupled ? (margin, total) => firstPartCoupling(league, centre, share, { margin, total }).rho : undefined,
+  );
   // Counted and least recently used first, as the games' cache (decision 278).
   if (periodCache.size >= DISTRIBUTIONS_CACHED) periodCache.delete(periodCache.keys().next().value!);
   periodCache.set(key, found);
@@ -1019,10 +1053,13 @@ export function periodDistributions(
 /** The first part's score grid (`periodDistributions`): the game's part goals, each kept with chance `share`. */
 function thinnedPartGrid(league: LeagueKey, centre: MarketCentre, share: number): Grid {
   const paths = pathsOf(gameDistributions(league, centre));
-  const part = paths.partGrid();
-  const n = paths.size;
+  return thinGrid(paths.partGrid(), share);
+}
+
+/** A grid of part goals thinned: Σ over (x, y) of part[x][y] · B(x, i) · B(y, j), one axis at a time. */
+function thinGrid(part: Grid, share: number): Grid {
+  const n = part.length;
   const rows = Array.from({ length: n }, (_, x) => binomialRow(x, share));
-  // Thinned grid: Σ over (x, y) of part[x][y] · B(x, i) · B(y, j), one axis at a time.
   const half: Grid = Array.from({ length: n }, () => new Array<number>(n).fill(0));
   for (let x = 0; x < n; x += 1)
     for (let y = 0; y < n; y += 1) {
@@ -1043,6 +1080,309 @@ function thinnedPartGrid(league: LeagueKey, centre: MarketCentre, share: number)
   return thinned;
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// A coupled league's first part (MLB's first five innings; decision 295).
+
+/**
+ * The coupled game's final scores as the simulator draws them (the margin, then the coupled total given it), flat by
+ * h · size + a.
+ */
+function coupledFinals(game: GameDistributions): { grid: Grid; finals: Float64Array } {
+  const fit = gridFits.get(game)!;
+  const grid = gridOf(fit.builder, fit.home, fit.away, fit.size);
+  const coupling = gridCouplings.get(game)!(grid);
+  const n = fit.size;
+  const finals = new Float64Array(n * n);
+  game.margin.probabilities.forEach((pm, i) => {
+    if (!(pm > 0)) return;
+    const m = game.margin.min + i;
+    const given = coupledTotalGiven(coupling, m, gridTotalGiven(grid, m));
+    given.probabilities.forEach((pt, j) => {
+      const t = given.min + j;
+      const h = (t + m) / 2;
+      const a = (t - m) / 2;
+      if (pt > 0 && h >= 0 && a >= 0 && h < n && a < n) finals[h * n + a]! += pm * pt;
+    });
+  });
+  return { grid, finals };
+}
+
+/**
+ * The part goals' grid when the finals are the coupled game's and each final's ways are weighted as the model has
+ * them: what the part was under decision 291 once thinned (each part goal in the part with the share).
+ */
+function coupledPartGoals(paths: ScorePaths, finals: Float64Array): Grid {
+  const n = paths.size;
+  const ways = new Float64Array(n * n);
+  paths.final.forEach((cell, i) => (ways[cell]! += paths.weight[i]!));
+  const grid: Grid = Array.from({ length: n }, () => new Array<number>(n).fill(0));
+  paths.part.forEach((cell, i) => {
+    const f = paths.final[i]!;
+    if (ways[f]! > 0) grid[Math.floor(cell / n)]![cell % n]! += (paths.weight[i]! / ways[f]!) * finals[f]!;
+  });
+  return grid;
+}
+
+/** The margin and total of a grid (normalised), as `gridGame` reads them. */
+function marginalsOf(grid: Grid): { margin: IntegerDistribution; total: IntegerDistribution } {
+  const size = grid.length;
+  const margins = new Array<number>(2 * size - 1).fill(0);
+  const totals = new Array<number>(2 * size - 1).fill(0);
+  grid.forEach((row, x) =>
+    row.forEach((p, y) => {
+      margins[x - y + size - 1]! += p;
+      totals[x + y]! += p;
+    }),
+  );
+  return { margin: normalise(-(size - 1), margins), total: normalise(0, totals) };
+}
+
+/** P(M > a, T > b) of a score grid (normalised by its sum). */
+function gridFigure(grid: Grid, marginLine: number, totalLine: number): number {
+  let figure = 0;
+  let sum = 0;
+  grid.forEach((row, x) =>
+    row.forEach((p, y) => {
+      sum += p;
+      if (x - y > marginLine && x + y > totalLine) figure += p;
+    }),
+  );
+  return figure / sum;
+}
+
+/** The copula's ρ whose Φ₂(Φ⁻¹(pm), Φ⁻¹(pt); ρ) is `figure` (bisection, within ±0.95). */
+function copulaRho(pm: number, pt: number, figure: number): number {
+  const zm = normalQuantile(pm);
+  const zt = normalQuantile(pt);
+  let lo = -0.95;
+  let hi = 0.95;
+  for (let i = 0; i < 60; i += 1) {
+    const mid = (lo + hi) / 2;
+    if (bivariateNormalCdf(zm, zt, mid) < figure) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+/**
+ * The full game's margin–total coupling as its split brings it to a first part (decision 295): the coupled game's
+ * finals split as decision 284 has it (each way to a final by its weight, each part goal in the part with `share`)
+ * give the part a joint whose figure (the home side winning the part and the part's over, at the lines of the part's
+ * coupling) is read as the Gaussian copula's ρ at that joint's own chances of the two lines. The part's coupling is
+ * fitted to that ρ at its own (fitted) marginals, so its marginals, and its prices, are kept: the coupling of the
+ * full game, scaled for the part as the thinning scales it. `part` is the part's margin and total.
+ */
+export function firstPartCoupling(
+  league: LeagueKey,
+  centre: MarketCentre,
+  share: number,
+  part?: { margin: IntegerDistribution; total: IntegerDistribution },
+): { rho: number; figure: number; marginLine: number; totalLine: number } {
+  if (!coupledLeague(league) || !gridModel(league)) throw new RangeError(`No coupled part for ${league}`);
+  const game = gameDistributions(league, centre);
+  const own = part ?? periodDistributions(league, centre, share);
+  const { marginLine, totalLine } = couplingLines(league, own.margin, own.total);
+  const thinned = thinGrid(coupledPartGoals(pathsOf(game), coupledFinals(game).finals), share);
+  const { margin, total } = marginalsOf(thinned);
+  const figure = gridFigure(thinned, marginLine, totalLine);
+  return {
+    rho: copulaRho(above(margin, marginLine), above(total, totalLine), figure),
+    figure,
+    marginLine,
+    totalLine,
+  };
+}
+
+const binomials = new Map<string, Float64Array>();
+
+/** The binomial rows 0..n − 1 at `share`, flat: B[x · n + k] = P(k of x) (one per size and share, shared by the games). */
+function binomialMatrix(n: number, share: number): Float64Array {
+  const key = `${n}|${share}`;
+  let out = binomials.get(key);
+  if (out) return out;
+  out = new Float64Array(n * n);
+  for (let x = 0; x < n; x += 1) binomialRow(x, share).forEach((p, k) => (out![x * n + k] = p));
+  // A few sizes and shares in use (MLB's at 0.58; the tests' others): kept, at most a handful of 10 KB arrays.
+  if (binomials.size >= 16) binomials.delete(binomials.keys().next().value!);
+  binomials.set(key, out);
+  return out;
+}
+
+/**
+ * How a coupled game's final is split (decision 295): the model's own split (a way to the final by its weight, each
+ * part goal kept with chance `share`) reweighted by one factor per part score (`factors`), so that over the coupled
+ * finals the part's score has the part's coupled joint (`periodDistributions`: its fitted marginals and the coupling
+ * `firstPartCoupling` gives it). The factors are fitted by iterative proportional fitting between the finals (each
+ * final's split normalised) and the part's cells: the split nearest the model's (in relative entropy) that gives both.
+ */
+interface PartSplit {
+  n: number;
+  binomial: Float64Array;
+  factors: Float64Array;
+  /** Proportional-fitting steps taken and the part cells' largest error left. */
+  steps: number;
+  error: number;
+}
+
+/** Each coupled game's part splits by share, kept with the game (a few KB: one factor per part score). */
+const partSplits = new WeakMap<GameDistributions, Map<number, PartSplit>>();
+
+/** The steps of the proportional fitting at most, and the part cells' error it stops at. */
+const SPLIT_STEPS = 400;
+const SPLIT_TOLERANCE = 1e-12;
+
+function partSplitOf(league: LeagueKey, centre: MarketCentre, share: number): PartSplit {
+  const game = gameDistributions(league, centre);
+  let byShare = partSplits.get(game);
+  if (!byShare) partSplits.set(game, (byShare = new Map()));
+  let found = byShare.get(share);
+  if (found) return found;
+  const paths = pathsOf(game);
+  const n = paths.size;
+  const { finals } = coupledFinals(game);
+  // The part's coupled joint, cell by cell: P(m) · P(t | m).
+  const part = periodDistributions(league, centre, share);
+  const partGrid = thinnedPartGrid(league, centre, share);
+  const partCoupling = gridCouplings.get(part)!(partGrid);
+  const target = new Float64Array(n * n);
+  part.margin.probabilities.forEach((pm, i) => {
+    if (!(pm > 0)) return;
+    const m = part.margin.min + i;
+    const given = coupledTotalGiven(partCoupling, m, gridTotalGiven(partGrid, m));
+    given.probabilities.forEach((pt, j) => {
+      const t = given.min + j;
+      const h = (t + m) / 2;
+      const a = (t - m) / 2;
+      if (pt > 0 && h >= 0 && a >= 0 && h < n && a < n) target[h * n + a]! += pm * pt;
+    });
+  });
+  const binomial = binomialMatrix(n, share);
+  const factors = new Float64Array(n * n);
+  for (let c = 0; c < n * n; c += 1) factors[c] = target[c]! > 0 ? 1 : 0;
+  const tmp = new Float64Array(n * n);
+  const given = new Float64Array(n * n);
+  const goals = new Float64Array(n * n);
+  const thinned = new Float64Array(n * n);
+  const sums = new Float64Array(n * n);
+  let steps = 0;
+  let error = Infinity;
+  for (; steps < SPLIT_STEPS && error > SPLIT_TOLERANCE; steps += 1) {
+    // Each final's split normalised: its ways' weights times Σ over their part scores of B · B · factor.
+    splitWeights(n, binomial, factors, tmp, given);
+    sums.fill(0);
+    paths.final.forEach((f, i) => (sums[f]! += paths.weight[i]! * given[paths.part[i]!]!));
+    // The part scores the finals give: Σ over ways of the final's chance / its sum · weight, thinned, times the factor.
+    goals.fill(0);
+    paths.part.forEach((cell, i) => {
+      const f = paths.final[i]!;
+      if (sums[f]! > 0) goals[cell]! += (paths.weight[i]! * finals[f]!) / sums[f]!;
+    });
+    thinFlat(n, binomial, goals, tmp, thinned);
+    error = 0;
+    for (let c = 0; c < n * n; c += 1) {
+      const current = thinned[c]! * factors[c]!;
+      error = Math.max(error, Math.abs(current - target[c]!));
+      if (current > 0) factors[c]! *= target[c]! / current;
+    }
+  }
+  found = { n, binomial, factors, steps, error };
+  byShare.set(share, found);
+  return found;
+}
+
+/** out[k · n + l] = Σ over x ≥ k, y ≥ l of B(x, k) · B(y, l) · grid[x · n + y]: `thinGrid` on flat arrays. */
+function thinFlat(
+  n: number,
+  binomial: Float64Array,
+  grid: Float64Array,
+  tmp: Float64Array,
+  out: Float64Array,
+): void {
+  for (let x = 0; x < n; x += 1)
+    for (let l = 0; l < n; l += 1) {
+      let sum = 0;
+      for (let y = l; y < n; y += 1) sum += grid[x * n + y]! * binomial[y * n + l]!;
+      tmp[x * n + l] = sum;
+    }
+  for (let k = 0; k < n; k += 1)
+    for (let l = 0; l < n; l += 1) {
+      let sum = 0;
+      for (let x = k; x < n; x += 1) sum += binomial[x * n + k]! * tmp[x * n + l]!;
+      out[k * n + l] = sum;
+    }
+}
+
+/** given[x · n + y] = Σ over k ≤ x, l ≤ y of B(x, k) · B(y, l) · factors[k · n + l] (one axis at a time). */
+function splitWeights(
+  n: number,
+  binomial: Float64Array,
+  factors: Float64Array,
+  tmp: Float64Array,
+  given: Float64Array,
+): void {
+  for (let k = 0; k < n; k += 1)
+    for (let y = 0; y < n; y += 1) {
+      let sum = 0;
+      for (let l = 0; l <= y; l += 1) sum += binomial[y * n + l]! * factors[k * n + l]!;
+      tmp[k * n + y] = sum;
+    }
+  for (let x = 0; x < n; x += 1)
+    for (let y = 0; y < n; y += 1) {
+      let sum = 0;
+      for (let k = 0; k <= x; k += 1) sum += binomial[x * n + k]! * tmp[k * n + y]!;
+      given[x * n + y] = sum;
+    }
+}
+
+/** What the part split of a coupled game was fitted to: its steps and the part cells' largest error left. */
+export function firstPartSplitFit(
+  league: LeagueKey,
+  centre: MarketCentre,
+  share: number,
+): { steps: number; error: number } {
+  const { steps, error } = partSplitOf(league, centre, share);
+  return { steps, error };
+}
+
+/**
+ * The first part's score over the finals the simulator draws from the game at `centre` (the coupled finals for MLB),
+ * computed cell by cell: `split` 'fitted' as `splitFinalScore` draws it (decision 295), 'thinned' as decision 284's
+ * split had it (each way by its weight, each part goal kept with chance `share`; what a coupled league's part results
+ * were under decision 291). For a league whose finals are its own grid's (NHL, soccer) the two are the same.
+ */
+export function firstPartResults(
+  league: LeagueKey,
+  centre: MarketCentre,
+  share: number,
+  split: 'fitted' | 'thinned',
+): { margin: IntegerDistribution; total: IntegerDistribution } {
+  const game = gameDistributions(league, centre);
+  const paths = pathsOf(game);
+  const n = paths.size;
+  if (!coupledLeague(league)) return marginalsOf(thinGrid(paths.partGrid(), share));
+  const { finals } = coupledFinals(game);
+  if (split === 'thinned') return marginalsOf(thinGrid(coupledPartGoals(paths, finals), share));
+  const { binomial, factors } = partSplitOf(league, centre, share);
+  // Each final's ways, each way's part scores: the final's chance × the way's weight × B · B · factor, normalised.
+  const tmp = new Float64Array(n * n);
+  const given = new Float64Array(n * n);
+  splitWeights(n, binomial, factors, tmp, given);
+  const sums = new Float64Array(n * n);
+  paths.final.forEach((f, i) => (sums[f]! += paths.weight[i]! * given[paths.part[i]!]!));
+  const cells: Grid = Array.from({ length: n }, () => new Array<number>(n).fill(0));
+  paths.part.forEach((cell, i) => {
+    const f = paths.final[i]!;
+    if (!(sums[f]! > 0) || !(finals[f]! > 0)) return;
+    const scale = (paths.weight[i]! * finals[f]!) / sums[f]!;
+    const x = Math.floor(cell / n);
+    const y = cell % n;
+    for (let k = 0; k <= x; k += 1)
+      for (let l = 0; l <= y; l += 1)
+        cells[k]![l]! += scale * binomial[x * n + k]! * binomial[y * n + l]! * factors[k * n + l]!;
+  });
+  return marginalsOf(cells);
+}
+
 /** A final score split as `periodDistributions` has it: the first part's, the rest of regulation's, and the extra. */
 export interface ScoreSplit {
   part: { home: number; away: number };
@@ -1056,7 +1396,10 @@ export interface ScoreSplit {
  * Splits a final score drawn from the game's distributions (`gameDistributions` at `centre`) as the part's model has
  * it: one way to the score by its weight among the ways there (`random` a uniform draw), then each part goal into the
  * first part with chance `share`. Over draws of the final score from the game's distributions, the part's score has
- * `periodDistributions(league, centre, share)`. RangeError for a score the model cannot give.
+ * `periodDistributions(league, centre, share)`. A coupled league's finals (MLB) are drawn coupled (decision 291), so
+ * its split is the model's reweighted by the part score (`PartSplit`, decision 295): one draw picks the way and the
+ * part's score together, and over the coupled finals the part has its distributions and its coupled joint. RangeError
+ * for a score the model cannot give.
  */
 export function splitFinalScore(
   league: LeagueKey,
@@ -1071,6 +1414,7 @@ export function splitFinalScore(
   for (let i = 0; i < paths.final.length; i += 1) if (paths.final[i] === cell) sum += paths.weight[i]!;
   if (!(sum > 0) || final.home >= paths.size || final.away >= paths.size)
     throw new RangeError(`No way to ${final.home}–${final.away} in ${league}`);
+  if (coupledLeague(league)) return splitCoupled(league, centre, share, final, paths, random);
   let roll = random() * sum;
   let chosen = -1;
   for (let i = 0; i < paths.final.length; i += 1) {
@@ -1091,6 +1435,53 @@ export function splitFinalScore(
     part,
     rest: { home: ph - part.home, away: pa - part.away },
     extra: { home: final.home - ph, away: final.away - pa, when: paths.extra[chosen]! },
+  };
+}
+
+/** `splitFinalScore` for a coupled league: the way and the part's score drawn together on the fitted split. */
+function splitCoupled(
+  league: LeagueKey,
+  centre: MarketCentre,
+  share: number,
+  final: { home: number; away: number },
+  paths: ScorePaths,
+  random: () => number,
+): ScoreSplit {
+  const { n, binomial, factors } = partSplitOf(league, centre, share);
+  const cell = final.home * n + final.away;
+  const weightOf = (i: number, k: number, l: number) => {
+    const x = Math.floor(paths.part[i]! / n);
+    const y = paths.part[i]! % n;
+    return paths.weight[i]! * binomial[x * n + k]! * binomial[y * n + l]! * factors[k * n + l]!;
+  };
+  let sum = 0;
+  for (let i = 0; i < paths.final.length; i += 1) {
+    if (paths.final[i] !== cell) continue;
+    const x = Math.floor(paths.part[i]! / n);
+    const y = paths.part[i]! % n;
+    for (let k = 0; k <= x; k += 1) for (let l = 0; l <= y; l += 1) sum += weightOf(i, k, l);
+  }
+  let roll = random() * sum;
+  let chosen = { i: -1, k: 0, l: 0 };
+  search: for (let i = 0; i < paths.final.length; i += 1) {
+    if (paths.final[i] !== cell) continue;
+    const x = Math.floor(paths.part[i]! / n);
+    const y = paths.part[i]! % n;
+    for (let k = 0; k <= x; k += 1)
+      for (let l = 0; l <= y; l += 1) {
+        const w = weightOf(i, k, l);
+        if (!(w > 0)) continue;
+        chosen = { i, k, l };
+        roll -= w;
+        if (roll < 0) break search;
+      }
+  }
+  const ph = Math.floor(paths.part[chosen.i]! / n);
+  const pa = paths.part[chosen.i]! % n;
+  return {
+    part: { home: chosen.k, away: chosen.l },
+    rest: { home: ph - chosen.k, away: pa - chosen.l },
+    extra: { home: final.home - ph, away: final.away - pa, when: paths.extra[chosen.i]! },
   };
 }
 

@@ -249,6 +249,69 @@ describe('ScoreModel halves (decision 288)', () => {
   );
 });
 
+// Decision 295: MLB's first five innings over many closing models, their finals drawn coupled (decision 291) and split
+// so the part keeps its prices: 21 closing models, 300 games each, every five-innings line's closing fair probability
+// against its result, in the large and by the Brier score (Spiegelhalter's z), each within 4. A sample this size
+// cannot see decision 291's drift (0.1–0.5 pp, a z of about 0.4): score-distributions.test.ts checks the split cell
+// by cell to 1e-9; this checks that the simulator's results are drawn on that split.
+describe('ScoreModel: MLB’s first five innings on the coupled finals (decision 295)', () => {
+  it('prices the five innings as often as they come in (in the large, Brier)', () => {
+    const model = new ScoreModel(295);
+    const margins = [-1.5, -1, -0.5, 0.1, 0.5, 1, 1.6];
+    const totals = [7, 8.5, 10];
+    const share = periodShare('mlb', 'f5');
+    const stats = new Map<
+      string,
+      { n: number; won: number; p: number; v: number; num: number; den: number }
+    >();
+    let n = 0;
+    for (const margin of margins)
+      for (const total of totals) {
+        const centre = { league: 'mlb' as const, margin, total };
+        const totalLine = Math.floor(total * share) + 0.5;
+        const lines: [string, 'spread' | 'total', number][] = [
+          ['home wins the five', 'spread', -0.5],
+          ['home on a whole line', 'spread', 0],
+          ['home +1.5', 'spread', 1.5],
+          ['total half line', 'total', totalLine],
+          ['total whole line', 'total', totalLine - 0.5],
+        ];
+        const priced = lines.map(([kind, type, point]) => {
+          const plan = { type, period: 'f5' } as const;
+          const fair = fairProbabilities(centre, MODELS.mlb, plan, point);
+          return { kind, plan, point, p: type === 'spread' ? fair[1]! : fair[0]! };
+        });
+        for (let k = 0; k < 300; k += 1) {
+          const f = fixture('mlb', margin, total, (n += 1));
+          const result: GameResult = { periods: model.state(f, f.endsAt).periods };
+          for (const { kind, plan, point, p } of priced) {
+            const grade = gradeGameMarket(
+              { ...plan, point },
+              plan.type === 'spread' ? 'home' : 'over',
+              result,
+            );
+            if (grade !== 'won' && grade !== 'lost') continue;
+            const won = grade === 'won' ? 1 : 0;
+            const s = stats.get(kind) ?? { n: 0, won: 0, p: 0, v: 0, num: 0, den: 0 };
+            s.n += 1;
+            s.won += won;
+            s.p += p;
+            s.v += p * (1 - p);
+            s.num += (won - p) * (1 - 2 * p);
+            s.den += (1 - 2 * p) ** 2 * p * (1 - p);
+            stats.set(kind, s);
+          }
+        }
+      }
+    expect(stats.size).toBe(5);
+    for (const [kind, s] of stats) {
+      expect(s.n, kind).toBeGreaterThan(5_000);
+      expect(Math.abs((s.won - s.p) / Math.sqrt(s.v)), `${kind} in the large`).toBeLessThan(4);
+      expect(Math.abs(s.den > 1e-9 ? s.num / Math.sqrt(s.den) : 0), `${kind} Brier`).toBeLessThan(4);
+    }
+  });
+});
+
 // Decision 291: the results carry the margin–total coupling of the distributions (decision 165's published figures):
 // at a 13-point NBA favourite, "covers and over" comes in as the joint says, five points and more below a game
 // whose total ignored its margin (the product of the two chances); the mirror for an away favourite.
