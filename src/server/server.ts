@@ -16,9 +16,16 @@ async function main() {
     throw error;
   }
 
-  // Bounds the heap by what is live instead of by the machine's memory (docs/decisions/008).
-  if (config.HEAP_GROWTH_PCT > 0) setFlagsFromString(`--heap-growing-percent=${config.HEAP_GROWTH_PCT}`);
-  const app = await buildApp({ config });
+  // Bounds the heap by what is live instead of by the machine's memory (docs/decisions/008), except while the public
+  // feed is in demand, when HEAP_GROWTH_FEED_PCT applies (0: V8's own growth; decision 294). V8 reads the flag each
+  // time it sets the next full collection's limit, so a change applies from the next full collection on.
+  const heapGrowth = (pct: number) => setFlagsFromString(`--heap-growing-percent=${pct}`);
+  if (config.HEAP_GROWTH_PCT > 0) heapGrowth(config.HEAP_GROWTH_PCT);
+  const onFeedWanted =
+    config.HEAP_GROWTH_FEED_PCT === config.HEAP_GROWTH_PCT
+      ? undefined
+      : (wanted: boolean) => heapGrowth(wanted ? config.HEAP_GROWTH_FEED_PCT : config.HEAP_GROWTH_PCT);
+  const app = await buildApp({ config, onFeedWanted });
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
