@@ -1,6 +1,6 @@
-import { setFlagsFromString } from 'node:v8';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { heapGrowth } from './heap-growth.ts';
 
 // Builds the app, listens, and shuts down gracefully on SIGTERM/SIGINT. Nothing else lives here.
 
@@ -17,14 +17,8 @@ async function main() {
   }
 
   // Bounds the heap by what is live instead of by the machine's memory (docs/decisions/008), except while the public
-  // feed is in demand, when HEAP_GROWTH_FEED_PCT applies (0: V8's own growth; decision 294). V8 reads the flag each
-  // time it sets the next full collection's limit, so a change applies from the next full collection on.
-  const heapGrowth = (pct: number) => setFlagsFromString(`--heap-growing-percent=${pct}`);
-  if (config.HEAP_GROWTH_PCT > 0) heapGrowth(config.HEAP_GROWTH_PCT);
-  const onFeedWanted =
-    config.HEAP_GROWTH_FEED_PCT === config.HEAP_GROWTH_PCT
-      ? undefined
-      : (wanted: boolean) => heapGrowth(wanted ? config.HEAP_GROWTH_FEED_PCT : config.HEAP_GROWTH_PCT);
+  // feed is in demand, when HEAP_GROWTH_FEED_PCT applies (decision 294).
+  const onFeedWanted = heapGrowth(config);
   const app = await buildApp({ config, onFeedWanted });
   let closing = false;
   const shutdown = (signal: string) => {
