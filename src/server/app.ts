@@ -77,6 +77,8 @@ export interface AppOptions {
   usage?: Omit<UsagePluginOptions, 'now'>;
   /** Bytes each of GET /v1/ev and GET /v1/middles keeps of finished answers (default ANSWER_CACHE_BYTES, 16 MiB). */
   answerCacheBytes?: number;
+  /** Told when the public feed comes into demand and when it lapses (`server.ts` sets V8's heap growth; decision 294). */
+  onFeedWanted?: (wanted: boolean) => void;
 }
 
 /**
@@ -125,6 +127,7 @@ export async function buildApp({
   pluginTimeout,
   usage,
   answerCacheBytes,
+  onFeedWanted,
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: log === false ? false : loggerOptions(config, log),
@@ -175,7 +178,7 @@ export async function buildApp({
   });
 
   await app.register(healthRoutes);
-  await app.register(enginePlugin, { source, engine: { now } });
+  await app.register(enginePlugin, { source, engine: { now }, onFeedWanted });
   // ROLE=ingest/api: the leader lease, and the changes on Redis Streams (issue 19; nothing for ROLE=all).
   await app.register(clusterPlugin, cluster ?? {});
   // The database is opened between plugins, not inside one: a first start (initdb, migrations) on a busy machine takes

@@ -1,6 +1,6 @@
-import { setFlagsFromString } from 'node:v8';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { heapGrowth } from './heap-growth.ts';
 
 // Builds the app, listens, and shuts down gracefully on SIGTERM/SIGINT. Nothing else lives here.
 
@@ -16,9 +16,10 @@ async function main() {
     throw error;
   }
 
-  // Bounds the heap by what is live instead of by the machine's memory (docs/decisions/008).
-  if (config.HEAP_GROWTH_PCT > 0) setFlagsFromString(`--heap-growing-percent=${config.HEAP_GROWTH_PCT}`);
-  const app = await buildApp({ config });
+  // Bounds the heap by what is live instead of by the machine's memory (docs/decisions/008), except while the public
+  // feed is in demand, when HEAP_GROWTH_FEED_PCT applies (decision 294).
+  const onFeedWanted = heapGrowth(config);
+  const app = await buildApp({ config, onFeedWanted });
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;

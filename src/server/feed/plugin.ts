@@ -7,6 +7,7 @@ import { OddsEngine, type EngineOptions } from '#engine/engine.ts';
 import type { DropReason } from '#engine/messages.ts';
 import { createSource, type OddsSource, type SourceContext } from '#engine/sources/index.ts';
 import { strongEtag, type StaticEntry } from '../http/static-files.ts';
+import { FeedDemand } from './feed-demand.ts';
 
 // Starts the odds source and the engine when the app is ready, stops both on close, and keeps every published
 // snapshot as bytes + gzip + brotli + strong ETag so the feed route answers like a static file.
@@ -38,6 +39,11 @@ export interface EnginePluginOptions {
   /** Overrides ODDS_SOURCE (tests pass a fake or a replay). */
   source?: OddsSource;
   engine?: Partial<Omit<EngineOptions<StaticEntry>, 'source' | 'encode'>>;
+  /**
+   * Told when the public feed's compressed bytes come into demand (true) and when FEED_WANTED_MS passed without a
+   * reader (false); `server.ts` lets V8's heap grow more freely meanwhile (decision 294).
+   */
+  onFeedWanted?: (wanted: boolean) => void;
 }
 
 const gzipAsync = promisify(gzip);
@@ -72,9 +78,12 @@ export const FEED_WANTED_MS = 60_000;
  * FEED_WANTED_MS), else an entry that compresses itself on first demand (`StaticEntry.compress`, started by
  * `whenCompressed`). An idle server (no reader of the feed) then makes no gzip or brotli copy of the four snapshots a
  * second nobody fetches, and a busy one compresses each as it is published, off the readers' path, as before.
+ * `demand` (default: one of its own on `now`) is told of every reader's demand, and says whether the feed is wanted.
  */
-export function feedEncoder(now: () => number = Date.now): (body: Buffer) => StaticEntry {
-  let askedAt = Number.NEGATIVE_INFINITY;
+export function feedEncoder(
+  now: () => number = Date.now,
+  demand: FeedDemand = new FeedDemand({ now, wantedMs: FEED_WANTED_MS }),
+): (body: Buffer) => StaticEntry {
   return (body) => {
     const entry: StaticEntry = {
       body,
@@ -86,10 +95,10 @@ export function feedEncoder(now: () => number = Date.now): (body: Buffer) => Sta
       started = true;
       entry.ready = compressEntry(entry);
     };
-    if (now() - askedAt < FEED_WANTED_MS) start();
+    if (demand.wanted()) start();
     // Every reader's demand goes through here (`whenCompressed`): it keeps the feed wanted.
     entry.compress = () => {
-      askedAt = now();
+      demand.ask();
       if (!started) start();
       return entry.ready;
     };
@@ -151,6 +160,12 @@ export const enginePlugin = fp(
     let source = options.source ?? createConfiguredSource();
     const now = options.engine?.now ?? Date.now;
     const pendingDrops = new Map<DropReason, number>();
+    // Readers' demand is measured in wall time (the engine's clock may be a test's).
+    const demand = new FeedDemand({
+      now: Date.now,
+      wantedMs: FEED_WANTED_MS,
+      onChange: options.onFeedWanted,
+    });
     const engine: FeedEngine = new OddsEngine<StaticEntry>({
       historyMs: PRICE_HISTORY_MS,
       ...options.engine,
@@ -169,7 +184,7 @@ export const enginePlugin = fp(
       source: source.name,
       // The api instances judge their own stores (decision 170).
       values: { ev: valuesOn, middles: valuesOn },
-      encode: feedEncoder(),
+      encode: feedEncoder(Date.now, demand),
       // GET /tools/arbs.json is the free tier's: arbs above its cap are counted, not shown (decision 210).
       publicEdgeCapPct: FREE_PLAN.finders.arbEdgeCapPct ?? undefined,
       onDrop: (reason, count) => pendingDrops.set(reason, (pendingDrops.get(reason) ?? 0) + count),
@@ -263,6 +278,7 @@ export const enginePlugin = fp(
     });
     app.addHook('onClose', async () => {
       clearInterval(dropLog);
+      demand.stop();
       engine.stop();
       await stopSource();
     });
