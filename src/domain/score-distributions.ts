@@ -1212,7 +1212,11 @@ function oddShare(d: IntegerDistribution): number {
   return Math.abs(d.min % 2) === 0 ? found[0] : found[1];
 }
 
-/** Sums weighted distributions over the integers into one (a mixture). */
+/**
+ * Sums weighted distributions over the integers into one (a mixture). Reusable: `distribution()` gives the mixture
+ * and leaves the accumulator empty (its weights zeroed where they were used), so that a half's build takes the two
+ * kept ones (`MIXTURES`) rather than allocate and zero 64 KB each (issue 59: external memory that drove collections).
+ */
 class Accumulator {
   private readonly offset = 4096;
   private readonly weights = new Float64Array(2 * 4096);
@@ -1225,10 +1229,25 @@ class Accumulator {
     this.lo = Math.min(this.lo, base);
     this.hi = Math.max(this.hi, base + probabilities.length - 1);
   }
+  /** The mixture (normalised, a copy); the accumulator is then empty again. */
   distribution(): IntegerDistribution {
-    return normalise(this.lo - this.offset, this.weights.subarray(this.lo, this.hi + 1));
+    try {
+      return normalise(this.lo - this.offset, this.weights.subarray(this.lo, this.hi + 1));
+    } finally {
+      this.clear();
+    }
+  }
+  /** Empties it (a build that threw midway may have left weights). Returns it. */
+  clear(): this {
+    if (this.lo <= this.hi) this.weights.fill(0, this.lo, this.hi + 1);
+    this.lo = Infinity;
+    this.hi = -Infinity;
+    return this;
   }
 }
+
+/** The basketball half's two mixtures (margin, total): built one half at a time, never nested, and emptied by use. */
+const MIXTURES = { margin: new Accumulator(), total: new Accumulator() };
 
 /** A half's model at one centre: its distributions and how a final is split (`splitHalf`). */
 interface HalfModel {
@@ -1296,11 +1315,11 @@ function basketballHalf(
   const mu = { margin: meanOf(game.margin), total: meanOf(game.total) };
   const mb = bridge(shares.margin * mu.margin, mu.margin, prior.sigmaMargin);
   const tb = bridge(shares.total * mu.total, mu.total, prior.sigmaTotal);
-  // The mixtures are made in a scope of their own: the closures below (kept with the cached half) must not keep the
-  // accumulators' buffers (64 KB each) alive through a shared context.
+  // The mixtures are made in a scope of their own: the closures below (kept with the cached half) must not keep what
+  // building them took alive through a shared context.
   const { margin, total } = (() => {
     // The half's margin: the mixture over the final margins; the chance of an odd half margin given each.
-    const marginWeights = new Accumulator();
+    const marginWeights = MIXTURES.margin.clear();
     const odd: number[] = [];
     game.margin.probabilities.forEach((p, i) => {
       const kernel = marginKernel(mb, game.margin.min + i);
@@ -1313,7 +1332,7 @@ function basketballHalf(
     const withOdd = smoothTotalSums(fit.mean, fit.sigma, { min: game.margin.min, probabilities: odd });
     let allSum = 0;
     for (const w of all) allSum += w;
-    const totalWeights = new Accumulator();
+    const totalWeights = MIXTURES.total.clear();
     all.forEach((w, t) => {
       if (!(w > 0)) return;
       const a = withOdd[t]! / allSum;
