@@ -75,11 +75,12 @@ export function discretisedNormalWeights(
   let min = Math.floor(mean - 8 * sigma);
   if (floor !== undefined) min = Math.max(min, floor);
   const max = Math.max(min, Math.ceil(mean + 8 * sigma));
-  const weights: number[] = [];
+  // Made at its length (no growth by push: a few copies per call, on every game and half built; issue 59).
+  const weights = new Array<number>(max - min + 1);
   let below = normalCdf((min - 0.5 - mean) / sigma);
   for (let k = min; k <= max; k += 1) {
     const above = normalCdf((k + 0.5 - mean) / sigma);
-    weights.push(above - below);
+    weights[k - min] = above - below;
     below = above;
   }
   return { min, weights };
