@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { LeagueKey } from './markets.ts';
 import {
   CENTRE_STEP,
@@ -712,6 +712,25 @@ describe('halves of the points leagues: the segment model (decision 288)', () =>
       expect(variance(half.total) / (variance(game.total) / 2)).toBeLessThan(1.03);
     },
   );
+
+  it('a basketball half built after others is the one a fresh module builds, to the bit (kept mixtures, decision 299)', async () => {
+    const centres = [
+      { margin: 3, total: 226 },
+      { margin: -11.5, total: 205 },
+      { margin: 0.4, total: 241.3 },
+    ];
+    // Several halves through this module's kept accumulators, one after the other …
+    const built = centres.map((centre) => halfDistributions('nba', centre));
+    built.push(halfDistributions('ncaab', { margin: -5, total: 140 }));
+    // … each equal to the same half built first thing in a module of its own (nothing accumulated before it).
+    for (const [index, centre] of [...centres, { margin: -5, total: 140 }].entries()) {
+      vi.resetModules();
+      const fresh = await import('./score-distributions.ts');
+      const half = fresh.halfDistributions(index < centres.length ? 'nba' : 'ncaab', centre);
+      expect(built[index]!.margin).toEqual(half.margin);
+      expect(built[index]!.total).toEqual(half.total);
+    }
+  });
 
   it('NFL: the half’s margins have the key numbers 3 and 7, and a half is within its final', () => {
     const centre = { margin: -3, total: 44 };

@@ -75,11 +75,12 @@ export function discretisedNormalWeights(
   let min = Math.floor(mean - 8 * sigma);
   if (floor !== undefined) min = Math.max(min, floor);
   const max = Math.max(min, Math.ceil(mean + 8 * sigma));
-  const weights: number[] = [];
+  // Made at its length (no growth by push: a few copies per call, on every game and half built; issue 59).
+  const weights = new Array<number>(max - min + 1);
   let below = normalCdf((min - 0.5 - mean) / sigma);
   for (let k = min; k <= max; k += 1) {
     const above = normalCdf((k + 0.5 - mean) / sigma);
-    weights.push(above - below);
+    weights[k - min] = above - below;
     below = above;
   }
   return { min, weights };
@@ -1603,7 +1604,11 @@ function oddShare(d: IntegerDistribution): number {
   return Math.abs(d.min % 2) === 0 ? found[0] : found[1];
 }
 
-/** Sums weighted distributions over the integers into one (a mixture). */
+/**
+ * Sums weighted distributions over the integers into one (a mixture). Reusable: `distribution()` gives the mixture
+ * and leaves the accumulator empty (its weights zeroed where they were used), so that a half's build takes the two
+ * kept ones (`MIXTURES`) rather than allocate and zero 64 KB each (issue 59: external memory that drove collections).
+ */
 class Accumulator {
   private readonly offset = 4096;
   private readonly weights = new Float64Array(2 * 4096);
@@ -1616,10 +1621,25 @@ class Accumulator {
     this.lo = Math.min(this.lo, base);
     this.hi = Math.max(this.hi, base + probabilities.length - 1);
   }
+  /** The mixture (normalised, a copy); the accumulator is then empty again. */
   distribution(): IntegerDistribution {
-    return normalise(this.lo - this.offset, this.weights.subarray(this.lo, this.hi + 1));
+    try {
+      return normalise(this.lo - this.offset, this.weights.subarray(this.lo, this.hi + 1));
+    } finally {
+      this.clear();
+    }
+  }
+  /** Empties it (a build that threw midway may have left weights). Returns it. */
+  clear(): this {
+    if (this.lo <= this.hi) this.weights.fill(0, this.lo, this.hi + 1);
+    this.lo = Infinity;
+    this.hi = -Infinity;
+    return this;
   }
 }
+
+/** The basketball half's two mixtures (margin, total): built one half at a time, never nested, and emptied by use. */
+const MIXTURES = { margin: new Accumulator(), total: new Accumulator() };
 
 /** A half's model at one centre: its distributions and how a final is split (`splitHalf`). */
 interface HalfModel {
@@ -1687,11 +1707,11 @@ function basketballHalf(
   const mu = { margin: meanOf(game.margin), total: meanOf(game.total) };
   const mb = bridge(shares.margin * mu.margin, mu.margin, prior.sigmaMargin);
   const tb = bridge(shares.total * mu.total, mu.total, prior.sigmaTotal);
-  // The mixtures are made in a scope of their own: the closures below (kept with the cached half) must not keep the
-  // accumulators' buffers (64 KB each) alive through a shared context.
+  // The mixtures are made in a scope of their own: the closures below (kept with the cached half) must not keep what
+  // building them took alive through a shared context.
   const { margin, total } = (() => {
     // The half's margin: the mixture over the final margins; the chance of an odd half margin given each.
-    const marginWeights = new Accumulator();
+    const marginWeights = MIXTURES.margin.clear();
     const odd: number[] = [];
     game.margin.probabilities.forEach((p, i) => {
       const kernel = marginKernel(mb, game.margin.min + i);
@@ -1704,7 +1724,7 @@ function basketballHalf(
     const withOdd = smoothTotalSums(fit.mean, fit.sigma, { min: game.margin.min, probabilities: odd });
     let allSum = 0;
     for (const w of all) allSum += w;
-    const totalWeights = new Accumulator();
+    const totalWeights = MIXTURES.total.clear();
     all.forEach((w, t) => {
       if (!(w > 0)) return;
       const a = withOdd[t]! / allSum;

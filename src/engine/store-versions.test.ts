@@ -146,4 +146,33 @@ describe('price versions with re-confirmations', () => {
       [1_000, 0],
     ]);
   });
+
+  it('listeners get each version as a BookPrice of its own: its fields as the store holds them, no history', () => {
+    const s = setup();
+    const heard: { price: object; previous: object | null }[] = [];
+    s.engine.store.subscribe((change) => heard.push({ price: change.price, previous: change.previous }));
+    s.quote(-110);
+    const first = { ...s.newest() };
+    s.at(1_000);
+    s.quote(-120, { suspended: true });
+    const second = { ...s.newest() };
+    s.at(2_000);
+    s.quote(-120, { suspended: true });
+    const third = { ...s.newest() };
+    const withoutHistory = ({ history: _history, ...rest }: StoredPrice) => rest;
+    // The same keys in the same order (what JSON of a change would show), and nothing else.
+    const keys = ['book', 'outcome', 'american', 'decimal', 'links', 'updatedAt', 'receivedAt', 'suspended'];
+    for (const { price, previous } of heard) {
+      expect(Object.keys(price)).toEqual(keys);
+      if (previous) expect(Object.keys(previous)).toEqual(keys);
+    }
+    expect(heard[0]).toEqual({ price: withoutHistory(first), previous: null });
+    expect(heard[1]).toEqual({ price: withoutHistory(second), previous: withoutHistory(first) });
+    expect(heard[1]!.price).toMatchObject({ american: -120, suspended: true, receivedAt: T0 + 1_000 });
+    // A re-confirmation: the version as it was, then with this receipt's time; never the same object.
+    expect(heard[2]!.previous).toEqual(withoutHistory(second));
+    expect(heard[2]!.price).toEqual(withoutHistory(third));
+    expect(heard[2]!.price).toMatchObject({ american: -120, suspended: true, receivedAt: T0 + 2_000 });
+    expect(heard[2]!.price).not.toBe(heard[2]!.previous);
+  });
 });

@@ -256,6 +256,27 @@ export function priceAt(market: MarketState, index: number): StoredPrice | undef
   return readPrice(market, outcome, index - outcome * BOOK_COUNT);
 }
 
+/**
+ * The newest price at `index` as listeners get it (a `BookPrice`, without the version ring's `history`), read straight
+ * from the columns: a price change made two `StoredPrice`s and two copies without `history` by object rest (issue 59:
+ * a few per cent of the idle server's main thread). The price must be present (`priceAt` not undefined).
+ */
+function bookPriceAt(market: MarketState, index: number): BookPrice {
+  const outcome = (index / BOOK_COUNT) | 0;
+  const hot = market.hot;
+  const at = market.at + market.columns + index * PRICE_ROW;
+  return {
+    book: BOOKS_BY_KEY[index - outcome * BOOK_COUNT]!,
+    outcome: market.outcomes[outcome]!,
+    american: hot[at + 1]! as AmericanOdds,
+    decimal: hot[at]! as DecimalOdds,
+    links: market.links[index]!,
+    updatedAt: hot[market.at + market.cells + index]!,
+    receivedAt: hot[at + 2]!,
+    suspended: (hot[at + 4]! & PRICE_SUSPENDED) !== 0,
+  };
+}
+
 /** An outcome's newest prices (copies of the columns), in the order the books first quoted it. */
 export function pricesOf(market: MarketState, outcome: number): StoredPrice[] {
   return market.quoted[outcome]!.map((slot) => readPrice(market, outcome, slot));
@@ -568,7 +589,7 @@ export class OddsStore {
         marketKey: market.key,
         spec: market.spec,
         player: market.player,
-        price: stripHistory(priceAt(market, index)!),
+        price: bookPriceAt(market, index),
         previous: null,
       };
       for (const listener of this.listeners) listener(change);
@@ -583,7 +604,7 @@ export class OddsStore {
    * copied from object to object it is not.
    */
   update(market: MarketState, index: number, next: NewVersion, links: PriceLinks, now: number): void {
-    const before = this.listeners.size > 0 ? stripHistory(priceAt(market, index)!) : null;
+    const before = this.listeners.size > 0 ? bookPriceAt(market, index) : null;
     const at = market.at + market.columns + index * PRICE_ROW;
     this.versions.replaceAt(
       market.hot,
@@ -604,7 +625,7 @@ export class OddsStore {
    * it as a change whose `previous` is the version as it was.
    */
   confirm(market: MarketState, index: number, next: Pick<NewVersion, 'updatedAt'>, now: number): void {
-    const before = this.listeners.size > 0 ? stripHistory(priceAt(market, index)!) : null;
+    const before = this.listeners.size > 0 ? bookPriceAt(market, index) : null;
     const hot = market.hot;
     const links = market.links[index]!;
     const at = market.at + market.columns + index * PRICE_ROW;
@@ -637,7 +658,7 @@ export class OddsStore {
       marketKey: market.key,
       spec: market.spec,
       player: market.player,
-      price: stripHistory(priceAt(market, index)!),
+      price: bookPriceAt(market, index),
       previous: before,
     };
     for (const listener of this.listeners) listener(change);

@@ -47,6 +47,11 @@ export function sealBlock(block: OpenBlock): SealedBlock {
   return { seriesId: block.seriesId, firstUs, lastUs, data: encodeTicks(block) };
 }
 
+/** What an `OpenBlocks` journal entry undoes: a block opened (deleted), a change appended (popped), a block taken (put back). */
+const JOURNAL_OPENED = 0;
+const JOURNAL_APPENDED = 1;
+const JOURNAL_TAKEN = 2;
+
 /**
  * The open blocks of the series this writer records: appended to while a batch is written, sealed (taken out and
  * written in the same transaction) by age, size or day. Every change is journaled so that a batch whose transaction
@@ -65,7 +70,13 @@ export class OpenBlocks {
    * (decision 277). Nothing writes rows under the blocks format, so a false stays true to what is stored.
    */
   rowsStored = true;
-  private journal: (() => void)[] = [];
+  /**
+   * What was done since the last commit, to undo in reverse: per entry its kind (`JOURNAL_*`) and its block. Two arrays
+   * of records rather than a closure per change (a closure and its context for each of the ~1,600 changes a second of
+   * the idle default, all garbage a second later; issue 59).
+   */
+  private journalKinds: number[] = [];
+  private journalBlocks: OpenBlock[] = [];
 
   get size(): number {
     return this.blocks.size;
@@ -97,19 +108,16 @@ export class OpenBlocks {
       const opened: OpenBlock = { seriesId, atUs: [], american: [], decimal: [], state: [] };
       block = opened;
       this.blocks.set(seriesId, opened);
-      this.journal.push(() => this.blocks.delete(seriesId));
+      this.journalKinds.push(JOURNAL_OPENED);
+      this.journalBlocks.push(opened);
     }
     const target = block;
     target.atUs.push(atUs);
     target.american.push(american);
     target.decimal.push(decimal);
     target.state.push(state);
-    this.journal.push(() => {
-      target.atUs.pop();
-      target.american.pop();
-      target.decimal.pop();
-      target.state.pop();
-    });
+    this.journalKinds.push(JOURNAL_APPENDED);
+    this.journalBlocks.push(target);
     return sealed;
   }
 
@@ -135,18 +143,36 @@ export class OpenBlocks {
 
   /** Forgets the journal: what the batch did stays (its transaction committed). */
   commit(): void {
-    this.journal = [];
+    this.journalKinds.length = 0;
+    this.journalBlocks.length = 0;
   }
 
   /** Undoes what was done since the last commit (its transaction failed). */
   rollback(): void {
-    for (let index = this.journal.length - 1; index >= 0; index -= 1) this.journal[index]!();
-    this.journal = [];
+    for (let index = this.journalKinds.length - 1; index >= 0; index -= 1) {
+      const block = this.journalBlocks[index]!;
+      switch (this.journalKinds[index]) {
+        case JOURNAL_OPENED:
+          this.blocks.delete(block.seriesId);
+          break;
+        case JOURNAL_APPENDED:
+          block.atUs.pop();
+          block.american.pop();
+          block.decimal.pop();
+          block.state.pop();
+          break;
+        default:
+          // JOURNAL_TAKEN
+          this.blocks.set(block.seriesId, block);
+      }
+    }
+    this.commit();
   }
 
   private take(block: OpenBlock): SealedBlock {
     this.blocks.delete(block.seriesId);
-    this.journal.push(() => this.blocks.set(block.seriesId, block));
+    this.journalKinds.push(JOURNAL_TAKEN);
+    this.journalBlocks.push(block);
     return sealBlock(block);
   }
 }
