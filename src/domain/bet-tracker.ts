@@ -4,6 +4,7 @@ import {
   betClvPct,
   findPlayer,
   gradeGameMarket,
+  nearPlayers,
   gradePropOnFinal,
   GRADE_RESULTS,
   GradingInputError,
@@ -24,7 +25,7 @@ import {
   type DecimalOdds,
 } from './odds.ts';
 import type { OddsFormat } from './odds-format.ts';
-import { normalizePlayerName, surnameOf } from './player-matching.ts';
+import { normalizePlayerName } from './player-matching.ts';
 import { PROP_STAT_KEYS } from './props.ts';
 import type { ResultsFeedGame } from './schemas/results-feed.ts';
 
@@ -464,37 +465,12 @@ export interface LegIssue {
   message: string;
 }
 
-/** Edit distance of two short strings (insertions, deletions, substitutions). */
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i += 1) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j += 1)
-      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length]!;
-}
-
 /**
  * The box score's names close to `name` (normalised as `findPlayer` compares them): the same name, the same surname,
- * or within a third of its letters' edits; at most 3, the closest first.
+ * or within a third of its letters' edits; at most 3, the closest first (`nearPlayers`, as POST /v1/grade's).
  */
 export function nearPlayerNames(name: string, names: readonly string[]): string[] {
-  const wanted = normalizePlayerName(name);
-  if (wanted === '') return [];
-  const surname = surnameOf(wanted);
-  return [...new Set(names)]
-    .map((named) => {
-      const folded = normalizePlayerName(named);
-      const distance = editDistance(wanted, folded);
-      const close = distance <= Math.max(2, Math.floor(wanted.length / 3)) || surnameOf(folded) === surname;
-      return { named, distance, close: folded !== '' && close };
-    })
-    .filter((candidate) => candidate.close)
-    .sort((a, b) => a.distance - b.distance || (a.named < b.named ? -1 : 1))
-    .slice(0, 3)
-    .map((candidate) => candidate.named);
+  return nearPlayers(name, new Map(names.map((named) => [named, named]))).map((player) => player.name);
 }
 
 /**
