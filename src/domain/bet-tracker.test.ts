@@ -446,7 +446,7 @@ describe('parlays', () => {
     expect(gradeTracked(ticket, [BOXED])?.result).toBe('won');
     expect(gradeRequestBet(ticket)).toEqual({
       legs: [
-        { event_id: GAME.event_id, market: 'moneyline', period: 'full', outcome: 'home', price: '+100' },
+        { event_id: GAME.event_id, market: 'moneyline', period: 'full', outcome: 'home', decimal_odds: 2 },
         {
           event_id: GAME.event_id,
           market: 'prop',
@@ -455,7 +455,7 @@ describe('parlays', () => {
           period: 'full',
           line: 26.5,
           outcome: 'over',
-          price: '-110',
+          decimal_odds: 1.9091,
         },
       ],
       decimal_odds: 4,

@@ -720,7 +720,10 @@ export function settleByHand(bet: TrackedBet, result: GradeResult, at: string): 
   };
 }
 
-/** One POST /v1/grade leg (a spread's line back to the home team's; a prop's player by id, else by name). */
+/**
+ * One POST /v1/grade leg (a spread's line back to the home team's; a prop's player by id, else by name; a parlay leg's
+ * own price as its decimal odds).
+ */
 function requestLeg(leg: GameLeg, decimal: number | null) {
   const spec = leg.market === 'prop' ? { point: leg.line } : gameSpecOf(leg);
   return {
@@ -730,7 +733,9 @@ function requestLeg(leg: GameLeg, decimal: number | null) {
     period: leg.period,
     ...(spec.point !== null ? { line: spec.point } : {}),
     outcome: leg.outcome,
-    ...(decimal !== null ? { price: formatAmerican(decimalToAmerican(decimal as DecimalOdds)) } : {}),
+    // The leg's own price as typed (decimal), so that the API reprices a dropped leg and measures the leg's CLV with
+    // the very figure the tracker uses (decision 297; through American odds they differed in the last cent).
+    ...(decimal !== null ? { decimal_odds: decimal } : {}),
   };
 }
 

@@ -1731,8 +1731,10 @@ export interface components {
             line?: number | null;
             /** @enum {string} */
             outcome: "home" | "away" | "draw" | "over" | "under" | "yes" | "no";
-            /** @description This leg’s own price (parlay legs: needed to reprice a dropped leg). */
+            /** @description This leg’s own price (parlay legs: needed to reprice a dropped leg, and for the leg’s `clv_pct`). */
             price?: number | string;
+            /** @description This leg’s own price in decimal odds (instead of `price`), taken as given. */
+            decimal_odds?: number;
         };
         GradeBet: {
             /** @description One leg: a single bet; more: a parlay. */

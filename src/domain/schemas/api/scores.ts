@@ -187,7 +187,15 @@ export const GradeLegSchema = z
     outcome: OutcomeKeySchema,
     price: americanInput
       .optional()
-      .describe('This leg’s own price (parlay legs: needed to reprice a dropped leg).'),
+      .describe(
+        'This leg’s own price (parlay legs: needed to reprice a dropped leg, and for the leg’s `clv_pct`).',
+      ),
+    decimal_odds: z
+      .number()
+      .gt(1)
+      .max(100_000)
+      .optional()
+      .describe('This leg’s own price in decimal odds (instead of `price`), taken as given.'),
   })
   .meta({ id: 'GradeLeg' });
 
@@ -210,6 +218,12 @@ export const GradeBetSchema = z
         path: ['price'],
       });
     for (const [index, leg] of bet.legs.entries()) {
+      if (leg.price !== undefined && leg.decimal_odds !== undefined)
+        context.addIssue({
+          code: 'custom',
+          message: 'Give at most one of price and decimal_odds',
+          path: ['legs', index, 'price'],
+        });
       const prop = leg.market === 'prop';
       if (prop !== (leg.stat !== undefined) || prop !== (leg.player !== undefined))
         context.addIssue({

@@ -342,7 +342,7 @@ describe('POST /v1/grade', () => {
           stake: 10,
         },
         {
-          legs: [lostLeg, leg(live, { market: 'moneyline', outcome: 'home', price: -110 })],
+          legs: [lostLeg, leg(live, { market: 'moneyline', outcome: 'home', decimal_odds: 1.9 })],
           decimal_odds: 3.64,
           stake: 10,
         },
@@ -369,14 +369,28 @@ describe('POST /v1/grade', () => {
       },
     ]);
     // The other game has started (closed), not ended: both closes are known, the ticket's CLV is
-    // 3.64 × 0.5 × 0.5 − 1 = −9 %.
+    // 3.64 × 0.5 × 0.5 − 1 = −9 %; that leg's, its own decimal price taken as given, 1.9 × 0.5 − 1 = −5 %.
     expect(results[1]).toMatchObject({ status: 'graded', result: 'lost', clv_pct: -9 });
     expect(results[1]!.legs[1]).toEqual({
       event_id: live.id,
       status: 'pending',
       result: null,
       fair_closing_probability: 0.5,
-      clv_pct: -4.545,
+      clv_pct: -5,
+    });
+    // A leg's price is American or decimal, not both.
+    const both = await post({
+      bets: [
+        {
+          legs: [{ ...lostLeg, decimal_odds: 1.9 }, leg(live, { market: 'moneyline', outcome: 'home' })],
+          decimal_odds: 3.64,
+          stake: 10,
+        },
+      ],
+    });
+    expect(both.statusCode).toBe(400);
+    expect(both.json().errors).toEqual({
+      'bets.0.legs.0.price': ['Give at most one of price and decimal_odds'],
     });
   });
 

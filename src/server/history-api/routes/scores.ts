@@ -251,7 +251,7 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
 
   /** A leg's own decimal price, when it was sent with one. */
   const legPrice = (leg: Leg): number | undefined =>
-    leg.price !== undefined ? americanToDecimal(leg.price as AmericanOdds) : undefined;
+    leg.price !== undefined ? americanToDecimal(leg.price as AmericanOdds) : leg.decimal_odds;
 
   function gradeBet(
     bet: GradeBet,
