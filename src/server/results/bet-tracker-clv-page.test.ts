@@ -155,7 +155,13 @@ beforeAll(async () => {
   });
   graded = GradeResponseSchema.parse(await answer.json()).results;
   lostAnswer = await gradeLostEarly();
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  // Chromium's singleton socket goes under its TMPDIR: a worker's nested test temp folders make that path longer than
+  // a socket's may be (it aborts, "Socket path too long") when this file runs after others in one worker.
+  browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+    env: { ...process.env, TMPDIR: '/tmp' },
+  });
 });
 
 afterAll(async () => {
