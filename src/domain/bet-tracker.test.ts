@@ -6,8 +6,10 @@ import {
   betsFromJson,
   betsToCsv,
   betsToJson,
+  awaitsClose,
   betIssues,
   closesWanted,
+  legClvPct,
   gradeRequestBet,
   gradeTracked,
   mergeBets,
@@ -444,7 +446,7 @@ describe('parlays', () => {
     expect(gradeTracked(ticket, [BOXED])?.result).toBe('won');
     expect(gradeRequestBet(ticket)).toEqual({
       legs: [
-        { event_id: GAME.event_id, market: 'moneyline', period: 'full', outcome: 'home', price: '+100' },
+        { event_id: GAME.event_id, market: 'moneyline', period: 'full', outcome: 'home', decimal_odds: 2 },
         {
           event_id: GAME.event_id,
           market: 'prop',
@@ -453,7 +455,7 @@ describe('parlays', () => {
           period: 'full',
           line: 26.5,
           outcome: 'over',
-          price: '-110',
+          decimal_odds: 1.9091,
         },
       ],
       decimal_odds: 4,
@@ -572,6 +574,78 @@ describe('CLV from the public close', () => {
     expect(noClose.settlement).toMatchObject({ result: 'won', clv_pct: null });
     // Its id (and the import's same-bet check) does not change with the closes kept.
     expect(betId(done)).toBe(betId(ticket));
+  });
+});
+
+describe('a parlay lost before its other games ended (decision 297)', () => {
+  const ticket = parlay(
+    [
+      leg(BOXED, { outcome: 'away', selection: 'Boston Celtics' }),
+      leg(LATER, { outcome: 'away', selection: 'New York Knicks', decimal_odds: 2.1 }),
+    ],
+    { decimal_odds: 4.4 },
+  );
+  const later = new Map([
+    ...closes,
+    [LATER.event_id, [{ market: 'moneyline', period: 'full', line: null, fair: { home: 0.5, away: 0.5 } }]],
+  ]);
+  const during = Date.parse(LATER.commence_time) + 3_600_000;
+
+  it('is lost at once; its legs with a close have their CLV, the ticket its own once every leg has closed', () => {
+    // Boston lost 103–100: the ticket is lost. That leg closed at 0.45: 2 × 0.45 − 1 = −10 %. The Knicks' game has not
+    // ended: no close for it yet, so the ticket has no CLV, and it waits on that game.
+    const lost = settleFromResults([ticket], [BOXED], closes)[0]!;
+    expect(lost.settlement).toMatchObject({ result: 'lost', payout: 0, profit: -10_000, clv_pct: null });
+    expect(lost.legs!.map((one) => [one.result, one.closing_probability, legClvPct(one)])).toEqual([
+      ['lost', 0.45, -10],
+      [null, undefined, null],
+    ]);
+    expect(awaitsClose(lost, during)).toBe(true);
+    expect(closesWanted([lost], [BOXED, LATER], closes)).toEqual([LATER.event_id]);
+    // Nothing new: the same list, no needless write.
+    const same = [lost];
+    expect(settleFromResults(same, [BOXED], closes)).toBe(same);
+    // The Knicks' game ends level (a push) and closed at 0.5: that leg 2.1 × 0.5 − 1 = +5 %, and the ticket
+    // 4.4 × 0.45 × 0.5 − 1 = −1 %, as POST /v1/grade measures it. Its result, money and date do not change.
+    const done = settleFromResults([lost], [LATER], later)[0]!;
+    expect(done.legs!.map((one) => [one.result, one.closing_probability, legClvPct(one)])).toEqual([
+      ['lost', 0.45, -10],
+      ['push', 0.5, 5],
+    ]);
+    expect(done.settlement).toEqual({ ...lost.settlement, clv_pct: -1 });
+    expect(awaitsClose(done, during)).toBe(false);
+    expect(closesWanted([done], [BOXED, LATER], later)).toEqual([]);
+  });
+
+  it('stops waiting days after the game’s start; a leg without a close leaves the ticket without CLV', () => {
+    const lost = settleFromResults([ticket], [BOXED], closes)[0]!;
+    expect(awaitsClose(lost, during + 5 * 86_400_000)).toBe(false);
+    const noClose = settleFromResults([lost], [LATER], new Map([[LATER.event_id, []]]))[0]!;
+    expect(noClose.legs![1]).toMatchObject({ result: 'push', closing_probability: null });
+    expect(noClose.settlement!.clv_pct).toBeNull();
+  });
+
+  it('fills a parlay the API settled the same way, and leaves one settled by hand alone', () => {
+    const byApi: TrackedBet = {
+      ...ticket,
+      legs: [{ ...ticket.legs![0]!, result: 'lost', closing_probability: 0.45 }, ticket.legs![1]!],
+      settlement: {
+        result: 'lost',
+        payout: 0,
+        profit: -10_000,
+        clv_pct: null,
+        settled_at: BOXED.completed_at,
+        settled_by: 'api',
+      },
+    };
+    expect(settleFromResults([byApi], [LATER], later)[0]!.settlement).toMatchObject({
+      settled_by: 'api',
+      clv_pct: -1,
+    });
+    const byHand = settleByHand(ticket, 'lost', '2026-11-22T05:00:00.000Z');
+    expect(awaitsClose(byHand, during)).toBe(false);
+    expect(settleFromResults([byHand], [BOXED, LATER], later)[0]).toBe(byHand);
+    expect(closesWanted([byHand], [BOXED, LATER], new Map())).toEqual([]);
   });
 });
 

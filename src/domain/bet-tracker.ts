@@ -4,6 +4,7 @@ import {
   betClvPct,
   findPlayer,
   gradeGameMarket,
+  nearPlayers,
   gradePropOnFinal,
   GRADE_RESULTS,
   GradingInputError,
@@ -24,8 +25,9 @@ import {
   type DecimalOdds,
 } from './odds.ts';
 import type { OddsFormat } from './odds-format.ts';
-import { normalizePlayerName, surnameOf } from './player-matching.ts';
+import { normalizePlayerName } from './player-matching.ts';
 import { PROP_STAT_KEYS } from './props.ts';
+import { RESULTS_WINDOW_DAYS } from './plans.ts';
 import type { ResultsFeedGame } from './schemas/results-feed.ts';
 
 // The bet tracker (issue 57, decision 257): bets a visitor tracks in the browser, graded against the public results
@@ -450,6 +452,35 @@ export function ticketClvPct(decimal: number, closes: readonly (number | null | 
   return roundTo(betClvPct(decimal, closes), 3);
 }
 
+/**
+ * A parlay leg's own CLV (3 places, as POST /v1/grade's leg `clv_pct`): its own price against its fair close; null
+ * without either (decision 297).
+ */
+export function legClvPct(leg: Pick<ParlayLeg, 'decimal_odds' | 'closing_probability'>): number | null {
+  if (leg.decimal_odds === null || leg.closing_probability === null || leg.closing_probability === undefined)
+    return null;
+  return ticketClvPct(leg.decimal_odds, [leg.closing_probability]);
+}
+
+/** How long after its start a leg's game is waited on for its close (the results hold RESULTS_WINDOW_DAYS). */
+const CLOSE_WAIT_MS = (RESULTS_WINDOW_DAYS + 1) * 86_400_000;
+
+/**
+ * Whether a parlay settled before all its games ended (lost on an early leg, by the results or the API) still waits on
+ * a leg's game for its result and close (decision 297): the ticket's CLV, like POST /v1/grade's, needs every leg's
+ * close. A leg stops being waited on RESULTS_WINDOW_DAYS + 1 days after its start (its placing, typed without one):
+ * the results no longer carry it. A bet settled by hand waits on nothing.
+ */
+export function awaitsClose(bet: TrackedBet, now: number): boolean {
+  const s = bet.settlement;
+  if (s === null || s.settled_by === 'hand' || !bet.legs) return false;
+  return bet.legs.some((leg) => {
+    if (leg.result !== null) return false;
+    const start = Date.parse(leg.starts_at ?? bet.placed_at);
+    return !Number.isFinite(start) || now - start <= CLOSE_WAIT_MS;
+  });
+}
+
 /** Finished games' closes by event id (GET /tools/closing.json); a game missing from it: its close not read yet. */
 export type GameCloses = ReadonlyMap<string, readonly ClosingMarket[]>;
 
@@ -464,37 +495,12 @@ export interface LegIssue {
   message: string;
 }
 
-/** Edit distance of two short strings (insertions, deletions, substitutions). */
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i += 1) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j += 1)
-      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length]!;
-}
-
 /**
  * The box score's names close to `name` (normalised as `findPlayer` compares them): the same name, the same surname,
- * or within a third of its letters' edits; at most 3, the closest first.
+ * or within a third of its letters' edits; at most 3, the closest first (`nearPlayers`, as POST /v1/grade's).
  */
 export function nearPlayerNames(name: string, names: readonly string[]): string[] {
-  const wanted = normalizePlayerName(name);
-  if (wanted === '') return [];
-  const surname = surnameOf(wanted);
-  return [...new Set(names)]
-    .map((named) => {
-      const folded = normalizePlayerName(named);
-      const distance = editDistance(wanted, folded);
-      const close = distance <= Math.max(2, Math.floor(wanted.length / 3)) || surnameOf(folded) === surname;
-      return { named, distance, close: folded !== '' && close };
-    })
-    .filter((candidate) => candidate.close)
-    .sort((a, b) => a.distance - b.distance || (a.named < b.named ? -1 : 1))
-    .slice(0, 3)
-    .map((candidate) => candidate.named);
+  return nearPlayers(name, new Map(names.map((named) => [named, named]))).map((player) => player.name);
 }
 
 /**
@@ -559,12 +565,36 @@ export function gradeBet(
   games: readonly ResultsFeedGame[],
   closes?: GameCloses,
 ): TrackedBet {
-  if (bet.settlement !== null) return bet;
   const closeOf = (leg: GameLeg, game: ResultsFeedGame): number | null | undefined => {
     if (!closes) return null;
     const markets = closes.get(game.event_id);
     return markets === undefined ? undefined : legClosingProbability(leg, game, markets);
   };
+  /** An open leg graded on its final with its close (null: no close), or the leg itself while they are not known. */
+  const gradeOpenLeg = (leg: ParlayLeg): ParlayLeg => {
+    if (leg.result !== null) return leg;
+    const game = findGame(leg, games, bet.placed_at);
+    const result = game ? gradeLegOnGame(leg, game) : null;
+    if (!game || result === null) return leg;
+    const close = closeOf(leg, game);
+    if (close === undefined) return leg;
+    return { ...leg, result, ...(closes ? { closing_probability: close } : {}) };
+  };
+  if (bet.settlement !== null) {
+    // A parlay settled before its other games ended (a lost leg): those legs still take their results and closes as
+    // their games end, and the ticket its CLV once every leg has a close (decision 297). Its result and money stay.
+    const s = bet.settlement;
+    if (!closes || s.settled_by === 'hand' || !bet.legs?.some((leg) => leg.result === null)) return bet;
+    const legs = bet.legs.map(gradeOpenLeg);
+    if (legs.every((leg, k) => leg === bet.legs![k])) return bet;
+    const clv =
+      s.clv_pct ??
+      ticketClvPct(
+        bet.decimal_odds,
+        legs.map((leg) => leg.closing_probability),
+      );
+    return { ...bet, legs, settlement: { ...s, clv_pct: clv } };
+  }
   const single = singleLeg(bet);
   if (single) {
     const game = findGame(bet, games, bet.placed_at);
@@ -587,15 +617,12 @@ export function gradeBet(
   let latest = '';
   let changed = false;
   const legs = (bet.legs ?? []).map((leg) => {
-    if (leg.result !== null) return leg;
-    const game = findGame(leg, games, bet.placed_at);
-    const result = game ? gradeLegOnGame(leg, game) : null;
-    if (!game || result === null) return leg;
-    const close = closeOf(leg, game);
-    if (close === undefined) return leg;
+    const graded = gradeOpenLeg(leg);
+    if (graded === leg) return leg;
     changed = true;
-    if (game.completed_at > latest) latest = game.completed_at;
-    return { ...leg, result, ...(closes ? { closing_probability: close } : {}) };
+    const completed = findGame(leg, games, bet.placed_at)!.completed_at;
+    if (completed > latest) latest = completed;
+    return graded;
   });
   if (!changed) return bet;
   const ticket = settleTicket(
@@ -640,7 +667,8 @@ export function gradeTracked(
 
 /**
  * The finished games whose close the open bets wait on (decision 289): the game of each open leg that the results
- * grade, when `known` does not have its close yet. Event ids, each once.
+ * grade, when `known` does not have its close yet; a parlay settled lost before its other games ended waits on theirs
+ * (decision 297). Event ids, each once.
  */
 export function closesWanted(
   bets: readonly TrackedBet[],
@@ -649,7 +677,8 @@ export function closesWanted(
 ): string[] {
   const ids = new Set<string>();
   for (const bet of bets) {
-    if (bet.settlement !== null) continue;
+    // A settled parlay's open legs too (lost early: the ticket's CLV waits on their closes, decision 297).
+    if (bet.settlement !== null && (bet.settlement.settled_by === 'hand' || !bet.legs)) continue;
     const single = singleLeg(bet);
     const legs: GameLeg[] = single ? [single] : (bet.legs ?? []).filter((leg) => leg.result === null);
     for (const leg of legs) {
@@ -691,7 +720,10 @@ export function settleByHand(bet: TrackedBet, result: GradeResult, at: string): 
   };
 }
 
-/** One POST /v1/grade leg (a spread's line back to the home team's; a prop's player by id, else by name). */
+/**
+ * One POST /v1/grade leg (a spread's line back to the home team's; a prop's player by id, else by name; a parlay leg's
+ * own price as its decimal odds).
+ */
 function requestLeg(leg: GameLeg, decimal: number | null) {
   const spec = leg.market === 'prop' ? { point: leg.line } : gameSpecOf(leg);
   return {
@@ -701,7 +733,9 @@ function requestLeg(leg: GameLeg, decimal: number | null) {
     period: leg.period,
     ...(spec.point !== null ? { line: spec.point } : {}),
     outcome: leg.outcome,
-    ...(decimal !== null ? { price: formatAmerican(decimalToAmerican(decimal as DecimalOdds)) } : {}),
+    // The leg's own price as typed (decimal), so that the API reprices a dropped leg and measures the leg's CLV with
+    // the very figure the tracker uses (decision 297; through American odds they differed in the last cent).
+    ...(decimal !== null ? { decimal_odds: decimal } : {}),
   };
 }
 

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  nearPlayers,
+  unknownPlayerDetail,
   betClvPct,
   gradeGameMarket,
   gradeLine,
@@ -336,5 +338,58 @@ describe('betClvPct', () => {
   it('is the price against the fair closing probability, and a parlay against their product', () => {
     expect(betClvPct(2.1, [0.5])).toBeCloseTo(5, 10);
     expect(betClvPct(4.2, [0.5, 0.5])).toBeCloseTo(5, 10);
+  });
+});
+
+describe('nearPlayers and unknownPlayerDetail (decision 297)', () => {
+  const players = new Map([
+    ['p-hale', 'Marcus Hale'],
+    ['p-hall', 'Marcus Hall'],
+    ['p-price', 'Devon Price'],
+    ['p-mccollum', 'C.J. McCollum'],
+    ['p-nameless', ''],
+  ]);
+
+  it('finds names within a third of the letters in edits, the same surname, or a mistyped id, the closest first', () => {
+    // "Hail" is one letter from "Hall", two from "Hale".
+    expect(nearPlayers('Marcus Hail', players)).toEqual([
+      { id: 'p-hall', name: 'Marcus Hall' },
+      { id: 'p-hale', name: 'Marcus Hale' },
+    ]);
+    // Folded as findPlayer folds names: "cj mc collum" is "cj mccollum", one letter off.
+    expect(nearPlayers('cj mc colum', players)).toEqual([{ id: 'p-mccollum', name: 'C.J. McCollum' }]);
+    // The same surname, however far the first name.
+    expect(nearPlayers('Tyrese Price', players)).toEqual([{ id: 'p-price', name: 'Devon Price' }]);
+    // A mistyped id, and a player known only by his id.
+    expect(nearPlayers('p-pric', players)).toEqual([{ id: 'p-price', name: 'Devon Price' }]);
+    expect(nearPlayers('p-namless', players)).toEqual([{ id: 'p-nameless', name: '' }]);
+    expect(nearPlayers('Someone Else', players)).toEqual([]);
+    expect(nearPlayers('  ', players)).toEqual([]);
+    expect(nearPlayers('Marcus Hail', players, 1)).toHaveLength(1);
+  });
+
+  it('says which name was not found and whom it may mean, or that two players answer to it', () => {
+    expect(unknownPlayerDetail('Devin Prize', players)).toEqual({
+      kind: 'unknown',
+      detail:
+        'No player named “Devin Prize” in this event’s props or box score; did you mean Devon Price (p-price)?',
+      near: [{ id: 'p-price', name: 'Devon Price' }],
+    });
+    expect(unknownPlayerDetail('Someone Else', players).detail).toBe(
+      'No player named “Someone Else” in this event’s props or box score; check the spelling, or send the player’s id.',
+    );
+    expect(unknownPlayerDetail('Marcus Hale', new Map()).detail).toBe(
+      'No player named “Marcus Hale”: this event has no player props or box score.',
+    );
+    const twins = new Map([...players, ['p-hale-2', 'Marcus Hale Jr.']]);
+    expect(unknownPlayerDetail('marcus hale', twins)).toEqual({
+      kind: 'ambiguous',
+      detail:
+        '2 players of this event are named “marcus hale”: send the player’s id (Marcus Hale (p-hale), Marcus Hale Jr. (p-hale-2)).',
+      near: [
+        { id: 'p-hale', name: 'Marcus Hale' },
+        { id: 'p-hale-2', name: 'Marcus Hale Jr.' },
+      ],
+    });
   });
 });

@@ -2,7 +2,7 @@ import { clvPct } from './history.ts';
 import type { GameMarketSpec, LeagueKey, OutcomeKey, Period } from './markets.ts';
 import type { Cents } from './odds.ts';
 import { propStat, type PropMarketSpec, type PropStatKey } from './props.ts';
-import { normalizePlayerName } from './player-matching.ts';
+import { normalizePlayerName, surnameOf } from './player-matching.ts';
 import { payout } from './wagers.ts';
 
 // Grading (issue 57): how a bet on one market settles against the game's result, what it pays, and its parlay and CLV
@@ -167,6 +167,94 @@ export function findPlayer(name: string, players: ReadonlyMap<string, string>): 
   if (wanted === '') return undefined;
   const ids = [...players].filter(([, named]) => named !== '' && normalizePlayerName(named) === wanted);
   return ids.length === 1 ? ids[0]![0] : undefined;
+}
+
+/** A player a name may have meant (`nearPlayers`): his id and his name ('' when only his id is known). */
+export interface NearPlayer {
+  id: string;
+  name: string;
+}
+
+/** Edit distance of two short strings (insertions, deletions, substitutions). */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j += 1)
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/**
+ * The players of `players` (id → name) that `name` may have meant when `findPlayer` finds none: their names (or ids,
+ * for a name given as a mistyped id) folded by `normalizePlayerName` within a third of its letters in edits (at least
+ * 2), or of the same surname; at most `max`, the closest first (then by name). POST /v1/grade's `near_players` and the
+ * bet tracker's "close:" names (decision 289, 297).
+ */
+export function nearPlayers(name: string, players: ReadonlyMap<string, string>, max = 3): NearPlayer[] {
+  const wanted = normalizePlayerName(name);
+  if (wanted === '') return [];
+  const surname = surnameOf(wanted);
+  const reach = Math.max(2, Math.floor(wanted.length / 3));
+  return [...players]
+    .flatMap(([id, named]) => {
+      const folded = normalizePlayerName(named);
+      const byName = folded === '' ? Infinity : editDistance(wanted, folded);
+      const foldedId = normalizePlayerName(id);
+      const byId = foldedId === '' ? Infinity : editDistance(wanted, foldedId);
+      const distance = Math.min(byName, byId);
+      const close = distance <= reach || (folded !== '' && surnameOf(folded) === surname);
+      return close ? [{ id, name: named, distance }] : [];
+    })
+    .sort(
+      (a, b) =>
+        a.distance - b.distance || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1),
+    )
+    .slice(0, max)
+    .map(({ id, name: named }) => ({ id, name: named }));
+}
+
+/** The players of `players` whose names fold to the same as `name` (`findPlayer` finds none when two do). */
+export function playersNamed(name: string, players: ReadonlyMap<string, string>): NearPlayer[] {
+  const wanted = normalizePlayerName(name);
+  if (wanted === '') return [];
+  return [...players]
+    .filter(([, named]) => named !== '' && normalizePlayerName(named) === wanted)
+    .map(([id, named]) => ({ id, name: named }));
+}
+
+/**
+ * Why a bet's player is not found among an event's `players` (id → name), in words, with the players it may have
+ * meant: two players answer to the name (`ambiguous`: send the id), or none does (`unknown`: the close ones, if any).
+ * POST /v1/grade's `detail` and `near_players` for `unknown_player` (decision 297).
+ */
+export function unknownPlayerDetail(
+  name: string,
+  players: ReadonlyMap<string, string>,
+): { kind: 'unknown' | 'ambiguous'; detail: string; near: NearPlayer[] } {
+  const label = (player: NearPlayer) => (player.name === '' ? player.id : `${player.name} (${player.id})`);
+  const same = playersNamed(name, players);
+  if (same.length > 1)
+    return {
+      kind: 'ambiguous',
+      detail: `${same.length} players of this event are named “${name}”: send the player’s id (${same.map(label).join(', ')}).`,
+      near: same,
+    };
+  const near = nearPlayers(name, players);
+  return {
+    kind: 'unknown',
+    detail:
+      players.size === 0
+        ? `No player named “${name}”: this event has no player props or box score.`
+        : `No player named “${name}” in this event’s props or box score${
+            near.length > 0
+              ? `; did you mean ${near.map(label).join(' or ')}?`
+              : '; check the spelling, or send the player’s id.'
+          }`,
+    near,
+  };
 }
 
 /**

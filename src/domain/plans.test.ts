@@ -207,8 +207,12 @@ describe('the cards, one row per capability', () => {
       ['closing-lines', false, 'Historical closing and opening line values (CLV, OLV)'],
       ['historical-odds', false, 'Historical odds'],
       ['line-movement', false, 'Historical line movement'],
-      ['results', true, 'Final scores of the last 3 days in the bet tracker'],
-      ['scores-and-grading', false, 'Live scores and bet grading (payout, profit, CLV)'],
+      [
+        'results',
+        true,
+        'Final scores and fair closing lines of the last 3 days: the bet tracker grades your bets with CLV',
+      ],
+      ['scores-and-grading', false, 'Live scores and the grading API (payout, profit, CLV)'],
     ]);
   });
 });

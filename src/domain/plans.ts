@@ -28,7 +28,10 @@ export const API_FEATURES = {
    * GET /v1/scores's live games and POST /v1/grade (issue 57): live scores, and bets graded with payout, profit and CLV.
    * Finals are every tier's (`RESULTS_WINDOW_DAYS`, decision 256): the free bet tracker grades with them.
    */
-  scoresAndGrading: { id: 'scores-and-grading', name: 'Live scores and bet grading (payout, profit, CLV)' },
+  scoresAndGrading: {
+    id: 'scores-and-grading',
+    name: 'Live scores and the grading API (payout, profit, CLV)',
+  },
 } as const satisfies Record<string, ApiFeature>;
 
 /**
@@ -323,14 +326,15 @@ export const CAPABILITIES: readonly Capability[] = [
   },
   {
     id: 'results',
-    name: 'Final scores',
+    name: 'Final scores and closing lines',
     icon: 'history',
     docsHref: DOCS_ANCHORS.scores,
-    // Every tier: the free bet tracker grades with these finals, so no plan gets less (decisions 210, 256).
+    // Every tier: the free bet tracker grades with these finals and their fair close (CLV), so no plan gets less
+    // (decisions 210, 256, 289: GET /v1/scores?closing=true on every plan); the row names both (decision 297).
     describe: (tier) =>
       tier.id === 'free'
-        ? `Final scores of the last ${RESULTS_WINDOW_DAYS} days in the bet tracker`
-        : `Final scores of the last ${RESULTS_WINDOW_DAYS} days, period by period`,
+        ? `Final scores and fair closing lines of the last ${RESULTS_WINDOW_DAYS} days: the bet tracker grades your bets with CLV`
+        : `Final scores and fair closing lines of the last ${RESULTS_WINDOW_DAYS} days, period by period`,
   },
   {
     id: 'scores-and-grading',

@@ -1731,8 +1731,10 @@ export interface components {
             line?: number | null;
             /** @enum {string} */
             outcome: "home" | "away" | "draw" | "over" | "under" | "yes" | "no";
-            /** @description This leg’s own price (parlay legs: needed to reprice a dropped leg). */
+            /** @description This leg’s own price (parlay legs: needed to reprice a dropped leg, and for the leg’s `clv_pct`). */
             price?: number | string;
+            /** @description This leg’s own price in decimal odds (instead of `price`), taken as given. */
+            decimal_odds?: number;
         };
         GradeBet: {
             /** @description One leg: a single bet; more: a parlay. */
@@ -1749,7 +1751,7 @@ export interface components {
         GradeResult: {
             index: number;
             /**
-             * @description `graded`: every leg settled. `pending`: a leg’s game is not final yet (the bet waits; a lost leg already loses a parlay, which is then graded). `not_graded`: the source gives no result for a leg’s market (a prop without player figures, a period of a game scored only as a whole: The Odds API; docs/grading.md). `unknown_event`: no such event. `unknown_player`: no such player in the event’s props or box score. `outcome_not_in_market`: the outcome is not one of the market’s.
+             * @description `graded`: every leg settled. `pending`: a leg’s game is not final yet (the bet waits; a lost leg already loses a parlay, which is then graded). `not_graded`: the source gives no result for a leg’s market (a prop without player figures, a period of a game scored only as a whole: The Odds API; docs/grading.md). `unknown_event`: no such event. `unknown_player`: no player, or two, answer to the leg’s `player` among the event’s props and box score (`detail` says which name, `near_players` whom it may mean). `outcome_not_in_market`: the outcome is not one of the market’s.
              * @enum {string}
              */
             status: "graded" | "pending" | "not_graded" | "unknown_event" | "unknown_player" | "outcome_not_in_market";
@@ -1766,14 +1768,27 @@ export interface components {
             legs: {
                 event_id: string;
                 /**
-                 * @description `graded`: every leg settled. `pending`: a leg’s game is not final yet (the bet waits; a lost leg already loses a parlay, which is then graded). `not_graded`: the source gives no result for a leg’s market (a prop without player figures, a period of a game scored only as a whole: The Odds API; docs/grading.md). `unknown_event`: no such event. `unknown_player`: no such player in the event’s props or box score. `outcome_not_in_market`: the outcome is not one of the market’s.
+                 * @description `graded`: every leg settled. `pending`: a leg’s game is not final yet (the bet waits; a lost leg already loses a parlay, which is then graded). `not_graded`: the source gives no result for a leg’s market (a prop without player figures, a period of a game scored only as a whole: The Odds API; docs/grading.md). `unknown_event`: no such event. `unknown_player`: no player, or two, answer to the leg’s `player` among the event’s props and box score (`detail` says which name, `near_players` whom it may mean). `outcome_not_in_market`: the outcome is not one of the market’s.
                  * @enum {string}
                  */
                 status: "graded" | "pending" | "not_graded" | "unknown_event" | "unknown_player" | "outcome_not_in_market";
                 result: ("won" | "lost" | "push" | "half_won" | "half_lost" | "void") | null;
-                /** @description The fair closing probability of the leg’s outcome. */
+                /** @description The fair closing probability of the leg’s outcome, from its game’s closing lines (known once the game has started, final or not). */
                 fair_closing_probability: number | null;
+                /** @description The leg’s own CLV: (its decimal price × `fair_closing_probability` − 1) × 100, its price being the leg’s `price` (a single’s: the bet’s); null without that price or without a close. A parlay lost on its first leg shows here what each leg with a close was worth, before the ticket’s `clv_pct` (every leg’s close) is known. */
+                clv_pct: number | null;
+                /** @description Why the leg could not be graded, in words (`unknown_player`: the name looked for, and the players it may mean). */
+                detail?: string;
+                /** @description `unknown_player` only: the event’s players the leg’s `player` may mean, at most 3, the closest first: names (or ids) within a third of its letters in edits once folded as grading compares names (case, accents, punctuation, suffixes), or of the same surname; two players of the very name it gives (ambiguous: send the id). Empty when none is close. */
+                near_players?: {
+                    /** @description The player’s id: send it as `player` to name him exactly. */
+                    id: string;
+                    /** @description His name (empty when the event knows only his id). */
+                    name: string;
+                }[];
             }[];
+            /** @description Why the bet could not be graded, in words, when a leg says (`unknown_player`; a parlay’s begins “Leg n:”). */
+            detail?: string;
         };
         /**
          * @example {
@@ -1787,13 +1802,14 @@ export interface components {
          *           "stake": 110,
          *           "payout": 210,
          *           "profit": 100,
-         *           "clv_pct": 1.25,
+         *           "clv_pct": 1.217,
          *           "legs": [
          *             {
          *               "event_id": "nba-bos-lal-202611220030",
          *               "status": "graded",
          *               "result": "won",
-         *               "fair_closing_probability": 0.530184
+         *               "fair_closing_probability": 0.530184,
+         *               "clv_pct": 1.217
          *             }
          *           ]
          *         },
@@ -1806,15 +1822,44 @@ export interface components {
          *           "stake": 50,
          *           "payout": 93.47,
          *           "profit": 43.47,
-         *           "clv_pct": -2.408,
+         *           "clv_pct": -2.409,
          *           "legs": [
          *             {
          *               "event_id": "nba-bos-lal-202611220030",
          *               "status": "graded",
          *               "result": "won",
-         *               "fair_closing_probability": 0.522
+         *               "fair_closing_probability": 0.522,
+         *               "clv_pct": -2.409
          *             }
          *           ]
+         *         },
+         *         {
+         *           "index": 2,
+         *           "status": "unknown_player",
+         *           "result": null,
+         *           "decimal_odds": 2,
+         *           "settled_decimal": null,
+         *           "stake": 20,
+         *           "payout": null,
+         *           "profit": null,
+         *           "clv_pct": null,
+         *           "legs": [
+         *             {
+         *               "event_id": "nba-bos-lal-202611220030",
+         *               "status": "unknown_player",
+         *               "result": null,
+         *               "fair_closing_probability": null,
+         *               "clv_pct": null,
+         *               "detail": "No player named “Marcus Hail” in this event’s props or box score; did you mean Marcus Hale (p-marcus-hale)?",
+         *               "near_players": [
+         *                 {
+         *                   "id": "p-marcus-hale",
+         *                   "name": "Marcus Hale"
+         *                 }
+         *               ]
+         *             }
+         *           ],
+         *           "detail": "No player named “Marcus Hail” in this event’s props or box score; did you mean Marcus Hale (p-marcus-hale)?"
          *         }
          *       ]
          *     }
@@ -4761,6 +4806,20 @@ export interface operations {
                  *           ],
                  *           "price": -115,
                  *           "stake": 50
+                 *         },
+                 *         {
+                 *           "legs": [
+                 *             {
+                 *               "event_id": "nba-bos-lal-202611220030",
+                 *               "market": "prop",
+                 *               "stat": "player_rebounds",
+                 *               "player": "Marcus Hail",
+                 *               "line": 6.5,
+                 *               "outcome": "under"
+                 *             }
+                 *           ],
+                 *           "price": 100,
+                 *           "stake": 20
                  *         }
                  *       ]
                  *     }
@@ -4796,13 +4855,14 @@ export interface operations {
                      *           "stake": 110,
                      *           "payout": 210,
                      *           "profit": 100,
-                     *           "clv_pct": 1.25,
+                     *           "clv_pct": 1.217,
                      *           "legs": [
                      *             {
                      *               "event_id": "nba-bos-lal-202611220030",
                      *               "status": "graded",
                      *               "result": "won",
-                     *               "fair_closing_probability": 0.530184
+                     *               "fair_closing_probability": 0.530184,
+                     *               "clv_pct": 1.217
                      *             }
                      *           ]
                      *         },
@@ -4815,15 +4875,44 @@ export interface operations {
                      *           "stake": 50,
                      *           "payout": 93.47,
                      *           "profit": 43.47,
-                     *           "clv_pct": -2.408,
+                     *           "clv_pct": -2.409,
                      *           "legs": [
                      *             {
                      *               "event_id": "nba-bos-lal-202611220030",
                      *               "status": "graded",
                      *               "result": "won",
-                     *               "fair_closing_probability": 0.522
+                     *               "fair_closing_probability": 0.522,
+                     *               "clv_pct": -2.409
                      *             }
                      *           ]
+                     *         },
+                     *         {
+                     *           "index": 2,
+                     *           "status": "unknown_player",
+                     *           "result": null,
+                     *           "decimal_odds": 2,
+                     *           "settled_decimal": null,
+                     *           "stake": 20,
+                     *           "payout": null,
+                     *           "profit": null,
+                     *           "clv_pct": null,
+                     *           "legs": [
+                     *             {
+                     *               "event_id": "nba-bos-lal-202611220030",
+                     *               "status": "unknown_player",
+                     *               "result": null,
+                     *               "fair_closing_probability": null,
+                     *               "clv_pct": null,
+                     *               "detail": "No player named “Marcus Hail” in this event’s props or box score; did you mean Marcus Hale (p-marcus-hale)?",
+                     *               "near_players": [
+                     *                 {
+                     *                   "id": "p-marcus-hale",
+                     *                   "name": "Marcus Hale"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "detail": "No player named “Marcus Hail” in this event’s props or box score; did you mean Marcus Hale (p-marcus-hale)?"
                      *         }
                      *       ]
                      *     }

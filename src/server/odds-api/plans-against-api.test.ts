@@ -127,8 +127,13 @@ async function checkRow(plan: Plan, key: string, id: CapabilityId): Promise<void
       // Every plan: the finals the free bet tracker grades with (decision 256), as far back as the card says.
       const response = await get(key, '/v1/scores?status=final');
       expect(response.statusCode, where).toBe(200);
+      // And their fair close, the one the free tracker measures CLV against (decisions 289, 297).
+      const closing = await get(key, '/v1/scores?event_id=nope&closing=true');
+      expect(closing.statusCode, where).toBe(200);
       expect(row.included, where).toBe(true);
-      expect(row.text, where).toBe(`Final scores of the last ${RESULTS_WINDOW_DAYS} days, period by period`);
+      expect(row.text, where).toBe(
+        `Final scores and fair closing lines of the last ${RESULTS_WINDOW_DAYS} days, period by period`,
+      );
       expect(RECENT_FINAL_MS, where).toBe(RESULTS_WINDOW_DAYS * 86_400_000);
       return;
     }
@@ -179,8 +184,10 @@ describe('every plan card row against the API, with a key of that plan (issue 56
     const results = (await app.inject({ url: '/tools/results.json' })).json() as { window_hours: number };
     expect(results.window_hours).toBe(RESULTS_WINDOW_DAYS * 24);
     expect(FREE_PLAN.features.find((row) => row.id === 'results')?.text).toBe(
-      `Final scores of the last ${RESULTS_WINDOW_DAYS} days in the bet tracker`,
+      `Final scores and fair closing lines of the last ${RESULTS_WINDOW_DAYS} days: the bet tracker grades your bets with CLV`,
     );
+    // The free card's closing lines: the tracker's public close of the finals (decision 289).
+    expect((await app.inject({ url: '/tools/closing.json?events=nope' })).statusCode).toBe(200);
     expect((await app.inject({ url: '/v1/odds?league=nba' })).statusCode).toBe(401);
   });
 });

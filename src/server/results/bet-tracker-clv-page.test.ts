@@ -3,13 +3,13 @@ import AxeBuilder from '@axe-core/playwright';
 import type { FastifyInstance } from 'fastify';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { betId, gradeRequestBet, type TrackedBet } from '#domain/bet-tracker.ts';
+import { betId, gradeRequestBet, legClvPct, type ParlayLeg, type TrackedBet } from '#domain/bet-tracker.ts';
 import { GradeResponseSchema, type GradeResponse } from '#domain/schemas/api/scores.ts';
 import { ResultsFeedSchema, type ResultsFeedGame } from '#domain/schemas/results-feed.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '#tests/support/browser.ts';
 import { buildTestApp, virtualClock } from '#tests/support/server/app.ts';
 import { testConfig } from '#tests/support/server/config.ts';
-import { HandBoard } from '#tests/support/server/history.ts';
+import { HandBoard, type BoardEvent } from '#tests/support/server/history.ts';
 import { createKey } from '#tests/support/server/odds-api.ts';
 import { homeMoneylineOf } from '#tests/support/tracked-bets.ts';
 
@@ -28,12 +28,18 @@ let browser: Browser;
 let origin: string;
 let bets: TrackedBet[];
 let graded: GradeResponse['results'];
+let board: HandBoard;
+/** `later`: priced (moneyline −110 both ways at both books: its fair close 0.5), started, final only in the last test. */
+let later: BoardEvent;
+/** A parlay lost on its first leg (`game`'s away side) while `later` is in play (decision 297). */
+let lostEarly: TrackedBet;
 
 beforeAll(async () => {
   app = await buildTestApp({ config: testConfig(), now: clock.now });
   await app.ready();
-  const board = new HandBoard(app, clock, 'bt');
+  board = new HandBoard(app, clock, 'bt');
   const game = board.addEvent({ startsInMs: 60_000 });
+  later = board.addEvent({ startsInMs: 60_000 });
   board.roster(game, [{ id: 'bt-hale', name: 'Marcus Hale', team: 'home' }]);
   for (const [book, home, away] of [
     ['fanduel', -150, 130],
@@ -41,6 +47,8 @@ beforeAll(async () => {
   ] as const) {
     board.price(game, book, 'moneyline', 'home', home);
     board.price(game, book, 'moneyline', 'away', away);
+    board.price(later, book, 'moneyline', 'home', -110);
+    board.price(later, book, 'moneyline', 'away', -110);
     board.price(game, book, 'spread', 'home', -112, { point: -3.5 });
     board.price(game, book, 'spread', 'away', -108, { point: 3.5 });
     for (const [outcome, american] of [
@@ -55,6 +63,7 @@ beforeAll(async () => {
   }
   clock.advance(61_000);
   board.start(game);
+  board.start(later);
   clock.advance(1_000);
   expect(
     app.engine.ingest({
@@ -105,6 +114,39 @@ beforeAll(async () => {
       american_odds: '-111',
     }),
   ];
+  const laterEvent = app.engine.store.event(later.id)!;
+  const legOf = (bet: TrackedBet, decimal: number): ParlayLeg => ({
+    ...homeMoneylineOf(final),
+    event_id: bet.event_id,
+    home: bet.home,
+    away: bet.away,
+    starts_at: bet.starts_at,
+    outcome: bet.outcome!,
+    selection: bet.selection,
+    decimal_odds: decimal,
+    result: null,
+  });
+  const awaySide = tracked(final, { outcome: 'away', selection: final.away_team });
+  const laterHome = tracked(final, {
+    event_id: later.id,
+    home: laterEvent.home.name,
+    away: laterEvent.away.name,
+    starts_at: new Date(later.startsAt).toISOString(),
+    selection: laterEvent.home.name,
+  });
+  lostEarly = tracked(final, {
+    kind: 'parlay',
+    market: 'parlay',
+    event_id: null,
+    home: '',
+    away: '',
+    starts_at: null,
+    outcome: null,
+    selection: '2-leg parlay',
+    decimal_odds: 5.2,
+    american_odds: '+420',
+    legs: [legOf(awaySide, 2.6), legOf(laterHome, 1.95)],
+  });
   // What the API answers a Pro key for the first three (the fourth has no event id: the API cannot be sent it).
   const answer = await fetch(`${origin}/v1/grade`, {
     method: 'POST',
@@ -112,7 +154,14 @@ beforeAll(async () => {
     body: JSON.stringify({ bets: bets.slice(0, 3).map(gradeRequestBet) }),
   });
   graded = GradeResponseSchema.parse(await answer.json()).results;
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  lostAnswer = await gradeLostEarly();
+  // Chromium's singleton socket goes under its TMPDIR: a worker's nested test temp folders make that path longer than
+  // a socket's may be (it aborts, "Socket path too long") when this file runs after others in one worker.
+  browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+    env: { ...process.env, TMPDIR: '/tmp' },
+  });
 });
 
 afterAll(async () => {
@@ -139,6 +188,19 @@ function tracked(game: ResultsFeedGame, extra: Partial<TrackedBet>): TrackedBet 
 
 const pct = (value: number) => `${value > 0 ? '+' : ''}${value.toFixed(2)}%`;
 
+/** What POST /v1/grade answered for the parlay lost early (read in beforeAll). */
+let lostAnswer: GradeResponse['results'][number] | undefined;
+const lostApi = () => lostAnswer!;
+
+async function gradeLostEarly(): Promise<GradeResponse['results'][number]> {
+  const answer = await fetch(`${origin}/v1/grade`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': await createKey(app, 'pro') },
+    body: JSON.stringify({ bets: [gradeRequestBet(lostEarly)] }),
+  });
+  return GradeResponseSchema.parse(await answer.json()).results[0]!;
+}
+
 describe('the bet tracker page grading with CLV from the public close', () => {
   it('the API gave the first two a CLV (not round), the third none', () => {
     expect(graded.map((r) => r.status)).toEqual(['graded', 'graded', 'graded']);
@@ -150,10 +212,13 @@ describe('the bet tracker page grading with CLV from the public close', () => {
   for (const width of [390, 1280]) {
     it(`at ${width} px: each graded bet shows the API's CLV, "no close" when none, the misspelt player's message; axe clean`, async () => {
       const context = await browser.newContext({ viewport: { width, height: 900 } });
-      await context.addInitScript((stored) => {
-        if (!localStorage.getItem('sharpline.trackedBets'))
-          localStorage.setItem('sharpline.trackedBets', stored);
-      }, JSON.stringify(bets));
+      await context.addInitScript(
+        (stored) => {
+          if (!localStorage.getItem('sharpline.trackedBets'))
+            localStorage.setItem('sharpline.trackedBets', stored);
+        },
+        JSON.stringify([...bets, lostEarly]),
+      );
       const page = await context.newPage();
       try {
         await page.goto(`${origin}/betting-tools/bet-tracker`);
@@ -177,6 +242,19 @@ describe('the bet tracker page grading with CLV from the public close', () => {
         const summary = await page.getByTestId('summary').innerText();
         expect(summary).toContain(pct(Math.round(average * 100) / 100));
         expect(summary).toContain('of 2 bets with a close');
+        // The parlay lost early: lost at once; its first leg shows its close and its own CLV, as the API's leg; the
+        // ticket's CLV waits for the game still in play (decision 297).
+        const parlay = item(lostEarly);
+        await expect.poll(() => parlay.getByTestId('bet-status').innerText()).toContain('Lost');
+        expect(await parlay.getByTestId('bet-status').innerText()).toContain(
+          'CLV once every game has closed',
+        );
+        const legs = parlay.getByRole('list', { name: 'Legs of 2-leg parlay' }).getByRole('listitem');
+        const firstClose = lostApi().legs[0]!;
+        expect(await legs.nth(0).innerText()).toContain(
+          `Lost · close ${(firstClose.fair_closing_probability! * 100).toFixed(1)}% · CLV ${pct(firstClose.clv_pct!)}`,
+        );
+        expect(await legs.nth(1).innerText()).toMatch(/ · Open$/);
         await page.screenshot({
           path: `${process.env.TRACKER_SHOTS ?? '/tmp'}/bet-tracker-clv-${width}.png`,
           fullPage: true,
@@ -189,4 +267,52 @@ describe('the bet tracker page grading with CLV from the public close', () => {
       }
     });
   }
+
+  it('the parlay lost early gets the ticket’s CLV once its other game has ended, the API’s to the digit', async () => {
+    // The API: lost, the first leg's close and CLV, and (the other game having started) the ticket's CLV already.
+    expect(lostApi()).toMatchObject({ status: 'graded', result: 'lost' });
+    expect(lostApi().legs[1]).toMatchObject({ status: 'pending', fair_closing_probability: 0.5 });
+    expect(lostApi().clv_pct).not.toBeNull();
+    board.final(later, 99, 97);
+    board.end(later);
+    await board.flush();
+    clock.advance(16_000);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.addInitScript(
+      (stored) => {
+        if (!localStorage.getItem('sharpline.trackedBets'))
+          localStorage.setItem('sharpline.trackedBets', stored);
+      },
+      JSON.stringify([lostEarly]),
+    );
+    const page = await context.newPage();
+    try {
+      await page.goto(`${origin}/betting-tools/bet-tracker`);
+      const parlay = page.locator(`[data-bet="${lostEarly.id}"]`);
+      const again = await gradeLostEarly();
+      await expect
+        .poll(() => parlay.getByTestId('bet-status').innerText(), { timeout: 30_000 })
+        .toContain(`CLV ${pct(again.clv_pct!)}`);
+      expect(again.clv_pct).toBe(lostApi().clv_pct);
+      const legs = parlay.getByRole('list', { name: 'Legs of 2-leg parlay' }).getByRole('listitem');
+      // The home side won 99–97 and closed at 0.5: 1.95 × 0.5 − 1 = −2.5 %, the API's leg CLV.
+      expect(again.legs[1]).toMatchObject({ result: 'won', clv_pct: -2.5 });
+      expect(await legs.nth(1).innerText()).toContain('Won · close 50.0% · CLV -2.50%');
+      const stored = (await page.evaluate(() => localStorage.getItem('sharpline.trackedBets')))!;
+      const [kept] = JSON.parse(stored) as TrackedBet[];
+      expect(kept!.settlement).toMatchObject({
+        result: 'lost',
+        clv_pct: again.clv_pct,
+        settled_by: 'results',
+      });
+      expect(kept!.legs!.map(legClvPct)).toEqual(again.legs.map((leg) => leg.clv_pct));
+      expect(await page.getByTestId('summary').innerText()).toContain('of 1 bet with a close');
+      await page.screenshot({
+        path: `${process.env.TRACKER_SHOTS ?? '/tmp'}/bet-tracker-parlay-closed-1280.png`,
+        fullPage: true,
+      });
+    } finally {
+      await context.close();
+    }
+  });
 });

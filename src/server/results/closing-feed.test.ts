@@ -2,9 +2,11 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  awaitsClose,
   betId,
   betIssues,
   gradeRequestBet,
+  legClvPct,
   settleFromResults,
   type ParlayLeg,
   type TrackedBet,
@@ -33,6 +35,7 @@ let pro: string;
 let starter: string;
 let finished: BoardEvent;
 let live: BoardEvent;
+let board: HandBoard;
 let feed: ResultsFeed;
 let closing: ClosingFeed;
 
@@ -44,7 +47,7 @@ let closing: ClosingFeed;
 beforeAll(async () => {
   app = await buildTestApp({ now: clock.now });
   await app.ready();
-  const board = new HandBoard(app, clock, 'cf');
+  board = new HandBoard(app, clock, 'cf');
   pro = await createKey(app, 'pro');
   starter = await createKey(app, 'starter');
   finished = board.addEvent({ startsInMs: 60_000 });
@@ -280,9 +283,100 @@ describe('CLV in the tracker equals POST /v1/grade’s, bet for bet', () => {
     expect(results[0]).toMatchObject({ status: 'unknown_player', result: null });
     const closes = new Map(closing.games.map((game) => [game.event_id, game.markets]));
     expect(settleFromResults([typo], feed.games, closes)[0]!.settlement).toBeNull();
+    // The same players named close to it, by the same function (nearPlayers): the API with their ids.
+    expect(results[0]!.legs[0]!.near_players).toEqual([{ id: 'cf-hale', name: 'Marcus Hale' }]);
+    expect(results[0]!.detail).toBe(
+      'No player named “Marcus Hail” in this event’s props or box score; did you mean Marcus Hale (cf-hale)?',
+    );
     expect(betIssues(typo, feed.games)).toEqual([
       expect.objectContaining({ kind: results[0]!.status, near: ['Marcus Hale'] }),
     ]);
+  });
+
+  // Last of this file's tests on `live`: it ends here.
+  it('a parlay lost before its other game ended: the same leg CLV at once, the same ticket CLV once both closed', async () => {
+    const lostSide = single({ outcome: 'away', decimal_odds: 2.5 });
+    const liveGame = {
+      ...lostSide,
+      event_id: live.id,
+      home: app.engine.store.event(live.id)!.home.name,
+      away: app.engine.store.event(live.id)!.away.name,
+      outcome: 'home' as const,
+    };
+    const legOf = (bet: TrackedBet, price: number): ParlayLeg => ({
+      sport: bet.sport,
+      league: bet.league,
+      event_id: bet.event_id,
+      home: bet.home,
+      away: bet.away,
+      starts_at: bet.starts_at,
+      market: 'moneyline',
+      period: 'full',
+      line: null,
+      outcome: bet.outcome!,
+      selection: bet.selection,
+      decimal_odds: price,
+      result: null,
+    });
+    const ticket: TrackedBet = {
+      ...single({}),
+      kind: 'parlay',
+      market: 'parlay',
+      event_id: null,
+      home: '',
+      away: '',
+      starts_at: null,
+      outcome: null,
+      selection: '2-leg parlay',
+      decimal_odds: 4.6,
+      legs: [legOf(lostSide, 2.5), legOf(liveGame, 1.9)],
+    };
+    const grade = async () => {
+      const answer = await fetch(`${origin}/v1/grade`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': pro },
+        body: JSON.stringify({ bets: [gradeRequestBet(ticket)] }),
+      });
+      return GradeResponseSchema.parse(await answer.json()).results[0]!;
+    };
+    // The away side lost 103–100: lost at once, by both. The first leg's close and CLV are the API's.
+    const closes = new Map(closing.games.map((game) => [game.event_id, game.markets]));
+    const lost = settleFromResults([ticket], feed.games, closes)[0]!;
+    const api = await grade();
+    expect(lost.settlement).toMatchObject({ result: 'lost', payout: 0 });
+    expect(api).toMatchObject({ result: 'lost', payout: 0 });
+    expect(lost.legs![0]!.closing_probability).toBe(api.legs[0]!.fair_closing_probability);
+    expect(legClvPct(lost.legs![0]!)).toBe(api.legs[0]!.clv_pct);
+    expect(api.legs[0]!.clv_pct).not.toBeNull();
+    // `live` has started: the API reads its close from the history at once (0.5) and gives the ticket its CLV; the
+    // public close is of finals only, so the tracker waits for that game's end.
+    expect(api.legs[1]).toMatchObject({ status: 'pending', fair_closing_probability: 0.5 });
+    expect(api.clv_pct).not.toBeNull();
+    expect(lost.settlement!.clv_pct).toBeNull();
+    expect(awaitsClose(lost, clock.now())).toBe(true);
+    // `live` ends; the tracker reads its close as the page does, and has the API's ticket CLV to the digit.
+    board.final(live, 98, 90);
+    board.end(live);
+    await board.flush();
+    clock.advance(16_000);
+    const after = ResultsFeedSchema.parse(await (await fetch(`${origin}/tools/results.json`)).json());
+    const more = ClosingFeedSchema.parse(
+      await (await fetch(`${origin}/tools/closing.json?events=${live.id}`)).json(),
+    );
+    expect(more.games.map((game) => game.event_id)).toEqual([live.id]);
+    const done = settleFromResults(
+      [lost],
+      after.games,
+      new Map([...closes, ...more.games.map((game) => [game.event_id, game.markets] as const)]),
+    )[0]!;
+    const again = await grade();
+    expect(done.legs!.map((leg) => leg.result)).toEqual(again.legs.map((leg) => leg.result));
+    expect(done.legs!.map((leg) => leg.result)).toEqual(['lost', 'won']);
+    expect(done.legs!.map(legClvPct)).toEqual(again.legs.map((leg) => leg.clv_pct));
+    expect(done.settlement!.clv_pct).toBe(again.clv_pct);
+    expect(done.settlement!.clv_pct).toBe(api.clv_pct);
+    expect(done.settlement).toEqual({ ...lost.settlement, clv_pct: api.clv_pct });
+    expect(awaitsClose(done, clock.now())).toBe(false);
   });
 });
 

@@ -187,7 +187,15 @@ export const GradeLegSchema = z
     outcome: OutcomeKeySchema,
     price: americanInput
       .optional()
-      .describe('This leg’s own price (parlay legs: needed to reprice a dropped leg).'),
+      .describe(
+        'This leg’s own price (parlay legs: needed to reprice a dropped leg, and for the leg’s `clv_pct`).',
+      ),
+    decimal_odds: z
+      .number()
+      .gt(1)
+      .max(100_000)
+      .optional()
+      .describe('This leg’s own price in decimal odds (instead of `price`), taken as given.'),
   })
   .meta({ id: 'GradeLeg' });
 
@@ -210,6 +218,12 @@ export const GradeBetSchema = z
         path: ['price'],
       });
     for (const [index, leg] of bet.legs.entries()) {
+      if (leg.price !== undefined && leg.decimal_odds !== undefined)
+        context.addIssue({
+          code: 'custom',
+          message: 'Give at most one of price and decimal_odds',
+          path: ['legs', index, 'price'],
+        });
       const prop = leg.market === 'prop';
       if (prop !== (leg.stat !== undefined) || prop !== (leg.player !== undefined))
         context.addIssue({
@@ -260,6 +274,20 @@ const GRADE_REQUEST_EXAMPLE = {
       price: -115,
       stake: 50,
     },
+    {
+      legs: [
+        {
+          event_id: 'nba-bos-lal-202611220030',
+          market: 'prop',
+          stat: 'player_rebounds',
+          player: 'Marcus Hail',
+          line: 6.5,
+          outcome: 'under',
+        },
+      ],
+      price: 100,
+      stake: 20,
+    },
   ],
 };
 
@@ -272,7 +300,7 @@ const ResultSchema = z.enum(GRADE_RESULTS as [GradeResult, ...GradeResult[]]);
 export const GradeStatusSchema = z
   .enum(['graded', 'pending', 'not_graded', 'unknown_event', 'unknown_player', 'outcome_not_in_market'])
   .describe(
-    '`graded`: every leg settled. `pending`: a leg’s game is not final yet (the bet waits; a lost leg already loses a parlay, which is then graded). `not_graded`: the source gives no result for a leg’s market (a prop without player figures, a period of a game scored only as a whole: The Odds API; docs/grading.md). `unknown_event`: no such event. `unknown_player`: no such player in the event’s props or box score. `outcome_not_in_market`: the outcome is not one of the market’s.',
+    '`graded`: every leg settled. `pending`: a leg’s game is not final yet (the bet waits; a lost leg already loses a parlay, which is then graded). `not_graded`: the source gives no result for a leg’s market (a prop without player figures, a period of a game scored only as a whole: The Odds API; docs/grading.md). `unknown_event`: no such event. `unknown_player`: no player, or two, answer to the leg’s `player` among the event’s props and box score (`detail` says which name, `near_players` whom it may mean). `outcome_not_in_market`: the outcome is not one of the market’s.',
   );
 
 export const GradedLegSchema = z.object({
@@ -282,7 +310,33 @@ export const GradedLegSchema = z.object({
   fair_closing_probability: z
     .number()
     .nullable()
-    .describe('The fair closing probability of the leg’s outcome.'),
+    .describe(
+      'The fair closing probability of the leg’s outcome, from its game’s closing lines (known once the game has started, final or not).',
+    ),
+  clv_pct: z
+    .number()
+    .nullable()
+    .describe(
+      'The leg’s own CLV: (its decimal price × `fair_closing_probability` − 1) × 100, its price being the leg’s `price` (a single’s: the bet’s); null without that price or without a close. A parlay lost on its first leg shows here what each leg with a close was worth, before the ticket’s `clv_pct` (every leg’s close) is known.',
+    ),
+  detail: z
+    .string()
+    .optional()
+    .describe(
+      'Why the leg could not be graded, in words (`unknown_player`: the name looked for, and the players it may mean).',
+    ),
+  near_players: z
+    .array(
+      z.object({
+        id: z.string().describe('The player’s id: send it as `player` to name him exactly.'),
+        name: z.string().describe('His name (empty when the event knows only his id).'),
+      }),
+    )
+    .max(3)
+    .optional()
+    .describe(
+      '`unknown_player` only: the event’s players the leg’s `player` may mean, at most 3, the closest first: names (or ids) within a third of its letters in edits once folded as grading compares names (case, accents, punctuation, suffixes), or of the same surname; two players of the very name it gives (ambiguous: send the id). Empty when none is close.',
+    ),
 });
 
 export const GradeResultSchema = z
@@ -305,6 +359,12 @@ export const GradeResultSchema = z
         '(decimal × fair closing probability − 1) × 100, a parlay against the product of its legs’; null for a same-game parlay or without a closing line.',
       ),
     legs: z.array(GradedLegSchema),
+    detail: z
+      .string()
+      .optional()
+      .describe(
+        'Why the bet could not be graded, in words, when a leg says (`unknown_player`; a parlay’s begins “Leg n:”).',
+      ),
   })
   .meta({ id: 'GradeResult' });
 
@@ -319,13 +379,14 @@ const GRADE_RESPONSE_EXAMPLE = {
       stake: 110,
       payout: 210,
       profit: 100,
-      clv_pct: 1.25,
+      clv_pct: 1.217,
       legs: [
         {
           event_id: 'nba-bos-lal-202611220030',
           status: 'graded',
           result: 'won',
           fair_closing_probability: 0.530184,
+          clv_pct: 1.217,
         },
       ],
     },
@@ -338,15 +399,41 @@ const GRADE_RESPONSE_EXAMPLE = {
       stake: 50,
       payout: 93.47,
       profit: 43.47,
-      clv_pct: -2.408,
+      clv_pct: -2.409,
       legs: [
         {
           event_id: 'nba-bos-lal-202611220030',
           status: 'graded',
           result: 'won',
           fair_closing_probability: 0.522,
+          clv_pct: -2.409,
         },
       ],
+    },
+    {
+      index: 2,
+      status: 'unknown_player',
+      result: null,
+      decimal_odds: 2,
+      settled_decimal: null,
+      stake: 20,
+      payout: null,
+      profit: null,
+      clv_pct: null,
+      legs: [
+        {
+          event_id: 'nba-bos-lal-202611220030',
+          status: 'unknown_player',
+          result: null,
+          fair_closing_probability: null,
+          clv_pct: null,
+          detail:
+            'No player named “Marcus Hail” in this event’s props or box score; did you mean Marcus Hale (p-marcus-hale)?',
+          near_players: [{ id: 'p-marcus-hale', name: 'Marcus Hale' }],
+        },
+      ],
+      detail:
+        'No player named “Marcus Hail” in this event’s props or box score; did you mean Marcus Hale (p-marcus-hale)?',
     },
   ],
 };

@@ -19,6 +19,8 @@ let finished: BoardEvent;
 let live: BoardEvent;
 /** Ended 100–96, scored only as a whole (`periodScores: false`, as The Odds API's finals). */
 let wholeOnly: BoardEvent;
+/** Priced (moneyline −110 both ways) and not started: no close yet. */
+let upcoming: BoardEvent;
 
 const get = (url: string, key = keys.pro) =>
   app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
@@ -28,7 +30,8 @@ const post = (payload: unknown, key = keys.pro) =>
 /**
  * `finished` (NBA): two books hang home −3.5 / away +3.5, home −3 / away +3 and the moneyline at −110 both sides, so
  * the fair closing probability of every outcome is 0.5. It starts, ends 103–100 (h1 50–52) and is final.
- * `live`: started, 10–8 in the first quarter.
+ * `live`: priced as `finished`'s moneyline (fair close 0.5), started, 10–8 in the first quarter. `upcoming`: priced the
+ * same, not started (no close).
  */
 beforeAll(async () => {
   app = await buildTestApp({ now: clock.now });
@@ -39,6 +42,7 @@ beforeAll(async () => {
   finished = board.addEvent({ startsInMs: 60_000 });
   live = board.addEvent({ startsInMs: 60_000 });
   wholeOnly = board.addEvent({ startsInMs: 60_000 });
+  upcoming = board.addEvent({ startsInMs: 3_600_000 });
   board.roster(finished, [
     { id: 'sc-hale', name: 'Marcus Hale', team: 'home' },
     { id: 'sc-price', name: 'Devon Price', team: 'away' },
@@ -63,8 +67,10 @@ beforeAll(async () => {
       prop('sc-price', 'player_points', outcome, 19.5);
     }
     for (const outcome of ['yes', 'no']) prop('sc-hale', 'player_double_double', outcome, null);
-    board.price(wholeOnly, book, 'moneyline', 'home', -110);
-    board.price(wholeOnly, book, 'moneyline', 'away', -110);
+    for (const event of [wholeOnly, live, upcoming]) {
+      board.price(event, book, 'moneyline', 'home', -110);
+      board.price(event, book, 'moneyline', 'away', -110);
+    }
   }
   clock.advance(61_000);
   board.start(finished);
@@ -275,6 +281,117 @@ describe('POST /v1/grade', () => {
     expect(results[4]!.legs.map((l) => l.result)).toEqual(['void', 'won']);
     expect(results[4]).toMatchObject({ result: 'won', settled_decimal: 1.909091, payout: 19.09 });
     expect(results[5]).toMatchObject({ status: 'unknown_player', result: null });
+  });
+
+  it('says in words which player it could not find, with the players of the event the name may mean', async () => {
+    const prop = (player: string) =>
+      leg(finished, { market: 'prop', stat: 'player_points', player, outcome: 'over', line: 25.5 });
+    const answer = await post({
+      bets: [
+        { legs: [prop('Marcus Hail')], price: -110, stake: 10 },
+        { legs: [prop('sc-hal')], price: -110, stake: 10 },
+        { legs: [prop('Nobody Here')], price: -110, stake: 10 },
+        {
+          legs: [
+            leg(finished, { market: 'moneyline', outcome: 'home', price: -110 }),
+            { ...prop('Devin Prize'), price: -110 },
+          ],
+          decimal_odds: 3.64,
+          stake: 10,
+        },
+      ],
+    });
+    expect(answer.statusCode).toBe(200);
+    const { results } = GradeResponseSchema.parse(answer.json());
+    const hale = { id: 'sc-hale', name: 'Marcus Hale' };
+    // One letter off the name, or off the id: Hale is the player meant.
+    expect(results[0]).toMatchObject({
+      status: 'unknown_player',
+      detail:
+        'No player named “Marcus Hail” in this event’s props or box score; did you mean Marcus Hale (sc-hale)?',
+    });
+    expect(results[0]!.legs[0]).toMatchObject({ status: 'unknown_player', near_players: [hale] });
+    expect(results[1]!.legs[0]!.near_players).toEqual([hale]);
+    // Nobody close: the words say to check the spelling or send the id, and the list is empty.
+    expect(results[2]!.legs[0]).toMatchObject({
+      near_players: [],
+      detail:
+        'No player named “Nobody Here” in this event’s props or box score; check the spelling, or send the player’s id.',
+    });
+    // A parlay names the leg; its graded leg has no detail.
+    expect(results[3]).toMatchObject({ status: 'unknown_player', result: null });
+    expect(results[3]!.detail).toMatch(/^Leg 2: No player named “Devin Prize”.*Devon Price \(sc-price\)\?$/);
+    expect(results[3]!.legs[0]).not.toHaveProperty('detail');
+    expect(results[3]!.legs[0]).not.toHaveProperty('near_players');
+    // Graded bets carry neither.
+    const graded = GradeResponseSchema.parse(
+      (await post({ bets: [{ legs: [prop('Marcus Hale')], price: -110, stake: 10 }] })).json(),
+    ).results[0]!;
+    expect(graded).toMatchObject({ status: 'graded', result: 'won' });
+    expect(graded).not.toHaveProperty('detail');
+    expect(graded.legs[0]).not.toHaveProperty('near_players');
+  });
+
+  it('a parlay lost on its first leg: each leg with a close has its CLV, the ticket its own once every game has closed', async () => {
+    const lostLeg = leg(finished, { market: 'moneyline', outcome: 'away', price: -110 });
+    const answer = await post({
+      bets: [
+        {
+          legs: [lostLeg, leg(upcoming, { market: 'moneyline', outcome: 'home', price: -110 })],
+          decimal_odds: 3.64,
+          stake: 10,
+        },
+        {
+          legs: [lostLeg, leg(live, { market: 'moneyline', outcome: 'home', decimal_odds: 1.9 })],
+          decimal_odds: 3.64,
+          stake: 10,
+        },
+      ],
+    });
+    const { results } = GradeResponseSchema.parse(answer.json());
+    // Away lost 103–100: the ticket is lost at once. Its first leg closed at 0.5: 1.90909… × 0.5 − 1 = −4.545 %.
+    // The other game has not started: no close, so the ticket has no CLV yet.
+    expect(results[0]).toMatchObject({ status: 'graded', result: 'lost', payout: 0, clv_pct: null });
+    expect(results[0]!.legs).toEqual([
+      {
+        event_id: finished.id,
+        status: 'graded',
+        result: 'lost',
+        fair_closing_probability: 0.5,
+        clv_pct: -4.545,
+      },
+      {
+        event_id: upcoming.id,
+        status: 'pending',
+        result: null,
+        fair_closing_probability: null,
+        clv_pct: null,
+      },
+    ]);
+    // The other game has started (closed), not ended: both closes are known, the ticket's CLV is
+    // 3.64 × 0.5 × 0.5 − 1 = −9 %; that leg's, its own decimal price taken as given, 1.9 × 0.5 − 1 = −5 %.
+    expect(results[1]).toMatchObject({ status: 'graded', result: 'lost', clv_pct: -9 });
+    expect(results[1]!.legs[1]).toEqual({
+      event_id: live.id,
+      status: 'pending',
+      result: null,
+      fair_closing_probability: 0.5,
+      clv_pct: -5,
+    });
+    // A leg's price is American or decimal, not both.
+    const both = await post({
+      bets: [
+        {
+          legs: [{ ...lostLeg, decimal_odds: 1.9 }, leg(live, { market: 'moneyline', outcome: 'home' })],
+          decimal_odds: 3.64,
+          stake: 10,
+        },
+      ],
+    });
+    expect(both.statusCode).toBe(400);
+    expect(both.json().errors).toEqual({
+      'bets.0.legs.0.price': ['Give at most one of price and decimal_odds'],
+    });
   });
 
   it('leaves ungraded (not_graded) a period of a game its source scored only as a whole; a lost leg still loses', async () => {

@@ -8,6 +8,7 @@ import {
   gradePropOnFinal,
   GradingInputError,
   settleTicket,
+  unknownPlayerDetail,
   type BoxScore,
   type GameResult,
   type GradeResult,
@@ -164,21 +165,17 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
   }
 
   /**
-   * A prop leg's player: by id, or by name however it is written (normalised), among the event's players priced in the
-   * history and listed in its box score; undefined when no one, or two players, answer to it.
+   * The players a prop leg may name (id → name): the event's players priced in the history, on the scoreboard's final
+   * and listed in its box score. A leg's player is found among them by id, or by name however it is written
+   * (`findPlayer`); none, or two: `unknown_player`, said in `detail` with `near_players` (decision 297).
    */
-  function playerOf(
-    name: string,
-    eventId: string,
-    series: HistorySeries[],
-    event?: HistoryEvent,
-  ): string | undefined {
+  function playersOf(eventId: string, series: HistorySeries[], event?: HistoryEvent): Map<string, string> {
     const known = new Map<string, string>();
     for (const row of series)
       if (row.eventId === eventId && row.player) known.set(row.player.id, row.player.name);
     for (const player of app.engine.scores.get(eventId)?.players ?? []) known.set(player.id, player.name);
     for (const id of Object.keys(event?.boxScore ?? {})) if (!known.has(id)) known.set(id, '');
-    return findPlayer(name, known);
+    return known;
   }
 
   function gradeLeg(
@@ -186,7 +183,7 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
     events: Map<string, HistoryEvent>,
     series: HistorySeries[],
     closes: Map<string, ClosingMarket[]>,
-  ): GradedLeg & { grade: GradeResult | null } {
+  ): Omit<GradedLeg, 'clv_pct'> & { grade: GradeResult | null } {
     const event = events.get(leg.event_id);
     const out = {
       event_id: leg.event_id,
@@ -203,10 +200,12 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
     const point = leg.line ?? null;
     let playerId: string | undefined;
     if (leg.market === 'prop') {
-      playerId = playerOf(leg.player!, leg.event_id, series, event);
+      const players = playersOf(leg.event_id, series, event);
+      playerId = findPlayer(leg.player!, players);
       if (playerId === undefined) {
+        const unknown = unknownPlayerDetail(leg.player!, players);
         out.status = 'unknown_player';
-        return out;
+        return { ...out, detail: unknown.detail, near_players: unknown.near };
       }
     }
     // The fair close as the public GET /tools/closing.json carries it, found as the bet tracker finds it (decision 289).
@@ -250,6 +249,10 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
     return out;
   }
 
+  /** A leg's own decimal price, when it was sent with one. */
+  const legPrice = (leg: Leg): number | undefined =>
+    leg.price !== undefined ? americanToDecimal(leg.price as AmericanOdds) : leg.decimal_odds;
+
   function gradeBet(
     bet: GradeBet,
     index: number,
@@ -271,7 +274,14 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
       payout: null,
       profit: null,
       clv_pct: null,
-      legs: legs.map(({ grade: _grade, ...leg }) => leg),
+      // Each leg's own CLV against its own price (a single's: the bet's), as the ticket's (decision 297).
+      legs: legs.map(
+        ({ grade: _grade, event_id, status, result, fair_closing_probability: p, ...said }, k) => {
+          const price = bet.legs.length === 1 ? decimal : legPrice(bet.legs[k]!);
+          const clv = price !== undefined && p !== null ? roundTo(betClvPct(price, [p]), 3) : null;
+          return { event_id, status, result, fair_closing_probability: p, clv_pct: clv, ...said };
+        },
+      ),
     };
     const fair = legs.map((leg) => leg.fair_closing_probability);
     if (!bet.same_game && fair.every((p): p is number => p !== null))
@@ -284,6 +294,8 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
     );
     if (bad) {
       out.status = bad.status;
+      if (bad.detail !== undefined)
+        out.detail = bet.legs.length > 1 ? `Leg ${legs.indexOf(bad) + 1}: ${bad.detail}` : bad.detail;
       return out;
     }
     const lost = legs.some((leg) => leg.grade === 'lost');
@@ -298,11 +310,8 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
       stake,
       decimal,
       legs.map((leg, k) => {
-        const price = bet.legs[k]!.price;
-        return {
-          result: leg.grade,
-          ...(price !== undefined ? { decimal: americanToDecimal(price as AmericanOdds) } : {}),
-        };
+        const price = legPrice(bet.legs[k]!);
+        return { result: leg.grade, ...(price !== undefined ? { decimal: price } : {}) };
       }),
       bet.same_game === true,
     )!;

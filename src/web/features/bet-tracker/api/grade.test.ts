@@ -203,6 +203,44 @@ describe('Grade with your API key', () => {
     expect(settled(fillers[144]!)).toMatchObject({ result: 'won', payout: 512, settled_by: 'api' });
   });
 
+  it('a parlay lost before its other game ended: the API’s leg closes are kept, and it is sent again until that game is graded', async () => {
+    // Away lost 103–100 at 2.0 (close 0.5); `other` has started (its close 0.5 is known) and not ended. The ticket at
+    // 4.2 is lost, its CLV 4.2 × 0.5 × 0.5 − 1 = +5 %.
+    const ticket = single(game, {
+      kind: 'parlay',
+      market: 'parlay',
+      event_id: null,
+      home: '',
+      away: '',
+      outcome: null,
+      selection: '2-leg parlay',
+      decimal_odds: 4.2,
+      american_odds: '+320',
+      legs: [leg(single(game, { outcome: 'away' }), 2), leg(single(other, {}), 2)],
+    });
+    const first = await gradeWithKey([ticket], proKey, () => '2026-11-22T13:00:00.000Z');
+    const lost = first.bets[0]!;
+    expect(lost.settlement).toMatchObject({ result: 'lost', payout: 0, clv_pct: 5, settled_by: 'api' });
+    // The graded leg keeps its close; the pending one waits for its game (the results fill it at its final).
+    expect(lost.legs!.map((one) => [one.result, one.closing_probability])).toEqual([
+      ['lost', 0.5],
+      [null, undefined],
+    ]);
+    // Still waiting on `other`: sent again (and answered the same); once every leg is graded, not any more.
+    expect(await gradeWithKey([lost], proKey, () => '2026-11-22T13:05:00.000Z')).toMatchObject({
+      sent: 1,
+      graded: 1,
+    });
+    const done: TrackedBet = {
+      ...lost,
+      legs: lost.legs!.map((one) => ({ ...one, result: 'lost' as const })),
+    };
+    expect(await gradeWithKey([done], proKey, () => '2026-11-22T13:05:00.000Z')).toMatchObject({
+      sent: 0,
+      graded: 0,
+    });
+  });
+
   it('says why a bad key is refused, and changes nothing', async () => {
     const bet = single(game, {});
     const refused = await gradeWithKey([bet], 'sl_live_NotAKey0000000000000000000000000').then(

@@ -1,4 +1,4 @@
-import { gradeableByApi, gradeRequestBet, type TrackedBet } from '#domain/bet-tracker.ts';
+import { awaitsClose, gradeableByApi, gradeRequestBet, type TrackedBet } from '#domain/bet-tracker.ts';
 import { GRADE_RESULTS, type GradeResult } from '#domain/grading.ts';
 import { fetchWithKey, KeyedFeedError } from '#web/lib/keyed-fetch.ts';
 
@@ -15,7 +15,7 @@ interface GradedAnswer {
   payout: number | null;
   profit: number | null;
   clv_pct: number | null;
-  legs?: { result: string | null }[];
+  legs?: { status: string; result: string | null; fair_closing_probability: number | null }[];
 }
 
 function isResult(value: string | null): value is GradeResult {
@@ -24,15 +24,22 @@ function isResult(value: string | null): value is GradeResult {
 
 /**
  * The bets after the API graded them: a graded bet's settlement is the API's (its CLV included); a bet still pending
- * keeps its state. Returns the new list and how many bets the API graded.
+ * keeps its state. Sent: the open bets, those the results settled, and the parlays the API settled before their other
+ * games ended (`awaitsClose`: their CLV waits on those games' closes, decision 297). Returns the new list and how many
+ * bets the API graded.
  */
 export async function gradeWithKey(
   bets: readonly TrackedBet[],
   key: string,
   now: () => string = () => new Date().toISOString(),
 ): Promise<{ bets: TrackedBet[]; graded: number; sent: number }> {
+  const at = Date.parse(now());
   const send = bets.filter(
-    (bet) => gradeableByApi(bet) && (bet.settlement === null || bet.settlement.settled_by === 'results'),
+    (bet) =>
+      gradeableByApi(bet) &&
+      (bet.settlement === null ||
+        bet.settlement.settled_by === 'results' ||
+        (bet.settlement.settled_by === 'api' && awaitsClose(bet, at))),
   );
   const byId = new Map<string, TrackedBet>();
   for (let start = 0; start < send.length; start += GRADE_BATCH) {
@@ -48,10 +55,13 @@ export async function gradeWithKey(
       const graded = answer.results?.[index];
       if (!graded || graded.status !== 'graded' || !isResult(graded.result)) return;
       if (graded.payout === null || graded.profit === null) return;
-      // A parlay's legs take the API's results where it graded them (a leg after a lost one may be unknown).
+      // A parlay's legs take the API's results where it graded them (a leg after a lost one may be unknown), with
+      // their fair close, as the results keep a leg's once its game is final (decision 297).
       const legs = bet.legs?.map((leg, k) => {
-        const result = graded.legs?.[k]?.result ?? null;
-        return isResult(result) ? { ...leg, result } : leg;
+        const answered = graded.legs?.[k];
+        const result = answered?.result ?? null;
+        if (!answered || answered.status !== 'graded' || !isResult(result)) return leg;
+        return { ...leg, result, closing_probability: answered.fair_closing_probability };
       });
       byId.set(bet.id, {
         ...bet,

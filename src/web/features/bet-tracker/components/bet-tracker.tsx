@@ -1,17 +1,20 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import {
   americanText,
+  awaitsClose,
   BET_KIND_LABELS,
   betsFromFile,
   betsToCsv,
   betIssues,
   betsToJson,
   closesWanted,
+  legClvPct,
   settleByHand,
   settleFromResults,
   summarize,
   TrackerFileError,
   type Breakdown,
+  type ParlayLeg,
   type Totals,
   type TrackedBet,
 } from '#domain/bet-tracker.ts';
@@ -82,8 +85,11 @@ interface ResultsState {
   checking: boolean;
 }
 
-/** Reads the public results and settles every open bet they decide. */
-function useResultsGrading(openCount: number) {
+/**
+ * Reads the public results and settles every open bet they decide: on load, and every RESULTS_EVERY_MS while a bet is
+ * open or a parlay lost early waits on its other games' close (decision 297).
+ */
+function useResultsGrading(openCount: number, bets: readonly TrackedBet[]) {
   const [state, setState] = useState<ResultsState>({
     feed: null,
     checkedAt: null,
@@ -118,10 +124,13 @@ function useResultsGrading(openCount: number) {
     void check();
   }, [hydrated, check]);
   useEffect(() => {
-    if (!hydrated || openCount === 0) return;
+    if (!hydrated) return;
+    // The results' own time (the server's clock), as the list below judges it.
+    const at = state.feed?.generated_at ?? Date.now();
+    if (openCount === 0 && !bets.some((bet) => awaitsClose(bet, at))) return;
     const timer = setInterval(() => void check(), RESULTS_EVERY_MS);
     return () => clearInterval(timer);
-  }, [hydrated, openCount, check]);
+  }, [hydrated, openCount, bets, state.feed, check]);
   return { ...state, check };
 }
 
@@ -130,7 +139,7 @@ export function BetTracker({ format }: { format: OddsFormat }) {
   const bets = useTrackedBets();
   const hydrated = useHydrated();
   const summary = useMemo(() => summarize(bets), [bets]);
-  const results = useResultsGrading(summary.totals.open);
+  const results = useResultsGrading(summary.totals.open, bets);
   const apiKey = useStoredKey();
   const [keyError, setKeyError] = useState<KeyedFeedError | undefined>(undefined);
   const [gradeNote, setGradeNote] = useState<string | null>(null);
@@ -345,7 +354,12 @@ export function BetTracker({ format }: { format: OddsFormat }) {
           {fileNote.text}
         </p>
       ) : null}
-      <BetList bets={bets} format={format} games={results.feed?.games ?? []} />
+      <BetList
+        bets={bets}
+        format={format}
+        games={results.feed?.games ?? []}
+        resultsAt={results.feed?.generated_at ?? 0}
+      />
     </section>
   );
 }
@@ -469,7 +483,23 @@ const LEG_RESULT_TONES: Record<GradeResult, string> = {
   void: 'text-slate-300',
 };
 
-/** A parlay's legs, each with its game and its result once graded. */
+/**
+ * A parlay leg's close once its game is final: its fair closing probability, and its own CLV when the leg has its own
+ * price (decision 297: POST /v1/grade's leg `clv_pct`); "no close" when the close has no price for it.
+ */
+function LegClose({ leg }: { leg: ParlayLeg }) {
+  if (leg.closing_probability === undefined) return null;
+  if (leg.closing_probability === null) return <span data-testid="leg-close"> · no close</span>;
+  const clv = legClvPct(leg);
+  return (
+    <span data-testid="leg-close">
+      {' · '}close {(leg.closing_probability * 100).toFixed(1)}%
+      {clv !== null ? <span className="text-slate-300"> · CLV {pct(clv)}</span> : null}
+    </span>
+  );
+}
+
+/** A parlay's legs, each with its game, its result once graded, and its close. */
 function ParlayLegs({ bet, format }: { bet: TrackedBet; format: OddsFormat }) {
   return (
     <ol className="mt-1 space-y-0.5 text-xs text-slate-400" aria-label={`Legs of ${bet.selection}`}>
@@ -484,6 +514,7 @@ function ParlayLegs({ bet, format }: { bet: TrackedBet; format: OddsFormat }) {
           <span className={leg.result ? LEG_RESULT_TONES[leg.result] : 'text-slate-300'}>
             {leg.result ? RESULT_NAMES[leg.result] : 'Open'}
           </span>
+          <LegClose leg={leg} />
         </li>
       ))}
     </ol>
@@ -494,10 +525,13 @@ function BetList({
   bets,
   format,
   games,
+  resultsAt,
 }: {
   bets: readonly TrackedBet[];
   format: OddsFormat;
   games: ResultsFeed['games'];
+  /** When the results read last were made (ms, the server's clock): a parlay lost early waits on its other games. */
+  resultsAt: number;
 }) {
   if (bets.length === 0)
     return (
@@ -510,7 +544,7 @@ function BetList({
   return (
     <ul className="mt-3 space-y-2" aria-label="Tracked bets, newest first">
       {newestFirst.map((bet) => (
-        <BetItem key={bet.id} bet={bet} format={format} games={games} />
+        <BetItem key={bet.id} bet={bet} format={format} games={games} resultsAt={resultsAt} />
       ))}
     </ul>
   );
@@ -520,10 +554,12 @@ function BetItem({
   bet,
   format,
   games,
+  resultsAt,
 }: {
   bet: TrackedBet;
   format: OddsFormat;
   games: ResultsFeed['games'];
+  resultsAt: number;
 }) {
   const s = bet.settlement;
   const issues = useMemo(() => betIssues(bet, games), [bet, games]);
@@ -584,7 +620,10 @@ function BetItem({
             <span className="block text-xs text-slate-400">{SETTLED_BY_NAMES[s.settled_by]}</span>
             {s.clv_pct !== null ? (
               <span className="block text-xs text-slate-300">CLV {pct(s.clv_pct)}</span>
-            ) : s.settled_by === 'hand' ? null : (
+            ) : s.settled_by === 'hand' ? null : awaitsClose(bet, resultsAt) &&
+              !bet.legs?.some((leg) => leg.closing_probability === null) ? (
+              <span className="block text-xs text-slate-400">CLV once every game has closed</span>
+            ) : (
               <span className="block text-xs text-slate-400">CLV: no close</span>
             )}
           </>

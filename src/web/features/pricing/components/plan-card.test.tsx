@@ -46,8 +46,8 @@ describe('PlanCard', () => {
       'Historical closing and opening line values (CLV, OLV)',
       'Historical odds',
       'Historical line movement',
-      'Final scores of the last 3 days, period by period',
-      'Live scores and bet grading (payout, profit, CLV)',
+      'Final scores and fair closing lines of the last 3 days, period by period',
+      'Live scores and the grading API (payout, profit, CLV)',
     ]);
   });
 
