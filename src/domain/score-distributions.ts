@@ -1328,19 +1328,34 @@ function basketballHalf(
     });
     return { margin: marginWeights.distribution(), total: totalWeights.distribution() };
   })();
-  return {
-    distributions: { margin, total, totalGiven: () => total },
-    split: (final, random) => {
-      const fm = final.home - final.away;
-      const ft = final.home + final.away;
-      const hm = quantileOf(marginKernel(mb, fm), random());
-      let ht = quantileOf(totalKernel(tb, ft, Math.abs(hm) % 2), random());
-      // Both halves' scores whole and not negative: never binding at basketball's scores (a guard).
-      const lo = Math.abs(hm);
-      const hi = ft - Math.abs(fm - hm);
-      if (lo <= hi) ht = Math.min(Math.max(ht, lo), hi);
-      return clampHalf({ home: (ht + hm) / 2, away: (ht - hm) / 2 }, final);
-    },
+  return cachedHalf(margin, total, basketballSplit(mb, tb));
+}
+
+/**
+ * What the cache keeps of a half: its two distributions and its split (decision 292). Made apart, so that the
+ * closures hold only these and not the build's context (the full game, its fit, the mixtures' weights): their shared
+ * context kept each cached half's game alive after the games' cache dropped it.
+ */
+function cachedHalf(
+  margin: IntegerDistribution,
+  total: IntegerDistribution,
+  split: HalfModel['split'],
+): HalfModel {
+  return { distributions: { margin, total, totalGiven: () => total }, split };
+}
+
+/** Basketball: a final's half drawn from the bridges' kernels (made apart: the closure holds the two bridges). */
+function basketballSplit(mb: HalfBridge, tb: HalfBridge): HalfModel['split'] {
+  return (final, random) => {
+    const fm = final.home - final.away;
+    const ft = final.home + final.away;
+    const hm = quantileOf(marginKernel(mb, fm), random());
+    let ht = quantileOf(totalKernel(tb, ft, Math.abs(hm) % 2), random());
+    // Both halves' scores whole and not negative: never binding at basketball's scores (a guard).
+    const lo = Math.abs(hm);
+    const hi = ft - Math.abs(fm - hm);
+    if (lo <= hi) ht = Math.min(Math.max(ht, lo), hi);
+    return clampHalf({ home: (ht + hm) / 2, away: (ht - hm) / 2 }, final);
   };
 }
 
@@ -1404,6 +1419,13 @@ function halfCell(
   return { marginLo, margin, total };
 }
 
+/** The NFL half's key weights by |margin| (0–400): `NFL_HALF_MARGIN_WEIGHTS`, 1 elsewhere. Made once, for every half. */
+const NFL_HALF_KEY_WEIGHTS = (() => {
+  const weights = new Float64Array(401).fill(1);
+  for (const [k, w] of NFL_HALF_MARGIN_WEIGHTS) weights[k] = w;
+  return weights;
+})();
+
 /** Half cells at the time share (the kernels then the same for every centre), kept once made: finals to 200 a side. */
 const sharedCells = new Map<number, HalfCell>();
 const sharedKernels = new Map<number, ReturnType<typeof teamKernel>>();
@@ -1451,9 +1473,7 @@ function nflHalf(
     if (!k) kernels[side].set(f, (k = teamKernel(side === 'home' ? home : away, f)));
     return k;
   };
-  const keyWeights = new Float64Array(401).fill(1);
-  for (const [k, w] of NFL_HALF_MARGIN_WEIGHTS) keyWeights[k] = w;
-  const weightOf = (m: number) => keyWeights[Math.abs(m)]!;
+  const keyWeights = NFL_HALF_KEY_WEIGHTS;
   /** The pairs (home, away) of a final's half with their weights, normalised. */
   const pairs = (fh: number, fa: number) => {
     const kh = kernelOf('home', fh);
@@ -1494,26 +1514,33 @@ function nflHalf(
     });
     return { margin: normalise(-200, marginW), total: normalise(0, totalW) };
   })();
-  return {
-    distributions: { margin, total, totalGiven: () => total },
-    split: (final, random) => {
-      const { kh, ka } = pairs(final.home, final.away);
-      let z = 0;
-      for (let x = 0; x < kh.weights.length; x += 1)
-        for (let y = 0; y < ka.weights.length; y += 1)
-          z += kh.weights[x]! * ka.weights[y]! * weightOf(kh.lo + x - (ka.lo + y));
-      let roll = random() * z;
-      let last = { home: kh.lo, away: ka.lo };
-      for (let x = 0; x < kh.weights.length; x += 1)
-        for (let y = 0; y < ka.weights.length; y += 1) {
-          const w = kh.weights[x]! * ka.weights[y]! * weightOf(kh.lo + x - (ka.lo + y));
-          if (w === 0) continue;
-          last = { home: kh.lo + x, away: ka.lo + y };
-          roll -= w;
-          if (roll < 0) return last;
-        }
-      return last;
-    },
+  return cachedHalf(margin, total, nflSplit(home, away));
+}
+
+/**
+ * NFL: a final's half drawn from the teams' kernels and the key weights (made apart: the closure holds the two
+ * bridges; the kernels, two per split, are made again, as nothing is kept per final asked).
+ */
+function nflSplit(home: HalfBridge, away: HalfBridge): HalfModel['split'] {
+  return (final, random) => {
+    const kh = teamKernel(home, final.home);
+    const ka = teamKernel(away, final.away);
+    const weightOf = (m: number) => NFL_HALF_KEY_WEIGHTS[Math.abs(m)]!;
+    let z = 0;
+    for (let x = 0; x < kh.weights.length; x += 1)
+      for (let y = 0; y < ka.weights.length; y += 1)
+        z += kh.weights[x]! * ka.weights[y]! * weightOf(kh.lo + x - (ka.lo + y));
+    let roll = random() * z;
+    let last = { home: kh.lo, away: ka.lo };
+    for (let x = 0; x < kh.weights.length; x += 1)
+      for (let y = 0; y < ka.weights.length; y += 1) {
+        const w = kh.weights[x]! * ka.weights[y]! * weightOf(kh.lo + x - (ka.lo + y));
+        if (w === 0) continue;
+        last = { home: kh.lo + x, away: ka.lo + y };
+        roll -= w;
+        if (roll < 0) return last;
+      }
+    return last;
   };
 }
 
