@@ -1160,7 +1160,13 @@ function kernelShape(b: HalfBridge, frac: number, parity: number): IntegerDistri
   const key = `${Math.round(frac * 1e9)}|${parity}`;
   let found = shapes.get(key);
   if (found) return found;
-  // About a mean of `frac` (in [0, 1)): every whole number, or one parity in bins of width 2.
+  found = kernelShapeOf(b, frac, parity);
+  shapes.set(key, found);
+  return found;
+}
+
+/** A kernel's shape about a mean of `frac` (in [0, 1)): every whole number, or one parity in bins of width 2. */
+function kernelShapeOf(b: HalfBridge, frac: number, parity: number): IntegerDistribution {
   const lo = Math.floor(frac - 8 * b.sd) - 1;
   const hi = Math.ceil(frac + 8 * b.sd) + 1;
   const weights: number[] = [];
@@ -1171,29 +1177,33 @@ function kernelShape(b: HalfBridge, frac: number, parity: number): IntegerDistri
         Math.abs(h % 2) === parity ? normalCdf((h + 1 - frac) / b.sd) - normalCdf((h - 1 - frac) / b.sd) : 0,
       );
   }
-  found = normalise(lo, weights);
-  shapes.set(key, found);
-  return found;
+  return normalise(lo, weights);
 }
 
-/** The kernel about `mean`: its shape moved by the mean's whole part (the parity taken relative to it). */
-function kernelAbout(b: HalfBridge, mean: number, parity: number): IntegerDistribution {
+/**
+ * The kernel about `mean`: its shape moved by the mean's whole part (the parity taken relative to it). `kept`: the
+ * shape read from and kept in the bridge's shapes (a half's build); a cached half's split makes its two afresh, so
+ * that a cached half keeps no shapes (decision 292).
+ */
+function kernelAbout(b: HalfBridge, mean: number, parity: number, kept = true): IntegerDistribution {
   const whole = Math.floor(mean);
-  const shape = kernelShape(b, mean - whole, parity < 0 ? -1 : Math.abs((parity - whole) % 2));
+  const frac = mean - whole;
+  const shapeParity = parity < 0 ? -1 : Math.abs((parity - whole) % 2);
+  const shape = kept ? kernelShape(b, frac, shapeParity) : kernelShapeOf(b, frac, shapeParity);
   return { min: shape.min + whole, probabilities: shape.probabilities };
 }
 
 /** Basketball: the half's margin given the final margin f, a discretised normal (every whole number). */
-function marginKernel(b: HalfBridge, f: number): IntegerDistribution {
-  return kernelAbout(b, b.a + b.v * f, -1);
+function marginKernel(b: HalfBridge, f: number, kept = true): IntegerDistribution {
+  return kernelAbout(b, b.a + b.v * f, -1, kept);
 }
 
 /**
  * Basketball: the half's total given the final total f, on the whole numbers of one parity (bins of width 2). Not
  * cut at 0: a basketball half's total is 8 σ above it.
  */
-function totalKernel(b: HalfBridge, f: number, parity: number): IntegerDistribution {
-  return kernelAbout(b, b.a + b.v * f, parity);
+function totalKernel(b: HalfBridge, f: number, parity: number, kept = true): IntegerDistribution {
+  return kernelAbout(b, b.a + b.v * f, parity, kept);
 }
 
 const oddShares = new WeakMap<number[], [number, number]>();
@@ -1328,7 +1338,7 @@ function basketballHalf(
     });
     return { margin: marginWeights.distribution(), total: totalWeights.distribution() };
   })();
-  return cachedHalf(margin, total, basketballSplit(mb, tb));
+  return cachedHalf(margin, total, basketballSplit({ mb, tb }));
 }
 
 /**
@@ -1344,13 +1354,19 @@ function cachedHalf(
   return { distributions: { margin, total, totalGiven: () => total }, split };
 }
 
-/** Basketball: a final's half drawn from the bridges' kernels (made apart: the closure holds the two bridges). */
-function basketballSplit(mb: HalfBridge, tb: HalfBridge): HalfModel['split'] {
+/**
+ * Basketball: a final's half drawn from the bridges' kernels (made apart: the closure holds the two bridges; the
+ * kernels' shapes made afresh, not kept with the bridges).
+ */
+function basketballSplit(built: { mb: HalfBridge; tb: HalfBridge }): HalfModel['split'] {
+  // Copies: the build's bridges key their shapes in `kernelShapes`, which live as long as the bridges do.
+  const mb = { ...built.mb };
+  const tb = { ...built.tb };
   return (final, random) => {
     const fm = final.home - final.away;
     const ft = final.home + final.away;
-    const hm = quantileOf(marginKernel(mb, fm), random());
-    let ht = quantileOf(totalKernel(tb, ft, Math.abs(hm) % 2), random());
+    const hm = quantileOf(marginKernel(mb, fm, false), random());
+    let ht = quantileOf(totalKernel(tb, ft, Math.abs(hm) % 2, false), random());
     // Both halves' scores whole and not negative: never binding at basketball's scores (a guard).
     const lo = Math.abs(hm);
     const hi = ft - Math.abs(fm - hm);
