@@ -3,7 +3,11 @@
 // the path of their first retainers. With two snapshots, the difference object by object (b − a).
 //
 //   node --max-old-space-size=8000 scripts/diagnostics/heap-aggregate.mjs A.heapsnapshot [B.heapsnapshot] [--top 40]
+//     [--depth 5] [--retained halfCache,sharedCells,curves]
 //
+// --retained: for each name, the bytes that only the targets of edges so named (a module variable in a closure's
+// context, or a property) keep alive: the heap walked from the roots with and without them (a minute per name on a
+// 170 MB snapshot).
 // A retainer path is read upwards from the node through its first strong retainer at each step (weak edges and the
 // snapshot's synthetic roots skipped), up to five steps: `Float64Array <-weights- Accumulator <-…`. It names where
 // bytes hang, not who keeps them alive alone (a dominator tree would): read it with the code.
@@ -14,10 +18,14 @@ const topAt = args.indexOf('--top');
 const TOP = topAt >= 0 ? Number(args[topAt + 1]) : 40;
 const depthAt = args.indexOf('--depth');
 const DEPTH = depthAt >= 0 ? Number(args[depthAt + 1]) : 5;
-const valueAt = new Set(['--top', '--depth', '--retained'].map((flag) => args.indexOf(flag) + 1).filter((i) => i > 0));
+const valueAt = new Set(
+  ['--top', '--depth', '--retained'].map((flag) => args.indexOf(flag) + 1).filter((i) => i > 0),
+);
 const files = args.filter((arg, i) => !arg.startsWith('--') && !valueAt.has(i));
 if (files.length === 0) {
-  console.error('usage: heap-aggregate.mjs A.heapsnapshot [B.heapsnapshot] [--top N] [--depth N] [--retained name,name]');
+  console.error(
+    'usage: heap-aggregate.mjs A.heapsnapshot [B.heapsnapshot] [--top N] [--depth N] [--retained name,name]',
+  );
   process.exit(2);
 }
 
@@ -134,7 +142,8 @@ function load(file) {
     const targets = new Set();
     for (let e = 0; e < edges.length; e += EF) {
       const t = edgeTypes[edges[e + eType]];
-      if ((t === 'context' || t === 'property') && strings[edges[e + eName]] === edgeName) targets.add(edges[e + eTo] / NF);
+      if ((t === 'context' || t === 'property') && strings[edges[e + eName]] === edgeName)
+        targets.add(edges[e + eTo] / NF);
     }
     if (targets.size === 0) return undefined;
     const walk = (without) => {
@@ -159,8 +168,6 @@ function load(file) {
     };
     const all = walk(new Set());
     const rest = walk(targets);
-    let own = 0;
-    for (const t of targets) own += size(t);
     return { targets: targets.size, bytes: all - rest };
   };
   return { file, count, total, byKind, natives, retainedBy };
@@ -170,14 +177,15 @@ const mb = (bytes) => (bytes / 1048576).toFixed(2);
 const table = (title, map, top) => {
   console.log(`\n## ${title}`);
   const rows = [...map].sort((x, y) => Math.abs(y[1].bytes) - Math.abs(x[1].bytes)).slice(0, top);
-  for (const [key, { count, bytes }] of rows) console.log(`${mb(bytes).padStart(9)} MB ${String(count).padStart(9)}  ${key}`);
+  for (const [key, { count, bytes }] of rows)
+    console.log(`${mb(bytes).padStart(9)} MB ${String(count).padStart(9)}  ${key}`);
 };
 
 const snaps = files.map(load);
 for (const s of snaps) {
   console.log(`\n# ${s.file}: ${s.count} nodes, ${mb(s.total)} MB self size`);
   table('self size by type:name', s.byKind, TOP);
-  table('native bytes and arrays\' elements by retainer path', s.natives, TOP);
+  table("native bytes and arrays' elements by retainer path", s.natives, TOP);
 }
 const retainedAt = args.indexOf('--retained');
 if (retainedAt >= 0) {
@@ -186,7 +194,9 @@ if (retainedAt >= 0) {
     console.log(`\n## retained by name: ${s.file}`);
     for (const name of names) {
       const r = s.retainedBy(name);
-      console.log(`${r ? mb(r.bytes).padStart(9) : '        -'} MB ${String(r?.targets ?? 0).padStart(4)}  ${name}`);
+      console.log(
+        `${r ? mb(r.bytes).padStart(9) : '        -'} MB ${String(r?.targets ?? 0).padStart(4)}  ${name}`,
+      );
     }
   }
 }
@@ -197,11 +207,12 @@ if (snaps.length === 2) {
     for (const key of new Set([...ma.keys(), ...mb2.keys()])) {
       const x = ma.get(key) ?? { count: 0, bytes: 0 };
       const y = mb2.get(key) ?? { count: 0, bytes: 0 };
-      if (x.bytes !== y.bytes || x.count !== y.count) out.set(key, { count: y.count - x.count, bytes: y.bytes - x.bytes });
+      if (x.bytes !== y.bytes || x.count !== y.count)
+        out.set(key, { count: y.count - x.count, bytes: y.bytes - x.bytes });
     }
     return out;
   };
   console.log(`\n# difference ${b.file} − ${a.file}: ${mb(b.total - a.total)} MB self size`);
   table('self size by type:name (b − a)', diff(a.byKind, b.byKind), TOP);
-  table('native bytes and arrays\' elements by retainer path (b − a)', diff(a.natives, b.natives), TOP);
+  table("native bytes and arrays' elements by retainer path (b − a)", diff(a.natives, b.natives), TOP);
 }

@@ -36,23 +36,27 @@ describe('a cached half keeps nothing of the game it was built from (issue 59)',
     ['nba', { margin: 4.5, total: 227.5 }, { home: 117, away: 110 }],
     ['ncaab', { margin: -6, total: 141 }, { home: 66, away: 75 }],
     ['nfl', { margin: 3.5, total: 44.5 }, { home: 27, away: 20 }],
-  ] as const)('%s: the game is collectable once its cache drops it', async (league: LeagueKey, centre, final) => {
-    const made = (() => {
-      const game = gameDistributions(league, centre);
-      const half = halfDistributions(league, centre);
-      // The split read once, as the simulator does at a game's end (an NFL half used to memoise its kernels).
-      const random = seededRandom(292);
-      for (let k = 0; k < 20; k += 1) splitHalf(league, centre, { home: final.home + k, away: final.away }, random);
-      return { game: new WeakRef(game), half };
-    })();
-    fillGamesCache();
-    await nextTurn();
-    gc();
-    await nextTurn();
-    // The half is still the cached one (it was not rebuilt), and the game it was built from is gone.
-    expect(halfDistributions(league, centre)).toBe(made.half);
-    expect(made.game.deref()).toBeUndefined();
-  });
+  ] as const)(
+    '%s: the game is collectable once its cache drops it',
+    async (league: LeagueKey, centre, final) => {
+      const made = (() => {
+        const game = gameDistributions(league, centre);
+        const half = halfDistributions(league, centre);
+        // The split read once, as the simulator does at a game's end (an NFL half used to memoise its kernels).
+        const random = seededRandom(292);
+        for (let k = 0; k < 20; k += 1)
+          splitHalf(league, centre, { home: final.home + k, away: final.away }, random);
+        return { game: new WeakRef(game), half };
+      })();
+      fillGamesCache();
+      await nextTurn();
+      gc();
+      await nextTurn();
+      // The half is still the cached one (it was not rebuilt), and the game it was built from is gone.
+      expect(halfDistributions(league, centre)).toBe(made.half);
+      expect(made.game.deref()).toBeUndefined();
+    },
+  );
 
   it('the check can fail: a game the half still reaches is not collected', async () => {
     const made = (() => {
