@@ -1552,7 +1552,13 @@ function kernelShape(b: HalfBridge, frac: number, parity: number): IntegerDistri
   const key = `${Math.round(frac * 1e9)}|${parity}`;
   let found = shapes.get(key);
   if (found) return found;
-  // About a mean of `frac` (in [0, 1)): every whole number, or one parity in bins of width 2.
+  found = kernelShapeOf(b, frac, parity);
+  shapes.set(key, found);
+  return found;
+}
+
+/** A kernel's shape about a mean of `frac` (in [0, 1)): every whole number, or one parity in bins of width 2. */
+function kernelShapeOf(b: HalfBridge, frac: number, parity: number): IntegerDistribution {
   const lo = Math.floor(frac - 8 * b.sd) - 1;
   const hi = Math.ceil(frac + 8 * b.sd) + 1;
   const weights: number[] = [];
@@ -1563,29 +1569,33 @@ function kernelShape(b: HalfBridge, frac: number, parity: number): IntegerDistri
         Math.abs(h % 2) === parity ? normalCdf((h + 1 - frac) / b.sd) - normalCdf((h - 1 - frac) / b.sd) : 0,
       );
   }
-  found = normalise(lo, weights);
-  shapes.set(key, found);
-  return found;
+  return normalise(lo, weights);
 }
 
-/** The kernel about `mean`: its shape moved by the mean's whole part (the parity taken relative to it). */
-function kernelAbout(b: HalfBridge, mean: number, parity: number): IntegerDistribution {
+/**
+ * The kernel about `mean`: its shape moved by the mean's whole part (the parity taken relative to it). `kept`: the
+ * shape read from and kept in the bridge's shapes (a half's build); a cached half's split makes its two afresh, so
+ * that a cached half keeps no shapes (decision 292).
+ */
+function kernelAbout(b: HalfBridge, mean: number, parity: number, kept = true): IntegerDistribution {
   const whole = Math.floor(mean);
-  const shape = kernelShape(b, mean - whole, parity < 0 ? -1 : Math.abs((parity - whole) % 2));
+  const frac = mean - whole;
+  const shapeParity = parity < 0 ? -1 : Math.abs((parity - whole) % 2);
+  const shape = kept ? kernelShape(b, frac, shapeParity) : kernelShapeOf(b, frac, shapeParity);
   return { min: shape.min + whole, probabilities: shape.probabilities };
 }
 
 /** Basketball: the half's margin given the final margin f, a discretised normal (every whole number). */
-function marginKernel(b: HalfBridge, f: number): IntegerDistribution {
-  return kernelAbout(b, b.a + b.v * f, -1);
+function marginKernel(b: HalfBridge, f: number, kept = true): IntegerDistribution {
+  return kernelAbout(b, b.a + b.v * f, -1, kept);
 }
 
 /**
  * Basketball: the half's total given the final total f, on the whole numbers of one parity (bins of width 2). Not
  * cut at 0: a basketball half's total is 8 σ above it.
  */
-function totalKernel(b: HalfBridge, f: number, parity: number): IntegerDistribution {
-  return kernelAbout(b, b.a + b.v * f, parity);
+function totalKernel(b: HalfBridge, f: number, parity: number, kept = true): IntegerDistribution {
+  return kernelAbout(b, b.a + b.v * f, parity, kept);
 }
 
 const oddShares = new WeakMap<number[], [number, number]>();
@@ -1739,19 +1749,40 @@ function basketballHalf(
     });
     return { margin: marginWeights.distribution(), total: totalWeights.distribution() };
   })();
-  return {
-    distributions: { margin, total, totalGiven: () => total },
-    split: (final, random) => {
-      const fm = final.home - final.away;
-      const ft = final.home + final.away;
-      const hm = quantileOf(marginKernel(mb, fm), random());
-      let ht = quantileOf(totalKernel(tb, ft, Math.abs(hm) % 2), random());
-      // Both halves' scores whole and not negative: never binding at basketball's scores (a guard).
-      const lo = Math.abs(hm);
-      const hi = ft - Math.abs(fm - hm);
-      if (lo <= hi) ht = Math.min(Math.max(ht, lo), hi);
-      return clampHalf({ home: (ht + hm) / 2, away: (ht - hm) / 2 }, final);
-    },
+  return cachedHalf(margin, total, basketballSplit({ mb, tb }));
+}
+
+/**
+ * What the cache keeps of a half: its two distributions and its split (decision 292). Made apart, so that the
+ * closures hold only these and not the build's context (the full game, its fit, the mixtures' weights): their shared
+ * context kept each cached half's game alive after the games' cache dropped it.
+ */
+function cachedHalf(
+  margin: IntegerDistribution,
+  total: IntegerDistribution,
+  split: HalfModel['split'],
+): HalfModel {
+  return { distributions: { margin, total, totalGiven: () => total }, split };
+}
+
+/**
+ * Basketball: a final's half drawn from the bridges' kernels (made apart: the closure holds the two bridges; the
+ * kernels' shapes made afresh, not kept with the bridges).
+ */
+function basketballSplit(built: { mb: HalfBridge; tb: HalfBridge }): HalfModel['split'] {
+  // Copies: the build's bridges key their shapes in `kernelShapes`, which live as long as the bridges do.
+  const mb = { ...built.mb };
+  const tb = { ...built.tb };
+  return (final, random) => {
+    const fm = final.home - final.away;
+    const ft = final.home + final.away;
+    const hm = quantileOf(marginKernel(mb, fm, false), random());
+    let ht = quantileOf(totalKernel(tb, ft, Math.abs(hm) % 2, false), random());
+    // Both halves' scores whole and not negative: never binding at basketball's scores (a guard).
+    const lo = Math.abs(hm);
+    const hi = ft - Math.abs(fm - hm);
+    if (lo <= hi) ht = Math.min(Math.max(ht, lo), hi);
+    return clampHalf({ home: (ht + hm) / 2, away: (ht - hm) / 2 }, final);
   };
 }
 
@@ -1815,6 +1846,13 @@ function halfCell(
   return { marginLo, margin, total };
 }
 
+/** The NFL half's key weights by |margin| (0–400): `NFL_HALF_MARGIN_WEIGHTS`, 1 elsewhere. Made once, for every half. */
+const NFL_HALF_KEY_WEIGHTS = (() => {
+  const weights = new Float64Array(401).fill(1);
+  for (const [k, w] of NFL_HALF_MARGIN_WEIGHTS) weights[k] = w;
+  return weights;
+})();
+
 /** Half cells at the time share (the kernels then the same for every centre), kept once made: finals to 200 a side. */
 const sharedCells = new Map<number, HalfCell>();
 const sharedKernels = new Map<number, ReturnType<typeof teamKernel>>();
@@ -1862,9 +1900,7 @@ function nflHalf(
     if (!k) kernels[side].set(f, (k = teamKernel(side === 'home' ? home : away, f)));
     return k;
   };
-  const keyWeights = new Float64Array(401).fill(1);
-  for (const [k, w] of NFL_HALF_MARGIN_WEIGHTS) keyWeights[k] = w;
-  const weightOf = (m: number) => keyWeights[Math.abs(m)]!;
+  const keyWeights = NFL_HALF_KEY_WEIGHTS;
   /** The pairs (home, away) of a final's half with their weights, normalised. */
   const pairs = (fh: number, fa: number) => {
     const kh = kernelOf('home', fh);
@@ -1905,26 +1941,33 @@ function nflHalf(
     });
     return { margin: normalise(-200, marginW), total: normalise(0, totalW) };
   })();
-  return {
-    distributions: { margin, total, totalGiven: () => total },
-    split: (final, random) => {
-      const { kh, ka } = pairs(final.home, final.away);
-      let z = 0;
-      for (let x = 0; x < kh.weights.length; x += 1)
-        for (let y = 0; y < ka.weights.length; y += 1)
-          z += kh.weights[x]! * ka.weights[y]! * weightOf(kh.lo + x - (ka.lo + y));
-      let roll = random() * z;
-      let last = { home: kh.lo, away: ka.lo };
-      for (let x = 0; x < kh.weights.length; x += 1)
-        for (let y = 0; y < ka.weights.length; y += 1) {
-          const w = kh.weights[x]! * ka.weights[y]! * weightOf(kh.lo + x - (ka.lo + y));
-          if (w === 0) continue;
-          last = { home: kh.lo + x, away: ka.lo + y };
-          roll -= w;
-          if (roll < 0) return last;
-        }
-      return last;
-    },
+  return cachedHalf(margin, total, nflSplit(home, away));
+}
+
+/**
+ * NFL: a final's half drawn from the teams' kernels and the key weights (made apart: the closure holds the two
+ * bridges; the kernels, two per split, are made again, as nothing is kept per final asked).
+ */
+function nflSplit(home: HalfBridge, away: HalfBridge): HalfModel['split'] {
+  return (final, random) => {
+    const kh = teamKernel(home, final.home);
+    const ka = teamKernel(away, final.away);
+    const weightOf = (m: number) => NFL_HALF_KEY_WEIGHTS[Math.abs(m)]!;
+    let z = 0;
+    for (let x = 0; x < kh.weights.length; x += 1)
+      for (let y = 0; y < ka.weights.length; y += 1)
+        z += kh.weights[x]! * ka.weights[y]! * weightOf(kh.lo + x - (ka.lo + y));
+    let roll = random() * z;
+    let last = { home: kh.lo, away: ka.lo };
+    for (let x = 0; x < kh.weights.length; x += 1)
+      for (let y = 0; y < ka.weights.length; y += 1) {
+        const w = kh.weights[x]! * ka.weights[y]! * weightOf(kh.lo + x - (ka.lo + y));
+        if (w === 0) continue;
+        last = { home: kh.lo + x, away: ka.lo + y };
+        roll -= w;
+        if (roll < 0) return last;
+      }
+    return last;
   };
 }
 
