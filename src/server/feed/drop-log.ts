@@ -4,7 +4,7 @@ import type { DropReason } from '#engine/messages.ts';
 // causes by design (the simulator's props of players who share a surname, dropped as `ambiguous_player`: decision 122)
 // is not news: it is logged at debug level, so a newcomer's console is not warned every 30 s about it (decision 298).
 // A drop of any other reason is a warning as before, and so is every drop of a source that expects none. Every drop is still
-// counted in the engine's counters (/readyz's `drops`, /metrics) whatever its level here.
+// counted in the engine's counters (/readyz's `drops`) whatever its level here.
 
 export interface DropLogger {
   warn(details: object, message: string): void;
