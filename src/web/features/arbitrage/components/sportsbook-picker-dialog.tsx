@@ -1,5 +1,5 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import type { RefObject } from 'react';
+import { useId, type RefObject } from 'react';
 import {
   SPORTSBOOK_KEYS,
   sportsbooks,
@@ -33,6 +33,7 @@ export default function SportsbookPickerDialog({
   onChange,
   triggerRef,
 }: SportsbookPickerDialogProps) {
+  const groupId = useId();
   const toggle = (key: SportsbookKey, on: boolean) =>
     onChange(SPORTSBOOK_KEYS.filter((k) => (k === key ? on : selected.has(k))));
 
@@ -60,33 +61,44 @@ export default function SportsbookPickerDialog({
               Clear all
             </Button>
           </div>
-          <fieldset className="mt-4 min-h-0 overflow-y-auto">
-            <legend className="sr-only">Sportsbooks to include</legend>
-            <ul className="grid grid-cols-1 gap-1 sm:grid-cols-2">
-              {BOOKS.map(({ book, markets }) =>
-                markets.length === 1 ? (
-                  <li key={book.key}>
-                    <BookChoice book={book} checked={selected.has(book.key)} onToggle={toggle} />
-                  </li>
-                ) : (
-                  <li key={book.key} className="sm:col-span-2">
-                    <fieldset className="rounded-md border border-slate-800 px-1 pb-1">
-                      <legend className="px-2 text-xs text-slate-400">
-                        {book.displayName}: one sportsbook, priced in {markets.length} markets
-                      </legend>
-                      <ul className="grid grid-cols-1 gap-1 sm:grid-cols-2">
-                        {markets.map((market) => (
-                          <li key={market.key}>
-                            <BookChoice book={market} checked={selected.has(market.key)} onToggle={toggle} />
-                          </li>
-                        ))}
-                      </ul>
-                    </fieldset>
-                  </li>
-                ),
-              )}
-            </ul>
-          </fieldset>
+          {/* The scrolling box is a div: Chromium painted a scrolling fieldset's overflow outside it, over Done (decision 298). */}
+          <div className="mt-4 min-h-0 overflow-y-auto">
+            <fieldset>
+              <legend className="sr-only">Sportsbooks to include</legend>
+              <ul className="grid grid-cols-1 gap-1 sm:grid-cols-2">
+                {BOOKS.map(({ book, markets }) =>
+                  markets.length === 1 ? (
+                    <li key={book.key}>
+                      <BookChoice book={book} checked={selected.has(book.key)} onToggle={toggle} />
+                    </li>
+                  ) : (
+                    <li key={book.key} className="sm:col-span-2">
+                      <div
+                        role="group"
+                        aria-labelledby={`${groupId}-${book.key}`}
+                        className="rounded-md border border-slate-800 px-1 pb-1"
+                      >
+                        <p id={`${groupId}-${book.key}`} className="px-2 pt-1 text-xs text-slate-400">
+                          {book.displayName}: one sportsbook, priced in {markets.length} markets
+                        </p>
+                        <ul className="grid grid-cols-1 gap-1 sm:grid-cols-2">
+                          {markets.map((market) => (
+                            <li key={market.key}>
+                              <BookChoice
+                                book={market}
+                                checked={selected.has(market.key)}
+                                onToggle={toggle}
+                              />
+                            </li>
+                          ))}
+                        </ul>
+                      </div>
+                    </li>
+                  ),
+                )}
+              </ul>
+            </fieldset>
+          </div>
           <div className="mt-4 flex justify-end">
             <Dialog.Close asChild>
               <Button size="sm">Done</Button>
