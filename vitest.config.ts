@@ -46,7 +46,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['src/!(server)/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts', ...MOCKS_MODULES],
+          include: [
+            'src/!(server)/**/*.test.{ts,tsx}',
+            'scripts/**/*.test.ts',
+            'tests/setup/*.test.ts',
+            ...MOCKS_MODULES,
+          ],
           exclude: EXCLUDE,
           setupFiles: ['./tests/setup/testing-library.ts'],
         },

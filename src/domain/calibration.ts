@@ -13,6 +13,8 @@ export type { CalibrationReport } from './schemas/calibration.ts';
 
 /** Reliability bins: [0, 0.1), [0.1, 0.2), … [0.9, 1]. */
 export const CALIBRATION_BINS = 10;
+/** How long GET /tools/calibration.json keeps a report before working it out again (the page says so). */
+export const CALIBRATION_CACHE_MS = 5 * 60_000;
 /** Log loss takes probabilities within [ε, 1 − ε]. */
 const EPSILON = 1e-6;
 

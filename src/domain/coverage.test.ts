@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { coverage } from './coverage.ts';
 import { LEAGUES } from './markets.ts';
-import { SPORTSBOOK_KEYS, SPORTSBOOKS, sportsbooks } from './sportsbooks.ts';
+import { chosenBookCount, SPORTSBOOK_KEYS, SPORTSBOOKS, sportsbooks } from './sportsbooks.ts';
 
 // Issue 56: "15 sportsbooks" counted Hard Rock and Hard Rock Indiana as two, and "college" meant NCAAB only. The site's
 // words are counted and named from the catalogues; these tests hold them to the catalogues.
@@ -16,6 +16,15 @@ describe('coverage', () => {
     expect(words.booksDetail).toBe(
       '14 sportsbooks (11 US state-licensed, 1 sweepstakes, 2 offshore; Hard Rock in two markets)',
     );
+  });
+
+  it('counts the finders’ chosen books as the site counts its sportsbooks: all keys are all 14 (decision 298)', () => {
+    expect(chosenBookCount(new Set(SPORTSBOOK_KEYS))).toBe(words.bookCount);
+    expect(chosenBookCount(new Set())).toBe(0);
+    const withoutIndiana = new Set(SPORTSBOOK_KEYS.filter((key) => key !== 'hardrock_in'));
+    expect(chosenBookCount(withoutIndiana)).toBe(words.bookCount);
+    expect(chosenBookCount(new Set(['hardrock_in']))).toBe(1);
+    expect(chosenBookCount(new Set(['hardrock', 'hardrock_in', 'fanduel', 'not-a-book']))).toBe(2);
   });
 
   it('groups every catalogue key under exactly one book, of the same licence, and a market names no market', () => {

@@ -67,3 +67,13 @@ export function absoluteUrl(origin: string, path: string): string {
  * sends it as it starts, after the first paint (docs/decisions/186).
  */
 export const FIRST_FETCH_META = 'sharpline:first-fetch';
+
+/**
+ * What "Manage Subscription" does on this server (`portal`, `email` or `none`, decision 151), in a meta element the
+ * server adds to every page it serves (decision 298). Where it is `none`, the server has also taken out of the page every
+ * element marked `WHEN_SUBSCRIPTIONS_MANAGED` (the footer's link, the pricing page's section), and the page's first
+ * render leaves them out too, so that hydration matches.
+ */
+export const MANAGE_SUBSCRIPTION_META = 'sharpline:manage-subscription';
+/** The attribute marking a prerendered element that a server managing no subscriptions takes out of the page. */
+export const WHEN_SUBSCRIPTIONS_MANAGED = 'data-when-subscriptions-managed';

@@ -301,6 +301,14 @@ export function sportsbooks(): Sportsbook[] {
   }));
 }
 
+/**
+ * How many of the catalogue's books a choice of keys shows prices from: a book counts once whichever of its markets are
+ * chosen (the finders' "Sportsbooks 14/14", counted as the site counts its 14 sportsbooks; decision 298).
+ */
+export function chosenBookCount(chosen: ReadonlySet<string>): number {
+  return sportsbooks().filter(({ markets }) => markets.some((market) => chosen.has(market.key))).length;
+}
+
 export function isSportsbookKey(value: string): value is SportsbookKey {
   return Object.prototype.hasOwnProperty.call(SPORTSBOOKS, value);
 }

@@ -22,6 +22,7 @@ import { rateLimitPlugin } from './http/rate-limit.ts';
 import { secretsPlugin } from './secrets.ts';
 import { adminPlugin } from './admin/plugin.ts';
 import { billingPlugin } from './billing/plugin.ts';
+import { manageSubscriptionMode } from './billing/checkout.ts';
 import { apiPlugin } from './odds-api/plugin.ts';
 import { sgpCreditsPlugin } from './sgp/plugin.ts';
 import { usagePlugin, type UsagePluginOptions } from './usage/plugin.ts';
@@ -242,7 +243,15 @@ export async function buildApp({
   // The account page's key form without its script: nothing is read (decision 208).
   await app.register(accountFormRoute);
   // Read and compressed between plugins, not inside one: on a busy machine it outlasts the per-plugin timeout (issue 31).
-  const site = await loadSite({ buildDir: config.buildDir, origin: config.SITE_URL }, app.log);
+  const site = await loadSite(
+    {
+      buildDir: config.buildDir,
+      origin: config.SITE_URL,
+      // Decided here, not after the page's script has asked (decision 298).
+      manageSubscription: manageSubscriptionMode(config),
+    },
+    app.log,
+  );
   await app.register(sitePlugin, { site });
   await app.register(seoRoutes, { origin: config.SITE_URL, builtAt: app.siteBuiltAt });
 

@@ -177,19 +177,19 @@ test.describe('arbitrage finder on a desktop', () => {
     await openAsCustomer(page);
     await expect(arbRow(page, /BOS @ LAL/)).toHaveCount(1);
     const trigger = page.getByRole('button', { name: /sportsbooks/i });
-    await expect(trigger).toContainText('15/15');
+    await expect(trigger).toContainText('14/14');
     await trigger.click();
     const dialog = page.getByRole('dialog', { name: 'Choose sportsbooks' });
     await expect(dialog).toBeVisible();
     await dialog.getByRole('checkbox', { name: 'DraftKings' }).uncheck();
     await dialog.getByRole('button', { name: 'Done' }).click();
     await expect(dialog).toBeHidden();
-    await expect(trigger).toContainText('14/15');
+    await expect(trigger).toContainText('13/14');
     await expect(arbRow(page, /BOS @ LAL/)).toHaveCount(0);
 
     await page.reload();
     await expect(page.getByRole('table')).toBeVisible();
-    await expect(page.getByRole('button', { name: /sportsbooks/i })).toContainText('14/15');
+    await expect(page.getByRole('button', { name: /sportsbooks/i })).toContainText('13/14');
     await expect(arbRow(page, /BOS @ LAL/)).toHaveCount(0);
     await expect(arbRow(page, /NYY @ BOS/)).toHaveCount(1);
     const stored = await page.evaluate(() =>

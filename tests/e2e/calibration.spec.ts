@@ -22,6 +22,9 @@ test.describe('calibration report page', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Calibration report' })).toBeVisible();
     // The real server's answer: no history recorded here, so no graded game, and the page says so.
     await expect(page.getByRole('status')).toContainText('No graded games yet');
+    // …and says when results will come, and why not yet, rather than "0 finished games" (decision 298).
+    await expect(page.getByRole('status')).toContainText('The first results come when the first games');
+    await expect(page.getByText('No finished games yet, last 30 days')).toBeVisible();
     await expect(page.getByText('Demo data')).toBeVisible();
     expect((await new AxeBuilder({ page }).withTags(TAGS).analyze()).violations).toEqual([]);
   });

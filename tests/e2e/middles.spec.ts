@@ -129,7 +129,7 @@ test.describe('middles page', () => {
       localStorage.setItem('selectedSportsbooks', JSON.stringify(['fanduel', 'draftkings', 'betmgm'])),
     );
     await page.reload();
-    await expect(page.getByRole('button', { name: /Sportsbooks/ })).toContainText('3/15');
+    await expect(page.getByRole('button', { name: /Sportsbooks/ })).toContainText('3/14');
     await expect(page.getByTestId('middles-count')).toBeVisible(FIRST_ROWS);
     for (const row of await rows(page).all()) {
       const text = (await row.textContent()) ?? '';

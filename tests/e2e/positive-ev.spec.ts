@@ -90,7 +90,7 @@ test.describe('positive EV page', () => {
     await expect(rows(page).first()).toBeVisible(FIRST_ROWS);
     await page.evaluate(() => localStorage.setItem('selectedSportsbooks', JSON.stringify(['fanduel'])));
     await page.reload();
-    await expect(page.getByRole('button', { name: /Sportsbooks/ })).toContainText('1/15');
+    await expect(page.getByRole('button', { name: /Sportsbooks/ })).toContainText('1/14');
     const books = await page.getByTestId('ev-count').textContent();
     expect(books).toMatch(/prices? with positive EV shown/);
     for (const row of await rows(page).all()) await expect(row).toContainText('FanDuel');

@@ -275,6 +275,19 @@ test.describe('home page', () => {
     }
   });
 
+  test('the free tools have a card each, the bet tracker and the calibration report too, each leading to its page (decision 298)', async ({
+    page,
+  }) => {
+    for (const [name, heading] of [
+      ['Bet tracker', /bet tracker/i],
+      ['Calibration report', /calibration report/i],
+    ] as const) {
+      await page.goto('/');
+      await page.getByRole('link', { name, exact: true }).click();
+      await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    }
+  });
+
   test("the arbitrage finder's card says it refreshes every second with Auto on, which is off on a first visit", async ({
     page,
   }) => {

@@ -48,6 +48,8 @@ export function simulatorSource(
   return {
     name: 'simulator',
     sgp: { books: SGP_BOOKS },
+    // fliff's props of players whose surname another player of the fixture shares (prop-simulator.ts).
+    expectedDrops: options.props === false ? [] : ['ambiguous_player'],
     start(context: SourceContext) {
       const offset = options.startAt === undefined ? 0 : context.now() - options.startAt;
       const calendarNow = () => context.now() - offset;

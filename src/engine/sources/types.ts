@@ -30,6 +30,11 @@ export interface OddsSource {
   readonly name: FeedSource;
   /** Present when the source carries same-game-parlay prices (the simulator); The Odds API has none. */
   readonly sgp?: SgpBooks;
+  /**
+   * What the source's own messages are dropped for by design (the simulator with props: `ambiguous_player`, decision
+   * 122): still counted, logged at debug level rather than as a warning (decision 298).
+   */
+  readonly expectedDrops?: readonly DropReason[];
   start(context: SourceContext): void | Promise<void>;
   stop(): void | Promise<void>;
 }

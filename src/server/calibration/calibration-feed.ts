@@ -1,5 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { calibrationGroups, type CalibrationForecast, type CalibrationReport } from '#domain/calibration.ts';
+import {
+  CALIBRATION_CACHE_MS,
+  calibrationGroups,
+  type CalibrationForecast,
+  type CalibrationReport,
+} from '#domain/calibration.ts';
 import { devig } from '#domain/history.ts';
 import { isLeagueKey } from '#domain/markets.ts';
 import { isValidDecimal } from '#domain/odds.ts';
@@ -15,7 +20,7 @@ import type { HistorySeries } from '../history/service.ts';
 
 export const CALIBRATION_WINDOW_DAYS = 30;
 export const CALIBRATION_MAX_EVENTS = 2_000;
-export const CALIBRATION_CACHE_MS = 5 * 60_000;
+export { CALIBRATION_CACHE_MS };
 /** Events whose series are read in one statement. */
 const EVENTS_PER_READ = 200;
 

@@ -7,6 +7,7 @@ import { OddsEngine, type EngineOptions } from '#engine/engine.ts';
 import type { DropReason } from '#engine/messages.ts';
 import { createSource, type OddsSource, type SourceContext } from '#engine/sources/index.ts';
 import { strongEtag, type StaticEntry } from '../http/static-files.ts';
+import { logDrops } from './drop-log.ts';
 import { FeedDemand } from './feed-demand.ts';
 
 // Starts the odds source and the engine when the app is ready, stops both on close, and keeps every published
@@ -192,10 +193,11 @@ export const enginePlugin = fp(
     app.decorate('engine', engine);
     app.decorate('oddsSource', source);
 
-    // Dropped input is summarised in the log at most every 30 s (a bad feed must not flood the log).
+    // Dropped input is summarised in the log at most every 30 s (a bad feed must not flood the log); what the source
+    // drops by design at debug level (decision 298).
     const dropLog = setInterval(() => {
       if (pendingDrops.size === 0) return;
-      app.log.warn({ drops: Object.fromEntries(pendingDrops) }, 'odds input dropped');
+      logDrops(app.log, pendingDrops, source.expectedDrops);
       pendingDrops.clear();
     }, 30_000);
     dropLog.unref();

@@ -4,7 +4,8 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ROUTES, SITE } from '#domain/site.ts';
+import type { SiteConfigResponse } from '#domain/schemas/billing.ts';
+import { MANAGE_SUBSCRIPTION_META, ROUTES, SITE, WHEN_SUBSCRIPTIONS_MANAGED } from '#domain/site.ts';
 import { sendNotFound } from '../http/not-found.ts';
 import { sendEntry } from '../http/send-entry.ts';
 import { listFiles, loadEntry, makeEntry, type StaticEntry } from '../http/static-files.ts';
@@ -41,6 +42,8 @@ export interface SiteOptions {
   origin: string;
   /** Extra origins the pages may connect to (trial endpoint or feed host on another origin). */
   connectOrigins?: readonly string[];
+  /** What "Manage Subscription" does on this server (decision 151); absent: the prerendered pages as they are. */
+  manageSubscription?: SiteConfigResponse['manageSubscription'];
 }
 
 interface Page {
@@ -107,6 +110,24 @@ function wantsHtml(request: FastifyRequest): boolean {
   return !accept || accept.includes('text/html') || accept.includes('*/*');
 }
 
+const MARKED_ELEMENT = new RegExp(
+  `<([a-z][a-z0-9]*)\\b[^>]*\\s${WHEN_SUBSCRIPTIONS_MANAGED}=""[^>]*>[\\s\\S]*?</\\1>`,
+  'g',
+);
+
+/**
+ * A prerendered page as this server serves it (decision 298): a meta element saying what "Manage Subscription" does
+ * here, and, where it does nothing (`none`), without the elements marked `WHEN_SUBSCRIPTIONS_MANAGED` (the footer's
+ * link, the pricing page's section and sentence), so that no visitor sees them, not even before the page's script has
+ * read the site configuration. The page's first render reads the meta element and leaves them out too. A marked element
+ * holds no element of its own tag (checked by site.test.ts on the real build: no marker is left).
+ */
+export function pageForServer(html: string, mode: SiteConfigResponse['manageSubscription']): string {
+  const meta = `<meta name="${MANAGE_SUBSCRIPTION_META}" content="${mode}"/>`;
+  const withMeta = html.replace('</head>', `${meta}</head>`);
+  return mode === 'none' ? withMeta.replace(MARKED_ELEMENT, '') : withMeta;
+}
+
 /** The site read from the build and held in memory (compressed), ready for sitePlugin to serve. */
 export interface SiteFiles {
   pages: Map<string, Page>;
@@ -134,7 +155,10 @@ export async function loadSite(
   for (const pagePath of [...PAGE_PATHS, NOT_FOUND_PAGE]) {
     const file = htmlFileFor(buildDir, pagePath);
     const raw = await loadEntry(file);
-    const html = localize(raw.body.toString('utf8'));
+    const localized = localize(raw.body.toString('utf8'));
+    const html = options.manageSubscription
+      ? pageForServer(localized, options.manageSubscription)
+      : localized;
     pages.set(pagePath, {
       entry: makeEntry(Buffer.from(html), 'text/html; charset=utf-8', true),
       csp: pageCsp(html, options.connectOrigins, FORM_TARGETS[pagePath]),

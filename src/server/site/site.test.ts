@@ -3,7 +3,10 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../app.ts';
-import { inlineStyleHashes, pageCsp } from './plugin.ts';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { MANAGE_SUBSCRIPTION_META, ROUTES, WHEN_SUBSCRIPTIONS_MANAGED } from '#domain/site.ts';
+import { inlineStyleHashes, PAGE_PATHS, pageCsp, pageForServer } from './plugin.ts';
 import { fixedBoard } from '#tests/support/server/app.ts';
 import { testConfig } from '#tests/support/server/config.ts';
 
@@ -178,6 +181,50 @@ describe('GET the three pages', () => {
     const response = await app.inject({ url: '/sports-betting-api/' });
     expect(response.statusCode).toBe(301);
     expect(response.headers.location).toBe('/sports-betting-api');
+  });
+});
+
+// Decision 298: a server that manages no subscriptions (the test config: no Stripe key, no portal URL) never shows
+// "Manage Subscription", not even in the HTML the browser paints before the page's script has read the site config.
+describe('"Manage Subscription" decided by the server, before any script', () => {
+  const SUBSCRIPTION_WORDS = ['Manage Subscription', 'Manage your subscription', 'subscription portal'];
+
+  it.each([...PAGE_PATHS, '/no-such-page'])(
+    'serves %s without it, saying so in a meta element',
+    async (url) => {
+      const html = (await app.inject({ url })).body;
+      for (const words of SUBSCRIPTION_WORDS) expect(html).not.toContain(words);
+      expect(html).not.toContain(WHEN_SUBSCRIPTIONS_MANAGED);
+      expect(html).not.toContain(`href="${ROUTES.manageSubscription}"`);
+      expect(html).toContain(`<meta name="${MANAGE_SUBSCRIPTION_META}" content="none"/></head>`);
+      // The rest of the footer and the pricing page's sentence are still there.
+      expect(html).toContain('Your Account');
+      if (url === ROUTES.pricing) expect(html).toMatch(/<span>Billed monthly<\/span>\.<\/p>/);
+    },
+  );
+
+  it('keeps the footer link and the pricing section where the server manages subscriptions (the build as it is)', () => {
+    for (const page of [ROUTES.home, ROUTES.pricing]) {
+      const file = path.resolve('build/client', page === '/' ? '' : page.slice(1), 'index.html');
+      const built = readFileSync(file, 'utf8');
+      for (const mode of ['portal', 'email'] as const) {
+        const served = pageForServer(built, mode);
+        expect(served).toBe(
+          built.replace('</head>', `<meta name="${MANAGE_SUBSCRIPTION_META}" content="${mode}"/></head>`),
+        );
+        expect(served).toContain(`href="${ROUTES.manageSubscription}">Manage Subscription</a>`);
+      }
+      // Every marked element goes whole: the page still ends, and no marker or its words are left.
+      const none = pageForServer(built, 'none');
+      expect(none.match(/<\/(html|body|footer|nav|ul|main)>/g)).toEqual(
+        built.match(/<\/(html|body|footer|nav|ul|main)>/g),
+      );
+      expect(none).not.toContain('Manage Subscription');
+    }
+    const pricing = readFileSync(path.resolve('build/client/sports-betting-api/index.html'), 'utf8');
+    expect(pricing).toContain('cancel any time from the subscription portal');
+    expect(pageForServer(pricing, 'none')).not.toContain('subscription portal');
+    expect(pageForServer(pricing, 'none')).not.toContain('Email me a portal link');
   });
 });
 

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { FOOTER_NAV, footerNote } from '#domain/site-nav.ts';
-import { SITE } from '#domain/site.ts';
-import { useSiteConfig } from '#web/lib/site-config.ts';
+import { SITE, WHEN_SUBSCRIPTIONS_MANAGED } from '#domain/site.ts';
+import { useManageSubscription } from '#web/lib/site-config.ts';
 import { Logo } from './logo.tsx';
 
 /**
@@ -9,8 +9,9 @@ import { Logo } from './logo.tsx';
  * page and the finders. The links are data in src/domain/site-nav.ts, shared with /docs's footer (issue 56).
  */
 export function SiteFooter() {
-  // As in the header: through the server, hidden once it says it manages no subscriptions (decision 151).
-  const manages = useSiteConfig()?.manageSubscription !== 'none';
+  // Hidden where the server manages no subscriptions (decision 151): that server serves the page without it, and the
+  // first render leaves it out too (decision 298); elsewhere shown, as the prerender does.
+  const manages = useManageSubscription() !== 'none';
   const linkClass = 'text-slate-300 underline-offset-4 hover:text-white hover:underline';
   return (
     <footer className="border-t border-slate-800 bg-slate-950">
@@ -27,7 +28,10 @@ export function SiteFooter() {
             {FOOTER_NAV.product
               .filter((link) => manages || !link.whenSubscriptionsManaged)
               .map((link) => (
-                <li key={link.href}>
+                <li
+                  key={link.href}
+                  {...(link.whenSubscriptionsManaged ? { [WHEN_SUBSCRIPTIONS_MANAGED]: '' } : {})}
+                >
                   {link.server ? (
                     <a className={linkClass} href={link.href}>
                       {link.label}

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { BILLING_PATHS } from '#domain/checkout.ts';
+import { MANAGE_SUBSCRIPTION_META } from '#domain/site.ts';
 import { SiteConfigSchema, type SiteConfigResponse } from '#domain/schemas/billing.ts';
 
 // The server's answer to "how is buying done here" (GET /api/site-config, decision 151): which plans can be bought and
@@ -34,4 +35,25 @@ export function useSiteConfig(): SiteConfigResponse | null {
     };
   }, []);
   return config;
+}
+
+type ManageMode = SiteConfigResponse['manageSubscription'];
+
+/**
+ * `none` when the server that served this page said in it that it manages no subscriptions (decision 298): it has then
+ * taken the marked elements out of the HTML, so the first render must leave them out too. Anything else: undefined, as
+ * in the prerender (the page's HTML is the prerendered one until the configuration arrives).
+ */
+export function servedWithoutSubscriptions(
+  doc: Document | undefined = globalThis.document,
+): 'none' | undefined {
+  const content = doc?.querySelector(`meta[name="${MANAGE_SUBSCRIPTION_META}"]`)?.getAttribute('content');
+  return content === 'none' ? 'none' : undefined;
+}
+
+/** What "Manage Subscription" does here: the site configuration's answer, `none` at once where the server said so. */
+export function useManageSubscription(): ManageMode | undefined {
+  const config = useSiteConfig();
+  const [served] = useState(servedWithoutSubscriptions);
+  return config?.manageSubscription ?? served;
 }

@@ -92,10 +92,10 @@ export default function HomeRoute() {
           Free betting tools
         </h2>
         <p className="mt-2 max-w-2xl text-slate-300">
-          Three finders over the same odds, free on the site. The arbitrage finder shows arbs up to{' '}
-          {FREE_PLAN.finders.arbEdgeCapPct}% edge live and counts the rest; the positive-EV and middles
-          finders show prices {formatDelay(FREE_PLAN.finders.valuesDelaySeconds)} old. An API key pasted on
-          any of the three finders shows what its plan gets.
+          Three finders over the same odds, a bet tracker and a calibration report, free on the site. The
+          arbitrage finder shows arbs up to {FREE_PLAN.finders.arbEdgeCapPct}% edge live and counts the rest;
+          the positive-EV and middles finders show prices {formatDelay(FREE_PLAN.finders.valuesDelaySeconds)}{' '}
+          old. An API key pasted on any of the three finders shows what its plan gets.
         </p>
         <div className="mt-4">
           <ToolCards />

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { emailFromFragment, pricingNoticeOf, type PricingNotice } from '#domain/checkout.ts';
 import { FREE_PLAN, formatPrice, PLANS, trialTerms } from '#domain/plans.ts';
-import { ROUTES, SITE } from '#domain/site.ts';
+import { ROUTES, SITE, WHEN_SUBSCRIPTIONS_MANAGED } from '#domain/site.ts';
 import { coverage } from '#domain/coverage.ts';
 import { PageShell } from '#web/components/page-shell.tsx';
 import { LostKeyForm } from '#web/features/pricing/components/lost-key-form.tsx';
@@ -10,7 +10,7 @@ import { ManageSubscription } from '#web/features/pricing/components/manage-subs
 import { PlanCard } from '#web/features/pricing/components/plan-card.tsx';
 import { PricingNoticeBox } from '#web/features/pricing/components/pricing-notice.tsx';
 import { organizationLd, pageUrl, seoMeta } from '#web/lib/seo.ts';
-import { useSiteConfig } from '#web/lib/site-config.ts';
+import { useManageSubscription, useSiteConfig } from '#web/lib/site-config.ts';
 
 /** "a, b and c". */
 function listWords(words: readonly string[]): string {
@@ -81,6 +81,7 @@ function usePageUrl(): { notice: PricingNotice | null; email: string | undefined
 
 export default function PricingRoute() {
   const config = useSiteConfig();
+  const manage = useManageSubscription();
   const { notice, email } = usePageUrl();
   return (
     <PageShell>
@@ -96,9 +97,14 @@ export default function PricingRoute() {
               which books are which
             </Link>
             ).{' '}
-            {config?.manageSubscription === 'none'
-              ? 'Billed monthly.'
-              : 'Billed monthly; cancel any time from the subscription portal.'}
+            {/* Where the server manages no subscriptions it serves the page without the marked clause (decision 298). */}
+            <span>Billed monthly</span>
+            {manage === 'none' ? null : (
+              <span {...{ [WHEN_SUBSCRIPTIONS_MANAGED]: '' }}>
+                ; cancel any time from the subscription portal
+              </span>
+            )}
+            .
           </p>
         </div>
         {CHECKOUT_NOTICES.map((name) => (
@@ -132,7 +138,7 @@ export default function PricingRoute() {
             </a>
           </div>
         </div>
-        <ManageSubscription mode={config?.manageSubscription} notice={notice} />
+        <ManageSubscription mode={manage} notice={notice} />
         <div id="lost-key" className="scroll-mt-24">
           <LostKeyForm />
         </div>

@@ -281,7 +281,8 @@ describe('ArbitrageTool', () => {
     render(<ArbitrageTool />);
     await screen.findByRole('table');
     const trigger = screen.getByRole('button', { name: /sportsbooks/i });
-    expect(trigger).toHaveTextContent('15/15');
+    // Books, as the site counts them: Hard Rock's two markets are one of the 14 (decision 298).
+    expect(trigger).toHaveTextContent('14/14');
     await userEvent.click(trigger);
     const dialog = await screen.findByRole('dialog', { name: 'Choose sportsbooks' });
     await userEvent.click(within(dialog).getByRole('checkbox', { name: 'FanDuel' }));
@@ -290,9 +291,33 @@ describe('ArbitrageTool', () => {
     await userEvent.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(trigger).toHaveFocus();
-    expect(trigger).toHaveTextContent('14/15');
+    expect(trigger).toHaveTextContent('13/14');
     expect(screen.getByText('No arbs found')).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: /pre-match/i })).toHaveTextContent('0');
+  });
+
+  it('counts Hard Rock once, chosen while either of its two markets is (decision 298)', async () => {
+    answers = [feed([moneyline()])];
+    render(<ArbitrageTool />);
+    await screen.findByRole('table');
+    const trigger = screen.getByRole('button', { name: /sportsbooks/i });
+    await userEvent.click(trigger);
+    const dialog = await screen.findByRole('dialog', { name: 'Choose sportsbooks' });
+    const group = within(dialog).getByRole('group', {
+      name: /Hard Rock: one sportsbook, priced in 2 markets/,
+    });
+    expect(
+      within(group)
+        .getAllByRole('checkbox')
+        .map((box) => box.getAttribute('value')),
+    ).toEqual(['hardrock', 'hardrock_in']);
+    // The picker lists each book once, its markets inside it: 13 books of one market and Hard Rock's two.
+    expect(within(dialog).getAllByRole('checkbox')).toHaveLength(15);
+    await userEvent.click(within(group).getByRole('checkbox', { name: 'Hard Rock Indiana' }));
+    expect(trigger).toHaveTextContent('14/14');
+    await userEvent.click(within(group).getByRole('checkbox', { name: 'Hard Rock' }));
+    expect(trigger).toHaveTextContent('13/14');
+    expect(JSON.parse(window.localStorage.getItem('selectedSportsbooks')!)).toHaveLength(13);
   });
 
   it('reads stored choices and falls back to the defaults when they are corrupt', async () => {
@@ -301,7 +326,7 @@ describe('ArbitrageTool', () => {
     answers = [feed([moneyline()])];
     render(<ArbitrageTool />);
     await screen.findByRole('table');
-    expect(screen.getByRole('button', { name: /sportsbooks/i })).toHaveTextContent('15/15');
+    expect(screen.getByRole('button', { name: /sportsbooks/i })).toHaveTextContent('14/14');
     expect(screen.getByRole('combobox', { name: 'FanDuel state' })).toHaveValue('az');
   });
 

@@ -1,11 +1,20 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import type { RefObject } from 'react';
-import { SPORTSBOOKS, SPORTSBOOK_KEYS, type SportsbookKey } from '#domain/sportsbooks.ts';
+import { useId, type RefObject } from 'react';
+import {
+  SPORTSBOOK_KEYS,
+  sportsbooks,
+  type SportsbookConfig,
+  type SportsbookKey,
+} from '#domain/sportsbooks.ts';
 import { Button } from '#web/ui/button.tsx';
 import { DialogBackdrop } from '#web/ui/dialog-backdrop.tsx';
 import { BookBadge } from './book-badge.tsx';
 
-const BOOKS = Object.values(SPORTSBOOKS).sort((a, b) => a.displayName.localeCompare(b.displayName));
+/**
+ * The books as the site counts them (decision 298): a book priced in several markets (Hard Rock, and its Indiana book) is
+ * one row holding a box per market, each chosen on its own (an account in one is not an account in the other).
+ */
+const BOOKS = sportsbooks().sort((a, b) => a.book.displayName.localeCompare(b.book.displayName));
 
 export interface SportsbookPickerDialogProps {
   open: boolean;
@@ -24,6 +33,7 @@ export default function SportsbookPickerDialog({
   onChange,
   triggerRef,
 }: SportsbookPickerDialogProps) {
+  const groupId = useId();
   const toggle = (key: SportsbookKey, on: boolean) =>
     onChange(SPORTSBOOK_KEYS.filter((k) => (k === key ? on : selected.has(k))));
 
@@ -51,26 +61,44 @@ export default function SportsbookPickerDialog({
               Clear all
             </Button>
           </div>
-          <fieldset className="mt-4 min-h-0 overflow-y-auto">
-            <legend className="sr-only">Sportsbooks to include</legend>
-            <ul className="grid grid-cols-1 gap-1 sm:grid-cols-2">
-              {BOOKS.map((book) => (
-                <li key={book.key}>
-                  <label className="flex cursor-pointer items-center gap-3 rounded-md px-2 py-2 hover:bg-slate-800">
-                    <input
-                      type="checkbox"
-                      name="sportsbooks"
-                      value={book.key}
-                      checked={selected.has(book.key)}
-                      onChange={(event) => toggle(book.key, event.target.checked)}
-                      className="h-4 w-4 accent-emerald-400"
-                    />
-                    <BookBadge book={book} />
-                  </label>
-                </li>
-              ))}
-            </ul>
-          </fieldset>
+          {/* The scrolling box is a div: Chromium painted a scrolling fieldset's overflow outside it, over Done (decision 298). */}
+          <div className="mt-4 min-h-0 overflow-y-auto">
+            <fieldset>
+              <legend className="sr-only">Sportsbooks to include</legend>
+              <ul className="grid grid-cols-1 gap-1 sm:grid-cols-2">
+                {BOOKS.map(({ book, markets }) =>
+                  markets.length === 1 ? (
+                    <li key={book.key}>
+                      <BookChoice book={book} checked={selected.has(book.key)} onToggle={toggle} />
+                    </li>
+                  ) : (
+                    <li key={book.key} className="sm:col-span-2">
+                      <div
+                        role="group"
+                        aria-labelledby={`${groupId}-${book.key}`}
+                        className="rounded-md border border-slate-800 px-1 pb-1"
+                      >
+                        <p id={`${groupId}-${book.key}`} className="px-2 pt-1 text-xs text-slate-400">
+                          {book.displayName}: one sportsbook, priced in {markets.length} markets
+                        </p>
+                        <ul className="grid grid-cols-1 gap-1 sm:grid-cols-2">
+                          {markets.map((market) => (
+                            <li key={market.key}>
+                              <BookChoice
+                                book={market}
+                                checked={selected.has(market.key)}
+                                onToggle={toggle}
+                              />
+                            </li>
+                          ))}
+                        </ul>
+                      </div>
+                    </li>
+                  ),
+                )}
+              </ul>
+            </fieldset>
+          </div>
           <div className="mt-4 flex justify-end">
             <Dialog.Close asChild>
               <Button size="sm">Done</Button>
@@ -79,5 +107,29 @@ export default function SportsbookPickerDialog({
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
+  );
+}
+
+function BookChoice({
+  book,
+  checked,
+  onToggle,
+}: {
+  book: SportsbookConfig;
+  checked: boolean;
+  onToggle: (key: SportsbookKey, on: boolean) => void;
+}) {
+  return (
+    <label className="flex cursor-pointer items-center gap-3 rounded-md px-2 py-2 hover:bg-slate-800">
+      <input
+        type="checkbox"
+        name="sportsbooks"
+        value={book.key}
+        checked={checked}
+        onChange={(event) => onToggle(book.key, event.target.checked)}
+        className="h-4 w-4 accent-emerald-400"
+      />
+      <BookBadge book={book} />
+    </label>
   );
 }

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useRef, useState } from 'react';
-import { SPORTSBOOK_KEYS, type SportsbookKey } from '#domain/sportsbooks.ts';
+import { coverage } from '#domain/coverage.ts';
+import { chosenBookCount, type SportsbookKey } from '#domain/sportsbooks.ts';
 import { buttonVariants } from '#web/ui/button.tsx';
 
 // The dialog (Radix Dialog, ~14 KB gzip) loads when the visitor first reaches for the button, not with the page.
@@ -15,7 +16,8 @@ export function SportsbookPicker({ selected, onChange }: SportsbookPickerProps) 
   const [open, setOpen] = useState(false);
   const [mounted, setMounted] = useState(false);
   const triggerRef = useRef<HTMLButtonElement>(null);
-  const count = SPORTSBOOK_KEYS.filter((key) => selected.has(key)).length;
+  // Books, as the site counts its sportsbooks (Hard Rock's two markets are one book): "14/14" (decision 298).
+  const count = chosenBookCount(selected);
 
   return (
     <>
@@ -34,7 +36,7 @@ export function SportsbookPicker({ selected, onChange }: SportsbookPickerProps) 
       >
         Sportsbooks
         <span className="rounded bg-slate-700 px-1.5 font-mono text-xs text-slate-100">
-          {count}/{SPORTSBOOK_KEYS.length}
+          {count}/{coverage().bookCount}
           <span className="sr-only"> selected</span>
         </span>
       </button>

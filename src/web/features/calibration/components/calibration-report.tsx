@@ -1,4 +1,5 @@
 import { useId, useState, type ReactNode } from 'react';
+import { CALIBRATION_CACHE_MS } from '#domain/calibration.ts';
 import type { CalibrationGroup, CalibrationReport } from '#domain/schemas/calibration.ts';
 import { ROUTES } from '#domain/site.ts';
 import { bookName, SelectFilter } from '#web/components/finder.tsx';
@@ -79,14 +80,48 @@ export function CalibrationReportPage() {
             </button>
           </div>
         ) : data.groups.length === 0 ? (
-          <p role="status" className="px-4 py-16 text-center text-slate-300">
-            No graded games yet: the report fills in as games finish (the last {data.window_days} days count).
-          </p>
+          <NoResultsYet report={data} />
         ) : (
           <Report report={data} />
         )}
       </div>
     </section>
+  );
+}
+
+/**
+ * The report before any game has finished (a fresh data folder: decision 298): what it will show, when, and why not yet,
+ * rather than a table of noughts.
+ */
+function NoResultsYet({ report }: { report: CalibrationReport }) {
+  return (
+    <div role="status" className="mx-auto max-w-2xl px-4 py-10 text-slate-300">
+      <h2 className="text-lg font-semibold text-white">No graded games yet</h2>
+      <p className="mt-2">
+        A game is graded once it has ended: each of its game lines, priced at the close (just before the
+        start), is scored against the final score. No game in this server&apos;s odds history for the last{' '}
+        {report.window_days} days has both its closing prices and its final score yet, so there is nothing to
+        score.
+      </p>
+      {report.demo ? (
+        <p className="mt-2">
+          Here the prices are the demo simulator&apos;s: it plays each league&apos;s games on their usual days
+          and local start times, in real time. The first results come when the first games it priced before
+          their start have ended, two to three and a quarter hours after that start (at night, US time, that
+          can be the next day). The{' '}
+          <a className="text-emerald-300 underline underline-offset-2" href={ROUTES.arbitrage}>
+            arbitrage finder&apos;s Live tab
+          </a>{' '}
+          lists the arbs of the games in play now.
+        </p>
+      ) : (
+        <p className="mt-2">
+          The first results come when the first games this server priced before their start have ended and the
+          odds source has reported their final scores.
+        </p>
+      )}
+      <p className="mt-2">The report is worked out again every {CALIBRATION_CACHE_MS / 60_000} minutes.</p>
+    </div>
   );
 }
 
@@ -103,7 +138,8 @@ function ReportStatus({ report }: { report: CalibrationReport }) {
         </p>
       ) : null}
       <p className="text-xs text-slate-400">
-        {report.events.toLocaleString()} finished games, last {report.window_days} days · as of{' '}
+        {report.events === 0 ? 'No finished games yet' : `${report.events.toLocaleString()} finished games`},
+        last {report.window_days} days · as of{' '}
         <time dateTime={asOf.toISOString()}>{asOf.toLocaleTimeString()}</time>
       </p>
     </>

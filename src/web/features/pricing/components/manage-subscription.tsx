@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { BILLING_PATHS, MANAGE_SUBSCRIPTION_SECTION, type PricingNotice } from '#domain/checkout.ts';
-import { ROUTES } from '#domain/site.ts';
+import { ROUTES, WHEN_SUBSCRIPTIONS_MANAGED } from '#domain/site.ts';
 import type { SiteConfigResponse } from '#domain/schemas/billing.ts';
 import { Button, buttonVariants } from '#web/ui/button.tsx';
 import { EmailInput } from '#web/ui/email-input.tsx';
@@ -32,6 +32,8 @@ export function ManageSubscription({
   return (
     <section
       id={MANAGE_SUBSCRIPTION_SECTION}
+      // Taken out of the page by a server that manages no subscriptions (decision 298).
+      {...{ [WHEN_SUBSCRIPTIONS_MANAGED]: '' }}
       aria-labelledby={`${id}-title`}
       className="mt-6 scroll-mt-24 rounded-2xl border border-slate-800 bg-slate-900/60 p-6 lg:flex lg:items-start lg:justify-between lg:gap-10"
     >
