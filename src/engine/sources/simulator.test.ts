@@ -30,7 +30,9 @@ function digest(
 
 describe('MarketSimulator', () => {
   // Recorded from the simulator: refactoring it must keep every seeded run identical (SIM_SEED promises a
-  // deterministic demo). Re-recorded only when its behaviour changes on purpose (last: decision 291, finals drawn with the
+  // deterministic demo). Re-recorded only when its behaviour changes on purpose (last: decision 293, the books
+  // re-price a market only when it moved half a point, take pre-game prices down at kick-off, pull a price a score
+  // moved far, and a first part in play is priced between its twentieths; before it decision 291, finals drawn with the
   // published margin–total coupling: only the seed-5 runs, which play games to their end, moved; before it decision
   // 288, the NBA, NCAAB and
   // NFL first halves priced and drawn on the full game split by the segment model, and first parts in play priced on
@@ -45,10 +47,10 @@ describe('MarketSimulator', () => {
   // with them (the next test).
   it('emits exactly the recorded messages for a seed (pre-match, live, suspensions, ends, links, props)', () => {
     expect(digest({ seed: 42, events: 40 }, 100)).toBe(
-      '2d03476063d8555a21366ba4ae66f3b8776af1ae0e6a9785411b024c8ae7d782',
+      '5e893278353598ab66fd032e04fb26d3590c41d3adeab0f4b4cff1aea10c06ac',
     );
     expect(digest({ seed: 5, events: 4, stepMs: 120_000 }, 300)).toBe(
-      '27b1be391d9c857811a73609a78fda13bcb716abeea0d721f7ef2836871704d3',
+      '81cfa51f99a309a4b17df887f9c47f02e2a9ab6d766e02bb06a0e46e2d32a183',
     );
   });
 
@@ -63,10 +65,10 @@ describe('MarketSimulator', () => {
     };
     expect(gameLines(true)).toEqual(gameLines(false));
     expect(digest({ seed: 42, events: 40, props: false }, 100)).toBe(
-      'fd8fbb1447d2e138b2b0a583347a416eee288a81fc5babfc65932f24e4a67ed9',
+      '3762e1b145c1d578693cde61e6a06e2634a07280c7f62debe80728deadfda7ec',
     );
     expect(digest({ seed: 5, events: 4, stepMs: 120_000, props: false }, 300)).toBe(
-      'aca60403b4add809f82d2cef45dc55f0c9c3d7eaf82a3b015a242943fa8352be',
+      'e14c8905f0a7f94f1e3b4fd818be0553b0aabf3f1ff2403c90f187082153d1c7',
     );
   });
 
@@ -360,7 +362,7 @@ describe('the books on a score, at kick-off and between them (decision 293)', ()
     expect(counts.score).toBeGreaterThan(100);
     // Most books suspend on a score (85 %), and a standing price the score moved far is pulled too.
     expect(counts.standing).toBeLessThanOrEqual(counts.score * 0.15);
-    expect(counts.reopened).toBeGreaterThan(counts.score + counts['kick-off']);
+    expect(counts.reopened).toBeGreaterThanOrEqual(counts.score + counts['kick-off']);
   });
 
   it('re-price a market only when one outcome’s implied probability moved PUBLISH_MOVE, else re-confirm its odds', () => {
