@@ -297,7 +297,7 @@ describe('the books on a score, at kick-off and between them (decision 293)', ()
       for (const m of batch) {
         if (m.kind === 'event' && m.live && !live.has(m.sourceEventId)) {
           live.add(m.sourceEventId);
-          if (m.startsAt === undefined || m.startsAt > start) hit.set(m.sourceEventId, 'kick-off');
+          if ((m.startsAt as number) > start) hit.set(m.sourceEventId, 'kick-off');
         }
         if (m.kind === 'score') {
           const text = `${m.home}-${m.away}`;
