@@ -2024,8 +2024,8 @@ export const LIVE_PART_STEP = 0.05;
  * (NBA, NCAAB, NFL halves): the rest is the segment model's increment, normal with the half's expected margin and
  * total times `left` and variance σ²·v·left (v the half's time share), discretised. Goal and run leagues (the parts of
  * decision 284): the rest is the full game's part goals thinned at the part's share times `left`. `left` is read up
- * to `LIVE_PART_STEP` and the rest cached per pre-game centre. At `left` 0 the part is its score. RangeError for a
- * league without a part model.
+ * to `LIVE_PART_STEP` (the simulator's prices mix the two steps about `left`, decision 293) and the rest cached per
+ * pre-game centre. At `left` 0 the part is its score. RangeError for a league without a part model.
  */
 export function livePartDistributions(
   league: LeagueKey,

@@ -6,7 +6,7 @@ import { rewriteLink } from '#domain/sportsbook-links.ts';
 import { SPORTSBOOK_KEYS, SPORTSBOOKS, homePage, isAllowedLink } from '#domain/sportsbooks.ts';
 import { OddsEngine } from '../engine.ts';
 import type { PriceMessage, SourceMessage } from '../messages.ts';
-import { MarketSimulator } from './simulation/market-simulator.ts';
+import { MarketSimulator, PUBLISH_MOVE, SCORE_PULL_MOVE } from './simulation/market-simulator.ts';
 import { SIMULATOR_SLICE, simulatorSource } from './simulator.ts';
 import type { SourceContext } from './types.ts';
 
@@ -30,7 +30,9 @@ function digest(
 
 describe('MarketSimulator', () => {
   // Recorded from the simulator: refactoring it must keep every seeded run identical (SIM_SEED promises a
-  // deterministic demo). Re-recorded only when its behaviour changes on purpose (last: decision 291, finals drawn with the
+  // deterministic demo). Re-recorded only when its behaviour changes on purpose (last: decision 293, the books
+  // re-price a market only when it moved half a point, take pre-game prices down at kick-off, pull a price a score
+  // moved far, and a first part in play is priced between its twentieths; before it decision 291, finals drawn with the
   // published margin–total coupling: only the seed-5 runs, which play games to their end, moved; before it decision
   // 288, the NBA, NCAAB and
   // NFL first halves priced and drawn on the full game split by the segment model, and first parts in play priced on
@@ -45,10 +47,10 @@ describe('MarketSimulator', () => {
   // with them (the next test).
   it('emits exactly the recorded messages for a seed (pre-match, live, suspensions, ends, links, props)', () => {
     expect(digest({ seed: 42, events: 40 }, 100)).toBe(
-      '2d03476063d8555a21366ba4ae66f3b8776af1ae0e6a9785411b024c8ae7d782',
+      '5e893278353598ab66fd032e04fb26d3590c41d3adeab0f4b4cff1aea10c06ac',
     );
     expect(digest({ seed: 5, events: 4, stepMs: 120_000 }, 300)).toBe(
-      '27b1be391d9c857811a73609a78fda13bcb716abeea0d721f7ef2836871704d3',
+      '81cfa51f99a309a4b17df887f9c47f02e2a9ab6d766e02bb06a0e46e2d32a183',
     );
   });
 
@@ -63,10 +65,10 @@ describe('MarketSimulator', () => {
     };
     expect(gameLines(true)).toEqual(gameLines(false));
     expect(digest({ seed: 42, events: 40, props: false }, 100)).toBe(
-      'fd8fbb1447d2e138b2b0a583347a416eee288a81fc5babfc65932f24e4a67ed9',
+      '3762e1b145c1d578693cde61e6a06e2634a07280c7f62debe80728deadfda7ec',
     );
     expect(digest({ seed: 5, events: 4, stepMs: 120_000, props: false }, 300)).toBe(
-      'aca60403b4add809f82d2cef45dc55f0c9c3d7eaf82a3b015a242943fa8352be',
+      'e14c8905f0a7f94f1e3b4fd818be0553b0aabf3f1ff2403c90f187082153d1c7',
     );
   });
 
@@ -265,6 +267,151 @@ describe('MarketSimulator', () => {
       expect(hoursAway).toBeGreaterThan(fixtures.length / 2);
     },
   );
+});
+
+// Decision 293: what a book does on a score and at kick-off, and when it re-prices a market.
+describe('the books on a score, at kick-off and between them (decision 293)', () => {
+  const seriesOf = (m: PriceMessage) => `${m.sourceEventId}|${m.book}|${m.market}|${m.period}|${m.outcome}`;
+
+  it('take a game’s markets down at kick-off and on a score (or re-price them at once), reopening within seconds', () => {
+    // Saturday evening in the US, two minutes before the 7 pm ET slot: games in play, more kicking off. Game lines only.
+    const start = T0 - 120_000;
+    const sim = new MarketSimulator({ seed: 7, startMs: start, events: 30, props: false });
+    /** Each series' last message: whether suspended, and its implied probability. */
+    const state = new Map<string, { suspended: boolean; implied: number }>();
+    const see = (m: PriceMessage) =>
+      state.set(seriesOf(m), {
+        suspended: m.suspended === true,
+        implied: 1 / americanToDecimal(m.american as AmericanOdds),
+      });
+    for (const m of prices(sim.initial())) see(m);
+    const score = new Map<string, string>();
+    const live = new Set<string>();
+    /** Series a score or a kick-off took down, or left standing (to be re-priced), not yet reopened. */
+    const down = new Map<string, { at: number; by: 'score' | 'kick-off' | 'standing'; implied: number }>();
+    const counts = { score: 0, 'kick-off': 0, standing: 0, reopened: 0 };
+    for (let step = 0; step < (8 * 60_000) / 250; step += 1) {
+      const batch = sim.step();
+      const now = sim.now;
+      const hit = new Map<string, 'score' | 'kick-off'>();
+      for (const m of batch) {
+        if (m.kind === 'event' && m.live && !live.has(m.sourceEventId)) {
+          live.add(m.sourceEventId);
+          if ((m.startsAt as number) > start) hit.set(m.sourceEventId, 'kick-off');
+        }
+        if (m.kind === 'score') {
+          const text = `${m.home}-${m.away}`;
+          const before = score.get(m.sourceEventId);
+          score.set(m.sourceEventId, text);
+          if (before !== undefined && before !== text) hit.set(m.sourceEventId, 'score');
+        }
+      }
+      const taken = new Set(
+        prices(batch)
+          .filter((m) => m.suspended)
+          .map(seriesOf),
+      );
+      for (const [series, last] of state) {
+        const by = hit.get(series.slice(0, series.indexOf('|')));
+        if (!by) continue;
+        if (last.suspended) {
+          // Already down (an earlier score): taken down again, it stays down from now.
+          const since = down.get(series);
+          if (since && taken.has(series)) down.set(series, { ...since, at: now });
+          continue;
+        }
+        // At kick-off every book takes its pre-game price down; on a score most do, the rest re-price soon.
+        const what = taken.has(series) ? by : 'standing';
+        expect(what === 'standing' && by === 'kick-off', series).toBe(false);
+        down.set(series, { at: now, by: what, implied: last.implied });
+        counts[what] += 1;
+      }
+      for (const m of prices(batch)) {
+        const series = seriesOf(m);
+        see(m);
+        const since = down.get(series);
+        if (!since || m.suspended) continue;
+        const after = now - since.at;
+        if (since.by === 'score') {
+          // Reopened no sooner than 2 s after the score, within the longest suspension (and a step).
+          expect(after).toBeGreaterThanOrEqual(2_000);
+          expect(after).toBeLessThanOrEqual(9_250);
+        } else if (since.by === 'kick-off') expect(after).toBeLessThanOrEqual(1_750);
+        else {
+          // A price left standing was near the book's new one: the score moved it less than SCORE_PULL_MOVE (and
+          // the clock a little more in the 2.5 s to its re-pricing).
+          expect(after).toBeLessThanOrEqual(2_750);
+          expect(Math.abs(1 / americanToDecimal(m.american as AmericanOdds) - since.implied)).toBeLessThan(
+            SCORE_PULL_MOVE + 0.01,
+          );
+        }
+        down.delete(series);
+        counts.reopened += 1;
+      }
+      for (const m of batch)
+        if (m.kind === 'end')
+          for (const series of down.keys()) if (series.startsWith(`${m.sourceEventId}|`)) down.delete(series);
+      // A market still down past the longest suspension is one whose period ended meanwhile (suspended for good).
+      for (const [series, since] of down)
+        if (now - since.at > 9_250) {
+          expect(state.get(series)?.suspended, series).toBe(true);
+          down.delete(series);
+        }
+    }
+    expect(counts['kick-off']).toBeGreaterThan(100);
+    expect(counts.score).toBeGreaterThan(100);
+    // Most books suspend on a score (85 %), and a standing price the score moved far is pulled too.
+    expect(counts.standing).toBeLessThanOrEqual(counts.score * 0.15);
+    expect(counts.reopened).toBeGreaterThanOrEqual(counts.score + counts['kick-off']);
+  });
+
+  it('re-price a market only when one outcome’s implied probability moved PUBLISH_MOVE, else re-confirm its odds', () => {
+    const sim = new MarketSimulator({ seed: 42, startMs: T0, events: 40, props: false });
+    /** Per book and market: the implied probabilities it last published, and whether it was suspended since. */
+    const last = new Map<string, { implied: number[]; american: number[]; reopens: boolean }>();
+    let repriced = 0;
+    let confirmed = 0;
+    const read = (batch: SourceMessage[]) => {
+      // A quote is the consecutive messages of one book's market, its outcomes in order.
+      const quotes: PriceMessage[][] = [];
+      for (const m of prices(batch)) {
+        const head = quotes.at(-1)?.[0];
+        if (
+          head &&
+          head.sourceEventId === m.sourceEventId &&
+          head.book === m.book &&
+          head.market === m.market &&
+          head.period === m.period &&
+          head.outcome !== m.outcome
+        )
+          quotes.at(-1)!.push(m);
+        else quotes.push([m]);
+      }
+      for (const quote of quotes) {
+        const key = `${quote[0]!.sourceEventId}|${quote[0]!.book}|${quote[0]!.market}|${quote[0]!.period}`;
+        const previous = last.get(key);
+        if (quote[0]!.suspended) {
+          if (previous) previous.reopens = true;
+          continue;
+        }
+        const american = quote.map((m) => m.american as number);
+        const implied = american.map((a) => 1 / americanToDecimal(a as AmericanOdds));
+        if (previous && !previous.reopens) {
+          const moved = Math.max(...implied.map((p, k) => Math.abs(p - previous.implied[k]!)));
+          if (american.some((a, k) => a !== previous.american[k])) {
+            expect(moved, key).toBeGreaterThanOrEqual(PUBLISH_MOVE - 1e-9);
+            repriced += 1;
+          } else confirmed += 1;
+        }
+        last.set(key, { implied, american, reopens: false });
+      }
+    };
+    read(sim.initial());
+    for (let step = 0; step < (2 * 60_000) / 250; step += 1) read(sim.step());
+    // Most quotes re-confirm the odds (the engine still sees the price's age renewed); some move them.
+    expect(repriced).toBeGreaterThan(500);
+    expect(confirmed).toBeGreaterThan(repriced);
+  });
 });
 
 /**

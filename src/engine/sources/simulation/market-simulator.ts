@@ -30,12 +30,23 @@ const LONGEST_GAME_MS = Math.max(...Object.values(MODELS).map((model) => model.d
 const CALENDAR_WINDOW_MS = 7 * 86_400_000;
 const CALENDAR_REACH_MS = 120 * 86_400_000;
 /**
- * On a score, each book suspends each market of the game with this chance, for 2–9 s (as in-play books do on a goal,
- * touchdown or run); the others re-price it within SCORE_REQUOTE_MS. A price left standing after a score is what makes
- * a live arb, so it stands for seconds (decision 162).
+ * On a score, each book suspends each open market of the game (the full game's and the first parts') with this chance,
+ * for 2–9 s (as in-play books do on a goal, touchdown or run), then re-prices it; the others re-price it within
+ * SCORE_REQUOTE_MS, their last price standing meanwhile (decision 162: what makes a live arb). A standing price the
+ * score moved SCORE_PULL_MOVE or more (one outcome's implied probability, at the book's own odds) is pulled: the book
+ * suspends that market as the others do (decision 293; left standing, such prices made most of the suspect arbs).
  */
 const SCORE_SUSPEND_SHARE = 0.85;
+const SCORE_SUSPEND_MS = 2_000;
+const SCORE_SUSPEND_SPREAD_MS = 7_000;
 const SCORE_REQUOTE_MS = 2_500;
+export const SCORE_PULL_MOVE = 0.04;
+/**
+ * A book re-prices a market (publishes new odds) only when one outcome's implied probability moved at least this much
+ * from its last published odds; otherwise its quote re-confirms those (decision 293). Real books move a price in steps,
+ * not by a point at every look; the simulator's books re-priced at every quote, each a change the server stores.
+ */
+export const PUBLISH_MOVE = 0.005;
 /**
  * Chance that a book's quote is a wrong price (its payout on one outcome 20–40 % too long): about one every ten minutes
  * on the default board (~1,000 game-line quotes a second), each standing for one quote gap (half the usual one).
@@ -74,6 +85,9 @@ interface SimBook {
   suspendedUntil: number;
   suspendedSent: boolean;
   linksSent: boolean;
+  /** The odds the book last published (`outcomesOf` order) and their implied probabilities; null before its first. */
+  published: number[] | null;
+  publishedImplied: number[] | null;
   /** A wrong price the book hangs until its next quote: the outcome it is on and how far its payout is off. */
   error: { outcome: number; factor: number } | null;
 }
@@ -204,6 +218,8 @@ export class MarketSimulator {
         suspendedUntil: 0,
         suspendedSent: false,
         linksSent: false,
+        published: null,
+        publishedImplied: null,
         error: null,
       };
     });
@@ -212,7 +228,10 @@ export class MarketSimulator {
 
   /**
    * Pushes the book's prices of the market onto `out` (with `suspended: true` last when it suspends): no array per
-   * quote, nor a copy per suspended price (issue 59: the simulator's allocations per update).
+   * quote, nor a copy per suspended price (issue 59: the simulator's allocations per update). A suspension sends the
+   * book's last published odds, suspended (the price is pulled as it stood). A quote re-prices the market; the new
+   * odds are published when one outcome's implied probability moved PUBLISH_MOVE or more from the last published ones
+   * (or `fresh`: a reopening, a wrong price and the quote after it), else the last ones are sent again.
    */
   private quote(
     event: SimEvent,
@@ -220,14 +239,19 @@ export class MarketSimulator {
     book: SimBook,
     out: SourceMessage[],
     suspended = false,
+    fresh = false,
   ): void {
     const line = market.line === null ? null : market.line + book.lineOffset;
-    const fair = fairProbabilities(event, MODELS[event.league], market.plan, line);
-    const odds = bookOdds(fair, book.bias, PROFILES[book.book], event.live);
-    if (book.error) {
-      const { outcome, factor } = book.error;
-      const decimal = americanToDecimal(odds[outcome]! as AmericanOdds) * factor;
-      odds[outcome] = bookAmerican(decimal, PROFILES[book.book].roundToFive);
+    let odds = suspended ? book.published : null;
+    if (!odds) {
+      const fair = fairProbabilities(event, MODELS[event.league], market.plan, line);
+      odds = bookOdds(fair, book.bias, PROFILES[book.book], event.live);
+      if (book.error) {
+        const { outcome, factor } = book.error;
+        const decimal = americanToDecimal(odds[outcome]! as AmericanOdds) * factor;
+        odds[outcome] = bookAmerican(decimal, PROFILES[book.book].roundToFive);
+      }
+      odds = this.publish(book, odds, fresh || book.error !== null);
     }
     const outcomes = outcomesOf(market.plan.type);
     const sendLinks = !book.linksSent;
@@ -250,6 +274,37 @@ export class MarketSimulator {
       if (suspended) message.suspended = true;
       out.push(message);
     }
+  }
+
+  /**
+   * The odds the book sends: `odds` when they are `fresh`, its first, or one outcome's implied probability moved
+   * PUBLISH_MOVE or more from its last published odds (then they are its published odds); else those last ones.
+   */
+  private publish(book: SimBook, odds: number[], fresh: boolean): number[] {
+    const last = book.publishedImplied;
+    const implied = odds.map((american) => 1 / americanToDecimal(american as AmericanOdds));
+    if (!fresh && last && book.published) {
+      let moved = false;
+      for (let index = 0; index < implied.length; index += 1)
+        if (Math.abs(implied[index]! - last[index]!) >= PUBLISH_MOVE - 1e-12) moved = true;
+      if (!moved) return book.published;
+    }
+    book.published = odds;
+    book.publishedImplied = implied;
+    return odds;
+  }
+
+  /** How far the book's own price of the market is now from its last published one (the largest outcome's move). */
+  private movedBy(event: SimEvent, market: SimMarket, book: SimBook): number {
+    const last = book.publishedImplied;
+    if (!last) return Infinity;
+    const line = market.line === null ? null : market.line + book.lineOffset;
+    const fair = fairProbabilities(event, MODELS[event.league], market.plan, line);
+    const odds = bookOdds(fair, book.bias, PROFILES[book.book], event.live);
+    let moved = 0;
+    for (let index = 0; index < odds.length; index += 1)
+      moved = Math.max(moved, Math.abs(1 / americanToDecimal(odds[index]! as AmericanOdds) - last[index]!));
+    return moved;
   }
 
   private eventMessage(event: SimEvent): SourceMessage {
@@ -386,8 +441,14 @@ export class MarketSimulator {
       if (!event.live && now >= event.startsAt) {
         event.live = true;
         out.push(this.eventMessage(event));
+        // At kick-off each book takes its pre-game prices down and reopens the market in play within 1.5 s (decision
+        // 293): a pre-game price left standing into play stood against the others' live ones.
         for (const market of event.markets)
-          for (const book of market.books) book.nextQuoteAt = now + this.random() * 1_500;
+          for (const book of market.books) {
+            book.suspendedUntil = now + this.random() * 1_500;
+            book.suspendedSent = false;
+            book.nextQuoteAt = book.suspendedUntil;
+          }
         if (this.props && event.props) out.push(...this.props.kickOff(event, event.props, now));
       }
       // The fair model drifts before the game; in play it is the score model's (the score so far and what is left
@@ -405,8 +466,8 @@ export class MarketSimulator {
         for (const market of event.markets) {
           if (market.closed) continue;
           for (const book of market.books) {
-            if (this.random() < SCORE_SUSPEND_SHARE) {
-              book.suspendedUntil = now + 2_000 + this.random() * 7_000;
+            if (this.random() < SCORE_SUSPEND_SHARE || this.movedBy(event, market, book) >= SCORE_PULL_MOVE) {
+              book.suspendedUntil = now + SCORE_SUSPEND_MS + this.random() * SCORE_SUSPEND_SPREAD_MS;
               book.suspendedSent = false;
             } else book.nextQuoteAt = Math.min(book.nextQuoteAt, now + SCORE_REQUOTE_MS * this.random());
           }
@@ -432,6 +493,7 @@ export class MarketSimulator {
             continue;
           }
           if (now >= book.nextQuoteAt || book.suspendedSent) {
+            const reopens = book.suspendedSent;
             book.suspendedSent = false;
             // Now and then a book hangs a wrong number (a typo, a line meant for another market), corrected at its
             // next quote, which comes sooner than usual: the rare arb the feed flags `suspect`.
@@ -442,7 +504,7 @@ export class MarketSimulator {
                     factor: 1.2 + this.random() * 0.2,
                   }
                 : null;
-            this.quote(event, market, book, out);
+            this.quote(event, market, book, out, false, reopens);
             book.nextQuoteAt = now + this.quoteGap(book, event) * (book.error ? 0.5 : 1);
           }
         }

@@ -119,6 +119,33 @@ describe('first parts in play (decision 288)', () => {
     }
   });
 
+  it('moves a part’s price with its clock as the score stands, with no jump at a twentieth of its time (decision 293)', () => {
+    // NBA, pre-game 4 at 226; the home side 30–26 up in the first half. Read to the twentieth above, the rest's
+    // expectation fell by a twentieth of the half's total at once (5.7 points): over 78.5 fell from 83 % to 52 % as
+    // the clock passed a fifth of the half left. Between two twentieths the price is now the time-weighted mix of theirs.
+    const part = { period: 'h1' as const, pregame: { margin: 4, total: 226 }, home: 30, away: 26, left: 0.5 };
+    const fixture = (left: number) => ({
+      league: 'nba' as const,
+      margin: 8,
+      total: 170,
+      live: true,
+      part: { ...part, left },
+    });
+    const over = (left: number) => fairProbabilities(fixture(left), MODELS.nba, h1Total, 78.5)[0]!;
+    let previous = over(0.25);
+    for (let k = 1; k <= 400; k += 1) {
+      const next = over(0.25 - k * 0.00025);
+      // The clock runs down a four-hundredth of the half at a time: the over only falls, and by little each time.
+      expect(next).toBeLessThanOrEqual(previous + 1e-12);
+      expect(previous - next).toBeLessThan(0.01);
+      previous = next;
+    }
+    expect(over(0.25) - over(0.15)).toBeGreaterThan(0.5);
+    // At a twentieth exactly, that twentieth's price; between two, the mix of theirs.
+    const home = (left: number) => fairProbabilities(fixture(left), MODELS.nba, h1Spread, -3.5)[1]!;
+    expect(home(0.225)).toBeCloseTo((home(0.2) + home(0.25)) / 2, 12);
+  });
+
   it('prices an NHL first period in play on the thinned part goals left: 1–0 with none left is 1 goal', () => {
     const part = { period: 'p1' as const, pregame: { margin: 0.2, total: 6 }, home: 1, away: 0, left: 0 };
     const fixture = { league: 'nhl' as const, margin: 1.2, total: 5.3, live: true, part };

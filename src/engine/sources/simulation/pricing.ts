@@ -7,6 +7,7 @@ import {
   gameDistributions,
   halfDistributions,
   halfShares,
+  LIVE_PART_STEP,
   livePartDistributions,
   periodDistributions,
   probabilityOf,
@@ -78,13 +79,9 @@ export function fairProbabilities(
         return distributionProbabilities(halfDistributions(fixture.league, fixture), plan, line);
     }
   } else if (fixture.part && fixture.part.period === plan.period) {
-    // The first part in play: its score so far and the rest of it on the same model (decision 288).
-    const { pregame, home, away, left } = fixture.part;
-    return distributionProbabilities(
-      livePartDistributions(fixture.league, pregame, { home, away }, left),
-      plan,
-      line,
-    );
+    // The first part in play: its score so far and the rest of it on the same model (decision 288), between the two
+    // twentieths of its time the rest is read to (decision 293).
+    return livePartProbabilities(fixture.league, fixture.part, plan, line);
   }
   const half = periodShare(fixture.league, plan.period);
   const marginScale = model.marginScale * Math.sqrt(half);
@@ -109,6 +106,34 @@ export function fairProbabilities(
       return [home, draw, 1 - draw - home];
     }
   }
+}
+
+/**
+ * A first part's fair probabilities in play (decision 288): its score so far plus the rest of it, whose model is built
+ * at twentieths of the part's time (`LIVE_PART_STEP`, cached per pre-game centre). Between two twentieths the
+ * probabilities are interpolated linearly in the time left (decision 293), so the price moves with the clock as the
+ * score stands: read to the twentieth above, as before, the rest's expectation dropped by a twentieth at once (5.7
+ * points of an NBA half's total every 225 s), a jump no score made, which a lagging book's last price stood against.
+ * At a twentieth exactly it is that twentieth's price.
+ */
+function livePartProbabilities(
+  league: LeagueKey,
+  part: LivePart,
+  plan: MarketPlan,
+  line: number | null,
+): number[] {
+  const { pregame, home, away } = part;
+  const left = Math.min(Math.max(part.left, 0), 1);
+  const below = Math.floor(left / LIVE_PART_STEP + 1e-9) * LIVE_PART_STEP;
+  const weight = (left - below) / LIVE_PART_STEP;
+  const at = (rest: number) =>
+    distributionProbabilities(livePartDistributions(league, pregame, { home, away }, rest), plan, line);
+  const low = at(below);
+  if (weight < 1e-9 || below >= 1) return low;
+  const high = at(Math.min(1, below + LIVE_PART_STEP));
+  for (let index = 0; index < low.length; index += 1)
+    low[index] = low[index]! * (1 - weight) + high[index]! * weight;
+  return low;
 }
 
 /**

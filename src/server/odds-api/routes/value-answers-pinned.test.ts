@@ -78,7 +78,10 @@ describe('GET /v1/ev, GET /v1/middles, their public feeds and the stream sets on
     answers['stream ev set'] = `${digest(JSON.stringify(sets.ev.map(evPriceDto)))} ${sets.ev.length}`;
     answers['stream middles set'] =
       `${digest(JSON.stringify(sets.middles.map(middleDto)))} ${sets.middles.length}`;
-    // Re-pinned when the board itself changed on purpose, never for a refactor: last, decisions 288 and 291 together
+    // Re-pinned when the board itself changed on purpose, never for a refactor: last, decision 293 (the simulator's
+    // books re-price a market only when it moved half a point of probability, so most quotes re-confirm the odds they
+    // published, and pull prices at kick-off and on a score: every price of the seeded board is another, every answer
+    // moved); before it decisions 288 and 291 together
     // (each alone left these digests as 288 pinned them; together, the halves and first parts in play are priced on
     // their score so far, which the coupled finals of 291 now split differently: the real-time EV and middles answers
     // and the stream sets moved, the delayed and page-feed answers did not); before it decision 288 (the NBA, NCAAB
@@ -93,16 +96,16 @@ describe('GET /v1/ev, GET /v1/middles, their public feeds and the stream sets on
     // before it); before it the seeded simulator's pre-game prices from the league score distributions (decision 264)
     // and the page feeds' `leg` (decision 257).
     expect(answers).toEqual({
-      'ev real time': 'f4ca3e69038b6c5b 11698',
-      'ev delayed': '8885912d08f1c827 17733',
-      'ev power on sharp books': '5b27c80537057fca 18894',
-      'middles real time': '6f2c5ea05dd2df61 653468',
-      'middles delayed': '7960628b75d57389 648092',
-      'middles shin on fanduel': 'fe79294b1b7151e3 650941',
-      'ev page feed': 'd441d10837988134 12841',
-      'middles page feed': '04be2fccb5a968ed 101609',
-      'stream ev set': 'df4e4358b5be2398 12',
-      'stream middles set': '47f13eac8b66cf9b 357',
+      'ev real time': '78c3bc6d1903181d 9886',
+      'ev delayed': '6076b593056e8963 16771',
+      'ev power on sharp books': '16dd3fd4312b3442 18001',
+      'middles real time': '553b2b4ffbc27c1a 653437',
+      'middles delayed': '8d599926a3ede051 648144',
+      'middles shin on fanduel': 'f1d1d398376fd008 650832',
+      'ev page feed': '3a5c9a595fdf7d4d 12184',
+      'middles page feed': '2d5f2bb4cd396c1e 101356',
+      'stream ev set': 'fc2f1c029e422f72 10',
+      'stream middles set': '30a704b43e33581b 357',
     });
   });
 });
