@@ -1085,6 +1085,26 @@ function thinGrid(part: Grid, share: number): Grid {
 // A coupled league's first part (MLB's first five innings; decision 295).
 
 /**
+ * A coupled joint cell by cell, home × away scores on an n × n grid: P(m) · P(t | m) from the distributions' margin and
+ * the coupling's total given each margin (cells off the grid or of the wrong parity get nothing).
+ */
+function coupledCells(dist: GameDistributions, grid: Grid, coupling: Coupling, n: number): Float64Array {
+  const cells = new Float64Array(n * n);
+  dist.margin.probabilities.forEach((pm, i) => {
+    if (!(pm > 0)) return;
+    const m = dist.margin.min + i;
+    const given = coupledTotalGiven(coupling, m, gridTotalGiven(grid, m));
+    given.probabilities.forEach((pt, j) => {
+      const t = given.min + j;
+      const h = (t + m) / 2;
+      const a = (t - m) / 2;
+      if (pt > 0 && h >= 0 && a >= 0 && h < n && a < n) cells[h * n + a]! += pm * pt;
+    });
+  });
+  return cells;
+}
+
+/**
  * The coupled game's final scores as the simulator draws them (the margin, then the coupled total given it), flat by
  * h · size + a.
  */
@@ -1092,20 +1112,7 @@ function coupledFinals(game: GameDistributions): { grid: Grid; finals: Float64Ar
   const fit = gridFits.get(game)!;
   const grid = gridOf(fit.builder, fit.home, fit.away, fit.size);
   const coupling = gridCouplings.get(game)!(grid);
-  const n = fit.size;
-  const finals = new Float64Array(n * n);
-  game.margin.probabilities.forEach((pm, i) => {
-    if (!(pm > 0)) return;
-    const m = game.margin.min + i;
-    const given = coupledTotalGiven(coupling, m, gridTotalGiven(grid, m));
-    given.probabilities.forEach((pt, j) => {
-      const t = given.min + j;
-      const h = (t + m) / 2;
-      const a = (t - m) / 2;
-      if (pt > 0 && h >= 0 && a >= 0 && h < n && a < n) finals[h * n + a]! += pm * pt;
-    });
-  });
-  return { grid, finals };
+  return { grid, finals: coupledCells(game, grid, coupling, fit.size) };
 }
 
 /**
@@ -1245,18 +1252,7 @@ function partSplitOf(league: LeagueKey, centre: MarketCentre, share: number): Pa
   const part = periodDistributions(league, centre, share);
   const partGrid = thinnedPartGrid(league, centre, share);
   const partCoupling = gridCouplings.get(part)!(partGrid);
-  const target = new Float64Array(n * n);
-  part.margin.probabilities.forEach((pm, i) => {
-    if (!(pm > 0)) return;
-    const m = part.margin.min + i;
-    const given = coupledTotalGiven(partCoupling, m, gridTotalGiven(partGrid, m));
-    given.probabilities.forEach((pt, j) => {
-      const t = given.min + j;
-      const h = (t + m) / 2;
-      const a = (t - m) / 2;
-      if (pt > 0 && h >= 0 && a >= 0 && h < n && a < n) target[h * n + a]! += pm * pt;
-    });
-  });
+  const target = coupledCells(part, partGrid, partCoupling, n);
   const binomial = binomialMatrix(n, share);
   const factors = new Float64Array(n * n);
   for (let c = 0; c < n * n; c += 1) factors[c] = target[c]! > 0 ? 1 : 0;
