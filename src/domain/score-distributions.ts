@@ -843,16 +843,8 @@ function gridGame(
   coupled: LeagueKey | null = null,
   partRho?: (margin: IntegerDistribution, total: IntegerDistribution) => number,
 ): GameDistributions {
-  const size = grid.length;
-  const margins = new Array<number>(2 * size - 1).fill(0);
-  const totals = new Array<number>(2 * size - 1).fill(0);
-  grid.forEach((row, x) =>
-    row.forEach((p, y) => {
-      margins[x - y + size - 1]! += p;
-      totals[x + y]! += p;
-    }),
-  );
-  return gridDistributions(normalise(-(size - 1), margins), normalise(0, totals), remake, coupled, partRho);
+  const { margin, total } = marginalsOf(grid);
+  return gridDistributions(margin, total, remake, coupled, partRho);
 }
 
 /**
