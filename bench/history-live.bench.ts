@@ -22,6 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BENCH_DATABASE_URL, dropSchema, postgresReachable } from './lib/history-db.ts';
 import { sleep, startLikeNpmStart } from './lib/npm-start.ts';
+import { cpuSeconds } from './lib/server.ts';
 
 const ENGINES = (process.env.BENCH_LIVE_ENGINES ?? 'pglite,postgres').split(',');
 const WARM_S = Number(process.env.BENCH_LIVE_WARM_S ?? 300);
@@ -47,10 +48,12 @@ function summary(values: readonly number[]) {
 
 interface Timed {
   ms: number[];
+  /** The server's CPU during each read less its background rate over the read's wall time (ms). */
+  cpuMs: number[];
   refused: number;
   pages: number[];
 }
-const timed = (): Timed => ({ ms: [], refused: 0, pages: [] });
+const timed = (): Timed => ({ ms: [], cpuMs: [], refused: 0, pages: [] });
 
 async function run(engine: 'pglite' | 'postgres') {
   const saved = process.env.DATABASE_URL;
@@ -96,14 +99,22 @@ async function run(engine: 'pglite' | 'postgres') {
     }
     console.log(`${engine}: ready after ${Math.round((readyAt - startedAt) / 1000)} s; league ${league}`);
     const warmUntil = readyAt + WARM_S * 1000;
+    const pid = server.child.pid!;
+    let sampled = { at: Date.now(), cpu: cpuSeconds(pid) };
+    /** The server's own CPU a second of wall over the last warm-up sample, with no read (its simulator and writer). */
+    let background = 0;
     while (Date.now() < warmUntil) {
       await sleep(Math.min(30_000, warmUntil - Date.now()));
+      const now = { at: Date.now(), cpu: cpuSeconds(pid) };
+      background = (now.cpu - sampled.cpu) / ((now.at - sampled.at) / 1000);
+      sampled = now;
       const ready = (await (await fetch(`${origin}/readyz`)).json()) as {
         checks?: { history?: { details?: { writtenChanges?: number } } };
       };
       console.log(
         `${engine}: ${Math.round((Date.now() - readyAt) / 1000)} s after ready, ` +
-          `${ready.checks?.history?.details?.writtenChanges} changes written, load ${loadAverage().join(' ')}`,
+          `${ready.checks?.history?.details?.writtenChanges} changes written, server CPU ` +
+          `${(background * 100).toFixed(1)} % of a core, load ${loadAverage().join(' ')}`,
       );
     }
 
@@ -116,13 +127,20 @@ async function run(engine: 'pglite' | 'postgres') {
       boardRecent: timed(),
       liveBaseline: timed(),
     };
+    /** The server's CPU (ms) during `ms` of wall, less its background. */
+    const ownCpu = (cpuBefore: number, ms: number) => (cpuSeconds(pid) - cpuBefore) * 1000 - background * ms;
     const narrow = async (at: string, into: Timed) => {
+      const cpu = cpuSeconds(pid);
       const answer = await get(narrowUrl(at));
       if (answer.status === 503) into.refused += 1;
       else if (answer.status !== 200) throw new Error(`${answer.status} ${answer.body.slice(0, 300)}`);
-      else into.ms.push(answer.ms);
+      else {
+        into.ms.push(answer.ms);
+        into.cpuMs.push(ownCpu(cpu, answer.ms));
+      }
     };
     const board = async (at: string, into: Timed) => {
+      const cpu = cpuSeconds(pid);
       let total = 0;
       let pages = 0;
       let cursor: string | null = null;
@@ -140,6 +158,7 @@ async function run(engine: 'pglite' | 'postgres') {
         cursor = (JSON.parse(answer.body) as { next_cursor: string | null }).next_cursor;
       } while (cursor);
       into.ms.push(total);
+      into.cpuMs.push(ownCpu(cpu, total));
       into.pages.push(pages);
     };
     const loadBefore = loadAverage();
@@ -167,16 +186,20 @@ async function run(engine: 'pglite' | 'postgres') {
       warmSeconds: WARM_S,
       rounds: ROUNDS,
       readSeconds: Math.round((Date.now() - readsFrom) / 1000),
+      serverBackgroundCpuPct: Number((background * 100).toFixed(1)),
       loadAverageBefore: loadBefore,
       loadAverageAfter: loadAfter,
       narrow: summary([...figures.narrowPast.ms, ...figures.narrowRecent.ms]),
       narrowPast: summary(figures.narrowPast.ms),
       narrowRecent: summary(figures.narrowRecent.ms),
       narrowRefused: figures.narrowPast.refused + figures.narrowRecent.refused,
+      /** The server's own CPU a narrow read, less its background (ms; /proc's 10 ms ticks: a median over many). */
+      narrowServerCpu: summary([...figures.narrowPast.cpuMs, ...figures.narrowRecent.cpuMs]),
       board: summary([...figures.boardPast.ms, ...figures.boardRecent.ms]),
       boardPast: summary(figures.boardPast.ms),
       boardRecent: summary(figures.boardRecent.ms),
       boardRefused: figures.boardPast.refused + figures.boardRecent.refused,
+      boardServerCpu: summary([...figures.boardPast.cpuMs, ...figures.boardRecent.cpuMs]),
       boardPages: Math.max(0, ...figures.boardPast.pages, ...figures.boardRecent.pages),
       liveBaseline: summary(figures.liveBaseline.ms),
     };
@@ -184,7 +207,9 @@ async function run(engine: 'pglite' | 'postgres') {
       `${engine} (${league}; load ${loadBefore.join(' ')} → ${loadAfter.join(' ')}): narrow median ` +
         `${result.narrow.medianMs} ms, p95 ${result.narrow.p95Ms} (aim < 150 ms median; ${result.narrowRefused} ` +
         `refused); board median ${result.board.medianMs} ms, p95 ${result.board.p95Ms} (aim < 1 s; ` +
-        `${result.boardRefused} refused); /v1/odds baseline median ${result.liveBaseline.medianMs} ms`,
+        `${result.boardRefused} refused); /v1/odds baseline median ${result.liveBaseline.medianMs} ms; server CPU ` +
+        `a read, less its background ${result.serverBackgroundCpuPct} %: narrow ${result.narrowServerCpu.medianMs} ms, ` +
+        `board ${result.boardServerCpu.medianMs} ms`,
     );
     return result;
   } finally {
