@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { buildTestApp } from '#tests/support/server/app.ts';
+import { embeddedStatements, sqlClient } from '../history/sql-client.ts';
 import { READ_SLICE_MS, ReadGuard, StatementSize } from './history-reads.ts';
 
 // ReadGuard paces a long history read (decision 180): its JavaScript runs in slices of at most READ_SLICE_MS before
@@ -81,5 +83,44 @@ describe('StatementSize: statements sized to the machine (decision 182)', () => 
     expect(asked[0]).toBe(100);
     expect(asked[1]).toBeLessThanOrEqual(50);
     expect(size.value).toBeGreaterThan(asked[1]!);
+  });
+});
+
+describe('StatementSize on the embedded database: sized by what a statement held the thread for (issue 59)', () => {
+  it('a statement that waited behind a transaction leaves the size as it is; one that held the thread long shrinks it', async () => {
+    const app = await buildTestApp();
+    try {
+      await app.ready();
+      const db = sqlClient(app.db, 'pglite');
+      const size = new StatementSize(100, 10, 400);
+      // The history writer's transaction, as it holds the database between its statements.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let opened!: () => void;
+      const open = new Promise<void>((resolve) => (opened = resolve));
+      const writer = db.transaction(async (tx) => {
+        await tx.query('SELECT 1');
+        opened();
+        await held;
+        await tx.query('SELECT 1');
+      });
+      await open;
+      const waited = performance.now();
+      const read = size.run(async (rows) => db.query<{ n: number }>('SELECT $1::int AS n', [rows]));
+      setTimeout(release, READ_SLICE_MS * 25);
+      const [answer] = await read;
+      await writer;
+      expect(answer!.n).toBe(100);
+      expect(performance.now() - waited).toBeGreaterThanOrEqual(READ_SLICE_MS * 20);
+      expect(embeddedStatements.lastHeldMs).toBeNull();
+      expect(size.value).toBe(100);
+
+      // A statement that keeps the thread itself (its CPU) for far longer than a slice: the next one is smaller.
+      await size.run(() => db.query('SELECT sum(g) FROM generate_series(1, 3000000) AS g'));
+      expect(embeddedStatements.lastHeldMs).toBeGreaterThan(READ_SLICE_MS * 2);
+      expect(size.value).toBe(50);
+    } finally {
+      await app.close();
+    }
   });
 });

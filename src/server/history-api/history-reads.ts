@@ -31,6 +31,7 @@ import {
   type LinePriceDto,
 } from '#domain/schemas/api/history.ts';
 import { HttpProblem } from '../http/problem.ts';
+import { embeddedStatements } from '../history/sql-client.ts';
 import type {
   HistoryEvent,
   HistoryPlayer,
@@ -422,11 +423,23 @@ export class StatementSize {
     this.size = Math.min(this.max, Math.max(this.min, Math.round(this.size * factor)));
   }
 
-  /** Runs one statement of `value` rows and records its time. */
+  /**
+   * Runs one statement of `value` rows and records its time: on the embedded database what the statement held the
+   * thread for (its CPU time, not the time it was descheduled on a loaded machine) and the answer's handling after it;
+   * a statement that waited behind another (the history writer's transaction) leaves the size as it is. Elsewhere (the
+   * statement ran in PostgreSQL), its wall time.
+   */
   async run<T>(statement: (size: number) => Promise<T>): Promise<T> {
     const started = performance.now();
+    const before = embeddedStatements.count;
     const result = await statement(this.size);
-    this.took(performance.now() - started);
+    const ended = performance.now();
+    let ms: number | null = ended - started;
+    if (embeddedStatements.count !== before) {
+      const held = embeddedStatements.lastHeldMs;
+      ms = held === null ? null : held + (ended - embeddedStatements.lastEndedAt);
+    }
+    if (ms !== null) this.took(ms);
     return result;
   }
 }

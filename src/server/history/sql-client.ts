@@ -15,6 +15,19 @@ export interface SqlClient extends SqlRunner {
   transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T>;
 }
 
+/**
+ * The embedded database's statements as they end (issue 59): how many have run on this thread, and what the last one
+ * held the thread for (ms: its CPU time, or its wall time when shorter; null when the event loop turned while it
+ * waited for another statement or transaction, so its wall time is mostly waiting). A read sizes its next statement by
+ * what its last one cost (`StatementSize`); its wall time on a loaded machine, or behind the history writer's
+ * transaction, counts time the statement did not hold the thread.
+ */
+export const embeddedStatements: { count: number; lastHeldMs: number | null; lastEndedAt: number } = {
+  count: 0,
+  lastHeldMs: null,
+  lastEndedAt: 0,
+};
+
 export function sqlClient(db: Database, kind: DatabaseKind): SqlClient {
   const client = (db as unknown as { $client: unknown }).$client;
   if (kind === 'pglite') {
@@ -25,7 +38,27 @@ export function sqlClient(db: Database, kind: DatabaseKind): SqlClient {
     const runner = (target: PGlite | Transaction): SqlRunner => ({
       async query<T>(text: string, params?: unknown[]) {
         await new Promise((resolve) => setImmediate(resolve));
-        return (await target.query<T>(text, params)).rows;
+        // What the statement held the thread for (embeddedStatements): an immediate that runs means the loop turned
+        // while the statement waited (behind a transaction or another statement), so its time is not its own.
+        let turned = false;
+        const sentinel = setImmediate(() => {
+          turned = true;
+        });
+        const wall = performance.now();
+        const cpu = process.cpuUsage();
+        try {
+          const rows = (await target.query<T>(text, params)).rows;
+          const used = process.cpuUsage(cpu);
+          const ended = performance.now();
+          embeddedStatements.count += 1;
+          embeddedStatements.lastHeldMs = turned
+            ? null
+            : Math.min(ended - wall, (used.user + used.system) / 1000);
+          embeddedStatements.lastEndedAt = ended;
+          return rows;
+        } finally {
+          clearImmediate(sentinel);
+        }
       },
     });
     return {
