@@ -291,6 +291,39 @@ export function scoresJoint(
   legs: readonly SgpModelLeg[],
 ): number {
   if (!hasScoreDistribution(league)) throw new RangeError(`${league} has no score distribution for SGPs`);
+  // The same parlay at the same prices is the same number (decision 307): asked again, it is not integrated again.
+  const key = jointKey(league, market, rho, legs);
+  const known = joints.get(key);
+  if (known !== undefined) return known;
+  const joint = scoresJointUncached(league, market, rho, legs);
+  if (joints.size >= JOINTS_KEPT) joints.clear();
+  joints.set(key, joint);
+  return joint;
+}
+
+/**
+ * The joints already priced, by everything they are made of (`jointKey`): the same parlay at unchanged prices is
+ * asked for many times a second (a parlay builder re-pricing, popular parlays), and a part's three or four variables
+ * with whole lines take 8–16 quasi-Monte Carlo rectangles (decision 307). Dropped all at once when full (a few
+ * hundred kilobytes at most), as the tilts and the distributions' builds are.
+ */
+const joints = new Map<string, number>();
+const JOINTS_KEPT = 4096;
+
+/** Every input of a joint, exactly (a number's string gives the same double back), the legs in their order. */
+function jointKey(league: LeagueKey, market: ScoresMarket, rho: number, legs: readonly SgpModelLeg[]): string {
+  let key = `${league}|${market.homeWin}|${market.total ? `${market.total.line}|${market.total.over}` : '-'}|${Object.is(rho, -0) ? '-0' : rho}`;
+  for (const leg of legs)
+    key += `|${leg.variable.kind}:${leg.variable.period}:${leg.side}:${leg.line}:${leg.probability}`;
+  return key;
+}
+
+function scoresJointUncached(
+  league: LeagueKey,
+  market: ScoresMarket,
+  rho: number,
+  legs: readonly SgpModelLeg[],
+): number {
   // Legs of the league's first part, alone or with full-game legs: the part's distributions (decision 296).
   if (legs.some((leg) => isPartLeg(league, leg))) return partsJoint(league, market, rho, legs);
   if (!legs.every(isScoresLeg))
