@@ -397,7 +397,9 @@ async function main() {
   const model = modelBench();
   console.log('model', model);
   const servers: Record<string, unknown> = {};
-  for (const mode of (process.env.BENCH_SGP_SERVERS ?? Object.keys(SERVERS).join(',')).split(',').filter(Boolean))
+  for (const mode of (process.env.BENCH_SGP_SERVERS ?? Object.keys(SERVERS).join(','))
+    .split(',')
+    .filter(Boolean))
     servers[mode] = await http(mode);
   const result = {
     started,

@@ -311,7 +311,12 @@ const joints = new Map<string, number>();
 const JOINTS_KEPT = 4096;
 
 /** Every input of a joint, exactly (a number's string gives the same double back), the legs in their order. */
-function jointKey(league: LeagueKey, market: ScoresMarket, rho: number, legs: readonly SgpModelLeg[]): string {
+function jointKey(
+  league: LeagueKey,
+  market: ScoresMarket,
+  rho: number,
+  legs: readonly SgpModelLeg[],
+): string {
   let key = `${league}|${market.homeWin}|${market.total ? `${market.total.line}|${market.total.over}` : '-'}|${Object.is(rho, -0) ? '-0' : rho}`;
   for (const leg of legs)
     key += `|${leg.variable.kind}:${leg.variable.period}:${leg.side}:${leg.line}:${leg.probability}`;
