@@ -26,6 +26,8 @@ import {
   partsJoint,
   scoresJoint,
   scoresPart,
+  tiltedBy,
+  tiltedHighChance,
   type ScoresMarket,
 } from './sgp-scores.ts';
 
@@ -381,6 +383,37 @@ describe('partsJoint in three and four dimensions', () => {
     );
     expect(atThree).toBeGreaterThan(0.01);
     expect(Math.abs(joint - (won + atThree * legs[0]!.probability))).toBeLessThan(2e-4);
+  });
+});
+
+describe('the tilt bisection’s chance (decision 307)', () => {
+  it('is the tilted distribution’s fair chance to the last bit, on half and whole lines of every part', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...LEAGUES),
+        fc.double({ min: -1, max: 1, noNaN: true }),
+        fc.double({ min: -3, max: 3, noNaN: true }),
+        fc.integer({ min: -12, max: 12 }),
+        fc.boolean(),
+        (league, unit, theta, offset, whole) => {
+          const typical = TYPICAL[league]!;
+          const centre = {
+            margin: Math.round(unit * typical.marginSpread * 20) / 20,
+            total: typical.total,
+          };
+          const part = partDistributions(league, centre);
+          for (const [kind, around] of [
+            ['margin', 0],
+            ['total', Math.round(meanOf(part.total))],
+          ] as const) {
+            const line = around + offset + (whole ? 0 : 0.5);
+            const d = part[kind];
+            expect(tiltedHighChance(d, theta, line)).toBe(fairHighProbability(tiltedBy(d, theta), line));
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });
 
