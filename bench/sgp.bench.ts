@@ -295,26 +295,63 @@ const SERVERS: Record<string, () => Record<string, string>> = {
   'replay-nfl': () => ({ ODDS_SOURCE: `replay:${nflReplayFile()}` }),
 };
 
+/**
+ * The server process's CPU time so far in ms (Linux: /proc/<pid>/stat's user and system ticks), or null elsewhere. Per
+ * request it says what one core could answer when other jobs take the machine's time (the requests a second then
+ * measure the machine, not the server).
+ */
+function serverCpuMs(server: RunningServer): number | null {
+  try {
+    const fields = readFileSync(`/proc/${server.process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // After the name: state is field 3, utime 14 and stime 15 (1-based over the whole line).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // 100 ticks a second (USER_HZ)
+  } catch {
+    return null;
+  }
+}
+
+/** Runs `load`, and adds the server's CPU ms per completed request and what that makes a core's requests a second. */
+async function withServerCpu<T extends { requests: { total: number } }>(
+  server: RunningServer,
+  load: () => Promise<T>,
+): Promise<{ result: T; serverCpuMsPerRequest: number | null; requestsPerServerCpuSecond: number | null }> {
+  const before = serverCpuMs(server);
+  const result = await load();
+  const after = serverCpuMs(server);
+  if (before === null || after === null || result.requests.total === 0)
+    return { result, serverCpuMsPerRequest: null, requestsPerServerCpuSecond: null };
+  const perRequest = (after - before) / result.requests.total;
+  return {
+    result,
+    serverCpuMsPerRequest: Number(perRequest.toFixed(3)),
+    requestsPerServerCpuSecond: perRequest > 0 ? Math.round(1000 / perRequest) : null,
+  };
+}
+
 async function floor(server: RunningServer, keys: readonly string[]) {
   let turn = 0;
-  const result = await autocannon({
-    url: `${server.origin}/v1/leagues`,
-    connections: CONNECTIONS,
-    duration: SECONDS,
-    requests: [
-      {
-        setupRequest: (request) => ({
-          ...request,
-          headers: { ...request.headers, 'x-api-key': keys[(turn += 1) % keys.length]! },
-        }),
-      },
-    ],
-  });
+  const { result, serverCpuMsPerRequest, requestsPerServerCpuSecond } = await withServerCpu(server, () =>
+    autocannon({
+      url: `${server.origin}/v1/leagues`,
+      connections: CONNECTIONS,
+      duration: SECONDS,
+      requests: [
+        {
+          setupRequest: (request) => ({
+            ...request,
+            headers: { ...request.headers, 'x-api-key': keys[(turn += 1) % keys.length]! },
+          }),
+        },
+      ],
+    }),
+  );
   return {
     requestsPerSecond: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
+    serverCpuMsPerRequest,
+    requestsPerServerCpuSecond,
   };
 }
 
@@ -358,22 +395,24 @@ async function http(mode: string) {
         prices?: unknown[];
       };
       if (check.status !== 200) throw new Error(`${count} legs: ${check.status} ${JSON.stringify(sample)}`);
-      const result = await autocannon({
-        url: `${server.origin}/v1/sgp`,
-        method: 'POST',
-        connections: CONNECTIONS,
-        duration: SECONDS,
-        headers: { 'content-type': 'application/json' },
-        body,
-        requests: [
-          {
-            setupRequest: (request) => ({
-              ...request,
-              headers: { ...request.headers, 'x-api-key': keys[(turn += 1) % keys.length]! },
-            }),
-          },
-        ],
-      });
+      const { result, serverCpuMsPerRequest, requestsPerServerCpuSecond } = await withServerCpu(server, () =>
+        autocannon({
+          url: `${server.origin}/v1/sgp`,
+          method: 'POST',
+          connections: CONNECTIONS,
+          duration: SECONDS,
+          headers: { 'content-type': 'application/json' },
+          body,
+          requests: [
+            {
+              setupRequest: (request) => ({
+                ...request,
+                headers: { ...request.headers, 'x-api-key': keys[(turn += 1) % keys.length]! },
+              }),
+            },
+          ],
+        }),
+      );
       out[`${count} legs`] = {
         requestsPerSecond: Math.round(result.requests.average),
         p50Ms: result.latency.p50,
@@ -382,6 +421,8 @@ async function http(mode: string) {
         fairProbability: sample.fair?.probability,
         model: sample.fair?.model,
         books: sample.prices?.length,
+        serverCpuMsPerRequest,
+        requestsPerServerCpuSecond,
       };
       console.log(mode, `POST /v1/sgp ${count} legs`, out[`${count} legs`]);
     }
