@@ -304,8 +304,8 @@ export function scoresJoint(
 /**
  * The joints already priced, by everything they are made of (`jointKey`): the same parlay at unchanged prices is
  * asked for many times a second (a parlay builder re-pricing, popular parlays), and a part's three or four variables
- * with whole lines take 8–16 quasi-Monte Carlo rectangles (decision 307). Dropped all at once when full (a few
- * hundred kilobytes at most), as the tilts and the distributions' builds are.
+ * with whole lines take 8–16 quasi-Monte Carlo rectangles (decision 307). Dropped all at once when full (about a
+ * megabyte of keys at most), as the tilts and the distributions' builds are.
  */
 const joints = new Map<string, number>();
 const JOINTS_KEPT = 4096;
