@@ -10,6 +10,12 @@
 //      thread), the embedded database;
 //    - `replay`: one NBA event replayed from a file (the thread does nothing but answer), the embedded database;
 //    - `replay-postgres`: the same with PostgreSQL (BENCH_DATABASE_URL, default CI's local one).
+//    - `replay-nfl`: one NFL event replayed from a file with whole lines on the game and its first half (spread −3,
+//      total 44, first-half −1, first-half total 21), the embedded database, 4 legs: the part's four variables with
+//      four whole lines, 16 quasi-Monte Carlo rectangles when integrated (decisions 296 and 307).
+// 1 also prices NFL 4-leg parlays with whole lines on the game and its first half: the same legs asked again, and a
+// new price of the game's spread at every call (never asked before: nothing of the answer is cached, the part's
+// distributions and tilts are).
 // The aim: ≥ 2,000 priced requests/s for 4 legs.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -46,25 +52,84 @@ function modelLegs(count: number): SgpModelLeg[] {
   return all.slice(0, count);
 }
 
+interface ModelFigure {
+  callsPerSecond: number;
+  microsPerCall: number;
+  /** CPU time of this process per call (user + system): less moved by other jobs than the wall time. */
+  cpuMicrosPerCall: number;
+  probability: number;
+}
+
+/** Calls `price(i)` for i = 0, 1, … for two seconds after `warm` calls, in batches of `batch`. */
+function timed(price: (i: number) => number, warm: number, batch: number): ModelFigure {
+  let sink = 0;
+  for (let i = 0; i < warm; i += 1) sink += price(i);
+  const cpu = process.cpuUsage();
+  const started = process.hrtime.bigint();
+  let calls = 0;
+  while (process.hrtime.bigint() - started < 2_000_000_000n) {
+    for (let i = 0; i < batch; i += 1) sink += price(warm + calls + i);
+    calls += batch;
+  }
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const used = process.cpuUsage(cpu);
+  if (!Number.isFinite(sink)) throw new Error('model returned a non-number');
+  return {
+    callsPerSecond: Math.round(calls / seconds),
+    microsPerCall: Number(((seconds / calls) * 1e6).toFixed(1)),
+    cpuMicrosPerCall: Number(((used.user + used.system) / calls).toFixed(1)),
+    probability: Number(price(0).toPrecision(6)),
+  };
+}
+
+const nflLeg = (
+  kind: 'margin' | 'total',
+  period: 'full' | 'h1',
+  side: 'high' | 'low',
+  line: number,
+  probability: number,
+): SgpModelLeg => ({ variable: { kind, period }, side, line, probability });
+
+/**
+ * NFL 4-leg parlays of the game and its first half, three or four of them on whole lines (the first one's index 0 is
+ * the game's spread, whose price the "new price" rows move).
+ */
+const NFL_CASES: Record<string, SgpModelLeg[]> = {
+  // Home −3, over 44, first-half home −1, first-half over 21: four whole lines, 16 rectangles.
+  'nfl 4 whole lines': [
+    nflLeg('margin', 'full', 'high', 3, 0.55),
+    nflLeg('total', 'full', 'high', 44, 0.5),
+    nflLeg('margin', 'h1', 'high', 1, 0.55),
+    nflLeg('total', 'h1', 'high', 21, 0.5),
+  ],
+  // Decision 296's: game −7, over 44, first-half −3, first-half under 21.5: three whole lines, 8 rectangles.
+  'nfl 3 whole lines (decision 296)': [
+    nflLeg('margin', 'full', 'high', 7, 0.45),
+    nflLeg('total', 'full', 'high', 44, 0.5),
+    nflLeg('margin', 'h1', 'high', 3, 0.5),
+    nflLeg('total', 'h1', 'low', 21.5, 0.5),
+  ],
+};
+/** New prices of the game's spread, more than the joints the model keeps: every call is one never asked before. */
+const NEW_PRICES = 5_000;
+
 function modelBench() {
   const calibration = calibrateSgp('nba', 0.64);
-  const out: Record<string, { callsPerSecond: number; microsPerCall: number }> = {};
+  const out: Record<string, ModelFigure> = {};
   for (const count of LEG_COUNTS) {
     const legs = modelLegs(count);
-    let sink = 0;
-    for (let i = 0; i < 2_000; i += 1) sink += jointProbability(calibration, legs);
-    const started = process.hrtime.bigint();
-    let calls = 0;
-    while (process.hrtime.bigint() - started < 2_000_000_000n) {
-      for (let i = 0; i < 200; i += 1) sink += jointProbability(calibration, legs);
-      calls += 200;
-    }
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    if (!Number.isFinite(sink)) throw new Error('model returned a non-number');
-    out[`${count} legs`] = {
-      callsPerSecond: Math.round(calls / seconds),
-      microsPerCall: Number(((seconds / calls) * 1e6).toFixed(1)),
+    out[`${count} legs`] = timed(() => jointProbability(calibration, legs), 2_000, 200);
+  }
+  const nfl = calibrateSgp('nfl', 0.66, null, { line: 44.5, over: 0.5 });
+  for (const [name, legs] of Object.entries(NFL_CASES)) {
+    out[`${name}, asked again`] = timed(() => jointProbability(nfl, legs), 20, 10);
+    // The spread's price within ±0.0005 of its own: the same few distribution builds, each call a new answer.
+    const moved = (i: number) => {
+      const step = (i * 2_011) % NEW_PRICES;
+      const spread = { ...legs[0]!, probability: legs[0]!.probability + (step / NEW_PRICES - 0.5) * 1e-3 };
+      return jointProbability(nfl, [spread, ...legs.slice(1)]);
     };
+    out[`${name}, new spread price each call`] = timed(moved, 40, 5);
   }
   return out;
 }
@@ -159,6 +224,66 @@ function replayFile(): string {
   return file;
 }
 
+/**
+ * A replay file for the NFL rows: one event in two hours, two books quoting its moneyline and whole lines on the game
+ * and the first half (spread −3, total 44, first-half spread −1, first-half total 21).
+ */
+function nflReplayFile(): string {
+  const lines: unknown[] = [{ replay: 1, keepalive: true }];
+  lines.push({
+    at: 0,
+    kind: 'event',
+    sourceEventId: 'bench-nfl',
+    league: 'nfl',
+    home: { name: 'Kansas City Chiefs', abbreviation: 'KC' },
+    away: { name: 'Buffalo Bills', abbreviation: 'BUF' },
+    startsIn: 7_200_000,
+  });
+  for (const [book, shade] of [
+    ['fanduel', 0],
+    ['draftkings', 5],
+  ] as const) {
+    const price = (extra: Record<string, unknown>) =>
+      lines.push({ at: 0, kind: 'price', sourceEventId: 'bench-nfl', book, ...extra });
+    price({ market: 'moneyline', outcome: 'home', american: -170 + shade });
+    price({ market: 'moneyline', outcome: 'away', american: 145 - shade });
+    for (const period of ['full', 'h1'] as const) {
+      const [spread, total] = period === 'full' ? [3, 44] : [1, 21];
+      price({ market: 'spread', period, point: -spread, outcome: 'home', american: -115 + shade });
+      price({ market: 'spread', period, point: spread, outcome: 'away', american: -105 - shade });
+      price({ market: 'total', period, point: total, outcome: 'over', american: -108 - shade });
+      price({ market: 'total', period, point: total, outcome: 'under', american: -112 + shade });
+    }
+  }
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'sharpline-bench-sgp-nfl-')), 'board.jsonl');
+  writeFileSync(file, lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
+  return file;
+}
+
+/** The NFL event's four legs: home −3, over 44, first-half home −1, first-half over 21. */
+async function pickNflLegs(server: RunningServer, key: string) {
+  const response = await fetch(`${server.origin}/v1/odds?league=nfl&live=false`, {
+    headers: { 'x-api-key': key },
+  });
+  const body = (await response.json()) as OddsBody;
+  const event = body.events[0];
+  if (!event) throw new Error('the NFL replay has no event');
+  const find = (type: string, period: string) => {
+    const market = event.markets.find((m) => m.type === type && m.period === period);
+    if (!market) throw new Error(`the NFL replay has no ${period} ${type}`);
+    return market.key;
+  };
+  return {
+    eventId: event.event.id,
+    legs: [
+      { market: find('spread', 'full'), outcome: 'home' },
+      { market: find('total', 'full'), outcome: 'over' },
+      { market: find('spread', 'h1'), outcome: 'home' },
+      { market: find('total', 'h1'), outcome: 'over' },
+    ],
+  };
+}
+
 const SERVERS: Record<string, () => Record<string, string>> = {
   simulator: () => ({ SIM_SEED: '7' }),
   replay: () => ({ ODDS_SOURCE: `replay:${replayFile()}` }),
@@ -167,28 +292,66 @@ const SERVERS: Record<string, () => Record<string, string>> = {
     DATABASE_URL,
     DATABASE_SCHEMA: `bench_sgp_${Date.now().toString(36)}`,
   }),
+  'replay-nfl': () => ({ ODDS_SOURCE: `replay:${nflReplayFile()}` }),
 };
+
+/**
+ * The server process's CPU time so far in ms (Linux: /proc/<pid>/stat's user and system ticks), or null elsewhere. Per
+ * request it says what one core could answer when other jobs take the machine's time (the requests a second then
+ * measure the machine, not the server).
+ */
+function serverCpuMs(server: RunningServer): number | null {
+  try {
+    const fields = readFileSync(`/proc/${server.process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // After the name: state is field 3, utime 14 and stime 15 (1-based over the whole line).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // 100 ticks a second (USER_HZ)
+  } catch {
+    return null;
+  }
+}
+
+/** Runs `load`, and adds the server's CPU ms per completed request and what that makes a core's requests a second. */
+async function withServerCpu<T extends { requests: { total: number } }>(
+  server: RunningServer,
+  load: () => Promise<T>,
+): Promise<{ result: T; serverCpuMsPerRequest: number | null; requestsPerServerCpuSecond: number | null }> {
+  const before = serverCpuMs(server);
+  const result = await load();
+  const after = serverCpuMs(server);
+  if (before === null || after === null || result.requests.total === 0)
+    return { result, serverCpuMsPerRequest: null, requestsPerServerCpuSecond: null };
+  const perRequest = (after - before) / result.requests.total;
+  return {
+    result,
+    serverCpuMsPerRequest: Number(perRequest.toFixed(3)),
+    requestsPerServerCpuSecond: perRequest > 0 ? Math.round(1000 / perRequest) : null,
+  };
+}
 
 async function floor(server: RunningServer, keys: readonly string[]) {
   let turn = 0;
-  const result = await autocannon({
-    url: `${server.origin}/v1/leagues`,
-    connections: CONNECTIONS,
-    duration: SECONDS,
-    requests: [
-      {
-        setupRequest: (request) => ({
-          ...request,
-          headers: { ...request.headers, 'x-api-key': keys[(turn += 1) % keys.length]! },
-        }),
-      },
-    ],
-  });
+  const { result, serverCpuMsPerRequest, requestsPerServerCpuSecond } = await withServerCpu(server, () =>
+    autocannon({
+      url: `${server.origin}/v1/leagues`,
+      connections: CONNECTIONS,
+      duration: SECONDS,
+      requests: [
+        {
+          setupRequest: (request) => ({
+            ...request,
+            headers: { ...request.headers, 'x-api-key': keys[(turn += 1) % keys.length]! },
+          }),
+        },
+      ],
+    }),
+  );
   return {
     requestsPerSecond: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
+    serverCpuMsPerRequest,
+    requestsPerServerCpuSecond,
   };
 }
 
@@ -215,42 +378,51 @@ async function http(mode: string) {
       });
       keys.push(((await created.json()) as { key: string }).key);
     }
-    const { eventId, legs } = await pickLegs(server, keys[0]!);
+    const nfl = mode === 'replay-nfl';
+    const { eventId, legs } = nfl ? await pickNflLegs(server, keys[0]!) : await pickLegs(server, keys[0]!);
     const out: Record<string, unknown> = { 'GET /v1/leagues': await floor(server, keys) };
     console.log(mode, 'GET /v1/leagues', out['GET /v1/leagues']);
     let turn = 0;
-    for (const count of LEG_COUNTS) {
+    for (const count of nfl ? [4] : LEG_COUNTS) {
       const body = JSON.stringify({ event_id: eventId, legs: legs.slice(0, count) });
       const check = await fetch(`${server.origin}/v1/sgp`, {
         method: 'POST',
         headers: { 'x-api-key': keys[0]!, 'content-type': 'application/json' },
         body,
       });
-      const sample = (await check.json()) as { fair?: { probability: number }; prices?: unknown[] };
+      const sample = (await check.json()) as {
+        fair?: { probability: number; model: string };
+        prices?: unknown[];
+      };
       if (check.status !== 200) throw new Error(`${count} legs: ${check.status} ${JSON.stringify(sample)}`);
-      const result = await autocannon({
-        url: `${server.origin}/v1/sgp`,
-        method: 'POST',
-        connections: CONNECTIONS,
-        duration: SECONDS,
-        headers: { 'content-type': 'application/json' },
-        body,
-        requests: [
-          {
-            setupRequest: (request) => ({
-              ...request,
-              headers: { ...request.headers, 'x-api-key': keys[(turn += 1) % keys.length]! },
-            }),
-          },
-        ],
-      });
+      const { result, serverCpuMsPerRequest, requestsPerServerCpuSecond } = await withServerCpu(server, () =>
+        autocannon({
+          url: `${server.origin}/v1/sgp`,
+          method: 'POST',
+          connections: CONNECTIONS,
+          duration: SECONDS,
+          headers: { 'content-type': 'application/json' },
+          body,
+          requests: [
+            {
+              setupRequest: (request) => ({
+                ...request,
+                headers: { ...request.headers, 'x-api-key': keys[(turn += 1) % keys.length]! },
+              }),
+            },
+          ],
+        }),
+      );
       out[`${count} legs`] = {
         requestsPerSecond: Math.round(result.requests.average),
         p50Ms: result.latency.p50,
         p99Ms: result.latency.p99,
         non2xx: result.non2xx,
         fairProbability: sample.fair?.probability,
+        model: sample.fair?.model,
         books: sample.prices?.length,
+        serverCpuMsPerRequest,
+        requestsPerServerCpuSecond,
       };
       console.log(mode, `POST /v1/sgp ${count} legs`, out[`${count} legs`]);
     }
@@ -266,7 +438,9 @@ async function main() {
   const model = modelBench();
   console.log('model', model);
   const servers: Record<string, unknown> = {};
-  for (const mode of (process.env.BENCH_SGP_SERVERS ?? Object.keys(SERVERS).join(',')).split(','))
+  for (const mode of (process.env.BENCH_SGP_SERVERS ?? Object.keys(SERVERS).join(','))
+    .split(',')
+    .filter(Boolean))
     servers[mode] = await http(mode);
   const result = {
     started,

@@ -20,7 +20,16 @@ import {
   SGP_GAME_PRIORS,
   type SgpModelLeg,
 } from './sgp.ts';
-import { partDistributions, partShare, partsJoint, scoresPart, type ScoresMarket } from './sgp-scores.ts';
+import {
+  partDistributions,
+  partShare,
+  partsJoint,
+  scoresJoint,
+  scoresPart,
+  tiltedBy,
+  tiltedHighChance,
+  type ScoresMarket,
+} from './sgp-scores.ts';
 
 // First-part legs (a points league's first half, the NHL's first period, MLB's first five) priced on the part's own
 // distributions, alone or with full-game legs (decision 296). The reference is written from the definition, cell by
@@ -374,6 +383,76 @@ describe('partsJoint in three and four dimensions', () => {
     );
     expect(atThree).toBeGreaterThan(0.01);
     expect(Math.abs(joint - (won + atThree * legs[0]!.probability))).toBeLessThan(2e-4);
+  });
+});
+
+describe('the tilt bisection’s chance (decision 307)', () => {
+  it('is the tilted distribution’s fair chance to the last bit, on half and whole lines of every part', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...LEAGUES),
+        fc.double({ min: -1, max: 1, noNaN: true }),
+        fc.double({ min: -3, max: 3, noNaN: true }),
+        fc.integer({ min: -12, max: 12 }),
+        fc.boolean(),
+        (league, unit, theta, offset, whole) => {
+          const typical = TYPICAL[league]!;
+          const centre = {
+            margin: Math.round(unit * typical.marginSpread * 20) / 20,
+            total: typical.total,
+          };
+          const part = partDistributions(league, centre);
+          for (const [kind, around] of [
+            ['margin', 0],
+            ['total', Math.round(meanOf(part.total))],
+          ] as const) {
+            const line = around + offset + (whole ? 0 : 0.5);
+            const d = part[kind];
+            expect(tiltedHighChance(d, theta, line)).toBe(fairHighProbability(tiltedBy(d, theta), line));
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe('scoresJoint asked again (decision 307)', () => {
+  it('answers a parlay asked again with the same number, and any changed input with its own', () => {
+    const league = 'nfl';
+    const market: ScoresMarket = { homeWin: 0.66, total: { line: 44.5, over: 0.5 } };
+    const rho = calibrateSgp(league, 0.66).marginTotalCorrelation;
+    // Home −3, over 44, first-half −1, first-half over 21: four whole lines, 16 rectangles.
+    const legs = [
+      leg('margin', 'full', 'high', 3, 0.55),
+      leg('total', 'full', 'high', 44, 0.5),
+      leg('margin', 'h1', 'high', 1, 0.55),
+      leg('total', 'h1', 'high', 21, 0.5),
+    ];
+    // The first half's legs alone are centred on the market's game: it moves them.
+    const half = legs.slice(2);
+    const changed: [string, ScoresMarket, number, SgpModelLeg[]][] = [
+      ['as asked', market, rho, legs],
+      ['a price', market, rho, legs.map((one, i) => (i === 2 ? { ...one, probability: 0.56 } : one))],
+      ['a line', market, rho, legs.map((one, i) => (i === 3 ? { ...one, line: 20 } : one))],
+      ['a side', market, rho, legs.map((one, i) => (i === 3 ? { ...one, side: 'low' as const } : one))],
+      ['a period', market, rho, [legs[0]!, leg('total', 'h1', 'low', 23, 0.5), ...half]],
+      ['ρ', market, rho + 0.01, legs],
+      ['the half alone', market, rho, half],
+      ['the home win', { ...market, homeWin: 0.64 }, rho, half],
+      ['the market total', { ...market, total: { line: 44.5, over: 0.52 } }, rho, half],
+      ['no market total', { ...market, total: null }, rho, half],
+    ];
+    // Each asked after the others were remembered: its own integration, never another's number.
+    const integrated = changed.map(([, m, r, l]) => partsJoint(league, m, r, l));
+    expect(new Set(integrated).size).toBe(changed.length);
+    for (let round = 0; round < 2; round += 1)
+      changed.forEach(([name, m, r, l], i) => expect(scoresJoint(league, m, r, l), name).toBe(integrated[i]));
+    // The game's legs alone (decision 287's cells): asked again, the same number.
+    const game = legs.slice(0, 2);
+    const first = scoresJoint(league, market, rho, game);
+    expect(scoresJoint(league, market, rho, game)).toBe(first);
+    expect(scoresJoint(league, market, rho, [game[1]!, game[0]!])).toBeCloseTo(first, 12);
   });
 });
 

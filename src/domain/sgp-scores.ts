@@ -291,6 +291,44 @@ export function scoresJoint(
   legs: readonly SgpModelLeg[],
 ): number {
   if (!hasScoreDistribution(league)) throw new RangeError(`${league} has no score distribution for SGPs`);
+  // The same parlay at the same prices is the same number (decision 307): asked again, it is not integrated again.
+  const key = jointKey(league, market, rho, legs);
+  const known = joints.get(key);
+  if (known !== undefined) return known;
+  const joint = scoresJointUncached(league, market, rho, legs);
+  if (joints.size >= JOINTS_KEPT) joints.clear();
+  joints.set(key, joint);
+  return joint;
+}
+
+/**
+ * The joints already priced, by everything they are made of (`jointKey`): the same parlay at unchanged prices is
+ * asked for many times a second (a parlay builder re-pricing, popular parlays), and a part's three or four variables
+ * with whole lines take 8–16 quasi-Monte Carlo rectangles (decision 307). Dropped all at once when full (about a
+ * megabyte of keys at most), as the tilts and the distributions' builds are.
+ */
+const joints = new Map<string, number>();
+const JOINTS_KEPT = 4096;
+
+/** Every input of a joint, exactly (a number's string gives the same double back), the legs in their order. */
+function jointKey(
+  league: LeagueKey,
+  market: ScoresMarket,
+  rho: number,
+  legs: readonly SgpModelLeg[],
+): string {
+  let key = `${league}|${market.homeWin}|${market.total ? `${market.total.line}|${market.total.over}` : '-'}|${Object.is(rho, -0) ? '-0' : rho}`;
+  for (const leg of legs)
+    key += `|${leg.variable.kind}:${leg.variable.period}:${leg.side}:${leg.line}:${leg.probability}`;
+  return key;
+}
+
+function scoresJointUncached(
+  league: LeagueKey,
+  market: ScoresMarket,
+  rho: number,
+  legs: readonly SgpModelLeg[],
+): number {
   // Legs of the league's first part, alone or with full-game legs: the part's distributions (decision 296).
   if (legs.some((leg) => isPartLeg(league, leg))) return partsJoint(league, market, rho, legs);
   if (!legs.every(isScoresLeg))
@@ -379,7 +417,7 @@ export function partDistributions(league: LeagueKey, centre: MarketCentre): Game
 }
 
 /** A distribution tilted by e^{θx} (in logs about its mean: no overflow on wide supports). */
-function tiltedBy(distribution: IntegerDistribution, theta: number): IntegerDistribution {
+export function tiltedBy(distribution: IntegerDistribution, theta: number): IntegerDistribution {
   if (theta === 0) return distribution;
   const { min, probabilities } = distribution;
   const centre = meanOf(distribution);
@@ -420,8 +458,82 @@ export function tiltToChance(
 const tilts = new WeakMap<IntegerDistribution, Map<string, IntegerDistribution>>();
 const TILTS_KEPT = 256;
 
+/**
+ * What every tilt of a distribution starts from (decision 307): the log of each probability and each value's distance
+ * from the mean, as `tiltedBy` computes them, made once; and room for the tilted weights.
+ */
+interface TiltBase {
+  logs: Float64Array;
+  offsets: Float64Array;
+  weights: Float64Array;
+}
+
+const tiltBases = new WeakMap<IntegerDistribution, TiltBase>();
+
+function tiltBaseOf(distribution: IntegerDistribution): TiltBase {
+  let base = tiltBases.get(distribution);
+  if (!base) {
+    const { min, probabilities } = distribution;
+    const centre = meanOf(distribution);
+    base = {
+      logs: Float64Array.from(probabilities, (p) => (p > 0 ? Math.log(p) : Number.NEGATIVE_INFINITY)),
+      offsets: Float64Array.from(probabilities, (_, i) => min + i - centre),
+      weights: new Float64Array(probabilities.length),
+    };
+    tiltBases.set(distribution, base);
+  }
+  return base;
+}
+
+/**
+ * `fairHighProbability(tiltedBy(distribution, theta), line)` for a half or whole line, the same number to the last bit
+ * (the same operations in the same order: each log and offset as `tiltedBy` makes them, the weights' sum and the
+ * cumulative sums over the same cells; the zero cells `normalise` trims add nothing), without making the distribution
+ * or its cumulative sums: the bisection asks it up to a hundred times a tilt (decision 307).
+ */
+export function tiltedHighChance(distribution: IntegerDistribution, theta: number, line: number): number {
+  if (theta === 0 || !Number.isInteger(line * 2))
+    return fairHighProbability(tiltedBy(distribution, theta), line);
+  const { logs, offsets, weights } = tiltBaseOf(distribution);
+  const n = logs.length;
+  let top = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < n; i += 1) {
+    const l = logs[i]! + theta * offsets[i]!;
+    weights[i] = l;
+    if (l > top) top = l;
+  }
+  // `normalise`'s trim: the first and last cells with weight; the sum over them.
+  let sum = 0;
+  let first = -1;
+  let last = -1;
+  for (let i = 0; i < n; i += 1) {
+    const w = Math.exp(weights[i]! - top);
+    weights[i] = w;
+    if (w !== 0) {
+      if (first < 0) first = i;
+      last = i;
+    }
+  }
+  if (first < 0) first = last = n - 1;
+  for (let i = first; i <= last; i += 1) sum += weights[i]!;
+  // `fairHighProbability`'s cumulative sums of the normalised cells, read below and at the line.
+  const min = distribution.min + first;
+  const length = last - first + 1;
+  const at = (x: number) => {
+    const i = Math.min(x - min, length - 1);
+    if (i < 0) return 0;
+    let cumulative = 0;
+    for (let k = 0; k <= i; k += 1) cumulative += weights[first + k]! / sum;
+    return cumulative;
+  };
+  const below = at(Math.ceil(line) - 1);
+  const above = 1 - at(Math.floor(line));
+  const settled = above + below;
+  return settled > 0 ? Math.min(1, Math.max(0, above / settled)) : 0.5;
+}
+
 function tiltUncached(distribution: IntegerDistribution, line: number, high: number): IntegerDistribution {
-  const chance = (theta: number) => fairHighProbability(tiltedBy(distribution, theta), line);
+  const chance = (theta: number) => tiltedHighChance(distribution, theta, line);
   const at0 = chance(0);
   if (Math.abs(at0 - high) < 1e-13) return distribution;
   const mean = meanOf(distribution);
