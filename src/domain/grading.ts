@@ -228,11 +228,13 @@ export function playersNamed(name: string, players: ReadonlyMap<string, string>)
 /**
  * Why a bet's player is not found among an event's `players` (id → name), in words, with the players it may have
  * meant: two players answer to the name (`ambiguous`: send the id), or none does (`unknown`: the close ones, if any).
- * POST /v1/grade's `detail` and `near_players` for `unknown_player` (decision 297).
+ * POST /v1/grade's `detail` and `near_players` for `unknown_player` (decision 297), and POST /v1/sgp's for a prop key
+ * naming no player of the event (`where`: what the players were looked among, "props" there; decision 305).
  */
 export function unknownPlayerDetail(
   name: string,
   players: ReadonlyMap<string, string>,
+  where = 'props or box score',
 ): { kind: 'unknown' | 'ambiguous'; detail: string; near: NearPlayer[] } {
   const label = (player: NearPlayer) => (player.name === '' ? player.id : `${player.name} (${player.id})`);
   const same = playersNamed(name, players);
@@ -247,8 +249,8 @@ export function unknownPlayerDetail(
     kind: 'unknown',
     detail:
       players.size === 0
-        ? `No player named “${name}”: this event has no player props or box score.`
-        : `No player named “${name}” in this event’s props or box score${
+        ? `No player named “${name}”: this event has no player ${where}.`
+        : `No player named “${name}” in this event’s ${where}${
             near.length > 0
               ? `; did you mean ${near.map(label).join(' or ')}?`
               : '; check the spelling, or send the player’s id.'

@@ -290,7 +290,7 @@ export interface paths {
          *
          *     Worked example (Celtics 64 % to win): Celtics −4.5 (fair 0.52), over 221.5 (0.50) and Jayson Tatum over 27.5 points (0.48). Independent, that is 0.52 × 0.50 × 0.48 = 0.1248 (decimal 8.01). Tatum's points rise with the Celtics' score, which rises with both their margin and the total, so the legs win together more often: the model gives 0.1718 (decimal 5.82, +481; `correlation_ratio` 1.38). A book with FanDuel's schedule in the simulator (its 4.2 % a leg compounded, plus a 6 % premium: 19.9 % for 3 legs) pays 4.85 (+385), less than its three −110 singles parlayed at 6.96.
          *
-         *     Refused without spending a credit: legs that cannot all win together (both sides of a market, an over and an under of one stat whose lines leave no room, a leg of another event: 422 `sgp-conflicting-legs`, naming the legs in `legs`), unknown markets or sides and legs no book offers now (422), an unknown or finished event (404). When the month’s credits are spent: 402 `sgp-credits-exhausted` with `resets_at`, whatever the legs (the credits are checked before the parlay is priced).
+         *     Refused without spending a credit: legs that cannot all win together (both sides of a market, an over and an under of one stat whose lines leave no room, a leg of another event: 422 `sgp-conflicting-legs`, naming the legs in `legs`), unknown markets or sides and legs no book offers now (422), a prop key whose player part is no player of the event (422 `sgp-unknown-player`: `detail` says whom it may mean and `near_players` lists them, at most 3, `{ id, name }`, found as POST /v1/grade finds them; the player part may be his id or his name however it is written, as a grade leg’s `player`), an unknown or finished event (404). When the month’s credits are spent: 402 `sgp-credits-exhausted` with `resets_at`, whatever the legs (the credits are checked before the parlay is priced).
          */
         post: operations["priceSgp"];
         delete?: never;
@@ -5060,7 +5060,7 @@ export interface operations {
                     event_id: string;
                     /** @description 2 to 10 legs of the event. */
                     legs: {
-                        /** @description A market key as `key` in /v1/odds (`<event>|spread|full|-3.5`, a player prop `<event>|prop|player_points|full|<player>|27.5`; the event part may be left out), or a game-line market type (`moneyline`, `spread`, `total`, `1x2`) with `line` and `period`. */
+                        /** @description A market key as `key` in /v1/odds (`<event>|spread|full|-3.5`, a player prop `<event>|prop|player_points|full|<player>|27.5`; the event part may be left out), or a game-line market type (`moneyline`, `spread`, `total`, `1x2`) with `line` and `period`. A prop key’s `<player>` is the player’s id, or his name however it is written (as a POST /v1/grade leg’s `player`); one the event does not have is refused with 422 `sgp-unknown-player` and the players it may mean in `near_players`. */
                         market: string;
                         /**
                          * @description The side: `home`, `away`, `draw`, `over`, `under`, `yes`, `no`.
@@ -5428,7 +5428,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Legs that cannot be combined (`sgp-conflicting-legs`), an unknown market or side (`sgp-invalid-leg`), or a leg no book offers now (`sgp-leg-not-offered`); `legs` lists the legs (0-based). */
+            /** @description Legs that cannot be combined (`sgp-conflicting-legs`), an unknown market or side (`sgp-invalid-leg`), a prop key naming no player of the event (`sgp-unknown-player`, with `near_players`: the players it may mean, as POST /v1/grade’s `unknown_player`), or a leg no book offers now (`sgp-leg-not-offered`); `legs` lists the legs (0-based). */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -96,7 +96,7 @@ export async function sgpRoutes(app: FastifyInstance, options: { now?: () => num
           '',
           workedExample(),
           '',
-          'Refused without spending a credit: legs that cannot all win together (both sides of a market, an over and an under of one stat whose lines leave no room, a leg of another event: 422 `sgp-conflicting-legs`, naming the legs in `legs`), unknown markets or sides and legs no book offers now (422), an unknown or finished event (404). When the month’s credits are spent: 402 `sgp-credits-exhausted` with `resets_at`, whatever the legs (the credits are checked before the parlay is priced).',
+          'Refused without spending a credit: legs that cannot all win together (both sides of a market, an over and an under of one stat whose lines leave no room, a leg of another event: 422 `sgp-conflicting-legs`, naming the legs in `legs`), unknown markets or sides and legs no book offers now (422), a prop key whose player part is no player of the event (422 `sgp-unknown-player`: `detail` says whom it may mean and `near_players` lists them, at most 3, `{ id, name }`, found as POST /v1/grade finds them; the player part may be his id or his name however it is written, as a grade leg’s `player`), an unknown or finished event (404). When the month’s credits are spent: 402 `sgp-credits-exhausted` with `resets_at`, whatever the legs (the credits are checked before the parlay is priced).',
         ].join('\n'),
         body: SgpRequestSchema,
         response: {
@@ -111,7 +111,7 @@ export async function sgpRoutes(app: FastifyInstance, options: { now?: () => num
           ),
           404: ProblemSchema.describe('No current event with this id (`event-not-found`).'),
           422: ProblemSchema.describe(
-            'Legs that cannot be combined (`sgp-conflicting-legs`), an unknown market or side (`sgp-invalid-leg`), or a leg no book offers now (`sgp-leg-not-offered`); `legs` lists the legs (0-based).',
+            'Legs that cannot be combined (`sgp-conflicting-legs`), an unknown market or side (`sgp-invalid-leg`), a prop key naming no player of the event (`sgp-unknown-player`, with `near_players`: the players it may mean, as POST /v1/grade’s `unknown_player`), or a leg no book offers now (`sgp-leg-not-offered`); `legs` lists the legs (0-based).',
           ),
           ...COMMON_ERRORS,
         },

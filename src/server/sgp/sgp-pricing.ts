@@ -1,3 +1,4 @@
+import { findPlayer, unknownPlayerDetail } from '#domain/grading.ts';
 import { specOutcomeLabel } from '#domain/market-labels.ts';
 import { floorTo } from '#domain/arbitrage.ts';
 import { referenceFair, type MarketFair } from '#domain/history.ts';
@@ -99,6 +100,8 @@ function findMarket(store: OddsStore, eventState: EventState, leg: SgpLeg, index
         `Leg ${index + 1} is of another event (${other.eventId}); a same-game parlay has legs of one event.`,
         { legs: [index] },
       );
+    const named = playerOfKey(eventState, key, index);
+    if (named !== undefined) return named;
     throw invalidLeg(index, `no current market ${JSON.stringify(leg.market.slice(0, 300))} in this event.`);
   }
   if (!isGameMarketType(leg.market))
@@ -114,6 +117,42 @@ function findMarket(store: OddsStore, eventState: EventState, leg: SgpLeg, index
   const market = eventState.markets.get(key);
   if (!market) throw invalidLeg(index, `this event has no current ${key.slice(eventId.length + 1)} market.`);
   return market;
+}
+
+/**
+ * A prop key the event has no market for (`<event>|prop|<stat>|<period>|<player>|<point>`): whom its player part names
+ * among the players the event has props of, as POST /v1/grade finds a leg's player (`findPlayer`: the id, else a name
+ * however it is written, decision 297). A player the event does not have, or two it has under that name: 422
+ * `sgp-unknown-player`, saying so in `detail` with the players it may mean in `near_players` (`unknownPlayerDetail`,
+ * the same words and players as the grade's `unknown_player`; decision 305). A name that finds one player: his market
+ * of that stat, period and line, when the event has it. Undefined when the key is no prop key or names a player the
+ * event has (the caller answers that the market is not current).
+ */
+function playerOfKey(eventState: EventState, key: string, index: number): MarketState | undefined {
+  const eventId = eventState.event.id;
+  const parts = key.slice(eventId.length + 1).split('|');
+  if (parts.length !== 5 || parts[0] !== 'prop') return undefined;
+  let player: string;
+  try {
+    player = decodeURIComponent(parts[3]!);
+  } catch {
+    player = parts[3]!;
+  }
+  // The players the event has props of now (id → name), as the grade looks among the players priced in the history.
+  const players = new Map<string, string>();
+  for (const market of eventState.markets.values())
+    if (market.player && !players.has(market.player.id)) players.set(market.player.id, market.player.name);
+  if (players.has(player)) return undefined;
+  const found = findPlayer(player, players);
+  if (found === undefined) {
+    const unknown = unknownPlayerDetail(player.slice(0, 100), players, 'props');
+    throw problem(422, 'sgp-unknown-player', 'Unknown player', `Leg ${index + 1}: ${unknown.detail}`, {
+      legs: [index],
+      near_players: unknown.near,
+    });
+  }
+  parts[3] = encodeURIComponent(found);
+  return eventState.markets.get(`${eventId}|${parts.join('|')}`);
 }
 
 /** The condition a side puts on the model's variable, and the line as the book shows that side. */

@@ -183,6 +183,18 @@ export const API_PROBLEMS: readonly ApiProblem[] = [
     },
   },
   {
+    code: 'sgp-unknown-player',
+    status: 422,
+    title: 'Unknown player',
+    when: 'A prop leg’s key names no player of the event (by id, or by name however it is written), or a name two of its players share; `near_players` gives the players it may mean (at most 3, `{ id, name }`), as POST /v1/grade’s `unknown_player` does.',
+    action: 'Put one of `near_players`’ ids in the key, or take the key from `/v1/odds?event=…`.',
+    example: {
+      detail: 'Leg 3: No player named “p-tatun” in this event’s props; did you mean Jayson Tatum (p-tatum)?',
+      legs: [2],
+      near_players: [{ id: 'p-tatum', name: 'Jayson Tatum' }],
+    },
+  },
+  {
     code: 'sgp-leg-not-offered',
     status: 422,
     title: 'Leg not offered',

@@ -21,7 +21,7 @@ export const SgpLegSchema = z
       .min(1)
       .max(300)
       .describe(
-        'A market key as `key` in /v1/odds (`<event>|spread|full|-3.5`, a player prop `<event>|prop|player_points|full|<player>|27.5`; the event part may be left out), or a game-line market type (`moneyline`, `spread`, `total`, `1x2`) with `line` and `period`.',
+        'A market key as `key` in /v1/odds (`<event>|spread|full|-3.5`, a player prop `<event>|prop|player_points|full|<player>|27.5`; the event part may be left out), or a game-line market type (`moneyline`, `spread`, `total`, `1x2`) with `line` and `period`. A prop key’s `<player>` is the player’s id, or his name however it is written (as a POST /v1/grade leg’s `player`); one the event does not have is refused with 422 `sgp-unknown-player` and the players it may mean in `near_players`.',
       ),
     outcome: OutcomeKeySchema.describe('The side: `home`, `away`, `draw`, `over`, `under`, `yes`, `no`.'),
     line: z
