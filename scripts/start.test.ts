@@ -59,7 +59,7 @@ describe('npm start', () => {
     );
   });
 
-  it('gives V8 the last of a flag given twice: the operator\'s semi-space size is the one a server gets', () => {
+  it("gives V8 the last of a flag given twice: the operator's semi-space size is the one a server gets", () => {
     const semiSpaceMB = (nodeOptions: string) =>
       Number(
         execFileSync(

@@ -89,15 +89,11 @@ describe('heapGrowth', () => {
             most = Math.max(most, getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_size);
         }
         console.log(most / 1048576);`;
-      const out = execFileSync(
-        process.execPath,
-        ['--import', 'tsx', '--input-type=module', '-e', script],
-        {
-          encoding: 'utf8',
-          env: { ...process.env, NODE_OPTIONS: '--max-semi-space-size=16' },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
+      const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        encoding: 'utf8',
+        env: { ...process.env, NODE_OPTIONS: '--max-semi-space-size=16' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       return Number(out.trim());
     };
     expect(youngMB(false, false)).toBe(32);
