@@ -6,8 +6,4 @@
 # top of a heap handed back past 128 KB. Elsewhere the variable means nothing. An operator's own GLIBC_TUNABLES wins.
 GLIBC_TUNABLES="${GLIBC_TUNABLES:-glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=131072:glibc.malloc.trim_threshold=131072}"
 export GLIBC_TUNABLES
-# V8's young generation in semi-spaces of at most 8 MB rather than 16 (decision 301): 30–40 MB less resident at idle.
-# V8 takes the last of a flag given twice, so a --max-semi-space-size in the operator's own NODE_OPTIONS wins.
-NODE_OPTIONS="--max-semi-space-size=8${NODE_OPTIONS:+ $NODE_OPTIONS}"
-export NODE_OPTIONS
 exec node "$(dirname "$0")/start.mjs" "$@"
