@@ -1,13 +1,16 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { heapGrowth } from './heap-growth.ts';
 
-// Decision 294: the flags the server gives V8 at start and as the public feed's demand comes and goes.
+// Decisions 294 and 301: the flags the server gives V8 at start and as the public feed's demand comes and goes.
 
 describe('heapGrowth', () => {
   it('sets HEAP_GROWTH_PCT at start, HEAP_GROWTH_FEED_PCT while the feed is wanted and HEAP_GROWTH_PCT after', () => {
     const flags: string[] = [];
-    const onFeedWanted = heapGrowth({ HEAP_GROWTH_PCT: 10, HEAP_GROWTH_FEED_PCT: 0 }, (flag) =>
-      flags.push(flag),
+    const onFeedWanted = heapGrowth(
+      { HEAP_GROWTH_PCT: 10, HEAP_GROWTH_FEED_PCT: 0, HEAP_FOR_SIZE: false },
+      (flag) => flags.push(flag),
     );
     expect(flags).toEqual(['--heap-growing-percent=10']);
     onFeedWanted!(true);
@@ -22,14 +25,79 @@ describe('heapGrowth', () => {
   it('leaves V8 alone at start with 0, and switches nothing when both settings are the same', () => {
     const flags: string[] = [];
     expect(
-      heapGrowth({ HEAP_GROWTH_PCT: 0, HEAP_GROWTH_FEED_PCT: 0 }, (flag) => flags.push(flag)),
+      heapGrowth({ HEAP_GROWTH_PCT: 0, HEAP_GROWTH_FEED_PCT: 0, HEAP_FOR_SIZE: false }, (flag) =>
+        flags.push(flag),
+      ),
     ).toBeUndefined();
     expect(flags).toEqual([]);
     expect(
-      heapGrowth({ HEAP_GROWTH_PCT: 20, HEAP_GROWTH_FEED_PCT: 20 }, (flag) => flags.push(flag)),
+      heapGrowth({ HEAP_GROWTH_PCT: 20, HEAP_GROWTH_FEED_PCT: 20, HEAP_FOR_SIZE: false }, (flag) =>
+        flags.push(flag),
+      ),
     ).toBeUndefined();
     expect(flags).toEqual(['--heap-growing-percent=20']);
-    heapGrowth({ HEAP_GROWTH_PCT: 0, HEAP_GROWTH_FEED_PCT: 50 }, (flag) => flags.push(flag))!(true);
+    heapGrowth({ HEAP_GROWTH_PCT: 0, HEAP_GROWTH_FEED_PCT: 50, HEAP_FOR_SIZE: false }, (flag) =>
+      flags.push(flag),
+    )!(true);
     expect(flags).toEqual(['--heap-growing-percent=20', '--heap-growing-percent=50']);
+  });
+
+  it('with HEAP_FOR_SIZE, optimizes for size at start and while the feed is quiet, not while it is wanted', () => {
+    const flags: string[] = [];
+    const onFeedWanted = heapGrowth(
+      { HEAP_GROWTH_PCT: 10, HEAP_GROWTH_FEED_PCT: 50, HEAP_FOR_SIZE: true },
+      (flag) => flags.push(flag),
+    );
+    expect(flags).toEqual(['--heap-growing-percent=10', '--optimize-for-size']);
+    onFeedWanted!(true);
+    expect(flags.slice(2)).toEqual(['--heap-growing-percent=50', '--no-optimize-for-size']);
+    onFeedWanted!(false);
+    expect(flags.slice(4)).toEqual(['--heap-growing-percent=10', '--optimize-for-size']);
+  });
+
+  it('with HEAP_FOR_SIZE and one allowance, switches only the optimization', () => {
+    const flags: string[] = [];
+    const onFeedWanted = heapGrowth(
+      { HEAP_GROWTH_PCT: 10, HEAP_GROWTH_FEED_PCT: 10, HEAP_FOR_SIZE: true },
+      (flag) => flags.push(flag),
+    );
+    onFeedWanted!(true);
+    onFeedWanted!(false);
+    expect(flags).toEqual([
+      '--heap-growing-percent=10',
+      '--optimize-for-size',
+      '--no-optimize-for-size',
+      '--optimize-for-size',
+    ]);
+  });
+
+  // The flags as V8 itself takes them, in a process of their own (they are process-wide): the young generation a
+  // scavenge-heavy loop grows to, with semi-spaces of at most 16 MB. Optimized for size, V8 grows it to half.
+  it("reaches V8: a young generation half as large while the feed is quiet, V8's full one while it is wanted", () => {
+    const youngMB = (forSize: boolean, feedWanted: boolean) => {
+      const script = `
+        const { getHeapSpaceStatistics } = await import('node:v8');
+        const { heapGrowth } = await import(${JSON.stringify(path.join(import.meta.dirname, 'heap-growth.ts'))});
+        const onFeedWanted = heapGrowth({ HEAP_GROWTH_PCT: 10, HEAP_GROWTH_FEED_PCT: 50, HEAP_FOR_SIZE: ${forSize} });
+        if (${feedWanted}) onFeedWanted(true);
+        let keep = [];
+        let most = 0;
+        for (let i = 0; i < 3e6; i++) {
+          keep.push({ i });
+          if (keep.length > 200000) keep = [];
+          if (i % 1000 === 0)
+            most = Math.max(most, getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_size);
+        }
+        console.log(most / 1048576);`;
+      const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        encoding: 'utf8',
+        env: { ...process.env, NODE_OPTIONS: '--max-semi-space-size=16' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      return Number(out.trim());
+    };
+    expect(youngMB(false, false)).toBe(32);
+    expect(youngMB(true, false)).toBe(16);
+    expect(youngMB(true, true)).toBe(32);
   });
 });
