@@ -10,6 +10,11 @@ import { decodeLastBefore, decodeTicks, decodeTimes, encodeTicks, type TickColum
 
 /** A block is sealed (written) once its first change is this old, … */
 export const BLOCK_WINDOW_MS = 60_000;
+/**
+ * … or this old when the open blocks are journaled (open-journal.ts, decision 300: a crash then loses at most the batch
+ * being written, not the open blocks, so the window is no longer the bound of what a crash loses).
+ */
+export const JOURNALED_WINDOW_MS = 240_000;
 /** … once it holds this many changes, or when a change falls on another UTC day than its first. */
 export const BLOCK_MAX_TICKS = 256;
 const DAY_US = 86_400_000_000;
