@@ -30,7 +30,8 @@ export const STORED_BYTES_MAX_AGE_MS = 30_000;
  */
 function journalDir(app: FastifyInstance, kind: string): string | undefined {
   const dir = app.config.PGLITE_DIR ?? path.join(app.config.dataDir, 'pglite');
-  if (kind !== 'pglite' || dir.startsWith('memory://') || app.config.HISTORY_FORMAT !== 'blocks') return undefined;
+  if (kind !== 'pglite' || dir.startsWith('memory://') || app.config.HISTORY_FORMAT !== 'blocks')
+    return undefined;
   if (app.config.ROLE !== 'all') return undefined;
   return path.join(dir, 'sharpline-open-blocks');
 }
