@@ -555,7 +555,7 @@ export class BatchWriter {
         appended.state.push(state[index] as TickStateCode);
       }
     }
-    if (sealBefore !== null) sealed.push(...open.sealOlder((sealBefore - open.windowMs) * 1000));
+    if (sealBefore !== null) sealed.push(...open.sealDue(sealBefore));
     if (sealed.length > 0) await insertBlocks(tx, sealed);
   }
 

@@ -3,6 +3,7 @@ import { HistoryFencedError, stampFence, type HistoryFence } from './history-fen
 import { OpenJournal } from './open-journal.ts';
 import {
   insertBlocks,
+  JOURNALED_SPREAD,
   JOURNALED_WINDOW_MS,
   lastTicksBefore,
   OpenBlocks,
@@ -127,7 +128,10 @@ export class HistoryWriter {
     this.openBlocks = options.format === 'blocks' ? new OpenBlocks() : null;
     this.journal =
       this.openBlocks && options.journalDir ? new OpenJournal(options.journalDir, options.now) : null;
-    if (this.openBlocks && this.journal) this.openBlocks.windowMs = JOURNALED_WINDOW_MS;
+    if (this.openBlocks && this.journal) {
+      this.openBlocks.windowMs = JOURNALED_WINDOW_MS;
+      this.openBlocks.spread = JOURNALED_SPREAD;
+    }
     this.batches = new BatchWriter(
       db,
       this.queue.gaps,
@@ -192,7 +196,10 @@ export class HistoryWriter {
     this.fence = fence;
     // Blocks format under a fence: each batch writes its blocks (decision 240: api instances and a next leader read
     // only what is written).
-    if (this.openBlocks) this.openBlocks.windowMs = 0;
+    if (this.openBlocks) {
+      this.openBlocks.windowMs = 0;
+      this.openBlocks.spread = 0;
+    }
     this.stats_.fence = fence;
   }
 
