@@ -6,10 +6,13 @@
 // this process's CPU) of a narrow historical read (`/v1/historical/odds`, one league, market and book, `limit=1`) and
 // of a full league board (every page) at instants across the replay, the formats' reads alternating instant by instant.
 //   BENCH_FORMATS=rows,blocks  BENCH_FORMAT_EVENTS=100  BENCH_FORMAT_MINUTES=5  BENCH_FORMAT_READS=15
+// `blocks-journal` (PGlite only): blocks on an embedded database on disk, as `npm start` runs it: its open blocks are
+// journaled and stay open JOURNALED_WINDOW_MS (decision 300) rather than BLOCK_WINDOW_MS.
 //   BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test; `none` skips PostgreSQL)
 // Writes bench/results/history-format.json.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { MarketSimulator } from '#engine/sources/simulation/market-simulator.ts';
 import type { SqlRunner } from '#server/history/sql-client.ts';
@@ -32,7 +35,10 @@ const median = (values: number[]) => {
 /** One format's app with the replay written: its write figures, and a timed read of the board. */
 async function written(database: 'pglite' | 'postgres', format: string) {
   const schema = `bench_format_${process.pid}_${format}`;
-  const env: Record<string, string> = { HISTORY_FORMAT: format };
+  const journaled = format === 'blocks-journal';
+  const env: Record<string, string> = { HISTORY_FORMAT: journaled ? 'blocks' : format };
+  const diskDir = journaled ? mkdtempSync(path.join(os.tmpdir(), 'sharpline-format-')) : null;
+  if (diskDir) env.PGLITE_DIR = path.join(diskDir, 'pglite');
   if (database === 'postgres')
     Object.assign(env, { DATABASE_URL: BENCH_DATABASE_URL, DATABASE_SCHEMA: schema });
   const clock = virtualClock(T0);
@@ -42,6 +48,7 @@ async function written(database: 'pglite' | 'postgres', format: string) {
   const close = async () => {
     await app.close();
     if (database === 'postgres') await dropSchema(BENCH_DATABASE_URL, schema);
+    if (diskDir) rmSync(diskDir, { recursive: true, force: true });
   };
   try {
     const sim = new MarketSimulator({ seed: 7, startMs: T0, events: EVENTS, stepMs: 250, props: false });
@@ -143,7 +150,10 @@ const databases: ('pglite' | 'postgres')[] = ['pglite'];
 if (await postgresReachable()) databases.push('postgres');
 for (const database of databases) {
   const apps = [];
-  for (const format of FORMATS) apps.push({ format, ...(await written(database, format)) });
+  for (const format of FORMATS) {
+    if (format === 'blocks-journal' && database !== 'pglite') continue;
+    apps.push({ format, ...(await written(database, format)) });
+  }
   try {
     // The formats' reads alternate, instant by instant, so that both meet the same load on a shared machine.
     for (let index = 0; index < READS; index += 1) for (const app of apps) await app.read(index);

@@ -260,8 +260,9 @@ export const ConfigSchema = z.object({
   ),
   /**
    * Odds history: how price changes are stored (decision 240). `rows`: one price_ticks row per change (~89-260 bytes
-   * a change). `blocks`: a series' changes over up to a minute as one price_blocks row of delta-encoded columns (~15-
-   * 22 bytes a change, far fewer inserts). Reads answer alike either way and read both tables: a switch keeps what was
+   * a change). `blocks`: a series' changes over up to a minute (four, journaled, on an
+   * embedded database on disk: decision 300) as one price_blocks row of delta-encoded columns (far fewer bytes and
+   * inserts). Reads answer alike either way and read both tables: a switch keeps what was
    * written before it readable. Unset: `blocks` on the embedded database, `rows` on PostgreSQL (decision 277).
    */
   HISTORY_FORMAT: z.preprocess(
@@ -421,8 +422,8 @@ export const HISTORY_MAX_GB_EMBEDDED = 2;
 export const HISTORY_MAX_GB_POSTGRES = 20;
 
 /**
- * HISTORY_FORMAT when unset (decision 277): blocks on the embedded database (one process, ROLE=all: a block gathers a
- * minute of a series' changes), rows on PostgreSQL (a cluster's ingest leader writes a block a batch, decision 240).
+ * HISTORY_FORMAT when unset (decision 277): blocks on the embedded database (one process, ROLE=all: a block gathers up
+ * to four minutes of a series' changes, journaled, decision 300), rows on PostgreSQL (a cluster's ingest leader writes a block a batch, decision 240).
  */
 export const HISTORY_FORMAT_EMBEDDED = 'blocks';
 export const HISTORY_FORMAT_POSTGRES = 'rows';

@@ -9,6 +9,7 @@ import {
   type SealedBlock,
   type StoredTick,
 } from './price-blocks.ts';
+import { emptyChanges, type JournalChanges, type OpenJournal } from './open-journal.ts';
 import type { HistoryBatch, ResultRow, SeriesKey, TickStateCode } from './recorder.ts';
 import type { SqlClient, SqlRunner } from './sql-client.ts';
 import type { Gap, PendingGaps } from './write-queue.ts';
@@ -65,6 +66,8 @@ export class BatchWriter {
   private lastSealCheck = 0;
   /** Blocks format: seal every open block in the next transaction (shutdown). */
   private sealAll = false;
+  /** Blocks format with a journal: the changes this write put in open blocks (journaled once it commits). */
+  private appended: JournalChanges = emptyChanges();
 
   constructor(
     private readonly db: SqlClient,
@@ -74,6 +77,8 @@ export class BatchWriter {
     private readonly log: WriterLog,
     /** Blocks format (decision 240): the series' open blocks; null: a row per change (price_ticks). */
     private readonly open: OpenBlocks | null = null,
+    /** Blocks format: the open blocks' journal (decision 300), or null (a crash loses the open blocks). */
+    private readonly journal: OpenJournal | null = null,
   ) {}
 
   /** Blocks format: the next batch written also writes every open block (shutdown: nothing stays in memory). */
@@ -94,6 +99,9 @@ export class BatchWriter {
     const requested = this.sealAll;
     const sealAll = requested || this.open?.windowMs === 0;
     const sealing = this.open !== null && (sealAll || batch.upTo - this.lastSealCheck >= SEAL_CHECK_MS);
+    // Under a fence (window 0) nothing stays open after a commit: nothing to journal.
+    const journal = this.open !== null && this.open.windowMs > 0 ? this.journal : null;
+    if (this.journal) this.appended = emptyChanges();
     try {
       await this.db.transaction(async (tx) => {
         if (fence) takeover = await checkFence(tx, fence, batch);
@@ -128,6 +136,10 @@ export class BatchWriter {
       throw error;
     }
     this.open?.commit();
+    // Journaled once committed (the changes are then in open blocks or in written ones); segments whose changes have
+    // all left the open blocks are removed as the blocks are looked over (once a second).
+    if (journal) journal.append(this.appended);
+    if (sealing && this.journal) this.journal.prune(this.open!.earliestUs());
     if (sealing) this.lastSealCheck = batch.upTo;
     if (requested) this.sealAll = false;
     this.counters.refusedRows += tally.refused;
@@ -534,8 +546,16 @@ export class BatchWriter {
         state[index] as TickStateCode,
       );
       if (full) sealed.push(full);
+      if (this.journal) {
+        const appended = this.appended;
+        appended.seriesId.push(id);
+        appended.atUs.push(atUs[index]!);
+        appended.american.push(american[index]!);
+        appended.decimal.push(decimal[index]!);
+        appended.state.push(state[index] as TickStateCode);
+      }
     }
-    if (sealBefore !== null) sealed.push(...open.sealOlder((sealBefore - open.windowMs) * 1000));
+    if (sealBefore !== null) sealed.push(...open.sealDue(sealBefore));
     if (sealed.length > 0) await insertBlocks(tx, sealed);
   }
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import path from 'node:path';
 import fp from 'fastify-plugin';
 import { dbKinds } from '../db/plugin.ts';
 import { HistoryRecorder } from './recorder.ts';
@@ -22,6 +23,19 @@ export const HISTORY_FAILING_MAX_MS = 30_000;
 /** /readyz's `storedBytes` is measured again when older than this (issue 59: current within a minute). */
 export const STORED_BYTES_MAX_AGE_MS = 30_000;
 
+/**
+ * The open blocks' journal's folder (decision 300): inside an on-disk embedded database's folder, for a writer that
+ * keeps blocks open (blocks format, ROLE=all); none otherwise (in memory, PostgreSQL, rows, or ROLE=ingest, whose
+ * blocks are written every batch).
+ */
+function journalDir(app: FastifyInstance, kind: string): string | undefined {
+  const dir = app.config.PGLITE_DIR ?? path.join(app.config.dataDir, 'pglite');
+  if (kind !== 'pglite' || dir.startsWith('memory://') || app.config.HISTORY_FORMAT !== 'blocks')
+    return undefined;
+  if (app.config.ROLE !== 'all') return undefined;
+  return path.join(dir, 'sharpline-open-blocks');
+}
+
 export interface HistoryPluginOptions {
   /** The engine's clock (tests pass a virtual one). */
   now?: (() => number) | undefined;
@@ -39,6 +53,8 @@ export const historyPlugin = fp(
       maxBytes: app.config.HISTORY_MAX_GB * 1024 ** 3,
       now,
       format: app.config.HISTORY_FORMAT,
+      // The open blocks' journal (decision 300) lives in the embedded database's folder, so that it goes with it.
+      journalDir: journalDir(app, kind),
       log: {
         info: (details, message) => app.log.info(details, message),
         warn: (details, message) => app.log.warn(details, message),
@@ -80,6 +96,13 @@ export const historyPlugin = fp(
           );
         });
     await maintain();
+    // What a crash left in the open blocks' journal, written before the first batch (its first sights read it).
+    await writer.recover().catch((error: unknown) => {
+      app.log.warn(
+        { error: error instanceof Error ? error.message : String(error) },
+        'odds history: the open blocks journal not recovered',
+      );
+    });
     const maintenance = setInterval(() => void maintain(), MAINTENANCE_MS);
     maintenance.unref();
     const flush = setInterval(() => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BLOCK_MAX_TICKS, OpenBlocks } from './price-blocks.ts';
+import { BLOCK_MAX_TICKS, JOURNALED_SPREAD, JOURNALED_WINDOW_MS, OpenBlocks } from './price-blocks.ts';
 
 // The open blocks' journal (decision 299): a batch whose transaction fails leaves the open blocks exactly as they were
 // before it, whatever it did (blocks opened, changes appended, blocks sealed full or by age); one that commits keeps it.
@@ -52,5 +52,29 @@ describe('OpenBlocks', () => {
     // A rollback with nothing done changes nothing.
     open.rollback();
     expect(contents(open, ids)).toEqual(kept);
+  });
+
+  it('under a spread, blocks opened together are sealed over the last part of the window, each by its own series window', () => {
+    const open = new OpenBlocks();
+    open.windowMs = JOURNALED_WINDOW_MS;
+    open.spread = JOURNALED_SPREAD;
+    const t0Ms = 20_000 * 86_400_000;
+    for (let id = 1; id <= 1_000; id += 1) open.append(id, t0Ms * 1000, -110, 1.91, 0);
+    const shortest = JOURNALED_WINDOW_MS * (1 - JOURNALED_SPREAD);
+    expect(open.sealDue(t0Ms + shortest - 1)).toEqual([]);
+    const sealedAt: number[] = [];
+    for (let step = 0; step <= 10; step += 1) {
+      const at = t0Ms + shortest + ((JOURNALED_WINDOW_MS - shortest) * step) / 10;
+      sealedAt.push(open.sealDue(at).length);
+    }
+    // All sealed by the full window, none twice, spread over its last part rather than all at once.
+    expect(sealedAt.reduce((sum, n) => sum + n, 0)).toBe(1_000);
+    expect(open.size).toBe(0);
+    expect(Math.max(...sealedAt)).toBeLessThan(200);
+    // Without a spread, every block is sealed when the window has passed, as before.
+    const plain = new OpenBlocks();
+    for (let id = 1; id <= 10; id += 1) plain.append(id, t0Ms * 1000, -110, 1.91, 0);
+    expect(plain.sealDue(t0Ms + plain.windowMs - 1)).toEqual([]);
+    expect(plain.sealDue(t0Ms + plain.windowMs)).toHaveLength(10);
   });
 });

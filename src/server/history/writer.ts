@@ -1,6 +1,14 @@
 import { BatchWriter, isDataError } from './batch-sql.ts';
 import { HistoryFencedError, stampFence, type HistoryFence } from './history-fence.ts';
-import { OpenBlocks } from './price-blocks.ts';
+import { OpenJournal } from './open-journal.ts';
+import {
+  insertBlocks,
+  JOURNALED_SPREAD,
+  JOURNALED_WINDOW_MS,
+  lastTicksBefore,
+  OpenBlocks,
+  type SealedBlock,
+} from './price-blocks.ts';
 import type { HistoryBatch } from './recorder.ts';
 import { Retention } from './retention.ts';
 import type { SqlClient } from './sql-client.ts';
@@ -35,6 +43,12 @@ export interface HistoryWriterOptions {
   retryMs?: number;
   /** How changes are stored (decision 240): a price_ticks row each (the default), or series blocks (price_blocks). */
   format?: 'rows' | 'blocks';
+  /**
+   * Blocks format: a folder for the open blocks' journal (decision 300; the embedded database on disk). With it a
+   * crash loses at most the batch being written, and blocks stay open JOURNALED_WINDOW_MS; without it a crash loses
+   * the open blocks, and they stay open BLOCK_WINDOW_MS.
+   */
+  journalDir?: string;
 }
 
 export interface HistoryWriterStats {
@@ -103,16 +117,71 @@ export class HistoryWriter {
   private fence: HistoryFence | null = null;
   /** Blocks format: the series' changes not yet in a written block (the reads merge them). */
   readonly openBlocks: OpenBlocks | null;
+  private readonly journal: OpenJournal | null;
 
   constructor(
-    db: SqlClient,
+    private readonly db: SqlClient,
     private readonly options: HistoryWriterOptions,
   ) {
     this.retryDelay = options.retryMs ?? 500;
     this.queue = new WriteQueue(options.maxQueueRows, this.stats_, options.log);
     this.openBlocks = options.format === 'blocks' ? new OpenBlocks() : null;
-    this.batches = new BatchWriter(db, this.queue.gaps, this.stats_, options.log, this.openBlocks);
+    this.journal =
+      this.openBlocks && options.journalDir ? new OpenJournal(options.journalDir, options.now) : null;
+    if (this.openBlocks && this.journal) {
+      this.openBlocks.windowMs = JOURNALED_WINDOW_MS;
+      this.openBlocks.spread = JOURNALED_SPREAD;
+    }
+    this.batches = new BatchWriter(
+      db,
+      this.queue.gaps,
+      this.stats_,
+      options.log,
+      this.openBlocks,
+      this.journal,
+    );
     this.retention = new Retention(db, options, this.stats_);
+  }
+
+  /**
+   * Writes what a previous process left in the open blocks' journal (it ended without writing its open blocks: a
+   * crash) as blocks, then empties the journal: per series, the journaled changes after its last stored one (a series'
+   * blocks are written in the order of its changes, so those are the ones never written). Call before the first batch.
+   * Returns how many changes it wrote.
+   */
+  async recover(): Promise<number> {
+    if (!this.journal) return 0;
+    const left = this.journal.read();
+    let written = 0;
+    if (left.seriesId.length > 0) {
+      // Only series the database holds (a journal beside another database's copy names series it does not know).
+      const known = await this.db.query<{ id: number }>(
+        'SELECT id FROM history_series WHERE id = ANY($1::int4[])',
+        [[...new Set(left.seriesId)]],
+      );
+      const ids = known.map((row) => row.id);
+      const stored = await lastTicksBefore(this.db, null, ids, null);
+      const kept = new Set(ids);
+      const blocks = new OpenBlocks();
+      const sealed: SealedBlock[] = [];
+      for (let index = 0; index < left.seriesId.length; index += 1) {
+        const id = left.seriesId[index]!;
+        const atUs = left.atUs[index]!;
+        const last = stored.get(id);
+        if (!kept.has(id) || (last && atUs <= last.atUs) || !Number.isSafeInteger(atUs) || atUs < 0) continue;
+        const full = blocks.append(id, atUs, left.american[index]!, left.decimal[index]!, left.state[index]!);
+        if (full) sealed.push(full);
+        written += 1;
+      }
+      sealed.push(...blocks.sealOlder());
+      if (sealed.length > 0) await this.db.transaction((tx) => insertBlocks(tx, sealed));
+      this.options.log.warn(
+        { journaled: left.seriesId.length, written },
+        'odds history: the open blocks a previous run left (it did not shut down cleanly) written from their journal',
+      );
+    }
+    this.journal.clear();
+    return written;
   }
 
   stats(): HistoryWriterStats {
@@ -127,7 +196,10 @@ export class HistoryWriter {
     this.fence = fence;
     // Blocks format under a fence: each batch writes its blocks (decision 240: api instances and a next leader read
     // only what is written).
-    if (this.openBlocks) this.openBlocks.windowMs = 0;
+    if (this.openBlocks) {
+      this.openBlocks.windowMs = 0;
+      this.openBlocks.spread = 0;
+    }
     this.stats_.fence = fence;
   }
 
@@ -271,6 +343,7 @@ export class HistoryWriter {
   /** Stops writing (after the caller drained what it could). */
   stop(): void {
     this.stopped = true;
+    this.journal?.close();
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
   }
