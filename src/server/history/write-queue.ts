@@ -108,24 +108,27 @@ export class WriteQueue {
   /**
    * Shutdown past its budget (decision 306): every queued batch is given up. Their changes (ticks, and the new series
    * they open) are counted as dropped and become gaps; their events and results are returned, for the last
-   * transaction to write (a few rows each).
+   * transaction to write (a few rows each). Returns the batches that held changes, and how many.
    */
   abandon(): { batches: number; changes: number; events: HistoryBatch['events']; results: HistoryBatch['results'] } {
     const given = this.batches.splice(0);
     const events: HistoryBatch['events'] = [];
     const results: HistoryBatch['results'] = [];
     let changes = 0;
+    let batches = 0;
     for (const batch of given) {
       const rows = batch.ticks.key.length;
+      events.push(...batch.events);
+      results.push(...batch.results);
+      if (rows === 0) continue; // a batch of nothing (the seal) loses nothing
+      batches += 1;
       changes += rows;
       this.counters.droppedBatches += 1;
       this.counters.droppedChanges += rows;
-      if (rows > 0) this.gapOf(batch);
-      events.push(...batch.events);
-      results.push(...batch.results);
+      this.gapOf(batch);
     }
     this.changes = 0;
-    return { batches: given.length, changes, events, results };
+    return { batches, changes, events, results };
   }
 
   /** The batch's ticks as a dropped stretch. */
