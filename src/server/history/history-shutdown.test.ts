@@ -99,7 +99,13 @@ describe('the odds history at shutdown', () => {
     }
     // A budget of nothing: the batch under way rolls back at its next statement, the queue is given up.
     const report = await writerOf(app).close(0);
-    expect(report).toMatchObject({ drained: false, lostBatches: 2, lostChanges: 80, sealed: true, error: null });
+    expect(report).toMatchObject({
+      drained: false,
+      lostBatches: 2,
+      lostChanges: 80,
+      sealed: true,
+      error: null,
+    });
     expect(app.history.stats()).toMatchObject({ queuedChanges: 0, droppedChanges: 80 });
     await app.close();
 

@@ -110,7 +110,12 @@ export class WriteQueue {
    * they open) are counted as dropped and become gaps; their events and results are returned, for the last
    * transaction to write (a few rows each). Returns the batches that held changes, and how many.
    */
-  abandon(): { batches: number; changes: number; events: HistoryBatch['events']; results: HistoryBatch['results'] } {
+  abandon(): {
+    batches: number;
+    changes: number;
+    events: HistoryBatch['events'];
+    results: HistoryBatch['results'];
+  } {
     const given = this.batches.splice(0);
     const events: HistoryBatch['events'] = [];
     const results: HistoryBatch['results'] = [];

@@ -255,24 +255,42 @@ export class HistoryWriter {
   }
 
   /**
-   * Waits until the queue is written (or `timeoutMs` passes, on the machine's clock). Returns whether it emptied. The
-   * wait is bounded even while a long backlog is being written: `pumping` settles only once the whole queue is written.
+   * Waits until the queue is written. `timeoutMs` bounds the wait only while writes fail (retries): a pump that is
+   * writing is waited for, however long the backlog (tests on a loaded machine rely on it). Returns whether it emptied.
+   * The shutdown's wait is bounded by the clock instead (close).
    */
   async drain(timeoutMs = 10_000): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
     while (this.queue.length > 0 || this.pumping) {
+      if (Date.now() >= deadline) return false;
+      this.retryNow();
+      await (this.pumping ?? new Promise((resolve) => setTimeout(resolve, 20)));
+    }
+    return true;
+  }
+
+  private retryNow(): void {
+    if (!this.retryTimer) return;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.kick();
+  }
+
+  /**
+   * Waits until the queue is written or `timeoutMs` passes on the machine's clock, whatever is under way: `pumping`
+   * settles only once the whole queue is written, so it is raced against the time left. Returns whether it emptied.
+   */
+  private async drainWithin(timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.queue.length > 0 || this.pumping) {
       const left = deadline - Date.now();
       if (left <= 0) return false;
-      if (this.retryTimer) {
-        clearTimeout(this.retryTimer);
-        this.retryTimer = null;
-        this.kick();
-      }
+      this.retryNow();
       let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([
-        this.pumping ?? new Promise((resolve) => (timer = setTimeout(resolve, Math.min(20, left)))),
-        new Promise((resolve) => (timer ??= setTimeout(resolve, left))),
-      ]);
+      const pause = new Promise((resolve) => {
+        timer = setTimeout(resolve, this.pumping ? left : Math.min(20, left));
+      });
+      await Promise.race([this.pumping ?? pause, pause]);
       clearTimeout(timer);
     }
     return true;
@@ -307,9 +325,15 @@ export class HistoryWriter {
    * writer stops. Never rejects: what could not be written is in the report (and was logged by the caller).
    */
   async close(budgetMs: number): Promise<HistoryCloseReport> {
-    const report: HistoryCloseReport = { drained: true, lostBatches: 0, lostChanges: 0, sealed: true, error: null };
+    const report: HistoryCloseReport = {
+      drained: true,
+      lostBatches: 0,
+      lostChanges: 0,
+      sealed: true,
+      error: null,
+    };
     if (this.stopped) return report;
-    report.drained = await this.drain(budgetMs);
+    report.drained = await this.drainWithin(budgetMs);
     this.stopped = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;

@@ -110,8 +110,9 @@ function NoResultsYet({ report }: { report: CalibrationReport }) {
         <p className="mt-2">
           Here the prices are the demo simulator&apos;s: it plays each league&apos;s games on their usual days
           and local start times, in real time. The first results come when the first games it priced before
-          their start have ended, {hoursAndMinutes(GAME_SPAN.shortest)} to {hoursAndMinutes(GAME_SPAN.longest)}{' '}
-          after that start (at night, US time, that can be the next day). The{' '}
+          their start have ended, {hoursAndMinutes(GAME_SPAN.shortest)} to{' '}
+          {hoursAndMinutes(GAME_SPAN.longest)} after that start (at night, US time, that can be the next day).
+          The{' '}
           <a className="text-emerald-300 underline underline-offset-2" href={ROUTES.arbitrage}>
             arbitrage finder&apos;s Live tab
           </a>{' '}
