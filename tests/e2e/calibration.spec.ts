@@ -1,5 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '../support/e2e.ts';
+import { hoursAndMinutes } from '#domain/simulated-games.ts';
+import { MODELS } from '#engine/sources/simulation/models.ts';
 
 // The calibration report page (issue 57, decisions 266 and 283). The e2e server records no odds history
 // (HISTORY_RECORD=false in playwright.config.ts) and its simulated games take hours to finish, so against it the page
@@ -24,6 +26,11 @@ test.describe('calibration report page', () => {
     await expect(page.getByRole('status')).toContainText('No graded games yet');
     // …and says when results will come, and why not yet, rather than "0 finished games" (decision 298).
     await expect(page.getByRole('status')).toContainText('The first results come when the first games');
+    // …from the simulator's own game lengths (its models: decision 306), not from figures written in the page.
+    const lengths = Object.values(MODELS).map((model) => model.durationMinutes);
+    await expect(page.getByRole('status')).toContainText(
+      `have ended, ${hoursAndMinutes(Math.min(...lengths))} to ${hoursAndMinutes(Math.max(...lengths))} after that start`,
+    );
     await expect(page.getByText('No finished games yet, last 30 days')).toBeVisible();
     await expect(page.getByText('Demo data')).toBeVisible();
     expect((await new AxeBuilder({ page }).withTags(TAGS).analyze()).violations).toEqual([]);

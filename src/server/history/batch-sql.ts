@@ -30,6 +30,14 @@ import type { WriterLog } from './writer.ts';
  */
 export const MAX_ROWS_PER_STATEMENT = 500;
 
+/** A batch's transaction stopped by the shutdown (BatchWriter.abort): rolled back, nothing of it written. */
+export class WriteAbortedError extends Error {
+  constructor() {
+    super('odds history write stopped by the shutdown');
+    this.name = 'WriteAbortedError';
+  }
+}
+
 const CLOSING_CHECK_MS = 1_000;
 /** How often the open blocks are looked over for those past the window (blocks format). */
 const SEAL_CHECK_MS = 1_000;
@@ -64,10 +72,15 @@ export class BatchWriter {
   private readonly refusedSeries = new Set<string>();
   private lastClosingCheck = 0;
   private lastSealCheck = 0;
-  /** Blocks format: seal every open block in the next transaction (shutdown). */
-  private sealAll = false;
   /** Blocks format with a journal: the changes this write put in open blocks (journaled once it commits). */
   private appended: JournalChanges = emptyChanges();
+  /**
+   * Blocks format: batches whose transaction seals every open block (shutdown). The batch itself, not "the next one
+   * written": a seal asked for behind a backlog applies once the backlog's changes are in the open blocks.
+   */
+  private readonly sealBatches = new WeakSet<HistoryBatch>();
+  /** Shutdown past its budget: the transaction under way rolls back at its next statement (decision 306). */
+  private aborted = false;
 
   constructor(
     private readonly db: SqlClient,
@@ -81,9 +94,27 @@ export class BatchWriter {
     private readonly journal: OpenJournal | null = null,
   ) {}
 
-  /** Blocks format: the next batch written also writes every open block (shutdown: nothing stays in memory). */
-  sealEverything(): void {
-    this.sealAll = true;
+  /** Blocks format: writing `batch` also writes every open block (shutdown: nothing stays in memory). */
+  sealWith(batch: HistoryBatch): void {
+    this.sealBatches.add(batch);
+  }
+
+  /**
+   * Shutdown past its budget (`true`): a transaction under way throws WriteAbortedError before its next statement and
+   * rolls back, and so does any later one until `abort(false)`. Each statement is short (at most
+   * MAX_ROWS_PER_STATEMENT rows), so the database is free within one statement.
+   */
+  abort(on: boolean): void {
+    this.aborted = on;
+  }
+
+  private guarded(tx: SqlRunner): SqlRunner {
+    return {
+      query: <T>(text: string, params?: unknown[]) => {
+        if (this.aborted) return Promise.reject(new WriteAbortedError());
+        return tx.query<T>(text, params);
+      },
+    };
   }
 
   /** Writes a batch in one transaction; `closings`: false for a part of a batch that more parts follow. */
@@ -96,14 +127,16 @@ export class BatchWriter {
     const closing = closings && batch.upTo - this.lastClosingCheck >= CLOSING_CHECK_MS;
     const gaps = this.gaps.take();
     // Under a fence (window 0) every batch writes all its blocks; otherwise those a window old, once a second.
-    const requested = this.sealAll;
+    const requested = this.sealBatches.has(batch);
     const sealAll = requested || this.open?.windowMs === 0;
     const sealing = this.open !== null && (sealAll || batch.upTo - this.lastSealCheck >= SEAL_CHECK_MS);
     // Under a fence (window 0) nothing stays open after a commit: nothing to journal.
     const journal = this.open !== null && this.open.windowMs > 0 ? this.journal : null;
     if (this.journal) this.appended = emptyChanges();
     try {
-      await this.db.transaction(async (tx) => {
+      if (this.aborted) throw new WriteAbortedError();
+      await this.db.transaction(async (raw) => {
+        const tx = this.guarded(raw);
         if (fence) takeover = await checkFence(tx, fence, batch);
         if (gaps.length > 0) await this.writeGaps(tx, gaps);
         if (batch.events.length > 0) await this.writeEvents(tx, batch);
@@ -141,7 +174,7 @@ export class BatchWriter {
     if (journal) journal.append(this.appended);
     if (sealing && this.journal) this.journal.prune(this.open!.earliestUs());
     if (sealing) this.lastSealCheck = batch.upTo;
-    if (requested) this.sealAll = false;
+    if (requested) this.sealBatches.delete(batch);
     this.counters.refusedRows += tally.refused;
     this.counters.droppedChanges += tally.unresolved;
     this.counters.unchangedSkipped += tally.unchanged;

@@ -22,6 +22,11 @@ const MAINTENANCE_MS = 10 * 60_000;
 export const HISTORY_FAILING_MAX_MS = 30_000;
 /** /readyz's `storedBytes` is measured again when older than this (issue 59: current within a minute). */
 export const STORED_BYTES_MAX_AGE_MS = 30_000;
+/**
+ * How long the shutdown writes the history's backlog before giving up the rest (recorded as a gap) and writing the open
+ * blocks (decision 306): with SHUTDOWN_TIMEOUT_MS's 25 s, room for that last transaction and the other hooks.
+ */
+export const HISTORY_SHUTDOWN_BUDGET_MS = 5_000;
 
 /**
  * The open blocks' journal's folder (decision 300): inside an on-disk embedded database's folder, for a writer that
@@ -122,7 +127,9 @@ export const historyPlugin = fp(
       return { ok: failingMs <= HISTORY_FAILING_MAX_MS, details: { recording: true, ...stats } };
     });
 
-    // Before the database closes: what was gathered is written (bounded wait), then nothing more is taken.
+    // Before the database closes (decision 306): nothing more is taken, what was gathered is written for at most
+    // HISTORY_SHUTDOWN_BUDGET_MS, then every open block is written in one last transaction; a backlog left past the
+    // budget is given up and recorded as a gap, and the log says how many changes that was.
     app.addHook('preClose', async () => {
       clearInterval(flush);
       clearInterval(maintenance);
@@ -130,14 +137,22 @@ export const historyPlugin = fp(
       const batch = recorder.cut();
       if (batch) writer.enqueue(batch);
       writer.sealBlocks();
-      const drained = await writer.drain(5_000);
-      if (!drained) {
+      const started = performance.now();
+      const report = await writer.close(
+        Math.min(HISTORY_SHUTDOWN_BUDGET_MS, Math.floor(app.config.SHUTDOWN_TIMEOUT_MS / 5)),
+      );
+      const ms = Math.round(performance.now() - started);
+      if (!report.sealed) {
+        app.log.warn({ ...report, ms }, 'odds history at shutdown: open blocks not written');
+      } else if (report.lostChanges > 0) {
         app.log.warn(
-          { queuedChanges: writer.stats().queuedChanges },
-          'odds history not fully written at shutdown',
+          { ...report, ms },
+          `odds history at shutdown: ${report.lostChanges} queued price changes not written (recorded as a gap); open blocks written`,
         );
+      } else {
+        // Drained, or the budget ran out during the seal itself, which the last transaction then wrote: nothing lost.
+        app.log.info({ ...report, ms }, 'odds history written at shutdown');
       }
-      writer.stop();
     });
   },
   { name: 'history', dependencies: ['engine', 'db', 'readiness'] },

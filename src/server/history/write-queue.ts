@@ -105,17 +105,53 @@ export class WriteQueue {
     return done;
   }
 
-  private drop(batch: HistoryBatch): void {
-    const rows = batch.ticks.key.length;
-    this.counters.droppedBatches += 1;
-    this.counters.droppedChanges += rows;
+  /**
+   * Shutdown past its budget (decision 306): every queued batch is given up. Their changes (ticks, and the new series
+   * they open) are counted as dropped and become gaps; their events and results are returned, for the last
+   * transaction to write (a few rows each). Returns the batches that held changes, and how many.
+   */
+  abandon(): {
+    batches: number;
+    changes: number;
+    events: HistoryBatch['events'];
+    results: HistoryBatch['results'];
+  } {
+    const given = this.batches.splice(0);
+    const events: HistoryBatch['events'] = [];
+    const results: HistoryBatch['results'] = [];
+    let changes = 0;
+    let batches = 0;
+    for (const batch of given) {
+      const rows = batch.ticks.key.length;
+      events.push(...batch.events);
+      results.push(...batch.results);
+      if (rows === 0) continue; // a batch of nothing (the seal) loses nothing
+      batches += 1;
+      changes += rows;
+      this.counters.droppedBatches += 1;
+      this.counters.droppedChanges += rows;
+      this.gapOf(batch);
+    }
+    this.changes = 0;
+    return { batches, changes, events, results };
+  }
+
+  /** The batch's ticks as a dropped stretch. */
+  private gapOf(batch: HistoryBatch): void {
     let first = Infinity;
     let to = 0;
     for (const at of batch.ticks.atUs) {
       first = Math.min(first, Math.floor(at / 1000));
       to = Math.max(to, Math.floor(at / 1000));
     }
-    this.gaps.add(first, to, rows);
+    this.gaps.add(first, to, batch.ticks.key.length);
+  }
+
+  private drop(batch: HistoryBatch): void {
+    const rows = batch.ticks.key.length;
+    this.counters.droppedBatches += 1;
+    this.counters.droppedChanges += rows;
+    this.gapOf(batch);
     // Events and new series of a dropped batch are kept for a later batch: only its ticks are lost. Never the head's:
     // it may be being written (its statements read it one at a time, a split counts its rows by position), and what
     // is added to it then would be lost or misplaced.

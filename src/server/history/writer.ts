@@ -1,4 +1,4 @@
-import { BatchWriter, isDataError } from './batch-sql.ts';
+import { BatchWriter, isDataError, WriteAbortedError } from './batch-sql.ts';
 import { HistoryFencedError, stampFence, type HistoryFence } from './history-fence.ts';
 import { OpenJournal } from './open-journal.ts';
 import {
@@ -82,6 +82,22 @@ export interface HistoryWriterStats {
   lastRefusal: string | null;
   /** The window between the previous leader's last write and this lead's first change, as recorded (a gap). */
   takeoverGap: { from: string; to: string; ms: number } | null;
+}
+
+/** What the shutdown wrote and what it gave up (HistoryWriter.close). */
+export interface HistoryCloseReport {
+  /** The queue was written within the budget. */
+  drained: boolean;
+  /** Batches given up, and the price changes in them (recorded as gaps in history_gaps). */
+  lostBatches: number;
+  lostChanges: number;
+  /** Every open block was written (blocks format; always true for rows). */
+  sealed: boolean;
+  /** Why the last transaction failed, if it did. */
+  error: string | null;
+  /** Past the budget: how long the transaction under way took to stop, and the last transaction took. */
+  stopMs?: number;
+  lastWriteMs?: number;
 }
 
 export class HistoryWriter {
@@ -291,6 +307,8 @@ export class HistoryWriter {
   }
 
   private failed(error: unknown): void {
+    // Stopped by the shutdown (close): nothing to retry; close says what was not written.
+    if (this.stopped || error instanceof WriteAbortedError) return;
     const message = error instanceof Error ? error.message : String(error);
     if (!this.stats_.failingSince) {
       this.stats_.failingSince = new Date(this.options.now()).toISOString();
@@ -308,36 +326,125 @@ export class HistoryWriter {
     this.retryDelay = Math.min(this.retryDelay * 2, 30_000);
   }
 
-  /** Waits until the queue is written (or `timeoutMs` passes). Returns whether it emptied. */
+  /**
+   * Waits until the queue is written. `timeoutMs` bounds the wait only while writes fail (retries): a pump that is
+   * writing is waited for, however long the backlog (tests on a loaded machine rely on it). Returns whether it emptied.
+   * The shutdown's wait is bounded by the clock instead (close).
+   */
   async drain(timeoutMs = 10_000): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
     while (this.queue.length > 0 || this.pumping) {
       if (Date.now() >= deadline) return false;
-      if (this.retryTimer) {
-        clearTimeout(this.retryTimer);
-        this.retryTimer = null;
-        this.kick();
-      }
+      this.retryNow();
       await (this.pumping ?? new Promise((resolve) => setTimeout(resolve, 20)));
     }
     return true;
   }
 
+  private retryNow(): void {
+    if (!this.retryTimer) return;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.kick();
+  }
+
   /**
-   * Blocks format: queues a batch of nothing that also writes every open block (shutdown: what is gathered in memory
-   * goes to the database). Rows format: nothing to do.
+   * Waits until the queue is written or `timeoutMs` passes on the machine's clock, whatever is under way: `pumping`
+   * settles only once the whole queue is written, so it is raced against the time left. Returns whether it emptied.
    */
-  sealBlocks(): void {
-    if (!this.openBlocks || this.stopped) return;
-    this.batches.sealEverything();
-    this.enqueue({
+  private async drainWithin(timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.queue.length > 0 || this.pumping) {
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      this.retryNow();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const pause = new Promise((resolve) => {
+        timer = setTimeout(resolve, this.pumping ? left : Math.min(20, left));
+      });
+      await Promise.race([this.pumping ?? pause, pause]);
+      clearTimeout(timer);
+    }
+    return true;
+  }
+
+  private emptyBatch(): HistoryBatch {
+    return {
       events: [],
       series: [],
       ticks: { key: [], atUs: [], american: [], decimal: [], state: [] },
       fresh: [],
       results: [],
       upTo: this.options.now(),
-    });
+    };
+  }
+
+  /**
+   * Blocks format: queues a batch of nothing that also writes every open block, once the batches queued before it are
+   * in them (shutdown: what is gathered in memory goes to the database). Rows format: nothing to do.
+   */
+  sealBlocks(): void {
+    if (!this.openBlocks || this.stopped) return;
+    const batch = this.emptyBatch();
+    this.batches.sealWith(batch);
+    this.enqueue(batch);
+  }
+
+  /**
+   * Shutdown (decision 306): writes the queue for at most `budgetMs`; past it, the transaction under way rolls back at
+   * its next statement and the queued batches are given up (their changes recorded as gaps in history_gaps, their
+   * events and results kept). Then one last transaction writes every open block (blocks format) and the gaps, and the
+   * writer stops. Never rejects: what could not be written is in the report (and was logged by the caller).
+   */
+  async close(budgetMs: number): Promise<HistoryCloseReport> {
+    try {
+      return await this.closeWithin(budgetMs);
+    } finally {
+      // The journal's segment being written is closed; its files stay unless the last seal pruned them (decision 300).
+      this.journal?.close();
+    }
+  }
+
+  private async closeWithin(budgetMs: number): Promise<HistoryCloseReport> {
+    const report: HistoryCloseReport = {
+      drained: true,
+      lostBatches: 0,
+      lostChanges: 0,
+      sealed: true,
+      error: null,
+    };
+    if (this.stopped) return report;
+    report.drained = await this.drainWithin(budgetMs);
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    if (!report.drained) {
+      const stopping = performance.now();
+      this.batches.abort(true);
+      await this.pumping;
+      this.batches.abort(false);
+      report.stopMs = Math.round(performance.now() - stopping);
+      const given = this.queue.abandon();
+      report.lostBatches = given.batches;
+      report.lostChanges = given.changes;
+      const last = this.emptyBatch();
+      last.events = given.events;
+      last.results = given.results;
+      if (this.openBlocks) this.batches.sealWith(last);
+      const writing = performance.now();
+      try {
+        await this.batches.write(last);
+      } catch (error) {
+        report.sealed = false;
+        report.error = error instanceof Error ? error.message : String(error);
+      }
+      report.lastWriteMs = Math.round(performance.now() - writing);
+      return report;
+    }
+    // Drained: the seal batch (sealBlocks, queued by the caller) is written; a failing one is retried no more.
+    report.sealed = this.openBlocks === null || this.openBlocks.size === 0;
+    if (!report.sealed) report.error = this.stats_.lastError;
+    return report;
   }
 
   /** Stops writing (after the caller drained what it could). */

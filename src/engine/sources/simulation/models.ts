@@ -1,5 +1,6 @@
 import { LEAGUES, type GameMarketType, type LeagueKey, type Period } from '#domain/markets.ts';
 import { FIRST_PART_SHARES } from '#domain/score-distributions.ts';
+import { SIMULATED_GAME_MINUTES } from '#domain/simulated-games.ts';
 import type { SgpMarginSchedule } from '#domain/sgp.ts';
 import type { SportsbookKey } from '#domain/sportsbooks.ts';
 
@@ -63,17 +64,18 @@ export interface SportModel {
   totalScale: number;
   /** Typical expected total and home advantage. */
   total: number;
+  /** Kick-off to final score (#domain/simulated-games.ts: the calibration page says it too). */
   durationMinutes: number;
 }
 
 export const MODELS: Readonly<Record<LeagueKey, SportModel>> = {
-  nba: { marginScale: 7, totalScale: 9, total: 226, durationMinutes: 150 },
-  ncaab: { marginScale: 6.5, totalScale: 8, total: 143, durationMinutes: 125 },
-  nfl: { marginScale: 7.5, totalScale: 8, total: 45, durationMinutes: 195 },
-  mlb: { marginScale: 2.3, totalScale: 2.4, total: 8.5, durationMinutes: 170 },
-  nhl: { marginScale: 1.5, totalScale: 1.4, total: 6, durationMinutes: 150 },
-  epl: { marginScale: 1.1, totalScale: 1.0, total: 2.7, durationMinutes: 115 },
-  mls: { marginScale: 1.1, totalScale: 1.0, total: 3, durationMinutes: 115 },
+  nba: { marginScale: 7, totalScale: 9, total: 226, durationMinutes: SIMULATED_GAME_MINUTES.nba },
+  ncaab: { marginScale: 6.5, totalScale: 8, total: 143, durationMinutes: SIMULATED_GAME_MINUTES.ncaab },
+  nfl: { marginScale: 7.5, totalScale: 8, total: 45, durationMinutes: SIMULATED_GAME_MINUTES.nfl },
+  mlb: { marginScale: 2.3, totalScale: 2.4, total: 8.5, durationMinutes: SIMULATED_GAME_MINUTES.mlb },
+  nhl: { marginScale: 1.5, totalScale: 1.4, total: 6, durationMinutes: SIMULATED_GAME_MINUTES.nhl },
+  epl: { marginScale: 1.1, totalScale: 1.0, total: 2.7, durationMinutes: SIMULATED_GAME_MINUTES.epl },
+  mls: { marginScale: 1.1, totalScale: 1.0, total: 3, durationMinutes: SIMULATED_GAME_MINUTES.mls },
 };
 
 /** How often each league is drawn for a new fixture (relative weights). */

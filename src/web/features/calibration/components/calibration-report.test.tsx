@@ -2,6 +2,7 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CalibrationReport } from '#domain/schemas/calibration.ts';
+import { hoursAndMinutes, simulatedGameSpan } from '#domain/simulated-games.ts';
 import { ROUTES } from '#domain/site.ts';
 import { CalibrationReportPage } from './calibration-report.tsx';
 
@@ -37,12 +38,15 @@ describe('the calibration page before any game is graded', () => {
   it('explains, for the demo, when the first results come and why not yet; no bare 0', async () => {
     serve(EMPTY);
     render(<CalibrationReportPage />);
+    const { shortest, longest } = simulatedGameSpan();
     const status = (await screen.findByRole('heading', { name: 'No graded games yet' })).parentElement!;
     expect(status).toHaveAttribute('role', 'status');
     expect(status).toHaveTextContent('No graded games yet');
     expect(status).toHaveTextContent('has both its closing prices and its final score yet');
     expect(status).toHaveTextContent(
-      'The first results come when the first games it priced before their start have ended, two to three and a quarter hours after that start',
+      // The simulator's own game lengths (its models), not figures written in the page: 1 h 55 min (soccer) to
+      // 3 h 15 min (NFL) today, whatever they become.
+      `The first results come when the first games it priced before their start have ended, ${hoursAndMinutes(shortest)} to ${hoursAndMinutes(longest)} after that start`,
     );
     expect(status).toHaveTextContent('worked out again every 5 minutes');
     expect(screen.getByRole('link', { name: /Live tab/ })).toHaveAttribute('href', ROUTES.arbitrage);

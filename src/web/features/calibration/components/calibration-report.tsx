@@ -1,6 +1,7 @@
 import { useId, useState, type ReactNode } from 'react';
 import { CALIBRATION_CACHE_MS } from '#domain/calibration.ts';
 import type { CalibrationGroup, CalibrationReport } from '#domain/schemas/calibration.ts';
+import { hoursAndMinutes, simulatedGameSpan } from '#domain/simulated-games.ts';
 import { ROUTES } from '#domain/site.ts';
 import { bookName, SelectFilter } from '#web/components/finder.tsx';
 import { useCalibration } from '../api/get-calibration.ts';
@@ -27,6 +28,8 @@ const METHOD_NAMES: Record<string, string> = {
 const groupName = (group: CalibrationGroup) =>
   `${group.league_name} ${MARKET_NAMES[group.market_type] ?? group.market_type}`;
 const groupKey = (group: CalibrationGroup) => `${group.league}|${group.market_type}`;
+/** The demo simulator's shortest and longest game: when its first results can come (decision 306). */
+const GAME_SPAN = simulatedGameSpan();
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const fixed = (x: number) => x.toFixed(4);
 
@@ -107,8 +110,9 @@ function NoResultsYet({ report }: { report: CalibrationReport }) {
         <p className="mt-2">
           Here the prices are the demo simulator&apos;s: it plays each league&apos;s games on their usual days
           and local start times, in real time. The first results come when the first games it priced before
-          their start have ended, two to three and a quarter hours after that start (at night, US time, that
-          can be the next day). The{' '}
+          their start have ended, {hoursAndMinutes(GAME_SPAN.shortest)} to{' '}
+          {hoursAndMinutes(GAME_SPAN.longest)} after that start (at night, US time, that can be the next day).
+          The{' '}
           <a className="text-emerald-300 underline underline-offset-2" href={ROUTES.arbitrage}>
             arbitrage finder&apos;s Live tab
           </a>{' '}
