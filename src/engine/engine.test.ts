@@ -529,7 +529,7 @@ describe('OddsEngine', () => {
     expect(arbOf(second, 'Home 2').sides[0]!.price).toBe('+160');
   });
 
-  it('builds a snapshot\'s body and public body when first read, the same bytes as at once; at once while wanted', () => {
+  it("builds a snapshot's body and public body when first read, the same bytes as at once; at once while wanted", () => {
     // Issue 59: no feed bytes for nobody. Each snapshot's body and what `encode` makes of its public (capped) body are
     // built on first read, from the arbs' JSON as its tick left it, even after later ticks took other arbs.
     let now = T0;

@@ -466,7 +466,12 @@ export class OddsEngine<E = undefined> {
    * from the arbs' JSON as this tick left it: the same bytes as when built at once. Only the newest snapshot has them
    * (the history keeps arbs), so one that nobody read before the next is never built.
    */
-  private lazySnapshot(at: number, generatedAt: number, arbs: readonly Arb[], keys: readonly string[]): Snapshot<E> {
+  private lazySnapshot(
+    at: number,
+    generatedAt: number,
+    arbs: readonly Arb[],
+    keys: readonly string[],
+  ): Snapshot<E> {
     const arbsJson = this.arbsJson;
     const taken = arbsJson.last();
     const source = this.source;
