@@ -529,6 +529,57 @@ describe('OddsEngine', () => {
     expect(arbOf(second, 'Home 2').sides[0]!.price).toBe('+160');
   });
 
+  it("builds a snapshot's body and public body when first read, the same bytes as at once; at once while wanted", () => {
+    // Issue 59: no feed bytes for nobody. Each snapshot's body and what `encode` makes of its public (capped) body are
+    // built on first read, from the arbs' JSON as its tick left it, even after later ticks took other arbs.
+    let now = T0;
+    let wanted = false;
+    const encoded: Buffer[] = [];
+    const engine = new OddsEngine<Buffer>({
+      source: 'replay',
+      now: () => now,
+      publicEdgeCapPct: 4,
+      encode: (body) => {
+        encoded.push(body);
+        return body;
+      },
+      bodyWanted: () => wanted,
+    });
+    engine.markReady();
+    engine.ingest(fixture(1));
+    engine.ingest(fixture(2));
+    for (const message of [...moneyline(1, 150, -130), ...moneyline(2, 170, -130)]) engine.ingest(message);
+    const first = engine.tick()!;
+    now += 1_000;
+    engine.ingest(price(2, 'fanduel', 'moneyline', 'away', 160));
+    const second = engine.tick()!;
+    expect(encoded).toHaveLength(0);
+    const expected = (snapshot: typeof first, cap: number) => ({
+      generated_at: Math.floor(snapshot.at / 1000),
+      source: 'replay',
+      arbs: JSON.parse(JSON.stringify(snapshot.arbs.filter((arb) => arb.edge_pct <= cap))),
+    });
+    // The first snapshot read after the second was made: its own arbs (one above the cap, one below).
+    expect(first.arbs.some((arb) => arb.edge_pct > 4)).toBe(true);
+    expect(JSON.parse(first.body.toString())).toEqual(expected(first, Infinity));
+    expect(JSON.parse(first.encoded.toString())).toMatchObject(expected(first, 4));
+    expect(first.encoded).toBe(first.encoded);
+    expect(first.body).toBe(first.body);
+    expect(encoded).toHaveLength(1);
+    expect(JSON.parse(second.encoded.toString())).toMatchObject(expected(second, 4));
+    expect(JSON.parse(second.body.toString())).toEqual(expected(second, Infinity));
+    expect(second.body.equals(first.body)).toBe(false);
+    expect(encoded).toHaveLength(2);
+    // While wanted: encoded as it is published.
+    wanted = true;
+    now += 1_000;
+    engine.ingest(price(2, 'fanduel', 'moneyline', 'away', 175));
+    const third = engine.tick()!;
+    expect(encoded).toHaveLength(3);
+    expect(third.encoded).toBe(encoded[2]);
+    expect(JSON.parse(third.body.toString())).toEqual(expected(third, Infinity));
+  });
+
   it('builds each arb exactly as the uncached toArb does (its cached fragments change nothing)', () => {
     const env = setup();
     env.engine.ingest(fixture(1));

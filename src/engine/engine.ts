@@ -61,6 +61,11 @@ export interface EngineOptions<E> {
   /** Turns the public body into what readers need (the server: compressed forms and an ETag). */
   encode?: (body: Buffer) => E;
   /**
+   * Whether a snapshot's body is wanted at once (the server: the public feed was read lately): then it is built and
+   * encoded as it is published; otherwise when first read (`Snapshot.body`, `encoded`). Absent: when first read.
+   */
+  bodyWanted?: () => boolean;
+  /**
    * The public feed's edge cap (the free tier's, decision 210): `encode` gets a body with the arbs at or below it in
    * full and the others only counted (`cappedFeedBody`); the snapshot's `body` and `arbs` keep every arb. Undefined:
    * the public body is the whole feed.
@@ -96,6 +101,7 @@ export class OddsEngine<E = undefined> {
   private readonly publishIntervalMs: number;
   private readonly intake: Intake;
   private readonly encode: (body: Buffer) => E;
+  private readonly bodyWanted: () => boolean;
   private readonly publicEdgeCapPct: number | undefined;
   private readonly dirty = new DirtyMarkets();
   private readonly results = new Map<string, MarketResult>();
@@ -131,6 +137,7 @@ export class OddsEngine<E = undefined> {
     this.intake = new Intake(options.limits, options.onDrop);
     this.encode = options.encode ?? ((() => undefined) as unknown as (body: Buffer) => E);
     this.publicEdgeCapPct = options.publicEdgeCapPct;
+    this.bodyWanted = options.bodyWanted ?? (() => false);
     const historyMs = options.historyMs ?? 180_000;
     this.historyMs = historyMs;
     this.store = new OddsStore(historyMs);
@@ -424,15 +431,9 @@ export class OddsEngine<E = undefined> {
     this.foundAt.stamp(arbs, keys, generatedAt);
     this.arbsJson.update(arbs);
     if (!this.arbsJson.changed && this.history.latest) return undefined;
-    const body = this.arbsJson.body(now, this.source);
-    const snapshot: Snapshot<E> = {
-      at: now,
-      generatedAt,
-      arbs,
-      keys,
-      body,
-      encoded: this.encode(this.publicBody(now, arbs, body, (arb) => this.arbsJson.bytesOf(arb))),
-    };
+    const snapshot = this.lazySnapshot(now, generatedAt, arbs, keys);
+    // While the body is wanted (the public feed read lately), it is built and encoded now, ready for its readers.
+    if (this.bodyWanted()) void snapshot.encoded;
     this.history.add(snapshot);
     this.published += 1;
     for (const listener of this.listeners) listener(snapshot);
@@ -458,6 +459,42 @@ export class OddsEngine<E = undefined> {
     this.published += 1;
     for (const listener of this.listeners) listener(installed);
     return installed;
+  }
+
+  /**
+   * A snapshot whose body and encoded forms are built when first read (issue 59: no bytes for a feed no client reads),
+   * from the arbs' JSON as this tick left it: the same bytes as when built at once. Only the newest snapshot has them
+   * (the history keeps arbs), so one that nobody read before the next is never built.
+   */
+  private lazySnapshot(
+    at: number,
+    generatedAt: number,
+    arbs: readonly Arb[],
+    keys: readonly string[],
+  ): Snapshot<E> {
+    const arbsJson = this.arbsJson;
+    const taken = arbsJson.last();
+    const source = this.source;
+    let body: Buffer | undefined;
+    let encoded: { value: E } | undefined;
+    const bodyOf = (): Buffer => (body ??= arbsJson.bodyOf(at, source, taken));
+    const encodedOf = (): E => (encoded ??= { value: this.encodeBody(at, arbs, bodyOf()) }).value;
+    return {
+      at,
+      generatedAt,
+      arbs,
+      keys,
+      get body(): Buffer {
+        return bodyOf();
+      },
+      get encoded(): E {
+        return encodedOf();
+      },
+    };
+  }
+
+  private encodeBody(at: number, arbs: readonly Arb[], body: Buffer): E {
+    return this.encode(this.publicBody(at, arbs, body, (arb) => this.arbsJson.bytesOf(arb)));
   }
 
   /** The body readers of the public feed get: the whole feed, or its arbs under the public cap (decision 210). */

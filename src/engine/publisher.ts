@@ -105,11 +105,25 @@ export class ArbsJson {
    * kept while the arb stays in the feed: no string of the whole feed to build and encode (decision 197).
    */
   body(generatedAtMs: number, source: FeedSource): Buffer {
+    return this.bodyOf(generatedAtMs, source, this.last());
+  }
+
+  /**
+   * What `body` needs of the last call's arbs, to build it later (`bodyOf`): a snapshot's body is built when first read
+   * (issue 59), by which time later calls may have taken other arbs. Neither array is modified afterwards.
+   */
+  last(): ArbsPieces {
+    return { arbs: this.lastArbs, pieces: this.lastPieces };
+  }
+
+  /**
+   * The feed body of arbs taken earlier (`last`), byte for byte `body`'s at that call; the bytes of its arbs are kept
+   * for the next body (and `bytesOf`) as `body` keeps them.
+   */
+  bodyOf(generatedAtMs: number, source: FeedSource, { arbs, pieces }: ArbsPieces): Buffer {
     const head = Buffer.from(
       `{"generated_at":${Math.floor(generatedAtMs / 1000)},"source":${JSON.stringify(source)},"arbs":[`,
     );
-    const arbs = this.lastArbs;
-    const pieces = this.lastPieces;
     const kept = this.bytes;
     const next = new Map<Arb, Buffer>();
     const parts = new Array<Buffer>(arbs.length);
@@ -133,6 +147,12 @@ export class ArbsJson {
     out[at++] = CLOSE_BRACE;
     return out;
   }
+}
+
+/** The arbs of an `ArbsJson` call and their JSON pieces (`ArbsJson.last`). */
+export interface ArbsPieces {
+  readonly arbs: readonly Arb[];
+  readonly pieces: readonly string[];
 }
 
 const COMMA = 0x2c;

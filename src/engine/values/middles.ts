@@ -306,15 +306,26 @@ function pairs(quotes: readonly MiddleQuote[], emit: (high: MiddleQuote, low: Mi
   for (const quote of quotes) {
     const side = sideOf(quote.market, quote.outcome);
     if (!side) continue;
-    const list = best[side].get(quote.line) ?? [];
-    const sameBook = list.findIndex((q) => q.book === quote.book);
+    const lines = best[side];
+    let list = lines.get(quote.line);
+    if (list === undefined) {
+      list = [];
+      lines.set(quote.line, list);
+    }
+    let sameBook = -1;
+    for (let i = 0; i < list.length; i += 1)
+      if (list[i]!.book === quote.book) {
+        sameBook = i;
+        break;
+      }
     if (sameBook >= 0) {
       if (list[sameBook]!.decimal >= quote.decimal) continue;
       list.splice(sameBook, 1);
     }
     list.push(quote);
-    list.sort((a, b) => b.decimal - a.decimal || (a.book < b.book ? -1 : 1));
-    best[side].set(quote.line, list.slice(0, BEST_PER_LINE));
+    list.sort(byBestQuote);
+    // The line's best few, kept in place (the list is this call's own).
+    if (list.length > BEST_PER_LINE) list.length = BEST_PER_LINE;
   }
   for (const [highLine, highs] of best.high) {
     for (const [lowLine, lows] of best.low) {
@@ -326,6 +337,11 @@ function pairs(quotes: readonly MiddleQuote[], emit: (high: MiddleQuote, low: Mi
       }
     }
   }
+}
+
+/** Higher decimal first, then the book's name. */
+function byBestQuote(a: MiddleQuote, b: MiddleQuote): number {
+  return b.decimal - a.decimal || (a.book < b.book ? -1 : 1);
 }
 
 function middleRow(

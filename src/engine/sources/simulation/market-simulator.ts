@@ -282,15 +282,21 @@ export class MarketSimulator {
    */
   private publish(book: SimBook, odds: number[], fresh: boolean): number[] {
     const last = book.publishedImplied;
-    const implied = odds.map((american) => 1 / americanToDecimal(american as AmericanOdds));
+    // The implied probabilities are kept only when published: a quote that moved too little allocates nothing here.
     if (!fresh && last && book.published) {
       let moved = false;
-      for (let index = 0; index < implied.length; index += 1)
-        if (Math.abs(implied[index]! - last[index]!) >= PUBLISH_MOVE - 1e-12) moved = true;
+      for (let index = 0; index < odds.length; index += 1)
+        if (
+          Math.abs(1 / americanToDecimal(odds[index]! as AmericanOdds) - last[index]!) >=
+          PUBLISH_MOVE - 1e-12
+        ) {
+          moved = true;
+          break;
+        }
       if (!moved) return book.published;
     }
     book.published = odds;
-    book.publishedImplied = implied;
+    book.publishedImplied = odds.map((american) => 1 / americanToDecimal(american as AmericanOdds));
     return odds;
   }
 
