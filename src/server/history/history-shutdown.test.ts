@@ -63,13 +63,18 @@ async function stored(dir: string, eventId: string, from: number) {
 const writerOf = (app: FastifyInstance) =>
   (app.history as unknown as { writer: { close(budgetMs: number): Promise<HistoryCloseReport> } }).writer;
 
+/** An app on a new on-disk PGlite folder, ready, with one event on a hand board named `name`. */
+async function startWithEvent(name: string) {
+  const dir = pgliteDir();
+  const app = await open(dir);
+  await app.ready();
+  const board = new HandBoard(app, clock, name);
+  return { dir, app, board, event: board.addEvent() };
+}
+
 describe('the odds history at shutdown', () => {
   it('writes a backlog of batches and every open block, the last batch’s included', async () => {
-    const dir = pgliteDir();
-    const app = await open(dir);
-    await app.ready();
-    const board = new HandBoard(app, clock, 'sd1');
-    const event = board.addEvent();
+    const { dir, app, board, event } = await startWithEvent('sd1');
     changes(board, event, 40);
     await board.flush();
     // Three batches queued behind one another: the close finds a backlog. Before decision 306 the seal was spent on
@@ -85,11 +90,7 @@ describe('the odds history at shutdown', () => {
   });
 
   it('past its budget gives up the backlog as a gap of its exact size and still writes the open blocks', async () => {
-    const dir = pgliteDir();
-    const app = await open(dir);
-    await app.ready();
-    const board = new HandBoard(app, clock, 'sd2');
-    const event = board.addEvent();
+    const { dir, app, board, event } = await startWithEvent('sd2');
     changes(board, event, 60);
     await board.flush(); // written: in the open blocks, not yet in price_blocks
     const from = clock.now();
