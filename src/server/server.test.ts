@@ -14,9 +14,9 @@ import { fixtureBuild, waitFor } from '#tests/support/server/trials.ts';
 const START_BUDGET_MS = 180_000;
 const SHUTDOWN_BUDGET_MS = 120_000;
 
-function runServer(env: Record<string, string>) {
+function runServer(env: Record<string, string>, nodeArgs: readonly string[] = []) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sharpline-server-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/server/server.ts'], {
     env: {
       ...process.env,
       DATA_DIR: dataDir,
@@ -35,7 +35,13 @@ function runServer(env: Record<string, string>) {
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let exitSignal: NodeJS.Signals | null = null;
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code, signal) => {
+      exitSignal = signal;
+      resolve(code);
+    }),
+  );
   const listening = new Promise<string>((resolve, reject) => {
     const onData = () => {
       const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
@@ -46,7 +52,7 @@ function runServer(env: Record<string, string>) {
   });
   listening.catch(() => undefined); // observed by the tests that expect the server to listen
 
-  return { child, exited, listening, dataDir, output: () => output };
+  return { child, exited, listening, dataDir, output: () => output, signal: () => exitSignal };
 }
 
 describe('server.ts', () => {
@@ -83,6 +89,36 @@ describe('server.ts', () => {
         expect(await server.exited, server.output()).toBe(0);
         expect(server.output()).toContain('shutting down');
         expect(server.output()).toMatch(/shut down in \d+ ms/);
+      } finally {
+        server.child.kill('SIGKILL');
+      }
+    },
+    START_BUDGET_MS + SHUTDOWN_BUDGET_MS,
+  );
+
+  it(
+    'is killed by its watchdog when its main thread is held past SHUTDOWN_TIMEOUT_MS',
+    async () => {
+      // A SIGTERM listener registered before server.ts's (a preload) holds the main thread forever once the shutdown
+      // has begun, as the embedded database's error loop did once (decision 312): the shutdown's own timer cannot fire.
+      const holdAfterShutdownStarts = `data:text/javascript,process.on('SIGTERM',()=>setImmediate(()=>{for(;;){}}))`;
+      const server = runServer({ SHUTDOWN_TIMEOUT_MS: '1000' }, ['--import', holdAfterShutdownStarts]);
+      try {
+        const origin = await server.listening;
+        await waitFor(
+          async () => (await fetch(`${origin}/readyz`)).status === 200,
+          'the server to be ready',
+          START_BUDGET_MS,
+        );
+        server.child.kill('SIGTERM');
+        const started = Date.now();
+        expect(await server.exited, server.output()).toBeNull();
+        expect(server.signal()).toBe('SIGKILL');
+        // Not before SHUTDOWN_TIMEOUT_MS + the watchdog's 2 s of grace (a lower bound only: the machine may be slow).
+        expect(Date.now() - started).toBeGreaterThanOrEqual(2_900);
+        expect(server.output()).toContain('shutting down');
+        expect(server.output()).toContain('the main thread was still busy 3000 ms after SIGTERM');
+        expect(server.output()).not.toMatch(/shut down in \d+ ms/);
       } finally {
         server.child.kill('SIGKILL');
       }

@@ -1,8 +1,12 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { startExitWatchdog } from './exit-watchdog.ts';
 import { heapGrowth } from './heap-growth.ts';
 
 // Builds the app, listens, and shuts down gracefully on SIGTERM/SIGINT. Nothing else lives here.
+
+/** How long after SHUTDOWN_TIMEOUT_MS the watchdog kills a process whose main thread could not run its own timer. */
+const SHUTDOWN_WATCHDOG_GRACE_MS = 2_000;
 
 async function main() {
   let config;
@@ -34,6 +38,12 @@ async function main() {
       process.exit(1);
     }, config.SHUTDOWN_TIMEOUT_MS);
     timer.unref();
+    // The timer above needs the main thread; a thread held by work that never ends is killed by the watchdog instead,
+    // SHUTDOWN_WATCHDOG_GRACE_MS later (docs/decisions/312).
+    startExitWatchdog(
+      config.SHUTDOWN_TIMEOUT_MS + SHUTDOWN_WATCHDOG_GRACE_MS,
+      `shutdown: the main thread was still busy ${config.SHUTDOWN_TIMEOUT_MS + SHUTDOWN_WATCHDOG_GRACE_MS} ms after ${signal} (SHUTDOWN_TIMEOUT_MS + ${SHUTDOWN_WATCHDOG_GRACE_MS} ms); killing the process`,
+    );
     app.close().then(
       () => {
         const ms = Math.round(performance.now() - started);
