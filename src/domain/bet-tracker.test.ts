@@ -649,6 +649,91 @@ describe('a parlay lost before its other games ended (decision 297)', () => {
   });
 });
 
+describe('a parlay lost early, its other game started but not final (decision 310)', () => {
+  const ticket = parlay(
+    [
+      leg(BOXED, { outcome: 'away', selection: 'Boston Celtics' }),
+      leg(LATER, { outcome: 'away', selection: 'New York Knicks', decimal_odds: 2.1 }),
+    ],
+    { decimal_odds: 4.4 },
+  );
+  /** LATER's close as GET /tools/closing.json answers it while LATER is in play (not among the finals). */
+  const started = new Map([
+    ...closes,
+    [LATER.event_id, [{ market: 'moneyline', period: 'full', line: null, fair: { home: 0.5, away: 0.5 } }]],
+  ]);
+  const start = Date.parse(LATER.commence_time);
+
+  it('asks for the started game’s close, and takes the ticket’s CLV from it before that game ends', () => {
+    // Lost on BOXED now (or already settled so): LATER, not final, is asked for once it has started, not before.
+    expect(closesWanted([ticket], [BOXED], closes, start + 60_000)).toEqual([LATER.event_id]);
+    expect(closesWanted([ticket], [BOXED], closes, start - 60_000)).toEqual([]);
+    const lostBefore = settleFromResults([ticket], [BOXED], closes)[0]!;
+    expect(closesWanted([lostBefore], [BOXED], closes, start + 60_000)).toEqual([LATER.event_id]);
+    // An open parlay not lost asks for nothing more: it settles only on its finals.
+    const winning = parlay([leg(BOXED), leg(LATER, { outcome: 'away', selection: 'New York Knicks' })]);
+    expect(closesWanted([winning], [BOXED], closes, start + 60_000)).toEqual([]);
+    // Settled at once with the ticket's CLV: 4.4 × 0.45 × 0.5 − 1 = −1 %, as POST /v1/grade measures a pending leg's
+    // close; the open leg keeps no close of its own (it has none until its game is final) and still waits.
+    const lost = settleFromResults([ticket], [BOXED], started)[0]!;
+    expect(lost.settlement).toMatchObject({ result: 'lost', payout: 0, clv_pct: -1 });
+    expect(lost.legs!.map((one) => [one.result, one.closing_probability])).toEqual([
+      ['lost', 0.45],
+      [null, undefined],
+    ]);
+    expect(awaitsClose(lost, start + 60_000)).toBe(true);
+    // A parlay settled lost before (no CLV) gets it the same way.
+    expect(settleFromResults([lostBefore], [BOXED], started)[0]!.settlement).toEqual({
+      ...lostBefore.settlement,
+      clv_pct: -1,
+    });
+    // LATER ends: the leg takes its result and close, the ticket's CLV is the same; nothing more is asked.
+    const done = settleFromResults([lost], [BOXED, LATER], started)[0]!;
+    expect(done.legs!.map((one) => [one.result, one.closing_probability])).toEqual([
+      ['lost', 0.45],
+      ['push', 0.5],
+    ]);
+    expect(done.settlement).toEqual(lost.settlement);
+    expect(closesWanted([done], [BOXED, LATER], started, start + 60_000)).toEqual([]);
+  });
+
+  it('waits for the final when the started close cannot name the leg: typed by hand, or a prop by name only', () => {
+    const byHand = parlay(
+      [
+        leg(BOXED, { outcome: 'away', selection: 'Boston Celtics' }),
+        leg(LATER, { event_id: null, outcome: 'away', selection: 'New York Knicks' }),
+      ],
+      { decimal_odds: 4.4 },
+    );
+    expect(closesWanted([byHand], [BOXED], closes, start + 60_000)).toEqual([]);
+    expect(settleFromResults([byHand], [BOXED], started)[0]!.settlement!.clv_pct).toBeNull();
+    const propByName = parlay(
+      [
+        leg(BOXED, { outcome: 'away', selection: 'Boston Celtics' }),
+        leg(LATER, {
+          market: 'prop',
+          line: 26.5,
+          outcome: 'over',
+          selection: 'Marcus Hale Points Over 26.5',
+          prop: { stat: 'player_points', player: 'Marcus Hale', player_id: null },
+        }),
+      ],
+      { decimal_odds: 4.4 },
+    );
+    const withProp = new Map([...started, [LATER.event_id, CLOSE]]);
+    expect(settleFromResults([propByName], [BOXED], withProp)[0]!.settlement!.clv_pct).toBeNull();
+    // By id it is found: 4.4 × 0.45 × 0.6 − 1 = +18.8 %.
+    const propById = parlay(
+      [
+        propByName.legs![0]!,
+        { ...propByName.legs![1]!, prop: { ...propByName.legs![1]!.prop!, player_id: 'nba-lal-p01' } },
+      ],
+      { decimal_odds: 4.4 },
+    );
+    expect(settleFromResults([propById], [BOXED], withProp)[0]!.settlement!.clv_pct).toBe(18.8);
+  });
+});
+
 describe('a prop whose player the box score does not name', () => {
   it('says so on the bet, with the names close to it, and the bet stays open', () => {
     const typo = propBet({

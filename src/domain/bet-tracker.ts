@@ -481,8 +481,35 @@ export function awaitsClose(bet: TrackedBet, now: number): boolean {
   });
 }
 
-/** Finished games' closes by event id (GET /tools/closing.json); a game missing from it: its close not read yet. */
+/**
+ * Games' closes by event id (GET /tools/closing.json): finals', and games' started but not final (decision 310); a game
+ * missing from it: its close not read yet (or it has not started).
+ */
 export type GameCloses = ReadonlyMap<string, readonly ClosingMarket[]>;
+
+/**
+ * The fair closing probability of an open leg whose game has started but is not final (decision 310), from that
+ * game's close in `closes` (by the leg's event id): null when the close has none; undefined when it is not known — the
+ * game's close not read (not started), a leg typed by hand (no event id), or a prop naming its player only by name
+ * (his id is found in the box score, once the game is final).
+ */
+export function startedLegClose(leg: GameLeg, closes: GameCloses): number | null | undefined {
+  if (leg.event_id === null) return undefined;
+  const markets = closes.get(leg.event_id);
+  if (markets === undefined) return undefined;
+  let playerId: string | undefined;
+  if (leg.market === 'prop') {
+    if (!leg.prop || leg.prop.player_id === null) return undefined;
+    playerId = leg.prop.player_id;
+  }
+  return closingProbability(markets, {
+    market: leg.market,
+    period: leg.period,
+    line: leg.market === 'prop' ? leg.line : gameSpecOf(leg).point,
+    outcome: leg.outcome,
+    ...(playerId !== undefined ? { stat: leg.prop!.stat, playerId } : {}),
+  });
+}
 
 /** Why an open leg stays open when its game is final: its player is not in the box score (decision 289). */
 export interface LegIssue {
@@ -580,19 +607,26 @@ export function gradeBet(
     if (close === undefined) return leg;
     return { ...leg, result, ...(closes ? { closing_probability: close } : {}) };
   };
+  /**
+   * The ticket's CLV from its legs' closes: a graded leg's own, an open leg's from its game's close once the game has
+   * started (decision 310: `startedLegClose`, as POST /v1/grade reads a pending leg's close from the history).
+   */
+  const ticketClv = (legs: readonly ParlayLeg[]) =>
+    ticketClvPct(
+      bet.decimal_odds,
+      legs.map((leg) =>
+        leg.result !== null ? leg.closing_probability : closes ? startedLegClose(leg, closes) : undefined,
+      ),
+    );
   if (bet.settlement !== null) {
     // A parlay settled before its other games ended (a lost leg): those legs still take their results and closes as
-    // their games end, and the ticket its CLV once every leg has a close (decision 297). Its result and money stay.
+    // their games end (decision 297), and the ticket its CLV once every other game has started (decision 310). Its
+    // result and money stay; a CLV measured while a game was in play is measured again from its final's close.
     const s = bet.settlement;
     if (!closes || s.settled_by === 'hand' || !bet.legs?.some((leg) => leg.result === null)) return bet;
     const legs = bet.legs.map(gradeOpenLeg);
-    if (legs.every((leg, k) => leg === bet.legs![k])) return bet;
-    const clv =
-      s.clv_pct ??
-      ticketClvPct(
-        bet.decimal_odds,
-        legs.map((leg) => leg.closing_probability),
-      );
+    const clv = ticketClv(legs) ?? s.clv_pct;
+    if (legs.every((leg, k) => leg === bet.legs![k]) && clv === s.clv_pct) return bet;
     return { ...bet, legs, settlement: { ...s, clv_pct: clv } };
   }
   const single = singleLeg(bet);
@@ -643,10 +677,7 @@ export function gradeBet(
             result: ticket.result,
             payout: ticket.payout,
             profit: ticket.profit,
-            clv_pct: ticketClvPct(
-              bet.decimal_odds,
-              legs.map((leg) => leg.closing_probability),
-            ),
+            clv_pct: ticketClv(legs),
             settled_at: latest,
             settled_by: 'results',
           },
@@ -666,14 +697,19 @@ export function gradeTracked(
 }
 
 /**
- * The finished games whose close the open bets wait on (decision 289): the game of each open leg that the results
- * grade, when `known` does not have its close yet; a parlay settled lost before its other games ended waits on theirs
- * (decision 297). Event ids, each once.
+ * The games whose close the open bets wait on (decision 289): the game of each open leg that the results grade, when
+ * `known` does not have its close yet; a parlay settled lost before its other games ended waits on theirs (decision
+ * 297). With `now` (the results' time, unix ms), a parlay lost early — settled so, or lost on a final of `games` now —
+ * also asks for the games of its open legs not final that have started by their start time (or have none), by event
+ * id (decision 310: the answer leaves out a game not started; its close gives the ticket its CLV before those games
+ * end). `known` should hold finals' closes only, so that a started game is asked again and its final's close read.
+ * Event ids, each once.
  */
 export function closesWanted(
   bets: readonly TrackedBet[],
   games: readonly ResultsFeedGame[],
   known: GameCloses,
+  now?: number,
 ): string[] {
   const ids = new Set<string>();
   for (const bet of bets) {
@@ -681,9 +717,24 @@ export function closesWanted(
     if (bet.settlement !== null && (bet.settlement.settled_by === 'hand' || !bet.legs)) continue;
     const single = singleLeg(bet);
     const legs: GameLeg[] = single ? [single] : (bet.legs ?? []).filter((leg) => leg.result === null);
+    let lost = bet.settlement !== null;
+    const notFinal: GameLeg[] = [];
     for (const leg of legs) {
       const game = findGame(leg, games, bet.placed_at);
-      if (game && !known.has(game.event_id) && gradeLegOnGame(leg, game) !== null) ids.add(game.event_id);
+      if (!game) {
+        notFinal.push(leg);
+        continue;
+      }
+      const result = gradeLegOnGame(leg, game);
+      if (result === 'lost') lost = true;
+      if (!known.has(game.event_id) && result !== null) ids.add(game.event_id);
+    }
+    if (now === undefined || !lost || single) continue;
+    for (const leg of notFinal) {
+      const start = Date.parse(leg.starts_at ?? '');
+      if (leg.event_id === null || known.has(leg.event_id)) continue;
+      if (Number.isFinite(start) && (start > now || now - start > CLOSE_WAIT_MS)) continue;
+      ids.add(leg.event_id);
     }
   }
   return [...ids];

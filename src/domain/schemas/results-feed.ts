@@ -74,9 +74,9 @@ export const ClosingMarketSchema = z.object({
 });
 
 /**
- * GET /tools/closing.json?events=…: the fair close of finished games of the results feed (decision 289), as
- * POST /v1/grade measures CLV against it. A game not final (or not among the feed's finals) is left out; a final whose
- * markets were never priced before its start has an empty list.
+ * GET /tools/closing.json?events=…: the fair close of the results feed's finals (decision 289) and of games started
+ * but not final (in play, their closing lines taken; decision 310), as POST /v1/grade measures CLV against it. A game
+ * not started (or unknown) is left out; a game whose markets were never priced before its start has an empty list.
  */
 /** The most events one GET /tools/closing.json asks for. */
 export const CLOSING_EVENTS_MAX = 50;

@@ -237,18 +237,18 @@ describe('the bet tracker page grading with CLV from the public close', () => {
         expect(await typo.getByTestId('bet-issue').innerText()).toBe(
           'No player named “Marcus Hail” in this game’s box score — check the spelling (close: Marcus Hale); the bet stays open.',
         );
-        // The summary averages the two CLVs known.
-        const average = (graded[0]!.clv_pct! + graded[1]!.clv_pct!) / 2;
+        // The parlay lost early: lost at once; its first leg shows its close and its own CLV, as the API's leg; the
+        // ticket has the API's CLV already, `later` having started (decision 310: its close is public once in play).
+        const parlay = item(lostEarly);
+        await expect
+          .poll(() => parlay.getByTestId('bet-status').innerText())
+          .toContain(`CLV ${pct(lostApi().clv_pct!)}`);
+        expect(await parlay.getByTestId('bet-status').innerText()).toContain('Lost');
+        // The summary averages the three CLVs known.
+        const average = (graded[0]!.clv_pct! + graded[1]!.clv_pct! + lostApi().clv_pct!) / 3;
         const summary = await page.getByTestId('summary').innerText();
         expect(summary).toContain(pct(Math.round(average * 100) / 100));
-        expect(summary).toContain('of 2 bets with a close');
-        // The parlay lost early: lost at once; its first leg shows its close and its own CLV, as the API's leg; the
-        // ticket's CLV waits for the game still in play (decision 297).
-        const parlay = item(lostEarly);
-        await expect.poll(() => parlay.getByTestId('bet-status').innerText()).toContain('Lost');
-        expect(await parlay.getByTestId('bet-status').innerText()).toContain(
-          'CLV once every game has closed',
-        );
+        expect(summary).toContain('of 3 bets with a close');
         const legs = parlay.getByRole('list', { name: 'Legs of 2-leg parlay' }).getByRole('listitem');
         const firstClose = lostApi().legs[0]!;
         expect(await legs.nth(0).innerText()).toContain(
@@ -268,7 +268,7 @@ describe('the bet tracker page grading with CLV from the public close', () => {
     });
   }
 
-  it('the parlay lost early gets the ticket’s CLV once its other game has ended, the API’s to the digit', async () => {
+  it('the parlay lost early keeps the ticket’s CLV once its other game has ended, the API’s to the digit', async () => {
     // The API: lost, the first leg's close and CLV, and (the other game having started) the ticket's CLV already.
     expect(lostApi()).toMatchObject({ status: 'graded', result: 'lost' });
     expect(lostApi().legs[1]).toMatchObject({ status: 'pending', fair_closing_probability: 0.5 });

@@ -13,7 +13,7 @@ import { historyGameScore } from '../history/service.ts';
 import { clientAddressKey } from '../http/client-address.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { sendEntry } from '../http/send-entry.ts';
-import { closeChoice, finalCloses } from '../history-api/closes.ts';
+import { closeChoice, finalCloses, startedCloses } from '../history-api/closes.ts';
 import type { StaticEntry } from '../http/static-files.ts';
 
 // GET /tools/results.json (issue 57, decisions 256, 282 and 283): the bet tracker page's results without a key. Every
@@ -154,7 +154,8 @@ export async function resultsFeedRoutes(
     return sendEntry(request, reply, entry, headers);
   });
 
-  // GET /tools/closing.json?events=a,b (decision 289): the fair close of finals of the feed, for the tracker's CLV.
+  // GET /tools/closing.json?events=a,b (decisions 289, 310): the fair close of the feed's finals and of games started
+  // (in play, their closing lines taken), for the tracker's CLV. Each answer is held RESULTS_CACHE_MS.
   const answers = new Map<string, { until: number; entry: StaticEntry }>();
   app.get('/tools/closing.json', async (request, reply) => {
     const headers: Record<string, string> = {
@@ -176,8 +177,23 @@ export async function resultsFeedRoutes(
     let answer = answers.get(key);
     if (!answer || now >= answer.until) {
       const { finals } = await current(now);
-      const wanted = ids.filter((id) => finals.has(id));
-      const closes = await finalCloses(app, wanted).catch((error: unknown) => {
+      // Finals (their close kept once read), and games started but not final (decision 310: their close read again
+      // at most every STARTED_CLOSE_MS); a game not started, or unknown, is left out.
+      const read = async () => {
+        const [final, started] = await Promise.all([
+          finalCloses(
+            app,
+            ids.filter((id) => finals.has(id)),
+          ),
+          startedCloses(
+            app,
+            ids.filter((id) => !finals.has(id)),
+            now,
+          ),
+        ]);
+        return new Map([...final, ...started]);
+      };
+      const closes = await read().catch((error: unknown) => {
         app.log.warn({ err: error }, 'closing feed: the history could not be read');
         throw new HttpProblem(
           503,
@@ -190,7 +206,10 @@ export async function resultsFeedRoutes(
       const body: ClosingFeed = {
         reference: choice.reference,
         method: choice.method,
-        games: wanted.map((id) => ({ event_id: id, markets: closes.get(id) ?? [] })),
+        games: ids.flatMap((id) => {
+          const markets = closes.get(id);
+          return markets ? [{ event_id: id, markets }] : [];
+        }),
       };
       answer = { until: now + RESULTS_CACHE_MS, entry: snapshotEntry(Buffer.from(JSON.stringify(body))) };
       answers.set(key, answer);

@@ -18,10 +18,13 @@ export async function fetchResults(signal?: AbortSignal): Promise<ResultsFeed> {
   return parsed.data;
 }
 
-/** The fair close of finished games (GET /tools/closing.json, decision 289), at most CLOSING_EVENTS_MAX a request. */
+/**
+ * The fair close of finished games and of games started (GET /tools/closing.json, decisions 289 and 310), at most
+ * CLOSING_EVENTS_MAX a request.
+ */
 export const CLOSING_PATH = '/tools/closing.json';
 
-/** The closes of `eventIds` (finals of the results feed), by event id; a game the answer leaves out is not final. */
+/** The closes of `eventIds`, by event id; a game the answer leaves out has not started (or is not known). */
 export async function fetchCloses(
   eventIds: readonly string[],
   signal?: AbortSignal,

@@ -96,18 +96,27 @@ function useResultsGrading(openCount: number, bets: readonly TrackedBet[]) {
     error: null,
     checking: false,
   });
-  /** The closes read so far, by event id (a final's close does not change). */
+  /** The finals' closes read so far, by event id (a final's close does not change). */
   const closes = useRef(new Map<string, ClosingMarket[]>());
   const check = useCallback(async () => {
     setState((old) => ({ ...old, checking: true }));
     try {
       const feed = await fetchResults();
-      // The closes of the finals the open bets are on, then every bet those decide, with its CLV (decision 289).
-      const wanted = closesWanted(trackedBets.get(), feed.games, closes.current);
+      // The closes of the finals the open bets are on, and of the games started that a parlay lost early waits on
+      // (decision 310), then every bet those decide, with its CLV (decision 289). A started game's close is used for
+      // this check only: asked again next time, until its final's is read and kept.
+      const wanted = closesWanted(trackedBets.get(), feed.games, closes.current, feed.generated_at * 1000);
+      const finals = new Set(feed.games.map((game) => game.event_id));
+      const started = new Map<string, ClosingMarket[]>();
       if (wanted.length > 0)
-        for (const [id, markets] of await fetchCloses(wanted)) closes.current.set(id, markets);
+        for (const [id, markets] of await fetchCloses(wanted))
+          (finals.has(id) ? closes.current : started).set(id, markets);
       const bets = trackedBets.get();
-      const next = settleFromResults(bets, feed.games, closes.current);
+      const next = settleFromResults(
+        bets,
+        feed.games,
+        started.size > 0 ? new Map([...started, ...closes.current]) : closes.current,
+      );
       if (next !== bets) trackedBets.set(next);
       setState({ feed, checkedAt: Date.now(), error: null, checking: false });
     } catch (error) {
@@ -622,7 +631,7 @@ function BetItem({
               <span className="block text-xs text-slate-300">CLV {pct(s.clv_pct)}</span>
             ) : s.settled_by === 'hand' ? null : awaitsClose(bet, resultsAt) &&
               !bet.legs?.some((leg) => leg.closing_probability === null) ? (
-              <span className="block text-xs text-slate-400">CLV once every game has closed</span>
+              <span className="block text-xs text-slate-400">CLV once every game has started</span>
             ) : (
               <span className="block text-xs text-slate-400">CLV: no close</span>
             )}
