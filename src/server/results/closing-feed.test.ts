@@ -180,6 +180,23 @@ describe('GET /tools/closing.json', () => {
     }
   });
 
+  it('is the close GET /v1/scores?closing=true gives for the game in play on a plan that lists games in play', async () => {
+    // The game in play (its closing lines taken): its close on the plan that lists games in play, the public one
+    // (decision 310); the Starter plan lists no game in play, so it has none here (the public route has it).
+    const inPlay = async (key: string) =>
+      ScoresResponseSchema.parse(
+        await (
+          await fetch(`${origin}/v1/scores?event_id=${live.id}&closing=true`, {
+            headers: { 'x-api-key': key },
+          })
+        ).json(),
+      ).scores;
+    expect((await inPlay(pro)).map((score) => [score.status, score.closing])).toEqual([
+      ['live', closeOf(live.id)],
+    ]);
+    expect(await inPlay(starter)).toEqual([]);
+  });
+
   it('refuses a request without events, or with too many, with a clear problem; limits a client like the results', async () => {
     const none = await fetch(`${origin}/tools/closing.json`);
     expect(none.status).toBe(400);

@@ -37,7 +37,7 @@ import { requireFeature } from '../../odds-api/auth.ts';
 import { closingMarkets, fairChoice, READ_BUDGET_PROBLEM, ReadGuard } from '../history-reads.ts';
 import { scoreDto } from '../../odds-api/views.ts';
 import { HttpProblem } from '../../http/problem.ts';
-import { finalCloses } from '../closes.ts';
+import { finalCloses, startedCloses } from '../closes.ts';
 import { clvCost } from './clv.ts';
 import { COMMON_ERRORS, security, tags } from '../../odds-api/routes/common.ts';
 
@@ -93,7 +93,7 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
         security,
         summary: 'Recent results (every plan) and live scores (Pro, Elite, Enterprise)',
         description:
-          'Every game finished in the last three days with its final, period by period, as bets settle on it (docs/grading.md), and its box score where the source gives one (`players`: the figures of every player priced on, and who did not play), on every plan; and, on the plans with live scores and bet grading, every game in play with its score, periods and clock (`includes_live` says which). Filter by `league`, `status` (`live` or `final`; `live` on a plan without live scores is a 403) or `event_id`. Live games first, then finals, most recently changed first. With `event_id` and `closing=true`, a final carries `closing`, its fair close (each market a bet can be tracked on, as POST /v1/grade measures CLV against it), on every plan: the public bet tracker shows it (decision 289).',
+          'Every game finished in the last three days with its final, period by period, as bets settle on it (docs/grading.md), and its box score where the source gives one (`players`: the figures of every player priced on, and who did not play), on every plan; and, on the plans with live scores and bet grading, every game in play with its score, periods and clock (`includes_live` says which). Filter by `league`, `status` (`live` or `final`; `live` on a plan without live scores is a 403) or `event_id`. Live games first, then finals, most recently changed first. With `event_id` and `closing=true`, a final carries `closing`, its fair close (each market a bet can be tracked on, as POST /v1/grade measures CLV against it), on every plan: the public bet tracker shows it (decision 289); so does a game in play once its closing lines are taken, on the plans that list games in play (decision 310).',
         querystring: ScoresQuerySchema,
         response: {
           200: ScoresResponseSchema.describe(
@@ -130,6 +130,10 @@ export async function scoresRoutes(app: FastifyInstance, { now }: { now: () => n
         throw new HttpProblem(400, 'invalid-request', 'Invalid request', '`closing=true` needs `event_id`.');
       const finals = scores.filter((score) => score.status === 'final').map((score) => score.eventId);
       const closes = await finalCloses(app, finals);
+      // A game in play carries its close too, as the public close does (decision 310); on the plans that list it.
+      const inPlay = scores.filter((score) => score.status === 'live').map((score) => score.eventId);
+      if (inPlay.length > 0)
+        for (const [id, close] of await startedCloses(app, inPlay, now())) closes.set(id, close);
       return {
         includes_live: live,
         scores: scores.map((score) => {
