@@ -62,6 +62,13 @@ describe('database migrations', () => {
         const rows = rowsOf<Record<string, string>>(await handle.db.execute(sql.raw(`SHOW ${name}`)));
         expect(rows[0]![name]).toBe(value);
       }
+      // Decision 308: an 8 MB buffer pool (its WebAssembly memory ~9 MB less resident), the log's buffers 1/32 of it.
+      const pool = rowsOf<{ shared: string; wal: string }>(
+        await handle.db.execute(
+          sql`SELECT current_setting('shared_buffers') AS shared, current_setting('wal_buffers') AS wal`,
+        ),
+      );
+      expect(pool[0]).toEqual({ shared: '8MB', wal: '256kB' });
       // Decision 279: 1 MB log segments, and a log checkpointed at 16 MB (wal-checkpoint.ts).
       const wal = rowsOf<{ segment: string; max: string; min: string }>(
         await handle.db.execute(
