@@ -5,6 +5,12 @@ import { checkFence, fenceOf, firstChange, inheritFence, setFenceUpTo } from './
 import {
   insertBlocks,
   lastTicksBefore,
+  LEAGUE_INDEX_AMERICAN,
+  LEAGUE_INDEX_BOOK,
+  LEAGUE_INDEX_DECIMAL,
+  LEAGUE_INDEX_MARKET,
+  LEAGUE_INDEX_OUTCOME,
+  leagueIndexEvent,
   type OpenBlocks,
   type SealedBlock,
   type StoredTick,
@@ -81,6 +87,12 @@ export class BatchWriter {
   private readonly sealBatches = new WeakSet<HistoryBatch>();
   /** Shutdown past its budget: the transaction under way rolls back at its next statement (decision 306). */
   private aborted = false;
+  /**
+   * Blocks format: per league, its index series (decision 311) and the time (unix µs) of the last change indexed, as
+   * committed; `indexPending`: what the write under way changed of it (kept once its transaction commits).
+   */
+  private readonly leagueIndex = new Map<string, { id: number; lastUs: number }>();
+  private indexPending = new Map<string, { id: number; lastUs: number }>();
 
   constructor(
     private readonly db: SqlClient,
@@ -133,6 +145,7 @@ export class BatchWriter {
     // Under a fence (window 0) nothing stays open after a commit: nothing to journal.
     const journal = this.open !== null && this.open.windowMs > 0 ? this.journal : null;
     if (this.journal) this.appended = emptyChanges();
+    if (this.indexPending.size > 0) this.indexPending = new Map();
     try {
       if (this.aborted) throw new WriteAbortedError();
       await this.db.transaction(async (raw) => {
@@ -169,6 +182,7 @@ export class BatchWriter {
       throw error;
     }
     this.open?.commit();
+    for (const [league, entry] of this.indexPending) this.leagueIndex.set(league, entry);
     // Journaled once committed (the changes are then in open blocks or in written ones); segments whose changes have
     // all left the open blocks are removed as the blocks are looked over (once a second).
     if (journal) journal.append(this.appended);
@@ -524,9 +538,11 @@ export class BatchWriter {
     tally: TickTally,
     sealBefore: number | null,
   ): Promise<void> {
-    const { key, atUs, american, decimal, state } = batch.ticks;
+    const { key, atUs, american, decimal, state, league } = batch.ticks;
     const fresh = new Set(batch.fresh);
     const ids: number[] = [];
+    /** Per league, the milliseconds in which a change was appended, each with its earliest microsecond. */
+    const marks = new Map<string, Map<number, number>>();
     for (let index = 0; index < key.length; index += 1) {
       const series = added.get(key[index]!) ?? this.seriesIds.get(key[index]!);
       if (series === undefined) {
@@ -579,17 +595,81 @@ export class BatchWriter {
         state[index] as TickStateCode,
       );
       if (full) sealed.push(full);
-      if (this.journal) {
-        const appended = this.appended;
-        appended.seriesId.push(id);
-        appended.atUs.push(atUs[index]!);
-        appended.american.push(american[index]!);
-        appended.decimal.push(decimal[index]!);
-        appended.state.push(state[index] as TickStateCode);
+      if (this.journal)
+        this.journalAppended(id, atUs[index]!, american[index]!, decimal[index]!, state[index]!);
+      const of = league[index];
+      if (of) {
+        let byMs = marks.get(of);
+        if (!byMs) marks.set(of, (byMs = new Map()));
+        const us = atUs[index]!;
+        const ms = Math.floor(us / 1000);
+        const held = byMs.get(ms);
+        if (held === undefined || us < held) byMs.set(ms, us);
       }
     }
+    if (marks.size > 0) await this.indexLeagues(tx, open, marks, sealed);
     if (sealBefore !== null) sealed.push(...open.sealDue(sealBefore));
     if (sealed.length > 0) await insertBlocks(tx, sealed);
+  }
+
+  private journalAppended(id: number, atUs: number, american: number, decimal: number, state: TickStateCode) {
+    const appended = this.appended;
+    appended.seriesId.push(id);
+    appended.atUs.push(atUs);
+    appended.american.push(american);
+    appended.decimal.push(decimal);
+    appended.state.push(state);
+  }
+
+  /**
+   * The leagues' index of changes (decision 311): for each millisecond in which a league had a change appended (and
+   * no earlier change of it was indexed in that millisecond or later), a tick of the league's index series at the
+   * millisecond's earliest microsecond written. The index series is made on a league's first change (and its last
+   * indexed change read, to continue after it: a restart, a new leader).
+   */
+  private async indexLeagues(
+    tx: SqlRunner,
+    open: OpenBlocks,
+    marks: Map<string, Map<number, number>>,
+    sealed: SealedBlock[],
+  ): Promise<void> {
+    const unknown = [...marks.keys()].filter(
+      (league) => !this.indexPending.has(league) && !this.leagueIndex.has(league),
+    );
+    if (unknown.length > 0) {
+      const rows = await tx.query<{ id: number; event_id: string }>(
+        `INSERT INTO history_series AS s (event_id, market_key, market_type, period, outcome, book, side_id)
+         SELECT e, $2, $2, 'full', $3, $4, e || '|' || $2 FROM unnest($1::text[]) AS r(e)
+         ON CONFLICT (event_id, market_key, outcome, book) DO UPDATE SET side_id = s.side_id
+         RETURNING id, event_id`,
+        [unknown.map(leagueIndexEvent), LEAGUE_INDEX_MARKET, LEAGUE_INDEX_OUTCOME, LEAGUE_INDEX_BOOK],
+      );
+      const last = await lastTicksBefore(
+        tx,
+        open,
+        rows.map((row) => row.id),
+        null,
+      );
+      for (const league of unknown) {
+        const row = rows.find((candidate) => candidate.event_id === leagueIndexEvent(league));
+        if (row) this.indexPending.set(league, { id: row.id, lastUs: last.get(row.id)?.atUs ?? -1 });
+      }
+    }
+    for (const [league, byMs] of marks) {
+      const known = this.indexPending.get(league) ?? this.leagueIndex.get(league);
+      if (!known) continue;
+      const entry = { ...known };
+      for (const ms of [...byMs.keys()].sort((a, b) => a - b)) {
+        // A millisecond indexed already (a batch before, a restart within it), or before it (a clock that went back).
+        if (ms <= Math.floor(entry.lastUs / 1000)) continue;
+        const us = byMs.get(ms)!;
+        const full = open.append(entry.id, us, LEAGUE_INDEX_AMERICAN, LEAGUE_INDEX_DECIMAL, 0);
+        if (full) sealed.push(full);
+        if (this.journal) this.journalAppended(entry.id, us, LEAGUE_INDEX_AMERICAN, LEAGUE_INDEX_DECIMAL, 0);
+        entry.lastUs = us;
+      }
+      this.indexPending.set(league, entry);
+    }
   }
 
   /**
@@ -729,6 +809,7 @@ function partOf(batch: HistoryBatch, from: number, to: number, start: number): H
       american: ticks.american.slice(t0, t1),
       decimal: ticks.decimal.slice(t0, t1),
       state: ticks.state.slice(t0, t1),
+      league: ticks.league.slice(t0, t1),
     },
     fresh: batch.fresh.filter((index) => index >= t0 && index < t1).map((index) => index - t0),
     // Results go with the part that ends the batch (after every row their series may need).

@@ -135,8 +135,47 @@ function unsigned(value: unknown): unknown {
   );
 }
 
-/** Every read of the history, for one state of both stores: what `app` answers. */
+/**
+ * `value` with every series id replaced by its series' key (event, market, outcome, book): ids are the database's own,
+ * and the blocks app's leagues' index series (decision 311) take some of them, so the two apps number the series they
+ * share alike in order but not in value. A movement cursor's series (`s`) is renamed too.
+ */
+function keyedSeries(value: unknown, names: ReadonlyMap<number, string>): unknown {
+  const name = (id: unknown) => (typeof id === 'number' ? (names.get(id) ?? `unknown ${id}`) : id);
+  return JSON.parse(JSON.stringify(value), function (this: unknown, key, field: unknown) {
+    if (key === 'seriesId') return name(field);
+    if (key === 'id' && this !== null && typeof this === 'object' && 'marketKey' in this) return name(field);
+    if (key === 'next_cursor' && typeof field === 'string') {
+      const cursor = JSON.parse(Buffer.from(field, 'base64url').toString()) as Record<string, unknown>;
+      if ('s' in cursor) cursor.s = name(cursor.s);
+      return cursor;
+    }
+    // A map's entry as `[...map]` gives it: [series id, tick].
+    if (
+      Array.isArray(field) &&
+      field.length === 2 &&
+      typeof field[0] === 'number' &&
+      field[1] !== null &&
+      typeof field[1] === 'object' &&
+      'seriesId' in field[1]
+    ) {
+      return [name(field[0]), field[1]];
+    }
+    return field;
+  });
+}
+
+/** Every read of the history, for one state of both stores: what `app` answers (series ids as their keys). */
 async function answers(app: FastifyInstance, fed: Fed): Promise<unknown[]> {
+  const names = new Map<number, string>();
+  for (const event of fed.events) {
+    for (const row of await app.history.series(event.id))
+      names.set(row.id, `${row.eventId}|${row.marketKey}|${row.outcome}|${row.book}`);
+  }
+  return keyedSeries(await rawAnswers(app, fed), names) as unknown[];
+}
+
+async function rawAnswers(app: FastifyInstance, fed: Fed): Promise<unknown[]> {
   const out: unknown[] = [];
   const leagues = [...new Set(fed.events.map((event) => app.engine.store.event(event.id)?.league ?? 'nba'))];
   for (const event of fed.events) {

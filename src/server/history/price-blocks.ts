@@ -22,6 +22,22 @@ export const JOURNALED_SPREAD = 0.4;
 export const BLOCK_MAX_TICKS = 256;
 const DAY_US = 86_400_000_000;
 
+/**
+ * The league's index of changes (decision 311): per league, a series of its own (event `league:<league>`, market
+ * `changes`, outcome `any`, book `*`) whose ticks are the milliseconds in which any series of the league changed, each
+ * at the earliest microsecond written in it, with a constant price (an open +100): stored as every series is (open
+ * blocks, their journal, price_blocks day partitions, retention), it answers a board's previous and next change
+ * with one series' probes instead of every series of the league. Its event is not in history_events (no read that
+ * lists events or their series sees it), and nothing else is ever written under it.
+ */
+export const LEAGUE_INDEX_MARKET = 'changes';
+export const LEAGUE_INDEX_OUTCOME = 'any';
+export const LEAGUE_INDEX_BOOK = '*';
+/** The index's constant price: +100 (its decimal, 2, is the one the blocks derive from it: a tick costs ~2 bytes). */
+export const LEAGUE_INDEX_AMERICAN = 100;
+export const LEAGUE_INDEX_DECIMAL = 2;
+export const leagueIndexEvent = (league: string): string => `league:${league}`;
+
 /** One change of a series, as the reads use it. */
 export interface StoredTick {
   seriesId: number;
@@ -667,6 +683,29 @@ export async function changesAroundEvents(
     `WITH s AS MATERIALIZED (SELECT id FROM history_series WHERE event_id = ANY($1::text[])), ${sql.cte}
      SELECT ${sql.columns}`,
     [[...eventIds], usText(atUs), usText(nextUs), usText(day), usText(day + DAY_US)],
+  );
+  return around(db, open, row!, day, nextUs, atUs);
+}
+
+/**
+ * Over the series (any: the league's index, decision 311): the latest change strictly before `atUs` and the earliest at
+ * or after `nextUs` (unix µs), from the rows, the stored and the open blocks, in one statement (with the days before or
+ * after only when the instant's day holds none on that side).
+ */
+export async function changesAroundSeries(
+  db: SqlRunner,
+  open: OpenBlocks | null,
+  seriesIds: readonly number[],
+  atUs: number,
+  nextUs: number,
+): Promise<{ previous: number | null; next: number | null }> {
+  if (seriesIds.length === 0) return { previous: null, next: null };
+  const day = dayOf(atUs);
+  const sql = aroundSql({ prev: US(2), next: US(3), day: US(4), dayEnd: US(5), rows: rowsOf(open) });
+  const [row] = await db.query<AroundRow>(
+    `WITH s AS MATERIALIZED (SELECT DISTINCT id FROM unnest($1::int4[]) AS s(id)), ${sql.cte}
+     SELECT ${sql.columns}`,
+    [[...seriesIds], usText(atUs), usText(nextUs), usText(day), usText(day + DAY_US)],
   );
   return around(db, open, row!, day, nextUs, atUs);
 }

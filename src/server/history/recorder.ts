@@ -67,6 +67,11 @@ export interface HistoryBatch {
     american: number[];
     decimal: number[];
     state: TickStateCode[];
+    /**
+     * The league of the tick's event ('' when the recorder did not know the event): the writer marks each millisecond
+     * in which a league had a change in that league's index of changes (decision 311).
+     */
+    league: string[];
   };
   /**
    * Indexes (into `ticks`) of first sights: prices this process had no earlier version of (its start, or a new lead).
@@ -95,7 +100,7 @@ export class HistoryRecorder {
     return {
       events: [],
       series: [],
-      ticks: { key: [], atUs: [], american: [], decimal: [], state: [] },
+      ticks: { key: [], atUs: [], american: [], decimal: [], state: [], league: [] },
       fresh: [],
       results: [],
       upTo: 0,
@@ -155,7 +160,14 @@ export class HistoryRecorder {
     }
     const state = price.suspended ? TICK_STATE.suspended : TICK_STATE.open;
     if (!previous) this.batch.fresh.push(this.batch.ticks.key.length);
-    this.push(key, this.atOf(price.receivedAt), price.american, price.decimal, state);
+    this.push(
+      key,
+      this.atOf(price.receivedAt),
+      price.american,
+      price.decimal,
+      state,
+      this.events.get(change.eventId)?.league ?? '',
+    );
   }
 
   /**
@@ -217,24 +229,33 @@ export class HistoryRecorder {
       return;
     }
     // Removed (ended or withdrawn): every price still standing is closed with a "removed" tick.
+    const known = this.events.get(change.eventId);
+    const league = known?.league ?? '';
     for (const market of change.markets) {
       for (let index = 0; index < market.outcomes.length; index += 1) {
         const outcome = market.outcomes[index]!;
         for (const price of pricesOf(market, index)) {
           const key = `${market.key}|${outcome}|${price.book}`;
-          this.push(key, this.atOf(now), price.american, price.decimal, TICK_STATE.removed);
+          this.push(key, this.atOf(now), price.american, price.decimal, TICK_STATE.removed, league);
         }
       }
     }
-    const known = this.events.get(change.eventId);
     if (known) {
       this.batch.events.push({ ...known, endedAt: now });
       this.events.delete(change.eventId);
     }
   }
 
-  private push(key: string, atUs: number, american: number, decimal: number, state: TickStateCode): void {
+  private push(
+    key: string,
+    atUs: number,
+    american: number,
+    decimal: number,
+    state: TickStateCode,
+    league: string,
+  ): void {
     const ticks = this.batch.ticks;
+    ticks.league.push(league);
     ticks.key.push(key);
     ticks.atUs.push(atUs);
     ticks.american.push(american);

@@ -6,8 +6,13 @@ import { MAX_FINALS, type GameScore, type PlayerFigures } from '#engine/scores.t
 import {
   changesAroundEvents,
   changesAroundPage,
+  changesAroundSeries,
   firstChangeFrom,
   lastTicksBefore,
+  LEAGUE_INDEX_BOOK,
+  LEAGUE_INDEX_MARKET,
+  LEAGUE_INDEX_OUTCOME,
+  leagueIndexEvent,
   ticksBetween,
   usText,
   type StoredTick,
@@ -384,6 +389,8 @@ export class HistoryService {
   private blocksStored = false;
   /** The priced players of the finals read (`finalsSince`), by event: a final does not change, so read once. */
   private readonly finalPlayers = new Map<string, readonly HistoryPlayer[]>();
+  /** Each league's index series (decision 311), once found (it is never deleted). */
+  private readonly leagueIndexIds = new Map<string, number>();
 
   constructor(
     private readonly db: SqlClient,
@@ -563,6 +570,37 @@ export class HistoryService {
       [league, at],
     );
     return { previous: time(row?.previous ?? null), next: time(row?.next ?? null) };
+  }
+
+  /**
+   * The league's changes around `at` (unix ms) from its index of changes (decision 311): the latest strictly before it
+   * and the earliest strictly after, in ms as `changesAroundEvents` gives them, over every event of the league (with
+   * `eventTimesAround`, what the walk over the events known at `at` answers). Null when the index does not answer:
+   * the rows format (it is kept in blocks only), rows still stored (written by a writer that kept no index), no index
+   * yet, or none of its changes before `at` (history older than the index: the walk).
+   */
+  async leagueChangesAround(
+    league: string,
+    at: number,
+  ): Promise<{ previous: number | null; next: number | null } | null> {
+    const open = this.writer.openBlocks;
+    if (open === null || open.rowsStored) return null;
+    let id = this.leagueIndexIds.get(league);
+    if (id === undefined) {
+      const [row] = await this.db.query<{ id: number }>(
+        `SELECT id FROM history_series WHERE event_id = $1 AND market_key = $2 AND outcome = $3 AND book = $4`,
+        [leagueIndexEvent(league), LEAGUE_INDEX_MARKET, LEAGUE_INDEX_OUTCOME, LEAGUE_INDEX_BOOK],
+      );
+      if (!row) return null;
+      id = row.id;
+      this.leagueIndexIds.set(league, id);
+    }
+    const around = await changesAroundSeries(this.db, open, [id], at * 1000, (at + 1) * 1000);
+    if (around.previous === null) return null;
+    return {
+      previous: Math.floor(around.previous / 1000),
+      next: around.next === null ? null : roundedMs(around.next),
+    };
   }
 
   /** The event's series, in a stable order (market, outcome, book), narrowed by the filter. */

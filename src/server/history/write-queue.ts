@@ -163,7 +163,7 @@ export class WriteQueue {
     } else if (batch.events.length > 0 || batch.series.length > 0 || batch.results.length > 0) {
       const kept: HistoryBatch = {
         ...batch,
-        ticks: { key: [], atUs: [], american: [], decimal: [], state: [] },
+        ticks: { key: [], atUs: [], american: [], decimal: [], state: [], league: [] },
         fresh: [],
       };
       inheritFence(kept, batch);

@@ -372,7 +372,7 @@ export class HistoryWriter {
     return {
       events: [],
       series: [],
-      ticks: { key: [], atUs: [], american: [], decimal: [], state: [] },
+      ticks: { key: [], atUs: [], american: [], decimal: [], state: [], league: [] },
       fresh: [],
       results: [],
       upTo: this.options.now(),

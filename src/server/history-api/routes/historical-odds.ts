@@ -292,25 +292,39 @@ export async function historicalOddsRoutes(app: FastifyInstance, { now }: { now:
         const around = await app.history.eventTimesAround(query.league, at);
         previous = around.previous;
         next = around.next;
-        const walkSize = new StatementSize(WALK_PAGE.initial, WALK_PAGE.min, WALK_PAGE.max);
         const take = (changes: { previous: number | null; next: number | null }) => {
           if (changes.previous !== null && (previous === null || changes.previous > previous))
             previous = changes.previous;
           if (changes.next !== null && (next === null || changes.next < next)) next = changes.next;
         };
+        // The league's index of changes (decision 311): one series' probes. The walk below only where it does not
+        // answer (history written before it, the rows format).
+        guard.check();
+        const indexed = await app.history.leagueChangesAround(query.league, at);
+        if (indexed) take(indexed);
+        const walkSize = new StatementSize(WALK_PAGE.initial, WALK_PAGE.min, WALK_PAGE.max);
         // Events in groups of about a statement's worth of series (one statement each, decision 277); an event larger
         // than a statement alone, in pages of its series.
+        // The walk: the events known at `at`, and those that ended at `at` itself (not on the board, but their changes
+        // before it are changes of the board before it; the index counts them too).
         guard.check();
-        const counts = await app.history.seriesCounts(events.map((event) => event.id));
+        const walked = indexed
+          ? []
+          : [
+              ...events,
+              ...(await app.history.eventsAt(query.league, at - 1)).filter((event) => event.endedAt === at),
+            ];
+        guard.check();
+        const counts = await app.history.seriesCounts(walked.map((event) => event.id));
         let index = 0;
-        while (index < events.length) {
+        while (index < walked.length) {
           const size = walkSize.value;
           const group: string[] = [];
           let series = 0;
-          while (index < events.length) {
-            const count = counts.get(events[index]!.id) ?? 0;
+          while (index < walked.length) {
+            const count = counts.get(walked[index]!.id) ?? 0;
             if (group.length > 0 && series + count > size) break;
-            group.push(events[index]!.id);
+            group.push(walked[index]!.id);
             series += count;
             index += 1;
           }
