@@ -60,10 +60,16 @@ describe('the open blocks journal', () => {
       );
     }
     // Written once: the journal is emptied, and what the new server stores holds each change once.
-    const [stored] = await dbOf(second).query<{ n: number }>(
-      'SELECT sum(get_byte(data, 1))::int AS n FROM price_blocks',
+    const stored = await dbOf(second).query<{ index: boolean; n: number }>(
+      `SELECT s.event_id <> $1 AS index, sum(get_byte(b.data, 1))::int AS n
+       FROM price_blocks b JOIN history_series s ON s.id = b.series_id GROUP BY 1 ORDER BY 1`,
+      [event.id],
     );
-    expect(stored!.n).toBe(fed.length);
+    // The event's series hold each change once; the league's index (decision 311) each millisecond with a change once.
+    expect(stored).toEqual([
+      { index: false, n: fed.length },
+      { index: true, n: new Set(fed.map(([, , at]) => at)).size },
+    ]);
     expect(readdirSync(path.join(crashed, JOURNAL))).toEqual([]);
 
     // A clean stop writes the open blocks and leaves no segment behind.
