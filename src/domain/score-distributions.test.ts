@@ -793,6 +793,19 @@ describe('halves of the points leagues: the segment model (decision 288)', () =>
       total: 3 + Math.floor(key / 40) * CENTRE_STEP,
     });
     check((key) => fresh.gameDistributions('nhl', nhl(key)), 2_400, 6_000, 0.4);
+    // The order a repeat leaves: the cache full, an old game asked (moved to the end), then the game built last
+    // asked again (now after it); as many new games as the cache holds less one then drop the old one, not the last.
+    vi.resetModules();
+    const again = await import('./score-distributions.ts');
+    const game = (key: number) => again.gameDistributions('nhl', nhl(key));
+    const first = game(0);
+    for (let key = 1; key < again.DISTRIBUTIONS_CACHED; key += 1) game(key);
+    const last = game(again.DISTRIBUTIONS_CACHED - 1);
+    expect(game(0)).toBe(first);
+    expect(game(again.DISTRIBUTIONS_CACHED - 1)).toBe(last);
+    for (let key = 0; key < again.DISTRIBUTIONS_CACHED - 1; key += 1) game(3_000 + key);
+    expect(game(again.DISTRIBUTIONS_CACHED - 1)).toBe(last);
+    expect(game(0)).not.toBe(first);
     // Halves: fewer keys (each builds its game and its half), asked in runs.
     check(
       (key) =>
