@@ -46,6 +46,12 @@ function cumulativeOf(distribution: IntegerDistribution): Float64Array {
   return found;
 }
 
+/** P(X ≤ min + i) from the cumulative sums: 0 below the support, 1 (its last sum) above it. */
+function cumulativeAt(cumulative: Float64Array, i: number): number {
+  const at = Math.min(i, cumulative.length - 1);
+  return at < 0 ? 0 : cumulative[at]!;
+}
+
 /** P(X ≤ x). */
 export function cdfAt(distribution: IntegerDistribution, x: number): number {
   let sum = 0;
@@ -106,13 +112,10 @@ export function lineChances(
 export function fairHighProbability(distribution: IntegerDistribution, line: number): number {
   if (Number.isInteger(line * 2)) {
     // A half or whole line: the mass below and above it (a whole line's push left out), from the cumulative sums.
+    // No closure per call (decision 309: run through tsx, each named closure is also named at run time).
     const cumulative = cumulativeOf(distribution);
-    const at = (x: number) => {
-      const i = Math.min(x - distribution.min, cumulative.length - 1);
-      return i < 0 ? 0 : cumulative[i]!;
-    };
-    const below = at(Math.ceil(line) - 1);
-    const above = 1 - at(Math.floor(line));
+    const below = cumulativeAt(cumulative, Math.ceil(line) - 1 - distribution.min);
+    const above = 1 - cumulativeAt(cumulative, Math.floor(line) - distribution.min);
     const settled = above + below;
     return settled > 0 ? Math.min(1, Math.max(0, above / settled)) : 0.5;
   }

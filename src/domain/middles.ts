@@ -303,24 +303,8 @@ function fitCentre(
   const lo = variable === 'margin' ? Math.ceil(-total / CENTRE_STEP) : Math.ceil(0.2 / CENTRE_STEP);
   const hi =
     variable === 'margin' ? Math.floor(total / CENTRE_STEP) : Math.ceil((line + 12 * sigma) / CENTRE_STEP);
-  const chance = (k: number) => {
-    let found = known.get(k);
-    if (found !== undefined) return found;
-    const centre =
-      variable === 'margin'
-        ? { margin: k * CENTRE_STEP, total: other }
-        : { margin: other, total: k * CENTRE_STEP };
-    // A margin needs the margin's distribution only (the NFL's and basketball's kept by margin step, no total fitted).
-    const distribution = !cached
-      ? gameDistributionsUncached(league, centre)[variable]
-      : variable === 'margin'
-        ? gameMarginDistribution(league, centre)
-        : gameDistributions(league, centre).total;
-    found = fairHighProbability(distribution, line);
-    known.set(k, found);
-    return found;
-  };
-  // The search starts from a centre `near` the answer when given (the same book's fit before its price or the other
+  // The line's chance at centre step k, chance(k), is `lineChanceAt` (a module function: no closure made per fit,
+  // decision 309). The search starts from a centre `near` the answer when given (the same book's fit before its price or the other
   // centre moved: the two steps about it bracket p at once most of the time), else from the normal estimate. The
   // line's chance only grows with the centre, so the steps whose chance is below p come first and there is one bracket
   // of two neighbouring steps: the search ends in it from any start, with the same centre (decision 285; an exact tie,
@@ -328,7 +312,7 @@ function fitCentre(
   const from = near !== undefined && Number.isFinite(near) ? near : normal;
   let result: number;
   const start = Math.min(Math.max(Math.round(from / CENTRE_STEP), lo), hi);
-  const atStart = chance(start);
+  const atStart = lineChanceAt(league, variable, line, other, known, cached, start);
   // A bracket [a, b] with chance(a) ≤ p ≤ chance(b), widened by doubling steps from the start.
   let a = start;
   let b = start;
@@ -340,7 +324,7 @@ function fitCentre(
       a = b;
       fa = fb;
       b = Math.min(hi, b + step);
-      fb = chance(b);
+      fb = lineChanceAt(league, variable, line, other, known, cached, b);
       step *= 2;
     }
   } else {
@@ -349,7 +333,7 @@ function fitCentre(
       b = a;
       fb = fa;
       a = Math.max(lo, a - step);
-      fa = chance(a);
+      fa = lineChanceAt(league, variable, line, other, known, cached, a);
       step *= 2;
     }
   }
@@ -358,7 +342,7 @@ function fitCentre(
   else {
     while (b - a > 1) {
       const mid = (a + b) >> 1;
-      const fm = chance(mid);
+      const fm = lineChanceAt(league, variable, line, other, known, cached, mid);
       if (fm < p) {
         a = mid;
         fa = fm;
@@ -370,6 +354,36 @@ function fitCentre(
     result = (a + (fb > fa ? (p - fa) / (fb - fa) : 0)) * CENTRE_STEP;
   }
   return result;
+}
+
+/**
+ * The line's chance of the high side with `variable`'s centre at step k and the other held at `other`: read from
+ * `known` or else computed (and kept in it); `cached: false` builds the distributions without the caches.
+ */
+function lineChanceAt(
+  league: LeagueKey,
+  variable: MiddleVariable,
+  line: number,
+  other: number,
+  known: Map<number, number>,
+  cached: boolean,
+  k: number,
+): number {
+  let found = known.get(k);
+  if (found !== undefined) return found;
+  const centre =
+    variable === 'margin'
+      ? { margin: k * CENTRE_STEP, total: other }
+      : { margin: other, total: k * CENTRE_STEP };
+  // A margin needs the margin's distribution only (the NFL's and basketball's kept by margin step, no total fitted).
+  const distribution = !cached
+    ? gameDistributionsUncached(league, centre)[variable]
+    : variable === 'margin'
+      ? gameMarginDistribution(league, centre)
+      : gameDistributions(league, centre).total;
+  found = fairHighProbability(distribution, line);
+  known.set(k, found);
+  return found;
 }
 
 /** A line's chance of the high side by centre step, and the centres fitted on it by price (`distributionCentre`). */

@@ -732,6 +732,93 @@ describe('halves of the points leagues: the segment model (decision 288)', () =>
     }
   });
 
+  it('games and halves built one after another through the kept scratch arrays are those a fresh module builds, to the bit (decision 309)', async () => {
+    // Large before small and small before large, so that a scratch array grown by one build and not emptied before
+    // the next (or read past its length) shows in the next one.
+    const asks: [LeagueKey, { margin: number; total: number }][] = [
+      ['nba', { margin: -14, total: 262 }],
+      ['nfl', { margin: 2.5, total: 38 }],
+      ['ncaab', { margin: 7, total: 151 }],
+      ['nfl', { margin: -9, total: 55.5 }],
+      ['nba', { margin: 0.35, total: 214.6 }],
+      ['nfl', { margin: 0, total: 41 }],
+    ];
+    const built = asks.map(([league, centre]) => ({
+      game: gameDistributions(league, centre),
+      half: halfDistributions(league, centre),
+    }));
+    for (const [index, [league, centre]] of asks.entries()) {
+      vi.resetModules();
+      const fresh = await import('./score-distributions.ts');
+      // The half first: its game is built on the way, before anything else in this module.
+      const half = fresh.halfDistributions(league, centre);
+      const game = fresh.gameDistributions(league, centre);
+      expect(built[index]!.game.margin).toEqual(game.margin);
+      expect(built[index]!.game.total).toEqual(game.total);
+      expect(built[index]!.half.margin).toEqual(half.margin);
+      expect(built[index]!.half.total).toEqual(half.total);
+    }
+  });
+
+  it('asked again and again, the games and halves cached are those a least-recently-used cache keeps (decision 309)', async () => {
+    vi.resetModules();
+    const fresh = await import('./score-distributions.ts');
+    const random = seededRandom(309);
+    // A model of the cache: each key's object while kept, the least recently used first.
+    const check = (ask: (key: number) => object, keys: number, asks: number, repeat: number) => {
+      const model = new Map<number, object>();
+      const returned = new Set<object>();
+      let previous = 0;
+      for (let n = 0; n < asks; n += 1) {
+        // Often the key just asked (the simulator's books quoting one game in turn), else any.
+        const key = n > 0 && random() < repeat ? previous : Math.floor(random() * keys);
+        previous = key;
+        const got = ask(key);
+        const kept = model.get(key);
+        if (kept) {
+          expect(got).toBe(kept);
+          model.delete(key);
+        } else {
+          // Built anew: none of the objects kept (nor one dropped) is returned.
+          expect(returned.has(got)).toBe(false);
+          returned.add(got);
+          if (model.size >= fresh.DISTRIBUTIONS_CACHED) model.delete(model.keys().next().value!);
+        }
+        model.set(key, got);
+      }
+    };
+    // Games (the NHL's: quick to build), the keys beyond what the cache holds.
+    const nhl = (key: number) => ({
+      margin: (key % 40) * CENTRE_STEP,
+      total: 3 + Math.floor(key / 40) * CENTRE_STEP,
+    });
+    check((key) => fresh.gameDistributions('nhl', nhl(key)), 2_400, 6_000, 0.4);
+    // The order a repeat leaves: the cache full, an old game asked (moved to the end), then the game built last
+    // asked again (now after it); as many new games as the cache holds less one then drop the old one, not the last.
+    vi.resetModules();
+    const again = await import('./score-distributions.ts');
+    const game = (key: number) => again.gameDistributions('nhl', nhl(key));
+    const first = game(0);
+    for (let key = 1; key < again.DISTRIBUTIONS_CACHED; key += 1) game(key);
+    const last = game(again.DISTRIBUTIONS_CACHED - 1);
+    expect(game(0)).toBe(first);
+    expect(game(again.DISTRIBUTIONS_CACHED - 1)).toBe(last);
+    for (let key = 0; key < again.DISTRIBUTIONS_CACHED - 1; key += 1) game(3_000 + key);
+    expect(game(again.DISTRIBUTIONS_CACHED - 1)).toBe(last);
+    expect(game(0)).not.toBe(first);
+    // Halves: fewer keys (each builds its game and its half), asked in runs.
+    check(
+      (key) =>
+        fresh.halfDistributions('nba', {
+          margin: (key % 20) * CENTRE_STEP - 5,
+          total: 220 + Math.floor(key / 20) * CENTRE_STEP,
+        }),
+      60,
+      600,
+      0.5,
+    );
+  });
+
   it('NFL: the half’s margins have the key numbers 3 and 7, and a half is within its final', () => {
     const centre = { margin: -3, total: 44 };
     const half = halfDistributions('nfl', centre);

@@ -232,18 +232,40 @@ export function gameDistributions(league: LeagueKey, centre: MarketCentre): Game
   // Whole steps (integers) in the key; the centre itself is step × CENTRE_STEP.
   const totalSteps = totalStepsOf(league, centre);
   const marginSteps = marginStepsOf(centre, totalSteps);
+  // The game asked last is the cache's most recently used already: asked again (the simulator's books quoting one
+  // game's markets one after another), it is returned without a key made or the cache touched (decision 309).
+  const last = lastGame;
+  if (
+    last.found &&
+    last.league === league &&
+    last.marginSteps === marginSteps &&
+    last.totalSteps === totalSteps
+  )
+    return last.found;
   const key = `${league}|${marginSteps}|${totalSteps}`;
   let found = cache.get(key);
   if (found) {
     cache.delete(key);
     cache.set(key, found);
-    return found;
+  } else {
+    found = build(league, marginSteps, totalSteps, true);
+    if (cache.size >= DISTRIBUTIONS_CACHED) cache.delete(cache.keys().next().value!);
+    cache.set(key, found);
   }
-  found = build(league, marginSteps, totalSteps, true);
-  if (cache.size >= DISTRIBUTIONS_CACHED) cache.delete(cache.keys().next().value!);
-  cache.set(key, found);
+  last.league = league;
+  last.marginSteps = marginSteps;
+  last.totalSteps = totalSteps;
+  last.found = found;
   return found;
 }
+
+/** The game `gameDistributions` returned last (the end of its cache's order while it is there). */
+const lastGame: {
+  league: LeagueKey | null;
+  marginSteps: number;
+  totalSteps: number;
+  found: GameDistributions | null;
+} = { league: null, marginSteps: 0, totalSteps: 0, found: null };
 
 /** `gameDistributions` built anew, the cache neither read nor filled (the tests compare what caches keep with it). */
 export function gameDistributionsUncached(league: LeagueKey, centre: MarketCentre): GameDistributions {
@@ -395,11 +417,16 @@ function smoothGame(
 ): GameDistributions {
   const sigma = SGP_GAME_PRIORS[league].sigmaTotal;
   let mean = total;
-  let fitted = smoothTotal(mean, sigma, marginDist);
-  for (let step = 0; step < 4 && Math.abs(meanOf(fitted) - total) > 0.01; step += 1) {
-    mean += total - meanOf(fitted);
-    fitted = smoothTotal(mean, sigma, marginDist);
+  // The fit's steps read the mean of the sums as normalised (the same figure `meanOf(normalise(0, sums))` gives, to the
+  // bit) and only the last step's sums are made a distribution (decision 309: a distribution per step for nobody).
+  let sums = smoothTotalSums(totalBase(mean, sigma), marginDist, TOTAL_SUMS[0]);
+  let fittedMean = meanOfWeights(0, sums);
+  for (let step = 0; step < 4 && Math.abs(fittedMean - total) > 0.01; step += 1) {
+    mean += total - fittedMean;
+    sums = smoothTotalSums(totalBase(mean, sigma), marginDist, TOTAL_SUMS[0]);
+    fittedMean = meanOfWeights(0, sums);
   }
+  const fitted = normalise(0, sums);
   const game = smoothDistributions(marginDist, fitted, mean, sigma, coupledLeague(league) ? league : null);
   smoothFits.set(game, { mean, sigma });
   return game;
@@ -450,41 +477,100 @@ function restrictedTotal(base: { min: number; weights: number[] }, m: number): I
 }
 
 /**
- * The total's distribution, the mixture over the margins of the smooth total about `mean` given each, in one pass:
- * P(t) = w(t) · Σ over margins m of t's parity with |m| ≤ t of P(m) / Z(|m|), Z(k) the weight of the totals ≥ k of k's
- * parity (suffix sums by parity).
+ * `meanOf(normalise(min, weights))` without the distribution: the same sums and products in the same order, so the
+ * same number to the bit (decision 309).
  */
-function smoothTotal(mean: number, sigma: number, marginDist: IntegerDistribution): IntegerDistribution {
-  return normalise(0, smoothTotalSums(mean, sigma, marginDist));
+function meanOfWeights(min: number, weights: ArrayLike<number>): number {
+  let first = 0;
+  while (first < weights.length - 1 && weights[first] === 0) first += 1;
+  let last = weights.length - 1;
+  while (last > first && weights[last] === 0) last -= 1;
+  let sum = 0;
+  for (let i = first; i <= last; i += 1) sum += weights[i]!;
+  if (!(sum > 0)) throw new RangeError('A distribution needs some mass');
+  let mean = 0;
+  for (let i = first; i <= last; i += 1) mean += (weights[i]! / sum) * (min + i);
+  return mean;
 }
 
 /**
- * `smoothTotal`'s weights before normalising: Σ over margins m of weight(m) · P(total = t | m). With the margins'
- * probabilities it is the total's distribution; with a part of them (the halves', decision 288) the joint's share.
+ * The smooth total's base (the normal about `mean`, σ `sigma`, from 0) and its suffix sums by parity (`suffix[i]`: the
+ * weights of index i, i + 2, …), read by `smoothTotalSums`: one base serves both of a basketball half's sums.
  */
-function smoothTotalSums(mean: number, sigma: number, marginDist: IntegerDistribution): number[] {
+interface TotalBase {
+  min: number;
+  weights: number[];
+  suffix: Float64Array;
+}
+
+function totalBase(mean: number, sigma: number): TotalBase {
   const base = discretisedNormalWeights(mean, sigma, 0);
   const n = base.weights.length;
-  const suffix = new Float64Array(n + 2);
+  const suffix = scratchOf(SUFFIX, n + 2);
+  suffix.fill(0, 0, n + 2);
   for (let i = n - 1; i >= 0; i -= 1) suffix[i] = base.weights[i]! + suffix[i + 2]!;
-  const weightFrom = (k: number) => {
-    const first = k >= base.min ? k : base.min + ((base.min - k) % 2);
-    return first - base.min < n ? suffix[first - base.min]! : 0;
-  };
-  const maxK = Math.max(-marginDist.min, marginDist.min + marginDist.probabilities.length - 1);
+  return { min: base.min, weights: base.weights, suffix };
+}
+
+/**
+ * Scratch arrays of the smooth totals' sums (decision 309): kept and grown, never shrunk, zeroed where they are used.
+ * A build takes them one at a time and copies what it keeps (`normalise`), so none is read after the next build.
+ */
+const SUFFIX: { array: Float64Array } = { array: new Float64Array(512) };
+const COEFFICIENT: { array: Float64Array } = { array: new Float64Array(512) };
+/** The sums themselves: two, for a basketball half's two at once (its finals' weights and their odd-margin share). */
+const TOTAL_SUMS: [{ array: Float64Array }, { array: Float64Array }] = [
+  { array: new Float64Array(512) },
+  { array: new Float64Array(512) },
+];
+
+/** The scratch array, grown to at least `length`; a view of its first `length` values. */
+function scratchOf(holder: { array: Float64Array }, length: number): Float64Array {
+  if (holder.array.length < length)
+    holder.array = new Float64Array(Math.max(length, holder.array.length * 2));
+  return holder.array.subarray(0, length);
+}
+
+/**
+ * The total's weights before normalising, the mixture over the margins of the smooth total about the base's mean given
+ * each, in one pass: Σ over margins m of weight(m) · P(total = t | m), i.e. w(t) · Σ over margins m of t's parity with
+ * |m| ≤ t of P(m) / Z(|m|), Z(k) the weight of the totals ≥ k of k's parity (the base's suffix sums). With the
+ * margins' probabilities it is the total's distribution; with a part of them (the halves', decision 288) the joint's
+ * share.
+ * Written into `into`'s scratch array (a view of it is returned, valid until that scratch is next used): the same
+ * sums in the same order as when each call made its own arrays (decision 309).
+ */
+function smoothTotalSums(
+  base: TotalBase,
+  marginDist: IntegerDistribution,
+  into: { array: Float64Array },
+): Float64Array {
+  const n = base.weights.length;
+  const { suffix } = base;
+  const probabilities = marginDist.probabilities;
+  const maxK = Math.max(-marginDist.min, marginDist.min + probabilities.length - 1);
   const top = Math.max(base.min + n - 1, maxK);
-  const coefficient = new Float64Array(maxK + 1);
-  const sums = new Array<number>(top + 1).fill(0);
-  marginDist.probabilities.forEach((pm, i) => {
+  const coefficient = scratchOf(COEFFICIENT, maxK + 1);
+  coefficient.fill(0);
+  const sums = scratchOf(into, top + 1);
+  sums.fill(0);
+  for (let i = 0; i < probabilities.length; i += 1) {
+    const pm = probabilities[i]!;
     const k = Math.abs(marginDist.min + i);
-    const z = weightFrom(k);
+    const first = k >= base.min ? k : base.min + ((base.min - k) % 2);
+    const z = first - base.min < n ? suffix[first - base.min]! : 0;
     if (z > 0) coefficient[k]! += pm / z;
     else sums[k]! += pm; // no total left of its parity above it: the total is the margin's size
-  });
-  const running = [0, 0];
+  }
+  let even = 0;
+  let odd = 0;
   for (let t = 0; t <= top; t += 1) {
-    if (t <= maxK) running[t % 2]! += coefficient[t]!;
-    if (t >= base.min && t - base.min < n) sums[t]! += base.weights[t - base.min]! * running[t % 2]!;
+    const parityOdd = t % 2 === 1;
+    if (t <= maxK) {
+      if (parityOdd) odd += coefficient[t]!;
+      else even += coefficient[t]!;
+    }
+    if (t >= base.min && t - base.min < n) sums[t]! += base.weights[t - base.min]! * (parityOdd ? odd : even);
   }
   return sums;
 }
@@ -1532,12 +1618,13 @@ function bridge(halfMean: number, mean: number, sigma: number): HalfBridge {
  * A kernel's shape depends on its mean's fractional part only (with v = 1/2 there are two): built once per part and
  * moved. Keyed by the bridge, the part (to 1e-9) and the parity (-1: every whole number).
  */
-const kernelShapes = new WeakMap<HalfBridge, Map<string, IntegerDistribution>>();
+const kernelShapes = new WeakMap<HalfBridge, Map<number, IntegerDistribution>>();
 
 function kernelShape(b: HalfBridge, frac: number, parity: number): IntegerDistribution {
   let shapes = kernelShapes.get(b);
   if (!shapes) kernelShapes.set(b, (shapes = new Map()));
-  const key = `${Math.round(frac * 1e9)}|${parity}`;
+  // A number, not a string made per kernel asked (decision 309): the part to 1e-9 (below 1e9) and the parity (−1, 0, 1).
+  const key = Math.round(frac * 1e9) * 3 + parity + 1;
   let found = shapes.get(key);
   if (found) return found;
   found = kernelShapeOf(b, frac, parity);
@@ -1680,20 +1767,43 @@ function halfModel(league: LeagueKey, centre: MarketCentre): HalfModel {
   const shares = halfShares(league);
   if (!shares) throw new RangeError(`No half model for ${league}`);
   // Keyed as the game's centre is read (to CENTRE_STEP): one half per cached game.
-  const key = `${league}|${Math.round(centre.margin / CENTRE_STEP)}|${Math.round(centre.total / CENTRE_STEP)}`;
+  const marginSteps = Math.round(centre.margin / CENTRE_STEP);
+  const totalSteps = Math.round(centre.total / CENTRE_STEP);
+  // The half asked last, asked again: returned as it is, as `gameDistributions` does (decision 309).
+  const last = lastHalf;
+  if (
+    last.found &&
+    last.league === league &&
+    last.marginSteps === marginSteps &&
+    last.totalSteps === totalSteps
+  )
+    return last.found;
+  const key = `${league}|${marginSteps}|${totalSteps}`;
   let found = halfCache.get(key);
   if (found) {
     halfCache.delete(key);
     halfCache.set(key, found);
-    return found;
+  } else {
+    const game = gameDistributions(league, centre);
+    const fit = smoothFits.get(game)!;
+    found = league === 'nfl' ? nflHalf(game, fit, shares) : basketballHalf(league, game, fit, shares);
+    if (halfCache.size >= DISTRIBUTIONS_CACHED) halfCache.delete(halfCache.keys().next().value!);
+    halfCache.set(key, found);
   }
-  const game = gameDistributions(league, centre);
-  const fit = smoothFits.get(game)!;
-  found = league === 'nfl' ? nflHalf(game, fit, shares) : basketballHalf(league, game, fit, shares);
-  if (halfCache.size >= DISTRIBUTIONS_CACHED) halfCache.delete(halfCache.keys().next().value!);
-  halfCache.set(key, found);
+  last.league = league;
+  last.marginSteps = marginSteps;
+  last.totalSteps = totalSteps;
+  last.found = found;
   return found;
 }
+
+/** The half `halfModel` returned last (the end of its cache's order while it is there). */
+const lastHalf: {
+  league: LeagueKey | null;
+  marginSteps: number;
+  totalSteps: number;
+  found: HalfModel | null;
+} = { league: null, marginSteps: 0, totalSteps: 0, found: null };
 
 function basketballHalf(
   league: LeagueKey,
@@ -1718,23 +1828,21 @@ function basketballHalf(
       marginWeights.add(kernel, p);
     });
     // The half's total: the final totals with an odd half margin (A) and an even one (all − A), each on its kernel.
-    const all = smoothTotalSums(fit.mean, fit.sigma, game.margin);
-    const withOdd = smoothTotalSums(fit.mean, fit.sigma, { min: game.margin.min, probabilities: odd });
+    // One base for both sums, each in its own scratch array (decision 309; the same numbers as two calls made).
+    const base = totalBase(fit.mean, fit.sigma);
+    const all = smoothTotalSums(base, game.margin, TOTAL_SUMS[0]);
+    const withOdd = smoothTotalSums(base, { min: game.margin.min, probabilities: odd }, TOTAL_SUMS[1]);
     let allSum = 0;
-    for (const w of all) allSum += w;
+    for (let t = 0; t < all.length; t += 1) allSum += all[t]!;
     const totalWeights = MIXTURES.total.clear();
-    all.forEach((w, t) => {
-      if (!(w > 0)) return;
+    for (let t = 0; t < all.length; t += 1) {
+      const w = all[t]!;
+      if (!(w > 0)) continue;
       const a = withOdd[t]! / allSum;
       const b = w / allSum - a;
-      for (const [parity, weight] of [
-        [1, a],
-        [0, b],
-      ] as const) {
-        if (!(weight > 1e-15)) continue;
-        totalWeights.add(totalKernel(tb, t, parity), weight);
-      }
-    });
+      if (a > 1e-15) totalWeights.add(totalKernel(tb, t, 1), a);
+      if (b > 1e-15) totalWeights.add(totalKernel(tb, t, 0), b);
+    }
     return { margin: marginWeights.distribution(), total: totalWeights.distribution() };
   })();
   return cachedHalf(margin, total, basketballSplit({ mb, tb }));
@@ -1808,14 +1916,21 @@ interface HalfCell {
   total: Float64Array;
 }
 
-/** The half of a final (fh, fa) from the teams' kernels and the key weights. */
+/**
+ * The half of a final (fh, fa) from the teams' kernels and the key weights. `scratch`: its two arrays are views of
+ * these, zeroed first, valid until the next cell made into them (a build's cells read once, decision 309); else its
+ * own arrays (the shared cells kept).
+ */
 function halfCell(
   { kh, ka }: { kh: ReturnType<typeof teamKernel>; ka: ReturnType<typeof teamKernel> },
   keyWeights: Float64Array,
+  scratch?: { margin: { array: Float64Array }; total: { array: Float64Array } },
 ): HalfCell {
   const marginLo = kh.lo - (ka.lo + ka.weights.length - 1);
-  const margin = new Float64Array(kh.weights.length + ka.weights.length - 1);
-  const total = new Float64Array(kh.lo + kh.weights.length + ka.lo + ka.weights.length - 1);
+  const marginLength = kh.weights.length + ka.weights.length - 1;
+  const totalLength = kh.lo + kh.weights.length + ka.lo + ka.weights.length - 1;
+  const margin = scratch ? scratchOf(scratch.margin, marginLength).fill(0) : new Float64Array(marginLength);
+  const total = scratch ? scratchOf(scratch.total, totalLength).fill(0) : new Float64Array(totalLength);
   let z = 0;
   for (let x = 0; x < kh.weights.length; x += 1) {
     const wh = kh.weights[x]!;
@@ -1840,6 +1955,12 @@ const NFL_HALF_KEY_WEIGHTS = (() => {
   for (const [k, w] of NFL_HALF_MARGIN_WEIGHTS) weights[k] = w;
   return weights;
 })();
+
+/** The arrays an NFL half's build makes each final's cell in (read at once into its mixtures; decision 309). */
+const NFL_CELL_SCRATCH = {
+  margin: { array: new Float64Array(128) },
+  total: { array: new Float64Array(256) },
+};
 
 /** Half cells at the time share (the kernels then the same for every centre), kept once made: finals to 200 a side. */
 const sharedCells = new Map<number, HalfCell>();
@@ -1921,7 +2042,9 @@ function nflHalf(
         if (p < 1e-7) continue;
         const fh = (t + m) / 2;
         const fa = (t - m) / 2;
-        const cell = shared ? sharedCell(home, fh, fa, keyWeights) : halfCell(pairs(fh, fa), keyWeights);
+        const cell = shared
+          ? sharedCell(home, fh, fa, keyWeights)
+          : halfCell(pairs(fh, fa), keyWeights, NFL_CELL_SCRATCH);
         for (let k = 0; k < cell.margin.length; k += 1)
           marginW[cell.marginLo + 200 + k]! += p * cell.margin[k]!;
         for (let k = 0; k < cell.total.length; k += 1) totalW[k]! += p * cell.total[k]!;
