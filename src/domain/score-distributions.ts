@@ -1661,7 +1661,9 @@ const halfCache = new Map<string, HalfModel>();
  * share of the half's means), within 0 and its final, and a half margin of 3, 7, … weighted by the half's key numbers
  * (`NFL_HALF_MARGIN_WEIGHTS`); the half's distributions are the mixture over the game's final scores. So the half is
  * the full game split, and `splitHalf` draws a final's half from the same kernels: the half's closing price is its
- * result's chance. RangeError for another league.
+ * result's chance. The NFL's finals are drawn coupled (decision 291) while its half is the mixture over the uncoupled
+ * ones: its split carries factors fitted once per game so that over the coupled finals the half's results are still
+ * these distributions (`NflHalfSplit`, decision 304). RangeError for another league.
  */
 export function halfDistributions(league: LeagueKey, centre: MarketCentre): GameDistributions {
   return halfModel(league, centre).distributions;
@@ -1670,7 +1672,8 @@ export function halfDistributions(league: LeagueKey, centre: MarketCentre): Game
 /**
  * The first half of a final score drawn from the game's distributions at `centre`, as `halfDistributions` has it
  * (`random` uniform draws): over finals drawn from the game, the half has the half's distributions. Its points are
- * within the final's (a second half never negative).
+ * within the final's (a second half never negative). An NFL game's split is fitted on its first call (decision 304:
+ * a few hundred milliseconds of CPU at most, once per game, kept with the game); prices never call it.
  */
 export function splitHalf(
   league: LeagueKey,
@@ -1958,11 +1961,18 @@ function nflSplit(home: HalfBridge, away: HalfBridge): HalfModel['split'] {
   return (final, random, fitted) => {
     let roll = -1;
     let last = { home: 0, away: 0 };
-    nflHalfCells(home, away, final, fitted, (z) => (roll = random() * z), (h, a, w) => {
-      last = { home: h, away: a };
-      roll -= w;
-      return roll < 0;
-    });
+    nflHalfCells(
+      home,
+      away,
+      final,
+      fitted,
+      (z) => (roll = random() * z),
+      (h, a, w) => {
+        last = { home: h, away: a };
+        roll -= w;
+        return roll < 0;
+      },
+    );
     return last;
   };
 }
@@ -2201,9 +2211,14 @@ function fitNflHalfSplit(
     results();
     error = 0;
     for (let k = 0; k < width; k += 1)
-      error = Math.max(error, Math.abs(gotMargin[k]! - wantMargin[k]!), Math.abs(gotTotal[k]! - wantTotal[k]!));
+      error = Math.max(
+        error,
+        Math.abs(gotMargin[k]! - wantMargin[k]!),
+        Math.abs(gotTotal[k]! - wantTotal[k]!),
+      );
     if (error <= NFL_HALF_SPLIT_TOLERANCE) break;
-    const [factors, got, want] = steps % 2 === 0 ? [margin, gotMargin, wantMargin] : [total, gotTotal, wantTotal];
+    const [factors, got, want] =
+      steps % 2 === 0 ? [margin, gotMargin, wantMargin] : [total, gotTotal, wantTotal];
     for (let k = 0; k < width; k += 1)
       if (got[k]! > 0) factors[k]! *= want[k]! > 0 ? (want[k]! / got[k]!) ** relaxation : 0;
   }
