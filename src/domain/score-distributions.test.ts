@@ -29,6 +29,9 @@ import {
   NFL_MARGIN_WEIGHTS,
   nflMargin,
   NHL_MODEL,
+  nflHalfResults,
+  nflHalfSplitFit,
+  nflHalfSplitsFitted,
   normalise,
   periodDistributions,
   probabilityOf,
@@ -644,6 +647,115 @@ describe('a coupled first part: MLB’s first five innings (decision 295)', () =
       expect(largestGap(results.total, part.total)).toBeLessThan(1e-12);
       expect(() => firstPartCoupling(league, { margin, total }, s)).toThrow(RangeError);
     }
+  });
+});
+
+// Issue 57 (decision 304): the NFL's finals are drawn coupled (decision 291) while its first half is priced as the
+// mixture of its split over the uncoupled finals. The half keeps its prices; the simulator's split of a coupled final
+// is the model's times a factor per half margin and per half total, fitted once per game, so that over the coupled
+// finals the half's results are its priced distributions.
+describe('a coupled first part: the NFL’s first half (decision 304)', () => {
+  const largestGap = (a: IntegerDistribution, b: IntegerDistribution) => {
+    let gap = 0;
+    const lo = Math.min(a.min, b.min);
+    const hi = Math.max(a.min + a.probabilities.length, b.min + b.probabilities.length);
+    for (let x = lo; x < hi; x += 1) gap = Math.max(gap, Math.abs(probabilityOf(a, x) - probabilityOf(b, x)));
+    return gap;
+  };
+
+  // The half's prices are decision 288's, pinned from main before this decision to 1e-12: the home cover and the
+  // over at the half lines nearest the half's means, a tied half, a half won by exactly 3, a half total of 20.
+  it.each([
+    [
+      -3, 44, -1.5, 21.5, 0.477893828656429, 0.0291412604122056, 0.105862346665686, 0.498480725301573,
+      0.0371990751091286,
+    ],
+    [
+      6.5, 47, 2.5, 23.5, 0.567807582680604, 0.0271988741287962, 0.119047409166132, 0.479680101722348,
+      0.0361789438491362,
+    ],
+    [
+      -10, 41, -4.5, 20.5, 0.517960131412233, 0.0255884281554577, 0.0802318106384957, 0.47620997657571,
+      0.040038930529131,
+    ],
+    [
+      14, 50, 6.5, 24.5, 0.493321005863319, 0.0213406830550731, 0.106448848882138, 0.505801738788704,
+      0.0358555389425499,
+    ],
+  ] as const)(
+    'keeps the half’s prices at %s, %s (pinned to 1e-12)',
+    (margin, total, spread, line, cover, tie, three, over, twenty) => {
+      const half = halfDistributions('nfl', { margin, total });
+      expect(Math.abs(1 - cdfAt(half.margin, spread) - cover)).toBeLessThan(1e-12);
+      expect(Math.abs(probabilityOf(half.margin, 0) - tie)).toBeLessThan(1e-12);
+      expect(Math.abs(probabilityOf(half.margin, 3) - three)).toBeLessThan(1e-12);
+      expect(Math.abs(1 - cdfAt(half.total, line) - over)).toBeLessThan(1e-12);
+      expect(Math.abs(probabilityOf(half.total, 20) - twenty)).toBeLessThan(1e-12);
+    },
+  );
+
+  // `drifted`: the model's own split over the coupled finals was more than 1e-4 off a cell of the half's margin.
+  it.each([
+    [-3, 44, true],
+    [3, 44, true],
+    [6.5, 47, true],
+    [-10, 41, true],
+    [14, 50, true],
+    [10, 40, true],
+    [-7, 45.5, false],
+    [0, 38, false],
+  ] as const)(
+    'at %s, %s: the coupled finals split give the half its distributions to 1e-9 (the model’s own split drifted: %s)',
+    (margin, total, drifted) => {
+      const centre = { margin, total };
+      const half = halfDistributions('nfl', centre);
+      const fitted = nflHalfResults(centre, 'fitted');
+      expect(largestGap(fitted.margin, half.margin)).toBeLessThan(1e-9);
+      expect(largestGap(fitted.total, half.total)).toBeLessThan(1e-9);
+      const fit = nflHalfSplitFit(centre);
+      expect(fit.error).toBeLessThan(1e-10);
+      // The factors kept with the game: one per half margin and one per half total, about 3 KB.
+      expect(fit.bytes).toBeLessThan(4096);
+      const model = nflHalfResults(centre, 'model');
+      if (drifted) expect(largestGap(model.margin, half.margin)).toBeGreaterThan(1e-4);
+      else expect(largestGap(model.margin, half.margin)).toBeGreaterThan(1e-6);
+    },
+  );
+
+  it('the drift was real: a 10-point favourite’s half covered 4.5 0.17 pp more often than priced', () => {
+    const centre = { margin: 10, total: 40 };
+    const half = halfDistributions('nfl', centre);
+    const cover = (d: { margin: IntegerDistribution }) => 1 - cdfAt(d.margin, 4.5);
+    const over = (d: { total: IntegerDistribution }) => 1 - cdfAt(d.total, 19.5);
+    const before = nflHalfResults(centre, 'model');
+    const after = nflHalfResults(centre, 'fitted');
+    expect(cover(before) - cover(half)).toBeGreaterThan(0.0015);
+    expect(over(before) - over(half)).toBeLessThan(-0.0005);
+    expect(Math.abs(cover(after) - cover(half))).toBeLessThan(1e-9);
+    expect(Math.abs(over(after) - over(half))).toBeLessThan(1e-9);
+  });
+
+  it('the fit is paid once per game when its result is drawn, never when the half is priced', () => {
+    const centres = [
+      { margin: 2.5, total: 43.5 },
+      { margin: -4, total: 48 },
+      { margin: 8, total: 39.5 },
+    ];
+    const before = nflHalfSplitsFitted();
+    for (const centre of centres) halfDistributions('nfl', centre);
+    expect(nflHalfSplitsFitted()).toBe(before);
+    const random = seededRandom(304);
+    for (let k = 0; k < 50; k += 1) {
+      const h = splitHalf('nfl', centres[0]!, { home: 24 + (k % 7), away: 17 }, random);
+      expect(h.home).toBeLessThanOrEqual(24 + (k % 7));
+      expect(h.away).toBeLessThanOrEqual(17);
+    }
+    expect(nflHalfSplitsFitted()).toBe(before + 1);
+    // A final the fit never saw (far beyond the finals above 1e-7) is still split within it.
+    const far = splitHalf('nfl', centres[0]!, { home: 140, away: 0 }, random);
+    expect(far.home).toBeLessThanOrEqual(140);
+    expect(far.away).toBe(0);
+    expect(nflHalfSplitsFitted()).toBe(before + 1);
   });
 });
 

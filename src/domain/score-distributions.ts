@@ -1729,7 +1729,12 @@ const MIXTURES = { margin: new Accumulator(), total: new Accumulator() };
 /** A half's model at one centre: its distributions and how a final is split (`splitHalf`). */
 interface HalfModel {
   distributions: GameDistributions;
-  split(final: { home: number; away: number }, random: () => number): { home: number; away: number };
+  /** `fitted`: an NFL game's fitted factors (decision 304), read by the NFL's split only. */
+  split(
+    final: { home: number; away: number },
+    random: () => number,
+    fitted?: NflHalfSplit,
+  ): { home: number; away: number };
 }
 
 const halfCache = new Map<string, HalfModel>();
@@ -1743,7 +1748,9 @@ const halfCache = new Map<string, HalfModel>();
  * share of the half's means), within 0 and its final, and a half margin of 3, 7, … weighted by the half's key numbers
  * (`NFL_HALF_MARGIN_WEIGHTS`); the half's distributions are the mixture over the game's final scores. So the half is
  * the full game split, and `splitHalf` draws a final's half from the same kernels: the half's closing price is its
- * result's chance. RangeError for another league.
+ * result's chance. The NFL's finals are drawn coupled (decision 291) while its half is the mixture over the uncoupled
+ * ones: its split carries factors fitted once per game so that over the coupled finals the half's results are still
+ * these distributions (`NflHalfSplit`, decision 304). RangeError for another league.
  */
 export function halfDistributions(league: LeagueKey, centre: MarketCentre): GameDistributions {
   return halfModel(league, centre).distributions;
@@ -1752,7 +1759,8 @@ export function halfDistributions(league: LeagueKey, centre: MarketCentre): Game
 /**
  * The first half of a final score drawn from the game's distributions at `centre`, as `halfDistributions` has it
  * (`random` uniform draws): over finals drawn from the game, the half has the half's distributions. Its points are
- * within the final's (a second half never negative).
+ * within the final's (a second half never negative). An NFL game's split is fitted on its first call (decision 304:
+ * a few hundred milliseconds of CPU at most, once per game, kept with the game); prices never call it.
  */
 export function splitHalf(
   league: LeagueKey,
@@ -1760,7 +1768,9 @@ export function splitHalf(
   final: { home: number; away: number },
   random: () => number,
 ): { home: number; away: number } {
-  return halfModel(league, centre).split(final, random);
+  const model = halfModel(league, centre);
+  // The NFL's finals are drawn coupled (decision 291): its split carries the game's fitted factors (decision 304).
+  return model.split(final, random, league === 'nfl' ? nflHalfSplitOf(centre) : undefined);
 }
 
 function halfModel(league: LeagueKey, centre: MarketCentre): HalfModel {
@@ -1981,25 +1991,35 @@ function sharedCell(b: HalfBridge, fh: number, fa: number, keyWeights: Float64Ar
   return cell;
 }
 
+/** The NFL teams' half bridges of a game: each team's share of the half's expected total and margin, on its own final. */
+function nflBridges(
+  game: GameDistributions,
+  shares: { total: number; margin: number },
+): { home: HalfBridge; away: HalfBridge } {
+  const prior = SGP_GAME_PRIORS.nfl;
+  const mu = { margin: meanOf(game.margin), total: meanOf(game.total) };
+  const teamSigma = Math.sqrt((prior.sigmaMargin ** 2 + prior.sigmaTotal ** 2) / 4);
+  return {
+    home: bridge(
+      (shares.total * mu.total + shares.margin * mu.margin) / 2,
+      (mu.total + mu.margin) / 2,
+      teamSigma,
+    ),
+    away: bridge(
+      (shares.total * mu.total - shares.margin * mu.margin) / 2,
+      (mu.total - mu.margin) / 2,
+      teamSigma,
+    ),
+  };
+}
+
 function nflHalf(
   game: GameDistributions,
   fit: { mean: number; sigma: number },
   shares: { total: number; margin: number },
 ): HalfModel {
-  const prior = SGP_GAME_PRIORS.nfl;
-  const mu = { margin: meanOf(game.margin), total: meanOf(game.total) };
-  const teamSigma = Math.sqrt((prior.sigmaMargin ** 2 + prior.sigmaTotal ** 2) / 4);
   // Each team's half: its share of the half's expected total and margin, bridged on its own final.
-  const home = bridge(
-    (shares.total * mu.total + shares.margin * mu.margin) / 2,
-    (mu.total + mu.margin) / 2,
-    teamSigma,
-  );
-  const away = bridge(
-    (shares.total * mu.total - shares.margin * mu.margin) / 2,
-    (mu.total - mu.margin) / 2,
-    teamSigma,
-  );
+  const { home, away } = nflBridges(game, shares);
   const kernels = {
     home: new Map<number, ReturnType<typeof teamKernel>>(),
     away: new Map<number, ReturnType<typeof teamKernel>>(),
@@ -2056,30 +2076,321 @@ function nflHalf(
 }
 
 /**
- * NFL: a final's half drawn from the teams' kernels and the key weights (made apart: the closure holds the two
- * bridges; the kernels, two per split, are made again, as nothing is kept per final asked).
+ * NFL: a final's half drawn from the teams' kernels, the key weights and the game's fitted factors (`NflHalfSplit`,
+ * decision 304; made apart: the closure holds the two bridges; the kernels, two per split, are made again, as nothing
+ * is kept per final asked). One uniform draw a split.
  */
 function nflSplit(home: HalfBridge, away: HalfBridge): HalfModel['split'] {
-  return (final, random) => {
-    const kh = teamKernel(home, final.home);
-    const ka = teamKernel(away, final.away);
-    const weightOf = (m: number) => NFL_HALF_KEY_WEIGHTS[Math.abs(m)]!;
+  return (final, random, fitted) => {
+    let roll = -1;
+    let last = { home: 0, away: 0 };
+    nflHalfCells(
+      home,
+      away,
+      final,
+      fitted,
+      (z) => (roll = random() * z),
+      (h, a, w) => {
+        last = { home: h, away: a };
+        roll -= w;
+        return roll < 0;
+      },
+    );
+    return last;
+  };
+}
+
+/**
+ * One final's half cells as the NFL's split weighs them (the draw and `nflHalfResults` alike): the teams' kernels
+ * (`teamKernel`) times the half's key weights times, with `fitted`, the factor of the cell's half margin and half total
+ * (a margin or total beyond the fitted ones takes the nearest one's). `start(z)` is told the cells' sum; `visit(h, a,
+ * w)` then gets every cell of positive weight in order until it returns true. With the factors, a final whose cells
+ * all have none (never among the fitted finals) is split as the model's own.
+ */
+function nflHalfCells(
+  home: HalfBridge,
+  away: HalfBridge,
+  final: { home: number; away: number },
+  fitted: NflHalfSplit | undefined,
+  start: (z: number) => void,
+  visit: (h: number, a: number, w: number) => boolean,
+): void {
+  const kh = teamKernel(home, final.home);
+  const ka = teamKernel(away, final.away);
+  const key = NFL_HALF_KEY_WEIGHTS;
+  const weigh = (factors: NflHalfSplit | undefined) => {
+    if (!factors) return (h: number, a: number) => key[h > a ? h - a : a - h]!;
+    const { size, margin, total } = factors;
+    const last = 2 * size - 2;
+    return (h: number, a: number) => {
+      const m = Math.min(Math.max(h - a + size - 1, 0), last);
+      const t = Math.min(h + a, last);
+      return key[h > a ? h - a : a - h]! * margin[m]! * total[t]!;
+    };
+  };
+  let weightOf = weigh(fitted);
+  const sum = () => {
     let z = 0;
     for (let x = 0; x < kh.weights.length; x += 1)
       for (let y = 0; y < ka.weights.length; y += 1)
-        z += kh.weights[x]! * ka.weights[y]! * weightOf(kh.lo + x - (ka.lo + y));
-    let roll = random() * z;
-    let last = { home: kh.lo, away: ka.lo };
-    for (let x = 0; x < kh.weights.length; x += 1)
-      for (let y = 0; y < ka.weights.length; y += 1) {
-        const w = kh.weights[x]! * ka.weights[y]! * weightOf(kh.lo + x - (ka.lo + y));
-        if (w === 0) continue;
-        last = { home: kh.lo + x, away: ka.lo + y };
-        roll -= w;
-        if (roll < 0) return last;
-      }
-    return last;
+        z += kh.weights[x]! * ka.weights[y]! * weightOf(kh.lo + x, ka.lo + y);
+    return z;
   };
+  let z = sum();
+  if (!(z > 0) && fitted) {
+    weightOf = weigh(undefined);
+    z = sum();
+  }
+  start(z);
+  for (let x = 0; x < kh.weights.length; x += 1)
+    for (let y = 0; y < ka.weights.length; y += 1) {
+      const w = kh.weights[x]! * ka.weights[y]! * weightOf(kh.lo + x, ka.lo + y);
+      if (w === 0) continue;
+      if (visit(kh.lo + x, ka.lo + y, w)) return;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The NFL half on the coupled finals (decision 304).
+
+/**
+ * How an NFL game's final is split (decision 304): the model's own split (the teams' kernels × the key weights, each
+ * final's normalised) times one factor per half margin (`margin`, from −(size − 1)) and one per half total (`total`,
+ * from 0), fitted by iterative proportional fitting so that over the coupled finals the simulator draws (decision 291)
+ * the half's margin and total are the half's priced distributions (`halfDistributions`, the mixture over the uncoupled
+ * finals: its prices do not move). The split nearest the model's (in relative entropy) with those two marginals: the
+ * dependence the coupled finals bring to the half (its margin–total figure) is kept, not fitted away. Finals below
+ * 1e-7 are left out of the fit, as out of the half's mixture. Kept with the game: 2 × (2 · size − 1) numbers.
+ */
+interface NflHalfSplit {
+  size: number;
+  margin: Float64Array;
+  total: Float64Array;
+  /** Proportional-fitting steps taken and the half marginals' largest error left. */
+  steps: number;
+  error: number;
+}
+
+/** Each NFL game's fitted half split, kept with the game (as decision 295's MLB part splits). */
+const nflHalfSplits = new WeakMap<GameDistributions, NflHalfSplit>();
+
+/** The steps of the NFL half's proportional fitting at most, and the marginals' error it stops at. */
+const NFL_HALF_SPLIT_STEPS = 400;
+const NFL_HALF_SPLIT_TOLERANCE = 1e-11;
+/** Each step's ratio (priced over results) is taken to this power: over-relaxed, about a third fewer steps than 1. */
+const NFL_HALF_SPLIT_RELAXATION = 1.35;
+/** Finals below this chance are left out of the fit (and of the half's priced mixture). */
+const NFL_FINALS_FLOOR = 1e-7;
+
+/** The NFL game's fitted half split at `centre`: fitted on the first ask (the simulator's draw), then kept. */
+function nflHalfSplitOf(centre: MarketCentre): NflHalfSplit {
+  const game = gameDistributions('nfl', centre);
+  let found = nflHalfSplits.get(game);
+  if (found) return found;
+  const half = halfModel('nfl', centre).distributions;
+  found = fitNflHalfSplit(game, half, nflBridges(game, HALF_SHARES.nfl));
+  nflHalfSplits.set(game, found);
+  nflHalfFitsMade += 1;
+  return found;
+}
+
+let nflHalfFitsMade = 0;
+
+/** How many NFL half splits have been fitted (the tests check that prices and quotes fit none). */
+export function nflHalfSplitsFitted(): number {
+  return nflHalfFitsMade;
+}
+
+/** The coupled finals (fh, fa) of an NFL game as the simulator draws them (margin, then the total given it), ≥ the floor. */
+function coupledNflFinals(game: GameDistributions): { home: number[]; away: number[]; p: number[] } {
+  const out = { home: [] as number[], away: [] as number[], p: [] as number[] };
+  game.margin.probabilities.forEach((pm, i) => {
+    if (pm < NFL_FINALS_FLOOR) return;
+    const m = game.margin.min + i;
+    const given = game.totalGiven(m);
+    given.probabilities.forEach((pt, j) => {
+      const p = pm * pt;
+      if (!(p >= NFL_FINALS_FLOOR)) return;
+      const t = given.min + j;
+      out.home.push((t + m) / 2);
+      out.away.push((t - m) / 2);
+      out.p.push(p);
+    });
+  });
+  return out;
+}
+
+/**
+ * Fits `NflHalfSplit`. Each step makes the half's results over the coupled finals in matrix form (half and final team
+ * scores 0 … size − 1; Kh, Ka the teams' kernels by final, G(h, a) the key weight × the factors): each final's sum
+ * Z(fh, fa) = Σ Kh(fh, h) · G(h, a) · Ka(fa, a), then R(h, a) = G(h, a) · Σ Kh(fh, h) · P(fh, fa) / Z(fh, fa) · Ka(fa, a),
+ * each in two banded products (a kernel is at most 4.5 σ either side of its mean) over the scores the finals reach,
+ * and rescales the margin factors (even steps) or the total factors (odd steps) by the priced half's over the
+ * results', over-relaxed (the ratio to the power `NFL_HALF_SPLIT_RELAXATION`).
+ */
+function fitNflHalfSplit(
+  game: GameDistributions,
+  half: GameDistributions,
+  bridges: { home: HalfBridge; away: HalfBridge },
+): NflHalfSplit {
+  const finals = coupledNflFinals(game);
+  const count = finals.p.length;
+  let top = half.total.min + half.total.probabilities.length - 1;
+  for (let i = 0; i < count; i += 1) top = Math.max(top, finals.home[i]!, finals.away[i]!);
+  const size = top + 1;
+  const width = 2 * size - 1;
+  const wantMargin = new Float64Array(width);
+  const wantTotal = new Float64Array(width);
+  for (let k = 0; k < width; k += 1) {
+    wantMargin[k] = probabilityOf(half.margin, k - (size - 1));
+    wantTotal[k] = probabilityOf(half.total, k);
+  }
+  const margin = new Float64Array(width).fill(1);
+  const total = new Float64Array(width).fill(1);
+  // The kernels of the finals' team scores (the draw makes the same with `teamKernel`), and for each home final the
+  // away half scores its finals reach (`reachA`), for each away final the home half scores (`reachH`), [lo, hi).
+  const kh: (ReturnType<typeof teamKernel> | undefined)[] = new Array(size);
+  const ka: (ReturnType<typeof teamKernel> | undefined)[] = new Array(size);
+  const reachA = new Int32Array(2 * size).fill(-1);
+  const reachH = new Int32Array(2 * size).fill(-1);
+  const widen = (reach: Int32Array, at: number, lo: number, hi: number) => {
+    if (reach[2 * at]! < 0 || lo < reach[2 * at]!) reach[2 * at] = lo;
+    if (hi > reach[2 * at + 1]!) reach[2 * at + 1] = hi;
+  };
+  let mass = 0;
+  for (let i = 0; i < count; i += 1) {
+    const fh = finals.home[i]!;
+    const fa = finals.away[i]!;
+    const h = (kh[fh] ??= teamKernel(bridges.home, fh));
+    const a = (ka[fa] ??= teamKernel(bridges.away, fa));
+    widen(reachA, fh, a.lo, a.lo + a.weights.length);
+    widen(reachH, fa, h.lo, h.lo + h.weights.length);
+    mass += finals.p[i]!;
+  }
+  const homeScores = kh.flatMap((k, f) => (k ? [f] : []));
+  const awayScores = ka.flatMap((k, f) => (k ? [f] : []));
+  const key = NFL_HALF_KEY_WEIGHTS;
+  const g = new Float64Array(size * size);
+  // v(fa, h) = Σ over a of G(h, a) · Ka(fa, a), by away final (each final's sum reads a row of it).
+  const v = new Float64Array(size * size);
+  const u = new Float64Array(size * size);
+  const sums = new Float64Array(size * size);
+  const gotMargin = new Float64Array(width);
+  const gotTotal = new Float64Array(width);
+  const results = () => {
+    for (let h = 0; h < size; h += 1)
+      for (let a = 0; a < size; a += 1)
+        g[h * size + a] = key[h > a ? h - a : a - h]! * margin[h - a + size - 1]! * total[h + a]!;
+    for (const fa of awayScores) {
+      const { lo, weights } = ka[fa]!;
+      for (let h = reachH[2 * fa]!; h < reachH[2 * fa + 1]!; h += 1) {
+        let sum = 0;
+        const row = h * size + lo;
+        for (let y = 0; y < weights.length; y += 1) sum += g[row + y]! * weights[y]!;
+        v[fa * size + h] = sum;
+      }
+    }
+    // Each final's sum, and u(fh, a) = Σ over fa of P(fh, fa) / Z(fh, fa) · Ka(fa, a).
+    u.fill(0);
+    for (let i = 0; i < count; i += 1) {
+      const fh = finals.home[i]!;
+      const fa = finals.away[i]!;
+      const k = kh[fh]!;
+      let z = 0;
+      const at = fa * size + k.lo;
+      for (let x = 0; x < k.weights.length; x += 1) z += k.weights[x]! * v[at + x]!;
+      if (!(z > 0)) continue;
+      const scale = finals.p[i]! / z / mass;
+      const { lo, weights } = ka[fa]!;
+      const row = fh * size + lo;
+      for (let y = 0; y < weights.length; y += 1) u[row + y]! += scale * weights[y]!;
+    }
+    // sums(h, a) = Σ over fh of Kh(fh, h) · u(fh, a); the results are G · sums.
+    sums.fill(0);
+    for (const fh of homeScores) {
+      const { lo, weights } = kh[fh]!;
+      const from = fh * size;
+      const first = reachA[2 * fh]!;
+      const end = reachA[2 * fh + 1]!;
+      for (let x = 0; x < weights.length; x += 1) {
+        const w = weights[x]!;
+        const out = (lo + x) * size;
+        for (let a = first; a < end; a += 1) sums[out + a]! += w * u[from + a]!;
+      }
+    }
+    gotMargin.fill(0);
+    gotTotal.fill(0);
+    for (let h = 0; h < size; h += 1)
+      for (let a = 0; a < size; a += 1) {
+        const r = g[h * size + a]! * sums[h * size + a]!;
+        gotMargin[h - a + size - 1]! += r;
+        gotTotal[h + a]! += r;
+      }
+  };
+  const relaxation = NFL_HALF_SPLIT_RELAXATION;
+  let steps = 0;
+  let error = Infinity;
+  for (; steps < NFL_HALF_SPLIT_STEPS; steps += 1) {
+    results();
+    error = 0;
+    for (let k = 0; k < width; k += 1)
+      error = Math.max(
+        error,
+        Math.abs(gotMargin[k]! - wantMargin[k]!),
+        Math.abs(gotTotal[k]! - wantTotal[k]!),
+      );
+    if (error <= NFL_HALF_SPLIT_TOLERANCE) break;
+    const [factors, got, want] =
+      steps % 2 === 0 ? [margin, gotMargin, wantMargin] : [total, gotTotal, wantTotal];
+    for (let k = 0; k < width; k += 1)
+      if (got[k]! > 0) factors[k]! *= want[k]! > 0 ? (want[k]! / got[k]!) ** relaxation : 0;
+  }
+  return { size, margin, total, steps, error };
+}
+
+/** What an NFL game's half split was fitted to (decision 304): its steps, error left, size and the bytes it keeps. */
+export function nflHalfSplitFit(centre: MarketCentre): {
+  steps: number;
+  error: number;
+  size: number;
+  bytes: number;
+} {
+  const { steps, error, size, margin, total } = nflHalfSplitOf(centre);
+  return { steps, error, size, bytes: margin.byteLength + total.byteLength };
+}
+
+/**
+ * The NFL half's results over the finals the simulator draws from the game at `centre` (the coupled finals, those
+ * below 1e-7 left out), cell by cell through the split's own weights (`nflHalfCells`, as the draw reads them):
+ * `split` 'fitted' as `splitHalf` draws it (decision 304), 'model' the model's own split (decision 288's, what the
+ * half's results were under decision 291).
+ */
+export function nflHalfResults(
+  centre: MarketCentre,
+  split: 'fitted' | 'model',
+): { margin: IntegerDistribution; total: IntegerDistribution } {
+  const game = gameDistributions('nfl', centre);
+  const { home, away } = nflBridges(game, HALF_SHARES.nfl);
+  const fitted = split === 'fitted' ? nflHalfSplitOf(centre) : undefined;
+  const finals = coupledNflFinals(game);
+  const margins = new Float64Array(2 * 401 + 1);
+  const totals = new Float64Array(2 * 401 + 1);
+  for (let i = 0; i < finals.p.length; i += 1) {
+    let scale = 0;
+    nflHalfCells(
+      home,
+      away,
+      { home: finals.home[i]!, away: finals.away[i]! },
+      fitted,
+      (z) => (scale = finals.p[i]! / z),
+      (h, a, w) => {
+        margins[h - a + 401]! += scale * w;
+        totals[h + a]! += scale * w;
+        return false;
+      },
+    );
+  }
+  return { margin: normalise(-401, margins), total: normalise(0, totals) };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -165,7 +165,8 @@ export class ScoreModel {
    * decision 284: each of the game's goals or runs, overtime's, extra innings' and empty nets' aside, in the part with
    * its share; MLB's coupled finals with that split reweighted per part score, decision 295), so the part's result has
    * the part's distributions. A basketball or NFL first half is the final split
-   * by the segment model (`splitHalf`, decision 288), so it has the half's distributions too. The full game's result
+   * by the segment model (`splitHalf`, decision 288; the NFL's coupled finals with that split reweighted per half
+   * margin and half total, fitted once per game, decision 304), so it has the half's distributions too. The full game's result
    * already counts overtime or extra innings (the distributions are of final scores); the rest of the game is the
    * difference, split between its stretches.
    */
