@@ -7,7 +7,9 @@ import { PERIOD_ENDS, periodEndsAt, plansFor } from './models.ts';
 // Sunday 22 November 2026, 08:00 ET: the day's games from the Premier League's 14:00 UK kick-offs to the evening's.
 const T0 = Date.UTC(2026, 10, 22, 13, 0, 0);
 
-describe('period markets close when their period ends (decision 162)', { timeout: 300_000 }, () => {
+// The 12 simulated hours below take ~120 s of CPU; on a machine shared with other test files that has been 273 s of wall
+// time at a load average of 5 and 366 s at 5–7 (2026-12-07): the timeout is a safety net, not a speed check.
+describe('period markets close when their period ends (decision 162)', { timeout: 900_000 }, () => {
   it('the game clock model ends every period a league quotes inside the game, in order', () => {
     for (const [league, ends] of Object.entries(PERIOD_ENDS) as [
       LeagueKey,
