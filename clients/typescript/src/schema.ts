@@ -1622,7 +1622,7 @@ export interface components {
             periods_reported: boolean;
             /** @description A final’s box score: every player the source priced props on, with his figures (the simulator gives them; The Odds API does not: null). Null while live. */
             players: components["schemas"]["PlayerFigures"][] | null;
-            /** @description With `closing=true`, on a final: the fair close of each market a bet can be tracked on, as POST /v1/grade measures CLV against it (the server’s reference book and devig); empty when nothing was priced before the start. */
+            /** @description With `closing=true`, on a final, and on a game in play once its closing lines are taken (the plans with live scores): the fair close of each market a bet can be tracked on, as POST /v1/grade measures CLV against it (the server’s reference book and devig); empty when nothing was priced before the start. */
             closing?: components["schemas"]["ClosingMarket"][];
         };
         /**

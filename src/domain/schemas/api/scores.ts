@@ -70,7 +70,7 @@ export const GameScoreSchema = z
       .array(ClosingMarketSchema)
       .optional()
       .describe(
-        'With `closing=true`, on a final: the fair close of each market a bet can be tracked on, as POST /v1/grade measures CLV against it (the server’s reference book and devig); empty when nothing was priced before the start.',
+        'With `closing=true`, on a final, and on a game in play once its closing lines are taken (the plans with live scores): the fair close of each market a bet can be tracked on, as POST /v1/grade measures CLV against it (the server’s reference book and devig); empty when nothing was priced before the start.',
       ),
   })
   .meta({ id: 'GameScore' });
