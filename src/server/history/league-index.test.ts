@@ -7,6 +7,7 @@ import { createKey } from '#tests/support/server/odds-api.ts';
 import { trialTestConfig } from '#tests/support/server/trials.ts';
 import { leagueIndexEvent } from './price-blocks.ts';
 import type { SqlRunner } from './sql-client.ts';
+import { seededRandom as random } from '#domain/random.ts';
 
 // The leagues' index of changes (decision 311): /v1/historical/odds takes a board's previous and next change from one
 // series per league instead of walking every series of the league's events. On a history the simulator writes through
@@ -23,18 +24,6 @@ let key: string;
 const changeTimes: number[] = [];
 let endedAt = 0;
 let leagues: string[] = [];
-
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const db = () => (app.history as unknown as { db: SqlRunner }).db;
 
