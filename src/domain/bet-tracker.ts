@@ -437,13 +437,7 @@ export function legClosingProbability(
     playerId = propPlayerOf(leg, game);
     if (playerId === undefined) return null;
   }
-  return closingProbability(markets, {
-    market: leg.market,
-    period: leg.period,
-    line: leg.market === 'prop' ? leg.line : gameSpecOf(leg).point,
-    outcome: leg.outcome,
-    ...(playerId !== undefined ? { stat: leg.prop!.stat, playerId } : {}),
-  });
+  return closeOfLeg(markets, leg, playerId);
 }
 
 /** A ticket's CLV (3 places, as POST /v1/grade's `clv_pct`) from its legs' closes; null when a leg has none. */
@@ -502,13 +496,7 @@ export function startedLegClose(leg: GameLeg, closes: GameCloses): number | null
     if (!leg.prop || leg.prop.player_id === null) return undefined;
     playerId = leg.prop.player_id;
   }
-  return closingProbability(markets, {
-    market: leg.market,
-    period: leg.period,
-    line: leg.market === 'prop' ? leg.line : gameSpecOf(leg).point,
-    outcome: leg.outcome,
-    ...(playerId !== undefined ? { stat: leg.prop!.stat, playerId } : {}),
-  });
+  return closeOfLeg(markets, leg, playerId);
 }
 
 /** Why an open leg stays open when its game is final: its player is not in the box score (decision 289). */
@@ -1195,4 +1183,19 @@ export function betsFromFile(input: string): TrackedBet[] {
   const start = input.replace(/^\ufeff/, '').trimStart();
   if (start === '') throw new TrackerFileError('The file is empty.');
   return start.startsWith('{') ? betsFromJson(start) : betsFromCsv(input);
+}
+
+/** A leg's fair closing probability in `markets` (its prop's player by id when it is a prop), as the API finds it. */
+function closeOfLeg(
+  markets: Parameters<typeof closingProbability>[0],
+  leg: GameLeg,
+  playerId: string | undefined,
+) {
+  return closingProbability(markets, {
+    market: leg.market,
+    period: leg.period,
+    line: leg.market === 'prop' ? leg.line : gameSpecOf(leg).point,
+    outcome: leg.outcome,
+    ...(playerId !== undefined ? { stat: leg.prop!.stat, playerId } : {}),
+  });
 }
