@@ -17,6 +17,10 @@
 // most 15 % of a core, growth at most 4 MB a minute and 24 bytes per change written, `storedBytes` at most 60 s old,
 // RSS at most 450 MB at 600 s. With DATABASE_URL set it measures PostgreSQL mode (the server's own processes; the data
 // folder then holds what PostgreSQL does not: the outbox). Run it with nothing else on the machine.
+//
+// The simulator's board follows its calendar (decision 293): at 01:00 UTC on a Monday it wrote ~580 changes a second,
+// on a Sunday evening ~770, and CPU and RSS follow. So the bench pins the calendar (SIM_START, decision 230) to a busy
+// moment of the week, BENCH_IDLE_SIM_START (default IDLE_SIM_START below); `clock` runs it on the wall clock instead.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, lstatSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -28,6 +32,14 @@ const TO_S = Number(process.env.BENCH_IDLE_TO_S ?? 600);
 const SAMPLE_S = Number(process.env.BENCH_IDLE_SAMPLE_S ?? 10);
 if (!(FROM_S >= 0 && TO_S > FROM_S && SAMPLE_S > 0))
   throw new Error('BENCH_IDLE_FROM_S must be ≥ 0 and below BENCH_IDLE_TO_S, BENCH_IDLE_SAMPLE_S above 0');
+/** A busy moment of the simulator's week (Sunday evening UTC: NFL late games, NBA, NHL, props; docs/benchmarks.md). */
+const IDLE_SIM_START = '2026-12-06T21:00:00Z';
+const SIM_START = process.env.BENCH_IDLE_SIM_START ?? IDLE_SIM_START;
+if (SIM_START !== 'clock') {
+  if (Number.isNaN(Date.parse(SIM_START)))
+    throw new Error(`BENCH_IDLE_SIM_START must be an ISO 8601 instant or clock, not ${SIM_START}`);
+  process.env.SIM_START = SIM_START;
+}
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
@@ -185,6 +197,7 @@ try {
     storedBytesMaxAgeS: Math.max(
       ...inWindow.map((sample) => sample.storedBytesAgeS ?? Number.POSITIVE_INFINITY),
     ),
+    simStart: SIM_START,
     loadAverage: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number),
     glibcTunables: process.env.GLIBC_TUNABLES ?? null,
     samples,
@@ -194,7 +207,7 @@ try {
       ` data folder +${result.dataGrowthMBPerMinute} MB a minute (aim ≤ 4), ${result.changesWritten} changes written` +
       ` (${result.changesPerSecond}/s), ${result.bytesPerChange} bytes per change (aim ≤ 24), RSS ${result.rssAtEndMB} MB` +
       ` at ${result.toS} s (aim ≤ 450 at 600 s), storedBytes at most ${result.storedBytesMaxAgeS} s old (aim ≤ 60);` +
-      ` load average ${result.loadAverage.join(' ')}`,
+      ` calendar from ${SIM_START}; load average ${result.loadAverage.join(' ')}`,
   );
   mkdirSync(path.join(root, 'bench/results'), { recursive: true });
   writeFileSync(path.join(root, `bench/results/idle-${mode}.json`), `${JSON.stringify(result, null, 2)}\n`);
