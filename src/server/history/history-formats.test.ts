@@ -109,7 +109,7 @@ function feed(seed: number, steps: number, leagues: string[], fed: Fed, quick = 
     if (clock.now() >= event.startsAt && !rows.engine.store.event(event.id)?.live) {
       boards.forEach((board, index) => board.start(events[index]![e]!));
     }
-    if (step % 41 === 0) fed.instants.push(clock.now(), clock.now() - 1, clock.now() + 1);
+    if (step % 67 === 0) fed.instants.push(clock.now(), clock.now() - 1, clock.now() + 1);
   }
   fed.events.push(...events[0]!);
 }

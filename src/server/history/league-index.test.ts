@@ -126,7 +126,7 @@ function instants(): number[] {
     endedAt,
   ]);
   changeTimes.forEach((at, index) => {
-    if (index % 211 === 0) for (const delta of [-1, 0, 1]) out.add(at + delta);
+    if (index % 401 === 0) for (const delta of [-1, 0, 1]) out.add(at + delta);
   });
   for (const at of changeTimes.slice(-6)) out.add(at);
   out.add(clock.now());
