@@ -335,6 +335,20 @@ export const ConfigSchema = z.object({
       .default('false')
       .transform((value) => value === 'true'),
   ),
+  /**
+   * Whether V8 may allocate objects straight into the old space from the places in the code whose objects it saw
+   * survive (allocation-site pretenuring; decision 313). Off by default: the simulator's, engine's and history's
+   * per-update objects were pretenured (the start's first board keeps them all alive), so every price change's
+   * objects became old-space garbage and the whole heap was marked every ~9 s; off, they die young. `true` is V8's own
+   * behaviour.
+   */
+  HEAP_PRETENURING: z.preprocess(
+    emptyToUndefined,
+    z
+      .enum(['true', 'false'], { message: 'must be true or false' })
+      .default('false')
+      .transform((value) => value === 'true'),
+  ),
   /** Billing (decision 142): Stripe's secret API key; unset, the webhook route answers 404 and nothing bills. */
   STRIPE_SECRET_KEY: z.preprocess(
     emptyToUndefined,

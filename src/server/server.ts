@@ -22,7 +22,8 @@ async function main() {
 
   // Bounds the heap by what is live instead of by the machine's memory (docs/decisions/008), except while the public
   // feed is in demand, when HEAP_GROWTH_FEED_PCT applies (decision 294); and, with HEAP_FOR_SIZE, has V8 optimize the
-  // heap for size while the feed is quiet (decision 301).
+  // heap for size while the feed is quiet (decision 301); and, unless HEAP_PRETENURING, turns V8's allocation-site
+  // pretenuring off (decision 313).
   const onFeedWanted = heapGrowth(config);
   const app = await buildApp({ config, onFeedWanted });
   let closing = false;
