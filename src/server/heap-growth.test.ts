@@ -25,19 +25,22 @@ describe('heapGrowth', () => {
   it('leaves V8 alone at start with 0, and switches nothing when both settings are the same', () => {
     const flags: string[] = [];
     expect(
-      heapGrowth({ HEAP_GROWTH_PCT: 0, HEAP_GROWTH_FEED_PCT: 0, HEAP_FOR_SIZE: false, HEAP_PRETENURING: true }, (flag) =>
-        flags.push(flag),
+      heapGrowth(
+        { HEAP_GROWTH_PCT: 0, HEAP_GROWTH_FEED_PCT: 0, HEAP_FOR_SIZE: false, HEAP_PRETENURING: true },
+        (flag) => flags.push(flag),
       ),
     ).toBeUndefined();
     expect(flags).toEqual([]);
     expect(
-      heapGrowth({ HEAP_GROWTH_PCT: 20, HEAP_GROWTH_FEED_PCT: 20, HEAP_FOR_SIZE: false, HEAP_PRETENURING: true }, (flag) =>
-        flags.push(flag),
+      heapGrowth(
+        { HEAP_GROWTH_PCT: 20, HEAP_GROWTH_FEED_PCT: 20, HEAP_FOR_SIZE: false, HEAP_PRETENURING: true },
+        (flag) => flags.push(flag),
       ),
     ).toBeUndefined();
     expect(flags).toEqual(['--heap-growing-percent=20']);
-    heapGrowth({ HEAP_GROWTH_PCT: 0, HEAP_GROWTH_FEED_PCT: 50, HEAP_FOR_SIZE: false, HEAP_PRETENURING: true }, (flag) =>
-      flags.push(flag),
+    heapGrowth(
+      { HEAP_GROWTH_PCT: 0, HEAP_GROWTH_FEED_PCT: 50, HEAP_FOR_SIZE: false, HEAP_PRETENURING: true },
+      (flag) => flags.push(flag),
     )!(true);
     expect(flags).toEqual(['--heap-growing-percent=20', '--heap-growing-percent=50']);
   });
