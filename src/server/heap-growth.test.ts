@@ -5,6 +5,23 @@ import { heapGrowth } from './heap-growth.ts';
 
 // Decisions 294, 301 and 313: the flags the server gives V8 at start and as the public feed's demand comes and goes.
 
+/**
+ * Runs `body` in a node process of its own (V8's flags are process-wide) after `heapGrowth(config)` and returns the
+ * number it prints. `heapGrowth`'s result is `onFeedWanted` there.
+ */
+function inOwnProcess(config: string, body: string): number {
+  const script = `
+    const { heapGrowth } = await import(${JSON.stringify(path.join(import.meta.dirname, 'heap-growth.ts'))});
+    const onFeedWanted = heapGrowth(${config});
+    ${body}`;
+  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    env: { ...process.env, NODE_OPTIONS: '--max-semi-space-size=16' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return Number(out.trim());
+}
+
 describe('heapGrowth', () => {
   it('sets HEAP_GROWTH_PCT at start, HEAP_GROWTH_FEED_PCT while the feed is wanted and HEAP_GROWTH_PCT after', () => {
     const flags: string[] = [];
@@ -99,11 +116,10 @@ describe('heapGrowth', () => {
   // scavenge. A loop keeping a million objects of one site at a time: with pretenuring (V8's default) the site is
   // tenured and the young generation is collected about half as often as without (16 against 29 scavenges here).
   it('reaches V8: without pretenuring, surviving objects of one site keep being made young', () => {
-    const scavenges = (pretenuring: boolean) => {
-      const script = `
-        const { PerformanceObserver } = await import('node:perf_hooks');
-        const { heapGrowth } = await import(${JSON.stringify(path.join(import.meta.dirname, 'heap-growth.ts'))});
-        heapGrowth({ HEAP_GROWTH_PCT: 0, HEAP_GROWTH_FEED_PCT: 0, HEAP_FOR_SIZE: false, HEAP_PRETENURING: ${pretenuring} });
+    const scavenges = (pretenuring: boolean) =>
+      inOwnProcess(
+        `{ HEAP_GROWTH_PCT: 0, HEAP_GROWTH_FEED_PCT: 0, HEAP_FOR_SIZE: false, HEAP_PRETENURING: ${pretenuring} }`,
+        `const { PerformanceObserver } = await import('node:perf_hooks');
         let count = 0;
         new PerformanceObserver((list) => {
           for (const entry of list.getEntries()) if (entry.detail.kind === 1) count += 1;
@@ -114,14 +130,8 @@ describe('heapGrowth', () => {
           keep.push(make(i));
           if (keep.length > 1e6) keep = [];
         }
-        setTimeout(() => console.log(count), 100);`;
-      const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-        encoding: 'utf8',
-        env: { ...process.env, NODE_OPTIONS: '--max-semi-space-size=16' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      return Number(out.trim());
-    };
+        setTimeout(() => console.log(count), 100);`,
+      );
     const withPretenuring = scavenges(true);
     const without = scavenges(false);
     expect(withPretenuring).toBeGreaterThan(0);
@@ -131,11 +141,10 @@ describe('heapGrowth', () => {
   // The flags as V8 itself takes them, in a process of their own (they are process-wide): the young generation a
   // scavenge-heavy loop grows to, with semi-spaces of at most 16 MB. Optimized for size, V8 grows it to half.
   it("reaches V8: a young generation half as large while the feed is quiet, V8's full one while it is wanted", () => {
-    const youngMB = (forSize: boolean, feedWanted: boolean) => {
-      const script = `
-        const { getHeapSpaceStatistics } = await import('node:v8');
-        const { heapGrowth } = await import(${JSON.stringify(path.join(import.meta.dirname, 'heap-growth.ts'))});
-        const onFeedWanted = heapGrowth({ HEAP_GROWTH_PCT: 10, HEAP_GROWTH_FEED_PCT: 50, HEAP_FOR_SIZE: ${forSize}, HEAP_PRETENURING: true });
+    const youngMB = (forSize: boolean, feedWanted: boolean) =>
+      inOwnProcess(
+        `{ HEAP_GROWTH_PCT: 10, HEAP_GROWTH_FEED_PCT: 50, HEAP_FOR_SIZE: ${forSize}, HEAP_PRETENURING: true }`,
+        `const { getHeapSpaceStatistics } = await import('node:v8');
         if (${feedWanted}) onFeedWanted(true);
         let keep = [];
         let most = 0;
@@ -145,14 +154,8 @@ describe('heapGrowth', () => {
           if (i % 1000 === 0)
             most = Math.max(most, getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_size);
         }
-        console.log(most / 1048576);`;
-      const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-        encoding: 'utf8',
-        env: { ...process.env, NODE_OPTIONS: '--max-semi-space-size=16' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      return Number(out.trim());
-    };
+        console.log(most / 1048576);`,
+      );
     expect(youngMB(false, false)).toBe(32);
     expect(youngMB(true, false)).toBe(16);
     expect(youngMB(true, true)).toBe(32);
