@@ -22,13 +22,23 @@ function inOwnProcess(config: string, body: string): number {
   return Number(out.trim());
 }
 
+/** V8's own behaviour but for the allowances: the settings each test below changes. */
+const SETTINGS = {
+  HEAP_GROWTH_PCT: 10,
+  HEAP_GROWTH_FEED_PCT: 50,
+  HEAP_FOR_SIZE: false,
+  HEAP_PRETENURING: true,
+};
+
+/** `heapGrowth` with `settings` over SETTINGS, recording the flags it sets (in `flags`, in order). */
+function recorded(settings: Partial<typeof SETTINGS>, flags: string[] = []) {
+  const onFeedWanted = heapGrowth({ ...SETTINGS, ...settings }, (flag) => flags.push(flag));
+  return { flags, onFeedWanted };
+}
+
 describe('heapGrowth', () => {
   it('sets HEAP_GROWTH_PCT at start, HEAP_GROWTH_FEED_PCT while the feed is wanted and HEAP_GROWTH_PCT after', () => {
-    const flags: string[] = [];
-    const onFeedWanted = heapGrowth(
-      { HEAP_GROWTH_PCT: 10, HEAP_GROWTH_FEED_PCT: 0, HEAP_FOR_SIZE: false, HEAP_PRETENURING: true },
-      (flag) => flags.push(flag),
-    );
+    const { flags, onFeedWanted } = recorded({ HEAP_GROWTH_FEED_PCT: 0 });
     expect(flags).toEqual(['--heap-growing-percent=10']);
     onFeedWanted!(true);
     onFeedWanted!(false);
@@ -41,33 +51,16 @@ describe('heapGrowth', () => {
 
   it('leaves V8 alone at start with 0, and switches nothing when both settings are the same', () => {
     const flags: string[] = [];
-    expect(
-      heapGrowth(
-        { HEAP_GROWTH_PCT: 0, HEAP_GROWTH_FEED_PCT: 0, HEAP_FOR_SIZE: false, HEAP_PRETENURING: true },
-        (flag) => flags.push(flag),
-      ),
-    ).toBeUndefined();
+    expect(recorded({ HEAP_GROWTH_PCT: 0, HEAP_GROWTH_FEED_PCT: 0 }, flags).onFeedWanted).toBeUndefined();
     expect(flags).toEqual([]);
-    expect(
-      heapGrowth(
-        { HEAP_GROWTH_PCT: 20, HEAP_GROWTH_FEED_PCT: 20, HEAP_FOR_SIZE: false, HEAP_PRETENURING: true },
-        (flag) => flags.push(flag),
-      ),
-    ).toBeUndefined();
+    expect(recorded({ HEAP_GROWTH_PCT: 20, HEAP_GROWTH_FEED_PCT: 20 }, flags).onFeedWanted).toBeUndefined();
     expect(flags).toEqual(['--heap-growing-percent=20']);
-    heapGrowth(
-      { HEAP_GROWTH_PCT: 0, HEAP_GROWTH_FEED_PCT: 50, HEAP_FOR_SIZE: false, HEAP_PRETENURING: true },
-      (flag) => flags.push(flag),
-    )!(true);
+    recorded({ HEAP_GROWTH_PCT: 0, HEAP_GROWTH_FEED_PCT: 50 }, flags).onFeedWanted!(true);
     expect(flags).toEqual(['--heap-growing-percent=20', '--heap-growing-percent=50']);
   });
 
   it('with HEAP_FOR_SIZE, optimizes for size at start and while the feed is quiet, not while it is wanted', () => {
-    const flags: string[] = [];
-    const onFeedWanted = heapGrowth(
-      { HEAP_GROWTH_PCT: 10, HEAP_GROWTH_FEED_PCT: 50, HEAP_FOR_SIZE: true, HEAP_PRETENURING: true },
-      (flag) => flags.push(flag),
-    );
+    const { flags, onFeedWanted } = recorded({ HEAP_FOR_SIZE: true });
     expect(flags).toEqual(['--heap-growing-percent=10', '--optimize-for-size']);
     onFeedWanted!(true);
     expect(flags.slice(2)).toEqual(['--heap-growing-percent=50', '--no-optimize-for-size']);
@@ -76,11 +69,7 @@ describe('heapGrowth', () => {
   });
 
   it('with HEAP_FOR_SIZE and one allowance, switches only the optimization', () => {
-    const flags: string[] = [];
-    const onFeedWanted = heapGrowth(
-      { HEAP_GROWTH_PCT: 10, HEAP_GROWTH_FEED_PCT: 10, HEAP_FOR_SIZE: true, HEAP_PRETENURING: true },
-      (flag) => flags.push(flag),
-    );
+    const { flags, onFeedWanted } = recorded({ HEAP_GROWTH_FEED_PCT: 10, HEAP_FOR_SIZE: true });
     onFeedWanted!(true);
     onFeedWanted!(false);
     expect(flags).toEqual([
@@ -92,24 +81,15 @@ describe('heapGrowth', () => {
   });
 
   it('turns allocation-site pretenuring off at start by default (HEAP_PRETENURING false), and keeps it off', () => {
-    const flags: string[] = [];
-    const onFeedWanted = heapGrowth(
-      { HEAP_GROWTH_PCT: 10, HEAP_GROWTH_FEED_PCT: 50, HEAP_FOR_SIZE: false, HEAP_PRETENURING: false },
-      (flag) => flags.push(flag),
-    );
+    const { flags, onFeedWanted } = recorded({ HEAP_PRETENURING: false });
     expect(flags).toEqual(['--no-allocation-site-pretenuring', '--heap-growing-percent=10']);
     onFeedWanted!(true);
     onFeedWanted!(false);
     expect(flags.slice(2)).toEqual(['--heap-growing-percent=50', '--heap-growing-percent=10']);
     // With one allowance and nothing to switch, still set at start.
-    flags.length = 0;
-    expect(
-      heapGrowth(
-        { HEAP_GROWTH_PCT: 0, HEAP_GROWTH_FEED_PCT: 0, HEAP_FOR_SIZE: false, HEAP_PRETENURING: false },
-        (flag) => flags.push(flag),
-      ),
-    ).toBeUndefined();
-    expect(flags).toEqual(['--no-allocation-site-pretenuring']);
+    const alone = recorded({ HEAP_GROWTH_PCT: 0, HEAP_GROWTH_FEED_PCT: 0, HEAP_PRETENURING: false });
+    expect(alone.onFeedWanted).toBeUndefined();
+    expect(alone.flags).toEqual(['--no-allocation-site-pretenuring']);
   });
 
   // V8 pretenures an allocation site whose objects it saw survive: its later objects are made in the old space, with no
