@@ -15,6 +15,11 @@
 // Each target's figures also hold the CPU its process(es) spent per answer (every thread, from /proc) and the cores the
 // load generator (autocannon, in this process) used meanwhile: the load generator costs several times what any of
 // the servers does per answer, so the requests a second mostly measure what the server leaves it (decision 280).
+// Two diagnostics (decision 314): BENCH_FEED_SERVER_B_ENV (JSON) runs a second app server with that extra environment
+// in the same rounds, so two settings are compared side by side rather than run after run (the same code reads
+// 0.85-0.96 of nginx from one run to the next); BENCH_FEED_BURN=<share of a core> adds two bare servers doing synthetic
+// background work of that size on their main thread and in a worker thread (BENCH_FEED_BURN_ALLOC=1: allocating over
+// a ~100 MB heap, as the app's background does), to tell what such work costs any Node server here.
 // Writes bench/results/feed.json (feed-simulator.json in simulator mode).
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -84,7 +89,9 @@ function replayFile(): string {
       }),
     );
     const pair = [books[i % books.length]!, books[(i + 3) % books.length]!] as const;
-    const american = [140 + (i % 40), -130 - (i % 17)];
+    // Edges of 0.24–0.95 %: the public feed shows arbs up to the free tier's 1 % edge in real time and only counts the
+    // rest (decision 212's free row), so larger edges would leave the feed with fewer than ARBS arbs.
+    const american = [105 + (i % 3), -103 - (i % 2)];
     (['away', 'home'] as const).forEach((outcome, side) => {
       const links = simulatedLinks(pair[side]!);
       lines.push(
@@ -201,8 +208,25 @@ const server = await startServer(NODE_PORT, {
   ...(SOURCE === 'simulator' ? { ODDS_SOURCE: 'simulator' } : { ODDS_SOURCE: `replay:${replayFile()}` }),
   ...serverEnv,
 });
+// BENCH_FEED_SERVER_B_ENV: a second app server, with this extra environment (JSON), measured in the same rounds as
+// the first: settings compared side by side within one run, where run-to-run spread is larger than most effects.
+const serverBEnv = process.env.BENCH_FEED_SERVER_B_ENV
+  ? (JSON.parse(process.env.BENCH_FEED_SERVER_B_ENV) as Record<string, string>)
+  : null;
+const serverB = serverBEnv
+  ? await startServer(NODE_PORT + 10, {
+      ...(SOURCE === 'simulator' ? { ODDS_SOURCE: 'simulator' } : { ODDS_SOURCE: `replay:${replayFile()}` }),
+      ...serverBEnv,
+    })
+  : null;
+// BENCH_FEED_BURN=<share of a core>: two more bare servers with synthetic background work (bench/lib/feed-burn.cjs)
+// on their main thread and in a worker thread; BENCH_FEED_BURN_ALLOC=1 makes that work allocate over a large heap.
+// They tell what background work of that size costs any Node server's ratio (decision 314).
+const BURN = process.env.BENCH_FEED_BURN ?? '';
+const BURN_ALLOC = process.env.BENCH_FEED_BURN_ALLOC === '1';
 let nginx: ReturnType<typeof spawn> | null = null;
 let bareNode: ReturnType<typeof spawn> | null = null;
+const burners: ReturnType<typeof spawn>[] = [];
 try {
   const feedUrl = `${server.origin}/tools/arbs.json`;
   if (SOURCE === 'simulator') {
@@ -318,22 +342,25 @@ ${sameHeaders.join('\n')}
     });
     server.keepAliveTimeout = ${KEEP_ALIVE_MS};
     server.listen(port, '127.0.0.1');
+    const burn = process.env.BURN_WHERE;
+    if (burn) {
+      const code = readFileSync(process.env.BURN_FILE, 'utf8');
+      if (burn === 'main') (0, eval)(code);
+      else new (require('node:worker_threads').Worker)(code, { eval: true });
+    }
     process.on('SIGTERM', () => process.exit(0));`;
-  bareNode = spawn(
-    process.execPath,
-    [
-      '-e',
-      bareScript,
-      JSON.stringify([
-        headerPairs(raw.rawHeaders),
-        headerPairs(notModifiedHeaders),
-        raw.etag,
-        path.join(root, 'tools', 'arbs.json.gz'),
-        BARE_NODE_PORT,
-      ]),
-    ],
-    { stdio: ['ignore', 'inherit', 'inherit'] },
-  );
+  const bareArgs = (port: number) => [
+    '-e',
+    bareScript,
+    JSON.stringify([
+      headerPairs(raw.rawHeaders),
+      headerPairs(notModifiedHeaders),
+      raw.etag,
+      path.join(root, 'tools', 'arbs.json.gz'),
+      port,
+    ]),
+  ];
+  bareNode = spawn(process.execPath, bareArgs(BARE_NODE_PORT), { stdio: ['ignore', 'inherit', 'inherit'] });
   const nginxUrl = `http://127.0.0.1:${NGINX_PORT}/tools/arbs.json`;
   await untilServed(nginxUrl, `nginx did not serve the feed; see ${dir}/error.log`);
   const bareNodeUrl = `http://127.0.0.1:${BARE_NODE_PORT}/tools/arbs.json`;
@@ -359,15 +386,40 @@ ${sameHeaders.join('\n')}
     .map(Number);
   const serverPids = [server.process.pid!];
   const barePids = [bareNode.pid!];
-  const [nodeGzip, nginxGzip, nginxSameGzip, bareGzip] = (await cannonRounds(
+  const burnFile = path.join(path.dirname(new URL(import.meta.url).pathname), 'lib', 'feed-burn.cjs');
+  const burnTargets: Target[] = [];
+  for (const [i, where] of (BURN ? ['main', 'worker'] : []).entries()) {
+    const port = BARE_NODE_PORT + 1 + i;
+    const child = spawn(process.execPath, bareArgs(port), {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: {
+        ...process.env,
+        BURN_WHERE: where,
+        BURN_CORES: BURN,
+        BURN_ALLOC: BURN_ALLOC ? '1' : '',
+        BURN_FILE: burnFile,
+      },
+    });
+    burners.push(child);
+    const url = `http://127.0.0.1:${port}/tools/arbs.json`;
+    await untilServed(url, `the bare server with a background on its ${where} thread did not answer`);
+    burnTargets.push({ url, headers: { 'accept-encoding': 'gzip' }, pids: [child.pid!] });
+  }
+  const [nodeGzip, nginxGzip, nginxSameGzip, bareGzip, ...extraGzip] = (await cannonRounds(
     [
       { url: `${feedUrl}?t=1`, headers: gzip, pids: serverPids },
       { url: nginxUrl, headers: gzip, pids: nginxPids },
       { url: nginxSameUrl, headers: gzip, pids: nginxPids },
       { url: bareNodeUrl, headers: gzip, pids: barePids },
+      ...burnTargets,
+      ...(serverB
+        ? [{ url: `${serverB.origin}/tools/arbs.json?t=1`, headers: gzip, pids: [serverB.process.pid!] }]
+        : []),
     ],
     server.process.pid!,
-  )) as [Measured, Measured, Measured, Measured];
+  )) as [Measured, Measured, Measured, Measured, ...Measured[]];
+  const [burnMainGzip, burnWorkerGzip] = BURN ? extraGzip : [];
+  const serverBGzip = serverB ? extraGzip.at(-1) : undefined;
   // With the simulator the feed's ETag moves with every published tick, so the server's "304" slices would be mostly
   // 200s: the conditional path is measured on the replay only (its figures are then reported as null).
   const conditional = SOURCE === 'replay';
@@ -417,6 +469,23 @@ ${sameHeaders.join('\n')}
         nodeGzip.requestsPerSecond) *
         1e6,
     ),
+    // Side by side (BENCH_FEED_SERVER_B_ENV): the second server with its own settings, and its answers a second over
+    // the first's in the same rounds.
+    ...(serverB && serverBGzip
+      ? {
+          serverB: { env: serverBEnv, gzip: serverBGzip },
+          serverBOverServerGzip: ratio(serverBGzip, nodeGzip),
+        }
+      : {}),
+    // BENCH_FEED_BURN: bare servers with synthetic background work, each over the plain bare server.
+    ...(burnMainGzip && burnWorkerGzip
+      ? {
+          burn: { cores: Number(BURN), alloc: BURN_ALLOC },
+          bareWithBackground: { mainThread: burnMainGzip, workerThread: burnWorkerGzip },
+          burnMainOverBareGzip: ratio(burnMainGzip, bareGzip),
+          burnWorkerOverBareGzip: ratio(burnWorkerGzip, bareGzip),
+        }
+      : {}),
   };
   console.log(JSON.stringify(results, null, 2));
   mkdirSync('bench/results', { recursive: true });
@@ -425,6 +494,7 @@ ${sameHeaders.join('\n')}
     `${JSON.stringify(results, null, 2)}\n`,
   );
 } finally {
+  for (const child of burners) if (child.exitCode === null) child.kill('SIGTERM');
   if (bareNode && bareNode.exitCode === null) {
     const exited = new Promise((resolve) => bareNode!.once('exit', resolve));
     bareNode.kill('SIGTERM');
@@ -436,5 +506,6 @@ ${sameHeaders.join('\n')}
     await exited;
   }
   await server.stop();
+  if (serverB) await serverB.stop();
   rmSync(dir, { recursive: true, force: true });
 }
