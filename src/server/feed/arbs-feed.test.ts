@@ -90,6 +90,41 @@ describe('GET /tools/arbs.json', () => {
     expect(details.dropped).toBe(drops.ambiguous_player);
     expect(drops).toMatchObject({ bad_link: 0, invalid_odds: 0, unknown_player: 0, unknown_market: 0 });
   });
+
+  it('gives the snapshots it publishes only the compressed forms its readers take (decision 315)', async () => {
+    /** The next snapshot published after now, with the forms made at its publication filled in. */
+    const nextSnapshot = async () => {
+      const before = app.engine.latest;
+      const deadline = Date.now() + 10_000;
+      while (app.engine.latest === before) {
+        if (Date.now() > deadline) throw new Error('no snapshot published within 10 s');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const entry = app.engine.latest!.encoded;
+      await entry.ready;
+      return entry;
+    };
+    // An API client reading gzip: the snapshots published after it get a gzip form and no brotli one.
+    const gzipRead = await app.inject({
+      method: 'GET',
+      url: '/tools/arbs.json',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(gzipRead.headers['content-encoding']).toBe('gzip');
+    const gzipOnly = await nextSnapshot();
+    expect(gunzipSync(gzipOnly.gzip!).equals(gzipOnly.body)).toBe(true);
+    expect(gzipOnly.br).toBeUndefined();
+    // A browser comes too: from the next snapshot on, both forms are made as it is published.
+    const browserRead = await app.inject({
+      method: 'GET',
+      url: '/tools/arbs.json',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(browserRead.headers['content-encoding']).toBe('br');
+    const both = await nextSnapshot();
+    expect(gunzipSync(both.gzip!).equals(both.body)).toBe(true);
+    expect(brotliDecompressSync(both.br!).equals(both.body)).toBe(true);
+  });
 });
 
 describe('GET /tools/arbs.json of an unchanging board', () => {

@@ -58,8 +58,9 @@ export async function arbsFeedRoutes(app: FastifyInstance, options: ArbsFeedOpti
       );
     }
     const entry = snapshot.encoded;
-    // Compression may still be running, or not started (whenCompressed): the encodings are chosen once it is done.
-    const compressed = whenCompressed(entry);
+    // The form this request will be sent may still be being made, or not started (whenCompressed): the encoding is
+    // chosen once it is done.
+    const compressed = whenCompressed(entry, request.headers['accept-encoding']);
     if (compressed) await compressed.catch(() => undefined);
     return sendEntry(request, reply, entry, headers);
   });

@@ -172,8 +172,9 @@ export function installFeedFastPath(
     }
     const entry = app.engine?.latest?.encoded;
     if (!entry || closing()) return pass(req, res);
-    // Compression may still be running, or not started (whenCompressed): wait for it before choosing the encoding.
-    const ready = whenCompressed(entry);
+    // The form this request will be sent may still be being made, or not started (whenCompressed): wait for it
+    // before choosing the encoding.
+    const ready = whenCompressed(entry, req.headers['accept-encoding']);
     if (ready && !settled.has(ready)) {
       const done = () => {
         settled.add(ready);

@@ -6,7 +6,7 @@ import { delayMs, FREE_PLAN, PLANS } from '#domain/plans.ts';
 import { OddsEngine, type EngineOptions } from '#engine/engine.ts';
 import type { DropReason } from '#engine/messages.ts';
 import { createSource, type OddsSource, type SourceContext } from '#engine/sources/index.ts';
-import { strongEtag, type StaticEntry } from '../http/static-files.ts';
+import { strongEtag, type ContentCoding, type StaticEntry } from '../http/static-files.ts';
 import { logDrops } from './drop-log.ts';
 import { FeedDemand } from './feed-demand.ts';
 
@@ -69,65 +69,89 @@ export function snapshotEntry(body: Buffer): StaticEntry {
 }
 
 /**
- * How long after the feed's compressed bytes were last asked for the engine's snapshots are still compressed as they
- * are published; past it, a snapshot is compressed when a reader first asks for it (issue 59, decision 248).
+ * How long after one of the feed's compressed forms (gzip or brotli) was last asked for the engine's snapshots are
+ * still given that form as they are published; past it, a snapshot is given it when a reader first asks for it (issue
+ * 59, decisions 248 and 315).
  */
 export const FEED_WANTED_MS = 60_000;
 
+const CODINGS: readonly ContentCoding[] = ['gzip', 'br'];
+
 /**
- * The engine's `encode`: `snapshotEntry` while the feed's compressed bytes are wanted (asked for within
- * FEED_WANTED_MS), else an entry that compresses itself on first demand (`StaticEntry.compress`, started by
- * `whenCompressed`). An idle server (no reader of the feed) then makes no gzip or brotli copy of the four snapshots a
- * second nobody fetches, and a busy one compresses each as it is published, off the readers' path, as before.
- * `demand` (default: one of its own on `now`) is told of every reader's demand, and says whether the feed is wanted.
+ * The engine's `encode`: an entry whose gzip and brotli forms are each made on demand (`StaticEntry.compress`, started
+ * by `whenCompressed` with the reader's `Accept-Encoding`), and made as the snapshot is published when that form was
+ * asked for within FEED_WANTED_MS. An idle server (no reader of the feed) then makes no compressed copy of the four
+ * snapshots a second nobody fetches; a busy one makes the forms its readers take as each snapshot is published, off
+ * the readers' path, and no brotli copy while only gzip readers come (API clients), nor gzip while only browsers do.
+ * `demand` (default: one of its own on `now`) is told of every reader's demand, whatever its encoding: the feed is
+ * wanted (decision 294's heap growth).
  */
 export function feedEncoder(
   now: () => number = Date.now,
   demand: FeedDemand = new FeedDemand({ now, wantedMs: FEED_WANTED_MS }),
 ): (body: Buffer) => StaticEntry {
+  const askedAt: Record<ContentCoding, number> = {
+    gzip: Number.NEGATIVE_INFINITY,
+    br: Number.NEGATIVE_INFINITY,
+  };
   return (body) => {
     const entry: StaticEntry = {
       body,
       etag: strongEtag(body),
       contentType: 'application/json; charset=utf-8',
     };
-    let started = false;
-    const start = () => {
-      started = true;
-      entry.ready = compressEntry(entry);
+    const making: Partial<Record<ContentCoding, Promise<void>>> = {};
+    const make = (coding: ContentCoding): Promise<void> => {
+      const started = making[coding];
+      if (started) return started;
+      const done = compressForm(entry, coding);
+      making[coding] = done;
+      // `ready`: every form being made, until all of them are filled in (what a reader of the entry as a whole awaits).
+      const pending = Promise.all(Object.values(making)).then(() => {
+        if (entry.ready === pending) delete entry.ready;
+      });
+      entry.ready = pending;
+      return done;
     };
-    if (demand.wanted()) start();
-    // Every reader's demand goes through here (`whenCompressed`): it keeps the feed wanted.
-    entry.compress = () => {
+    const at = now();
+    for (const coding of CODINGS) if (at - askedAt[coding] < FEED_WANTED_MS) make(coding);
+    // Every reader's demand goes through here (`whenCompressed`): it keeps the feed, and the form it takes, wanted.
+    entry.compress = (coding) => {
       demand.ask();
-      if (!started) start();
-      return entry.ready;
+      if (!coding) return undefined;
+      askedAt[coding] = now();
+      return entry[coding] ? undefined : make(coding);
     };
     return entry;
   };
 }
 
+/** Fills in one of the entry's compressed forms on zlib's thread pool (gzip 6 or brotli 5, as `snapshotEntry`). */
+function compressForm(entry: StaticEntry, coding: ContentCoding): Promise<void> {
+  const body = entry.body;
+  const compressed =
+    coding === 'gzip'
+      ? gzipAsync(body, { level: 6 })
+      : brotliAsync(body, {
+          params: {
+            [zlibConstants.BROTLI_PARAM_QUALITY]: 5,
+            [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length,
+          },
+        });
+  // Compression cannot really fail on a Buffer; if it did, the form stays absent (the body is still correct bytes).
+  return compressed.then(
+    (bytes) => {
+      entry[coding] = bytes;
+    },
+    () => undefined,
+  );
+}
+
 /** Fills in the entry's gzip and brotli forms on zlib's thread pool; removes `ready` when done. */
 function compressEntry(entry: StaticEntry): Promise<void> {
-  const body = entry.body;
-  return Promise.all([
-    gzipAsync(body, { level: 6 }),
-    brotliAsync(body, {
-      params: {
-        [zlibConstants.BROTLI_PARAM_QUALITY]: 5,
-        [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length,
-      },
-    }),
-  ]).then(
-    ([gzipped, brotli]) => {
-      entry.gzip = gzipped;
-      entry.br = brotli;
-      delete entry.ready;
-    },
-    () => {
-      delete entry.ready;
-    },
-  );
+  return Promise.all(CODINGS.map((coding) => compressForm(entry, coding))).then(() => {
+    delete entry.ready;
+  });
 }
 
 /**

@@ -15,18 +15,28 @@ export interface StaticEntry {
   /** Set while `gzip`/`br` are still being computed: they are filled in when it resolves (an entry without it is complete). */
   ready?: Promise<void>;
   /**
-   * Set on an entry whose compressed forms may be made on first demand (the engine's feed snapshots, issue 59): a
-   * reader's demand, which starts them when not started yet; returns `ready` (undefined once they are filled in).
+   * Set on an entry whose compressed forms are made on demand, each encoding on its own (the engine's feed snapshots,
+   * issue 59, decision 315): a reader's demand for the encoding it will be sent (null: the body as it is), which
+   * starts making that form when it is not made or being made; returns what to await before choosing (undefined when
+   * that form is already filled in, or none is needed).
    */
-  compress?: () => Promise<void> | undefined;
+  compress?: (encoding: ContentCoding | null) => Promise<void> | undefined;
 }
 
+export type ContentCoding = 'br' | 'gzip';
+
+/** Both forms, for negotiating what a reader would be sent were every form made. */
+const EVERY_CODING: Pick<StaticEntry, 'br' | 'gzip'> = { br: Buffer.alloc(0), gzip: Buffer.alloc(0) };
+
 /**
- * What a reader choosing among the entry's encodings awaits first (undefined: nothing to wait for): its compression,
- * started now when the entry makes it on demand.
+ * What a reader choosing among the entry's encodings awaits first (undefined: nothing to wait for): on an entry made
+ * on demand, the form its `Accept-Encoding` prefers, started now if needed; otherwise the entry's whole compression.
  */
-export function whenCompressed(entry: StaticEntry): Promise<void> | undefined {
-  return entry.compress ? entry.compress() : entry.ready;
+export function whenCompressed(
+  entry: StaticEntry,
+  acceptEncoding: string | undefined,
+): Promise<void> | undefined {
+  return entry.compress ? entry.compress(negotiateEncoding(acceptEncoding, EVERY_CODING)) : entry.ready;
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -145,7 +155,7 @@ export async function loadEntry(file: string): Promise<StaticEntry> {
 export function negotiateEncoding(
   acceptEncoding: string | undefined,
   entry: Pick<StaticEntry, 'br' | 'gzip'>,
-): 'br' | 'gzip' | null {
+): ContentCoding | null {
   if (!acceptEncoding) return null;
   const accepted = new Map<string, number>();
   for (const part of acceptEncoding.toLowerCase().split(',')) {
