@@ -136,6 +136,11 @@ interface Measured {
   serverCores: number;
   /** The load generator's own CPU (this process: autocannon) over the same wall time. */
   clientCores: number;
+  /**
+   * The load generator's CPU per answer, µs. With it saturated (clientCores ~1), answers a second are one core over
+   * this: a target that makes the client's work per answer dearer reads slower however fast it answers (decision 314).
+   */
+  clientCpuUsPerRequest: number;
   /** The app server's process over the same wall time (during other targets' slices: its background work alone). */
   appServerCores: number;
 }
@@ -184,6 +189,7 @@ async function cannonRounds(targets: Target[], appServerPid: number): Promise<Me
     serverCpuUsPerRequest: Math.round((total.serverCpu / total.requests) * 1e6),
     serverCores: Number((total.serverCpu / total.seconds).toFixed(2)),
     clientCores: Number((total.clientCpu / total.seconds).toFixed(2)),
+    clientCpuUsPerRequest: Math.round((total.clientCpu / total.requests) * 1e6),
     appServerCores: Number((total.appServerCpu / total.seconds).toFixed(2)),
   }));
 }
